@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { endedCard, requestCard, toolResultMessage } from './card.js';
+import { DECLINE_ACTION, RESPOND_ACTION } from './ids.js';
+import { checkMessage } from './limits.js';
+
+const hostile = '<!channel> <!here> ping <@U123> in <#C1>, see <http://evil.example|bank> & more';
+const escaped =
+  '&lt;!channel&gt; &lt;!here&gt; ping &lt;@U123&gt; in &lt;#C1&gt;, see &lt;http://evil.example|bank&gt; &amp; more';
+const texts = (blocks: object[]) => JSON.stringify(blocks);
+
+describe('requestCard', () => {
+  const card = requestCard({
+    questionId: 'q1',
+    server: 'git<hub>',
+    message: hostile,
+    deadline: 1796205600000,
+  });
+
+  it('names the server and shows the message, escaped so nothing notifies or links', () => {
+    expect(checkMessage(card)).toEqual([]);
+    expect(card.blocks[0]).toEqual({
+      type: 'section',
+      text: { type: 'mrkdwn', text: '*git&lt;hub&gt;* needs your input' },
+    });
+    expect(card.blocks[1]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: escaped } });
+    expect(card.text).toBe(`git&lt;hub&gt; needs your input: ${escaped}`);
+    expect(texts(card.blocks)).not.toMatch(/<!channel>|<@U123>|<#C1>|<http/);
+  });
+
+  it('has Respond (primary) and Decline buttons carrying the question id', () => {
+    const actions = card.blocks[3] as { elements: Record<string, unknown>[] };
+    expect(actions.elements.map((e) => [e.action_id, e.value, e.style])).toEqual([
+      [RESPOND_ACTION, 'q1', 'primary'],
+      [DECLINE_ACTION, 'q1', undefined],
+    ]);
+  });
+
+  it('shows the deadline as a Slack date token with a UTC fallback', () => {
+    expect(card.blocks[2]).toEqual({
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: 'Answer by <!date^1796205600^{date_short_pretty} at {time}|2026-12-02 10:00 UTC>',
+        },
+      ],
+    });
+  });
+
+  it('splits a long message across sections within the 3000 limit', () => {
+    const long = requestCard({ questionId: 'q', server: 's', message: 'ab '.repeat(3000), deadline: 0 });
+    expect(checkMessage(long)).toEqual([]);
+    expect(long.blocks.filter((b) => (b as { type: string }).type === 'section')).toHaveLength(4);
+    expect(long.text.length).toBeLessThan(400);
+  });
+});
+
+describe('endedCard', () => {
+  const ended = (
+    state: 'accepted' | 'declined' | 'cancelled',
+    reason: Parameters<typeof endedCard>[0]['reason'],
+    byUserId?: string,
+  ) => endedCard({ server: 'github', message: hostile, state, reason, ...(byUserId && { byUserId }) });
+  const status = (card: ReturnType<typeof endedCard>) => JSON.stringify(card.blocks.at(-1));
+
+  it('has no buttons and keeps the escaped message', () => {
+    const card = ended('accepted', 'answered', 'U1');
+    expect(checkMessage(card)).toEqual([]);
+    expect(texts(card.blocks)).not.toMatch(/"actions"|"button"/);
+    expect(card.blocks[1]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: escaped } });
+  });
+
+  it('says what happened', () => {
+    expect(status(ended('accepted', 'answered', 'U1'))).toContain('Answered by <@U1>');
+    expect(status(ended('declined', 'declined', 'U2'))).toContain('Declined by <@U2>');
+    expect(status(ended('cancelled', 'timed_out'))).toContain('Expired: no answer in time');
+    expect(status(ended('cancelled', 'closed'))).toContain('Closed without answering');
+    expect(status(ended('cancelled', 'withdrawn'))).toContain('Withdrawn by the server');
+    expect(ended('declined', 'declined').text).toBe('github: Declined');
+  });
+
+  it('never turns a malformed user id into markup', () => {
+    expect(status(ended('accepted', 'answered', '<!channel>'))).not.toContain('<');
+  });
+});
+
+describe('toolResultMessage', () => {
+  it('reports success or failure with the escaped output', () => {
+    const ok = toolResultMessage({ server: 'gh', tool: 'create_issue', isError: false, text: hostile });
+    expect(checkMessage(ok)).toEqual([]);
+    expect(ok.text).toBe('create_issue on gh finished');
+    expect(ok.blocks[1]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: escaped } });
+    const failed = toolResultMessage({ server: 'gh', tool: 'x', isError: true, text: '' });
+    expect(failed.text).toBe('x on gh failed');
+    expect(texts(failed.blocks)).toContain('(no output)');
+  });
+});

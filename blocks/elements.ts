@@ -1,0 +1,157 @@
+// FieldSpec → the Block Kit input element a Slack user expects for it, with its default pre-filled.
+// Rules: text is multiline when maxLength > 150; selects with ≤ 5 options are radio buttons / checkboxes,
+// more use (multi_)static_select, and more than 100 options are split into option groups of 100.
+import { optionValue } from './ids.js';
+import type {
+  FieldSpec,
+  MultiSelectField,
+  NumberField,
+  SelectOption,
+  SingleSelectField,
+  TextField,
+} from './spec.js';
+import { plain } from './text.js';
+
+/** Above this maxLength a text field gets a multi-line box. */
+export const MULTILINE_ABOVE = 150;
+/** Up to this many options show as radio buttons / checkboxes (Slack allows 10; 5 keeps modals short). */
+export const INLINE_OPTIONS_MAX = 5;
+const SLACK_TEXT_MAX = 3000;
+const OPTION_TEXT_MAX = 75;
+const GROUP_SIZE = 100;
+
+export const YES = 'yes';
+export const NO = 'no';
+
+type Element = Record<string, unknown>;
+interface SlackOption {
+  text: ReturnType<typeof plain>;
+  value: string;
+}
+
+export function fieldElement(field: FieldSpec): Element {
+  switch (field.kind) {
+    case 'text':
+      return textElement(field);
+    case 'number':
+    case 'integer':
+      return numberElement(field);
+    case 'boolean':
+      return booleanElement(field.actionId, field.default);
+    case 'single-select':
+      return singleElement(field);
+    case 'multi-select':
+      return multiElement(field);
+  }
+}
+
+function textElement(field: TextField): Element {
+  const initial =
+    field.default !== undefined && field.default.length <= SLACK_TEXT_MAX ? field.default : undefined;
+  const base = { action_id: field.actionId };
+  switch (field.format) {
+    case 'email':
+      return { type: 'email_text_input', ...base, ...(initial !== undefined && { initial_value: initial }) };
+    case 'uri':
+      return { type: 'url_text_input', ...base, ...(initial !== undefined && { initial_value: initial }) };
+    case 'date':
+      return { type: 'datepicker', ...base, ...(initial !== undefined && { initial_date: initial }) };
+    case 'date-time': {
+      const seconds = initial === undefined ? undefined : Math.floor(Date.parse(initial) / 1000);
+      return {
+        type: 'datetimepicker',
+        ...base,
+        ...(seconds !== undefined && { initial_date_time: seconds }),
+      };
+    }
+    case undefined:
+      return plainTextElement(field, initial);
+  }
+}
+
+function plainTextElement(field: TextField, initial: string | undefined): Element {
+  const { minLength, maxLength } = field;
+  const element: Element = { type: 'plain_text_input', action_id: field.actionId };
+  if (maxLength !== undefined && maxLength > MULTILINE_ABOVE) element.multiline = true;
+  // Out-of-range bounds are left to validation on submit; Slack rejects a view that carries them.
+  if (minLength !== undefined && minLength > 0 && minLength <= SLACK_TEXT_MAX) element.min_length = minLength;
+  if (maxLength !== undefined && maxLength >= 1 && maxLength <= SLACK_TEXT_MAX)
+    element.max_length = maxLength;
+  if (initial !== undefined && initial !== '') element.initial_value = initial;
+  return element;
+}
+
+function numberElement(field: NumberField): Element {
+  const element: Element = {
+    type: 'number_input',
+    action_id: field.actionId,
+    is_decimal_allowed: field.kind === 'number',
+  };
+  // Slack wants plain decimal strings; exponent forms (1e+21) are left to validation on submit.
+  const text = (n: number | undefined) => (n === undefined || /e/i.test(String(n)) ? undefined : String(n));
+  const [min, max, initial] = [text(field.minimum), text(field.maximum), text(field.default)];
+  if (min !== undefined) element.min_value = min;
+  if (max !== undefined) element.max_value = max;
+  if (initial !== undefined) element.initial_value = initial;
+  return element;
+}
+
+function booleanElement(actionId: string, initial: boolean | undefined): Element {
+  const options = [option('Yes', YES), option('No', NO)];
+  const chosen = initial === undefined ? undefined : options[initial ? 0 : 1];
+  return { type: 'radio_buttons', action_id: actionId, options, ...(chosen && { initial_option: chosen }) };
+}
+
+function singleElement(field: SingleSelectField): Element {
+  const options = field.options.map((o, i) => option(o.label, optionValue(i)));
+  const chosen = field.default === undefined ? undefined : options[indexOf(field.options, field.default)];
+  const initial = chosen && { initial_option: chosen };
+  if (options.length <= INLINE_OPTIONS_MAX) {
+    return { type: 'radio_buttons', action_id: field.actionId, options, ...initial };
+  }
+  const placeholder = plain('Choose an option', 150);
+  return {
+    type: 'static_select',
+    action_id: field.actionId,
+    placeholder,
+    ...optionList(options),
+    ...initial,
+  };
+}
+
+function multiElement(field: MultiSelectField): Element {
+  const options = field.options.map((o, i) => option(o.label, optionValue(i)));
+  const chosen = (field.default ?? []).flatMap((v) => options[indexOf(field.options, v)] ?? []);
+  const initial = chosen.length > 0 && { initial_options: chosen };
+  if (options.length <= INLINE_OPTIONS_MAX) {
+    return { type: 'checkboxes', action_id: field.actionId, options, ...initial };
+  }
+  const element: Element = {
+    type: 'multi_static_select',
+    action_id: field.actionId,
+    placeholder: plain('Choose options', 150),
+    ...optionList(options),
+    ...initial,
+  };
+  if (field.maxItems !== undefined && field.maxItems >= 1) element.max_selected_items = field.maxItems;
+  return element;
+}
+
+function option(label: string, value: string): SlackOption {
+  return { text: plain(label, OPTION_TEXT_MAX), value };
+}
+
+function indexOf(options: SelectOption[], value: string): number {
+  return options.findIndex((o) => o.value === value);
+}
+
+// ≤ 100 options go in `options`; more are grouped by position ("Options 101–200").
+function optionList(options: SlackOption[]): Element {
+  if (options.length <= GROUP_SIZE) return { options };
+  const option_groups = [];
+  for (let start = 0; start < options.length; start += GROUP_SIZE) {
+    const group = options.slice(start, start + GROUP_SIZE);
+    option_groups.push({ label: plain(`Options ${start + 1}–${start + group.length}`, 75), options: group });
+  }
+  return { option_groups };
+}

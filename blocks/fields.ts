@@ -1,0 +1,188 @@
+// One property schema → one FieldSpec plus the normalized schema it is validated against.
+import { describe, isRecord, type Raw } from './guards.js';
+import { options as parseOptions } from './options.js';
+import {
+  SchemaError,
+  type BooleanField,
+  type FieldSpec,
+  type MultiSelectField,
+  type NumberField,
+  type SingleSelectField,
+  type TextField,
+  type TextFormat,
+} from './spec.js';
+
+type Common = Pick<FieldSpec, 'name' | 'blockId' | 'actionId' | 'required'>;
+type Labelled = Common & { label: string; hint?: string };
+export interface ParsedField {
+  field: FieldSpec;
+  schema: object;
+}
+
+const FORMATS: readonly string[] = ['email', 'uri', 'date', 'date-time'];
+
+export function parseField(raw: unknown, common: Common, index: number): ParsedField {
+  const fail = (message: string): never => {
+    throw new SchemaError(message, common.name);
+  };
+  if (!isRecord(raw)) return fail(`must be a schema object, got ${describe(raw)}`);
+  if ('$ref' in raw) return fail('"$ref" is not supported; the schema must be flat');
+  const base = labelled(raw, common, index);
+  switch (raw.type) {
+    case 'string':
+      return 'oneOf' in raw || 'enum' in raw ? singleSelect(raw, base) : text(raw, base);
+    case 'number':
+    case 'integer':
+      return numeric(raw, base, raw.type);
+    case 'boolean':
+      return boolean(raw, base);
+    case 'array':
+      return multiSelect(raw, base);
+    case 'object':
+      return fail('type "object" (a nested object) is not supported; the schema must be flat');
+    case undefined:
+      return fail('has no "type"');
+    default:
+      return fail(`type ${describe(raw.type)} is not supported`);
+  }
+}
+
+function labelled(raw: Raw, common: Common, index: number): Labelled {
+  const title = typeof raw.title === 'string' ? raw.title.trim() : '';
+  const description = typeof raw.description === 'string' ? raw.description.trim() : '';
+  const label = title || common.name.trim() || `Field ${index + 1}`;
+  return description ? { ...common, label, hint: description } : { ...common, label };
+}
+
+function text(raw: Raw, base: Labelled): ParsedField {
+  const minLength = count(raw, 'minLength', base.name);
+  const maxLength = count(raw, 'maxLength', base.name);
+  ordered(minLength, maxLength, 'minLength', 'maxLength', base.name);
+  const format =
+    typeof raw.format === 'string' && FORMATS.includes(raw.format) ? (raw.format as TextFormat) : undefined;
+  const pattern = patternOf(raw, base.name);
+  const field: TextField = { ...base, kind: 'text', ...defined({ format, minLength, maxLength, pattern }) };
+  if (typeof raw.default === 'string' && textFits(field, raw.default)) field.default = raw.default;
+  const schema = { type: 'string', ...defined({ minLength, maxLength, format, pattern }) };
+  return { field, schema };
+}
+
+function textFits(field: TextField, value: string): boolean {
+  const length = Array.from(value).length;
+  if (field.minLength !== undefined && length < field.minLength) return false;
+  if (field.maxLength !== undefined && length > field.maxLength) return false;
+  if (field.format === 'date') return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value));
+  if (field.format === 'date-time') return !Number.isNaN(Date.parse(value));
+  return field.pattern === undefined || new RegExp(field.pattern, 'u').test(value);
+}
+
+function numeric(raw: Raw, base: Labelled, kind: 'number' | 'integer'): ParsedField {
+  const minimum = finite(raw, 'minimum', base.name);
+  const maximum = finite(raw, 'maximum', base.name);
+  ordered(minimum, maximum, 'minimum', 'maximum', base.name);
+  const field: NumberField = { ...base, kind, ...defined({ minimum, maximum }) };
+  const value = raw.default;
+  const fits =
+    typeof value === 'number' &&
+    Number.isFinite(value) &&
+    (kind === 'number' || Number.isInteger(value)) &&
+    (minimum === undefined || value >= minimum) &&
+    (maximum === undefined || value <= maximum);
+  if (fits) field.default = value;
+  return { field, schema: { type: kind, ...defined({ minimum, maximum }) } };
+}
+
+function boolean(raw: Raw, base: Labelled): ParsedField {
+  const field: BooleanField = { ...base, kind: 'boolean' };
+  if (typeof raw.default === 'boolean') field.default = raw.default;
+  return { field, schema: { type: 'boolean' } };
+}
+
+function singleSelect(raw: Raw, base: Labelled): ParsedField {
+  const options = parseOptions(raw, base.name);
+  const field: SingleSelectField = { ...base, kind: 'single-select', options };
+  if (typeof raw.default === 'string' && options.some((o) => o.value === raw.default))
+    field.default = raw.default;
+  return { field, schema: { type: 'string', enum: options.map((o) => o.value) } };
+}
+
+function multiSelect(raw: Raw, base: Labelled): ParsedField {
+  const items = raw.items;
+  if (!isRecord(items)) throw new SchemaError('type "array" needs "items" with "enum" or "anyOf"', base.name);
+  if (items.type === 'object') throw new SchemaError('type "array" of objects is not supported', base.name);
+  if (!('enum' in items) && !('anyOf' in items)) {
+    throw new SchemaError(
+      'type "array" is only supported as a multi-select: "items" needs "enum" or "anyOf"',
+      base.name,
+    );
+  }
+  const options = parseOptions(items, base.name);
+  const minItems = count(raw, 'minItems', base.name);
+  const maxItems = count(raw, 'maxItems', base.name);
+  ordered(minItems, maxItems, 'minItems', 'maxItems', base.name);
+  if (minItems !== undefined && minItems > options.length) {
+    throw new SchemaError(`minItems ${minItems} is more than the ${options.length} options`, base.name);
+  }
+  const field: MultiSelectField = {
+    ...base,
+    kind: 'multi-select',
+    options,
+    ...defined({ minItems, maxItems }),
+  };
+  if (multiFits(field, raw.default)) field.default = [...new Set(raw.default)];
+  const values = options.map((o) => o.value);
+  const schema = { type: 'array', items: { type: 'string', enum: values }, uniqueItems: true };
+  return { field, schema: { ...schema, ...defined({ minItems, maxItems }) } };
+}
+
+function multiFits(field: MultiSelectField, value: unknown): value is string[] {
+  if (!Array.isArray(value) || !value.every((v) => field.options.some((o) => o.value === v))) return false;
+  const size = new Set(value).size;
+  return size >= (field.minItems ?? 0) && size <= (field.maxItems ?? Infinity);
+}
+
+function count(raw: Raw, key: string, name: string): number | undefined {
+  const value = raw[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new SchemaError(`"${key}" must be a non-negative integer, got ${describe(value)}`, name);
+  }
+  return value;
+}
+
+function finite(raw: Raw, key: string, name: string): number | undefined {
+  const value = raw[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new SchemaError(`"${key}" must be a number, got ${describe(value)}`, name);
+  }
+  return value;
+}
+
+function ordered(
+  low: number | undefined,
+  high: number | undefined,
+  lowKey: string,
+  highKey: string,
+  name: string,
+) {
+  if (low !== undefined && high !== undefined && low > high) {
+    throw new SchemaError(`"${lowKey}" (${low}) is greater than "${highKey}" (${high})`, name);
+  }
+}
+
+function patternOf(raw: Raw, name: string): string | undefined {
+  if (raw.pattern === undefined) return undefined;
+  if (typeof raw.pattern !== 'string') throw new SchemaError('"pattern" must be a string', name);
+  try {
+    new RegExp(raw.pattern, 'u');
+  } catch (cause) {
+    throw new SchemaError(`"pattern" is not a valid regular expression`, name, { cause });
+  }
+  return raw.pattern;
+}
+
+/** The entries of `values` that are not undefined (so optional keys stay absent, not undefined). */
+function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,32 @@
+// Stable Slack identifiers. Block and action ids are derived from a property's index plus a readable
+// prefix of its name, so any property name (spaces, dots, CJK, 300 characters) gives a valid, unique id.
+
+/** Card button that opens the form; its value is the question id. */
+export const RESPOND_ACTION = 'elicit_respond';
+/** Card button that declines the question; its value is the question id. */
+export const DECLINE_ACTION = 'elicit_decline';
+/** callback_id of the form modal. */
+export const FORM_CALLBACK = 'elicit_form';
+
+/** Characters of the property name kept in its block id, for people reading payloads. */
+const NAME_PREFIX_CHARS = 32;
+
+/** `f<index>_<name prefix>`: unique by index, ≤ 40 characters, only [A-Za-z0-9_-]. */
+export function fieldBlockId(index: number, name: string): string {
+  const prefix = Array.from(name)
+    .slice(0, NAME_PREFIX_CHARS)
+    .map((ch) => (/^[A-Za-z0-9_-]$/.test(ch) ? ch : '_'))
+    .join('');
+  return `f${index}_${prefix}`;
+}
+
+/** Option values are indexes ("o3"), so consts of any length map back exactly. */
+export function optionValue(index: number): string {
+  return `o${index}`;
+}
+
+/** The index encoded by {@link optionValue}, or undefined for anything else. */
+export function optionIndex(value: string): number | undefined {
+  const match = /^o(0|[1-9][0-9]{0,5})$/.exec(value);
+  return match ? Number(match[1]) : undefined;
+}

@@ -1,0 +1,68 @@
+// Elicitation `requestedSchema` → FormSpec: the one place that decides what a form is.
+// Accepts the flat schemas of MCP revisions 2025-06-18 and 2025-11-25 and refuses anything else
+// with a SchemaError naming the property, which the MCP layer answers as JSON-RPC -32602.
+import { fieldBlockId } from './ids.js';
+import { parseField } from './fields.js';
+import { describe, isRecord } from './guards.js';
+import { inputBlock } from './modal.js';
+import { FIELDS_BYTES_MAX, MAX_FIELDS, SchemaError, type FieldSpec, type FormSpec } from './spec.js';
+
+export * from './spec.js';
+
+/**
+ * Parses an elicitation `requestedSchema`. Defaults that break their own field's constraints
+ * (wrong type, not an option, out of bounds) are ignored rather than pre-filled; unknown keywords
+ * (and unknown string formats) are ignored; everything the form can't express throws SchemaError.
+ */
+export function parseFormSchema(requestedSchema: unknown): FormSpec {
+  if (!isRecord(requestedSchema))
+    throw new SchemaError(`the schema must be an object, got ${describe(requestedSchema)}`);
+  if (requestedSchema.type !== 'object') {
+    throw new SchemaError(`the schema's root must have type "object", got ${describe(requestedSchema.type)}`);
+  }
+  const properties = requestedSchema.properties;
+  if (!isRecord(properties)) throw new SchemaError('the schema has no "properties" object');
+  const names = Object.keys(properties);
+  if (names.length > MAX_FIELDS) {
+    throw new SchemaError(
+      `the form has ${names.length} fields; at most ${MAX_FIELDS} fit in one Slack modal`,
+    );
+  }
+  const required = parseRequired(requestedSchema.required, names);
+  const parsed = names.map((name, index) => {
+    const blockId = fieldBlockId(index, name);
+    const common = { name, blockId, actionId: blockId, required: required.includes(name) };
+    return parseField(properties[name], common, index);
+  });
+  // fromEntries, not assignment, so a property named "__proto__" stays an ordinary key.
+  const normalized = Object.fromEntries(parsed.map(({ field, schema }) => [field.name, schema]));
+  const fields = parsed.map((p) => p.field);
+  assertFits(fields);
+  return {
+    fields,
+    required,
+    schema: { type: 'object', properties: normalized, required, additionalProperties: false },
+  };
+}
+
+function parseRequired(raw: unknown, names: string[]): string[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw) || !raw.every((r): r is string => typeof r === 'string')) {
+    throw new SchemaError('"required" must be an array of property names');
+  }
+  for (const name of raw) {
+    if (!names.includes(name))
+      throw new SchemaError('is listed in "required" but not defined in "properties"', name);
+  }
+  return [...new Set(raw)];
+}
+
+// Slack refuses views over 250 kB; the fields get FIELDS_BYTES_MAX and the message the rest.
+function assertFits(fields: FieldSpec[]): void {
+  const bytes = new TextEncoder().encode(JSON.stringify(fields.map(inputBlock))).length;
+  if (bytes > FIELDS_BYTES_MAX) {
+    throw new SchemaError(
+      `the form is too large for a Slack modal (${bytes} bytes of fields, at most ${FIELDS_BYTES_MAX})`,
+    );
+  }
+}

@@ -1,0 +1,63 @@
+// Test support: what Slack would put in view.state.values if a person filled a form modal with `content`.
+// Used by this folder's round-trip tests and by the Slack stand-in's end-to-end tests.
+import type { Content } from '../src/relay/types.js';
+import type { ModalView } from './modal.js';
+import type { FieldSpec, FormSpec } from './spec.js';
+
+type Raw = Record<string, unknown>;
+
+/** `view.state.values` for `content` (absent keys are left empty), using the modal's own option objects. */
+export function stateFor(
+  spec: FormSpec,
+  view: ModalView,
+  content: Content,
+): Record<string, Record<string, Raw>> {
+  const values: Record<string, Record<string, Raw>> = {};
+  for (const block of view.blocks as Raw[]) {
+    const field = spec.fields.find((f) => f.blockId === block.block_id);
+    if (block.type !== 'input' || !field) continue;
+    const element = block.element as Raw;
+    const answer = Object.hasOwn(content, field.name) ? content[field.name] : undefined;
+    values[field.blockId] = {
+      [field.actionId]: { type: element.type, ...slackValue(field, element, answer) },
+    };
+  }
+  return values;
+}
+
+function slackValue(field: FieldSpec, element: Raw, answer: Content[string] | undefined): Raw {
+  const options = flatOptions(element);
+  switch (element.type) {
+    case 'datepicker':
+      return { selected_date: answer ?? null };
+    case 'datetimepicker':
+      return { selected_date_time: answer === undefined ? null : Date.parse(String(answer)) / 1000 };
+    case 'radio_buttons':
+    case 'static_select':
+      return {
+        selected_option:
+          answer === undefined || Array.isArray(answer) ? null : options[optionPosition(field, answer)],
+      };
+    case 'checkboxes':
+    case 'multi_static_select': {
+      const picked = Array.isArray(answer) ? answer : [];
+      return { selected_options: picked.map((a) => options[optionPosition(field, a)]) };
+    }
+    default:
+      return { value: answer === undefined ? null : String(answer) };
+  }
+}
+
+// Options appear in the element in the schema's order (booleans: Yes, No).
+function optionPosition(field: FieldSpec, answer: string | number | boolean): number {
+  if (field.kind === 'boolean') return answer === true ? 0 : 1;
+  return field.kind === 'single-select' || field.kind === 'multi-select'
+    ? field.options.findIndex((o) => o.value === answer)
+    : -1;
+}
+
+function flatOptions(element: Raw): unknown[] {
+  if (Array.isArray(element.options)) return element.options as unknown[];
+  const groups = Array.isArray(element.option_groups) ? (element.option_groups as Raw[]) : [];
+  return groups.flatMap((g): unknown[] => (Array.isArray(g.options) ? (g.options as unknown[]) : []));
+}

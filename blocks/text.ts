@@ -1,0 +1,85 @@
+// Text helpers that keep every string inside Slack's limits and every server string inert.
+// Lengths are measured in UTF-16 units (what JavaScript and Slack's API count) but cuts only ever
+// fall between code points, so a surrogate pair (emoji, rare CJK) is never split.
+
+const ELLIPSIS = '…';
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/g;
+
+/** A Slack limit that the caller's own data (not the server's schema) would break. */
+export class SlackLimitError extends Error {
+  override name = 'SlackLimitError';
+  readonly code = 'slack_limit';
+}
+
+/** `text` cut to at most `max` UTF-16 units, ending in "…" when anything was cut. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let out = '';
+  for (const cp of text) {
+    if (out.length + cp.length > max - ELLIPSIS.length) break;
+    out += cp;
+  }
+  return out + ELLIPSIS;
+}
+
+/** Escapes the three characters Slack mrkdwn treats as control, so mentions and links stay literal. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Escapes `text` for mrkdwn and splits it into chunks of at most `max` UTF-16 units, never inside an
+ * entity or a surrogate pair. A chunk prefers to end after the last newline or space in its second half.
+ * At most `maxChunks` chunks are returned; the last one ends in "…" when text was left out.
+ */
+export function mrkdwnChunks(text: string, max: number, maxChunks: number): string[] {
+  // Control characters (other than tab and newline) show as nothing and cost 6 bytes each in JSON.
+  const tokens = Array.from(text.replace(CONTROL, ''), escapeMrkdwn);
+  const chunks: string[] = [];
+  let start = 0;
+  while (start < tokens.length && chunks.length < maxChunks) {
+    let end = start;
+    let size = 0;
+    while (end < tokens.length && size + (tokens[end] ?? '').length <= max)
+      size += (tokens[end++] ?? '').length;
+    end = Math.max(preferBreak(tokens, start, end), start + 1);
+    chunks.push(tokens.slice(start, end).join(''));
+    start = end;
+  }
+  if (start < tokens.length && chunks.length > 0) {
+    const last = chunks.pop() ?? '';
+    chunks.push(truncateTokens(last, max));
+  }
+  // Slack refuses blank text objects, so chunks with nothing visible are left out.
+  return chunks.filter((chunk) => chunk.trim() !== '');
+}
+
+function preferBreak(tokens: string[], start: number, end: number): number {
+  if (end >= tokens.length) return end;
+  for (let i = end - 1; i > start + (end - start) / 2; i--) {
+    if (tokens[i] === '\n' || tokens[i] === ' ') return i + 1;
+  }
+  return end;
+}
+
+// Cuts an already-escaped chunk so that it plus "…" fits, without splitting an entity.
+function truncateTokens(escaped: string, max: number): string {
+  const tokens = escaped.match(/&(?:amp|lt|gt);|[\s\S]/gu) ?? [];
+  let out = '';
+  for (const token of tokens) {
+    if (out.length + token.length > max - ELLIPSIS.length) break;
+    out += token;
+  }
+  return out + ELLIPSIS;
+}
+
+/** A plain_text object (no escaping needed: Slack never parses mentions in plain_text). */
+export function plain(text: string, max: number): { type: 'plain_text'; text: string; emoji: true } {
+  return { type: 'plain_text', text: truncate(text, max), emoji: true };
+}
+
+/** A mrkdwn object whose text the caller has already escaped and sized. */
+export function mrkdwn(text: string): { type: 'mrkdwn'; text: string } {
+  return { type: 'mrkdwn', text };
+}

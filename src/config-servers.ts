@@ -1,0 +1,156 @@
+// The `mcpServers` section, in the shape Claude Desktop, Cursor and VS Code write it:
+//   mcpServers: { <name>: { command, args, env } | { url, headers } }
+// plus our optional per-server `elicitation: { timeout }`. Unknown top-level keys (Claude Desktop has
+// several) are ignored so that its file works unchanged.
+import { ConfigError } from './config-error.js';
+import type { ServerConfig, TransportConfig } from './config.js';
+import { parseDuration } from './duration.js';
+
+type Env = Record<string, string | undefined>;
+
+/** Used when a server sets no `elicitation.timeout`: 10 minutes. */
+export const DEFAULT_ELICITATION_TIMEOUT_MS = 10 * 60_000;
+const MIN_TIMEOUT_MS = 1000;
+/** Automations may wait a long time for an answer; 30 days is the ceiling. */
+const MAX_TIMEOUT_MS = 30 * 86_400_000;
+
+export function readServers(file: unknown, env: Env): ServerConfig[] {
+  if (file === null || file === undefined) return [];
+  if (!isRecord(file))
+    throw new ConfigError('(config file)', 'is not a mapping', 'Write `mcpServers:` at the top level.');
+  const servers = file.mcpServers;
+  if (servers === undefined) return [];
+  if (!isRecord(servers)) {
+    throw new ConfigError(
+      'mcpServers',
+      'is not a mapping',
+      'Write one entry per server: `mcpServers: { name: { command: … } }`.',
+    );
+  }
+  return Object.entries(servers).map(([name, entry]) => readServer(name, entry, env));
+}
+
+function readServer(name: string, entry: unknown, env: Env): ServerConfig {
+  const key = `mcpServers.${name}`;
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) {
+    throw new ConfigError(
+      key,
+      'has a name that cannot be typed in /mcp run',
+      'Use 1–64 letters, digits, ".", "_" or "-".',
+    );
+  }
+  if (!isRecord(entry))
+    throw new ConfigError(key, 'is not a mapping', 'Give it `command` (stdio) or `url` (HTTP).');
+  return {
+    name,
+    transport: readTransport(key, entry, env),
+    elicitationTimeoutMs: readTimeout(key, entry.elicitation),
+  };
+}
+
+/** Values of `type` that editors write for the transports we speak. */
+const TRANSPORT_TYPES = ['stdio', 'http', 'streamable-http', 'streamableHttp'];
+
+function readTransport(key: string, entry: Record<string, unknown>, env: Env): TransportConfig {
+  const type = entry.type;
+  if (type !== undefined && !(typeof type === 'string' && TRANSPORT_TYPES.includes(type))) {
+    throw new ConfigError(
+      `${key}.type`,
+      `${JSON.stringify(type)} is not supported`,
+      'Use "stdio" or "http" (Streamable HTTP).',
+    );
+  }
+  if (entry.command !== undefined && entry.url !== undefined) {
+    throw new ConfigError(
+      key,
+      'has both `command` and `url`',
+      'Keep `command` for a local process or `url` for a remote server.',
+    );
+  }
+  if (entry.url !== undefined) {
+    const url = expand(`${key}.url`, requireString(`${key}.url`, entry.url), env);
+    if (!/^https?:\/\//.test(url))
+      throw new ConfigError(
+        `${key}.url`,
+        `"${url}" is not an http(s) URL`,
+        'Use the server’s Streamable HTTP endpoint, e.g. https://host/mcp.',
+      );
+    return { kind: 'http', url, headers: readStringMap(`${key}.headers`, entry.headers, env) };
+  }
+  if (entry.command === undefined)
+    throw new ConfigError(key, 'has neither `command` nor `url`', 'Add `command` (stdio) or `url` (HTTP).');
+  const args = entry.args ?? [];
+  if (!Array.isArray(args))
+    throw new ConfigError(`${key}.args`, 'is not a list', 'Write the arguments as a list of strings.');
+  const transport: TransportConfig = {
+    kind: 'stdio',
+    command: expand(`${key}.command`, requireString(`${key}.command`, entry.command), env),
+    args: args.map((arg, i) => expand(`${key}.args[${i}]`, requireString(`${key}.args[${i}]`, arg), env)),
+    env: readStringMap(`${key}.env`, entry.env, env),
+  };
+  if (entry.cwd !== undefined)
+    transport.cwd = expand(`${key}.cwd`, requireString(`${key}.cwd`, entry.cwd), env);
+  return transport;
+}
+
+function readTimeout(key: string, elicitation: unknown): number {
+  if (elicitation === undefined) return DEFAULT_ELICITATION_TIMEOUT_MS;
+  if (!isRecord(elicitation))
+    throw new ConfigError(
+      `${key}.elicitation`,
+      'is not a mapping',
+      'Write `elicitation: { timeout: "10m" }`.',
+    );
+  if (elicitation.timeout === undefined) return DEFAULT_ELICITATION_TIMEOUT_MS;
+  const ms = parseDuration(elicitation.timeout);
+  if (ms === undefined || ms < MIN_TIMEOUT_MS || ms > MAX_TIMEOUT_MS) {
+    throw new ConfigError(
+      `${key}.elicitation.timeout`,
+      `${JSON.stringify(elicitation.timeout)} is not a duration between 1s and 30d`,
+      'Use a duration such as "90s", "10m", "2h" or a number of milliseconds.',
+    );
+  }
+  return ms;
+}
+
+function readStringMap(key: string, value: unknown, env: Env): Record<string, string> {
+  if (value === undefined || value === null) return {};
+  if (!isRecord(value)) throw new ConfigError(key, 'is not a mapping', 'Write it as `NAME: value` pairs.');
+  return Object.fromEntries(
+    Object.entries(value).map(([name, v]) => {
+      const k = `${key}.${name}`;
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') {
+        throw new ConfigError(k, 'is not a string', 'Quote the value.');
+      }
+      return [name, expand(k, String(v), env)];
+    }),
+  );
+}
+
+/** Expands `${VAR}` and `${VAR:-fallback}` from the environment; `$${` escapes a literal `${`. */
+function expand(key: string, value: string, env: Env): string {
+  return value.replace(
+    /\$(\$)?\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    (whole, escaped, name: string, fallback?: string) => {
+      if (escaped) return whole.slice(1);
+      const found = env[name];
+      if (found !== undefined && found !== '') return found;
+      if (fallback !== undefined) return fallback;
+      throw new ConfigError(
+        key,
+        `refers to \${${name}}, which is not set`,
+        `Set ${name} in the environment, or write \${${name}:-default}.`,
+      );
+    },
+  );
+}
+
+function requireString(key: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '')
+    throw new ConfigError(key, 'is not a non-empty string', 'Quote the value.');
+  return value;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

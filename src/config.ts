@@ -1,0 +1,151 @@
+// Reads and validates configuration once, at start-up. Every error names the key and says how to fix it,
+// so a wrong setting stops the bot before it serves anyone.
+import { parse as parseYaml } from 'yaml';
+import { ConfigError } from './config-error.js';
+import { readServers } from './config-servers.js';
+
+export { ConfigError };
+
+export type SlackMode = 'http' | 'socket' | 'sandbox';
+
+export type TransportConfig =
+  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | { kind: 'http'; url: string; headers: Record<string, string> };
+
+export interface ServerConfig {
+  name: string;
+  transport: TransportConfig;
+  /** How long a person has to answer one elicitation from this server, in ms. Default 10 minutes. */
+  elicitationTimeoutMs: number;
+}
+
+export interface AppConfig {
+  slack: {
+    mode: SlackMode;
+    botToken?: string;
+    signingSecret?: string;
+    appToken?: string;
+    /** Base URL of the Web API, always ending in "/". Default https://slack.com/api/ */
+    apiUrl: string;
+  };
+  redis: { url: string; prefix: string };
+  /** HTTP port for Slack's requests and /healthz. Default 3000; 0 picks a free port. */
+  port: number;
+  configPath: string;
+  servers: ServerConfig[];
+}
+
+export interface ConfigSources {
+  env: Record<string, string | undefined>;
+  /** Returns the file's text, or undefined when it does not exist. */
+  readFile: (path: string) => string | undefined;
+}
+
+export function loadConfig({ env, readFile }: ConfigSources): AppConfig {
+  const configPath = env.ELICIT_RELAY_CONFIG || './elicit-relay.yml';
+  const text = readFile(configPath);
+  if (text === undefined && env.ELICIT_RELAY_CONFIG) {
+    throw new ConfigError(
+      'ELICIT_RELAY_CONFIG',
+      `no file at ${configPath}`,
+      'Point it at an existing YAML or JSON file.',
+    );
+  }
+  return {
+    slack: readSlack(env),
+    redis: readRedis(env),
+    port: readPort(env.PORT),
+    configPath,
+    servers: text === undefined ? [] : readServers(parseFile(configPath, text), env),
+  };
+}
+
+function readSlack(env: ConfigSources['env']): AppConfig['slack'] {
+  const botToken = env.SLACK_BOT_TOKEN || undefined;
+  const signingSecret = env.SLACK_SIGNING_SECRET || undefined;
+  const appToken = env.SLACK_APP_TOKEN || undefined;
+  const apiUrl = readUrl('SLACK_API_URL', env.SLACK_API_URL || 'https://slack.com/api/', ['http:', 'https:']);
+  const slack = { botToken, signingSecret, appToken, apiUrl: apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/` };
+  if (!botToken) {
+    if (signingSecret || appToken) {
+      throw new ConfigError('SLACK_BOT_TOKEN', 'is not set', 'Set it to the Bot User OAuth Token (xoxb-…).');
+    }
+    return { ...slack, mode: 'sandbox' };
+  }
+  if (!botToken.startsWith('xoxb-')) {
+    throw new ConfigError(
+      'SLACK_BOT_TOKEN',
+      'is not a bot token',
+      'Use the Bot User OAuth Token, which starts with xoxb-.',
+    );
+  }
+  if (appToken) {
+    if (!appToken.startsWith('xapp-')) {
+      throw new ConfigError(
+        'SLACK_APP_TOKEN',
+        'is not an app-level token',
+        'Use an app-level token (xapp-…) with connections:write, or unset it for HTTP mode.',
+      );
+    }
+    return { ...slack, mode: 'socket' };
+  }
+  if (!signingSecret) {
+    throw new ConfigError(
+      'SLACK_SIGNING_SECRET',
+      'is not set',
+      'Set it to the Signing Secret from Basic Information, or set SLACK_APP_TOKEN for Socket Mode.',
+    );
+  }
+  return { ...slack, mode: 'http' };
+}
+
+function readRedis(env: ConfigSources['env']): AppConfig['redis'] {
+  const url = readUrl('REDIS_URL', env.REDIS_URL || 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
+  const prefix = env.REDIS_PREFIX || 'elicit-relay';
+  if (!/^[A-Za-z0-9._:-]+$/.test(prefix)) {
+    throw new ConfigError(
+      'REDIS_PREFIX',
+      `"${prefix}" has characters that are not allowed`,
+      'Use letters, digits, ".", "_", ":" or "-" (braces are reserved for hash tags).',
+    );
+  }
+  return { url, prefix };
+}
+
+function readPort(value: string | undefined): number {
+  if (value === undefined || value === '') return 3000;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(
+      'PORT',
+      `"${value}" is not a port number`,
+      'Use an integer from 0 to 65535 (0 picks a free port).',
+    );
+  }
+  return port;
+}
+
+function readUrl(key: string, value: string, protocols: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch (cause) {
+    throw new ConfigError(key, `"${value}" is not a URL`, `Use a ${protocols.join(' or ')}// URL.`, {
+      cause,
+    });
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(key, `"${value}" uses ${url.protocol}`, `Use a ${protocols.join(' or ')}// URL.`);
+  }
+  return value;
+}
+
+function parseFile(path: string, text: string): unknown {
+  try {
+    return parseYaml(text);
+  } catch (cause) {
+    throw new ConfigError(path, 'is not valid YAML or JSON', `Fix the syntax error: ${String(cause)}`, {
+      cause,
+    });
+  }
+}

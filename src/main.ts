@@ -1,0 +1,110 @@
+// Wires the parts together: store (Redis, BullMQ) → relay core → Slack surface and listeners → MCP hub.
+// Everything is built here and passed in; nothing below constructs its own collaborators.
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { SchemaError, parseFormSchema } from '../blocks/index.js';
+import type { AppConfig, ServerConfig } from './config.js';
+import type { Logger } from './logger.js';
+import { McpClientError, McpHub, type ElicitationSink } from './mcp/index.js';
+import { RelayError } from './relay/errors.js';
+import { Relay } from './relay/relay.js';
+import { createSlackApp } from './slack/app.js';
+import type { ToolRunner } from './slack/command-listener.js';
+import { QuestionStore } from './store/index.js';
+
+export interface RunningRelay {
+  /** The HTTP port actually bound (useful with PORT=0). */
+  port: number;
+  holderId: string;
+  /** Graceful stop: refuse new work, close Slack, MCP sessions, workers and connections. */
+  stop(): Promise<void>;
+}
+
+export async function start(
+  config: AppConfig & { slack: { botToken: string; signingSecret: string } },
+  logger: Logger,
+): Promise<RunningRelay> {
+  const holderId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  let ready = false;
+  const store = await QuestionStore.open({
+    url: config.redis.url,
+    prefix: config.redis.prefix,
+    holderId,
+    logger,
+  });
+  const slack = createSlackApp({ ...config.slack, logger, isReady: () => ready });
+  const relay = new Relay({ store, surface: slack.surface, checkSchema, logger });
+  const hub = new McpHub({
+    servers: config.servers.map(toSpec),
+    sink: elicitationSink(relay, config.servers),
+    logger: logger.child({ component: 'mcp' }),
+  });
+  slack.listen({ relay, tools: toolRunner(hub) });
+  await store.startInbox((question) => relay.onFinished(question));
+  await store.startTimeouts(async (id) => {
+    await relay.end(id, { action: 'cancel' }, 'timed_out');
+  });
+  const { port } = await slack.start(config.port);
+  ready = true;
+  logger.info({ port, holderId, servers: hub.serverNames() }, 'elicit-relay is ready');
+  return {
+    port,
+    holderId,
+    stop: async () => {
+      ready = false;
+      await slack.stop();
+      await hub.close();
+      await store.close();
+    },
+  };
+}
+
+function checkSchema(requestedSchema: unknown): void {
+  try {
+    parseFormSchema(requestedSchema);
+  } catch (error) {
+    if (error instanceof SchemaError) throw new RelayError('invalid_schema', error.message, { cause: error });
+    throw error;
+  }
+}
+
+function elicitationSink(relay: Relay, servers: ServerConfig[]): ElicitationSink {
+  const timeouts = new Map(servers.map((s) => [s.name, s.elicitationTimeoutMs]));
+  return {
+    ask: async (request, ctx) => {
+      // URL mode needs its own card (open the link, then confirm); until then the person is not asked.
+      if (request.mode === 'url') return { action: 'decline' };
+      return relay.askForm({
+        server: ctx.server,
+        userId: ctx.userId,
+        message: request.message,
+        requestedSchema: request.requestedSchema,
+        timeoutMs: timeouts.get(ctx.server) ?? 600_000,
+        signal: ctx.signal,
+      });
+    },
+  };
+}
+
+/** Expected MCP failures (unknown tool, server down, timeout) are results the person sees, not crashes. */
+function toolRunner(hub: McpHub): ToolRunner {
+  return {
+    serverNames: () => hub.serverNames(),
+    callTool: async (input) => {
+      try {
+        return await hub.callTool(input);
+      } catch (error) {
+        if (error instanceof McpClientError) return { isError: true, text: error.message };
+        throw error;
+      }
+    },
+  };
+}
+
+function toSpec(server: ServerConfig) {
+  return {
+    name: server.name,
+    transport: server.transport,
+    elicitationTimeoutMs: server.elicitationTimeoutMs,
+  };
+}

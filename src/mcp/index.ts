@@ -1,0 +1,13 @@
+// Public surface of the MCP side; the rest of the bot imports from here, never from the SDK.
+export { McpHub, type McpHubOptions } from './hub.js';
+export {
+  McpClientError,
+  type ElicitationContext,
+  type ElicitationSink,
+  type IncomingElicitation,
+  type McpClientErrorCode,
+  type McpLogger,
+  type McpServerSpec,
+  type McpTransportSpec,
+  type ToolResult,
+} from './types.js';

@@ -1,0 +1,164 @@
+// One MCP client connection to one server on behalf of one Slack user (see hub.ts for why).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CancelledNotificationSchema, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { parseElicitation, RawElicitRequestSchema, toElicitResult, toRpcError } from './elicitation.js';
+import { toClientError, toToolResult } from './results.js';
+import {
+  McpClientError,
+  type ElicitationSink,
+  type McpLogger,
+  type McpServerSpec,
+  type McpTransport,
+  type ToolResult,
+} from './types.js';
+
+/** Added to the server's elicitation timeout for a tool call's own timeout, in milliseconds. */
+export const TOOL_TIMEOUT_MARGIN_MS = 30_000;
+
+/** Schedules `fn` after `ms` milliseconds; returns a function that cancels it. */
+export type Schedule = (fn: () => void, ms: number) => () => void;
+
+export interface SessionOptions {
+  spec: McpServerSpec;
+  userId: string;
+  sink: ElicitationSink;
+  clientInfo: { name: string; version: string };
+  transport: McpTransport;
+  idleCloseMs: number;
+  schedule: Schedule;
+  /** Called once when the session ends, whichever side ended it. */
+  onClosed: () => void;
+  logger?: McpLogger;
+}
+
+export class McpSession {
+  private inFlight = 0;
+  private cancelIdle: (() => void) | undefined;
+  private closed = false;
+  /**
+   * SDK 1.32.2 ignores notifications/cancelled for request id 0 (`if (!requestId) return`), and a
+   * server's first request on a connection has id 0; so cancellation is tracked here, for every id.
+   */
+  private readonly cancels = new Map<RequestId, AbortController>();
+  private readonly ended: Promise<void>;
+  private end: () => void = () => undefined;
+
+  private constructor(
+    private readonly client: Client,
+    private readonly opts: SessionOptions,
+  ) {
+    this.ended = new Promise((resolve) => (this.end = resolve));
+  }
+
+  /** Connects and completes the initialize handshake; throws McpClientError 'connect_failed'. */
+  static async open(opts: SessionOptions): Promise<McpSession> {
+    // The capability must be declared before the handler is registered (the SDK throws otherwise).
+    const client = new Client(opts.clientInfo, {
+      capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
+    });
+    const session = new McpSession(client, opts);
+    client.setRequestHandler(RawElicitRequestSchema, (request, extra) =>
+      session.answer(request.params, extra.requestId, extra.signal),
+    );
+    client.setNotificationHandler(CancelledNotificationSchema, ({ params }) => {
+      if (params.requestId !== undefined) session.cancels.get(params.requestId)?.abort(params.reason);
+    });
+    client.onclose = () => session.markClosed();
+    try {
+      await client.connect(opts.transport);
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw new McpClientError('connect_failed', opts.spec.name, `could not connect to ${opts.spec.name}`, {
+        cause: error,
+      });
+    }
+    session.scheduleIdleClose();
+    return session;
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
+    const options = {
+      // The person's time to answer an elicitation counts against this call, so it must outlast it.
+      timeout: this.opts.spec.elicitationTimeoutMs + TOOL_TIMEOUT_MARGIN_MS,
+      resetTimeoutOnProgress: true,
+      // Without a progress handler the SDK sends no progressToken, and servers send no progress.
+      onprogress: () => undefined,
+      ...(signal === undefined ? {} : { signal }),
+    };
+    const result = await this.track(`tool ${tool}`, signal, () =>
+      this.client.callTool({ name: tool, arguments: args }, undefined, options),
+    );
+    return toToolResult(result);
+  }
+
+  async listTools(): Promise<{ name: string; description?: string }[]> {
+    const { tools } = await this.track('tools/list', undefined, () => this.client.listTools());
+    return tools.map(({ name, description }) =>
+      description === undefined ? { name } : { name, description },
+    );
+  }
+
+  async close(): Promise<void> {
+    this.markClosed();
+    await this.client.close();
+  }
+
+  private async answer(params: unknown, id: RequestId, connection: AbortSignal) {
+    const request = parseElicitation(params);
+    const cancel = new AbortController();
+    this.cancels.set(id, cancel);
+    const signal = AbortSignal.any([connection, cancel.signal]);
+    const ctx = { server: this.opts.spec.name, userId: this.opts.userId, signal };
+    try {
+      const result = toElicitResult(await this.opts.sink.ask(request, ctx));
+      // No response to a cancelled request (spec); the SDK drops it once the session has closed.
+      if (cancel.signal.aborted) await this.ended;
+      return result;
+    } catch (error) {
+      this.opts.logger?.warn(
+        { server: ctx.server, userId: ctx.userId, err: error },
+        'elicitation sink failed',
+      );
+      if (cancel.signal.aborted) await this.ended;
+      throw toRpcError(error);
+    } finally {
+      this.cancels.delete(id);
+    }
+  }
+
+  /** Counts the request as in flight (no idle close meanwhile) and maps its failure to McpClientError. */
+  private async track<T>(what: string, signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
+    if (this.closed) {
+      throw new McpClientError(
+        'connection_closed',
+        this.opts.spec.name,
+        `session to ${this.opts.spec.name} closed`,
+      );
+    }
+    this.inFlight += 1;
+    this.cancelIdle?.();
+    try {
+      return await run();
+    } catch (error) {
+      throw toClientError(error, this.opts.spec.name, what, signal);
+    } finally {
+      this.inFlight -= 1;
+      if (this.inFlight === 0) this.scheduleIdleClose();
+    }
+  }
+
+  private scheduleIdleClose(): void {
+    if (this.closed) return;
+    this.cancelIdle = this.opts.schedule(() => {
+      if (this.inFlight === 0) void this.close().catch(() => undefined);
+    }, this.opts.idleCloseMs);
+  }
+
+  private markClosed(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.end();
+    this.cancelIdle?.();
+    this.opts.onClosed();
+  }
+}

@@ -1,0 +1,128 @@
+// The relay core: turns one elicitation into one question, waits for exactly one outcome and hands it back.
+// It knows nothing of Slack or Redis: the store and the chat surface are passed in.
+//
+// Flow: ask() → store.create (pending record + timeout job) → surface.postQuestion (the card)
+//   → a person answers on any replica → end() → store.finish (the one atomic transition)
+//   → the holder's inbox delivers the finished question here → ask() resolves with its outcome.
+import type { EndReason, FinishResult, NewQuestion, Outcome, Question } from './types.js';
+import { RelayError } from './errors.js';
+
+/** What the relay needs from durable state (implemented by src/store). */
+export interface RelayStore {
+  create(question: NewQuestion): Promise<Question>;
+  get(id: string): Promise<Question | undefined>;
+  attachCard(id: string, card: { channel: string; ts: string }): Promise<void>;
+  finish(id: string, outcome: Outcome, reason: EndReason): Promise<FinishResult>;
+}
+
+/** Where people see questions (implemented by src/slack). */
+export interface Surface {
+  postQuestion(question: Question): Promise<{ channel: string; ts: string }>;
+  showEnded(question: Question, byUserId?: string): Promise<void>;
+}
+
+export interface FormAsk {
+  server: string;
+  userId: string;
+  message: string;
+  requestedSchema: unknown;
+  timeoutMs: number;
+  /** Aborts when the server withdraws the request or the call ends. */
+  signal: AbortSignal;
+}
+
+export interface RelayOptions {
+  store: RelayStore;
+  surface: Surface;
+  /** Checks that the form can be rendered; throws RelayError('invalid_schema') when it cannot. */
+  checkSchema: (requestedSchema: unknown) => void;
+  /** Extra wait past the deadline before the local backstop ends a question whose timeout job never fired, in ms. Default 5000. */
+  backstopGraceMs?: number;
+  logger: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+type Waiter = (outcome: Outcome) => void;
+
+export class Relay {
+  private readonly waiters = new Map<string, Waiter>();
+
+  constructor(private readonly options: RelayOptions) {}
+
+  /** Asks a person; resolves with exactly one outcome for the server. */
+  async askForm(ask: FormAsk): Promise<Outcome> {
+    this.options.checkSchema(ask.requestedSchema);
+    if (ask.signal.aborted) return { action: 'cancel' };
+    const { signal, ...fields } = ask;
+    const question = await this.options.store.create(fields);
+    const answered = new Promise<Outcome>((resolve) => this.waiters.set(question.id, resolve));
+    // Both paths also resolve locally, so the MCP request never hangs even if Redis lost the question.
+    const endLocally = (reason: EndReason) => (): void => void this.endAndRelease(question.id, reason);
+    const backstop = setTimeout(
+      endLocally('timed_out'),
+      Math.max(0, question.deadline - question.createdAt) + (this.options.backstopGraceMs ?? 5000),
+    );
+    const onAbort = endLocally('withdrawn');
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await this.deliver(question);
+      return await answered;
+    } finally {
+      clearTimeout(backstop);
+      signal.removeEventListener('abort', onAbort);
+      this.waiters.delete(question.id);
+    }
+  }
+
+  get(id: string): Promise<Question | undefined> {
+    return this.options.store.get(id);
+  }
+
+  /** Called by the store's inbox when a question this replica holds has ended, on whichever replica it ended. */
+  onFinished(question: Question): void {
+    const outcome = question.outcome ?? { action: 'cancel' };
+    this.waiters.get(question.id)?.(outcome);
+  }
+
+  /** The only way a question ends. The winner updates the card; everyone else learns the state it is already in. */
+  async end(id: string, outcome: Outcome, reason: EndReason, byUserId?: string): Promise<FinishResult> {
+    const result = await this.options.store.finish(id, outcome, reason);
+    if (result.won) await this.options.surface.showEnded(result.question, byUserId);
+    return result;
+  }
+
+  /** Like end(), but leaves the card update to the caller, for listeners that must ack Slack first. */
+  finish(id: string, outcome: Outcome, reason: EndReason): Promise<FinishResult> {
+    return this.options.store.finish(id, outcome, reason);
+  }
+
+  private async deliver(question: Question): Promise<void> {
+    let card: { channel: string; ts: string };
+    try {
+      card = await this.options.surface.postQuestion(question);
+    } catch (error) {
+      // The person will never see this question: end it now rather than let it time out silently.
+      this.logFailure(question.id, error);
+      await this.options.store.finish(question.id, { action: 'cancel' }, 'delivery_failed');
+      return;
+    }
+    await this.options.store.attachCard(question.id, card);
+  }
+
+  private async endAndRelease(id: string, reason: EndReason): Promise<void> {
+    let outcome: Outcome = { action: 'cancel' };
+    try {
+      const result = await this.end(id, outcome, reason);
+      // Lost the race: the question ended elsewhere; relay what it ended with, not our cancel.
+      if (!result.won && result.question?.outcome) outcome = result.question.outcome;
+    } catch (error) {
+      this.logFailure(id, error);
+    } finally {
+      this.waiters.get(id)?.(outcome);
+    }
+  }
+
+  private logFailure(questionId: string, error: unknown): void {
+    const code = error instanceof RelayError ? error.code : undefined;
+    this.options.logger.error({ questionId, code, err: error }, 'question could not be delivered or ended');
+  }
+}

@@ -1,0 +1,53 @@
+// Chat-agnostic core types shared by every boundary (mcp, store, slack).
+// Nothing here imports an SDK: these are the words the relay speaks.
+
+/** What a person's answer looks like once typed by the schema (MCP `ElicitResult.content`). */
+export type Content = Record<string, string | number | boolean | string[]>;
+
+/** The answer that goes back to the MCP server: exactly one per question. */
+export type Outcome = { action: 'accept'; content: Content } | { action: 'decline' } | { action: 'cancel' };
+
+/** Why a question ended; stored with the outcome and shown on the card. */
+export type EndReason =
+  | 'answered' // accept: the person submitted the form
+  | 'declined' // decline: the person clicked Decline
+  | 'closed' // cancel: the person closed the modal
+  | 'timed_out' // cancel: the deadline passed
+  | 'withdrawn' // cancel: the server sent notifications/cancelled
+  | 'call_ended' // cancel: the requester's tool call or connection ended
+  | 'holder_lost' // cancel: the replica holding the MCP session died
+  | 'delivery_failed'; // cancel: the card could not be posted
+
+export type QuestionState = 'pending' | 'accepted' | 'declined' | 'cancelled';
+
+/** A new question as the MCP side hands it to the relay. */
+export interface NewQuestion {
+  /** Configured server name (key of `mcpServers`). */
+  server: string;
+  /** Slack user id of the person who must answer. */
+  userId: string;
+  message: string;
+  /** The form schema (`requestedSchema`) exactly as the server sent it. */
+  requestedSchema: unknown;
+  /** Time the person has to answer, in milliseconds. */
+  timeoutMs: number;
+}
+
+/** A question as stored (one Redis hash). */
+export interface Question extends NewQuestion {
+  id: string;
+  state: QuestionState;
+  /** Replica that holds the MCP session waiting for the outcome. */
+  holder: string;
+  /** Unix epoch milliseconds, taken from Redis TIME at creation. */
+  createdAt: number;
+  deadline: number;
+  /** The Slack card, once posted. */
+  card?: { channel: string; ts: string };
+  outcome?: Outcome;
+  reason?: EndReason;
+}
+
+/** Result of the one atomic transition: the winner gets the question, everyone else the state it was already in. */
+export type FinishResult =
+  { won: true; question: Question } | { won: false; state: QuestionState | 'missing'; question?: Question };

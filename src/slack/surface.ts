@@ -1,0 +1,69 @@
+// The Slack surface of the relay: posts the request card in the person's DM and updates it when the question ends.
+// Slack API errors propagate (they are never swallowed): the relay ends a question whose card cannot be posted.
+import type { webApi } from '@slack/bolt';
+import { endedCard, requestCard, toolResultMessage } from '../../blocks/index.js';
+import { RelayError } from '../relay/errors.js';
+import type { Surface } from '../relay/relay.js';
+import type { Question } from '../relay/types.js';
+
+export class SlackSurface implements Surface {
+  /** DM channel ids by user id; chat.update needs the D… id, not the user id. */
+  private readonly dms = new Map<string, string>();
+
+  constructor(private readonly client: webApi.WebClient) {}
+
+  async postQuestion(question: Question): Promise<{ channel: string; ts: string }> {
+    const channel = await this.dmOf(question.userId);
+    const card = requestCard({
+      questionId: question.id,
+      server: question.server,
+      message: question.message,
+      deadline: question.deadline,
+    });
+    const posted = await this.client.chat.postMessage({
+      channel,
+      text: card.text,
+      blocks: card.blocks as never,
+    });
+    if (!posted.ts) throw new RelayError('slack_bad_response', 'chat.postMessage returned no ts');
+    return { channel: posted.channel ?? channel, ts: posted.ts };
+  }
+
+  async showEnded(question: Question, byUserId?: string): Promise<void> {
+    if (!question.card || question.state === 'pending') return;
+    const card = endedCard({
+      server: question.server,
+      message: question.message,
+      state: question.state,
+      reason: question.reason ?? 'timed_out',
+      ...(byUserId ? { byUserId } : {}),
+    });
+    await this.client.chat.update({ ...question.card, text: card.text, blocks: card.blocks as never });
+  }
+
+  async postToolResult(input: {
+    userId: string;
+    server: string;
+    tool: string;
+    isError: boolean;
+    text: string;
+  }): Promise<void> {
+    const { userId, ...result } = input;
+    const message = toolResultMessage(result);
+    await this.client.chat.postMessage({
+      channel: await this.dmOf(userId),
+      text: message.text,
+      blocks: message.blocks as never,
+    });
+  }
+
+  private async dmOf(userId: string): Promise<string> {
+    const known = this.dms.get(userId);
+    if (known) return known;
+    const opened = await this.client.conversations.open({ users: userId });
+    const id = opened.channel?.id;
+    if (!id) throw new RelayError('slack_bad_response', 'conversations.open returned no channel');
+    this.dms.set(userId, id);
+    return id;
+  }
+}

@@ -1,0 +1,204 @@
+// Block element and option checks of the stand-in's Block Kit validator (limits from Slack's element pages).
+import { isDeepStrictEqual } from 'node:util';
+import { type Checker, type Obj, isObj } from './blockkit-check.js';
+
+type ElementCheck = (c: Checker, el: Obj, ptr: string) => void;
+
+const SELECTS = [
+  'static_select',
+  'external_select',
+  'users_select',
+  'conversations_select',
+  'channels_select',
+];
+const MULTI_SELECTS = SELECTS.map((s) => `multi_${s}`);
+const PICKERS = ['datepicker', 'timepicker', 'datetimepicker'];
+const CHOICES = ['checkboxes', 'radio_buttons'];
+const TEXT_INPUTS = ['plain_text_input', 'email_text_input', 'url_text_input', 'number_input'];
+
+/** Elements each place accepts; anything else is `unsupported type`. */
+export const INPUT_ELEMENTS = new Set([
+  ...TEXT_INPUTS,
+  ...PICKERS,
+  ...CHOICES,
+  ...SELECTS,
+  ...MULTI_SELECTS,
+  'rich_text_input',
+  'file_input',
+]);
+export const ACTIONS_ELEMENTS = new Set([
+  'button',
+  'overflow',
+  ...PICKERS,
+  ...CHOICES,
+  ...SELECTS,
+  ...MULTI_SELECTS,
+]);
+export const ACCESSORY_ELEMENTS = new Set([
+  'button',
+  'overflow',
+  'image',
+  'datepicker',
+  'timepicker',
+  ...CHOICES,
+]);
+for (const s of [...SELECTS, ...MULTI_SELECTS]) ACCESSORY_ELEMENTS.add(s);
+
+function confirm(c: Checker, el: Obj, ptr: string): void {
+  if (el.confirm === undefined) return;
+  const dialog = c.obj(el.confirm, `${ptr}/confirm`);
+  if (!dialog) return;
+  const p = `${ptr}/confirm`;
+  c.text(dialog, 'title', p, { max: 100, plain: true, required: true });
+  c.text(dialog, 'text', p, { max: 300, required: true });
+  c.text(dialog, 'confirm', p, { max: 30, plain: true, required: true });
+  c.text(dialog, 'deny', p, { max: 30, plain: true, required: true });
+}
+
+function option(c: Checker, value: unknown, ptr: string, plain: boolean): void {
+  const opt = c.obj(value, ptr);
+  if (!opt) return;
+  c.text(opt, 'text', ptr, { max: 75, plain, required: true });
+  c.str(opt, 'value', ptr, 150, true);
+  c.text(opt, 'description', ptr, { max: 75, plain });
+  c.str(opt, 'url', ptr, 3000);
+}
+
+/** Checks `options` / `option_groups` and returns every option, for matching initial_option(s). */
+function options(
+  c: Checker,
+  el: Obj,
+  ptr: string,
+  rule: { max: number; plain: boolean; groups: boolean },
+): unknown[] {
+  if (rule.groups && el.option_groups !== undefined) {
+    if (el.options !== undefined) c.fail(ptr, 'must provide exactly one of options or option_groups');
+    const groups = c.list(el, 'option_groups', ptr, { max: 100, min: 1 });
+    return groups.flatMap((g, i) => {
+      const gp = `${ptr}/option_groups/${i}`;
+      const group = c.obj(g, gp);
+      if (!group) return [];
+      c.text(group, 'label', gp, { max: 75, plain: true, required: true });
+      const opts = c.list(group, 'options', gp, { max: 100, min: 1, required: true });
+      opts.forEach((o, j) => option(c, o, `${gp}/options/${j}`, true));
+      return opts;
+    });
+  }
+  const opts = c.list(el, 'options', ptr, { max: rule.max, min: 1, required: true });
+  opts.forEach((o, i) => option(c, o, `${ptr}/options/${i}`, rule.plain));
+  return opts;
+}
+
+function initialChoices(c: Checker, el: Obj, ptr: string, all: unknown[]): void {
+  const matches = (o: unknown): boolean => all.some((a) => isDeepStrictEqual(a, o));
+  if (el.initial_option !== undefined && !matches(el.initial_option)) {
+    c.fail(`${ptr}/initial_option`, 'must match one of the provided options');
+  }
+  if (el.initial_options === undefined) return;
+  if (!Array.isArray(el.initial_options)) return c.fail(`${ptr}/initial_options`, 'must be an array');
+  (el.initial_options as unknown[]).forEach((o, i) => {
+    if (!matches(o)) c.fail(`${ptr}/initial_options/${i}`, 'must match one of the provided options');
+  });
+}
+
+const choice =
+  (plain: boolean, max: number, groups: boolean): ElementCheck =>
+  (c, el, ptr) => {
+    const all = options(c, el, ptr, { max, plain, groups });
+    initialChoices(c, el, ptr, all);
+  };
+
+const staticSelect: ElementCheck = (c, el, ptr) => {
+  choice(true, 100, true)(c, el, ptr);
+  maxSelected(c, el, ptr);
+};
+
+function maxSelected(c: Checker, el: Obj, ptr: string): void {
+  const max = el.max_selected_items;
+  if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 1)) {
+    c.fail(`${ptr}/max_selected_items`, 'must be an integer of at least 1');
+  }
+}
+
+function lengthBound(c: Checker, el: Obj, ptr: string, key: string, min: number): void {
+  const v = el[key];
+  if (v === undefined) return;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > 3000) {
+    c.fail(`${ptr}/${key}`, `must be an integer between ${min} and 3000`);
+  }
+}
+
+function pattern(c: Checker, el: Obj, ptr: string, key: string, re: RegExp, what: string): void {
+  const v = el[key];
+  if (v !== undefined && (typeof v !== 'string' || !re.test(v))) c.fail(`${ptr}/${key}`, `must be ${what}`);
+}
+
+const numberInput: ElementCheck = (c, el, ptr) => {
+  c.bool(el, 'is_decimal_allowed', ptr, true);
+  for (const key of ['initial_value', 'min_value', 'max_value']) c.str(el, key, ptr, 3000);
+  const [min, max] = [Number(el.min_value), Number(el.max_value)];
+  if (el.min_value !== undefined && el.max_value !== undefined && min > max) {
+    c.fail(`${ptr}/min_value`, 'must be less than or equal to max_value');
+  }
+};
+
+const CHECKS: Record<string, ElementCheck> = {
+  button: (c, el, ptr) => {
+    c.text(el, 'text', ptr, { max: 75, plain: true, required: true });
+    c.str(el, 'value', ptr, 2000);
+    c.str(el, 'url', ptr, 3000);
+    c.str(el, 'accessibility_label', ptr, 75);
+    if (el.style !== undefined && el.style !== 'primary' && el.style !== 'danger') {
+      c.fail(`${ptr}/style`, 'must be one of primary, danger');
+    }
+  },
+  overflow: choice(true, 5, false),
+  checkboxes: choice(false, 10, false),
+  radio_buttons: choice(false, 10, false),
+  static_select: staticSelect,
+  multi_static_select: staticSelect,
+  external_select: (c, el, ptr) => initialChoices(c, el, ptr, [el.initial_option]),
+  multi_external_select: maxSelected,
+  datepicker: (c, el, ptr) => pattern(c, el, ptr, 'initial_date', /^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD'),
+  timepicker: (c, el, ptr) => pattern(c, el, ptr, 'initial_time', /^([01]\d|2[0-3]):[0-5]\d$/, 'HH:mm'),
+  datetimepicker: (c, el, ptr) => {
+    const v = el.initial_date_time;
+    if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v))) {
+      c.fail(`${ptr}/initial_date_time`, 'must be an integer of Unix seconds');
+    }
+  },
+  plain_text_input: (c, el, ptr) => {
+    c.str(el, 'initial_value', ptr, 3000);
+    lengthBound(c, el, ptr, 'min_length', 0);
+    lengthBound(c, el, ptr, 'max_length', 1);
+    c.bool(el, 'multiline', ptr);
+  },
+  email_text_input: (c, el, ptr) => void c.str(el, 'initial_value', ptr, 3000),
+  url_text_input: (c, el, ptr) => void c.str(el, 'initial_value', ptr, 3000),
+  number_input: numberInput,
+  image: (c, el, ptr) => {
+    if (el.slack_file === undefined) c.str(el, 'image_url', ptr, 3000, true);
+    c.str(el, 'alt_text', ptr, 2000, true);
+  },
+};
+
+/** Checks one element at `ptr`, which must be of a type in `allowed`. */
+export function checkElement(c: Checker, value: unknown, ptr: string, allowed: ReadonlySet<string>): void {
+  const el = c.obj(value, ptr);
+  if (!el) return;
+  const type = typeof el.type === 'string' ? el.type : String(el.type);
+  if (!allowed.has(type)) return c.fail(`${ptr}/type`, `unsupported type: ${type}`);
+  if (type !== 'image') c.str(el, 'action_id', ptr, 255);
+  c.text(el, 'placeholder', ptr, { max: 150, plain: true });
+  c.bool(el, 'focus_on_load', ptr);
+  confirm(c, el, ptr);
+  CHECKS[type]?.(c, el, ptr);
+}
+
+/** Context elements are images or text objects. */
+export function checkContextElement(c: Checker, value: unknown, ptr: string): void {
+  if (isObj(value) && (value.type === 'plain_text' || value.type === 'mrkdwn')) {
+    return c.textObject(value, ptr, { max: 3000 });
+  }
+  checkElement(c, value, ptr, new Set(['image']));
+}

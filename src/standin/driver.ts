@@ -1,0 +1,250 @@
+// Plays Slack's side towards the bot: signed slash commands and interactivity payloads in Slack's exact
+// shapes (form-encoded, `payload=<JSON>`), with trigger_ids and response_urls minted by the stand-in.
+import { createHmac } from 'node:crypto';
+import { type Obj, isObj } from './blockkit-check.js';
+import { StandinError } from './calls.js';
+import type { SlackStandin } from './standin.js';
+import { type FieldAnswer, buildStateValues } from './state-values.js';
+
+export interface DriverOptions {
+  /** The bot's `POST /slack/events` URL. */
+  eventsUrl: string;
+  signingSecret: string;
+  standin: SlackStandin;
+  /** Epoch ms for request timestamps and action_ts; default Date.now (Bolt checks against real time). */
+  clock?: () => number;
+  /** Default: the stand-in's team id. */
+  teamId?: string;
+}
+
+export interface SendOptions {
+  /** Sign with this secret instead of the real one (forged request). */
+  secret?: string;
+  /** X-Slack-Request-Timestamp in Unix seconds (stale request when > 300 s old). */
+  timestampSec?: number;
+  /** Change the body after signing it (the signature no longer matches). */
+  tamper?: boolean;
+}
+
+/** What to send: an interactivity payload, slash-command fields, or an Events API JSON envelope. */
+export type Outgoing =
+  { payload: Record<string, unknown> } | { form: Record<string, string> } | { json: unknown };
+
+export interface Delivery {
+  status: number;
+  body: string;
+  /** The body parsed as JSON, when it is JSON. */
+  json?: unknown;
+}
+
+/** The legacy verification token Slack still puts in payloads (Bolt ignores it). */
+export const VERIFICATION_TOKEN = 'standin-verification-token';
+
+/** Where a button sits in a message's blocks. */
+function findButton(blocks: unknown, actionId: string): { blockId: string; button: Obj } | undefined {
+  for (const block of Array.isArray(blocks) ? (blocks as unknown[]) : []) {
+    if (!isObj(block)) continue;
+    const elements = [
+      block.accessory,
+      ...(Array.isArray(block.elements) ? (block.elements as unknown[]) : []),
+    ];
+    const button = elements.find(
+      (e): e is Obj => isObj(e) && e.type === 'button' && e.action_id === actionId,
+    );
+    if (button) return { blockId: String(block.block_id), button };
+  }
+  return undefined;
+}
+
+const channelName = (id: string): string => (id.startsWith('D') ? 'directmessage' : id.toLowerCase());
+
+export class SlackDriver {
+  private readonly clock: () => number;
+
+  constructor(private readonly opts: DriverOptions) {
+    this.clock = opts.clock ?? Date.now;
+  }
+
+  private get standin(): SlackStandin {
+    return this.opts.standin;
+  }
+
+  private team(): { id: string; domain: string } {
+    return { id: this.opts.teamId ?? this.standin.identity.teamId, domain: this.standin.identity.teamDomain };
+  }
+
+  private actor(userId: string): Obj {
+    const team = this.team();
+    const { name } = this.standin.user(userId);
+    return {
+      team,
+      user: { id: userId, username: name, name, team_id: team.id },
+      api_app_id: this.standin.identity.appId,
+      token: VERIFICATION_TOKEN,
+    };
+  }
+
+  /** A slash command as Slack posts it (plain form fields). */
+  slashCommand(input: {
+    userId: string;
+    command: string;
+    text: string;
+    channelId?: string;
+  }): Promise<Delivery> {
+    const channelId = input.channelId ?? this.standin.dmChannelOf(input.userId);
+    const team = this.team();
+    return this.send({
+      form: {
+        token: VERIFICATION_TOKEN,
+        team_id: team.id,
+        team_domain: team.domain,
+        channel_id: channelId,
+        channel_name: channelName(channelId),
+        user_id: input.userId,
+        user_name: this.standin.user(input.userId).name,
+        command: input.command,
+        text: input.text,
+        api_app_id: this.standin.identity.appId,
+        is_enterprise_install: 'false',
+        response_url: this.standin.responseUrl({ channel: channelId, userId: input.userId }),
+        trigger_id: this.standin.issueTriggerId(input.userId),
+      },
+    });
+  }
+
+  /** Clicks a button of a posted message: a block_actions payload with a fresh trigger_id. */
+  async clickButton(input: {
+    userId: string;
+    channel: string;
+    ts: string;
+    actionId: string;
+  }): Promise<Delivery> {
+    const posted = this.standin.message(input.channel, input.ts);
+    const message = this.standin.messageObject(input.channel, input.ts);
+    if (!posted || !message)
+      throw new StandinError('message_not_found', `no message ${input.channel}/${input.ts}`);
+    const found = findButton(posted.blocks, input.actionId);
+    if (!found)
+      throw new StandinError('button_not_found', `message ${posted.ts} has no button ${input.actionId}`);
+    const { button, blockId } = found;
+    const action = {
+      action_id: input.actionId,
+      block_id: blockId,
+      text: button.text,
+      ...(button.value === undefined ? {} : { value: button.value }),
+      ...(button.style === undefined ? {} : { style: button.style }),
+      type: 'button',
+      action_ts: (this.clock() / 1000).toFixed(6),
+    };
+    const channel = posted.channel;
+    return this.send({
+      payload: {
+        type: 'block_actions',
+        ...this.actor(input.userId),
+        container: { type: 'message', message_ts: posted.ts, channel_id: channel, is_ephemeral: false },
+        trigger_id: this.standin.issueTriggerId(input.userId),
+        enterprise: null,
+        is_enterprise_install: false,
+        channel: { id: channel, name: channelName(channel) },
+        message,
+        state: { values: {} },
+        response_url: this.standin.responseUrl({ channel, userId: input.userId, messageTs: posted.ts }),
+        actions: [action],
+      },
+    });
+  }
+
+  private openView(userId: string, viewId: string): Obj {
+    const stored = this.standin.view(viewId);
+    if (!stored?.open) throw new StandinError('view_not_open', `view ${viewId} is not open`);
+    if (stored.userId !== userId)
+      throw new StandinError('view_not_owned', `view ${viewId} belongs to ${stored.userId}`);
+    return stored.view;
+  }
+
+  /** Submits an open modal with the given answers; the stand-in then applies the bot's response_action. */
+  async submitView(input: {
+    userId: string;
+    viewId: string;
+    values: Record<string, FieldAnswer | undefined>;
+  }): Promise<Delivery> {
+    const view = this.openView(input.userId, input.viewId);
+    const values = buildStateValues(view, input.values);
+    const delivery = await this.send({
+      payload: {
+        type: 'view_submission',
+        ...this.actor(input.userId),
+        trigger_id: this.standin.issueTriggerId(input.userId),
+        view: { ...view, state: { values } },
+        response_urls: [],
+        is_enterprise_install: false,
+        enterprise: null,
+      },
+    });
+    if (delivery.status === 200) {
+      this.standin.settleSubmission(
+        input.viewId,
+        delivery.body === '' ? undefined : (delivery.json ?? delivery.body),
+      );
+    }
+    return delivery;
+  }
+
+  /** Closes an open modal with its X / Cancel button; Slack notifies only views with notify_on_close. */
+  async closeView(input: { userId: string; viewId: string }): Promise<Delivery> {
+    const view = this.openView(input.userId, input.viewId);
+    if (view.notify_on_close !== true) {
+      throw new StandinError(
+        'notify_on_close_not_set',
+        `view ${input.viewId} has no notify_on_close: Slack sends nothing`,
+      );
+    }
+    const delivery = await this.send({
+      payload: {
+        type: 'view_closed',
+        ...this.actor(input.userId),
+        view,
+        is_cleared: false,
+        is_enterprise_install: false,
+        enterprise: null,
+      },
+    });
+    this.standin.settleClose(input.viewId);
+    return delivery;
+  }
+
+  /** Low level: signs and POSTs exactly these bytes (or forged/stale/tampered ones, per `opts`). */
+  async send(out: Outgoing, opts: SendOptions = {}): Promise<Delivery> {
+    const isJson = 'json' in out;
+    let body = isJson
+      ? JSON.stringify(out.json)
+      : new URLSearchParams(
+          'payload' in out ? { payload: JSON.stringify(out.payload) } : out.form,
+        ).toString();
+    const ts = opts.timestampSec ?? Math.floor(this.clock() / 1000);
+    const hmac = createHmac('sha256', opts.secret ?? this.opts.signingSecret).update(`v0:${ts}:${body}`);
+    const signature = `v0=${hmac.digest('hex')}`;
+    if (opts.tamper) body += isJson ? ' ' : '&tampered=1';
+    const res = await fetch(this.opts.eventsUrl, {
+      method: 'POST',
+      // Bolt compares the content type with ===: no charset suffix.
+      headers: {
+        'content-type': isJson ? 'application/json' : 'application/x-www-form-urlencoded',
+        'x-slack-request-timestamp': String(ts),
+        'x-slack-signature': signature,
+      },
+      body,
+    });
+    const text = await res.text();
+    return { status: res.status, body: text, ...parseJson(text) };
+  }
+}
+
+function parseJson(text: string): { json?: unknown } {
+  if (text === '') return {};
+  try {
+    return { json: JSON.parse(text) as unknown };
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,17 @@
+// Public surface of the Slack stand-in (Web API + response_urls) and the driver that plays Slack's side.
+export { startSlackStandin, type FailOptions, type SlackStandin, type StandinOptions } from './standin.js';
+export {
+  SlackDriver,
+  VERIFICATION_TOKEN,
+  type Delivery,
+  type DriverOptions,
+  type Outgoing,
+  type SendOptions,
+} from './driver.js';
+export { StandinError, type RecordedCall } from './calls.js';
+export type { EphemeralMessage, Identity, OpenedView, PostedMessage, StandinUser } from './store.js';
+export { TRIGGER_TTL_MS } from './store.js';
+export type { ResponseTarget } from './responses.js';
+export type { FieldAnswer } from './state-values.js';
+export { buildStateValues } from './state-values.js';
+export { validateMessageBlocks, validateView, formatIssue, type BlockKitIssue } from './blockkit.js';

@@ -1,0 +1,154 @@
+// Web API methods of the stand-in other than views.*: auth, conversations, chat, users.
+import { type Obj, formatIssue } from './blockkit-check.js';
+import { type BlockKitIssue, validateMessageBlocks } from './blockkit.js';
+import { type PostedMessage, type Store, withGeneratedIds } from './store.js';
+
+export type ApiBody = Obj & { ok: boolean; error?: string };
+export type Handler = (args: Obj, store: Store) => ApiBody;
+
+/** Slack's message text limit, in characters. */
+const MAX_TEXT = 40_000;
+
+export const fail = (error: string, messages?: string[]): ApiBody =>
+  messages ? { ok: false, error, response_metadata: { messages } } : { ok: false, error };
+
+export const nonEmpty = (v: unknown): string | undefined =>
+  typeof v === 'string' && v !== '' ? v : undefined;
+
+/** chat.* answer `invalid_blocks` with the reasons both in `errors` and `response_metadata.messages`. */
+export const invalidBlocks = (issues: BlockKitIssue[]): ApiBody => ({
+  ok: false,
+  error: 'invalid_blocks',
+  errors: issues.map((i) => `${i.message} [json-pointer:${i.pointer}]`),
+  response_metadata: { messages: issues.map(formatIssue) },
+});
+
+/** The message object Slack returns from chat.* and sends in block_actions payloads. */
+export function messageObject(store: Store, m: PostedMessage): Obj {
+  const { botUserId, botId, appId, teamId } = store.identity;
+  const blocks = m.blocks ? { blocks: m.blocks } : {};
+  return {
+    user: botUserId,
+    type: 'message',
+    ts: m.ts,
+    bot_id: botId,
+    app_id: appId,
+    text: m.text ?? '',
+    team: teamId,
+    ...blocks,
+  };
+}
+
+/** The checks chat.postMessage / chat.update / postEphemeral share; returns an error body or undefined. */
+export function checkContent(args: Obj, requireContent: boolean): ApiBody | undefined {
+  if (typeof args.text === 'string' && [...args.text].length > MAX_TEXT) return fail('msg_too_long');
+  if (requireContent && !nonEmpty(args.text) && args.blocks === undefined) return fail('no_text');
+  const issues = validateMessageBlocks(args.blocks);
+  return issues.length > 0 ? invalidBlocks(issues) : undefined;
+}
+
+/** Channel ids Slack would accept from this bot: public/private channels, its DMs, or a user id. */
+function knownChannel(store: Store, channel: string | undefined): string | undefined {
+  if (!channel) return undefined;
+  const resolved = store.resolveChannel(channel);
+  if (/^[CG][A-Z0-9]+$/.test(resolved)) return resolved;
+  return store.isDmChannel(resolved) ? resolved : undefined;
+}
+
+const textOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const blocksOf = (v: unknown): unknown[] | undefined =>
+  Array.isArray(v) ? (withGeneratedIds(v) as unknown[]) : undefined;
+
+const postMessage: Handler = (args, store) => {
+  const channel = knownChannel(store, nonEmpty(args.channel));
+  if (!channel) return fail('channel_not_found');
+  const bad = checkContent(args, true);
+  if (bad) return bad;
+  const m: PostedMessage = {
+    channel,
+    ts: store.nextTs(),
+    text: textOf(args.text),
+    blocks: blocksOf(args.blocks),
+    updates: 0,
+  };
+  store.putMessage(m);
+  return { ok: true, channel, ts: m.ts, message: messageObject(store, m) };
+};
+
+const update: Handler = (args, store) => {
+  const m = store.message(nonEmpty(args.channel) ?? '', nonEmpty(args.ts) ?? '');
+  if (!m) return fail('message_not_found');
+  const bad = checkContent(args, false);
+  if (bad) return bad;
+  if (typeof args.text === 'string') m.text = args.text;
+  if (args.blocks !== undefined) m.blocks = blocksOf(args.blocks);
+  m.updates += 1;
+  return { ok: true, channel: m.channel, ts: m.ts, text: m.text ?? '', message: messageObject(store, m) };
+};
+
+const postEphemeral: Handler = (args, store) => {
+  const channel = knownChannel(store, nonEmpty(args.channel));
+  if (!channel) return fail('channel_not_found');
+  const userId = nonEmpty(args.user);
+  if (!userId) return fail('user_not_in_channel');
+  const bad = checkContent(args, true);
+  if (bad) return bad;
+  store.ephemerals.push({ channel, userId, text: textOf(args.text), blocks: blocksOf(args.blocks) });
+  return { ok: true, message_ts: store.nextTs() };
+};
+
+const conversationsOpen: Handler = (args, store) => {
+  const users = (nonEmpty(args.users) ?? '').split(',').filter(Boolean);
+  const [first] = users;
+  if (first === undefined) return fail('users_list_not_supplied');
+  if (users.length > 1) return fail('not_implemented');
+  if (!/^[UW][A-Z0-9]+$/.test(first)) return fail('user_not_found');
+  return { ok: true, channel: { id: store.dmChannelOf(first) } };
+};
+
+const usersInfo: Handler = (args, store) => {
+  const id = nonEmpty(args.user);
+  if (!id || !/^[UW][A-Z0-9]+$/.test(id)) return fail('user_not_found');
+  const u = store.user(id);
+  const locale =
+    args.include_locale === true || args.include_locale === 'true' ? { locale: u.locale ?? 'en-US' } : {};
+  const realName = u.realName ?? u.name;
+  return {
+    ok: true,
+    user: {
+      id,
+      team_id: store.identity.teamId,
+      name: u.name,
+      real_name: realName,
+      deleted: false,
+      is_bot: false,
+      tz: u.tz ?? 'Etc/UTC',
+      tz_offset: 0,
+      profile: { real_name: realName, display_name: u.name },
+      ...locale,
+    },
+  };
+};
+
+const authTest: Handler = (_args, store) => {
+  const { teamId, teamDomain, botUserId, botId } = store.identity;
+  return {
+    ok: true,
+    url: `https://${teamDomain}.slack.com/`,
+    team: teamDomain,
+    user: 'elicit-relay',
+    team_id: teamId,
+    user_id: botUserId,
+    bot_id: botId,
+    is_enterprise_install: false,
+  };
+};
+
+export const CHAT_METHODS: Record<string, Handler> = {
+  'auth.test': authTest,
+  'conversations.open': conversationsOpen,
+  'chat.postMessage': postMessage,
+  'chat.update': update,
+  'chat.postEphemeral': postEphemeral,
+  'users.info': usersInfo,
+};

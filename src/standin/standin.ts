@@ -1,0 +1,222 @@
+// A local Slack Web API stand-in on plain node:http: answers as Slack documents (HTTP 200 + {ok:false,error},
+// 429 + Retry-After when rate limited), enforces Block Kit limits and trigger_id rules, and records every call.
+import type { IncomingMessage, Server } from 'node:http';
+import type { Obj } from './blockkit-check.js';
+import { CallLog, type RecordedCall } from './calls.js';
+import { type Answer, listen } from './http.js';
+import { CHAT_METHODS, type Handler, fail, messageObject } from './methods-chat.js';
+import { VIEW_METHODS } from './methods-views.js';
+import { type ResponseTarget, ResponseUrls, applyViewAck } from './responses.js';
+import {
+  type EphemeralMessage,
+  type Identity,
+  type OpenedView,
+  type PostedMessage,
+  Store,
+  type StandinUser,
+} from './store.js';
+
+export interface StandinOptions {
+  /** The only bot token accepted (Bearer header or `token` argument). */
+  botToken: string;
+  /** Epoch ms; drives trigger_id expiry, ts and hashes. Default Date.now. */
+  clock?: () => number;
+  /** TCP port on 127.0.0.1; default 0 (a random free port). */
+  port?: number;
+  /** Default `T0STANDIN`. */
+  teamId?: string;
+  /** Workspace subdomain; default `standin`. */
+  teamDomain?: string;
+  /** The bot's user id (auth.test user_id); default `U0STANDINBOT`. */
+  botUserId?: string;
+  /** People users.info knows by name/locale/tz; others get defaults derived from their id. */
+  users?: Record<string, StandinUser>;
+}
+
+export interface FailOptions {
+  /** Seconds for the Retry-After header; default 1 when the error is `ratelimited`. */
+  retryAfterSec?: number;
+  /** HTTP status; default 429 for `ratelimited`, else 200 (Slack's errors are HTTP 200). */
+  status?: number;
+}
+
+export interface SlackStandin {
+  /** Base URL for WebClient's `slackApiUrl`, with the trailing slash it needs (`http://127.0.0.1:PORT/api/`). */
+  readonly apiUrl: string;
+  readonly calls: RecordedCall[];
+  readonly identity: Readonly<Identity>;
+  message(channel: string, ts: string): PostedMessage | undefined;
+  /** The message object Slack puts in block_actions payloads, or undefined. */
+  messageObject(channel: string, ts: string): Record<string, unknown> | undefined;
+  messagesIn(channel: string): PostedMessage[];
+  ephemeralsFor(userId: string): EphemeralMessage[];
+  dmChannelOf(userId: string): string;
+  view(id: string): OpenedView | undefined;
+  /** The open modal stack of a user, root first. */
+  openViews(userId: string): OpenedView[];
+  homeOf(userId: string): Record<string, unknown> | undefined;
+  user(userId: string): StandinUser;
+  /** A trigger_id valid for 3 s by the stand-in's clock, single use. */
+  issueTriggerId(userId: string): string;
+  /** A fresh response_url (absolute) that posts into `target`. */
+  responseUrl(target: ResponseTarget): string;
+  /** Applies a view_submission HTTP answer (undefined = empty body) and records it as `response_action`. */
+  settleSubmission(viewId: string, ack: unknown): RecordedCall;
+  /** The user closed the view (after a view_closed delivery). */
+  settleClose(viewId: string): void;
+  failNext(method: string, error: string, opts?: FailOptions): void;
+  waitForCall(
+    method: string,
+    predicate?: (c: RecordedCall) => boolean,
+    timeoutMs?: number,
+  ): Promise<RecordedCall>;
+  close(): Promise<void>;
+}
+
+const METHODS: Record<string, Handler> = { ...CHAT_METHODS, ...VIEW_METHODS };
+
+interface Injected {
+  error: string;
+  opts: FailOptions;
+}
+
+class Standin implements SlackStandin {
+  readonly log = new CallLog();
+  private readonly failures = new Map<string, Injected[]>();
+  readonly responses: ResponseUrls;
+  server: Server | undefined;
+  origin = '';
+
+  constructor(readonly store: Store) {
+    this.responses = new ResponseUrls(store);
+  }
+
+  get apiUrl(): string {
+    return `${this.origin}/api/`;
+  }
+  get calls(): RecordedCall[] {
+    return this.log.calls;
+  }
+  get identity(): Readonly<Identity> {
+    return this.store.identity;
+  }
+
+  readonly route = (path: string, args: Obj, req: IncomingMessage): Answer => {
+    if (path.startsWith('/response/')) {
+      const answer = this.responses.post(path, args);
+      this.record('response_url', { ...args, response_url: path }, answer.body);
+      return answer;
+    }
+    if (!path.startsWith('/api/')) return { status: 404, body: fail('unknown_method') };
+    const method = path.slice('/api/'.length);
+    const answer = this.dispatch(method, args, req.headers.authorization);
+    this.record(method, args, answer.body);
+    return answer;
+  };
+
+  private record(method: string, args: Obj, body: Obj): RecordedCall {
+    const error = typeof body.error === 'string' ? { error: body.error } : {};
+    return this.log.record({ method, args, ok: body.ok === true, ...error, at: this.store.now() });
+  }
+
+  private dispatch(method: string, args: Obj, authorization: string | undefined): Answer {
+    const injected = this.failures.get(method)?.shift();
+    if (injected) return injectedAnswer(injected);
+    const handler = METHODS[method];
+    if (!handler) return { status: 200, body: fail('unknown_method') };
+    const bearer = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : undefined;
+    const token = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
+    if (!token) return { status: 200, body: fail('not_authed') };
+    if (token !== this.store.identity.botToken) return { status: 200, body: fail('invalid_auth') };
+    return { status: 200, body: handler(args, this.store) };
+  }
+
+  message(channel: string, ts: string): PostedMessage | undefined {
+    return this.store.message(channel, ts);
+  }
+  messageObject(channel: string, ts: string): Record<string, unknown> | undefined {
+    const m = this.store.message(channel, ts);
+    return m && messageObject(this.store, m);
+  }
+  messagesIn(channel: string): PostedMessage[] {
+    const id = this.store.resolveChannel(channel);
+    return [...this.store.messages.values()].filter((m) => m.channel === id);
+  }
+  ephemeralsFor(userId: string): EphemeralMessage[] {
+    return this.store.ephemerals.filter((e) => e.userId === userId);
+  }
+  dmChannelOf(userId: string): string {
+    return this.store.dmChannelOf(userId);
+  }
+  view(id: string): OpenedView | undefined {
+    return this.store.views.get(id);
+  }
+  openViews(userId: string): OpenedView[] {
+    return this.store.stackOf(userId).flatMap((id) => this.store.views.get(id) ?? []);
+  }
+  homeOf(userId: string): Record<string, unknown> | undefined {
+    return this.store.homes.get(userId);
+  }
+  user(userId: string): StandinUser {
+    return this.store.user(userId);
+  }
+  issueTriggerId(userId: string): string {
+    return this.store.issueTrigger(userId);
+  }
+  responseUrl(target: ResponseTarget): string {
+    return `${this.origin}${this.responses.mint(target)}`;
+  }
+  settleSubmission(viewId: string, ack: unknown): RecordedCall {
+    const body = applyViewAck(this.store, viewId, ack);
+    return this.record('response_action', { view_id: viewId, ack: ack ?? null }, body);
+  }
+  settleClose(viewId: string): void {
+    this.store.closeView(viewId);
+  }
+  failNext(method: string, error: string, opts: FailOptions = {}): void {
+    const queue = this.failures.get(method) ?? [];
+    queue.push({ error, opts });
+    this.failures.set(method, queue);
+  }
+  waitForCall(
+    method: string,
+    predicate?: (c: RecordedCall) => boolean,
+    timeoutMs?: number,
+  ): Promise<RecordedCall> {
+    return this.log.waitFor(method, predicate, timeoutMs);
+  }
+  async close(): Promise<void> {
+    this.log.close();
+    const server = this.server;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+  }
+}
+
+function injectedAnswer({ error, opts }: Injected): Answer {
+  const limited = error === 'ratelimited';
+  const retryAfter = opts.retryAfterSec ?? (limited ? 1 : undefined);
+  return {
+    status: opts.status ?? (limited ? 429 : 200),
+    body: fail(error),
+    headers: retryAfter === undefined ? undefined : { 'retry-after': String(retryAfter) },
+  };
+}
+
+/** Starts the stand-in on 127.0.0.1; close() it after use. */
+export async function startSlackStandin(opts: StandinOptions): Promise<SlackStandin> {
+  const identity: Identity = {
+    teamId: opts.teamId ?? 'T0STANDIN',
+    teamDomain: opts.teamDomain ?? 'standin',
+    botUserId: opts.botUserId ?? 'U0STANDINBOT',
+    botId: 'B0STANDINBOT',
+    appId: 'A0STANDINAPP',
+    botToken: opts.botToken,
+  };
+  const standin = new Standin(new Store(identity, opts.clock ?? Date.now, opts.users));
+  const { server, origin } = await listen(opts.port ?? 0, standin.route);
+  standin.server = server;
+  standin.origin = origin;
+  return standin;
+}

@@ -1,0 +1,181 @@
+// In-memory workspace state of the Slack stand-in: messages, views, trigger_ids, DMs and users.
+import { randomBytes } from 'node:crypto';
+import type { Obj } from './blockkit-check.js';
+import { isObj } from './blockkit-check.js';
+
+export interface PostedMessage {
+  channel: string;
+  ts: string;
+  text?: string;
+  blocks?: unknown[];
+  /** How many times chat.update (or a replacing response_url) changed it. */
+  updates: number;
+}
+
+export interface EphemeralMessage {
+  channel: string;
+  userId: string;
+  text?: string;
+  blocks?: unknown[];
+}
+
+export interface OpenedView {
+  id: string;
+  userId: string;
+  /** The view as Slack returns it (id, type, blocks, callback_id, private_metadata, state, hash, ...). */
+  view: Obj;
+  /** False once submitted-and-closed, closed by the user, or cleared. */
+  open: boolean;
+  /** Field errors from the last `response_action: "errors"`, by block_id. */
+  errors?: Record<string, string>;
+}
+
+export interface StandinUser {
+  name: string;
+  realName?: string;
+  /** e.g. `en-US`, `zh-CN`; users.info returns it with include_locale. */
+  locale?: string;
+  /** IANA zone, e.g. `Europe/Berlin`. */
+  tz?: string;
+}
+
+/** Who the stand-in's workspace and bot are. */
+export interface Identity {
+  teamId: string;
+  teamDomain: string;
+  botUserId: string;
+  botId: string;
+  appId: string;
+  botToken: string;
+}
+
+interface Trigger {
+  userId: string;
+  issuedAt: number;
+  used: boolean;
+}
+
+/** trigger_ids live 3 s and are single use (api.slack.com/docs/triggers). */
+export const TRIGGER_TTL_MS = 3000;
+
+const shortId = (): string => randomBytes(4).toString('base64url').slice(0, 5);
+
+export class Store {
+  readonly messages = new Map<string, PostedMessage>();
+  readonly ephemerals: EphemeralMessage[] = [];
+  readonly views = new Map<string, OpenedView>();
+  /** The open modal stack of each user, root first. */
+  readonly stacks = new Map<string, string[]>();
+  readonly homes = new Map<string, Obj>();
+  readonly triggers = new Map<string, Trigger>();
+  private readonly dms = new Map<string, string>();
+  private seq = 0;
+
+  constructor(
+    readonly identity: Identity,
+    private readonly clock: () => number,
+    readonly users: Record<string, StandinUser> = {},
+  ) {}
+
+  next(): number {
+    this.seq += 1;
+    return this.seq;
+  }
+
+  now(): number {
+    return this.clock();
+  }
+
+  /** A message ts, unique across the stand-in (`<unix seconds>.<6-digit sequence>`). */
+  nextTs(): string {
+    return `${Math.floor(this.clock() / 1000)}.${String(this.next()).padStart(6, '0')}`;
+  }
+
+  dmChannelOf(userId: string): string {
+    let id = this.dms.get(userId);
+    if (!id) {
+      id = `D0${(0x10000000 + this.next()).toString(36).toUpperCase()}`;
+      this.dms.set(userId, id);
+    }
+    return id;
+  }
+
+  /** True for a DM id that conversations.open (or dmChannelOf) handed out. */
+  isDmChannel(id: string): boolean {
+    return [...this.dms.values()].includes(id);
+  }
+
+  /** Slack accepts a user id as chat.postMessage channel and posts to the bot's DM with that user. */
+  resolveChannel(channel: string): string {
+    return /^[UW][A-Z0-9]+$/.test(channel) ? this.dmChannelOf(channel) : channel;
+  }
+
+  message(channel: string, ts: string): PostedMessage | undefined {
+    return this.messages.get(`${this.resolveChannel(channel)}|${ts}`);
+  }
+
+  putMessage(m: PostedMessage): void {
+    this.messages.set(`${m.channel}|${m.ts}`, m);
+  }
+
+  issueTrigger(userId: string): string {
+    // Shaped like Slack's (`<digits>.<digits>.<hex>`); unique by the sequence number.
+    const id = `${Math.floor(this.clock() / 1000)}.${this.next()}.${randomBytes(16).toString('hex')}`;
+    this.triggers.set(id, { userId, issuedAt: this.clock(), used: false });
+    return id;
+  }
+
+  /** Exchanges a trigger_id for its user, or returns Slack's error code. */
+  exchangeTrigger(id: unknown): { userId: string } | { error: string } {
+    const trigger = typeof id === 'string' ? this.triggers.get(id) : undefined;
+    if (!trigger) return { error: 'invalid_trigger_id' };
+    if (trigger.used) return { error: 'exchanged_trigger_id' };
+    if (this.clock() - trigger.issuedAt > TRIGGER_TTL_MS) return { error: 'expired_trigger_id' };
+    trigger.used = true;
+    return { userId: trigger.userId };
+  }
+
+  user(userId: string): StandinUser {
+    return this.users[userId] ?? { name: userId.toLowerCase() };
+  }
+
+  stackOf(userId: string): string[] {
+    let stack = this.stacks.get(userId);
+    if (!stack) this.stacks.set(userId, (stack = []));
+    return stack;
+  }
+
+  findView(viewId: unknown, externalId: unknown): OpenedView | undefined {
+    if (typeof viewId === 'string' && viewId) return this.views.get(viewId);
+    if (typeof externalId !== 'string' || !externalId) return undefined;
+    return [...this.views.values()].find((v) => v.open && v.view.external_id === externalId);
+  }
+
+  /** Removes a view from its user's stack and marks it closed. */
+  closeView(viewId: string): void {
+    const stored = this.views.get(viewId);
+    if (!stored) return;
+    stored.open = false;
+    const stack = this.stackOf(stored.userId);
+    const at = stack.indexOf(viewId);
+    if (at >= 0) stack.splice(at, 1);
+  }
+
+  hash(): string {
+    return `${Math.floor(this.clock() / 1000)}.${randomBytes(6).toString('hex')}`;
+  }
+}
+
+/** Slack fills in block_id (and action_id) when the app leaves them out; interaction payloads carry those. */
+export function withGeneratedIds(blocks: unknown): unknown {
+  if (!Array.isArray(blocks)) return blocks;
+  return (structuredClone(blocks) as unknown[]).map((b) => {
+    if (!isObj(b)) return b;
+    if (b.block_id === undefined) b.block_id = shortId();
+    const actions = b.type === 'actions' && Array.isArray(b.elements) ? (b.elements as unknown[]) : [];
+    for (const el of [b.element, b.accessory, ...actions]) {
+      if (isObj(el) && el.action_id === undefined && el.type !== 'image') el.action_id = shortId();
+    }
+    return b;
+  });
+}

@@ -1,0 +1,30 @@
+import { RelayError } from '../relay/errors.js';
+
+export type StoreErrorCode =
+  /** Redis could not be reached, or dropped the command (connection down; nothing is buffered). */
+  | 'redis_unavailable'
+  /** Redis answered with an error reply (script error, wrong type, OOM...). */
+  | 'redis_error'
+  /** `maxmemory-policy` is not `noeviction` and the store was told to refuse that. */
+  | 'not_noeviction'
+  /** A stored question hash could not be read back as a Question. */
+  | 'bad_record';
+
+export class StoreError extends RelayError {
+  override name = 'StoreError';
+  declare readonly code: StoreErrorCode;
+  constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+/** Hides the password of a redis:// URL so it can go into messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '<unparsable REDIS_URL>';
+  }
+}

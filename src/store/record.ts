@@ -1,0 +1,120 @@
+// A question as one Redis hash of string fields, and the defensive way back. Fields:
+//   id server userId message holder state reason   plain strings
+//   timeoutMs createdAt deadline endedAt            decimal integers (ms; epoch ms from Redis TIME)
+//   requestedSchema outcome                         JSON
+//   cardChannel cardTs                              the Slack card, once posted
+import type { Content, EndReason, Outcome, Question, QuestionState } from '../relay/types.js';
+import { StoreError } from './errors.js';
+
+const states: readonly string[] = ['pending', 'accepted', 'declined', 'cancelled'] satisfies QuestionState[];
+const reasons: readonly string[] = [
+  'answered',
+  'declined',
+  'closed',
+  'timed_out',
+  'withdrawn',
+  'call_ended',
+  'holder_lost',
+  'delivery_failed',
+] satisfies EndReason[];
+
+/** The fields written at creation (state pending, no card, no outcome). */
+export function toHash(q: Question): Record<string, string> {
+  return {
+    id: q.id,
+    server: q.server,
+    userId: q.userId,
+    message: q.message,
+    requestedSchema: JSON.stringify(q.requestedSchema ?? null),
+    timeoutMs: String(q.timeoutMs),
+    state: q.state,
+    holder: q.holder,
+    createdAt: String(q.createdAt),
+    deadline: String(q.deadline),
+  };
+}
+
+/** The state a finish with this outcome moves a pending question to. */
+export function stateFor(outcome: Outcome): QuestionState {
+  if (outcome.action === 'accept') return 'accepted';
+  return outcome.action === 'decline' ? 'declined' : 'cancelled';
+}
+
+function bad(id: string, field: string): StoreError {
+  return new StoreError('bad_record', `Question ${id}: stored field "${field}" is missing or malformed`);
+}
+
+function int(h: Record<string, string>, field: string): number {
+  const raw = h[field];
+  const n = raw === undefined || !/^-?\d+$/.test(raw) ? NaN : Number(raw);
+  if (!Number.isSafeInteger(n)) throw bad(h.id ?? '?', field);
+  return n;
+}
+
+function str(h: Record<string, string>, field: string): string {
+  const raw = h[field];
+  if (raw === undefined) throw bad(h.id ?? '?', field);
+  return raw;
+}
+
+function json(h: Record<string, string>, field: string): unknown {
+  try {
+    return JSON.parse(str(h, field)) as unknown;
+  } catch (cause) {
+    throw new StoreError('bad_record', `Question ${h.id ?? '?'}: field "${field}" is not JSON`, { cause });
+  }
+}
+
+function isContent(v: unknown): v is Content {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  return Object.values(v).every(
+    (x) =>
+      ['string', 'number', 'boolean'].includes(typeof x) ||
+      (Array.isArray(x) && x.every((s) => typeof s === 'string')),
+  );
+}
+
+function parseOutcome(h: Record<string, string>): Outcome {
+  const v = json(h, 'outcome');
+  if (typeof v !== 'object' || v === null || !('action' in v)) throw bad(h.id ?? '?', 'outcome');
+  if (v.action === 'decline' || v.action === 'cancel') return { action: v.action };
+  if (v.action === 'accept' && 'content' in v && isContent(v.content)) {
+    return { action: 'accept', content: v.content };
+  }
+  throw bad(h.id ?? '?', 'outcome');
+}
+
+/** Reads a hash (HGETALL reply) back into a Question; `undefined` for an empty reply (no such key). */
+export function parseQuestion(h: Record<string, string>): Question | undefined {
+  if (Object.keys(h).length === 0) return undefined;
+  const id = str(h, 'id');
+  const state = str(h, 'state');
+  if (!states.includes(state)) throw bad(id, 'state');
+  const q: Question = {
+    id,
+    server: str(h, 'server'),
+    userId: str(h, 'userId'),
+    message: str(h, 'message'),
+    requestedSchema: json(h, 'requestedSchema'),
+    timeoutMs: int(h, 'timeoutMs'),
+    state: state as QuestionState,
+    holder: str(h, 'holder'),
+    createdAt: int(h, 'createdAt'),
+    deadline: int(h, 'deadline'),
+  };
+  if (h.cardChannel !== undefined && h.cardTs !== undefined)
+    q.card = { channel: h.cardChannel, ts: h.cardTs };
+  if (state === 'pending') return q;
+  q.outcome = parseOutcome(h);
+  const reason = str(h, 'reason');
+  if (!reasons.includes(reason)) throw bad(id, 'reason');
+  q.reason = reason as EndReason;
+  return q;
+}
+
+/** Turns a flat [field, value, field, value...] reply (HGETALL inside Lua) into an object. */
+export function pairs(flat: readonly string[]): Record<string, string> {
+  const h: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) h[flat[i] as string] = flat[i + 1] as string;
+  return h;
+}

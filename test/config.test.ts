@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+const files = (map: Record<string, string>) => (path: string) => map[path];
+
+function errorOf(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('applies the contract defaults when nothing is set', () => {
+    const config = loadConfig({ env: {}, readFile: files({}) });
+    expect(config).toMatchObject({
+      slack: { mode: 'sandbox', apiUrl: 'https://slack.com/api/' },
+      redis: { url: 'redis://127.0.0.1:6379', prefix: 'elicit-relay' },
+      port: 3000,
+      configPath: './elicit-relay.yml',
+      servers: [],
+    });
+  });
+
+  it('reads a Claude Desktop config unchanged, with env expansion and per-server timeouts', () => {
+    const json = JSON.stringify({
+      globalShortcut: 'Ctrl+Space',
+      mcpServers: {
+        files: { command: 'npx', args: ['-y', 'server-fs', '${HOME_DIR}'], env: { TOKEN: '${GH_TOKEN}' } },
+        remote: {
+          url: 'https://mcp.example.com/mcp',
+          headers: { Authorization: 'Bearer ${API_KEY}' },
+          elicitation: { timeout: '90s' },
+        },
+      },
+    });
+    const config = loadConfig({
+      env: { ELICIT_RELAY_CONFIG: 'c.json', HOME_DIR: '/srv', GH_TOKEN: 'ghp_1', API_KEY: 'k1' },
+      readFile: files({ 'c.json': json }),
+    });
+    expect(config.servers).toEqual([
+      {
+        name: 'files',
+        transport: {
+          kind: 'stdio',
+          command: 'npx',
+          args: ['-y', 'server-fs', '/srv'],
+          env: { TOKEN: 'ghp_1' },
+        },
+        elicitationTimeoutMs: 600_000,
+      },
+      {
+        name: 'remote',
+        transport: {
+          kind: 'http',
+          url: 'https://mcp.example.com/mcp',
+          headers: { Authorization: 'Bearer k1' },
+        },
+        elicitationTimeoutMs: 90_000,
+      },
+    ]);
+  });
+
+  it('reads YAML with a timeout in milliseconds', () => {
+    const yaml = 'mcpServers:\n  a:\n    command: node\n    elicitation:\n      timeout: 1500\n';
+    const config = loadConfig({ env: {}, readFile: files({ './elicit-relay.yml': yaml }) });
+    expect(config.servers[0]?.elicitationTimeoutMs).toBe(1500);
+  });
+
+  it.each([
+    [{ PORT: 'http' }, {}, 'PORT'],
+    [{ REDIS_URL: 'localhost:6379' }, {}, 'REDIS_URL'],
+    [{ REDIS_PREFIX: 'a{b}' }, {}, 'REDIS_PREFIX'],
+    [{ SLACK_BOT_TOKEN: 'xoxb-1' }, {}, 'SLACK_SIGNING_SECRET'],
+    [{ SLACK_BOT_TOKEN: 'xoxp-1', SLACK_SIGNING_SECRET: 's' }, {}, 'SLACK_BOT_TOKEN'],
+    [{ SLACK_SIGNING_SECRET: 's' }, {}, 'SLACK_BOT_TOKEN'],
+    [{ SLACK_API_URL: 'ftp://x' }, {}, 'SLACK_API_URL'],
+    [{ ELICIT_RELAY_CONFIG: 'missing.yml' }, {}, 'ELICIT_RELAY_CONFIG'],
+    [{}, { './elicit-relay.yml': 'mcpServers: [1]' }, 'mcpServers'],
+    [{}, { './elicit-relay.yml': 'mcpServers:\n  a: {}' }, 'mcpServers.a'],
+    [{}, { './elicit-relay.yml': 'mcpServers:\n  a: { command: x, url: "http://y" }' }, 'mcpServers.a'],
+    [{}, { './elicit-relay.yml': 'mcpServers:\n  a: { command: x, args: "-y" }' }, 'mcpServers.a.args'],
+    [{}, { './elicit-relay.yml': 'mcpServers:\n  a: { url: "ws://y" }' }, 'mcpServers.a.url'],
+    [{}, { './elicit-relay.yml': 'mcpServers:\n  a: { type: sse, url: "http://y" }' }, 'mcpServers.a.type'],
+    [
+      {},
+      { './elicit-relay.yml': 'mcpServers:\n  a: { command: x, env: { T: "${NOPE}" } }' },
+      'mcpServers.a.env.T',
+    ],
+    [
+      {},
+      { './elicit-relay.yml': 'mcpServers:\n  a: { command: x, elicitation: { timeout: soon } }' },
+      'mcpServers.a.elicitation.timeout',
+    ],
+    [
+      {},
+      { './elicit-relay.yml': 'mcpServers:\n  a: { command: x, elicitation: { timeout: 10 } }' },
+      'mcpServers.a.elicitation.timeout',
+    ],
+    [{}, { './elicit-relay.yml': 'mcpServers:\n  "my server": { command: x }' }, 'mcpServers.my server'],
+    [{}, { './elicit-relay.yml': 'mcpServers: {a: [' }, './elicit-relay.yml'],
+  ])('refuses %j / %j naming the key %s and a fix', (env, map, key) => {
+    const error = errorOf(() => loadConfig({ env, readFile: files(map) }));
+    expect(error.key).toBe(key);
+    expect(error.code).toBe('invalid_config');
+    expect(error.message.startsWith(`${key}: `)).toBe(true);
+    expect(error.message.length).toBeGreaterThan(key.length + 20);
+  });
+
+  it('keeps ${VAR:-fallback} and the $${literal} escape', () => {
+    const yaml = 'mcpServers:\n  a: { command: x, args: ["${MISSING:-dflt}", "$${KEEP}"] }';
+    const config = loadConfig({ env: {}, readFile: files({ './elicit-relay.yml': yaml }) });
+    expect(config.servers[0]?.transport).toMatchObject({ args: ['dflt', '${KEEP}'] });
+  });
+
+  it('chooses HTTP mode with a signing secret and Socket Mode with an app token', () => {
+    const http = loadConfig({
+      env: { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' },
+      readFile: files({}),
+    });
+    const socket = loadConfig({
+      env: { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1' },
+      readFile: files({}),
+    });
+    expect([http.slack.mode, socket.slack.mode]).toEqual(['http', 'socket']);
+  });
+});

@@ -1,0 +1,220 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { McpHub, type McpHubOptions } from '../../src/mcp/hub.js';
+import { McpClientError, type ElicitationSink } from '../../src/mcp/types.js';
+import { RelayError } from '../../src/relay/errors.js';
+import type { Outcome } from '../../src/relay/types.js';
+import { askArgs, FLAT_SCHEMA, inMemoryConnect, inMemorySpec, recordingSink } from './support.js';
+
+const hubs: McpHub[] = [];
+afterEach(async () => {
+  await Promise.all(hubs.splice(0).map((hub) => hub.close()));
+});
+
+function makeHub(sink: ElicitationSink, extra: Partial<McpHubOptions> = {}) {
+  const memory = inMemoryConnect();
+  const hub = new McpHub({ servers: [inMemorySpec()], sink, connect: memory.connect, ...extra });
+  hubs.push(hub);
+  return { hub, opened: memory.opened };
+}
+
+const ask = (hub: McpHub, userId = 'U1', args = askArgs()) =>
+  hub.callTool({ server: 'fixture', tool: 'ask', args, userId });
+
+describe('McpHub elicitation round trip (in-memory fixture server)', () => {
+  it('relays an accepted answer so the server receives the content', async () => {
+    const sink = recordingSink(() => ({ action: 'accept', content: { name: 'Ada', age: 36 } }));
+    const { hub } = makeHub(sink);
+    const result = await ask(hub);
+    expect(result.isError).toBe(false);
+    expect(JSON.parse(result.text)).toEqual({ action: 'accept', content: { name: 'Ada', age: 36 } });
+    expect(sink.asked[0]?.request).toEqual({
+      mode: 'form',
+      message: 'Who are you?',
+      requestedSchema: FLAT_SCHEMA,
+    });
+    expect(sink.asked[0]?.ctx).toMatchObject({ server: 'fixture', userId: 'U1' });
+  });
+
+  it.each<Outcome>([{ action: 'decline' }, { action: 'cancel' }])(
+    'relays $action without content',
+    async (outcome) => {
+      const { hub } = makeHub(recordingSink(() => outcome));
+      expect(JSON.parse((await ask(hub)).text)).toEqual(outcome);
+    },
+  );
+
+  it('fills schema defaults into accepted content (applyDefaults)', async () => {
+    const schema = { type: 'object', properties: { color: { type: 'string', default: 'blue' } } };
+    const { hub } = makeHub(recordingSink(() => ({ action: 'accept', content: {} })));
+    expect(JSON.parse((await ask(hub, 'U1', askArgs(schema))).text)).toEqual({
+      action: 'accept',
+      content: { color: 'blue' },
+    });
+  });
+
+  it('hands the sink the raw requestedSchema, keywords the SDK would strip included', async () => {
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { code: { type: 'string', pattern: '^[A-Z]{3}$', 'x-hint': 'three letters' } },
+    };
+    const sink = recordingSink(() => ({ action: 'decline' }));
+    const { hub } = makeHub(sink);
+    await ask(hub, 'U1', askArgs(schema));
+    expect(sink.asked[0]?.request).toEqual({
+      mode: 'form',
+      message: 'Who are you?',
+      requestedSchema: schema,
+    });
+  });
+
+  it('answers -32602 with the sink reason when the sink rejects the schema as invalid', async () => {
+    const sink = recordingSink(() => {
+      throw new RelayError('invalid_schema', 'property "age": minimum above maximum');
+    });
+    const { hub } = makeHub(sink);
+    const result = await ask(hub);
+    expect(result.isError).toBe(true);
+    const { error } = JSON.parse(result.text) as { error: { code: number; message: string } };
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain('property "age": minimum above maximum');
+  });
+
+  it('answers -32603 without the error detail when the sink fails otherwise', async () => {
+    const sink = recordingSink(() => {
+      throw new Error('redis://:hunter2@cache:6379 unreachable');
+    });
+    const { hub } = makeHub(sink);
+    const { error } = JSON.parse((await ask(hub)).text) as { error: { code: number; message: string } };
+    expect(error.code).toBe(-32603);
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it('answers a nested schema with -32602 naming the property, without asking the sink', async () => {
+    const schema = { type: 'object', properties: { address: { type: 'object', properties: {} } } };
+    const sink = recordingSink(() => ({ action: 'decline' }));
+    const { hub } = makeHub(sink);
+    const { error } = JSON.parse((await ask(hub, 'U1', askArgs(schema))).text) as {
+      error: { code: number; message: string };
+    };
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain('property "address" is not supported');
+    expect(error.message.length).toBeLessThan(300);
+    expect(sink.asked).toHaveLength(0);
+  });
+
+  it('passes URL-mode elicitations through as mode url', async () => {
+    const sink = recordingSink(() => ({ action: 'decline' }));
+    const { hub } = makeHub(sink);
+    const args = { message: 'Sign in', url: 'https://example.com/oauth?x=1', elicitationId: 'el-1' };
+    const result = await hub.callTool({ server: 'fixture', tool: 'ask_url', args, userId: 'U1' });
+    expect(JSON.parse(result.text)).toEqual({ action: 'decline' });
+    expect(sink.asked[0]?.request).toEqual({ mode: 'url', ...args });
+  });
+
+  it('aborts the elicitation signal when the server gives up waiting (notifications/cancelled)', async () => {
+    let aborted: Promise<void> | undefined;
+    const sink = recordingSink(({ ctx }) => {
+      aborted = new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+      return aborted.then(() => ({ action: 'cancel' }) as const);
+    });
+    const { hub } = makeHub(sink);
+    const result = await ask(hub, 'U1', askArgs(FLAT_SCHEMA, { timeoutMs: 50 }));
+    await aborted;
+    expect(sink.asked[0]?.ctx.signal.aborted).toBe(true);
+    expect((JSON.parse(result.text) as { error: { code: number } }).error.code).toBe(-32001);
+  });
+});
+
+describe('McpHub sessions', () => {
+  it('keeps one session per user and attributes each elicitation to its own user', async () => {
+    let releaseFirst: () => void = () => undefined;
+    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const sink = recordingSink(async ({ ctx }) => {
+      if (ctx.userId === 'U1') await firstHeld;
+      return { action: 'accept', content: { name: ctx.userId } };
+    });
+    const { hub, opened } = makeHub(sink);
+    const first = ask(hub, 'U1');
+    const second = await ask(hub, 'U2');
+    releaseFirst();
+    expect(JSON.parse(second.text)).toEqual({ action: 'accept', content: { name: 'U2' } });
+    expect(JSON.parse((await first).text)).toEqual({ action: 'accept', content: { name: 'U1' } });
+    await ask(hub, 'U1');
+    expect(opened()).toBe(2);
+  });
+
+  it('closes a session after the idle delay and opens a new one on the next call', async () => {
+    const timers: { fn: () => void; ms: number }[] = [];
+    const schedule = (fn: () => void, ms: number) => {
+      const timer = { fn, ms };
+      timers.push(timer);
+      return () => void timers.splice(timers.indexOf(timer), 1);
+    };
+    const { hub, opened } = makeHub(
+      recordingSink(() => ({ action: 'decline' })),
+      { schedule, idleCloseMs: 1234 },
+    );
+    await hub.callTool({ server: 'fixture', tool: 'echo', args: { text: 'hi' }, userId: 'U1' });
+    expect(timers.map((t) => t.ms)).toEqual([1234]);
+    timers[0]?.fn();
+    const again = await hub.callTool({
+      server: 'fixture',
+      tool: 'echo',
+      args: { text: 'again' },
+      userId: 'U1',
+    });
+    expect(again).toEqual({ isError: false, text: 'again' });
+    expect(opened()).toBe(2);
+  });
+
+  it('lists the server tools', async () => {
+    const { hub } = makeHub(recordingSink(() => ({ action: 'decline' })));
+    const names = (await hub.listTools('fixture', 'U1')).map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['ask', 'ask_url', 'echo']));
+    expect(hub.serverNames()).toEqual(['fixture']);
+  });
+
+  it('rejects an unknown server with code unknown_server', async () => {
+    const { hub } = makeHub(recordingSink(() => ({ action: 'decline' })));
+    const call = hub.callTool({ server: 'nope', tool: 'echo', args: {}, userId: 'U1' });
+    await expect(call).rejects.toBeInstanceOf(McpClientError);
+    await expect(call).rejects.toMatchObject({ code: 'unknown_server', server: 'nope' });
+  });
+
+  it('maps a JSON-RPC error from the server to tool_failed with its code', async () => {
+    const { hub } = makeHub(recordingSink(() => ({ action: 'decline' })));
+    const args = { url: 'https://example.com/login' };
+    const call = hub.callTool({ server: 'fixture', tool: 'require_url', args, userId: 'U1' });
+    await expect(call).rejects.toMatchObject({ code: 'tool_failed', server: 'fixture', rpcCode: -32042 });
+  });
+
+  it('reports a tool that fails inside as an isError result', async () => {
+    const { hub } = makeHub(recordingSink(() => ({ action: 'decline' })));
+    const result = await hub.callTool({ server: 'fixture', tool: 'no_such_tool', args: {}, userId: 'U1' });
+    expect(result.isError).toBe(true);
+  });
+
+  it('rejects with aborted when the caller aborts a call', async () => {
+    const controller = new AbortController();
+    const sink = recordingSink(() => {
+      controller.abort();
+      return { action: 'decline' };
+    });
+    const { hub } = makeHub(sink);
+    const call = hub.callTool({
+      server: 'fixture',
+      tool: 'ask',
+      args: askArgs(),
+      userId: 'U1',
+      signal: controller.signal,
+    });
+    await expect(call).rejects.toMatchObject({ code: 'aborted' });
+  });
+
+  it('rejects calls after close() with code closed', async () => {
+    const { hub } = makeHub(recordingSink(() => ({ action: 'decline' })));
+    await hub.close();
+    await expect(hub.listTools('fixture', 'U1')).rejects.toMatchObject({ code: 'closed' });
+  });
+});

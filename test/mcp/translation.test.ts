@@ -1,0 +1,119 @@
+// Pure translation between the wire and the relay: requests, results, errors, environment.
+import { describe, expect, it } from 'vitest';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { parseElicitation, toElicitResult, toRpcError } from '../../src/mcp/elicitation.js';
+import { toClientError, toToolResult } from '../../src/mcp/results.js';
+import { childEnv } from '../../src/mcp/transport.js';
+import { RelayError } from '../../src/relay/errors.js';
+
+const schema = { type: 'object', properties: { name: { type: 'string' } } };
+
+function rejection(params: unknown): McpError {
+  try {
+    parseElicitation(params);
+  } catch (error) {
+    if (error instanceof McpError) return error;
+  }
+  throw new Error('expected an McpError');
+}
+
+describe('parseElicitation', () => {
+  it('treats a request without mode as form mode (revision 2025-06-18)', () => {
+    expect(parseElicitation({ message: 'm', requestedSchema: schema })).toEqual({
+      mode: 'form',
+      message: 'm',
+      requestedSchema: schema,
+    });
+  });
+
+  it('keeps url-mode fields and drops the rest', () => {
+    const params = {
+      mode: 'url',
+      message: 'm',
+      url: 'https://example.com/a',
+      elicitationId: 'e1',
+      _meta: {},
+    };
+    expect(parseElicitation(params)).toEqual({
+      mode: 'url',
+      message: 'm',
+      url: 'https://example.com/a',
+      elicitationId: 'e1',
+    });
+  });
+
+  it('rejects a url request without a valid url with -32602 naming the field', () => {
+    const error = rejection({ mode: 'url', message: 'm', url: 'not a url', elicitationId: 'e1' });
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain('url');
+  });
+
+  it('rejects a schema that is not an object schema with a one-line reason', () => {
+    const error = rejection({ message: 'm', requestedSchema: { type: 'array' } });
+    expect(error.code).toBe(-32602);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('rejects a property with a wrongly typed keyword, naming the property', () => {
+    const bad = { type: 'object', properties: { n: { type: 'number', minimum: 'low' } } };
+    expect(rejection({ message: 'm', requestedSchema: bad }).message).toContain('property "n"');
+  });
+
+  it('rejects params that are not an object', () => {
+    expect(rejection(null).code).toBe(-32602);
+  });
+});
+
+describe('results and errors', () => {
+  it('maps outcomes to ElicitResult, content only on accept', () => {
+    expect(toElicitResult({ action: 'accept', content: { a: 1 } })).toEqual({
+      action: 'accept',
+      content: { a: 1 },
+    });
+    expect(toElicitResult({ action: 'cancel' })).toEqual({ action: 'cancel' });
+  });
+
+  it('maps sink failures to -32602 for invalid_schema and a generic -32603 otherwise', () => {
+    expect(toRpcError(new RelayError('invalid_schema', 'bad "x"')).code).toBe(-32602);
+    const internal = toRpcError(new RelayError('redis_down', 'secret=abc'));
+    expect(internal.code).toBe(-32603);
+    expect(internal.message).not.toContain('secret');
+  });
+
+  it('joins text content and summarises the rest', () => {
+    const result = toToolResult({
+      content: [
+        { type: 'text', text: 'one' },
+        { type: 'image', data: 'xx', mimeType: 'image/png' },
+        { type: 'resource_link', uri: 'file:///a', name: 'a' },
+        { type: 'text', text: 'two' },
+      ],
+      structuredContent: { ok: true },
+    });
+    expect(result).toEqual({
+      isError: false,
+      text: 'one\n[image]\n[link file:///a]\ntwo',
+      structured: { ok: true },
+    });
+  });
+
+  it('classifies request failures by JSON-RPC code', () => {
+    expect(toClientError(new McpError(-32001, 'x'), 's', 'call').code).toBe('timeout');
+    expect(toClientError(new McpError(-32000, 'x'), 's', 'call').code).toBe('connection_closed');
+    expect(toClientError(new McpError(-32602, 'x'), 's', 'call')).toMatchObject({
+      code: 'tool_failed',
+      rpcCode: -32602,
+    });
+  });
+});
+
+describe('childEnv', () => {
+  it('inherits only PATH and HOME, with the configured env on top', () => {
+    const parent = { PATH: '/bin', HOME: '/home/bot', SLACK_BOT_TOKEN: 'xoxb-secret' };
+    expect(childEnv({ API_KEY: 'k', PATH: '/opt/bin' }, parent)).toEqual({
+      PATH: '/opt/bin',
+      HOME: '/home/bot',
+      API_KEY: 'k',
+    });
+  });
+});

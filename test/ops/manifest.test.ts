@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const read = (path: string): string => readFileSync(new URL(path, import.meta.url), 'utf8');
+
+describe('manifest.yml', () => {
+  const manifest = parse(read('../../manifest.yml')) as Record<string, unknown>;
+
+  it('is a valid Slack app manifest (v1 schema)', () => {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats.default(ajv);
+    const validate = ajv.compile(JSON.parse(read('./slack-app-manifest.schema.json')) as object);
+    const valid = validate(manifest);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it('declares /mcp, interactivity at /slack/events and the scopes the bot uses', () => {
+    expect(manifest).toMatchObject({
+      features: {
+        slash_commands: [{ command: '/mcp', url: expect.stringMatching(/\/slack\/events$/) as unknown }],
+      },
+      oauth_config: { scopes: { bot: ['chat:write', 'commands', 'im:write', 'users:read'] } },
+      settings: {
+        interactivity: {
+          is_enabled: true,
+          request_url: expect.stringMatching(/\/slack\/events$/) as unknown,
+        },
+      },
+    });
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const compose = parse(read('../../docker-compose.yml')) as {
+    services: Record<string, { command?: string[]; environment?: Record<string, string> }>;
+  };
+
+  it('runs Redis with AOF and noeviction, and points the bot at it', () => {
+    const command = compose.services.redis?.command?.join(' ') ?? '';
+    expect(command).toContain('--appendonly yes');
+    expect(command).toContain('--maxmemory-policy noeviction');
+    expect(compose.services.bot?.environment?.REDIS_URL).toBe('redis://redis:6379');
+  });
+});

@@ -1,0 +1,98 @@
+// Shared bits for the store tests: stores on a test prefix, a raw client for inspection, and promises
+// that resolve when a callback fires (so tests await events instead of sleeping).
+import { Redis } from 'ioredis';
+import { afterEach } from 'vitest';
+import type { NewQuestion } from '../../src/relay/types.js';
+import { QuestionStore, type StoreLogger, type StoreOptions } from '../../src/store/index.js';
+import { redisUrl } from '../setup/context.js';
+
+const opened: { close(): Promise<unknown> }[] = [];
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((x) => x.close()));
+});
+
+export interface Logged {
+  level: 'warn' | 'info';
+  obj: object;
+  msg: string;
+}
+
+/** A logger that records what it is told. */
+export function recordingLogger(): StoreLogger & { logged: Logged[] } {
+  const logged: Logged[] = [];
+  return {
+    logged,
+    warn: (obj, msg) => logged.push({ level: 'warn', obj, msg }),
+    info: (obj, msg) => logged.push({ level: 'info', obj, msg }),
+  };
+}
+
+/** Opens a store that the test's afterEach closes. */
+export async function openStore(
+  prefix: string,
+  holderId: string,
+  extra: Partial<StoreOptions> = {},
+): Promise<QuestionStore> {
+  const store = await QuestionStore.open({
+    url: redisUrl(),
+    prefix,
+    holderId,
+    logger: recordingLogger(),
+    ...extra,
+  });
+  opened.push(store);
+  return store;
+}
+
+/** A plain client for looking at Redis from outside the store; closed by afterEach. */
+export function rawRedis(): Redis {
+  const redis = new Redis(redisUrl());
+  opened.push({ close: () => redis.quit() });
+  return redis;
+}
+
+export function newQuestion(overrides: Partial<NewQuestion> = {}): NewQuestion {
+  return {
+    server: 'fixture',
+    userId: 'U123',
+    message: 'Deploy to production?',
+    requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+    timeoutMs: 60_000,
+    ...overrides,
+  };
+}
+
+/** Collects values pushed to a callback and lets a test await the n-th one. */
+export function collector<T>(): { push(value: T): void; values: T[]; next(count: number): Promise<T[]> } {
+  const values: T[] = [];
+  const waiters: { count: number; resolve(v: T[]): void }[] = [];
+  return {
+    values,
+    push(value) {
+      values.push(value);
+      for (const w of waiters.filter((w) => values.length >= w.count)) w.resolve([...values]);
+    },
+    next(count) {
+      if (values.length >= count) return Promise.resolve([...values]);
+      return new Promise((resolve) => waiters.push({ count, resolve }));
+    },
+  };
+}
+
+/** Every key matching a SCAN pattern. */
+export async function scanAll(redis: Redis, pattern: string): Promise<string[]> {
+  const found: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    found.push(...batch);
+    cursor = next;
+  } while (cursor !== '0');
+  return found;
+}
+
+export async function redisTimeMs(redis: Redis): Promise<number> {
+  const [sec, micro] = await redis.time();
+  return Number(sec) * 1000 + Math.floor(Number(micro) / 1000);
+}

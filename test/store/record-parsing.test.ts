@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { Question } from '../../src/relay/types.js';
+import { parseQuestion, toHash } from '../../src/store/record.js';
+
+const pending: Question = {
+  id: 'abc',
+  server: 'fixture',
+  userId: 'U1',
+  message: 'Pick one',
+  requestedSchema: { type: 'object', properties: {} },
+  timeoutMs: 1000,
+  state: 'pending',
+  holder: 'h1',
+  createdAt: 1_700_000_000_000,
+  deadline: 1_700_000_001_000,
+};
+
+describe('stored question records', () => {
+  it('read back exactly what was written, card and outcome included', () => {
+    expect(parseQuestion(toHash(pending))).toEqual(pending);
+    const finished = {
+      ...toHash(pending),
+      state: 'accepted',
+      outcome: JSON.stringify({ action: 'accept', content: { n: 2, tags: ['a'], ok: false } }),
+      reason: 'answered',
+      endedAt: '1700000000500',
+      cardChannel: 'D1',
+      cardTs: '1.2',
+    };
+    expect(parseQuestion(finished)).toEqual({
+      ...pending,
+      state: 'accepted',
+      outcome: { action: 'accept', content: { n: 2, tags: ['a'], ok: false } },
+      reason: 'answered',
+      card: { channel: 'D1', ts: '1.2' },
+    });
+  });
+
+  it('treat an empty hash as no question', () => {
+    expect(parseQuestion({})).toBeUndefined();
+  });
+
+  it.each([
+    ['a missing field', { ...toHash(pending), message: undefined }],
+    ['a non-integer time', { ...toHash(pending), deadline: '12.5' }],
+    ['an unknown state', { ...toHash(pending), state: 'answered' }],
+    ['schema that is not JSON', { ...toHash(pending), requestedSchema: '{' }],
+    ['a finished record without outcome', { ...toHash(pending), state: 'declined', reason: 'declined' }],
+    [
+      'an accept without content',
+      { ...toHash(pending), state: 'accepted', reason: 'answered', outcome: '{"action":"accept"}' },
+    ],
+    [
+      'content of the wrong shape',
+      {
+        ...toHash(pending),
+        state: 'accepted',
+        reason: 'answered',
+        outcome: '{"action":"accept","content":{"x":{}}}',
+      },
+    ],
+    [
+      'an unknown reason',
+      { ...toHash(pending), state: 'declined', reason: 'bored', outcome: '{"action":"decline"}' },
+    ],
+  ])('reject %s with bad_record', (_, hash) => {
+    const defined = Object.fromEntries(Object.entries(hash).filter(([, v]) => v !== undefined)) as Record<
+      string,
+      string
+    >;
+    expect(() => parseQuestion(defined)).toThrow(
+      expect.objectContaining({ name: 'StoreError', code: 'bad_record' }),
+    );
+  });
+});

@@ -1,0 +1,115 @@
+// System-test harness: the real bot (in-process), real Redis, the Slack stand-in, and the fixture MCP server
+// as a stdio child process. Each harness gets its own Redis prefix, so tests never share state.
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { start, type RunningRelay } from '../../src/main.js';
+import {
+  SlackDriver,
+  startSlackStandin,
+  type RecordedCall,
+  type SlackStandin,
+} from '../../src/standin/index.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+
+export const BOT_TOKEN = 'xoxb-test-token';
+export const SIGNING_SECRET = 'test-signing-secret';
+export const FIXTURE = fileURLToPath(new URL('../fixtures/elicit-server.ts', import.meta.url));
+
+export interface Harness {
+  relay: RunningRelay;
+  standin: SlackStandin;
+  driver: SlackDriver;
+  prefix: string;
+  /** Runs `/mcp run fixture ask {message, schema}` as the user and waits for the card in their DM. */
+  ask(userId: string, schema: object, message?: string): Promise<{ channel: string; ts: string }>;
+  /** Waits for the tool result message posted after the question ended, and parses the ElicitResult it reports. */
+  toolResult(userId: string): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: { timeout?: string } = {}): Promise<Harness> {
+  const prefix = uniquePrefix();
+  const standin = await startSlackStandin({ botToken: BOT_TOKEN });
+  const config = loadConfig({
+    env: {
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: standin.apiUrl,
+      REDIS_URL: redisUrl(),
+      REDIS_PREFIX: prefix,
+      PORT: '0',
+      ELICIT_RELAY_CONFIG: 'fixture.json',
+    },
+    readFile: () =>
+      JSON.stringify({
+        mcpServers: {
+          fixture: {
+            command: process.execPath,
+            args: ['--import', 'tsx', FIXTURE],
+            elicitation: { timeout: options.timeout ?? '2m' },
+          },
+        },
+      }),
+  });
+  const { botToken, signingSecret } = config.slack;
+  if (!botToken || !signingSecret) throw new Error('harness config lost its Slack credentials');
+  const relay = await start(
+    { ...config, slack: { ...config.slack, botToken, signingSecret } },
+    createLogger('silent'),
+  );
+  const driver = new SlackDriver({
+    eventsUrl: `http://127.0.0.1:${relay.port}/slack/events`,
+    signingSecret: SIGNING_SECRET,
+    standin,
+  });
+  const seen = new Set<RecordedCall>();
+  const nextPost = async (channel: string, match: (c: RecordedCall) => boolean): Promise<RecordedCall> => {
+    const call = await standin.waitForCall(
+      'chat.postMessage',
+      (c) => !seen.has(c) && c.ok && c.args.channel === channel && match(c),
+      15_000,
+    );
+    seen.add(call);
+    return call;
+  };
+  const isCard = (c: RecordedCall): boolean => JSON.stringify(c.args.blocks ?? '').includes('elicit_respond');
+  return {
+    relay,
+    standin,
+    driver,
+    prefix,
+    ask: async (userId, schema, message = 'Please answer') => {
+      const response = await driver.slashCommand({
+        userId,
+        command: '/mcp',
+        text: `run fixture ask ${JSON.stringify({ message, schema })}`,
+      });
+      if (response.status !== 200) throw new Error(`slash command got HTTP ${response.status}`);
+      const channel = standin.dmChannelOf(userId);
+      await nextPost(channel, isCard);
+      const card = standin
+        .messagesIn(channel)
+        .findLast((m) => JSON.stringify(m.blocks ?? '').includes('elicit_respond'));
+      if (!card) throw new Error('no card posted');
+      return { channel, ts: card.ts };
+    },
+    toolResult: async (userId) => {
+      const call = await nextPost(standin.dmChannelOf(userId), (c) => !isCard(c));
+      // The tool's text is in the sections after the headline, escaped as mrkdwn.
+      const blocks = (call.args.blocks ?? []) as { text?: { text: string } }[];
+      const text = blocks
+        .slice(1)
+        .map((b) => b.text?.text ?? '')
+        .join('')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&');
+      return JSON.parse(text) as Record<string, unknown>;
+    },
+    close: async () => {
+      await relay.stop();
+      await standin.close();
+    },
+  };
+}
