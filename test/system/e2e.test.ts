@@ -27,7 +27,7 @@ const blockOf = (h: Harness, viewId: string, label: string): string => {
 async function openForm(h: Harness, userId: string, card: { channel: string; ts: string }): Promise<string> {
   const click = await h.driver.clickButton({ userId, ...card, actionId: 'elicit_respond' });
   expect(click.status).toBe(200);
-  await h.standin.waitForCall('views.open', (c) => c.ok && c.args.trigger_id !== undefined, 10_000);
+  await h.standin.waitForCall('views.open', (c) => c.ok && h.standin.openViews(userId).length > 0, 10_000);
   const [view] = h.standin.openViews(userId);
   if (!view) throw new Error('no modal open');
   return view.id;
@@ -62,7 +62,157 @@ describe('one elicitation, end to end', () => {
       action: 'accept',
       content: { name: 'Ada', ratio: 0.25, count: 3, agree: true, colour: 'green' },
     });
-    const updated = await h.standin.waitForCall('chat.update', (c) => c.args.ts === card.ts);
-    expect(JSON.stringify(updated.args.blocks)).not.toContain('elicit_respond');
+    await expectCardEnded(h, card, 'Answered');
+  });
+
+  it('relays decline when the person clicks Decline, and updates the card', async () => {
+    const card = await h.ask('U2', EVERY_KIND);
+    expect((await h.driver.clickButton({ userId: 'U2', ...card, actionId: 'elicit_decline' })).status).toBe(
+      200,
+    );
+    expect(await h.toolResult('U2')).toEqual({ action: 'decline' });
+    await expectCardEnded(h, card, 'Declined');
+  });
+
+  it('relays cancel when the person closes the form', async () => {
+    const card = await h.ask('U3', EVERY_KIND);
+    const viewId = await openForm(h, 'U3', card);
+    expect((await h.driver.closeView({ userId: 'U3', viewId })).status).toBe(200);
+    expect(await h.toolResult('U3')).toEqual({ action: 'cancel' });
+    await expectCardEnded(h, card, 'Closed');
+  });
+
+  it('answers an invalid submission with errors on the field, then accepts a valid one', async () => {
+    const schema = {
+      type: 'object',
+      properties: { code: { type: 'string', title: 'Code', pattern: '^[A-Z]{3}$' } },
+      required: ['code'],
+    };
+    const card = await h.ask('U4', schema);
+    const viewId = await openForm(h, 'U4', card);
+    const block = blockOf(h, viewId, 'Code');
+    const invalid = await h.driver.submitView({ userId: 'U4', viewId, values: { [block]: 'abc' } });
+    expect(invalid.json).toMatchObject({
+      response_action: 'errors',
+      errors: { [block]: expect.any(String) as unknown },
+    });
+    const valid = await h.driver.submitView({ userId: 'U4', viewId, values: { [block]: 'ABC' } });
+    expect(valid.body).toBe('');
+    expect(await h.toolResult('U4')).toEqual({ action: 'accept', content: { code: 'ABC' } });
+  });
+
+  it('rejects forged and stale signatures with 401 and changes nothing', async () => {
+    const card = await h.ask('U5', EVERY_KIND);
+    const message = h.standin.message(card.channel, card.ts);
+    const questionId = /"value":"([^"]+)"/.exec(JSON.stringify(message?.blocks))?.[1] ?? '';
+    const payload = {
+      type: 'block_actions',
+      team: { id: 'T0STANDIN', domain: 'standin' },
+      user: { id: 'U5', username: 'u5', name: 'u5', team_id: 'T0STANDIN' },
+      api_app_id: 'A0STANDIN',
+      trigger_id: h.standin.issueTriggerId('U5'),
+      container: { type: 'message', message_ts: card.ts, channel_id: card.channel, is_ephemeral: false },
+      channel: { id: card.channel, name: 'directmessage' },
+      message: { type: 'message', ts: card.ts, blocks: message?.blocks },
+      response_url: h.standin.responseUrl({ channel: card.channel, userId: 'U5', messageTs: card.ts }),
+      actions: [
+        {
+          type: 'button',
+          action_id: 'elicit_decline',
+          block_id: 'actions',
+          value: questionId,
+          text: { type: 'plain_text', text: 'Decline' },
+          action_ts: '1.1',
+        },
+      ],
+    };
+    const now = Math.floor(Date.now() / 1000);
+    expect((await h.driver.send({ payload }, { secret: 'not-the-secret' })).status).toBe(401);
+    expect((await h.driver.send({ payload }, { timestampSec: now - 301 })).status).toBe(401);
+    expect((await h.driver.send({ payload }, { tamper: true })).status).toBe(401);
+    expect(h.standin.calls.filter((c) => c.method === 'chat.update' && c.args.ts === card.ts)).toEqual([]);
+    // The same payload, signed properly, is a real decline: the 401s were about the signature alone.
+    expect((await h.driver.send({ payload })).status).toBe(200);
+    expect(await h.toolResult('U5')).toEqual({ action: 'decline' });
+  });
+
+  it('answers a schema it cannot render with JSON-RPC -32602 instead of hanging', async () => {
+    const nested = { type: 'object', properties: { address: { type: 'object', properties: {} } } };
+    await h.driver.slashCommand({
+      userId: 'U6',
+      command: '/mcp',
+      text: `run fixture ask ${JSON.stringify({ message: 'Where?', schema: nested })}`,
+    });
+    const result = await h.toolResult('U6');
+    expect(result).toMatchObject({
+      error: { code: -32602, message: expect.stringContaining('address') as unknown },
+    });
+    expect(
+      h.standin
+        .messagesIn(h.standin.dmChannelOf('U6'))
+        .some((m) => JSON.stringify(m.blocks).includes('elicit_respond')),
+    ).toBe(false);
+  });
+
+  it('tells a second person the question is not theirs and keeps it pending', async () => {
+    const card = await h.ask('U7', EVERY_KIND);
+    expect((await h.driver.clickButton({ userId: 'U8', ...card, actionId: 'elicit_decline' })).status).toBe(
+      200,
+    );
+    const reply = await h.standin.waitForCall('response_url', (c) =>
+      JSON.stringify(c.args).includes('only they can answer'),
+    );
+    expect(JSON.stringify(reply.args)).toContain('<@U7>');
+    expect((await h.driver.clickButton({ userId: 'U7', ...card, actionId: 'elicit_decline' })).status).toBe(
+      200,
+    );
+    expect(await h.toolResult('U7')).toEqual({ action: 'decline' });
+  });
+
+  it('answers /healthz with 200 once ready', async () => {
+    const response = await fetch(`http://127.0.0.1:${h.relay.port}/healthz`);
+    expect(response.status).toBe(200);
   });
 });
+
+describe('the deadline', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ timeout: '1s' });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('answers cancel when nobody answers in time, and updates the card', async () => {
+    const card = await h.ask('U1', EVERY_KIND);
+    const viewId = await openForm(h, 'U1', card);
+    expect(await h.toolResult('U1')).toEqual({ action: 'cancel' });
+    await expectCardEnded(h, card, 'Expired');
+    // A submit from a form left open past the deadline is told so, and nothing is relayed twice.
+    const late = await h.driver.submitView({
+      userId: 'U1',
+      viewId,
+      values: {
+        [blockOf(h, viewId, 'Your name')]: 'Ada',
+        [blockOf(h, viewId, 'ratio')]: '0.5',
+        [blockOf(h, viewId, 'count')]: '2',
+        [blockOf(h, viewId, 'I agree')]: 'No',
+        [blockOf(h, viewId, 'colour')]: 'red',
+      },
+    });
+    expect(late.json).toMatchObject({ response_action: 'update' });
+    expect(late.body).toContain('expired');
+  });
+});
+
+async function expectCardEnded(
+  h: Harness,
+  card: { channel: string; ts: string },
+  status: string,
+): Promise<void> {
+  const updated = await h.standin.waitForCall('chat.update', (c) => c.ok && c.args.ts === card.ts);
+  const blocks = JSON.stringify(updated.args.blocks);
+  expect(blocks).not.toContain('elicit_respond');
+  expect(blocks).toContain(status);
+}

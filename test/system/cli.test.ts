@@ -1,0 +1,112 @@
+// The real entry point as a child process: refuses wrong settings with a message naming them, serves
+// /healthz once ready, and stops cleanly on SIGTERM.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { BOT_TOKEN, FIXTURE, SIGNING_SECRET } from './harness.js';
+
+const CLI = new URL('../../src/cli.ts', import.meta.url).pathname;
+
+interface Run {
+  code: number | null;
+  stderr: string;
+}
+
+function runCli(env: Record<string, string>): {
+  child: ReturnType<typeof spawn>;
+  done: Promise<Run>;
+  stdout: () => string;
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  let stdout = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  const done = once(child, 'exit').then(([code]) => ({ code: code as number | null, stderr }));
+  return { child, done, stdout: () => stdout };
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const slackEnv = { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET };
+
+describe('elicit-relay start-up', () => {
+  let standin: SlackStandin;
+  let dir: string;
+  beforeAll(async () => {
+    standin = await startSlackStandin({ botToken: BOT_TOKEN });
+    dir = mkdtempSync(join(tmpdir(), 'elicit-relay-cli-'));
+  });
+  afterAll(async () => {
+    await standin.close();
+  });
+
+  it('refuses an invalid setting, naming the key and the fix', async () => {
+    const { code, stderr } = await runCli({ ...slackEnv, PORT: 'eighty' }).done;
+    expect(code).toBe(2);
+    expect(stderr).toContain('PORT: "eighty" is not a port number. Use an integer');
+  });
+
+  it('refuses an invalid config file, naming the server key', async () => {
+    const file = join(dir, 'bad.yml');
+    writeFileSync(file, 'mcpServers:\n  files:\n    command: node\n    elicitation: { timeout: soon }\n');
+    const { code, stderr } = await runCli({ ...slackEnv, ELICIT_RELAY_CONFIG: file }).done;
+    expect(code).toBe(2);
+    expect(stderr).toContain('mcpServers.files.elicitation.timeout');
+  });
+
+  it('says clearly when Redis is unreachable at start-up', async () => {
+    const { code, stderr } = await runCli({
+      ...slackEnv,
+      SLACK_API_URL: standin.apiUrl,
+      REDIS_URL: 'redis://127.0.0.1:1',
+    }).done;
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/redis:\/\/127\.0\.0\.1:1/);
+  });
+
+  it('serves /healthz once ready and exits 0 on SIGTERM', async () => {
+    const file = join(dir, 'ok.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: { fixture: { command: process.execPath, args: ['--import', 'tsx', FIXTURE] } },
+      }),
+    );
+    const port = await freePort();
+    const run = runCli({
+      ...slackEnv,
+      SLACK_API_URL: standin.apiUrl,
+      REDIS_URL: redisUrl(),
+      REDIS_PREFIX: uniquePrefix(),
+      PORT: String(port),
+      ELICIT_RELAY_CONFIG: file,
+    });
+    while (!run.stdout().includes('elicit-relay is ready')) {
+      const exited = await Promise.race([
+        run.done,
+        new Promise((resolve) => run.child.stdout?.once('data', resolve)),
+      ]);
+      if (exited && typeof exited === 'object' && 'code' in exited)
+        throw new Error(`exited early: ${(exited as Run).stderr}`);
+    }
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    run.child.kill('SIGTERM');
+    expect((await run.done).code).toBe(0);
+  });
+});
