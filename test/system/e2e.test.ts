@@ -169,6 +169,13 @@ describe('one elicitation, end to end', () => {
     expect(await h.toolResult('U7')).toEqual({ action: 'decline' });
   });
 
+  it('withdraws the question when the server cancels its request, and updates the card', async () => {
+    const card = await h.ask('U9', EVERY_KIND, 'Quick one', { timeoutMs: 700 });
+    const result = await h.toolResult('U9');
+    expect(result).toMatchObject({ error: { code: -32001 } });
+    await expectCardEnded(h, card, 'Withdrawn by the server');
+  });
+
   it('answers /healthz with 200 once ready', async () => {
     const response = await fetch(`http://127.0.0.1:${h.relay.port}/healthz`);
     expect(response.status).toBe(200);

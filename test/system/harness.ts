@@ -17,18 +17,27 @@ export const SIGNING_SECRET = 'test-signing-secret';
 export const FIXTURE = fileURLToPath(new URL('../fixtures/elicit-server.ts', import.meta.url));
 
 export interface Harness {
+  /** The first replica; `replicas` holds all of them (same Redis prefix, same Slack stand-in). */
   relay: RunningRelay;
+  replicas: RunningRelay[];
   standin: SlackStandin;
+  /** Sends Slack's requests to the first replica; `drivers[i]` to replica i. */
   driver: SlackDriver;
+  drivers: SlackDriver[];
   prefix: string;
   /** Runs `/mcp run fixture ask {message, schema}` as the user and waits for the card in their DM. */
-  ask(userId: string, schema: object, message?: string): Promise<{ channel: string; ts: string }>;
+  ask(
+    userId: string,
+    schema: object,
+    message?: string,
+    extra?: { timeoutMs?: number },
+  ): Promise<{ channel: string; ts: string }>;
   /** Waits for the tool result message posted after the question ended, and parses the ElicitResult it reports. */
   toolResult(userId: string): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { timeout?: string } = {}): Promise<Harness> {
+export async function startHarness(options: { timeout?: string; replicas?: number } = {}): Promise<Harness> {
   const prefix = uniquePrefix();
   const standin = await startSlackStandin({ botToken: BOT_TOKEN });
   const config = loadConfig({
@@ -54,15 +63,22 @@ export async function startHarness(options: { timeout?: string } = {}): Promise<
   });
   const { botToken, signingSecret } = config.slack;
   if (!botToken || !signingSecret) throw new Error('harness config lost its Slack credentials');
-  const relay = await start(
-    { ...config, slack: { ...config.slack, botToken, signingSecret } },
-    createLogger('silent'),
+  const replicas: RunningRelay[] = [];
+  for (let i = 0; i < (options.replicas ?? 1); i++) {
+    const slack = { ...config.slack, botToken, signingSecret };
+    replicas.push(await start({ ...config, slack }, createLogger('silent')));
+  }
+  const drivers = replicas.map(
+    (replica) =>
+      new SlackDriver({
+        eventsUrl: `http://127.0.0.1:${replica.port}/slack/events`,
+        signingSecret: SIGNING_SECRET,
+        standin,
+      }),
   );
-  const driver = new SlackDriver({
-    eventsUrl: `http://127.0.0.1:${relay.port}/slack/events`,
-    signingSecret: SIGNING_SECRET,
-    standin,
-  });
+  const [relay] = replicas;
+  const [driver] = drivers;
+  if (!relay || !driver) throw new Error('harness needs at least one replica');
   const seen = new Set<RecordedCall>();
   const nextPost = async (channel: string, match: (c: RecordedCall) => boolean): Promise<RecordedCall> => {
     const call = await standin.waitForCall(
@@ -76,14 +92,16 @@ export async function startHarness(options: { timeout?: string } = {}): Promise<
   const isCard = (c: RecordedCall): boolean => JSON.stringify(c.args.blocks ?? '').includes('elicit_respond');
   return {
     relay,
+    replicas,
     standin,
     driver,
+    drivers,
     prefix,
-    ask: async (userId, schema, message = 'Please answer') => {
+    ask: async (userId, schema, message = 'Please answer', extra = {}) => {
       const response = await driver.slashCommand({
         userId,
         command: '/mcp',
-        text: `run fixture ask ${JSON.stringify({ message, schema })}`,
+        text: `run fixture ask ${JSON.stringify({ message, schema, ...extra })}`,
       });
       if (response.status !== 200) throw new Error(`slash command got HTTP ${response.status}`);
       const channel = standin.dmChannelOf(userId);
@@ -108,7 +126,7 @@ export async function startHarness(options: { timeout?: string } = {}): Promise<
       return JSON.parse(text) as Record<string, unknown>;
     },
     close: async () => {
-      await relay.stop();
+      for (const replica of replicas) await replica.stop();
       await standin.close();
     },
   };
