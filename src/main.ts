@@ -53,6 +53,7 @@ export async function start(
     stop: async () => {
       ready = false;
       await slack.stop();
+      await relay.endAllWaiting('call_ended');
       await hub.close();
       await store.close();
     },

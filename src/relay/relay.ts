@@ -95,6 +95,14 @@ export class Relay {
     return this.options.store.finish(id, outcome, reason);
   }
 
+  /**
+   * Ends every question this replica is waiting on (the MCP sessions are about to close, so nobody could
+   * receive the answer) and waits until each has its outcome stored and its card updated.
+   */
+  async endAllWaiting(reason: EndReason = 'call_ended'): Promise<void> {
+    await Promise.all([...this.waiters.keys()].map((id) => this.endAndRelease(id, reason)));
+  }
+
   private async deliver(question: Question): Promise<void> {
     let card: { channel: string; ts: string };
     try {

@@ -1,5 +1,7 @@
 // End to end: Slack stand-in → bot (real Bolt, real Redis) → fixture MCP server over stdio, and back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QuestionStore } from '../../src/store/index.js';
+import { redisUrl } from '../setup/context.js';
 import { startHarness, type Harness } from './harness.js';
 
 const EVERY_KIND = {
@@ -223,3 +225,22 @@ async function expectCardEnded(
   expect(blocks).not.toContain('elicit_respond');
   expect(blocks).toContain(status);
 }
+
+describe('graceful shutdown', () => {
+  it('ends the questions it holds when it stops, stored as cancelled and with their cards updated', async () => {
+    const h = await startHarness();
+    const card = await h.ask('U1', EVERY_KIND);
+    const questionId = /"value":"([^"]+)"/.exec(
+      JSON.stringify(h.standin.message(card.channel, card.ts)?.blocks),
+    )?.[1];
+    await h.close();
+    const updated = h.standin.calls.find((c) => c.method === 'chat.update' && c.args.ts === card.ts);
+    expect(JSON.stringify(updated?.args.blocks)).toContain('the tool call that asked has ended');
+    const store = await QuestionStore.open({ url: redisUrl(), prefix: h.prefix, holderId: 'inspector' });
+    try {
+      expect(await store.get(questionId ?? '')).toMatchObject({ state: 'cancelled', reason: 'call_ended' });
+    } finally {
+      await store.close();
+    }
+  });
+});
