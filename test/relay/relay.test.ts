@@ -1,0 +1,132 @@
+// The relay core in-process, on a real Redis store, with a recording surface in place of Slack.
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SchemaError, parseFormSchema } from '../../blocks/index.js';
+import { RelayError } from '../../src/relay/errors.js';
+import { Relay, type Surface } from '../../src/relay/relay.js';
+import type { Question } from '../../src/relay/types.js';
+import { QuestionStore } from '../../src/store/index.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+
+const SCHEMA = { type: 'object', properties: { ok: { type: 'boolean' } } };
+const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
+
+class RecordingSurface implements Surface {
+  readonly ended: Question[] = [];
+  failPosting = false;
+  attempted: Question | undefined;
+  private onPosted: ((q: Question) => void) | undefined;
+  readonly posted = new Promise<Question>((resolve) => (this.onPosted = resolve));
+
+  postQuestion(question: Question): Promise<{ channel: string; ts: string }> {
+    this.attempted = question;
+    if (this.failPosting) return Promise.reject(new RelayError('slack_api_error', 'channel_not_found'));
+    this.onPosted?.(question);
+    return Promise.resolve({ channel: 'D1', ts: '1.1' });
+  }
+
+  private onEnded: ((q: Question) => void) | undefined;
+  readonly firstEnded = new Promise<Question>((resolve) => (this.onEnded = resolve));
+
+  showEnded(question: Question): Promise<void> {
+    this.ended.push(question);
+    this.onEnded?.(question);
+    return Promise.resolve();
+  }
+}
+
+function checkSchema(schema: unknown): void {
+  try {
+    parseFormSchema(schema);
+  } catch (error) {
+    if (error instanceof SchemaError) throw new RelayError('invalid_schema', error.message, { cause: error });
+    throw error;
+  }
+}
+
+const stores: QuestionStore[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+});
+
+async function setUp(options: { inbox?: boolean } = {}) {
+  const prefix = uniquePrefix();
+  const store = await QuestionStore.open({ url: redisUrl(), prefix, holderId: 'holder-a', logger: silent });
+  stores.push(store);
+  const surface = new RecordingSurface();
+  const relay = new Relay({ store, surface, checkSchema, backstopGraceMs: 100, logger: silent });
+  if (options.inbox !== false) await store.startInbox((q) => relay.onFinished(q));
+  return { prefix, store, surface, relay };
+}
+
+const ask = (signal = new AbortController().signal, timeoutMs = 60_000) => ({
+  server: 'fixture',
+  userId: 'U1',
+  message: 'Ship it?',
+  requestedSchema: SCHEMA,
+  timeoutMs,
+  signal,
+});
+
+describe('Relay', () => {
+  it('refuses a schema it cannot render before storing anything', async () => {
+    const { relay } = await setUp();
+    const nested = { type: 'object', properties: { a: { type: 'object' } } };
+    await expect(relay.askForm({ ...ask(), requestedSchema: nested })).rejects.toMatchObject({
+      code: 'invalid_schema',
+    });
+  });
+
+  it('resolves with the outcome of whichever replica ends the question', async () => {
+    const { relay, surface, prefix } = await setUp();
+    const other = await QuestionStore.open({ url: redisUrl(), prefix, holderId: 'holder-b', logger: silent });
+    stores.push(other);
+    const answer = relay.askForm(ask());
+    const question = await surface.posted;
+    await other.finish(question.id, { action: 'accept', content: { ok: true } }, 'answered');
+    expect(await answer).toEqual({ action: 'accept', content: { ok: true } });
+  });
+
+  it('withdraws the question when the server cancels, and updates the card', async () => {
+    const { relay, surface, store } = await setUp();
+    const controller = new AbortController();
+    const answer = relay.askForm(ask(controller.signal));
+    const question = await surface.posted;
+    controller.abort();
+    expect(await answer).toEqual({ action: 'cancel' });
+    expect(await store.get(question.id)).toMatchObject({ state: 'cancelled', reason: 'withdrawn' });
+    expect((await surface.firstEnded).reason).toBe('withdrawn');
+    expect(surface.ended).toHaveLength(1);
+  });
+
+  it('ends a question whose card cannot be posted at once, as delivery_failed', async () => {
+    const { relay, surface, store } = await setUp();
+    surface.failPosting = true;
+    expect(await relay.askForm(ask())).toEqual({ action: 'cancel' });
+    expect(await store.get(surface.attempted?.id ?? '')).toMatchObject({
+      state: 'cancelled',
+      reason: 'delivery_failed',
+    });
+  });
+
+  it('answers cancel at the deadline even when Redis lost the question and its timer (local backstop)', async () => {
+    const { relay, surface, store, prefix } = await setUp();
+    const answer = relay.askForm(ask(undefined, 300));
+    const question = await surface.posted;
+    const redis = new Redis(redisUrl());
+    await redis.del(`${prefix}:{q}:question:${question.id}`);
+    await redis.quit();
+    expect(await answer).toEqual({ action: 'cancel' });
+    expect(await store.get(question.id)).toBeUndefined();
+  });
+
+  it('relays the winner’s answer when the backstop loses the race to it', async () => {
+    const { relay, surface, prefix } = await setUp({ inbox: false });
+    const other = await QuestionStore.open({ url: redisUrl(), prefix, holderId: 'holder-b', logger: silent });
+    stores.push(other);
+    const answer = relay.askForm(ask(undefined, 300));
+    const question = await surface.posted;
+    await other.finish(question.id, { action: 'decline' }, 'declined');
+    expect(await answer).toEqual({ action: 'decline' });
+  });
+});
