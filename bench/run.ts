@@ -1,0 +1,71 @@
+// `npm run bench`: every benchmark next to a floor measured in the same run, printed as a Markdown table.
+// Environment (all optional):
+//   REDIS_URL                default redis://127.0.0.1:6379
+//   BENCH_N                  measured calls per store/form operation, default 5000
+//   BENCH_TIMEOUTS           pending questions in the timeout-accuracy run, default 2000 (try 100000)
+//   BENCH_TIMEOUT_SPREAD_MS  deadlines spread over this many ms, default max(3000, BENCH_TIMEOUTS)
+//   BENCH_BOT_N              full-bot elicitation cycles, default 50 (0 skips the bot benchmark)
+import { randomBytes } from 'node:crypto';
+import { cpus, totalmem } from 'node:os';
+import type { StoreLogger } from '../src/store/index.js';
+import { botBench } from './bot.js';
+import { formBench } from './forms.js';
+import { cleanPrefix, inboxDelivery, pingFloor, storeOps } from './redis.js';
+import type { Row } from './stats.js';
+import { renderTable } from './table.js';
+import { timeoutAccuracy } from './timeouts.js';
+
+function intEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+const logger: StoreLogger = {
+  warn: (obj, msg) => console.error(`[store warn] ${msg}`, obj),
+  info: () => undefined,
+};
+
+async function main(): Promise<void> {
+  const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const prefix = `bench-${randomBytes(4).toString('hex')}`;
+  const n = intEnv('BENCH_N', 5_000);
+  const count = intEnv('BENCH_TIMEOUTS', 2_000);
+  const spreadMs = intEnv('BENCH_TIMEOUT_SPREAD_MS', Math.max(3_000, count));
+  const botN = intEnv('BENCH_BOT_N', 50);
+  console.log(
+    `elicit-relay bench: node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), `,
+  );
+  console.log(`${Math.round(totalmem() / 2 ** 30)} GiB RAM, Redis ${url}, prefix ${prefix}\n`);
+  const rows: Row[] = [];
+  const step = async (label: string, run: () => Promise<Row[]>): Promise<void> => {
+    console.error(`… ${label}`);
+    rows.push(...(await run()));
+  };
+  const opts = { url, prefix, n, logger };
+  try {
+    rows.push(await pingFloor(url, 10_000));
+    await step('store create/get/finish', () => storeOps(opts));
+    await step('inbox delivery', async () => [await inboxDelivery(opts)]);
+    await step(`timeouts (${count} pending)`, () => timeoutAccuracy({ ...opts, count, spreadMs }));
+    // A floor after the long runs shows how much the machine drifted during the run.
+    rows.push({ ...(await pingFloor(url, 10_000)), name: 'PING again (drift check)' });
+    await step('form engine', () => Promise.resolve(formBench(n)));
+    if (botN > 0) await step(`full bot (${botN} cycles)`, () => botBench(url, `${prefix}:bot`, botN));
+  } finally {
+    const deleted = await cleanPrefix(url, prefix);
+    console.error(`… deleted ${deleted} keys under ${prefix}:`);
+  }
+  console.log(renderTable(rows));
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
