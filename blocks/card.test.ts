@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { endedCard, requestCard, toolResultMessage } from './card.js';
 import { DECLINE_ACTION, RESPOND_ACTION } from './ids.js';
-import { checkMessage } from './limits.js';
+import { slackIssues } from './testing.js';
 
 const hostile = '<!channel> <!here> ping <@U123> in <#C1>, see <http://evil.example|bank> & more';
 const escaped =
@@ -17,7 +17,7 @@ describe('requestCard', () => {
   });
 
   it('names the server and shows the message, escaped so nothing notifies or links', () => {
-    expect(checkMessage(card)).toEqual([]);
+    expect(slackIssues(card)).toEqual([]);
     expect(card.blocks[0]).toEqual({
       type: 'section',
       text: { type: 'mrkdwn', text: '*git&lt;hub&gt;* needs your input' },
@@ -49,7 +49,7 @@ describe('requestCard', () => {
 
   it('splits a long message across sections within the 3000 limit', () => {
     const long = requestCard({ questionId: 'q', server: 's', message: 'ab '.repeat(3000), deadline: 0 });
-    expect(checkMessage(long)).toEqual([]);
+    expect(slackIssues(long)).toEqual([]);
     expect(long.blocks.filter((b) => (b as { type: string }).type === 'section')).toHaveLength(4);
     expect(long.text.length).toBeLessThan(400);
   });
@@ -65,7 +65,7 @@ describe('endedCard', () => {
 
   it('has no buttons and keeps the escaped message', () => {
     const card = ended('accepted', 'answered', 'U1');
-    expect(checkMessage(card)).toEqual([]);
+    expect(slackIssues(card)).toEqual([]);
     expect(texts(card.blocks)).not.toMatch(/"actions"|"button"/);
     expect(card.blocks[1]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: escaped } });
   });
@@ -87,7 +87,7 @@ describe('endedCard', () => {
 describe('toolResultMessage', () => {
   it('reports success or failure with the escaped output', () => {
     const ok = toolResultMessage({ server: 'gh', tool: 'create_issue', isError: false, text: hostile });
-    expect(checkMessage(ok)).toEqual([]);
+    expect(slackIssues(ok)).toEqual([]);
     expect(ok.text).toBe('create_issue on gh finished');
     expect(ok.blocks[1]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: escaped } });
     const failed = toolResultMessage({ server: 'gh', tool: 'x', isError: true, text: '' });

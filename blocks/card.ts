@@ -1,6 +1,7 @@
 // Channel/DM messages: the request card with its buttons, the card once the question ended,
 // and a tool call's result. Server text is escaped; Slack user ids are checked before becoming mentions.
 import type { EndReason } from '../src/relay/types.js';
+import { uiText, type Locale } from './i18n.js';
 import { DECLINE_ACTION, RESPOND_ACTION } from './ids.js';
 import { SlackLimitError, escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, truncate } from './text.js';
 
@@ -16,18 +17,9 @@ export const CARD_MESSAGE_SECTIONS_MAX = 5;
 const NOTIFICATION_MAX = 300;
 const SERVER_MAX = 200;
 const SECTION_MAX = 3000;
-const BUTTON_VALUE_MAX = 2000;
+/** Slack's limit on a button's value (the question id). */
+export const BUTTON_VALUE_MAX = 2000;
 
-const ENDED: Record<EndReason, string> = {
-  answered: 'Answered',
-  declined: 'Declined',
-  closed: 'Closed without answering',
-  timed_out: 'Expired: no answer in time',
-  withdrawn: 'Withdrawn by the server',
-  call_ended: 'Cancelled: the tool call that asked has ended',
-  holder_lost: 'Cancelled: the connection to the server was lost',
-  delivery_failed: 'Cancelled: the request could not be delivered',
-};
 const ICON = {
   accepted: ':white_check_mark:',
   declined: ':no_entry_sign:',
@@ -40,36 +32,23 @@ export function requestCard(input: {
   message: string;
   /** Unix epoch milliseconds. */
   deadline: number;
+  /** UI language; English when absent. */
+  locale?: Locale;
 }): SlackMessage {
-  if (input.questionId.length > BUTTON_VALUE_MAX)
-    throw new SlackLimitError('question id too long for a button value');
+  const t = uiText(input.locale);
   const server = serverName(input.server);
-  const seconds = Math.floor(input.deadline / 1000);
-  const fallback = new Date(seconds * 1000)
-    .toISOString()
-    .replace(/:\d\d\.\d{3}Z$/, ' UTC')
-    .replace('T', ' ');
-  const button = (text: string, action_id: string) => ({
-    type: 'button',
-    action_id,
-    text: plain(text, 75),
-    value: input.questionId,
-  });
   return {
-    text: `${server} needs your input: ${notification(input.message)}`,
+    text: `${t.needsInput(server)}: ${notification(input.message)}`,
     blocks: [
-      { type: 'section', text: mrkdwn(`*${server}* needs your input`) },
+      { type: 'section', text: mrkdwn(t.needsInput(`*${server}*`)) },
       ...messageSections(input.message),
-      {
-        type: 'context',
-        elements: [mrkdwn(`Answer by <!date^${seconds}^{date_short_pretty} at {time}|${fallback}>`)],
-      },
+      deadlineContext(input.deadline, input.locale),
       {
         type: 'actions',
         block_id: 'elicit_actions',
         elements: [
-          { ...button('Respond', RESPOND_ACTION), style: 'primary' },
-          button('Decline', DECLINE_ACTION),
+          { ...button(t.respond, RESPOND_ACTION, input.questionId), style: 'primary' },
+          button(t.decline, DECLINE_ACTION, input.questionId),
         ],
       },
     ],
@@ -83,16 +62,22 @@ export function endedCard(input: {
   reason: EndReason;
   /** Slack user id of the person who answered or declined. */
   byUserId?: string;
+  /** 'url' for a URL-mode question: "answered" then reads "Link opened". Default 'form'. */
+  mode?: 'form' | 'url';
+  /** UI language; English when absent. */
+  locale?: Locale;
 }): SlackMessage {
+  const t = uiText(input.locale);
   const server = serverName(input.server);
   const by =
     input.byUserId !== undefined && /^[UW][A-Z0-9]{1,20}$/.test(input.byUserId) ? input.byUserId : undefined;
-  const byPerson = (input.reason === 'answered' || input.reason === 'declined') && by ? ` by <@${by}>` : '';
-  const status = `${ENDED[input.reason]}${byPerson}`;
+  const base = input.mode === 'url' && input.reason === 'answered' ? t.linkOpened : t.ended[input.reason];
+  const named = (input.reason === 'answered' || input.reason === 'declined') && by !== undefined;
+  const status = named ? t.byPerson(base, `<@${by}>`) : base;
   return {
     text: `${server}: ${status}`,
     blocks: [
-      { type: 'section', text: mrkdwn(`*${server}* asked`) },
+      { type: 'section', text: mrkdwn(t.asked(`*${server}*`)) },
       ...messageSections(input.message),
       { type: 'context', elements: [mrkdwn(`${ICON[input.state]} ${status}`)] },
     ],
@@ -104,29 +89,51 @@ export function toolResultMessage(input: {
   tool: string;
   isError: boolean;
   text: string;
+  /** UI language; English when absent. */
+  locale?: Locale;
 }): SlackMessage {
+  const t = uiText(input.locale);
   const server = serverName(input.server);
   const tool = escapeMrkdwn(truncate(input.tool, SERVER_MAX));
   const headline = input.isError
-    ? `:warning: *${tool}* on *${server}* failed`
-    : `:white_check_mark: *${tool}* on *${server}* finished`;
+    ? `:warning: ${t.toolFailed(`*${tool}*`, `*${server}*`)}`
+    : `:white_check_mark: ${t.toolFinished(`*${tool}*`, `*${server}*`)}`;
   const sections = messageSections(input.text);
-  const body = sections.length > 0 ? sections : [{ type: 'context', elements: [mrkdwn('(no output)')] }];
+  const body = sections.length > 0 ? sections : [{ type: 'context', elements: [mrkdwn(t.noOutput)] }];
   return {
-    text: input.isError ? `${tool} on ${server} failed` : `${tool} on ${server} finished`,
+    text: input.isError ? t.toolFailed(tool, server) : t.toolFinished(tool, server),
     blocks: [{ type: 'section', text: mrkdwn(headline) }, ...body],
   };
 }
 
-function serverName(server: string): string {
+/** A button whose value is the question id (checked against Slack's value limit). */
+export function button(text: string, action_id: string, questionId: string): Record<string, unknown> {
+  if (questionId.length > BUTTON_VALUE_MAX)
+    throw new SlackLimitError('question id too long for a button value');
+  return { type: 'button', action_id, text: plain(text, 75), value: questionId };
+}
+
+/** "Answer by <date token>" with a UTC fallback for clients that can't render the token. */
+export function deadlineContext(deadline: number, locale?: Locale): object {
+  const seconds = Math.floor(deadline / 1000);
+  const fallback = new Date(seconds * 1000)
+    .toISOString()
+    .replace(/:\d\d\.\d{3}Z$/, ' UTC')
+    .replace('T', ' ');
+  const t = uiText(locale);
+  const token = `<!date^${seconds}^${t.dateFormat}|${fallback}>`;
+  return { type: 'context', elements: [mrkdwn(t.answerBy(token))] };
+}
+
+export function serverName(server: string): string {
   return escapeMrkdwn(truncate(server.trim() || 'An MCP server', SERVER_MAX));
 }
 
-function notification(message: string): string {
+export function notification(message: string): string {
   return escapeMrkdwn(truncate(message.replace(/\s+/g, ' ').trim(), NOTIFICATION_MAX));
 }
 
-function messageSections(message: string): object[] {
+export function messageSections(message: string): object[] {
   return mrkdwnChunks(message, SECTION_MAX, CARD_MESSAGE_SECTIONS_MAX).map((text) => ({
     type: 'section',
     text: mrkdwn(text),

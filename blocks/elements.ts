@@ -1,6 +1,7 @@
 // FieldSpec → the Block Kit input element a Slack user expects for it, with its default pre-filled.
 // Rules: text is multiline when maxLength > 150; selects with ≤ 5 options are radio buttons / checkboxes,
 // more use (multi_)static_select, and more than 100 options are split into option groups of 100.
+import { uiText, type Locale, type UiText } from './i18n.js';
 import { optionValue } from './ids.js';
 import type {
   FieldSpec,
@@ -29,7 +30,9 @@ interface SlackOption {
   value: string;
 }
 
-export function fieldElement(field: FieldSpec): Element {
+/** The element of one field; `locale` picks the language of Yes/No, placeholders and group labels. */
+export function fieldElement(field: FieldSpec, locale?: Locale): Element {
+  const t = uiText(locale);
   switch (field.kind) {
     case 'text':
       return textElement(field);
@@ -37,11 +40,11 @@ export function fieldElement(field: FieldSpec): Element {
     case 'integer':
       return numberElement(field);
     case 'boolean':
-      return booleanElement(field.actionId, field.default);
+      return booleanElement(field.actionId, field.default, t);
     case 'single-select':
-      return singleElement(field);
+      return singleElement(field, t);
     case 'multi-select':
-      return multiElement(field);
+      return multiElement(field, t);
   }
 }
 
@@ -96,30 +99,30 @@ function numberElement(field: NumberField): Element {
   return element;
 }
 
-function booleanElement(actionId: string, initial: boolean | undefined): Element {
-  const options = [option('Yes', YES), option('No', NO)];
+function booleanElement(actionId: string, initial: boolean | undefined, t: UiText): Element {
+  const options = [option(t.yes, YES), option(t.no, NO)];
   const chosen = initial === undefined ? undefined : options[initial ? 0 : 1];
   return { type: 'radio_buttons', action_id: actionId, options, ...(chosen && { initial_option: chosen }) };
 }
 
-function singleElement(field: SingleSelectField): Element {
+function singleElement(field: SingleSelectField, t: UiText): Element {
   const options = field.options.map((o, i) => option(o.label, optionValue(i)));
   const chosen = field.default === undefined ? undefined : options[indexOf(field.options, field.default)];
   const initial = chosen && { initial_option: chosen };
   if (options.length <= INLINE_OPTIONS_MAX) {
     return { type: 'radio_buttons', action_id: field.actionId, options, ...initial };
   }
-  const placeholder = plain('Choose an option', 150);
+  const placeholder = plain(t.chooseOption, 150);
   return {
     type: 'static_select',
     action_id: field.actionId,
     placeholder,
-    ...optionList(options),
+    ...optionList(options, t),
     ...initial,
   };
 }
 
-function multiElement(field: MultiSelectField): Element {
+function multiElement(field: MultiSelectField, t: UiText): Element {
   const options = field.options.map((o, i) => option(o.label, optionValue(i)));
   const chosen = (field.default ?? []).flatMap((v) => options[indexOf(field.options, v)] ?? []);
   const initial = chosen.length > 0 && { initial_options: chosen };
@@ -129,8 +132,8 @@ function multiElement(field: MultiSelectField): Element {
   const element: Element = {
     type: 'multi_static_select',
     action_id: field.actionId,
-    placeholder: plain('Choose options', 150),
-    ...optionList(options),
+    placeholder: plain(t.chooseOptions, 150),
+    ...optionList(options, t),
     ...initial,
   };
   if (field.maxItems !== undefined && field.maxItems >= 1) element.max_selected_items = field.maxItems;
@@ -146,12 +149,12 @@ function indexOf(options: SelectOption[], value: string): number {
 }
 
 // ≤ 100 options go in `options`; more are grouped by position ("Options 101–200").
-function optionList(options: SlackOption[]): Element {
+function optionList(options: SlackOption[], t: UiText): Element {
   if (options.length <= GROUP_SIZE) return { options };
   const option_groups = [];
   for (let start = 0; start < options.length; start += GROUP_SIZE) {
     const group = options.slice(start, start + GROUP_SIZE);
-    option_groups.push({ label: plain(`Options ${start + 1}–${start + group.length}`, 75), options: group });
+    option_groups.push({ label: plain(t.optionGroup(start + 1, start + group.length), 75), options: group });
   }
   return { option_groups };
 }

@@ -1,6 +1,7 @@
 // One property schema → one FieldSpec plus the normalized schema it is validated against.
 import { describe, isRecord, type Raw } from './guards.js';
 import { options as parseOptions } from './options.js';
+import { looksSecret } from './secrets.js';
 import {
   SchemaError,
   type BooleanField,
@@ -13,7 +14,7 @@ import {
 } from './spec.js';
 
 type Common = Pick<FieldSpec, 'name' | 'blockId' | 'actionId' | 'required'>;
-type Labelled = Common & { label: string; hint?: string };
+type Labelled = Common & { label: string; hint?: string; secret?: boolean };
 export interface ParsedField {
   field: FieldSpec;
   schema: object;
@@ -51,7 +52,8 @@ function labelled(raw: Raw, common: Common, index: number): Labelled {
   const title = typeof raw.title === 'string' ? raw.title.trim() : '';
   const description = typeof raw.description === 'string' ? raw.description.trim() : '';
   const label = title || common.name.trim() || `Field ${index + 1}`;
-  return description ? { ...common, label, hint: description } : { ...common, label };
+  const secret = looksSecret(common.name, title, description) && { secret: true };
+  return { ...common, label, ...(description && { hint: description }), ...secret };
 }
 
 function text(raw: Raw, base: Labelled): ParsedField {

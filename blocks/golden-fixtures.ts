@@ -2,10 +2,15 @@
 import { endedCard, requestCard } from './card.js';
 import { formModal } from './modal.js';
 import { parseFormSchema } from './schema.js';
+import { urlCard } from './url-card.js';
 
 const hostile = 'Deploy <!channel>? Ask <@U123> in <#C1>, see <https://evil.example|your bank> & reply';
-const modal = (schema: unknown, message: string, server = 'everything') =>
-  formModal(parseFormSchema(schema), { questionId: 'q-123', server, message });
+const modal = (
+  schema: unknown,
+  message: string,
+  server = 'everything',
+  extra: Partial<Parameters<typeof formModal>[1]> = {},
+) => formModal(parseFormSchema(schema), { questionId: 'q-123', server, message, ...extra });
 
 /** Every field kind, enum variant and default, plus a 150-value enum and a long CJK/emoji title. */
 const everyKind = {
@@ -77,6 +82,132 @@ const specContact = {
 };
 const specGithub = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
 
+/** `trigger-elicitation-request` of @modelcontextprotocol/server-everything, as captured (shared notes §5). */
+const serverEverything = {
+  type: 'object',
+  properties: {
+    name: { title: 'String', type: 'string', description: 'Your full, legal name' },
+    check: { title: 'Boolean', type: 'boolean', description: 'Agree to the terms and conditions' },
+    firstLine: {
+      title: 'String with default',
+      type: 'string',
+      description: 'Favorite first line of a story',
+      default: 'It was a dark and stormy night.',
+    },
+    email: {
+      title: 'String with email format',
+      type: 'string',
+      format: 'email',
+      description: 'Your email address (will be verified, and never shared with anyone else)',
+    },
+    homepage: {
+      type: 'string',
+      format: 'uri',
+      title: 'String with uri format',
+      description: 'Portfolio / personal website',
+    },
+    birthdate: {
+      title: 'String with date format',
+      type: 'string',
+      format: 'date',
+      description: 'Your date of birth',
+    },
+    integer: {
+      title: 'Integer',
+      type: 'integer',
+      description: 'Your favorite integer (do not give us your phone number, pin, or other sensitive info)',
+      minimum: 1,
+      maximum: 100,
+      default: 42,
+    },
+    number: {
+      title: 'Number in range 1-1000',
+      type: 'number',
+      description: 'Favorite number (there are no wrong answers)',
+      minimum: 0,
+      maximum: 1000,
+      default: 3.14,
+    },
+    untitledSingleSelectEnum: {
+      type: 'string',
+      title: 'Untitled Single Select Enum',
+      description: 'Choose your favorite friend',
+      enum: ['Monica', 'Rachel', 'Joey', 'Chandler', 'Ross', 'Phoebe'],
+      default: 'Monica',
+    },
+    untitledMultipleSelectEnum: {
+      type: 'array',
+      title: 'Untitled Multiple Select Enum',
+      description: 'Choose your favorite instruments',
+      minItems: 1,
+      maxItems: 3,
+      items: { type: 'string', enum: ['Guitar', 'Piano', 'Violin', 'Drums', 'Bass'] },
+      default: ['Guitar'],
+    },
+    titledSingleSelectEnum: {
+      type: 'string',
+      title: 'Titled Single Select Enum',
+      description: 'Choose your favorite hero',
+      oneOf: [
+        { const: 'hero-1', title: 'Superman' },
+        { const: 'hero-2', title: 'Green Lantern' },
+        { const: 'hero-3', title: 'Wonder Woman' },
+      ],
+      default: 'hero-1',
+    },
+    titledMultipleSelectEnum: {
+      type: 'array',
+      title: 'Titled Multiple Select Enum',
+      description: 'Choose your favorite types of fish',
+      minItems: 1,
+      maxItems: 3,
+      items: {
+        anyOf: [
+          { const: 'fish-1', title: 'Tuna' },
+          { const: 'fish-2', title: 'Salmon' },
+          { const: 'fish-3', title: 'Trout' },
+        ],
+      },
+      default: ['fish-1'],
+    },
+    legacyTitledEnum: {
+      type: 'string',
+      title: 'Legacy Titled Single Select Enum',
+      description: 'Choose your favorite type of pet',
+      enum: ['pet-1', 'pet-2', 'pet-3', 'pet-4', 'pet-5'],
+      enumNames: ['Cats', 'Dogs', 'Birds', 'Fish', 'Reptiles'],
+      default: 'pet-1',
+    },
+  },
+  required: ['name'],
+};
+
+/** The SDK example server's `register_user` (it asks for a password in form mode, which the spec forbids). */
+const registerUser = {
+  type: 'object',
+  properties: {
+    username: { type: 'string', title: 'Username', minLength: 3, maxLength: 20 },
+    email: { type: 'string', title: 'Email', format: 'email' },
+    password: { type: 'string', title: 'Password', minLength: 8 },
+    newsletter: { type: 'boolean', title: 'Newsletter', default: false },
+  },
+  required: ['username', 'email', 'password'],
+};
+
+/** 30 properties: two pages (20 + 10), every tenth one required. */
+const thirty = {
+  type: 'object',
+  properties: Object.fromEntries(
+    Array.from({ length: 30 }, (_, i) => [
+      `field${i + 1}`,
+      i % 3 === 0
+        ? { type: 'integer', title: `Count ${i + 1}`, minimum: 0 }
+        : { type: 'string', title: `Answer ${i + 1}`, maxLength: 80 },
+    ]),
+  ),
+  required: ['field1', 'field11', 'field21'],
+};
+
 export const goldenFixtures: Record<string, () => unknown> = {
   'request-card': () =>
     requestCard({ questionId: 'q-123', server: 'github', message: hostile, deadline: 1796205600000 }),
@@ -93,4 +224,63 @@ export const goldenFixtures: Record<string, () => unknown> = {
   'modal-every-kind': () => modal(everyKind, hostile),
   'modal-spec-contact': () => modal(specContact, 'Please provide your contact information'),
   'modal-spec-github': () => modal(specGithub, '请输入你的GitHub用户名', 'github-助手'),
+  'modal-server-everything': () => modal(serverEverything, 'Please provide inputs for the following fields:'),
+  'modal-secret-warning': () => modal(registerUser, 'Create your account', 'sdk-example'),
+  'modal-zh-CN-spec-contact': () =>
+    modal(specContact, '请提供你的联系方式', 'everything', { locale: 'zh-CN' }),
+  'modal-zh-CN-secret-warning': () => modal(registerUser, '创建账户', 'sdk-example', { locale: 'zh-CN' }),
+  'modal-30-properties-page-1': () => modal(thirty, 'Long form', 'everything', { page: 0 }),
+  'modal-30-properties-page-2': () =>
+    modal(thirty, 'Long form', 'everything', { page: 1, answers: { field21: 'kept', field22: 5 } }),
+  'request-card-zh-CN': () =>
+    requestCard({
+      questionId: 'q-123',
+      server: 'github-助手',
+      message: '请输入你的GitHub用户名',
+      deadline: 1796205600000,
+      locale: 'zh-CN',
+    }),
+  'ended-card-zh-CN-declined': () =>
+    endedCard({
+      server: 'github',
+      message: '请输入你的GitHub用户名',
+      state: 'declined',
+      reason: 'declined',
+      byUserId: 'U2',
+      locale: 'zh-CN',
+    }),
+  'url-card': () =>
+    urlCard({
+      questionId: 'q-123',
+      server: 'everything',
+      message: 'Please open the link to complete this action.',
+      url: 'https://example.com/oauth/start?x=1&y=<b>',
+      deadline: 1796205600000,
+    }),
+  'url-card-warnings': () =>
+    urlCard({
+      questionId: 'q-123',
+      server: 'everything',
+      message: hostile,
+      url: 'http://paypal.com@xn--pypal-4ve.com/login',
+      deadline: 1796205600000,
+    }),
+  'url-card-zh-CN': () =>
+    urlCard({
+      questionId: 'q-123',
+      server: 'github-助手',
+      message: '请打开链接完成授权',
+      url: 'https://例子.测试/授权',
+      deadline: 1796205600000,
+      locale: 'zh-CN',
+    }),
+  'ended-card-url-opened': () =>
+    endedCard({
+      server: 'everything',
+      message: 'Please open the link to complete this action.',
+      state: 'accepted',
+      reason: 'answered',
+      byUserId: 'U1',
+      mode: 'url',
+    }),
 };

@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { goldenFixtures } from './golden-fixtures.js';
-import { checkMessage, checkView } from './limits.js';
+import { slackIssues } from './testing.js';
 
 const dir = new URL('./__golden__/', import.meta.url);
 const goldenNames = readdirSync(dir)
@@ -19,7 +19,6 @@ describe('golden Slack JSON', () => {
     const rendered = render();
     const golden: unknown = JSON.parse(readFileSync(new URL(`${name}.json`, dir), 'utf8'));
     expect(rendered).toEqual(golden);
-    const problems = name.startsWith('modal') ? checkView(rendered) : checkMessage(rendered);
-    expect(problems).toEqual([]);
+    expect(slackIssues(rendered)).toEqual([]);
   });
 });

@@ -5,6 +5,13 @@
 export const RESPOND_ACTION = 'elicit_respond';
 /** Card button that declines the question; its value is the question id. */
 export const DECLINE_ACTION = 'elicit_decline';
+/**
+ * URL-mode card button: it opens the URL and also sends block_actions (value: the question id), so the
+ * bot records the person's consent.
+ */
+export const URL_CONSENT_ACTION = 'elicit_url_open';
+/** "Back" button of a paged form (value: the question id); the page is in private_metadata. */
+export const PAGE_BACK_ACTION = 'elicit_page_back';
 /** callback_id of the form modal. */
 export const FORM_CALLBACK = 'elicit_form';
 

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { FORM_CALLBACK } from './ids.js';
-import { checkView } from './limits.js';
 import { formModal, questionIdOf } from './modal.js';
 import { parseFormSchema } from './schema.js';
+import { slackIssues } from './testing.js';
 
 type Block = Record<string, unknown> & { element: Record<string, unknown> };
 const meta = { questionId: 'q1', server: 'github', message: 'Please answer' };
 
 function modalFor(properties: Record<string, unknown>, required: string[] = [], input = meta) {
   const view = formModal(parseFormSchema({ type: 'object', properties, required }), input);
-  expect(checkView(view)).toEqual([]);
+  expect(slackIssues(view)).toEqual([]);
   return view;
 }
 const inputs = (properties: Record<string, unknown>, required: string[] = []) =>
@@ -155,19 +155,25 @@ describe('formModal: the view', () => {
     expect(questionIdOf({ private_metadata: '{"q":1}' })).toBeUndefined();
   });
 
-  it('the largest form the parser accepts plus the longest message stays within Slack view limits', () => {
+  it('every page of the largest form the parser accepts, with the longest message, stays within Slack view limits', () => {
     const options = Array.from({ length: 250 }, (_, i) => ({
       const: `v${i}`,
       title: `${'長'.repeat(60)}${i}`,
     }));
     const properties = Object.fromEntries(
-      Array.from({ length: 90 }, (_, i) => [
+      Array.from({ length: 100 }, (_, i) => [
         `p${i}`,
-        i < 2 ? { type: 'string', oneOf: options } : { type: 'string' },
+        i < 2
+          ? { type: 'string', oneOf: options }
+          : { type: 'string', title: `Password ${'長'.repeat(200)}` },
       ]),
     );
-    const view = modalFor(properties, [], { ...meta, message: '<\u4e2d😀'.repeat(20_000) });
-    expect(view.blocks).toHaveLength(100);
-    expect(new TextEncoder().encode(JSON.stringify(view)).length).toBeLessThanOrEqual(250_000);
+    const spec = parseFormSchema({ type: 'object', properties });
+    for (let page = 0; page < 5; page++) {
+      const view = formModal(spec, { ...meta, message: '<\u4e2d😀'.repeat(20_000), page });
+      expect(slackIssues(view)).toEqual([]);
+      expect(view.blocks.filter((b) => (b as Block).type === 'input')).toHaveLength(20);
+      expect(new TextEncoder().encode(JSON.stringify(view)).length).toBeLessThanOrEqual(250_000);
+    }
   });
 });

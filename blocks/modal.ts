@@ -1,6 +1,10 @@
-// FormSpec → the Slack modal a person fills in. Every string is sized to Slack's limits here.
+// FormSpec → the Slack modal a person fills in, one page of PAGE_FIELDS fields at a time.
+// Every string is sized to Slack's limits here.
+import type { Content } from '../src/relay/types.js';
 import { fieldElement } from './elements.js';
-import { FORM_CALLBACK } from './ids.js';
+import { uiText, type Locale } from './i18n.js';
+import { FORM_CALLBACK, PAGE_BACK_ACTION } from './ids.js';
+import { pageCount, pageFields, withAnswer } from './pages.js';
 import type { FieldSpec, FormSpec } from './spec.js';
 import { SlackLimitError, mrkdwn, mrkdwnChunks, escapeMrkdwn, plain, truncate } from './text.js';
 
@@ -19,49 +23,98 @@ export interface ModalView {
 
 /** Titles longer than this are cut in the label and shown in full in the hint. */
 export const LABEL_MAX = 300;
-/** Sections the message may use in the modal: with MAX_FIELDS inputs and one context this is 100 blocks. */
+/** Sections the message may use in the modal (with a page of fields this stays far below 100 blocks). */
 export const MESSAGE_SECTIONS_MAX = 9;
+/** Characters of field labels listed in the secret warning. */
+const WARNING_NAMES_MAX = 1000;
 const HINT_MAX = 2000;
 const SECTION_MAX = 3000;
 const VIEW_TITLE_MAX = 24;
 const METADATA_MAX = 3000;
 
-export function formModal(
-  spec: FormSpec,
-  input: { questionId: string; server: string; message: string },
-): ModalView {
-  const private_metadata = JSON.stringify({ q: input.questionId });
+export interface FormModalInput {
+  questionId: string;
+  server: string;
+  message: string;
+  /** UI language; English when absent. */
+  locale?: Locale;
+  /** 0-based page of a long form (see pageCount); default 0. */
+  page?: number;
+  /** Answers given earlier (e.g. before Back), pre-filled in place of the schema's defaults. */
+  answers?: Content;
+}
+
+export function formModal(spec: FormSpec, input: FormModalInput): ModalView {
+  const t = uiText(input.locale);
+  const page = input.page ?? 0;
+  const pages = pageCount(spec);
+  const fields = pageFields(spec, page).map((f) =>
+    input.answers && Object.hasOwn(input.answers, f.name) ? withAnswer(f, input.answers[f.name]) : f,
+  );
+  const private_metadata = JSON.stringify(
+    pages > 1 ? { q: input.questionId, page } : { q: input.questionId },
+  );
   if (private_metadata.length > METADATA_MAX) {
     throw new SlackLimitError('question id too long for private_metadata');
   }
-  const from = mrkdwn(`From *${escapeMrkdwn(truncate(input.server, 200))}*`);
-  const blocks: object[] = [{ type: 'context', elements: [from] }];
+  const from = mrkdwn(t.from(`*${escapeMrkdwn(truncate(input.server, 200))}*`));
+  const header = pages > 1 ? [from, mrkdwn(t.page(page + 1, pages))] : [from];
+  const blocks: object[] = [{ type: 'context', elements: header }, ...secretWarning(spec, input.locale)];
   for (const text of mrkdwnChunks(input.message, SECTION_MAX, MESSAGE_SECTIONS_MAX)) {
     blocks.push({ type: 'section', text: mrkdwn(text) });
   }
-  blocks.push(...spec.fields.map(inputBlock));
-  const view: ModalView = {
+  blocks.push(...fields.map((f) => inputBlock(f, input.locale)));
+  if (page > 0) blocks.push(backButton(input.questionId, t.back));
+  return {
     type: 'modal',
     callback_id: FORM_CALLBACK,
-    title: plain(input.server.trim() || 'Request', VIEW_TITLE_MAX),
-    submit: plain('Send', VIEW_TITLE_MAX),
-    close: plain('Cancel', VIEW_TITLE_MAX),
+    title: plain(input.server.trim() || t.titleFallback, VIEW_TITLE_MAX),
+    submit: plain(page + 1 < pages ? t.next : t.submit, VIEW_TITLE_MAX),
+    close: plain(t.cancel, VIEW_TITLE_MAX),
     blocks,
     private_metadata,
     notify_on_close: true,
   };
-  return view;
 }
 
 /** The question id stored in a form modal's private_metadata, or undefined for any other view. */
 export function questionIdOf(view: { private_metadata?: string }): string | undefined {
+  const data = metadataOf(view);
+  return typeof data?.q === 'string' ? data.q : undefined;
+}
+
+/** The 0-based page a form modal shows (0 for single-page forms and views that are not ours). */
+export function pageOf(view: { private_metadata?: string }): number {
+  const page = metadataOf(view)?.page;
+  return typeof page === 'number' && Number.isInteger(page) && page >= 0 ? page : 0;
+}
+
+function metadataOf(view: { private_metadata?: string }): Record<string, unknown> | undefined {
   try {
     const data: unknown = JSON.parse(view.private_metadata ?? '');
-    if (typeof data === 'object' && data !== null && 'q' in data && typeof data.q === 'string') return data.q;
+    if (typeof data === 'object' && data !== null) return data as Record<string, unknown>;
   } catch {
     // Not ours: private_metadata of another view.
   }
   return undefined;
+}
+
+// Slack modals have one submit button, so Back is a button whose block_actions the caller answers with
+// views.update to the previous page (answers pre-filled from what it stored).
+function backButton(questionId: string, text: string): object {
+  return {
+    type: 'actions',
+    block_id: 'elicit_page_nav',
+    elements: [{ type: 'button', action_id: PAGE_BACK_ACTION, text: plain(text, 75), value: questionId }],
+  };
+}
+
+// Shown on every page, naming every such field of the form: the warning is about the request.
+function secretWarning(spec: FormSpec, locale?: Locale): object[] {
+  const labels = spec.fields.filter((f) => f.secret === true).map((f) => f.label);
+  if (labels.length === 0) return [];
+  const names = escapeMrkdwn(truncate(labels.join(', '), WARNING_NAMES_MAX));
+  return [{ type: 'context', elements: [mrkdwn(uiText(locale).secretWarning(names))] }];
 }
 
 /** Slack lets a person leave this input empty (a required multi-select with no minItems accepts []). */
@@ -70,33 +123,36 @@ function slackOptional(field: FieldSpec): boolean {
 }
 
 /** The input block of one field (exported so the parser can size a form before accepting it). */
-export function inputBlock(field: FieldSpec): object {
-  const hint = hintText(field);
+export function inputBlock(field: FieldSpec, locale?: Locale): object {
+  const hint = hintText(field, locale);
   return {
     type: 'input',
     block_id: field.blockId,
     label: plain(field.label, LABEL_MAX),
-    element: fieldElement(field),
+    element: fieldElement(field, locale),
     optional: slackOptional(field),
     ...(hint !== '' && { hint: plain(hint, HINT_MAX) }),
   };
 }
 
-function hintText(field: FieldSpec): string {
-  const parts = [field.label.length > LABEL_MAX ? field.label : '', field.hint ?? '', guidance(field)];
+function hintText(field: FieldSpec, locale?: Locale): string {
+  const parts = [
+    field.label.length > LABEL_MAX ? field.label : '',
+    field.hint ?? '',
+    guidance(field, locale),
+  ];
   return parts.filter((p) => p !== '').join('\n');
 }
 
 // What the element itself can't tell the person.
-function guidance(field: FieldSpec): string {
-  if (field.kind === 'text' && field.format === 'date-time') {
-    return 'Pick the time in your own time zone; it is sent as UTC.';
-  }
+function guidance(field: FieldSpec, locale?: Locale): string {
+  const t = uiText(locale);
+  if (field.kind === 'text' && field.format === 'date-time') return t.dateTimeGuidance;
   if (field.kind !== 'multi-select') return '';
   const { minItems = 0, maxItems } = field;
   if (maxItems !== undefined && minItems > 0) {
-    return minItems === maxItems ? `Choose ${minItems}.` : `Choose ${minItems} to ${maxItems}.`;
+    return minItems === maxItems ? t.chooseExactly(minItems) : t.chooseBetween(minItems, maxItems);
   }
-  if (minItems > 0) return `Choose at least ${minItems}.`;
-  return maxItems !== undefined ? `Choose at most ${maxItems}.` : '';
+  if (minItems > 0) return t.chooseAtLeastHint(minItems);
+  return maxItems !== undefined ? t.chooseAtMostHint(maxItems) : '';
 }

@@ -3,11 +3,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Content } from '../src/relay/types.js';
-import { checkView } from './limits.js';
+import type { Locale } from './i18n.js';
 import { formModal } from './modal.js';
-import { parseFormSchema } from './schema.js';
+import { mergePageContent, pageCount } from './pages.js';
+import { parseFormSchema, type FormSpec } from './schema.js';
 import { readSubmission } from './submission.js';
-import { stateFor } from './testing.js';
+import { slackIssues, stateFor } from './testing.js';
 
 type Value = Content[string];
 interface Prop {
@@ -81,37 +82,86 @@ const field = fc.record({
   answered: fc.boolean(),
   withDefault: fc.boolean(),
 });
-const form = fc.uniqueArray(
-  fc.tuple(fc.oneof(chars, fc.constantFrom('__proto__', 'a.b', 'with space')), field),
-  {
-    minLength: 1,
-    maxLength: 12,
-    selector: ([name]) => name,
-  },
-);
+const formOf = (maxLength: number) =>
+  fc.uniqueArray(
+    fc.tuple(
+      fc.oneof(chars, fc.constantFrom('__proto__', 'constructor', 'valueOf', 'a.b', 'with space')),
+      field,
+    ),
+    {
+      minLength: 1,
+      maxLength,
+      selector: ([name]) => name,
+    },
+  );
+const form = formOf(12);
+const locale = fc.constantFrom<Locale | undefined>(undefined, 'en', 'zh-CN');
+interface Field {
+  prop: Prop;
+  required: boolean;
+  answered: boolean;
+  withDefault: boolean;
+}
+
+function specAndContent(entries: [string, Field][]): { spec: FormSpec; content: Content } {
+  const properties = Object.fromEntries(
+    entries.map(([name, f]) => [
+      name,
+      f.withDefault ? { ...f.prop.schema, default: f.prop.answer } : f.prop.schema,
+    ]),
+  );
+  const required = entries.filter(([, f]) => f.required).map(([name]) => name);
+  const content: Content = Object.fromEntries(
+    entries
+      .filter(([, f]) => f.required || f.answered)
+      .map(([name, f]): [string, Value] => [name, f.prop.answer]),
+  );
+  return { spec: parseFormSchema({ type: 'object', properties, required }), content };
+}
 
 describe('round trip: schema → modal → Slack state → content', () => {
   it('reads back exactly the valid answers put in, from a view within Slack limits (property)', () => {
     fc.assert(
-      fc.property(form, fc.string({ maxLength: 4000 }), (entries, message) => {
-        const properties = Object.fromEntries(
-          entries.map(([name, f]) => [
-            name,
-            f.withDefault ? { ...f.prop.schema, default: f.prop.answer } : f.prop.schema,
-          ]),
-        );
-        const required = entries.filter(([, f]) => f.required).map(([name]) => name);
-        const spec = parseFormSchema({ type: 'object', properties, required });
-        const view = formModal(spec, { questionId: 'q', server: 'srv', message });
-        expect(checkView(view)).toEqual([]);
-        const content: Content = Object.fromEntries(
-          entries
-            .filter(([, f]) => f.required || f.answered)
-            .map(([name, f]): [string, Value] => [name, f.prop.answer]),
-        );
-        expect(readSubmission(spec, stateFor(spec, view, content))).toEqual({ ok: true, content });
+      fc.property(form, fc.string({ maxLength: 4000 }), locale, (entries, message, lang) => {
+        const { spec, content } = specAndContent(entries);
+        const view = formModal(spec, {
+          questionId: 'q',
+          server: 'srv',
+          message,
+          ...(lang && { locale: lang }),
+        });
+        expect(slackIssues(view)).toEqual([]);
+        const read = readSubmission(spec, stateFor(spec, view, content), lang ? { locale: lang } : {});
+        expect(read).toEqual({ ok: true, content });
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('a long form filled page by page, Next and merge, gives back exactly the answers (property)', () => {
+    fc.assert(
+      fc.property(formOf(60), locale, (entries, lang) => {
+        const { spec, content } = specAndContent(entries);
+        let stored: Content = {};
+        for (let page = 0; page < pageCount(spec); page++) {
+          const view = formModal(spec, {
+            questionId: 'q',
+            server: 'srv',
+            message: 'm',
+            page,
+            answers: stored,
+          });
+          expect(slackIssues(view)).toEqual([]);
+          const read = readSubmission(spec, stateFor(spec, view, content), {
+            page,
+            ...(lang && { locale: lang }),
+          });
+          if (!read.ok) throw new Error(JSON.stringify(read.errors));
+          stored = mergePageContent(spec, stored, read.content, page);
+        }
+        expect(stored).toEqual(content);
+      }),
+      { numRuns: 40 },
     );
   });
 });

@@ -5,7 +5,15 @@ import { fieldBlockId } from './ids.js';
 import { parseField } from './fields.js';
 import { describe, isRecord } from './guards.js';
 import { inputBlock } from './modal.js';
-import { FIELDS_BYTES_MAX, MAX_FIELDS, SchemaError, type FieldSpec, type FormSpec } from './spec.js';
+import {
+  FIELDS_BYTES_MAX,
+  MAX_FIELDS,
+  MAX_PAGES,
+  PAGE_FIELDS,
+  SchemaError,
+  type FieldSpec,
+  type FormSpec,
+} from './spec.js';
 
 export * from './spec.js';
 
@@ -25,7 +33,8 @@ export function parseFormSchema(requestedSchema: unknown): FormSpec {
   const names = Object.keys(properties);
   if (names.length > MAX_FIELDS) {
     throw new SchemaError(
-      `the form has ${names.length} fields; at most ${MAX_FIELDS} fit in one Slack modal`,
+      `the form has ${names.length} fields; at most ${MAX_FIELDS} fit in a Slack form ` +
+        `(${MAX_PAGES} pages of ${PAGE_FIELDS})`,
     );
   }
   const required = parseRequired(requestedSchema.required, names);
@@ -57,12 +66,16 @@ function parseRequired(raw: unknown, names: string[]): string[] {
   return [...new Set(raw)];
 }
 
-// Slack refuses views over 250 kB; the fields get FIELDS_BYTES_MAX and the message the rest.
+// Slack refuses views over 250 kB; each page's fields get FIELDS_BYTES_MAX and the message the rest.
 function assertFits(fields: FieldSpec[]): void {
-  const bytes = new TextEncoder().encode(JSON.stringify(fields.map(inputBlock))).length;
-  if (bytes > FIELDS_BYTES_MAX) {
-    throw new SchemaError(
-      `the form is too large for a Slack modal (${bytes} bytes of fields, at most ${FIELDS_BYTES_MAX})`,
-    );
+  for (let start = 0; start < fields.length; start += PAGE_FIELDS) {
+    const page = fields.slice(start, start + PAGE_FIELDS).map((f) => inputBlock(f));
+    const bytes = new TextEncoder().encode(JSON.stringify(page)).length;
+    if (bytes > FIELDS_BYTES_MAX) {
+      throw new SchemaError(
+        `the form is too large for a Slack modal (${bytes} bytes of fields on one page, ` +
+          `at most ${FIELDS_BYTES_MAX})`,
+      );
+    }
   }
 }

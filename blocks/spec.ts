@@ -1,12 +1,16 @@
 // The form model every other module speaks: fields as parsed from an elicitation schema.
-/** Most fields in one modal: 100 blocks minus the "from" context and up to 9 message sections. */
-export const MAX_FIELDS = 90;
+/** Fields per modal page; a longer form is split into pages with Next / Back. */
+export const PAGE_FIELDS = 20;
+/** Most pages a form may have; more would wear out anyone filling it in. */
+export const MAX_PAGES = 5;
+/** Most fields in one form (PAGE_FIELDS × MAX_PAGES); a larger schema is refused with a SchemaError. */
+export const MAX_FIELDS = PAGE_FIELDS * MAX_PAGES;
 /** Most options in one select (10 option groups of 100), which keeps a view well under Slack's 250 kB. */
 export const MAX_OPTIONS = 1000;
 
 /**
- * UTF-8 bytes the input blocks may take. Slack refuses views over 250 kB; the rest (≤ 9 message sections
- * of 3000 UTF-16 units, ≤ 3 bytes each, plus the frame) always fits in the remaining 90 kB.
+ * UTF-8 bytes the input blocks of one page may take. Slack refuses views over 250 kB; the rest (≤ 9 message
+ * sections of 3000 UTF-16 units, ≤ 3 bytes each, the secret warning and the frame) fits in the remaining 90 kB.
  */
 export const FIELDS_BYTES_MAX = 160_000;
 
@@ -30,6 +34,8 @@ interface FieldCommon {
   /** Full description, when there is one. */
   hint?: string;
   required: boolean;
+  /** Set when the name, title or description looks like a secret (password, token, card number…). */
+  secret?: boolean;
 }
 
 export interface TextField extends FieldCommon {

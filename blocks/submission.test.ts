@@ -153,4 +153,16 @@ describe('readSubmission: errors keyed by block id', () => {
     const result = readSubmission(odd, at(block, { type: 'plain_text_input', value: 'x' }));
     expect(result.ok && Object.keys(result.content)).toEqual(['__proto__']);
   });
+
+  it('never reads a property named like an Object.prototype member from the prototype', () => {
+    const odd = parseFormSchema({
+      type: 'object',
+      properties: {
+        constructor: { type: 'array', items: { enum: ['a'] }, minItems: 1 },
+        valueOf: { type: 'string', format: 'date-time' },
+        toString: { type: 'integer' },
+      },
+    });
+    expect(readSubmission(odd, {})).toEqual({ ok: true, content: {} });
+  });
 });

@@ -3,13 +3,16 @@
 import type { Content } from '../src/relay/types.js';
 import { NO, YES } from './elements.js';
 import { isRecord, type Raw } from './guards.js';
+import { uiText, type Locale, type UiText } from './i18n.js';
 import { optionIndex } from './ids.js';
+import { pageFields } from './pages.js';
 import type { FieldSpec, FormSpec, SelectOption } from './spec.js';
 import { validationErrors } from './validate.js';
 
 export type SubmissionResult = { ok: true; content: Content } | { ok: false; errors: Record<string, string> };
 
 type Value = Content[string];
+type Errors = UiText['errors'];
 /** One field read back: a value, nothing (left empty), or why the input can't be typed. */
 type Read = { value?: Value } | { error: string };
 
@@ -17,45 +20,59 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 /** Largest epoch milliseconds a Date can hold. */
 const DATE_MS_MAX = 8.64e15;
 
-export function readSubmission(spec: FormSpec, stateValues: unknown): SubmissionResult {
+export interface ReadOptions {
+  /** Read and validate only this 0-based page's fields (the content then holds only them). */
+  page?: number;
+  /** Language of the error messages; English when absent. */
+  locale?: Locale;
+}
+
+export function readSubmission(
+  spec: FormSpec,
+  stateValues: unknown,
+  options: ReadOptions = {},
+): SubmissionResult {
   const values = isRecord(stateValues) ? stateValues : {};
+  const t = uiText(options.locale).errors;
+  const fields = options.page === undefined ? spec.fields : pageFields(spec, options.page);
   const entries: [string, Value][] = [];
   const errors: Record<string, string> = {};
-  for (const field of spec.fields) {
+  for (const field of fields) {
     const block = values[field.blockId];
     const state = isRecord(block) && isRecord(block[field.actionId]) ? (block[field.actionId] as Raw) : {};
-    const read = readField(field, state);
+    const read = readField(field, state, t);
     if ('error' in read) errors[field.blockId] = read.error;
     else if (read.value !== undefined) entries.push([field.name, read.value]);
   }
   // fromEntries keeps a property named "__proto__" an ordinary key.
   const content: Content = Object.fromEntries(entries);
   // A field that could not be typed keeps that error rather than the "required" that follows from it.
-  const all: Record<string, string> = { ...validationErrors(spec, content), ...errors };
-  const invalid = spec.fields.flatMap((f): [string, string][] => {
+  // Validated against the whole schema; errors of fields on other pages are left out.
+  const all: Record<string, string> = { ...validationErrors(spec, content, options.locale), ...errors };
+  const invalid = fields.flatMap((f): [string, string][] => {
     const message = all[f.blockId];
     return message === undefined ? [] : [[f.blockId, message]];
   });
   return invalid.length > 0 ? { ok: false, errors: Object.fromEntries(invalid) } : { ok: true, content };
 }
 
-function readField(field: FieldSpec, state: Raw): Read {
+function readField(field: FieldSpec, state: Raw, t: Errors): Read {
   switch (field.kind) {
     case 'text':
       return field.format === 'date'
         ? text(state.selected_date)
         : field.format === 'date-time'
-          ? dateTime(state)
+          ? dateTime(state, t)
           : text(state.value);
     case 'number':
     case 'integer':
-      return number(state.value, field.kind === 'integer');
+      return number(state.value, field.kind === 'integer', t);
     case 'boolean':
-      return boolean(state.selected_option);
+      return boolean(state.selected_option, t);
     case 'single-select':
-      return single(field.options, state.selected_option);
+      return single(field.options, state.selected_option, t);
     case 'multi-select':
-      return multi(field.options, state.selected_options, field.required);
+      return multi(field.options, state.selected_options, field.required, t);
   }
 }
 
@@ -64,39 +81,39 @@ function text(value: unknown): Read {
 }
 
 // datetimepicker gives Unix seconds of the moment picked in the person's time zone; content is UTC RFC 3339.
-function dateTime(state: Raw): Read {
+function dateTime(state: Raw, t: Errors): Read {
   const seconds = state.selected_date_time;
   if (seconds === null || seconds === undefined) return {};
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || Math.abs(seconds * 1000) > DATE_MS_MAX) {
-    return { error: 'Enter a valid date and time' };
+    return { error: t.dateTime };
   }
   return { value: new Date(Math.floor(seconds) * 1000).toISOString().replace('.000Z', 'Z') };
 }
 
-function number(value: unknown, integer: boolean): Read {
+function number(value: unknown, integer: boolean, t: Errors): Read {
   if (typeof value !== 'string' || value.trim() === '') return {};
   const n = Number(value.trim());
-  if (!DECIMAL.test(value.trim()) || !Number.isFinite(n)) return { error: 'Enter a number' };
-  if (integer && !Number.isInteger(n)) return { error: 'Enter a whole number' };
+  if (!DECIMAL.test(value.trim()) || !Number.isFinite(n)) return { error: t.number };
+  if (integer && !Number.isInteger(n)) return { error: t.integer };
   return { value: n };
 }
 
-function boolean(selected: unknown): Read {
+function boolean(selected: unknown, t: Errors): Read {
   const value = isRecord(selected) ? selected.value : undefined;
   if (value === undefined) return {};
-  return value === YES ? { value: true } : value === NO ? { value: false } : { error: 'Choose Yes or No' };
+  return value === YES ? { value: true } : value === NO ? { value: false } : { error: t.yesNo };
 }
 
-function single(options: SelectOption[], selected: unknown): Read {
+function single(options: SelectOption[], selected: unknown, t: Errors): Read {
   if (!isRecord(selected)) return {};
   const option = optionAt(options, selected.value);
-  return option ? { value: option.value } : { error: 'Choose one of the options' };
+  return option ? { value: option.value } : { error: t.enum };
 }
 
-function multi(options: SelectOption[], selected: unknown, required: boolean): Read {
+function multi(options: SelectOption[], selected: unknown, required: boolean, t: Errors): Read {
   const list = Array.isArray(selected) ? selected : [];
   const chosen = list.map((s) => (isRecord(s) ? optionAt(options, s.value) : undefined));
-  if (chosen.some((o) => o === undefined)) return { error: 'Choose from the listed options' };
+  if (chosen.some((o) => o === undefined)) return { error: t.listed };
   if (chosen.length === 0) return required ? { value: [] } : {};
   // Keep the schema's option order, whatever order Slack reports the picks in.
   return { value: options.filter((o) => chosen.includes(o)).map((o) => o.value) };

@@ -1,6 +1,8 @@
 // Test support: what Slack would put in view.state.values if a person filled a form modal with `content`.
 // Used by this folder's round-trip tests and by the Slack stand-in's end-to-end tests.
 import type { Content } from '../src/relay/types.js';
+import { formatIssue, validateMessageBlocks, validateView } from '../src/standin/blockkit.js';
+import { checkMessage, checkView } from './limits.js';
 import type { ModalView } from './modal.js';
 import type { FieldSpec, FormSpec } from './spec.js';
 
@@ -60,4 +62,18 @@ function flatOptions(element: Raw): unknown[] {
   if (Array.isArray(element.options)) return element.options as unknown[];
   const groups = Array.isArray(element.option_groups) ? (element.option_groups as Raw[]) : [];
   return groups.flatMap((g): unknown[] => (Array.isArray(g.options) ? (g.options as unknown[]) : []));
+}
+
+/**
+ * Block Kit problems in a modal view or a message, as judged by both checkers written from Slack's docs:
+ * the Slack stand-in's validator and limits.ts (which still checks a few things the stand-in does not:
+ * decimal-string number bounds, text min ≤ max length, repeated option values, split surrogate pairs).
+ * [] means Slack would accept it.
+ */
+export function slackIssues(rendered: unknown): string[] {
+  const view = rendered as { type?: unknown; blocks?: unknown };
+  const modal = view.type === 'modal';
+  const standIn = modal ? validateView(rendered) : validateMessageBlocks(view.blocks);
+  const limits = modal ? checkView(rendered) : checkMessage(rendered);
+  return [...standIn.map(formatIssue), ...limits.map((problem) => `limits.ts: ${problem}`)];
 }

@@ -1,9 +1,11 @@
 // ajv validation of typed content against a FormSpec's normalized schema, with errors written for people.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { uiText, type Locale, type UiText } from './i18n.js';
 import type { FieldSpec, FormSpec } from './spec.js';
 
-const ajv = new Ajv({ allErrors: true });
+// ownProperties: otherwise a property named "constructor" or "valueOf" is read from Object.prototype.
+const ajv = new Ajv({ allErrors: true, ownProperties: true });
 addFormats.default(ajv, ['email', 'uri', 'date', 'date-time']);
 
 /** Compiled validators kept, by normalized schema text, so a schema is compiled once, not per submission. */
@@ -21,14 +23,15 @@ function validatorFor(schema: object): ValidateFunction {
   return validate;
 }
 
-/** Errors keyed by block_id, the first per field; empty when `content` is valid. */
-export function validationErrors(spec: FormSpec, content: object): Record<string, string> {
+/** Errors keyed by block_id, the first per field, in `locale` (English by default); {} when valid. */
+export function validationErrors(spec: FormSpec, content: object, locale?: Locale): Record<string, string> {
+  const t = uiText(locale).errors;
   const validate = validatorFor(spec.schema);
   if (validate(content)) return {};
   const errors: Record<string, string> = {};
   for (const error of validate.errors ?? []) {
     const field = spec.fields.find((f) => f.name === propertyOf(error));
-    if (field && !(field.blockId in errors)) errors[field.blockId] = messageFor(error, field);
+    if (field && !(field.blockId in errors)) errors[field.blockId] = messageFor(error, field, t);
   }
   return errors;
 }
@@ -39,40 +42,43 @@ function propertyOf(error: ErrorObject): string | undefined {
   return first?.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-const FORMAT_MESSAGES: Record<string, string> = {
-  email: 'Enter a valid email address',
-  uri: 'Enter a valid URL, like https://example.com',
-  date: 'Enter a valid date',
-  'date-time': 'Enter a valid date and time',
-};
-
-function messageFor(error: ErrorObject, field: FieldSpec): string {
+function messageFor(error: ErrorObject, field: FieldSpec, t: UiText['errors']): string {
   const { limit, format } = error.params as { limit?: number; format?: string };
   const n = limit ?? 0;
   switch (error.keyword) {
     case 'required':
-      return 'This field is required';
+      return t.required;
     case 'minLength':
-      return `Must be at least ${n} ${n === 1 ? 'character' : 'characters'}`;
     case 'maxLength':
-      return `Must be at most ${n} ${n === 1 ? 'character' : 'characters'}`;
     case 'minimum':
-      return `Must be at least ${n}`;
     case 'maximum':
-      return `Must be at most ${n}`;
     case 'minItems':
-      return `Choose at least ${n}`;
     case 'maxItems':
-      return `Choose at most ${n}`;
+      return t[error.keyword](n);
     case 'format':
-      return FORMAT_MESSAGES[format ?? ''] ?? 'Enter a valid value';
+      return formatMessage(format, t);
     case 'pattern':
-      return 'Does not match the expected format';
+      return t.pattern;
     case 'enum':
-      return 'Choose one of the options';
+      return t.enum;
     case 'type':
-      return field.kind === 'integer' ? 'Enter a whole number' : 'Enter a valid value';
+      return field.kind === 'integer' ? t.integer : t.invalid;
     default:
-      return 'Enter a valid value';
+      return t.invalid;
+  }
+}
+
+function formatMessage(format: string | undefined, t: UiText['errors']): string {
+  switch (format) {
+    case 'email':
+      return t.email;
+    case 'uri':
+      return t.uri;
+    case 'date':
+      return t.date;
+    case 'date-time':
+      return t.dateTime;
+    default:
+      return t.invalid;
   }
 }

@@ -1,0 +1,226 @@
+// UI text of the form engine in English and Chinese. One table per language with the same keys; the caller
+// picks the language (usually from the person's Slack locale) and English is the fallback.
+// Strings that embed server text take it already escaped for mrkdwn.
+import type { EndReason } from '../src/relay/types.js';
+
+export type Locale = 'en' | 'zh-CN';
+
+/** The locale for a Slack user's `locale` (e.g. "zh-CN", "zh-TW", "en-US"); English for anything else. */
+export function localeOf(slackLocale?: string): Locale {
+  return slackLocale !== undefined && /^zh(?:[-_]|$)/i.test(slackLocale) ? 'zh-CN' : 'en';
+}
+
+type Count = (n: number) => string;
+
+export interface UiText {
+  needsInput: (server: string) => string;
+  answerBy: (date: string) => string;
+  /** Slack date token format of the deadline. */
+  dateFormat: string;
+  respond: string;
+  decline: string;
+  asked: (server: string) => string;
+  ended: Record<EndReason, string>;
+  byPerson: (status: string, mention: string) => string;
+  linkOpened: string;
+  toolFinished: (tool: string, server: string) => string;
+  toolFailed: (tool: string, server: string) => string;
+  noOutput: string;
+  from: (server: string) => string;
+  titleFallback: string;
+  submit: string;
+  next: string;
+  cancel: string;
+  back: string;
+  page: (page: number, pages: number) => string;
+  yes: string;
+  no: string;
+  chooseOption: string;
+  chooseOptions: string;
+  optionGroup: (first: number, last: number) => string;
+  dateTimeGuidance: string;
+  chooseExactly: Count;
+  chooseBetween: (min: number, max: number) => string;
+  chooseAtLeastHint: Count;
+  chooseAtMostHint: Count;
+  secretWarning: (fields: string) => string;
+  urlAsks: (server: string) => string;
+  urlNotification: (server: string, host: string) => string;
+  urlHost: (host: string) => string;
+  urlPunycode: (unicodeHost: string) => string;
+  urlNotHttps: string;
+  urlUserInfo: string;
+  openLink: string;
+  errors: {
+    required: string;
+    minLength: Count;
+    maxLength: Count;
+    minimum: Count;
+    maximum: Count;
+    minItems: Count;
+    maxItems: Count;
+    email: string;
+    uri: string;
+    date: string;
+    dateTime: string;
+    pattern: string;
+    enum: string;
+    integer: string;
+    number: string;
+    yesNo: string;
+    listed: string;
+    invalid: string;
+  };
+}
+
+const en: UiText = {
+  needsInput: (server) => `${server} needs your input`,
+  answerBy: (date) => `Answer by ${date}`,
+  dateFormat: '{date_short_pretty} at {time}',
+  respond: 'Respond',
+  decline: 'Decline',
+  asked: (server) => `${server} asked`,
+  ended: {
+    answered: 'Answered',
+    declined: 'Declined',
+    closed: 'Closed without answering',
+    timed_out: 'Expired: no answer in time',
+    withdrawn: 'Withdrawn by the server',
+    call_ended: 'Cancelled: the tool call that asked has ended',
+    holder_lost: 'Cancelled: the connection to the server was lost',
+    delivery_failed: 'Cancelled: the request could not be delivered',
+  },
+  byPerson: (status, mention) => `${status} by ${mention}`,
+  linkOpened: 'Link opened',
+  toolFinished: (tool, server) => `${tool} on ${server} finished`,
+  toolFailed: (tool, server) => `${tool} on ${server} failed`,
+  noOutput: '(no output)',
+  from: (server) => `From ${server}`,
+  titleFallback: 'Request',
+  submit: 'Send',
+  next: 'Next',
+  cancel: 'Cancel',
+  back: 'Back',
+  page: (page, pages) => `Page ${page} of ${pages}`,
+  yes: 'Yes',
+  no: 'No',
+  chooseOption: 'Choose an option',
+  chooseOptions: 'Choose options',
+  optionGroup: (first, last) => `Options ${first}–${last}`,
+  dateTimeGuidance: 'Pick the time in your own time zone; it is sent as UTC.',
+  chooseExactly: (n) => `Choose ${n}.`,
+  chooseBetween: (min, max) => `Choose ${min} to ${max}.`,
+  chooseAtLeastHint: (n) => `Choose at least ${n}.`,
+  chooseAtMostHint: (n) => `Choose at most ${n}.`,
+  secretWarning: (fields) =>
+    `:warning: *This form asks for something that looks secret: ${fields}.* MCP servers must not ask for ` +
+    'passwords, tokens, keys or card numbers in a form. Leave these empty or decline unless you are sure.',
+  urlAsks: (server) => `${server} asks you to open a link`,
+  urlNotification: (server, host) => `${server} asks you to open a link on ${host}`,
+  urlHost: (host) => `Site: ${host}`,
+  urlPunycode: (unicodeHost) =>
+    `:warning: The site name is internationalized (punycode; shown as ${unicodeHost}) and may imitate another site.`,
+  urlNotHttps: ':warning: This link is not HTTPS: what you send there can be read or changed on the way.',
+  urlUserInfo: ':warning: This link has a user name before the site name, a trick to hide the real site.',
+  openLink: 'Open link',
+  errors: {
+    required: 'This field is required',
+    minLength: (n) => `Must be at least ${n} ${n === 1 ? 'character' : 'characters'}`,
+    maxLength: (n) => `Must be at most ${n} ${n === 1 ? 'character' : 'characters'}`,
+    minimum: (n) => `Must be at least ${n}`,
+    maximum: (n) => `Must be at most ${n}`,
+    minItems: (n) => `Choose at least ${n}`,
+    maxItems: (n) => `Choose at most ${n}`,
+    email: 'Enter a valid email address',
+    uri: 'Enter a valid URL, like https://example.com',
+    date: 'Enter a valid date',
+    dateTime: 'Enter a valid date and time',
+    pattern: 'Does not match the expected format',
+    enum: 'Choose one of the options',
+    integer: 'Enter a whole number',
+    number: 'Enter a number',
+    yesNo: 'Choose Yes or No',
+    listed: 'Choose from the listed options',
+    invalid: 'Enter a valid value',
+  },
+};
+
+const zhCN: UiText = {
+  needsInput: (server) => `${server} 需要你的输入`,
+  answerBy: (date) => `请在 ${date} 前回答`,
+  dateFormat: '{date_short_pretty} {time}',
+  respond: '回答',
+  decline: '拒绝',
+  asked: (server) => `${server} 提出了请求`,
+  ended: {
+    answered: '已回答',
+    declined: '已拒绝',
+    closed: '未回答即关闭',
+    timed_out: '已过期：未在时限内回答',
+    withdrawn: '服务器已撤回',
+    call_ended: '已取消：发起请求的工具调用已结束',
+    holder_lost: '已取消：与服务器的连接已断开',
+    delivery_failed: '已取消：请求无法送达',
+  },
+  byPerson: (status, mention) => `${mention} ${status}`,
+  linkOpened: '已打开链接',
+  toolFinished: (tool, server) => `${server} 上的 ${tool} 已完成`,
+  toolFailed: (tool, server) => `${server} 上的 ${tool} 失败`,
+  noOutput: '（无输出）',
+  from: (server) => `来自 ${server}`,
+  titleFallback: '请求',
+  submit: '发送',
+  next: '下一页',
+  cancel: '取消',
+  back: '上一页',
+  page: (page, pages) => `第 ${page} 页，共 ${pages} 页`,
+  yes: '是',
+  no: '否',
+  chooseOption: '请选择一项',
+  chooseOptions: '请选择',
+  optionGroup: (first, last) => `选项 ${first}–${last}`,
+  dateTimeGuidance: '请按你所在的时区选择时间；发送时会转换为 UTC。',
+  chooseExactly: (n) => `请选择 ${n} 项。`,
+  chooseBetween: (min, max) => `请选择 ${min} 到 ${max} 项。`,
+  chooseAtLeastHint: (n) => `请至少选择 ${n} 项。`,
+  chooseAtMostHint: (n) => `最多选择 ${n} 项。`,
+  secretWarning: (fields) =>
+    `:warning: *此表单要求填写看似机密的信息：${fields}。* MCP 服务器不得在表单中索取密码、令牌、密钥或卡号。` +
+    '除非你确定无误，否则请留空或拒绝。',
+  urlAsks: (server) => `${server} 请你打开一个链接`,
+  urlNotification: (server, host) => `${server} 请你打开 ${host} 上的链接`,
+  urlHost: (host) => `网站：${host}`,
+  urlPunycode: (unicodeHost) =>
+    `:warning: 该网站名为国际化域名（punycode，显示为 ${unicodeHost}），可能在冒充其他网站。`,
+  urlNotHttps: ':warning: 此链接不是 HTTPS：你发送的内容可能在传输中被读取或篡改。',
+  urlUserInfo: ':warning: 此链接在网站名之前带有用户名，这是隐藏真实网站的常见手法。',
+  openLink: '打开链接',
+  errors: {
+    required: '此项为必填项',
+    minLength: (n) => `必须至少为 ${n} 个字符`,
+    maxLength: (n) => `最多 ${n} 个字符`,
+    minimum: (n) => `必须至少为 ${n}`,
+    maximum: (n) => `必须最多为 ${n}`,
+    minItems: (n) => `请至少选择 ${n} 项`,
+    maxItems: (n) => `最多选择 ${n} 项`,
+    email: '请输入有效的电子邮件地址',
+    uri: '请输入有效的网址，例如 https://example.com',
+    date: '请输入有效的日期',
+    dateTime: '请输入有效的日期和时间',
+    pattern: '格式不符合要求',
+    enum: '请选择其中一个选项',
+    integer: '请输入整数',
+    number: '请输入数字',
+    yesNo: '请选择“是”或“否”',
+    listed: '请从列出的选项中选择',
+    invalid: '请输入有效的值',
+  },
+};
+
+/** Both tables, exported so a test can check that they have the same keys. */
+export const UI_TEXT: Record<Locale, UiText> = { en, 'zh-CN': zhCN };
+
+/** The table for `locale`; English for undefined or anything unknown. */
+export function uiText(locale?: Locale): UiText {
+  return locale === 'zh-CN' ? zhCN : en;
+}

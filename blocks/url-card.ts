@@ -1,0 +1,106 @@
+// The URL-mode card: the full URL as inert text with its host in bold, warnings for look-alike (punycode/IDN),
+// non-HTTPS and user-info URLs, an explicit "Open link" consent button and Decline. Nothing here is a link
+// Slack could unfurl or a server could forge: the only clickable URL is the button's own `url`.
+import { domainToUnicode } from 'node:url';
+import {
+  button,
+  deadlineContext,
+  messageSections,
+  notification,
+  serverName,
+  type SlackMessage,
+} from './card.js';
+import { uiText, type Locale } from './i18n.js';
+import { DECLINE_ACTION, URL_CONSENT_ACTION } from './ids.js';
+import { escapeMrkdwn, mrkdwn, truncate } from './text.js';
+
+/** Slack's limit on a button's `url`. */
+export const URL_MAX = 3000;
+const HOST_MAX = 255;
+
+/** The URL can't be offered as a link: not http(s), unparsable, or too long for a Slack button. */
+export class UrlError extends Error {
+  override name = 'UrlError';
+  readonly code = 'invalid_url';
+}
+
+/** What the card shows about a URL, exported so a deployment policy can look at the same facts. */
+export interface UrlFacts {
+  /** The URL opened by the button: WHATWG-normalized, backticks percent-encoded. */
+  href: string;
+  /** ASCII host (punycode for internationalized names). */
+  host: string;
+  /** The host as people read it (Unicode), equal to `host` unless internationalized. */
+  unicodeHost: string;
+  internationalized: boolean;
+  https: boolean;
+  hasUserInfo: boolean;
+}
+
+export function urlFacts(url: string): UrlFacts {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (cause) {
+    throw new UrlError('the URL does not parse', { cause });
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new UrlError(`only http and https links can be opened, got ${JSON.stringify(parsed.protocol)}`);
+  }
+  // A backtick would end the code span the URL is shown in; %60 is the same character to the server.
+  const href = parsed.href.replace(/`/g, '%60');
+  if (href.length > URL_MAX) throw new UrlError(`the URL is longer than ${URL_MAX} characters`);
+  const host = parsed.hostname;
+  const internationalized = host.split('.').some((label) => /^xn--/i.test(label));
+  return {
+    href,
+    host,
+    unicodeHost: internationalized ? domainToUnicode(host) || host : host,
+    internationalized,
+    https: parsed.protocol === 'https:',
+    hasUserInfo: parsed.username !== '' || parsed.password !== '',
+  };
+}
+
+export function urlCard(input: {
+  questionId: string;
+  server: string;
+  message: string;
+  /** The URL-mode request's `url`; throws UrlError when it can't be offered. */
+  url: string;
+  /** Unix epoch milliseconds. */
+  deadline: number;
+  /** UI language; English when absent. */
+  locale?: Locale;
+}): SlackMessage {
+  const t = uiText(input.locale);
+  const facts = urlFacts(input.url);
+  const server = serverName(input.server);
+  const host = escapeMrkdwn(truncate(facts.host, HOST_MAX));
+  const warnings = [
+    facts.internationalized ? t.urlPunycode(escapeMrkdwn(truncate(facts.unicodeHost, HOST_MAX))) : '',
+    facts.https ? '' : t.urlNotHttps,
+    facts.hasUserInfo ? t.urlUserInfo : '',
+  ].filter((w) => w !== '');
+  return {
+    text: `${t.urlNotification(server, host)}: ${notification(input.message)}`,
+    blocks: [
+      { type: 'section', text: mrkdwn(t.urlAsks(`*${server}*`)) },
+      ...messageSections(input.message),
+      {
+        type: 'section',
+        text: mrkdwn(`${t.urlHost(`*${host}*`)}\n\`${escapeMrkdwn(facts.href)}\``),
+      },
+      ...(warnings.length > 0 ? [{ type: 'context', elements: warnings.map((w) => mrkdwn(w)) }] : []),
+      deadlineContext(input.deadline, input.locale),
+      {
+        type: 'actions',
+        block_id: 'elicit_actions',
+        elements: [
+          { ...button(t.openLink, URL_CONSENT_ACTION, input.questionId), url: facts.href, style: 'primary' },
+          button(t.decline, DECLINE_ACTION, input.questionId),
+        ],
+      },
+    ],
+  };
+}
