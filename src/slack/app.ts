@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { App, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from '../logger.js';
 import { registerListeners, type ListenerDeps } from './listeners.js';
+import { Locales } from './locales.js';
 import { SlackSurface } from './surface.js';
 
 export interface SlackAppOptions {
@@ -51,7 +52,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     options.logger.error({ err: error, code: error.code }, 'slack listener failed');
     return Promise.resolve();
   });
-  const surface = new SlackSurface(app.client);
+  const surface = new SlackSurface(app.client, new Locales(app.client));
   return {
     app,
     surface,

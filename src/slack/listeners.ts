@@ -32,7 +32,8 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     if ('refusal' in check) return ack({ response_action: 'update', view: finishedView(check.refusal) });
     const { question } = check;
     const spec = parseFormSchema(question.requestedSchema);
-    const submission = readSubmission(spec, view.state.values);
+    const locale = await deps.surface.locales.of(body.user.id);
+    const submission = readSubmission(spec, view.state.values, { locale });
     if (!submission.ok) return ack({ response_action: 'errors', errors: submission.errors });
     const result = await deps.relay.finish(
       question.id,
@@ -66,6 +67,7 @@ async function openForm(
   }
   const { question } = check;
   const view = formModal(parseFormSchema(question.requestedSchema), {
+    locale: await deps.surface.locales.of(body.user.id),
     questionId: question.id,
     server: question.server,
     message: question.message,

@@ -5,16 +5,21 @@ import { endedCard, requestCard, toolResultMessage } from '../../blocks/index.js
 import { RelayError } from '../relay/errors.js';
 import type { Surface } from '../relay/relay.js';
 import type { Question } from '../relay/types.js';
+import type { Locales } from './locales.js';
 
 export class SlackSurface implements Surface {
   /** DM channel ids by user id; chat.update needs the D… id, not the user id. */
   private readonly dms = new Map<string, string>();
 
-  constructor(private readonly client: webApi.WebClient) {}
+  constructor(
+    private readonly client: webApi.WebClient,
+    readonly locales: Locales,
+  ) {}
 
   async postQuestion(question: Question): Promise<{ channel: string; ts: string }> {
     const channel = await this.dmOf(question.userId);
     const card = requestCard({
+      locale: await this.locales.of(question.userId),
       questionId: question.id,
       server: question.server,
       message: question.message,
@@ -32,6 +37,7 @@ export class SlackSurface implements Surface {
   async showEnded(question: Question, byUserId?: string): Promise<void> {
     if (!question.card || question.state === 'pending') return;
     const card = endedCard({
+      locale: await this.locales.of(question.userId),
       server: question.server,
       message: question.message,
       state: question.state,
@@ -49,7 +55,7 @@ export class SlackSurface implements Surface {
     text: string;
   }): Promise<void> {
     const { userId, ...result } = input;
-    const message = toolResultMessage(result);
+    const message = toolResultMessage({ ...result, locale: await this.locales.of(userId) });
     await this.client.chat.postMessage({
       channel: await this.dmOf(userId),
       text: message.text,

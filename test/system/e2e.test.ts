@@ -178,6 +178,20 @@ describe('one elicitation, end to end', () => {
     await expectCardEnded(h, card, 'Withdrawn by the server');
   });
 
+  it('speaks Chinese to a person whose Slack locale is zh-CN', async () => {
+    const card = await h.ask('UZH', EVERY_KIND, '请输入你的GitHub用户名');
+    const posted = JSON.stringify(h.standin.message(card.channel, card.ts)?.blocks);
+    expect(posted).toContain('回答');
+    expect(posted).toContain('请输入你的GitHub用户名');
+    const viewId = await openForm(h, 'UZH', card);
+    const view = h.standin.view(viewId)?.view as { submit: { text: string }; close: { text: string } };
+    expect(`${view.submit.text}${view.close.text}`).toMatch(/[\u4e00-\u9fff]/);
+    await h.driver.closeView({ userId: 'UZH', viewId });
+    expect(await h.toolResult('UZH')).toEqual({ action: 'cancel' });
+    const ended = await h.standin.waitForCall('chat.update', (c) => c.args.ts === card.ts);
+    expect(JSON.stringify(ended.args.blocks)).toMatch(/[\u4e00-\u9fff]/);
+  });
+
   it('answers /healthz with 200 once ready', async () => {
     const response = await fetch(`http://127.0.0.1:${h.relay.port}/healthz`);
     expect(response.status).toBe(200);

@@ -39,7 +39,10 @@ export interface Harness {
 
 export async function startHarness(options: { timeout?: string; replicas?: number } = {}): Promise<Harness> {
   const prefix = uniquePrefix();
-  const standin = await startSlackStandin({ botToken: BOT_TOKEN });
+  const standin = await startSlackStandin({
+    botToken: BOT_TOKEN,
+    users: { UZH: { name: 'mei', realName: 'Mei', locale: 'zh-CN' } },
+  });
   const config = loadConfig({
     env: {
       SLACK_BOT_TOKEN: BOT_TOKEN,
