@@ -8,13 +8,28 @@ export type StoreErrorCode =
   /** `maxmemory-policy` is not `noeviction` and the store was told to refuse that. */
   | 'not_noeviction'
   /** A stored question hash could not be read back as a Question. */
-  | 'bad_record';
+  | 'bad_record'
+  /** The server asked for more new questions than its rate limit allows (see RateLimitedError). */
+  | 'rate_limited'
+  /** drain() was called: this replica takes no new questions. */
+  | 'draining';
 
 export class StoreError extends RelayError {
   override name = 'StoreError';
   declare readonly code: StoreErrorCode;
   constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
+  }
+}
+
+/** A create refused by the per-server rate limit; `retryAfterMs` is when the current window ends. */
+export class RateLimitedError extends StoreError {
+  override name = 'RateLimitedError';
+  constructor(
+    readonly server: string,
+    readonly retryAfterMs: number,
+  ) {
+    super('rate_limited', `Server "${server}" asked too many questions; retry in ${retryAfterMs} ms`);
   }
 }
 

@@ -6,7 +6,15 @@ export {
   TIMEOUT_RECOVERY_BOUND_MS,
   TIMEOUT_STALLED_INTERVAL_MS,
 } from './store.js';
-export type { StoreOptions } from './store.js';
-export { StoreError, type StoreErrorCode } from './errors.js';
+export type { CreateOptions, StoreOptions } from './store.js';
+export { RateLimitedError, StoreError, type StoreErrorCode } from './errors.js';
 export { CONNECT_TIMEOUT_MS, type StoreLogger } from './connect.js';
 export { INBOX_BLOCK_MS, INBOX_STALL_MS } from './inbox.js';
+export {
+  LEASE_RENEW_EVERY_MS,
+  LEASE_TTL_MS,
+  SWEEP_EVERY_MS,
+  type LeaseOptions,
+  type SweepOptions,
+} from './lease.js';
+export type { RateLimit } from './pending.js';

@@ -2,6 +2,11 @@
 //
 //   ${prefix}:{q}:question:<id>     hash    one question (see record.ts for the fields)
 //   ${prefix}:{q}:inbox:<holder>    stream  ids of finished questions whose MCP session <holder> holds
+//   ${prefix}:{q}:lease:<holder>    string  present while the replica <holder> is alive (SET PX, renewed)
+//   ${prefix}:{q}:holders           set     holders that have acquired a lease (the sweeper's work list)
+//   ${prefix}:{q}:held:<holder>     zset    pending question ids of <holder>, scored by deadline
+//   ${prefix}:{q}:user:<userId>     zset    pending question ids a person must answer, scored by deadline
+//   ${prefix}:{q}:rate:<server>     string  new-question counter of the server's current rate window
 //   ${prefix}:{bull}:timeouts:...   BullMQ  the delayed timeout jobs (BullMQ builds these from its prefix)
 //
 // Redis Cluster: the finish script writes a question hash AND its holder's inbox in one step, so both must
@@ -18,6 +23,11 @@ const unsafeName = /[^\w.:{}-]/g;
 export interface Keys {
   question(id: string): string;
   inbox(holder: string): string;
+  lease(holder: string): string;
+  readonly holders: string;
+  held(holder: string): string;
+  user(userId: string): string;
+  rate(server: string): string;
   /** The BullMQ `prefix` option: queue keys become `${bullPrefix}:${queueName}:...`. */
   readonly bullPrefix: string;
   /** A CLIENT SETNAME value for one of this store's connections, e.g. `${prefix}:inbox:<holder>`. */
@@ -28,6 +38,11 @@ export function keys(prefix: string): Keys {
   return {
     question: (id) => `${prefix}:{q}:question:${id}`,
     inbox: (holder) => `${prefix}:{q}:inbox:${holder}`,
+    lease: (holder) => `${prefix}:{q}:lease:${holder}`,
+    holders: `${prefix}:{q}:holders`,
+    held: (holder) => `${prefix}:{q}:held:${holder}`,
+    user: (userId) => `${prefix}:{q}:user:${userId}`,
+    rate: (server) => `${prefix}:{q}:rate:${server}`,
     bullPrefix: `${prefix}:{bull}`,
     connectionName: (role, holder) => `${prefix}:${role}:${holder}`.replace(unsafeName, '_'),
   };
@@ -35,3 +50,6 @@ export function keys(prefix: string): Keys {
 
 /** BullMQ queue of timeout jobs (one per pending question, jobId = question id). */
 export const TIMEOUT_QUEUE = 'timeouts';
+
+/** BullMQ queue of reminder jobs (jobId `<question id>-r<n>`). */
+export const REMINDER_QUEUE = 'reminders';

@@ -3,6 +3,7 @@
 //   timeoutMs createdAt deadline endedAt            decimal integers (ms; epoch ms from Redis TIME)
 //   requestedSchema outcome                         JSON
 //   cardChannel cardTs                              the Slack card, once posted
+//   reminders                                       count of reminder jobs (absent when none; not part of Question)
 import type { Content, EndReason, Outcome, Question, QuestionState } from '../relay/types.js';
 import { StoreError } from './errors.js';
 

@@ -1,9 +1,11 @@
 import type { Redis } from 'ioredis';
 
 // The one atomic transition. Everything that decides an outcome happens inside this script, so duplicate
-// submits, a submit racing the timeout, or two replicas at once can never produce two outcomes.
+// submits, a submit racing the timeout, or two replicas at once can never produce two outcomes. The winner
+// also drops the question from its holder's and its person's pending indexes in the same step.
 //
 // KEYS[1] question hash   KEYS[2] inbox stream of the question's holder (same hash slot, see keys.ts)
+// KEYS[3] holder's pending zset   KEYS[4] person's pending zset
 // ARGV[1] new state  ARGV[2] outcome JSON  ARGV[3] reason  ARGV[4] retention seconds
 // ARGV[5] approximate inbox length cap  ARGV[6] question id
 // Returns {'missing'} | {'lost', HGETALL} | {'won', HGETALL}.
@@ -18,6 +20,8 @@ redis.call('HSET', KEYS[1], 'state', ARGV[1], 'outcome', ARGV[2], 'reason', ARGV
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'id', ARGV[6])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
+redis.call('ZREM', KEYS[3], ARGV[6])
+redis.call('ZREM', KEYS[4], ARGV[6])
 return {'won', redis.call('HGETALL', KEYS[1])}
 `;
 
@@ -28,16 +32,53 @@ redis.call('HSET', KEYS[1], 'cardChannel', ARGV[1], 'cardTs', ARGV[2])
 return 1
 `;
 
+// Acquires or renews a lease and (re)registers the holder for sweeping in one step, so a registered holder
+// always had a lease at some point. KEYS[1] lease  KEYS[2] holders set; ARGV[1] ttl ms  ARGV[2] holder.
+// Returns 1 if the lease was still there (a renewal), 0 if it had to be created.
+export const LEASE_LUA = `
+local had = redis.call('EXISTS', KEYS[1])
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[1])
+redis.call('SADD', KEYS[2], ARGV[2])
+return had
+`;
+
+// Forgets a dead holder once nothing of it is left; a renewal in between keeps it registered.
+// KEYS[1] lease  KEYS[2] holder's pending zset  KEYS[3] holders set; ARGV[1] holder.
+export const FORGET_HOLDER_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('ZCARD', KEYS[2]) > 0 then return 0 end
+redis.call('SREM', KEYS[3], ARGV[1])
+return 1
+`;
+
+// Fixed-window counter: the window starts with its first request and lasts ARGV[2] ms. Refused requests count
+// too, which does not matter for a fixed window. KEYS[1] counter; ARGV[1] max  ARGV[2] window ms.
+// Returns {1, 0} when admitted, {0, ms until the window ends} when refused.
+export const ADMIT_LUA = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if n > tonumber(ARGV[1]) then return {0, redis.call('PTTL', KEYS[1])} end
+return {1, 0}
+`;
+
 export interface StoreScripts {
-  /** FINISH_LUA: (questionKey, inboxKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id). */
+  /** FINISH_LUA: (questionKey, inboxKey, heldKey, userKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id). */
   questionFinish(...args: (string | number)[]): Promise<unknown>;
   /** ATTACH_CARD_LUA: (questionKey, channel, ts). */
   questionAttachCard(...args: string[]): Promise<unknown>;
+  /** LEASE_LUA: (leaseKey, holdersKey, ttlMs, holder). */
+  holderLease(...args: (string | number)[]): Promise<unknown>;
+  /** FORGET_HOLDER_LUA: (leaseKey, heldKey, holdersKey, holder). */
+  holderForget(...args: string[]): Promise<unknown>;
+  /** ADMIT_LUA: (counterKey, max, windowMs). */
+  serverAdmit(...args: (string | number)[]): Promise<unknown>;
 }
 
 /** Registers the scripts on a client; ioredis then runs them by EVALSHA, loading them when Redis lacks them. */
 export function withScripts(redis: Redis): Redis & StoreScripts {
-  redis.defineCommand('questionFinish', { numberOfKeys: 2, lua: FINISH_LUA });
+  redis.defineCommand('questionFinish', { numberOfKeys: 4, lua: FINISH_LUA });
   redis.defineCommand('questionAttachCard', { numberOfKeys: 1, lua: ATTACH_CARD_LUA });
+  redis.defineCommand('holderLease', { numberOfKeys: 2, lua: LEASE_LUA });
+  redis.defineCommand('holderForget', { numberOfKeys: 3, lua: FORGET_HOLDER_LUA });
+  redis.defineCommand('serverAdmit', { numberOfKeys: 1, lua: ADMIT_LUA });
   return redis as Redis & StoreScripts;
 }

@@ -1,8 +1,7 @@
-// The question store: pending questions in Redis, their timeouts as BullMQ delayed jobs, one atomic
-// transition that ends them, and each holder's inbox of finished questions.
-import { randomBytes } from 'node:crypto';
-import { Queue, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+// The question store: pending questions in Redis, their timeouts and reminders as BullMQ delayed jobs, one
+// atomic transition that ends them, each holder's inbox of finished questions, replica leases with an orphan
+// sweep, a per-person pending index and a per-server rate limit on new questions.
+import { Queue } from 'bullmq';
 import type { EndReason, FinishResult, NewQuestion, Outcome, Question } from '../relay/types.js';
 import {
   checkEvictionPolicy,
@@ -13,27 +12,27 @@ import {
   endClient,
   type StoreLogger,
 } from './connect.js';
+import { StoreError } from './errors.js';
 import { Inbox } from './inbox.js';
-import { TIMEOUT_QUEUE, keys, type Keys } from './keys.js';
-import { pairs, parseQuestion, stateFor, toHash } from './record.js';
-import { withScripts, type StoreScripts } from './scripts.js';
+import { settleWithin } from './jobs.js';
+import { REMINDER_QUEUE, TIMEOUT_QUEUE, keys } from './keys.js';
+import { Lease, OrphanSweeper, type LeaseOptions, type SweepOptions } from './lease.js';
+import { pendingFor } from './pending.js';
+import { parseQuestion } from './record.js';
+import { reminderHandler } from './reminders.js';
+import { withScripts } from './scripts.js';
+import { CLOSE_GRACE_MS, Timers } from './timers.js';
+import { finishQuestion, writeQuestion, type Collaborators, type CreateOptions } from './transitions.js';
 
-/** Lock on an active timeout job, in ms; a crashed worker's job is stalled once this lapses. */
-export const TIMEOUT_LOCK_DURATION_MS = 10_000;
-/** How often workers look for stalled timeout jobs, in ms. */
-export const TIMEOUT_STALLED_INTERVAL_MS = 5_000;
-/** Upper bound, in ms, for a timeout job held by a crashed worker to run again on a live one. */
-export const TIMEOUT_RECOVERY_BOUND_MS = TIMEOUT_LOCK_DURATION_MS + TIMEOUT_STALLED_INTERVAL_MS;
-/** Stalls tolerated before BullMQ fails the job (its default 1 would drop a timeout after two crashes). */
-const MAX_STALLED_COUNT = 5;
-/** Timeout jobs run concurrently per worker; the handler is one short Redis script. */
-const TIMEOUT_CONCURRENCY = 20;
+export {
+  CLOSE_GRACE_MS,
+  TIMEOUT_LOCK_DURATION_MS,
+  TIMEOUT_RECOVERY_BOUND_MS,
+  TIMEOUT_STALLED_INTERVAL_MS,
+} from './timers.js';
+export type { CreateOptions } from './transitions.js';
 /** Longest wait for one Redis command from create/get/finish/attachCard, in ms. */
 export const COMMAND_TIMEOUT_MS = 5_000;
-/** How long close() lets running timeout handlers finish, in ms, before it drops the worker's connections. */
-export const CLOSE_GRACE_MS = 5_000;
-/** Approximate cap on an inbox stream, so a holder that never reads cannot grow it without bound. */
-const INBOX_MAX_LEN = 10_000;
 
 export interface StoreOptions {
   /** REDIS_URL, e.g. `redis://127.0.0.1:6379`. */
@@ -49,28 +48,22 @@ export interface StoreOptions {
   logger?: StoreLogger;
 }
 
-interface Collaborators {
+interface Parts extends Collaborators {
   opts: StoreOptions;
-  keys: Keys;
-  logger: StoreLogger;
-  /** Commands and the BullMQ Queue. No offline queue: with Redis down, calls fail at once. */
-  cmd: Redis & StoreScripts;
-  queue: Queue;
 }
 
-type FinishReply = ['missing'] | ['won' | 'lost', string[]];
-
 export class QuestionStore {
-  private readonly retentionSec: number;
-  private worker: Worker | undefined;
-  /** Timeout handlers in progress, so close() can let them finish without waiting on a Redis that may be gone. */
-  private readonly running = new Set<Promise<void>>();
-  private workerBase: Redis | undefined;
+  private readonly timers: Timers;
   private inbox: Inbox | undefined;
+  private lease: Lease | undefined;
+  private sweeper: OrphanSweeper | undefined;
+  /** create and finish calls in progress, so drain() can let them complete. */
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private draining = false;
   private closed = false;
 
-  private constructor(private readonly c: Collaborators) {
-    this.retentionSec = c.opts.retentionSec ?? 86_400;
+  private constructor(private readonly c: Parts) {
+    this.timers = new Timers(c.cmd, c.keys, c.opts.holderId, c.logger);
   }
 
   static async open(opts: StoreOptions): Promise<QuestionStore> {
@@ -87,42 +80,27 @@ export class QuestionStore {
     await connectOrFail(cmd, opts.url);
     try {
       await checkEvictionPolicy(cmd, logger, opts.requireNoeviction ?? false);
-      const queue = new Queue(TIMEOUT_QUEUE, { connection: cmd, prefix: k.bullPrefix });
-      queue.on('error', (err) => logger.warn({ err }, 'timeout queue error'));
-      await queue.waitUntilReady();
-      return new QuestionStore({ opts, keys: k, logger, cmd, queue });
+      const [queue, reminders] = [TIMEOUT_QUEUE, REMINDER_QUEUE].map((name) => {
+        const q = new Queue(name, { connection: cmd, prefix: k.bullPrefix });
+        q.on('error', (err) => logger.warn({ err, queue: name }, 'timer queue error'));
+        return q;
+      }) as [Queue, Queue];
+      await Promise.all([queue.waitUntilReady(), reminders.waitUntilReady()]);
+      const retentionSec = opts.retentionSec ?? 86_400;
+      const parts = { opts, holderId: opts.holderId, retentionSec, keys: k, logger, cmd, queue, reminders };
+      return new QuestionStore(parts);
     } catch (err) {
       await endClient(cmd, false);
       throw commandError('start-up', err);
     }
   }
 
-  async create(q: NewQuestion): Promise<Question> {
-    const { cmd, keys: k } = this.c;
-    try {
-      const now = await this.redisNow();
-      const question: Question = {
-        ...q,
-        id: newId(),
-        state: 'pending',
-        holder: this.c.opts.holderId,
-        createdAt: now,
-        deadline: now + q.timeoutMs,
-      };
-      const key = k.question(question.id);
-      // Unanswered records still expire: deadline plus retention, in case every timer was lost.
-      const replies = await cmd
-        .multi()
-        .hset(key, toHash(question))
-        .pexpire(key, q.timeoutMs + this.retentionSec * 1000)
-        .exec();
-      const failed = replies?.find(([err]) => err !== null);
-      if (failed?.[0]) throw failed[0];
-      await this.addTimeout(question);
-      return question;
-    } catch (err) {
-      throw commandError('create', err);
+  /** Writes a pending question, its indexes and its timer jobs; refuses with 'draining' after drain(). */
+  create(q: NewQuestion, opts: CreateOptions = {}): Promise<Question> {
+    if (this.draining) {
+      return Promise.reject(new StoreError('draining', 'This replica is shutting down; no new questions'));
     }
+    return this.track(writeQuestion(this.c, q, opts));
   }
 
   async get(id: string): Promise<Question | undefined> {
@@ -144,52 +122,27 @@ export class QuestionStore {
     }
   }
 
-  /** Ends a pending question exactly once; every other attempt learns the state it is already in. */
-  async finish(id: string, outcome: Outcome, reason: EndReason): Promise<FinishResult> {
-    const { cmd, keys: k } = this.c;
-    let reply: FinishReply;
+  /** A person's pending questions, soonest deadline first. */
+  async pendingFor(userId: string): Promise<Question[]> {
     try {
-      // The holder never changes after creation; the script needs its inbox key declared up front.
-      const holder = await cmd.hget(k.question(id), 'holder');
-      if (holder === null) return { won: false, state: 'missing' };
-      const args = [stateFor(outcome), JSON.stringify(outcome), reason, this.retentionSec, INBOX_MAX_LEN, id];
-      reply = (await cmd.questionFinish(k.question(id), k.inbox(holder), ...args)) as FinishReply;
+      return await pendingFor(this.c.cmd, this.c.keys, userId, this.c.logger);
     } catch (err) {
-      throw commandError('finish', err);
+      throw commandError('pendingFor', err);
     }
-    if (reply[0] === 'missing') return { won: false, state: 'missing' };
-    const question = parseQuestion(pairs(reply[1]));
-    if (question === undefined) return { won: false, state: 'missing' };
-    if (reply[0] === 'lost') return { won: false, state: question.state, question };
-    await this.removeTimeout(id);
-    return { won: true, question };
+  }
+
+  /** Ends a pending question exactly once; every other attempt learns the state it is already in. */
+  finish(id: string, outcome: Outcome, reason: EndReason): Promise<FinishResult> {
+    return this.track(finishQuestion(this.c, id, outcome, reason));
   }
 
   async startTimeouts(onDue: (questionId: string) => Promise<void>): Promise<void> {
-    const { opts, keys: k, logger, cmd } = this.c;
-    // Workers block (BZPOPMIN) and must wait out outages, hence their own connections and no retry limit.
-    this.workerBase = cmd.duplicate({
-      connectionName: k.connectionName('worker', opts.holderId),
-      enableOfflineQueue: true,
-      maxRetriesPerRequest: null,
-      commandTimeout: undefined,
-      lazyConnect: true,
-    });
-    // Never connects itself: BullMQ duplicates it, and those copies report their errors through the worker.
-    this.workerBase.on('error', () => undefined);
-    const worker = new Worker(TIMEOUT_QUEUE, this.tracked(onDue), {
-      connection: this.workerBase,
-      prefix: k.bullPrefix,
-      name: k.connectionName('timeouts', opts.holderId),
-      concurrency: TIMEOUT_CONCURRENCY,
-      lockDuration: TIMEOUT_LOCK_DURATION_MS,
-      stalledInterval: TIMEOUT_STALLED_INTERVAL_MS,
-      maxStalledCount: MAX_STALLED_COUNT,
-    });
-    this.worker = worker;
-    worker.on('error', (err) => logger.warn({ err }, 'timeout worker error'));
-    worker.on('failed', (job, err) => logger.warn({ err, id: job?.id }, 'timeout job failed'));
-    await worker.waitUntilReady();
+    await this.timers.start(TIMEOUT_QUEUE, (job) => onDue(job.data.id ?? job.id ?? ''));
+  }
+
+  /** Runs onReminder(questionId, at) for each reminder time that comes due while its question is pending. */
+  async startReminders(onReminder: (questionId: string, at: number) => Promise<void>): Promise<void> {
+    await this.timers.start(REMINDER_QUEUE, reminderHandler(this.c.cmd, this.c.keys, onReminder));
   }
 
   async startInbox(onOutcome: (question: Question) => void): Promise<void> {
@@ -208,87 +161,82 @@ export class QuestionStore {
     this.inbox.start();
   }
 
-  /** Stops the worker (letting running timeout jobs finish), the inbox loop and every connection. */
+  /**
+   * Takes this replica's lease and keeps renewing it. Call it before the first create: a holder is only ever
+   * swept once it has taken a lease, so questions created earlier are safe but unprotected until then.
+   */
+  async startLease(opts?: LeaseOptions): Promise<void> {
+    this.lease?.stop();
+    const lease = new Lease(this.liveness(), opts);
+    try {
+      await lease.start();
+    } catch (err) {
+      throw commandError('startLease', err);
+    }
+    this.lease = lease;
+  }
+
+  /** Stops renewing the lease and leaves it to lapse, as a crash would (close() releases it instead). */
+  stopLease(): void {
+    this.lease?.stop();
+  }
+
+  /** Periodically ends the pending questions of holders whose lease lapsed (see sweepOrphans); once per store. */
+  startOrphanSweep(onOrphaned: (question: Question) => Promise<void>, opts?: SweepOptions): void {
+    this.sweeper ??= new OrphanSweeper(this.liveness(), (id, o, r) => this.finish(id, o, r));
+    this.sweeper.start(onOrphaned, opts);
+  }
+
+  /**
+   * One sweep: every pending question of a holder whose lease lapsed ends as cancel / holder_lost. onOrphaned
+   * runs for the ones this replica won (to update their cards), so exactly once across all sweepers.
+   */
+  async sweepOrphans(onOrphaned: (question: Question) => Promise<void>): Promise<Question[]> {
+    const sweeper = new OrphanSweeper(this.liveness(), (id, o, r) => this.finish(id, o, r));
+    try {
+      return await sweeper.sweep(onOrphaned);
+    } catch (err) {
+      throw commandError('sweepOrphans', err);
+    }
+  }
+
+  /**
+   * Graceful shutdown, step one: refuses new creates ('draining'), stops sweeping, lets in-flight create and
+   * finish calls complete and closes the timer workers once their running jobs are done, so nothing is left
+   * active or stalled. finish keeps working (to end what is still waiting); close() comes after.
+   */
+  async drain(): Promise<void> {
+    this.draining = true;
+    await this.sweeper?.stop();
+    await settleWithin([...this.inFlight], CLOSE_GRACE_MS);
+    await this.timers.close(true);
+  }
+
+  /** Stops the workers (letting running jobs finish), the inbox, the sweeper, the lease and every connection. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const { cmd, queue, logger } = this.c;
-    if (this.worker) {
-      await settleWithin([...this.running], CLOSE_GRACE_MS);
-      // Forced: a graceful BullMQ close queues QUIT behind a blocking read and hangs while Redis is down. A job
-      // cut short here is recovered after the lock lapses, and its finish simply loses if it had already won.
-      await this.worker
-        .close(true)
-        .catch((err: unknown) => logger.warn({ err }, 'closing the timeout worker'));
-    }
-    if (this.workerBase) await endClient(this.workerBase, false);
+    const { cmd, queue, reminders, logger } = this.c;
+    await this.sweeper?.stop();
+    await this.timers.close(false);
     await this.inbox?.stop();
-    await queue.close().catch((err: unknown) => logger.warn({ err }, 'closing the timeout queue'));
+    await this.lease
+      ?.release()
+      .catch((err: unknown) => logger.warn({ err }, 'releasing the lease; it will lapse on its own'));
+    for (const q of [queue, reminders]) {
+      await q.close().catch((err: unknown) => logger.warn({ err }, 'closing a timer queue'));
+    }
     await endClient(cmd, true);
   }
 
-  /** The job processor: runs onDue for the job's question and keeps it in `running` meanwhile. */
-  private tracked(onDue: (questionId: string) => Promise<void>) {
-    return async (job: Job<{ id?: string }>): Promise<void> => {
-      const run = onDue(job.data.id ?? job.id ?? '');
-      this.running.add(run);
-      try {
-        await run;
-      } finally {
-        this.running.delete(run);
-      }
-    };
+  private liveness() {
+    const { cmd, keys, logger, opts } = this.c;
+    return { cmd, keys, logger, holderId: opts.holderId };
   }
 
-  /** Redis TIME in epoch ms, so every replica shares one clock for deadlines. */
-  private async redisNow(): Promise<number> {
-    const [sec, micro] = await this.c.cmd.time();
-    return Number(sec) * 1000 + Math.floor(Number(micro) / 1000);
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
+    return work;
   }
-
-  /** Without its timer a question could stay pending forever, so a failed add undoes the record. */
-  private async addTimeout(question: Question): Promise<void> {
-    try {
-      await this.c.queue.add('timeout', { id: question.id }, timeoutJobOptions(question, this.retentionSec));
-    } catch (err) {
-      await this.c.cmd.del(this.c.keys.question(question.id)).catch(() => undefined);
-      throw err;
-    }
-  }
-
-  /** Cleanup only: a surviving job finds the question finished and its finish loses. */
-  private async removeTimeout(id: string): Promise<void> {
-    try {
-      await this.c.queue.remove(id);
-    } catch (err) {
-      this.c.logger.warn({ err, id }, 'could not remove the timeout job; it will find the question finished');
-    }
-  }
-}
-
-/** Waits for the promises to settle, or for `ms`, whichever comes first. */
-async function settleWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
-  if (promises.length === 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  await Promise.race([Promise.allSettled(promises), grace]);
-  clearTimeout(timer);
-}
-
-function timeoutJobOptions(q: Question, retentionSec: number) {
-  return {
-    jobId: q.id,
-    delay: q.deadline - q.createdAt,
-    // The handler is idempotent (finish is a CAS), so retrying a failed run is always safe.
-    attempts: 5,
-    backoff: { type: 'exponential', delay: 1_000 },
-    removeOnComplete: true,
-    removeOnFail: { age: retentionSec },
-  };
-}
-
-/** 120 random bits, url-safe. BullMQ refuses job ids that are all digits, so those (~never) are redrawn. */
-function newId(): string {
-  const id = randomBytes(15).toString('base64url');
-  return /^\d+$/.test(id) ? newId() : id;
 }

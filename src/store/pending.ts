@@ -1,0 +1,63 @@
+// Reads over the pending indexes, and the per-server admission check for new questions.
+import type { Redis } from 'ioredis';
+import type { Question } from '../relay/types.js';
+import type { StoreLogger } from './connect.js';
+import { RateLimitedError } from './errors.js';
+import type { Keys } from './keys.js';
+import { parseQuestion } from './record.js';
+import type { StoreScripts } from './scripts.js';
+
+export interface RateLimit {
+  /** New questions allowed per window. */
+  max: number;
+  /** Window length in ms; a fixed window that starts with its first question. */
+  perMs: number;
+}
+
+/**
+ * A person's pending questions, soonest deadline first. Entries whose record has expired or ended without
+ * leaving the index (a lost timer) are dropped from it on the way.
+ */
+export async function pendingFor(
+  cmd: Redis,
+  k: Keys,
+  userId: string,
+  logger: StoreLogger,
+): Promise<Question[]> {
+  const ids = await cmd.zrange(k.user(userId), '0', '-1');
+  if (ids.length === 0) return [];
+  const pipeline = cmd.pipeline();
+  for (const id of ids) pipeline.hgetall(k.question(id));
+  const replies = (await pipeline.exec()) ?? [];
+  const pending: Question[] = [];
+  const stale: string[] = [];
+  replies.forEach(([err, hash], i) => {
+    if (err) throw err;
+    const id = ids[i] ?? '';
+    const question = readOrSkip(hash as Record<string, string>, id, logger);
+    if (question?.state === 'pending') pending.push(question);
+    else stale.push(id);
+  });
+  if (stale.length > 0) await cmd.zrem(k.user(userId), ...stale);
+  return pending;
+}
+
+function readOrSkip(hash: Record<string, string>, id: string, logger: StoreLogger): Question | undefined {
+  try {
+    return parseQuestion(hash);
+  } catch (err) {
+    logger.warn({ err, id }, 'pendingFor: unreadable question record; skipped');
+    return undefined;
+  }
+}
+
+/** Counts one new question of `server`; throws RateLimitedError beyond `limit.max` per window. */
+export async function admit(
+  cmd: Redis & StoreScripts,
+  k: Keys,
+  server: string,
+  limit: RateLimit,
+): Promise<void> {
+  const reply = (await cmd.serverAdmit(k.rate(server), limit.max, limit.perMs)) as [number, number];
+  if (reply[0] !== 1) throw new RateLimitedError(server, Math.max(0, reply[1]));
+}

@@ -1,0 +1,97 @@
+// The store's BullMQ workers (timeouts, reminders): one blocking connection they share, the lock and stall
+// settings, tracking of running handlers, and a shutdown that can be graceful or forced.
+import { Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { StoreLogger } from './connect.js';
+import { endClient } from './connect.js';
+import { settleWithin } from './jobs.js';
+import type { Keys } from './keys.js';
+
+/** Lock on an active timer job, in ms; a crashed worker's job is stalled once this lapses. */
+export const TIMEOUT_LOCK_DURATION_MS = 10_000;
+/** How often workers look for stalled timer jobs, in ms. */
+export const TIMEOUT_STALLED_INTERVAL_MS = 5_000;
+/** Upper bound, in ms, for a timer job held by a crashed worker to run again on a live one. */
+export const TIMEOUT_RECOVERY_BOUND_MS = TIMEOUT_LOCK_DURATION_MS + TIMEOUT_STALLED_INTERVAL_MS;
+/** Stalls tolerated before BullMQ fails the job (its default 1 would drop a timeout after two crashes). */
+const MAX_STALLED_COUNT = 5;
+/** Jobs run concurrently per worker; each handler is one short Redis script. */
+const CONCURRENCY = 20;
+/** How long a shutdown lets running handlers (and a graceful BullMQ close) finish, in ms. */
+export const CLOSE_GRACE_MS = 5_000;
+
+export type JobData = { id?: string; at?: number };
+
+export class Timers {
+  private base: Redis | undefined;
+  private readonly workers: Worker[] = [];
+  /** Handlers in progress, so a shutdown can let them finish without waiting on a Redis that may be gone. */
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(
+    private readonly cmd: Redis,
+    private readonly keys: Keys,
+    private readonly holderId: string,
+    private readonly logger: StoreLogger,
+  ) {}
+
+  async start(queue: string, handle: (job: Job<JobData>) => Promise<void>): Promise<void> {
+    const { keys: k, holderId, logger } = this;
+    const worker = new Worker(queue, (job: Job<JobData>) => this.track(handle(job)), {
+      connection: this.connection(),
+      prefix: k.bullPrefix,
+      name: k.connectionName(queue, holderId),
+      concurrency: CONCURRENCY,
+      lockDuration: TIMEOUT_LOCK_DURATION_MS,
+      stalledInterval: TIMEOUT_STALLED_INTERVAL_MS,
+      maxStalledCount: MAX_STALLED_COUNT,
+    });
+    this.workers.push(worker);
+    worker.on('error', (err) => logger.warn({ err, queue }, 'timer worker error'));
+    worker.on('failed', (job, err) => logger.warn({ err, queue, id: job?.id }, 'timer job failed'));
+    await worker.waitUntilReady();
+  }
+
+  /**
+   * Lets running handlers finish, then closes the workers. `graceful` waits for BullMQ to complete its jobs and
+   * release their locks (within CLOSE_GRACE_MS), leaving nothing active or stalled. Otherwise, and when the
+   * grace runs out, the close is forced: a graceful close queues QUIT behind a blocking read and hangs while
+   * Redis is down. A job cut short is recovered after its lock lapses; its finish loses if it had already won.
+   */
+  async close(graceful: boolean): Promise<void> {
+    const workers = this.workers.splice(0);
+    if (workers.length === 0) return;
+    await settleWithin([...this.running], CLOSE_GRACE_MS);
+    for (const worker of workers) {
+      const done = graceful && (await settleWithin([worker.close()], CLOSE_GRACE_MS));
+      if (done) continue;
+      await worker.close(true).catch((err: unknown) => this.logger.warn({ err }, 'closing a timer worker'));
+    }
+    if (this.base) await endClient(this.base, false);
+    this.base = undefined;
+  }
+
+  /** Workers block (BZPOPMIN) and must wait out outages, hence their own connections and no retry limit. */
+  private connection(): Redis {
+    if (this.base) return this.base;
+    this.base = this.cmd.duplicate({
+      connectionName: this.keys.connectionName('worker', this.holderId),
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: null,
+      commandTimeout: undefined,
+      lazyConnect: true,
+    });
+    // Never connects itself: BullMQ duplicates it, and those copies report their errors through the worker.
+    this.base.on('error', () => undefined);
+    return this.base;
+  }
+
+  private async track(run: Promise<void>): Promise<void> {
+    this.running.add(run);
+    try {
+      await run;
+    } finally {
+      this.running.delete(run);
+    }
+  }
+}

@@ -1,0 +1,144 @@
+// The two writes that move a question: creating it (record, indexes, timer jobs) and the one atomic
+// transition that ends it (FINISH_LUA), with the job cleanup that follows a win.
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { EndReason, FinishResult, NewQuestion, Outcome, Question } from '../relay/types.js';
+import { commandError, type StoreLogger } from './connect.js';
+import { newId, timeoutJobOptions } from './jobs.js';
+import type { Keys } from './keys.js';
+import { admit, type RateLimit } from './pending.js';
+import { pairs, parseQuestion, stateFor, toHash } from './record.js';
+import { addReminders, removeReminders } from './reminders.js';
+import type { StoreScripts } from './scripts.js';
+
+/** Approximate cap on an inbox stream, so a holder that never reads cannot grow it without bound. */
+const INBOX_MAX_LEN = 10_000;
+
+export interface CreateOptions {
+  /** Per-server limit on new questions; beyond it create throws RateLimitedError (code 'rate_limited'). */
+  rateLimit?: RateLimit;
+  /** Reminder times, epoch ms on the Redis clock (compare with the returned createdAt/deadline). */
+  remindAt?: number[];
+}
+
+export interface Collaborators {
+  holderId: string;
+  /** How long finished records are kept, in seconds. */
+  retentionSec: number;
+  keys: Keys;
+  logger: StoreLogger;
+  /** Commands and the BullMQ queues. No offline queue: with Redis down, calls fail at once. */
+  cmd: Redis & StoreScripts;
+  queue: Queue;
+  reminders: Queue;
+}
+
+type FinishReply = ['missing'] | ['won' | 'lost', string[]];
+
+export async function writeQuestion(
+  c: Collaborators,
+  q: NewQuestion,
+  opts: CreateOptions,
+): Promise<Question> {
+  const { cmd, keys: k } = c;
+  try {
+    if (opts.rateLimit) await admit(cmd, k, q.server, opts.rateLimit);
+    const now = await redisNow(c.cmd);
+    const holder = c.holderId;
+    const question: Question = {
+      ...q,
+      id: newId(),
+      state: 'pending',
+      holder,
+      createdAt: now,
+      deadline: now + q.timeoutMs,
+    };
+    const key = k.question(question.id);
+    const remindAt = opts.remindAt ?? [];
+    const replies = await cmd
+      .multi()
+      .hset(key, {
+        ...toHash(question),
+        ...(remindAt.length > 0 && { reminders: String(remindAt.length) }),
+      })
+      // Unanswered records still expire: deadline plus retention, in case every timer was lost.
+      .pexpire(key, q.timeoutMs + c.retentionSec * 1000)
+      .zadd(k.held(holder), question.deadline, question.id)
+      .zadd(k.user(question.userId), question.deadline, question.id)
+      .exec();
+    const failed = replies?.find(([err]) => err !== null);
+    if (failed?.[0]) throw failed[0];
+    await addTimers(c, question, remindAt);
+    return question;
+  } catch (err) {
+    throw commandError('create', err);
+  }
+}
+
+export async function finishQuestion(
+  c: Collaborators,
+  id: string,
+  outcome: Outcome,
+  reason: EndReason,
+): Promise<FinishResult> {
+  const { cmd, keys: k } = c;
+  let reply: FinishReply;
+  try {
+    // Holder and person never change after creation; the script needs their keys declared up front.
+    const [holder, userId] = await cmd.hmget(k.question(id), 'holder', 'userId');
+    if (holder === null || holder === undefined) return { won: false, state: 'missing' };
+    const indexKeys = [k.inbox(holder), k.held(holder), k.user(userId ?? '')];
+    const args = [stateFor(outcome), JSON.stringify(outcome), reason, c.retentionSec, INBOX_MAX_LEN, id];
+    reply = (await cmd.questionFinish(k.question(id), ...indexKeys, ...args)) as FinishReply;
+  } catch (err) {
+    throw commandError('finish', err);
+  }
+  if (reply[0] === 'missing') return { won: false, state: 'missing' };
+  const hash = pairs(reply[1]);
+  const question = parseQuestion(hash);
+  if (question === undefined) return { won: false, state: 'missing' };
+  if (reply[0] === 'lost') return { won: false, state: question.state, question };
+  await removeTimers(c, id, Number(hash.reminders ?? 0));
+  return { won: true, question };
+}
+
+/** Redis TIME in epoch ms, so every replica shares one clock for deadlines. */
+async function redisNow(cmd: Redis): Promise<number> {
+  const [sec, micro] = await cmd.time();
+  return Number(sec) * 1000 + Math.floor(Number(micro) / 1000);
+}
+
+/**
+ * Without its timeout a question could stay pending forever, so a failed add undoes the record and its
+ * index entries. A failed reminder add only costs the reminder.
+ */
+async function addTimers(c: Collaborators, question: Question, remindAt: number[]): Promise<void> {
+  const { cmd, keys: k, queue, reminders, logger } = c;
+  try {
+    await queue.add('timeout', { id: question.id }, timeoutJobOptions(question, c.retentionSec));
+  } catch (err) {
+    const { id, holder, userId } = question;
+    await cmd
+      .multi()
+      .del(k.question(id))
+      .zrem(k.held(holder), id)
+      .zrem(k.user(userId), id)
+      .exec()
+      .catch(() => undefined);
+    throw err;
+  }
+  if (remindAt.length === 0) return;
+  await addReminders(reminders, question, remindAt, c.retentionSec).catch((err: unknown) => {
+    logger.warn({ err, id: question.id }, 'could not add the reminder jobs; no reminders for this question');
+  });
+}
+
+/** Cleanup only: a surviving job finds the question finished (its finish loses, a reminder is skipped). */
+async function removeTimers(c: Collaborators, id: string, reminderCount: number): Promise<void> {
+  const { queue, reminders, logger } = c;
+  try {
+    await Promise.all([queue.remove(id), removeReminders(reminders, id, reminderCount)]);
+  } catch (err) {
+    logger.warn({ err, id }, 'could not remove timer jobs; they will find the question finished');
+  }
+}
