@@ -22,7 +22,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**', 'bench/**', 'examples/**', '*.config.*'],
+    files: ['test/**', 'bench/**', 'examples/**', 'scripts/**', '*.config.*'],
     rules: { 'no-console': 'off' },
   },
   {

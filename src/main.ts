@@ -44,6 +44,8 @@ export async function start(
   await store.startTimeouts(async (id) => {
     await relay.end(id, { action: 'cancel' }, 'timed_out');
   });
+  // Questions of replicas that died: the survivor that ends one updates its card.
+  store.startOrphanSweep((question) => slack.surface.showEnded(question));
   const { port } = await slack.start(config.port);
   ready = true;
   logger.info({ port, holderId, servers: hub.serverNames() }, 'elicit-relay is ready');
@@ -52,6 +54,7 @@ export async function start(
     holderId,
     stop: async () => {
       ready = false;
+      await store.drain();
       await slack.stop();
       await relay.endAllWaiting('call_ended');
       await hub.close();

@@ -6,6 +6,7 @@
 // session is attributed to that session's user (ElicitationContext.userId). A stdio server therefore
 // runs one child process per active user. A session is closed after `idleCloseMs` with no request in
 // flight, when its connection drops (the next call reconnects), and on close().
+import { HealthBook } from './status.js';
 import { createTransport } from './transport.js';
 import { McpSession, type Schedule } from './session.js';
 import {
@@ -14,6 +15,7 @@ import {
   type McpLogger,
   type McpServerSpec,
   type McpTransport,
+  type ServerStatus,
   type ToolResult,
 } from './types.js';
 
@@ -32,6 +34,8 @@ export interface McpHubOptions {
 }
 
 const DEFAULT_IDLE_CLOSE_MS = 10 * 60_000;
+/** The user a probe session is opened for; it never calls tools, so no elicitation names this user. */
+const PROBE_USER = '(probe)';
 
 const defaultSchedule: Schedule = (fn, ms) => {
   const timer = setTimeout(fn, ms);
@@ -42,14 +46,38 @@ const defaultSchedule: Schedule = (fn, ms) => {
 export class McpHub {
   private readonly specs: Map<string, McpServerSpec>;
   private readonly sessions = new Map<string, Promise<McpSession>>();
+  private readonly health: HealthBook;
   private closed = false;
 
   constructor(private readonly opts: McpHubOptions) {
     this.specs = new Map(opts.servers.map((spec) => [spec.name, spec]));
+    this.health = new HealthBook(this.serverNames());
   }
 
   serverNames(): string[] {
     return [...this.specs.keys()];
+  }
+
+  /** Every configured server's health, in configuration order (see ServerStatus). */
+  status(): ServerStatus[] {
+    return this.health.status();
+  }
+
+  /**
+   * Opens a throwaway session (initialize handshake only) and closes it, so that status() reflects
+   * whether the server is reachable now; resolves with that server's status, never rejects for a
+   * server that is down. Use at start-up (without awaiting one server before the next) or for /readyz.
+   */
+  async probe(server: string): Promise<ServerStatus> {
+    const spec = this.specFor(server);
+    try {
+      const session = await this.open(spec, PROBE_USER, () => undefined);
+      await session.close();
+    } catch {
+      // The failure is recorded in the health book by open(); the status below carries it.
+    }
+    const status = this.status().find((s) => s.server === server);
+    return status ?? { server, state: 'idle' };
   }
 
   async callTool(input: {
@@ -76,12 +104,18 @@ export class McpHub {
     await Promise.allSettled(opening.map(async (session) => (await session).close()));
   }
 
-  private session(server: string, userId: string): Promise<McpSession> {
+  private specFor(server: string): McpServerSpec {
     const spec = this.specs.get(server);
     if (spec === undefined) {
-      return Promise.reject(new McpClientError('unknown_server', server, `no MCP server named "${server}"`));
+      throw new McpClientError('unknown_server', server, `no MCP server named "${server}"`);
     }
-    if (this.closed) return Promise.reject(new McpClientError('closed', server, 'the MCP hub is closed'));
+    if (this.closed) throw new McpClientError('closed', server, 'the MCP hub is closed');
+    return spec;
+  }
+
+  // Async only so that specFor's throw becomes a rejection; nothing is awaited before the map is updated.
+  private async session(server: string, userId: string): Promise<McpSession> {
+    const spec = this.specFor(server);
     // JSON keeps any two (server, user) pairs apart, whatever characters they contain.
     const key = JSON.stringify([server, userId]);
     const existing = this.sessions.get(key);
@@ -97,7 +131,26 @@ export class McpHub {
     return opening;
   }
 
+  /** Opens a session and keeps the server's health up to date with its outcome and its end. */
   private async open(spec: McpServerSpec, userId: string, onClosed: () => void): Promise<McpSession> {
+    try {
+      const session = await this.openSession(spec, userId, (dropped) => {
+        this.health.closed(spec.name, dropped);
+        onClosed();
+      });
+      this.health.opened(spec.name);
+      return session;
+    } catch (error) {
+      this.health.failed(spec.name, error);
+      throw error;
+    }
+  }
+
+  private async openSession(
+    spec: McpServerSpec,
+    userId: string,
+    onClosed: (dropped: boolean) => void,
+  ): Promise<McpSession> {
     let transport: McpTransport;
     try {
       transport = await (this.opts.connect ?? ((s) => createTransport(s, this.opts.logger)))(spec);

@@ -3,11 +3,13 @@ export { McpHub, type McpHubOptions } from './hub.js';
 export {
   McpClientError,
   type ElicitationContext,
+  type ElicitationMode,
   type ElicitationSink,
   type IncomingElicitation,
   type McpClientErrorCode,
   type McpLogger,
   type McpServerSpec,
   type McpTransportSpec,
+  type ServerStatus,
   type ToolResult,
 } from './types.js';

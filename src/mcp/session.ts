@@ -1,10 +1,16 @@
 // One MCP client connection to one server on behalf of one Slack user (see hub.ts for why).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CancelledNotificationSchema, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CancelledNotificationSchema,
+  ElicitationCompleteNotificationSchema,
+  type ClientCapabilities,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { parseElicitation, RawElicitRequestSchema, toElicitResult, toRpcError } from './elicitation.js';
 import { toClientError, toToolResult } from './results.js';
 import {
   McpClientError,
+  type ElicitationMode,
   type ElicitationSink,
   type McpLogger,
   type McpServerSpec,
@@ -26,8 +32,11 @@ export interface SessionOptions {
   transport: McpTransport;
   idleCloseMs: number;
   schedule: Schedule;
-  /** Called once when the session ends, whichever side ended it. */
-  onClosed: () => void;
+  /**
+   * Called once when an opened session ends, whichever side ended it; `dropped` is true when the
+   * connection ended on its own rather than by close(). Not called when open() rejects.
+   */
+  onClosed: (dropped: boolean) => void;
   logger?: McpLogger;
 }
 
@@ -52,18 +61,11 @@ export class McpSession {
 
   /** Connects and completes the initialize handshake; throws McpClientError 'connect_failed'. */
   static async open(opts: SessionOptions): Promise<McpSession> {
+    const mode = opts.spec.elicitationMode ?? 'form';
     // The capability must be declared before the handler is registered (the SDK throws otherwise).
-    const client = new Client(opts.clientInfo, {
-      capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
-    });
+    const client = new Client(opts.clientInfo, { capabilities: capabilities(mode) });
     const session = new McpSession(client, opts);
-    client.setRequestHandler(RawElicitRequestSchema, (request, extra) =>
-      session.answer(request.params, extra.requestId, extra.signal),
-    );
-    client.setNotificationHandler(CancelledNotificationSchema, ({ params }) => {
-      if (params.requestId !== undefined) session.cancels.get(params.requestId)?.abort(params.reason);
-    });
-    client.onclose = () => session.markClosed();
+    session.register(mode);
     try {
       await client.connect(opts.transport);
     } catch (error) {
@@ -72,6 +74,8 @@ export class McpSession {
         cause: error,
       });
     }
+    // Set only now, so that a failed connect (already reported by the rejection) never calls onClosed.
+    client.onclose = () => session.markClosed(true);
     session.scheduleIdleClose();
     return session;
   }
@@ -99,8 +103,43 @@ export class McpSession {
   }
 
   async close(): Promise<void> {
-    this.markClosed();
+    this.markClosed(false);
     await this.client.close();
+  }
+
+  /**
+   * With mode 'off' no elicitation handler exists, so the SDK answers a request anyway with -32601.
+   * Completion notifications only matter when the sink was asked, i.e. in mode 'form'.
+   */
+  private register(mode: ElicitationMode): void {
+    this.client.setNotificationHandler(CancelledNotificationSchema, ({ params }) => {
+      if (params.requestId !== undefined) this.cancels.get(params.requestId)?.abort(params.reason);
+    });
+    if (mode === 'off') return;
+    this.client.setRequestHandler(RawElicitRequestSchema, (request, extra) =>
+      mode === 'decline'
+        ? this.decline(request.params)
+        : this.answer(request.params, extra.requestId, extra.signal),
+    );
+    if (mode !== 'form') return;
+    this.client.setNotificationHandler(ElicitationCompleteNotificationSchema, ({ params }) =>
+      this.completed(params.elicitationId),
+    );
+  }
+
+  /** Policy 'decline': still -32602 for an invalid request (parseElicitation throws), else decline. */
+  private decline(params: unknown): Promise<{ action: 'decline' }> {
+    parseElicitation(params);
+    return Promise.resolve({ action: 'decline' });
+  }
+
+  private completed(elicitationId: string): void {
+    const ctx = { server: this.opts.spec.name, userId: this.opts.userId };
+    try {
+      this.opts.sink.complete?.(elicitationId, ctx);
+    } catch (error) {
+      this.opts.logger?.warn({ ...ctx, elicitationId, err: error }, 'elicitation complete failed in sink');
+    }
   }
 
   private async answer(params: unknown, id: RequestId, connection: AbortSignal) {
@@ -154,11 +193,15 @@ export class McpSession {
     }, this.opts.idleCloseMs);
   }
 
-  private markClosed(): void {
+  private markClosed(dropped: boolean): void {
     if (this.closed) return;
     this.closed = true;
     this.end();
     this.cancelIdle?.();
-    this.opts.onClosed();
+    this.opts.onClosed(dropped);
   }
+}
+
+function capabilities(mode: ElicitationMode): ClientCapabilities {
+  return mode === 'off' ? {} : { elicitation: { form: { applyDefaults: true }, url: {} } };
 }

@@ -9,12 +9,22 @@ export type McpTransportSpec =
   | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
   | { kind: 'http'; url: string; headers: Record<string, string> };
 
+/**
+ * Per-server elicitation policy, enforced before anything reaches the sink:
+ * - 'form' (default): form and URL modes are declared and every request goes to the sink;
+ * - 'decline': both modes are declared, valid requests are answered `decline` without asking anyone;
+ * - 'off': no elicitation capability is declared; a request anyway gets JSON-RPC -32601 (method not found).
+ */
+export type ElicitationMode = 'form' | 'decline' | 'off';
+
 export interface McpServerSpec {
   /** Configured server name (key of `mcpServers`). */
   name: string;
   transport: McpTransportSpec;
   /** How long a person may take to answer one elicitation from this server, in milliseconds. */
   elicitationTimeoutMs: number;
+  /** Default 'form'. */
+  elicitationMode?: ElicitationMode;
 }
 
 /** An `elicitation/create` request as the relay sees it; `requestedSchema` is the raw JSON the server sent. */
@@ -33,6 +43,27 @@ export interface ElicitationContext {
 /** Implemented by the relay: returns exactly one outcome per elicitation. */
 export interface ElicitationSink {
   ask(request: IncomingElicitation, ctx: ElicitationContext): Promise<Outcome>;
+  /**
+   * The server sent `notifications/elicitation/complete`: the out-of-band step of the URL-mode
+   * elicitation `elicitationId` is done. The id is whatever the server sent; unknown or already
+   * finished ids are for the sink to ignore. A throw is logged, never sent to the server.
+   */
+  complete?(elicitationId: string, ctx: { server: string; userId: string }): void;
+}
+
+/**
+ * One server's health, from the latest event the hub saw: 'idle' = no connection attempted yet;
+ * 'connected' = the latest connect (or probe) succeeded and no session has dropped since;
+ * 'failed' = the latest connect failed, or the last open session's connection closed unexpectedly.
+ * Sessions closed by the hub itself (idle close, close()) do not change the state.
+ */
+export interface ServerStatus {
+  server: string;
+  state: 'idle' | 'connected' | 'failed';
+  /** For example "2 open sessions". */
+  detail?: string;
+  /** The latest failure with its causes, one line, at most 300 characters; kept after a recovery. */
+  lastError?: string;
 }
 
 export interface ToolResult {

@@ -4,6 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Outcome } from '../../src/relay/types.js';
 import type {
   ElicitationContext,
+  ElicitationMode,
   ElicitationSink,
   IncomingElicitation,
   McpServerSpec,
@@ -20,23 +21,32 @@ export const FLAT_SCHEMA = {
   required: ['name'],
 };
 
-export function inMemorySpec(name = 'fixture'): McpServerSpec {
+export function inMemorySpec(name = 'fixture', elicitationMode?: ElicitationMode): McpServerSpec {
   // The transport spec is never used: the tests' connect factory builds in-memory pairs instead.
   return {
     name,
     transport: { kind: 'stdio', command: 'unused', args: [], env: {} },
     elicitationTimeoutMs: 60_000,
+    ...(elicitationMode === undefined ? {} : { elicitationMode }),
   };
 }
 
-/** A connect factory that links each new session to a fresh fixture server; counts the sessions opened. */
-export function inMemoryConnect(): { connect: () => Promise<McpTransport>; opened: () => number } {
-  let opened = 0;
+/**
+ * A connect factory that links each new session to a fresh fixture server; counts the sessions opened
+ * and keeps each server-side transport, so a test can drop a connection from the server's end.
+ */
+export function inMemoryConnect(): {
+  connect: () => Promise<McpTransport>;
+  opened: () => number;
+  serverSides: InMemoryTransport[];
+} {
+  const serverSides: InMemoryTransport[] = [];
   return {
-    opened: () => opened,
+    serverSides,
+    opened: () => serverSides.length,
     connect: async () => {
-      opened += 1;
       const [client, server] = InMemoryTransport.createLinkedPair();
+      serverSides.push(server);
       await createElicitServer().connect(server);
       return client;
     },

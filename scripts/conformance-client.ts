@@ -1,0 +1,44 @@
+// The client command the conformance CLI runs: `node --import tsx scripts/conformance-client.ts <url>`.
+// It drives the relay's real MCP client (McpHub over Streamable HTTP) the way the bot does: list the
+// tools, call each one, and accept every elicitation with empty content so that the SDK's applyDefaults
+// fills in the schema defaults (scenario elicitation-sep1034-client-defaults checks exactly that).
+import { McpHub } from '../src/mcp/index.js';
+
+const SERVER = 'conformance';
+const USER = 'conformance-user';
+
+/** Arguments for the scenario tools that take any; every other tool is called with `{}`. */
+const TOOL_ARGS: Record<string, Record<string, unknown>> = { add_numbers: { a: 2, b: 3 } };
+
+async function main(url: string): Promise<void> {
+  const hub = new McpHub({
+    servers: [
+      {
+        name: SERVER,
+        transport: { kind: 'http', url, headers: {} },
+        // Longer than any scenario needs, shorter than the CLI's own 30 s client timeout.
+        elicitationTimeoutMs: 20_000,
+      },
+    ],
+    sink: { ask: () => Promise.resolve({ action: 'accept', content: {} }) },
+    clientInfo: { name: 'elicit-relay-conformance', version: '0.1.0' },
+  });
+  try {
+    const tools = await hub.listTools(SERVER, USER);
+    for (const tool of tools) {
+      const args = TOOL_ARGS[tool.name] ?? {};
+      const result = await hub.callTool({ server: SERVER, tool: tool.name, args, userId: USER });
+      process.stdout.write(`${tool.name}: ${JSON.stringify(result)}\n`);
+    }
+  } finally {
+    await hub.close();
+  }
+}
+
+const url = process.argv.at(-1);
+if (url === undefined || !/^https?:\/\//.test(url)) {
+  process.stderr.write('usage: conformance-client.ts <server url>\n');
+  process.exitCode = 2;
+} else {
+  await main(url);
+}

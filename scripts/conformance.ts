@@ -1,0 +1,109 @@
+// Runs the official MCP conformance scenarios (client mode) against the relay's real MCP client code.
+//   npx tsx scripts/conformance.ts [scenario ...]      exit 1 if any check fails or warns
+// The CLI (@modelcontextprotocol/conformance 0.1.13, the last release that starts on Node 20) starts a
+// scenario server, runs scripts/conformance-client.ts with the server URL, and judges what it saw.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
+
+const repoRoot = fileURLToPath(new URL('../', import.meta.url));
+const cliPath = join(repoRoot, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+const clientPath = join(repoRoot, 'scripts/conformance-client.ts');
+
+export interface Check {
+  id: string;
+  name: string;
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED';
+  description?: string;
+  errorMessage?: string;
+}
+
+export interface ScenarioResult {
+  scenario: string;
+  /** Exit code of the conformance CLI (non-zero when a check failed or warned, or the client failed). */
+  exitCode: number;
+  /** The judged checks (INFO entries, which only log HTTP traffic, are left out). */
+  checks: Check[];
+  passed: boolean;
+  /** The CLI's own stderr report, for diagnosing a failure. */
+  output: string;
+}
+
+function runCli(args: string[]): Promise<{ exitCode: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliPath, ...args], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ exitCode: code ?? 1, output }));
+  });
+}
+
+/** Runs one scenario; `timeoutMs` is the CLI's limit for the client process (default 20 s). */
+export async function runScenario(scenario: string, timeoutMs = 20_000): Promise<ScenarioResult> {
+  const outDir = await mkdtemp(join(tmpdir(), 'elicit-relay-conformance-'));
+  try {
+    // The CLI splits --command on spaces and appends the server URL; these paths contain none.
+    const command = `${process.execPath} --import tsx ${clientPath}`;
+    const args = ['client', '--command', command, '--scenario', scenario, '--timeout', String(timeoutMs)];
+    const { exitCode, output } = await runCli([...args, '-o', outDir]);
+    const checks = await readChecks(outDir);
+    const judged = checks.filter((check) => check.status !== 'INFO');
+    const passed =
+      exitCode === 0 &&
+      judged.length > 0 &&
+      judged.every((check) => check.status === 'SUCCESS' || check.status === 'SKIPPED');
+    return { scenario, exitCode, checks: judged, passed, output };
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+/** The CLI writes `<outDir>/<scenario>-<timestamp>/checks.json`; none when it crashed before judging. */
+async function readChecks(outDir: string): Promise<Check[]> {
+  const [runDir] = await readdir(outDir);
+  if (runDir === undefined) return [];
+  const text = await readFile(join(outDir, runDir, 'checks.json'), 'utf8').catch(() => '[]');
+  return JSON.parse(text) as Check[];
+}
+
+/** Scenarios run one after another: sse-retry measures reconnection timing and wants a quiet machine. */
+export async function runConformance(scenarios: string[] = SCENARIOS): Promise<ScenarioResult[]> {
+  const results: ScenarioResult[] = [];
+  for (const scenario of scenarios) results.push(await runScenario(scenario));
+  return results;
+}
+
+export function summarize(results: ScenarioResult[]): string {
+  const lines = results.map((result) => {
+    const ok = result.checks.filter((check) => check.status === 'SUCCESS').length;
+    const head = `${result.passed ? 'PASS' : 'FAIL'} ${result.scenario}: ${ok}/${result.checks.length} checks`;
+    const bad = result.checks
+      .filter((check) => check.status !== 'SUCCESS')
+      .map((check) => `    ${check.status} ${check.id}: ${check.errorMessage ?? check.description ?? ''}`);
+    return [head, ...bad].join('\n');
+  });
+  const failed = results.filter((result) => !result.passed).length;
+  lines.push(
+    failed === 0
+      ? `all ${results.length} scenarios passed`
+      : `${failed} of ${results.length} scenarios failed`,
+  );
+  return lines.join('\n');
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const requested = process.argv.slice(2);
+  const results = await runConformance(requested.length > 0 ? requested : SCENARIOS);
+  for (const result of results.filter((r) => !r.passed)) process.stderr.write(`\n${result.output}\n`);
+  process.stdout.write(`${summarize(results)}\n`);
+  process.exitCode = results.every((result) => result.passed) ? 0 : 1;
+}
