@@ -4,7 +4,7 @@
 // Flow: ask() → store.create (pending record + timeout job) → surface.postQuestion (the card)
 //   → a person answers on any replica → end() → store.finish (the one atomic transition)
 //   → the holder's inbox delivers the finished question here → ask() resolves with its outcome.
-import type { EndReason, FinishResult, NewQuestion, Outcome, Question } from './types.js';
+import type { Content, EndReason, FinishResult, NewQuestion, Outcome, Question } from './types.js';
 import { RelayError } from './errors.js';
 
 /** What the relay needs from durable state (implemented by src/store). */
@@ -13,6 +13,7 @@ export interface RelayStore {
   get(id: string): Promise<Question | undefined>;
   attachCard(id: string, card: { channel: string; ts: string }): Promise<void>;
   finish(id: string, outcome: Outcome, reason: EndReason): Promise<FinishResult>;
+  saveDraft(id: string, draft: Content): Promise<boolean>;
 }
 
 /** Where people see questions (implemented by src/slack). */
@@ -75,6 +76,11 @@ export class Relay {
 
   get(id: string): Promise<Question | undefined> {
     return this.options.store.get(id);
+  }
+
+  /** Keeps a paged form's earlier answers; false when the question ended meanwhile. */
+  saveDraft(id: string, draft: Content): Promise<boolean> {
+    return this.options.store.saveDraft(id, draft);
   }
 
   /** Called by the store's inbox when a question this replica holds has ended, on whichever replica it ended. */

@@ -31,6 +31,8 @@ export interface NewQuestion {
   requestedSchema: unknown;
   /** Time the person has to answer, in milliseconds. */
   timeoutMs: number;
+  /** URL mode: the link the person is asked to open (requestedSchema is then null). */
+  url?: { url: string; elicitationId: string };
 }
 
 /** A question as stored (one Redis hash). */
@@ -46,6 +48,8 @@ export interface Question extends NewQuestion {
   card?: { channel: string; ts: string };
   outcome?: Outcome;
   reason?: EndReason;
+  /** Answers of earlier pages of a paged form, kept until the last page is submitted. */
+  draft?: Content;
 }
 
 /** Result of the one atomic transition: the winner gets the question, everyone else the state it was already in. */

@@ -4,6 +4,7 @@
 //   requestedSchema outcome                         JSON
 //   cardChannel cardTs                              the Slack card, once posted
 //   reminders                                       count of reminder jobs (absent when none; not part of Question)
+//   url draft                                       JSON: URL mode's link; answers of earlier form pages
 import type { Content, EndReason, Outcome, Question, QuestionState } from '../relay/types.js';
 import { StoreError } from './errors.js';
 
@@ -32,6 +33,7 @@ export function toHash(q: Question): Record<string, string> {
     holder: q.holder,
     createdAt: String(q.createdAt),
     deadline: String(q.deadline),
+    ...(q.url ? { url: JSON.stringify(q.url) } : {}),
   };
 }
 
@@ -85,6 +87,15 @@ function parseOutcome(h: Record<string, string>): Outcome {
   throw bad(h.id ?? '?', 'outcome');
 }
 
+function parseUrl(h: Record<string, string>): { url: string; elicitationId: string } {
+  const v = json(h, 'url');
+  if (typeof v === 'object' && v !== null && 'url' in v && 'elicitationId' in v) {
+    if (typeof v.url === 'string' && typeof v.elicitationId === 'string')
+      return { url: v.url, elicitationId: v.elicitationId };
+  }
+  throw bad(h.id ?? '?', 'url');
+}
+
 /** Reads a hash (HGETALL reply) back into a Question; `undefined` for an empty reply (no such key). */
 export function parseQuestion(h: Record<string, string>): Question | undefined {
   if (Object.keys(h).length === 0) return undefined;
@@ -105,6 +116,12 @@ export function parseQuestion(h: Record<string, string>): Question | undefined {
   };
   if (h.cardChannel !== undefined && h.cardTs !== undefined)
     q.card = { channel: h.cardChannel, ts: h.cardTs };
+  if (h.url !== undefined) q.url = parseUrl(h);
+  if (h.draft !== undefined) {
+    const draft = json(h, 'draft');
+    if (!isContent(draft)) throw bad(id, 'draft');
+    q.draft = draft;
+  }
   if (state === 'pending') return q;
   q.outcome = parseOutcome(h);
   const reason = str(h, 'reason');

@@ -32,6 +32,14 @@ redis.call('HSET', KEYS[1], 'cardChannel', ARGV[1], 'cardTs', ARGV[2])
 return 1
 `;
 
+// Keeps the answers of a paged form's earlier pages, only while the question is pending.
+// KEYS[1] question; ARGV[1] draft JSON. Returns 1 when stored, 0 when the question is gone or ended.
+export const SAVE_DRAFT_LUA = `
+if redis.call('HGET', KEYS[1], 'state') ~= 'pending' then return 0 end
+redis.call('HSET', KEYS[1], 'draft', ARGV[1])
+return 1
+`;
+
 // Acquires or renews a lease and (re)registers the holder for sweeping in one step, so a registered holder
 // always had a lease at some point. KEYS[1] lease  KEYS[2] holders set; ARGV[1] ttl ms  ARGV[2] holder.
 // Returns 1 if the lease was still there (a renewal), 0 if it had to be created.
@@ -65,6 +73,8 @@ export interface StoreScripts {
   questionFinish(...args: (string | number)[]): Promise<unknown>;
   /** ATTACH_CARD_LUA: (questionKey, channel, ts). */
   questionAttachCard(...args: string[]): Promise<unknown>;
+  /** SAVE_DRAFT_LUA: (questionKey, draftJson). */
+  questionSaveDraft(...args: string[]): Promise<unknown>;
   /** LEASE_LUA: (leaseKey, holdersKey, ttlMs, holder). */
   holderLease(...args: (string | number)[]): Promise<unknown>;
   /** FORGET_HOLDER_LUA: (leaseKey, heldKey, holdersKey, holder). */
@@ -77,6 +87,7 @@ export interface StoreScripts {
 export function withScripts(redis: Redis): Redis & StoreScripts {
   redis.defineCommand('questionFinish', { numberOfKeys: 4, lua: FINISH_LUA });
   redis.defineCommand('questionAttachCard', { numberOfKeys: 1, lua: ATTACH_CARD_LUA });
+  redis.defineCommand('questionSaveDraft', { numberOfKeys: 1, lua: SAVE_DRAFT_LUA });
   redis.defineCommand('holderLease', { numberOfKeys: 2, lua: LEASE_LUA });
   redis.defineCommand('holderForget', { numberOfKeys: 3, lua: FORGET_HOLDER_LUA });
   redis.defineCommand('serverAdmit', { numberOfKeys: 1, lua: ADMIT_LUA });

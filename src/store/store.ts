@@ -2,7 +2,7 @@
 // atomic transition that ends them, each holder's inbox of finished questions, replica leases with an orphan
 // sweep, a per-person pending index and a per-server rate limit on new questions.
 import { Queue } from 'bullmq';
-import type { EndReason, FinishResult, NewQuestion, Outcome, Question } from '../relay/types.js';
+import type { Content, EndReason, FinishResult, NewQuestion, Outcome, Question } from '../relay/types.js';
 import {
   checkEvictionPolicy,
   commandError,
@@ -119,6 +119,15 @@ export class QuestionStore {
       await this.c.cmd.questionAttachCard(this.c.keys.question(id), card.channel, card.ts);
     } catch (err) {
       throw commandError('attachCard', err);
+    }
+  }
+
+  /** Keeps a paged form's earlier answers; false when the question has ended meanwhile. */
+  async saveDraft(id: string, draft: Content): Promise<boolean> {
+    try {
+      return (await this.c.cmd.questionSaveDraft(this.c.keys.question(id), JSON.stringify(draft))) === 1;
+    } catch (err) {
+      throw commandError('saveDraft', err);
     }
   }
 

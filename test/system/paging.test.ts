@@ -1,0 +1,100 @@
+// A form too long for one modal: page by page, answers kept in Redis across pages (and replicas), Back works.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+
+const FIELDS = 25;
+const LONG_FORM = {
+  type: 'object',
+  properties: Object.fromEntries(
+    Array.from({ length: FIELDS }, (_, i) => [`q${i + 1}`, { type: 'string', title: `Question ${i + 1}` }]),
+  ),
+  required: ['q1', 'q25'],
+};
+
+type Block = {
+  type: string;
+  block_id: string;
+  label?: { text: string };
+  element?: { initial_value?: string };
+};
+const inputs = (h: Harness, viewId: string): Block[] =>
+  ((h.standin.view(viewId)?.view.blocks ?? []) as Block[]).filter((b) => b.type === 'input');
+
+describe('a paged form', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ replicas: 2 });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('collects every page, on any replica, and relays all answers at the end', async () => {
+    const card = await h.ask('U1', LONG_FORM);
+    await h.driver.clickButton({ userId: 'U1', ...card, actionId: 'elicit_respond' });
+    await h.standin.waitForCall('views.open', (c) => c.ok && h.standin.openViews('U1').length > 0);
+    const viewId = h.standin.openViews('U1')[0]?.id ?? '';
+    const first = inputs(h, viewId);
+    expect(first).toHaveLength(20);
+    const next = await h.driver.submitView({
+      userId: 'U1',
+      viewId,
+      values: { [first[0]?.block_id ?? '']: 'one', [first[19]?.block_id ?? '']: 'twenty' },
+    });
+    expect(next.json).toMatchObject({ response_action: 'update' });
+    const second = inputs(h, viewId);
+    expect(second.map((b) => b.label?.text)).toEqual([
+      'Question 21',
+      'Question 22',
+      'Question 23',
+      'Question 24',
+      'Question 25',
+    ]);
+    const [, otherReplica] = h.drivers;
+    const done = await otherReplica?.submitView({
+      userId: 'U1',
+      viewId,
+      values: { [second[4]?.block_id ?? '']: 'last' },
+    });
+    expect(done?.body).toBe('');
+    expect(await h.toolResult('U1')).toEqual({
+      action: 'accept',
+      content: { q1: 'one', q20: 'twenty', q25: 'last' },
+    });
+  });
+
+  it('goes Back to the previous page with its answers kept', async () => {
+    const card = await h.ask('U2', LONG_FORM);
+    await h.driver.clickButton({ userId: 'U2', ...card, actionId: 'elicit_respond' });
+    await h.standin.waitForCall('views.open', (c) => c.ok && h.standin.openViews('U2').length > 0);
+    const viewId = h.standin.openViews('U2')[0]?.id ?? '';
+    const firstBlock = inputs(h, viewId)[0]?.block_id ?? '';
+    await h.driver.submitView({ userId: 'U2', viewId, values: { [firstBlock]: 'kept' } });
+    const view = h.standin.view(viewId)?.view ?? {};
+    const back = await h.driver.send({
+      payload: {
+        type: 'block_actions',
+        team: { id: 'T0STANDIN', domain: 'standin' },
+        user: { id: 'U2', username: 'u2', name: 'u2', team_id: 'T0STANDIN' },
+        api_app_id: 'A0STANDIN',
+        trigger_id: h.standin.issueTriggerId('U2'),
+        container: { type: 'view', view_id: viewId },
+        view,
+        actions: [
+          {
+            type: 'button',
+            action_id: 'elicit_page_back',
+            block_id: 'paging',
+            action_ts: '1.1',
+            text: { type: 'plain_text', text: 'Back' },
+          },
+        ],
+      },
+    });
+    expect(back.status).toBe(200);
+    await h.standin.waitForCall('views.update', (c) => c.ok && c.args.view_id === viewId);
+    const again = inputs(h, viewId);
+    expect(again).toHaveLength(20);
+    expect(again[0]?.element?.initial_value).toBe('kept');
+  });
+});
