@@ -2,7 +2,7 @@
 // Everything is built here and passed in; nothing below constructs its own collaborators.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { SchemaError, parseFormSchema } from '../blocks/index.js';
+import { SchemaError, UrlError, parseFormSchema, urlFacts } from '../blocks/index.js';
 import type { AppConfig, ServerConfig } from './config.js';
 import type { Logger } from './logger.js';
 import { McpClientError, McpHub, type ElicitationSink } from './mcp/index.js';
@@ -33,7 +33,7 @@ export async function start(
     logger,
   });
   const slack = createSlackApp({ ...config.slack, logger, isReady: () => ready });
-  const relay = new Relay({ store, surface: slack.surface, checkSchema, logger });
+  const relay = new Relay({ store, surface: slack.surface, checkSchema, checkUrl, logger });
   const hub = new McpHub({
     servers: config.servers.map(toSpec),
     sink: elicitationSink(relay, config.servers),
@@ -72,20 +72,29 @@ function checkSchema(requestedSchema: unknown): void {
   }
 }
 
+function checkUrl(url: string): void {
+  try {
+    urlFacts(url);
+  } catch (error) {
+    if (error instanceof UrlError) throw new RelayError('invalid_url', error.message, { cause: error });
+    throw error;
+  }
+}
+
 function elicitationSink(relay: Relay, servers: ServerConfig[]): ElicitationSink {
   const timeouts = new Map(servers.map((s) => [s.name, s.elicitationTimeoutMs]));
   return {
     ask: async (request, ctx) => {
-      // URL mode needs its own card (open the link, then confirm); until then the person is not asked.
-      if (request.mode === 'url') return { action: 'decline' };
-      return relay.askForm({
+      const common = {
         server: ctx.server,
         userId: ctx.userId,
         message: request.message,
-        requestedSchema: request.requestedSchema,
         timeoutMs: timeouts.get(ctx.server) ?? 600_000,
         signal: ctx.signal,
-      });
+      };
+      return request.mode === 'url'
+        ? relay.askUrl({ ...common, url: request.url, elicitationId: request.elicitationId })
+        : relay.askForm({ ...common, requestedSchema: request.requestedSchema });
     },
   };
 }

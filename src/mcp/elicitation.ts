@@ -63,10 +63,10 @@ export const RawElicitRequestSchema = z
     parseElicitation(request.params);
   });
 
-export function toElicitResult(outcome: Outcome): ElicitResult {
-  return outcome.action === 'accept'
-    ? { action: 'accept', content: outcome.content }
-    : { action: outcome.action };
+/** URL mode's accept carries no content (the person consented to open the link; the data goes there). */
+export function toElicitResult(outcome: Outcome, mode: IncomingElicitation['mode'] = 'form'): ElicitResult {
+  if (outcome.action !== 'accept') return { action: outcome.action };
+  return mode === 'url' ? { action: 'accept' } : { action: 'accept', content: outcome.content };
 }
 
 /**
@@ -75,7 +75,7 @@ export function toElicitResult(outcome: Outcome): ElicitResult {
  * that no detail of the bot leaks to the server.
  */
 export function toRpcError(error: unknown): McpError {
-  if (error instanceof RelayError && error.code === 'invalid_schema') {
+  if (error instanceof RelayError && (error.code === 'invalid_schema' || error.code === 'invalid_url')) {
     return new McpError(ErrorCode.InvalidParams, error.message);
   }
   return new McpError(ErrorCode.InternalError, 'The relay could not handle this elicitation');

@@ -149,7 +149,7 @@ export class McpSession {
     const signal = AbortSignal.any([connection, cancel.signal]);
     const ctx = { server: this.opts.spec.name, userId: this.opts.userId, signal };
     try {
-      const result = toElicitResult(await this.opts.sink.ask(request, ctx));
+      const result = toElicitResult(await this.opts.sink.ask(request, ctx), request.mode);
       // No response to a cancelled request (spec); the SDK drops it once the session has closed.
       if (cancel.signal.aborted) await this.ended;
       return result;

@@ -32,11 +32,18 @@ export interface FormAsk {
   signal: AbortSignal;
 }
 
+export interface UrlAsk extends Omit<FormAsk, 'requestedSchema'> {
+  url: string;
+  elicitationId: string;
+}
+
 export interface RelayOptions {
   store: RelayStore;
   surface: Surface;
   /** Checks that the form can be rendered; throws RelayError('invalid_schema') when it cannot. */
   checkSchema: (requestedSchema: unknown) => void;
+  /** Checks that a URL-mode link may be shown; throws RelayError('invalid_url') when it may not. */
+  checkUrl: (url: string) => void;
   /** Extra wait past the deadline before the local backstop ends a question whose timeout job never fired, in ms. Default 5000. */
   backstopGraceMs?: number;
   logger: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -49,11 +56,22 @@ export class Relay {
 
   constructor(private readonly options: RelayOptions) {}
 
-  /** Asks a person; resolves with exactly one outcome for the server. */
+  /** Asks a person to fill a form; resolves with exactly one outcome for the server. */
   async askForm(ask: FormAsk): Promise<Outcome> {
     this.options.checkSchema(ask.requestedSchema);
-    if (ask.signal.aborted) return { action: 'cancel' };
     const { signal, ...fields } = ask;
+    return await this.askPerson(fields, signal);
+  }
+
+  /** Asks a person to open a link (URL mode); accept means they consented and opened it. */
+  async askUrl(ask: UrlAsk): Promise<Outcome> {
+    this.options.checkUrl(ask.url);
+    const { signal, url, elicitationId, ...fields } = ask;
+    return await this.askPerson({ ...fields, requestedSchema: null, url: { url, elicitationId } }, signal);
+  }
+
+  private async askPerson(fields: NewQuestion, signal: AbortSignal): Promise<Outcome> {
+    if (signal.aborted) return { action: 'cancel' };
     const question = await this.options.store.create(fields);
     const answered = new Promise<Outcome>((resolve) => this.waiters.set(question.id, resolve));
     // Both paths also resolve locally, so the MCP request never hangs even if Redis lost the question.

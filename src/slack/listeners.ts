@@ -2,7 +2,13 @@
 // Every interaction checks the question's state and its answerer, so duplicate clicks, late submits and
 // other people's clicks get a friendly reply instead of an error.
 import type { AllMiddlewareArgs, App, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { DECLINE_ACTION, RESPOND_ACTION, formModal, parseFormSchema } from '../../blocks/index.js';
+import {
+  DECLINE_ACTION,
+  RESPOND_ACTION,
+  URL_CONSENT_ACTION,
+  formModal,
+  parseFormSchema,
+} from '../../blocks/index.js';
 import type { Relay } from '../relay/relay.js';
 import { answerable } from './answerable.js';
 import { registerMcpCommand, type ToolRunner } from './command-listener.js';
@@ -20,6 +26,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   registerMcpCommand(app, deps);
   app.action<BlockButtonAction>(RESPOND_ACTION, async (args) => openForm(args, deps));
   app.action<BlockButtonAction>(DECLINE_ACTION, async (args) => decline(args, deps));
+  app.action<BlockButtonAction>(URL_CONSENT_ACTION, async (args) => consentToUrl(args, deps));
   registerFormListeners(app, deps);
 }
 
@@ -55,4 +62,15 @@ async function decline({ ack, body, action, respond }: ButtonArgs, deps: Listene
   const refusal =
     'refusal' in check ? check.refusal : result && !result.won ? notPendingText(result.state) : undefined;
   if (refusal) await respond({ response_type: 'ephemeral', replace_original: false, text: refusal });
+}
+
+/** A URL-mode card's link button: Slack opens the link in the person's browser; the click is their consent. */
+async function consentToUrl({ ack, body, action, respond }: ButtonArgs, deps: ListenerDeps): Promise<void> {
+  await ack();
+  const check = answerable(await deps.relay.get(action.value ?? ''), body.user.id);
+  if ('refusal' in check) {
+    await respond({ response_type: 'ephemeral', replace_original: false, text: check.refusal });
+    return;
+  }
+  await deps.relay.end(check.question.id, { action: 'accept', content: {} }, 'answered', body.user.id);
 }

@@ -1,7 +1,7 @@
 // The Slack surface of the relay: posts the request card in the person's DM and updates it when the question ends.
 // Slack API errors propagate (they are never swallowed): the relay ends a question whose card cannot be posted.
 import type { webApi } from '@slack/bolt';
-import { endedCard, requestCard, toolResultMessage } from '../../blocks/index.js';
+import { endedCard, requestCard, toolResultMessage, urlCard } from '../../blocks/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Surface } from '../relay/relay.js';
 import type { Question } from '../relay/types.js';
@@ -18,17 +18,21 @@ export class SlackSurface implements Surface {
 
   async postQuestion(question: Question): Promise<{ channel: string; ts: string }> {
     const channel = await this.dmOf(question.userId);
-    const card = requestCard({
+    const input = {
       locale: await this.locales.of(question.userId),
       questionId: question.id,
       server: question.server,
       message: question.message,
       deadline: question.deadline,
-    });
+    };
+    const card = question.url ? urlCard({ ...input, url: question.url.url }) : requestCard(input);
     const posted = await this.client.chat.postMessage({
       channel,
       text: card.text,
       blocks: card.blocks as never,
+      // A server-chosen link must never be previewed (fetched) on its behalf.
+      unfurl_links: false,
+      unfurl_media: false,
     });
     if (!posted.ts) throw new RelayError('slack_bad_response', 'chat.postMessage returned no ts');
     return { channel: posted.channel ?? channel, ts: posted.ts };
@@ -42,6 +46,7 @@ export class SlackSurface implements Surface {
       message: question.message,
       state: question.state,
       reason: question.reason ?? 'timed_out',
+      mode: question.url ? 'url' : 'form',
       ...(byUserId ? { byUserId } : {}),
     });
     await this.client.chat.update({ ...question.card, text: card.text, blocks: card.blocks as never });

@@ -54,7 +54,14 @@ async function setUp(options: { inbox?: boolean } = {}) {
   const store = await QuestionStore.open({ url: redisUrl(), prefix, holderId: 'holder-a', logger: silent });
   stores.push(store);
   const surface = new RecordingSurface();
-  const relay = new Relay({ store, surface, checkSchema, backstopGraceMs: 100, logger: silent });
+  const relay = new Relay({
+    store,
+    surface,
+    checkSchema,
+    checkUrl: () => undefined,
+    backstopGraceMs: 100,
+    logger: silent,
+  });
   if (options.inbox !== false) await store.startInbox((q) => relay.onFinished(q));
   return { prefix, store, surface, relay };
 }

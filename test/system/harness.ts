@@ -32,6 +32,8 @@ export interface Harness {
     message?: string,
     extra?: { timeoutMs?: number },
   ): Promise<{ channel: string; ts: string }>;
+  /** Runs `/mcp run fixture <tool> <args>` as the user and waits for the card (form or URL) in their DM. */
+  run(userId: string, tool: string, args: object): Promise<{ channel: string; ts: string }>;
   /** Waits for the tool result message posted after the question ended, and parses the ElicitResult it reports. */
   toolResult(userId: string): Promise<Record<string, unknown>>;
   close(): Promise<void>;
@@ -92,7 +94,27 @@ export async function startHarness(options: { timeout?: string; replicas?: numbe
     seen.add(call);
     return call;
   };
-  const isCard = (c: RecordedCall): boolean => JSON.stringify(c.args.blocks ?? '').includes('elicit_respond');
+  const isCard = (c: RecordedCall): boolean =>
+    /elicit_respond|elicit_url_open/.test(JSON.stringify(c.args.blocks ?? ''));
+  const run = async (
+    userId: string,
+    tool: string,
+    args: object,
+  ): Promise<{ channel: string; ts: string }> => {
+    const response = await driver.slashCommand({
+      userId,
+      command: '/mcp',
+      text: `run fixture ${tool} ${JSON.stringify(args)}`,
+    });
+    if (response.status !== 200) throw new Error(`slash command got HTTP ${response.status}`);
+    const channel = standin.dmChannelOf(userId);
+    await nextPost(channel, isCard);
+    const card = standin
+      .messagesIn(channel)
+      .findLast((m) => /elicit_respond|elicit_url_open/.test(JSON.stringify(m.blocks ?? '')));
+    if (!card) throw new Error('no card posted');
+    return { channel, ts: card.ts };
+  };
   return {
     relay,
     replicas,
@@ -100,21 +122,9 @@ export async function startHarness(options: { timeout?: string; replicas?: numbe
     driver,
     drivers,
     prefix,
-    ask: async (userId, schema, message = 'Please answer', extra = {}) => {
-      const response = await driver.slashCommand({
-        userId,
-        command: '/mcp',
-        text: `run fixture ask ${JSON.stringify({ message, schema, ...extra })}`,
-      });
-      if (response.status !== 200) throw new Error(`slash command got HTTP ${response.status}`);
-      const channel = standin.dmChannelOf(userId);
-      await nextPost(channel, isCard);
-      const card = standin
-        .messagesIn(channel)
-        .findLast((m) => JSON.stringify(m.blocks ?? '').includes('elicit_respond'));
-      if (!card) throw new Error('no card posted');
-      return { channel, ts: card.ts };
-    },
+    ask: (userId, schema, message = 'Please answer', extra = {}) =>
+      run(userId, 'ask', { message, schema, ...extra }),
+    run,
     toolResult: async (userId) => {
       const call = await nextPost(standin.dmChannelOf(userId), (c) => !isCard(c));
       // The tool's text is in the sections after the headline, escaped as mrkdwn.
