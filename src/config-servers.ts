@@ -44,7 +44,7 @@ function readServer(name: string, entry: unknown, env: Env): ServerConfig {
   return {
     name,
     transport: readTransport(key, entry, env),
-    elicitationTimeoutMs: readTimeout(key, entry.elicitation),
+    ...readElicitation(key, entry.elicitation),
   };
 }
 
@@ -93,24 +93,65 @@ function readTransport(key: string, entry: Record<string, unknown>, env: Env): T
   return transport;
 }
 
-function readTimeout(key: string, elicitation: unknown): number {
-  if (elicitation === undefined) return DEFAULT_ELICITATION_TIMEOUT_MS;
+/** The per-server `elicitation` policy: how long people have, whether they are asked, how often. */
+function readElicitation(
+  key: string,
+  elicitation: unknown,
+): Pick<ServerConfig, 'elicitationTimeoutMs' | 'elicitationMode' | 'ratePerMinute'> {
+  const policy = { elicitationTimeoutMs: DEFAULT_ELICITATION_TIMEOUT_MS, elicitationMode: 'form' as const };
+  if (elicitation === undefined) return policy;
   if (!isRecord(elicitation))
     throw new ConfigError(
       `${key}.elicitation`,
       'is not a mapping',
       'Write `elicitation: { timeout: "10m" }`.',
     );
-  if (elicitation.timeout === undefined) return DEFAULT_ELICITATION_TIMEOUT_MS;
-  const ms = parseDuration(elicitation.timeout);
+  return {
+    elicitationTimeoutMs: readTimeout(key, elicitation.timeout),
+    elicitationMode: readMode(key, elicitation.mode),
+    ...(elicitation.ratePerMinute === undefined
+      ? {}
+      : { ratePerMinute: readRate(key, elicitation.ratePerMinute) }),
+  };
+}
+
+function readTimeout(key: string, timeout: unknown): number {
+  if (timeout === undefined) return DEFAULT_ELICITATION_TIMEOUT_MS;
+  const ms = parseDuration(timeout);
   if (ms === undefined || ms < MIN_TIMEOUT_MS || ms > MAX_TIMEOUT_MS) {
     throw new ConfigError(
       `${key}.elicitation.timeout`,
-      `${JSON.stringify(elicitation.timeout)} is not a duration between 1s and 30d`,
+      `${JSON.stringify(timeout)} is not a duration between 1s and 30d`,
       'Use a duration such as "90s", "10m", "2h" or a number of milliseconds.',
     );
   }
   return ms;
+}
+
+const MODES = ['form', 'decline', 'off'] as const;
+
+function readMode(key: string, mode: unknown): ServerConfig['elicitationMode'] {
+  if (mode === undefined) return 'form';
+  const found = MODES.find((m) => m === mode);
+  if (!found) {
+    throw new ConfigError(
+      `${key}.elicitation.mode`,
+      `${JSON.stringify(mode)} is not a mode`,
+      'Use "form" (ask people), "decline" (answer decline without asking) or "off" (do not offer elicitation).',
+    );
+  }
+  return found;
+}
+
+function readRate(key: string, rate: unknown): number {
+  if (typeof rate !== 'number' || !Number.isInteger(rate) || rate < 1) {
+    throw new ConfigError(
+      `${key}.elicitation.ratePerMinute`,
+      `${JSON.stringify(rate)} is not a positive whole number`,
+      'Give the most new questions this server may ask per minute, e.g. 30.',
+    );
+  }
+  return rate;
 }
 
 function readStringMap(key: string, value: unknown, env: Env): Record<string, string> {

@@ -17,6 +17,10 @@ export interface ServerConfig {
   transport: TransportConfig;
   /** How long a person has to answer one elicitation from this server, in ms. Default 10 minutes. */
   elicitationTimeoutMs: number;
+  /** form: ask people (default); decline: answer decline without asking; off: do not declare the capability. */
+  elicitationMode: 'form' | 'decline' | 'off';
+  /** Most new questions per minute from this server, across replicas; unlimited when absent. */
+  ratePerMinute?: number;
 }
 
 export interface AppConfig {

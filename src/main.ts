@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { SchemaError, UrlError, parseFormSchema, urlFacts } from '../blocks/index.js';
 import type { AppConfig, ServerConfig } from './config.js';
 import type { Logger } from './logger.js';
-import { McpClientError, McpHub, type ElicitationSink } from './mcp/index.js';
+import { McpClientError, McpHub, type ElicitationSink, type McpServerSpec } from './mcp/index.js';
 import { RelayError } from './relay/errors.js';
 import { Relay } from './relay/relay.js';
 import { createSlackApp } from './slack/app.js';
@@ -82,15 +82,16 @@ function checkUrl(url: string): void {
 }
 
 function elicitationSink(relay: Relay, servers: ServerConfig[]): ElicitationSink {
-  const timeouts = new Map(servers.map((s) => [s.name, s.elicitationTimeoutMs]));
+  const byName = new Map(servers.map((s) => [s.name, s]));
   return {
     ask: async (request, ctx) => {
       const common = {
         server: ctx.server,
         userId: ctx.userId,
         message: request.message,
-        timeoutMs: timeouts.get(ctx.server) ?? 600_000,
+        timeoutMs: byName.get(ctx.server)?.elicitationTimeoutMs ?? 600_000,
         signal: ctx.signal,
+        ...rateLimitOf(byName.get(ctx.server)),
       };
       return request.mode === 'url'
         ? relay.askUrl({ ...common, url: request.url, elicitationId: request.elicitationId })
@@ -114,10 +115,15 @@ function toolRunner(hub: McpHub): ToolRunner {
   };
 }
 
-function toSpec(server: ServerConfig) {
+function rateLimitOf(server: ServerConfig | undefined): { rateLimit?: { max: number; perMs: number } } {
+  return server?.ratePerMinute ? { rateLimit: { max: server.ratePerMinute, perMs: 60_000 } } : {};
+}
+
+function toSpec(server: ServerConfig): McpServerSpec {
   return {
     name: server.name,
     transport: server.transport,
     elicitationTimeoutMs: server.elicitationTimeoutMs,
+    elicitationMode: server.elicitationMode,
   };
 }

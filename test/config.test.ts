@@ -51,6 +51,7 @@ describe('loadConfig', () => {
           env: { TOKEN: 'ghp_1' },
         },
         elicitationTimeoutMs: 600_000,
+        elicitationMode: 'form',
       },
       {
         name: 'remote',
@@ -60,6 +61,7 @@ describe('loadConfig', () => {
           headers: { Authorization: 'Bearer k1' },
         },
         elicitationTimeoutMs: 90_000,
+        elicitationMode: 'form',
       },
     ]);
   });
@@ -101,6 +103,16 @@ describe('loadConfig', () => {
       'mcpServers.a.elicitation.timeout',
     ],
     [{}, { './elicit-relay.yml': 'mcpServers:\n  "my server": { command: x }' }, 'mcpServers.my server'],
+    [
+      {},
+      { './elicit-relay.yml': 'mcpServers:\n  a: { command: x, elicitation: { mode: ask } }' },
+      'mcpServers.a.elicitation.mode',
+    ],
+    [
+      {},
+      { './elicit-relay.yml': 'mcpServers:\n  a: { command: x, elicitation: { ratePerMinute: 0 } }' },
+      'mcpServers.a.elicitation.ratePerMinute',
+    ],
     [{}, { './elicit-relay.yml': 'mcpServers: {a: [' }, './elicit-relay.yml'],
   ])('refuses %j / %j naming the key %s and a fix', (env, map, key) => {
     const error = errorOf(() => loadConfig({ env, readFile: files(map) }));
@@ -108,6 +120,17 @@ describe('loadConfig', () => {
     expect(error.code).toBe('invalid_config');
     expect(error.message.startsWith(`${key}: `)).toBe(true);
     expect(error.message.length).toBeGreaterThan(key.length + 20);
+  });
+
+  it('reads the per-server elicitation policy', () => {
+    const yaml =
+      'mcpServers:\n  a: { command: x, elicitation: { mode: decline, ratePerMinute: 30, timeout: 2h } }';
+    const config = loadConfig({ env: {}, readFile: files({ './elicit-relay.yml': yaml }) });
+    expect(config.servers[0]).toMatchObject({
+      elicitationMode: 'decline',
+      ratePerMinute: 30,
+      elicitationTimeoutMs: 7_200_000,
+    });
   });
 
   it('keeps ${VAR:-fallback} and the $${literal} escape', () => {

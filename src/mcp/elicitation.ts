@@ -78,5 +78,8 @@ export function toRpcError(error: unknown): McpError {
   if (error instanceof RelayError && (error.code === 'invalid_schema' || error.code === 'invalid_url')) {
     return new McpError(ErrorCode.InvalidParams, error.message);
   }
+  if (error instanceof RelayError && error.code === 'rate_limited') {
+    return new McpError(ErrorCode.InvalidRequest, error.message);
+  }
   return new McpError(ErrorCode.InternalError, 'The relay could not handle this elicitation');
 }

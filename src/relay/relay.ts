@@ -9,7 +9,8 @@ import { RelayError } from './errors.js';
 
 /** What the relay needs from durable state (implemented by src/store). */
 export interface RelayStore {
-  create(question: NewQuestion): Promise<Question>;
+  /** Rejects with RelayError code 'rate_limited' beyond the server's limit. */
+  create(question: NewQuestion, options?: { rateLimit?: RateLimit }): Promise<Question>;
   get(id: string): Promise<Question | undefined>;
   attachCard(id: string, card: { channel: string; ts: string }): Promise<void>;
   finish(id: string, outcome: Outcome, reason: EndReason): Promise<FinishResult>;
@@ -22,6 +23,12 @@ export interface Surface {
   showEnded(question: Question, byUserId?: string): Promise<void>;
 }
 
+/** At most `max` new questions per `perMs` milliseconds from one server, across replicas. */
+export interface RateLimit {
+  max: number;
+  perMs: number;
+}
+
 export interface FormAsk {
   server: string;
   userId: string;
@@ -30,6 +37,7 @@ export interface FormAsk {
   timeoutMs: number;
   /** Aborts when the server withdraws the request or the call ends. */
   signal: AbortSignal;
+  rateLimit?: RateLimit;
 }
 
 export interface UrlAsk extends Omit<FormAsk, 'requestedSchema'> {
@@ -59,20 +67,24 @@ export class Relay {
   /** Asks a person to fill a form; resolves with exactly one outcome for the server. */
   async askForm(ask: FormAsk): Promise<Outcome> {
     this.options.checkSchema(ask.requestedSchema);
-    const { signal, ...fields } = ask;
-    return await this.askPerson(fields, signal);
+    const { signal, rateLimit, ...fields } = ask;
+    return await this.askPerson(fields, signal, rateLimit);
   }
 
   /** Asks a person to open a link (URL mode); accept means they consented and opened it. */
   async askUrl(ask: UrlAsk): Promise<Outcome> {
     this.options.checkUrl(ask.url);
-    const { signal, url, elicitationId, ...fields } = ask;
-    return await this.askPerson({ ...fields, requestedSchema: null, url: { url, elicitationId } }, signal);
+    const { signal, url, elicitationId, rateLimit, ...fields } = ask;
+    return await this.askPerson(
+      { ...fields, requestedSchema: null, url: { url, elicitationId } },
+      signal,
+      rateLimit,
+    );
   }
 
-  private async askPerson(fields: NewQuestion, signal: AbortSignal): Promise<Outcome> {
+  private async askPerson(fields: NewQuestion, signal: AbortSignal, rateLimit?: RateLimit): Promise<Outcome> {
     if (signal.aborted) return { action: 'cancel' };
-    const question = await this.options.store.create(fields);
+    const question = await this.options.store.create(fields, rateLimit ? { rateLimit } : {});
     const answered = new Promise<Outcome>((resolve) => this.waiters.set(question.id, resolve));
     // Both paths also resolve locally, so the MCP request never hangs even if Redis lost the question.
     const endLocally = (reason: EndReason) => (): void => void this.endAndRelease(question.id, reason);

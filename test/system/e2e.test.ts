@@ -258,3 +258,38 @@ describe('graceful shutdown', () => {
     }
   });
 });
+
+describe('per-server policy', () => {
+  it('refuses elicitations beyond ratePerMinute with a JSON-RPC error, and Slack is not asked', async () => {
+    const h = await startHarness({ policy: { ratePerMinute: 1 } });
+    try {
+      await h.ask('U1', EVERY_KIND);
+      await h.driver.slashCommand({
+        userId: 'U2',
+        command: '/mcp',
+        text: `run fixture ask ${JSON.stringify({ message: 'Again?', schema: EVERY_KIND })}`,
+      });
+      expect(await h.toolResult('U2')).toMatchObject({
+        error: { code: -32600, message: expect.stringContaining('too many') as unknown },
+      });
+      expect(h.standin.messagesIn(h.standin.dmChannelOf('U2'))).toHaveLength(1);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('answers decline without asking anyone when the server’s mode is decline', async () => {
+    const h = await startHarness({ policy: { mode: 'decline' } });
+    try {
+      await h.driver.slashCommand({
+        userId: 'U1',
+        command: '/mcp',
+        text: `run fixture ask ${JSON.stringify({ message: 'Hi', schema: EVERY_KIND })}`,
+      });
+      expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
+      expect(h.standin.messagesIn(h.standin.dmChannelOf('U1'))).toHaveLength(1);
+    } finally {
+      await h.close();
+    }
+  });
+});

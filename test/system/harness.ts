@@ -39,7 +39,15 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { timeout?: string; replicas?: number } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  /** The fixture server's elicitation.timeout; default 2m. */
+  timeout?: string;
+  replicas?: number;
+  /** More keys of the fixture server's `elicitation` policy (mode, ratePerMinute). */
+  policy?: Record<string, unknown>;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const prefix = uniquePrefix();
   const standin = await startSlackStandin({
     botToken: BOT_TOKEN,
@@ -61,7 +69,7 @@ export async function startHarness(options: { timeout?: string; replicas?: numbe
           fixture: {
             command: process.execPath,
             args: ['--import', 'tsx', FIXTURE],
-            elicitation: { timeout: options.timeout ?? '2m' },
+            elicitation: { timeout: options.timeout ?? '2m', ...options.policy },
           },
         },
       }),
