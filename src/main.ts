@@ -104,6 +104,7 @@ function elicitationSink(relay: Relay, servers: ServerConfig[]): ElicitationSink
 function toolRunner(hub: McpHub): ToolRunner {
   return {
     serverNames: () => hub.serverNames(),
+    status: () => hub.status(),
     callTool: async (input) => {
       try {
         return await hub.callTool(input);

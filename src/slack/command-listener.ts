@@ -6,6 +6,8 @@ import type { SlackSurface } from './surface.js';
 /** What the command needs from the MCP side. A failed call resolves with isError: the person must see it. */
 export interface ToolRunner {
   serverNames(): string[];
+  /** Connection state per server, for `/mcp servers`. */
+  status(): { server: string; state: string; detail?: string; lastError?: string }[];
   callTool(input: { server: string; tool: string; args: Record<string, unknown>; userId: string }): Promise<{
     isError: boolean;
     text: string;
@@ -21,10 +23,8 @@ export function registerMcpCommand(app: App, deps: { tools: ToolRunner; surface:
       case 'invalid':
         return ack({ response_type: 'ephemeral', text: `${parsed.problem}\n\n${USAGE}` });
       case 'servers': {
-        const names = deps.tools.serverNames();
-        const text = names.length
-          ? `MCP servers: ${names.map((n) => `\`${n}\``).join(', ')}`
-          : 'No MCP servers are configured.';
+        const lines = deps.tools.status().map(statusLine);
+        const text = lines.length ? `*MCP servers*\n${lines.join('\n')}` : 'No MCP servers are configured.';
         return ack({ response_type: 'ephemeral', text });
       }
       case 'run': {
@@ -49,4 +49,19 @@ export function registerMcpCommand(app: App, deps: { tools: ToolRunner; surface:
       }
     }
   });
+}
+
+/** One line per server; server-supplied error text is escaped so it stays text. */
+function statusLine(s: { server: string; state: string; detail?: string; lastError?: string }): string {
+  const icon =
+    s.state === 'connected'
+      ? ':large_green_circle:'
+      : s.state === 'failed'
+        ? ':red_circle:'
+        : ':white_circle:';
+  const extra = s.state === 'failed' && s.lastError ? `: ${s.lastError}` : s.detail ? ` (${s.detail})` : '';
+  return `${icon} \`${s.server}\` ${s.state}${extra}`
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }
