@@ -32,6 +32,8 @@ export async function start(
     holderId,
     logger,
   });
+  // The lease comes first: a holder is only ever swept once it has one, so no question predates it.
+  await store.startLease();
   const slack = createSlackApp({ ...config.slack, logger, isReady: () => ready });
   const relay = new Relay({ store, surface: slack.surface, checkSchema, checkUrl, logger });
   const hub = new McpHub({

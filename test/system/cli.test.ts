@@ -1,47 +1,13 @@
 // The real entry point as a child process: refuses wrong settings with a message naming them, serves
 // /healthz once ready, and stops cleanly on SIGTERM.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { freePort, runCli, waitUntilReady } from './child.js';
 import { BOT_TOKEN, FIXTURE, SIGNING_SECRET } from './harness.js';
-
-const CLI = new URL('../../src/cli.ts', import.meta.url).pathname;
-
-interface Run {
-  code: number | null;
-  stderr: string;
-}
-
-function runCli(env: Record<string, string>): {
-  child: ReturnType<typeof spawn>;
-  done: Promise<Run>;
-  stdout: () => string;
-} {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  let stdout = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  const done = once(child, 'exit').then(([code]) => ({ code: code as number | null, stderr }));
-  return { child, done, stdout: () => stdout };
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const slackEnv = { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET };
 
@@ -97,14 +63,7 @@ describe('elicit-relay start-up', () => {
       PORT: String(port),
       ELICIT_RELAY_CONFIG: file,
     });
-    while (!run.stdout().includes('elicit-relay is ready')) {
-      const exited = await Promise.race([
-        run.done,
-        new Promise((resolve) => run.child.stdout?.once('data', resolve)),
-      ]);
-      if (exited && typeof exited === 'object' && 'code' in exited)
-        throw new Error(`exited early: ${(exited as Run).stderr}`);
-    }
+    await waitUntilReady(run);
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     run.child.kill('SIGTERM');
     expect((await run.done).code).toBe(0);

@@ -1,0 +1,49 @@
+// The real entry point (src/cli.ts) as a child process, for tests that need a separate replica or its exit code.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import net from 'node:net';
+
+const CLI = new URL('../../src/cli.ts', import.meta.url).pathname;
+
+export interface Run {
+  code: number | null;
+  stderr: string;
+}
+
+export function runCli(env: Record<string, string>): CliRun {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  let stdout = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  const done = once(child, 'exit').then(([code]) => ({ code: code as number | null, stderr }));
+  return { child, done, stdout: () => stdout };
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface CliRun {
+  child: ChildProcess;
+  done: Promise<Run>;
+  stdout: () => string;
+}
+
+/** Resolves once the child logs that it is ready; rejects with its stderr if it exits first. */
+export async function waitUntilReady(run: CliRun): Promise<void> {
+  while (!run.stdout().includes('elicit-relay is ready')) {
+    const next = await Promise.race([
+      run.done.then((exit) => ({ exit })),
+      new Promise<undefined>((resolve) => run.child.stdout?.once('data', () => resolve(undefined))),
+    ]);
+    if (next) throw new Error(`exited early (${String(next.exit.code)}): ${next.exit.stderr}`);
+  }
+}

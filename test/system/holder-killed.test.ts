@@ -1,0 +1,98 @@
+// Fault: the replica holding the MCP session is killed (SIGKILL) while a question is pending. A surviving
+// replica sees its lease lapse, ends the question exactly once as holder_lost and updates the card.
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SlackDriver } from '../../src/standin/index.js';
+import { LEASE_TTL_MS, QuestionStore, SWEEP_EVERY_MS } from '../../src/store/index.js';
+import { redisUrl } from '../setup/context.js';
+import { freePort, runCli, waitUntilReady } from './child.js';
+import { BOT_TOKEN, FIXTURE, SIGNING_SECRET, startHarness, type Harness } from './harness.js';
+
+describe('a holder replica killed mid-question', () => {
+  let survivor: Harness;
+  beforeAll(async () => {
+    survivor = await startHarness();
+  });
+  afterAll(async () => {
+    await survivor.close();
+  });
+
+  it(
+    'is swept by a survivor: holder_lost, card updated, within the lease bound',
+    { timeout: LEASE_TTL_MS + SWEEP_EVERY_MS + 20_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-kill-'));
+      const config = join(dir, 'config.json');
+      writeFileSync(
+        config,
+        JSON.stringify({
+          mcpServers: { fixture: { command: process.execPath, args: ['--import', 'tsx', FIXTURE] } },
+        }),
+      );
+      const port = await freePort();
+      const doomed = runCli({
+        SLACK_BOT_TOKEN: BOT_TOKEN,
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        SLACK_API_URL: survivor.standin.apiUrl,
+        REDIS_URL: redisUrl(),
+        REDIS_PREFIX: survivor.prefix,
+        PORT: String(port),
+        ELICIT_RELAY_CONFIG: config,
+      });
+      await waitUntilReady(doomed);
+      const driver = new SlackDriver({
+        eventsUrl: `http://127.0.0.1:${port}/slack/events`,
+        signingSecret: SIGNING_SECRET,
+        standin: survivor.standin,
+      });
+      const schema = { type: 'object', properties: { ok: { type: 'boolean' } } };
+      await driver.slashCommand({
+        userId: 'U1',
+        command: '/mcp',
+        text: `run fixture ask ${JSON.stringify({ message: 'Still there?', schema })}`,
+      });
+      const channel = survivor.standin.dmChannelOf('U1');
+      const posted = await survivor.standin.waitForCall(
+        'chat.postMessage',
+        (c) => c.args.channel === channel && JSON.stringify(c.args.blocks).includes('elicit_respond'),
+      );
+      const card = survivor.standin
+        .messagesIn(channel)
+        .find((m) => JSON.stringify(m.blocks).includes('elicit_respond'));
+      expect(posted.ok).toBe(true);
+      const questionId = /"value":"([^"]+)"/.exec(JSON.stringify(card?.blocks))?.[1] ?? '';
+      const store = await QuestionStore.open({
+        url: redisUrl(),
+        prefix: survivor.prefix,
+        holderId: 'inspector',
+      });
+      // Kill it once the card is recorded with the question (Slack answered the post and the holder stored
+      // the ts); nothing announces that step, so look for it.
+      while (!(await store.get(questionId))?.card) await new Promise((resolve) => setTimeout(resolve, 20));
+      doomed.child.kill('SIGKILL');
+      await doomed.done;
+
+      const updated = await survivor.standin.waitForCall(
+        'chat.update',
+        (c) => c.args.ts === card?.ts,
+        LEASE_TTL_MS + SWEEP_EVERY_MS + 10_000,
+      );
+      expect(JSON.stringify(updated.args.blocks)).toContain('connection to the server was lost');
+      try {
+        expect(await store.get(questionId)).toMatchObject({ state: 'cancelled', reason: 'holder_lost' });
+        // A late answer is told it expired rather than being delivered to a session that no longer exists.
+        expect(await store.finish(questionId, { action: 'decline' }, 'declined')).toMatchObject({
+          won: false,
+          state: 'cancelled',
+        });
+      } finally {
+        await store.close();
+      }
+      expect(
+        survivor.standin.calls.filter((c) => c.method === 'chat.update' && c.args.ts === card?.ts),
+      ).toHaveLength(1);
+    },
+  );
+});
