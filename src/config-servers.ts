@@ -97,7 +97,7 @@ function readTransport(key: string, entry: Record<string, unknown>, env: Env): T
 function readElicitation(
   key: string,
   elicitation: unknown,
-): Pick<ServerConfig, 'elicitationTimeoutMs' | 'elicitationMode' | 'ratePerMinute'> {
+): Pick<ServerConfig, 'elicitationTimeoutMs' | 'elicitationMode' | 'ratePerMinute' | 'refuseSecrets'> {
   const policy = { elicitationTimeoutMs: DEFAULT_ELICITATION_TIMEOUT_MS, elicitationMode: 'form' as const };
   if (elicitation === undefined) return policy;
   if (!isRecord(elicitation))
@@ -112,6 +112,7 @@ function readElicitation(
     ...(elicitation.ratePerMinute === undefined
       ? {}
       : { ratePerMinute: readRate(key, elicitation.ratePerMinute) }),
+    ...(readSecrets(key, elicitation.secrets) ? { refuseSecrets: true } : {}),
   };
 }
 
@@ -141,6 +142,17 @@ function readMode(key: string, mode: unknown): ServerConfig['elicitationMode'] {
     );
   }
   return found;
+}
+
+/** `secrets: warn` (default) shows a warning on fields that look like secrets; `refuse` answers -32602. */
+function readSecrets(key: string, secrets: unknown): boolean {
+  if (secrets === undefined || secrets === 'warn') return false;
+  if (secrets === 'refuse') return true;
+  throw new ConfigError(
+    `${key}.elicitation.secrets`,
+    `${JSON.stringify(secrets)} is not a choice`,
+    'Use "warn" (show a warning on fields that look like passwords or tokens) or "refuse" (answer such forms with an error).',
+  );
 }
 
 function readRate(key: string, rate: unknown): number {

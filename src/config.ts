@@ -21,6 +21,8 @@ export interface ServerConfig {
   elicitationMode: 'form' | 'decline' | 'off';
   /** Most new questions per minute from this server, across replicas; unlimited when absent. */
   ratePerMinute?: number;
+  /** Refuse (-32602) forms with fields that look like secrets, which the spec forbids in form mode; default warn. */
+  refuseSecrets?: boolean;
 }
 
 export interface AppConfig {

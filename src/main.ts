@@ -2,7 +2,7 @@
 // Everything is built here and passed in; nothing below constructs its own collaborators.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { SchemaError, UrlError, parseFormSchema, urlFacts } from '../blocks/index.js';
+import { SchemaError, UrlError, parseFormSchema, secretFields, urlFacts } from '../blocks/index.js';
 import type { AppConfig, ServerConfig } from './config.js';
 import type { Logger } from './logger.js';
 import { McpClientError, McpHub, type ElicitationSink, type McpServerSpec } from './mcp/index.js';
@@ -74,6 +74,18 @@ function checkSchema(requestedSchema: unknown): void {
   }
 }
 
+/** The deployment's policy hook: MCP forbids asking for secrets in form mode; this server's policy refuses them. */
+function refuseSecretFields(requestedSchema: unknown): void {
+  checkSchema(requestedSchema);
+  const secret = secretFields(parseFormSchema(requestedSchema));
+  if (secret.length > 0) {
+    throw new RelayError(
+      'invalid_schema',
+      `fields ${secret.map((f) => `"${f}"`).join(', ')} look like secrets, which must not be requested in form mode (use URL mode)`,
+    );
+  }
+}
+
 function checkUrl(url: string): void {
   try {
     urlFacts(url);
@@ -95,9 +107,11 @@ function elicitationSink(relay: Relay, servers: ServerConfig[]): ElicitationSink
         signal: ctx.signal,
         ...rateLimitOf(byName.get(ctx.server)),
       };
-      return request.mode === 'url'
-        ? relay.askUrl({ ...common, url: request.url, elicitationId: request.elicitationId })
-        : relay.askForm({ ...common, requestedSchema: request.requestedSchema });
+      if (request.mode === 'url') {
+        return relay.askUrl({ ...common, url: request.url, elicitationId: request.elicitationId });
+      }
+      if (byName.get(ctx.server)?.refuseSecrets) refuseSecretFields(request.requestedSchema);
+      return relay.askForm({ ...common, requestedSchema: request.requestedSchema });
     },
   };
 }

@@ -110,6 +110,11 @@ describe('loadConfig', () => {
     ],
     [
       {},
+      { './elicit-relay.yml': 'mcpServers:\n  a: { command: x, elicitation: { secrets: ignore } }' },
+      'mcpServers.a.elicitation.secrets',
+    ],
+    [
+      {},
       { './elicit-relay.yml': 'mcpServers:\n  a: { command: x, elicitation: { ratePerMinute: 0 } }' },
       'mcpServers.a.elicitation.ratePerMinute',
     ],
@@ -124,11 +129,12 @@ describe('loadConfig', () => {
 
   it('reads the per-server elicitation policy', () => {
     const yaml =
-      'mcpServers:\n  a: { command: x, elicitation: { mode: decline, ratePerMinute: 30, timeout: 2h } }';
+      'mcpServers:\n  a: { command: x, elicitation: { mode: decline, ratePerMinute: 30, timeout: 2h, secrets: refuse } }';
     const config = loadConfig({ env: {}, readFile: files({ './elicit-relay.yml': yaml }) });
     expect(config.servers[0]).toMatchObject({
       elicitationMode: 'decline',
       ratePerMinute: 30,
+      refuseSecrets: true,
       elicitationTimeoutMs: 7_200_000,
     });
   });

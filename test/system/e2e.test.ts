@@ -293,6 +293,24 @@ describe('per-server policy', () => {
     }
   });
 
+  it('refuses forms that ask for secrets with -32602 when the server’s policy says refuse', async () => {
+    const h = await startHarness({ policy: { secrets: 'refuse' } });
+    try {
+      const schema = { type: 'object', properties: { password: { type: 'string', title: 'Password' } } };
+      await h.driver.slashCommand({
+        userId: 'U1',
+        command: '/mcp',
+        text: `run fixture ask ${JSON.stringify({ message: 'Log in', schema })}`,
+      });
+      expect(await h.toolResult('U1')).toMatchObject({
+        error: { code: -32602, message: expect.stringContaining('look like secrets') as unknown },
+      });
+      expect(h.standin.messagesIn(h.standin.dmChannelOf('U1'))).toHaveLength(1);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('answers decline without asking anyone when the server’s mode is decline', async () => {
     const h = await startHarness({ policy: { mode: 'decline' } });
     try {
