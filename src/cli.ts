@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Entry point for `npm start`: read configuration once, refuse to start on a wrong setting, run until SIGTERM.
 import { readFileSync } from 'node:fs';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { start } from './main.js';
+import { startSandbox } from './sandbox/index.js';
 import { StoreError } from './store/index.js';
 
 const logger = createLogger();
@@ -30,35 +31,57 @@ async function main(): Promise<void> {
     if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`, 2);
     throw error;
   }
+  if (config.slack.mode === 'sandbox') return runSandbox(config);
   const { botToken, signingSecret } = config.slack;
-  if (config.slack.mode === 'sandbox' || !botToken || !signingSecret) {
-    fail(
-      'no Slack credentials. Set SLACK_BOT_TOKEN (xoxb-…) and SLACK_SIGNING_SECRET from your Slack app ' +
-        '(see README, "Connect a Slack workspace"). The built-in sandbox is not available yet.',
-      2,
-    );
-  }
+  if (!botToken || !signingSecret) fail('Slack credentials are incomplete', 2);
   if (config.slack.mode === 'socket') {
     fail('Socket Mode (SLACK_APP_TOKEN) is not supported yet. Unset SLACK_APP_TOKEN and use HTTP mode.', 2);
   }
   try {
     const running = await start({ ...config, slack: { ...config.slack, botToken, signingSecret } }, logger);
-    const stop = (signal: string): void => {
-      logger.info({ signal }, 'shutting down');
-      running.stop().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+    stopOnSignals(running);
   } catch (error) {
     if (error instanceof StoreError) fail(error.message, 1);
     throw error;
   }
+}
+
+/** No Slack credentials (or ELICIT_RELAY_MODE=sandbox): the bot against the built-in Slack stand-in and its page. */
+async function runSandbox(config: AppConfig): Promise<void> {
+  try {
+    const sandbox = await startSandbox({
+      port: config.port,
+      redisUrl: config.redis.url,
+      redisPrefix: config.redis.prefix,
+      logger,
+      extraServers: config.servers,
+    });
+    process.stdout.write(`elicit-relay sandbox (no Slack credentials set): open ${sandbox.url}\n`);
+    stopOnSignals(sandbox);
+  } catch (error) {
+    if (error instanceof StoreError && error.code === 'redis_unavailable') {
+      fail(
+        `${error.message}\nStart one with \`docker compose up -d redis\` or your distribution's \`redis-server\`.`,
+        1,
+      );
+    }
+    throw error;
+  }
+}
+
+function stopOnSignals(running: { stop(): Promise<void> }): void {
+  const stop = (signal: string): void => {
+    logger.info({ signal }, 'shutting down');
+    running.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
 }
 
 await main();

@@ -72,6 +72,22 @@ function readSlack(env: ConfigSources['env']): AppConfig['slack'] {
   const appToken = env.SLACK_APP_TOKEN || undefined;
   const apiUrl = readUrl('SLACK_API_URL', env.SLACK_API_URL || 'https://slack.com/api/', ['http:', 'https:']);
   const slack = { botToken, signingSecret, appToken, apiUrl: apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/` };
+  const forced = env.ELICIT_RELAY_MODE || undefined;
+  if (forced !== undefined && forced !== 'sandbox' && forced !== 'slack') {
+    throw new ConfigError(
+      'ELICIT_RELAY_MODE',
+      `"${forced}" is not a mode`,
+      'Use "sandbox" or "slack", or leave it unset to choose by the Slack credentials.',
+    );
+  }
+  if (forced === 'sandbox') return { ...slack, mode: 'sandbox' };
+  if (!botToken && forced === 'slack') {
+    throw new ConfigError(
+      'SLACK_BOT_TOKEN',
+      'is not set but ELICIT_RELAY_MODE is "slack"',
+      'Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET, or unset ELICIT_RELAY_MODE to run the sandbox.',
+    );
+  }
   if (!botToken) {
     if (signingSecret || appToken) {
       throw new ConfigError('SLACK_BOT_TOKEN', 'is not set', 'Set it to the Bot User OAuth Token (xoxb-…).');

@@ -1,5 +1,6 @@
 // The real entry point as a child process: refuses wrong settings with a message naming them, serves
 // /healthz once ready, and stops cleanly on SIGTERM.
+import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,5 +68,23 @@ describe('elicit-relay start-up', () => {
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     run.child.kill('SIGTERM');
     expect((await run.done).code).toBe(0);
+  });
+
+  it('runs the sandbox when no Slack credentials are set, serving its page at the printed address', async () => {
+    const port = await freePort();
+    const run = runCli({ REDIS_URL: redisUrl(), REDIS_PREFIX: uniquePrefix(), PORT: String(port) });
+    await waitUntilReady(run);
+    // The address is printed right after the bot reports ready.
+    while (!run.stdout().includes('sandbox')) await once(run.child.stdout ?? run.child, 'data');
+    expect(run.stdout()).toContain(`open http://localhost:${port}/`);
+    expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+    run.child.kill('SIGTERM');
+    expect((await run.done).code).toBe(0);
+  });
+
+  it('refuses an unknown ELICIT_RELAY_MODE', async () => {
+    const { code, stderr } = await runCli({ ELICIT_RELAY_MODE: 'prod' }).done;
+    expect(code).toBe(2);
+    expect(stderr).toContain('ELICIT_RELAY_MODE');
   });
 });

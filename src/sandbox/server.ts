@@ -1,0 +1,111 @@
+// The sandbox page's HTTP server: the page's three files, its state long-poll and its action endpoints.
+import { existsSync, readFileSync } from 'node:fs';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from '../logger.js';
+import { StandinError } from '../standin/index.js';
+import { ACTIONS, type ActionDeps, SandboxError } from './actions.js';
+import { personState } from './state.js';
+
+/** The longest a state long-poll waits for a change before answering anyway, in ms. */
+const LONG_POLL_MS = 20_000;
+
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+};
+
+/** The page's files by URL path; `/` is index.html. */
+const ASSETS: Record<string, string> = Object.fromEntries(
+  ['index.html', 'app.js', 'dom.js', 'mrkdwn.js', 'blocks.js', 'style.css', 'form.css'].map((file) => [
+    file === 'index.html' ? '/' : `/${file}`,
+    file,
+  ]),
+);
+
+// From src/sandbox/ the page is ./page/; the compiled dist/src/sandbox/ reads it from the source tree.
+function pageDir(): string {
+  const candidates = ['./page/', '../../../src/sandbox/page/'].map((p) =>
+    fileURLToPath(new URL(p, import.meta.url)),
+  );
+  const found = candidates.find((dir) => existsSync(`${dir}index.html`));
+  if (!found) throw new SandboxError('page_missing', `the sandbox page is not in ${candidates.join(' or ')}`);
+  return found;
+}
+
+export interface PageDeps extends ActionDeps {
+  /** What GET /api/info returns: the people, the servers and suggested commands. */
+  info: unknown;
+  logger: Logger;
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
+  } catch (cause) {
+    throw new SandboxError('bad_request', 'the body is not JSON', { cause });
+  }
+  throw new SandboxError('bad_request', 'the body must be a JSON object');
+}
+
+async function state(deps: PageDeps, url: URL, res: ServerResponse): Promise<void> {
+  const userId = url.searchParams.get('user') ?? '';
+  if (!(userId in deps.people))
+    return send(res, 404, { error: 'unknown_person', message: `nobody called ${userId}` });
+  const after = Number(url.searchParams.get('after') ?? -1);
+  if (Number.isFinite(after)) await deps.changes.wait(after, LONG_POLL_MS);
+  send(res, 200, personState(deps.standin, deps.timeline, userId, deps.changes.version()));
+}
+
+async function handle(deps: PageDeps, files: Map<string, Buffer>, req: IncomingMessage, res: ServerResponse) {
+  const url = new URL(req.url ?? '/', 'http://sandbox');
+  const asset = ASSETS[url.pathname];
+  if (req.method === 'GET' && asset) {
+    const type = TYPES[asset.slice(asset.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
+    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+    return void res.end(files.get(url.pathname));
+  }
+  if (req.method === 'GET' && url.pathname === '/api/info') return send(res, 200, deps.info);
+  if (req.method === 'GET' && url.pathname === '/api/state') return state(deps, url, res);
+  const action = req.method === 'POST' ? ACTIONS[url.pathname] : undefined;
+  if (!action) return send(res, 404, { error: 'not_found' });
+  send(res, 200, await action(deps, await readJson(req)));
+}
+
+/** Answers errors the person can act on (unknown block, required field empty) with 422 and their code. */
+function fail(deps: PageDeps, res: ServerResponse, error: unknown): void {
+  if (error instanceof SandboxError || error instanceof StandinError) {
+    return send(res, 422, { error: error.code, message: error.message });
+  }
+  deps.logger.error({ err: error }, 'sandbox request failed');
+  send(res, 500, { error: 'internal_error', message: String(error) });
+}
+
+/** Serves the page on host:port (0 = a free port); resolves once it listens. */
+export async function servePage(
+  deps: PageDeps,
+  host: string,
+  port: number,
+): Promise<{ server: Server; port: number }> {
+  const dir = pageDir();
+  const files = new Map(Object.entries(ASSETS).map(([path, file]) => [path, readFileSync(`${dir}${file}`)]));
+  const server = createServer((req, res) => {
+    handle(deps, files, req, res).catch((error: unknown) => fail(deps, res, error));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return { server, port: (server.address() as AddressInfo).port };
+}

@@ -1,0 +1,67 @@
+// The Slack end of the outbox: which WebClient errors are worth retrying, and the handler that makes the call.
+// The WebClient must be built with `rejectRateLimitedCalls: true` and `retryConfig: { retries: 0 }`: otherwise
+// it sleeps out a 429 itself (holding the worker) and the outbox never sees the Retry-After.
+import { webApi } from '@slack/bolt';
+import type { Classified, OutboxHandler, OutboxJob } from '../store/outbox.js';
+
+/** Slack platform errors (HTTP 200, `ok: false`) that describe a passing fault on Slack's side. */
+const TRANSIENT_PLATFORM_ERRORS = new Set([
+  'internal_error',
+  'fatal_error',
+  'service_unavailable',
+  'request_timeout',
+]);
+
+function field(err: unknown, name: string): unknown {
+  return typeof err === 'object' && err !== null ? (err as Record<string, unknown>)[name] : undefined;
+}
+
+function platformError(err: unknown): string {
+  const error = field(field(err, 'data'), 'error');
+  return typeof error === 'string' ? error : 'unknown_platform_error';
+}
+
+/**
+ * Sorts a WebClient error: `ratelimited` (429) waits Retry-After, 5xx and network failures back off, any
+ * other platform error (invalid_blocks, channel_not_found, ...) fails at once with Slack's code.
+ */
+export function classifySlackError(err: unknown): Classified {
+  const { ErrorCode } = webApi;
+  switch (field(err, 'code')) {
+    case ErrorCode.RateLimitedError: {
+      const sec = field(err, 'retryAfter');
+      return { retry: true, retryAfterMs: typeof sec === 'number' ? sec * 1000 : 1000, error: 'ratelimited' };
+    }
+    case ErrorCode.HTTPError: {
+      const status = field(err, 'statusCode');
+      const code = typeof status === 'number' ? status : 0;
+      return { retry: code >= 500, error: `http_${code}` };
+    }
+    case ErrorCode.RequestError:
+      return { retry: true, error: 'request_error' };
+    case ErrorCode.PlatformError: {
+      const error = platformError(err);
+      return { retry: TRANSIENT_PLATFORM_ERRORS.has(error), error };
+    }
+    default:
+      return { retry: false, error: 'unexpected_error' };
+  }
+}
+
+function stringField(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Makes the job's call; `args` are the method's arguments apart from `channel`. */
+export function slackHandler(client: webApi.WebClient): OutboxHandler {
+  return async (job: OutboxJob) => {
+    const args = { ...job.args, channel: job.channel };
+    const reply =
+      job.method === 'chat.update'
+        ? await client.chat.update(args as unknown as webApi.ChatUpdateArguments)
+        : await client.chat.postMessage(args as unknown as webApi.ChatPostMessageArguments);
+    const ts = stringField(reply.ts);
+    const channel = stringField(reply.channel);
+    return { ...(ts ? { ts } : {}), ...(channel ? { channel } : {}) };
+  };
+}

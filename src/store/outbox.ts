@@ -1,0 +1,263 @@
+// The Slack outbox: card posts and updates go through a BullMQ queue so that every replica shares one rate
+// limit, posts to one channel are spaced out, a `ratelimited` answer pauses the queue for its Retry-After, 5xx
+// answers back off exponentially, and a call that cannot be made before its deadline gives up at once (the
+// caller then ends the question).
+//
+// The worker never lets a job fail for a Slack reason: it completes with an OutboxResult, so send() gets
+// `{ ok: false, error }` instead of BullMQ's failure text. Only transient errors are thrown, to be retried.
+import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { RelayError } from '../relay/errors.js';
+import {
+  commandError,
+  connectOrFail,
+  createClient,
+  defaultLogger,
+  endClient,
+  type StoreLogger,
+} from './connect.js';
+import { settleWithin } from './jobs.js';
+import { keys } from './keys.js';
+import { COMMAND_TIMEOUT_MS } from './store.js';
+
+/** BullMQ queue of Slack calls, under the store's `${prefix}:{bull}`. */
+export const OUTBOX_QUEUE = 'outbox';
+/**
+ * Calls per second across all replicas. Slack's limits are per method and workspace: chat.postMessage allows
+ * about 1 message/s per channel with short bursts, chat.update is Tier 3 (50+/min with bursts). 10/s keeps a
+ * burst of cards moving while a 429's Retry-After pauses the whole queue for the rest.
+ */
+export const OUTBOX_LIMIT = { max: 10, duration: 1_000 };
+/** Deadline of a call sent without one, in ms from send(): bounds retries of card updates. */
+export const OUTBOX_DEFAULT_DEADLINE_MS = 5 * 60_000;
+/** First 5xx/network retry waits this long, doubling each time, in ms (BullMQ exponential backoff). */
+export const OUTBOX_RETRY_BASE_MS = 1_000;
+/** Runs of one call before a transient error is reported as final. */
+export const OUTBOX_MAX_ATTEMPTS = 5;
+/**
+ * Spacing of chat.postMessage calls to one channel, in ms (Slack: about 1 message/s per channel). Each post
+ * reserves the channel's next free slot in Redis and is queued with the delay until it, across replicas.
+ */
+export const OUTBOX_CHANNEL_PACE_MS = 1_000;
+/** How long send() waits past the deadline for the worker's answer, in ms (covers a call in flight). */
+const WAIT_GRACE_MS = 5_000;
+/** Slack calls in progress at once per worker. */
+const CONCURRENCY = 4;
+/** Completed jobs are kept this long, in seconds, so a send() with the same key gets the same result. */
+const KEEP_COMPLETED_SEC = 600;
+
+export type OutboxMethod = 'chat.postMessage' | 'chat.update';
+
+export interface OutboxJob {
+  method: OutboxMethod;
+  channel: string;
+  args: Record<string, unknown>;
+  /** Epoch ms after which the call is not worth making; default OUTBOX_DEFAULT_DEADLINE_MS from send(). */
+  deadline?: number;
+  /** Job id: a second send() with the same key while the first is kept waits for the same call. */
+  key?: string;
+}
+
+export type OutboxResult = { ok: true; ts?: string; channel?: string } | { ok: false; error: string };
+
+/** How to treat a failed call: retry (after retryAfterMs when the API said so) or give up with `error`. */
+export interface Classified {
+  retry: boolean;
+  retryAfterMs?: number;
+  error: string;
+}
+
+export type OutboxHandler = (job: OutboxJob) => Promise<{ ts?: string; channel?: string }>;
+
+export interface OutboxOptions {
+  /** REDIS_URL. */
+  url: string;
+  /** REDIS_PREFIX; the queue lives under `${prefix}:{bull}:outbox`. */
+  prefix: string;
+  logger?: StoreLogger;
+  /** Epoch ms; used for deadlines. Default Date.now. */
+  clock?: () => number;
+  /** Default OUTBOX_RETRY_BASE_MS. */
+  retryBaseMs?: number;
+  /** Default OUTBOX_LIMIT. */
+  limit?: { max: number; duration: number };
+  /** Default OUTBOX_CHANNEL_PACE_MS; 0 turns per-channel pacing off. */
+  channelPaceMs?: number;
+}
+
+/** Reserves the next slot of a channel (KEYS[1]) ARGV[1] ms after the last one; returns the wait in ms. */
+const PACE_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local pace = tonumber(ARGV[1])
+local slot = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0') + pace)
+redis.call('SET', KEYS[1], slot, 'PX', slot - now + pace)
+return slot - now`;
+
+type Data = OutboxJob & { deadline: number };
+
+/** Thrown inside the worker so BullMQ retries the job with backoff; never reaches send(). */
+class RetryLater extends RelayError {
+  override name = 'RetryLater';
+}
+
+interface Parts {
+  opts: OutboxOptions;
+  logger: StoreLogger;
+  producer: Redis;
+  /** Unconnected template that BullMQ duplicates for its blocking connections. */
+  base: Redis;
+  queue: Queue<Data, OutboxResult>;
+  events: QueueEvents;
+}
+
+export class Outbox {
+  private worker: Worker<Data, OutboxResult> | undefined;
+  private readonly clock: () => number;
+  private closed = false;
+
+  private constructor(private readonly p: Parts) {
+    this.clock = p.opts.clock ?? Date.now;
+  }
+
+  static async open(opts: OutboxOptions): Promise<Outbox> {
+    const k = keys(opts.prefix);
+    const logger = opts.logger ?? defaultLogger;
+    const producer = createClient(opts.url, k.connectionName('outbox', 'producer'), logger, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      // As the store's: bounds an add on a connection that died without a FIN.
+      commandTimeout: COMMAND_TIMEOUT_MS,
+    });
+    await connectOrFail(producer, opts.url);
+    const base = producer.duplicate({
+      connectionName: k.connectionName('outbox', 'blocking'),
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: null,
+      commandTimeout: undefined,
+      lazyConnect: true,
+    });
+    base.on('error', () => undefined);
+    const queue = new Queue<Data, OutboxResult>(OUTBOX_QUEUE, { connection: producer, prefix: k.bullPrefix });
+    const events = new QueueEvents(OUTBOX_QUEUE, { connection: base, prefix: k.bullPrefix });
+    queue.on('error', (err) => logger.warn({ err }, 'outbox queue error'));
+    events.on('error', (err) => logger.warn({ err }, 'outbox events error'));
+    const outbox = new Outbox({ opts, logger, producer, base, queue, events });
+    try {
+      await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+    } catch (err) {
+      await outbox.close();
+      throw commandError('outbox start-up', err);
+    }
+    return outbox;
+  }
+
+  /** Queues one call and waits for its result; rejects with a StoreError only when Redis refuses the job. */
+  async send(job: OutboxJob): Promise<OutboxResult> {
+    const deadline = job.deadline ?? this.clock() + OUTBOX_DEFAULT_DEADLINE_MS;
+    let added: Job<Data, OutboxResult>;
+    try {
+      const delay = job.method === 'chat.postMessage' ? await this.paceDelay(job.channel) : 0;
+      added = await this.p.queue.add(
+        job.method,
+        { ...job, deadline },
+        { ...this.jobOptions(job.key), delay },
+      );
+    } catch (err) {
+      throw commandError('outbox send', err);
+    }
+    const ttl = Math.max(0, deadline - this.clock()) + WAIT_GRACE_MS;
+    try {
+      return await added.waitUntilFinished(this.p.events, ttl);
+    } catch (err) {
+      // No answer in time (no worker running, Redis gone) or BullMQ failed the job (e.g. stalled too often).
+      this.p.logger.warn({ err, id: added.id }, 'outbox call did not finish');
+      return { ok: false, error: this.clock() >= deadline ? 'deadline' : 'outbox_failed' };
+    }
+  }
+
+  /** Runs this replica's worker; `classify` decides whether a handler error is retried. Once per outbox. */
+  async start(handler: OutboxHandler, classify: (err: unknown) => Classified): Promise<void> {
+    if (this.worker) return;
+    const { opts, base, logger } = this.p;
+    const worker = new Worker<Data, OutboxResult>(
+      OUTBOX_QUEUE,
+      (job) => this.process(job, handler, classify),
+      {
+        connection: base,
+        prefix: keys(opts.prefix).bullPrefix,
+        concurrency: CONCURRENCY,
+        limiter: opts.limit ?? OUTBOX_LIMIT,
+      },
+    );
+    this.worker = worker;
+    worker.on('error', (err) => logger.warn({ err }, 'outbox worker error'));
+    await worker.waitUntilReady();
+  }
+
+  /** Stops the worker (letting running calls finish), then the queue, its events and every connection. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const { queue, events, producer, base, logger } = this.p;
+    const warn = (what: string) => (err: unknown) => logger.warn({ err }, `closing the outbox ${what}`);
+    if (this.worker) {
+      const worker = this.worker;
+      const done = await settleWithin([worker.close()], WAIT_GRACE_MS);
+      if (!done) await worker.close(true).catch(warn('worker'));
+    }
+    await events.close().catch(warn('events'));
+    await queue.close().catch(warn('queue'));
+    await endClient(base, false);
+    await endClient(producer, true);
+  }
+
+  private async paceDelay(channel: string): Promise<number> {
+    const pace = this.p.opts.channelPaceMs ?? OUTBOX_CHANNEL_PACE_MS;
+    if (pace <= 0) return 0;
+    const key = `${this.p.opts.prefix}:outbox:pace:${channel}`;
+    const wait = await this.p.producer.eval(PACE_SCRIPT, 1, key, pace);
+    return typeof wait === 'number' ? wait : 0;
+  }
+
+  private jobOptions(key: string | undefined) {
+    const retryBaseMs = this.p.opts.retryBaseMs ?? OUTBOX_RETRY_BASE_MS;
+    return {
+      ...(key === undefined ? {} : { jobId: key }),
+      attempts: OUTBOX_MAX_ATTEMPTS,
+      backoff: { type: 'exponential', delay: retryBaseMs },
+      removeOnComplete: { age: KEEP_COMPLETED_SEC },
+      removeOnFail: { age: KEEP_COMPLETED_SEC },
+    };
+  }
+
+  private async process(
+    job: Job<Data, OutboxResult>,
+    handler: OutboxHandler,
+    classify: (err: unknown) => Classified,
+  ): Promise<OutboxResult> {
+    if (this.clock() >= job.data.deadline) return { ok: false, error: 'deadline' };
+    try {
+      const { method, channel, args } = job.data;
+      return { ok: true, ...(await handler({ method, channel, args })) };
+    } catch (err) {
+      return await this.onError(job, classify(err), err);
+    }
+  }
+
+  /** Gives up, or throws so BullMQ runs the job again: after Retry-After (whole queue) or after backoff. */
+  private async onError(job: Job<Data, OutboxResult>, c: Classified, cause: unknown): Promise<OutboxResult> {
+    if (!c.retry) return { ok: false, error: c.error };
+    const retryBaseMs = this.p.opts.retryBaseMs ?? OUTBOX_RETRY_BASE_MS;
+    // BullMQ's exponential backoff waits base * 2^(runs so far - 1); attemptsMade counts the earlier runs.
+    const waitMs = c.retryAfterMs ?? retryBaseMs * 2 ** job.attemptsMade;
+    if (this.clock() + waitMs >= job.data.deadline) return { ok: false, error: 'deadline' };
+    if (c.retryAfterMs !== undefined) {
+      // Slack limits per method and workspace, so the whole queue waits; the job goes back to waiting.
+      await this.p.queue.rateLimit(c.retryAfterMs);
+      throw Worker.RateLimitError();
+    }
+    if (job.attemptsMade + 1 >= OUTBOX_MAX_ATTEMPTS) return { ok: false, error: c.error };
+    throw new RetryLater('outbox_retry', `Slack call failed (${c.error}); retrying`, { cause });
+  }
+}

@@ -1,0 +1,151 @@
+import { webApi } from '@slack/bolt';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { classifySlackError, slackHandler } from '../../src/slack/outbox.js';
+import { type RecordedCall, type SlackStandin, startSlackStandin } from '../../src/standin/index.js';
+import { Outbox } from '../../src/store/outbox.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+
+const BOT_TOKEN = 'xoxb-outbox-test';
+const RETRY_BASE_MS = 200;
+const quiet = { warn: () => undefined, info: () => undefined };
+/** WebClient logs each refused call at error level; these refusals are the point of the tests. */
+const silent: webApi.Logger = {
+  ...quiet,
+  debug: () => undefined,
+  error: () => undefined,
+  setLevel: () => undefined,
+  getLevel: () => webApi.LogLevel.ERROR,
+  setName: () => undefined,
+};
+
+let standin: SlackStandin;
+let client: webApi.WebClient;
+let outbox: Outbox | undefined;
+
+beforeEach(async () => {
+  standin = await startSlackStandin({ botToken: BOT_TOKEN });
+  client = new webApi.WebClient(BOT_TOKEN, {
+    slackApiUrl: standin.apiUrl,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    logger: silent,
+  });
+});
+afterEach(async () => {
+  await outbox?.close();
+  outbox = undefined;
+  await standin.close();
+});
+
+async function startOutbox(): Promise<Outbox> {
+  outbox = await Outbox.open({
+    url: redisUrl(),
+    prefix: uniquePrefix(),
+    logger: quiet,
+    retryBaseMs: RETRY_BASE_MS,
+  });
+  await outbox.start(slackHandler(client), classifySlackError);
+  return outbox;
+}
+
+const posts = (): RecordedCall[] => standin.calls.filter((c) => c.method === 'chat.postMessage');
+const gap = (calls: RecordedCall[]): number => (calls[1]?.at ?? 0) - (calls[0]?.at ?? 0);
+
+function card(channel: string, text = 'A question for you') {
+  return {
+    method: 'chat.postMessage' as const,
+    channel,
+    args: { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] },
+  };
+}
+
+describe('classifySlackError', () => {
+  const thrown = async (): Promise<unknown> =>
+    client.chat.postMessage({ channel: standin.dmChannelOf('U1'), text: 'x' }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+
+  it('waits Retry-After on ratelimited', async () => {
+    standin.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 3 });
+    expect(classifySlackError(await thrown())).toEqual({
+      retry: true,
+      retryAfterMs: 3000,
+      error: 'ratelimited',
+    });
+  });
+
+  it('retries a 5xx and gives up on another HTTP status', async () => {
+    standin.failNext('chat.postMessage', 'internal_error', { status: 502 });
+    standin.failNext('chat.postMessage', 'not_found', { status: 404 });
+    expect(classifySlackError(await thrown())).toEqual({ retry: true, error: 'http_502' });
+    expect(classifySlackError(await thrown())).toEqual({ retry: false, error: 'http_404' });
+  });
+
+  it("fails at once on a platform error such as invalid_blocks, keeping Slack's code", async () => {
+    standin.failNext('chat.postMessage', 'invalid_blocks');
+    expect(classifySlackError(await thrown())).toEqual({ retry: false, error: 'invalid_blocks' });
+  });
+
+  it('retries a platform error that reports a fault on Slack’s side', async () => {
+    standin.failNext('chat.postMessage', 'service_unavailable');
+    expect(classifySlackError(await thrown())).toEqual({ retry: true, error: 'service_unavailable' });
+  });
+
+  it('retries when the request never got an answer, and gives up on anything unknown', () => {
+    expect(classifySlackError({ code: webApi.ErrorCode.RequestError })).toEqual({
+      retry: true,
+      error: 'request_error',
+    });
+    expect(classifySlackError(new Error('boom'))).toEqual({ retry: false, error: 'unexpected_error' });
+  });
+});
+
+describe('Slack calls through the outbox', () => {
+  it('posts a card and returns its ts and channel, then updates it', async () => {
+    const box = await startOutbox();
+    const dm = standin.dmChannelOf('U1');
+    const posted = await box.send(card(dm));
+    expect(posted).toMatchObject({ ok: true, channel: dm });
+    const ts = posted.ok ? (posted.ts ?? '') : '';
+    expect(standin.message(dm, ts)?.text).toBe('A question for you');
+
+    const updated = await box.send({ method: 'chat.update', channel: dm, args: { ts, text: 'Answered' } });
+    expect(updated).toMatchObject({ ok: true, ts });
+    expect(standin.message(dm, ts)?.text).toBe('Answered');
+  });
+
+  it('retries a ratelimited post no sooner than its Retry-After, and it goes through', async () => {
+    const box = await startOutbox();
+    standin.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 1 });
+    expect(await box.send(card(standin.dmChannelOf('U1')))).toMatchObject({ ok: true });
+    expect(posts().map((c) => c.ok)).toEqual([false, true]);
+    expect(gap(posts())).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('retries a post answered with HTTP 500 after the backoff', async () => {
+    const box = await startOutbox();
+    standin.failNext('chat.postMessage', 'internal_error', { status: 500 });
+    expect(await box.send(card(standin.dmChannelOf('U1')))).toMatchObject({ ok: true });
+    expect(posts().map((c) => c.ok)).toEqual([false, true]);
+    expect(gap(posts())).toBeGreaterThanOrEqual(RETRY_BASE_MS);
+  });
+
+  it('fails a card Slack refuses as invalid_blocks at once, without retrying', async () => {
+    const box = await startOutbox();
+    const tooLong = 'x'.repeat(3001);
+    expect(await box.send(card(standin.dmChannelOf('U1'), tooLong))).toEqual({
+      ok: false,
+      error: 'invalid_blocks',
+    });
+    expect(posts().map((c) => c.error)).toEqual(['invalid_blocks']);
+  });
+
+  it('gives up with "deadline" when the Retry-After outlasts the deadline', async () => {
+    const box = await startOutbox();
+    standin.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 5 });
+    const result = await box.send({ ...card(standin.dmChannelOf('U1')), deadline: Date.now() + 1_000 });
+    expect(result).toEqual({ ok: false, error: 'deadline' });
+    expect(posts()).toHaveLength(1);
+  });
+});

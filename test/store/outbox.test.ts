@@ -1,0 +1,170 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  OUTBOX_MAX_ATTEMPTS,
+  Outbox,
+  type Classified,
+  type OutboxHandler,
+  type OutboxJob,
+} from '../../src/store/outbox.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { recordingLogger } from './helpers.js';
+
+/** An error the test's classifier reads, standing in for a Slack error. */
+class FakeError extends Error {
+  constructor(readonly classified: Classified) {
+    super(classified.error);
+  }
+}
+
+const classify = (err: unknown): Classified =>
+  err instanceof FakeError ? err.classified : { retry: false, error: 'unexpected' };
+
+/** A handler that throws the given errors in turn, then succeeds; it records when each run started. */
+function scripted(errors: Classified[]): OutboxHandler & { runs: number[]; jobs: OutboxJob[] } {
+  const runs: number[] = [];
+  const jobs: OutboxJob[] = [];
+  const handler = (job: OutboxJob) => {
+    runs.push(Date.now());
+    jobs.push(job);
+    const next = errors.shift();
+    return next
+      ? Promise.reject(new FakeError(next))
+      : Promise.resolve({ ts: `1.${runs.length}`, channel: 'D1' });
+  };
+  return Object.assign(handler, { runs, jobs });
+}
+
+const opened: Outbox[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((o) => o.close()));
+});
+
+async function openOutbox(handler: OutboxHandler, retryBaseMs = 100, channelPaceMs = 0): Promise<Outbox> {
+  const outbox = await Outbox.open({
+    url: redisUrl(),
+    prefix: uniquePrefix(),
+    logger: recordingLogger(),
+    retryBaseMs,
+    channelPaceMs,
+  });
+  opened.push(outbox);
+  await outbox.start(handler, classify);
+  return outbox;
+}
+
+const post = (extra: Partial<OutboxJob> = {}): OutboxJob => ({
+  method: 'chat.postMessage',
+  channel: 'D1',
+  args: { text: 'hello' },
+  ...extra,
+});
+
+describe('Outbox', () => {
+  it('hands the call to the handler and returns what it answered', async () => {
+    const handler = scripted([]);
+    const outbox = await openOutbox(handler);
+    expect(await outbox.send(post())).toEqual({ ok: true, ts: '1.1', channel: 'D1' });
+    expect(handler.jobs).toEqual([{ method: 'chat.postMessage', channel: 'D1', args: { text: 'hello' } }]);
+  });
+
+  it('retries a transient error after the backoff and then succeeds', async () => {
+    const handler = scripted([{ retry: true, error: 'http_500' }]);
+    const outbox = await openOutbox(handler, 200);
+    expect(await outbox.send(post())).toMatchObject({ ok: true, ts: '1.2' });
+    const [first = 0, second = 0] = handler.runs;
+    expect(second - first).toBeGreaterThanOrEqual(200);
+  });
+
+  it('reports the last error once every attempt failed', async () => {
+    const errors = Array.from({ length: OUTBOX_MAX_ATTEMPTS }, () => ({ retry: true, error: 'http_503' }));
+    const handler = scripted(errors);
+    const outbox = await openOutbox(handler, 20);
+    expect(await outbox.send(post())).toEqual({ ok: false, error: 'http_503' });
+    expect(handler.runs).toHaveLength(OUTBOX_MAX_ATTEMPTS);
+  });
+
+  it('fails at once, without a retry, on an error that is not transient', async () => {
+    const handler = scripted([{ retry: false, error: 'channel_not_found' }]);
+    const outbox = await openOutbox(handler);
+    expect(await outbox.send(post())).toEqual({ ok: false, error: 'channel_not_found' });
+    expect(handler.runs).toHaveLength(1);
+  });
+
+  it('waits out a retry-after before running the call again', async () => {
+    const handler = scripted([{ retry: true, retryAfterMs: 500, error: 'ratelimited' }]);
+    const outbox = await openOutbox(handler);
+    expect(await outbox.send(post())).toMatchObject({ ok: true });
+    const [first = 0, second = 0] = handler.runs;
+    expect(second - first).toBeGreaterThanOrEqual(500);
+  });
+
+  it('gives up with "deadline" when the wait would outlast the deadline', async () => {
+    const handler = scripted([{ retry: true, retryAfterMs: 5_000, error: 'ratelimited' }]);
+    const outbox = await openOutbox(handler);
+    expect(await outbox.send(post({ deadline: Date.now() + 1_000 }))).toEqual({
+      ok: false,
+      error: 'deadline',
+    });
+    expect(handler.runs).toHaveLength(1);
+  });
+
+  it('does not make a call whose deadline has already passed', async () => {
+    const handler = scripted([]);
+    const outbox = await openOutbox(handler);
+    expect(await outbox.send(post({ deadline: Date.now() - 1 }))).toEqual({ ok: false, error: 'deadline' });
+    expect(handler.runs).toHaveLength(0);
+  });
+
+  it('makes a call sent twice with the same key once, and both senders get its result', async () => {
+    const handler = scripted([]);
+    const outbox = await openOutbox(handler);
+    const [a, b] = await Promise.all([
+      outbox.send(post({ key: 'card-q1' })),
+      outbox.send(post({ key: 'card-q1' })),
+    ]);
+    expect(a).toEqual({ ok: true, ts: '1.1', channel: 'D1' });
+    expect(b).toEqual(a);
+    expect(handler.runs).toHaveLength(1);
+  });
+
+  it('spaces posts to one channel by the pace, in the order they were sent, but not posts to others', async () => {
+    const handler = scripted([]);
+    const outbox = await openOutbox(handler, 100, 400);
+    const texts = ['first', 'second'];
+    await Promise.all([
+      ...texts.map((text) => outbox.send(post({ args: { text } }))),
+      outbox.send(post({ channel: 'D2' })),
+    ]);
+    const d1 = handler.jobs.flatMap((job, i) =>
+      job.channel === 'D1' ? [{ job, at: handler.runs[i] ?? 0 }] : [],
+    );
+    expect(d1.map(({ job }) => job.args.text)).toEqual(texts);
+    // A little under the pace: the first post's own pick-up latency counts against the gap.
+    expect((d1[1]?.at ?? 0) - (d1[0]?.at ?? 0)).toBeGreaterThanOrEqual(350);
+    expect(handler.jobs.findIndex((job) => job.channel === 'D2')).toBeLessThan(2);
+  });
+
+  it('refuses to open, with redis_unavailable, when Redis does not answer', async () => {
+    await expect(Outbox.open({ url: 'redis://127.0.0.1:1', prefix: uniquePrefix() })).rejects.toMatchObject({
+      code: 'redis_unavailable',
+    });
+  });
+});
+
+describe('Outbox close', () => {
+  const liveHandles = (): string[] =>
+    process
+      .getActiveResourcesInfo()
+      .filter((r) => r !== 'PromiseResolve')
+      .sort();
+
+  it('stops the worker, the events and every connection, leaving no handle behind', async () => {
+    const before = liveHandles();
+    const outbox = await Outbox.open({ url: redisUrl(), prefix: uniquePrefix(), logger: recordingLogger() });
+    await outbox.start(scripted([]), classify);
+    await outbox.send(post());
+    expect(liveHandles().length).toBeGreaterThan(before.length);
+    await outbox.close();
+    expect(liveHandles()).toEqual(before);
+  });
+});
