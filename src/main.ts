@@ -10,7 +10,7 @@ import { RelayError } from './relay/errors.js';
 import { Relay } from './relay/relay.js';
 import { createSlackApp } from './slack/app.js';
 import type { ToolRunner } from './slack/command-listener.js';
-import { QuestionStore } from './store/index.js';
+import { Outbox, QuestionStore } from './store/index.js';
 
 export interface RunningRelay {
   /** The HTTP port actually bound (useful with PORT=0). */
@@ -34,7 +34,8 @@ export async function start(
   });
   // The lease comes first: a holder is only ever swept once it has one, so no question predates it.
   await store.startLease();
-  const slack = createSlackApp({ ...config.slack, logger, isReady: () => ready });
+  const outbox = await Outbox.open({ url: config.redis.url, prefix: config.redis.prefix, logger });
+  const slack = createSlackApp({ ...config.slack, logger, outbox, isReady: () => ready });
   const relay = new Relay({ store, surface: slack.surface, checkSchema, checkUrl, logger });
   const hub = new McpHub({
     servers: config.servers.map(toSpec),
@@ -60,6 +61,7 @@ export async function start(
       await slack.stop();
       await relay.endAllWaiting('call_ended');
       await hub.close();
+      await outbox.close();
       await store.close();
     },
   };

@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { App, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import type { Logger } from '../logger.js';
 import { registerListeners, type ListenerDeps } from './listeners.js';
+import type { Outbox } from '../store/index.js';
 import { Locales } from './locales.js';
+import { classifySlackError, slackHandler } from './outbox.js';
 import { SlackSurface } from './surface.js';
 
 export interface SlackAppOptions {
@@ -15,8 +17,8 @@ export interface SlackAppOptions {
   logger: Logger;
   /** Answers /healthz: 200 while it returns true, 503 otherwise. */
   isReady: () => boolean;
-  /** Retries of a failed Web API call inside the client; the outbox (issue #4) will own retries. Default 0. */
-  retries?: number;
+  /** Card posts and updates go through it: it owns retries, Retry-After and pacing. */
+  outbox: Outbox;
 }
 
 export interface SlackApp {
@@ -35,7 +37,13 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     endpoints: '/slack/events',
     logger: boltLogger(options.logger),
     logLevel: LogLevel.INFO,
-    clientOptions: { slackApiUrl: options.apiUrl, retryConfig: { retries: options.retries ?? 0 } },
+    // The outbox retries; the client must hand rate limits back to it instead of sleeping them out.
+    clientOptions: {
+      slackApiUrl: options.apiUrl,
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+      timeout: 10_000,
+    },
     customRoutes: [
       {
         path: '/healthz',
@@ -52,12 +60,13 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     options.logger.error({ err: error, code: error.code }, 'slack listener failed');
     return Promise.resolve();
   });
-  const surface = new SlackSurface(app.client, new Locales(app.client));
+  const surface = new SlackSurface(app.client, new Locales(app.client), options.outbox);
   return {
     app,
     surface,
     listen: (deps) => registerListeners(app, { ...deps, surface }),
     start: async (port) => {
+      await options.outbox.start(slackHandler(app.client), classifySlackError);
       const server = (await app.start({ port, host: '0.0.0.0' })) as Server;
       return { port: (server.address() as AddressInfo).port };
     },

@@ -1,10 +1,12 @@
 // The Slack surface of the relay: posts the request card in the person's DM and updates it when the question ends.
-// Slack API errors propagate (they are never swallowed): the relay ends a question whose card cannot be posted.
+// Cards go through the outbox (retries, Retry-After, pacing). Slack API errors propagate, never swallowed:
+// the relay ends a question whose card cannot be posted.
 import type { webApi } from '@slack/bolt';
 import { endedCard, requestCard, toolResultMessage, urlCard } from '../../blocks/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Surface } from '../relay/relay.js';
 import type { Question } from '../relay/types.js';
+import type { Outbox } from '../store/index.js';
 import type { Locales } from './locales.js';
 
 export class SlackSurface implements Surface {
@@ -14,6 +16,7 @@ export class SlackSurface implements Surface {
   constructor(
     private readonly client: webApi.WebClient,
     readonly locales: Locales,
+    private readonly outbox: Outbox,
   ) {}
 
   async postQuestion(question: Question): Promise<{ channel: string; ts: string }> {
@@ -26,14 +29,15 @@ export class SlackSurface implements Surface {
       deadline: question.deadline,
     };
     const card = question.url ? urlCard({ ...input, url: question.url.url }) : requestCard(input);
-    const posted = await this.client.chat.postMessage({
+    const posted = await this.outbox.send({
+      method: 'chat.postMessage',
       channel,
-      text: card.text,
-      blocks: card.blocks as never,
+      deadline: question.deadline,
+      key: `card-${question.id}`,
       // A server-chosen link must never be previewed (fetched) on its behalf.
-      unfurl_links: false,
-      unfurl_media: false,
+      args: { text: card.text, blocks: card.blocks, unfurl_links: false, unfurl_media: false },
     });
+    if (!posted.ok) throw new RelayError('slack_post_failed', `chat.postMessage failed: ${posted.error}`);
     if (!posted.ts) throw new RelayError('slack_bad_response', 'chat.postMessage returned no ts');
     return { channel: posted.channel ?? channel, ts: posted.ts };
   }
@@ -49,7 +53,13 @@ export class SlackSurface implements Surface {
       mode: question.url ? 'url' : 'form',
       ...(byUserId ? { byUserId } : {}),
     });
-    await this.client.chat.update({ ...question.card, text: card.text, blocks: card.blocks as never });
+    const updated = await this.outbox.send({
+      method: 'chat.update',
+      channel: question.card.channel,
+      key: `ended-${question.id}`,
+      args: { ts: question.card.ts, text: card.text, blocks: card.blocks },
+    });
+    if (!updated.ok) throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
   }
 
   async postToolResult(input: {

@@ -207,6 +207,28 @@ describe('one elicitation, end to end', () => {
     expect((await reply('run nowhere ask {}')).text).toContain('no MCP server named `nowhere`');
   });
 
+  it('retries a card post Slack rate-limits after its Retry-After, and the question goes on', async () => {
+    h.standin.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 1 });
+    const card = await h.ask('UR1', EVERY_KIND);
+    const attempts = h.standin.calls.filter(
+      (c) => c.method === 'chat.postMessage' && c.args.channel === card.channel,
+    );
+    expect(attempts.map((c) => c.error ?? 'ok')).toEqual(['ratelimited', 'ok']);
+    expect((attempts[1]?.at ?? 0) - (attempts[0]?.at ?? 0)).toBeGreaterThanOrEqual(1000);
+    await h.driver.clickButton({ userId: 'UR1', ...card, actionId: 'elicit_decline' });
+    expect(await h.toolResult('UR1')).toEqual({ action: 'decline' });
+  });
+
+  it('ends a question whose card Slack refuses as cancel (delivery failed) at once', async () => {
+    h.standin.failNext('chat.postMessage', 'channel_not_found');
+    await h.driver.slashCommand({
+      userId: 'UR2',
+      command: '/mcp',
+      text: `run fixture ask ${JSON.stringify({ message: 'Lost', schema: EVERY_KIND })}`,
+    });
+    expect(await h.toolResult('UR2')).toEqual({ action: 'cancel' });
+  });
+
   it('answers /healthz with 200 once ready', async () => {
     const response = await fetch(`http://127.0.0.1:${h.relay.port}/healthz`);
     expect(response.status).toBe(200);
