@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endedCard, requestCard, toolResultMessage } from './card.js';
+import { endedCard, reminderMessage, requestCard, toolResultMessage } from './card.js';
 import { DECLINE_ACTION, RESPOND_ACTION } from './ids.js';
 import { slackIssues } from './testing.js';
 
@@ -93,5 +93,21 @@ describe('toolResultMessage', () => {
     const failed = toolResultMessage({ server: 'gh', tool: 'x', isError: true, text: '' });
     expect(failed.text).toBe('x on gh failed');
     expect(texts(failed.blocks)).toContain('(no output)');
+  });
+});
+
+describe('reminderMessage', () => {
+  it('mentions the person, escapes the server name and speaks their language', () => {
+    const en = reminderMessage({ server: '<!channel>', userId: 'U123', deadline: 1_800_000_000_000 });
+    expect(en.text).toBe('<@U123> Reminder: &lt;!channel&gt; is still waiting for your answer.');
+    expect(slackIssues(en)).toEqual([]);
+    const zh = reminderMessage({
+      server: 'gh',
+      userId: 'U123',
+      deadline: 1_800_000_000_000,
+      locale: 'zh-CN',
+    });
+    expect(zh.text).toContain('提醒');
+    expect(reminderMessage({ server: 'gh', userId: '<!here>', deadline: 1 }).text).not.toContain('<');
   });
 });

@@ -125,6 +125,22 @@ export function deadlineContext(deadline: number, locale?: Locale): object {
   return { type: 'context', elements: [mrkdwn(t.answerBy(token))] };
 }
 
+/** A nudge posted in the card's thread before the deadline, mentioning the person who must answer. */
+export function reminderMessage(input: {
+  server: string;
+  userId: string;
+  deadline: number;
+  locale?: Locale;
+}): SlackMessage {
+  const t = uiText(input.locale);
+  const mention = /^[UW][A-Z0-9]{2,}$/.test(input.userId) ? `<@${input.userId}> ` : '';
+  const text = `${mention}${t.reminder(serverName(input.server))}`;
+  return {
+    text,
+    blocks: [{ type: 'section', text: mrkdwn(text) }, deadlineContext(input.deadline, input.locale)],
+  };
+}
+
 export function serverName(server: string): string {
   return escapeMrkdwn(truncate(server.trim() || 'An MCP server', SERVER_MAX));
 }

@@ -14,6 +14,8 @@ type Count = (n: number) => string;
 
 export interface UiText {
   needsInput: (server: string) => string;
+  /** Nudge in the card's thread before the deadline. */
+  reminder: (server: string) => string;
   answerBy: (date: string) => string;
   /** Slack date token format of the deadline. */
   dateFormat: string;
@@ -75,6 +77,7 @@ export interface UiText {
 
 const en: UiText = {
   needsInput: (server) => `${server} needs your input`,
+  reminder: (server) => `Reminder: ${server} is still waiting for your answer.`,
   answerBy: (date) => `Answer by ${date}`,
   dateFormat: '{date_short_pretty} at {time}',
   respond: 'Respond',
@@ -147,6 +150,7 @@ const en: UiText = {
 
 const zhCN: UiText = {
   needsInput: (server) => `${server} 需要你的输入`,
+  reminder: (server) => `提醒：${server} 仍在等待你的回答。`,
   answerBy: (date) => `请在 ${date} 前回答`,
   dateFormat: '{date_short_pretty} {time}',
   respond: '回答',

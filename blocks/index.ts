@@ -11,6 +11,7 @@ export {
   requestCard,
   endedCard,
   toolResultMessage,
+  reminderMessage,
   CARD_MESSAGE_SECTIONS_MAX,
   BUTTON_VALUE_MAX,
   type SlackMessage,

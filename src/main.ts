@@ -47,6 +47,7 @@ export async function start(
   await store.startTimeouts(async (id) => {
     await relay.end(id, { action: 'cancel' }, 'timed_out');
   });
+  await store.startReminders((id) => relay.remind(id));
   // Questions of replicas that died: the survivor that ends one updates its card.
   store.startOrphanSweep((question) => slack.surface.showEnded(question));
   const { port } = await slack.start(config.port);

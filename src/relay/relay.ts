@@ -10,7 +10,7 @@ import { RelayError } from './errors.js';
 /** What the relay needs from durable state (implemented by src/store). */
 export interface RelayStore {
   /** Rejects with RelayError code 'rate_limited' beyond the server's limit. */
-  create(question: NewQuestion, options?: { rateLimit?: RateLimit }): Promise<Question>;
+  create(question: NewQuestion, options?: { rateLimit?: RateLimit; remindAt?: number[] }): Promise<Question>;
   get(id: string): Promise<Question | undefined>;
   attachCard(id: string, card: { channel: string; ts: string }): Promise<void>;
   finish(id: string, outcome: Outcome, reason: EndReason): Promise<FinishResult>;
@@ -21,6 +21,8 @@ export interface RelayStore {
 export interface Surface {
   postQuestion(question: Question): Promise<{ channel: string; ts: string }>;
   showEnded(question: Question, byUserId?: string): Promise<void>;
+  /** Nudges the person who must answer a question that is still pending. */
+  remind(question: Question): Promise<void>;
 }
 
 /** At most `max` new questions per `perMs` milliseconds from one server, across replicas. */
@@ -52,6 +54,8 @@ export interface RelayOptions {
   checkSchema: (requestedSchema: unknown) => void;
   /** Checks that a URL-mode link may be shown; throws RelayError('invalid_url') when it may not. */
   checkUrl: (url: string) => void;
+  /** When to nudge the person, from the time they have and now (both ms); default halfTimeReminder. */
+  reminderTimes?: (timeoutMs: number, now: number) => number[];
   /** Extra wait past the deadline before the local backstop ends a question whose timeout job never fired, in ms. Default 5000. */
   backstopGraceMs?: number;
   logger: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -84,7 +88,10 @@ export class Relay {
 
   private async askPerson(fields: NewQuestion, signal: AbortSignal, rateLimit?: RateLimit): Promise<Outcome> {
     if (signal.aborted) return { action: 'cancel' };
-    const question = await this.options.store.create(fields, rateLimit ? { rateLimit } : {});
+    const question = await this.options.store.create(fields, {
+      ...(rateLimit ? { rateLimit } : {}),
+      remindAt: (this.options.reminderTimes ?? halfTimeReminder)(fields.timeoutMs, Date.now()),
+    });
     const answered = new Promise<Outcome>((resolve) => this.waiters.set(question.id, resolve));
     // Both paths also resolve locally, so the MCP request never hangs even if Redis lost the question.
     const endLocally = (reason: EndReason) => (): void => void this.endAndRelease(question.id, reason);
@@ -106,6 +113,12 @@ export class Relay {
 
   get(id: string): Promise<Question | undefined> {
     return this.options.store.get(id);
+  }
+
+  /** A reminder job came due: nudge the person if the question is still open and its card is out. */
+  async remind(id: string): Promise<void> {
+    const question = await this.options.store.get(id);
+    if (question?.state === 'pending' && question.card) await this.options.surface.remind(question);
   }
 
   /** Keeps a paged form's earlier answers; false when the question ended meanwhile. */
@@ -169,4 +182,12 @@ export class Relay {
     const code = error instanceof RelayError ? error.code : undefined;
     this.options.logger.error({ questionId, code, err: error }, 'question could not be delivered or ended');
   }
+}
+
+/** Questions open for at least this long get a reminder, in ms (2 minutes). */
+const REMIND_FROM_MS = 120_000;
+
+/** One nudge at half time, for questions long enough that a person may have forgotten them (epoch ms). */
+export function halfTimeReminder(timeoutMs: number, now: number): number[] {
+  return timeoutMs >= REMIND_FROM_MS ? [now + Math.round(timeoutMs / 2)] : [];
 }

@@ -2,7 +2,7 @@
 // Cards go through the outbox (retries, Retry-After, pacing). Slack API errors propagate, never swallowed:
 // the relay ends a question whose card cannot be posted.
 import type { webApi } from '@slack/bolt';
-import { endedCard, requestCard, toolResultMessage, urlCard } from '../../blocks/index.js';
+import { endedCard, reminderMessage, requestCard, toolResultMessage, urlCard } from '../../blocks/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Surface } from '../relay/relay.js';
 import type { Question } from '../relay/types.js';
@@ -60,6 +60,24 @@ export class SlackSurface implements Surface {
       args: { ts: question.card.ts, text: card.text, blocks: card.blocks },
     });
     if (!updated.ok) throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
+  }
+
+  async remind(question: Question): Promise<void> {
+    if (!question.card) return;
+    const message = reminderMessage({
+      server: question.server,
+      userId: question.userId,
+      deadline: question.deadline,
+      locale: await this.locales.of(question.userId),
+    });
+    const sent = await this.outbox.send({
+      method: 'chat.postMessage',
+      channel: question.card.channel,
+      deadline: question.deadline,
+      key: `remind-${question.id}-${question.deadline}`,
+      args: { text: message.text, blocks: message.blocks, thread_ts: question.card.ts },
+    });
+    if (!sent.ok) throw new RelayError('slack_post_failed', `reminder failed: ${sent.error}`);
   }
 
   async postToolResult(input: {

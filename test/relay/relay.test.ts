@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SchemaError, parseFormSchema } from '../../blocks/index.js';
 import { RelayError } from '../../src/relay/errors.js';
-import { Relay, type Surface } from '../../src/relay/relay.js';
+import { Relay, halfTimeReminder, type Surface } from '../../src/relay/relay.js';
 import type { Question } from '../../src/relay/types.js';
 import { QuestionStore } from '../../src/store/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
@@ -28,6 +28,16 @@ class RecordingSurface implements Surface {
   private onEnded: ((q: Question) => void) | undefined;
   readonly firstEnded = new Promise<Question>((resolve) => (this.onEnded = resolve));
 
+  readonly reminded: Question[] = [];
+  private onReminded: ((q: Question) => void) | undefined;
+  readonly firstReminded = new Promise<Question>((resolve) => (this.onReminded = resolve));
+
+  remind(question: Question): Promise<void> {
+    this.reminded.push(question);
+    this.onReminded?.(question);
+    return Promise.resolve();
+  }
+
   showEnded(question: Question): Promise<void> {
     this.ended.push(question);
     this.onEnded?.(question);
@@ -49,12 +59,15 @@ afterEach(async () => {
   await Promise.all(stores.splice(0).map((s) => s.close()));
 });
 
-async function setUp(options: { inbox?: boolean } = {}) {
+async function setUp(
+  options: { inbox?: boolean; reminderTimes?: (timeoutMs: number, now: number) => number[] } = {},
+) {
   const prefix = uniquePrefix();
   const store = await QuestionStore.open({ url: redisUrl(), prefix, holderId: 'holder-a', logger: silent });
   stores.push(store);
   const surface = new RecordingSurface();
   const relay = new Relay({
+    ...(options.reminderTimes ? { reminderTimes: options.reminderTimes } : {}),
     store,
     surface,
     checkSchema,
@@ -135,5 +148,23 @@ describe('Relay', () => {
     const question = await surface.posted;
     await other.finish(question.id, { action: 'decline' }, 'declined');
     expect(await answer).toEqual({ action: 'decline' });
+  });
+
+  it('nudges the person while the question is pending, and not once it has ended', async () => {
+    const { relay, surface, store } = await setUp({ reminderTimes: (_t, now) => [now + 150] });
+    await store.startReminders((id) => relay.remind(id));
+    const answer = relay.askForm(ask());
+    const question = await surface.posted;
+    expect((await surface.firstReminded).id).toBe(question.id);
+    await store.finish(question.id, { action: 'decline' }, 'declined');
+    expect(await answer).toEqual({ action: 'decline' });
+    expect(surface.reminded).toHaveLength(1);
+  });
+});
+
+describe('halfTimeReminder', () => {
+  it('nudges at half time for questions open two minutes or more, and never for shorter ones', () => {
+    expect(halfTimeReminder(600_000, 1_000)).toEqual([301_000]);
+    expect(halfTimeReminder(119_999, 1_000)).toEqual([]);
   });
 });
