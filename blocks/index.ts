@@ -22,5 +22,5 @@ export { pageCount, pageFields, mergePageContent, PageError } from './pages.js';
 export { secretFields, looksSecret } from './secrets.js';
 export { localeOf, uiText, UI_TEXT, type Locale, type UiText } from './i18n.js';
 export * from './submission.js';
-export { SlackLimitError } from './text.js';
+export { SlackLimitError, escapeMrkdwn } from './text.js';
 export { checkView, checkMessage } from './limits.js';

@@ -2,13 +2,12 @@
 // Everything is built here and passed in; nothing below constructs its own collaborators.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { SchemaError, UrlError, parseFormSchema, secretFields, urlFacts } from '../blocks/index.js';
 import type { AppConfig, ServerConfig } from './config.js';
 import type { Logger } from './logger.js';
 import { McpClientError, McpHub, type ElicitationSink, type McpServerSpec } from './mcp/index.js';
-import { RelayError } from './relay/errors.js';
 import { Relay } from './relay/relay.js';
 import { createSlackApp } from './slack/app.js';
+import { checkFormSchema, checkUrl, refuseSecretFields } from './slack/checks.js';
 import type { ToolRunner } from './slack/command-listener.js';
 import { Outbox, QuestionStore } from './store/index.js';
 
@@ -36,7 +35,7 @@ export async function start(
   await store.startLease();
   const outbox = await Outbox.open({ url: config.redis.url, prefix: config.redis.prefix, logger });
   const slack = createSlackApp({ ...config.slack, logger, outbox, isReady: () => ready });
-  const relay = new Relay({ store, surface: slack.surface, checkSchema, checkUrl, logger });
+  const relay = new Relay({ store, surface: slack.surface, checkSchema: checkFormSchema, checkUrl, logger });
   const hub = new McpHub({
     servers: config.servers.map(toSpec),
     sink: elicitationSink(relay, config.servers),
@@ -68,36 +67,6 @@ export async function start(
   };
 }
 
-function checkSchema(requestedSchema: unknown): void {
-  try {
-    parseFormSchema(requestedSchema);
-  } catch (error) {
-    if (error instanceof SchemaError) throw new RelayError('invalid_schema', error.message, { cause: error });
-    throw error;
-  }
-}
-
-/** The deployment's policy hook: MCP forbids asking for secrets in form mode; this server's policy refuses them. */
-function refuseSecretFields(requestedSchema: unknown): void {
-  checkSchema(requestedSchema);
-  const secret = secretFields(parseFormSchema(requestedSchema));
-  if (secret.length > 0) {
-    throw new RelayError(
-      'invalid_schema',
-      `fields ${secret.map((f) => `"${f}"`).join(', ')} look like secrets, which must not be requested in form mode (use URL mode)`,
-    );
-  }
-}
-
-function checkUrl(url: string): void {
-  try {
-    urlFacts(url);
-  } catch (error) {
-    if (error instanceof UrlError) throw new RelayError('invalid_url', error.message, { cause: error });
-    throw error;
-  }
-}
-
 function elicitationSink(relay: Relay, servers: ServerConfig[]): ElicitationSink {
   const byName = new Map(servers.map((s) => [s.name, s]));
   return {
@@ -113,7 +82,7 @@ function elicitationSink(relay: Relay, servers: ServerConfig[]): ElicitationSink
       if (request.mode === 'url') {
         return relay.askUrl({ ...common, url: request.url, elicitationId: request.elicitationId });
       }
-      if (byName.get(ctx.server)?.refuseSecrets) refuseSecretFields(request.requestedSchema);
+      if (byName.get(ctx.server)?.refuseSecrets) refuseSecretFields(checkFormSchema(request.requestedSchema));
       return relay.askForm({ ...common, requestedSchema: request.requestedSchema });
     },
   };

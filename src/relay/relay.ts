@@ -51,7 +51,7 @@ export interface RelayOptions {
   store: RelayStore;
   surface: Surface;
   /** Checks that the form can be rendered; throws RelayError('invalid_schema') when it cannot. */
-  checkSchema: (requestedSchema: unknown) => void;
+  checkSchema: (requestedSchema: unknown) => unknown;
   /** Checks that a URL-mode link may be shown; throws RelayError('invalid_url') when it may not. */
   checkUrl: (url: string) => void;
   /** When to nudge the person, from the time they have and now (both ms); default halfTimeReminder. */

@@ -1,5 +1,6 @@
 // `/mcp`: acks at once, then runs the tool; its elicitations reach the person who ran it, and so does its result.
 import type { App } from '@slack/bolt';
+import { escapeMrkdwn } from '../../blocks/index.js';
 import { USAGE, parseMcpCommand } from './command.js';
 import type { SlackSurface } from './surface.js';
 
@@ -51,17 +52,11 @@ export function registerMcpCommand(app: App, deps: { tools: ToolRunner; surface:
   });
 }
 
+const STATE_ICON: Record<string, string> = { connected: ':large_green_circle:', failed: ':red_circle:' };
+
 /** One line per server; server-supplied error text is escaped so it stays text. */
 function statusLine(s: { server: string; state: string; detail?: string; lastError?: string }): string {
-  const icon =
-    s.state === 'connected'
-      ? ':large_green_circle:'
-      : s.state === 'failed'
-        ? ':red_circle:'
-        : ':white_circle:';
+  const icon = STATE_ICON[s.state] ?? ':white_circle:';
   const extra = s.state === 'failed' && s.lastError ? `: ${s.lastError}` : s.detail ? ` (${s.detail})` : '';
-  return `${icon} \`${s.server}\` ${s.state}${extra}`
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
+  return escapeMrkdwn(`${icon} \`${s.server}\` ${s.state}${extra}`);
 }

@@ -1,10 +1,10 @@
 // The relay core in-process, on a real Redis store, with a recording surface in place of Slack.
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SchemaError, parseFormSchema } from '../../blocks/index.js';
 import { RelayError } from '../../src/relay/errors.js';
 import { Relay, halfTimeReminder, type Surface } from '../../src/relay/relay.js';
 import type { Question } from '../../src/relay/types.js';
+import { checkFormSchema } from '../../src/slack/checks.js';
 import { QuestionStore } from '../../src/store/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 
@@ -45,15 +45,6 @@ class RecordingSurface implements Surface {
   }
 }
 
-function checkSchema(schema: unknown): void {
-  try {
-    parseFormSchema(schema);
-  } catch (error) {
-    if (error instanceof SchemaError) throw new RelayError('invalid_schema', error.message, { cause: error });
-    throw error;
-  }
-}
-
 const stores: QuestionStore[] = [];
 afterEach(async () => {
   await Promise.all(stores.splice(0).map((s) => s.close()));
@@ -70,7 +61,7 @@ async function setUp(
     ...(options.reminderTimes ? { reminderTimes: options.reminderTimes } : {}),
     store,
     surface,
-    checkSchema,
+    checkSchema: checkFormSchema,
     checkUrl: () => undefined,
     backstopGraceMs: 100,
     logger: silent,

@@ -1,4 +1,5 @@
 // A small client of the sandbox's JSON API, as the page uses it: long-poll the state, post actions.
+import { resultText as textOfResult } from '../support/slack-text.js';
 import type { PersonState, TimelineItem } from '../../src/sandbox/index.js';
 
 export interface SandboxClient {
@@ -45,16 +46,7 @@ export const newestCard = (s: PersonState): TimelineItem | undefined =>
   s.timeline.findLast((m) => m.kind === 'message' && hasButton(m, 'elicit_respond'));
 
 /** The text of a tool-result message after its headline, with Slack's escaping undone. */
-export function resultText(item: TimelineItem): string {
-  const blocks = (item.blocks ?? []) as { text?: { text?: string } }[];
-  return blocks
-    .slice(1)
-    .map((b) => b.text?.text ?? '')
-    .join('')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-}
+export const resultText = (item: TimelineItem): string => textOfResult(item.blocks);
 
 /** Tool results posted after `afterTs` (messages that are not cards). */
 export const resultAfter =

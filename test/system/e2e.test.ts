@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuestionStore } from '../../src/store/index.js';
 import { redisUrl } from '../setup/context.js';
+import { questionIdOnCard } from '../support/slack-text.js';
 import { startHarness, type Harness } from './harness.js';
 
 const EVERY_KIND = {
@@ -106,7 +107,7 @@ describe('one elicitation, end to end', () => {
   it('rejects forged and stale signatures with 401 and changes nothing', async () => {
     const card = await h.ask('U5', EVERY_KIND);
     const message = h.standin.message(card.channel, card.ts);
-    const questionId = /"value":"([^"]+)"/.exec(JSON.stringify(message?.blocks))?.[1] ?? '';
+    const questionId = questionIdOnCard(message?.blocks);
     const payload = {
       type: 'block_actions',
       team: { id: 'T0STANDIN', domain: 'standin' },
@@ -281,9 +282,7 @@ describe('graceful shutdown', () => {
   it('ends the questions it holds when it stops, stored as cancelled and with their cards updated', async () => {
     const h = await startHarness();
     const card = await h.ask('U1', EVERY_KIND);
-    const questionId = /"value":"([^"]+)"/.exec(
-      JSON.stringify(h.standin.message(card.channel, card.ts)?.blocks),
-    )?.[1];
+    const questionId = questionIdOnCard(h.standin.message(card.channel, card.ts)?.blocks);
     await h.close();
     const updated = h.standin.calls.find((c) => c.method === 'chat.update' && c.args.ts === card.ts);
     expect(JSON.stringify(updated?.args.blocks)).toContain('the tool call that asked has ended');

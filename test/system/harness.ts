@@ -11,6 +11,7 @@ import {
   type SlackStandin,
 } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { resultText } from '../support/slack-text.js';
 
 export const BOT_TOKEN = 'xoxb-test-token';
 export const SIGNING_SECRET = 'test-signing-secret';
@@ -135,15 +136,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     run,
     toolResult: async (userId) => {
       const call = await nextPost(standin.dmChannelOf(userId), (c) => !isCard(c));
-      // The tool's text is in the sections after the headline, escaped as mrkdwn.
-      const blocks = (call.args.blocks ?? []) as { text?: { text: string } }[];
-      const text = blocks
-        .slice(1)
-        .map((b) => b.text?.text ?? '')
-        .join('')
-        .replace(/&lt;/g, '<')
-        .replace(/&gt;/g, '>')
-        .replace(/&amp;/g, '&');
+      const text = resultText(call.args.blocks);
       return JSON.parse(text) as Record<string, unknown>;
     },
     close: async () => {

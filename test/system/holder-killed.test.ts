@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlackDriver } from '../../src/standin/index.js';
 import { LEASE_TTL_MS, QuestionStore, SWEEP_EVERY_MS } from '../../src/store/index.js';
 import { redisUrl } from '../setup/context.js';
+import { questionIdOnCard } from '../support/slack-text.js';
 import { freePort, runCli, waitUntilReady } from './child.js';
 import { BOT_TOKEN, FIXTURE, SIGNING_SECRET, startHarness, type Harness } from './harness.js';
 
@@ -62,7 +63,7 @@ describe('a holder replica killed mid-question', () => {
         .messagesIn(channel)
         .find((m) => JSON.stringify(m.blocks).includes('elicit_respond'));
       expect(posted.ok).toBe(true);
-      const questionId = /"value":"([^"]+)"/.exec(JSON.stringify(card?.blocks))?.[1] ?? '';
+      const questionId = questionIdOnCard(card?.blocks);
       const store = await QuestionStore.open({
         url: redisUrl(),
         prefix: survivor.prefix,
