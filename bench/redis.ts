@@ -17,6 +17,7 @@ export interface RedisBenchOptions {
 export const sampleQuestion = (timeoutMs = 600_000): NewQuestion => ({
   server: 'bench',
   userId: 'U0BENCH',
+  origin: { userId: 'U0BENCH' },
   message: 'Benchmark question',
   requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
   timeoutMs,

@@ -5,7 +5,7 @@
 import { McpHub } from '../src/mcp/index.js';
 
 const SERVER = 'conformance';
-const USER = 'conformance-user';
+const PERSON = { userId: 'conformance-user' };
 
 /** Arguments for the scenario tools that take any; every other tool is called with `{}`. */
 const TOOL_ARGS: Record<string, Record<string, unknown>> = { add_numbers: { a: 2, b: 3 } };
@@ -24,10 +24,10 @@ async function main(url: string): Promise<void> {
     clientInfo: { name: 'elicit-relay-conformance', version: '0.1.0' },
   });
   try {
-    const tools = await hub.listTools(SERVER, USER);
+    const tools = await hub.listTools(SERVER, PERSON);
     for (const tool of tools) {
       const args = TOOL_ARGS[tool.name] ?? {};
-      const result = await hub.callTool({ server: SERVER, tool: tool.name, args, userId: USER });
+      const result = await hub.callTool({ server: SERVER, tool: tool.name, args, origin: PERSON });
       process.stdout.write(`${tool.name}: ${JSON.stringify(result)}\n`);
     }
   } finally {

@@ -73,7 +73,8 @@ function elicitationSink(relay: Relay, servers: ServerConfig[]): ElicitationSink
     ask: async (request, ctx) => {
       const common = {
         server: ctx.server,
-        userId: ctx.userId,
+        userId: ctx.origin.userId,
+        origin: ctx.origin,
         message: request.message,
         timeoutMs: byName.get(ctx.server)?.elicitationTimeoutMs ?? 600_000,
         signal: ctx.signal,

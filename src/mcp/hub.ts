@@ -2,9 +2,10 @@
 //
 // Session design: nothing in MCP links an `elicitation/create` to the `tools/call` that caused it (the
 // request carries no reference to it, outside the tasks flow). So the hub keeps ONE client session per
-// (server, Slack user), opened lazily by that user's first call, and every elicitation arriving on a
-// session is attributed to that session's user (ElicitationContext.userId). A stdio server therefore
-// runs one child process per active user. A session is closed after `idleCloseMs` with no request in
+// (server, workspace, Slack user), opened lazily by that user's first call, and every elicitation arriving on
+// a session is attributed to that session's user; while exactly one call is in flight on the session, to that
+// call's origin (channel, thread) as well (ElicitationContext.origin). A stdio server therefore runs one child
+// process per active user. A session is closed after `idleCloseMs` with no request in
 // flight, when its connection drops (the next call reconnects), and on close().
 import { HealthBook } from './status.js';
 import { createTransport } from './transport.js';
@@ -18,6 +19,7 @@ import {
   type ServerStatus,
   type ToolResult,
 } from './types.js';
+import type { Origin } from '../relay/types.js';
 
 export interface McpHubOptions {
   servers: McpServerSpec[];
@@ -35,7 +37,7 @@ export interface McpHubOptions {
 
 const DEFAULT_IDLE_CLOSE_MS = 10 * 60_000;
 /** The user a probe session is opened for; it never calls tools, so no elicitation names this user. */
-const PROBE_USER = '(probe)';
+const PROBE_PERSON: Origin = { userId: '(probe)' };
 
 const defaultSchedule: Schedule = (fn, ms) => {
   const timer = setTimeout(fn, ms);
@@ -71,7 +73,7 @@ export class McpHub {
   async probe(server: string): Promise<ServerStatus> {
     const spec = this.specFor(server);
     try {
-      const session = await this.open(spec, PROBE_USER, () => undefined);
+      const session = await this.open(spec, PROBE_PERSON, () => undefined);
       await session.close();
     } catch {
       // The failure is recorded in the health book by open(); the status below carries it.
@@ -84,15 +86,16 @@ export class McpHub {
     server: string;
     tool: string;
     args: Record<string, unknown>;
-    userId: string;
+    /** Who runs the tool, and where; the elicitations the call causes carry it. */
+    origin: Origin;
     signal?: AbortSignal;
   }): Promise<ToolResult> {
-    const session = await this.session(input.server, input.userId);
-    return session.callTool(input.tool, input.args, input.signal);
+    const session = await this.session(input.server, input.origin);
+    return session.callTool(input.tool, input.args, input.origin, input.signal);
   }
 
-  async listTools(server: string, userId: string): Promise<{ name: string; description?: string }[]> {
-    const session = await this.session(server, userId);
+  async listTools(server: string, person: Origin): Promise<{ name: string; description?: string }[]> {
+    const session = await this.session(server, person);
     return session.listTools();
   }
 
@@ -114,13 +117,14 @@ export class McpHub {
   }
 
   // Async only so that specFor's throw becomes a rejection; nothing is awaited before the map is updated.
-  private async session(server: string, userId: string): Promise<McpSession> {
+  private async session(server: string, origin: Origin): Promise<McpSession> {
     const spec = this.specFor(server);
-    // JSON keeps any two (server, user) pairs apart, whatever characters they contain.
-    const key = JSON.stringify([server, userId]);
+    const person: Origin = { userId: origin.userId, ...(origin.teamId ? { teamId: origin.teamId } : {}) };
+    // JSON keeps any two (server, workspace, user) triples apart, whatever characters they contain.
+    const key = JSON.stringify([server, person.teamId ?? '', person.userId]);
     const existing = this.sessions.get(key);
     if (existing !== undefined) return existing;
-    const opening = this.open(spec, userId, () => {
+    const opening = this.open(spec, person, () => {
       if (this.sessions.get(key) === opening) this.sessions.delete(key);
     });
     this.sessions.set(key, opening);
@@ -132,9 +136,9 @@ export class McpHub {
   }
 
   /** Opens a session and keeps the server's health up to date with its outcome and its end. */
-  private async open(spec: McpServerSpec, userId: string, onClosed: () => void): Promise<McpSession> {
+  private async open(spec: McpServerSpec, person: Origin, onClosed: () => void): Promise<McpSession> {
     try {
-      const session = await this.openSession(spec, userId, (dropped) => {
+      const session = await this.openSession(spec, person, (dropped) => {
         this.health.closed(spec.name, dropped);
         onClosed();
       });
@@ -148,7 +152,7 @@ export class McpHub {
 
   private async openSession(
     spec: McpServerSpec,
-    userId: string,
+    person: Origin,
     onClosed: (dropped: boolean) => void,
   ): Promise<McpSession> {
     let transport: McpTransport;
@@ -161,7 +165,7 @@ export class McpHub {
     }
     return McpSession.open({
       spec,
-      userId,
+      person,
       transport,
       onClosed,
       sink: this.opts.sink,

@@ -17,6 +17,7 @@ import {
   type McpTransport,
   type ToolResult,
 } from './types.js';
+import type { Origin } from '../relay/types.js';
 
 /** Added to the server's elicitation timeout for a tool call's own timeout, in milliseconds. */
 export const TOOL_TIMEOUT_MARGIN_MS = 30_000;
@@ -26,7 +27,8 @@ export type Schedule = (fn: () => void, ms: number) => () => void;
 
 export interface SessionOptions {
   spec: McpServerSpec;
-  userId: string;
+  /** The person (and workspace) this session works for. */
+  person: Origin;
   sink: ElicitationSink;
   clientInfo: { name: string; version: string };
   transport: McpTransport;
@@ -42,6 +44,8 @@ export interface SessionOptions {
 
 export class McpSession {
   private inFlight = 0;
+  /** Origins of the tool calls in flight; an elicitation is attributed to the call when it is the only one. */
+  private readonly calls = new Set<Origin>();
   private cancelIdle: (() => void) | undefined;
   private closed = false;
   /**
@@ -80,7 +84,12 @@ export class McpSession {
     return session;
   }
 
-  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    origin: Origin,
+    signal?: AbortSignal,
+  ): Promise<ToolResult> {
     const options = {
       // The person's time to answer an elicitation counts against this call, so it must outlast it.
       timeout: this.opts.spec.elicitationTimeoutMs + TOOL_TIMEOUT_MARGIN_MS,
@@ -89,10 +98,17 @@ export class McpSession {
       onprogress: () => undefined,
       ...(signal === undefined ? {} : { signal }),
     };
-    const result = await this.track(`tool ${tool}`, signal, () =>
-      this.client.callTool({ name: tool, arguments: args }, undefined, options),
-    );
-    return toToolResult(result);
+    // A fresh object per call, so two calls with equal origins are still two entries.
+    const call = { ...origin };
+    this.calls.add(call);
+    try {
+      const result = await this.track(`tool ${tool}`, signal, () =>
+        this.client.callTool({ name: tool, arguments: args }, undefined, options),
+      );
+      return toToolResult(result);
+    } finally {
+      this.calls.delete(call);
+    }
   }
 
   async listTools(): Promise<{ name: string; description?: string }[]> {
@@ -133,8 +149,14 @@ export class McpSession {
     return Promise.resolve({ action: 'decline' });
   }
 
+  /** The single in-flight call's origin; with none or several, only the session's person is certain. */
+  private currentOrigin(): Origin {
+    const [only, ...others] = this.calls;
+    return only !== undefined && others.length === 0 ? only : this.opts.person;
+  }
+
   private completed(elicitationId: string): void {
-    const ctx = { server: this.opts.spec.name, userId: this.opts.userId };
+    const ctx = { server: this.opts.spec.name, origin: this.currentOrigin() };
     try {
       this.opts.sink.complete?.(elicitationId, ctx);
     } catch (error) {
@@ -147,7 +169,7 @@ export class McpSession {
     const cancel = new AbortController();
     this.cancels.set(id, cancel);
     const signal = AbortSignal.any([connection, cancel.signal]);
-    const ctx = { server: this.opts.spec.name, userId: this.opts.userId, signal };
+    const ctx = { server: this.opts.spec.name, origin: this.currentOrigin(), signal };
     try {
       const result = toElicitResult(await this.opts.sink.ask(request, ctx), request.mode);
       // No response to a cancelled request (spec); the SDK drops it once the session has closed.
@@ -155,7 +177,7 @@ export class McpSession {
       return result;
     } catch (error) {
       this.opts.logger?.warn(
-        { server: ctx.server, userId: ctx.userId, err: error },
+        { server: ctx.server, userId: ctx.origin.userId, err: error },
         'elicitation sink failed',
       );
       if (cancel.signal.aborted) await this.ended;

@@ -1,7 +1,7 @@
 // The words the rest of the bot uses to talk to MCP servers. Nothing outside src/mcp imports the SDK;
 // the one SDK type that leaks (Transport, for the test factory) is re-exported here as McpTransport.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Outcome } from '../relay/types.js';
+import type { Origin, Outcome } from '../relay/types.js';
 
 export type McpTransport = Transport;
 
@@ -34,8 +34,11 @@ export type IncomingElicitation =
 
 export interface ElicitationContext {
   server: string;
-  /** The Slack user whose session received the elicitation (see the session design in hub.ts). */
-  userId: string;
+  /**
+   * Who started the tool call that caused the elicitation, and where (see the session design in hub.ts).
+   * When the session has no single call in flight, only the session's person is known.
+   */
+  origin: Origin;
   /** Aborts when the server sends notifications/cancelled for this elicitation or the connection closes. */
   signal: AbortSignal;
 }
@@ -48,7 +51,7 @@ export interface ElicitationSink {
    * elicitation `elicitationId` is done. The id is whatever the server sent; unknown or already
    * finished ids are for the sink to ignore. A throw is logged, never sent to the server.
    */
-  complete?(elicitationId: string, ctx: { server: string; userId: string }): void;
+  complete?(elicitationId: string, ctx: { server: string; origin: Origin }): void;
 }
 
 /**

@@ -4,7 +4,7 @@
 // Flow: ask() → store.create (pending record + timeout job) → surface.postQuestion (the card)
 //   → a person answers on any replica → end() → store.finish (the one atomic transition)
 //   → the holder's inbox delivers the finished question here → ask() resolves with its outcome.
-import type { Content, EndReason, FinishResult, NewQuestion, Outcome, Question } from './types.js';
+import type { Content, EndReason, FinishResult, NewQuestion, Origin, Outcome, Question } from './types.js';
 import { RelayError } from './errors.js';
 
 /** What the relay needs from durable state (implemented by src/store). */
@@ -33,7 +33,10 @@ export interface RateLimit {
 
 export interface FormAsk {
   server: string;
+  /** The person asked. */
   userId: string;
+  /** Who started the tool call that asks, and where. */
+  origin: Origin;
   message: string;
   requestedSchema: unknown;
   timeoutMs: number;

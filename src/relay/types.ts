@@ -20,12 +20,29 @@ export type EndReason =
 
 export type QuestionState = 'pending' | 'accepted' | 'declined' | 'cancelled';
 
+/**
+ * Who started the work that asks a question, and where: routing (which conversation) and authorisation (who
+ * may answer) start from here. MCP itself carries no such link; src/mcp ties each elicitation to the tool
+ * call that caused it.
+ */
+export interface Origin {
+  /** Chat user id of the person (or automation) that started the tool call. */
+  userId: string;
+  /** Workspace the call came from (Slack team id); absent when the deployment serves one workspace. */
+  teamId?: string;
+  /** Conversation where the call was started, and the thread in it, when known. */
+  channelId?: string;
+  threadTs?: string;
+}
+
 /** A new question as the MCP side hands it to the relay. */
 export interface NewQuestion {
   /** Configured server name (key of `mcpServers`). */
   server: string;
   /** Slack user id of the person who must answer. */
   userId: string;
+  /** The tool call's requester and place; `origin.userId` is `userId` unless routing says otherwise. */
+  origin: Origin;
   message: string;
   /** The form schema (`requestedSchema`) exactly as the server sent it. */
   requestedSchema: unknown;

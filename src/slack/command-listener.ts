@@ -1,5 +1,6 @@
 // `/mcp`: acks at once, then runs the tool; its elicitations reach the person who ran it, and so does its result.
 import type { App } from '@slack/bolt';
+import type { Origin } from '../relay/types.js';
 import { escapeMrkdwn } from '../../blocks/index.js';
 import { USAGE, parseMcpCommand } from './command.js';
 import type { SlackSurface } from './surface.js';
@@ -9,7 +10,7 @@ export interface ToolRunner {
   serverNames(): string[];
   /** Connection state per server, for `/mcp servers`. */
   status(): { server: string; state: string; detail?: string; lastError?: string }[];
-  callTool(input: { server: string; tool: string; args: Record<string, unknown>; userId: string }): Promise<{
+  callTool(input: { server: string; tool: string; args: Record<string, unknown>; origin: Origin }): Promise<{
     isError: boolean;
     text: string;
   }>;
@@ -39,7 +40,8 @@ export function registerMcpCommand(app: App, deps: { tools: ToolRunner; surface:
           response_type: 'ephemeral',
           text: `Running \`${parsed.tool}\` on \`${parsed.server}\`…`,
         });
-        const result = await deps.tools.callTool({ ...parsed, userId: command.user_id });
+        const origin = { userId: command.user_id, teamId: command.team_id, channelId: command.channel_id };
+        const result = await deps.tools.callTool({ ...parsed, origin });
         await deps.surface.postToolResult({
           userId: command.user_id,
           server: parsed.server,

@@ -5,7 +5,8 @@
 //   cardChannel cardTs                              the Slack card, once posted
 //   reminders                                       count of reminder jobs (absent when none; not part of Question)
 //   url draft                                       JSON: URL mode's link; answers of earlier form pages
-import type { Content, EndReason, Outcome, Question, QuestionState } from '../relay/types.js';
+//   origin                                          JSON: who started the call, and where
+import type { Content, EndReason, Origin, Outcome, Question, QuestionState } from '../relay/types.js';
 import { StoreError } from './errors.js';
 
 const states: readonly string[] = ['pending', 'accepted', 'declined', 'cancelled'] satisfies QuestionState[];
@@ -33,6 +34,7 @@ export function toHash(q: Question): Record<string, string> {
     holder: q.holder,
     createdAt: String(q.createdAt),
     deadline: String(q.deadline),
+    origin: JSON.stringify(q.origin),
     ...(q.url ? { url: JSON.stringify(q.url) } : {}),
   };
 }
@@ -96,16 +98,36 @@ function parseUrl(h: Record<string, string>): { url: string; elicitationId: stri
   throw bad(h.id ?? '?', 'url');
 }
 
+const ORIGIN_PLACES = ['teamId', 'channelId', 'threadTs'] as const;
+
+/** Records written before origins were stored have none: their requester was the person asked. */
+function parseOrigin(h: Record<string, string>, userId: string): Origin {
+  if (h.origin === undefined) return { userId };
+  const v = json(h, 'origin');
+  if (typeof v !== 'object' || v === null || !('userId' in v) || typeof v.userId !== 'string') {
+    throw bad(h.id ?? '?', 'origin');
+  }
+  const origin: Origin = { userId: v.userId };
+  for (const place of ORIGIN_PLACES) {
+    const value = (v as Record<string, unknown>)[place];
+    if (typeof value === 'string') origin[place] = value;
+    else if (value !== undefined) throw bad(h.id ?? '?', 'origin');
+  }
+  return origin;
+}
+
 /** Reads a hash (HGETALL reply) back into a Question; `undefined` for an empty reply (no such key). */
 export function parseQuestion(h: Record<string, string>): Question | undefined {
   if (Object.keys(h).length === 0) return undefined;
   const id = str(h, 'id');
   const state = str(h, 'state');
   if (!states.includes(state)) throw bad(id, 'state');
+  const userId = str(h, 'userId');
   const q: Question = {
     id,
     server: str(h, 'server'),
-    userId: str(h, 'userId'),
+    userId,
+    origin: parseOrigin(h, userId),
     message: str(h, 'message'),
     requestedSchema: json(h, 'requestedSchema'),
     timeoutMs: int(h, 'timeoutMs'),

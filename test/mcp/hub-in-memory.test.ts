@@ -18,7 +18,7 @@ function makeHub(sink: ElicitationSink, extra: Partial<McpHubOptions> = {}) {
 }
 
 const ask = (hub: McpHub, userId = 'U1', args = askArgs()) =>
-  hub.callTool({ server: 'fixture', tool: 'ask', args, userId });
+  hub.callTool({ server: 'fixture', tool: 'ask', args, origin: { userId } });
 
 describe('McpHub elicitation round trip (in-memory fixture server)', () => {
   it('relays an accepted answer so the server receives the content', async () => {
@@ -32,7 +32,7 @@ describe('McpHub elicitation round trip (in-memory fixture server)', () => {
       message: 'Who are you?',
       requestedSchema: FLAT_SCHEMA,
     });
-    expect(sink.asked[0]?.ctx).toMatchObject({ server: 'fixture', userId: 'U1' });
+    expect(sink.asked[0]?.ctx).toMatchObject({ server: 'fixture', origin: { userId: 'U1' } });
   });
 
   it.each<Outcome>([{ action: 'decline' }, { action: 'cancel' }])(
@@ -107,7 +107,7 @@ describe('McpHub elicitation round trip (in-memory fixture server)', () => {
     const sink = recordingSink(() => ({ action: 'decline' }));
     const { hub } = makeHub(sink);
     const args = { message: 'Sign in', url: 'https://example.com/oauth?x=1', elicitationId: 'el-1' };
-    const result = await hub.callTool({ server: 'fixture', tool: 'ask_url', args, userId: 'U1' });
+    const result = await hub.callTool({ server: 'fixture', tool: 'ask_url', args, origin: { userId: 'U1' } });
     expect(JSON.parse(result.text)).toEqual({ action: 'decline' });
     expect(sink.asked[0]?.request).toEqual({ mode: 'url', ...args });
   });
@@ -131,8 +131,8 @@ describe('McpHub sessions', () => {
     let releaseFirst: () => void = () => undefined;
     const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
     const sink = recordingSink(async ({ ctx }) => {
-      if (ctx.userId === 'U1') await firstHeld;
-      return { action: 'accept', content: { name: ctx.userId } };
+      if (ctx.origin.userId === 'U1') await firstHeld;
+      return { action: 'accept', content: { name: ctx.origin.userId } };
     });
     const { hub, opened } = makeHub(sink);
     const first = ask(hub, 'U1');
@@ -142,6 +142,45 @@ describe('McpHub sessions', () => {
     expect(JSON.parse((await first).text)).toEqual({ action: 'accept', content: { name: 'U1' } });
     await ask(hub, 'U1');
     expect(opened()).toBe(2);
+  });
+
+  it('attributes an elicitation to the origin of the one call in flight: workspace, channel and thread', async () => {
+    const sink = recordingSink(() => ({ action: 'decline' }));
+    const { hub } = makeHub(sink);
+    const origin = { userId: 'U1', teamId: 'T1', channelId: 'C42', threadTs: '1700000000.000100' };
+    await hub.callTool({ server: 'fixture', tool: 'ask', args: askArgs(), origin });
+    expect(sink.asked[0]?.ctx.origin).toEqual(origin);
+  });
+
+  it('attributes to the person only while several of their calls are in flight, since MCP cannot tell which', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const arrivals: (() => void)[] = [];
+    const arrived = (n: number) => new Promise<void>((resolve) => (arrivals[n] = resolve));
+    const [firstArrived, secondArrived] = [arrived(0), arrived(1)];
+    const sink = recordingSink(async () => {
+      arrivals[sink.asked.length - 1]?.();
+      await held;
+      return { action: 'decline' };
+    });
+    const { hub } = makeHub(sink);
+    const call = (channelId: string) =>
+      hub.callTool({
+        server: 'fixture',
+        tool: 'ask',
+        args: askArgs(),
+        origin: { userId: 'U1', teamId: 'T1', channelId },
+      });
+    const first = call('C1');
+    await firstArrived;
+    const second = call('C2');
+    await secondArrived;
+    release();
+    await Promise.all([first, second]);
+    expect(sink.asked.map((a) => a.ctx.origin)).toEqual([
+      { userId: 'U1', teamId: 'T1', channelId: 'C1' },
+      { userId: 'U1', teamId: 'T1' },
+    ]);
   });
 
   it('closes a session after the idle delay and opens a new one on the next call', async () => {
@@ -155,14 +194,14 @@ describe('McpHub sessions', () => {
       recordingSink(() => ({ action: 'decline' })),
       { schedule, idleCloseMs: 1234 },
     );
-    await hub.callTool({ server: 'fixture', tool: 'echo', args: { text: 'hi' }, userId: 'U1' });
+    await hub.callTool({ server: 'fixture', tool: 'echo', args: { text: 'hi' }, origin: { userId: 'U1' } });
     expect(timers.map((t) => t.ms)).toEqual([1234]);
     timers[0]?.fn();
     const again = await hub.callTool({
       server: 'fixture',
       tool: 'echo',
       args: { text: 'again' },
-      userId: 'U1',
+      origin: { userId: 'U1' },
     });
     expect(again).toEqual({ isError: false, text: 'again' });
     expect(opened()).toBe(2);
@@ -170,14 +209,14 @@ describe('McpHub sessions', () => {
 
   it('lists the server tools', async () => {
     const { hub } = makeHub(recordingSink(() => ({ action: 'decline' })));
-    const names = (await hub.listTools('fixture', 'U1')).map((t) => t.name);
+    const names = (await hub.listTools('fixture', { userId: 'U1' })).map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['ask', 'ask_url', 'echo']));
     expect(hub.serverNames()).toEqual(['fixture']);
   });
 
   it('rejects an unknown server with code unknown_server', async () => {
     const { hub } = makeHub(recordingSink(() => ({ action: 'decline' })));
-    const call = hub.callTool({ server: 'nope', tool: 'echo', args: {}, userId: 'U1' });
+    const call = hub.callTool({ server: 'nope', tool: 'echo', args: {}, origin: { userId: 'U1' } });
     await expect(call).rejects.toBeInstanceOf(McpClientError);
     await expect(call).rejects.toMatchObject({ code: 'unknown_server', server: 'nope' });
   });
@@ -185,13 +224,18 @@ describe('McpHub sessions', () => {
   it('maps a JSON-RPC error from the server to tool_failed with its code', async () => {
     const { hub } = makeHub(recordingSink(() => ({ action: 'decline' })));
     const args = { url: 'https://example.com/login' };
-    const call = hub.callTool({ server: 'fixture', tool: 'require_url', args, userId: 'U1' });
+    const call = hub.callTool({ server: 'fixture', tool: 'require_url', args, origin: { userId: 'U1' } });
     await expect(call).rejects.toMatchObject({ code: 'tool_failed', server: 'fixture', rpcCode: -32042 });
   });
 
   it('reports a tool that fails inside as an isError result', async () => {
     const { hub } = makeHub(recordingSink(() => ({ action: 'decline' })));
-    const result = await hub.callTool({ server: 'fixture', tool: 'no_such_tool', args: {}, userId: 'U1' });
+    const result = await hub.callTool({
+      server: 'fixture',
+      tool: 'no_such_tool',
+      args: {},
+      origin: { userId: 'U1' },
+    });
     expect(result.isError).toBe(true);
   });
 
@@ -206,7 +250,7 @@ describe('McpHub sessions', () => {
       server: 'fixture',
       tool: 'ask',
       args: askArgs(),
-      userId: 'U1',
+      origin: { userId: 'U1' },
       signal: controller.signal,
     });
     await expect(call).rejects.toMatchObject({ code: 'aborted' });
@@ -215,6 +259,6 @@ describe('McpHub sessions', () => {
   it('rejects calls after close() with code closed', async () => {
     const { hub } = makeHub(recordingSink(() => ({ action: 'decline' })));
     await hub.close();
-    await expect(hub.listTools('fixture', 'U1')).rejects.toMatchObject({ code: 'closed' });
+    await expect(hub.listTools('fixture', { userId: 'U1' })).rejects.toMatchObject({ code: 'closed' });
   });
 });

@@ -20,7 +20,7 @@ function makeHub(sink: ElicitationSink, mode?: ElicitationMode): McpHub {
 }
 
 const call = (hub: McpHub, tool: string, args: Record<string, unknown> = {}) =>
-  hub.callTool({ server: 'fixture', tool, args, userId: 'U1' });
+  hub.callTool({ server: 'fixture', tool, args, origin: { userId: 'U1' } });
 
 const URL_ARGS = { message: 'Sign in', url: 'https://example.com/oauth', elicitationId: 'el-9' };
 
@@ -72,18 +72,23 @@ describe('elicitation policy per server', () => {
 
 describe('URL-mode completion (notifications/elicitation/complete)', () => {
   it('hands the completed elicitationId to sink.complete with the session context', async () => {
-    let completed: (value: { id: string; ctx: { server: string; userId: string } }) => void = () => undefined;
-    const done = new Promise<{ id: string; ctx: { server: string; userId: string } }>((resolve) => {
-      completed = resolve;
-    });
+    let completed: (value: {
+      id: string;
+      ctx: { server: string; origin: { userId: string } };
+    }) => void = () => undefined;
+    const done = new Promise<{ id: string; ctx: { server: string; origin: { userId: string } } }>(
+      (resolve) => {
+        completed = resolve;
+      },
+    );
     const sink = {
       ...recordingSink(() => ({ action: 'accept', content: {} })),
-      complete: (id: string, ctx: { server: string; userId: string }) => completed({ id, ctx }),
+      complete: (id: string, ctx: { server: string; origin: { userId: string } }) => completed({ id, ctx }),
     };
     const hub = makeHub(sink);
     const result = await call(hub, 'ask_url_then_complete', URL_ARGS);
     expect(JSON.parse(result.text)).toMatchObject({ action: 'accept' });
-    expect(await done).toEqual({ id: 'el-9', ctx: { server: 'fixture', userId: 'U1' } });
+    expect(await done).toEqual({ id: 'el-9', ctx: { server: 'fixture', origin: { userId: 'U1' } } });
   });
 
   it('keeps the session working when the sink has no complete method or it throws', async () => {

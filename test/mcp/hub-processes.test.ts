@@ -39,7 +39,7 @@ describe('McpHub over stdio (fixture as a child process)', () => {
       server: 'stdio-fixture',
       tool: 'ask',
       args: askArgs(),
-      userId: 'U1',
+      origin: { userId: 'U1' },
     });
     expect(JSON.parse(result.text)).toEqual(ACCEPTED);
   });
@@ -49,7 +49,7 @@ describe('McpHub over stdio (fixture as a child process)', () => {
     try {
       const hub = makeHub(stdioSpec({ GREETING: 'hello' }));
       const getenv = (name: string) =>
-        hub.callTool({ server: 'stdio-fixture', tool: 'getenv', args: { name }, userId: 'U1' });
+        hub.callTool({ server: 'stdio-fixture', tool: 'getenv', args: { name }, origin: { userId: 'U1' } });
       expect((await getenv('GREETING')).text).toBe('hello');
       expect((await getenv('ELICIT_RELAY_TEST_SECRET')).text).toBe('(unset)');
     } finally {
@@ -72,7 +72,7 @@ describe('McpHub over stdio (fixture as a child process)', () => {
       server: 'stdio-fixture',
       tool: 'stderr',
       args: { text: 'marker-42' },
-      userId: 'U1',
+      origin: { userId: 'U1' },
     });
     expect(await seen).toBe('marker-42');
   });
@@ -80,7 +80,7 @@ describe('McpHub over stdio (fixture as a child process)', () => {
   it('close() ends the child process', async () => {
     const hub = new McpHub({ servers: [stdioSpec()], sink: accept });
     const pid = Number(
-      (await hub.callTool({ server: 'stdio-fixture', tool: 'pid', args: {}, userId: 'U1' })).text,
+      (await hub.callTool({ server: 'stdio-fixture', tool: 'pid', args: {}, origin: { userId: 'U1' } })).text,
     );
     expect(() => process.kill(pid, 0)).not.toThrow();
     await hub.close();
@@ -89,7 +89,8 @@ describe('McpHub over stdio (fixture as a child process)', () => {
 
   it('fails the call in flight when the child dies, and starts a new child on the next call', async () => {
     const hub = makeHub(stdioSpec());
-    const call = (tool: string) => hub.callTool({ server: 'stdio-fixture', tool, args: {}, userId: 'U1' });
+    const call = (tool: string) =>
+      hub.callTool({ server: 'stdio-fixture', tool, args: {}, origin: { userId: 'U1' } });
     const firstPid = (await call('pid')).text;
     await expect(call('crash')).rejects.toMatchObject({ code: 'connection_closed' });
     const secondPid = (await call('pid')).text;
@@ -102,7 +103,9 @@ describe('McpHub over stdio (fixture as a child process)', () => {
       transport: { kind: 'stdio', command: '/nonexistent/mcp-server', args: [], env: {} },
     };
     const hub = makeHub(spec);
-    await expect(hub.listTools('stdio-fixture', 'U1')).rejects.toMatchObject({ code: 'connect_failed' });
+    await expect(hub.listTools('stdio-fixture', { userId: 'U1' })).rejects.toMatchObject({
+      code: 'connect_failed',
+    });
   });
 });
 
@@ -131,17 +134,22 @@ describe('McpHub over Streamable HTTP (fixture as a child process)', () => {
 
   it('relays an accepted elicitation end to end', async () => {
     const hub = makeHub(httpSpec());
-    const result = await hub.callTool({ server: 'http-fixture', tool: 'ask', args: askArgs(), userId: 'U1' });
+    const result = await hub.callTool({
+      server: 'http-fixture',
+      tool: 'ask',
+      args: askArgs(),
+      origin: { userId: 'U1' },
+    });
     expect(JSON.parse(result.text)).toEqual(ACCEPTED);
   });
 
   it('keeps separate HTTP sessions per user', async () => {
-    const sink = recordingSink(({ ctx }) => ({ action: 'accept', content: { name: ctx.userId } }));
+    const sink = recordingSink(({ ctx }) => ({ action: 'accept', content: { name: ctx.origin.userId } }));
     const hub = new McpHub({ servers: [httpSpec()], sink });
     hubs.push(hub);
     const [a, b] = await Promise.all(
       ['U1', 'U2'].map((userId) =>
-        hub.callTool({ server: 'http-fixture', tool: 'ask', args: askArgs(), userId }),
+        hub.callTool({ server: 'http-fixture', tool: 'ask', args: askArgs(), origin: { userId } }),
       ),
     );
     expect(JSON.parse(a?.text ?? '')).toEqual({ action: 'accept', content: { name: 'U1' } });

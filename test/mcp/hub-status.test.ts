@@ -17,7 +17,7 @@ function makeHub(connect: McpHubOptions['connect'], servers = [inMemorySpec()]):
 }
 
 const echo = (hub: McpHub, userId = 'U1') =>
-  hub.callTool({ server: 'fixture', tool: 'echo', args: { text: 'hi' }, userId });
+  hub.callTool({ server: 'fixture', tool: 'echo', args: { text: 'hi' }, origin: { userId } });
 
 /** A connect factory that fails while `down` is true and links to the fixture otherwise. */
 function flakyConnect() {

@@ -41,14 +41,14 @@ describe('McpHub against server-everything (stdio)', () => {
   it('answers trigger-elicitation-request and the tool result reflects the accepted content', async () => {
     const sink = recordingSink(() => ({ action: 'accept', content }));
     hub = new McpHub({ servers: [spec], sink });
-    const tools = (await hub.listTools('everything', 'U1')).map((t) => t.name);
+    const tools = (await hub.listTools('everything', { userId: 'U1' })).map((t) => t.name);
     expect(tools).toContain('trigger-elicitation-request');
 
     const result = await hub.callTool({
       server: 'everything',
       tool: 'trigger-elicitation-request',
       args: {},
-      userId: 'U1',
+      origin: { userId: 'U1' },
     });
     expect(result.isError).toBe(false);
     expect(result.text).toContain('User provided the requested information');
@@ -68,7 +68,7 @@ describe('McpHub against server-everything (stdio)', () => {
       'Fish',
       'Reptiles',
     ]);
-    expect(sink.asked[0]?.ctx).toMatchObject({ server: 'everything', userId: 'U1' });
+    expect(sink.asked[0]?.ctx).toMatchObject({ server: 'everything', origin: { userId: 'U1' } });
   });
 
   it('answers decline and the tool result says so', async () => {
@@ -77,7 +77,7 @@ describe('McpHub against server-everything (stdio)', () => {
       server: 'everything',
       tool: 'trigger-elicitation-request',
       args: {},
-      userId: 'U1',
+      origin: { userId: 'U1' },
     });
     expect(result.text).toContain('declined');
   });

@@ -73,6 +73,7 @@ async function setUp(
 const ask = (signal = new AbortController().signal, timeoutMs = 60_000) => ({
   server: 'fixture',
   userId: 'U1',
+  origin: { userId: 'U1' },
   message: 'Ship it?',
   requestedSchema: SCHEMA,
   timeoutMs,

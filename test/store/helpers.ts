@@ -56,6 +56,7 @@ export function newQuestion(overrides: Partial<NewQuestion> = {}): NewQuestion {
   return {
     server: 'fixture',
     userId: 'U123',
+    origin: { userId: 'U123', teamId: 'T1', channelId: 'C1' },
     message: 'Deploy to production?',
     requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
     timeoutMs: 60_000,

@@ -6,6 +6,7 @@ const pending: Question = {
   id: 'abc',
   server: 'fixture',
   userId: 'U1',
+  origin: { userId: 'U1', teamId: 'T1', channelId: 'C9', threadTs: '1700000000.000100' },
   message: 'Pick one',
   requestedSchema: { type: 'object', properties: {} },
   timeoutMs: 1000,
@@ -36,6 +37,13 @@ describe('stored question records', () => {
     });
   });
 
+  it('give records written before origins were stored their person as the origin', () => {
+    const legacy = Object.fromEntries(
+      Object.entries(toHash(pending)).filter(([field]) => field !== 'origin'),
+    );
+    expect(parseQuestion(legacy)?.origin).toEqual({ userId: 'U1' });
+  });
+
   it('treat an empty hash as no question', () => {
     expect(parseQuestion({})).toBeUndefined();
   });
@@ -59,6 +67,8 @@ describe('stored question records', () => {
         outcome: '{"action":"accept","content":{"x":{}}}',
       },
     ],
+    ['an origin without its user', { ...toHash(pending), origin: '{"channelId":"C1"}' }],
+    ['an origin with a non-string place', { ...toHash(pending), origin: '{"userId":"U1","threadTs":1.5}' }],
     [
       'an unknown reason',
       { ...toHash(pending), state: 'declined', reason: 'bored', outcome: '{"action":"decline"}' },

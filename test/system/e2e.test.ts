@@ -68,6 +68,23 @@ describe('one elicitation, end to end', () => {
     await expectCardEnded(h, card, 'Answered');
   });
 
+  it('stores with each question who ran the tool, in which workspace and channel', async () => {
+    const card = await h.ask('U7', EVERY_KIND);
+    const questionId = questionIdOnCard(h.standin.message(card.channel, card.ts)?.blocks) ?? '';
+    const store = await QuestionStore.open({ url: redisUrl(), prefix: h.prefix, holderId: 'inspector' });
+    try {
+      expect((await store.get(questionId))?.origin).toEqual({
+        userId: 'U7',
+        teamId: h.standin.identity.teamId,
+        channelId: h.standin.dmChannelOf('U7'),
+      });
+    } finally {
+      await store.close();
+    }
+    await h.driver.clickButton({ userId: 'U7', ...card, actionId: 'elicit_decline' });
+    expect(await h.toolResult('U7')).toEqual({ action: 'decline' });
+  });
+
   it('relays decline when the person clicks Decline, and updates the card', async () => {
     const card = await h.ask('U2', EVERY_KIND);
     expect((await h.driver.clickButton({ userId: 'U2', ...card, actionId: 'elicit_decline' })).status).toBe(
