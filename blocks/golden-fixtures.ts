@@ -1,5 +1,6 @@
 // The corpus of requests whose rendered Slack JSON is pinned in __golden__/<name>.json.
 import { endedCard, requestCard } from './card.js';
+import { homeView } from './home.js';
 import { formModal } from './modal.js';
 import { parseFormSchema } from './schema.js';
 import { urlCard } from './url-card.js';
@@ -283,4 +284,36 @@ export const goldenFixtures: Record<string, () => unknown> = {
       byUserId: 'U1',
       mode: 'url',
     }),
+  'home-inbox': () =>
+    homeView({
+      pending: [
+        { id: 'q-1', server: 'github', message: 'Which repository?', deadline: 1796205600000 },
+        {
+          id: 'q-2',
+          server: 'everything',
+          message: 'Please open the link to sign in.',
+          deadline: 1796209200000,
+          url: { url: 'https://example.com/oauth/start' },
+        },
+      ],
+      recent: [
+        {
+          server: 'github',
+          message: hostile,
+          state: 'accepted',
+          reason: 'answered',
+          at: 1796200000000,
+          mode: 'form',
+        },
+        {
+          server: 'deploy',
+          message: 'Ship it?',
+          state: 'declined',
+          reason: 'declined',
+          at: 1796190000000,
+          mode: 'form',
+        },
+      ],
+    }),
+  'home-zh-CN-empty': () => homeView({ pending: [], recent: [], locale: 'zh-CN' }),
 };

@@ -24,3 +24,11 @@ export { localeOf, uiText, UI_TEXT, type Locale, type UiText } from './i18n.js';
 export * from './submission.js';
 export { SlackLimitError, escapeMrkdwn } from './text.js';
 export { checkView, checkMessage } from './limits.js';
+export {
+  homeView,
+  HOME_PENDING_MAX,
+  HOME_RECENT_MAX,
+  type HomeAnswer,
+  type HomeQuestion,
+  type HomeView,
+} from './home.js';

@@ -12,7 +12,10 @@ export function checkView(view: unknown): string[] {
   const problems: string[] = [];
   const report: Report = (path, problem) => problems.push(`${path}: ${problem}`);
   if (!isRecord(view)) return ['view: not an object'];
-  for (const key of ['title', 'submit', 'close']) text(view[key], `view.${key}`, 24, report);
+  // A Home tab has no title or buttons; a modal needs all three here (every modal the bot opens has them).
+  if (view.type !== 'home') {
+    for (const key of ['title', 'submit', 'close']) text(view[key], `view.${key}`, 24, report);
+  }
   if (typeof view.private_metadata === 'string' && view.private_metadata.length > 3000) {
     report('view.private_metadata', 'longer than 3000');
   }
@@ -52,6 +55,10 @@ function checkBlock(block: Raw, path: string, report: Report): void {
   switch (block.type) {
     case 'section':
       return text(block.text, `${path}.text`, 3000, report);
+    case 'header':
+      return text(block.text, `${path}.text`, 150, report);
+    case 'divider':
+      return;
     case 'context':
       if (elements.length < 1 || elements.length > 10) report(path, 'context needs 1–10 elements');
       return elements.forEach((e, i) => text(e, `${path}.elements[${i}]`, 3000, report));

@@ -65,15 +65,15 @@ function flatOptions(element: Raw): unknown[] {
 }
 
 /**
- * Block Kit problems in a modal view or a message, as judged by both checkers written from Slack's docs:
+ * Block Kit problems in a view (modal or Home tab) or a message, as judged by both checkers written from Slack's docs:
  * the Slack stand-in's validator and limits.ts (which still checks a few things the stand-in does not:
  * decimal-string number bounds, text min ≤ max length, repeated option values, split surrogate pairs).
  * [] means Slack would accept it.
  */
 export function slackIssues(rendered: unknown): string[] {
   const view = rendered as { type?: unknown; blocks?: unknown };
-  const modal = view.type === 'modal';
-  const standIn = modal ? validateView(rendered) : validateMessageBlocks(view.blocks);
-  const limits = modal ? checkView(rendered) : checkMessage(rendered);
+  const isView = view.type === 'modal' || view.type === 'home';
+  const standIn = isView ? validateView(rendered) : validateMessageBlocks(view.blocks);
+  const limits = isView ? checkView(rendered) : checkMessage(rendered);
   return [...standIn.map(formatIssue), ...limits.map((problem) => `limits.ts: ${problem}`)];
 }

@@ -6,10 +6,11 @@ import type { AppConfig, ServerConfig } from './config.js';
 import type { Logger } from './logger.js';
 import { McpClientError, McpHub, type ElicitationSink, type McpServerSpec } from './mcp/index.js';
 import { Relay } from './relay/relay.js';
-import { createSlackApp } from './slack/app.js';
+import { createSlackApp, type SlackApp } from './slack/app.js';
 import { checkFormSchema, checkUrl, refuseSecretFields } from './slack/checks.js';
-import type { ToolRunner } from './slack/command-listener.js';
-import { Outbox, QuestionStore } from './store/index.js';
+import { registerMcpCommand, type ToolRunner } from './slack/command-listener.js';
+import { HomeTab, registerHome } from './slack/home.js';
+import { Outbox, QuestionStore, SlackState } from './store/index.js';
 
 export interface RunningRelay {
   /** The HTTP port actually bound (useful with PORT=0). */
@@ -34,6 +35,12 @@ export async function start(
   // The lease comes first: a holder is only ever swept once it has one, so no question predates it.
   await store.startLease();
   const outbox = await Outbox.open({ url: config.redis.url, prefix: config.redis.prefix, logger });
+  const state = await SlackState.open({
+    url: config.redis.url,
+    prefix: config.redis.prefix,
+    holderId,
+    logger,
+  });
   const slack = createSlackApp({ ...config.slack, logger, outbox, isReady: () => ready });
   const relay = new Relay({ store, surface: slack.surface, checkSchema: checkFormSchema, checkUrl, logger });
   const hub = new McpHub({
@@ -41,7 +48,8 @@ export async function start(
     sink: elicitationSink(relay, config.servers),
     logger: logger.child({ component: 'mcp' }),
   });
-  slack.listen({ relay, tools: toolRunner(hub) });
+  const home = homeAndCommands(slack, { store, state, hub, logger });
+  slack.listen({ relay, home });
   await store.startInbox((question) => relay.onFinished(question));
   await store.startTimeouts(async (id) => {
     await relay.end(id, { action: 'cancel' }, 'timed_out');
@@ -61,10 +69,30 @@ export async function start(
       await slack.stop();
       await relay.endAllWaiting('call_ended');
       await hub.close();
+      await home.close();
       await outbox.close();
+      await state.close();
       await store.close();
     },
   };
+}
+
+/** The App Home inbox (following every question's start and end) and the `/mcp` command. */
+function homeAndCommands(
+  slack: SlackApp,
+  deps: { store: QuestionStore; state: SlackState; hub: McpHub; logger: Logger },
+): HomeTab {
+  const home = new HomeTab({
+    client: slack.app.client,
+    pendingFor: (userId) => deps.store.pendingFor(userId),
+    history: deps.state,
+    locales: slack.surface.locales,
+    logger: deps.logger,
+  });
+  slack.surface.observe(home);
+  registerHome(slack.app, home);
+  registerMcpCommand(slack.app, { tools: toolRunner(deps.hub), surface: slack.surface });
+  return home;
 }
 
 function elicitationSink(relay: Relay, servers: ServerConfig[]): ElicitationSink {

@@ -69,6 +69,18 @@ export interface Question extends NewQuestion {
   draft?: Content;
 }
 
+/** What a person's list of recent answers keeps of a question that ended (the App Home shows it). */
+export interface AnswerSummary {
+  questionId: string;
+  server: string;
+  message: string;
+  state: Exclude<QuestionState, 'pending'>;
+  reason: EndReason;
+  /** When the question ended, Unix epoch milliseconds. */
+  at: number;
+  mode: 'form' | 'url';
+}
+
 /** Result of the one atomic transition: the winner gets the question, everyone else the state it was already in. */
 export type FinishResult =
   { won: true; question: Question } | { won: false; state: QuestionState | 'missing'; question?: Question };

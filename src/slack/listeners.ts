@@ -11,19 +11,19 @@ import {
 } from '../../blocks/index.js';
 import type { Relay } from '../relay/relay.js';
 import { answerable } from './answerable.js';
-import { registerMcpCommand, type ToolRunner } from './command-listener.js';
 import { registerFormListeners } from './form-listeners.js';
+import type { HomeTab } from './home.js';
 import { notPendingText } from './texts.js';
 import type { SlackSurface } from './surface.js';
 
 export interface ListenerDeps {
   relay: Relay;
   surface: SlackSurface;
-  tools: ToolRunner;
+  /** Clicks on the App Home are answered by refreshing it (they carry no response_url). */
+  home: Pick<HomeTab, 'refresh'>;
 }
 
 export function registerListeners(app: App, deps: ListenerDeps): void {
-  registerMcpCommand(app, deps);
   app.action<BlockButtonAction>(RESPOND_ACTION, async (args) => openForm(args, deps));
   app.action<BlockButtonAction>(DECLINE_ACTION, async (args) => decline(args, deps));
   app.action<BlockButtonAction>(URL_CONSENT_ACTION, async (args) => consentToUrl(args, deps));
@@ -32,16 +32,11 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
-async function openForm(
-  { ack, body, action, client, respond }: ButtonArgs,
-  deps: ListenerDeps,
-): Promise<void> {
+async function openForm(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
+  const { ack, body, action, client } = args;
   await ack();
   const check = answerable(await deps.relay.get(action.value ?? ''), body.user.id);
-  if ('refusal' in check) {
-    await respond({ response_type: 'ephemeral', replace_original: false, text: check.refusal });
-    return;
-  }
+  if ('refusal' in check) return tell(args, deps, check.refusal);
   const { question } = check;
   const view = formModal(parseFormSchema(question.requestedSchema), {
     locale: await deps.surface.locales.of(body.user.id),
@@ -52,7 +47,8 @@ async function openForm(
   await client.views.open({ trigger_id: body.trigger_id, view: view as never });
 }
 
-async function decline({ ack, body, action, respond }: ButtonArgs, deps: ListenerDeps): Promise<void> {
+async function decline(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
+  const { ack, body, action } = args;
   await ack();
   const check = answerable(await deps.relay.get(action.value ?? ''), body.user.id);
   const result =
@@ -61,16 +57,23 @@ async function decline({ ack, body, action, respond }: ButtonArgs, deps: Listene
       : await deps.relay.end(check.question.id, { action: 'decline' }, 'declined', body.user.id);
   const refusal =
     'refusal' in check ? check.refusal : result && !result.won ? notPendingText(result.state) : undefined;
-  if (refusal) await respond({ response_type: 'ephemeral', replace_original: false, text: refusal });
+  if (refusal) await tell(args, deps, refusal);
 }
 
 /** A URL-mode card's link button: Slack opens the link in the person's browser; the click is their consent. */
-async function consentToUrl({ ack, body, action, respond }: ButtonArgs, deps: ListenerDeps): Promise<void> {
+async function consentToUrl(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
+  const { ack, body, action } = args;
   await ack();
   const check = answerable(await deps.relay.get(action.value ?? ''), body.user.id);
-  if ('refusal' in check) {
-    await respond({ response_type: 'ephemeral', replace_original: false, text: check.refusal });
-    return;
-  }
+  if ('refusal' in check) return tell(args, deps, check.refusal);
   await deps.relay.end(check.question.id, { action: 'accept', content: {} }, 'answered', body.user.id);
+}
+
+/**
+ * Tells the person why nothing happened: privately under a card, or, for a click on the App Home (which
+ * carries the Home view and no response_url), by refreshing the Home so it shows the question's real state.
+ */
+async function tell({ body, respond }: ButtonArgs, deps: ListenerDeps, text: string): Promise<void> {
+  if (body.view?.type === 'home') return deps.home.refresh(body.user.id);
+  await respond({ response_type: 'ephemeral', replace_original: false, text });
 }

@@ -9,9 +9,16 @@ import type { Question } from '../relay/types.js';
 import type { Outbox } from '../store/index.js';
 import type { Locales } from './locales.js';
 
+/** Told when a question's card is out and when a question ends (the App Home inbox follows both). */
+export interface QuestionObserver {
+  started(question: Question): void;
+  ended(question: Question): void;
+}
+
 export class SlackSurface implements Surface {
   /** DM channel ids by user id; chat.update needs the D… id, not the user id. */
   private readonly dms = new Map<string, string>();
+  private observer: QuestionObserver | undefined;
 
   constructor(
     private readonly client: webApi.WebClient,
@@ -39,11 +46,17 @@ export class SlackSurface implements Surface {
     });
     if (!posted.ok) throw new RelayError('slack_post_failed', `chat.postMessage failed: ${posted.error}`);
     if (!posted.ts) throw new RelayError('slack_bad_response', 'chat.postMessage returned no ts');
+    this.observer?.started(question);
     return { channel: posted.channel ?? channel, ts: posted.ts };
+  }
+
+  observe(observer: QuestionObserver): void {
+    this.observer = observer;
   }
 
   async showEnded(question: Question, byUserId?: string): Promise<void> {
     if (!question.card || question.state === 'pending') return;
+    this.observer?.ended(question);
     const card = endedCard({
       locale: await this.locales.of(question.userId),
       server: question.server,

@@ -1,8 +1,9 @@
 // Plays Slack's side towards the bot: signed slash commands and interactivity payloads in Slack's exact
 // shapes (form-encoded, `payload=<JSON>`), with trigger_ids and response_urls minted by the stand-in.
 import { createHmac } from 'node:crypto';
-import { type Obj, isObj } from './blockkit-check.js';
+import type { Obj } from './blockkit-check.js';
 import { StandinError } from './calls.js';
+import { buttonAction, channelName, eventCallback, findButton } from './payloads.js';
 import type { SlackStandin } from './standin.js';
 import { type FieldAnswer, buildStateValues } from './state-values.js';
 
@@ -39,24 +40,6 @@ export interface Delivery {
 
 /** The legacy verification token Slack still puts in payloads (Bolt ignores it). */
 export const VERIFICATION_TOKEN = 'standin-verification-token';
-
-/** Where a button sits in a message's blocks. */
-function findButton(blocks: unknown, actionId: string): { blockId: string; button: Obj } | undefined {
-  for (const block of Array.isArray(blocks) ? (blocks as unknown[]) : []) {
-    if (!isObj(block)) continue;
-    const elements = [
-      block.accessory,
-      ...(Array.isArray(block.elements) ? (block.elements as unknown[]) : []),
-    ];
-    const button = elements.find(
-      (e): e is Obj => isObj(e) && e.type === 'button' && e.action_id === actionId,
-    );
-    if (button) return { blockId: String(block.block_id), button };
-  }
-  return undefined;
-}
-
-const channelName = (id: string): string => (id.startsWith('D') ? 'directmessage' : id.toLowerCase());
 
 export class SlackDriver {
   private readonly clock: () => number;
@@ -126,16 +109,7 @@ export class SlackDriver {
     const found = findButton(posted.blocks, input.actionId);
     if (!found)
       throw new StandinError('button_not_found', `message ${posted.ts} has no button ${input.actionId}`);
-    const { button, blockId } = found;
-    const action = {
-      action_id: input.actionId,
-      block_id: blockId,
-      text: button.text,
-      ...(button.value === undefined ? {} : { value: button.value }),
-      ...(button.style === undefined ? {} : { style: button.style }),
-      type: 'button',
-      action_ts: (this.clock() / 1000).toFixed(6),
-    };
+    const action = buttonAction(found, input.actionId, this.clock());
     const channel = posted.channel;
     return this.send({
       payload: {
@@ -150,6 +124,54 @@ export class SlackDriver {
         state: { values: {} },
         response_url: this.standin.responseUrl({ channel, userId: input.userId, messageTs: posted.ts }),
         actions: [action],
+      },
+    });
+  }
+
+  /**
+   * The person opens the bot's Home tab: the Events API `app_home_opened` event, carrying the Home view when one
+   * was published before (as Slack's does).
+   */
+  openHome(userId: string): Promise<Delivery> {
+    const home = this.standin.homeOf(userId);
+    const now = this.clock();
+    const event = {
+      type: 'app_home_opened',
+      user: userId,
+      channel: this.standin.dmChannelOf(userId),
+      tab: 'home',
+      event_ts: (now / 1000).toFixed(6),
+      ...(home ? { view: home } : {}),
+    };
+    const { identity } = this.standin;
+    return this.send({
+      json: eventCallback({ identity, teamId: this.team().id, token: VERIFICATION_TOKEN, nowMs: now, event }),
+    });
+  }
+
+  /**
+   * Clicks a button on the person's published Home tab (the one with `value`, when several share the action).
+   * Like any click in a view, the payload carries the view and a trigger_id, and no response_url.
+   */
+  async clickHomeButton(input: { userId: string; actionId: string; value?: string }): Promise<Delivery> {
+    const home = this.standin.homeOf(input.userId);
+    if (!home) throw new StandinError('home_not_published', `no Home tab published for ${input.userId}`);
+    const found = findButton(home.blocks, input.actionId, input.value);
+    if (!found)
+      throw new StandinError(
+        'button_not_found',
+        `the Home tab has no button ${input.actionId} ${input.value ?? ''}`,
+      );
+    return this.send({
+      payload: {
+        type: 'block_actions',
+        ...this.actor(input.userId),
+        container: { type: 'view', view_id: home.id },
+        trigger_id: this.standin.issueTriggerId(input.userId),
+        enterprise: null,
+        is_enterprise_install: false,
+        view: home,
+        actions: [buttonAction(found, input.actionId, this.clock())],
       },
     });
   }

@@ -33,3 +33,5 @@ export {
   type OutboxOptions,
   type OutboxResult,
 } from './outbox.js';
+export { SlackState, type SlackStateOptions } from './slack-state.js';
+export { HISTORY_MAX, type AnswerRecord } from './history.js';

@@ -10,7 +10,8 @@ import type { Content, EndReason, Origin, Outcome, Question, QuestionState } fro
 import { StoreError } from './errors.js';
 
 const states: readonly string[] = ['pending', 'accepted', 'declined', 'cancelled'] satisfies QuestionState[];
-const reasons: readonly string[] = [
+/** Every EndReason, for checking stored values. */
+export const reasons: readonly string[] = [
   'answered',
   'declined',
   'closed',

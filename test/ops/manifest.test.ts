@@ -18,6 +18,18 @@ describe('manifest.yml', () => {
     expect(valid).toBe(true);
   });
 
+  it('turns on the Home tab and subscribes to app_home_opened at /slack/events (the inbox)', () => {
+    expect(manifest).toMatchObject({
+      features: { app_home: { home_tab_enabled: true } },
+      settings: {
+        event_subscriptions: {
+          request_url: expect.stringMatching(/\/slack\/events$/) as unknown,
+          bot_events: ['app_home_opened'],
+        },
+      },
+    });
+  });
+
   it('declares /mcp, interactivity at /slack/events and the scopes the bot uses', () => {
     expect(manifest).toMatchObject({
       features: {

@@ -162,6 +162,85 @@ describe('Slack driver: block_actions', () => {
   });
 });
 
+describe('Slack driver: App Home', () => {
+  // Two Decline buttons, one per question, in blocks of their own (action_ids are unique per block).
+  const home = {
+    type: 'home',
+    blocks: ['q1', 'q2'].map((q, i) => ({
+      type: 'actions',
+      block_id: `home_q${i}`,
+      elements: [{ type: 'button', action_id: 'decline', text: plain('Decline'), value: q }],
+    })),
+  };
+
+  it('delivers app_home_opened in the Events API envelope, with the Home view once one is published', async () => {
+    await driver.openHome('U1');
+    const first = last();
+    expect(receiver.received[0]?.contentType).toBe('application/json');
+    expect(first).toMatchObject({
+      token: VERIFICATION_TOKEN,
+      team_id: 'T9',
+      api_app_id: standin.identity.appId,
+      type: 'event_callback',
+      event_id: expect.stringMatching(/^Ev[0-9A-Z]+$/) as unknown,
+      event_time: expect.any(Number) as unknown,
+      authorizations: [
+        {
+          enterprise_id: null,
+          team_id: 'T9',
+          user_id: standin.identity.botUserId,
+          is_bot: true,
+          is_enterprise_install: false,
+        },
+      ],
+      is_ext_shared_channel: false,
+      event: {
+        type: 'app_home_opened',
+        user: 'U1',
+        channel: standin.dmChannelOf('U1'),
+        tab: 'home',
+        event_ts: expect.stringMatching(/^\d+\.\d{6}$/) as unknown,
+      },
+    });
+    expect(first.event).not.toHaveProperty('view');
+
+    const { body } = await callApi(standin, 'views.publish', { user_id: 'U1', view: home });
+    await driver.openHome('U1');
+    expect((last().event as Record<string, unknown>).view).toEqual(body.view);
+    expect(last().event_id).not.toBe(first.event_id);
+  });
+
+  it('clicks a Home button with the view, a trigger_id and no response_url', async () => {
+    const { body } = await callApi(standin, 'views.publish', { user_id: 'U1', view: home });
+    await driver.clickHomeButton({ userId: 'U1', actionId: 'decline', value: 'q2' });
+    const p = last();
+    expect(p).toMatchObject({
+      type: 'block_actions',
+      user: userObj,
+      team,
+      container: { type: 'view', view_id: (body.view as { id: string }).id },
+      view: body.view,
+      actions: [{ action_id: 'decline', block_id: 'home_q1', value: 'q2', type: 'button' }],
+    });
+    expect(p).not.toHaveProperty('response_url');
+    expect(p).not.toHaveProperty('message');
+    const opened = await callApi(standin, 'views.open', { trigger_id: p.trigger_id, view: modal() });
+    expect(opened.body.ok).toBe(true);
+  });
+
+  it('refuses to click on a Home tab that was never published, or a button it does not have', async () => {
+    const unpublished = await driver
+      .clickHomeButton({ userId: 'U1', actionId: 'decline' })
+      .catch((e: unknown) => e);
+    expect((unpublished as StandinError).code).toBe('home_not_published');
+    await callApi(standin, 'views.publish', { user_id: 'U1', view: home });
+    const missing = await driver
+      .clickHomeButton({ userId: 'U1', actionId: 'decline', value: 'q9' })
+      .catch((e: unknown) => e);
+    expect((missing as StandinError).code).toBe('button_not_found');
+  });
+});
+
 describe('Slack driver: view_submission and view_closed', () => {
   it('submits with the view_submission shape Slack sends, and an empty ack closes the view', async () => {
     const viewId = await openModal(modal({ private_metadata: 'q1' }));

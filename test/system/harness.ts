@@ -33,8 +33,8 @@ export interface Harness {
     message?: string,
     extra?: { timeoutMs?: number },
   ): Promise<{ channel: string; ts: string }>;
-  /** Runs `/mcp run fixture <tool> <args>` as the user and waits for the card (form or URL) in their DM. */
-  run(userId: string, tool: string, args: object): Promise<{ channel: string; ts: string }>;
+  /** Runs `/mcp run <server> <tool> <args>` (server default `fixture`) and waits for the card in their DM. */
+  run(userId: string, tool: string, args: object, server?: string): Promise<{ channel: string; ts: string }>;
   /** Waits for the tool result message posted after the question ended, and parses the ElicitResult it reports. */
   toolResult(userId: string): Promise<Record<string, unknown>>;
   close(): Promise<void>;
@@ -46,6 +46,8 @@ export interface HarnessOptions {
   replicas?: number;
   /** More keys of the fixture server's `elicitation` policy (mode, ratePerMinute). */
   policy?: Record<string, unknown>;
+  /** More servers running the same fixture, by name, each with its own elicitation timeout. */
+  moreFixtures?: Record<string, { timeout: string }>;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -72,6 +74,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
             args: ['--import', 'tsx', FIXTURE],
             elicitation: { timeout: options.timeout ?? '2m', ...options.policy },
           },
+          ...Object.fromEntries(
+            Object.entries(options.moreFixtures ?? {}).map(([name, { timeout }]) => [
+              name,
+              { command: process.execPath, args: ['--import', 'tsx', FIXTURE], elicitation: { timeout } },
+            ]),
+          ),
         },
       }),
   });
@@ -109,11 +117,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     userId: string,
     tool: string,
     args: object,
+    server = 'fixture',
   ): Promise<{ channel: string; ts: string }> => {
     const response = await driver.slashCommand({
       userId,
       command: '/mcp',
-      text: `run fixture ${tool} ${JSON.stringify(args)}`,
+      text: `run ${server} ${tool} ${JSON.stringify(args)}`,
     });
     if (response.status !== 200) throw new Error(`slash command got HTTP ${response.status}`);
     const channel = standin.dmChannelOf(userId);

@@ -1,0 +1,115 @@
+// The App Home tab as each person's inbox: published when they open it (app_home_opened) and re-published when
+// one of their questions starts or ends, with each ended question added to their recent answers first.
+import type { App, webApi } from '@slack/bolt';
+import { HOME_RECENT_MAX, homeView } from '../../blocks/index.js';
+import type { Question } from '../relay/types.js';
+import type { AnswerRecord } from '../store/index.js';
+import type { Locales } from './locales.js';
+import type { QuestionObserver } from './surface.js';
+
+export interface HomeDeps {
+  /** The Web API client for calls made outside a Bolt listener. */
+  client: webApi.WebClient;
+  /** A person's pending questions, soonest deadline first. */
+  pendingFor(userId: string): Promise<Question[]>;
+  history: {
+    recordAnswer(userId: string, record: AnswerRecord): Promise<void>;
+    recentAnswers(userId: string, limit?: number): Promise<AnswerRecord[]>;
+  };
+  locales: Pick<Locales, 'of'>;
+  logger: { error(obj: object, msg: string): void };
+  /** Epoch ms; when an answer is recorded. Default Date.now. */
+  now?: () => number;
+}
+
+interface Refresh {
+  again: boolean;
+  done: Promise<void>;
+}
+
+export class HomeTab implements QuestionObserver {
+  /** One refresh per person at a time, so an older view never lands after a newer one (from this replica). */
+  private readonly refreshing = new Map<string, Refresh>();
+  /** Refreshes started by question events, awaited by close(). */
+  private readonly background = new Set<Promise<void>>();
+
+  constructor(private readonly deps: HomeDeps) {}
+
+  /** Renders and publishes `userId`'s Home tab now. */
+  async publish(userId: string, client: webApi.WebClient = this.deps.client): Promise<void> {
+    const [pending, recent, locale] = await Promise.all([
+      this.deps.pendingFor(userId),
+      this.deps.history.recentAnswers(userId, HOME_RECENT_MAX),
+      this.deps.locales.of(userId),
+    ]);
+    const view = homeView({ pending, recent, locale });
+    await client.views.publish({ user_id: userId, view: view as never });
+  }
+
+  /** Publishes the Home tab; a call while one is running makes that one publish once more when done. */
+  refresh(userId: string): Promise<void> {
+    const running = this.refreshing.get(userId);
+    if (running) {
+      running.again = true;
+      return running.done;
+    }
+    const entry: Refresh = { again: false, done: Promise.resolve() };
+    entry.done = (async () => {
+      try {
+        do {
+          entry.again = false;
+          await this.publish(userId);
+        } while (entry.again);
+      } finally {
+        this.refreshing.delete(userId);
+      }
+    })();
+    this.refreshing.set(userId, entry);
+    return entry.done;
+  }
+
+  started(question: Question): void {
+    this.inBackground(question, () => this.refresh(question.userId));
+  }
+
+  ended(question: Question): void {
+    if (question.state === 'pending') return;
+    const record: AnswerRecord = {
+      questionId: question.id,
+      server: question.server,
+      message: question.message,
+      state: question.state,
+      reason: question.reason ?? 'timed_out',
+      at: (this.deps.now ?? Date.now)(),
+      mode: question.url ? 'url' : 'form',
+    };
+    this.inBackground(question, async () => {
+      await this.deps.history.recordAnswer(question.userId, record);
+      await this.refresh(question.userId);
+    });
+  }
+
+  /** Waits for the refreshes question events started (call before closing Redis and the Slack client). */
+  async close(): Promise<void> {
+    await Promise.all([...this.background]);
+  }
+
+  // The card is what matters; a Home tab that fails to refresh is logged with Slack's or Redis's code and is
+  // right again on the next event or when the person opens it.
+  private inBackground(question: Question, work: () => Promise<void>): void {
+    const done = work().catch((err: unknown) => {
+      const code = (err as { code?: unknown }).code;
+      this.deps.logger.error({ err, code, questionId: question.id }, 'App Home refresh failed');
+    });
+    this.background.add(done);
+    void done.finally(() => this.background.delete(done));
+  }
+}
+
+/** Publishes the Home tab whenever a person opens it. */
+export function registerHome(app: App, home: HomeTab): void {
+  app.event('app_home_opened', async ({ event, client }) => {
+    if (event.tab !== 'home') return;
+    await home.publish(event.user, client);
+  });
+}

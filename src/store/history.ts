@@ -1,0 +1,77 @@
+// Each person's recent answers, for the App Home inbox: a capped Redis list per person, newest first.
+//
+//   ${prefix}:history:<userId>   list   JSON AnswerRecord entries, at most `max`; the key expires `ttlSec`
+//                                       after the latest entry (the deployment's retention of finished questions)
+//
+// Only one key per command, so it needs no hash tag on Redis Cluster.
+import type { Redis } from 'ioredis';
+import type { AnswerSummary } from '../relay/types.js';
+import type { StoreLogger } from './connect.js';
+import { reasons } from './record.js';
+
+/** One ended question as the person who was asked sees it later. */
+export type AnswerRecord = AnswerSummary;
+
+/** Answers kept per person. */
+export const HISTORY_MAX = 10;
+/** Characters of the question's message kept in an entry (the Home tab shows fewer). */
+const MESSAGE_KEPT = 500;
+
+export const historyKey = (prefix: string, userId: string): string => `${prefix}:history:${userId}`;
+
+/** Adds `record` as the newest entry of the list at `key`, trims it to `max` and renews its expiry. */
+export async function recordAnswer(
+  cmd: Redis,
+  key: string,
+  record: AnswerRecord,
+  limits: { max: number; ttlSec: number },
+): Promise<void> {
+  const entry: AnswerRecord = {
+    ...record,
+    message: Array.from(record.message).slice(0, MESSAGE_KEPT).join(''),
+  };
+  const replies = await cmd
+    .multi()
+    .lpush(key, JSON.stringify(entry))
+    .ltrim(key, 0, limits.max - 1)
+    .expire(key, limits.ttlSec)
+    .exec();
+  const failed = replies?.find(([err]) => err !== null);
+  if (failed?.[0]) throw failed[0];
+}
+
+/** The newest `limit` entries at `key`, newest first; entries that cannot be read are skipped (logged). */
+export async function recentAnswers(
+  cmd: Redis,
+  key: string,
+  limit: number,
+  logger: StoreLogger,
+): Promise<AnswerRecord[]> {
+  const raw = await cmd.lrange(key, 0, limit - 1);
+  return raw.flatMap((text) => {
+    const record = parseRecord(text);
+    if (!record) logger.warn({ key }, 'recentAnswers: unreadable history entry; skipped');
+    return record ? [record] : [];
+  });
+}
+
+const STATES = ['accepted', 'declined', 'cancelled'];
+
+function parseRecord(text: string): AnswerRecord | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof v !== 'object' || v === null) return undefined;
+  const r = v as Record<string, unknown>;
+  const strings = ['questionId', 'server', 'message'].every((k) => typeof r[k] === 'string');
+  const valid =
+    strings &&
+    STATES.includes(String(r.state)) &&
+    reasons.includes(String(r.reason)) &&
+    Number.isSafeInteger(r.at) &&
+    (r.mode === 'form' || r.mode === 'url');
+  return valid ? (r as unknown as AnswerRecord) : undefined;
+}

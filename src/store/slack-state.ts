@@ -1,0 +1,65 @@
+// What the Slack side keeps in Redis besides the questions themselves: each person's recent answers (App Home).
+// One connection of its own, so the question store's internals stay untouched.
+import type { Redis } from 'ioredis';
+import {
+  commandError,
+  connectOrFail,
+  createClient,
+  defaultLogger,
+  endClient,
+  type StoreLogger,
+} from './connect.js';
+import { HISTORY_MAX, historyKey, recentAnswers, recordAnswer, type AnswerRecord } from './history.js';
+
+export interface SlackStateOptions {
+  /** REDIS_URL. */
+  url: string;
+  /** REDIS_PREFIX; every key lives under `${prefix}:`. */
+  prefix: string;
+  /** This replica's id, used in the connection's name. */
+  holderId: string;
+  /** How long a person's answer history is kept after their latest answer, in seconds. Default 86400 (one day). */
+  retentionSec?: number;
+  logger?: StoreLogger;
+}
+
+export class SlackState {
+  private constructor(
+    private readonly cmd: Redis,
+    private readonly opts: SlackStateOptions & { logger: StoreLogger },
+  ) {}
+
+  static async open(opts: SlackStateOptions): Promise<SlackState> {
+    const logger = opts.logger ?? defaultLogger;
+    const name = `${opts.prefix}:slack-state:${opts.holderId}`.replace(/[^\w.:{}-]/g, '_');
+    const cmd = createClient(opts.url, name, logger, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    await connectOrFail(cmd, opts.url);
+    return new SlackState(cmd, { ...opts, logger });
+  }
+
+  /** Adds an ended question to the person's recent answers (newest first, HISTORY_MAX kept). */
+  async recordAnswer(userId: string, record: AnswerRecord): Promise<void> {
+    const ttlSec = this.opts.retentionSec ?? 86_400;
+    try {
+      await recordAnswer(this.cmd, historyKey(this.opts.prefix, userId), record, {
+        max: HISTORY_MAX,
+        ttlSec,
+      });
+    } catch (err) {
+      throw commandError('recordAnswer', err);
+    }
+  }
+
+  /** The person's most recent answers, newest first. */
+  async recentAnswers(userId: string, limit = HISTORY_MAX): Promise<AnswerRecord[]> {
+    try {
+      return await recentAnswers(this.cmd, historyKey(this.opts.prefix, userId), limit, this.opts.logger);
+    } catch (err) {
+      throw commandError('recentAnswers', err);
+    }
+  }
+
+  async close(): Promise<void> {
+    await endClient(this.cmd, true);
+  }
+}
