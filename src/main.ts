@@ -122,6 +122,7 @@ function toolRunner(hub: McpHub): ToolRunner {
   return {
     serverNames: () => hub.serverNames(),
     status: () => hub.status(),
+    listTools: (server, person) => hub.listTools(server, person),
     callTool: async (input) => {
       try {
         return await hub.callTool(input);

@@ -17,7 +17,9 @@ import {
   type McpServerSpec,
   type McpTransport,
   type ServerStatus,
+  type ToolCall,
   type ToolResult,
+  type ToolSummary,
 } from './types.js';
 import type { Origin } from '../relay/types.js';
 
@@ -48,6 +50,8 @@ const defaultSchedule: Schedule = (fn, ms) => {
 export class McpHub {
   private readonly specs: Map<string, McpServerSpec>;
   private readonly sessions = new Map<string, Promise<McpSession>>();
+  /** Each server's tool list, fetched once and again after `notifications/tools/list_changed`. */
+  private readonly tools = new Map<string, Promise<ToolSummary[]>>();
   private readonly health: HealthBook;
   private closed = false;
 
@@ -82,21 +86,21 @@ export class McpHub {
     return status ?? { server, state: 'idle' };
   }
 
-  async callTool(input: {
-    server: string;
-    tool: string;
-    args: Record<string, unknown>;
-    /** Who runs the tool, and where; the elicitations the call causes carry it. */
-    origin: Origin;
-    signal?: AbortSignal;
-  }): Promise<ToolResult> {
+  async callTool(input: ToolCall): Promise<ToolResult> {
     const session = await this.session(input.server, input.origin);
-    return session.callTool(input.tool, input.args, input.origin, input.signal);
+    const { signal, onProgress } = input;
+    return session.callTool(input.tool, input.args, input.origin, {
+      ...(signal === undefined ? {} : { signal }),
+      ...(onProgress === undefined ? {} : { onProgress }),
+    });
   }
 
-  async listTools(server: string, person: Origin): Promise<{ name: string; description?: string }[]> {
+  /** The server's tools, from the hub's cache (one list per server, refreshed when the server says so). */
+  async listTools(server: string, person: Origin): Promise<ToolSummary[]> {
+    const cached = this.tools.get(server);
+    if (cached !== undefined) return cached;
     const session = await this.session(server, person);
-    return session.listTools();
+    return this.refreshTools(server, session);
   }
 
   /** Closes every session (stdio children exit); later calls fail with code 'closed'. */
@@ -105,6 +109,16 @@ export class McpHub {
     const opening = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.allSettled(opening.map(async (session) => (await session).close()));
+  }
+
+  private refreshTools(server: string, session: McpSession): Promise<ToolSummary[]> {
+    const listing = session.listTools();
+    this.tools.set(server, listing);
+    // A failed listing must not stay cached: the next caller asks again.
+    void listing.catch(() => {
+      if (this.tools.get(server) === listing) this.tools.delete(server);
+    });
+    return listing;
   }
 
   private specFor(server: string): McpServerSpec {
@@ -168,6 +182,8 @@ export class McpHub {
       person,
       transport,
       onClosed,
+      // Dropped, not refetched here: the next listTools() fetches the new list.
+      onToolsChanged: () => this.tools.delete(spec.name),
       sink: this.opts.sink,
       clientInfo: this.opts.clientInfo ?? { name: 'elicit-relay', version: '0.1.0' },
       idleCloseMs: this.opts.idleCloseMs ?? DEFAULT_IDLE_CLOSE_MS,

@@ -10,6 +10,11 @@ export {
   type McpLogger,
   type McpServerSpec,
   type McpTransportSpec,
+  type ProgressUpdate,
+  type ServerInfo,
   type ServerStatus,
+  type ToolCall,
   type ToolResult,
+  type ToolSummary,
+  type UrlRequired,
 } from './types.js';

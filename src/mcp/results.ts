@@ -1,6 +1,11 @@
 // Turning SDK results and errors into the hub's ToolResult and McpClientError.
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { McpClientError, type ToolResult } from './types.js';
+import {
+  ElicitRequestURLParamsSchema,
+  ErrorCode,
+  McpError,
+  UrlElicitationRequiredError,
+} from '@modelcontextprotocol/sdk/types.js';
+import { McpClientError, type ToolResult, type UrlRequired } from './types.js';
 
 interface ContentBlockLike {
   type: string;
@@ -30,6 +35,29 @@ export function toToolResult(result: Record<string, unknown>): ToolResult {
   const tool: ToolResult = { isError: result['isError'] === true, text: content.map(summarize).join('\n') };
   if (result['structuredContent'] !== undefined) tool.structured = result['structuredContent'];
   return tool;
+}
+
+/** The SDK prefixes "MCP error <code>: " once on each side of the wire; the server's own words follow. */
+export function serverMessage(error: McpError): string {
+  return error.message.replace(/^(MCP error -?\d+: )+/, '');
+}
+
+/**
+ * A -32042 answer (`URLElicitationRequiredError`) is a result the person acts on, not a failure: the links
+ * to open come back as `urlRequired`. Entries that are not valid URL-mode requests are left out (the SDK
+ * passes `data.elicitations` through unchecked). Undefined for any other error, or when no entry is valid.
+ */
+export function urlRequiredResult(error: unknown): ToolResult | undefined {
+  if (!(error instanceof UrlElicitationRequiredError)) return undefined;
+  const listed: unknown = error.elicitations;
+  const urlRequired: UrlRequired[] = [];
+  for (const entry of Array.isArray(listed) ? listed : []) {
+    const parsed = ElicitRequestURLParamsSchema.safeParse(entry);
+    if (!parsed.success) continue;
+    const { elicitationId, url, message } = parsed.data;
+    urlRequired.push({ elicitationId, url, message });
+  }
+  return urlRequired.length === 0 ? undefined : { isError: true, text: serverMessage(error), urlRequired };
 }
 
 /** Classifies a failed request by JSON-RPC code; an aborted caller signal wins over the SDK's wording. */

@@ -3,11 +3,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CancelledNotificationSchema,
   ElicitationCompleteNotificationSchema,
+  ToolListChangedNotificationSchema,
   type ClientCapabilities,
   type RequestId,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { parseElicitation, RawElicitRequestSchema, toElicitResult, toRpcError } from './elicitation.js';
-import { toClientError, toToolResult } from './results.js';
+import { toClientError, toToolResult, urlRequiredResult } from './results.js';
 import {
   McpClientError,
   type ElicitationMode,
@@ -15,7 +17,10 @@ import {
   type McpLogger,
   type McpServerSpec,
   type McpTransport,
+  type ProgressUpdate,
+  type ServerInfo,
   type ToolResult,
+  type ToolSummary,
 } from './types.js';
 import type { Origin } from '../relay/types.js';
 
@@ -39,6 +44,8 @@ export interface SessionOptions {
    * connection ended on its own rather than by close(). Not called when open() rejects.
    */
   onClosed: (dropped: boolean) => void;
+  /** The server sent `notifications/tools/list_changed`. */
+  onToolsChanged?: () => void;
   logger?: McpLogger;
 }
 
@@ -84,38 +91,61 @@ export class McpSession {
     return session;
   }
 
+  /** What the server said about itself in `initialize`. */
+  get serverInfo(): ServerInfo | undefined {
+    const info = this.client.getServerVersion();
+    if (info === undefined) return undefined;
+    return {
+      name: info.name,
+      version: info.version,
+      ...(info.title === undefined ? {} : { title: info.title }),
+    };
+  }
+
   async callTool(
     tool: string,
     args: Record<string, unknown>,
     origin: Origin,
-    signal?: AbortSignal,
+    call: { signal?: AbortSignal; onProgress?: (update: ProgressUpdate) => void } = {},
   ): Promise<ToolResult> {
+    const { signal, onProgress } = call;
     const options = {
       // The person's time to answer an elicitation counts against this call, so it must outlast it.
       timeout: this.opts.spec.elicitationTimeoutMs + TOOL_TIMEOUT_MARGIN_MS,
       resetTimeoutOnProgress: true,
       // Without a progress handler the SDK sends no progressToken, and servers send no progress.
-      onprogress: () => undefined,
+      onprogress: ({ progress, total, message }: ProgressUpdate) =>
+        onProgress?.({
+          progress,
+          ...(total === undefined ? {} : { total }),
+          ...(message === undefined ? {} : { message }),
+        }),
       ...(signal === undefined ? {} : { signal }),
     };
     // A fresh object per call, so two calls with equal origins are still two entries.
-    const call = { ...origin };
-    this.calls.add(call);
+    const entry = { ...origin };
+    this.calls.add(entry);
     try {
-      const result = await this.track(`tool ${tool}`, signal, () =>
-        this.client.callTool({ name: tool, arguments: args }, undefined, options),
-      );
-      return toToolResult(result);
+      const result = await this.track(`tool ${tool}`, signal, async () => {
+        try {
+          return toToolResult(
+            await this.client.callTool({ name: tool, arguments: args }, undefined, options),
+          );
+        } catch (error) {
+          const urlRequired = urlRequiredResult(error);
+          if (urlRequired === undefined) throw error;
+          return urlRequired;
+        }
+      });
+      return result;
     } finally {
-      this.calls.delete(call);
+      this.calls.delete(entry);
     }
   }
 
-  async listTools(): Promise<{ name: string; description?: string }[]> {
+  async listTools(): Promise<ToolSummary[]> {
     const { tools } = await this.track('tools/list', undefined, () => this.client.listTools());
-    return tools.map(({ name, description }) =>
-      description === undefined ? { name } : { name, description },
-    );
+    return tools.map(toSummary);
   }
 
   async close(): Promise<void> {
@@ -131,6 +161,7 @@ export class McpSession {
     this.client.setNotificationHandler(CancelledNotificationSchema, ({ params }) => {
       if (params.requestId !== undefined) this.cancels.get(params.requestId)?.abort(params.reason);
     });
+    this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.opts.onToolsChanged?.());
     if (mode === 'off') return;
     this.client.setRequestHandler(RawElicitRequestSchema, (request, extra) =>
       mode === 'decline'
@@ -169,7 +200,13 @@ export class McpSession {
     const cancel = new AbortController();
     this.cancels.set(id, cancel);
     const signal = AbortSignal.any([connection, cancel.signal]);
-    const ctx = { server: this.opts.spec.name, origin: this.currentOrigin(), signal };
+    const serverInfo = this.serverInfo;
+    const ctx = {
+      server: this.opts.spec.name,
+      origin: this.currentOrigin(),
+      signal,
+      ...(serverInfo === undefined ? {} : { serverInfo }),
+    };
     try {
       const result = toElicitResult(await this.opts.sink.ask(request, ctx), request.mode);
       // No response to a cancelled request (spec); the SDK drops it once the session has closed.
@@ -222,6 +259,16 @@ export class McpSession {
     this.cancelIdle?.();
     this.opts.onClosed(dropped);
   }
+}
+
+function toSummary(tool: Tool): ToolSummary {
+  const summary: ToolSummary = { name: tool.name, inputSchema: tool.inputSchema };
+  const title = tool.title ?? tool.annotations?.title;
+  if (title !== undefined) summary.title = title;
+  if (tool.description !== undefined) summary.description = tool.description;
+  const taskSupport = tool.execution?.taskSupport;
+  if (taskSupport === 'optional' || taskSupport === 'required') summary.taskSupport = taskSupport;
+  return summary;
 }
 
 function capabilities(mode: ElicitationMode): ClientCapabilities {

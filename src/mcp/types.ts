@@ -32,8 +32,18 @@ export type IncomingElicitation =
   | { mode: 'form'; message: string; requestedSchema: unknown }
   | { mode: 'url'; message: string; url: string; elicitationId: string };
 
+/** The server's own name and version, from its `initialize` result (`serverInfo`). */
+export interface ServerInfo {
+  name: string;
+  version: string;
+  /** Human-readable name, when the server sends one (revision 2025-06-18 and later). */
+  title?: string;
+}
+
 export interface ElicitationContext {
   server: string;
+  /** What the server said about itself in `initialize`; absent only if it sent nothing usable. */
+  serverInfo?: ServerInfo;
   /**
    * Who started the tool call that caused the elicitation, and where (see the session design in hub.ts).
    * When the session has no single call in flight, only the session's person is known.
@@ -57,16 +67,59 @@ export interface ElicitationSink {
 /**
  * One server's health, from the latest event the hub saw: 'idle' = no connection attempted yet;
  * 'connected' = the latest connect (or probe) succeeded and no session has dropped since;
- * 'failed' = the latest connect failed, or the last open session's connection closed unexpectedly.
+ * 'reconnecting' = the latest connect failed or a session dropped, and another attempt is due at
+ * `nextRetryAt`; 'failed' = the latest connect failed and no attempt is scheduled.
  * Sessions closed by the hub itself (idle close, close()) do not change the state.
  */
 export interface ServerStatus {
   server: string;
-  state: 'idle' | 'connected' | 'failed';
+  state: 'idle' | 'connected' | 'reconnecting' | 'failed';
   /** For example "2 open sessions". */
   detail?: string;
   /** The latest failure with its causes, one line, at most 300 characters; kept after a recovery. */
   lastError?: string;
+  /** State 'reconnecting': when the next attempt starts, epoch milliseconds. */
+  nextRetryAt?: number;
+}
+
+/** A tool as the server lists it (`tools/list`), for menus and argument forms. */
+export interface ToolSummary {
+  name: string;
+  /** `title`, else `annotations.title`. */
+  title?: string;
+  description?: string;
+  /** The tool's JSON Schema for its arguments, as the server sent it. */
+  inputSchema: unknown;
+  /** `execution.taskSupport`: whether the tool runs as a task ('required': only as a task). */
+  taskSupport?: 'optional' | 'required';
+}
+
+/** A `notifications/progress` of a tool call, or a status message of its task. */
+export interface ProgressUpdate {
+  /** Grows with every update; a task's status message repeats the latest value. */
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** One tool call through the hub. */
+export interface ToolCall {
+  server: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** Who runs the tool, and where; the elicitations the call causes carry it. */
+  origin: Origin;
+  /** Aborting it abandons the call (the server is told) and withdraws the questions it caused. */
+  signal?: AbortSignal;
+  /** Progress notifications of the call (and status messages of its task). */
+  onProgress?: (update: ProgressUpdate) => void;
+}
+
+/** One URL-mode elicitation of a -32042 (`URLElicitationRequiredError`) answer to a tool call. */
+export interface UrlRequired {
+  elicitationId: string;
+  url: string;
+  message: string;
 }
 
 export interface ToolResult {
@@ -74,6 +127,11 @@ export interface ToolResult {
   /** Text content joined by newlines; non-text content summarised, e.g. "[image]". */
   text: string;
   structured?: unknown;
+  /**
+   * The server answered the call with -32042: the person must open these links first, then the call may
+   * be retried with the same arguments. `isError` is true and `text` is the server's message.
+   */
+  urlRequired?: UrlRequired[];
 }
 
 /** Minimal structured logger (pino-compatible). */

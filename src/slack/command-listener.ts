@@ -1,5 +1,6 @@
 // `/mcp`: acks at once, then runs the tool; its elicitations reach the person who ran it, and so does its result.
 import type { App } from '@slack/bolt';
+import type { ServerStatus, ToolCall, ToolResult, ToolSummary } from '../mcp/index.js';
 import type { Origin } from '../relay/types.js';
 import { escapeMrkdwn } from '../../blocks/index.js';
 import { USAGE, parseMcpCommand } from './command.js';
@@ -9,11 +10,10 @@ import type { SlackSurface } from './surface.js';
 export interface ToolRunner {
   serverNames(): string[];
   /** Connection state per server, for `/mcp servers`. */
-  status(): { server: string; state: string; detail?: string; lastError?: string }[];
-  callTool(input: { server: string; tool: string; args: Record<string, unknown>; origin: Origin }): Promise<{
-    isError: boolean;
-    text: string;
-  }>;
+  status(): ServerStatus[];
+  /** The server's tools (cached by the MCP side); rejects when the server cannot be reached. */
+  listTools(server: string, person: Origin): Promise<ToolSummary[]>;
+  callTool(input: ToolCall): Promise<ToolResult>;
 }
 
 export function registerMcpCommand(app: App, deps: { tools: ToolRunner; surface: SlackSurface }): void {
@@ -54,11 +54,16 @@ export function registerMcpCommand(app: App, deps: { tools: ToolRunner; surface:
   });
 }
 
-const STATE_ICON: Record<string, string> = { connected: ':large_green_circle:', failed: ':red_circle:' };
+const STATE_ICON: Record<string, string> = {
+  connected: ':large_green_circle:',
+  reconnecting: ':large_yellow_circle:',
+  failed: ':red_circle:',
+};
 
 /** One line per server; server-supplied error text is escaped so it stays text. */
-function statusLine(s: { server: string; state: string; detail?: string; lastError?: string }): string {
+function statusLine(s: ServerStatus): string {
   const icon = STATE_ICON[s.state] ?? ':white_circle:';
-  const extra = s.state === 'failed' && s.lastError ? `: ${s.lastError}` : s.detail ? ` (${s.detail})` : '';
+  const failing = s.state === 'failed' || s.state === 'reconnecting';
+  const extra = failing && s.lastError ? `: ${s.lastError}` : s.detail ? ` (${s.detail})` : '';
   return escapeMrkdwn(`${icon} \`${s.server}\` ${s.state}${extra}`);
 }

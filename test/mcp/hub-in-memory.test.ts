@@ -221,13 +221,6 @@ describe('McpHub sessions', () => {
     await expect(call).rejects.toMatchObject({ code: 'unknown_server', server: 'nope' });
   });
 
-  it('maps a JSON-RPC error from the server to tool_failed with its code', async () => {
-    const { hub } = makeHub(recordingSink(() => ({ action: 'decline' })));
-    const args = { url: 'https://example.com/login' };
-    const call = hub.callTool({ server: 'fixture', tool: 'require_url', args, origin: { userId: 'U1' } });
-    await expect(call).rejects.toMatchObject({ code: 'tool_failed', server: 'fixture', rpcCode: -32042 });
-  });
-
   it('reports a tool that fails inside as an isError result', async () => {
     const { hub } = makeHub(recordingSink(() => ({ action: 'decline' })));
     const result = await hub.callTool({
