@@ -7,6 +7,7 @@ import {
   type SlackDriver,
   type SlackStandin,
   StandinError,
+  type StandinUser,
   VERIFICATION_TOKEN,
 } from '../standin/index.js';
 import type { Changes } from './changes.js';
@@ -22,7 +23,7 @@ export interface ActionDeps {
   driver: SlackDriver;
   changes: Changes;
   timeline: Timeline;
-  people: Readonly<Record<string, unknown>>;
+  people: Readonly<Record<string, StandinUser>>;
 }
 
 type Body = Record<string, unknown>;
@@ -59,9 +60,10 @@ async function command(deps: ActionDeps, body: Body): Promise<ActionResult> {
   if (!match?.[1]) throw new SandboxError('not_a_command', 'type a slash command such as /mcp help');
   const delivery = await deps.driver.slashCommand({ userId, command: match[1], text: match[2] ?? '' });
   const ack = delivery.json as { text?: unknown } | undefined;
-  if (typeof ack?.text === 'string') deps.timeline.addNote({ userId, text: ack.text });
+  const channel = deps.standin.dmChannelOf(userId);
+  if (typeof ack?.text === 'string') deps.timeline.addNote({ userId, channel, text: ack.text });
   else if (delivery.status !== 200)
-    deps.timeline.addNote({ userId, text: `${match[1]} failed: HTTP ${delivery.status}` });
+    deps.timeline.addNote({ userId, channel, text: `${match[1]} failed: HTTP ${delivery.status}` });
   deps.changes.bump();
   return result(delivery);
 }

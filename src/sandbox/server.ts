@@ -1,12 +1,12 @@
 // The sandbox page's HTTP server: the page's three files, its state long-poll and its action endpoints.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../logger.js';
 import { StandinError } from '../standin/index.js';
 import { ACTIONS, type ActionDeps, SandboxError } from './actions.js';
-import { personState } from './state.js';
+import { conversations, personState } from './state.js';
 
 /** The longest a state long-poll waits for a change before answering anyway, in ms. */
 const LONG_POLL_MS = 20_000;
@@ -16,14 +16,6 @@ const TYPES: Record<string, string> = {
   js: 'text/javascript; charset=utf-8',
   css: 'text/css; charset=utf-8',
 };
-
-/** The page's files by URL path; `/` is index.html. */
-const ASSETS: Record<string, string> = Object.fromEntries(
-  ['index.html', 'app.js', 'dom.js', 'mrkdwn.js', 'blocks.js', 'style.css', 'form.css'].map((file) => [
-    file === 'index.html' ? '/' : `/${file}`,
-    file,
-  ]),
-);
 
 // From src/sandbox/ the page is ./page/; the compiled dist/src/sandbox/ reads it from the source tree.
 function pageDir(): string {
@@ -63,18 +55,39 @@ async function state(deps: PageDeps, url: URL, res: ServerResponse): Promise<voi
   const userId = url.searchParams.get('user') ?? '';
   if (!(userId in deps.people))
     return send(res, 404, { error: 'unknown_person', message: `nobody called ${userId}` });
+  const channel = url.searchParams.get('channel') || undefined;
   const after = Number(url.searchParams.get('after') ?? -1);
   if (Number.isFinite(after)) await deps.changes.wait(after, LONG_POLL_MS);
-  send(res, 200, personState(deps.standin, deps.timeline, userId, deps.changes.version()));
+  const known = conversations(deps.standin, deps.people);
+  if (channel !== undefined && !known.some((c) => c.id === channel))
+    return send(res, 404, { error: 'unknown_conversation', message: `no conversation ${channel}` });
+  const version = deps.changes.version();
+  send(
+    res,
+    200,
+    personState(deps.standin, deps.timeline, { userId, channel, version, conversations: known }),
+  );
 }
 
-async function handle(deps: PageDeps, files: Map<string, Buffer>, req: IncomingMessage, res: ServerResponse) {
+/** The page's files by URL path (`/` is index.html), read once at start. */
+type Assets = Map<string, { type: string; body: Buffer }>;
+
+function readAssets(dir: string): Assets {
+  const files = readdirSync(dir).filter((f) => (f.split('.').pop() ?? '') in TYPES);
+  return new Map(
+    files.map((file) => [
+      file === 'index.html' ? '/' : `/${file}`,
+      { type: TYPES[file.split('.').pop() ?? ''] ?? '', body: readFileSync(`${dir}${file}`) },
+    ]),
+  );
+}
+
+async function handle(deps: PageDeps, assets: Assets, req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://sandbox');
-  const asset = ASSETS[url.pathname];
+  const asset = assets.get(url.pathname);
   if (req.method === 'GET' && asset) {
-    const type = TYPES[asset.slice(asset.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
-    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
-    return void res.end(files.get(url.pathname));
+    res.writeHead(200, { 'content-type': asset.type, 'cache-control': 'no-store' });
+    return void res.end(asset.body);
   }
   if (req.method === 'GET' && url.pathname === '/api/info') return send(res, 200, deps.info);
   if (req.method === 'GET' && url.pathname === '/api/state') return state(deps, url, res);
@@ -98,10 +111,9 @@ export async function servePage(
   host: string,
   port: number,
 ): Promise<{ server: Server; port: number }> {
-  const dir = pageDir();
-  const files = new Map(Object.entries(ASSETS).map(([path, file]) => [path, readFileSync(`${dir}${file}`)]));
+  const assets = readAssets(pageDir());
   const server = createServer((req, res) => {
-    handle(deps, files, req, res).catch((error: unknown) => fail(deps, res, error));
+    handle(deps, assets, req, res).catch((error: unknown) => fail(deps, res, error));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,9 +1,10 @@
-// What the page shows one person, built from what the bot really sent to the stand-in: their DM (messages
-// with every update, ephemeral notes interleaved where they arrived), open modals with field errors, and
-// App Home, each with the limit checker's verdict for the view-JSON inspector.
+// What the page shows one person, built from what the bot really sent to the stand-in: one conversation
+// (messages with every update, that person's ephemeral notes interleaved where they arrived), their open
+// modals with field errors, and App Home, each with the limit checker's verdict for the view-JSON inspector.
 import {
   type EphemeralMessage,
   type SlackStandin,
+  type StandinUser,
   formatIssue,
   validateMessageBlocks,
   validateView,
@@ -32,10 +33,20 @@ export interface ViewState {
   issues: string[];
 }
 
+/** A conversation the page can show: each person's DM with the bot, and channels the bot posted in. */
+export interface Conversation {
+  id: string;
+  name: string;
+}
+
 export interface PersonState {
   version: number;
   userId: string;
+  /** The person's own DM with the bot (where their slash commands run). */
+  dm: string;
+  /** The conversation shown: their DM unless they asked for another one. */
   channel: string;
+  conversations: Conversation[];
   timeline: TimelineItem[];
   /** The open modal stack, root first. */
   views: ViewState[];
@@ -45,6 +56,7 @@ export interface PersonState {
 /** A note the page shows only to one person: a slash command's ack, which Slack shows as ephemeral. */
 export interface Note {
   userId: string;
+  channel: string;
   text: string;
 }
 
@@ -57,21 +69,21 @@ export class Timeline {
 
   addNote(note: Note): void {
     this.notes.push(note);
-    this.placed.set(note, this.messageCount(note.userId));
+    this.placed.set(note, this.messageCount(note.channel));
   }
 
-  private messageCount(userId: string): number {
-    return this.standin.messagesIn(this.standin.dmChannelOf(userId)).length;
+  private messageCount(channel: string): number {
+    return this.standin.messagesIn(channel).length;
   }
 
-  private positionOf(e: EphemeralMessage | Note, userId: string): number {
+  private positionOf(e: EphemeralMessage | Note): number {
     let at = this.placed.get(e);
-    if (at === undefined) this.placed.set(e, (at = this.messageCount(userId)));
+    if (at === undefined) this.placed.set(e, (at = this.messageCount(e.channel)));
     return at;
   }
 
-  of(userId: string): TimelineItem[] {
-    const channel = this.standin.dmChannelOf(userId);
+  /** The conversation `channel` as `userId` sees it: everyone's messages, and only their own ephemerals. */
+  of(userId: string, channel: string): TimelineItem[] {
     const messages = this.standin.messagesIn(channel).map((m): TimelineItem => ({
       kind: 'message',
       ts: m.ts,
@@ -82,7 +94,7 @@ export class Timeline {
       issues: validateMessageBlocks(m.blocks).map(formatIssue),
     }));
     const ephemeral = (e: EphemeralMessage | Note): { at: number; item: TimelineItem } => ({
-      at: this.positionOf(e, userId),
+      at: this.positionOf(e),
       item: {
         kind: 'ephemeral',
         channel,
@@ -93,6 +105,7 @@ export class Timeline {
       },
     });
     const extras = [...this.standin.ephemeralsFor(userId), ...this.notes.filter((n) => n.userId === userId)]
+      .filter((e) => e.channel === channel)
       .map(ephemeral)
       .sort((a, b) => a.at - b.at);
     const out: TimelineItem[] = [];
@@ -104,12 +117,31 @@ export class Timeline {
   }
 }
 
+/** Every person's DM with the bot, then the channels the bot has posted in. */
+export function conversations(
+  standin: SlackStandin,
+  people: Readonly<Record<string, StandinUser>>,
+): Conversation[] {
+  const dms = Object.entries(people).map(([id, p]) => ({
+    id: standin.dmChannelOf(id),
+    name: p.realName ?? p.name,
+  }));
+  const known = new Set(dms.map((d) => d.id));
+  const channels = standin
+    .channelsWithMessages()
+    .filter((id) => !known.has(id))
+    .map((id) => ({ id, name: `#${id.toLowerCase()}` }));
+  return [...dms, ...channels];
+}
+
 export function personState(
   standin: SlackStandin,
   timeline: Timeline,
-  userId: string,
-  version: number,
+  at: { userId: string; channel?: string; version: number; conversations: Conversation[] },
 ): PersonState {
+  const { userId, version } = at;
+  const dm = standin.dmChannelOf(userId);
+  const channel = at.channel ?? dm;
   const views = standin.openViews(userId).map((v): ViewState => ({
     id: v.id,
     hash: String(v.view.hash),
@@ -121,8 +153,10 @@ export function personState(
   return {
     version,
     userId,
-    channel: standin.dmChannelOf(userId),
-    timeline: timeline.of(userId),
+    dm,
+    channel,
+    conversations: at.conversations,
+    timeline: timeline.of(userId, channel),
     views,
     ...(home && { home: { view: home, issues: validateView(home).map(formatIssue) } }),
   };

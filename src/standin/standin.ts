@@ -49,6 +49,8 @@ export interface SlackStandin {
   /** The message object Slack puts in block_actions payloads, or undefined. */
   messageObject(channel: string, ts: string): Record<string, unknown> | undefined;
   messagesIn(channel: string): PostedMessage[];
+  /** Ids of the conversations that hold at least one message, in order of their first message. */
+  channelsWithMessages(): string[];
   ephemeralsFor(userId: string): EphemeralMessage[];
   dmChannelOf(userId: string): string;
   view(id: string): OpenedView | undefined;
@@ -141,6 +143,9 @@ class Standin implements SlackStandin {
   messagesIn(channel: string): PostedMessage[] {
     const id = this.store.resolveChannel(channel);
     return [...this.store.messages.values()].filter((m) => m.channel === id);
+  }
+  channelsWithMessages(): string[] {
+    return [...new Set([...this.store.messages.values()].map((m) => m.channel))];
   }
   ephemeralsFor(userId: string): EphemeralMessage[] {
     return this.store.ephemerals.filter((e) => e.userId === userId);

@@ -80,7 +80,15 @@ describe('sandbox', () => {
     expect(html).toContain('src="/app.js"');
     expect(html).toContain('href="/style.css"');
     const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? '');
-    const modules = ['/dom.js', '/mrkdwn.js', '/blocks.js'];
+    const modules = [
+      '/api.js',
+      '/dom.js',
+      '/mrkdwn.js',
+      '/blocks.js',
+      '/inspector.js',
+      '/modal.js',
+      '/timeline.js',
+    ];
     for (const path of ['/', ...assets, ...modules]) {
       const res = await fetch(new URL(path, sandbox.url));
       expect(res.status).toBe(200);

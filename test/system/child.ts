@@ -10,8 +10,9 @@ export interface Run {
   stderr: string;
 }
 
-export function runCli(env: Record<string, string>): CliRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI], {
+/** Runs src/cli.ts with only PATH, HOME, LOG_LEVEL and `env` in its environment, and `args` after it. */
+export function runCli(env: Record<string, string>, args: string[] = []): CliRun {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -37,13 +38,20 @@ export interface CliRun {
   stdout: () => string;
 }
 
-/** Resolves once the child logs that it is ready; rejects with its stderr if it exits first. */
-export async function waitUntilReady(run: CliRun): Promise<void> {
-  while (!run.stdout().includes('elicit-relay is ready')) {
+/** Resolves with the first match of `pattern` in the child's stdout; rejects with its stderr if it exits first. */
+export async function waitForStdout(run: CliRun, pattern: RegExp): Promise<RegExpMatchArray> {
+  for (;;) {
+    const match = pattern.exec(run.stdout());
+    if (match) return match;
     const next = await Promise.race([
       run.done.then((exit) => ({ exit })),
       new Promise<undefined>((resolve) => run.child.stdout?.once('data', () => resolve(undefined))),
     ]);
     if (next) throw new Error(`exited early (${String(next.exit.code)}): ${next.exit.stderr}`);
   }
+}
+
+/** Resolves once the child logs that it is ready; rejects with its stderr if it exits first. */
+export async function waitUntilReady(run: CliRun): Promise<void> {
+  await waitForStdout(run, /elicit-relay is ready/);
 }

@@ -3,224 +3,75 @@
 // Plain browser JavaScript, no dependencies and no network beyond this server.
 
 import { $, h } from './dom.js';
-import { mrkdwn, plainText, setNameResolver } from './mrkdwn.js';
-import { blocks } from './blocks.js';
+import { setNameResolver } from './mrkdwn.js';
+import { note, post, session } from './api.js';
+import { setUpInspector } from './inspector.js';
+import { forgetModal, modalBanner, renderModal } from './modal.js';
+import { forgetTimeline, renderHome, renderTimeline } from './timeline.js';
 
 let info = { people: [], servers: [], suggestions: [] };
-let me = '';
+/** The conversation shown; '' = the person's own DM. */
+let conversation = '';
+let tab = 'messages';
 let version = -1;
 let loop = 0;
-let last = { timeline: '', home: '', modalKey: '', errors: '' };
-let current = null;
-
-// ---------- API
-async function post(path, body) {
-  const res = await fetch(path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user: me, ...body }),
-  });
-  const json = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(json.message || `HTTP ${res.status}`);
-  return json;
-}
-
-function note(text) {
-  $('composer-note').textContent = text;
-}
-
-// ---------- inspector
-function inspect(title, json, issues) {
-  $('inspector-title').textContent = title;
-  $('inspector-json').textContent = JSON.stringify(json, null, 2);
-  const verdict = $('inspector-verdict');
-  verdict.replaceChildren();
-  verdict.className = `verdict ${issues.length ? 'bad' : 'ok'}`;
-  if (issues.length === 0) verdict.append('✓ Slack accepts it: the limit checker found no issues.');
-  else
-    verdict.append(
-      `✗ ${issues.length} issue(s):`,
-      h(
-        'ul',
-        {},
-        issues.map((i) => h('li', {}, i)),
-      ),
-    );
-  $('inspector').showModal();
-}
-
-const inspectButton = (title, json, issues) =>
-  h(
-    'button',
-    {
-      type: 'button',
-      class: `inspect${issues.length ? ' bad' : ''}`,
-      title: 'View JSON',
-      onclick: () => inspect(title, json, issues),
-    },
-    issues.length ? `{ } JSON ✗${issues.length}` : '{ } JSON',
-  );
-
-// ---------- timeline
-const botName = 'elicit-relay';
-function timeOf(ts) {
-  const secs = Number(String(ts).split('.')[0]);
-  return Number.isFinite(secs) && secs > 0 ? new Date(secs * 1000).toLocaleTimeString() : '';
-}
-
-function messageNode(item) {
-  const ctx =
-    item.kind === 'message'
-      ? {
-          onButton: (el) => act('/api/click', { channel: item.channel, ts: item.ts, actionId: el.action_id }),
-        }
-      : {};
-  const content = item.blocks?.length ? blocks(item.blocks, ctx) : [mrkdwn(item.text ?? '')];
-  const json =
-    item.kind === 'message'
-      ? { ts: item.ts, channel: item.channel, text: item.text, blocks: item.blocks }
-      : { text: item.text, blocks: item.blocks };
-  return h(
-    'div',
-    { class: `msg ${item.kind}`, 'data-ts': item.ts ?? '' },
-    h('div', { class: 'avatar' }, 'ER'),
-    h(
-      'div',
-      { class: 'msg-body' },
-      h(
-        'div',
-        { class: 'msg-head' },
-        h('b', {}, botName),
-        h('span', { class: 'app-badge' }, 'APP'),
-        timeOf(item.ts),
-        item.updates ? ' (edited)' : '',
-      ),
-      content,
-    ),
-    inspectButton(item.kind === 'message' ? `Message ${item.ts}` : 'Ephemeral message', json, item.issues),
-  );
-}
-
-function renderTimeline(state) {
-  const key = JSON.stringify(state.timeline);
-  if (key === last.timeline) return;
-  last.timeline = key;
-  const box = $('timeline');
-  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
-  box.replaceChildren(
-    ...(state.timeline.length
-      ? state.timeline.map(messageNode)
-      : [
-          h('div', { class: 'empty' }, 'No messages yet. Try a command below, e.g. /mcp run forms basics {}'),
-        ]),
-  );
-  if (atBottom || state.timeline.length) box.scrollTop = box.scrollHeight;
-}
-
-function renderHome(state) {
-  const key = JSON.stringify(state.home ?? null);
-  if (key === last.home) return;
-  last.home = key;
-  const home = $('home');
-  if (!state.home)
-    return home.replaceChildren(
-      h('div', { class: 'empty' }, 'The bot has not published an App Home for you.'),
-    );
-  home.replaceChildren(
-    inspectButton('App Home', state.home.view, state.home.issues),
-    ...blocks(state.home.view.blocks, { inputs: new Map() }),
-  );
-}
-
-// ---------- modal (only the top of the stack shows, as in Slack)
-function renderModal(state) {
-  const layer = $('modal-layer');
-  const top = state.views[state.views.length - 1];
-  if (!top) {
-    last.modalKey = '';
-    current = null;
-    layer.hidden = true;
-    return layer.replaceChildren();
-  }
-  const key = `${top.id}|${top.hash}`;
-  if (key !== last.modalKey) {
-    last.modalKey = key;
-    last.errors = '';
-    buildModal(top, layer);
-  }
-  const errors = JSON.stringify(top.errors);
-  if (errors !== last.errors) {
-    last.errors = errors;
-    for (const node of layer.querySelectorAll('[data-error-for]')) {
-      const message = top.errors[node.dataset.errorFor] ?? '';
-      node.textContent = message;
-      node.closest('.input-block').classList.toggle('has-error', message !== '');
-    }
-  }
-}
-
-function buildModal(top, layer) {
-  const view = top.view;
-  const inputs = new Map();
-  const banner = h('div', { class: 'banner', hidden: true });
-  current = { id: top.id, inputs, banner };
-  const onButton = (el, b) =>
-    act('/api/view-action', {
-      viewId: top.id,
-      actionId: el.action_id,
-      blockId: b.block_id,
-      value: el.value,
-      label: plainText(el.text),
-    });
-  const close = () => act('/api/close', { viewId: top.id });
-  const submit = (event) => {
-    event.preventDefault();
-    const values = {};
-    for (const [blockId, read] of inputs) {
-      const v = read();
-      if (v !== undefined) values[blockId] = v;
-    }
-    banner.hidden = true;
-    post('/api/submit', { viewId: top.id, values }).catch((e) => {
-      banner.textContent = e.message;
-      banner.hidden = false;
-    });
-  };
-  const form = h(
-    'form',
-    { class: 'modal', novalidate: true, onsubmit: submit, 'data-view-id': top.id },
-    h(
-      'div',
-      { class: 'modal-head' },
-      h('div', { class: 'title' }, plainText(view.title)),
-      inspectButton(`Modal ${top.id}`, view, top.issues),
-      h('button', { type: 'button', class: 'x', 'aria-label': 'Close', onclick: close }, '×'),
-    ),
-    h('div', { class: 'modal-body' }, banner, blocks(view.blocks, { inputs, onButton })),
-    h(
-      'div',
-      { class: 'modal-foot' },
-      h('button', { type: 'button', class: 'btn', onclick: close }, plainText(view.close) || 'Cancel'),
-      view.submit ? h('button', { type: 'submit', class: 'btn primary' }, plainText(view.submit)) : null,
-    ),
-  );
-  layer.replaceChildren(form);
-  layer.hidden = false;
-}
+let shownSidebar = '';
 
 function act(path, body) {
   post(path, body).catch((e) => {
-    if (current?.banner && path !== '/api/click') {
-      current.banner.textContent = e.message;
-      current.banner.hidden = false;
-    } else note(e.message);
+    if (path === '/api/click' || !modalBanner(e.message)) note(e.message);
   });
+}
+
+const nameOf = (id) => info.people.find((p) => p.id === id)?.realName ?? id;
+
+// ---------- sidebar: each person's DM with the bot, and channels the bot posted in
+function renderConversations(state) {
+  const key = JSON.stringify([state.conversations, state.channel, state.dm, tab]);
+  if (key === shownSidebar) return;
+  shownSidebar = key;
+  $('conversations').replaceChildren(
+    ...state.conversations.map((c) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          role: 'listitem',
+          class: `channel${tab === 'messages' && c.id === state.channel ? ' active' : ''}`,
+          'data-channel': c.id,
+          onclick: () => openConversation(c.id === state.dm ? '' : c.id),
+        },
+        c.id === state.dm ? `${c.name} (you)` : c.name,
+      ),
+    ),
+  );
+  $('tab-home').classList.toggle('active', tab === 'home');
+}
+
+// Someone else's DM: Slack would not show it; the sandbox does, so you can watch the bot refuse a stranger.
+function renderOnlooker(state) {
+  const own = state.channel === state.dm;
+  const owner = state.conversations.find((c) => c.id === state.channel)?.name ?? state.channel;
+  $('onlooker').hidden = own;
+  $('onlooker').textContent = own
+    ? ''
+    : `You are looking at ${owner}'s conversation as ${nameOf(state.userId)}. In Slack only its members see ` +
+      'it; here you can click its buttons to see how the bot treats someone else.';
+  $('message').disabled = !own;
+  $('send').disabled = !own;
 }
 
 // ---------- state loop (long-poll: the server answers as soon as something changed)
 function render(state) {
   // A view the page cannot draw must not stop the page from following the bot.
-  for (const part of [renderTimeline, renderHome, renderModal]) {
+  const parts = [
+    renderConversations,
+    renderOnlooker,
+    (s) => renderTimeline(s, act),
+    renderHome,
+    (s) => renderModal(s, act),
+  ];
+  for (const part of parts) {
     try {
       part(state);
     } catch (error) {
@@ -234,8 +85,10 @@ async function follow(id) {
   while (id === loop) {
     let state;
     try {
-      const res = await fetch(`/api/state?user=${encodeURIComponent(me)}&after=${version}`);
+      const query = new URLSearchParams({ user: session.me, after: String(version), channel: conversation });
+      const res = await fetch(`/api/state?${query}`);
       state = await res.json();
+      if (!res.ok) throw new Error(state.message);
     } catch {
       // The sandbox stopped or restarted: try again shortly.
       await new Promise((r) => setTimeout(r, 1000));
@@ -247,36 +100,38 @@ async function follow(id) {
   }
 }
 
-function switchTo(personId) {
-  me = personId;
-  localStorage.setItem('sandbox-person', me);
+function restart() {
   version = -1;
-  last = { timeline: '', home: '', modalKey: '', errors: '' };
+  shownSidebar = '';
+  forgetTimeline();
+  forgetModal();
   loop += 1;
   void follow(loop);
 }
 
-function showTab(tab) {
+function switchTo(personId) {
+  session.me = personId;
+  localStorage.setItem('sandbox-person', personId);
+  conversation = '';
+  showTab('messages');
+  restart();
+}
+
+function openConversation(id) {
+  conversation = id;
+  showTab('messages');
+  restart();
+}
+
+function showTab(next) {
+  tab = next;
+  shownSidebar = '';
   $('timeline').hidden = tab !== 'messages';
   $('composer').hidden = tab !== 'messages';
   $('home').hidden = tab !== 'home';
-  $('tab-messages').classList.toggle('active', tab === 'messages');
-  $('tab-home').classList.toggle('active', tab === 'home');
 }
 
-async function main() {
-  info = await (await fetch('/api/info')).json();
-  setNameResolver((id) => info.people.find((p) => p.id === id)?.name ?? id);
-  const picker = $('person');
-  picker.replaceChildren(
-    ...info.people.map((p) =>
-      h('option', { value: p.id }, `${p.realName ?? p.name} (${p.locale ?? 'en-US'})`),
-    ),
-  );
-  const saved = localStorage.getItem('sandbox-person');
-  picker.value = info.people.some((p) => p.id === saved) ? saved : info.people[0].id;
-  picker.addEventListener('change', () => switchTo(picker.value));
-  $('servers').replaceChildren(...info.servers.map((s) => h('li', {}, s)));
+function setUpComposer() {
   $('suggestions').replaceChildren(
     ...info.suggestions.map((s) =>
       h(
@@ -293,9 +148,6 @@ async function main() {
       ),
     ),
   );
-  $('tab-messages').addEventListener('click', () => showTab('messages'));
-  $('tab-home').addEventListener('click', () => showTab('home'));
-  $('inspector-close').addEventListener('click', () => $('inspector').close());
   $('composer').addEventListener('submit', (event) => {
     event.preventDefault();
     const text = $('message').value.trim();
@@ -305,6 +157,29 @@ async function main() {
     $('message').value = '';
     post('/api/command', { text }).catch((e) => note(e.message));
   });
+}
+
+async function main() {
+  info = await (await fetch('/api/info')).json();
+  setNameResolver((id) => info.people.find((p) => p.id === id)?.name ?? id);
+  const picker = $('person');
+  picker.replaceChildren(
+    ...info.people.map((p) =>
+      h('option', { value: p.id }, `${p.realName ?? p.name} (${p.locale ?? 'en-US'})`),
+    ),
+  );
+  const saved = localStorage.getItem('sandbox-person');
+  picker.value = info.people.some((p) => p.id === saved) ? saved : info.people[0].id;
+  picker.addEventListener('change', () => switchTo(picker.value));
+  $('servers').replaceChildren(...info.servers.map((s) => h('li', {}, s)));
+  $('tab-home').addEventListener('click', () => {
+    showTab('home');
+    version = -1;
+    loop += 1;
+    void follow(loop);
+  });
+  setUpInspector();
+  setUpComposer();
   switchTo(picker.value);
 }
 

@@ -128,7 +128,7 @@ function choiceList(el, blockId, multi) {
   );
   const node = h(
     'div',
-    { 'data-element': el.type },
+    { 'data-element': el.type, role: 'group' },
     options(el).map((o, i) =>
       h(
         'label',
@@ -211,21 +211,29 @@ function element(el, blockId) {
   }
 }
 
+// The label names its control (getByLabel in tests, screen readers for people); a group of radio buttons
+// or checkboxes is named by it through aria-labelledby, and the error and hint describe the control.
 function inputBlock(b, ctx) {
   const { node, read } = element(b.element ?? {}, b.block_id);
   ctx.inputs.set(b.block_id, read);
-  const error = h('div', { class: 'field-error', 'data-error-for': b.block_id });
+  const id = `field-${b.block_id}`;
+  const error = h('div', { class: 'field-error', 'data-error-for': b.block_id, id: `${id}-error` });
+  const hint = b.hint ? h('div', { class: 'field-hint', id: `${id}-hint` }, plainText(b.hint)) : null;
+  node.id = id;
+  node.setAttribute('aria-describedby', `${id}-error${hint ? ` ${id}-hint` : ''}`);
+  const isGroup = node.getAttribute('role') === 'group';
+  if (isGroup) node.setAttribute('aria-labelledby', `${id}-label`);
   return h(
     'div',
     { class: 'block input-block', 'data-block-id': b.block_id },
     h(
       'label',
-      { class: 'lbl' },
+      { class: 'lbl', id: `${id}-label`, htmlFor: isGroup ? undefined : id },
       plainText(b.label),
       b.optional ? h('span', { class: 'optional' }, ' (optional)') : null,
     ),
     node,
-    b.hint ? h('div', { class: 'field-hint' }, plainText(b.hint)) : null,
+    hint,
     error,
   );
 }

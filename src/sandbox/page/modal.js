@@ -1,0 +1,105 @@
+// The open modal: only the top of the person's view stack shows, as in Slack. Field errors from
+// `response_action: "errors"` appear under their input blocks.
+import { $, h } from './dom.js';
+import { plainText } from './mrkdwn.js';
+import { blocks } from './blocks.js';
+import { inspectButton } from './inspector.js';
+import { post } from './api.js';
+
+let shown = { key: '', errors: '' };
+let current = null;
+
+/** Shows `message` at the top of the open modal; false when no modal is open. */
+export function modalBanner(message) {
+  if (!current) return false;
+  current.banner.textContent = message;
+  current.banner.hidden = false;
+  return true;
+}
+
+export function forgetModal() {
+  shown = { key: '', errors: '' };
+}
+
+export function renderModal(state, act) {
+  const layer = $('modal-layer');
+  const top = state.views[state.views.length - 1];
+  if (!top) {
+    shown.key = '';
+    current = null;
+    layer.hidden = true;
+    return layer.replaceChildren();
+  }
+  const key = `${top.id}|${top.hash}`;
+  if (key !== shown.key) {
+    shown = { key, errors: '' };
+    buildModal(top, layer, act);
+  }
+  const errors = JSON.stringify(top.errors);
+  if (errors !== shown.errors) {
+    shown.errors = errors;
+    for (const node of layer.querySelectorAll('[data-error-for]')) {
+      const message = top.errors[node.dataset.errorFor] ?? '';
+      node.textContent = message;
+      node.closest('.input-block').classList.toggle('has-error', message !== '');
+    }
+  }
+}
+
+function readAnswers(inputs) {
+  const values = {};
+  for (const [blockId, read] of inputs) {
+    const v = read();
+    if (v !== undefined) values[blockId] = v;
+  }
+  return values;
+}
+
+function buildModal(top, layer, act) {
+  const view = top.view;
+  const inputs = new Map();
+  const banner = h('div', { class: 'banner', role: 'alert', hidden: true });
+  current = { id: top.id, banner };
+  const onButton = (el, b) =>
+    act('/api/view-action', {
+      viewId: top.id,
+      actionId: el.action_id,
+      blockId: b.block_id,
+      value: el.value,
+      label: plainText(el.text),
+    });
+  const close = () => act('/api/close', { viewId: top.id });
+  const submit = (event) => {
+    event.preventDefault();
+    banner.hidden = true;
+    post('/api/submit', { viewId: top.id, values: readAnswers(inputs) }).catch((e) => modalBanner(e.message));
+  };
+  const titleId = `title-${top.id}`;
+  const form = h(
+    'form',
+    {
+      class: 'modal',
+      novalidate: true,
+      onsubmit: submit,
+      'data-view-id': top.id,
+      role: 'dialog',
+      'aria-labelledby': titleId,
+    },
+    h(
+      'div',
+      { class: 'modal-head' },
+      h('div', { class: 'title', id: titleId }, plainText(view.title)),
+      inspectButton(`Modal ${top.id}`, view, top.issues),
+      h('button', { type: 'button', class: 'x', 'aria-label': 'Close', onclick: close }, '×'),
+    ),
+    h('div', { class: 'modal-body' }, banner, blocks(view.blocks, { inputs, onButton })),
+    h(
+      'div',
+      { class: 'modal-foot' },
+      h('button', { type: 'button', class: 'btn', onclick: close }, plainText(view.close) || 'Cancel'),
+      view.submit ? h('button', { type: 'submit', class: 'btn primary' }, plainText(view.submit)) : null,
+    ),
+  );
+  layer.replaceChildren(form);
+  layer.hidden = false;
+}
