@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Entry point for `npm start`: read configuration once, refuse to start on a wrong setting, run until SIGTERM.
 import { readFileSync } from 'node:fs';
-import { ConfigError, loadConfig, type AppConfig } from './config.js';
+import { ConfigError, loadConfig, type AppConfig, type ServerConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { start } from './main.js';
-import { startSandbox } from './sandbox/index.js';
+import { type CliArgs, SANDBOX_USAGE, UsageError, parseCliArgs } from './sandbox/args.js';
+import { sandboxServers, startSandbox } from './sandbox/index.js';
 import { StoreError } from './store/index.js';
 
 const logger = createLogger();
@@ -23,7 +24,20 @@ function fail(message: string, exitCode: number): never {
   process.exit(exitCode);
 }
 
+/** The command line: no arguments runs the bot; `sandbox [--server …]` runs the sandbox with more servers. */
+function readArgs(argv: string[], config: AppConfig): CliArgs {
+  const taken = [...sandboxServers(), ...config.servers].map((s) => s.name);
+  try {
+    return parseCliArgs(argv, { cwd: process.cwd(), taken });
+  } catch (error) {
+    if (error instanceof UsageError) fail(`${error.message}\n\n${SANDBOX_USAGE}`, 2);
+    throw error;
+  }
+}
+
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) return void process.stdout.write(`${SANDBOX_USAGE}\n`);
   let config;
   try {
     config = loadConfig({ env: process.env, readFile });
@@ -31,7 +45,10 @@ async function main(): Promise<void> {
     if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`, 2);
     throw error;
   }
-  if (config.slack.mode === 'sandbox') return runSandbox(config);
+  const args = readArgs(argv, config);
+  if (args.command === 'sandbox') return runSandbox(config, args.servers, 'elicit-relay sandbox');
+  if (config.slack.mode === 'sandbox')
+    return runSandbox(config, [], 'elicit-relay sandbox (no Slack credentials set)');
   const { botToken, signingSecret } = config.slack;
   if (!botToken || !signingSecret) fail('Slack credentials are incomplete', 2);
   if (config.slack.mode === 'socket') {
@@ -46,17 +63,20 @@ async function main(): Promise<void> {
   }
 }
 
-/** No Slack credentials (or ELICIT_RELAY_MODE=sandbox): the bot against the built-in Slack stand-in and its page. */
-async function runSandbox(config: AppConfig): Promise<void> {
+/**
+ * `sandbox`, no Slack credentials, or ELICIT_RELAY_MODE=sandbox: the bot against the built-in Slack
+ * stand-in and its page, with the config's servers and those given with --server besides the examples.
+ */
+async function runSandbox(config: AppConfig, servers: ServerConfig[], banner: string): Promise<void> {
   try {
     const sandbox = await startSandbox({
       port: config.port,
       redisUrl: config.redis.url,
       redisPrefix: config.redis.prefix,
       logger,
-      extraServers: config.servers,
+      extraServers: [...config.servers, ...servers],
     });
-    process.stdout.write(`elicit-relay sandbox (no Slack credentials set): open ${sandbox.url}\n`);
+    process.stdout.write(`${banner}: open ${sandbox.url}\n`);
     stopOnSignals(sandbox);
   } catch (error) {
     if (error instanceof StoreError && error.code === 'redis_unavailable') {

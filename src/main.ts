@@ -4,7 +4,13 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { AppConfig, ServerConfig } from './config.js';
 import type { Logger } from './logger.js';
-import { McpClientError, McpHub, type ElicitationSink, type McpServerSpec } from './mcp/index.js';
+import {
+  McpClientError,
+  McpHub,
+  type ElicitationSink,
+  type McpServerSpec,
+  type ToolSummary,
+} from './mcp/index.js';
 import { Relay } from './relay/relay.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
 import { checkFormSchema, checkUrl, refuseSecretFields } from './slack/checks.js';
@@ -16,6 +22,8 @@ export interface RunningRelay {
   /** The HTTP port actually bound (useful with PORT=0). */
   port: number;
   holderId: string;
+  /** The tools `server` offers, as `userId`'s session lists them (the sandbox page shows them). */
+  listTools(server: string, userId: string): Promise<ToolSummary[]>;
   /** Graceful stop: refuse new work, close Slack, MCP sessions, workers and connections. */
   stop(): Promise<void>;
 }
@@ -63,6 +71,7 @@ export async function start(
   return {
     port,
     holderId,
+    listTools: (server, userId) => hub.listTools(server, { userId }),
     stop: async () => {
       ready = false;
       await store.drain();

@@ -124,19 +124,38 @@ async function submit(deps: ActionDeps, body: Body): Promise<ActionResult> {
   return result(delivery);
 }
 
-/** The X / Cancel button: Slack tells the app only when the view asked for notify_on_close. */
+/**
+ * The modal's close button (on a pushed view: back to the view under it), or with `all` its X (the whole
+ * stack). Slack tells the app only when the view asked for notify_on_close; otherwise the view just closes.
+ */
 async function close(deps: ActionDeps, body: Body): Promise<ActionResult> {
   const userId = person(deps, body);
   const viewId = str(body, 'viewId');
+  const clearStack = body.all === true;
   try {
-    return result(await deps.driver.closeView({ userId, viewId }));
+    return result(await deps.driver.closeView({ userId, viewId, clearStack }));
   } catch (error) {
     if (!(error instanceof StandinError) || error.code !== 'notify_on_close_not_set') throw error;
-    deps.standin.settleClose(viewId);
+    const stack = deps.standin.openViews(userId).map((v) => v.id);
+    for (const id of clearStack ? stack : [viewId]) deps.standin.settleClose(id);
     return { status: 0 };
   } finally {
     deps.changes.bump();
   }
+}
+
+/** The person opens the bot's Home tab: Slack sends app_home_opened, and the bot publishes their inbox. */
+async function openHome(deps: ActionDeps, body: Body): Promise<ActionResult> {
+  const delivery = await deps.driver.openHome(person(deps, body));
+  deps.changes.bump();
+  return result(delivery);
+}
+
+/** A button on the person's Home tab (Respond / Decline of a pending question). */
+async function homeClick(deps: ActionDeps, body: Body): Promise<ActionResult> {
+  const userId = person(deps, body);
+  const value = typeof body.value === 'string' ? body.value : undefined;
+  return result(await deps.driver.clickHomeButton({ userId, actionId: str(body, 'actionId'), value }));
 }
 
 export const ACTIONS: Record<string, (deps: ActionDeps, body: Body) => Promise<ActionResult>> = {
@@ -145,4 +164,6 @@ export const ACTIONS: Record<string, (deps: ActionDeps, body: Body) => Promise<A
   '/api/view-action': viewAction,
   '/api/submit': submit,
   '/api/close': close,
+  '/api/home-open': openHome,
+  '/api/home-click': homeClick,
 };

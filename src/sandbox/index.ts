@@ -83,6 +83,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
     timeline: new Timeline(standin),
     people: SANDBOX_PEOPLE,
     info,
+    listTools: (server: string, userId: string) => bot.listTools(server, userId),
     logger: opts.logger,
   };
   const page = await servePage(deps, opts.host ?? '127.0.0.1', opts.port).catch(async (error: unknown) => {

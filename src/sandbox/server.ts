@@ -4,6 +4,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../logger.js';
+import { McpClientError, type ToolSummary } from '../mcp/index.js';
 import { StandinError } from '../standin/index.js';
 import { ACTIONS, type ActionDeps, SandboxError } from './actions.js';
 import { conversations, personState } from './state.js';
@@ -30,6 +31,8 @@ function pageDir(): string {
 export interface PageDeps extends ActionDeps {
   /** What GET /api/info returns: the people, the servers and suggested commands. */
   info: unknown;
+  /** The tools of one server, as one person's MCP session lists them. */
+  listTools(server: string, userId: string): Promise<ToolSummary[]>;
   logger: Logger;
 }
 
@@ -82,6 +85,19 @@ function readAssets(dir: string): Assets {
   );
 }
 
+/** A server's tools; a server that cannot be reached answers 502 with the MCP client's reason. */
+async function tools(deps: PageDeps, url: URL, res: ServerResponse): Promise<void> {
+  const userId = url.searchParams.get('user') ?? '';
+  if (!(userId in deps.people))
+    return send(res, 404, { error: 'unknown_person', message: `nobody called ${userId}` });
+  try {
+    send(res, 200, { tools: await deps.listTools(url.searchParams.get('server') ?? '', userId) });
+  } catch (error) {
+    if (!(error instanceof McpClientError)) throw error;
+    send(res, 502, { error: error.code, message: error.message });
+  }
+}
+
 async function handle(deps: PageDeps, assets: Assets, req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://sandbox');
   const asset = assets.get(url.pathname);
@@ -91,6 +107,7 @@ async function handle(deps: PageDeps, assets: Assets, req: IncomingMessage, res:
   }
   if (req.method === 'GET' && url.pathname === '/api/info') return send(res, 200, deps.info);
   if (req.method === 'GET' && url.pathname === '/api/state') return state(deps, url, res);
+  if (req.method === 'GET' && url.pathname === '/api/tools') return tools(deps, url, res);
   const action = req.method === 'POST' ? ACTIONS[url.pathname] : undefined;
   if (!action) return send(res, 404, { error: 'not_found' });
   send(res, 200, await action(deps, await readJson(req)));

@@ -212,9 +212,17 @@ export class SlackDriver {
     return delivery;
   }
 
-  /** Closes an open modal with its X / Cancel button; Slack notifies only views with notify_on_close. */
-  async closeView(input: { userId: string; viewId: string }): Promise<Delivery> {
+  /**
+   * The person leaves the modal on top of their stack. By default only that view closes (its close button;
+   * on a pushed view it goes back to the one under it); `clearStack` closes the whole stack (the X), and
+   * then `is_cleared` is true when more than one view was open. Slack notifies only a view with
+   * notify_on_close, and the payload carries the view the person was looking at.
+   */
+  async closeView(input: { userId: string; viewId: string; clearStack?: boolean }): Promise<Delivery> {
     const view = this.openView(input.userId, input.viewId);
+    const stack = this.standin.openViews(input.userId);
+    if (stack.at(-1)?.id !== input.viewId)
+      throw new StandinError('view_not_on_top', `view ${input.viewId} is under another view`);
     if (view.notify_on_close !== true) {
       throw new StandinError(
         'notify_on_close_not_set',
@@ -226,12 +234,12 @@ export class SlackDriver {
         type: 'view_closed',
         ...this.actor(input.userId),
         view,
-        is_cleared: false,
+        is_cleared: input.clearStack === true && stack.length > 1,
         is_enterprise_install: false,
         enterprise: null,
       },
     });
-    this.standin.settleClose(input.viewId);
+    for (const id of input.clearStack ? stack.map((v) => v.id) : [input.viewId]) this.standin.settleClose(id);
     return delivery;
   }
 

@@ -324,6 +324,39 @@ describe('Slack driver: view_submission and view_closed', () => {
     expect(standin.view(viewId)?.open).toBe(false);
   });
 
+  it('goes back from a pushed view to the one under it, and a submit that pushes keeps the view under it', async () => {
+    const root = await openModal(modal({ notify_on_close: true }));
+    receiver.reply = () => ({
+      body: { response_action: 'push', view: modal({ title: plain('Review'), notify_on_close: true }) },
+    });
+    await driver.submitView({ userId: 'U1', viewId: root, values: { name: 'Ada' } });
+    const [under, pushed] = standin.openViews('U1');
+    expect(under?.id).toBe(root);
+    expect(pushed?.view).toMatchObject({
+      title: plain('Review'),
+      previous_view_id: root,
+      root_view_id: root,
+    });
+    const notOnTop = await driver.closeView({ userId: 'U1', viewId: root }).catch((e: unknown) => e);
+    expect((notOnTop as StandinError).code).toBe('view_not_on_top');
+    await driver.closeView({ userId: 'U1', viewId: pushed?.id ?? '' });
+    expect(last()).toMatchObject({ type: 'view_closed', view: { id: pushed?.id }, is_cleared: false });
+    expect(standin.openViews('U1').map((v) => v.id)).toEqual([root]);
+  });
+
+  it('clears the whole stack with the X, telling the view on top that the stack was cleared', async () => {
+    const root = await openModal(modal());
+    const { body } = await callApi(standin, 'views.push', {
+      trigger_id: standin.issueTriggerId('U1'),
+      view: modal({ title: plain('Review'), notify_on_close: true }),
+    });
+    const pushed = (body.view as { id: string }).id;
+    await driver.closeView({ userId: 'U1', viewId: pushed, clearStack: true });
+    expect(last()).toMatchObject({ type: 'view_closed', view: { id: pushed }, is_cleared: true });
+    expect(standin.openViews('U1')).toEqual([]);
+    expect([standin.view(root)?.open, standin.view(pushed)?.open]).toEqual([false, false]);
+  });
+
   it('refuses to close a view without notify_on_close, or one that belongs to someone else', async () => {
     const viewId = await openModal();
     const silent = await driver.closeView({ userId: 'U1', viewId }).catch((e: unknown) => e);

@@ -82,6 +82,13 @@ describe('elicit-relay start-up', () => {
     expect((await run.done).code).toBe(0);
   });
 
+  it('refuses a bad sandbox command line with the usage, exit 2', async () => {
+    const { code, stderr } = await runCli({}, ['sandbox', '--serve', 'node ./my-server.js']).done;
+    expect(code).toBe(2);
+    expect(stderr).toContain('unknown option "--serve"');
+    expect(stderr).toContain('Usage: elicit-relay [sandbox [--server <server>]...]');
+  });
+
   it('refuses an unknown ELICIT_RELAY_MODE', async () => {
     const { code, stderr } = await runCli({ ELICIT_RELAY_MODE: 'prod' }).done;
     expect(code).toBe(2);

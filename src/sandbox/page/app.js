@@ -8,6 +8,7 @@ import { note, post, session } from './api.js';
 import { setUpInspector } from './inspector.js';
 import { forgetModal, modalBanner, renderModal } from './modal.js';
 import { forgetTimeline, renderHome, renderTimeline } from './timeline.js';
+import { showTools } from './tools.js';
 
 let info = { people: [], servers: [], suggestions: [] };
 /** The conversation shown; '' = the person's own DM. */
@@ -48,11 +49,36 @@ function renderConversations(state) {
   $('tab-home').classList.toggle('active', tab === 'home');
 }
 
+function renderServers() {
+  $('servers').replaceChildren(
+    ...info.servers.map((s) =>
+      h(
+        'li',
+        {},
+        h(
+          'button',
+          {
+            type: 'button',
+            class: `channel server${tab === `tools:${s}` ? ' active' : ''}`,
+            onclick: () => openTools(s),
+          },
+          s,
+        ),
+      ),
+    ),
+  );
+}
+
+function openTools(server) {
+  showTab(`tools:${server}`);
+  showTools(server, () => openConversation('')).catch((e) => note(e.message));
+}
+
 // Someone else's DM: Slack would not show it; the sandbox does, so you can watch the bot refuse a stranger.
 function renderOnlooker(state) {
   const own = state.channel === state.dm;
   const owner = state.conversations.find((c) => c.id === state.channel)?.name ?? state.channel;
-  $('onlooker').hidden = own;
+  $('onlooker').hidden = own || tab !== 'messages';
   $('onlooker').textContent = own
     ? ''
     : `You are looking at ${owner}'s conversation as ${nameOf(state.userId)}. In Slack only its members see ` +
@@ -68,7 +94,7 @@ function render(state) {
     renderConversations,
     renderOnlooker,
     (s) => renderTimeline(s, act),
-    renderHome,
+    (s) => renderHome(s, act),
     (s) => renderModal(s, act),
   ];
   for (const part of parts) {
@@ -123,12 +149,16 @@ function openConversation(id) {
   restart();
 }
 
+/** `messages`, `home` or `tools:<server>`. */
 function showTab(next) {
   tab = next;
   shownSidebar = '';
   $('timeline').hidden = tab !== 'messages';
   $('composer').hidden = tab !== 'messages';
   $('home').hidden = tab !== 'home';
+  $('tools').hidden = !tab.startsWith('tools:');
+  if (tab !== 'messages') $('onlooker').hidden = true;
+  renderServers();
 }
 
 function setUpComposer() {
@@ -171,9 +201,9 @@ async function main() {
   const saved = localStorage.getItem('sandbox-person');
   picker.value = info.people.some((p) => p.id === saved) ? saved : info.people[0].id;
   picker.addEventListener('change', () => switchTo(picker.value));
-  $('servers').replaceChildren(...info.servers.map((s) => h('li', {}, s)));
   $('tab-home').addEventListener('click', () => {
     showTab('home');
+    act('/api/home-open', {});
     version = -1;
     loop += 1;
     void follow(loop);

@@ -1,5 +1,7 @@
-// The open modal: only the top of the person's view stack shows, as in Slack. Field errors from
-// `response_action: "errors"` appear under their input blocks.
+// The open modal: only the top of the person's view stack shows, as in Slack, with a back arrow when
+// views were pushed (views.push, response_action push). The close button closes the top view (back to the
+// one under it), the X closes the whole stack. Field errors from `response_action: "errors"` appear under
+// their input blocks.
 import { $, h } from './dom.js';
 import { plainText } from './mrkdwn.js';
 import { blocks } from './blocks.js';
@@ -30,10 +32,11 @@ export function renderModal(state, act) {
     layer.hidden = true;
     return layer.replaceChildren();
   }
-  const key = `${top.id}|${top.hash}`;
+  const depth = state.views.length;
+  const key = `${top.id}|${top.hash}|${depth}`;
   if (key !== shown.key) {
     shown = { key, errors: '' };
-    buildModal(top, layer, act);
+    buildModal(top, depth, layer, act);
   }
   const errors = JSON.stringify(top.errors);
   if (errors !== shown.errors) {
@@ -55,7 +58,7 @@ function readAnswers(inputs) {
   return values;
 }
 
-function buildModal(top, layer, act) {
+function buildModal(top, depth, layer, act) {
   const view = top.view;
   const inputs = new Map();
   const banner = h('div', { class: 'banner', role: 'alert', hidden: true });
@@ -69,6 +72,7 @@ function buildModal(top, layer, act) {
       label: plainText(el.text),
     });
   const close = () => act('/api/close', { viewId: top.id });
+  const closeAll = () => act('/api/close', { viewId: top.id, all: true });
   const submit = (event) => {
     event.preventDefault();
     banner.hidden = true;
@@ -78,8 +82,9 @@ function buildModal(top, layer, act) {
   const form = h(
     'form',
     {
-      class: 'modal',
+      class: `modal${depth > 1 ? ' stacked' : ''}`,
       novalidate: true,
+      'data-depth': depth,
       onsubmit: submit,
       'data-view-id': top.id,
       role: 'dialog',
@@ -88,15 +93,22 @@ function buildModal(top, layer, act) {
     h(
       'div',
       { class: 'modal-head' },
+      depth > 1
+        ? h('button', { type: 'button', class: 'x', 'aria-label': 'Back', onclick: close }, '‹')
+        : null,
       h('div', { class: 'title', id: titleId }, plainText(view.title)),
       inspectButton(`Modal ${top.id}`, view, top.issues),
-      h('button', { type: 'button', class: 'x', 'aria-label': 'Close', onclick: close }, '×'),
+      h('button', { type: 'button', class: 'x', 'aria-label': 'Close', onclick: closeAll }, '×'),
     ),
     h('div', { class: 'modal-body' }, banner, blocks(view.blocks, { inputs, onButton })),
     h(
       'div',
       { class: 'modal-foot' },
-      h('button', { type: 'button', class: 'btn', onclick: close }, plainText(view.close) || 'Cancel'),
+      h(
+        'button',
+        { type: 'button', class: 'btn', onclick: close },
+        plainText(view.close) || (depth > 1 ? 'Back' : 'Cancel'),
+      ),
       view.submit ? h('button', { type: 'submit', class: 'btn primary' }, plainText(view.submit)) : null,
     ),
   );

@@ -64,7 +64,7 @@ export function renderTimeline(state, act) {
   box.scrollTop = box.scrollHeight;
 }
 
-export function renderHome(state) {
+export function renderHome(state, act) {
   const key = JSON.stringify(state.home ?? null);
   if (key === shown.home) return;
   shown.home = key;
@@ -75,6 +75,9 @@ export function renderHome(state) {
     );
   home.replaceChildren(
     inspectButton('App Home', state.home.view, state.home.issues),
-    ...blocks(state.home.view.blocks, { inputs: new Map() }),
+    ...blocks(state.home.view.blocks, {
+      inputs: new Map(),
+      onButton: (el) => act('/api/home-click', { actionId: el.action_id, value: el.value }),
+    }),
   );
 }
