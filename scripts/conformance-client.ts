@@ -24,7 +24,7 @@ async function main(url: string): Promise<void> {
     clientInfo: { name: 'elicit-relay-conformance', version: '0.1.0' },
   });
   try {
-    const tools = await hub.listTools(SERVER, PERSON);
+    const tools = await hub.listTools(SERVER);
     for (const tool of tools) {
       const args = TOOL_ARGS[tool.name] ?? {};
       const result = await hub.callTool({ server: SERVER, tool: tool.name, args, origin: PERSON });

@@ -55,7 +55,13 @@ export async function start(
     servers: config.servers.map(toSpec),
     sink: elicitationSink(relay, config.servers),
     logger: logger.child({ component: 'mcp' }),
+    onStatus: (status) => {
+      if (status.state === 'connected') logger.info({ mcp: status }, 'MCP server connected');
+      else logger.warn({ mcp: status }, 'MCP server unavailable');
+    },
   });
+  // Each server connects in the background; /mcp servers and /readyz show how far each got.
+  hub.start();
   const home = homeAndCommands(slack, { store, state, hub, logger });
   slack.listen({ relay, home });
   await store.startInbox((question) => relay.onFinished(question));
@@ -113,7 +119,7 @@ function elicitationSink(relay: Relay, servers: ServerConfig[]): ElicitationSink
         userId: ctx.origin.userId,
         origin: ctx.origin,
         message: request.message,
-        timeoutMs: byName.get(ctx.server)?.elicitationTimeoutMs ?? 600_000,
+        timeoutMs: ctx.timeoutMs,
         signal: ctx.signal,
         ...rateLimitOf(byName.get(ctx.server)),
       };
@@ -131,7 +137,7 @@ function toolRunner(hub: McpHub): ToolRunner {
   return {
     serverNames: () => hub.serverNames(),
     status: () => hub.status(),
-    listTools: (server, person) => hub.listTools(server, person),
+    listTools: (server) => hub.listTools(server),
     callTool: async (input) => {
       try {
         return await hub.callTool(input);

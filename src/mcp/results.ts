@@ -1,11 +1,19 @@
-// Turning SDK results and errors into the hub's ToolResult and McpClientError.
+// Turning SDK results and errors into the hub's ToolResult, ToolSummary and McpClientError.
 import {
   ElicitRequestURLParamsSchema,
   ErrorCode,
   McpError,
   UrlElicitationRequiredError,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { McpClientError, type ToolResult, type UrlRequired } from './types.js';
+import { isSessionExpired, isTransportFailure } from './transport.js';
+import {
+  McpClientError,
+  type McpClientErrorCode,
+  type ToolResult,
+  type ToolSummary,
+  type UrlRequired,
+} from './types.js';
 
 interface ContentBlockLike {
   type: string;
@@ -60,34 +68,39 @@ export function urlRequiredResult(error: unknown): ToolResult | undefined {
   return urlRequired.length === 0 ? undefined : { isError: true, text: serverMessage(error), urlRequired };
 }
 
-/** Classifies a failed request by JSON-RPC code; an aborted caller signal wins over the SDK's wording. */
-export function toClientError(
+/** What a failed request means for the caller. Timers and the caller's abort win over the SDK's wording. */
+export function callError(
   error: unknown,
   server: string,
   what: string,
-  signal?: AbortSignal,
+  run?: { timedOut: boolean; abortedByCaller: boolean },
 ): McpClientError {
-  if (signal?.aborted === true) {
-    return new McpClientError('aborted', server, `${what} on ${server} was aborted`, { cause: error });
-  }
-  if (error instanceof McpError) {
-    if (error.code === Number(ErrorCode.RequestTimeout)) {
-      return new McpClientError('timeout', server, `${what} on ${server} timed out`, { cause: error });
-    }
-    if (error.code === Number(ErrorCode.ConnectionClosed)) {
-      return new McpClientError(
-        'connection_closed',
-        server,
-        `connection to ${server} closed during ${what}`,
-        {
-          cause: error,
-        },
-      );
-    }
-    return new McpClientError('tool_failed', server, `${what} on ${server} failed (JSON-RPC ${error.code})`, {
+  const fail = (code: McpClientErrorCode, message: string, rpcCode?: number) =>
+    new McpClientError(code, server, message, {
       cause: error,
-      rpcCode: error.code,
+      ...(rpcCode === undefined ? {} : { rpcCode }),
     });
+  if (run?.timedOut === true) return fail('timeout', `${what} on ${server} timed out`);
+  if (run?.abortedByCaller === true) return fail('aborted', `${what} on ${server} was aborted`);
+  if (isSessionExpired(error))
+    return fail('session_expired', `${server} no longer knows the session (${what})`);
+  if (isTransportFailure(error))
+    return fail('connection_closed', `connection to ${server} failed during ${what}`);
+  if (!(error instanceof McpError)) return fail('tool_failed', `${what} on ${server} failed`);
+  if (error.code === Number(ErrorCode.RequestTimeout))
+    return fail('timeout', `${what} on ${server} timed out`);
+  if (error.code === Number(ErrorCode.ConnectionClosed)) {
+    return fail('connection_closed', `connection to ${server} closed during ${what}`);
   }
-  return new McpClientError('tool_failed', server, `${what} on ${server} failed`, { cause: error });
+  return fail('tool_failed', `${what} on ${server} failed (JSON-RPC ${error.code})`, error.code);
+}
+
+export function toSummary(tool: Tool): ToolSummary {
+  const summary: ToolSummary = { name: tool.name, inputSchema: tool.inputSchema };
+  const title = tool.title ?? tool.annotations?.title;
+  if (title !== undefined) summary.title = title;
+  if (tool.description !== undefined) summary.description = tool.description;
+  const taskSupport = tool.execution?.taskSupport;
+  if (taskSupport === 'optional' || taskSupport === 'required') summary.taskSupport = taskSupport;
+  return summary;
 }

@@ -1,44 +1,48 @@
-// One MCP client connection to one server on behalf of one Slack user (see hub.ts for why).
+// One MCP client connection to one server, for one person (or for the server's control link), running at
+// most one tool call at a time: so every elicitation that arrives on it belongs to that call (see pool.ts).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
+  CallToolResultSchema,
   CancelledNotificationSchema,
   ElicitationCompleteNotificationSchema,
   ToolListChangedNotificationSchema,
   type ClientCapabilities,
   type RequestId,
-  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { CallRun, TOOL_TIMEOUT_MARGIN_MS, type WithdrawReason } from './call.js';
+import type { McpClock } from './clock.js';
 import { parseElicitation, RawElicitRequestSchema, toElicitResult, toRpcError } from './elicitation.js';
-import { toClientError, toToolResult, urlRequiredResult } from './results.js';
+import { callError, toSummary, toToolResult, urlRequiredResult } from './results.js';
+import { refusesStreamableHttp } from './transport.js';
 import {
   McpClientError,
+  type ElicitationContext,
   type ElicitationMode,
   type ElicitationSink,
   type McpLogger,
   type McpServerSpec,
   type McpTransport,
-  type ProgressUpdate,
   type ServerInfo,
+  type ToolCall,
   type ToolResult,
   type ToolSummary,
 } from './types.js';
 import type { Origin } from '../relay/types.js';
 
-/** Added to the server's elicitation timeout for a tool call's own timeout, in milliseconds. */
-export const TOOL_TIMEOUT_MARGIN_MS = 30_000;
-
-/** Schedules `fn` after `ms` milliseconds; returns a function that cancels it. */
-export type Schedule = (fn: () => void, ms: number) => () => void;
+/** The SDK's per-request timeout is replaced by the call's own timers (call.ts); 2^31 - 1 ms is its ceiling. */
+const NO_SDK_TIMEOUT_MS = 2 ** 31 - 1;
 
 export interface SessionOptions {
   spec: McpServerSpec;
-  /** The person (and workspace) this session works for. */
-  person: Origin;
+  /** The person this session works for; undefined for the control link, which runs no tool calls. */
+  person: Origin | undefined;
   sink: ElicitationSink;
   clientInfo: { name: string; version: string };
   transport: McpTransport;
-  idleCloseMs: number;
-  schedule: Schedule;
+  /** Tried with a fresh client when `transport` is Streamable HTTP and the server refuses it (400/404/405). */
+  fallback?: () => McpTransport;
+  clock: McpClock;
   /**
    * Called once when an opened session ends, whichever side ended it; `dropped` is true when the
    * connection ended on its own rather than by close(). Not called when open() rejects.
@@ -50,10 +54,7 @@ export interface SessionOptions {
 }
 
 export class McpSession {
-  private inFlight = 0;
-  /** Origins of the tool calls in flight; an elicitation is attributed to the call when it is the only one. */
-  private readonly calls = new Set<Origin>();
-  private cancelIdle: (() => void) | undefined;
+  private current: CallRun | undefined;
   private closed = false;
   /**
    * SDK 1.32.2 ignores notifications/cancelled for request id 0 (`if (!requestId) return`), and a
@@ -72,23 +73,38 @@ export class McpSession {
 
   /** Connects and completes the initialize handshake; throws McpClientError 'connect_failed'. */
   static async open(opts: SessionOptions): Promise<McpSession> {
+    try {
+      return await McpSession.connect(opts, opts.transport);
+    } catch (error) {
+      if (opts.fallback === undefined || !refusesStreamableHttp(error)) throw failedToConnect(opts, error);
+      opts.logger?.debug({ server: opts.spec.name }, 'Streamable HTTP refused; trying legacy HTTP+SSE');
+      try {
+        return await McpSession.connect(opts, opts.fallback());
+      } catch (fallbackError) {
+        throw failedToConnect(opts, fallbackError);
+      }
+    }
+  }
+
+  private static async connect(opts: SessionOptions, transport: McpTransport): Promise<McpSession> {
     const mode = opts.spec.elicitationMode ?? 'form';
     // The capability must be declared before the handler is registered (the SDK throws otherwise).
     const client = new Client(opts.clientInfo, { capabilities: capabilities(mode) });
     const session = new McpSession(client, opts);
     session.register(mode);
     try {
-      await client.connect(opts.transport);
+      await client.connect(transport);
     } catch (error) {
       await client.close().catch(() => undefined);
-      throw new McpClientError('connect_failed', opts.spec.name, `could not connect to ${opts.spec.name}`, {
-        cause: error,
-      });
+      throw error;
     }
     // Set only now, so that a failed connect (already reported by the rejection) never calls onClosed.
     client.onclose = () => session.markClosed(true);
-    session.scheduleIdleClose();
     return session;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   /** What the server said about itself in `initialize`. */
@@ -102,55 +118,123 @@ export class McpSession {
     };
   }
 
-  async callTool(
-    tool: string,
-    args: Record<string, unknown>,
-    origin: Origin,
-    call: { signal?: AbortSignal; onProgress?: (update: ProgressUpdate) => void } = {},
-  ): Promise<ToolResult> {
-    const { signal, onProgress } = call;
-    const options = {
-      // The person's time to answer an elicitation counts against this call, so it must outlast it.
-      timeout: this.opts.spec.elicitationTimeoutMs + TOOL_TIMEOUT_MARGIN_MS,
-      resetTimeoutOnProgress: true,
-      // Without a progress handler the SDK sends no progressToken, and servers send no progress.
-      onprogress: ({ progress, total, message }: ProgressUpdate) =>
-        onProgress?.({
-          progress,
-          ...(total === undefined ? {} : { total }),
-          ...(message === undefined ? {} : { message }),
-        }),
-      ...(signal === undefined ? {} : { signal }),
-    };
-    // A fresh object per call, so two calls with equal origins are still two entries.
-    const entry = { ...origin };
-    this.calls.add(entry);
+  /** Runs one tool call; the session runs one at a time (the pool leases it to one caller). */
+  async run(call: ToolCall, tool: ToolSummary | undefined): Promise<ToolResult> {
+    this.assertOpen();
+    if (this.current !== undefined) throw new Error(`session to ${this.opts.spec.name} is already busy`);
+    const run = new CallRun(
+      call,
+      this.opts.spec.elicitationTimeoutMs + TOOL_TIMEOUT_MARGIN_MS,
+      this.opts.clock,
+    );
+    this.current = run;
     try {
-      const result = await this.track(`tool ${tool}`, signal, async () => {
-        try {
-          return toToolResult(
-            await this.client.callTool({ name: tool, arguments: args }, undefined, options),
-          );
-        } catch (error) {
-          const urlRequired = urlRequiredResult(error);
-          if (urlRequired === undefined) throw error;
-          return urlRequired;
-        }
-      });
-      return result;
+      return this.asTask(tool) ? await this.runTask(call, run) : await this.runPlain(call, run);
+    } catch (error) {
+      const urlRequired = urlRequiredResult(error);
+      if (urlRequired !== undefined) return urlRequired;
+      throw this.failure(error, run, `tool ${call.tool}`);
     } finally {
-      this.calls.delete(entry);
+      run.end();
+      this.current = undefined;
     }
   }
 
   async listTools(): Promise<ToolSummary[]> {
-    const { tools } = await this.track('tools/list', undefined, () => this.client.listTools());
-    return tools.map(toSummary);
+    this.assertOpen();
+    try {
+      const { tools } = await this.client.listTools();
+      return tools.map(toSummary);
+    } catch (error) {
+      throw this.failure(error, undefined, 'tools/list');
+    }
+  }
+
+  /** Fails (McpClientError) when the server does not answer a ping within `timeoutMs`. */
+  async ping(timeoutMs: number): Promise<void> {
+    this.assertOpen();
+    try {
+      await this.client.ping({ timeout: timeoutMs });
+    } catch (error) {
+      throw this.failure(error, undefined, 'ping');
+    }
   }
 
   async close(): Promise<void> {
     this.markClosed(false);
     await this.client.close();
+  }
+
+  private requestOptions(run: CallRun): RequestOptions {
+    return {
+      timeout: NO_SDK_TIMEOUT_MS,
+      signal: run.signal,
+      // Also makes the SDK send a progressToken; without a handler servers send no progress.
+      onprogress: (update) => run.progress(update),
+    };
+  }
+
+  private async runPlain(call: ToolCall, run: CallRun): Promise<ToolResult> {
+    const params = { name: call.tool, arguments: call.args };
+    return toToolResult(await this.client.callTool(params, undefined, this.requestOptions(run)));
+  }
+
+  /**
+   * Task-augmented: `tools/call` creates a task, the SDK polls `tasks/get` and, once the task needs input
+   * or is done, blocks on `tasks/result`, which carries the task's elicitations and then its result.
+   */
+  private async runTask(call: ToolCall, run: CallRun): Promise<ToolResult> {
+    const params = { name: call.tool, arguments: call.args };
+    const options = { ...this.requestOptions(run), task: {} };
+    const onAbort = (): void => this.cancelTask(run.taskId);
+    run.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const stream = this.client.experimental.tasks.callToolStream(params, CallToolResultSchema, options);
+      for await (const message of stream) {
+        if (message.type === 'taskCreated') run.taskId = message.task.taskId;
+        else if (message.type === 'taskStatus') run.taskStatus(message.task.statusMessage);
+        else if (message.type === 'result') return toToolResult(message.result);
+        else throw message.error;
+      }
+      throw new McpClientError(
+        'tool_failed',
+        this.opts.spec.name,
+        `task of ${call.tool} ended without a result`,
+      );
+    } finally {
+      run.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** A task outlives the request that created it: when the call is abandoned, the server is told. */
+  private cancelTask(taskId: string | undefined): void {
+    if (taskId === undefined || this.closed) return;
+    this.client.experimental.tasks.cancelTask(taskId).catch((error: unknown) => {
+      this.opts.logger?.debug({ server: this.opts.spec.name, taskId, err: error }, 'tasks/cancel failed');
+    });
+  }
+
+  /** As a task when the tool must be, or may be and the server runs tool calls as tasks. */
+  private asTask(tool: ToolSummary | undefined): boolean {
+    if (tool?.taskSupport === 'required') return true;
+    const supported = this.client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
+    return tool?.taskSupport === 'optional' && supported;
+  }
+
+  /** Maps a failed request; a transport that failed under us ends the session, so the next call gets a new one. */
+  private failure(error: unknown, run: CallRun | undefined, what: string): McpClientError {
+    const failure = callError(error, this.opts.spec.name, what, run);
+    if (failure.code === 'session_expired' || failure.code === 'connection_closed') {
+      this.markClosed(true);
+      void this.client.close().catch(() => undefined);
+    }
+    return failure;
+  }
+
+  private assertOpen(): void {
+    if (!this.closed) return;
+    const server = this.opts.spec.name;
+    throw new McpClientError('connection_closed', server, `session to ${server} closed`);
   }
 
   /**
@@ -159,14 +243,15 @@ export class McpSession {
    */
   private register(mode: ElicitationMode): void {
     this.client.setNotificationHandler(CancelledNotificationSchema, ({ params }) => {
-      if (params.requestId !== undefined) this.cancels.get(params.requestId)?.abort(params.reason);
+      const withdrawn: WithdrawReason = 'withdrawn';
+      if (params.requestId !== undefined) this.cancels.get(params.requestId)?.abort(withdrawn);
     });
     this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.opts.onToolsChanged?.());
     if (mode === 'off') return;
     this.client.setRequestHandler(RawElicitRequestSchema, (request, extra) =>
       mode === 'decline'
         ? this.decline(request.params)
-        : this.answer(request.params, extra.requestId, extra.signal),
+        : this.answer(request.params, extra.requestId, extra.signal, extra.taskId),
     );
     if (mode !== 'form') return;
     this.client.setNotificationHandler(ElicitationCompleteNotificationSchema, ({ params }) =>
@@ -180,14 +265,20 @@ export class McpSession {
     return Promise.resolve({ action: 'decline' });
   }
 
-  /** The single in-flight call's origin; with none or several, only the session's person is certain. */
-  private currentOrigin(): Origin {
-    const [only, ...others] = this.calls;
-    return only !== undefined && others.length === 0 ? only : this.opts.person;
+  /**
+   * The call an elicitation belongs to: the one in flight (a session runs one at a time), unless the request
+   * names a task (related-task metadata) that is not that call's, which makes it nobody's call.
+   */
+  private runFor(taskId: string | undefined): CallRun | undefined {
+    const run = this.current;
+    if (taskId === undefined || run?.taskId === undefined || run.taskId === taskId) return run;
+    return undefined;
   }
 
   private completed(elicitationId: string): void {
-    const ctx = { server: this.opts.spec.name, origin: this.currentOrigin() };
+    const origin = this.current?.origin ?? this.opts.person;
+    if (origin === undefined) return;
+    const ctx = { server: this.opts.spec.name, origin };
     try {
       this.opts.sink.complete?.(elicitationId, ctx);
     } catch (error) {
@@ -195,80 +286,67 @@ export class McpSession {
     }
   }
 
-  private async answer(params: unknown, id: RequestId, connection: AbortSignal) {
+  private async answer(params: unknown, id: RequestId, connection: AbortSignal, taskId: string | undefined) {
     const request = parseElicitation(params);
-    const cancel = new AbortController();
-    this.cancels.set(id, cancel);
-    const signal = AbortSignal.any([connection, cancel.signal]);
-    const serverInfo = this.serverInfo;
-    const ctx = {
-      server: this.opts.spec.name,
-      origin: this.currentOrigin(),
-      signal,
-      ...(serverInfo === undefined ? {} : { serverInfo }),
-    };
+    const run = this.runFor(taskId);
+    const origin = run?.origin ?? this.opts.person;
+    if (origin === undefined) {
+      // The control link runs no calls, so nobody asked for this; nobody is there to answer it.
+      this.opts.logger?.warn({ server: this.opts.spec.name }, 'elicitation outside any tool call: cancelled');
+      return { action: 'cancel' as const };
+    }
+    const withdraw = new AbortController();
+    this.cancels.set(id, withdraw);
+    const onConnectionClosed = (): void => withdraw.abort('call_ended' satisfies WithdrawReason);
+    connection.addEventListener('abort', onConnectionClosed, { once: true });
+    const questionEnded = run?.questionOpened(withdraw);
+    const ctx = this.context(origin, run, withdraw.signal);
     try {
       const result = toElicitResult(await this.opts.sink.ask(request, ctx), request.mode);
-      // No response to a cancelled request (spec); the SDK drops it once the session has closed.
-      if (cancel.signal.aborted) await this.ended;
-      return result;
+      return await this.unlessWithdrawn(withdraw.signal, result);
     } catch (error) {
       this.opts.logger?.warn(
-        { server: ctx.server, userId: ctx.origin.userId, err: error },
+        { server: ctx.server, userId: origin.userId, err: error },
         'elicitation sink failed',
       );
-      if (cancel.signal.aborted) await this.ended;
+      await this.unlessWithdrawn(withdraw.signal, undefined);
       throw toRpcError(error);
     } finally {
       this.cancels.delete(id);
+      connection.removeEventListener('abort', onConnectionClosed);
+      questionEnded?.();
     }
   }
 
-  /** Counts the request as in flight (no idle close meanwhile) and maps its failure to McpClientError. */
-  private async track<T>(what: string, signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
-    if (this.closed) {
-      throw new McpClientError(
-        'connection_closed',
-        this.opts.spec.name,
-        `session to ${this.opts.spec.name} closed`,
-      );
-    }
-    this.inFlight += 1;
-    this.cancelIdle?.();
-    try {
-      return await run();
-    } catch (error) {
-      throw toClientError(error, this.opts.spec.name, what, signal);
-    } finally {
-      this.inFlight -= 1;
-      if (this.inFlight === 0) this.scheduleIdleClose();
-    }
+  /** No response to a request the server cancelled (spec): wait until the session ends instead. */
+  private async unlessWithdrawn<T>(signal: AbortSignal, value: T): Promise<T> {
+    if (signal.aborted && signal.reason === ('withdrawn' satisfies WithdrawReason)) await this.ended;
+    return value;
   }
 
-  private scheduleIdleClose(): void {
-    if (this.closed) return;
-    this.cancelIdle = this.opts.schedule(() => {
-      if (this.inFlight === 0) void this.close().catch(() => undefined);
-    }, this.opts.idleCloseMs);
+  private context(origin: Origin, run: CallRun | undefined, signal: AbortSignal): ElicitationContext {
+    const configured = this.opts.spec.elicitationTimeoutMs;
+    const serverInfo = this.serverInfo;
+    return {
+      server: this.opts.spec.name,
+      origin,
+      signal,
+      timeoutMs: run ? run.questionTimeout(configured) : configured,
+      ...(serverInfo === undefined ? {} : { serverInfo }),
+    };
   }
 
   private markClosed(dropped: boolean): void {
     if (this.closed) return;
     this.closed = true;
     this.end();
-    this.cancelIdle?.();
     this.opts.onClosed(dropped);
   }
 }
 
-function toSummary(tool: Tool): ToolSummary {
-  const summary: ToolSummary = { name: tool.name, inputSchema: tool.inputSchema };
-  const title = tool.title ?? tool.annotations?.title;
-  if (title !== undefined) summary.title = title;
-  if (tool.description !== undefined) summary.description = tool.description;
-  const taskSupport = tool.execution?.taskSupport;
-  if (taskSupport === 'optional' || taskSupport === 'required') summary.taskSupport = taskSupport;
-  return summary;
+function failedToConnect(opts: SessionOptions, error: unknown): McpClientError {
+  const server = opts.spec.name;
+  return new McpClientError('connect_failed', server, `could not connect to ${server}`, { cause: error });
 }
 
 function capabilities(mode: ElicitationMode): ClientCapabilities {

@@ -1,13 +1,7 @@
-// Per-server health for `/mcp servers` and `/readyz` (semantics on ServerStatus in types.ts).
+// One server's health for `/mcp servers` and `/readyz` (semantics on ServerStatus in types.ts).
 import type { ServerStatus } from './types.js';
 
 const MAX_ERROR_CHARS = 300;
-
-interface Health {
-  state: ServerStatus['state'];
-  sessions: number;
-  lastError?: string;
-}
 
 /** The error's message followed by its causes' messages: "could not connect to x: fetch failed: ECONNREFUSED". */
 export function describeError(error: unknown): string {
@@ -24,51 +18,48 @@ export function describeError(error: unknown): string {
   return line.length > MAX_ERROR_CHARS ? `${line.slice(0, MAX_ERROR_CHARS - 1)}…` : line;
 }
 
-export class HealthBook {
-  private readonly byServer = new Map<string, Health>();
+export class Health {
+  private state: ServerStatus['state'] = 'idle';
+  private lastError: string | undefined;
+  private nextRetryAt: number | undefined;
+  /** Sessions open for people (the control link not counted). */
+  sessions = 0;
 
-  constructor(servers: string[]) {
-    for (const server of servers) this.byServer.set(server, { state: 'idle', sessions: 0 });
+  /** `onChange` hears every up() and down(), with the status after it. */
+  constructor(
+    private readonly server: string,
+    private readonly onChange: (status: ServerStatus) => void = () => undefined,
+  ) {}
+
+  get current(): ServerStatus['state'] {
+    return this.state;
   }
 
-  opened(server: string): void {
-    const health = this.get(server);
-    health.sessions += 1;
-    health.state = 'connected';
+  up(): void {
+    const changed = this.state !== 'connected';
+    this.state = 'connected';
+    this.nextRetryAt = undefined;
+    if (changed) this.onChange(this.status());
   }
 
-  /** `dropped`: the connection ended on its own (server exit, network), not by the hub closing it. */
-  closed(server: string, dropped: boolean): void {
-    const health = this.get(server);
-    health.sessions -= 1;
-    if (!dropped) return;
-    health.lastError = 'connection closed unexpectedly';
-    if (health.sessions === 0) health.state = 'failed';
+  /** Something failed; the server is 'reconnecting' when a retry is due at `retryAt`, else 'failed'. */
+  down(error: unknown, retryAt: number | undefined): void {
+    this.lastError = describeError(error);
+    this.state = retryAt === undefined ? 'failed' : 'reconnecting';
+    this.nextRetryAt = retryAt;
+    this.onChange(this.status());
   }
 
-  failed(server: string, error: unknown): void {
-    const health = this.get(server);
-    health.state = 'failed';
-    health.lastError = describeError(error);
+  /** A failure that leaves the state as it is (one person's connect failed while the server is fine). */
+  noteError(error: unknown): void {
+    this.lastError = describeError(error);
   }
 
-  status(): ServerStatus[] {
-    return [...this.byServer].map(([server, health]) => {
-      const status: ServerStatus = { server, state: health.state };
-      if (health.sessions > 0) {
-        status.detail = `${health.sessions} open session${health.sessions === 1 ? '' : 's'}`;
-      }
-      if (health.lastError !== undefined) status.lastError = health.lastError;
-      return status;
-    });
-  }
-
-  private get(server: string): Health {
-    let health = this.byServer.get(server);
-    if (health === undefined) {
-      health = { state: 'idle', sessions: 0 };
-      this.byServer.set(server, health);
-    }
-    return health;
+  status(): ServerStatus {
+    const status: ServerStatus = { server: this.server, state: this.state };
+    if (this.sessions > 0) status.detail = `${this.sessions} open session${this.sessions === 1 ? '' : 's'}`;
+    if (this.lastError !== undefined) status.lastError = this.lastError;
+    if (this.nextRetryAt !== undefined) status.nextRetryAt = this.nextRetryAt;
+    return status;
   }
 }

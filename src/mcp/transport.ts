@@ -1,9 +1,36 @@
-// Default transports built from a server spec: a stdio child process or a Streamable HTTP endpoint.
+// Default transports built from a server spec: a stdio child process, a Streamable HTTP endpoint, or a
+// legacy HTTP+SSE endpoint (revision 2024-11-05), which is also the fallback for a Streamable HTTP URL
+// whose server refuses the initialize POST, as the spec's backwards-compatibility section describes.
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
+import { SseError, SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+  type StreamableHTTPReconnectionOptions,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpLogger, McpServerSpec, McpTransport } from './types.js';
+
+/**
+ * When a Streamable HTTP response stream breaks before its response (after the server sent an event id),
+ * the SDK reopens it with GET and `Last-Event-ID`, waiting the server's `retry:` or this backoff; servers
+ * with an event store then replay what was missed. The SDK default gives up after 2 tries; a call whose
+ * stream is never resumed ends by its silence timeout (see call.ts).
+ */
+export const RESUMPTION: StreamableHTTPReconnectionOptions = {
+  initialReconnectionDelay: 1000,
+  maxReconnectionDelay: 30_000,
+  reconnectionDelayGrowFactor: 2,
+  maxRetries: 6,
+};
+
+/** The transports to try for a server, in order; `fallback` only when the first one's connect may fail over. */
+export interface TransportPlan {
+  primary: () => McpTransport | Promise<McpTransport>;
+  /** For a Streamable HTTP URL: the legacy HTTP+SSE transport to the same URL. */
+  fallback?: () => McpTransport;
+}
 
 /** The only variables of the bot's own environment a child inherits: its secrets stay in the bot. */
 const INHERITED_ENV = ['PATH', 'HOME'] as const;
@@ -24,12 +51,42 @@ export function childEnv(
   return { ...env, ...configured };
 }
 
-/** Builds the transport for `spec`; a stdio child's stderr goes to `logger.debug` line by line, or nowhere. */
-export function createTransport(spec: McpServerSpec, logger?: McpLogger): McpTransport {
+export function transportPlan(spec: McpServerSpec, logger?: McpLogger): TransportPlan {
   const t = spec.transport;
+  const requestInit = t.kind === 'stdio' ? {} : { requestInit: { headers: t.headers } };
+  if (t.kind === 'sse') return { primary: () => new SSEClientTransport(new URL(t.url), requestInit) };
   if (t.kind === 'http') {
-    return new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers: t.headers } });
+    return {
+      primary: () =>
+        new StreamableHTTPClientTransport(new URL(t.url), {
+          ...requestInit,
+          reconnectionOptions: RESUMPTION,
+        }),
+      fallback: () => new SSEClientTransport(new URL(t.url), requestInit),
+    };
   }
+  return { primary: () => stdioTransport(spec.name, t, logger) };
+}
+
+/**
+ * The spec's test for an old server: the initialize POST was answered 400, 404 or 405. Anything else
+ * (unreachable, 401, 5xx) would fail the same way over SSE, so it is reported as it is.
+ */
+export function refusesStreamableHttp(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && [400, 404, 405].includes(error.code ?? 0);
+}
+
+/** The HTTP status of a refused request, from either HTTP transport; undefined for anything else. */
+export function httpStatusOf(error: unknown): number | undefined {
+  if (error instanceof StreamableHTTPError || error instanceof SseError) return error.code;
+  return undefined;
+}
+
+function stdioTransport(
+  name: string,
+  t: Extract<McpServerSpec['transport'], { kind: 'stdio' }>,
+  logger?: McpLogger,
+): McpTransport {
   const transport = new StdioClientTransport({
     command: t.command,
     args: t.args,
@@ -40,8 +97,42 @@ export function createTransport(spec: McpServerSpec, logger?: McpLogger): McpTra
   const stderr = transport.stderr;
   if (logger !== undefined && stderr instanceof Readable) {
     createInterface({ input: stderr }).on('line', (line) =>
-      logger.debug({ server: spec.name, stderr: line }, 'mcp server stderr'),
+      logger.debug({ server: name, stderr: line }, 'mcp server stderr'),
     );
   }
   return transport;
+}
+
+/** Spawn errors that no retry can fix: the command does not exist or may not be run. */
+const LASTING_SPAWN_ERRORS = ['ENOENT', 'EACCES', 'ENOTDIR'];
+
+/**
+ * True when a connect failure will not go away by itself, so retrying is pointless until someone changes
+ * the configuration: the command cannot be started, or the server answers 4xx (bad URL, credentials,
+ * forbidden) other than 408 and 429. Looks through the error's `cause` chain.
+ */
+export function isLastingFailure(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    const status = httpStatusOf(current);
+    if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429)
+      return true;
+    const code = (current as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && LASTING_SPAWN_ERRORS.includes(code)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/** The server no longer knows the session (Streamable HTTP 404): the spec says to start a new one. */
+export function isSessionExpired(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && error.code === 404;
+}
+
+/** A request that never got an answer because the HTTP exchange itself failed (refused, reset, bad status). */
+export function isTransportFailure(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError || error instanceof SseError) return true;
+  // undici's "fetch failed" carries the socket error (ECONNREFUSED, ECONNRESET…) as its cause.
+  const cause: unknown = error instanceof TypeError ? error.cause : undefined;
+  return typeof (cause as NodeJS.ErrnoException | undefined)?.code === 'string';
 }

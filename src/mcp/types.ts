@@ -5,9 +5,14 @@ import type { Origin, Outcome } from '../relay/types.js';
 
 export type McpTransport = Transport;
 
+/**
+ * How to reach a server: a child process over stdio; Streamable HTTP (falling back to legacy HTTP+SSE
+ * when the server refuses the initialize POST with 400, 404 or 405); or legacy HTTP+SSE only.
+ */
 export type McpTransportSpec =
   | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { kind: 'http'; url: string; headers: Record<string, string> };
+  | { kind: 'http'; url: string; headers: Record<string, string> }
+  | { kind: 'sse'; url: string; headers: Record<string, string> };
 
 /**
  * Per-server elicitation policy, enforced before anything reaches the sink:
@@ -49,8 +54,17 @@ export interface ElicitationContext {
    * When the session has no single call in flight, only the session's person is known.
    */
   origin: Origin;
-  /** Aborts when the server sends notifications/cancelled for this elicitation or the connection closes. */
+  /**
+   * Aborts when the question is no longer wanted; its `reason` says why, in the relay's EndReason words:
+   * 'withdrawn' (the server sent notifications/cancelled) or 'call_ended' (the tool call that caused it
+   * ended, by result, error, timeout or abort, or its connection closed).
+   */
   signal: AbortSignal;
+  /**
+   * How long the person may take, in ms: the server's configured elicitation timeout, capped by what is
+   * left of the causing call's deadline (ToolCall.timeoutMs), so the card never promises more time.
+   */
+  timeoutMs: number;
 }
 
 /** Implemented by the relay: returns exactly one outcome per elicitation. */
@@ -111,6 +125,11 @@ export interface ToolCall {
   origin: Origin;
   /** Aborting it abandons the call (the server is told) and withdraws the questions it caused. */
   signal?: AbortSignal;
+  /**
+   * The longest the whole call may take, in milliseconds (an automation's deadline, say); questions it
+   * causes are never given longer than what is left. Default: no limit beyond the silence timeout (call.ts).
+   */
+  timeoutMs?: number;
   /** Progress notifications of the call (and status messages of its task). */
   onProgress?: (update: ProgressUpdate) => void;
 }
@@ -145,7 +164,8 @@ export type McpClientErrorCode =
   | 'connect_failed' // the transport or the initialize handshake failed
   | 'tool_failed' // the server answered the request with a JSON-RPC error
   | 'timeout' // no answer within the request timeout
-  | 'connection_closed' // the session ended while the request was in flight
+  | 'connection_closed' // the session ended (or its transport failed) while the request was in flight
+  | 'session_expired' // the server no longer knows the session (HTTP 404); the hub retries on a new one
   | 'aborted' // the caller's signal aborted the request
   | 'closed'; // the hub is closed
 

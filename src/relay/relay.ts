@@ -40,7 +40,10 @@ export interface FormAsk {
   message: string;
   requestedSchema: unknown;
   timeoutMs: number;
-  /** Aborts when the server withdraws the request or the call ends. */
+  /**
+   * Aborts when the server withdraws the request or the call ends; the question then ends with the
+   * signal's `reason` when that is 'call_ended', else as 'withdrawn'.
+   */
   signal: AbortSignal;
   rateLimit?: RateLimit;
 }
@@ -102,7 +105,7 @@ export class Relay {
       endLocally('timed_out'),
       Math.max(0, question.deadline - question.createdAt) + (this.options.backstopGraceMs ?? 5000),
     );
-    const onAbort = endLocally('withdrawn');
+    const onAbort = (): void => endLocally(abortReason(signal))();
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       await this.deliver(question);
@@ -185,6 +188,10 @@ export class Relay {
     const code = error instanceof RelayError ? error.code : undefined;
     this.options.logger.error({ questionId, code, err: error }, 'question could not be delivered or ended');
   }
+}
+
+function abortReason(signal: AbortSignal): EndReason {
+  return signal.reason === 'call_ended' ? 'call_ended' : 'withdrawn';
 }
 
 /** Questions open for at least this long get a reminder, in ms (2 minutes). */

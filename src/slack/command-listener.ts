@@ -11,7 +11,10 @@ export interface ToolRunner {
   serverNames(): string[];
   /** Connection state per server, for `/mcp servers`. */
   status(): ServerStatus[];
-  /** The server's tools (cached by the MCP side); rejects when the server cannot be reached. */
+  /**
+   * The server's tools (cached by the MCP side; today the same list for everyone who asks); rejects when
+   * the server cannot be reached.
+   */
   listTools(server: string, person: Origin): Promise<ToolSummary[]>;
   callTool(input: ToolCall): Promise<ToolResult>;
 }

@@ -3,7 +3,7 @@ import { McpHub, type McpHubOptions } from '../../src/mcp/hub.js';
 import { McpClientError, type ElicitationSink } from '../../src/mcp/types.js';
 import { RelayError } from '../../src/relay/errors.js';
 import type { Outcome } from '../../src/relay/types.js';
-import { askArgs, FLAT_SCHEMA, inMemoryConnect, inMemorySpec, recordingSink } from './support.js';
+import { askArgs, FLAT_SCHEMA, handClock, inMemoryConnect, inMemorySpec, recordingSink } from './support.js';
 
 const hubs: McpHub[] = [];
 afterEach(async () => {
@@ -152,18 +152,18 @@ describe('McpHub sessions', () => {
     expect(sink.asked[0]?.ctx.origin).toEqual(origin);
   });
 
-  it('attributes to the person only while several of their calls are in flight, since MCP cannot tell which', async () => {
+  it('ties each elicitation to the exact call that caused it, with several calls of one person in flight', async () => {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     const arrivals: (() => void)[] = [];
     const arrived = (n: number) => new Promise<void>((resolve) => (arrivals[n] = resolve));
     const [firstArrived, secondArrived] = [arrived(0), arrived(1)];
-    const sink = recordingSink(async () => {
+    const sink = recordingSink(async ({ ctx }) => {
       arrivals[sink.asked.length - 1]?.();
       await held;
-      return { action: 'decline' };
+      return { action: 'accept', content: { name: ctx.origin.channelId ?? '' } };
     });
-    const { hub } = makeHub(sink);
+    const { hub, opened } = makeHub(sink);
     const call = (channelId: string) =>
       hub.callTool({
         server: 'fixture',
@@ -176,27 +176,25 @@ describe('McpHub sessions', () => {
     const second = call('C2');
     await secondArrived;
     release();
-    await Promise.all([first, second]);
+    // Each call's own answer went back to it: the origin it was asked with was its own.
+    expect(JSON.parse((await first).text)).toEqual({ action: 'accept', content: { name: 'C1' } });
+    expect(JSON.parse((await second).text)).toEqual({ action: 'accept', content: { name: 'C2' } });
     expect(sink.asked.map((a) => a.ctx.origin)).toEqual([
       { userId: 'U1', teamId: 'T1', channelId: 'C1' },
-      { userId: 'U1', teamId: 'T1' },
+      { userId: 'U1', teamId: 'T1', channelId: 'C2' },
     ]);
+    expect(opened()).toBe(2);
   });
 
   it('closes a session after the idle delay and opens a new one on the next call', async () => {
-    const timers: { fn: () => void; ms: number }[] = [];
-    const schedule = (fn: () => void, ms: number) => {
-      const timer = { fn, ms };
-      timers.push(timer);
-      return () => void timers.splice(timers.indexOf(timer), 1);
-    };
+    const time = handClock();
     const { hub, opened } = makeHub(
       recordingSink(() => ({ action: 'decline' })),
-      { schedule, idleCloseMs: 1234 },
+      { clock: time.clock, idleCloseMs: 1234 },
     );
     await hub.callTool({ server: 'fixture', tool: 'echo', args: { text: 'hi' }, origin: { userId: 'U1' } });
-    expect(timers.map((t) => t.ms)).toEqual([1234]);
-    timers[0]?.fn();
+    expect(time.pending()).toContain(1234);
+    time.fire(1234);
     const again = await hub.callTool({
       server: 'fixture',
       tool: 'echo',
@@ -209,7 +207,7 @@ describe('McpHub sessions', () => {
 
   it('lists the server tools', async () => {
     const { hub } = makeHub(recordingSink(() => ({ action: 'decline' })));
-    const names = (await hub.listTools('fixture', { userId: 'U1' })).map((t) => t.name);
+    const names = (await hub.listTools('fixture')).map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['ask', 'ask_url', 'echo']));
     expect(hub.serverNames()).toEqual(['fixture']);
   });
@@ -252,6 +250,6 @@ describe('McpHub sessions', () => {
   it('rejects calls after close() with code closed', async () => {
     const { hub } = makeHub(recordingSink(() => ({ action: 'decline' })));
     await hub.close();
-    await expect(hub.listTools('fixture', { userId: 'U1' })).rejects.toMatchObject({ code: 'closed' });
+    await expect(hub.listTools('fixture')).rejects.toMatchObject({ code: 'closed' });
   });
 });

@@ -103,7 +103,7 @@ describe('McpHub over stdio (fixture as a child process)', () => {
       transport: { kind: 'stdio', command: '/nonexistent/mcp-server', args: [], env: {} },
     };
     const hub = makeHub(spec);
-    await expect(hub.listTools('stdio-fixture', { userId: 'U1' })).rejects.toMatchObject({
+    await expect(hub.listTools('stdio-fixture')).rejects.toMatchObject({
       code: 'connect_failed',
     });
   });

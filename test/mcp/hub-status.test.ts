@@ -1,107 +1,187 @@
-// McpHub.status() and probe(): what /mcp servers and /readyz show for each configured server.
+// McpHub.status() and start(): what /mcp servers and /readyz show for each configured server, and the
+// control link's reconnects with backoff (a hand-run clock: no real waiting).
 import { afterEach, describe, expect, it } from 'vitest';
+import { backoffDelay } from '../../src/mcp/clock.js';
 import { McpHub, type McpHubOptions } from '../../src/mcp/hub.js';
 import { describeError } from '../../src/mcp/status.js';
-import { McpClientError } from '../../src/mcp/types.js';
-import { inMemoryConnect, inMemorySpec, recordingSink } from './support.js';
+import type { McpTransport } from '../../src/mcp/types.js';
+import {
+  handClock,
+  inMemoryConnect,
+  inMemorySpec,
+  onlyStatus,
+  recordingSink,
+  statusWatch,
+} from './support.js';
 
 const hubs: McpHub[] = [];
 afterEach(async () => {
   await Promise.all(hubs.splice(0).map((hub) => hub.close()));
 });
 
-function makeHub(connect: McpHubOptions['connect'], servers = [inMemorySpec()]): McpHub {
-  const hub = new McpHub({ servers, sink: recordingSink(() => ({ action: 'decline' })), connect });
+const T0 = 1_700_000_000_000;
+
+function makeHub(connect: McpHubOptions['connect'], extra: Partial<McpHubOptions> = {}) {
+  const time = handClock(T0);
+  const watch = statusWatch();
+  const hub = new McpHub({
+    servers: [inMemorySpec()],
+    sink: recordingSink(() => ({ action: 'decline' })),
+    connect,
+    clock: time.clock,
+    onStatus: watch.onStatus,
+    ...extra,
+  });
   hubs.push(hub);
-  return hub;
+  return { hub, time, watch };
 }
 
 const echo = (hub: McpHub, userId = 'U1') =>
   hub.callTool({ server: 'fixture', tool: 'echo', args: { text: 'hi' }, origin: { userId } });
 
+const REFUSED = 'connect ECONNREFUSED 127.0.0.1:9';
+
 /** A connect factory that fails while `down` is true and links to the fixture otherwise. */
 function flakyConnect() {
   const memory = inMemoryConnect();
   const state = { down: true };
-  const connect = () =>
-    state.down ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:9')) : memory.connect();
+  const connect = () => (state.down ? Promise.reject(new Error(REFUSED)) : memory.connect());
   return { state, connect, memory };
 }
 
 describe('McpHub.status', () => {
   it('lists every configured server as idle before any connection', () => {
-    const hub = makeHub(inMemoryConnect().connect, [inMemorySpec('a'), inMemorySpec('b')]);
+    const { hub } = makeHub(inMemoryConnect().connect, { servers: [inMemorySpec('a'), inMemorySpec('b')] });
     expect(hub.status()).toEqual([
       { server: 'a', state: 'idle' },
       { server: 'b', state: 'idle' },
     ]);
   });
 
-  it('shows connected with the number of open sessions', async () => {
-    const hub = makeHub(inMemoryConnect().connect);
+  it('start() connects each server in the background; a server that hangs does not hold up the others', async () => {
+    const memory = inMemoryConnect();
+    const hanging = new Promise<McpTransport>(() => undefined);
+    const { hub, watch } = makeHub((spec) => (spec.name === 'slow' ? hanging : memory.connect()), {
+      servers: [inMemorySpec('slow'), inMemorySpec('fast')],
+    });
+    const fastUp = watch.next((s) => s.server === 'fast' && s.state === 'connected');
+    hub.start();
+    await fastUp;
+    expect(hub.status()).toEqual([
+      { server: 'slow', state: 'idle' },
+      { server: 'fast', state: 'connected' },
+    ]);
+  });
+
+  it('shows connected with the number of sessions open for people', async () => {
+    const { hub } = makeHub(inMemoryConnect().connect);
     await echo(hub, 'U1');
     await echo(hub, 'U2');
     expect(hub.status()).toEqual([{ server: 'fixture', state: 'connected', detail: '2 open sessions' }]);
   });
 
-  it('shows failed with the connect error and its cause, then connected again after a recovery', async () => {
+  it('retries a failed connect with growing, jittered delays, then shows connected again', async () => {
     const flaky = flakyConnect();
-    const hub = makeHub(flaky.connect);
-    await expect(echo(hub)).rejects.toMatchObject({ code: 'connect_failed' });
-    const lastError = 'could not build a transport for fixture: connect ECONNREFUSED 127.0.0.1:9';
-    expect(hub.status()).toEqual([{ server: 'fixture', state: 'failed', lastError }]);
+    const { hub, time, watch } = makeHub(flaky.connect);
+    let next = watch.next((s) => s.state === 'reconnecting');
+    hub.start();
+    const lastError = `could not build a transport for fixture: ${REFUSED}`;
+    // Equal jitter with random() = 0.5: three quarters of 1 s, then of 2 s.
+    expect(await next).toEqual({
+      server: 'fixture',
+      state: 'reconnecting',
+      lastError,
+      nextRetryAt: T0 + 750,
+    });
+    next = watch.next((s) => s.state === 'reconnecting');
+    time.advance(750);
+    expect((await next).nextRetryAt).toBe(T0 + 750 + 1500);
     flaky.state.down = false;
-    await echo(hub);
-    expect(hub.status()).toEqual([
-      { server: 'fixture', state: 'connected', detail: '1 open session', lastError },
-    ]);
+    next = watch.next((s) => s.state === 'connected');
+    time.advance(1500);
+    expect(await next).toEqual({ server: 'fixture', state: 'connected', lastError });
   });
 
-  it('shows failed when the only session is dropped by the server', async () => {
+  it('gives up at once on a lasting failure (a command that does not exist): failed, no retry timer', async () => {
+    const missing = Object.assign(new Error('spawn /nope ENOENT'), { code: 'ENOENT' });
+    const { hub, time, watch } = makeHub(() => Promise.reject(missing));
+    const failed = watch.next((s) => s.state === 'failed');
+    hub.start();
+    expect(await failed).toEqual({
+      server: 'fixture',
+      state: 'failed',
+      lastError: 'could not build a transport for fixture: spawn /nope ENOENT',
+    });
+    expect(time.pending()).toEqual([]);
+  });
+
+  it('reopens the control link with backoff when the server drops it', async () => {
     const memory = inMemoryConnect();
-    const hub = makeHub(memory.connect);
-    await echo(hub);
+    const { hub, time, watch } = makeHub(memory.connect);
+    let next = watch.next((s) => s.state === 'connected');
+    hub.start();
+    await next;
+    next = watch.next((s) => s.state === 'reconnecting');
     await memory.serverSides[0]?.close();
-    expect(hub.status()).toEqual([
-      { server: 'fixture', state: 'failed', lastError: 'connection closed unexpectedly' },
-    ]);
+    expect(await next).toMatchObject({ lastError: 'connection closed unexpectedly', nextRetryAt: T0 + 750 });
+    next = watch.next((s) => s.state === 'connected');
+    time.advance(750);
+    await next;
+    expect(memory.opened()).toBe(2);
+  });
+
+  it("counts a person's dropped session as trouble until the next check finds the server fine", async () => {
+    const memory = inMemoryConnect();
+    const { hub, time, watch } = makeHub(memory.connect);
+    let next = watch.next((s) => s.state === 'connected');
+    hub.start();
+    await next;
+    await echo(hub);
+    next = watch.next((s) => s.state === 'reconnecting');
+    await memory.serverSides[1]?.close();
+    await next;
+    next = watch.next((s) => s.state === 'connected');
+    time.advance(750);
+    expect(await next).toEqual({
+      server: 'fixture',
+      state: 'connected',
+      lastError: 'connection closed unexpectedly',
+    });
+  });
+
+  it('pings the control link every heartbeat while connected', async () => {
+    const memory = inMemoryConnect();
+    const { hub, time, watch } = makeHub(memory.connect, { heartbeatMs: 30_000 });
+    const up = watch.next((s) => s.state === 'connected');
+    hub.start();
+    await up;
+    expect(time.pending()).toEqual([30_000]);
   });
 
   it('keeps connected when the hub closes an idle session itself', async () => {
-    const timers: (() => void)[] = [];
-    const hub = new McpHub({
-      servers: [inMemorySpec()],
-      sink: recordingSink(() => ({ action: 'decline' })),
-      connect: inMemoryConnect().connect,
-      schedule: (fn) => {
-        timers.push(fn);
-        return () => undefined;
-      },
-    });
-    hubs.push(hub);
+    const { hub, time } = makeHub(inMemoryConnect().connect, { idleCloseMs: 1234 });
     await echo(hub);
-    timers.forEach((fire) => fire());
+    time.fire(1234);
     await hub.close();
-    expect(hub.status()).toEqual([{ server: 'fixture', state: 'connected' }]);
+    expect(onlyStatus(hub)).toEqual({ server: 'fixture', state: 'connected' });
+  });
+
+  it('stops retrying once closed', async () => {
+    const { hub, time, watch } = makeHub(flakyConnect().connect);
+    const next = watch.next((s) => s.state === 'reconnecting');
+    hub.start();
+    await next;
+    await hub.close();
+    expect(time.pending()).toEqual([]);
   });
 });
 
-describe('McpHub.probe', () => {
-  it('connects, closes again, and reports connected', async () => {
-    const memory = inMemoryConnect();
-    const hub = makeHub(memory.connect);
-    expect(await hub.probe('fixture')).toEqual({ server: 'fixture', state: 'connected' });
-    expect(memory.opened()).toBe(1);
-  });
-
-  it('reports a server that is down as failed without rejecting', async () => {
-    const hub = makeHub(flakyConnect().connect);
-    expect(await hub.probe('fixture')).toMatchObject({ server: 'fixture', state: 'failed' });
-  });
-
-  it('rejects an unknown server with code unknown_server', async () => {
-    const hub = makeHub(inMemoryConnect().connect);
-    await expect(hub.probe('nope')).rejects.toBeInstanceOf(McpClientError);
+describe('backoffDelay', () => {
+  it('doubles from 1 s up to 5 minutes, jittered between half and all of it', () => {
+    expect([0, 1, 2, 3].map((n) => backoffDelay(n, 1))).toEqual([1000, 2000, 4000, 8000]);
+    expect([0, 1, 2, 3].map((n) => backoffDelay(n, 0))).toEqual([500, 1000, 2000, 4000]);
+    expect(backoffDelay(30, 1)).toBe(300_000);
+    expect(backoffDelay(5000, 0)).toBe(150_000);
   });
 });
 

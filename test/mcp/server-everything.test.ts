@@ -41,7 +41,7 @@ describe('McpHub against server-everything (stdio)', () => {
   it('answers trigger-elicitation-request and the tool result reflects the accepted content', async () => {
     const sink = recordingSink(() => ({ action: 'accept', content }));
     hub = new McpHub({ servers: [spec], sink });
-    const tools = (await hub.listTools('everything', { userId: 'U1' })).map((t) => t.name);
+    const tools = (await hub.listTools('everything')).map((t) => t.name);
     expect(tools).toContain('trigger-elicitation-request');
 
     const result = await hub.callTool({

@@ -1,6 +1,8 @@
-// Shared test helpers: in-memory sessions against the fixture server, and a recording sink.
+// Shared test helpers: in-memory sessions against the fixture server, a recording sink, a hand-run clock.
 import { fileURLToPath } from 'node:url';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { McpClock } from '../../src/mcp/clock.js';
+import type { McpHub } from '../../src/mcp/hub.js';
 import type { Outcome } from '../../src/relay/types.js';
 import type {
   ElicitationContext,
@@ -9,6 +11,7 @@ import type {
   IncomingElicitation,
   McpServerSpec,
   McpTransport,
+  ServerStatus,
 } from '../../src/mcp/types.js';
 import { createElicitServer } from '../fixtures/elicit-server.js';
 
@@ -78,4 +81,69 @@ export function askArgs(
   extra: Record<string, unknown> = {},
 ): Record<string, unknown> {
   return { message: 'Who are you?', schema, ...extra };
+}
+
+interface Timer {
+  at: number;
+  ms: number;
+  fn: () => void;
+  done: boolean;
+}
+
+/** A clock whose timers run only when the test says so; random() is fixed (default 0.5). */
+export function handClock(start = 1_700_000_000_000, random = 0.5) {
+  let now = start;
+  const timers: Timer[] = [];
+  const clock: McpClock = {
+    now: () => now,
+    random: () => random,
+    schedule: (fn, ms) => {
+      const timer = { at: now + ms, ms, fn, done: false };
+      timers.push(timer);
+      return () => void (timer.done = true);
+    },
+  };
+  return {
+    clock,
+    /** Delays (ms) of the timers not yet run or cancelled, in the order they were set. */
+    pending: () => timers.filter((t) => !t.done).map((t) => t.ms),
+    /** Moves time on by `ms` and runs every timer that falls due, earliest first. */
+    advance(ms: number): void {
+      now += ms;
+      for (const timer of timers.filter((t) => !t.done && t.at <= now).sort((a, b) => a.at - b.at)) {
+        timer.done = true;
+        timer.fn();
+      }
+    },
+    /** Runs the pending timers whose delay is `ms` (without moving time), e.g. every idle-close timer. */
+    fire(ms: number): void {
+      for (const timer of timers.filter((t) => !t.done && t.ms === ms)) {
+        timer.done = true;
+        timer.fn();
+      }
+    },
+  };
+}
+
+/** Resolves with the first status of `server` that the hub reports through onStatus and `match` accepts. */
+export function statusWatch() {
+  const seen: ServerStatus[] = [];
+  const waiters: { match: (s: ServerStatus) => boolean; resolve: (s: ServerStatus) => void }[] = [];
+  return {
+    seen,
+    onStatus: (status: ServerStatus) => {
+      seen.push(status);
+      for (const waiter of waiters.filter((w) => w.match(status))) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(status);
+      }
+    },
+    next: (match: (s: ServerStatus) => boolean) =>
+      new Promise<ServerStatus>((resolve) => waiters.push({ match, resolve })),
+  };
+}
+
+/** The single status of a one-server hub. */
+export function onlyStatus(hub: McpHub): ServerStatus | undefined {
+  return hub.status()[0];
 }

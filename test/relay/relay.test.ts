@@ -111,6 +111,17 @@ describe('Relay', () => {
     expect(surface.ended).toHaveLength(1);
   });
 
+  it("ends the question as call_ended when the signal's reason says the tool call ended", async () => {
+    const { relay, surface, store } = await setUp();
+    const controller = new AbortController();
+    const answer = relay.askForm(ask(controller.signal));
+    const question = await surface.posted;
+    controller.abort('call_ended');
+    expect(await answer).toEqual({ action: 'cancel' });
+    expect(await store.get(question.id)).toMatchObject({ state: 'cancelled', reason: 'call_ended' });
+    expect((await surface.firstEnded).reason).toBe('call_ended');
+  });
+
   it('ends a question whose card cannot be posted at once, as delivery_failed', async () => {
     const { relay, surface, store } = await setUp();
     surface.failPosting = true;

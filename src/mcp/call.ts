@@ -1,0 +1,118 @@
+// One tool call in flight on a session: who made it, its timers, its task, and the questions it caused.
+//
+// Timeouts. The SDK's own request timeout counts the time a person spends answering an elicitation of the
+// call, so a slow answer (or a second question of the same call) could kill the call after the person did
+// the work. Instead the call has a *silence* watchdog: it fails with 'timeout' after `silenceMs` without
+// any sign of life from the server (progress, task status, a new elicitation), and it is paused while a
+// question the call caused is open. The caller may also give the call a hard `timeoutMs` (an automation's
+// deadline); the questions the call causes are never given longer than what is left of it.
+import type { McpClock } from './clock.js';
+import type { ProgressUpdate, ToolCall } from './types.js';
+import type { Origin } from '../relay/types.js';
+
+/** Added to the server's elicitation timeout to make a call's silence limit, in milliseconds. */
+export const TOOL_TIMEOUT_MARGIN_MS = 30_000;
+/** The shortest time a question is given, even when the call's deadline is closer, in milliseconds. */
+export const MIN_QUESTION_MS = 1000;
+
+/**
+ * Why the questions of a call were withdrawn, as the `reason` of their context signal (the relay's
+ * EndReason words): 'withdrawn' = the server cancelled the request; 'call_ended' = the call that caused it
+ * ended (result, error, timeout, abort) or its connection closed.
+ */
+export type WithdrawReason = 'withdrawn' | 'call_ended';
+
+export class CallRun {
+  readonly origin: Origin;
+  /** The task the server created for this call (task-augmented calls only). */
+  taskId: string | undefined;
+  /** Aborts when the caller aborts or a timer expires: the SDK request's signal. */
+  readonly signal: AbortSignal;
+  private readonly expiry = new AbortController();
+  private readonly ended = new AbortController();
+  private readonly deadline: number | undefined;
+  private cancelSilence: () => void = () => undefined;
+  private cancelDeadline: () => void = () => undefined;
+  private openQuestions = 0;
+  private lastProgress = 0;
+
+  constructor(
+    private readonly call: ToolCall,
+    private readonly silenceMs: number,
+    private readonly clock: McpClock,
+  ) {
+    this.origin = { ...call.origin };
+    this.signal = call.signal ? AbortSignal.any([call.signal, this.expiry.signal]) : this.expiry.signal;
+    if (call.timeoutMs !== undefined) {
+      this.deadline = clock.now() + call.timeoutMs;
+      this.cancelDeadline = clock.schedule(() => this.expire(), call.timeoutMs);
+    }
+    this.armSilence();
+  }
+
+  /** True when the call failed because a timer expired (not because the caller aborted it). */
+  get timedOut(): boolean {
+    return this.expiry.signal.aborted;
+  }
+
+  /** True when the caller's own signal aborted the call. */
+  get abortedByCaller(): boolean {
+    return this.call.signal?.aborted === true && !this.timedOut;
+  }
+
+  /** A progress notification: a sign of life, and news for the caller. */
+  progress(update: ProgressUpdate): void {
+    this.lastProgress = update.progress;
+    this.armSilence();
+    this.call.onProgress?.({
+      progress: update.progress,
+      ...(update.total === undefined ? {} : { total: update.total }),
+      ...(update.message === undefined ? {} : { message: update.message }),
+    });
+  }
+
+  /** A task status: a sign of life; its message reaches the caller with the latest progress value. */
+  taskStatus(message: string | undefined): void {
+    this.armSilence();
+    if (message !== undefined) this.call.onProgress?.({ progress: this.lastProgress, message });
+  }
+
+  /** How long a question of this call may stay open: `configured`, capped by the call's deadline. */
+  questionTimeout(configured: number): number {
+    if (this.deadline === undefined) return configured;
+    return Math.max(MIN_QUESTION_MS, Math.min(configured, this.deadline - this.clock.now()));
+  }
+
+  /**
+   * A question of this call opens: the silence watchdog pauses until every open question has ended, and
+   * `withdraw` aborts with 'call_ended' if the call ends first. Call the returned function when it ends.
+   */
+  questionOpened(withdraw: AbortController): () => void {
+    this.openQuestions += 1;
+    this.cancelSilence();
+    const onEnd = (): void => withdraw.abort('call_ended' satisfies WithdrawReason);
+    this.ended.signal.addEventListener('abort', onEnd, { once: true });
+    return () => {
+      this.ended.signal.removeEventListener('abort', onEnd);
+      this.openQuestions -= 1;
+      this.armSilence();
+    };
+  }
+
+  /** The call is over, whatever the outcome: its timers stop and its open questions are withdrawn. */
+  end(): void {
+    this.cancelSilence();
+    this.cancelDeadline();
+    this.ended.abort('call_ended' satisfies WithdrawReason);
+  }
+
+  private armSilence(): void {
+    this.cancelSilence();
+    if (this.openQuestions > 0 || this.ended.signal.aborted) return;
+    this.cancelSilence = this.clock.schedule(() => this.expire(), this.silenceMs);
+  }
+
+  private expire(): void {
+    if (!this.ended.signal.aborted) this.expiry.abort('timeout');
+  }
+}

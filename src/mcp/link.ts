@@ -1,0 +1,280 @@
+// Everything the hub keeps for one configured server: its health, its control link, its tool list and one
+// session pool per person.
+//
+// The control link is one session of the server's own (no person, no tool calls) that the hub keeps open:
+// it proves the server is reachable, lists the tools, and hears `notifications/tools/list_changed`. It is
+// opened by start() (in the background) or by the first listing, pinged every `heartbeatMs`, and reopened
+// with exponential backoff and jitter when it fails or drops. Any session that drops, or a connect that
+// fails, also puts the server into 'reconnecting' until the next check succeeds. A lasting failure (the
+// command cannot be run, HTTP 4xx) makes it 'failed' with no retry: only a person's next call tries again.
+import { backoffDelay, type BackoffOptions, type McpClock } from './clock.js';
+import { SessionPool } from './pool.js';
+import { McpSession } from './session.js';
+import { Health } from './status.js';
+import { isLastingFailure, transportPlan, type TransportPlan } from './transport.js';
+import {
+  McpClientError,
+  type ElicitationSink,
+  type McpLogger,
+  type McpServerSpec,
+  type McpTransport,
+  type ServerStatus,
+  type ToolCall,
+  type ToolResult,
+  type ToolSummary,
+} from './types.js';
+import type { Origin } from '../relay/types.js';
+
+/** How long a heartbeat ping may take before the control link counts as lost, in milliseconds. */
+export const PING_TIMEOUT_MS = 10_000;
+
+export interface LinkOptions {
+  sink: ElicitationSink;
+  clientInfo: { name: string; version: string };
+  /** Replaces the transports built from the spec (tests). */
+  connect?: (spec: McpServerSpec) => McpTransport | Promise<McpTransport>;
+  clock: McpClock;
+  backoff: BackoffOptions;
+  heartbeatMs: number;
+  idleCloseMs: number;
+  maxSessionsPerPerson: number;
+  onStatus?: (status: ServerStatus) => void;
+  logger?: McpLogger;
+}
+
+export class ServerLink {
+  private readonly health: Health;
+  private readonly pools = new Map<string, SessionPool>();
+  private tools: Promise<ToolSummary[]> | undefined;
+  private control: Promise<McpSession> | undefined;
+  /** The control link once it is open (for close(), which must not wait on one still connecting). */
+  private openControl: McpSession | undefined;
+  private cancelRetry: (() => void) | undefined;
+  private cancelHeartbeat: () => void = () => undefined;
+  private attempt = 0;
+  private closed = false;
+
+  constructor(
+    readonly spec: McpServerSpec,
+    private readonly opts: LinkOptions,
+  ) {
+    this.health = new Health(spec.name, opts.onStatus);
+  }
+
+  status(): ServerStatus {
+    return this.health.status();
+  }
+
+  /** Opens the control link in the background; status() tells how it went. */
+  start(): void {
+    if (this.health.current === 'idle') this.retryNow();
+  }
+
+  /** The server's tools: from the cache, else listed over the control link. */
+  async listTools(): Promise<ToolSummary[]> {
+    this.assertOpen();
+    return this.tools ?? this.cacheTools(this.controlSession().then((control) => control.listTools()));
+  }
+
+  async callTool(call: ToolCall): Promise<ToolResult> {
+    this.assertOpen();
+    // One retry, on a new session, when the server forgot ours (HTTP 404: the request never ran).
+    for (let attempt = 0; ; attempt += 1) {
+      const pool = this.poolFor(call.origin);
+      const session = await pool.acquire(call.signal);
+      try {
+        const tools = await (this.tools ?? this.cacheTools(session.listTools())).catch(() => []);
+        return await session.run(
+          call,
+          tools.find((t) => t.name === call.tool),
+        );
+      } catch (error) {
+        if (attempt > 0 || !(error instanceof McpClientError) || error.code !== 'session_expired')
+          throw error;
+      } finally {
+        pool.release(session);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.cancelRetry?.();
+    this.cancelHeartbeat();
+    const control = this.control;
+    this.control = undefined;
+    // A control link still connecting is closed once it is open, without waiting for a server that hangs.
+    void control?.then((session) => session.close()).catch(() => undefined);
+    await Promise.allSettled([
+      this.openControl?.close(),
+      ...[...this.pools.values()].map((pool) => pool.closeAll()),
+    ]);
+  }
+
+  private cacheTools(listing: Promise<ToolSummary[]>): Promise<ToolSummary[]> {
+    this.tools = listing;
+    // A failed listing must not stay cached: the next caller asks again.
+    listing.catch(() => {
+      if (this.tools === listing) this.tools = undefined;
+    });
+    return listing;
+  }
+
+  private poolFor(origin: Origin): SessionPool {
+    const person: Origin = { userId: origin.userId, ...(origin.teamId ? { teamId: origin.teamId } : {}) };
+    // JSON keeps any two (workspace, user) pairs apart, whatever characters they contain.
+    const key = JSON.stringify([person.teamId ?? '', person.userId]);
+    const existing = this.pools.get(key);
+    if (existing !== undefined) return existing;
+    const pool: SessionPool = new SessionPool({
+      server: this.spec.name,
+      max: this.opts.maxSessionsPerPerson,
+      idleCloseMs: this.opts.idleCloseMs,
+      schedule: this.opts.clock.schedule,
+      open: () => this.openForPerson(person, pool),
+      onEmpty: () => {
+        if (this.pools.get(key) === pool) this.pools.delete(key);
+      },
+    });
+    this.pools.set(key, pool);
+    return pool;
+  }
+
+  private async openForPerson(person: Origin, pool: SessionPool): Promise<McpSession> {
+    let session: McpSession | undefined;
+    try {
+      session = await this.open(person, (dropped) => {
+        this.health.sessions -= 1;
+        if (session !== undefined) pool.closed(session);
+        if (dropped) this.trouble(new Error('connection closed unexpectedly'));
+      });
+    } catch (error) {
+      this.health.noteError(error);
+      // The server may be down although the control link has not noticed yet: check it now.
+      if (this.health.current === 'connected' || this.health.current === 'idle') this.retryNow();
+      throw error;
+    }
+    this.health.sessions += 1;
+    // A person reached a server the hub thought down: check the control link at once. (A server never
+    // checked before counts as connected; its control link opens with start() or the first listing.)
+    if (this.health.current === 'idle') this.health.up();
+    else if (this.health.current !== 'connected') this.retryNow();
+    return session;
+  }
+
+  /** The control link, opened now if it is not open (whatever backoff is pending). */
+  private controlSession(): Promise<McpSession> {
+    if (this.control !== undefined) return this.control;
+    const opening = this.open(undefined, (dropped) => {
+      this.openControl = undefined;
+      if (dropped) this.lostControl(opening, new Error('connection closed unexpectedly'));
+    });
+    this.control = opening;
+    opening.then(
+      (session) => {
+        this.openControl = session;
+        this.up();
+      },
+      (error: unknown) => {
+        if (this.control === opening) this.control = undefined;
+        this.trouble(error);
+      },
+    );
+    return opening;
+  }
+
+  private async open(person: Origin | undefined, onClosed: (dropped: boolean) => void): Promise<McpSession> {
+    const connect = this.opts.connect;
+    const plan: TransportPlan = connect
+      ? { primary: () => connect(this.spec) }
+      : transportPlan(this.spec, this.opts.logger);
+    let transport;
+    try {
+      transport = await plan.primary();
+    } catch (error) {
+      const server = this.spec.name;
+      throw new McpClientError('connect_failed', server, `could not build a transport for ${server}`, {
+        cause: error,
+      });
+    }
+    return McpSession.open({
+      spec: this.spec,
+      person,
+      transport,
+      ...(plan.fallback === undefined ? {} : { fallback: plan.fallback }),
+      sink: this.opts.sink,
+      clientInfo: this.opts.clientInfo,
+      clock: this.opts.clock,
+      onClosed,
+      // Dropped, not refetched here: the next listing fetches the new list.
+      onToolsChanged: () => (this.tools = undefined),
+      ...(this.opts.logger === undefined ? {} : { logger: this.opts.logger }),
+    });
+  }
+
+  private up(): void {
+    if (this.closed) return;
+    this.attempt = 0;
+    this.cancelRetry?.();
+    this.cancelRetry = undefined;
+    this.health.up();
+    this.scheduleHeartbeat();
+  }
+
+  /** Something failed: retry with backoff, unless the failure is lasting or a retry is already due. */
+  private trouble(error: unknown): void {
+    if (this.closed) return;
+    this.cancelHeartbeat();
+    if (isLastingFailure(error)) {
+      this.cancelRetry?.();
+      this.cancelRetry = undefined;
+      this.health.down(error, undefined);
+      return;
+    }
+    if (this.cancelRetry !== undefined) return this.health.noteError(error);
+    const delay = backoffDelay(this.attempt, this.opts.clock.random(), this.opts.backoff);
+    this.attempt += 1;
+    this.health.down(error, this.opts.clock.now() + delay);
+    this.cancelRetry = this.opts.clock.schedule(() => this.check(), delay);
+  }
+
+  private retryNow(): void {
+    this.cancelRetry?.();
+    this.cancelRetry = undefined;
+    this.check();
+  }
+
+  /** One check: ping the control link if it is open, else open it. */
+  private check(): void {
+    this.cancelRetry = undefined;
+    if (this.closed) return;
+    if (this.control === undefined) {
+      this.controlSession().catch(() => undefined);
+      return;
+    }
+    const control = this.control;
+    control
+      .then((session) => session.ping(PING_TIMEOUT_MS))
+      .then(
+        () => this.up(),
+        (error: unknown) => this.lostControl(control, error),
+      );
+  }
+
+  private scheduleHeartbeat(): void {
+    this.cancelHeartbeat();
+    this.cancelHeartbeat = this.opts.clock.schedule(() => this.check(), this.opts.heartbeatMs);
+  }
+
+  /** The control link failed its ping or dropped: the server is likely gone, and so are idle sessions. */
+  private lostControl(control: Promise<McpSession>, error: unknown): void {
+    if (this.control === control) this.control = undefined;
+    void control.then((session) => session.close()).catch(() => undefined);
+    for (const pool of this.pools.values()) void pool.closeIdle();
+    this.trouble(error);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new McpClientError('closed', this.spec.name, 'the MCP hub is closed');
+  }
+}
