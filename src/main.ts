@@ -77,7 +77,7 @@ export async function start(
   return {
     port,
     holderId,
-    listTools: (server, userId) => hub.listTools(server, { userId }),
+    listTools: (server) => hub.listTools(server),
     stop: async () => {
       ready = false;
       await store.drain();
