@@ -49,15 +49,11 @@ async function main(): Promise<void> {
   if (args.command === 'sandbox') return runSandbox(config, args.servers, 'elicit-relay sandbox');
   if (config.slack.mode === 'sandbox')
     return runSandbox(config, [], 'elicit-relay sandbox (no Slack credentials set)');
-  const { botToken, signingSecret } = config.slack;
-  if (!botToken || !signingSecret) fail('Slack credentials are incomplete', 2);
-  if (config.slack.mode === 'socket') {
-    fail('Socket Mode (SLACK_APP_TOKEN) is not supported yet. Unset SLACK_APP_TOKEN and use HTTP mode.', 2);
-  }
   try {
-    const running = await start({ ...config, slack: { ...config.slack, botToken, signingSecret } }, logger);
+    const running = await start(config, logger);
     stopOnSignals(running);
   } catch (error) {
+    if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`, 2);
     if (error instanceof StoreError) fail(error.message, 1);
     throw error;
   }

@@ -13,6 +13,7 @@ import {
 } from './mcp/index.js';
 import { Relay } from './relay/relay.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
+import { connectionOf } from './slack/receivers.js';
 import { checkFormSchema, checkUrl, refuseSecretFields } from './slack/checks.js';
 import { registerMcpCommand, type ToolRunner } from './slack/command-listener.js';
 import { HomeTab, registerHome } from './slack/home.js';
@@ -28,10 +29,7 @@ export interface RunningRelay {
   stop(): Promise<void>;
 }
 
-export async function start(
-  config: AppConfig & { slack: { botToken: string; signingSecret: string } },
-  logger: Logger,
-): Promise<RunningRelay> {
+export async function start(config: AppConfig, logger: Logger): Promise<RunningRelay> {
   const holderId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   let ready = false;
   const store = await QuestionStore.open({
@@ -49,7 +47,20 @@ export async function start(
     holderId,
     logger,
   });
-  const slack = createSlackApp({ ...config.slack, logger, outbox, isReady: () => ready });
+  const slack = createSlackApp({
+    ...config.slack,
+    connection: connectionOf(config.slack),
+    logger,
+    outbox,
+    state,
+    isLive: () => ready,
+    // Ready: serving (started, not draining) and Redis answers; each MCP server's state is shown, not required.
+    readiness: async () => {
+      const redis = await state.answers();
+      const servers = hub.status();
+      return { ok: ready && redis, serving: ready, redis: redis ? 'ok' : 'unreachable', servers };
+    },
+  });
   const relay = new Relay({ store, surface: slack.surface, checkSchema: checkFormSchema, checkUrl, logger });
   const hub = new McpHub({
     servers: config.servers.map(toSpec),
@@ -81,8 +92,9 @@ export async function start(
     stop: async () => {
       ready = false;
       await store.drain();
-      await slack.stop();
+      // Slack's requests and /readyz (503 now) are served until the waiting questions have ended.
       await relay.endAllWaiting('call_ended');
+      await slack.stop();
       await hub.close();
       await home.close();
       await outbox.close();

@@ -30,6 +30,8 @@ export interface Origin {
   userId: string;
   /** Workspace the call came from (Slack team id); absent when the deployment serves one workspace. */
   teamId?: string;
+  /** Slack app (api_app_id) that received the command; a click or submit for another app is refused. */
+  appId?: string;
   /** Conversation where the call was started, and the thread in it, when known. */
   channelId?: string;
   threadTs?: string;

@@ -1,24 +1,32 @@
-// Builds the Bolt app on its HTTP receiver: Slack's requests at POST /slack/events, GET /healthz for probes.
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// Builds the Bolt app: its receiver by mode (HTTP or Socket Mode), our HTTP server for probes (and Slack's
+// requests in HTTP mode), the global middleware that processes each Events API event once, and the surface.
 import { App, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import { ConfigError } from '../config.js';
 import type { Logger } from '../logger.js';
-import { registerListeners, type ListenerDeps } from './listeners.js';
 import type { Outbox } from '../store/index.js';
+import type { SlackState } from '../store/slack-state.js';
+import { processEventsOnce } from './event-dedupe.js';
+import { startHttpServer, type Readiness, type RunningHttpServer } from './http-server.js';
+import { registerListeners, type ListenerDeps } from './listeners.js';
 import { Locales } from './locales.js';
-import { classifySlackError, slackHandler } from './outbox.js';
+import { classifySlackError, slackErrorCode, slackHandler } from './outbox.js';
+import { buildReceiver, type SlackConnection } from './receivers.js';
 import { SlackSurface } from './surface.js';
 
 export interface SlackAppOptions {
-  botToken: string;
-  signingSecret: string;
+  connection: SlackConnection;
+  botToken?: string;
   /** Base URL of the Web API, ending in "/". */
   apiUrl: string;
   logger: Logger;
-  /** Answers /healthz: 200 while it returns true, 503 otherwise. */
-  isReady: () => boolean;
+  /** Answers /healthz (liveness): 200 while it returns true, 503 otherwise. */
+  isLive: () => boolean;
+  /** Answers /readyz: the bot serves (started, not draining) and what else readiness reports. */
+  readiness: () => Promise<Readiness>;
   /** Card posts and updates go through it: it owns retries, Retry-After and pacing. */
   outbox: Outbox;
+  /** Redis state of the Slack side (event deliveries seen). */
+  state: SlackState;
 }
 
 export interface SlackApp {
@@ -31,46 +39,54 @@ export interface SlackApp {
 }
 
 export function createSlackApp(options: SlackAppOptions): SlackApp {
+  if (!options.botToken) {
+    throw new ConfigError('SLACK_BOT_TOKEN', 'is not set', 'Set it to the Bot User OAuth Token (xoxb-…).');
+  }
+  const logger = boltLogger(options.logger);
+  // The outbox retries; the client must hand rate limits back to it instead of sleeping them out.
+  const clientOptions = {
+    slackApiUrl: options.apiUrl,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: 10_000,
+  };
+  const built = buildReceiver(options.connection, logger, clientOptions);
   const app = new App({
     token: options.botToken,
-    signingSecret: options.signingSecret,
-    endpoints: '/slack/events',
-    logger: boltLogger(options.logger),
+    receiver: built.receiver,
+    logger,
     logLevel: LogLevel.INFO,
-    // The outbox retries; the client must hand rate limits back to it instead of sleeping them out.
-    clientOptions: {
-      slackApiUrl: options.apiUrl,
-      retryConfig: { retries: 0 },
-      rejectRateLimitedCalls: true,
-      timeout: 10_000,
-    },
-    customRoutes: [
-      {
-        path: '/healthz',
-        method: ['GET'],
-        handler: (_req, res) => {
-          const ready = options.isReady();
-          res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ ok: ready }));
-        },
-      },
-    ],
+    clientOptions,
   });
+  app.use(processEventsOnce(options.state.deliveries, options.logger));
   app.error((error) => {
-    options.logger.error({ err: error, code: error.code }, 'slack listener failed');
+    options.logger.error(
+      { err: error, code: error.code, slackError: slackErrorCode(error) },
+      'slack listener failed',
+    );
     return Promise.resolve();
   });
   const surface = new SlackSurface(app.client, new Locales(app.client), options.outbox);
+  let server: RunningHttpServer | undefined;
   return {
     app,
     surface,
     listen: (deps) => registerListeners(app, { ...deps, surface }),
     start: async (port) => {
       await options.outbox.start(slackHandler(app.client), classifySlackError);
-      const server = (await app.start({ port, host: '0.0.0.0' })) as Server;
-      return { port: (server.address() as AddressInfo).port };
+      await built.connect?.();
+      server = await startHttpServer({
+        port,
+        live: options.isLive,
+        ready: options.readiness,
+        ...(built.events ? { events: built.events } : {}),
+      });
+      return { port: server.port };
     },
-    stop: () => app.stop().then(() => undefined),
+    stop: async () => {
+      await server?.close();
+      await built.disconnect?.();
+    },
   };
 }
 

@@ -43,7 +43,12 @@ export function registerMcpCommand(app: App, deps: { tools: ToolRunner; surface:
           response_type: 'ephemeral',
           text: `Running \`${parsed.tool}\` on \`${parsed.server}\`…`,
         });
-        const origin = { userId: command.user_id, teamId: command.team_id, channelId: command.channel_id };
+        const origin = {
+          userId: command.user_id,
+          teamId: command.team_id,
+          appId: command.api_app_id,
+          channelId: command.channel_id,
+        };
         const result = await deps.tools.callTool({ ...parsed, origin });
         await deps.surface.postToolResult({
           userId: command.user_id,

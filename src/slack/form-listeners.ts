@@ -20,7 +20,7 @@ import { finishedView, notPendingText } from './texts.js';
 
 export function registerFormListeners(app: App, deps: { relay: Relay; surface: SlackSurface }): void {
   app.view(FORM_CALLBACK, async ({ ack, body, view }) => {
-    const check = answerable(await deps.relay.get(questionIdOf(view) ?? ''), body.user.id);
+    const check = answerable(await deps.relay.get(questionIdOf(view) ?? ''), body);
     if ('refusal' in check) return ack({ response_action: 'update', view: finishedView(check.refusal) });
     const { question } = check;
     const spec = parseFormSchema(question.requestedSchema);
@@ -45,7 +45,7 @@ export function registerFormListeners(app: App, deps: { relay: Relay; surface: S
   app.action<BlockButtonAction>(PAGE_BACK_ACTION, async ({ ack, body, client }) => {
     await ack();
     if (!body.view) return;
-    const check = answerable(await deps.relay.get(questionIdOf(body.view) ?? ''), body.user.id);
+    const check = answerable(await deps.relay.get(questionIdOf(body.view) ?? ''), body);
     if ('refusal' in check) return;
     const locale = await deps.surface.locales.of(body.user.id);
     const back = pageView(
@@ -59,7 +59,7 @@ export function registerFormListeners(app: App, deps: { relay: Relay; surface: S
 
   app.view({ callback_id: FORM_CALLBACK, type: 'view_closed' }, async ({ ack, body, view }) => {
     await ack();
-    const check = answerable(await deps.relay.get(questionIdOf(view) ?? ''), body.user.id);
+    const check = answerable(await deps.relay.get(questionIdOf(view) ?? ''), body);
     if ('refusal' in check) return;
     await deps.relay.end(check.question.id, { action: 'cancel' }, 'closed', body.user.id);
   });

@@ -35,7 +35,7 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareAr
 async function openForm(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
   const { ack, body, action, client } = args;
   await ack();
-  const check = answerable(await deps.relay.get(action.value ?? ''), body.user.id);
+  const check = answerable(await deps.relay.get(action.value ?? ''), body);
   if ('refusal' in check) return tell(args, deps, check.refusal);
   const { question } = check;
   const view = formModal(parseFormSchema(question.requestedSchema), {
@@ -50,7 +50,7 @@ async function openForm(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
 async function decline(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
   const { ack, body, action } = args;
   await ack();
-  const check = answerable(await deps.relay.get(action.value ?? ''), body.user.id);
+  const check = answerable(await deps.relay.get(action.value ?? ''), body);
   const result =
     'refusal' in check
       ? undefined
@@ -64,7 +64,7 @@ async function decline(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
 async function consentToUrl(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
   const { ack, body, action } = args;
   await ack();
-  const check = answerable(await deps.relay.get(action.value ?? ''), body.user.id);
+  const check = answerable(await deps.relay.get(action.value ?? ''), body);
   if ('refusal' in check) return tell(args, deps, check.refusal);
   await deps.relay.end(check.question.id, { action: 'accept', content: {} }, 'answered', body.user.id);
 }

@@ -16,9 +16,14 @@ function field(err: unknown, name: string): unknown {
   return typeof err === 'object' && err !== null ? (err as Record<string, unknown>)[name] : undefined;
 }
 
-function platformError(err: unknown): string {
+/** Slack's error code (`channel_not_found`, `invalid_auth`, ...) of a Web API error, when it has one. */
+export function slackErrorCode(err: unknown): string | undefined {
   const error = field(field(err, 'data'), 'error');
-  return typeof error === 'string' ? error : 'unknown_platform_error';
+  return typeof error === 'string' ? error : undefined;
+}
+
+function platformError(err: unknown): string {
+  return slackErrorCode(err) ?? 'unknown_platform_error';
 }
 
 /**

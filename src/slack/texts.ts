@@ -19,6 +19,10 @@ export function notYoursText(userId: string): string {
   return `This question is for <@${userId}>; only they can answer it.`;
 }
 
+export function otherWorkspaceText(): string {
+  return 'This question was asked in another workspace or app; it cannot be answered from here.';
+}
+
 /** A modal that replaces the form when the question ended before the submit arrived. */
 export function finishedView(text: string) {
   return {

@@ -1,41 +1,34 @@
-// Plays Slack's side towards the bot: signed slash commands and interactivity payloads in Slack's exact
-// shapes (form-encoded, `payload=<JSON>`), with trigger_ids and response_urls minted by the stand-in.
-import { createHmac } from 'node:crypto';
+// Plays Slack's side towards the bot: slash commands, interactivity payloads and Events API events in Slack's
+// exact shapes, with trigger_ids and response_urls minted by the stand-in. The payloads are the same whether
+// they travel as signed HTTP requests or as Socket Mode envelopes; the transport decides.
 import type { Obj } from './blockkit-check.js';
 import { StandinError } from './calls.js';
 import { buttonAction, channelName, eventCallback, findButton } from './payloads.js';
 import type { SlackStandin } from './standin.js';
 import { type FieldAnswer, buildStateValues } from './state-values.js';
+import {
+  HttpTransport,
+  type Delivery,
+  type Outgoing,
+  type SendOptions,
+  type Transport,
+} from './transports.js';
+
+export type { Delivery, Outgoing, SendOptions, Transport } from './transports.js';
 
 export interface DriverOptions {
-  /** The bot's `POST /slack/events` URL. */
-  eventsUrl: string;
-  signingSecret: string;
   standin: SlackStandin;
+  /** How requests reach the bot: HTTP (`eventsUrl` + `signingSecret`) or a Socket Mode connection. */
+  transport?: Transport;
+  /** The bot's `POST /slack/events` URL (HTTP mode, when no `transport` is given). */
+  eventsUrl?: string;
+  signingSecret?: string;
   /** Epoch ms for request timestamps and action_ts; default Date.now (Bolt checks against real time). */
   clock?: () => number;
   /** Default: the stand-in's team id. */
   teamId?: string;
-}
-
-export interface SendOptions {
-  /** Sign with this secret instead of the real one (forged request). */
-  secret?: string;
-  /** X-Slack-Request-Timestamp in Unix seconds (stale request when > 300 s old). */
-  timestampSec?: number;
-  /** Change the body after signing it (the signature no longer matches). */
-  tamper?: boolean;
-}
-
-/** What to send: an interactivity payload, slash-command fields, or an Events API JSON envelope. */
-export type Outgoing =
-  { payload: Record<string, unknown> } | { form: Record<string, string> } | { json: unknown };
-
-export interface Delivery {
-  status: number;
-  body: string;
-  /** The body parsed as JSON, when it is JSON. */
-  json?: unknown;
+  /** api_app_id in payloads; default: the stand-in's app id. */
+  appId?: string;
 }
 
 /** The legacy verification token Slack still puts in payloads (Bolt ignores it). */
@@ -44,8 +37,15 @@ export const VERIFICATION_TOKEN = 'standin-verification-token';
 export class SlackDriver {
   private readonly clock: () => number;
 
+  private readonly transport: Transport;
+
   constructor(private readonly opts: DriverOptions) {
     this.clock = opts.clock ?? Date.now;
+    this.transport = opts.transport ?? httpTransport(opts, this.clock);
+  }
+
+  private appId(): string {
+    return this.opts.appId ?? this.standin.identity.appId;
   }
 
   private get standin(): SlackStandin {
@@ -62,7 +62,7 @@ export class SlackDriver {
     return {
       team,
       user: { id: userId, username: name, name, team_id: team.id },
-      api_app_id: this.standin.identity.appId,
+      api_app_id: this.appId(),
       token: VERIFICATION_TOKEN,
     };
   }
@@ -87,7 +87,7 @@ export class SlackDriver {
         user_name: this.standin.user(input.userId).name,
         command: input.command,
         text: input.text,
-        api_app_id: this.standin.identity.appId,
+        api_app_id: this.appId(),
         is_enterprise_install: 'false',
         response_url: this.standin.responseUrl({ channel: channelId, userId: input.userId }),
         trigger_id: this.standin.issueTriggerId(input.userId),
@@ -130,9 +130,10 @@ export class SlackDriver {
 
   /**
    * The person opens the bot's Home tab: the Events API `app_home_opened` event, carrying the Home view when one
-   * was published before (as Slack's does).
+   * was published before (as Slack's does). Send the same `eventId` again with `opts.retry` to play Slack's
+   * redelivery of an event it got no timely 200 for.
    */
-  openHome(userId: string): Promise<Delivery> {
+  openHome(userId: string, input: { eventId?: string } = {}, opts: SendOptions = {}): Promise<Delivery> {
     const home = this.standin.homeOf(userId);
     const now = this.clock();
     const event = {
@@ -143,10 +144,16 @@ export class SlackDriver {
       event_ts: (now / 1000).toFixed(6),
       ...(home ? { view: home } : {}),
     };
-    const { identity } = this.standin;
-    return this.send({
-      json: eventCallback({ identity, teamId: this.team().id, token: VERIFICATION_TOKEN, nowMs: now, event }),
+    const envelope = eventCallback({
+      identity: this.standin.identity,
+      appId: this.appId(),
+      teamId: this.team().id,
+      token: VERIFICATION_TOKEN,
+      nowMs: now,
+      event,
+      ...input,
     });
+    return this.send({ json: envelope }, opts);
   }
 
   /**
@@ -243,38 +250,15 @@ export class SlackDriver {
     return delivery;
   }
 
-  /** Low level: signs and POSTs exactly these bytes (or forged/stale/tampered ones, per `opts`). */
-  async send(out: Outgoing, opts: SendOptions = {}): Promise<Delivery> {
-    const isJson = 'json' in out;
-    let body = isJson
-      ? JSON.stringify(out.json)
-      : new URLSearchParams(
-          'payload' in out ? { payload: JSON.stringify(out.payload) } : out.form,
-        ).toString();
-    const ts = opts.timestampSec ?? Math.floor(this.clock() / 1000);
-    const hmac = createHmac('sha256', opts.secret ?? this.opts.signingSecret).update(`v0:${ts}:${body}`);
-    const signature = `v0=${hmac.digest('hex')}`;
-    if (opts.tamper) body += isJson ? ' ' : '&tampered=1';
-    const res = await fetch(this.opts.eventsUrl, {
-      method: 'POST',
-      // Bolt compares the content type with ===: no charset suffix.
-      headers: {
-        'content-type': isJson ? 'application/json' : 'application/x-www-form-urlencoded',
-        'x-slack-request-timestamp': String(ts),
-        'x-slack-signature': signature,
-      },
-      body,
-    });
-    const text = await res.text();
-    return { status: res.status, body: text, ...parseJson(text) };
+  /** Low level: delivers exactly this request (over HTTP: signed, or forged/stale/tampered per `opts`). */
+  send(out: Outgoing, opts: SendOptions = {}): Promise<Delivery> {
+    return this.transport.deliver(out, opts);
   }
 }
 
-function parseJson(text: string): { json?: unknown } {
-  if (text === '') return {};
-  try {
-    return { json: JSON.parse(text) as unknown };
-  } catch {
-    return {};
+function httpTransport(opts: DriverOptions, clock: () => number): Transport {
+  if (!opts.eventsUrl || opts.signingSecret === undefined) {
+    throw new StandinError('no_transport', 'the driver needs a transport, or eventsUrl and signingSecret');
   }
+  return new HttpTransport({ eventsUrl: opts.eventsUrl, signingSecret: opts.signingSecret, clock });
 }

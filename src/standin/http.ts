@@ -9,7 +9,7 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
-export type Route = (path: string, args: Obj, req: IncomingMessage) => Answer;
+export type Route = (path: string, args: Obj, req: IncomingMessage) => Answer | Promise<Answer>;
 
 /** Form fields WebClient sends as JSON strings. */
 const JSON_FIELDS = new Set(['blocks', 'view', 'attachments', 'metadata']);
@@ -48,12 +48,12 @@ async function readBody(req: IncomingMessage): Promise<string> {
 export async function listen(port: number, route: Route): Promise<{ server: Server; origin: string }> {
   const server = createServer((req, res) => {
     void readBody(req)
-      .then((raw) => {
+      .then(async (raw) => {
         const path = new URL(req.url ?? '/', 'http://standin').pathname;
         // response_urls take JSON whatever the content type says, as Slack's do.
         const args = parseArgs(raw, req.headers['content-type'], path.startsWith('/response/'));
         const answer = args
-          ? route(path, args, req)
+          ? await route(path, args, req)
           : { status: 200, body: { ok: false, error: 'invalid_json' } };
         res.writeHead(answer.status, {
           'content-type': 'application/json; charset=utf-8',

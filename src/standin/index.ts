@@ -1,5 +1,11 @@
 // Public surface of the Slack stand-in (Web API + response_urls) and the driver that plays Slack's side.
-export { startSlackStandin, type FailOptions, type SlackStandin, type StandinOptions } from './standin.js';
+export {
+  startSlackStandin,
+  type FailOptions,
+  type HeldCall,
+  type SlackStandin,
+  type StandinOptions,
+} from './standin.js';
 export {
   SlackDriver,
   VERIFICATION_TOKEN,
@@ -7,7 +13,9 @@ export {
   type DriverOptions,
   type Outgoing,
   type SendOptions,
+  type Transport,
 } from './driver.js';
+export { HttpTransport } from './transports.js';
 export { StandinError, type RecordedCall } from './calls.js';
 export type { EphemeralMessage, Identity, OpenedView, PostedMessage, StandinUser } from './store.js';
 export { TRIGGER_TTL_MS } from './store.js';

@@ -50,20 +50,25 @@ export function buttonAction(found: { blockId: string; button: Obj }, actionId: 
  */
 export function eventCallback(input: {
   identity: Identity;
+  /** api_app_id; default the stand-in's app. */
+  appId?: string;
   teamId: string;
   token: string;
   nowMs: number;
   event: Obj;
+  /** A redelivery keeps the first delivery's id; default a fresh one. */
+  eventId?: string;
 }): Obj {
   const { identity, teamId, nowMs, event } = input;
-  const context = { et: event.type, tid: teamId, aid: identity.appId };
+  const appId = input.appId ?? identity.appId;
+  const context = { et: event.type, tid: teamId, aid: appId };
   return {
     token: input.token,
     team_id: teamId,
-    api_app_id: identity.appId,
+    api_app_id: appId,
     event,
     type: 'event_callback',
-    event_id: `Ev0${randomBytes(5).toString('hex').toUpperCase()}`,
+    event_id: input.eventId ?? `Ev0${randomBytes(5).toString('hex').toUpperCase()}`,
     event_time: Math.floor(nowMs / 1000),
     authorizations: [
       {

@@ -40,6 +40,11 @@ export interface FailOptions {
   status?: number;
 }
 
+export interface HeldCall {
+  arrived: Promise<void>;
+  release(): void;
+}
+
 export interface SlackStandin {
   /** Base URL for WebClient's `slackApiUrl`, with the trailing slash it needs (`http://127.0.0.1:PORT/api/`). */
   readonly apiUrl: string;
@@ -67,6 +72,8 @@ export interface SlackStandin {
   /** The user closed the view (after a view_closed delivery). */
   settleClose(viewId: string): void;
   failNext(method: string, error: string, opts?: FailOptions): void;
+  /** Holds the next call of `method` (a slow Slack) until `release()`; `arrived` resolves once it came in. */
+  holdNext(method: string): HeldCall;
   waitForCall(
     method: string,
     predicate?: (c: RecordedCall) => boolean,
@@ -85,6 +92,7 @@ interface Injected {
 class Standin implements SlackStandin {
   readonly log = new CallLog();
   private readonly failures = new Map<string, Injected[]>();
+  private readonly holds = new Map<string, { arrive: () => void; released: Promise<void> }[]>();
   readonly responses: ResponseUrls;
   server: Server | undefined;
   origin = '';
@@ -103,7 +111,7 @@ class Standin implements SlackStandin {
     return this.store.identity;
   }
 
-  readonly route = (path: string, args: Obj, req: IncomingMessage): Answer => {
+  readonly route = async (path: string, args: Obj, req: IncomingMessage): Promise<Answer> => {
     if (path.startsWith('/response/')) {
       const answer = this.responses.post(path, args);
       this.record('response_url', { ...args, response_url: path }, answer.body);
@@ -111,6 +119,11 @@ class Standin implements SlackStandin {
     }
     if (!path.startsWith('/api/')) return { status: 404, body: fail('unknown_method') };
     const method = path.slice('/api/'.length);
+    const hold = this.holds.get(method)?.shift();
+    if (hold) {
+      hold.arrive();
+      await hold.released;
+    }
     const answer = this.dispatch(method, args, req.headers.authorization);
     this.record(method, args, answer.body);
     return answer;
@@ -182,6 +195,14 @@ class Standin implements SlackStandin {
     const queue = this.failures.get(method) ?? [];
     queue.push({ error, opts });
     this.failures.set(method, queue);
+  }
+  holdNext(method: string): HeldCall {
+    let arrive = (): void => undefined;
+    let release = (): void => undefined;
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.holds.set(method, [...(this.holds.get(method) ?? []), { arrive, released }]);
+    return { arrived, release };
   }
   waitForCall(
     method: string,

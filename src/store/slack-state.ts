@@ -1,5 +1,6 @@
-// What the Slack side keeps in Redis besides the questions themselves: each person's recent answers (App Home).
-// One connection of its own, so the question store's internals stay untouched.
+// What the Slack side keeps in Redis besides the questions themselves: each person's recent answers (App Home)
+// and which Events API deliveries were taken. One connection of its own, so the question store's internals stay
+// untouched; it also answers /readyz's "does Redis answer".
 import type { Redis } from 'ioredis';
 import {
   commandError,
@@ -9,6 +10,8 @@ import {
   endClient,
   type StoreLogger,
 } from './connect.js';
+import { COMMAND_TIMEOUT_MS } from './store.js';
+import { EventDeliveries } from './deliveries.js';
 import { HISTORY_MAX, historyKey, recentAnswers, recordAnswer, type AnswerRecord } from './history.js';
 
 export interface SlackStateOptions {
@@ -24,15 +27,24 @@ export interface SlackStateOptions {
 }
 
 export class SlackState {
+  /** Events API deliveries already taken by some replica (each event is processed once). */
+  readonly deliveries: EventDeliveries;
+
   private constructor(
     private readonly cmd: Redis,
     private readonly opts: SlackStateOptions & { logger: StoreLogger },
-  ) {}
+  ) {
+    this.deliveries = new EventDeliveries(cmd, opts.prefix);
+  }
 
   static async open(opts: SlackStateOptions): Promise<SlackState> {
     const logger = opts.logger ?? defaultLogger;
     const name = `${opts.prefix}:slack-state:${opts.holderId}`.replace(/[^\w.:{}-]/g, '_');
-    const cmd = createClient(opts.url, name, logger, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    const cmd = createClient(opts.url, name, logger, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+    });
     await connectOrFail(cmd, opts.url);
     return new SlackState(cmd, { ...opts, logger });
   }
@@ -56,6 +68,15 @@ export class SlackState {
       return await recentAnswers(this.cmd, historyKey(this.opts.prefix, userId), limit, this.opts.logger);
     } catch (err) {
       throw commandError('recentAnswers', err);
+    }
+  }
+
+  /** True when Redis answers a PING now (a failed PING is the answer, not an error). */
+  async answers(): Promise<boolean> {
+    try {
+      return (await this.cmd.ping()) === 'PONG';
+    } catch {
+      return false;
     }
   }
 

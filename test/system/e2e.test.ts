@@ -76,6 +76,7 @@ describe('one elicitation, end to end', () => {
       expect((await store.get(questionId))?.origin).toEqual({
         userId: 'U7',
         teamId: h.standin.identity.teamId,
+        appId: h.standin.identity.appId,
         channelId: h.standin.dmChannelOf('U7'),
       });
     } finally {
@@ -121,7 +122,7 @@ describe('one elicitation, end to end', () => {
     expect(await h.toolResult('U4')).toEqual({ action: 'accept', content: { code: 'ABC' } });
   });
 
-  it('rejects forged and stale signatures with 401 and changes nothing', async () => {
+  it('rejects forged signatures and timestamps over 5 minutes old or ahead with 401, changing nothing', async () => {
     const card = await h.ask('U5', EVERY_KIND);
     const message = h.standin.message(card.channel, card.ts);
     const questionId = questionIdOnCard(message?.blocks);
@@ -129,7 +130,7 @@ describe('one elicitation, end to end', () => {
       type: 'block_actions',
       team: { id: 'T0STANDIN', domain: 'standin' },
       user: { id: 'U5', username: 'u5', name: 'u5', team_id: 'T0STANDIN' },
-      api_app_id: 'A0STANDIN',
+      api_app_id: h.standin.identity.appId,
       trigger_id: h.standin.issueTriggerId('U5'),
       container: { type: 'message', message_ts: card.ts, channel_id: card.channel, is_ephemeral: false },
       channel: { id: card.channel, name: 'directmessage' },
@@ -149,6 +150,7 @@ describe('one elicitation, end to end', () => {
     const now = Math.floor(Date.now() / 1000);
     expect((await h.driver.send({ payload }, { secret: 'not-the-secret' })).status).toBe(401);
     expect((await h.driver.send({ payload }, { timestampSec: now - 301 })).status).toBe(401);
+    expect((await h.driver.send({ payload }, { timestampSec: now + 301 })).status).toBe(401);
     expect((await h.driver.send({ payload }, { tamper: true })).status).toBe(401);
     expect(h.standin.calls.filter((c) => c.method === 'chat.update' && c.args.ts === card.ts)).toEqual([]);
     // The same payload, signed properly, is a real decline: the 401s were about the signature alone.

@@ -48,6 +48,8 @@ export interface HarnessOptions {
   policy?: Record<string, unknown>;
   /** More servers running the same fixture, by name, each with its own elicitation timeout. */
   moreFixtures?: Record<string, { timeout: string }>;
+  /** REDIS_URL of the replicas (e.g. a proxy a test can cut); default the test Redis. */
+  redisUrl?: string;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -61,7 +63,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       SLACK_BOT_TOKEN: BOT_TOKEN,
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
       SLACK_API_URL: standin.apiUrl,
-      REDIS_URL: redisUrl(),
+      REDIS_URL: options.redisUrl ?? redisUrl(),
       REDIS_PREFIX: prefix,
       PORT: '0',
       ELICIT_RELAY_CONFIG: 'fixture.json',
@@ -83,12 +85,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         },
       }),
   });
-  const { botToken, signingSecret } = config.slack;
-  if (!botToken || !signingSecret) throw new Error('harness config lost its Slack credentials');
   const replicas: RunningRelay[] = [];
   for (let i = 0; i < (options.replicas ?? 1); i++) {
-    const slack = { ...config.slack, botToken, signingSecret };
-    replicas.push(await start({ ...config, slack }, createLogger('silent')));
+    replicas.push(await start(config, createLogger('silent')));
   }
   const drivers = replicas.map(
     (replica) =>

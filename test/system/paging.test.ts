@@ -76,7 +76,7 @@ describe('a paged form', () => {
         type: 'block_actions',
         team: { id: 'T0STANDIN', domain: 'standin' },
         user: { id: 'U2', username: 'u2', name: 'u2', team_id: 'T0STANDIN' },
-        api_app_id: 'A0STANDIN',
+        api_app_id: h.standin.identity.appId,
         trigger_id: h.standin.issueTriggerId('U2'),
         container: { type: 'view', view_id: viewId },
         view,

@@ -1,0 +1,89 @@
+// The bot's own HTTP server on PORT, the same in every mode: probes (/healthz, /readyz), the OAuth install
+// pages when the app is distributed, and in HTTP mode Slack's requests at POST /slack/events.
+// Slack's requests pass a timestamp check in BOTH directions before Bolt sees them: Bolt verifies the
+// signature but only rejects timestamps more than 5 minutes old, not ones from the future.
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const EVENTS_PATH = '/slack/events';
+/** Largest distance between X-Slack-Request-Timestamp and our clock, in seconds (Slack's sample code). */
+export const MAX_CLOCK_SKEW_SEC = 300;
+
+export interface Readiness {
+  ok: boolean;
+  [detail: string]: unknown;
+}
+
+export interface HttpServerOptions {
+  port: number;
+  /** Liveness for /healthz: 200 while true, 503 otherwise. */
+  live: () => boolean;
+  /** Readiness for /readyz: 200 with this body when `ok`, else 503 with it. */
+  ready: () => Promise<Readiness>;
+  /** Bolt's HTTPReceiver request listener (HTTP mode); absent in Socket Mode. */
+  events?: RequestListener;
+  /** More GET routes by exact path (the OAuth install and redirect pages). */
+  routes?: Record<string, RequestListener>;
+  /** Epoch ms; default Date.now. */
+  clock?: () => number;
+}
+
+export interface RunningHttpServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** True when the header is a Unix time in seconds within MAX_CLOCK_SKEW_SEC of `nowMs`, either way. */
+export function isFreshTimestamp(header: string | string[] | undefined, nowMs: number): boolean {
+  const ts = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : NaN;
+  return Number.isSafeInteger(ts) && Math.abs(Math.floor(nowMs / 1000) - ts) <= MAX_CLOCK_SKEW_SEC;
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+export async function startHttpServer(opts: HttpServerOptions): Promise<RunningHttpServer> {
+  const clock = opts.clock ?? Date.now;
+  const route = (req: IncomingMessage, res: ServerResponse): void => {
+    const path = new URL(req.url ?? '/', 'http://bot').pathname;
+    const method = req.method ?? 'GET';
+    if (path === EVENTS_PATH && method === 'POST' && opts.events) {
+      if (!isFreshTimestamp(req.headers['x-slack-request-timestamp'], clock())) {
+        res.writeHead(401).end();
+        return;
+      }
+      opts.events(req, res);
+      return;
+    }
+    if (method !== 'GET') return void res.writeHead(404).end();
+    if (path === '/healthz') {
+      const live = opts.live();
+      return json(res, live ? 200 : 503, { ok: live });
+    }
+    if (path === '/readyz') {
+      opts.ready().then(
+        (readiness) => json(res, readiness.ok ? 200 : 503, readiness),
+        (error: unknown) => json(res, 503, { ok: false, error: String(error) }),
+      );
+      return;
+    }
+    const page = opts.routes?.[path];
+    if (page) return void page(req, res);
+    res.writeHead(404).end();
+  };
+  const server = createServer(route);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, '0.0.0.0', () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,65 @@
+// How Slack's requests reach Bolt. HTTP mode: Bolt's HTTPReceiver, whose request listener our own server calls
+// for POST /slack/events (so probes, OAuth pages and the timestamp check share one port and one server).
+// Socket Mode: Bolt's SocketModeReceiver opens the WebSocket from apps.connections.open (app-level token) and
+// reconnects after Slack's `disconnect` messages; nothing listens for Slack, the probes stay on PORT.
+import {
+  HTTPReceiver,
+  SocketModeReceiver,
+  type Logger as BoltLogger,
+  type Receiver,
+  type webApi,
+} from '@slack/bolt';
+import type { RequestListener } from 'node:http';
+import { ConfigError, type AppConfig } from '../config.js';
+import { EVENTS_PATH } from './http-server.js';
+
+export type SlackConnection = { mode: 'http'; signingSecret: string } | { mode: 'socket'; appToken: string };
+
+export interface BuiltReceiver {
+  receiver: Receiver;
+  /** Slack's HTTP requests (HTTP mode only). */
+  events?: RequestListener;
+  /** Connects the WebSocket (Socket Mode only); resolves once Slack said hello. */
+  connect?: () => Promise<void>;
+  disconnect?: () => Promise<void>;
+}
+
+export function buildReceiver(
+  connection: SlackConnection,
+  logger: BoltLogger,
+  clientOptions: webApi.WebClientOptions,
+): BuiltReceiver {
+  if (connection.mode === 'http') {
+    const receiver = new HTTPReceiver({
+      signingSecret: connection.signingSecret,
+      endpoints: EVENTS_PATH,
+      logger,
+    });
+    return { receiver, events: receiver.requestListener };
+  }
+  const receiver = new SocketModeReceiver({
+    appToken: connection.appToken,
+    logger,
+    // apps.connections.open goes to SLACK_API_URL like every other call; the client retries it on its own.
+    installerOptions: { clientOptions: { slackApiUrl: clientOptions.slackApiUrl } },
+  });
+  return {
+    receiver,
+    connect: async () => {
+      await receiver.start();
+    },
+    disconnect: () => receiver.stop(),
+  };
+}
+
+/** The connection the validated Slack settings call for (loadConfig already checked each mode's secret). */
+export function connectionOf(slack: AppConfig['slack']): SlackConnection {
+  if (slack.mode === 'socket' && slack.appToken) return { mode: 'socket', appToken: slack.appToken };
+  if (slack.mode === 'http' && slack.signingSecret)
+    return { mode: 'http', signingSecret: slack.signingSecret };
+  throw new ConfigError(
+    'SLACK_SIGNING_SECRET',
+    `is needed in ${slack.mode} mode`,
+    'Set SLACK_SIGNING_SECRET for HTTP mode or SLACK_APP_TOKEN for Socket Mode.',
+  );
+}

@@ -1,0 +1,39 @@
+// A pino logger whose JSON lines a test can await, e.g. "the line that says this event was dropped".
+import { Writable } from 'node:stream';
+import { pino, type Logger } from 'pino';
+
+export interface CapturedLogs {
+  logger: Logger;
+  lines: Record<string, unknown>[];
+  /** Resolves with the first line (logged before or after the call) that matches. */
+  waitFor(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+}
+
+export function captureLogs(): CapturedLogs {
+  const lines: Record<string, unknown>[] = [];
+  const waiters: {
+    match: (l: Record<string, unknown>) => boolean;
+    resolve: (l: Record<string, unknown>) => void;
+  }[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      const line = JSON.parse(chunk.toString()) as Record<string, unknown>;
+      lines.push(line);
+      for (const w of [...waiters]) {
+        if (!w.match(line)) continue;
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(line);
+      }
+      done();
+    },
+  });
+  return {
+    logger: pino({ level: 'info' }, stream),
+    lines,
+    waitFor: (match) => {
+      const hit = lines.find(match);
+      if (hit) return Promise.resolve(hit);
+      return new Promise((resolve) => waiters.push({ match, resolve }));
+    },
+  };
+}
