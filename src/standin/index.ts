@@ -16,6 +16,12 @@ export {
   type Transport,
 } from './driver.js';
 export { HttpTransport } from './transports.js';
+export {
+  SOCKET_ACK_TIMEOUT_MS,
+  SocketModeEndpoint,
+  SocketTransport,
+  type EnvelopeType,
+} from './socket-mode.js';
 export { StandinError, type RecordedCall } from './calls.js';
 export type { EphemeralMessage, Identity, OpenedView, PostedMessage, StandinUser } from './store.js';
 export { TRIGGER_TTL_MS } from './store.js';

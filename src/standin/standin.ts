@@ -2,10 +2,12 @@
 // 429 + Retry-After when rate limited), enforces Block Kit limits and trigger_id rules, and records every call.
 import type { IncomingMessage, Server } from 'node:http';
 import type { Obj } from './blockkit-check.js';
-import { CallLog, type RecordedCall } from './calls.js';
+import { CallLog, StandinError, type RecordedCall } from './calls.js';
 import { type Answer, listen } from './http.js';
 import { CHAT_METHODS, type Handler, fail, messageObject } from './methods-chat.js';
 import { VIEW_METHODS } from './methods-views.js';
+import { SocketModeEndpoint, SocketTransport } from './socket-mode.js';
+import type { Transport } from './transports.js';
 import { type ResponseTarget, ResponseUrls, applyViewAck } from './responses.js';
 import {
   type EphemeralMessage,
@@ -29,6 +31,8 @@ export interface StandinOptions {
   teamDomain?: string;
   /** The bot's user id (auth.test user_id); default `U0STANDINBOT`. */
   botUserId?: string;
+  /** App-level token (`xapp-…`) that apps.connections.open accepts; without it Socket Mode is refused. */
+  appToken?: string;
   /** People users.info knows by name/locale/tz; others get defaults derived from their id. */
   users?: Record<string, StandinUser>;
 }
@@ -50,6 +54,10 @@ export interface SlackStandin {
   readonly apiUrl: string;
   readonly calls: RecordedCall[];
   readonly identity: Readonly<Identity>;
+  /** Socket Mode: the WebSocket endpoint behind apps.connections.open. */
+  readonly socketMode: SocketModeEndpoint;
+  /** A driver transport that sends envelopes over the app's Socket Mode connection. */
+  socketTransport(): Transport;
   message(channel: string, ts: string): PostedMessage | undefined;
   /** The message object Slack puts in block_actions payloads, or undefined. */
   messageObject(channel: string, ts: string): Record<string, unknown> | undefined;
@@ -96,6 +104,7 @@ class Standin implements SlackStandin {
   readonly responses: ResponseUrls;
   server: Server | undefined;
   origin = '';
+  private socket: SocketModeEndpoint | undefined;
 
   constructor(readonly store: Store) {
     this.responses = new ResponseUrls(store);
@@ -109,6 +118,18 @@ class Standin implements SlackStandin {
   }
   get identity(): Readonly<Identity> {
     return this.store.identity;
+  }
+  get socketMode(): SocketModeEndpoint {
+    if (!this.socket) throw new StandinError('not_started', 'the stand-in is not listening yet');
+    return this.socket;
+  }
+  socketTransport(): Transport {
+    return new SocketTransport(this.socketMode);
+  }
+  attach(server: Server, origin: string, appToken: string | undefined): void {
+    this.server = server;
+    this.origin = origin;
+    this.socket = new SocketModeEndpoint(server, { origin, appId: this.store.identity.appId, appToken });
   }
 
   readonly route = async (path: string, args: Obj, req: IncomingMessage): Promise<Answer> => {
@@ -134,13 +155,20 @@ class Standin implements SlackStandin {
     return this.log.record({ method, args, ok: body.ok === true, ...error, at: this.store.now() });
   }
 
+  /** Methods that authenticate with something other than the bot token. */
+  private readonly ownAuth: Record<string, (token: string | undefined, args: Obj) => Obj> = {
+    'apps.connections.open': (token) => this.socketMode.connectionsOpen(token, this.store.identity.botToken),
+  };
+
   private dispatch(method: string, args: Obj, authorization: string | undefined): Answer {
     const injected = this.failures.get(method)?.shift();
     if (injected) return injectedAnswer(injected);
-    const handler = METHODS[method];
-    if (!handler) return { status: 200, body: fail('unknown_method') };
     const bearer = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : undefined;
     const token = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
+    const own = this.ownAuth[method];
+    if (own) return { status: 200, body: own(token, args) };
+    const handler = METHODS[method];
+    if (!handler) return { status: 200, body: fail('unknown_method') };
     if (!token) return { status: 200, body: fail('not_authed') };
     if (token !== this.store.identity.botToken) return { status: 200, body: fail('invalid_auth') };
     return { status: 200, body: handler(args, this.store) };
@@ -213,6 +241,7 @@ class Standin implements SlackStandin {
   }
   async close(): Promise<void> {
     this.log.close();
+    await this.socket?.close();
     const server = this.server;
     if (!server) return;
     server.closeAllConnections();
@@ -242,7 +271,6 @@ export async function startSlackStandin(opts: StandinOptions): Promise<SlackStan
   };
   const standin = new Standin(new Store(identity, opts.clock ?? Date.now, opts.users));
   const { server, origin } = await listen(opts.port ?? 0, standin.route);
-  standin.server = server;
-  standin.origin = origin;
+  standin.attach(server, origin, opts.appToken);
   return standin;
 }

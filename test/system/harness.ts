@@ -15,6 +15,7 @@ import { resultText } from '../support/slack-text.js';
 
 export const BOT_TOKEN = 'xoxb-test-token';
 export const SIGNING_SECRET = 'test-signing-secret';
+export const APP_TOKEN = 'xapp-1-test-app-token';
 export const FIXTURE = fileURLToPath(new URL('../fixtures/elicit-server.ts', import.meta.url));
 
 export interface Harness {
@@ -50,18 +51,24 @@ export interface HarnessOptions {
   moreFixtures?: Record<string, { timeout: string }>;
   /** REDIS_URL of the replicas (e.g. a proxy a test can cut); default the test Redis. */
   redisUrl?: string;
+  /** Socket Mode (SLACK_APP_TOKEN, no signing secret): the drivers send envelopes over the socket. */
+  socketMode?: boolean;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const prefix = uniquePrefix();
   const standin = await startSlackStandin({
     botToken: BOT_TOKEN,
+    appToken: APP_TOKEN,
     users: { UZH: { name: 'mei', realName: 'Mei', locale: 'zh-CN' } },
   });
+  const slackEnv = options.socketMode
+    ? { SLACK_APP_TOKEN: APP_TOKEN }
+    : { SLACK_SIGNING_SECRET: SIGNING_SECRET };
   const config = loadConfig({
     env: {
       SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      ...slackEnv,
       SLACK_API_URL: standin.apiUrl,
       REDIS_URL: options.redisUrl ?? redisUrl(),
       REDIS_PREFIX: prefix,
@@ -89,13 +96,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   for (let i = 0; i < (options.replicas ?? 1); i++) {
     replicas.push(await start(config, createLogger('silent')));
   }
-  const drivers = replicas.map(
-    (replica) =>
-      new SlackDriver({
-        eventsUrl: `http://127.0.0.1:${replica.port}/slack/events`,
-        signingSecret: SIGNING_SECRET,
-        standin,
-      }),
+  const drivers = replicas.map((replica) =>
+    options.socketMode
+      ? new SlackDriver({ transport: standin.socketTransport(), standin })
+      : new SlackDriver({
+          eventsUrl: `http://127.0.0.1:${replica.port}/slack/events`,
+          signingSecret: SIGNING_SECRET,
+          standin,
+        }),
   );
   const [relay] = replicas;
   const [driver] = drivers;
