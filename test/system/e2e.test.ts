@@ -147,10 +147,12 @@ describe('one elicitation, end to end', () => {
         },
       ],
     };
-    const now = Math.floor(Date.now() / 1000);
+    // Seconds from now, taken just before sending; 10 s past the 300 s bound so a slow run cannot cross it
+    // (the exact ±301 s boundary is tested with a fixed clock in test/slack/http-server.test.ts).
+    const inSec = (offset: number): number => Math.floor(Date.now() / 1000) + offset;
     expect((await h.driver.send({ payload }, { secret: 'not-the-secret' })).status).toBe(401);
-    expect((await h.driver.send({ payload }, { timestampSec: now - 301 })).status).toBe(401);
-    expect((await h.driver.send({ payload }, { timestampSec: now + 301 })).status).toBe(401);
+    expect((await h.driver.send({ payload }, { timestampSec: inSec(-310) })).status).toBe(401);
+    expect((await h.driver.send({ payload }, { timestampSec: inSec(310) })).status).toBe(401);
     expect((await h.driver.send({ payload }, { tamper: true })).status).toBe(401);
     expect(h.standin.calls.filter((c) => c.method === 'chat.update' && c.args.ts === card.ts)).toEqual([]);
     // The same payload, signed properly, is a real decline: the 401s were about the signature alone.

@@ -53,6 +53,7 @@ describe('acks, workspace checks and readiness', () => {
     await h.standin.waitForCall(
       'chat.postMessage',
       (c) => c.ok && c.args.channel === h.standin.dmChannelOf('USLOW1'),
+      15_000,
     );
   });
 
@@ -64,7 +65,11 @@ describe('acks, workspace checks and readiness', () => {
     await slow.arrived;
     expect(h.standin.openViews('USLOW2')).toEqual([]);
     slow.release();
-    await h.standin.waitForCall('views.open', (c) => c.ok && h.standin.openViews('USLOW2').length === 1);
+    await h.standin.waitForCall(
+      'views.open',
+      (c) => c.ok && h.standin.openViews('USLOW2').length === 1,
+      15_000,
+    );
   });
 
   it('refuses a click from another workspace and a submit from another app, changing nothing', async () => {
@@ -76,11 +81,12 @@ describe('acks, workspace checks and readiness', () => {
     await h.standin.waitForCall(
       'response_url',
       (c) => c.ok && JSON.stringify(c.args).includes('another workspace'),
+      15_000,
     );
     expect(h.standin.message(card.channel, card.ts)?.updates).toBe(0);
 
     await h.driver.clickButton({ userId: 'U1', ...card, actionId: 'elicit_respond' });
-    await h.standin.waitForCall('views.open', (c) => c.ok && h.standin.openViews('U1').length === 1);
+    await h.standin.waitForCall('views.open', (c) => c.ok && h.standin.openViews('U1').length === 1, 15_000);
     const [view] = h.standin.openViews('U1');
     const viewId = view?.id ?? '';
     const blocks = (view?.view.blocks ?? []) as { type: string; block_id: string }[];

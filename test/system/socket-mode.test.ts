@@ -13,7 +13,7 @@ const NAME_FORM = {
 async function openForm(h: Harness, userId: string, card: { channel: string; ts: string }): Promise<string> {
   const click = await h.driver.clickButton({ userId, ...card, actionId: 'elicit_respond' });
   expect(click).toEqual({ status: 200, body: '' });
-  await h.standin.waitForCall('views.open', (c) => c.ok && h.standin.openViews(userId).length === 1);
+  await h.standin.waitForCall('views.open', (c) => c.ok && h.standin.openViews(userId).length === 1, 15_000);
   return h.standin.openViews(userId)[0]?.id ?? '';
 }
 
@@ -49,7 +49,7 @@ describe('Socket Mode', () => {
       text: expect.stringContaining('Running') as unknown,
     });
     const channel = h.standin.dmChannelOf('U1');
-    await h.standin.waitForCall('chat.postMessage', (c) => c.ok && c.args.channel === channel);
+    await h.standin.waitForCall('chat.postMessage', (c) => c.ok && c.args.channel === channel, 15_000);
     const [card] = h.standin.messagesIn(channel);
     const viewId = await openForm(h, 'U1', { channel, ts: card?.ts ?? '' });
 
