@@ -1,6 +1,7 @@
 // FieldSpec → the Block Kit input element a Slack user expects for it, with its default pre-filled.
 // Rules: text is multiline when maxLength > 150; selects with ≤ 5 options are radio buttons / checkboxes,
-// more use (multi_)static_select, and more than 100 options are split into option groups of 100.
+// more use (multi_)static_select, and more than 100 (Slack's limit for a static select) an external select:
+// the person types, and the bot suggests matching options through block_suggestion (suggest.ts).
 import { uiText, type Locale, type UiText } from './i18n.js';
 import { optionValue } from './ids.js';
 import type {
@@ -19,7 +20,10 @@ export const MULTILINE_ABOVE = 150;
 export const INLINE_OPTIONS_MAX = 5;
 const SLACK_TEXT_MAX = 3000;
 const OPTION_TEXT_MAX = 75;
-const GROUP_SIZE = 100;
+/** Most options a static select may list (Slack); beyond it the select is external. */
+export const STATIC_OPTIONS_MAX = 100;
+/** Characters a person types before the bot is asked for suggestions. */
+const MIN_QUERY_LENGTH = 1;
 
 export const YES = 'yes';
 export const NO = 'no';
@@ -112,12 +116,20 @@ function singleElement(field: SingleSelectField, t: UiText): Element {
   if (options.length <= INLINE_OPTIONS_MAX) {
     return { type: 'radio_buttons', action_id: field.actionId, options, ...initial };
   }
-  const placeholder = plain(t.chooseOption, 150);
+  if (options.length > STATIC_OPTIONS_MAX) {
+    return {
+      type: 'external_select',
+      action_id: field.actionId,
+      placeholder: plain(t.typeToSearch, 150),
+      min_query_length: MIN_QUERY_LENGTH,
+      ...initial,
+    };
+  }
   return {
     type: 'static_select',
     action_id: field.actionId,
-    placeholder,
-    ...optionList(options, t),
+    placeholder: plain(t.chooseOption, 150),
+    options,
     ...initial,
   };
 }
@@ -129,32 +141,31 @@ function multiElement(field: MultiSelectField, t: UiText): Element {
   if (options.length <= INLINE_OPTIONS_MAX) {
     return { type: 'checkboxes', action_id: field.actionId, options, ...initial };
   }
-  const element: Element = {
-    type: 'multi_static_select',
-    action_id: field.actionId,
-    placeholder: plain(t.chooseOptions, 150),
-    ...optionList(options, t),
-    ...initial,
-  };
+  const element: Element =
+    options.length > STATIC_OPTIONS_MAX
+      ? {
+          type: 'multi_external_select',
+          action_id: field.actionId,
+          placeholder: plain(t.typeToSearch, 150),
+          min_query_length: MIN_QUERY_LENGTH,
+          ...initial,
+        }
+      : {
+          type: 'multi_static_select',
+          action_id: field.actionId,
+          placeholder: plain(t.chooseOptions, 150),
+          options,
+          ...initial,
+        };
   if (field.maxItems !== undefined && field.maxItems >= 1) element.max_selected_items = field.maxItems;
   return element;
 }
 
-function option(label: string, value: string): SlackOption {
+/** An option object: the label as text (cut to Slack's 75 characters), `value` as its value. */
+export function option(label: string, value: string): SlackOption {
   return { text: plain(label, OPTION_TEXT_MAX), value };
 }
 
 function indexOf(options: SelectOption[], value: string): number {
   return options.findIndex((o) => o.value === value);
-}
-
-// ≤ 100 options go in `options`; more are grouped by position ("Options 101–200").
-function optionList(options: SlackOption[], t: UiText): Element {
-  if (options.length <= GROUP_SIZE) return { options };
-  const option_groups = [];
-  for (let start = 0; start < options.length; start += GROUP_SIZE) {
-    const group = options.slice(start, start + GROUP_SIZE);
-    option_groups.push({ label: plain(t.optionGroup(start + 1, start + group.length), 75), options: group });
-  }
-  return { option_groups };
 }

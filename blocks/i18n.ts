@@ -39,7 +39,8 @@ export interface UiText {
   no: string;
   chooseOption: string;
   chooseOptions: string;
-  optionGroup: (first: number, last: number) => string;
+  /** Placeholder of a select with too many options to list: the person types and the bot suggests. */
+  typeToSearch: string;
   dateTimeGuidance: string;
   chooseExactly: Count;
   chooseBetween: (min: number, max: number) => string;
@@ -109,7 +110,7 @@ const en: UiText = {
   no: 'No',
   chooseOption: 'Choose an option',
   chooseOptions: 'Choose options',
-  optionGroup: (first, last) => `Options ${first}–${last}`,
+  typeToSearch: 'Type to search',
   dateTimeGuidance: 'Pick the time in your own time zone; it is sent as UTC.',
   chooseExactly: (n) => `Choose ${n}.`,
   chooseBetween: (min, max) => `Choose ${min} to ${max}.`,
@@ -182,7 +183,7 @@ const zhCN: UiText = {
   no: '否',
   chooseOption: '请选择一项',
   chooseOptions: '请选择',
-  optionGroup: (first, last) => `选项 ${first}–${last}`,
+  typeToSearch: '输入以搜索',
   dateTimeGuidance: '请按你所在的时区选择时间；发送时会转换为 UTC。',
   chooseExactly: (n) => `请选择 ${n} 项。`,
   chooseBetween: (min, max) => `请选择 ${min} 到 ${max} 项。`,

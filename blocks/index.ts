@@ -18,6 +18,7 @@ export {
 } from './card.js';
 export { urlCard, urlFacts, UrlError, URL_MAX, type UrlFacts } from './url-card.js';
 export { formModal, questionIdOf, pageOf, type ModalView, type FormModalInput } from './modal.js';
+export { suggestOptions, SUGGESTIONS_MAX } from './suggest.js';
 export { pageCount, pageFields, mergePageContent, PageError } from './pages.js';
 export { secretFields, looksSecret } from './secrets.js';
 export { localeOf, uiText, UI_TEXT, type Locale, type UiText } from './i18n.js';

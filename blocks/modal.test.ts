@@ -60,15 +60,21 @@ describe('formModal: the element for each kind', () => {
     expect((element?.options as { text: { text: string } }[]).map((o) => o.text.text)).toEqual(['Yes', 'No']);
   });
 
-  it('single-select: radio buttons up to 5 options, a select beyond, option groups beyond 100', () => {
+  it('single-select: radio buttons up to 5 options, a select up to 100, an external select (type to search) beyond', () => {
     expect(elementOf({ type: 'string', enum: enumOf(5) })?.type).toBe('radio_buttons');
-    expect(elementOf({ type: 'string', enum: enumOf(6) })).toMatchObject({ type: 'static_select' });
-    const big = elementOf({ type: 'string', enum: enumOf(150) });
-    const groups = big?.option_groups as { label: { text: string }; options: unknown[] }[];
-    expect(groups.map((g) => [g.label.text, g.options.length])).toEqual([
-      ['Options 1–100', 100],
-      ['Options 101–150', 50],
-    ]);
+    expect(elementOf({ type: 'string', enum: enumOf(100) })).toMatchObject({ type: 'static_select' });
+    expect(elementOf({ type: 'string', enum: enumOf(101), default: 'v100' })).toEqual({
+      type: 'external_select',
+      action_id: expect.any(String) as unknown,
+      placeholder: { type: 'plain_text', text: 'Type to search', emoji: true },
+      min_query_length: 1,
+      initial_option: { text: { type: 'plain_text', text: 'v100', emoji: true }, value: 'o100' },
+    });
+    expect(elementOf({ type: 'array', items: { enum: enumOf(101) }, maxItems: 2 })).toMatchObject({
+      type: 'multi_external_select',
+      min_query_length: 1,
+      max_selected_items: 2,
+    });
   });
 
   it('multi-select: checkboxes up to 5 options, else multi_static_select limited by maxItems', () => {

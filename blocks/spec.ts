@@ -5,7 +5,7 @@ export const PAGE_FIELDS = 20;
 export const MAX_PAGES = 5;
 /** Most fields in one form (PAGE_FIELDS × MAX_PAGES); a larger schema is refused with a SchemaError. */
 export const MAX_FIELDS = PAGE_FIELDS * MAX_PAGES;
-/** Most options in one select (10 option groups of 100), which keeps a view well under Slack's 250 kB. */
+/** Most options in one select (beyond 100 the person types and the bot suggests); more are refused. */
 export const MAX_OPTIONS = 1000;
 
 /**

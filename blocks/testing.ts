@@ -2,6 +2,8 @@
 // Used by this folder's round-trip tests and by the Slack stand-in's end-to-end tests.
 import type { Content } from '../src/relay/types.js';
 import { formatIssue, validateMessageBlocks, validateView } from '../src/standin/blockkit.js';
+import { option } from './elements.js';
+import { optionValue } from './ids.js';
 import { checkMessage, checkView } from './limits.js';
 import type { ModalView } from './modal.js';
 import type { FieldSpec, FormSpec } from './spec.js';
@@ -28,7 +30,7 @@ export function stateFor(
 }
 
 function slackValue(field: FieldSpec, element: Raw, answer: Content[string] | undefined): Raw {
-  const options = flatOptions(element);
+  const options = flatOptions(field, element);
   switch (element.type) {
     case 'datepicker':
       return { selected_date: answer ?? null };
@@ -36,12 +38,14 @@ function slackValue(field: FieldSpec, element: Raw, answer: Content[string] | un
       return { selected_date_time: answer === undefined ? null : Date.parse(String(answer)) / 1000 };
     case 'radio_buttons':
     case 'static_select':
+    case 'external_select':
       return {
         selected_option:
           answer === undefined || Array.isArray(answer) ? null : options[optionPosition(field, answer)],
       };
     case 'checkboxes':
-    case 'multi_static_select': {
+    case 'multi_static_select':
+    case 'multi_external_select': {
       const picked = Array.isArray(answer) ? answer : [];
       return { selected_options: picked.map((a) => options[optionPosition(field, a)]) };
     }
@@ -58,7 +62,12 @@ function optionPosition(field: FieldSpec, answer: string | number | boolean): nu
     : -1;
 }
 
-function flatOptions(element: Raw): unknown[] {
+// An external select lists no options: Slack echoes the suggested option picked, which is the field's own.
+function flatOptions(field: FieldSpec, element: Raw): unknown[] {
+  if (element.type === 'external_select' || element.type === 'multi_external_select') {
+    const all = field.kind === 'single-select' || field.kind === 'multi-select' ? field.options : [];
+    return all.map((o, i) => option(o.label, optionValue(i)));
+  }
   if (Array.isArray(element.options)) return element.options as unknown[];
   const groups = Array.isArray(element.option_groups) ? (element.option_groups as Raw[]) : [];
   return groups.flatMap((g): unknown[] => (Array.isArray(g.options) ? (g.options as unknown[]) : []));

@@ -45,7 +45,7 @@ const CHOICES = {
       ],
     },
     city: { type: 'string', title: 'City', enum: CITIES, default: 'Osaka' },
-    region: { type: 'string', title: 'Region (option groups)', enum: REGIONS },
+    region: { type: 'string', title: 'Region (type to search)', enum: REGIONS },
     toppings: {
       type: 'array',
       title: 'Toppings',
@@ -82,7 +82,7 @@ export function createFormsServer(): McpServer {
   );
   server.registerTool(
     'choices',
-    { description: 'Asks with every 2025-11-25 select kind (titled, untitled, multi, option groups)' },
+    { description: 'Asks with every 2025-11-25 select kind (titled, untitled, multi, type-to-search)' },
     () => askAndReport(server, 'Pick a few things (2025-11-25 selects). `<@channel>` stays text.', CHOICES),
   );
   server.registerTool('sign_in', { description: 'URL mode: asks you to open a link' }, async () => {

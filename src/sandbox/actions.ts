@@ -144,6 +144,14 @@ async function close(deps: ActionDeps, body: Body): Promise<ActionResult> {
   }
 }
 
+/** The person types into an external select: Slack asks the app for options (block_suggestion). */
+async function suggest(deps: ActionDeps, body: Body): Promise<{ options: unknown[] }> {
+  const userId = person(deps, body);
+  const value = typeof body.value === 'string' ? body.value : '';
+  const input = { userId, viewId: str(body, 'viewId'), actionId: str(body, 'actionId'), value };
+  return { options: await deps.driver.suggest(input) };
+}
+
 /** The person opens the bot's Home tab: Slack sends app_home_opened, and the bot publishes their inbox. */
 async function openHome(deps: ActionDeps, body: Body): Promise<ActionResult> {
   const delivery = await deps.driver.openHome(person(deps, body));
@@ -158,7 +166,7 @@ async function homeClick(deps: ActionDeps, body: Body): Promise<ActionResult> {
   return result(await deps.driver.clickHomeButton({ userId, actionId: str(body, 'actionId'), value }));
 }
 
-export const ACTIONS: Record<string, (deps: ActionDeps, body: Body) => Promise<ActionResult>> = {
+export const ACTIONS: Record<string, (deps: ActionDeps, body: Body) => Promise<unknown>> = {
   '/api/command': command,
   '/api/click': click,
   '/api/view-action': viewAction,
@@ -166,4 +174,5 @@ export const ACTIONS: Record<string, (deps: ActionDeps, body: Body) => Promise<A
   '/api/close': close,
   '/api/home-open': openHome,
   '/api/home-click': homeClick,
+  '/api/suggest': suggest,
 };

@@ -12,6 +12,7 @@ import {
 import type { Relay } from '../relay/relay.js';
 import { answerable } from './answerable.js';
 import { registerFormListeners } from './form-listeners.js';
+import { registerSuggestions } from './suggestions.js';
 import type { HomeTab } from './home.js';
 import { notPendingText } from './texts.js';
 import type { SlackSurface } from './surface.js';
@@ -28,6 +29,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   app.action<BlockButtonAction>(DECLINE_ACTION, async (args) => decline(args, deps));
   app.action<BlockButtonAction>(URL_CONSENT_ACTION, async (args) => consentToUrl(args, deps));
   registerFormListeners(app, deps);
+  registerSuggestions(app, deps);
 }
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;

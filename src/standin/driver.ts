@@ -6,6 +6,7 @@ import { StandinError } from './calls.js';
 import { buttonAction, channelName, eventCallback, findButton } from './payloads.js';
 import type { SlackStandin } from './standin.js';
 import { type FieldAnswer, buildStateValues } from './state-values.js';
+import { findExternalSelect, suggestedOptions } from './suggestions.js';
 import {
   HttpTransport,
   type Delivery,
@@ -191,6 +192,34 @@ export class SlackDriver {
     return stored.view;
   }
 
+  /**
+   * The person types `value` into an external select of an open view: Slack's block_suggestion. The options
+   * the app answers are checked and kept on the view: a submission may pick only those.
+   */
+  async suggest(input: { userId: string; viewId: string; actionId: string; value: string }): Promise<Obj[]> {
+    const view = this.openView(input.userId, input.viewId);
+    const { blockId, element } = findExternalSelect(view, input.actionId);
+    const min = typeof element.min_query_length === 'number' ? element.min_query_length : 3;
+    if ([...input.value].length < min)
+      throw new StandinError('query_too_short', `Slack asks only after ${min} characters`);
+    const delivery = await this.send({
+      payload: {
+        type: 'block_suggestion',
+        ...this.actor(input.userId),
+        container: { type: 'view', view_id: input.viewId },
+        action_id: input.actionId,
+        block_id: blockId,
+        value: input.value,
+        view,
+        enterprise: null,
+        is_enterprise_install: false,
+      },
+    });
+    const options = suggestedOptions(delivery.json);
+    this.standin.keepSuggestions(input.viewId, input.actionId, options);
+    return options;
+  }
+
   /** Submits an open modal with the given answers; the stand-in then applies the bot's response_action. */
   async submitView(input: {
     userId: string;
@@ -198,7 +227,7 @@ export class SlackDriver {
     values: Record<string, FieldAnswer | undefined>;
   }): Promise<Delivery> {
     const view = this.openView(input.userId, input.viewId);
-    const values = buildStateValues(view, input.values);
+    const values = buildStateValues(view, input.values, this.standin.view(input.viewId)?.suggestions);
     const delivery = await this.send({
       payload: {
         type: 'view_submission',

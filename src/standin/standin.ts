@@ -79,6 +79,8 @@ export interface SlackStandin {
   settleSubmission(viewId: string, ack: unknown): RecordedCall;
   /** The user closed the view (after a view_closed delivery). */
   settleClose(viewId: string): void;
+  /** Options the app suggested for an external select of an open view (the person may pick them). */
+  keepSuggestions(viewId: string, actionId: string, options: Record<string, unknown>[]): void;
   failNext(method: string, error: string, opts?: FailOptions): void;
   /** Holds the next call of `method` (a slow Slack) until `release()`; `arrived` resolves once it came in. */
   holdNext(method: string): HeldCall;
@@ -218,6 +220,10 @@ class Standin implements SlackStandin {
   }
   settleClose(viewId: string): void {
     this.store.closeView(viewId);
+  }
+  keepSuggestions(viewId: string, actionId: string, options: Obj[]): void {
+    const stored = this.store.views.get(viewId);
+    if (stored) stored.suggestions = { ...stored.suggestions, [actionId]: options };
   }
   failNext(method: string, error: string, opts: FailOptions = {}): void {
     const queue = this.failures.get(method) ?? [];

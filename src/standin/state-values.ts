@@ -12,7 +12,9 @@ import { StandinError } from './calls.js';
 export type FieldAnswer = string | number | boolean | string[];
 
 type StateValues = Record<string, Record<string, Obj>>;
-type Shape = (el: Obj, answer: FieldAnswer | undefined, blockId: string) => Obj;
+/** Options the app suggested for external selects (block_suggestion answers), by action_id. */
+export type Suggested = Readonly<Record<string, readonly Obj[]>>;
+type Shape = (el: Obj, answer: FieldAnswer | undefined, blockId: string, suggested: Suggested) => Obj;
 
 function allOptions(el: Obj): Obj[] {
   if (Array.isArray(el.option_groups)) {
@@ -29,12 +31,21 @@ function echo(option: Obj): Obj {
     : option;
 }
 
-function pick(el: Obj, answer: string, blockId: string): Obj {
-  if (el.type === 'external_select' || el.type === 'multi_external_select') {
-    return { text: { type: 'plain_text', text: answer, emoji: true }, value: answer };
+// An external select offers only what the app suggested for what the person typed (or its initial options).
+function pick(el: Obj, answer: string, blockId: string, suggested: Suggested): Obj {
+  const external = el.type === 'external_select' || el.type === 'multi_external_select';
+  const initial: unknown[] = [
+    el.initial_option,
+    ...(Array.isArray(el.initial_options) ? (el.initial_options as unknown[]) : []),
+  ];
+  const choices = external
+    ? [...(suggested[String(el.action_id)] ?? []), ...initial.filter(isObj)]
+    : allOptions(el);
+  const found = choices.find((o) => o.value === answer || (isObj(o.text) && o.text.text === answer));
+  if (!found) {
+    const why = external ? 'the app did not suggest' : 'has no option';
+    throw new StandinError('option_not_found', `block ${blockId}: ${why} "${answer}"`);
   }
-  const found = allOptions(el).find((o) => o.value === answer || (isObj(o.text) && o.text.text === answer));
-  if (!found) throw new StandinError('option_not_found', `block ${blockId} has no option "${answer}"`);
   return echo(found);
 }
 
@@ -76,17 +87,17 @@ const numberValue: Shape = (el, a, blockId) => {
   return { value };
 };
 
-const selected: Shape = (el, a, blockId) => {
+const selected: Shape = (el, a, blockId, suggested) => {
   const value = one(a);
-  return { selected_option: value === null ? null : pick(el, value, blockId) };
+  return { selected_option: value === null ? null : pick(el, value, blockId, suggested) };
 };
 
-const selectedMany: Shape = (el, a, blockId) => {
+const selectedMany: Shape = (el, a, blockId, suggested) => {
   const values = many(el, a);
   if (typeof el.max_selected_items === 'number' && values.length > el.max_selected_items) {
     throw clientError(blockId, `more than max_selected_items ${el.max_selected_items}`);
   }
-  return { selected_options: values.map((v) => pick(el, v, blockId)) };
+  return { selected_options: values.map((v) => pick(el, v, blockId, suggested)) };
 };
 
 const ids =
@@ -126,7 +137,11 @@ const isEmpty = (a: FieldAnswer | undefined): boolean =>
   a === undefined || a === '' || a === false || (Array.isArray(a) && a.length === 0);
 
 /** `state.values` for every input block of `view`; throws StandinError for answers Slack could not send. */
-export function buildStateValues(view: Obj, answers: Record<string, FieldAnswer | undefined>): StateValues {
+export function buildStateValues(
+  view: Obj,
+  answers: Record<string, FieldAnswer | undefined>,
+  suggested: Suggested = {},
+): StateValues {
   const inputs = (Array.isArray(view.blocks) ? (view.blocks as unknown[]) : []).filter(
     (b): b is Obj => isObj(b) && b.type === 'input' && isObj(b.element),
   );
@@ -141,7 +156,7 @@ export function buildStateValues(view: Obj, answers: Record<string, FieldAnswer 
     if (block.optional !== true && isEmpty(answer)) throw clientError(blockId, 'required field left empty');
     const shape = SHAPES[String(el.type)];
     if (!shape) throw new StandinError('unsupported_element', `no state shape for ${String(el.type)}`);
-    values[blockId] = { [String(el.action_id)]: { type: el.type, ...shape(el, answer, blockId) } };
+    values[blockId] = { [String(el.action_id)]: { type: el.type, ...shape(el, answer, blockId, suggested) } };
   }
   return values;
 }

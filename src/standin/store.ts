@@ -28,6 +28,8 @@ export interface OpenedView {
   open: boolean;
   /** Field errors from the last `response_action: "errors"`, by block_id. */
   errors?: Record<string, string>;
+  /** Options the app suggested for its external selects (block_suggestion), by action_id. */
+  suggestions?: Record<string, Obj[]>;
 }
 
 export interface StandinUser {

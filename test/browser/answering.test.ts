@@ -146,7 +146,7 @@ describe('the sandbox page in Chromium', { timeout: 90_000 }, () => {
     await shot(ada, 'card answered and the result');
   });
 
-  it('fills every select kind: defaults pre-selected, titled options, option groups and multi-select', async ({
+  it('fills every select kind: defaults pre-selected, titled options, type-to-search (block_suggestion) and multi-select', async ({
     task,
   }) => {
     const shot = screenshots('answering', task.name);
@@ -162,7 +162,11 @@ describe('the sandbox page in Chromium', { timeout: 90_000 }, () => {
     await dialog.getByRole('group', { name: 'Size' }).getByLabel('L').check();
     await dialog.getByRole('group', { name: 'Plan' }).getByLabel('Team <b>&</b> friends').check();
     await dialog.getByLabel('City').selectOption({ label: '北京' });
-    await dialog.getByLabel('Region (option groups)').selectOption({ label: 'Region 117' });
+    const region = dialog.getByRole('group', { name: 'Region (type to search)' });
+    await region.getByRole('combobox').fill('region 11');
+    await region.getByRole('option', { name: 'Region 117' }).waitFor();
+    await shot(ada, 'type-to-search suggestions');
+    await region.getByRole('option', { name: 'Region 117' }).click();
     await dialog.getByRole('group', { name: 'Toppings' }).getByLabel('basil').check();
     await dialog.getByLabel('Languages').selectOption([{ label: 'TypeScript' }, { label: '中文' }]);
     await shot(ada, 'form filled');

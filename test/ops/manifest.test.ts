@@ -30,7 +30,7 @@ describe('manifest.yml', () => {
     });
   });
 
-  it('declares /mcp, interactivity at /slack/events and the scopes the bot uses', () => {
+  it('declares /mcp, interactivity and select options at /slack/events, and the scopes the bot uses', () => {
     expect(manifest).toMatchObject({
       features: {
         slash_commands: [{ command: '/mcp', url: expect.stringMatching(/\/slack\/events$/) as unknown }],
@@ -40,6 +40,7 @@ describe('manifest.yml', () => {
         interactivity: {
           is_enabled: true,
           request_url: expect.stringMatching(/\/slack\/events$/) as unknown,
+          message_menu_options_url: expect.stringMatching(/\/slack\/events$/) as unknown,
         },
       },
     });

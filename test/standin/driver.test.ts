@@ -6,7 +6,7 @@ import {
   VERIFICATION_TOKEN,
   startSlackStandin,
 } from '../../src/standin/index.js';
-import { BOT_TOKEN, callApi, cardBlocks, modal, plain } from './helpers.js';
+import { BOT_TOKEN, callApi, cardBlocks, modal, option, plain } from './helpers.js';
 import { type Receiver, SIGNING_SECRET, startReceiver } from './receiver.js';
 
 let standin: SlackStandin;
@@ -355,6 +355,63 @@ describe('Slack driver: view_submission and view_closed', () => {
     expect(last()).toMatchObject({ type: 'view_closed', view: { id: pushed }, is_cleared: true });
     expect(standin.openViews('U1')).toEqual([]);
     expect([standin.view(root)?.open, standin.view(pushed)?.open]).toEqual([false, false]);
+  });
+
+  it('asks the app for external select options as the person types, and lets them pick only those', async () => {
+    const city = { type: 'external_select', action_id: 'pick', min_query_length: 2 };
+    const viewId = await openModal(
+      modal({ blocks: [{ type: 'input', block_id: 'city', label: plain('City'), element: city }] }),
+    );
+    receiver.reply = () => ({ body: { options: [option('Osaka', 'o3')] } });
+    const early = await driver
+      .suggest({ userId: 'U1', viewId, actionId: 'pick', value: 'o' })
+      .catch((e: unknown) => e);
+    expect((early as StandinError).code).toBe('query_too_short');
+    expect(await driver.suggest({ userId: 'U1', viewId, actionId: 'pick', value: 'os' })).toEqual([
+      option('Osaka', 'o3'),
+    ]);
+    expect(last()).toMatchObject({
+      type: 'block_suggestion',
+      team,
+      user: userObj,
+      token: VERIFICATION_TOKEN,
+      container: { type: 'view', view_id: viewId },
+      action_id: 'pick',
+      block_id: 'city',
+      value: 'os',
+      view: { id: viewId },
+    });
+    receiver.reply = () => ({});
+    const unsuggested = await driver
+      .submitView({ userId: 'U1', viewId, values: { city: 'o4' } })
+      .catch((e: unknown) => e);
+    expect((unsuggested as StandinError).code).toBe('option_not_found');
+    await driver.submitView({ userId: 'U1', viewId, values: { city: 'o3' } });
+    expect((last().view as { state: unknown }).state).toEqual({
+      values: {
+        city: {
+          pick: {
+            type: 'external_select',
+            selected_option: { ...option('Osaka', 'o3'), text: { ...plain('Osaka'), emoji: true } },
+          },
+        },
+      },
+    });
+  });
+
+  it('refuses an answer to block_suggestion that Slack would not show', async () => {
+    const city = { type: 'external_select', action_id: 'pick', min_query_length: 1 };
+    const viewId = await openModal(
+      modal({ blocks: [{ type: 'input', block_id: 'city', label: plain('City'), element: city }] }),
+    );
+    const many = Array.from({ length: 101 }, (_, i) => option(`c${i}`));
+    for (const body of [{ options: many }, { options: [option('x'.repeat(76))] }, {}]) {
+      receiver.reply = () => ({ body });
+      const thrown = await driver
+        .suggest({ userId: 'U1', viewId, actionId: 'pick', value: 'c' })
+        .catch((e: unknown) => e);
+      expect((thrown as StandinError).code).toBe('invalid_suggestions');
+    }
   });
 
   it('refuses to close a view without notify_on_close, or one that belongs to someone else', async () => {

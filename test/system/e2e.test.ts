@@ -86,6 +86,44 @@ describe('one elicitation, end to end', () => {
     expect(await h.toolResult('U7')).toEqual({ action: 'decline' });
   });
 
+  it('suggests the options of a select too long to list as the person types, and relays those picked', async () => {
+    const towns = Array.from({ length: 150 }, (_, i) => `Town ${i + 1}`);
+    const card = await h.ask('U1', {
+      type: 'object',
+      properties: {
+        town: { type: 'string', title: 'Town', enum: towns },
+        near: { type: 'array', title: 'Near', items: { type: 'string', enum: towns } },
+      },
+      required: ['town'],
+    });
+    const viewId = await openForm(h, 'U1', card);
+    const [town, near] = [blockOf(h, viewId, 'Town'), blockOf(h, viewId, 'Near')];
+    const suggest = async (blockId: string, value: string) => {
+      const blocks = h.standin.view(viewId)?.view.blocks as {
+        block_id: string;
+        element: { action_id: string };
+      }[];
+      const actionId = blocks.find((b) => b.block_id === blockId)?.element.action_id ?? '';
+      const options = await h.driver.suggest({ userId: 'U1', viewId, actionId, value });
+      return options.map((o) => (o.text as { text: string }).text);
+    };
+    expect(await suggest(town, 'town 14')).toEqual([
+      'Town 14',
+      ...Array.from({ length: 10 }, (_, i) => `Town 14${i}`),
+    ]);
+    expect(await suggest(near, '50')).toEqual(['Town 50', 'Town 150']);
+    const submit = await h.driver.submitView({
+      userId: 'U1',
+      viewId,
+      values: { [town]: 'Town 142', [near]: ['Town 50', 'Town 150'] },
+    });
+    expect(submit.body).toBe('');
+    expect(await h.toolResult('U1')).toEqual({
+      action: 'accept',
+      content: { town: 'Town 142', near: ['Town 50', 'Town 150'] },
+    });
+  });
+
   it('relays decline when the person clicks Decline, and updates the card', async () => {
     const card = await h.ask('U2', EVERY_KIND);
     expect((await h.driver.clickButton({ userId: 'U2', ...card, actionId: 'elicit_decline' })).status).toBe(

@@ -169,7 +169,64 @@ function select(el, multi) {
   return { node, read };
 }
 
-function element(el, blockId) {
+// An external select: type, and the bot's suggestions (block_suggestion, via ctx.suggest) appear below;
+// clicking one picks it. Slack asks only after min_query_length characters (default 3).
+function externalSelect(el, ctx, multi) {
+  const chosen = new Map(
+    (multi ? (el.initial_options ?? []) : [el.initial_option].filter(Boolean)).map((o) => [o.value, o]),
+  );
+  const input = h('input', {
+    type: 'text',
+    role: 'combobox',
+    autocomplete: 'off',
+    'aria-autocomplete': 'list',
+    'aria-label': plainText(el.placeholder) || 'Type to search',
+    placeholder: plainText(el.placeholder),
+    value: multi ? '' : plainText([...chosen.values()][0]?.text),
+  });
+  const list = h('ul', { role: 'listbox', class: 'suggestion-list', hidden: true });
+  const chips = h('div', { class: 'chips' });
+  const showChips = () =>
+    chips.replaceChildren(
+      ...[...chosen.values()].map((o) => h('span', { class: 'chip' }, plainText(o.text))),
+    );
+  const choose = (o) => {
+    if (!multi) chosen.clear();
+    chosen.set(o.value, o);
+    input.value = multi ? '' : plainText(o.text);
+    list.hidden = true;
+    showChips();
+  };
+  let asked = 0;
+  input.addEventListener('input', () => {
+    if (!multi) chosen.clear();
+    const query = input.value;
+    const n = ++asked;
+    if ([...query].length < (el.min_query_length ?? 3)) return void (list.hidden = true);
+    ctx.suggest(el.action_id, query).then((options) => {
+      if (n !== asked) return; // an answer to an earlier keystroke
+      list.replaceChildren(
+        ...options.map((o) => h('li', { role: 'option', onclick: () => choose(o) }, plainText(o.text))),
+      );
+      list.hidden = options.length === 0;
+    });
+  });
+  if (multi) showChips();
+  const node = h(
+    'div',
+    { class: 'external', 'data-element': el.type, role: 'group' },
+    multi ? chips : null,
+    input,
+    list,
+  );
+  const read = () => {
+    const values = [...chosen.keys()];
+    return multi ? (values.length ? values : undefined) : values[0];
+  };
+  return { node, read };
+}
+
+function element(el, blockId, ctx) {
   switch (el.type) {
     case 'plain_text_input':
       return textInput(el, 'text');
@@ -203,6 +260,10 @@ function element(el, blockId) {
       return select(el, false);
     case 'multi_static_select':
       return select(el, true);
+    case 'external_select':
+      return externalSelect(el, ctx, false);
+    case 'multi_external_select':
+      return externalSelect(el, ctx, true);
     default:
       return {
         node: h('div', { class: 'unsupported' }, `[${el.type} is not supported by the sandbox]`),
@@ -214,7 +275,7 @@ function element(el, blockId) {
 // The label names its control (getByLabel in tests, screen readers for people); a group of radio buttons
 // or checkboxes is named by it through aria-labelledby, and the error and hint describe the control.
 function inputBlock(b, ctx) {
-  const { node, read } = element(b.element ?? {}, b.block_id);
+  const { node, read } = element(b.element ?? {}, b.block_id, ctx);
   ctx.inputs.set(b.block_id, read);
   const id = `field-${b.block_id}`;
   const error = h('div', { class: 'field-error', 'data-error-for': b.block_id, id: `${id}-error` });

@@ -71,6 +71,14 @@ function buildModal(top, depth, layer, act) {
       value: el.value,
       label: plainText(el.text),
     });
+  const suggest = (actionId, value) =>
+    post('/api/suggest', { viewId: top.id, actionId, value }).then(
+      (answer) => answer.options,
+      (e) => {
+        modalBanner(e.message);
+        return [];
+      },
+    );
   const close = () => act('/api/close', { viewId: top.id });
   const closeAll = () => act('/api/close', { viewId: top.id, all: true });
   const submit = (event) => {
@@ -100,7 +108,7 @@ function buildModal(top, depth, layer, act) {
       inspectButton(`Modal ${top.id}`, view, top.issues),
       h('button', { type: 'button', class: 'x', 'aria-label': 'Close', onclick: closeAll }, '×'),
     ),
-    h('div', { class: 'modal-body' }, banner, blocks(view.blocks, { inputs, onButton })),
+    h('div', { class: 'modal-body' }, banner, blocks(view.blocks, { inputs, onButton, suggest })),
     h(
       'div',
       { class: 'modal-foot' },

@@ -1,0 +1,26 @@
+// Suggestions for an external select (a field with more than 100 options): what the bot answers to Slack's
+// block_suggestion as the person types. Pure: the form's spec and the typed text in, option objects out.
+import { option } from './elements.js';
+import { optionValue } from './ids.js';
+import type { FormSpec } from './spec.js';
+
+/** Slack shows at most 100 options in answer to a block_suggestion. */
+export const SUGGESTIONS_MAX = 100;
+
+/**
+ * The options of the field whose action_id is `actionId` whose label (or value) contains `query`, ignoring
+ * case, in the schema's order, at most 100; none for an unknown field or one without options.
+ * Values are the option's position (as in static selects), so a submission reads back the same way.
+ */
+export function suggestOptions(spec: FormSpec, actionId: string, query: string): ReturnType<typeof option>[] {
+  const field = spec.fields.find((f) => f.actionId === actionId);
+  if (field?.kind !== 'single-select' && field?.kind !== 'multi-select') return [];
+  const needle = query.trim().toLocaleLowerCase();
+  return field.options
+    .map((o, i) => ({ o, i }))
+    .filter(
+      ({ o }) => o.label.toLocaleLowerCase().includes(needle) || o.value.toLocaleLowerCase().includes(needle),
+    )
+    .slice(0, SUGGESTIONS_MAX)
+    .map(({ o, i }) => option(o.label, optionValue(i)));
+}
