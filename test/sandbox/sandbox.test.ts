@@ -1,6 +1,6 @@
 // The sandbox end to end through its HTTP API, as the page drives it: the real bot, real Redis, the Slack
 // stand-in and the example MCP servers; every action reaches the bot as a signed Slack request.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import {
@@ -80,15 +80,10 @@ describe('sandbox', () => {
     expect(html).toContain('src="/app.js"');
     expect(html).toContain('href="/style.css"');
     const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] ?? '');
-    const modules = [
-      '/api.js',
-      '/dom.js',
-      '/mrkdwn.js',
-      '/blocks.js',
-      '/inspector.js',
-      '/modal.js',
-      '/timeline.js',
-    ];
+    const page = new URL('../../src/sandbox/page/', import.meta.url);
+    const modules = readdirSync(page)
+      .filter((file) => file !== 'index.html')
+      .map((file) => `/${file}`);
     for (const path of ['/', ...assets, ...modules]) {
       const res = await fetch(new URL(path, sandbox.url));
       expect(res.status).toBe(200);
