@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { QuestionStore } from '../../src/store/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { handlesAddedSince, liveHandles } from '../support/handles.js';
 import { newQuestion, recordingLogger } from './helpers.js';
-
-/** Sockets and timers that would keep a process alive. */
-function liveHandles(): string[] {
-  return process
-    .getActiveResourcesInfo()
-    .filter((r) => r !== 'PromiseResolve')
-    .sort();
-}
 
 describe('close', () => {
   it('stops the worker, the inbox and every connection, leaving no handle behind', async () => {
@@ -24,10 +17,10 @@ describe('close', () => {
     await store.startInbox(() => undefined);
     const q = await store.create(newQuestion());
     await store.finish(q.id, { action: 'decline' }, 'declined');
-    expect(liveHandles().length).toBeGreaterThan(before.length);
+    expect(handlesAddedSince(before)).not.toEqual([]);
 
     await store.close();
-    expect(liveHandles()).toEqual(before);
+    expect(handlesAddedSince(before)).toEqual([]);
   });
 
   it('leaves no handle behind after a failed open', async () => {
@@ -35,6 +28,6 @@ describe('close', () => {
     await expect(
       QuestionStore.open({ url: 'redis://127.0.0.1:1', prefix: uniquePrefix(), holderId: 'h' }),
     ).rejects.toMatchObject({ code: 'redis_unavailable' });
-    expect(liveHandles()).toEqual(before);
+    expect(handlesAddedSince(before)).toEqual([]);
   });
 });

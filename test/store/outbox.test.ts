@@ -7,6 +7,7 @@ import {
   type OutboxJob,
 } from '../../src/store/outbox.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { handlesAddedSince, liveHandles } from '../support/handles.js';
 import { recordingLogger } from './helpers.js';
 
 /** An error the test's classifier reads, standing in for a Slack error. */
@@ -152,19 +153,13 @@ describe('Outbox', () => {
 });
 
 describe('Outbox close', () => {
-  const liveHandles = (): string[] =>
-    process
-      .getActiveResourcesInfo()
-      .filter((r) => r !== 'PromiseResolve')
-      .sort();
-
   it('stops the worker, the events and every connection, leaving no handle behind', async () => {
     const before = liveHandles();
     const outbox = await Outbox.open({ url: redisUrl(), prefix: uniquePrefix(), logger: recordingLogger() });
     await outbox.start(scripted([]), classify);
     await outbox.send(post());
-    expect(liveHandles().length).toBeGreaterThan(before.length);
+    expect(handlesAddedSince(before)).not.toEqual([]);
     await outbox.close();
-    expect(liveHandles()).toEqual(before);
+    expect(handlesAddedSince(before)).toEqual([]);
   });
 });
