@@ -33,12 +33,21 @@ export interface AppConfig {
     appToken?: string;
     /** Base URL of the Web API, always ending in "/". Default https://slack.com/api/ */
     apiUrl: string;
+    /** Multi-workspace distribution with Bolt's OAuth flow; each workspace's bot token comes from its install. */
+    oauth?: OAuthConfig;
   };
   redis: { url: string; prefix: string };
   /** HTTP port for Slack's requests and /healthz. Default 3000; 0 picks a free port. */
   port: number;
   configPath: string;
   servers: ServerConfig[];
+}
+
+export interface OAuthConfig {
+  clientId: string;
+  clientSecret: string;
+  /** Signs the OAuth `state` (CSRF protection of the install flow). */
+  stateSecret: string;
 }
 
 export interface ConfigSources {
@@ -71,7 +80,14 @@ function readSlack(env: ConfigSources['env']): AppConfig['slack'] {
   const signingSecret = env.SLACK_SIGNING_SECRET || undefined;
   const appToken = env.SLACK_APP_TOKEN || undefined;
   const apiUrl = readUrl('SLACK_API_URL', env.SLACK_API_URL || 'https://slack.com/api/', ['http:', 'https:']);
-  const slack = { botToken, signingSecret, appToken, apiUrl: apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/` };
+  const oauth = readOAuth(env);
+  const slack = {
+    botToken,
+    signingSecret,
+    appToken,
+    apiUrl: apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`,
+    ...(oauth ? { oauth } : {}),
+  };
   const forced = env.ELICIT_RELAY_MODE || undefined;
   if (forced !== undefined && forced !== 'sandbox' && forced !== 'slack') {
     throw new ConfigError(
@@ -81,20 +97,27 @@ function readSlack(env: ConfigSources['env']): AppConfig['slack'] {
     );
   }
   if (forced === 'sandbox') return { ...slack, mode: 'sandbox' };
-  if (!botToken && forced === 'slack') {
+  if (!botToken && !oauth && forced === 'slack') {
     throw new ConfigError(
       'SLACK_BOT_TOKEN',
       'is not set but ELICIT_RELAY_MODE is "slack"',
       'Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET, or unset ELICIT_RELAY_MODE to run the sandbox.',
     );
   }
-  if (!botToken) {
+  if (!botToken && !oauth) {
     if (signingSecret || appToken) {
       throw new ConfigError('SLACK_BOT_TOKEN', 'is not set', 'Set it to the Bot User OAuth Token (xoxb-…).');
     }
     return { ...slack, mode: 'sandbox' };
   }
-  if (!botToken.startsWith('xoxb-')) {
+  if (botToken && oauth) {
+    throw new ConfigError(
+      'SLACK_BOT_TOKEN',
+      'is set together with SLACK_CLIENT_ID',
+      'Unset SLACK_BOT_TOKEN: with OAuth every workspace, the first one too, is installed at /slack/install.',
+    );
+  }
+  if (botToken && !botToken.startsWith('xoxb-')) {
     throw new ConfigError(
       'SLACK_BOT_TOKEN',
       'is not a bot token',
@@ -119,6 +142,32 @@ function readSlack(env: ConfigSources['env']): AppConfig['slack'] {
     );
   }
   return { ...slack, mode: 'http' };
+}
+
+const OAUTH_KEYS = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'] as const;
+/** Shortest SLACK_STATE_SECRET accepted, in characters: it signs the install flow's state. */
+const MIN_STATE_SECRET = 16;
+
+/** The OAuth settings, all three or none. */
+function readOAuth(env: ConfigSources['env']): OAuthConfig | undefined {
+  const [clientId, clientSecret, stateSecret] = OAUTH_KEYS.map((key) => env[key] || undefined);
+  if (!clientId && !clientSecret && !stateSecret) return undefined;
+  const missing = OAUTH_KEYS.find((key) => !env[key]);
+  if (missing || !clientId || !clientSecret || !stateSecret) {
+    throw new ConfigError(
+      missing ?? 'SLACK_CLIENT_ID',
+      'is not set',
+      `Set ${OAUTH_KEYS.join(', ')} together for multi-workspace installs, or none of them.`,
+    );
+  }
+  if (stateSecret.length < MIN_STATE_SECRET) {
+    throw new ConfigError(
+      'SLACK_STATE_SECRET',
+      `is shorter than ${MIN_STATE_SECRET} characters`,
+      'Use a long random string, e.g. the output of `openssl rand -hex 32`.',
+    );
+  }
+  return { clientId, clientSecret, stateSecret };
 }
 
 function readRedis(env: ConfigSources['env']): AppConfig['redis'] {

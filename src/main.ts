@@ -110,7 +110,7 @@ function homeAndCommands(
   deps: { store: QuestionStore; state: SlackState; hub: McpHub; logger: Logger },
 ): HomeTab {
   const home = new HomeTab({
-    client: slack.app.client,
+    clients: slack.clients,
     pendingFor: (userId) => deps.store.pendingFor(userId),
     history: deps.state,
     locales: slack.surface.locales,

@@ -156,4 +156,44 @@ describe('loadConfig', () => {
     });
     expect([http.slack.mode, socket.slack.mode]).toEqual(['http', 'socket']);
   });
+
+  const OAUTH_ENV = {
+    SLACK_CLIENT_ID: '1111.2222',
+    SLACK_CLIENT_SECRET: 'secret',
+    SLACK_STATE_SECRET: 'a-state-secret-of-some-length',
+  };
+
+  it('serves many workspaces with SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET, without a bot token', () => {
+    const config = loadConfig({ env: { ...OAUTH_ENV, SLACK_SIGNING_SECRET: 's' }, readFile: files({}) });
+    expect(config.slack).toMatchObject({
+      mode: 'http',
+      oauth: { clientId: '1111.2222', clientSecret: 'secret', stateSecret: 'a-state-secret-of-some-length' },
+    });
+    expect(config.slack.botToken).toBeUndefined();
+    const socket = loadConfig({ env: { ...OAUTH_ENV, SLACK_APP_TOKEN: 'xapp-1' }, readFile: files({}) });
+    expect(socket.slack.mode).toBe('socket');
+  });
+
+  it('refuses a partial OAuth setting, a short state secret, and OAuth together with a bot token', () => {
+    const partial = errorOf(() =>
+      loadConfig({ env: { SLACK_CLIENT_ID: 'x', SLACK_SIGNING_SECRET: 's' }, readFile: files({}) }),
+    );
+    expect(partial).toMatchObject({ key: 'SLACK_CLIENT_SECRET' });
+    expect(partial.message).toContain('SLACK_STATE_SECRET');
+    const short = errorOf(() =>
+      loadConfig({
+        env: { ...OAUTH_ENV, SLACK_STATE_SECRET: 'short', SLACK_SIGNING_SECRET: 's' },
+        readFile: files({}),
+      }),
+    );
+    expect(short).toMatchObject({ key: 'SLACK_STATE_SECRET' });
+    const both = errorOf(() =>
+      loadConfig({
+        env: { ...OAUTH_ENV, SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' },
+        readFile: files({}),
+      }),
+    );
+    expect(both).toMatchObject({ key: 'SLACK_BOT_TOKEN' });
+    expect(both.message).toContain('/slack/install');
+  });
 });

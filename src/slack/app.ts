@@ -1,7 +1,8 @@
-// Builds the Bolt app: its receiver by mode (HTTP or Socket Mode), our HTTP server for probes (and Slack's
-// requests in HTTP mode), the global middleware that processes each Events API event once, and the surface.
+// Builds the Bolt app: its receiver by mode (HTTP or Socket Mode), its tokens (one workspace's bot token, or
+// each workspace's from its OAuth install), our HTTP server for probes, the install pages and (HTTP mode)
+// Slack's requests, the global middleware that processes each Events API event once, and the surface.
 import { App, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
-import { ConfigError } from '../config.js';
+import { ConfigError, type OAuthConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Outbox } from '../store/index.js';
 import type { SlackState } from '../store/slack-state.js';
@@ -10,12 +11,17 @@ import { startHttpServer, type Readiness, type RunningHttpServer } from './http-
 import { registerListeners, type ListenerDeps } from './listeners.js';
 import { Locales } from './locales.js';
 import { classifySlackError, slackErrorCode, slackHandler } from './outbox.js';
+import { distributedApp } from './oauth.js';
 import { buildReceiver, type SlackConnection } from './receivers.js';
 import { SlackSurface } from './surface.js';
+import { singleWorkspace, type SlackClients } from './workspaces.js';
 
 export interface SlackAppOptions {
   connection: SlackConnection;
+  /** One workspace: its bot token. */
   botToken?: string;
+  /** Many workspaces: Bolt's OAuth flow, installations in Redis (`state.installations`). */
+  oauth?: OAuthConfig;
   /** Base URL of the Web API, ending in "/". */
   apiUrl: string;
   logger: Logger;
@@ -25,13 +31,15 @@ export interface SlackAppOptions {
   readiness: () => Promise<Readiness>;
   /** Card posts and updates go through it: it owns retries, Retry-After and pacing. */
   outbox: Outbox;
-  /** Redis state of the Slack side (event deliveries seen). */
+  /** Redis state of the Slack side (event deliveries seen, installations). */
   state: SlackState;
 }
 
 export interface SlackApp {
   app: App;
   surface: SlackSurface;
+  /** The Web API client of each workspace, for calls made outside a Bolt listener. */
+  clients: SlackClients;
   /** Registers the listeners; call once the relay and the tools exist. */
   listen(deps: Omit<ListenerDeps, 'surface'>): void;
   start(port: number): Promise<{ port: number }>;
@@ -39,7 +47,7 @@ export interface SlackApp {
 }
 
 export function createSlackApp(options: SlackAppOptions): SlackApp {
-  if (!options.botToken) {
+  if (!options.botToken && !options.oauth) {
     throw new ConfigError('SLACK_BOT_TOKEN', 'is not set', 'Set it to the Bot User OAuth Token (xoxb-…).');
   }
   const logger = boltLogger(options.logger);
@@ -51,8 +59,11 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     timeout: 10_000,
   };
   const built = buildReceiver(options.connection, logger, clientOptions);
+  const distributed = options.oauth
+    ? distributedApp(options.oauth, { installations: options.state.installations, clientOptions, logger })
+    : undefined;
   const app = new App({
-    token: options.botToken,
+    ...(distributed ? { authorize: distributed.authorize } : { token: options.botToken }),
     receiver: built.receiver,
     logger,
     logLevel: LogLevel.INFO,
@@ -66,20 +77,23 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     );
     return Promise.resolve();
   });
-  const surface = new SlackSurface(app.client, new Locales(app.client), options.outbox);
+  const clients = distributed?.clients ?? singleWorkspace(app.client);
+  const surface = new SlackSurface(clients, new Locales(clients), options.outbox);
   let server: RunningHttpServer | undefined;
   return {
     app,
     surface,
+    clients,
     listen: (deps) => registerListeners(app, { ...deps, surface }),
     start: async (port) => {
-      await options.outbox.start(slackHandler(app.client), classifySlackError);
+      await options.outbox.start(slackHandler(clients), classifySlackError);
       await built.connect?.();
       server = await startHttpServer({
         port,
         live: options.isLive,
         ready: options.readiness,
         ...(built.events ? { events: built.events } : {}),
+        ...(distributed ? { routes: distributed.routes } : {}),
       });
       return { port: server.port };
     },

@@ -52,6 +52,7 @@ export function registerMcpCommand(app: App, deps: { tools: ToolRunner; surface:
         const result = await deps.tools.callTool({ ...parsed, origin });
         await deps.surface.postToolResult({
           userId: command.user_id,
+          teamId: command.team_id,
           server: parsed.server,
           tool: parsed.tool,
           ...result,

@@ -24,7 +24,7 @@ export function registerFormListeners(app: App, deps: { relay: Relay; surface: S
     if ('refusal' in check) return ack({ response_action: 'update', view: finishedView(check.refusal) });
     const { question } = check;
     const spec = parseFormSchema(question.requestedSchema);
-    const locale = await deps.surface.locales.of(body.user.id);
+    const locale = await deps.surface.locales.of(body.user.id, body.team?.id);
     const page = pageOf(view);
     const submission = readSubmission(spec, view.state.values, { page, locale });
     if (!submission.ok) return ack({ response_action: 'errors', errors: submission.errors });
@@ -47,7 +47,7 @@ export function registerFormListeners(app: App, deps: { relay: Relay; surface: S
     if (!body.view) return;
     const check = answerable(await deps.relay.get(questionIdOf(body.view) ?? ''), body);
     if ('refusal' in check) return;
-    const locale = await deps.surface.locales.of(body.user.id);
+    const locale = await deps.surface.locales.of(body.user.id, body.team?.id);
     const back = pageView(
       check.question,
       Math.max(0, pageOf(body.view) - 1),

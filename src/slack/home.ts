@@ -5,11 +5,12 @@ import { HOME_RECENT_MAX, homeView } from '../../blocks/index.js';
 import type { Question } from '../relay/types.js';
 import type { AnswerRecord } from '../store/index.js';
 import type { Locales } from './locales.js';
+import type { SlackClients } from './workspaces.js';
 import type { QuestionObserver } from './surface.js';
 
 export interface HomeDeps {
-  /** The Web API client for calls made outside a Bolt listener. */
-  client: webApi.WebClient;
+  /** Web API clients by workspace, for calls made outside a Bolt listener. */
+  clients: SlackClients;
   /** A person's pending questions, soonest deadline first. */
   pendingFor(userId: string): Promise<Question[]>;
   history: {
@@ -35,19 +36,20 @@ export class HomeTab implements QuestionObserver {
 
   constructor(private readonly deps: HomeDeps) {}
 
-  /** Renders and publishes `userId`'s Home tab now. */
-  async publish(userId: string, client: webApi.WebClient = this.deps.client): Promise<void> {
+  /** Renders and publishes `userId`'s Home tab now, in workspace `teamId` (Bolt's `client` inside a listener). */
+  async publish(userId: string, teamId?: string, client?: webApi.WebClient): Promise<void> {
     const [pending, recent, locale] = await Promise.all([
       this.deps.pendingFor(userId),
       this.deps.history.recentAnswers(userId, HOME_RECENT_MAX),
-      this.deps.locales.of(userId),
+      this.deps.locales.of(userId, teamId),
     ]);
     const view = homeView({ pending, recent, locale });
-    await client.views.publish({ user_id: userId, view: view as never });
+    const slack = client ?? (await this.deps.clients.for(teamId));
+    await slack.views.publish({ user_id: userId, view: view as never });
   }
 
   /** Publishes the Home tab; a call while one is running makes that one publish once more when done. */
-  refresh(userId: string): Promise<void> {
+  refresh(userId: string, teamId?: string): Promise<void> {
     const running = this.refreshing.get(userId);
     if (running) {
       running.again = true;
@@ -58,7 +60,7 @@ export class HomeTab implements QuestionObserver {
       try {
         do {
           entry.again = false;
-          await this.publish(userId);
+          await this.publish(userId, teamId);
         } while (entry.again);
       } finally {
         this.refreshing.delete(userId);
@@ -69,7 +71,7 @@ export class HomeTab implements QuestionObserver {
   }
 
   started(question: Question): void {
-    this.inBackground(question, () => this.refresh(question.userId));
+    this.inBackground(question, () => this.refresh(question.userId, question.origin.teamId));
   }
 
   ended(question: Question): void {
@@ -85,7 +87,7 @@ export class HomeTab implements QuestionObserver {
     };
     this.inBackground(question, async () => {
       await this.deps.history.recordAnswer(question.userId, record);
-      await this.refresh(question.userId);
+      await this.refresh(question.userId, question.origin.teamId);
     });
   }
 
@@ -108,8 +110,8 @@ export class HomeTab implements QuestionObserver {
 
 /** Publishes the Home tab whenever a person opens it. */
 export function registerHome(app: App, home: HomeTab): void {
-  app.event('app_home_opened', async ({ event, client }) => {
+  app.event('app_home_opened', async ({ event, client, context }) => {
     if (event.tab !== 'home') return;
-    await home.publish(event.user, client);
+    await home.publish(event.user, context.teamId, client);
   });
 }

@@ -41,7 +41,7 @@ async function openForm(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
   if ('refusal' in check) return tell(args, deps, check.refusal);
   const { question } = check;
   const view = formModal(parseFormSchema(question.requestedSchema), {
-    locale: await deps.surface.locales.of(body.user.id),
+    locale: await deps.surface.locales.of(body.user.id, body.team?.id),
     questionId: question.id,
     server: question.server,
     message: question.message,
@@ -76,6 +76,6 @@ async function consentToUrl(args: ButtonArgs, deps: ListenerDeps): Promise<void>
  * carries the Home view and no response_url), by refreshing the Home so it shows the question's real state.
  */
 async function tell({ body, respond }: ButtonArgs, deps: ListenerDeps, text: string): Promise<void> {
-  if (body.view?.type === 'home') return deps.home.refresh(body.user.id);
+  if (body.view?.type === 'home') return deps.home.refresh(body.user.id, body.team?.id);
   await respond({ response_type: 'ephemeral', replace_original: false, text });
 }

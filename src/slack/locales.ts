@@ -1,6 +1,6 @@
 // Each person's UI language, from their Slack locale (users.info with include_locale), cached per user.
-import type { webApi } from '@slack/bolt';
 import { localeOf, type Locale } from '../../blocks/index.js';
+import type { SlackClients } from './workspaces.js';
 
 /** How long a looked-up locale is trusted, in ms. Default 1 hour. */
 const LOCALE_TTL_MS = 3_600_000;
@@ -9,16 +9,19 @@ export class Locales {
   private readonly cache = new Map<string, { locale: Locale; until: number }>();
 
   constructor(
-    private readonly client: webApi.WebClient,
+    private readonly clients: SlackClients,
     private readonly now: () => number = Date.now,
   ) {}
 
-  async of(userId: string): Promise<Locale> {
-    const cached = this.cache.get(userId);
+  /** The person's UI language; `teamId` is their workspace (a distributed app needs it to pick the token). */
+  async of(userId: string, teamId?: string): Promise<Locale> {
+    const key = `${teamId ?? ''}:${userId}`;
+    const cached = this.cache.get(key);
     if (cached && cached.until > this.now()) return cached.locale;
-    const info = await this.client.users.info({ user: userId, include_locale: true });
+    const client = await this.clients.for(teamId);
+    const info = await client.users.info({ user: userId, include_locale: true });
     const locale = localeOf(info.user?.locale);
-    this.cache.set(userId, { locale, until: this.now() + LOCALE_TTL_MS });
+    this.cache.set(key, { locale, until: this.now() + LOCALE_TTL_MS });
     return locale;
   }
 }

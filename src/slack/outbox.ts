@@ -3,6 +3,7 @@
 // it sleeps out a 429 itself (holding the worker) and the outbox never sees the Retry-After.
 import { webApi } from '@slack/bolt';
 import type { Classified, OutboxHandler, OutboxJob } from '../store/outbox.js';
+import type { SlackClients } from './workspaces.js';
 
 /** Slack platform errors (HTTP 200, `ok: false`) that describe a passing fault on Slack's side. */
 const TRANSIENT_PLATFORM_ERRORS = new Set([
@@ -58,8 +59,9 @@ function stringField(value: unknown): string | undefined {
 }
 
 /** Makes the job's call; `args` are the method's arguments apart from `channel`. */
-export function slackHandler(client: webApi.WebClient): OutboxHandler {
+export function slackHandler(clients: SlackClients): OutboxHandler {
   return async (job: OutboxJob) => {
+    const client = await clients.for(job.teamId);
     const args = { ...job.args, channel: job.channel };
     const reply =
       job.method === 'chat.update'

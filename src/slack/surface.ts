@@ -1,13 +1,17 @@
 // The Slack surface of the relay: posts the request card in the person's DM and updates it when the question ends.
 // Cards go through the outbox (retries, Retry-After, pacing). Slack API errors propagate, never swallowed:
 // the relay ends a question whose card cannot be posted.
-import type { webApi } from '@slack/bolt';
 import { endedCard, reminderMessage, requestCard, toolResultMessage, urlCard } from '../../blocks/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Surface } from '../relay/relay.js';
 import type { Question } from '../relay/types.js';
 import type { Outbox } from '../store/index.js';
 import type { Locales } from './locales.js';
+import type { SlackClients } from './workspaces.js';
+
+/** The outbox job field that picks the question's workspace client. */
+const workspaceOf = (question: Question): { teamId?: string } =>
+  question.origin.teamId ? { teamId: question.origin.teamId } : {};
 
 /** Told when a question's card is out and when a question ends (the App Home inbox follows both). */
 export interface QuestionObserver {
@@ -16,20 +20,20 @@ export interface QuestionObserver {
 }
 
 export class SlackSurface implements Surface {
-  /** DM channel ids by user id; chat.update needs the D… id, not the user id. */
+  /** DM channel ids by workspace and user id; chat.update needs the D… id, not the user id. */
   private readonly dms = new Map<string, string>();
   private observer: QuestionObserver | undefined;
 
   constructor(
-    private readonly client: webApi.WebClient,
+    private readonly clients: SlackClients,
     readonly locales: Locales,
     private readonly outbox: Outbox,
   ) {}
 
   async postQuestion(question: Question): Promise<{ channel: string; ts: string }> {
-    const channel = await this.dmOf(question.userId);
+    const channel = await this.dmOf(question.userId, question.origin.teamId);
     const input = {
-      locale: await this.locales.of(question.userId),
+      locale: await this.locales.of(question.userId, question.origin.teamId),
       questionId: question.id,
       server: question.server,
       message: question.message,
@@ -41,6 +45,7 @@ export class SlackSurface implements Surface {
       channel,
       deadline: question.deadline,
       key: `card-${question.id}`,
+      ...workspaceOf(question),
       // A server-chosen link must never be previewed (fetched) on its behalf.
       args: { text: card.text, blocks: card.blocks, unfurl_links: false, unfurl_media: false },
     });
@@ -58,7 +63,7 @@ export class SlackSurface implements Surface {
     if (!question.card || question.state === 'pending') return;
     this.observer?.ended(question);
     const card = endedCard({
-      locale: await this.locales.of(question.userId),
+      locale: await this.locales.of(question.userId, question.origin.teamId),
       server: question.server,
       message: question.message,
       state: question.state,
@@ -70,6 +75,7 @@ export class SlackSurface implements Surface {
       method: 'chat.update',
       channel: question.card.channel,
       key: `ended-${question.id}`,
+      ...workspaceOf(question),
       args: { ts: question.card.ts, text: card.text, blocks: card.blocks },
     });
     if (!updated.ok) throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
@@ -81,13 +87,14 @@ export class SlackSurface implements Surface {
       server: question.server,
       userId: question.userId,
       deadline: question.deadline,
-      locale: await this.locales.of(question.userId),
+      locale: await this.locales.of(question.userId, question.origin.teamId),
     });
     const sent = await this.outbox.send({
       method: 'chat.postMessage',
       channel: question.card.channel,
       deadline: question.deadline,
       key: `remind-${question.id}-${question.deadline}`,
+      ...workspaceOf(question),
       args: { text: message.text, blocks: message.blocks, thread_ts: question.card.ts },
     });
     if (!sent.ok) throw new RelayError('slack_post_failed', `reminder failed: ${sent.error}`);
@@ -95,27 +102,32 @@ export class SlackSurface implements Surface {
 
   async postToolResult(input: {
     userId: string;
+    /** The workspace the command came from. */
+    teamId?: string;
     server: string;
     tool: string;
     isError: boolean;
     text: string;
   }): Promise<void> {
-    const { userId, ...result } = input;
-    const message = toolResultMessage({ ...result, locale: await this.locales.of(userId) });
-    await this.client.chat.postMessage({
-      channel: await this.dmOf(userId),
+    const { userId, teamId, ...result } = input;
+    const message = toolResultMessage({ ...result, locale: await this.locales.of(userId, teamId) });
+    const client = await this.clients.for(teamId);
+    await client.chat.postMessage({
+      channel: await this.dmOf(userId, teamId),
       text: message.text,
       blocks: message.blocks as never,
     });
   }
 
-  private async dmOf(userId: string): Promise<string> {
-    const known = this.dms.get(userId);
+  private async dmOf(userId: string, teamId: string | undefined): Promise<string> {
+    const key = `${teamId ?? ''}:${userId}`;
+    const known = this.dms.get(key);
     if (known) return known;
-    const opened = await this.client.conversations.open({ users: userId });
+    const client = await this.clients.for(teamId);
+    const opened = await client.conversations.open({ users: userId });
     const id = opened.channel?.id;
     if (!id) throw new RelayError('slack_bad_response', 'conversations.open returned no channel');
-    this.dms.set(userId, id);
+    this.dms.set(key, id);
     return id;
   }
 }

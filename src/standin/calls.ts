@@ -7,6 +7,8 @@ export interface RecordedCall {
   args: Record<string, unknown>;
   ok: boolean;
   error?: string;
+  /** Workspace whose bot token made the call (Web API calls that carried a valid bot token). */
+  teamId?: string;
   /** Epoch ms by the stand-in's clock. */
   at: number;
 }

@@ -16,6 +16,7 @@ export {
   type Transport,
 } from './driver.js';
 export { HttpTransport } from './transports.js';
+export { OAUTH_CODE_TTL_MS, OAuthEndpoint, type OAuthApp, type StandinWorkspace } from './oauth.js';
 export {
   SOCKET_ACK_TIMEOUT_MS,
   SocketModeEndpoint,

@@ -6,6 +6,7 @@ import { CallLog, StandinError, type RecordedCall } from './calls.js';
 import { type Answer, listen } from './http.js';
 import { CHAT_METHODS, type Handler, fail, messageObject } from './methods-chat.js';
 import { VIEW_METHODS } from './methods-views.js';
+import { OAuthEndpoint, type OAuthApp, type StandinWorkspace } from './oauth.js';
 import { SocketModeEndpoint, SocketTransport } from './socket-mode.js';
 import type { Transport } from './transports.js';
 import { type ResponseTarget, ResponseUrls, applyViewAck } from './responses.js';
@@ -33,6 +34,10 @@ export interface StandinOptions {
   botUserId?: string;
   /** App-level token (`xapp-…`) that apps.connections.open accepts; without it Socket Mode is refused. */
   appToken?: string;
+  /** The app's OAuth credentials: workspaces can install it (authorize page + oauth.v2.access). */
+  oauth?: OAuthApp;
+  /** More workspaces the app can be installed in (the stand-in's own is always one). */
+  workspaces?: StandinWorkspace[];
   /** People users.info knows by name/locale/tz; others get defaults derived from their id. */
   users?: Record<string, StandinUser>;
 }
@@ -58,6 +63,8 @@ export interface SlackStandin {
   readonly socketMode: SocketModeEndpoint;
   /** A driver transport that sends envelopes over the app's Socket Mode connection. */
   socketTransport(): Transport;
+  /** OAuth installs: `approve` plays the person allowing one; oauth.v2.access hands out the bot tokens. */
+  readonly oauth: OAuthEndpoint;
   message(channel: string, ts: string): PostedMessage | undefined;
   /** The message object Slack puts in block_actions payloads, or undefined. */
   messageObject(channel: string, ts: string): Record<string, unknown> | undefined;
@@ -107,9 +114,21 @@ class Standin implements SlackStandin {
   server: Server | undefined;
   origin = '';
   private socket: SocketModeEndpoint | undefined;
+  readonly oauth: OAuthEndpoint;
 
-  constructor(readonly store: Store) {
+  constructor(
+    readonly store: Store,
+    opts: StandinOptions,
+  ) {
     this.responses = new ResponseUrls(store);
+    const workspaces = new Map<string, StandinWorkspace>(
+      [
+        { teamId: store.identity.teamId, teamDomain: store.identity.teamDomain },
+        ...(opts.workspaces ?? []),
+      ].map((w) => [w.teamId, w]),
+    );
+    const app = opts.oauth ?? { clientId: '', clientSecret: '' };
+    this.oauth = new OAuthEndpoint(app, workspaces, store.identity.appId, () => store.now());
   }
 
   get apiUrl(): string {
@@ -147,33 +166,49 @@ class Standin implements SlackStandin {
       hold.arrive();
       await hold.released;
     }
-    const answer = this.dispatch(method, args, req.headers.authorization);
-    this.record(method, args, answer.body);
+    const { answer, teamId } = this.dispatch(method, args, req.headers.authorization);
+    this.record(method, args, answer.body, teamId);
     return answer;
   };
 
-  private record(method: string, args: Obj, body: Obj): RecordedCall {
+  private record(method: string, args: Obj, body: Obj, teamId?: string): RecordedCall {
     const error = typeof body.error === 'string' ? { error: body.error } : {};
-    return this.log.record({ method, args, ok: body.ok === true, ...error, at: this.store.now() });
+    const team = teamId ? { teamId } : {};
+    return this.log.record({ method, args, ok: body.ok === true, ...error, ...team, at: this.store.now() });
   }
 
   /** Methods that authenticate with something other than the bot token. */
-  private readonly ownAuth: Record<string, (token: string | undefined, args: Obj) => Obj> = {
+  private readonly ownAuth: Record<
+    string,
+    (token: string | undefined, args: Obj, authorization?: string) => Obj
+  > = {
     'apps.connections.open': (token) => this.socketMode.connectionsOpen(token, this.store.identity.botToken),
+    'oauth.v2.access': (_token, args, authorization) => this.oauth.access(args, authorization),
   };
 
-  private dispatch(method: string, args: Obj, authorization: string | undefined): Answer {
+  /** The workspace a bot token belongs to: the stand-in's own, or one that installed the app. */
+  private callerOf(token: string): Identity | undefined {
+    return token === this.store.identity.botToken ? this.store.identity : this.oauth.installed.get(token);
+  }
+
+  private dispatch(
+    method: string,
+    args: Obj,
+    authorization: string | undefined,
+  ): { answer: Answer; teamId?: string } {
     const injected = this.failures.get(method)?.shift();
-    if (injected) return injectedAnswer(injected);
+    if (injected) return { answer: injectedAnswer(injected) };
     const bearer = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : undefined;
     const token = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
     const own = this.ownAuth[method];
-    if (own) return { status: 200, body: own(token, args) };
+    if (own) return { answer: { status: 200, body: own(token, args, authorization) } };
     const handler = METHODS[method];
-    if (!handler) return { status: 200, body: fail('unknown_method') };
-    if (!token) return { status: 200, body: fail('not_authed') };
-    if (token !== this.store.identity.botToken) return { status: 200, body: fail('invalid_auth') };
-    return { status: 200, body: handler(args, this.store) };
+    if (!handler) return { answer: { status: 200, body: fail('unknown_method') } };
+    if (!token) return { answer: { status: 200, body: fail('not_authed') } };
+    const caller = this.callerOf(token);
+    if (!caller) return { answer: { status: 200, body: fail('invalid_auth') } };
+    const body = this.store.as(caller, () => handler(args, this.store));
+    return { answer: { status: 200, body }, teamId: caller.teamId };
   }
 
   message(channel: string, ts: string): PostedMessage | undefined {
@@ -275,7 +310,7 @@ export async function startSlackStandin(opts: StandinOptions): Promise<SlackStan
     appId: 'A0STANDINAPP',
     botToken: opts.botToken,
   };
-  const standin = new Standin(new Store(identity, opts.clock ?? Date.now, opts.users));
+  const standin = new Standin(new Store(identity, opts.clock ?? Date.now, opts.users), opts);
   const { server, origin } = await listen(opts.port ?? 0, standin.route);
   standin.attach(server, origin, opts.appToken);
   return standin;

@@ -73,11 +73,29 @@ export class Store {
   private readonly dms = new Map<string, string>();
   private seq = 0;
 
+  /** The workspace whose token made the call being answered; the stand-in's own between calls. */
+  private caller: Identity | undefined;
+
   constructor(
-    readonly identity: Identity,
+    private readonly own: Identity,
     private readonly clock: () => number,
     readonly users: Record<string, StandinUser> = {},
   ) {}
+
+  /** Who the current call's workspace and bot are (auth.test, message and view objects answer as them). */
+  get identity(): Identity {
+    return this.caller ?? this.own;
+  }
+
+  /** Answers one synchronous Web API call as the workspace whose token made it. */
+  as<T>(caller: Identity, answer: () => T): T {
+    this.caller = caller;
+    try {
+      return answer();
+    } finally {
+      this.caller = undefined;
+    }
+  }
 
   next(): number {
     this.seq += 1;

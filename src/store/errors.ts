@@ -12,7 +12,9 @@ export type StoreErrorCode =
   /** The server asked for more new questions than its rate limit allows (see RateLimitedError). */
   | 'rate_limited'
   /** drain() was called: this replica takes no new questions. */
-  | 'draining';
+  | 'draining'
+  /** The Slack app has no installation for the workspace (or org) asked for. */
+  | 'not_installed';
 
 export class StoreError extends RelayError {
   override name = 'StoreError';

@@ -54,6 +54,8 @@ export interface OutboxJob {
   args: Record<string, unknown>;
   /** Epoch ms after which the call is not worth making; default OUTBOX_DEFAULT_DEADLINE_MS from send(). */
   deadline?: number;
+  /** Workspace (Slack team id) whose bot token makes the call; absent for a single-workspace deployment. */
+  teamId?: string;
   /** Job id: a second send() with the same key while the first is kept waits for the same call. */
   key?: string;
 }
@@ -238,8 +240,8 @@ export class Outbox {
   ): Promise<OutboxResult> {
     if (this.clock() >= job.data.deadline) return { ok: false, error: 'deadline' };
     try {
-      const { method, channel, args } = job.data;
-      return { ok: true, ...(await handler({ method, channel, args })) };
+      const { method, channel, args, teamId } = job.data;
+      return { ok: true, ...(await handler({ method, channel, args, ...(teamId ? { teamId } : {}) })) };
     } catch (err) {
       return await this.onError(job, classify(err), err);
     }

@@ -12,6 +12,7 @@ import {
 } from './connect.js';
 import { COMMAND_TIMEOUT_MS } from './store.js';
 import { EventDeliveries } from './deliveries.js';
+import { RedisInstallationStore } from './installations.js';
 import { HISTORY_MAX, historyKey, recentAnswers, recordAnswer, type AnswerRecord } from './history.js';
 
 export interface SlackStateOptions {
@@ -29,12 +30,15 @@ export interface SlackStateOptions {
 export class SlackState {
   /** Events API deliveries already taken by some replica (each event is processed once). */
   readonly deliveries: EventDeliveries;
+  /** Each workspace's installation (OAuth distribution), Bolt's InstallationStore. */
+  readonly installations: RedisInstallationStore;
 
   private constructor(
     private readonly cmd: Redis,
     private readonly opts: SlackStateOptions & { logger: StoreLogger },
   ) {
     this.deliveries = new EventDeliveries(cmd, opts.prefix);
+    this.installations = new RedisInstallationStore(cmd, opts.prefix);
   }
 
   static async open(opts: SlackStateOptions): Promise<SlackState> {

@@ -1,5 +1,6 @@
 import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { singleWorkspace } from '../../src/slack/workspaces.js';
 import { classifySlackError, slackHandler } from '../../src/slack/outbox.js';
 import { type RecordedCall, type SlackStandin, startSlackStandin } from '../../src/standin/index.js';
 import { Outbox } from '../../src/store/outbox.js';
@@ -44,7 +45,7 @@ async function startOutbox(): Promise<Outbox> {
     logger: quiet,
     retryBaseMs: RETRY_BASE_MS,
   });
-  await outbox.start(slackHandler(client), classifySlackError);
+  await outbox.start(slackHandler(singleWorkspace(client)), classifySlackError);
   return outbox;
 }
 

@@ -1,0 +1,125 @@
+// Multi-workspace distribution: one deployment, installed in two workspaces through Bolt's OAuth flow
+// (/slack/install → Slack's authorize page → /slack/oauth_redirect → oauth.v2.access), keeps each installation
+// in Redis and makes every Web API call with the token of the question's workspace, on any replica.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { start, type RunningRelay } from '../../src/main.js';
+import { SlackDriver, startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { resultText } from '../support/slack-text.js';
+import { FIXTURE, SIGNING_SECRET } from './harness.js';
+
+const OAUTH = { clientId: '1111.2222', clientSecret: 'client-secret-for-tests' };
+const SECOND = 'T0SECOND';
+const NAME_FORM = { type: 'object', properties: { name: { type: 'string', title: 'Name' } } };
+
+/** Runs the install flow in workspace `teamId` as a browser would; resolves with the success page's status. */
+async function install(base: string, standin: SlackStandin, teamId: string): Promise<number> {
+  const page = await fetch(`${base}/slack/install`);
+  const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const href = /href="([^"]*oauth\/v2\/authorize[^"]*)"/.exec(await page.text())?.[1] ?? '';
+  const back = standin.oauth.approve(href.replaceAll('&amp;', '&'), { teamId, userId: `UADMIN${teamId}` });
+  const done = await fetch(back, { headers: { cookie }, redirect: 'manual' });
+  return done.status;
+}
+
+describe('OAuth installs in several workspaces', () => {
+  let standin: SlackStandin;
+  let replicas: RunningRelay[];
+  beforeAll(async () => {
+    standin = await startSlackStandin({
+      botToken: 'xoxb-never-used-by-a-distributed-app',
+      oauth: OAUTH,
+      workspaces: [{ teamId: SECOND, teamDomain: 'second' }],
+    });
+    const config = loadConfig({
+      env: {
+        SLACK_CLIENT_ID: OAUTH.clientId,
+        SLACK_CLIENT_SECRET: OAUTH.clientSecret,
+        SLACK_STATE_SECRET: 'state-secret-of-sixteen-plus',
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        SLACK_API_URL: standin.apiUrl,
+        REDIS_URL: redisUrl(),
+        REDIS_PREFIX: uniquePrefix(),
+        PORT: '0',
+        ELICIT_RELAY_CONFIG: 'fixture.json',
+      },
+      readFile: () =>
+        JSON.stringify({
+          mcpServers: { fixture: { command: process.execPath, args: ['--import', 'tsx', FIXTURE] } },
+        }),
+    });
+    replicas = [await start(config, createLogger('silent')), await start(config, createLogger('silent'))];
+  });
+  afterAll(async () => {
+    for (const replica of replicas) await replica.stop();
+    await standin.close();
+  });
+
+  const driverFor = (replica: RunningRelay, teamId: string): SlackDriver =>
+    new SlackDriver({
+      eventsUrl: `http://127.0.0.1:${replica.port}/slack/events`,
+      signingSecret: SIGNING_SECRET,
+      standin,
+      teamId,
+    });
+
+  it('installs in a second workspace and posts its questions with that workspace’s token', async () => {
+    const [first, second] = replicas;
+    if (!first || !second) throw new Error('two replicas expected');
+    standin.oauth.setRedirectUrl(`http://127.0.0.1:${first.port}/slack/oauth_redirect`);
+    expect(await install(`http://127.0.0.1:${first.port}`, standin, SECOND)).toBe(200);
+    const exchange = standin.calls.find((c) => c.method === 'oauth.v2.access');
+    expect(exchange).toMatchObject({ ok: true, args: { client_id: OAUTH.clientId } });
+
+    // The other replica serves the new workspace from the installation in Redis.
+    const command = await driverFor(second, SECOND).slashCommand({
+      userId: 'U2ND',
+      command: '/mcp',
+      text: `run fixture ask ${JSON.stringify({ message: 'Name?', schema: NAME_FORM })}`,
+    });
+    expect(command.status).toBe(200);
+    const card = await standin.waitForCall(
+      'chat.postMessage',
+      (c) => c.ok && JSON.stringify(c.args.blocks ?? '').includes('elicit_respond'),
+      15_000,
+    );
+    expect(card.teamId).toBe(SECOND);
+    const lookups = standin.calls.filter((c) => ['conversations.open', 'users.info'].includes(c.method));
+    expect(lookups.map((c) => c.teamId)).toEqual(lookups.map(() => SECOND));
+
+    const channel = standin.dmChannelOf('U2ND');
+    const [posted] = standin.messagesIn(channel);
+    const decline = await driverFor(first, SECOND).clickButton({
+      userId: 'U2ND',
+      channel,
+      ts: posted?.ts ?? '',
+      actionId: 'elicit_decline',
+    });
+    expect(decline.status).toBe(200);
+    const update = await standin.waitForCall('chat.update', (c) => c.ok && c.args.ts === posted?.ts, 15_000);
+    expect(update.teamId).toBe(SECOND);
+    const result = await standin.waitForCall(
+      'chat.postMessage',
+      (c) => c.ok && c.args.channel === channel && !JSON.stringify(c.args.blocks ?? '').includes('elicit_'),
+      15_000,
+    );
+    expect(result.teamId).toBe(SECOND);
+    expect(JSON.parse(resultText(result.args.blocks))).toEqual({ action: 'decline' });
+  });
+
+  it('ignores requests from a workspace that never installed the app', async () => {
+    const [first] = replicas;
+    if (!first) throw new Error('a replica expected');
+    const before = standin.calls.length;
+    const command = await driverFor(first, 'T0NEVER').slashCommand({
+      userId: 'UX',
+      command: '/mcp',
+      text: 'servers',
+    });
+    // Bolt acks what it cannot authorize with an empty 200 and runs no listener.
+    expect(command).toEqual({ status: 200, body: '' });
+    expect(standin.calls.slice(before).filter((c) => c.method !== 'response_url')).toEqual([]);
+  });
+});
