@@ -112,14 +112,13 @@ describe('OAuth installs in several workspaces', () => {
   it('ignores requests from a workspace that never installed the app', async () => {
     const [first] = replicas;
     if (!first) throw new Error('a replica expected');
-    const before = standin.calls.length;
     const command = await driverFor(first, 'T0NEVER').slashCommand({
       userId: 'UX',
       command: '/mcp',
       text: 'servers',
     });
-    // Bolt acks what it cannot authorize with an empty 200 and runs no listener.
+    // Bolt acks what it cannot authorize with an empty 200 and runs no listener (an authorized
+    // `/mcp servers` acks with the list of servers).
     expect(command).toEqual({ status: 200, body: '' });
-    expect(standin.calls.slice(before).filter((c) => c.method !== 'response_url')).toEqual([]);
   });
 });
