@@ -49,6 +49,8 @@ export interface HarnessOptions {
   policy?: Record<string, unknown>;
   /** More servers running the same fixture, by name, each with its own elicitation timeout. */
   moreFixtures?: Record<string, { timeout: string }>;
+  /** More `mcpServers` entries as written in the config file (e.g. `{ url }` of an outside peer). */
+  servers?: Record<string, unknown>;
   /** REDIS_URL of the replicas (e.g. a proxy a test can cut); default the test Redis. */
   redisUrl?: string;
   /** Socket Mode (SLACK_APP_TOKEN, no signing secret): the drivers send envelopes over the socket. */
@@ -89,6 +91,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
               { command: process.execPath, args: ['--import', 'tsx', FIXTURE], elicitation: { timeout } },
             ]),
           ),
+          ...options.servers,
         },
       }),
   });
