@@ -33,6 +33,14 @@ import type { Origin } from '../relay/types.js';
 /** The SDK's per-request timeout is replaced by the call's own timers (call.ts); 2^31 - 1 ms is its ceiling. */
 const NO_SDK_TIMEOUT_MS = 2 ** 31 - 1;
 
+/**
+ * After a transport error, how long the server has to answer a ping before the session is given up, in ms.
+ * A Streamable HTTP stream that breaks without a resumable event id only raises an error in the SDK: the
+ * request it carried would wait forever. A server that still answers keeps the session (its stream may be
+ * resumed); one that does not is gone, and closing the session fails its call at once.
+ */
+const LIVENESS_PING_MS = 5_000;
+
 export interface SessionOptions {
   spec: McpServerSpec;
   /** The person this session works for; undefined for the control link, which runs no tool calls. */
@@ -56,6 +64,7 @@ export interface SessionOptions {
 export class McpSession {
   private current: CallRun | undefined;
   private closed = false;
+  private checkingLiveness = false;
   /**
    * SDK 1.32.2 ignores notifications/cancelled for request id 0 (`if (!requestId) return`), and a
    * server's first request on a connection has id 0; so cancellation is tracked here, for every id.
@@ -100,6 +109,7 @@ export class McpSession {
     }
     // Set only now, so that a failed connect (already reported by the rejection) never calls onClosed.
     client.onclose = () => session.markClosed(true);
+    client.onerror = () => session.checkLiveness();
     return session;
   }
 
@@ -334,6 +344,19 @@ export class McpSession {
       timeoutMs: run ? run.questionTimeout(configured) : configured,
       ...(serverInfo === undefined ? {} : { serverInfo }),
     };
+  }
+
+  private checkLiveness(): void {
+    if (this.closed || this.checkingLiveness) return;
+    this.checkingLiveness = true;
+    this.client
+      .ping({ timeout: LIVENESS_PING_MS })
+      .catch(async (error: unknown) => {
+        this.opts.logger?.warn({ server: this.opts.spec.name, err: error }, 'MCP server stopped answering');
+        await this.client.close();
+      })
+      .catch(() => undefined)
+      .finally(() => (this.checkingLiveness = false));
   }
 
   private markClosed(dropped: boolean): void {
