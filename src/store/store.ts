@@ -21,7 +21,7 @@ import { pendingFor } from './pending.js';
 import { parseQuestion } from './record.js';
 import { reminderHandler } from './reminders.js';
 import { withScripts } from './scripts.js';
-import { CLOSE_GRACE_MS, Timers } from './timers.js';
+import { CLOSE_GRACE_MS, Timers, type TimerSettings } from './timers.js';
 import { finishQuestion, writeQuestion, type Collaborators, type CreateOptions } from './transitions.js';
 
 export {
@@ -43,6 +43,11 @@ export interface StoreOptions {
   holderId: string;
   /** How long finished records are kept, in seconds. Default 86400 (one day). */
   retentionSec?: number;
+  /**
+   * Lock and stalled-check interval of the timer workers, ms. A timer job held by a crashed worker runs again on
+   * a live one within lockDurationMs + stalledIntervalMs (defaults 10000 + 5000).
+   */
+  timers?: TimerSettings;
   /** Refuse to open (StoreError 'not_noeviction') instead of warning when maxmemory-policy is wrong. Default false. */
   requireNoeviction?: boolean;
   logger?: StoreLogger;
@@ -63,7 +68,7 @@ export class QuestionStore {
   private closed = false;
 
   private constructor(private readonly c: Parts) {
-    this.timers = new Timers(c.cmd, c.keys, c.opts.holderId, c.logger);
+    this.timers = new Timers(c.cmd, c.keys, c.opts.holderId, c.logger, c.opts.timers);
   }
 
   static async open(opts: StoreOptions): Promise<QuestionStore> {

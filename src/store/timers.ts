@@ -22,6 +22,13 @@ export const CLOSE_GRACE_MS = 5_000;
 
 export type JobData = { id?: string; at?: number };
 
+export interface TimerSettings {
+  /** Lock on an active timer job, ms. Default TIMEOUT_LOCK_DURATION_MS (10000). */
+  lockDurationMs?: number;
+  /** Interval between stalled-job checks, ms. Default TIMEOUT_STALLED_INTERVAL_MS (5000). */
+  stalledIntervalMs?: number;
+}
+
 export class Timers {
   private base: Redis | undefined;
   private readonly workers: Worker[] = [];
@@ -33,6 +40,7 @@ export class Timers {
     private readonly keys: Keys,
     private readonly holderId: string,
     private readonly logger: StoreLogger,
+    private readonly settings: TimerSettings = {},
   ) {}
 
   async start(queue: string, handle: (job: Job<JobData>) => Promise<void>): Promise<void> {
@@ -42,8 +50,8 @@ export class Timers {
       prefix: k.bullPrefix,
       name: k.connectionName(queue, holderId),
       concurrency: CONCURRENCY,
-      lockDuration: TIMEOUT_LOCK_DURATION_MS,
-      stalledInterval: TIMEOUT_STALLED_INTERVAL_MS,
+      lockDuration: this.settings.lockDurationMs ?? TIMEOUT_LOCK_DURATION_MS,
+      stalledInterval: this.settings.stalledIntervalMs ?? TIMEOUT_STALLED_INTERVAL_MS,
       maxStalledCount: MAX_STALLED_COUNT,
     });
     this.workers.push(worker);

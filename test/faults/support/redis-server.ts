@@ -1,0 +1,88 @@
+// A private redis-server for tests that kill or restart Redis: its own free port and temp dir, never the
+// shared server's data. Started from /usr/bin/redis-server with logs on stdout, so readiness is awaited from
+// its "Ready to accept connections" line instead of polled.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../system/child.js';
+
+const REDIS_SERVER = '/usr/bin/redis-server';
+
+export interface PrivateRedis {
+  url: string;
+  port: number;
+  /** Starts the server again on the same port and dir; `wipe` deletes its files first (data lost). */
+  restart(opts?: { wipe?: boolean }): Promise<void>;
+  /** Sends a signal and waits for the process to exit (SIGKILL: no shutdown save, like a crash). */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface PrivateRedisOptions {
+  /** appendonly yes with appendfsync everysec; default true. */
+  aof?: boolean;
+}
+
+export async function startPrivateRedis(options: PrivateRedisOptions = {}): Promise<PrivateRedis> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-redis-'));
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--logfile',
+    '',
+    '--appendonly',
+    options.aof === false ? 'no' : 'yes',
+    '--appendfsync',
+    'everysec',
+    '--maxmemory-policy',
+    'noeviction',
+  ];
+  let child: ChildProcess | undefined;
+  const launch = async (): Promise<void> => {
+    const started = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = started;
+    let log = '';
+    await new Promise<void>((resolve, reject) => {
+      started.stdout?.on('data', (chunk: Buffer) => {
+        log += chunk.toString();
+        if (log.includes('Ready to accept connections')) resolve();
+      });
+      started.once('exit', (code) => reject(new Error(`redis-server exited (${String(code)}): ${log}`)));
+    });
+  };
+  const kill = async (signal: NodeJS.Signals = 'SIGKILL'): Promise<void> => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = once(running, 'exit');
+    running.kill(signal);
+    await exited;
+  };
+  await launch();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    restart: async (opts = {}) => {
+      await kill();
+      if (opts.wipe) {
+        rmSync(dir, { recursive: true, force: true });
+        mkdirSync(dir, { recursive: true });
+      }
+      await launch();
+    },
+    kill,
+    stop: async () => {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
