@@ -97,7 +97,10 @@ function readTransport(key: string, entry: Record<string, unknown>, env: Env): T
 function readElicitation(
   key: string,
   elicitation: unknown,
-): Pick<ServerConfig, 'elicitationTimeoutMs' | 'elicitationMode' | 'ratePerMinute' | 'refuseSecrets'> {
+): Pick<
+  ServerConfig,
+  'elicitationTimeoutMs' | 'elicitationMode' | 'ratePerMinute' | 'maxPending' | 'refuseSecrets'
+> {
   const policy = { elicitationTimeoutMs: DEFAULT_ELICITATION_TIMEOUT_MS, elicitationMode: 'form' as const };
   if (elicitation === undefined) return policy;
   if (!isRecord(elicitation))
@@ -111,7 +114,22 @@ function readElicitation(
     elicitationMode: readMode(key, elicitation.mode),
     ...(elicitation.ratePerMinute === undefined
       ? {}
-      : { ratePerMinute: readRate(key, elicitation.ratePerMinute) }),
+      : {
+          ratePerMinute: readCount(
+            `${key}.elicitation.ratePerMinute`,
+            elicitation.ratePerMinute,
+            'Give the most new questions this server may ask per minute, e.g. 30.',
+          ),
+        }),
+    ...(elicitation.maxPending === undefined
+      ? {}
+      : {
+          maxPending: readCount(
+            `${key}.elicitation.maxPending`,
+            elicitation.maxPending,
+            'Give the most questions of this server that may wait for an answer at once, e.g. 20.',
+          ),
+        }),
     ...(readSecrets(key, elicitation.secrets) ? { refuseSecrets: true } : {}),
   };
 }
@@ -155,15 +173,12 @@ function readSecrets(key: string, secrets: unknown): boolean {
   );
 }
 
-function readRate(key: string, rate: unknown): number {
-  if (typeof rate !== 'number' || !Number.isInteger(rate) || rate < 1) {
-    throw new ConfigError(
-      `${key}.elicitation.ratePerMinute`,
-      `${JSON.stringify(rate)} is not a positive whole number`,
-      'Give the most new questions this server may ask per minute, e.g. 30.',
-    );
+/** `ratePerMinute` (new questions per minute) and `maxPending` (questions open at once): whole numbers ≥ 1. */
+function readCount(key: string, count: unknown, fix: string): number {
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
+    throw new ConfigError(key, `${JSON.stringify(count)} is not a positive whole number`, fix);
   }
-  return rate;
+  return count;
 }
 
 function readStringMap(key: string, value: unknown, env: Env): Record<string, string> {

@@ -21,6 +21,11 @@ export interface ServerConfig {
   elicitationMode: 'form' | 'decline' | 'off';
   /** Most new questions per minute from this server, across replicas; unlimited when absent. */
   ratePerMinute?: number;
+  /**
+   * Most questions of this server waiting for an answer at once on each replica (the one holding the
+   * server's session); beyond it a new elicitation gets -32600 before Slack is asked. Unlimited when absent.
+   */
+  maxPending?: number;
   /** Refuse (-32602) forms with fields that look like secrets, which the spec forbids in form mode; default warn. */
   refuseSecrets?: boolean;
 }

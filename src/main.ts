@@ -171,5 +171,6 @@ function toSpec(server: ServerConfig): McpServerSpec {
     transport: server.transport,
     elicitationTimeoutMs: server.elicitationTimeoutMs,
     elicitationMode: server.elicitationMode,
+    ...(server.maxPending === undefined ? {} : { maxPending: server.maxPending }),
   };
 }

@@ -118,6 +118,11 @@ describe('loadConfig', () => {
       { './elicit-relay.yml': 'mcpServers:\n  a: { command: x, elicitation: { ratePerMinute: 0 } }' },
       'mcpServers.a.elicitation.ratePerMinute',
     ],
+    [
+      {},
+      { './elicit-relay.yml': 'mcpServers:\n  a: { command: x, elicitation: { maxPending: 2.5 } }' },
+      'mcpServers.a.elicitation.maxPending',
+    ],
     [{}, { './elicit-relay.yml': 'mcpServers: {a: [' }, './elicit-relay.yml'],
   ])('refuses %j / %j naming the key %s and a fix', (env, map, key) => {
     const error = errorOf(() => loadConfig({ env, readFile: files(map) }));
@@ -129,11 +134,12 @@ describe('loadConfig', () => {
 
   it('reads the per-server elicitation policy', () => {
     const yaml =
-      'mcpServers:\n  a: { command: x, elicitation: { mode: decline, ratePerMinute: 30, timeout: 2h, secrets: refuse } }';
+      'mcpServers:\n  a: { command: x, elicitation: { mode: decline, ratePerMinute: 30, maxPending: 5, timeout: 2h, secrets: refuse } }';
     const config = loadConfig({ env: {}, readFile: files({ './elicit-relay.yml': yaml }) });
     expect(config.servers[0]).toMatchObject({
       elicitationMode: 'decline',
       ratePerMinute: 30,
+      maxPending: 5,
       refuseSecrets: true,
       elicitationTimeoutMs: 7_200_000,
     });

@@ -8,6 +8,7 @@
 // fails, also puts the server into 'reconnecting' until the next check succeeds. A lasting failure (the
 // command cannot be run, HTTP 4xx) makes it 'failed' with no retry: only a person's next call tries again.
 import { backoffDelay, type BackoffOptions, type McpClock } from './clock.js';
+import { gateSink } from './pending-gate.js';
 import { SessionPool } from './pool.js';
 import { McpSession } from './session.js';
 import { Health } from './status.js';
@@ -44,6 +45,8 @@ export interface LinkOptions {
 
 export class ServerLink {
   private readonly health: Health;
+  /** The relay's sink behind this server's `maxPending` gate, shared by all its sessions. */
+  private readonly sink: ElicitationSink;
   private readonly pools = new Map<string, SessionPool>();
   private tools: Promise<ToolSummary[]> | undefined;
   private control: Promise<McpSession> | undefined;
@@ -59,6 +62,7 @@ export class ServerLink {
     private readonly opts: LinkOptions,
   ) {
     this.health = new Health(spec.name, opts.onStatus);
+    this.sink = gateSink(opts.sink, spec.name, spec.maxPending);
   }
 
   status(): ServerStatus {
@@ -202,7 +206,7 @@ export class ServerLink {
       person,
       transport,
       ...(plan.fallback === undefined ? {} : { fallback: plan.fallback }),
-      sink: this.opts.sink,
+      sink: this.sink,
       clientInfo: this.opts.clientInfo,
       clock: this.opts.clock,
       onClosed,

@@ -30,6 +30,8 @@ export interface McpServerSpec {
   elicitationTimeoutMs: number;
   /** Default 'form'. */
   elicitationMode?: ElicitationMode;
+  /** Most of its elicitations waiting for a person at once on this hub; more get -32600. Default: no limit. */
+  maxPending?: number;
 }
 
 /** An `elicitation/create` request as the relay sees it; `requestedSchema` is the raw JSON the server sent. */
