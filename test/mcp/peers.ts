@@ -36,7 +36,12 @@ export interface HttpPeer {
 }
 
 /** Starts `node script args` with PORT set and resolves once a line of its output matches `ready`. */
-export async function startHttpPeer(script: string, args: string[], ready: RegExp): Promise<HttpPeer> {
+export async function startHttpPeer(
+  script: string,
+  args: string[],
+  ready: RegExp,
+  path = '/mcp',
+): Promise<HttpPeer> {
   const port = await freePort();
   const child = spawn(process.execPath, [script, ...args], {
     env: { PATH: process.env['PATH'] ?? '', PORT: String(port) },
@@ -52,7 +57,7 @@ export async function startHttpPeer(script: string, args: string[], ready: RegEx
   await Promise.race([listening, exited]);
   exited.catch(() => undefined);
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${port}${path}`,
     child,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -73,6 +78,11 @@ export function everythingStdio(name = 'everything'): McpServerSpec {
 
 export function startEverythingHttp(): Promise<HttpPeer> {
   return startHttpPeer(everythingBin, ['streamableHttp'], /listening on port/);
+}
+
+/** server-everything's legacy HTTP+SSE transport (revision 2024-11-05): GET /sse, POST /message. */
+export function startEverythingSse(): Promise<HttpPeer> {
+  return startHttpPeer(everythingBin, ['sse'], /Server is running on port/, '/sse');
 }
 
 /** The SDK's `elicitationFormExample` (register_user, create_event, update_shipping_address) over HTTP. */

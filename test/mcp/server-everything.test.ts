@@ -4,7 +4,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpHub } from '../../src/mcp/hub.js';
 import type { McpServerSpec, ProgressUpdate } from '../../src/mcp/types.js';
-import { everythingStdio, httpSpec, startEverythingHttp, type HttpPeer } from './peers.js';
+import {
+  everythingStdio,
+  httpSpec,
+  startEverythingHttp,
+  startEverythingSse,
+  type HttpPeer,
+} from './peers.js';
 import { recordingSink } from './support.js';
 
 const content = {
@@ -158,5 +164,36 @@ describe.each(transports)('McpHub against server-everything over %s', (_transpor
     expect(asked?.request.message).toContain('"python" could have multiple interpretations');
     expect(asked?.ctx.origin).toEqual(origin);
     expect(updates.map((u) => u.message).filter((m) => m !== undefined).length).toBeGreaterThan(0);
+  });
+});
+
+describe('McpHub against server-everything over legacy HTTP+SSE', () => {
+  let sse: HttpPeer | undefined;
+  beforeAll(async () => {
+    sse = await startEverythingSse();
+  });
+  afterAll(async () => {
+    await sse?.stop();
+  });
+
+  const ask = async (transport: McpServerSpec['transport']): Promise<string> => {
+    const sink = recordingSink(() => ({ action: 'accept', content }));
+    hub = new McpHub({ servers: [{ name: 'everything', transport, elicitationTimeoutMs: 60_000 }], sink });
+    const result = await hub.callTool({
+      server: 'everything',
+      tool: 'trigger-elicitation-request',
+      args: {},
+      origin,
+    });
+    expect(sink.asked).toHaveLength(1);
+    return result.text;
+  };
+
+  it('relays an accepted form when configured as SSE', async () => {
+    expect(await ask({ kind: 'sse', url: sse?.url ?? '', headers: {} })).toContain('Ada Lovelace');
+  });
+
+  it('falls back to SSE when a URL configured as Streamable HTTP refuses the initialize POST', async () => {
+    expect(await ask({ kind: 'http', url: sse?.url ?? '', headers: {} })).toContain('Ada Lovelace');
   });
 });
