@@ -3,13 +3,60 @@
 // Strings that embed server text take it already escaped for mrkdwn.
 import type { Locale } from './i18n.js';
 
+type Count = (n: number) => string;
+type ToolOn = (tool: string, server: string) => string;
+
 export interface CommandText {
   homeHeader: string;
   homeIntro: string;
   homeNothing: string;
-  homeMore: (n: number) => string;
+  homeMore: Count;
   homeRecentHeader: string;
   homeNoRecent: string;
+  /** `/mcp help`, one line per subcommand. */
+  usage: string[];
+  unknownSubcommand: (verb: string) => string;
+  runNeedsTool: string;
+  toolsNeedsServer: string;
+  badJson: string;
+  notObject: string;
+  noServers: string;
+  serversHeader: string;
+  noSuchServer: (server: string) => string;
+  noSuchTool: ToolOn;
+  running: ToolOn;
+  toolsHeader: (server: string) => string;
+  noTools: (server: string) => string;
+  takesArguments: string;
+  noArguments: string;
+  moreTools: Count;
+  toolsUnavailable: (server: string, reason: string) => string;
+  runTitle: string;
+  run: string;
+  cancel: string;
+  close: string;
+  loading: ToolOn;
+  argumentsLabel: string;
+  argumentsHint: string;
+  jsonInvalid: string;
+  jsonNotObject: string;
+  argumentsInvalid: (problems: string) => string;
+  runStarted: ToolOn;
+  finished: ToolOn;
+  failed: ToolOn;
+  noOutput: string;
+  structuredHeader: string;
+  attached: Count;
+  attachFailed: string;
+  urlRequired: ToolOn;
+  openLink: string;
+  retry: string;
+  retrying: ToolOn;
+  retryTooLong: string;
+  working: ToolOn;
+  stillWorking: string;
+  workDone: ToolOn;
+  workFailed: ToolOn;
 }
 
 const en: CommandText = {
@@ -19,6 +66,57 @@ const en: CommandText = {
   homeMore: (n) => `…and ${n} more, shown here once you answer some of the above.`,
   homeRecentHeader: 'Your recent answers',
   homeNoRecent: 'No answers yet.',
+  usage: [
+    '*Usage*',
+    '`/mcp run <server> <tool> <JSON arguments>`: call a tool; its questions come to you here',
+    '`/mcp run <server> <tool>`: fill in the tool’s arguments in a form, then call it',
+    '`/mcp tools <server>`: list the tools of a server',
+    '`/mcp servers`: list the configured MCP servers',
+    '`/mcp help`: this text',
+  ],
+  unknownSubcommand: (verb) => `Unknown subcommand \`${verb}\`.`,
+  runNeedsTool: 'Name a server and a tool: `/mcp run <server> <tool> {…}`.',
+  toolsNeedsServer: 'Name a server: `/mcp tools <server>`.',
+  badJson: 'The arguments are not valid JSON.',
+  notObject: 'The arguments must be a JSON object, e.g. `{"name": "x"}`.',
+  noServers: 'No MCP servers are configured.',
+  serversHeader: '*MCP servers*',
+  noSuchServer: (server) => `There is no MCP server named \`${server}\`. Try \`/mcp servers\`.`,
+  noSuchTool: (tool, server) => `${server} has no tool named ${tool}. Try \`/mcp tools\`.`,
+  running: (tool, server) => `Running ${tool} on ${server}…`,
+  toolsHeader: (server) => `Tools of ${server}`,
+  noTools: (server) => `${server} offers no tools.`,
+  takesArguments: 'takes arguments',
+  noArguments: 'no arguments',
+  moreTools: (n) => `…and ${n} more tools not shown here (Slack limits the size of a message).`,
+  toolsUnavailable: (server, reason) => `Could not list the tools of ${server}: ${reason}`,
+  runTitle: 'Run a tool',
+  run: 'Run',
+  cancel: 'Cancel',
+  close: 'Close',
+  loading: (tool, server) => `Loading ${tool} from ${server}…`,
+  argumentsLabel: 'Arguments (JSON)',
+  argumentsHint: 'This tool’s arguments cannot be shown as a form; write them as a JSON object.',
+  jsonInvalid: 'This is not valid JSON.',
+  jsonNotObject: 'The arguments must be a JSON object, e.g. {"name": "x"}.',
+  argumentsInvalid: (problems) => `The arguments do not match the tool’s schema: ${problems}`,
+  runStarted: (tool, server) => `Running ${tool} on ${server}. The result will come to your DM with the bot.`,
+  finished: (tool, server) => `${tool} on ${server} finished`,
+  failed: (tool, server) => `${tool} on ${server} failed`,
+  noOutput: '(no output)',
+  structuredHeader: 'Structured result',
+  attached: (n) => `The output is long (${n} lines), so it is attached as a file.`,
+  attachFailed: 'The full output could not be attached as a file; it is shortened here.',
+  urlRequired: (tool, server) =>
+    `${tool} on ${server} needs you to open these links first. Come back and retry once you are done.`,
+  openLink: 'Open link',
+  retry: 'Done, retry',
+  retrying: (tool, server) => `Retrying ${tool} on ${server}…`,
+  retryTooLong: 'The arguments are too long to retry from a button; run the command again when you are done.',
+  working: (tool, server) => `${tool} on ${server} is working…`,
+  stillWorking: 'Working…',
+  workDone: (tool, server) => `${tool} on ${server} is done; the result follows.`,
+  workFailed: (tool, server) => `${tool} on ${server} stopped; the reason follows.`,
 };
 
 const zh: CommandText = {
@@ -28,9 +126,62 @@ const zh: CommandText = {
   homeMore: (n) => `……还有 ${n} 个问题，回答上面的问题后会显示在这里。`,
   homeRecentHeader: '你最近的回答',
   homeNoRecent: '还没有回答。',
+  usage: [
+    '*用法*',
+    '`/mcp run <服务器> <工具> <JSON 参数>`：调用工具；它提出的问题会发到这里',
+    '`/mcp run <服务器> <工具>`：先在表单中填写工具的参数，再调用它',
+    '`/mcp tools <服务器>`：列出服务器的工具',
+    '`/mcp servers`：列出已配置的 MCP 服务器',
+    '`/mcp help`：显示本说明',
+  ],
+  unknownSubcommand: (verb) => `未知的子命令 \`${verb}\`。`,
+  runNeedsTool: '请指定服务器和工具：`/mcp run <服务器> <工具> {…}`。',
+  toolsNeedsServer: '请指定服务器：`/mcp tools <服务器>`。',
+  badJson: '参数不是有效的 JSON。',
+  notObject: '参数必须是一个 JSON 对象，例如 `{"name": "x"}`。',
+  noServers: '没有配置任何 MCP 服务器。',
+  serversHeader: '*MCP 服务器*',
+  noSuchServer: (server) => `没有名为 \`${server}\` 的 MCP 服务器。试试 \`/mcp servers\`。`,
+  noSuchTool: (tool, server) => `${server} 没有名为 ${tool} 的工具。试试 \`/mcp tools\`。`,
+  running: (tool, server) => `正在 ${server} 上运行 ${tool}……`,
+  toolsHeader: (server) => `${server} 的工具`,
+  noTools: (server) => `${server} 没有提供任何工具。`,
+  takesArguments: '需要参数',
+  noArguments: '无参数',
+  moreTools: (n) => `……还有 ${n} 个工具未在此显示（Slack 限制了消息的大小）。`,
+  toolsUnavailable: (server, reason) => `无法列出 ${server} 的工具：${reason}`,
+  runTitle: '运行工具',
+  run: '运行',
+  cancel: '取消',
+  close: '关闭',
+  loading: (tool, server) => `正在从 ${server} 加载 ${tool}……`,
+  argumentsLabel: '参数（JSON）',
+  argumentsHint: '该工具的参数无法显示为表单；请以 JSON 对象的形式填写。',
+  jsonInvalid: '这不是有效的 JSON。',
+  jsonNotObject: '参数必须是一个 JSON 对象，例如 {"name": "x"}。',
+  argumentsInvalid: (problems) => `参数不符合工具的模式：${problems}`,
+  runStarted: (tool, server) => `正在 ${server} 上运行 ${tool}。结果会发送到你与机器人的私信中。`,
+  finished: (tool, server) => `${server} 上的 ${tool} 已完成`,
+  failed: (tool, server) => `${server} 上的 ${tool} 失败`,
+  noOutput: '（无输出）',
+  structuredHeader: '结构化结果',
+  attached: (n) => `输出较长（${n} 行），已作为文件附上。`,
+  attachFailed: '完整输出无法作为文件附上；此处显示的是截短的内容。',
+  urlRequired: (tool, server) => `${server} 上的 ${tool} 需要你先打开以下链接。完成后回来重试。`,
+  openLink: '打开链接',
+  retry: '已完成，重试',
+  retrying: (tool, server) => `正在重试 ${server} 上的 ${tool}……`,
+  retryTooLong: '参数太长，无法通过按钮重试；完成后请重新运行该命令。',
+  working: (tool, server) => `${server} 上的 ${tool} 正在运行……`,
+  stillWorking: '运行中……',
+  workDone: (tool, server) => `${server} 上的 ${tool} 已完成；结果如下。`,
+  workFailed: (tool, server) => `${server} 上的 ${tool} 已停止；原因如下。`,
 };
 
 /** The table for `locale`; English when absent. */
 export function commandText(locale?: Locale): CommandText {
   return locale === 'zh-CN' ? zh : en;
 }
+
+/** Both tables, for tests that compare them. */
+export const COMMAND_TEXT: Record<Locale, CommandText> = { en, 'zh-CN': zh };

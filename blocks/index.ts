@@ -33,3 +33,32 @@ export {
   type HomeQuestion,
   type HomeView,
 } from './home.js';
+export { commandText, COMMAND_TEXT, type CommandText } from './i18n-commands.js';
+export { toolsMessage, takesArguments, TOOLS_SHOWN_MAX, type ListedTool } from './tools.js';
+export {
+  needsSnippet,
+  resultMessage,
+  structuredSummary,
+  urlRequiredMessage,
+  retryTargetOf,
+  progressMessage,
+  INLINE_CHARS_MAX,
+  INLINE_LINES_MAX,
+  RETRY_ACTION,
+  LINK_ACTION_PREFIX,
+  URL_LINKS_MAX,
+  type RetryTarget,
+  type ToolOutcome,
+} from './results.js';
+export {
+  runFormModal,
+  runFormSpec,
+  loadingModal,
+  noticeModal,
+  runTargetOf,
+  readRunArguments,
+  RUN_FORM_CALLBACK,
+  RUN_JSON_BLOCK,
+  type ArgsResult,
+  type RunTarget,
+} from './run-form.js';

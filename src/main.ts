@@ -17,6 +17,7 @@ import { connectionOf } from './slack/receivers.js';
 import { checkFormSchema, checkUrl, refuseSecretFields } from './slack/checks.js';
 import { registerMcpCommand, type ToolRunner } from './slack/command-listener.js';
 import { HomeTab, registerHome } from './slack/home.js';
+import { ToolResults } from './slack/tool-results.js';
 import { Outbox, QuestionStore, SlackState } from './store/index.js';
 
 export interface RunningRelay {
@@ -118,7 +119,15 @@ function homeAndCommands(
   });
   slack.surface.observe(home);
   registerHome(slack.app, home);
-  registerMcpCommand(slack.app, { tools: toolRunner(deps.hub), surface: slack.surface });
+  const tools = toolRunner(deps.hub);
+  const results = new ToolResults({
+    clients: slack.clients,
+    locales: slack.surface.locales,
+    dmOf: (userId, teamId) => slack.surface.dmOf(userId, teamId),
+    callTool: (call) => tools.callTool(call),
+    logger: deps.logger,
+  });
+  registerMcpCommand(slack.app, { tools, results, locales: slack.surface.locales });
   return home;
 }
 

@@ -1,10 +1,22 @@
-// `/mcp`: acks at once, then runs the tool; its elicitations reach the person who ran it, and so does its result.
-import type { App } from '@slack/bolt';
+// `/mcp`: acks at once, then answers privately (help, servers, tools) or runs the tool; its elicitations
+// reach the person who ran it, and so do its progress and result (tool-results.ts). `run` without
+// arguments opens the arguments form (run-form.ts).
+import type { App, BlockButtonAction, SlashCommand } from '@slack/bolt';
+import {
+  LINK_ACTION_PREFIX,
+  RETRY_ACTION,
+  commandText,
+  escapeMrkdwn,
+  retryTargetOf,
+  toolsMessage,
+  type Locale,
+} from '../../blocks/index.js';
 import type { ServerStatus, ToolCall, ToolResult, ToolSummary } from '../mcp/index.js';
 import type { Origin } from '../relay/types.js';
-import { escapeMrkdwn } from '../../blocks/index.js';
-import { USAGE, parseMcpCommand } from './command.js';
-import type { SlackSurface } from './surface.js';
+import { parseMcpCommand, type CommandProblem, type McpCommand } from './command.js';
+import type { Locales } from './locales.js';
+import { openRunForm, registerRunForm } from './run-form.js';
+import type { ToolResults } from './tool-results.js';
 
 /** What the command needs from the MCP side. A failed call resolves with isError: the person must see it. */
 export interface ToolRunner {
@@ -19,48 +31,131 @@ export interface ToolRunner {
   callTool(input: ToolCall): Promise<ToolResult>;
 }
 
-export function registerMcpCommand(app: App, deps: { tools: ToolRunner; surface: SlackSurface }): void {
-  app.command('/mcp', async ({ ack, command }) => {
+export interface CommandDeps {
+  tools: ToolRunner;
+  results: ToolResults;
+  locales: Locales;
+}
+
+type Reply = (text: string, blocks?: object[]) => Promise<unknown>;
+
+export function registerMcpCommand(app: App, deps: CommandDeps): void {
+  app.command('/mcp', async ({ ack, command, respond, client }) => {
     const parsed = parseMcpCommand(command.text);
-    switch (parsed.kind) {
-      case 'help':
-        return ack({ response_type: 'ephemeral', text: USAGE });
-      case 'invalid':
-        return ack({ response_type: 'ephemeral', text: `${parsed.problem}\n\n${USAGE}` });
-      case 'servers': {
-        const lines = deps.tools.status().map(statusLine);
-        const text = lines.length ? `*MCP servers*\n${lines.join('\n')}` : 'No MCP servers are configured.';
-        return ack({ response_type: 'ephemeral', text });
-      }
-      case 'run': {
-        if (!deps.tools.serverNames().includes(parsed.server)) {
-          return ack({
-            response_type: 'ephemeral',
-            text: `There is no MCP server named \`${parsed.server}\`. Try \`/mcp servers\`.`,
-          });
-        }
-        await ack({
-          response_type: 'ephemeral',
-          text: `Running \`${parsed.tool}\` on \`${parsed.server}\`…`,
-        });
-        const origin = {
-          userId: command.user_id,
-          teamId: command.team_id,
-          appId: command.api_app_id,
-          channelId: command.channel_id,
-        };
-        const result = await deps.tools.callTool({ ...parsed, origin });
-        await deps.surface.postToolResult({
-          userId: command.user_id,
-          teamId: command.team_id,
-          server: parsed.server,
-          tool: parsed.tool,
-          ...result,
-        });
-        return undefined;
-      }
+    const origin = originOf(command);
+    if (parsed.kind === 'run' && parsed.args === undefined && known(deps, parsed.server)) {
+      await ack();
+      // The trigger_id expires 3 s after the command: the form opens before anything slower.
+      const target = { server: parsed.server, tool: parsed.tool };
+      await openRunForm({ client, triggerId: command.trigger_id, origin, ...target }, deps);
+      return;
+    }
+    // The locale is cached per person, so the ack still leaves well inside Slack's 3 s.
+    const locale = await deps.locales.of(command.user_id, command.team_id);
+    if (parsed.kind === 'tools' && known(deps, parsed.server)) {
+      await ack();
+      const reply: Reply = (text, blocks) =>
+        respond({ response_type: 'ephemeral', text, ...(blocks ? { blocks: blocks as never } : {}) });
+      await listTools(parsed.server, { deps, origin, locale, reply });
+      return;
+    }
+    await ack({ response_type: 'ephemeral', text: immediateReply(parsed, deps, locale) });
+    if (parsed.kind === 'run' && known(deps, parsed.server)) {
+      await deps.results.run({ server: parsed.server, tool: parsed.tool, args: parsed.args ?? {}, origin });
     }
   });
+  registerRetry(app, deps);
+  // Link buttons open their URL in the browser; Slack still sends the click, which needs an ack.
+  app.action(new RegExp(`^${LINK_ACTION_PREFIX}\\d+$`), async ({ ack }) => ack());
+  registerRunForm(app, deps);
+}
+
+/** A -32042 answer's Retry button: reruns the call, for the person who clicks, once they opened the links. */
+function registerRetry(app: App, deps: CommandDeps): void {
+  app.action<BlockButtonAction>(RETRY_ACTION, async ({ ack, body, action, respond }) => {
+    await ack();
+    const target = retryTargetOf(action.value);
+    if (!target) return;
+    const locale = await deps.locales.of(body.user.id, body.team?.id);
+    // Replacing the message removes its buttons, so one click is one retry.
+    const text = commandText(locale).retrying(...codeNames(target));
+    await respond({
+      replace_original: true,
+      text,
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
+    });
+    const origin: Origin = {
+      userId: body.user.id,
+      ...(body.team?.id ? { teamId: body.team.id } : {}),
+      appId: body.api_app_id,
+      ...(body.channel?.id ? { channelId: body.channel.id } : {}),
+    };
+    await deps.results.run({ ...target, origin });
+  });
+}
+
+/** The ack's text: help, servers, a usage problem, an unknown server, or "Running…". */
+function immediateReply(parsed: McpCommand, deps: CommandDeps, locale: Locale): string {
+  const t = commandText(locale);
+  const usage = t.usage.join('\n');
+  switch (parsed.kind) {
+    case 'help':
+      return usage;
+    case 'invalid':
+      return `${problemText(parsed.problem, locale, parsed.verb)}\n\n${usage}`;
+    case 'servers': {
+      const lines = deps.tools.status().map(statusLine);
+      return lines.length ? `${t.serversHeader}\n${lines.join('\n')}` : t.noServers;
+    }
+    case 'tools':
+    case 'run':
+      if (!known(deps, parsed.server)) return t.noSuchServer(escapeMrkdwn(parsed.server));
+      return parsed.kind === 'run' ? t.running(...codeNames(parsed)) : usage;
+  }
+}
+
+const codeNames = (call: { tool: string; server: string }): [string, string] => [
+  `\`${escapeMrkdwn(call.tool)}\``,
+  `\`${escapeMrkdwn(call.server)}\``,
+];
+
+async function listTools(
+  server: string,
+  ctx: { deps: CommandDeps; origin: Origin; locale: Locale; reply: Reply },
+): Promise<unknown> {
+  let tools: ToolSummary[];
+  try {
+    tools = await ctx.deps.tools.listTools(server, ctx.origin);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const t = commandText(ctx.locale);
+    return ctx.reply(t.toolsUnavailable(`\`${escapeMrkdwn(server)}\``, escapeMrkdwn(reason)));
+  }
+  const message = toolsMessage({ server, tools, locale: ctx.locale });
+  return ctx.reply(message.text, message.blocks);
+}
+
+const known = (deps: CommandDeps, server: string): boolean => deps.tools.serverNames().includes(server);
+
+export function originOf(command: SlashCommand): Origin {
+  return {
+    userId: command.user_id,
+    teamId: command.team_id,
+    appId: command.api_app_id,
+    channelId: command.channel_id,
+  };
+}
+
+function problemText(problem: CommandProblem, locale: Locale, verb = ''): string {
+  const t = commandText(locale);
+  const texts: Record<CommandProblem, string> = {
+    unknown_subcommand: t.unknownSubcommand(escapeMrkdwn(verb)),
+    run_needs_tool: t.runNeedsTool,
+    tools_needs_server: t.toolsNeedsServer,
+    bad_json: t.badJson,
+    not_object: t.notObject,
+  };
+  return texts[problem];
 }
 
 const STATE_ICON: Record<string, string> = {

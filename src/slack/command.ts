@@ -1,37 +1,36 @@
-// Parses the text of `/mcp …`. Pure: text in, a command or a usage error out.
+// Parses the text of `/mcp …`. Pure: text in, a command or a usage problem out (the listener words it
+// in the person's language).
+export type CommandProblem =
+  'unknown_subcommand' | 'run_needs_tool' | 'tools_needs_server' | 'bad_json' | 'not_object';
+
 export type McpCommand =
   | { kind: 'help' }
   | { kind: 'servers' }
-  | { kind: 'run'; server: string; tool: string; args: Record<string, unknown> }
-  | { kind: 'invalid'; problem: string };
-
-export const USAGE = [
-  '*Usage*',
-  '`/mcp run <server> <tool> <JSON arguments>`: call a tool; its questions come to you here',
-  '`/mcp servers`: list the configured MCP servers',
-  '`/mcp help`: this text',
-].join('\n');
+  | { kind: 'tools'; server: string }
+  /** `args` absent: the person gave none, so the tool's arguments are asked in a form. */
+  | { kind: 'run'; server: string; tool: string; args?: Record<string, unknown> }
+  | { kind: 'invalid'; problem: CommandProblem; verb?: string };
 
 export function parseMcpCommand(text: string): McpCommand {
   const trimmed = text.trim();
-  const [verb = ''] = trimmed.split(/\s+/);
+  const [verb = '', server] = trimmed.split(/\s+/);
   if (verb === '' || verb === 'help') return { kind: 'help' };
   if (verb === 'servers') return { kind: 'servers' };
-  if (verb !== 'run') return { kind: 'invalid', problem: `Unknown subcommand \`${verb}\`.` };
+  if (verb === 'tools') return server ? { kind: 'tools', server } : invalid('tools_needs_server');
+  if (verb !== 'run') return { kind: 'invalid', problem: 'unknown_subcommand', verb };
   const match = /^run\s+(\S+)\s+(\S+)\s*([\s\S]*)$/.exec(trimmed);
-  if (!match?.[1] || !match[2])
-    return { kind: 'invalid', problem: 'Name a server and a tool: `/mcp run <server> <tool> {…}`.' };
+  if (!match?.[1] || !match[2]) return invalid('run_needs_tool');
   const json = (match[3] ?? '').trim();
-  if (json === '') return { kind: 'run', server: match[1], tool: match[2], args: {} };
+  if (json === '') return { kind: 'run', server: match[1], tool: match[2] };
   let args: unknown;
   try {
     // Slack may turn straight quotes into curly ones on some clients.
     args = JSON.parse(json.replace(/[“”]/g, '"').replace(/[‘’]/g, "'"));
   } catch {
-    return { kind: 'invalid', problem: 'The arguments are not valid JSON.' };
+    return invalid('bad_json');
   }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    return { kind: 'invalid', problem: 'The arguments must be a JSON object, e.g. `{"name": "x"}`.' };
-  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return invalid('not_object');
   return { kind: 'run', server: match[1], tool: match[2], args: args as Record<string, unknown> };
 }
+
+const invalid = (problem: CommandProblem): McpCommand => ({ kind: 'invalid', problem });

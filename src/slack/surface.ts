@@ -1,7 +1,7 @@
 // The Slack surface of the relay: posts the request card in the person's DM and updates it when the question ends.
 // Cards go through the outbox (retries, Retry-After, pacing). Slack API errors propagate, never swallowed:
 // the relay ends a question whose card cannot be posted.
-import { endedCard, reminderMessage, requestCard, toolResultMessage, urlCard } from '../../blocks/index.js';
+import { endedCard, reminderMessage, requestCard, urlCard } from '../../blocks/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Surface } from '../relay/relay.js';
 import type { Question } from '../relay/types.js';
@@ -100,26 +100,8 @@ export class SlackSurface implements Surface {
     if (!sent.ok) throw new RelayError('slack_post_failed', `reminder failed: ${sent.error}`);
   }
 
-  async postToolResult(input: {
-    userId: string;
-    /** The workspace the command came from. */
-    teamId?: string;
-    server: string;
-    tool: string;
-    isError: boolean;
-    text: string;
-  }): Promise<void> {
-    const { userId, teamId, ...result } = input;
-    const message = toolResultMessage({ ...result, locale: await this.locales.of(userId, teamId) });
-    const client = await this.clients.for(teamId);
-    await client.chat.postMessage({
-      channel: await this.dmOf(userId, teamId),
-      text: message.text,
-      blocks: message.blocks as never,
-    });
-  }
-
-  private async dmOf(userId: string, teamId: string | undefined): Promise<string> {
+  /** The person's DM channel with the bot (conversations.open once, then cached). */
+  async dmOf(userId: string, teamId: string | undefined): Promise<string> {
     const key = `${teamId ?? ''}:${userId}`;
     const known = this.dms.get(key);
     if (known) return known;

@@ -6,10 +6,12 @@ import { type Obj, isObj } from './blockkit-check.js';
 export interface Answer {
   status: number;
   body: Obj;
+  /** Plain text sent instead of the JSON body (file upload URLs answer text). */
+  text?: string;
   headers?: Record<string, string>;
 }
 
-export type Route = (path: string, args: Obj, req: IncomingMessage) => Answer | Promise<Answer>;
+export type Route = (path: string, args: Obj, req: IncomingMessage, raw: string) => Answer | Promise<Answer>;
 
 /** Form fields WebClient sends as JSON strings. */
 const JSON_FIELDS = new Set(['blocks', 'view', 'attachments', 'metadata']);
@@ -53,13 +55,11 @@ export async function listen(port: number, route: Route): Promise<{ server: Serv
         // response_urls take JSON whatever the content type says, as Slack's do.
         const args = parseArgs(raw, req.headers['content-type'], path.startsWith('/response/'));
         const answer = args
-          ? await route(path, args, req)
+          ? await route(path, args, req, raw)
           : { status: 200, body: { ok: false, error: 'invalid_json' } };
-        res.writeHead(answer.status, {
-          'content-type': 'application/json; charset=utf-8',
-          ...answer.headers,
-        });
-        res.end(JSON.stringify(answer.body));
+        const type = answer.text === undefined ? 'application/json' : 'text/plain';
+        res.writeHead(answer.status, { 'content-type': `${type}; charset=utf-8`, ...answer.headers });
+        res.end(answer.text ?? JSON.stringify(answer.body));
       })
       .catch((error: unknown) => {
         // A stand-in bug must show up as a failed call in the test, not as a hung request.

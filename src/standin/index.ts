@@ -24,6 +24,7 @@ export {
   type EnvelopeType,
 } from './socket-mode.js';
 export { StandinError, type RecordedCall } from './calls.js';
+export type { StandinFile } from './methods-files.js';
 export type { EphemeralMessage, Identity, OpenedView, PostedMessage, StandinUser } from './store.js';
 export { TRIGGER_TTL_MS } from './store.js';
 export type { ResponseTarget } from './responses.js';

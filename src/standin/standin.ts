@@ -5,6 +5,7 @@ import type { Obj } from './blockkit-check.js';
 import { CallLog, StandinError, type RecordedCall } from './calls.js';
 import { type Answer, listen } from './http.js';
 import { CHAT_METHODS, type Handler, fail, messageObject } from './methods-chat.js';
+import { FILE_METHODS, UPLOAD_PATH, type StandinFile, receiveUpload } from './methods-files.js';
 import { VIEW_METHODS } from './methods-views.js';
 import { OAuthEndpoint, type OAuthApp, type StandinWorkspace } from './oauth.js';
 import { SocketModeEndpoint, SocketTransport } from './socket-mode.js';
@@ -77,6 +78,8 @@ export interface SlackStandin {
   /** The open modal stack of a user, root first. */
   openViews(userId: string): OpenedView[];
   homeOf(userId: string): Record<string, unknown> | undefined;
+  /** An uploaded file (files.getUploadURLExternal + upload + files.completeUploadExternal). */
+  file(id: string): StandinFile | undefined;
   user(userId: string): StandinUser;
   /** A trigger_id valid for 3 s by the stand-in's clock, single use. */
   issueTriggerId(userId: string): string;
@@ -99,7 +102,7 @@ export interface SlackStandin {
   close(): Promise<void>;
 }
 
-const METHODS: Record<string, Handler> = { ...CHAT_METHODS, ...VIEW_METHODS };
+const METHODS: Record<string, Handler> = { ...CHAT_METHODS, ...VIEW_METHODS, ...FILE_METHODS };
 
 interface Injected {
   error: string;
@@ -150,10 +153,16 @@ class Standin implements SlackStandin {
   attach(server: Server, origin: string, appToken: string | undefined): void {
     this.server = server;
     this.origin = origin;
+    this.store.origin = origin;
     this.socket = new SocketModeEndpoint(server, { origin, appId: this.store.identity.appId, appToken });
   }
 
-  readonly route = async (path: string, args: Obj, req: IncomingMessage): Promise<Answer> => {
+  readonly route = async (path: string, args: Obj, req: IncomingMessage, raw: string): Promise<Answer> => {
+    if (path.startsWith(UPLOAD_PATH)) {
+      const { status, text } = await receiveUpload(this.store, path, raw, req.headers['content-type']);
+      this.record('file_upload', { path }, { ok: status === 200 });
+      return { status, body: {}, text };
+    }
     if (path.startsWith('/response/')) {
       const answer = this.responses.post(path, args);
       this.record('response_url', { ...args, response_url: path }, answer.body);
@@ -236,6 +245,9 @@ class Standin implements SlackStandin {
   }
   openViews(userId: string): OpenedView[] {
     return this.store.stackOf(userId).flatMap((id) => this.store.views.get(id) ?? []);
+  }
+  file(id: string): StandinFile | undefined {
+    return this.store.files.get(id);
   }
   homeOf(userId: string): Record<string, unknown> | undefined {
     return this.store.homes.get(userId);

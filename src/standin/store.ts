@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Obj } from './blockkit-check.js';
 import { isObj } from './blockkit-check.js';
+import type { StandinFile } from './methods-files.js';
 
 export interface PostedMessage {
   channel: string;
@@ -10,6 +11,8 @@ export interface PostedMessage {
   blocks?: unknown[];
   /** How many times chat.update (or a replacing response_url) changed it. */
   updates: number;
+  /** Files shared with the message (files.completeUploadExternal). */
+  files?: Obj[];
 }
 
 export interface EphemeralMessage {
@@ -69,6 +72,10 @@ export class Store {
   /** The open modal stack of each user, root first. */
   readonly stacks = new Map<string, string[]>();
   readonly homes = new Map<string, Obj>();
+  /** Uploads by file id (methods-files.ts). */
+  readonly files = new Map<string, StandinFile>();
+  /** The stand-in's own origin (`http://127.0.0.1:PORT`), for the URLs it hands out; set once listening. */
+  origin = '';
   readonly triggers = new Map<string, Trigger>();
   private readonly dms = new Map<string, string>();
   private seq = 0;

@@ -252,21 +252,6 @@ describe('one elicitation, end to end', () => {
     expect(JSON.stringify(ended.args.blocks)).toMatch(/[\u4e00-\u9fff]/);
   });
 
-  it('answers /mcp help, servers and malformed runs at once, privately', async () => {
-    const reply = async (text: string) =>
-      JSON.parse((await h.driver.slashCommand({ userId: 'U1', command: '/mcp', text })).body) as {
-        response_type: string;
-        text: string;
-      };
-    expect(await reply('help')).toMatchObject({
-      response_type: 'ephemeral',
-      text: expect.stringContaining('/mcp run') as unknown,
-    });
-    expect((await reply('servers')).text).toMatch(/`fixture` (connected|idle)/);
-    expect((await reply('run fixture ask {not json')).text).toContain('not valid JSON');
-    expect((await reply('run nowhere ask {}')).text).toContain('no MCP server named `nowhere`');
-  });
-
   it('retries a card post Slack rate-limits after its Retry-After, and the question goes on', async () => {
     h.standin.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 1 });
     const card = await h.ask('UR1', EVERY_KIND);

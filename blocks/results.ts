@@ -1,0 +1,209 @@
+// A tool call's outcome as Slack messages: the result (text, a readable summary of structured content, or
+// the error and its reason), the links a -32042 answer asks the person to open with a Retry button, and
+// the "working…" message that progress updates. Server text is escaped and sized to Slack's limits.
+import { serverName, type SlackMessage } from './card.js';
+import type { Locale } from './i18n.js';
+import { commandText } from './i18n-commands.js';
+import { SlackLimitError, escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, truncate } from './text.js';
+import { urlFacts } from './url-card.js';
+
+/** Output longer than this many characters, or than INLINE_LINES_MAX lines, goes out as a snippet file. */
+export const INLINE_CHARS_MAX = 3000;
+export const INLINE_LINES_MAX = 40;
+/** Retry button (value: the call as JSON) and the link buttons of a -32042 answer. */
+export const RETRY_ACTION = 'mcp_retry';
+export const LINK_ACTION_PREFIX = 'mcp_link_';
+/** Links shown from one -32042 answer (each one section and one button). */
+export const URL_LINKS_MAX = 10;
+const BUTTON_VALUE_MAX = 2000;
+const SECTION_MAX = 3000;
+const TOOL_MAX = 200;
+const SUMMARY_KEYS_MAX = 25;
+const SUMMARY_VALUE_MAX = 300;
+const PROGRESS_MESSAGE_MAX = 500;
+
+export interface ToolOutcome {
+  server: string;
+  tool: string;
+  isError: boolean;
+  text: string;
+  structured?: unknown;
+  locale?: Locale;
+}
+
+/** Whether the text is too long to read in a message (it is then sent as a snippet file). */
+export function needsSnippet(text: string): boolean {
+  return text.length > INLINE_CHARS_MAX || text.split('\n').length > INLINE_LINES_MAX;
+}
+
+/**
+ * The result message. `attached`: the text went out as a file, so the message only says so; `shortened`:
+ * attaching failed and the text is cut to one section with a note.
+ */
+export function resultMessage(
+  input: ToolOutcome & { attached?: boolean; shortened?: boolean },
+): SlackMessage {
+  const t = commandText(input.locale);
+  const [tool, server] = names(input);
+  const headline = input.isError
+    ? `:warning: ${t.failed(`*${tool}*`, `*${server}*`)}`
+    : `:white_check_mark: ${t.finished(`*${tool}*`, `*${server}*`)}`;
+  const blocks: object[] = [{ type: 'section', text: mrkdwn(headline) }];
+  const text = sameAsStructured(input.text, input.structured) ? '' : input.text;
+  if (input.attached) {
+    blocks.push(context(t.attached(input.text.split('\n').length)));
+  } else {
+    const chunks = mrkdwnChunks(text, SECTION_MAX, input.shortened ? 1 : 5);
+    blocks.push(...chunks.map((chunk) => ({ type: 'section', text: mrkdwn(chunk) })));
+    if (input.shortened) blocks.push(context(t.attachFailed));
+  }
+  const summary = structuredSummary(input.structured);
+  if (summary !== undefined) {
+    blocks.push(context(`*${t.structuredHeader}*`), { type: 'section', text: mrkdwn(summary) });
+  }
+  if (blocks.length === 1) blocks.push(context(t.noOutput));
+  const plainTool = escapeMrkdwn(truncate(input.tool, TOOL_MAX));
+  return { text: input.isError ? t.failed(plainTool, server) : t.finished(plainTool, server), blocks };
+}
+
+/**
+ * Structured content as "key: value" lines (values as compact JSON), escaped, at most one section; a
+ * non-object value is shown as its JSON. Undefined when there is none.
+ */
+export function structuredSummary(structured: unknown): string | undefined {
+  if (structured === undefined || structured === null) return undefined;
+  const entries =
+    typeof structured === 'object' && !Array.isArray(structured)
+      ? Object.entries(structured as Record<string, unknown>)
+      : [['', structured] as const];
+  if (entries.length === 0) return undefined;
+  const lines = entries.slice(0, SUMMARY_KEYS_MAX).map(([key, value]) => {
+    const shown = truncate(typeof value === 'string' ? value : JSON.stringify(value), SUMMARY_VALUE_MAX);
+    return key === ''
+      ? escapeMrkdwn(shown)
+      : `• *${escapeMrkdwn(truncate(key, 100))}*: ${escapeMrkdwn(shown)}`;
+  });
+  if (entries.length > SUMMARY_KEYS_MAX) lines.push(`… (${entries.length - SUMMARY_KEYS_MAX})`);
+  return truncate(lines.join('\n'), SECTION_MAX);
+}
+
+/** The call a Retry button reruns, kept in the button's value. */
+export interface RetryTarget {
+  server: string;
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+/** A -32042 answer: the links to open (each with its message and host) and a Retry button. */
+export function urlRequiredMessage(input: {
+  server: string;
+  tool: string;
+  links: { url: string; message: string }[];
+  args: Record<string, unknown>;
+  locale?: Locale;
+}): SlackMessage {
+  const t = commandText(input.locale);
+  const [tool, server] = names(input);
+  const blocks: object[] = [
+    { type: 'section', text: mrkdwn(`:link: ${t.urlRequired(`*${tool}*`, `*${server}*`)}`) },
+  ];
+  input.links.slice(0, URL_LINKS_MAX).forEach((link, i) => blocks.push(...linkBlocks(link, i, t.openLink)));
+  const value = JSON.stringify({ s: input.server, t: input.tool, a: input.args });
+  if (value.length <= BUTTON_VALUE_MAX) {
+    const retry = {
+      type: 'button',
+      action_id: RETRY_ACTION,
+      text: plain(t.retry, 75),
+      value,
+      style: 'primary',
+    };
+    blocks.push({ type: 'actions', block_id: 'mcp_retry', elements: [retry] });
+  } else {
+    blocks.push(context(t.retryTooLong));
+  }
+  return { text: t.urlRequired(tool, server), blocks };
+}
+
+function linkBlocks(link: { url: string; message: string }, index: number, openLink: string): object[] {
+  let facts;
+  try {
+    facts = urlFacts(link.url);
+  } catch {
+    // A link that is not http(s) or does not parse is shown as text, never as a button.
+    return [
+      { type: 'section', text: mrkdwn(escapeMrkdwn(truncate(`${link.message} (${link.url})`, SECTION_MAX))) },
+    ];
+  }
+  const text = `${escapeMrkdwn(truncate(link.message, 1500))}\n\`${escapeMrkdwn(facts.unicodeHost)}\``;
+  const open = {
+    type: 'button',
+    action_id: `${LINK_ACTION_PREFIX}${index}`,
+    text: plain(openLink, 75),
+    url: facts.href,
+  };
+  return [
+    { type: 'section', text: mrkdwn(text) },
+    { type: 'actions', block_id: `mcp_link_${index}`, elements: [open] },
+  ];
+}
+
+/** The Retry button's call, or undefined when the value is not one. */
+export function retryTargetOf(value: string | undefined): RetryTarget | undefined {
+  try {
+    const data = JSON.parse(value ?? '') as { s?: unknown; t?: unknown; a?: unknown };
+    const args = data.a;
+    if (typeof data.s !== 'string' || typeof data.t !== 'string') return undefined;
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+    return { server: data.s, tool: data.t, args: args as Record<string, unknown> };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The "working…" message of a call in progress; `done` once the call ended (the result follows it). */
+export function progressMessage(input: {
+  server: string;
+  tool: string;
+  progress?: { progress: number; total?: number; message?: string };
+  done?: 'finished' | 'failed';
+  locale?: Locale;
+}): SlackMessage {
+  const t = commandText(input.locale);
+  const [tool, server] = names(input);
+  const phrase = input.done === 'finished' ? t.workDone : input.done === 'failed' ? t.workFailed : t.working;
+  const icon = { finished: ':white_check_mark:', failed: ':warning:' }[input.done ?? 'finished'];
+  const headline = `${input.done ? icon : ':hourglass_flowing_sand:'} ${phrase(`*${tool}*`, `*${server}*`)}`;
+  const blocks: object[] = [{ type: 'section', text: mrkdwn(headline) }];
+  if (!input.done) blocks.push(context(progressLine(input.progress, t.stillWorking)));
+  return { text: phrase(tool, server), blocks };
+}
+
+function progressLine(
+  progress: { progress: number; total?: number; message?: string } | undefined,
+  fallback: string,
+): string {
+  if (progress === undefined) return fallback;
+  const { total, message } = progress;
+  const share =
+    total !== undefined && total > 0 ? `${Math.round((progress.progress / total) * 100)}%` : undefined;
+  const said = message?.trim() ? escapeMrkdwn(truncate(message.trim(), PROGRESS_MESSAGE_MAX)) : undefined;
+  return [share, said].filter(Boolean).join(' · ') || fallback;
+}
+
+function names(input: { server: string; tool: string }): [string, string] {
+  return [escapeMrkdwn(truncate(input.tool, TOOL_MAX)), serverName(input.server)];
+}
+
+function context(text: string): object {
+  if (text.length > SECTION_MAX) throw new SlackLimitError('context text too long');
+  return { type: 'context', elements: [mrkdwn(text)] };
+}
+
+function sameAsStructured(text: string, structured: unknown): boolean {
+  if (structured === undefined) return false;
+  try {
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(structured);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,193 @@
+// `/mcp run <server> <tool>` without arguments: the modal that asks for the tool's arguments, built by the
+// form engine from its inputSchema, or a JSON text field when the form engine cannot render the schema
+// (nested objects, more than one page of fields). Also the loading and notice views around it.
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { Content } from '../src/relay/types.js';
+import type { Locale } from './i18n.js';
+import { commandText } from './i18n-commands.js';
+import { formModal } from './modal.js';
+import { pageCount } from './pages.js';
+import { parseFormSchema } from './schema.js';
+import { SchemaError, type FormSpec } from './spec.js';
+import { readSubmission } from './submission.js';
+import { escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, truncate } from './text.js';
+
+/** callback_id of the arguments modal; private_metadata holds the server and tool. */
+export const RUN_FORM_CALLBACK = 'mcp_run_form';
+/** The block of the JSON arguments field (schemas the form engine cannot render). */
+export const RUN_JSON_BLOCK = 'mcp_run_json';
+const TITLE_MAX = 24;
+const METADATA_MAX = 3000;
+const DESCRIPTION_SECTIONS_MAX = 3;
+
+interface ModalFrame {
+  type: 'modal';
+  callback_id: string;
+  title: ReturnType<typeof plain>;
+  close: ReturnType<typeof plain>;
+  blocks: object[];
+  submit?: ReturnType<typeof plain>;
+  private_metadata?: string;
+}
+
+export interface RunTarget {
+  server: string;
+  tool: string;
+}
+
+/** The tool's schema as a form, or undefined when the form engine cannot render it as one page. */
+export function runFormSpec(inputSchema: unknown): FormSpec | undefined {
+  try {
+    const spec = parseFormSchema(inputSchema);
+    return pageCount(spec) === 1 ? spec : undefined;
+  } catch (error) {
+    if (error instanceof SchemaError) return undefined;
+    throw error;
+  }
+}
+
+export function runFormModal(
+  input: RunTarget & { description?: string; inputSchema: unknown; locale?: Locale },
+): ModalFrame {
+  const t = commandText(input.locale);
+  const metadata = JSON.stringify({ s: input.server, t: input.tool });
+  if (metadata.length > METADATA_MAX)
+    throw new SchemaError('the server and tool names are too long for a form');
+  const spec = runFormSpec(input.inputSchema);
+  // Raw text: sections() escapes it.
+  const heading = `*${truncate(input.tool, 200)}*${input.description ? `\n${input.description}` : ''}`;
+  const blocks = spec
+    ? formModal(spec, { questionId: '', server: input.server, message: '', locale: input.locale }).blocks
+    : [{ type: 'context', elements: [mrkdwn(escapeMrkdwn(truncate(input.server, 200)))] }, jsonInput(input)];
+  return {
+    ...frame(t.runTitle, input.locale),
+    submit: plain(t.run, TITLE_MAX),
+    private_metadata: metadata,
+    blocks: [...sections(heading), ...blocks],
+  };
+}
+
+/** The view shown while the tool's schema is fetched (the trigger_id must be used at once). */
+export function loadingModal(input: RunTarget & { locale?: Locale }): ModalFrame {
+  const t = commandText(input.locale);
+  return noticeModal(t.loading(code(input.tool), code(input.server)), input.locale);
+}
+
+/** A view that only says something (the tool runs, the tool is unknown, the list failed). */
+export function noticeModal(text: string, locale?: Locale): ModalFrame {
+  return { ...frame(commandText(locale).runTitle, locale), blocks: sections(text) };
+}
+
+/** The server and tool of an arguments modal, or undefined for any other view. */
+export function runTargetOf(view: { private_metadata?: string }): RunTarget | undefined {
+  try {
+    const data = JSON.parse(view.private_metadata ?? '') as { s?: unknown; t?: unknown };
+    return typeof data.s === 'string' && typeof data.t === 'string'
+      ? { server: data.s, tool: data.t }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export type ArgsResult =
+  { ok: true; args: Record<string, unknown> } | { ok: false; errors: Record<string, string> };
+
+/** The submitted arguments, typed by the form (or parsed from the JSON field) and checked by ajv. */
+export function readRunArguments(inputSchema: unknown, stateValues: unknown, locale?: Locale): ArgsResult {
+  const spec = runFormSpec(inputSchema);
+  if (spec) {
+    const read = readSubmission(spec, stateValues, { locale });
+    return read.ok ? { ok: true, args: read.content satisfies Content } : read;
+  }
+  const t = commandText(locale);
+  const fail = (message: string): ArgsResult => ({ ok: false, errors: { [RUN_JSON_BLOCK]: message } });
+  const raw = jsonValue(stateValues);
+  let args: unknown;
+  try {
+    args = JSON.parse(raw.trim() === '' ? '{}' : raw);
+  } catch {
+    return fail(t.jsonInvalid);
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return fail(t.jsonNotObject);
+  const problems = schemaProblems(inputSchema, args);
+  return problems ? fail(t.argumentsInvalid(problems)) : { ok: true, args: args as Record<string, unknown> };
+}
+
+// strict off: tool schemas carry keywords and formats ajv does not know; the server checks them itself.
+const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true });
+addFormats.default(ajv);
+
+/** ajv's first problems with `args`, one line; undefined when valid or when the schema does not compile. */
+function schemaProblems(inputSchema: unknown, args: object): string | undefined {
+  let validate: ValidateFunction;
+  try {
+    // The dialect is dropped: ajv here speaks draft-07 and would refuse other $schema URIs outright.
+    const schema = { ...(inputSchema as Record<string, unknown>) };
+    delete schema.$schema;
+    validate = ajv.compile(schema);
+  } catch {
+    return undefined;
+  }
+  if (validate(args)) return undefined;
+  const lines = (validate.errors ?? [])
+    .slice(0, 3)
+    .map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`.trim());
+  return truncate(lines.join('; '), 1500);
+}
+
+function jsonInput(input: { inputSchema: unknown; locale?: Locale }): object {
+  const t = commandText(input.locale);
+  return {
+    type: 'input',
+    block_id: RUN_JSON_BLOCK,
+    label: plain(t.argumentsLabel, 2000),
+    hint: plain(t.argumentsHint, 2000),
+    element: {
+      type: 'plain_text_input',
+      action_id: RUN_JSON_BLOCK,
+      multiline: true,
+      initial_value: truncate(JSON.stringify(defaultsOf(input.inputSchema), null, 2), 3000),
+    },
+  };
+}
+
+function jsonValue(stateValues: unknown): string {
+  const block = (stateValues as Record<string, Record<string, { value?: unknown }>> | undefined)?.[
+    RUN_JSON_BLOCK
+  ];
+  const value = block?.[RUN_JSON_BLOCK]?.value;
+  return typeof value === 'string' ? value : '';
+}
+
+/** The schema's top-level defaults, as a starting point for the JSON field. */
+function defaultsOf(inputSchema: unknown): Record<string, unknown> {
+  const properties = (inputSchema as { properties?: Record<string, { default?: unknown }> } | null)
+    ?.properties;
+  if (typeof properties !== 'object' || properties === null) return {};
+  const entries = Object.entries(properties).filter(
+    ([, p]) => typeof p === 'object' && p !== null && p.default !== undefined,
+  );
+  return Object.fromEntries(entries.map(([name, p]) => [name, p.default]));
+}
+
+function frame(title: string, locale?: Locale): ModalFrame {
+  const t = commandText(locale);
+  return {
+    type: 'modal',
+    callback_id: RUN_FORM_CALLBACK,
+    title: plain(title, TITLE_MAX),
+    close: plain(t.close, TITLE_MAX),
+    blocks: [],
+  };
+}
+
+function sections(text: string): object[] {
+  return mrkdwnChunks(text, 3000, DESCRIPTION_SECTIONS_MAX).map((chunk) => ({
+    type: 'section',
+    text: mrkdwn(chunk),
+  }));
+}
+
+const code = (name: string): string => `\`${truncate(name, 200).replace(/`/g, "'")}\``;

@@ -1,0 +1,55 @@
+// `/mcp tools <server>`: a server's tools as one ephemeral message, inside Slack's message limits
+// (50 blocks, 3000 characters a section). Tools beyond what fits are counted in a closing note.
+import type { SlackMessage } from './card.js';
+import { serverName } from './card.js';
+import type { Locale } from './i18n.js';
+import { commandText } from './i18n-commands.js';
+import { escapeMrkdwn, mrkdwn, truncate } from './text.js';
+
+/** A tool as listed (the MCP side's ToolSummary, without what the list does not show). */
+export interface ListedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: unknown;
+}
+
+/** Tool sections in one message: with the headline and the closing note, 47 of Slack's 50 blocks. */
+export const TOOLS_SHOWN_MAX = 45;
+/** Characters of a tool's description shown (the section holds at most 3000). */
+const DESCRIPTION_MAX = 600;
+const NAME_MAX = 200;
+
+/** Whether the tool's inputSchema declares at least one property. */
+export function takesArguments(inputSchema: unknown): boolean {
+  if (typeof inputSchema !== 'object' || inputSchema === null) return false;
+  const properties = (inputSchema as { properties?: unknown }).properties;
+  return typeof properties === 'object' && properties !== null && Object.keys(properties).length > 0;
+}
+
+export function toolsMessage(input: { server: string; tools: ListedTool[]; locale?: Locale }): SlackMessage {
+  const t = commandText(input.locale);
+  const server = serverName(input.server);
+  if (input.tools.length === 0) {
+    return { text: t.noTools(server), blocks: [{ type: 'section', text: mrkdwn(t.noTools(`*${server}*`)) }] };
+  }
+  const shown = input.tools.slice(0, TOOLS_SHOWN_MAX);
+  const blocks: object[] = [
+    { type: 'section', text: mrkdwn(`*${t.toolsHeader(server)}*`) },
+    ...shown.map((tool) => ({ type: 'section', text: mrkdwn(toolLine(tool, input.locale)) })),
+  ];
+  const hidden = input.tools.length - shown.length;
+  if (hidden > 0) blocks.push({ type: 'context', elements: [mrkdwn(t.moreTools(hidden))] });
+  return { text: t.toolsHeader(server), blocks };
+}
+
+function toolLine(tool: ListedTool, locale?: Locale): string {
+  const t = commandText(locale);
+  const name = escapeMrkdwn(truncate(tool.name, NAME_MAX)).replace(/`/g, "'");
+  const title = tool.title?.trim() ? `*${escapeMrkdwn(truncate(tool.title.trim(), NAME_MAX))}* ` : '';
+  const args = takesArguments(tool.inputSchema) ? t.takesArguments : t.noArguments;
+  const description = tool.description?.trim()
+    ? `\n${escapeMrkdwn(truncate(tool.description.trim(), DESCRIPTION_MAX))}`
+    : '';
+  return `${title}\`${name}\` _(${args})_${description}`;
+}

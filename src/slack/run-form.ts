@@ -1,0 +1,95 @@
+// `/mcp run <server> <tool>` without arguments: a modal opens at once (a loading view, so the trigger_id
+// is used inside its 3 s), then shows the form built from the tool's inputSchema; a tool without
+// properties just runs. Submit → the arguments are typed and checked (errors under their field) → the tool
+// runs with them and its result comes to the person's DM.
+import type { App, webApi } from '@slack/bolt';
+import {
+  commandText,
+  loadingModal,
+  noticeModal,
+  readRunArguments,
+  runFormModal,
+  runTargetOf,
+  RUN_FORM_CALLBACK,
+  takesArguments,
+  type Locale,
+} from '../../blocks/index.js';
+import type { ToolSummary } from '../mcp/index.js';
+import { RelayError } from '../relay/errors.js';
+import type { Origin } from '../relay/types.js';
+import type { CommandDeps } from './command-listener.js';
+
+interface OpenInput {
+  client: webApi.WebClient;
+  triggerId: string;
+  origin: Origin;
+  server: string;
+  tool: string;
+}
+
+export async function openRunForm(input: OpenInput, deps: CommandDeps): Promise<void> {
+  const { client, origin, server, tool } = input;
+  // English until the locale is known: the loading view must not wait for users.info.
+  const opened = await client.views.open({
+    trigger_id: input.triggerId,
+    view: loadingModal({ server, tool }) as never,
+  });
+  const viewId = opened.view?.id;
+  if (!viewId) throw new RelayError('slack_bad_response', 'views.open returned no view id');
+  const locale = await deps.locales.of(origin.userId, origin.teamId);
+  const found = await findTool(deps, origin, server, tool, locale);
+  const show = (view: object) => client.views.update({ view_id: viewId, view: view as never });
+  if (typeof found === 'string') {
+    await show(noticeModal(found, locale));
+    return;
+  }
+  if (takesArguments(found.inputSchema)) {
+    await show(runFormModal({ server, tool, inputSchema: found.inputSchema, locale, ...described(found) }));
+    return;
+  }
+  const t = commandText(locale);
+  await show(noticeModal(t.runStarted(`\`${tool}\``, `\`${server}\``), locale));
+  await deps.results.run({ server, tool, args: {}, origin });
+}
+
+export function registerRunForm(app: App, deps: CommandDeps): void {
+  app.view(RUN_FORM_CALLBACK, async ({ ack, body, view }) => {
+    const target = runTargetOf(view);
+    if (!target) return ack();
+    const origin: Origin = {
+      userId: body.user.id,
+      ...(body.team?.id ? { teamId: body.team.id } : {}),
+      ...(body.api_app_id ? { appId: body.api_app_id } : {}),
+    };
+    const locale = await deps.locales.of(origin.userId, origin.teamId);
+    const found = await findTool(deps, origin, target.server, target.tool, locale);
+    if (typeof found === 'string')
+      return ack({ response_action: 'update', view: noticeModal(found, locale) as never });
+    const read = readRunArguments(found.inputSchema, view.state.values, locale);
+    if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
+    await ack();
+    await deps.results.run({ ...target, args: read.args, origin });
+  });
+}
+
+/** The tool, or what to tell the person when it cannot be had. */
+async function findTool(
+  deps: CommandDeps,
+  origin: Origin,
+  server: string,
+  tool: string,
+  locale: Locale,
+): Promise<ToolSummary | string> {
+  const t = commandText(locale);
+  const names = [`\`${tool}\``, `\`${server}\``] as const;
+  try {
+    const tools = await deps.tools.listTools(server, origin);
+    return tools.find((candidate) => candidate.name === tool) ?? t.noSuchTool(...names);
+  } catch (error) {
+    return t.toolsUnavailable(names[1], error instanceof Error ? error.message : String(error));
+  }
+}
+
+function described(tool: ToolSummary): { description?: string } {
+  return tool.description ? { description: tool.description } : {};
+}

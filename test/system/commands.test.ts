@@ -1,0 +1,146 @@
+// `/mcp` through the Slack stand-in and real Redis: help, servers, tools, and `run` without arguments
+// (the arguments form built from the tool's inputSchema, or a JSON field when it cannot be one).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkMessage, checkView } from '../../blocks/index.js';
+import type { RecordedCall } from '../../src/standin/index.js';
+import { resultText } from '../support/slack-text.js';
+import { startHarness, type Harness } from './harness.js';
+
+describe('/mcp commands', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  }, 60_000);
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const command = async (userId: string, text: string) =>
+    h.driver.slashCommand({ userId, command: '/mcp', text });
+  const ackText = async (userId: string, text: string): Promise<string> => {
+    const delivery = await command(userId, text);
+    expect(delivery.json).toMatchObject({ response_type: 'ephemeral' });
+    return (delivery.json as { text: string }).text;
+  };
+  /** The next private reply through the command's response_url that mentions `marker`. */
+  const reply = (marker: string): Promise<RecordedCall> =>
+    h.standin.waitForCall('response_url', (c) => JSON.stringify(c.args).includes(marker), 15_000);
+  /** The next result message in the person's DM whose text includes `marker`. */
+  const result = (userId: string, marker: string): Promise<RecordedCall> =>
+    h.standin.waitForCall(
+      'chat.postMessage',
+      (c) => c.args.channel === h.standin.dmChannelOf(userId) && String(c.args.text).includes(marker),
+      15_000,
+    );
+  /** The modal on top of the person's stack once `ready` holds for it. */
+  const modal = async (userId: string, ready: (json: string) => boolean) => {
+    await h.standin.waitForCall(
+      'views.update',
+      (c) => c.ok && ready(JSON.stringify(h.standin.openViews(userId).at(-1)?.view ?? {})),
+      15_000,
+    );
+    const top = h.standin.openViews(userId).at(-1);
+    if (!top) throw new Error('no modal open');
+    return top;
+  };
+  const inputBlock = (view: { view: Record<string, unknown> }, label: string): string => {
+    const blocks = view.view.blocks as { type: string; block_id: string; label?: { text: string } }[];
+    const found = blocks.find((b) => b.type === 'input' && b.label?.text === label);
+    if (!found) throw new Error(`no input labelled ${label}`);
+    return found.block_id;
+  };
+
+  it('answers help, servers and malformed commands at once, privately', async () => {
+    expect(await ackText('U1', 'help')).toContain('/mcp tools <server>');
+    expect(await ackText('U1', 'servers')).toMatch(/`fixture` (connected|idle)/);
+    expect(await ackText('U1', 'run fixture ask {not json')).toContain('not valid JSON');
+    expect(await ackText('U1', 'run nowhere ask {}')).toContain('no MCP server named `nowhere`');
+    expect(await ackText('U1', 'tools')).toContain('Name a server');
+    expect(await ackText('U1', 'frobnicate')).toContain('Unknown subcommand `frobnicate`');
+  });
+
+  it('answers in Chinese to a person whose Slack locale is zh-CN', async () => {
+    expect(await ackText('UZH', 'help')).toContain('用法');
+    expect(await ackText('UZH', 'run nowhere ask {}')).toContain('没有名为 `nowhere` 的 MCP 服务器');
+  });
+
+  it('lists a server’s tools privately: name, title, description and whether each takes arguments', async () => {
+    await command('U2', 'tools fixture');
+    const listed = await reply('Tools of fixture');
+    expect(listed.args.response_type).toBe('ephemeral');
+    expect(checkMessage(listed.args)).toEqual([]);
+    const text = JSON.stringify(listed.args.blocks);
+    expect(text).toContain('`book` _(takes arguments)_\\nBooks a room');
+    expect(text).toContain('`pid` _(no arguments)_');
+  });
+
+  it('says which server it does not know when asked for its tools', async () => {
+    expect(await ackText('U2', 'tools nowhere')).toContain('no MCP server named `nowhere`');
+  });
+
+  it('opens the arguments form at once, shows field errors inline, then runs the tool with typed arguments', async () => {
+    await command('U3', 'run fixture book');
+    const opened = await h.standin.waitForCall(
+      'views.open',
+      (c) => c.ok && h.standin.openViews('U3').length > 0,
+    );
+    expect(JSON.stringify(opened.args.view)).toContain('Loading');
+    const form = await modal('U3', (json) => json.includes('Room name'));
+    expect(checkView(form.view)).toEqual([]);
+    const [room, people] = [inputBlock(form, 'room'), inputBlock(form, 'people')];
+    const invalid = await h.driver.submitView({
+      userId: 'U3',
+      viewId: form.id,
+      values: { [room]: 'blue', [people]: '2' },
+    });
+    expect(invalid.json).toMatchObject({
+      response_action: 'errors',
+      errors: { [room]: expect.any(String) as unknown },
+    });
+    const valid = await h.driver.submitView({
+      userId: 'U3',
+      viewId: form.id,
+      values: { [room]: 'Blue', [people]: '4' },
+    });
+    expect(valid.body).toBe('');
+    const posted = await result('U3', 'book on fixture finished');
+    expect(resultText(posted.args.blocks)).toBe('booked Blue for 4');
+  });
+
+  it('asks for JSON arguments when the form engine cannot render the tool’s schema, checked against it', async () => {
+    await command('U4', 'run fixture deploy');
+    const form = await modal('U4', (json) => json.includes('mcp_run_json'));
+    const values = (text: string) => ({ mcp_run_json: text });
+    const broken = await h.driver.submitView({ userId: 'U4', viewId: form.id, values: values('{oops') });
+    expect(broken.json).toMatchObject({
+      response_action: 'errors',
+      errors: { mcp_run_json: 'This is not valid JSON.' },
+    });
+    const wrong = await h.driver.submitView({
+      userId: 'U4',
+      viewId: form.id,
+      values: values('{"target": {"env": "prod"}}'),
+    });
+    expect(JSON.stringify(wrong.json)).toContain('replicas');
+    const good = '{"target": {"env": "prod", "replicas": 3}}';
+    expect((await h.driver.submitView({ userId: 'U4', viewId: form.id, values: values(good) })).body).toBe(
+      '',
+    );
+    expect(resultText((await result('U4', 'deploy on fixture finished')).args.blocks)).toBe(
+      'deployed prod x3',
+    );
+  });
+
+  it('runs a tool that takes no arguments at once, saying so in the modal', async () => {
+    await command('U5', 'run fixture pid');
+    const notice = await modal('U5', (json) => json.includes('Running'));
+    expect(notice.view.submit ?? null).toBeNull();
+    expect(resultText((await result('U5', 'pid on fixture finished')).args.blocks)).toMatch(/^\d+$/);
+  });
+
+  it('tells the person in the modal when the tool does not exist', async () => {
+    await command('U6', 'run fixture nosuchtool');
+    const notice = await modal('U6', (json) => json.includes('nosuchtool'));
+    expect(JSON.stringify(notice.view)).toContain('has no tool named');
+  });
+});

@@ -1,0 +1,128 @@
+// A tool's result in the person's DM, through the Slack stand-in and real Redis: long output as a snippet
+// file, structured content as a summary, failures with their reason, a -32042 answer's links with Retry,
+// and a "working…" message that progress (or a task's status) updates before the result.
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkMessage } from '../../blocks/index.js';
+import type { RecordedCall } from '../../src/standin/index.js';
+import { resultText } from '../support/slack-text.js';
+import { startHarness, type Harness } from './harness.js';
+
+const require = createRequire(import.meta.url);
+const everythingDir = dirname(require.resolve('@modelcontextprotocol/server-everything/package.json'));
+
+describe('tool results in Slack', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      servers: {
+        everything: { command: process.execPath, args: [join(everythingDir, 'dist/index.js'), 'stdio'] },
+      },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const run = async (userId: string, tool: string, args: object, server = 'fixture') =>
+    h.driver.slashCommand({ userId, command: '/mcp', text: `run ${server} ${tool} ${JSON.stringify(args)}` });
+  const posted = (userId: string, marker: string): Promise<RecordedCall> =>
+    h.standin.waitForCall(
+      'chat.postMessage',
+      (c) =>
+        c.ok && c.args.channel === h.standin.dmChannelOf(userId) && JSON.stringify(c.args).includes(marker),
+      30_000,
+    );
+
+  it('shows short output inline, within Slack’s limits and without link previews', async () => {
+    await run('U1', 'lines', { count: 3 });
+    const message = await posted('U1', 'lines on fixture finished');
+    expect(resultText(message.args.blocks)).toBe('line 1\nline 2\nline 3');
+    expect(message.args).toMatchObject({ unfurl_links: 'false', unfurl_media: 'false' });
+    expect(checkMessage(message.args)).toEqual([]);
+  });
+
+  it('sends output longer than 40 lines as a snippet file in the DM, with the whole text', async () => {
+    await run('U2', 'lines', { count: 120 });
+    const note = await posted('U2', 'attached as a file');
+    expect(JSON.stringify(note.args.blocks)).toContain('120 lines');
+    const completed = await h.standin.waitForCall('files.completeUploadExternal', (c) => c.ok, 15_000);
+    expect(completed.args.channel_id).toBe(h.standin.dmChannelOf('U2'));
+    const shared = h.standin.messagesIn(h.standin.dmChannelOf('U2')).find((m) => m.files !== undefined);
+    const fileId = String(shared?.files?.[0]?.id);
+    expect(h.standin.file(fileId)?.content?.split('\n')).toHaveLength(120);
+    expect(h.standin.file(fileId)?.content).toMatch(/^line 1\n[\s\S]*line 120$/);
+  });
+
+  it('shortens the output inline, saying so, when Slack refuses the file', async () => {
+    h.standin.failNext('files.getUploadURLExternal', 'file_uploads_disabled');
+    await run('U3', 'lines', { count: 60 });
+    const shortened = await posted('U3', 'could not be attached');
+    expect(resultText(shortened.args.blocks)).toContain('line 60');
+  });
+
+  it('shows structured content as a readable summary', async () => {
+    await run('U4', 'weather', {});
+    const message = await posted('U4', 'weather on fixture finished');
+    const text = JSON.stringify(message.args.blocks);
+    expect(text).toContain('Structured result');
+    expect(text).toContain('• *temperature*: 21.5');
+    expect(text).toContain('• *tags*: [\\"sunny\\",\\"dry\\"]');
+  });
+
+  it('shows a failed tool as an error with the server’s reason, escaped', async () => {
+    await run('U5', 'fail', { reason: 'disk full <!channel>' });
+    const message = await posted('U5', 'fail on fixture failed');
+    expect(JSON.stringify(message.args.blocks)).toContain(':warning:');
+    expect(resultText(message.args.blocks)).toBe('disk full <!channel>');
+    expect(JSON.stringify(message.args.blocks)).not.toContain('<!channel>');
+  });
+
+  it('shows the links a -32042 answer asks for, and reruns the call on Retry', async () => {
+    await run('U6', 'require_url_once', { url: 'https://auth.example.com/sign-in' });
+    const links = await posted('U6', 'needs you to open these links');
+    expect(links.args).toMatchObject({ unfurl_links: 'false', unfurl_media: 'false' });
+    expect(JSON.stringify(links.args.blocks)).toContain('"url":"https://auth.example.com/sign-in"');
+    expect(checkMessage(links.args)).toEqual([]);
+    const channel = h.standin.dmChannelOf('U6');
+    const ts =
+      h.standin.messagesIn(channel).find((m) => JSON.stringify(m.blocks).includes('mcp_retry'))?.ts ?? '';
+    await h.driver.clickButton({ userId: 'U6', channel, ts, actionId: 'mcp_retry' });
+    const done = await posted('U6', 'require_url_once on fixture finished');
+    expect(resultText(done.args.blocks)).toBe('signed in at https://auth.example.com/sign-in');
+    expect(JSON.stringify(h.standin.message(channel, ts)?.blocks ?? [])).not.toContain('mcp_retry');
+  });
+
+  it('keeps one "working…" message updated while the tool reports progress, then posts the result', async () => {
+    const started = Date.now();
+    await run('U7', 'paced_progress', { steps: 4, pauseMs: 200 });
+    const working = await posted('U7', 'is working');
+    expect(JSON.stringify(working.args.blocks)).toMatch(/\d+% · step \d/);
+    const result = await posted('U7', 'paced_progress on fixture finished');
+    const elapsed = Date.now() - started;
+    expect(resultText(result.args.blocks)).toBe('done');
+    const updates = h.standin.calls.filter(
+      (c) => c.method === 'chat.update' && c.args.ts === messageTs(h, 'U7', 'is done'),
+    );
+    expect(JSON.stringify(updates.at(-1)?.args.blocks)).toContain('is done');
+    // Throttled: at most one update per 3 s, plus the last one.
+    expect(updates.length).toBeLessThanOrEqual(Math.floor(elapsed / 3000) + 2);
+  });
+
+  it('shows a task’s status, then its result (server-everything simulate-research-query)', async () => {
+    await run('U8', 'simulate-research-query', { topic: 'tides' }, 'everything');
+    const working = await posted('U8', 'is working');
+    expect(JSON.stringify(working.args.blocks)).toMatch(
+      /Gathering sources|Analyzing content|Synthesizing|Generating/,
+    );
+    const result = await posted('U8', 'simulate-research-query on everything finished');
+    expect(JSON.stringify(result.args)).toMatch(/Research Report: tides|attached as a file/);
+  }, 60_000);
+});
+
+function messageTs(h: Harness, userId: string, marker: string): string | undefined {
+  return h.standin
+    .messagesIn(h.standin.dmChannelOf(userId))
+    .find((m) => JSON.stringify(m.blocks).includes(marker))?.ts;
+}
