@@ -3,6 +3,7 @@
 // Plain browser JavaScript, no dependencies and no network beyond this server.
 
 import { $, h } from './dom.js';
+import { setViewer } from './dates.js';
 import { setNameResolver } from './mrkdwn.js';
 import { note, post, session } from './api.js';
 import { setUpInspector } from './inspector.js';
@@ -137,6 +138,7 @@ function restart() {
 
 function switchTo(personId) {
   session.me = personId;
+  setViewer(info.people.find((p) => p.id === personId));
   localStorage.setItem('sandbox-person', personId);
   conversation = '';
   showTab('messages');

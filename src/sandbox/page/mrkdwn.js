@@ -1,5 +1,6 @@
 // Slack mrkdwn to DOM, with Slack's escaping: the bot escapes & < > as &amp; &lt; &gt;, which show as the
 // characters themselves; a raw <...> is a control sequence (link, mention, special mention).
+import { slackDate } from './dates.js';
 import { h } from './dom.js';
 
 let nameOf = (id) => id;
@@ -34,6 +35,13 @@ function control(body) {
     return h('span', { class: 'mention' }, `@${label ? decode(label) : nameOf(target.slice(1))}`);
   if (target.startsWith('#'))
     return h('span', { class: 'mention' }, `#${label ? decode(label) : target.slice(1)}`);
+  if (target.startsWith('!date^')) {
+    return h(
+      'span',
+      { class: 'mention date' },
+      slackDate(target.slice('!date^'.length), label && decode(label)),
+    );
+  }
   if (target.startsWith('!')) {
     const special = target.slice(1).split('^')[0];
     return h('span', { class: 'mention' }, label ? decode(label) : `@${special}`);
