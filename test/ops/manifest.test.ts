@@ -3,6 +3,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { ConfigError, loadConfig } from '../../src/config.js';
 
 const read = (path: string): string => readFileSync(new URL(path, import.meta.url), 'utf8');
 
@@ -57,5 +58,30 @@ describe('docker-compose.yml', () => {
     expect(command).toContain('--appendonly yes');
     expect(command).toContain('--maxmemory-policy noeviction');
     expect(compose.services.bot?.environment?.REDIS_URL).toBe('redis://redis:6379');
+  });
+
+  /** The bot's environment as Compose builds it from `.env` (`${VAR:-default}` only). */
+  const botEnv = (dotenv: Record<string, string>): Record<string, string> =>
+    Object.fromEntries(
+      Object.entries(compose.services.bot?.environment ?? {}).map(([key, value]) => [
+        key,
+        String(value).replace(
+          /\$\{(\w+):-([^}]*)\}/g,
+          (_, name: string, dflt: string) => dotenv[name] ?? dflt,
+        ),
+      ]),
+    );
+  const configFile = () => 'mcpServers: { a: { command: x } }';
+
+  it.each([
+    ['HTTP mode', { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' }, 'http'],
+    ['Socket Mode', { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1' }, 'socket'],
+  ])('starts in %s from the settings a .env gives it', (_mode, dotenv, mode) => {
+    expect(loadConfig({ env: botEnv(dotenv), readFile: configFile }).slack.mode).toBe(mode);
+  });
+
+  it('refuses to start without Slack settings, naming the missing one, instead of running the sandbox', () => {
+    expect(() => loadConfig({ env: botEnv({}), readFile: configFile })).toThrow(ConfigError);
+    expect(() => loadConfig({ env: botEnv({}), readFile: configFile })).toThrow(/SLACK_BOT_TOKEN/);
   });
 });
