@@ -5,6 +5,7 @@ export {
   TIMEOUT_LOCK_DURATION_MS,
   TIMEOUT_RECOVERY_BOUND_MS,
   TIMEOUT_STALLED_INTERVAL_MS,
+  TIMER_MAX_BLOCK_MS,
 } from './store.js';
 export type { CreateOptions, StoreOptions } from './store.js';
 export { RateLimitedError, StoreError, type StoreErrorCode } from './errors.js';

@@ -29,6 +29,7 @@ export {
   TIMEOUT_LOCK_DURATION_MS,
   TIMEOUT_RECOVERY_BOUND_MS,
   TIMEOUT_STALLED_INTERVAL_MS,
+  TIMER_MAX_BLOCK_MS,
 } from './timers.js';
 export type { CreateOptions } from './transitions.js';
 /** Longest wait for one Redis command from create/get/finish/attachCard, in ms. */

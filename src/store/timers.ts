@@ -13,6 +13,13 @@ export const TIMEOUT_LOCK_DURATION_MS = 10_000;
 export const TIMEOUT_STALLED_INTERVAL_MS = 5_000;
 /** Upper bound, in ms, for a timer job held by a crashed worker to run again on a live one. */
 export const TIMEOUT_RECOVERY_BOUND_MS = TIMEOUT_LOCK_DURATION_MS + TIMEOUT_STALLED_INTERVAL_MS;
+/**
+ * Longest a worker blocks waiting for jobs, in ms (BullMQ's cap for Redis; 5 s drainDelay when nothing is
+ * delayed). A worker that is paused, not dead (SIGSTOP, a long GC), keeps its blocking read registered in
+ * Redis and swallows the wake-up of a job moved back to wait, so a live worker fetches that job only when its
+ * own block times out: the recovery bound for a paused worker is TIMEOUT_RECOVERY_BOUND_MS + this.
+ */
+export const TIMER_MAX_BLOCK_MS = 10_000;
 /** Stalls tolerated before BullMQ fails the job (its default 1 would drop a timeout after two crashes). */
 const MAX_STALLED_COUNT = 5;
 /** Jobs run concurrently per worker; each handler is one short Redis script. */

@@ -11,6 +11,7 @@ export type Request =
   | { op: 'startInbox' }
   | { op: 'startLease' }
   | { op: 'release'; id: string }
+  | { op: 'ping' }
   | { op: 'close' };
 
 export type ReplicaEvent =
@@ -59,6 +60,8 @@ async function handle(request: Request): Promise<unknown> {
     case 'release':
       releases.get(request.id)?.();
       return undefined;
+    case 'ping':
+      return 'pong';
     case 'close':
       return store.close();
   }
