@@ -7,22 +7,13 @@ import { createLogger } from '../../src/logger.js';
 import { start, type RunningRelay } from '../../src/main.js';
 import { SlackDriver, startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { install } from '../support/oauth-install.js';
 import { resultText } from '../support/slack-text.js';
 import { FIXTURE, SIGNING_SECRET } from './harness.js';
 
 const OAUTH = { clientId: '1111.2222', clientSecret: 'client-secret-for-tests' };
 const SECOND = 'T0SECOND';
 const NAME_FORM = { type: 'object', properties: { name: { type: 'string', title: 'Name' } } };
-
-/** Runs the install flow in workspace `teamId` as a browser would; resolves with the success page's status. */
-async function install(base: string, standin: SlackStandin, teamId: string): Promise<number> {
-  const page = await fetch(`${base}/slack/install`);
-  const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const href = /href="([^"]*oauth\/v2\/authorize[^"]*)"/.exec(await page.text())?.[1] ?? '';
-  const back = standin.oauth.approve(href.replaceAll('&amp;', '&'), { teamId, userId: `UADMIN${teamId}` });
-  const done = await fetch(back, { headers: { cookie }, redirect: 'manual' });
-  return done.status;
-}
 
 describe('OAuth installs in several workspaces', () => {
   let standin: SlackStandin;
