@@ -61,4 +61,5 @@ export {
   RUN_JSON_BLOCK,
   type ArgsResult,
   type RunTarget,
+  type RunFormTarget,
 } from './run-form.js';

@@ -38,9 +38,16 @@ describe('runFormModal', () => {
     });
     expect(slackIssues(view)).toEqual([]);
     expect(view.callback_id).toBe(RUN_FORM_CALLBACK);
-    expect(runTargetOf(view)).toEqual({ server: 'gh', tool: 'create_issue' });
+    expect(runTargetOf(view)).toEqual({ server: 'gh', tool: 'create_issue', inputSchema: flat });
     expect(view.blocks.filter((b) => (b as { type: string }).type === 'input')).toHaveLength(2);
     expect(JSON.stringify(view.blocks)).toContain('Opens &lt;!here&gt;');
+  });
+
+  it('leaves the schema out of private_metadata when it would not fit', () => {
+    const big = { type: 'object', properties: { a: { type: 'string', description: 'd'.repeat(4000) } } };
+    const view = runFormModal({ server: 'gh', tool: 't', inputSchema: big });
+    expect(view.private_metadata?.length).toBeLessThanOrEqual(3000);
+    expect(runTargetOf(view)).toEqual({ server: 'gh', tool: 't' });
   });
 
   it('falls back to one JSON field, prefilled from defaults, for schemas the form engine cannot render', () => {

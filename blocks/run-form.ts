@@ -36,6 +36,11 @@ export interface RunTarget {
   tool: string;
 }
 
+/** What an arguments modal's private_metadata holds: the tool and, when it fitted, its inputSchema. */
+export interface RunFormTarget extends RunTarget {
+  inputSchema?: unknown;
+}
+
 /** The tool's schema as a form, or undefined when the form engine cannot render it as one page. */
 export function runFormSpec(inputSchema: unknown): FormSpec | undefined {
   try {
@@ -51,7 +56,10 @@ export function runFormModal(
   input: RunTarget & { description?: string; inputSchema: unknown; locale?: Locale },
 ): ModalFrame {
   const t = commandText(input.locale);
-  const metadata = JSON.stringify({ s: input.server, t: input.tool });
+  // The schema rides along when it fits, so a submission is checked without asking the server again.
+  const withSchema = JSON.stringify({ s: input.server, t: input.tool, schema: input.inputSchema });
+  const metadata =
+    withSchema.length <= METADATA_MAX ? withSchema : JSON.stringify({ s: input.server, t: input.tool });
   if (metadata.length > METADATA_MAX)
     throw new SchemaError('the server and tool names are too long for a form');
   const spec = runFormSpec(input.inputSchema);
@@ -79,13 +87,16 @@ export function noticeModal(text: string, locale?: Locale): ModalFrame {
   return { ...frame(commandText(locale).runTitle, locale), blocks: sections(text) };
 }
 
-/** The server and tool of an arguments modal, or undefined for any other view. */
-export function runTargetOf(view: { private_metadata?: string }): RunTarget | undefined {
+/** The server and tool (and inputSchema, when it fitted) of an arguments modal; undefined for other views. */
+export function runTargetOf(view: { private_metadata?: string }): RunFormTarget | undefined {
   try {
-    const data = JSON.parse(view.private_metadata ?? '') as { s?: unknown; t?: unknown };
-    return typeof data.s === 'string' && typeof data.t === 'string'
-      ? { server: data.s, tool: data.t }
-      : undefined;
+    const data = JSON.parse(view.private_metadata ?? '') as { s?: unknown; t?: unknown; schema?: unknown };
+    if (typeof data.s !== 'string' || typeof data.t !== 'string') return undefined;
+    return {
+      server: data.s,
+      tool: data.t,
+      ...(data.schema === undefined ? {} : { inputSchema: data.schema }),
+    };
   } catch {
     return undefined;
   }

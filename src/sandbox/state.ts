@@ -17,6 +17,8 @@ export interface TimelineItem {
   channel: string;
   text?: string;
   blocks?: unknown[];
+  /** Files shared with the message (a snippet of long tool output), with what was uploaded. */
+  files?: { title: string; content: string }[];
   /** How many times the message was updated (chat.update or replace_original). */
   updates: number;
   /** Slack-worded problems the limit checker found; empty = Slack accepts it. */
@@ -82,6 +84,11 @@ export class Timeline {
     return at;
   }
 
+  private fileOf(id: string): { title: string; content: string } {
+    const file = this.standin.file(id);
+    return { title: file?.title ?? file?.filename ?? id, content: file?.content ?? '' };
+  }
+
   /** The conversation `channel` as `userId` sees it: everyone's messages, and only their own ephemerals. */
   of(userId: string, channel: string): TimelineItem[] {
     const messages = this.standin.messagesIn(channel).map((m): TimelineItem => ({
@@ -90,6 +97,7 @@ export class Timeline {
       channel,
       text: m.text,
       blocks: m.blocks,
+      ...(m.files && { files: m.files.map((f) => this.fileOf(String(f.id))) }),
       updates: m.updates,
       issues: validateMessageBlocks(m.blocks).map(formatIssue),
     }));

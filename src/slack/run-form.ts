@@ -62,13 +62,15 @@ export function registerRunForm(app: App, deps: CommandDeps): void {
       ...(body.api_app_id ? { appId: body.api_app_id } : {}),
     };
     const locale = await deps.locales.of(origin.userId, origin.teamId);
-    const found = await findTool(deps, origin, target.server, target.tool, locale);
+    const { server, tool } = target;
+    const found =
+      target.inputSchema === undefined ? await findTool(deps, origin, server, tool, locale) : target;
     if (typeof found === 'string')
       return ack({ response_action: 'update', view: noticeModal(found, locale) as never });
     const read = readRunArguments(found.inputSchema, view.state.values, locale);
     if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
     await ack();
-    await deps.results.run({ ...target, args: read.args, origin });
+    await deps.results.run({ server, tool, args: read.args, origin });
   });
 }
 

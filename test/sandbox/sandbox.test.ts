@@ -1,6 +1,7 @@
 // The sandbox end to end through its HTTP API, as the page drives it: the real bot, real Redis, the Slack
 // stand-in and the example MCP servers; every action reaches the bot as a signed Slack request.
 import { existsSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import {
@@ -20,6 +21,7 @@ import {
 } from './client.js';
 
 const ADA = 'U0ADA';
+const FIXTURE = fileURLToPath(new URL('../fixtures/elicit-server.ts', import.meta.url));
 const MEI = 'U0MEI';
 
 describe('sandbox', () => {
@@ -35,7 +37,20 @@ describe('sandbox', () => {
       redisUrl: redisUrl(),
       redisPrefix: uniquePrefix(),
       logger: createLogger('silent'),
-      extraServers: [{ ...slow, elicitationTimeoutMs: 1000 }],
+      extraServers: [
+        { ...slow, elicitationTimeoutMs: 1000 },
+        {
+          name: 'fixture',
+          transport: {
+            kind: 'stdio',
+            command: process.execPath,
+            args: ['--import', 'tsx', FIXTURE],
+            env: {},
+          },
+          elicitationTimeoutMs: 60_000,
+          elicitationMode: 'form',
+        },
+      ],
     });
     api = sandboxClient(sandbox.url);
   });
@@ -64,6 +79,14 @@ describe('sandbox', () => {
     expect(click.json.status).toBe(200);
     return api.until(user, (s) => (s.views.length > 0 ? s : undefined));
   }
+
+  it('shows long tool output as the snippet file the bot shared, with its content', async () => {
+    const sent = await api.post('/api/command', { user: ADA, text: '/mcp run fixture lines {"count": 50}' });
+    expect(sent.json.status).toBe(200);
+    const file = await api.until(ADA, (s) => s.timeline.find((m) => m.files?.length)?.files?.[0]);
+    expect(file.title).toBe('lines (fixture)');
+    expect(file.content.split('\n')).toHaveLength(50);
+  });
 
   it('runs the example servers from files that exist, with a short timeout for slow', () => {
     const servers = sandboxServers();

@@ -131,6 +131,17 @@ describe('/mcp commands', () => {
     );
   });
 
+  it('checks a form whose schema is too large to carry along against the tool list again', async () => {
+    await command('U7', 'run fixture survey');
+    const form = await modal('U7', (json) => json.includes('Question 3'));
+    expect(form.view.private_metadata).toBe('{"s":"fixture","t":"survey"}');
+    const q3 = inputBlock(form, 'q3');
+    expect((await h.driver.submitView({ userId: 'U7', viewId: form.id, values: { [q3]: 'yes' } })).body).toBe(
+      '',
+    );
+    expect(resultText((await result('U7', 'survey on fixture finished')).args.blocks)).toBe('{"q3":"yes"}');
+  });
+
   it('runs a tool that takes no arguments at once, saying so in the modal', async () => {
     await command('U5', 'run fixture pid');
     const notice = await modal('U5', (json) => json.includes('Running'));

@@ -24,6 +24,9 @@ function messageNode(item, act) {
         }
       : {};
   const content = item.blocks?.length ? blocks(item.blocks, ctx) : [mrkdwn(item.text ?? '')];
+  const files = (item.files ?? []).map((file) =>
+    h('figure', { class: 'file' }, h('figcaption', {}, file.title), h('pre', {}, file.content)),
+  );
   const json =
     item.kind === 'message'
       ? { ts: item.ts, channel: item.channel, text: item.text, blocks: item.blocks }
@@ -44,6 +47,7 @@ function messageNode(item, act) {
         item.updates ? ' (edited)' : '',
       ),
       content,
+      files,
     ),
     inspectButton(item.kind === 'message' ? `Message ${item.ts}` : 'Ephemeral message', json, item.issues),
   );
