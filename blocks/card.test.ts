@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endedCard, reminderMessage, requestCard, toolResultMessage } from './card.js';
+import { endedCard, reminderMessage, requestCard } from './card.js';
 import { DECLINE_ACTION, RESPOND_ACTION } from './ids.js';
 import { slackIssues } from './testing.js';
 
@@ -81,18 +81,6 @@ describe('endedCard', () => {
 
   it('never turns a malformed user id into markup', () => {
     expect(status(ended('accepted', 'answered', '<!channel>'))).not.toContain('<');
-  });
-});
-
-describe('toolResultMessage', () => {
-  it('reports success or failure with the escaped output', () => {
-    const ok = toolResultMessage({ server: 'gh', tool: 'create_issue', isError: false, text: hostile });
-    expect(slackIssues(ok)).toEqual([]);
-    expect(ok.text).toBe('create_issue on gh finished');
-    expect(ok.blocks[1]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: escaped } });
-    const failed = toolResultMessage({ server: 'gh', tool: 'x', isError: true, text: '' });
-    expect(failed.text).toBe('x on gh failed');
-    expect(texts(failed.blocks)).toContain('(no output)');
   });
 });
 

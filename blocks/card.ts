@@ -1,5 +1,6 @@
-// Channel/DM messages: the request card with its buttons, the card once the question ended,
-// and a tool call's result. Server text is escaped; Slack user ids are checked before becoming mentions.
+// Channel/DM messages: the request card with its buttons, the card once the question ended, and the
+// reminder (tool results are in results.ts). Server text is escaped; Slack user ids are checked before
+// becoming mentions.
 import type { EndReason } from '../src/relay/types.js';
 import { uiText, type Locale } from './i18n.js';
 import { DECLINE_ACTION, RESPOND_ACTION } from './ids.js';
@@ -81,28 +82,6 @@ export function endedCard(input: {
       ...messageSections(input.message),
       { type: 'context', elements: [mrkdwn(`${ICON[input.state]} ${status}`)] },
     ],
-  };
-}
-
-export function toolResultMessage(input: {
-  server: string;
-  tool: string;
-  isError: boolean;
-  text: string;
-  /** UI language; English when absent. */
-  locale?: Locale;
-}): SlackMessage {
-  const t = uiText(input.locale);
-  const server = serverName(input.server);
-  const tool = escapeMrkdwn(truncate(input.tool, SERVER_MAX));
-  const headline = input.isError
-    ? `:warning: ${t.toolFailed(`*${tool}*`, `*${server}*`)}`
-    : `:white_check_mark: ${t.toolFinished(`*${tool}*`, `*${server}*`)}`;
-  const sections = messageSections(input.text);
-  const body = sections.length > 0 ? sections : [{ type: 'context', elements: [mrkdwn(t.noOutput)] }];
-  return {
-    text: input.isError ? t.toolFailed(tool, server) : t.toolFinished(tool, server),
-    blocks: [{ type: 'section', text: mrkdwn(headline) }, ...body],
   };
 }
 

@@ -25,9 +25,6 @@ export interface UiText {
   ended: Record<EndReason, string>;
   byPerson: (status: string, mention: string) => string;
   linkOpened: string;
-  toolFinished: (tool: string, server: string) => string;
-  toolFailed: (tool: string, server: string) => string;
-  noOutput: string;
   from: (server: string) => string;
   titleFallback: string;
   submit: string;
@@ -96,9 +93,6 @@ const en: UiText = {
   },
   byPerson: (status, mention) => `${status} by ${mention}`,
   linkOpened: 'Link opened',
-  toolFinished: (tool, server) => `${tool} on ${server} finished`,
-  toolFailed: (tool, server) => `${tool} on ${server} failed`,
-  noOutput: '(no output)',
   from: (server) => `From ${server}`,
   titleFallback: 'Request',
   submit: 'Send',
@@ -169,9 +163,6 @@ const zhCN: UiText = {
   },
   byPerson: (status, mention) => `${mention} ${status}`,
   linkOpened: '已打开链接',
-  toolFinished: (tool, server) => `${server} 上的 ${tool} 已完成`,
-  toolFailed: (tool, server) => `${server} 上的 ${tool} 失败`,
-  noOutput: '（无输出）',
   from: (server) => `来自 ${server}`,
   titleFallback: '请求',
   submit: '发送',

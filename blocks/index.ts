@@ -10,7 +10,6 @@ export * from './schema.js';
 export {
   requestCard,
   endedCard,
-  toolResultMessage,
   reminderMessage,
   CARD_MESSAGE_SECTIONS_MAX,
   BUTTON_VALUE_MAX,
