@@ -4,6 +4,7 @@
 //   ${prefix}:{q}:inbox:<holder>    stream  ids of finished questions whose MCP session <holder> holds
 //   ${prefix}:{q}:lease:<holder>    string  present while the replica <holder> is alive (SET PX, renewed)
 //   ${prefix}:{q}:holders           set     holders that have acquired a lease (the sweeper's work list)
+//   ${prefix}:{q}:epoch             string  random value set once; its loss means Redis lost its data
 //   ${prefix}:{q}:held:<holder>     zset    pending question ids of <holder>, scored by deadline
 //   ${prefix}:{q}:user:<userId>     zset    pending question ids a person must answer, scored by deadline
 //   ${prefix}:{q}:rate:<server>     string  new-question counter of the server's current rate window
@@ -25,6 +26,7 @@ export interface Keys {
   inbox(holder: string): string;
   lease(holder: string): string;
   readonly holders: string;
+  readonly epoch: string;
   held(holder: string): string;
   user(userId: string): string;
   rate(server: string): string;
@@ -40,6 +42,7 @@ export function keys(prefix: string): Keys {
     inbox: (holder) => `${prefix}:{q}:inbox:${holder}`,
     lease: (holder) => `${prefix}:{q}:lease:${holder}`,
     holders: `${prefix}:{q}:holders`,
+    epoch: `${prefix}:{q}:epoch`,
     held: (holder) => `${prefix}:{q}:held:${holder}`,
     user: (userId) => `${prefix}:{q}:user:${userId}`,
     rate: (server) => `${prefix}:{q}:rate:${server}`,

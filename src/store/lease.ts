@@ -6,6 +6,7 @@
 // Bound: a dead holder's questions end within ttlMs + everyMs (plus one sweep pass) of its last renewal.
 // A holder cut off from Redis for longer than ttlMs is treated as dead too; when it comes back its inbox
 // receives those cancels like any other outcome.
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { EndReason, FinishResult, Outcome, Question } from '../relay/types.js';
 import type { StoreLogger } from './connect.js';
@@ -47,6 +48,8 @@ export class Lease {
   private renewing: Promise<void> | undefined;
   /** Renewal failures are logged once per streak, not every renewEveryMs during an outage. */
   private failing = false;
+  /** The deployment's epoch as last seen; a different one means Redis lost its data meanwhile. */
+  private epoch: string | undefined;
   private readonly ttlMs: number;
   private readonly renewEveryMs: number;
 
@@ -103,8 +106,19 @@ export class Lease {
   }
 
   private async renew(): Promise<boolean> {
-    const { cmd, keys: k, holderId } = this.deps;
-    return (await cmd.holderLease(k.lease(holderId), k.holders, this.ttlMs, holderId)) === 1;
+    const { cmd, keys: k, holderId, logger } = this.deps;
+    const fresh = randomBytes(8).toString('hex');
+    const args = [k.lease(holderId), k.holders, k.epoch, this.ttlMs, holderId, fresh];
+    const [had, epoch] = (await cmd.holderLease(...args)) as [number, string];
+    if (this.epoch !== undefined && epoch !== this.epoch) {
+      logger.warn(
+        { holder: holderId, epochWas: this.epoch, epochNow: epoch },
+        'Redis lost its data (its epoch key was gone): pending questions and their timers may be lost; ' +
+          "each holder's local backstop still ends its own questions",
+      );
+    }
+    this.epoch = epoch;
+    return had === 1;
   }
 }
 

@@ -41,13 +41,20 @@ return 1
 `;
 
 // Acquires or renews a lease and (re)registers the holder for sweeping in one step, so a registered holder
-// always had a lease at some point. KEYS[1] lease  KEYS[2] holders set; ARGV[1] ttl ms  ARGV[2] holder.
-// Returns 1 if the lease was still there (a renewal), 0 if it had to be created.
+// always had a lease at some point. It also reads the deployment's epoch, a random value set once: when it is
+// gone, Redis lost its data (restart without persistence, failover), and this call sets a new one.
+// KEYS[1] lease  KEYS[2] holders set  KEYS[3] epoch; ARGV[1] ttl ms  ARGV[2] holder  ARGV[3] epoch if unset.
+// Returns {1 if the lease was still there (a renewal) else 0, the epoch}.
 export const LEASE_LUA = `
 local had = redis.call('EXISTS', KEYS[1])
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[1])
 redis.call('SADD', KEYS[2], ARGV[2])
-return had
+local epoch = redis.call('GET', KEYS[3])
+if not epoch then
+  epoch = ARGV[3]
+  redis.call('SET', KEYS[3], epoch)
+end
+return {had, epoch}
 `;
 
 // Forgets a dead holder once nothing of it is left; a renewal in between keeps it registered.
@@ -75,7 +82,7 @@ export interface StoreScripts {
   questionAttachCard(...args: string[]): Promise<unknown>;
   /** SAVE_DRAFT_LUA: (questionKey, draftJson). */
   questionSaveDraft(...args: string[]): Promise<unknown>;
-  /** LEASE_LUA: (leaseKey, holdersKey, ttlMs, holder). */
+  /** LEASE_LUA: (leaseKey, holdersKey, epochKey, ttlMs, holder, newEpoch). */
   holderLease(...args: (string | number)[]): Promise<unknown>;
   /** FORGET_HOLDER_LUA: (leaseKey, heldKey, holdersKey, holder). */
   holderForget(...args: string[]): Promise<unknown>;
@@ -88,7 +95,7 @@ export function withScripts(redis: Redis): Redis & StoreScripts {
   redis.defineCommand('questionFinish', { numberOfKeys: 4, lua: FINISH_LUA });
   redis.defineCommand('questionAttachCard', { numberOfKeys: 1, lua: ATTACH_CARD_LUA });
   redis.defineCommand('questionSaveDraft', { numberOfKeys: 1, lua: SAVE_DRAFT_LUA });
-  redis.defineCommand('holderLease', { numberOfKeys: 2, lua: LEASE_LUA });
+  redis.defineCommand('holderLease', { numberOfKeys: 3, lua: LEASE_LUA });
   redis.defineCommand('holderForget', { numberOfKeys: 3, lua: FORGET_HOLDER_LUA });
   redis.defineCommand('serverAdmit', { numberOfKeys: 1, lua: ADMIT_LUA });
   return redis as Redis & StoreScripts;
