@@ -1,7 +1,7 @@
 // The real entry point as a child process: refuses wrong settings with a message naming them, serves
 // /healthz once ready, and stops cleanly on SIGTERM.
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,7 @@ describe('elicit-relay start-up', () => {
   });
   afterAll(async () => {
     await standin.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('refuses an invalid setting, naming the key and the fix', async () => {

@@ -1,6 +1,6 @@
 // Fault: the replica holding the MCP session is killed (SIGKILL) while a question is pending. A surviving
 // replica sees its lease lapse, ends the question exactly once as holder_lost and updates the card.
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,8 @@ describe('a holder replica killed mid-question', () => {
         ELICIT_RELAY_CONFIG: config,
       });
       await waitUntilReady(doomed);
+      // The replica has read its config at start-up; nothing else uses the folder.
+      rmSync(dir, { recursive: true, force: true });
       const driver = new SlackDriver({
         eventsUrl: `http://127.0.0.1:${port}/slack/events`,
         signingSecret: SIGNING_SECRET,
