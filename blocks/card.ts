@@ -18,6 +18,8 @@ export const CARD_MESSAGE_SECTIONS_MAX = 5;
 const NOTIFICATION_MAX = 300;
 const SERVER_MAX = 200;
 const SECTION_MAX = 3000;
+/** Characters of field labels listed in the secret warning. */
+const WARNING_NAMES_MAX = 1000;
 /** Slack's limit on a button's value (the question id). */
 export const BUTTON_VALUE_MAX = 2000;
 
@@ -27,21 +29,35 @@ const ICON = {
   cancelled: ':black_square_for_stop:',
 };
 
-export function requestCard(input: {
-  questionId: string;
-  server: string;
-  message: string;
-  /** Unix epoch milliseconds. */
-  deadline: number;
-  /** UI language; English when absent. */
-  locale?: Locale;
-}): SlackMessage {
+/** Who asks and for whom, shown under a card's headline when known. */
+export interface CardAbout {
+  /** The server's own name and version (`serverInfo`). */
+  serverInfo?: { name: string; version: string; title?: string };
+  /** Who started the tool call: a Slack user id (mentioned) or an automation's name. */
+  requester?: string;
+}
+
+export function requestCard(
+  input: CardAbout & {
+    questionId: string;
+    server: string;
+    message: string;
+    /** Unix epoch milliseconds. */
+    deadline: number;
+    /** Labels of the form's fields that look like secrets (the form engine's warning); none when absent. */
+    secretFields?: string[];
+    /** UI language; English when absent. */
+    locale?: Locale;
+  },
+): SlackMessage {
   const t = uiText(input.locale);
   const server = serverName(input.server);
   return {
     text: `${t.needsInput(server)}: ${notification(input.message)}`,
     blocks: [
       { type: 'section', text: mrkdwn(t.needsInput(`*${server}*`)) },
+      ...aboutContext(input, input.locale),
+      ...secretWarning(input.secretFields ?? [], input.locale),
       ...messageSections(input.message),
       deadlineContext(input.deadline, input.locale),
       {
@@ -56,33 +72,75 @@ export function requestCard(input: {
   };
 }
 
-export function endedCard(input: {
-  server: string;
-  message: string;
-  state: 'accepted' | 'declined' | 'cancelled';
-  reason: EndReason;
-  /** Slack user id of the person who answered or declined. */
-  byUserId?: string;
-  /** 'url' for a URL-mode question: "answered" then reads "Link opened". Default 'form'. */
-  mode?: 'form' | 'url';
-  /** UI language; English when absent. */
-  locale?: Locale;
-}): SlackMessage {
+/** Outcomes that name the person who caused them. */
+const NAMED: readonly EndReason[] = ['answered', 'declined', 'closed'];
+
+export function endedCard(
+  input: CardAbout & {
+    server: string;
+    message: string;
+    state: 'accepted' | 'declined' | 'cancelled';
+    reason: EndReason;
+    /** Slack user id of the person who answered, declined or closed. */
+    byUserId?: string;
+    /** When it ended, Unix epoch milliseconds; shown as a Slack date when given. */
+    at?: number;
+    /** The answer's lines (see answerLines), or 'hidden' when the server's policy hides content. */
+    answer?: string[] | 'hidden';
+    /** 'url' for a URL-mode question: "answered" then reads "Link opened". Default 'form'. */
+    mode?: 'form' | 'url';
+    /** UI language; English when absent. */
+    locale?: Locale;
+  },
+): SlackMessage {
   const t = uiText(input.locale);
   const server = serverName(input.server);
-  const by =
-    input.byUserId !== undefined && /^[UW][A-Z0-9]{1,20}$/.test(input.byUserId) ? input.byUserId : undefined;
+  const by = input.byUserId !== undefined && isUserId(input.byUserId) ? input.byUserId : undefined;
   const base = input.mode === 'url' && input.reason === 'answered' ? t.linkOpened : t.ended[input.reason];
-  const named = (input.reason === 'answered' || input.reason === 'declined') && by !== undefined;
-  const status = named ? t.byPerson(base, `<@${by}>`) : base;
+  const named = NAMED.includes(input.reason) && by !== undefined ? t.byPerson(base, `<@${by}>`) : base;
+  const status = input.at === undefined ? named : t.endedAt(named, dateToken(input.at, input.locale));
   return {
-    text: `${server}: ${status}`,
+    text: `${server}: ${named}`,
     blocks: [
       { type: 'section', text: mrkdwn(t.asked(`*${server}*`)) },
+      ...aboutContext(input, input.locale),
       ...messageSections(input.message),
+      ...answerBlocks(input.answer, input.locale),
       { type: 'context', elements: [mrkdwn(`${ICON[input.state]} ${status}`)] },
     ],
   };
+}
+
+/** Slack user ids become mentions; anything else is a name. */
+const isUserId = (id: string): boolean => /^[UW][A-Z0-9]{1,20}$/.test(id);
+
+/** "Server: name 1.2.3 · Requested by @person" under the headline; nothing when neither is known. */
+function aboutContext(about: CardAbout, locale?: Locale): object[] {
+  const t = uiText(locale);
+  const parts: string[] = [];
+  const info = about.serverInfo;
+  if (info) {
+    const named = truncate(`${(info.title ?? info.name).trim() || info.name} ${info.version}`, SERVER_MAX);
+    parts.push(t.serverVersion(escapeMrkdwn(named)));
+  }
+  const who = about.requester;
+  if (who !== undefined && who !== '') {
+    const requester = isUserId(who) ? `<@${who}>` : t.automation(escapeMrkdwn(truncate(who, SERVER_MAX)));
+    parts.push(t.requestedBy(requester));
+  }
+  return parts.length === 0 ? [] : [{ type: 'context', elements: parts.map((p) => mrkdwn(p)) }];
+}
+
+function secretWarning(labels: string[], locale?: Locale): object[] {
+  if (labels.length === 0) return [];
+  const names = escapeMrkdwn(truncate(labels.join(', '), WARNING_NAMES_MAX));
+  return [{ type: 'context', elements: [mrkdwn(uiText(locale).secretWarning(names))] }];
+}
+
+function answerBlocks(answer: string[] | 'hidden' | undefined, locale?: Locale): object[] {
+  if (answer === undefined || answer.length === 0) return [];
+  if (answer === 'hidden') return [{ type: 'context', elements: [mrkdwn(uiText(locale).answerHidden)] }];
+  return [{ type: 'section', text: mrkdwn(truncate(answer.join('\n'), SECTION_MAX)) }];
 }
 
 /** A button whose value is the question id (checked against Slack's value limit). */
@@ -94,25 +152,40 @@ export function button(text: string, action_id: string, questionId: string): Rec
 
 /** "Answer by <date token>" with a UTC fallback for clients that can't render the token. */
 export function deadlineContext(deadline: number, locale?: Locale): object {
-  const seconds = Math.floor(deadline / 1000);
+  return { type: 'context', elements: [mrkdwn(uiText(locale).answerBy(dateToken(deadline, locale)))] };
+}
+
+/** A Slack date token (each reader's time zone) with a UTC fallback, for epoch ms. */
+function dateToken(at: number, locale?: Locale): string {
+  const seconds = Math.floor(at / 1000);
   const fallback = new Date(seconds * 1000)
     .toISOString()
     .replace(/:\d\d\.\d{3}Z$/, ' UTC')
     .replace('T', ' ');
-  const t = uiText(locale);
-  const token = `<!date^${seconds}^${t.dateFormat}|${fallback}>`;
-  return { type: 'context', elements: [mrkdwn(t.answerBy(token))] };
+  return `<!date^${seconds}^${uiText(locale).dateFormat}|${fallback}>`;
 }
 
-/** A nudge posted in the card's thread before the deadline, mentioning the person who must answer. */
+/** People a reminder mentions by name; more would make the nudge a wall of names. */
+const REMINDER_MENTIONS_MAX = 20;
+
+/** A nudge posted in the card's thread before the deadline, mentioning those who may answer. */
 export function reminderMessage(input: {
   server: string;
-  userId: string;
+  /** Slack user ids (mentioned) of those who may answer. */
+  userId: string | string[];
+  /** User groups (S… ids) that may answer, mentioned as groups. */
+  groups?: string[];
   deadline: number;
   locale?: Locale;
 }): SlackMessage {
   const t = uiText(input.locale);
-  const mention = /^[UW][A-Z0-9]{2,}$/.test(input.userId) ? `<@${input.userId}> ` : '';
+  const users = (Array.isArray(input.userId) ? input.userId : [input.userId]).filter((u) =>
+    /^[UW][A-Z0-9]{2,}$/.test(u),
+  );
+  const groups = (input.groups ?? []).filter((g) => /^S[A-Z0-9]{2,}$/.test(g));
+  const people = users.slice(0, REMINDER_MENTIONS_MAX).map((u) => `<@${u}>`);
+  const mentions = [...groups.map((g) => `<!subteam^${g}>`), ...people];
+  const mention = mentions.length > 0 ? `${mentions.join(' ')} ` : '';
   const text = `${mention}${t.reminder(serverName(input.server))}`;
   return {
     text,

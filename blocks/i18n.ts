@@ -21,7 +21,18 @@ export interface UiText {
   dateFormat: string;
   respond: string;
   decline: string;
+  /** The server's own name and version under the card's headline. */
+  serverVersion: (server: string) => string;
+  requestedBy: (who: string) => string;
+  /** A requester that is not a person. */
+  automation: (name: string) => string;
   asked: (server: string) => string;
+  /** An outcome and when it happened (a Slack date token). */
+  endedAt: (status: string, date: string) => string;
+  /** The card of an answered question when the server's policy hides what was answered. */
+  answerHidden: string;
+  /** The line after a shortened list of answers. */
+  andMore: Count;
   ended: Record<EndReason, string>;
   byPerson: (status: string, mention: string) => string;
   linkOpened: string;
@@ -51,6 +62,25 @@ export interface UiText {
   urlNotHttps: string;
   urlUserInfo: string;
   openLink: string;
+  /** Why a click or submit changed nothing. */
+  refusals: {
+    answered: string;
+    declined: string;
+    expired: string;
+    stillOpen: string;
+    otherWorkspace: string;
+    /** "This question is for <who>; only they can answer it." */
+    notFor: (who: string) => string;
+    membersOf: (group: string) => string;
+    peopleIn: (channel: string) => string;
+    /** Stands for the people a long list leaves out. */
+    others: string;
+    /** Joins names: "a, b or c". */
+    list: (items: string[]) => string;
+    /** Title and close button of the modal that replaces a form with nothing left to answer. */
+    title: string;
+    close: string;
+  };
   errors: {
     required: string;
     minLength: Count;
@@ -80,7 +110,13 @@ const en: UiText = {
   dateFormat: '{date_short_pretty} at {time}',
   respond: 'Respond',
   decline: 'Decline',
+  serverVersion: (server) => `Server: ${server}`,
+  requestedBy: (who) => `Requested by ${who}`,
+  automation: (name) => `an automation (${name})`,
   asked: (server) => `${server} asked`,
+  endedAt: (status, date) => `${status} · ${date}`,
+  answerHidden: 'The answer is not shown here (server policy).',
+  andMore: (n) => `…and ${n} more`,
   ended: {
     answered: 'Answered',
     declined: 'Declined',
@@ -121,6 +157,21 @@ const en: UiText = {
   urlNotHttps: ':warning: This link is not HTTPS: what you send there can be read or changed on the way.',
   urlUserInfo: ':warning: This link has a user name before the site name, a trick to hide the real site.',
   openLink: 'Open link',
+  refusals: {
+    answered: 'This question has already been answered.',
+    declined: 'This question has already been declined.',
+    expired: 'This question has expired or was withdrawn; there is nothing left to answer.',
+    stillOpen: 'This question is still open.',
+    otherWorkspace: 'This question was asked in another workspace or app; it cannot be answered from here.',
+    notFor: (who) => `This question is for ${who}; only they can answer it.`,
+    membersOf: (group) => `members of ${group}`,
+    peopleIn: (channel) => `people in ${channel}`,
+    others: 'others',
+    list: (items) =>
+      items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1) ?? ''}`,
+    title: 'Nothing to answer',
+    close: 'Close',
+  },
   errors: {
     required: 'This field is required',
     minLength: (n) => `Must be at least ${n} ${n === 1 ? 'character' : 'characters'}`,
@@ -150,7 +201,13 @@ const zhCN: UiText = {
   dateFormat: '{date_short_pretty} {time}',
   respond: '回答',
   decline: '拒绝',
+  serverVersion: (server) => `服务器：${server}`,
+  requestedBy: (who) => `发起人：${who}`,
+  automation: (name) => `自动化任务（${name}）`,
   asked: (server) => `${server} 提出了请求`,
+  endedAt: (status, date) => `${status} · ${date}`,
+  answerHidden: '根据服务器策略，此处不显示回答内容。',
+  andMore: (n) => `……还有 ${n} 项`,
   ended: {
     answered: '已回答',
     declined: '已拒绝',
@@ -191,6 +248,21 @@ const zhCN: UiText = {
   urlNotHttps: ':warning: 此链接不是 HTTPS：你发送的内容可能在传输中被读取或篡改。',
   urlUserInfo: ':warning: 此链接在网站名之前带有用户名，这是隐藏真实网站的常见手法。',
   openLink: '打开链接',
+  refusals: {
+    answered: '此问题已有人回答。',
+    declined: '此问题已被拒绝。',
+    expired: '此问题已过期或已被撤回，无需再回答。',
+    stillOpen: '此问题仍在等待回答。',
+    otherWorkspace: '此问题来自另一个工作区或应用，无法在此回答。',
+    notFor: (who) => `此问题只能由 ${who} 回答。`,
+    membersOf: (group) => `${group} 的成员`,
+    peopleIn: (channel) => `${channel} 中的成员`,
+    others: '其他人',
+    list: (items) =>
+      items.length < 2 ? items.join('') : `${items.slice(0, -1).join('、')}或${items.at(-1) ?? ''}`,
+    title: '无需回答',
+    close: '关闭',
+  },
   errors: {
     required: '此项为必填项',
     minLength: (n) => `必须至少为 ${n} 个字符`,

@@ -14,7 +14,9 @@ export {
   CARD_MESSAGE_SECTIONS_MAX,
   BUTTON_VALUE_MAX,
   type SlackMessage,
+  type CardAbout,
 } from './card.js';
+export { answerLines, SUMMARY_LINES_MAX } from './summary.js';
 export { urlCard, urlFacts, UrlError, URL_MAX, type UrlFacts } from './url-card.js';
 export { formModal, questionIdOf, pageOf, type ModalView, type FormModalInput } from './modal.js';
 export { suggestOptions, SUGGESTIONS_MAX } from './suggest.js';

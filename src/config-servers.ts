@@ -1,8 +1,9 @@
 // The `mcpServers` section, in the shape Claude Desktop, Cursor and VS Code write it:
 //   mcpServers: { <name>: { command, args, env } | { url, headers } }
-// plus our optional per-server `elicitation: { timeout }`. Unknown top-level keys (Claude Desktop has
+// plus our optional per-server `elicitation: { timeout }` and `slack` (config-slack.ts). Unknown top-level keys (Claude Desktop has
 // several) are ignored so that its file works unchanged.
 import { ConfigError } from './config-error.js';
+import { readSlackPolicy } from './config-slack.js';
 import type { ServerConfig, TransportConfig } from './config.js';
 import { parseDuration } from './duration.js';
 
@@ -41,10 +42,12 @@ function readServer(name: string, entry: unknown, env: Env): ServerConfig {
   }
   if (!isRecord(entry))
     throw new ConfigError(key, 'is not a mapping', 'Give it `command` (stdio) or `url` (HTTP).');
+  const slack = readSlackPolicy(key, entry.slack);
   return {
     name,
     transport: readTransport(key, entry, env),
     ...readElicitation(key, entry.elicitation),
+    ...(slack ? { slack } : {}),
   };
 }
 

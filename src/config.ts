@@ -3,6 +3,7 @@
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config-error.js';
 import { readServers } from './config-servers.js';
+import type { SlackPolicy } from './config-slack.js';
 
 export { ConfigError };
 
@@ -28,6 +29,8 @@ export interface ServerConfig {
   maxPending?: number;
   /** Refuse (-32602) forms with fields that look like secrets, which the spec forbids in form mode; default warn. */
   refuseSecrets?: boolean;
+  /** Where questions go in Slack, who answers, review, close and reminders; DEFAULT_SLACK_POLICY when absent. */
+  slack?: SlackPolicy;
 }
 
 export interface AppConfig {

@@ -3,6 +3,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { AppConfig, ServerConfig } from './config.js';
+import { DEFAULT_SLACK_POLICY, type SlackPolicy } from './config-slack.js';
 import type { Logger } from './logger.js';
 import {
   McpClientError,
@@ -11,14 +12,15 @@ import {
   type McpServerSpec,
   type ToolSummary,
 } from './mcp/index.js';
-import { Relay } from './relay/relay.js';
+import { Relay, halfTimeReminder } from './relay/relay.js';
 import { createSlackApp, type SlackApp } from './slack/app.js';
+import type { Audience } from './slack/audience.js';
 import { connectionOf } from './slack/receivers.js';
 import { checkFormSchema, checkUrl, refuseSecretFields } from './slack/checks.js';
 import { registerMcpCommand, type ToolRunner } from './slack/command-listener.js';
 import { HomeTab, registerHome } from './slack/home.js';
 import { ToolResults } from './slack/tool-results.js';
-import { Outbox, QuestionStore, SlackState } from './store/index.js';
+import { Outbox, QuestionStore, SlackState, reminderTimes } from './store/index.js';
 
 export interface RunningRelay {
   /** The HTTP port actually bound (useful with PORT=0). */
@@ -56,16 +58,27 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
     state,
     isLive: () => ready,
     // Ready: serving (started, not draining) and Redis answers; each MCP server's state is shown, not required.
+    policyOf: (server) => policyOf(config.servers, server),
     readiness: async () => {
       const redis = await state.answers();
       const servers = hub.status();
       return { ok: ready && redis, serving: ready, redis: redis ? 'ok' : 'unreachable', servers };
     },
   });
-  const relay = new Relay({ store, surface: slack.surface, checkSchema: checkFormSchema, checkUrl, logger });
+  const relay = new Relay({
+    store,
+    surface: slack.surface,
+    checkSchema: checkFormSchema,
+    checkUrl,
+    logger,
+    reminderTimes: (timeoutMs, now, server) => {
+      const specs = policyOf(config.servers, server).reminders;
+      return specs ? reminderTimes(specs, timeoutMs, now) : halfTimeReminder(timeoutMs, now);
+    },
+  });
   const hub = new McpHub({
     servers: config.servers.map(toSpec),
-    sink: elicitationSink(relay, config.servers),
+    sink: elicitationSink(relay, config.servers, slack.surface.audience),
     logger: logger.child({ component: 'mcp' }),
     onStatus: (status) => {
       if (status.state === 'connected') logger.info({ mcp: status }, 'MCP server connected');
@@ -80,7 +93,7 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
   await store.startTimeouts(async (id) => {
     await relay.end(id, { action: 'cancel' }, 'timed_out');
   });
-  await store.startReminders((id) => relay.remind(id));
+  await store.startReminders((id, at) => relay.remind(id, at));
   // Questions of replicas that died: the survivor that ends one updates its card.
   store.startOrphanSweep((question) => slack.surface.showEnded(question));
   const { port } = await slack.start(config.port);
@@ -131,10 +144,16 @@ function homeAndCommands(
   return home;
 }
 
-function elicitationSink(relay: Relay, servers: ServerConfig[]): ElicitationSink {
+function elicitationSink(
+  relay: Relay,
+  servers: ServerConfig[],
+  audience: Pick<Audience, 'answerersFor'>,
+): ElicitationSink {
   const byName = new Map(servers.map((s) => [s.name, s]));
   return {
     ask: async (request, ctx) => {
+      // Who may answer is fixed when the question is asked (user groups resolved now) and stored with it.
+      const answerers = await audience.answerersFor(ctx.server, ctx.origin);
       const common = {
         server: ctx.server,
         userId: ctx.origin.userId,
@@ -143,6 +162,8 @@ function elicitationSink(relay: Relay, servers: ServerConfig[]): ElicitationSink
         timeoutMs: ctx.timeoutMs,
         signal: ctx.signal,
         ...rateLimitOf(byName.get(ctx.server)),
+        ...(ctx.serverInfo ? { serverInfo: ctx.serverInfo } : {}),
+        ...(answerers ? { answerers } : {}),
       };
       if (request.mode === 'url') {
         return relay.askUrl({ ...common, url: request.url, elicitationId: request.elicitationId });
@@ -168,6 +189,10 @@ function toolRunner(hub: McpHub): ToolRunner {
       }
     },
   };
+}
+
+function policyOf(servers: ServerConfig[], server: string): SlackPolicy {
+  return servers.find((s) => s.name === server)?.slack ?? DEFAULT_SLACK_POLICY;
 }
 
 function rateLimitOf(server: ServerConfig | undefined): { rateLimit?: { max: number; perMs: number } } {

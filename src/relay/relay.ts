@@ -4,7 +4,17 @@
 // Flow: ask() → store.create (pending record + timeout job) → surface.postQuestion (the card)
 //   → a person answers on any replica → end() → store.finish (the one atomic transition)
 //   → the holder's inbox delivers the finished question here → ask() resolves with its outcome.
-import type { Content, EndReason, FinishResult, NewQuestion, Origin, Outcome, Question } from './types.js';
+import type {
+  Answerers,
+  Content,
+  EndReason,
+  FinishResult,
+  NewQuestion,
+  Origin,
+  Outcome,
+  Question,
+  ServerIdentity,
+} from './types.js';
 import { RelayError } from './errors.js';
 
 /** What the relay needs from durable state (implemented by src/store). */
@@ -21,8 +31,8 @@ export interface RelayStore {
 export interface Surface {
   postQuestion(question: Question): Promise<{ channel: string; ts: string }>;
   showEnded(question: Question, byUserId?: string): Promise<void>;
-  /** Nudges the person who must answer a question that is still pending. */
-  remind(question: Question): Promise<void>;
+  /** Nudges those who may answer a question that is still pending; `at` (epoch ms) names the reminder. */
+  remind(question: Question, at?: number): Promise<void>;
 }
 
 /** At most `max` new questions per `perMs` milliseconds from one server, across replicas. */
@@ -46,6 +56,10 @@ export interface FormAsk {
    */
   signal: AbortSignal;
   rateLimit?: RateLimit;
+  /** The server's own name and version, shown with the question. */
+  serverInfo?: ServerIdentity;
+  /** Who may answer besides `userId` alone (resolved by the surface's policy); only `userId` when absent. */
+  answerers?: Answerers;
 }
 
 export interface UrlAsk extends Omit<FormAsk, 'requestedSchema'> {
@@ -60,8 +74,8 @@ export interface RelayOptions {
   checkSchema: (requestedSchema: unknown) => unknown;
   /** Checks that a URL-mode link may be shown; throws RelayError('invalid_url') when it may not. */
   checkUrl: (url: string) => void;
-  /** When to nudge the person, from the time they have and now (both ms); default halfTimeReminder. */
-  reminderTimes?: (timeoutMs: number, now: number) => number[];
+  /** When to nudge (epoch ms), from the time they have and now (both ms) and the server; default halfTimeReminder. */
+  reminderTimes?: (timeoutMs: number, now: number, server: string) => number[];
   /** Extra wait past the deadline before the local backstop ends a question whose timeout job never fired, in ms. Default 5000. */
   backstopGraceMs?: number;
   logger: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -96,7 +110,7 @@ export class Relay {
     if (signal.aborted) return { action: 'cancel' };
     const question = await this.options.store.create(fields, {
       ...(rateLimit ? { rateLimit } : {}),
-      remindAt: (this.options.reminderTimes ?? halfTimeReminder)(fields.timeoutMs, Date.now()),
+      remindAt: (this.options.reminderTimes ?? halfTimeReminder)(fields.timeoutMs, Date.now(), fields.server),
     });
     const answered = new Promise<Outcome>((resolve) => this.waiters.set(question.id, resolve));
     // Both paths also resolve locally, so the MCP request never hangs even if Redis lost the question.
@@ -122,9 +136,9 @@ export class Relay {
   }
 
   /** A reminder job came due: nudge the person if the question is still open and its card is out. */
-  async remind(id: string): Promise<void> {
+  async remind(id: string, at?: number): Promise<void> {
     const question = await this.options.store.get(id);
-    if (question?.state === 'pending' && question.card) await this.options.surface.remind(question);
+    if (question?.state === 'pending' && question.card) await this.options.surface.remind(question, at);
   }
 
   /** Keeps a paged form's earlier answers; false when the question ended meanwhile. */

@@ -37,6 +37,27 @@ export interface Origin {
   threadTs?: string;
 }
 
+/** What an MCP server says about itself in `initialize` (`serverInfo`), shown on the card. */
+export interface ServerIdentity {
+  name: string;
+  version: string;
+  /** Human-readable name, when the server sends one. */
+  title?: string;
+}
+
+/**
+ * Who may answer a question, resolved when it is asked (user groups expanded to their members). Absent on a
+ * question: only its `userId` may answer.
+ */
+export interface Answerers {
+  /** Chat user ids that may answer, named one by one (the requester and listed people). */
+  users: string[];
+  /** User groups whose members may answer: the group's id (to name it) and its members when asked. */
+  groups?: { id: string; members: string[] }[];
+  /** Anyone in this conversation may answer as well (membership is checked when they act). */
+  channel?: string;
+}
+
 /** A new question as the MCP side hands it to the relay. */
 export interface NewQuestion {
   /** Configured server name (key of `mcpServers`). */
@@ -52,6 +73,10 @@ export interface NewQuestion {
   timeoutMs: number;
   /** URL mode: the link the person is asked to open (requestedSchema is then null). */
   url?: { url: string; elicitationId: string };
+  /** The asking server's own name and version, when it gave them. */
+  serverInfo?: ServerIdentity;
+  /** Who may answer; only `userId` when absent. */
+  answerers?: Answerers;
 }
 
 /** A question as stored (one Redis hash). */

@@ -3,9 +3,11 @@
 // Slack's requests, the global middleware that processes each Events API event once, and the surface.
 import { App, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import { ConfigError, type OAuthConfig } from '../config.js';
+import type { SlackPolicy } from '../config-slack.js';
 import type { Logger } from '../logger.js';
 import type { Outbox } from '../store/index.js';
 import type { SlackState } from '../store/slack-state.js';
+import { Audience } from './audience.js';
 import { processEventsOnce } from './event-dedupe.js';
 import { startHttpServer, type Readiness, type RunningHttpServer } from './http-server.js';
 import { registerListeners, type ListenerDeps } from './listeners.js';
@@ -33,6 +35,8 @@ export interface SlackAppOptions {
   outbox: Outbox;
   /** Redis state of the Slack side (event deliveries seen, installations). */
   state: SlackState;
+  /** Each server's `slack` policy (routing, answerers, review, reminders); the defaults when absent. */
+  policyOf?: (server: string) => SlackPolicy;
 }
 
 export interface SlackApp {
@@ -78,7 +82,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     return Promise.resolve();
   });
   const clients = distributed?.clients ?? singleWorkspace(app.client);
-  const surface = new SlackSurface(clients, new Locales(clients), options.outbox);
+  const audience = new Audience(clients, options.policyOf);
+  const surface = new SlackSurface(clients, new Locales(clients), options.outbox, audience);
   let server: RunningHttpServer | undefined;
   return {
     app,

@@ -14,30 +14,29 @@ import {
 } from '../../blocks/index.js';
 import type { Relay } from '../relay/relay.js';
 import type { Question } from '../relay/types.js';
-import { answerable } from './answerable.js';
+import { checkAnswerer } from './answerable.js';
 import type { SlackSurface } from './surface.js';
-import { finishedView, notPendingText } from './texts.js';
+import { finishedView, refusalText, type Refusal } from './texts.js';
 
 export function registerFormListeners(app: App, deps: { relay: Relay; surface: SlackSurface }): void {
   app.view(FORM_CALLBACK, async ({ ack, body, view }) => {
-    const check = answerable(await deps.relay.get(questionIdOf(view) ?? ''), body);
-    if ('refusal' in check) return ack({ response_action: 'update', view: finishedView(check.refusal) });
+    const locale = await deps.surface.locales.of(body.user.id, body.team?.id);
+    const refuse = (refusal: Refusal) =>
+      ack({ response_action: 'update', view: finishedView(refusalText(refusal, locale), locale) });
+    const check = await checkAnswerer(deps, questionIdOf(view) ?? '', body);
+    if ('refusal' in check) return refuse(check.refusal);
     const { question } = check;
     const spec = parseFormSchema(question.requestedSchema);
-    const locale = await deps.surface.locales.of(body.user.id, body.team?.id);
     const page = pageOf(view);
     const submission = readSubmission(spec, view.state.values, { page, locale });
     if (!submission.ok) return ack({ response_action: 'errors', errors: submission.errors });
     const content = mergePageContent(spec, question.draft ?? {}, submission.content, page);
     if (page + 1 < pageCount(spec)) {
-      if (!(await deps.relay.saveDraft(question.id, content))) {
-        return ack({ response_action: 'update', view: finishedView(notPendingText('missing')) });
-      }
+      if (!(await deps.relay.saveDraft(question.id, content))) return refuse({ ended: 'missing' });
       return ack({ response_action: 'update', view: pageView(question, page + 1, content, locale) as never });
     }
     const result = await deps.relay.finish(question.id, { action: 'accept', content }, 'answered');
-    if (!result.won)
-      return ack({ response_action: 'update', view: finishedView(notPendingText(result.state)) });
+    if (!result.won) return refuse({ ended: result.state });
     await ack();
     await deps.surface.showEnded(result.question, body.user.id);
   });
@@ -45,7 +44,7 @@ export function registerFormListeners(app: App, deps: { relay: Relay; surface: S
   app.action<BlockButtonAction>(PAGE_BACK_ACTION, async ({ ack, body, client }) => {
     await ack();
     if (!body.view) return;
-    const check = answerable(await deps.relay.get(questionIdOf(body.view) ?? ''), body);
+    const check = await checkAnswerer(deps, questionIdOf(body.view) ?? '', body);
     if ('refusal' in check) return;
     const locale = await deps.surface.locales.of(body.user.id, body.team?.id);
     const back = pageView(
@@ -59,7 +58,7 @@ export function registerFormListeners(app: App, deps: { relay: Relay; surface: S
 
   app.view({ callback_id: FORM_CALLBACK, type: 'view_closed' }, async ({ ack, body, view }) => {
     await ack();
-    const check = answerable(await deps.relay.get(questionIdOf(view) ?? ''), body);
+    const check = await checkAnswerer(deps, questionIdOf(view) ?? '', body);
     if ('refusal' in check) return;
     await deps.relay.end(check.question.id, { action: 'cancel' }, 'closed', body.user.id);
   });

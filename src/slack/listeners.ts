@@ -10,11 +10,11 @@ import {
   parseFormSchema,
 } from '../../blocks/index.js';
 import type { Relay } from '../relay/relay.js';
-import { answerable } from './answerable.js';
+import { checkAnswerer } from './answerable.js';
 import { registerFormListeners } from './form-listeners.js';
 import { registerSuggestions } from './suggestions.js';
 import type { HomeTab } from './home.js';
-import { notPendingText } from './texts.js';
+import { refusalText, type Refusal } from './texts.js';
 import type { SlackSurface } from './surface.js';
 
 export interface ListenerDeps {
@@ -37,7 +37,7 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareAr
 async function openForm(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
   const { ack, body, action, client } = args;
   await ack();
-  const check = answerable(await deps.relay.get(action.value ?? ''), body);
+  const check = await checkAnswerer(deps, action.value ?? '', body);
   if ('refusal' in check) return tell(args, deps, check.refusal);
   const { question } = check;
   const view = formModal(parseFormSchema(question.requestedSchema), {
@@ -52,21 +52,17 @@ async function openForm(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
 async function decline(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
   const { ack, body, action } = args;
   await ack();
-  const check = answerable(await deps.relay.get(action.value ?? ''), body);
-  const result =
-    'refusal' in check
-      ? undefined
-      : await deps.relay.end(check.question.id, { action: 'decline' }, 'declined', body.user.id);
-  const refusal =
-    'refusal' in check ? check.refusal : result && !result.won ? notPendingText(result.state) : undefined;
-  if (refusal) await tell(args, deps, refusal);
+  const check = await checkAnswerer(deps, action.value ?? '', body);
+  if ('refusal' in check) return tell(args, deps, check.refusal);
+  const result = await deps.relay.end(check.question.id, { action: 'decline' }, 'declined', body.user.id);
+  if (!result.won) await tell(args, deps, { ended: result.state });
 }
 
 /** A URL-mode card's link button: Slack opens the link in the person's browser; the click is their consent. */
 async function consentToUrl(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
   const { ack, body, action } = args;
   await ack();
-  const check = answerable(await deps.relay.get(action.value ?? ''), body);
+  const check = await checkAnswerer(deps, action.value ?? '', body);
   if ('refusal' in check) return tell(args, deps, check.refusal);
   await deps.relay.end(check.question.id, { action: 'accept', content: {} }, 'answered', body.user.id);
 }
@@ -75,7 +71,8 @@ async function consentToUrl(args: ButtonArgs, deps: ListenerDeps): Promise<void>
  * Tells the person why nothing happened: privately under a card, or, for a click on the App Home (which
  * carries the Home view and no response_url), by refreshing the Home so it shows the question's real state.
  */
-async function tell({ body, respond }: ButtonArgs, deps: ListenerDeps, text: string): Promise<void> {
+async function tell({ body, respond }: ButtonArgs, deps: ListenerDeps, refusal: Refusal): Promise<void> {
   if (body.view?.type === 'home') return deps.home.refresh(body.user.id, body.team?.id);
-  await respond({ response_type: 'ephemeral', replace_original: false, text });
+  const locale = await deps.surface.locales.of(body.user.id, body.team?.id);
+  await respond({ response_type: 'ephemeral', replace_original: false, text: refusalText(refusal, locale) });
 }

@@ -1,3 +1,11 @@
 // The bot token scopes the app asks for when a workspace installs it (OAuth) and that manifest.yml declares;
 // test/ops/manifest.test.ts checks both against the Web API methods the code calls.
-export const BOT_SCOPES = ['chat:write', 'commands', 'files:write', 'im:write', 'users:read'] as const;
+export const BOT_SCOPES = [
+  'channels:read',
+  'chat:write',
+  'commands',
+  'files:write',
+  'im:write',
+  'usergroups:read',
+  'users:read',
+] as const;

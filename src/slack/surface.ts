@@ -1,11 +1,22 @@
-// The Slack surface of the relay: posts the request card in the person's DM and updates it when the question ends.
-// Cards go through the outbox (retries, Retry-After, pacing). Slack API errors propagate, never swallowed:
-// the relay ends a question whose card cannot be posted.
-import { endedCard, reminderMessage, requestCard, urlCard } from '../../blocks/index.js';
+// The Slack surface of the relay: posts the request card where the server's policy says (the person's DM, the
+// command's thread, or an approvals channel) and updates it when the question ends. Cards go through the
+// outbox (retries, Retry-After, pacing). Slack API errors propagate, never swallowed: the relay ends a question
+// whose card cannot be posted.
+import {
+  answerLines,
+  endedCard,
+  parseFormSchema,
+  reminderMessage,
+  requestCard,
+  urlCard,
+  type CardAbout,
+  type Locale,
+} from '../../blocks/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Surface } from '../relay/relay.js';
 import type { Question } from '../relay/types.js';
 import type { Outbox } from '../store/index.js';
+import { placeOf, type Audience } from './audience.js';
 import type { Locales } from './locales.js';
 import type { SlackClients } from './workspaces.js';
 
@@ -28,18 +39,26 @@ export class SlackSurface implements Surface {
     private readonly clients: SlackClients,
     readonly locales: Locales,
     private readonly outbox: Outbox,
+    /** Where each server's questions go and who may answer them. */
+    readonly audience: Audience,
+    /** Epoch ms; when a card says a question ended. Default Date.now. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   async postQuestion(question: Question): Promise<{ channel: string; ts: string }> {
-    const channel = await this.dmOf(question.userId, question.origin.teamId);
+    const place = placeOf(this.audience.policyOf(question.server), question.origin);
+    const channel = 'dm' in place ? await this.dmOf(question.userId, question.origin.teamId) : place.channel;
     const input = {
       locale: await this.locales.of(question.userId, question.origin.teamId),
       questionId: question.id,
       server: question.server,
       message: question.message,
       deadline: question.deadline,
+      ...aboutOf(question),
     };
-    const card = question.url ? urlCard({ ...input, url: question.url.url }) : requestCard(input);
+    const card = question.url
+      ? urlCard({ ...input, url: question.url.url })
+      : requestCard({ ...input, secretFields: secretLabels(question) });
     const posted = await this.outbox.send({
       method: 'chat.postMessage',
       channel,
@@ -47,7 +66,13 @@ export class SlackSurface implements Surface {
       key: `card-${question.id}`,
       ...workspaceOf(question),
       // A server-chosen link must never be previewed (fetched) on its behalf.
-      args: { text: card.text, blocks: card.blocks, unfurl_links: false, unfurl_media: false },
+      args: {
+        text: card.text,
+        blocks: card.blocks,
+        unfurl_links: false,
+        unfurl_media: false,
+        ...('threadTs' in place && place.threadTs ? { thread_ts: place.threadTs } : {}),
+      },
     });
     if (!posted.ok) throw new RelayError('slack_post_failed', `chat.postMessage failed: ${posted.error}`);
     if (!posted.ts) throw new RelayError('slack_bad_response', 'chat.postMessage returned no ts');
@@ -62,13 +87,18 @@ export class SlackSurface implements Surface {
   async showEnded(question: Question, byUserId?: string): Promise<void> {
     if (!question.card || question.state === 'pending') return;
     this.observer?.ended(question);
+    const locale = await this.locales.of(question.userId, question.origin.teamId);
+    const answer = this.answerOf(question, locale);
     const card = endedCard({
-      locale: await this.locales.of(question.userId, question.origin.teamId),
+      locale,
       server: question.server,
       message: question.message,
       state: question.state,
       reason: question.reason ?? 'timed_out',
       mode: question.url ? 'url' : 'form',
+      at: this.now(),
+      ...aboutOf(question),
+      ...(answer ? { answer } : {}),
       ...(byUserId ? { byUserId } : {}),
     });
     const updated = await this.outbox.send({
@@ -81,23 +111,37 @@ export class SlackSurface implements Surface {
     if (!updated.ok) throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
   }
 
-  async remind(question: Question): Promise<void> {
+  /** `at` (epoch ms) tells one reminder of a question from another. */
+  async remind(question: Question, at?: number): Promise<void> {
+    const remindKey = at ?? question.deadline;
     if (!question.card) return;
+    const answerers = question.answerers;
     const message = reminderMessage({
       server: question.server,
-      userId: question.userId,
+      userId: answerers?.users ?? question.userId,
+      groups: answerers?.groups?.map((g) => g.id) ?? [],
       deadline: question.deadline,
       locale: await this.locales.of(question.userId, question.origin.teamId),
     });
+    // In the card's thread: the thread the card itself went to, else the card's own.
+    const place = placeOf(this.audience.policyOf(question.server), question.origin);
+    const thread = 'threadTs' in place && place.threadTs ? place.threadTs : question.card.ts;
     const sent = await this.outbox.send({
       method: 'chat.postMessage',
       channel: question.card.channel,
       deadline: question.deadline,
-      key: `remind-${question.id}-${question.deadline}`,
+      key: `remind-${question.id}-${remindKey}`,
       ...workspaceOf(question),
-      args: { text: message.text, blocks: message.blocks, thread_ts: question.card.ts },
+      args: { text: message.text, blocks: message.blocks, thread_ts: thread },
     });
     if (!sent.ok) throw new RelayError('slack_post_failed', `reminder failed: ${sent.error}`);
+  }
+
+  /** The answer's lines for an answered form, 'hidden' when the server's policy hides content. */
+  private answerOf(question: Question, locale: Locale): string[] | 'hidden' | undefined {
+    if (question.outcome?.action !== 'accept' || question.url) return undefined;
+    if (!this.audience.policyOf(question.server).showAnswers) return 'hidden';
+    return answerLines(parseFormSchema(question.requestedSchema), question.outcome.content, locale);
   }
 
   /** The person's DM channel with the bot (conversations.open once, then cached). */
@@ -112,4 +156,19 @@ export class SlackSurface implements Surface {
     this.dms.set(key, id);
     return id;
   }
+}
+
+/** The server's identity and the requester, for the card's context line. */
+function aboutOf(question: Question): CardAbout {
+  return {
+    requester: question.origin.userId,
+    ...(question.serverInfo ? { serverInfo: question.serverInfo } : {}),
+  };
+}
+
+/** Labels of the form's fields that look like secrets (the card warns before the form opens). */
+function secretLabels(question: Question): string[] {
+  return parseFormSchema(question.requestedSchema)
+    .fields.filter((f) => f.secret === true)
+    .map((f) => f.label);
 }

@@ -1,34 +1,50 @@
-// Short texts people see when an interaction cannot proceed. Plain data; no Slack calls.
-import type { QuestionState } from '../relay/types.js';
+// What people see when an interaction cannot proceed, in their language. Plain data; no Slack calls.
+import { uiText, type Locale } from '../../blocks/index.js';
+import type { Question, QuestionState } from '../relay/types.js';
 
-export function notPendingText(state: QuestionState | 'missing'): string {
-  switch (state) {
+/** Why someone's click or submit changed nothing. */
+export type Refusal =
+  | { ended: QuestionState | 'missing' }
+  | { notFor: Pick<Question, 'userId' | 'answerers'> }
+  | { otherWorkspace: true };
+
+/** Groups and people named in "this question is for …" before the list is cut. */
+const NAMED_MAX = 10;
+
+export function refusalText(refusal: Refusal, locale?: Locale): string {
+  const t = uiText(locale).refusals;
+  if ('otherWorkspace' in refusal) return t.otherWorkspace;
+  if ('notFor' in refusal) return t.notFor(answerersText(refusal.notFor, locale));
+  switch (refusal.ended) {
     case 'accepted':
-      return 'This question has already been answered.';
+      return t.answered;
     case 'declined':
-      return 'This question has already been declined.';
+      return t.declined;
     case 'cancelled':
     case 'missing':
-      return 'This question has expired or was withdrawn; there is nothing left to answer.';
+      return t.expired;
     case 'pending':
-      return 'This question is still open.';
+      return t.stillOpen;
   }
 }
 
-export function notYoursText(userId: string): string {
-  return `This question is for <@${userId}>; only they can answer it.`;
-}
-
-export function otherWorkspaceText(): string {
-  return 'This question was asked in another workspace or app; it cannot be answered from here.';
+/** "<@U1>, members of <!subteam^S1> or people in <#C1>": who may answer a question. */
+export function answerersText(question: Pick<Question, 'userId' | 'answerers'>, locale?: Locale): string {
+  const t = uiText(locale).refusals;
+  const { users, groups = [], channel } = question.answerers ?? { users: [question.userId] };
+  const people = users.map((u) => `<@${u}>`);
+  const named = [...people, ...groups.map((g) => t.membersOf(`<!subteam^${g.id}>`))];
+  const shown = named.length > NAMED_MAX ? [...named.slice(0, NAMED_MAX), t.others] : named;
+  return t.list([...shown, ...(channel ? [t.peopleIn(`<#${channel}>`)] : [])]);
 }
 
 /** A modal that replaces the form when the question ended before the submit arrived. */
-export function finishedView(text: string) {
+export function finishedView(text: string, locale?: Locale) {
+  const t = uiText(locale).refusals;
   return {
     type: 'modal' as const,
-    title: { type: 'plain_text' as const, text: 'Nothing to answer' },
-    close: { type: 'plain_text' as const, text: 'Close' },
+    title: { type: 'plain_text' as const, text: t.title },
+    close: { type: 'plain_text' as const, text: t.close },
     blocks: [{ type: 'section' as const, text: { type: 'plain_text' as const, text } }],
   };
 }

@@ -6,6 +6,7 @@ import { CallLog, StandinError, type RecordedCall } from './calls.js';
 import { type Answer, listen } from './http.js';
 import { CHAT_METHODS, type Handler, fail, messageObject } from './methods-chat.js';
 import { FILE_METHODS, UPLOAD_PATH, type StandinFile, receiveUpload } from './methods-files.js';
+import { MEMBER_METHODS } from './methods-members.js';
 import { VIEW_METHODS } from './methods-views.js';
 import { OAuthEndpoint, type OAuthApp, type StandinWorkspace } from './oauth.js';
 import { SocketModeEndpoint, SocketTransport } from './socket-mode.js';
@@ -41,6 +42,10 @@ export interface StandinOptions {
   workspaces?: StandinWorkspace[];
   /** People users.info knows by name/locale/tz; others get defaults derived from their id. */
   users?: Record<string, StandinUser>;
+  /** User groups (S… id → member ids) for usergroups.users.list. */
+  usergroups?: Record<string, string[]>;
+  /** Channels (C…/G… id → member ids) for conversations.members. */
+  channels?: Record<string, string[]>;
 }
 
 export interface FailOptions {
@@ -102,7 +107,12 @@ export interface SlackStandin {
   close(): Promise<void>;
 }
 
-const METHODS: Record<string, Handler> = { ...CHAT_METHODS, ...VIEW_METHODS, ...FILE_METHODS };
+const METHODS: Record<string, Handler> = {
+  ...CHAT_METHODS,
+  ...VIEW_METHODS,
+  ...FILE_METHODS,
+  ...MEMBER_METHODS,
+};
 
 interface Injected {
   error: string;
@@ -322,7 +332,10 @@ export async function startSlackStandin(opts: StandinOptions): Promise<SlackStan
     appId: 'A0STANDINAPP',
     botToken: opts.botToken,
   };
-  const standin = new Standin(new Store(identity, opts.clock ?? Date.now, opts.users), opts);
+  const standin = new Standin(
+    new Store(identity, opts.clock ?? Date.now, opts.users, opts.usergroups, opts.channels),
+    opts,
+  );
   const { server, origin } = await listen(opts.port ?? 0, standin.route);
   standin.attach(server, origin, opts.appToken);
   return standin;

@@ -87,6 +87,10 @@ export class Store {
     private readonly own: Identity,
     private readonly clock: () => number,
     readonly users: Record<string, StandinUser> = {},
+    /** Members of each user group (S… id), as usergroups.users.list answers. */
+    readonly usergroups: Record<string, string[]> = {},
+    /** Members of each channel (C…/G… id), as conversations.members answers; other channels are not found. */
+    readonly channelMembers: Record<string, string[]> = {},
   ) {}
 
   /** Who the current call's workspace and bot are (auth.test, message and view objects answer as them). */

@@ -36,3 +36,4 @@ export {
 } from './outbox.js';
 export { SlackState, type SlackStateOptions } from './slack-state.js';
 export { HISTORY_MAX, type AnswerRecord } from './history.js';
+export { reminderTimes } from './reminders.js';

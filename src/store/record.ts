@@ -6,7 +6,17 @@
 //   reminders                                       count of reminder jobs (absent when none; not part of Question)
 //   url draft                                       JSON: URL mode's link; answers of earlier form pages
 //   origin                                          JSON: who started the call, and where
-import type { Content, EndReason, Origin, Outcome, Question, QuestionState } from '../relay/types.js';
+//   serverInfo answerers                            JSON: the server's name/version; who may answer
+import type {
+  Answerers,
+  Content,
+  EndReason,
+  Origin,
+  Outcome,
+  Question,
+  QuestionState,
+  ServerIdentity,
+} from '../relay/types.js';
 import { StoreError } from './errors.js';
 
 const states: readonly string[] = ['pending', 'accepted', 'declined', 'cancelled'] satisfies QuestionState[];
@@ -37,6 +47,8 @@ export function toHash(q: Question): Record<string, string> {
     deadline: String(q.deadline),
     origin: JSON.stringify(q.origin),
     ...(q.url ? { url: JSON.stringify(q.url) } : {}),
+    ...(q.serverInfo ? { serverInfo: JSON.stringify(q.serverInfo) } : {}),
+    ...(q.answerers ? { answerers: JSON.stringify(q.answerers) } : {}),
   };
 }
 
@@ -117,6 +129,32 @@ function parseOrigin(h: Record<string, string>, userId: string): Origin {
   return origin;
 }
 
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+function parseServerInfo(h: Record<string, string>): ServerIdentity {
+  const v = json(h, 'serverInfo') as Partial<Record<keyof ServerIdentity, unknown>> | null;
+  if (typeof v?.name !== 'string' || typeof v.version !== 'string') throw bad(h.id ?? '?', 'serverInfo');
+  const title = typeof v.title === 'string' ? { title: v.title } : {};
+  return { name: v.name, version: v.version, ...title };
+}
+
+function parseAnswerers(h: Record<string, string>): Answerers {
+  const v = json(h, 'answerers') as Partial<Record<keyof Answerers, unknown>> | null;
+  if (!isStrings(v?.users)) throw bad(h.id ?? '?', 'answerers');
+  const { groups, channel } = v;
+  const isGroup = (g: unknown): g is { id: string; members: string[] } =>
+    typeof g === 'object' &&
+    g !== null &&
+    'id' in g &&
+    typeof g.id === 'string' &&
+    'members' in g &&
+    isStrings(g.members);
+  const groupsOk = groups === undefined || (Array.isArray(groups) && groups.every(isGroup));
+  if (!groupsOk || (channel !== undefined && typeof channel !== 'string'))
+    throw bad(h.id ?? '?', 'answerers');
+  return { users: v.users, ...(groups ? { groups } : {}), ...(channel !== undefined ? { channel } : {}) };
+}
+
 /** Reads a hash (HGETALL reply) back into a Question; `undefined` for an empty reply (no such key). */
 export function parseQuestion(h: Record<string, string>): Question | undefined {
   if (Object.keys(h).length === 0) return undefined;
@@ -140,6 +178,8 @@ export function parseQuestion(h: Record<string, string>): Question | undefined {
   if (h.cardChannel !== undefined && h.cardTs !== undefined)
     q.card = { channel: h.cardChannel, ts: h.cardTs };
   if (h.url !== undefined) q.url = parseUrl(h);
+  if (h.serverInfo !== undefined) q.serverInfo = parseServerInfo(h);
+  if (h.answerers !== undefined) q.answerers = parseAnswerers(h);
   if (h.draft !== undefined) {
     const draft = json(h, 'draft');
     if (!isContent(draft)) throw bad(id, 'draft');

@@ -36,7 +36,19 @@ describe('manifest.yml', () => {
       features: {
         slash_commands: [{ command: '/mcp', url: expect.stringMatching(/\/slack\/events$/) as unknown }],
       },
-      oauth_config: { scopes: { bot: ['chat:write', 'commands', 'files:write', 'im:write', 'users:read'] } },
+      oauth_config: {
+        scopes: {
+          bot: [
+            'channels:read',
+            'chat:write',
+            'commands',
+            'files:write',
+            'im:write',
+            'usergroups:read',
+            'users:read',
+          ],
+        },
+      },
       settings: {
         interactivity: {
           is_enabled: true,

@@ -37,6 +37,18 @@ describe('stored question records', () => {
     });
   });
 
+  it('keep the server’s name and version and who may answer', () => {
+    const routed: Question = {
+      ...pending,
+      serverInfo: { name: 'elicit-fixture', version: '1.0.0', title: 'Elicit Fixture' },
+      answerers: { users: ['U1', 'U2'], groups: [{ id: 'S1', members: ['U3'] }], channel: 'C9' },
+    };
+    expect(parseQuestion(toHash(routed))).toEqual(routed);
+    expect(() =>
+      parseQuestion({ ...toHash(pending), answerers: '{"users":["U1"],"groups":["S1"]}' }),
+    ).toThrow(expect.objectContaining({ code: 'bad_record' }));
+  });
+
   it('give records written before origins were stored their person as the origin', () => {
     const legacy = Object.fromEntries(
       Object.entries(toHash(pending)).filter(([field]) => field !== 'origin'),

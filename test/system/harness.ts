@@ -9,6 +9,7 @@ import {
   startSlackStandin,
   type RecordedCall,
   type SlackStandin,
+  type StandinOptions,
 } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { resultText } from '../support/slack-text.js';
@@ -47,6 +48,10 @@ export interface HarnessOptions {
   replicas?: number;
   /** More keys of the fixture server's `elicitation` policy (mode, ratePerMinute). */
   policy?: Record<string, unknown>;
+  /** The fixture server's `slack` policy (route, answerers, showAnswers, review, onClose, reminders). */
+  slack?: Record<string, unknown>;
+  /** User groups and channel members the stand-in knows. */
+  workspace?: Pick<StandinOptions, 'usergroups' | 'channels'>;
   /** More servers running the same fixture, by name, each with its own elicitation timeout. */
   moreFixtures?: Record<string, { timeout: string }>;
   /** More `mcpServers` entries as written in the config file (e.g. `{ url }` of an outside peer). */
@@ -63,6 +68,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     botToken: BOT_TOKEN,
     appToken: APP_TOKEN,
     users: { UZH: { name: 'mei', realName: 'Mei', locale: 'zh-CN' } },
+    ...options.workspace,
   });
   const slackEnv = options.socketMode
     ? { SLACK_APP_TOKEN: APP_TOKEN }
@@ -84,6 +90,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
             command: process.execPath,
             args: ['--import', 'tsx', FIXTURE],
             elicitation: { timeout: options.timeout ?? '2m', ...options.policy },
+            ...(options.slack ? { slack: options.slack } : {}),
           },
           ...Object.fromEntries(
             Object.entries(options.moreFixtures ?? {}).map(([name, { timeout }]) => [

@@ -1,0 +1,89 @@
+// Where a server's questions are asked and who may answer them, from its `slack` policy: answerers are resolved
+// when the question is asked (user groups through usergroups.users.list) and stored with it; "anyone in the
+// channel" is checked when someone acts (conversations.members), so joining or leaving counts at once.
+import { DEFAULT_SLACK_POLICY, type SlackPolicy } from '../config-slack.js';
+import { RelayError } from '../relay/errors.js';
+import type { Answerers, Origin, Question } from '../relay/types.js';
+import type { SlackClients } from './workspaces.js';
+
+/** Members listed per conversations.members page (Slack's maximum is 1000). */
+const MEMBERS_PAGE = 1000;
+/** Pages read before giving up on finding someone in a very large channel. */
+const MEMBERS_PAGES_MAX = 20;
+
+/** Where a card is posted: the requester's DM, or a conversation (in a thread when `threadTs` is set). */
+export type Place = { dm: string } | { channel: string; threadTs?: string };
+
+export class Audience {
+  constructor(
+    private readonly clients: SlackClients,
+    /** The `slack` policy of each configured server. */
+    readonly policyOf: (server: string) => SlackPolicy = () => DEFAULT_SLACK_POLICY,
+  ) {}
+
+  /**
+   * Who may answer a question of `server` that `origin` started; undefined when only the requester may (the
+   * default). Throws RelayError('answerers_unavailable') when Slack cannot list a configured user group.
+   */
+  async answerersFor(server: string, origin: Origin): Promise<Answerers | undefined> {
+    const policy = this.policyOf(server);
+    const { requester, users, usergroups, channel } = policy.answerers;
+    if (requester && users.length === 0 && usergroups.length === 0 && !channel) return undefined;
+    const named = [...new Set([...(requester ? [origin.userId] : []), ...users])];
+    const groups = await Promise.all(
+      usergroups.map(async (id) => ({ id, members: await this.membersOf(id, origin.teamId) })),
+    );
+    const place = placeOf(policy, origin);
+    const inChannel = channel && 'channel' in place ? { channel: place.channel } : {};
+    return { users: named, ...(groups.length > 0 ? { groups } : {}), ...inChannel };
+  }
+
+  /** Whether `userId` may answer `question` (its answerers, or its requester alone when it has none). */
+  async mayAnswer(question: Question, userId: string): Promise<boolean> {
+    const answerers = question.answerers;
+    if (!answerers) return question.userId === userId;
+    const { users, groups = [] } = answerers;
+    if (users.includes(userId) || groups.some((g) => g.members.includes(userId))) return true;
+    return answerers.channel !== undefined && this.inChannel(answerers.channel, userId, question);
+  }
+
+  private async membersOf(usergroup: string, teamId: string | undefined): Promise<string[]> {
+    const client = await this.clients.for(teamId);
+    try {
+      const listed = await client.usergroups.users.list({
+        usergroup,
+        ...(teamId ? { team_id: teamId } : {}),
+      });
+      return listed.users ?? [];
+    } catch (cause) {
+      throw new RelayError('answerers_unavailable', `cannot list the members of user group ${usergroup}`, {
+        cause,
+      });
+    }
+  }
+
+  private async inChannel(channel: string, userId: string, question: Question): Promise<boolean> {
+    const client = await this.clients.for(question.origin.teamId);
+    let cursor: string | undefined;
+    for (let page = 0; page < MEMBERS_PAGES_MAX; page++) {
+      const listed = await client.conversations.members({
+        channel,
+        limit: MEMBERS_PAGE,
+        ...(cursor ? { cursor } : {}),
+      });
+      if (listed.members?.includes(userId)) return true;
+      cursor = listed.response_metadata?.next_cursor;
+      if (!cursor) return false;
+    }
+    return false;
+  }
+}
+
+/** Where the policy puts a question started at `origin`; the DM when the command's conversation is unknown. */
+export function placeOf(policy: SlackPolicy, origin: Origin): Place {
+  if (policy.route === 'channel' && policy.channel) return { channel: policy.channel };
+  if (policy.route === 'thread' && origin.channelId) {
+    return { channel: origin.channelId, ...(origin.threadTs ? { threadTs: origin.threadTs } : {}) };
+  }
+  return { dm: origin.userId };
+}

@@ -1,0 +1,159 @@
+// Routing and who may answer, per server's `slack` policy: the command's thread, an approvals channel, listed
+// approvers, user groups and channel members; everyone else is told whom the question is for.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordedCall } from '../../src/standin/index.js';
+import { startHarness, type Harness } from './harness.js';
+
+const SCHEMA = {
+  type: 'object',
+  properties: { reason: { type: 'string', title: 'Reason' } },
+  required: ['reason'],
+};
+
+const isCard = (c: RecordedCall): boolean => JSON.stringify(c.args.blocks ?? '').includes('elicit_respond');
+
+/** Runs `/mcp run fixture ask` as `userId` in `channelId` and waits for the card in `cardChannel`. */
+async function ask(h: Harness, userId: string, channelId: string, cardChannel: string, message: string) {
+  const args = JSON.stringify({ message, schema: SCHEMA });
+  await h.driver.slashCommand({ userId, command: '/mcp', text: `run fixture ask ${args}`, channelId });
+  const call = await h.standin.waitForCall(
+    'chat.postMessage',
+    (c) => c.ok && c.args.channel === cardChannel && isCard(c) && JSON.stringify(c.args).includes(message),
+    15_000,
+  );
+  const posted = h.standin
+    .messagesIn(cardChannel)
+    .findLast((m) => JSON.stringify(m.blocks).includes(message));
+  return { channel: cardChannel, ts: posted?.ts ?? '', call };
+}
+
+const ephemeralTo = (h: Harness, userId: string) =>
+  h.standin.waitForCall('response_url', (c) => {
+    const text = JSON.stringify(c.args);
+    return (
+      c.args.response_type === 'ephemeral' && text.includes('only they can answer') && text.includes(userId)
+    );
+  });
+
+async function openForm(h: Harness, userId: string, card: { channel: string; ts: string }): Promise<string> {
+  const opened = h.standin.openViews(userId).length;
+  await h.driver.clickButton({ userId, ...card, actionId: 'elicit_respond' });
+  await h.standin.waitForCall('views.open', () => h.standin.openViews(userId).length > opened, 10_000);
+  const view = h.standin.openViews(userId).at(-1);
+  if (!view) throw new Error('no modal open');
+  return view.id;
+}
+
+const reasonBlock = (h: Harness, viewId: string): string => {
+  const blocks = h.standin.view(viewId)?.view.blocks as { type: string; block_id: string }[];
+  return blocks.find((b) => b.type === 'input')?.block_id ?? '';
+};
+
+describe('asking in the thread where the command ran', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ slack: { route: 'thread' } });
+  });
+  afterAll(() => h.close());
+
+  it('posts the card in that channel, naming the server’s version and the requester, who answers', async () => {
+    const card = await ask(h, 'U1', 'C0TEAM', 'C0TEAM', 'Deploy to staging?');
+    const text = JSON.stringify(card.call.args.blocks);
+    expect(text).toContain('Elicit Fixture 1.0.0');
+    expect(text).toContain('Requested by <@U1>');
+    expect(card.call.args).toMatchObject({ unfurl_links: 'false', unfurl_media: 'false' });
+    await h.driver.clickButton({ userId: 'U1', ...card, actionId: 'elicit_decline' });
+    expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
+  });
+
+  it('refuses a colleague in the channel: only the requester may answer by default', async () => {
+    const card = await ask(h, 'U1', 'C0TEAM', 'C0TEAM', 'Only mine');
+    await h.driver.clickButton({ userId: 'U2', ...card, actionId: 'elicit_decline' });
+    expect(JSON.stringify((await ephemeralTo(h, 'U1')).args)).toContain('<@U1>');
+    expect(h.standin.message(card.channel, card.ts)?.updates).toBe(0);
+    await h.driver.clickButton({ userId: 'U1', ...card, actionId: 'elicit_decline' });
+    expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
+  });
+});
+
+describe('an approvals channel with listed approvers and a user group', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      slack: {
+        route: 'channel',
+        channel: 'C0APPROVE',
+        answerers: { requester: false, users: ['UAPP1'], usergroups: ['S0OPS'] },
+      },
+      workspace: { usergroups: { S0OPS: ['UOPS1', 'UOPS2'] } },
+    });
+  });
+  afterAll(() => h.close());
+
+  it('asks there, refuses the requester’s click and a stranger’s submit, and an approver answers', async () => {
+    const card = await ask(h, 'U1', h.standin.dmChannelOf('U1'), 'C0APPROVE', 'Approve the refund?');
+    await h.driver.clickButton({ userId: 'U1', ...card, actionId: 'elicit_decline' });
+    const refusal = JSON.stringify((await ephemeralTo(h, 'UAPP1')).args);
+    expect(refusal).toContain('members of <!subteam^S0OPS>');
+    const viewId = await openForm(h, 'UOPS2', card);
+    const view = h.standin.view(viewId)?.view ?? {};
+    const forged = await h.driver.send({
+      payload: {
+        type: 'view_submission',
+        team: { id: h.standin.identity.teamId, domain: 'standin' },
+        user: { id: 'UX', username: 'ux', name: 'ux', team_id: h.standin.identity.teamId },
+        api_app_id: h.standin.identity.appId,
+        view: { ...view, state: { values: {} } },
+      },
+    });
+    expect(forged.json).toMatchObject({ response_action: 'update' });
+    expect(forged.body).toContain('only they can answer');
+    const submit = await h.driver.submitView({
+      userId: 'UOPS2',
+      viewId,
+      values: { [reasonBlock(h, viewId)]: 'customer is right' },
+    });
+    expect(submit.body).toBe('');
+    expect(await h.toolResult('U1')).toEqual({ action: 'accept', content: { reason: 'customer is right' } });
+    const ended = await h.standin.waitForCall('chat.update', (c) => c.ok && c.args.ts === card.ts);
+    expect(JSON.stringify(ended.args.blocks)).toContain('Answered by <@UOPS2>');
+  });
+
+  it('lets the first of two racing approvers win; the second is told it was already answered', async () => {
+    const card = await ask(h, 'U1', h.standin.dmChannelOf('U1'), 'C0APPROVE', 'Race?');
+    const first = await openForm(h, 'UAPP1', card);
+    const second = await openForm(h, 'UOPS1', card);
+    const [a, b] = await Promise.all([
+      h.driver.submitView({ userId: 'UAPP1', viewId: first, values: { [reasonBlock(h, first)]: 'a' } }),
+      h.driver.submitView({ userId: 'UOPS1', viewId: second, values: { [reasonBlock(h, second)]: 'b' } }),
+    ]);
+    const winners = [a, b].filter((d) => d.body === '');
+    expect(winners).toHaveLength(1);
+    const loser = a.body === '' ? b : a;
+    expect(loser.body).toContain('already been answered');
+    const result = (await h.toolResult('U1')) as { content: { reason: string } };
+    const winner = result.content.reason === 'a' ? 'UAPP1' : 'UOPS1';
+    const ended = await h.standin.waitForCall('chat.update', (c) => c.ok && c.args.ts === card.ts);
+    expect(JSON.stringify(ended.args.blocks)).toContain(`Answered by <@${winner}>`);
+  });
+});
+
+describe('anyone in the approvals channel', () => {
+  it('accepts a member’s answer and refuses someone outside the channel', async () => {
+    const h = await startHarness({
+      slack: { route: 'channel', channel: 'C0DESK', answerers: { requester: false, channel: true } },
+      workspace: { channels: { C0DESK: ['UDESK1', 'UDESK2'] } },
+    });
+    try {
+      const card = await ask(h, 'U1', h.standin.dmChannelOf('U1'), 'C0DESK', 'Anyone?');
+      await h.driver.clickButton({ userId: 'UOUT', ...card, actionId: 'elicit_decline' });
+      expect(JSON.stringify((await ephemeralTo(h, '#C0DESK')).args)).toContain('people in <#C0DESK>');
+      await h.driver.clickButton({ userId: 'UDESK2', ...card, actionId: 'elicit_decline' });
+      expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
+      const ended = await h.standin.waitForCall('chat.update', (c) => c.ok && c.args.ts === card.ts);
+      expect(JSON.stringify(ended.args.blocks)).toContain('Declined by <@UDESK2>');
+    } finally {
+      await h.close();
+    }
+  });
+});
