@@ -20,12 +20,9 @@ const SCHEMA = {
 describe('three replica processes', () => {
   let c: Cluster;
   beforeAll(async () => {
-    c = await Cluster.start({ redisUrl: redisUrl(), replicas: 3 });
-    await Promise.all(c.replicas.map((r) => r.call({ op: 'startInbox' })));
+    c = await Cluster.withInboxes(redisUrl(), 3);
   });
-  afterAll(async () => {
-    await c.close();
-  });
+  afterAll(() => c.close());
 
   it('T1: relays an answer given on another replica to the holder once, and leaves no timer job behind', async () => {
     const [a, b, z] = [c.replica(0), c.replica(1), c.replica(2)];

@@ -97,3 +97,13 @@ export async function redisTimeMs(redis: Redis): Promise<number> {
   const [sec, micro] = await redis.time();
   return Number(sec) * 1000 + Math.floor(Number(micro) / 1000);
 }
+
+/** CLIENT LIST ids of the connections with this exact name. */
+export async function clientIds(redis: Redis, name: string): Promise<string[]> {
+  const list = (await redis.client('LIST')) as string;
+  return list
+    .split('\n')
+    .filter((line) => line.split(' ').includes(`name=${name}`))
+    .map((line) => /(?:^|\s)id=(\d+)/.exec(line)?.[1] ?? '')
+    .filter((id) => id !== '');
+}

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Question } from '../../src/relay/types.js';
 import { uniquePrefix } from '../setup/context.js';
-import { collector, newQuestion, openStore, rawRedis } from './helpers.js';
-
-/** CLIENT LIST ids of the connections with this exact name. */
-async function clientIds(redis: ReturnType<typeof rawRedis>, name: string): Promise<string[]> {
-  const list = (await redis.client('LIST')) as string;
-  return list
-    .split('\n')
-    .filter((line) => line.split(' ').includes(`name=${name}`))
-    .map((line) => /(?:^|\s)id=(\d+)/.exec(line)?.[1] ?? '')
-    .filter((id) => id !== '');
-}
+import { clientIds, collector, newQuestion, openStore, rawRedis } from './helpers.js';
 
 describe('inbox', () => {
   it('still delivers after its connection is killed, with nothing lost or repeated', async () => {

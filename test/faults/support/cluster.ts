@@ -55,6 +55,13 @@ export class Cluster {
     return new Cluster(prefix, replicas, new Redis(o.redisUrl));
   }
 
+  /** `replicas` replica processes on a fresh prefix, each reading its inbox (so each can hold questions). */
+  static async withInboxes(redisUrl: string, replicas: number): Promise<Cluster> {
+    const c = await Cluster.start({ redisUrl, replicas });
+    await Promise.all(c.replicas.map((r) => r.call({ op: 'startInbox' })));
+    return c;
+  }
+
   replica(i: number): Replica {
     const r = this.replicas[i];
     if (!r) throw new Error(`no replica ${i}`);
