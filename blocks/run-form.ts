@@ -4,7 +4,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Content } from '../src/relay/types.js';
-import type { Locale } from './i18n.js';
+import { uiText, type Locale } from './i18n.js';
 import { commandText } from './i18n-commands.js';
 import { formModal } from './modal.js';
 import { pageCount } from './pages.js';
@@ -65,14 +65,22 @@ export function runFormModal(
   const spec = runFormSpec(input.inputSchema);
   // Raw text: sections() escapes it.
   const heading = `*${truncate(input.tool, 200)}*${input.description ? `\n${input.description}` : ''}`;
-  const blocks = spec
+  // The form engine's first block says which server asks ("From …"); the tool and its description follow.
+  const [from, ...fields] = spec
     ? formModal(spec, { questionId: '', server: input.server, message: '', locale: input.locale }).blocks
-    : [{ type: 'context', elements: [mrkdwn(escapeMrkdwn(truncate(input.server, 200)))] }, jsonInput(input)];
+    : [fromContext(input.server, input.locale), jsonInput(input)];
   return {
     ...frame(t.runTitle, input.locale),
     submit: plain(t.run, TITLE_MAX),
     private_metadata: metadata,
-    blocks: [...sections(heading), ...blocks],
+    blocks: [...(from ? [from] : []), ...sections(heading), ...fields],
+  };
+}
+
+function fromContext(server: string, locale?: Locale): object {
+  return {
+    type: 'context',
+    elements: [mrkdwn(uiText(locale).from(`*${escapeMrkdwn(truncate(server, 200))}*`))],
   };
 }
 

@@ -108,6 +108,28 @@ describe('the sandbox for server authors, in Chromium', { timeout: 90_000 }, () 
     await shot(page, 'answered');
   });
 
+  it("opens a tool's arguments form as Slack would, with errors under their field", async ({ task }) => {
+    const shot = screenshots('server-authors', task.name);
+    await page.getByRole('button', { name: 'elicit-server', exact: true }).click();
+    await tool('book').getByRole('button', { name: "Fill in book's form" }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Books a room').waitFor();
+    await dialog.getByLabel('room').fill('blue');
+    await dialog.getByLabel('people').fill('3');
+    await dialog.getByRole('button', { name: 'Run' }).click();
+    await dialog.getByText('Does not match the expected format').waitFor();
+    await shot(page, 'field error');
+    await dialog.getByLabel('room').fill('Blue');
+    await dialog.getByRole('button', { name: 'Run' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page
+      .getByRole('article')
+      .filter({ hasText: 'book on elicit-server finished' })
+      .getByText('booked Blue for 3')
+      .waitFor();
+    await shot(page, 'booked');
+  });
+
   it('runs a tool of the HTTP server and refuses arguments that are not JSON', async ({ task }) => {
     const shot = screenshots('server-authors', task.name);
     await page.getByRole('button', { name: 'remote', exact: true }).click();

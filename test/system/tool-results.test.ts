@@ -88,6 +88,10 @@ describe('tool results in Slack', () => {
     const channel = h.standin.dmChannelOf('U6');
     const ts =
       h.standin.messagesIn(channel).find((m) => JSON.stringify(m.blocks).includes('mcp_retry'))?.ts ?? '';
+    // The link button opens the browser; its click still reaches the bot, which acks it.
+    expect((await h.driver.clickButton({ userId: 'U6', channel, ts, actionId: 'mcp_link_0' })).status).toBe(
+      200,
+    );
     await h.driver.clickButton({ userId: 'U6', channel, ts, actionId: 'mcp_retry' });
     const done = await posted('U6', 'require_url_once on fixture finished');
     expect(resultText(done.args.blocks)).toBe('signed in at https://auth.example.com/sign-in');

@@ -1,5 +1,6 @@
 // A server's tools (name and description, from the bot's MCP session), each runnable with a JSON
 // arguments box: Run types `/mcp run <server> <tool> <arguments>` for you, as the message box would.
+// A tool with arguments also offers its form: `/mcp run <server> <tool>` opens the modal Slack would show.
 import { $, h } from './dom.js';
 import { note, post, session } from './api.js';
 
@@ -42,6 +43,11 @@ function toolNode(server, tool, onRan) {
       note(e.message),
     );
   };
+  const form = async () => {
+    onRan();
+    await post('/api/command', { text: `/mcp run ${server} ${tool.name}` }).catch((e) => note(e.message));
+  };
+  const takesArguments = Object.keys(tool.inputSchema?.properties ?? {}).length > 0;
   return h(
     'div',
     { class: 'tool', role: 'article', 'aria-label': tool.name },
@@ -56,6 +62,13 @@ function toolNode(server, tool, onRan) {
     args,
     problem,
     h('button', { type: 'button', class: 'btn primary', onclick: () => void run() }, `Run ${tool.name}`),
+    takesArguments
+      ? h(
+          'button',
+          { type: 'button', class: 'btn', onclick: () => void form() },
+          `Fill in ${tool.name}'s form`,
+        )
+      : null,
   );
 }
 
