@@ -1,6 +1,7 @@
 // The corpus of requests whose rendered Slack JSON is pinned in __golden__/<name>.json.
 import { endedCard, requestCard } from './card.js';
 import { homeView } from './home.js';
+import { answerLines } from './summary.js';
 import { formModal } from './modal.js';
 import { parseFormSchema } from './schema.js';
 import { urlCard } from './url-card.js';
@@ -209,7 +210,62 @@ const thirty = {
   required: ['field1', 'field11', 'field21'],
 };
 
+/** A card's context: the server's own name and version, and who ran the tool. */
+const about = { serverInfo: { name: 'github-mcp', version: '1.4.2', title: 'GitHub' }, requester: 'U1' };
+const approval = {
+  type: 'object',
+  properties: {
+    env: { type: 'string', title: 'Environment', oneOf: [{ const: 'prod', title: 'Production' }] },
+    approve: { type: 'boolean', title: 'Approve' },
+    token: { type: 'string', title: 'API token' },
+  },
+};
+const ended = (
+  state: 'accepted' | 'declined' | 'cancelled',
+  reason: Parameters<typeof endedCard>[0]['reason'],
+  extra: Partial<Parameters<typeof endedCard>[0]> = {},
+) =>
+  endedCard({ server: 'deploy', message: 'Ship v2?', state, reason, at: 1796205600000, ...about, ...extra });
+
 export const goldenFixtures: Record<string, () => unknown> = {
+  'request-card-about-secret': () =>
+    requestCard({
+      questionId: 'q-123',
+      server: 'github',
+      message: 'Register the deploy key',
+      deadline: 1796205600000,
+      secretFields: ['API token'],
+      ...about,
+    }),
+  'request-card-automation-zh-CN': () =>
+    requestCard({
+      questionId: 'q-123',
+      server: 'deploy',
+      message: '发布 v2？',
+      deadline: 1796205600000,
+      serverInfo: { name: 'deploy-mcp', version: '0.9.0' },
+      requester: 'nightly-pipeline',
+      locale: 'zh-CN',
+    }),
+  'ended-card-answered-summary': () =>
+    ended('accepted', 'answered', {
+      byUserId: 'U2',
+      answer: answerLines(parseFormSchema(approval), { env: 'prod', approve: true, token: 'sk-1' }),
+    }),
+  'ended-card-answered-hidden': () => ended('accepted', 'answered', { byUserId: 'U2', answer: 'hidden' }),
+  'ended-card-declined-by': () => ended('declined', 'declined', { byUserId: 'U2' }),
+  'ended-card-closed-by': () => ended('cancelled', 'closed', { byUserId: 'U1' }),
+  'ended-card-expired': () => ended('cancelled', 'timed_out'),
+  'ended-card-withdrawn': () => ended('cancelled', 'withdrawn'),
+  'ended-card-call-ended': () => ended('cancelled', 'call_ended'),
+  'ended-card-holder-lost': () => ended('cancelled', 'holder_lost'),
+  'ended-card-delivery-failed': () => ended('cancelled', 'delivery_failed'),
+  'ended-card-zh-CN-answered-summary': () =>
+    ended('accepted', 'answered', {
+      byUserId: 'U2',
+      locale: 'zh-CN',
+      answer: answerLines(parseFormSchema(approval), { env: 'prod', approve: false }, 'zh-CN'),
+    }),
   'request-card': () =>
     requestCard({ questionId: 'q-123', server: 'github', message: hostile, deadline: 1796205600000 }),
   'ended-card-timed-out': () =>
