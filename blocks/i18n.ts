@@ -61,6 +61,8 @@ export interface UiText {
   urlPunycode: (unicodeHost: string) => string;
   urlNotHttps: string;
   urlUserInfo: string;
+  /** The server said the step behind the link is done (notifications/elicitation/complete). */
+  urlCompleted: (server: string) => string;
   openLink: string;
   /** Why a click or submit changed nothing. */
   refusals: {
@@ -156,6 +158,7 @@ const en: UiText = {
     `:warning: The site name is internationalized (punycode; shown as ${unicodeHost}) and may imitate another site.`,
   urlNotHttps: ':warning: This link is not HTTPS: what you send there can be read or changed on the way.',
   urlUserInfo: ':warning: This link has a user name before the site name, a trick to hide the real site.',
+  urlCompleted: (server) => `Done: ${server} says the step behind the link is complete`,
   openLink: 'Open link',
   refusals: {
     answered: 'This question has already been answered.',
@@ -247,6 +250,7 @@ const zhCN: UiText = {
     `:warning: 该网站名为国际化域名（punycode，显示为 ${unicodeHost}），可能在冒充其他网站。`,
   urlNotHttps: ':warning: 此链接不是 HTTPS：你发送的内容可能在传输中被读取或篡改。',
   urlUserInfo: ':warning: 此链接在网站名之前带有用户名，这是隐藏真实网站的常见手法。',
+  urlCompleted: (server) => `已完成：${server} 确认链接中的步骤已完成`,
   openLink: '打开链接',
   refusals: {
     answered: '此问题已有人回答。',

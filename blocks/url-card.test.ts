@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { endedCard } from './card.js';
 import { DECLINE_ACTION, URL_CONSENT_ACTION } from './ids.js';
 import { slackIssues } from './testing.js';
-import { UrlError, urlCard, urlFacts } from './url-card.js';
+import { UrlError, urlCard, urlCompletedCard, urlFacts } from './url-card.js';
 
 const card = (url: string, message = 'Open it') =>
   urlCard({ questionId: 'q1', server: 'srv', message, url, deadline: 1796205600000 });
@@ -85,5 +85,17 @@ describe('endedCard for URL mode', () => {
     });
     expect(slackIssues(ended)).toEqual([]);
     expect(ended.text).toBe('srv: Link opened by <@U1>');
+  });
+});
+
+describe('urlCompletedCard', () => {
+  it('says the step is done, in the person’s language, with no buttons left', () => {
+    const en = urlCompletedCard({ server: 'git<hub>', message: 'Connect your account' });
+    expect(slackIssues(en)).toEqual([]);
+    expect(texts(en)).toContain('Done: *git&lt;hub&gt;* says the step behind the link is complete');
+    expect(texts(en)).not.toContain(URL_CONSENT_ACTION);
+    expect(texts(en)).not.toContain(DECLINE_ACTION);
+    const zh = urlCompletedCard({ server: 'github', message: '连接账号', locale: 'zh-CN' });
+    expect(texts(zh)).toContain('已完成：*github* 确认链接中的步骤已完成');
   });
 });

@@ -104,3 +104,22 @@ export function urlCard(input: {
     ],
   };
 }
+
+/** The URL-mode card once the server said the step behind its link is done (notifications/elicitation/complete). */
+export function urlCompletedCard(input: {
+  server: string;
+  message: string;
+  /** UI language; English when absent. */
+  locale?: Locale;
+}): SlackMessage {
+  const t = uiText(input.locale);
+  const server = serverName(input.server);
+  return {
+    text: `${server}: ${t.urlCompleted(server)}`,
+    blocks: [
+      { type: 'section', text: mrkdwn(t.urlAsks(`*${server}*`)) },
+      ...messageSections(input.message),
+      { type: 'context', elements: [mrkdwn(`:white_check_mark: ${t.urlCompleted(`*${server}*`)}`)] },
+    ],
+  };
+}

@@ -78,7 +78,7 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
   });
   const hub = new McpHub({
     servers: config.servers.map(toSpec),
-    sink: elicitationSink(relay, config.servers, slack.surface.audience),
+    sink: elicitationSink(relay, config.servers, slack.surface.audience, logger),
     logger: logger.child({ component: 'mcp' }),
     onStatus: (status) => {
       if (status.state === 'connected') logger.info({ mcp: status }, 'MCP server connected');
@@ -148,6 +148,7 @@ function elicitationSink(
   relay: Relay,
   servers: ServerConfig[],
   audience: Pick<Audience, 'answerersFor'>,
+  logger: Logger,
 ): ElicitationSink {
   const byName = new Map(servers.map((s) => [s.name, s]));
   return {
@@ -170,6 +171,11 @@ function elicitationSink(
       }
       if (byName.get(ctx.server)?.refuseSecrets) refuseSecretFields(checkFormSchema(request.requestedSchema));
       return relay.askForm({ ...common, requestedSchema: request.requestedSchema });
+    },
+    complete: (elicitationId, ctx) => {
+      relay.completeUrl(ctx.server, elicitationId).catch((err: unknown) => {
+        logger.warn({ err, server: ctx.server, elicitationId }, 'URL elicitation completion not shown');
+      });
     },
   };
 }

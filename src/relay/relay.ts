@@ -33,6 +33,8 @@ export interface Surface {
   showEnded(question: Question, byUserId?: string): Promise<void>;
   /** Nudges those who may answer a question that is still pending; `at` (epoch ms) names the reminder. */
   remind(question: Question, at?: number): Promise<void>;
+  /** A URL-mode question's server said the step behind its link is done. */
+  showUrlCompleted(question: Question): Promise<void>;
 }
 
 /** At most `max` new questions per `perMs` milliseconds from one server, across replicas. */
@@ -83,8 +85,13 @@ export interface RelayOptions {
 
 type Waiter = (outcome: Outcome) => void;
 
+/** URL-mode questions remembered for notifications/elicitation/complete; the oldest go first beyond this. */
+const URL_QUESTIONS_MAX = 10_000;
+
 export class Relay {
   private readonly waiters = new Map<string, Waiter>();
+  /** Question ids of the URL-mode questions asked here, by server and elicitationId. */
+  private readonly urlQuestions = new Map<string, string>();
 
   constructor(private readonly options: RelayOptions) {}
 
@@ -106,12 +113,37 @@ export class Relay {
     );
   }
 
+  /**
+   * The server says the step behind a URL-mode question's link is done. The card says so; a question
+   * still pending ends as accepted (the step it asked for was taken). Unknown ids, ids of another server
+   * and questions that ended otherwise (declined, expired) are ignored, as the spec asks.
+   */
+  async completeUrl(server: string, elicitationId: string): Promise<void> {
+    const key = urlKey(server, elicitationId);
+    const id = this.urlQuestions.get(key);
+    if (id === undefined) return;
+    this.urlQuestions.delete(key);
+    let question = await this.options.store.get(id);
+    if (question?.state === 'pending') {
+      question = (await this.end(id, { action: 'accept', content: {} }, 'answered')).question;
+    }
+    if (question?.state === 'accepted') await this.options.surface.showUrlCompleted(question);
+  }
+
+  private rememberUrl(question: Question): void {
+    if (!question.url) return;
+    const oldest = this.urlQuestions.keys().next();
+    if (this.urlQuestions.size >= URL_QUESTIONS_MAX && !oldest.done) this.urlQuestions.delete(oldest.value);
+    this.urlQuestions.set(urlKey(question.server, question.url.elicitationId), question.id);
+  }
+
   private async askPerson(fields: NewQuestion, signal: AbortSignal, rateLimit?: RateLimit): Promise<Outcome> {
     if (signal.aborted) return { action: 'cancel' };
     const question = await this.options.store.create(fields, {
       ...(rateLimit ? { rateLimit } : {}),
       remindAt: (this.options.reminderTimes ?? halfTimeReminder)(fields.timeoutMs, Date.now(), fields.server),
     });
+    this.rememberUrl(question);
     const answered = new Promise<Outcome>((resolve) => this.waiters.set(question.id, resolve));
     // Both paths also resolve locally, so the MCP request never hangs even if Redis lost the question.
     const endLocally = (reason: EndReason) => (): void => void this.endAndRelease(question.id, reason);
@@ -203,6 +235,8 @@ export class Relay {
     this.options.logger.error({ questionId, code, err: error }, 'question could not be delivered or ended');
   }
 }
+
+const urlKey = (server: string, elicitationId: string): string => `${server}\u0000${elicitationId}`;
 
 function abortReason(signal: AbortSignal): EndReason {
   return signal.reason === 'call_ended' ? 'call_ended' : 'withdrawn';

@@ -9,6 +9,7 @@ import {
   reminderMessage,
   requestCard,
   urlCard,
+  urlCompletedCard,
   type CardAbout,
   type Locale,
 } from '../../blocks/index.js';
@@ -105,6 +106,23 @@ export class SlackSurface implements Surface {
       method: 'chat.update',
       channel: question.card.channel,
       key: `ended-${question.id}`,
+      ...workspaceOf(question),
+      args: { ts: question.card.ts, text: card.text, blocks: card.blocks },
+    });
+    if (!updated.ok) throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
+  }
+
+  async showUrlCompleted(question: Question): Promise<void> {
+    if (!question.card) return;
+    const card = urlCompletedCard({
+      locale: await this.locales.of(question.userId, question.origin.teamId),
+      server: question.server,
+      message: question.message,
+    });
+    const updated = await this.outbox.send({
+      method: 'chat.update',
+      channel: question.card.channel,
+      key: `completed-${question.id}`,
       ...workspaceOf(question),
       args: { ts: question.card.ts, text: card.text, blocks: card.blocks },
     });

@@ -43,6 +43,12 @@ class RecordingSurface implements Surface {
     this.onEnded?.(question);
     return Promise.resolve();
   }
+
+  readonly completed: Question[] = [];
+  showUrlCompleted(question: Question): Promise<void> {
+    this.completed.push(question);
+    return Promise.resolve();
+  }
 }
 
 const stores: QuestionStore[] = [];
@@ -162,6 +168,51 @@ describe('Relay', () => {
     await store.finish(question.id, { action: 'decline' }, 'declined');
     expect(await answer).toEqual({ action: 'decline' });
     expect(surface.reminded).toHaveLength(1);
+  });
+});
+
+describe('notifications/elicitation/complete', () => {
+  const askUrl = (elicitationId = 'el-1') => ({
+    server: 'fixture',
+    userId: 'U1',
+    origin: { userId: 'U1' },
+    message: 'Connect your account',
+    url: 'https://example.com/connect',
+    elicitationId,
+    timeoutMs: 60_000,
+    signal: new AbortController().signal,
+  });
+
+  it('shows the step as done on the card of a link the person already opened', async () => {
+    const { relay, surface } = await setUp();
+    const answer = relay.askUrl(askUrl());
+    const question = await surface.posted;
+    await relay.end(question.id, { action: 'accept', content: {} }, 'answered', 'U1');
+    expect(await answer).toEqual({ action: 'accept', content: {} });
+    await relay.completeUrl('fixture', 'el-1');
+    expect(surface.completed.map((q) => [q.id, q.state])).toEqual([[question.id, 'accepted']]);
+  });
+
+  it('ends a question still waiting as accepted, since the step it asked for was taken', async () => {
+    const { relay, surface } = await setUp();
+    const answer = relay.askUrl(askUrl());
+    const question = await surface.posted;
+    await relay.completeUrl('fixture', 'el-1');
+    expect(await answer).toEqual({ action: 'accept', content: {} });
+    expect(surface.completed.map((q) => q.id)).toEqual([question.id]);
+  });
+
+  it('ignores unknown ids, the same id from another server, and a question declined meanwhile', async () => {
+    const { relay, surface } = await setUp();
+    const answer = relay.askUrl(askUrl());
+    const question = await surface.posted;
+    await relay.completeUrl('fixture', 'never-asked');
+    await relay.completeUrl('another-server', 'el-1');
+    expect(surface.completed).toEqual([]);
+    await relay.end(question.id, { action: 'decline' }, 'declined', 'U1');
+    expect(await answer).toEqual({ action: 'decline' });
+    await relay.completeUrl('fixture', 'el-1');
+    expect(surface.completed).toEqual([]);
   });
 });
 

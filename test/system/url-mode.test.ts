@@ -34,6 +34,19 @@ describe('URL-mode elicitation', () => {
     expect(JSON.stringify(ended.args.blocks)).toContain('<@U1>');
   });
 
+  it('shows on the card that the step is done once the server sends notifications/elicitation/complete', async () => {
+    const card = await h.run('U4', 'ask_url_then_complete', { ...LINK, elicitationId: 'e-4' });
+    await h.driver.clickButton({ userId: 'U4', ...card, actionId: 'elicit_url_open' });
+    expect(await h.toolResult('U4')).toEqual({ action: 'accept' });
+    const done = await h.standin.waitForCall(
+      'chat.update',
+      (c) => c.ok && c.args.ts === card.ts && JSON.stringify(c.args.blocks).includes('Done:'),
+      15_000,
+    );
+    expect(JSON.stringify(done.args.blocks)).toContain('says the step behind the link is complete');
+    expect(JSON.stringify(done.args.blocks)).not.toContain('elicit_url_open');
+  });
+
   it('relays decline', async () => {
     const card = await h.run('U2', 'ask_url', { ...LINK, elicitationId: 'e-2' });
     await h.driver.clickButton({ userId: 'U2', ...card, actionId: 'elicit_decline' });
