@@ -67,7 +67,14 @@ export class ToolResults {
     ]);
     const place: Place = { origin: call.origin, server: call.server, tool: call.tool, channel, locale };
     const progress = new ProgressMessage(place, this.opts);
-    const result = await this.opts.callTool({ ...call, onProgress: (update) => progress.update(update) });
+    let result: ToolResult;
+    try {
+      result = await this.opts.callTool({ ...call, onProgress: (update) => progress.update(update) });
+    } catch (error) {
+      // An unexpected failure still ends the "working…" message; the error goes on to be logged.
+      await progress.end(true);
+      throw error;
+    }
     await progress.end(result.isError);
     await this.show(place, call.args, result);
   }

@@ -9,7 +9,7 @@ import { startHarness, type Harness } from './harness.js';
 describe('/mcp commands', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ servers: { broken: { command: '/nonexistent/mcp-server' } } });
   }, 60_000);
   afterAll(async () => {
     await h.close();
@@ -147,6 +147,15 @@ describe('/mcp commands', () => {
     const notice = await modal('U5', (json) => json.includes('Running'));
     expect(notice.view.submit ?? null).toBeNull();
     expect(resultText((await result('U5', 'pid on fixture finished')).args.blocks)).toMatch(/^\d+$/);
+  });
+
+  it('says why when the server cannot be reached, privately and in the form', async () => {
+    await command('U8', 'tools broken');
+    const listed = await reply('Could not list the tools of');
+    expect(JSON.stringify(listed.args)).toContain('`broken`');
+    await command('U8', 'run broken anything');
+    const notice = await modal('U8', (json) => json.includes('Could not list the tools of'));
+    expect(notice.view.submit ?? null).toBeNull();
   });
 
   it('tells the person in the modal when the tool does not exist', async () => {
