@@ -42,7 +42,7 @@ const realClock: ProgressClock = {
 };
 
 /** What one run shows and where. */
-interface Place {
+export interface Place {
   origin: Origin;
   server: string;
   tool: string;
@@ -126,7 +126,7 @@ export class ToolResults {
  * The "working…" message of one call: posted at the first progress update, then updated with the latest
  * update at most once per interval (a trailing update carries the last one), and marked done at the end.
  */
-class ProgressMessage {
+export class ProgressMessage {
   private ts: string | undefined;
   private latest: ProgressUpdate | undefined;
   private shownAt = Number.NEGATIVE_INFINITY;
@@ -138,7 +138,7 @@ class ProgressMessage {
 
   constructor(
     private readonly place: Place,
-    private readonly opts: ToolResultsOptions,
+    private readonly opts: Pick<ToolResultsOptions, 'clients' | 'logger' | 'progressIntervalMs' | 'clock'>,
   ) {
     this.clock = opts.clock ?? realClock;
     this.interval = opts.progressIntervalMs ?? 3000;

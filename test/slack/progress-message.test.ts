@@ -1,0 +1,94 @@
+// The "working…" message of a tool call against the Slack stand-in, with a clock the test moves: posted at
+// the first progress update, then updated at most once per interval with the latest update, then marked done.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webApi } from '@slack/bolt';
+import { createLogger } from '../../src/logger.js';
+import { ProgressMessage, type ProgressClock } from '../../src/slack/tool-results.js';
+import { singleWorkspace } from '../../src/slack/workspaces.js';
+import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
+
+const TOKEN = 'xoxb-progress-test';
+
+/** Timers that fire only when the test says so. */
+class ManualClock implements ProgressClock {
+  time = 0;
+  readonly pending = new Map<number, { run: () => void; ms: number }>();
+  private id = 0;
+  now(): number {
+    return this.time;
+  }
+  setTimeout(run: () => void, ms: number): unknown {
+    this.pending.set(++this.id, { run, ms });
+    return this.id;
+  }
+  clearTimeout(timer: unknown): void {
+    this.pending.delete(timer as number);
+  }
+  /** Moves to `time` and fires every pending timer. */
+  fire(time = this.time): void {
+    this.time = time;
+    const due = [...this.pending.values()];
+    this.pending.clear();
+    for (const timer of due) timer.run();
+  }
+}
+
+describe('the working… message', () => {
+  let standin: SlackStandin;
+  beforeAll(async () => {
+    standin = await startSlackStandin({ botToken: TOKEN });
+  });
+  afterAll(async () => {
+    await standin.close();
+  });
+
+  function progressFor(userId: string, clock: ManualClock): ProgressMessage {
+    const client = new webApi.WebClient(TOKEN, { slackApiUrl: standin.apiUrl, retryConfig: { retries: 0 } });
+    const place = {
+      origin: { userId },
+      server: 'fixture',
+      tool: 'build',
+      channel: standin.dmChannelOf(userId),
+      locale: 'en' as const,
+    };
+    const opts = { clients: singleWorkspace(client), logger: createLogger('silent'), clock };
+    return new ProgressMessage(place, { ...opts, progressIntervalMs: 3000 });
+  }
+  const callsTo = (channel: string, method: string) =>
+    standin.calls.filter((c) => c.method === method && c.args.channel === channel);
+
+  it('posts at once, then shows only the latest update once per interval, then says done', async () => {
+    const clock = new ManualClock();
+    const progress = progressFor('U1', clock);
+    const dm = standin.dmChannelOf('U1');
+    progress.update({ progress: 1, total: 4, message: 'fetch' });
+    expect([...clock.pending.values()].map((t) => t.ms)).toEqual([0]);
+    clock.fire();
+    const posted = await standin.waitForCall('chat.postMessage', (c) => c.args.channel === dm);
+    expect(JSON.stringify(posted.args.blocks)).toContain('25% · fetch');
+
+    progress.update({ progress: 2, total: 4, message: 'compile' });
+    progress.update({ progress: 3, total: 4, message: 'test' });
+    expect([...clock.pending.values()].map((t) => t.ms)).toEqual([3000]);
+    clock.fire(3000);
+    const updated = await standin.waitForCall('chat.update', (c) => c.args.channel === dm);
+    expect(JSON.stringify(updated.args.blocks)).toContain('75% · test');
+
+    progress.update({ progress: 4, total: 4, message: 'package' });
+    await progress.end(false);
+    expect(clock.pending.size).toBe(0);
+    expect(callsTo(dm, 'chat.postMessage')).toHaveLength(1);
+    const updates = callsTo(dm, 'chat.update');
+    expect(updates).toHaveLength(2);
+    expect(JSON.stringify(updates[1]?.args.blocks)).toContain('is done');
+  });
+
+  it('posts nothing for a call that ended before its first update was shown', async () => {
+    const clock = new ManualClock();
+    const progress = progressFor('U2', clock);
+    progress.update({ progress: 1 });
+    await progress.end(true);
+    expect(clock.pending.size).toBe(0);
+    expect(callsTo(standin.dmChannelOf('U2'), 'chat.postMessage')).toHaveLength(0);
+  });
+});
