@@ -1,6 +1,7 @@
 // The corpus of requests whose rendered Slack JSON is pinned in __golden__/<name>.json.
 import { endedCard, requestCard } from './card.js';
 import { homeView } from './home.js';
+import { reviewModal } from './review.js';
 import { answerLines } from './summary.js';
 import { formModal } from './modal.js';
 import { parseFormSchema } from './schema.js';
@@ -260,6 +261,19 @@ export const goldenFixtures: Record<string, () => unknown> = {
   'ended-card-call-ended': () => ended('cancelled', 'call_ended'),
   'ended-card-holder-lost': () => ended('cancelled', 'holder_lost'),
   'ended-card-delivery-failed': () => ended('cancelled', 'delivery_failed'),
+  'modal-review': () =>
+    reviewModal(parseFormSchema(approval), {
+      questionId: 'q-123',
+      server: 'deploy',
+      content: { env: 'prod', approve: true, token: 'sk-1' },
+    }),
+  'modal-zh-CN-review': () =>
+    reviewModal(parseFormSchema(approval), {
+      questionId: 'q-123',
+      server: 'deploy',
+      content: { approve: false },
+      locale: 'zh-CN',
+    }),
   'ended-card-zh-CN-answered-summary': () =>
     ended('accepted', 'answered', {
       byUserId: 'U2',

@@ -33,6 +33,10 @@ export interface UiText {
   answerHidden: string;
   /** The line after a shortened list of answers. */
   andMore: Count;
+  /** The review step before sending. */
+  reviewTitle: string;
+  reviewIntro: string;
+  noAnswers: string;
   ended: Record<EndReason, string>;
   byPerson: (status: string, mention: string) => string;
   linkOpened: string;
@@ -119,6 +123,9 @@ const en: UiText = {
   endedAt: (status, date) => `${status} · ${date}`,
   answerHidden: 'The answer is not shown here (server policy).',
   andMore: (n) => `…and ${n} more`,
+  reviewTitle: 'Review your answers',
+  reviewIntro: 'Check your answers before sending. *Back* returns to the form to change them.',
+  noAnswers: '(nothing filled in)',
   ended: {
     answered: 'Answered',
     declined: 'Declined',
@@ -211,6 +218,9 @@ const zhCN: UiText = {
   endedAt: (status, date) => `${status} · ${date}`,
   answerHidden: '根据服务器策略，此处不显示回答内容。',
   andMore: (n) => `……还有 ${n} 项`,
+  reviewTitle: '确认你的回答',
+  reviewIntro: '发送前请检查你的回答。点击*上一页*可返回表单修改。',
+  noAnswers: '（未填写任何内容）',
   ended: {
     answered: '已回答',
     declined: '已拒绝',

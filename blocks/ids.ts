@@ -14,6 +14,8 @@ export const URL_CONSENT_ACTION = 'elicit_url_open';
 export const PAGE_BACK_ACTION = 'elicit_page_back';
 /** callback_id of the form modal. */
 export const FORM_CALLBACK = 'elicit_form';
+/** callback_id of the review view pushed over the form before sending. */
+export const REVIEW_CALLBACK = 'elicit_review';
 
 /** Characters of the property name kept in its block id, for people reading payloads. */
 const NAME_PREFIX_CHARS = 32;

@@ -5,7 +5,9 @@ export {
   FORM_CALLBACK,
   URL_CONSENT_ACTION,
   PAGE_BACK_ACTION,
+  REVIEW_CALLBACK,
 } from './ids.js';
+export { approvesSomething, reviewModal, reviewedContent } from './review.js';
 export * from './schema.js';
 export {
   requestCard,

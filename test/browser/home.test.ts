@@ -61,6 +61,10 @@ describe('App Home on the sandbox page, in Chromium', { timeout: 90_000 }, () =>
     await dialog.getByLabel('Reason').fill('Hotfix for the invoice rounding bug');
     await shot(ada, 'form opened from the home');
     await dialog.getByRole('button', { name: 'Send' }).click();
+    // The form approves something (a "confirm" field): the bot pushes a review of the answers first.
+    await dialog.getByText('Review your answers').waitFor();
+    await shot(ada, 'review before sending');
+    await dialog.getByRole('button', { name: 'Send' }).click();
     await dialog.waitFor({ state: 'detached' });
 
     await home.getByText('Nothing is waiting for you.').waitFor();

@@ -1,0 +1,56 @@
+// The review step before sending (MCP's "review and modify"): a read-only summary of the answers pushed over
+// the form, with Send and Back. The answers ride in the view's private_metadata (Slack echoes it unchanged),
+// so each person reviews exactly what they typed even when several people may answer the same question.
+import type { Content } from '../src/relay/types.js';
+import { uiText, type Locale } from './i18n.js';
+import { REVIEW_CALLBACK } from './ids.js';
+import type { FormSpec } from './spec.js';
+import { answerLines } from './summary.js';
+import { escapeMrkdwn, mrkdwn, plain, truncate } from './text.js';
+
+const METADATA_MAX = 3000;
+const SECTION_MAX = 3000;
+const VIEW_TITLE_MAX = 24;
+/** A yes/no field with such a name or title makes a form one that approves something (review: auto). */
+const APPROVING = /confirm|approv|authori[sz]|确认|批准|授权/i;
+
+/** Whether a form approves something: it has a yes/no field named or titled like confirm or approve. */
+export function approvesSomething(spec: FormSpec): boolean {
+  return spec.fields.some((f) => f.kind === 'boolean' && (APPROVING.test(f.name) || APPROVING.test(f.label)));
+}
+
+/** The review view, or undefined when the answers do not fit in private_metadata (then send without review). */
+export function reviewModal(
+  spec: FormSpec,
+  input: { questionId: string; server: string; content: Content; locale?: Locale },
+): object | undefined {
+  const private_metadata = JSON.stringify({ q: input.questionId, c: input.content });
+  if (private_metadata.length > METADATA_MAX) return undefined;
+  const t = uiText(input.locale);
+  const lines = answerLines(spec, input.content, input.locale);
+  return {
+    type: 'modal',
+    callback_id: REVIEW_CALLBACK,
+    title: plain(t.reviewTitle, VIEW_TITLE_MAX),
+    submit: plain(t.submit, VIEW_TITLE_MAX),
+    close: plain(t.back, VIEW_TITLE_MAX),
+    blocks: [
+      { type: 'context', elements: [mrkdwn(t.from(`*${escapeMrkdwn(truncate(input.server, 200))}*`))] },
+      { type: 'section', text: mrkdwn(t.reviewIntro) },
+      { type: 'section', text: mrkdwn(truncate(lines.join('\n') || t.noAnswers, SECTION_MAX)) },
+    ],
+    private_metadata,
+    notify_on_close: true,
+  };
+}
+
+/** The answers a review view carries, or undefined for any other view. */
+export function reviewedContent(view: { private_metadata?: string }): Content | undefined {
+  try {
+    const data: unknown = JSON.parse(view.private_metadata ?? '');
+    const c = typeof data === 'object' && data !== null && 'c' in data ? data.c : undefined;
+    return typeof c === 'object' && c !== null && !Array.isArray(c) ? (c as Content) : undefined;
+  } catch {
+    return undefined;
+  }
+}
