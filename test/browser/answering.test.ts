@@ -262,7 +262,8 @@ describe('the sandbox page in Chromium', { timeout: 90_000 }, () => {
     await mei.getByRole('note').filter({ hasText: "Ada Lovelace's conversation" }).waitFor();
     const seenByMei = mei.getByRole('article').filter({ hasText: 'Tell us about yourself' }).last();
     await seenByMei.getByRole('button', { name: 'Respond' }).click();
-    await mei.getByText('only they can answer it').waitFor();
+    // Mei's Slack locale is zh-CN: the bot tells her in Chinese whose question it is.
+    await mei.getByText('此问题只能由').waitFor();
     expect(await mei.getByRole('dialog').count()).toBe(0);
     await shot(mei, 'refused');
     await mei.close();
