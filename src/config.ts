@@ -2,6 +2,7 @@
 // so a wrong setting stops the bot before it serves anyone.
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config-error.js';
+import { parseDuration } from './duration.js';
 import { readServers } from './config-servers.js';
 import type { SlackPolicy } from './config-slack.js';
 
@@ -44,7 +45,11 @@ export interface AppConfig {
     /** Multi-workspace distribution with Bolt's OAuth flow; each workspace's bot token comes from its install. */
     oauth?: OAuthConfig;
   };
-  redis: { url: string; prefix: string };
+  /**
+   * retentionSec: how long finished questions (and each person's recent answers) are kept, in seconds.
+   * ELICIT_RELAY_RETENTION; default 86400 (24h). Absent means the default.
+   */
+  redis: { url: string; prefix: string; retentionSec?: number };
   /** HTTP port for Slack's requests and /healthz. Default 3000; 0 picks a free port. */
   port: number;
   configPath: string;
@@ -188,7 +193,24 @@ function readRedis(env: ConfigSources['env']): AppConfig['redis'] {
       'Use letters, digits, ".", "_", ":" or "-" (braces are reserved for hash tags).',
     );
   }
-  return { url, prefix };
+  return { url, prefix, retentionSec: readRetention(env.ELICIT_RELAY_RETENTION) };
+}
+
+/** Finished records are kept 24 h by default; at least a minute, so a late click still reads "already answered". */
+const DEFAULT_RETENTION_SEC = 86_400;
+const RETENTION_MIN_MS = 60_000;
+
+function readRetention(value: string | undefined): number {
+  if (value === undefined || value === '') return DEFAULT_RETENTION_SEC;
+  const ms = parseDuration(value);
+  if (ms === undefined || ms < RETENTION_MIN_MS) {
+    throw new ConfigError(
+      'ELICIT_RELAY_RETENTION',
+      `"${value}" is not a duration of at least 1m`,
+      'Write a duration such as "24h", "7d" or "30m".',
+    );
+  }
+  return Math.round(ms / 1000);
 }
 
 function readPort(value: string | undefined): number {

@@ -39,6 +39,7 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
     url: config.redis.url,
     prefix: config.redis.prefix,
     holderId,
+    ...retentionOf(config),
     logger,
   });
   // The lease comes first: a holder is only ever swept once it has one, so no question predates it.
@@ -48,6 +49,7 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
     url: config.redis.url,
     prefix: config.redis.prefix,
     holderId,
+    ...retentionOf(config),
     logger,
   });
   const slack = createSlackApp({
@@ -203,6 +205,10 @@ function policyOf(servers: ServerConfig[], server: string): SlackPolicy {
 
 function rateLimitOf(server: ServerConfig | undefined): { rateLimit?: { max: number; perMs: number } } {
   return server?.ratePerMinute ? { rateLimit: { max: server.ratePerMinute, perMs: 60_000 } } : {};
+}
+
+function retentionOf(config: AppConfig): { retentionSec?: number } {
+  return config.redis.retentionSec ? { retentionSec: config.redis.retentionSec } : {};
 }
 
 function toSpec(server: ServerConfig): McpServerSpec {

@@ -202,4 +202,12 @@ describe('loadConfig', () => {
     expect(both).toMatchObject({ key: 'SLACK_BOT_TOKEN' });
     expect(both.message).toContain('/slack/install');
   });
+
+  it('keeps finished questions for ELICIT_RELAY_RETENTION (default 24h) and refuses less than a minute', () => {
+    expect(loadConfig({ env: {}, readFile: files({}) }).redis.retentionSec).toBe(86_400);
+    const week = loadConfig({ env: { ELICIT_RELAY_RETENTION: '7d' }, readFile: files({}) });
+    expect(week.redis.retentionSec).toBe(604_800);
+    const short = errorOf(() => loadConfig({ env: { ELICIT_RELAY_RETENTION: '10s' }, readFile: files({}) }));
+    expect(short).toMatchObject({ key: 'ELICIT_RELAY_RETENTION' });
+  });
 });

@@ -25,6 +25,8 @@ export interface InboxDeps {
   redis: Redis;
   streamKey: string;
   questionKey(id: string): string;
+  /** Drops an accepted answer's content from the record, once read for delivery. */
+  dropContent(id: string): Promise<unknown>;
   logger: StoreLogger;
 }
 
@@ -122,10 +124,23 @@ export class Inbox {
       logger.warn({ err, id }, 'inbox: unreadable question record; skipped');
     }
     if (question === undefined) logger.warn({ id, entryId }, 'inbox: finished question not found; skipped');
-    else this.handOver(question);
+    else {
+      if (question.outcome?.action === 'accept') await this.dropContent(question.id);
+      this.handOver(question);
+    }
     this.lastId = entryId;
     await this.guard(redis.xdel(streamKey, entryId)).catch((err: unknown) => {
       logger.warn({ err, entryId }, 'inbox: XDEL failed; the entry will be re-delivered after a restart');
+    });
+  }
+
+  /** The answer is in hand; a failure only means the content stays until the record expires. */
+  private async dropContent(id: string): Promise<void> {
+    await this.guard(Promise.resolve(this.deps.dropContent(id))).catch((err: unknown) => {
+      this.deps.logger.warn(
+        { err, id },
+        'inbox: could not drop the answer content; it expires with the record',
+      );
     });
   }
 

@@ -1,7 +1,8 @@
 // A question as one Redis hash of string fields, and the defensive way back. Fields:
 //   id server userId message holder state reason   plain strings
 //   timeoutMs createdAt deadline endedAt            decimal integers (ms; epoch ms from Redis TIME)
-//   requestedSchema outcome                         JSON
+//   requestedSchema outcome                         JSON; an accepted outcome whose holder has it loses its content
+//                                                   ({"action":"accept","contentDropped":true}, read back as content {})
 //   cardChannel cardTs                              the Slack card, once posted
 //   reminders                                       count of reminder jobs (absent when none; not part of Question)
 //   url draft                                       JSON: URL mode's link; answers of earlier form pages
@@ -98,6 +99,9 @@ function parseOutcome(h: Record<string, string>): Outcome {
   if (v.action === 'decline' || v.action === 'cancel') return { action: v.action };
   if (v.action === 'accept' && 'content' in v && isContent(v.content)) {
     return { action: 'accept', content: v.content };
+  }
+  if (v.action === 'accept' && 'contentDropped' in v && v.contentDropped === true) {
+    return { action: 'accept', content: {} };
   }
   throw bad(h.id ?? '?', 'outcome');
 }

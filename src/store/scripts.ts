@@ -1,5 +1,8 @@
 import type { Redis } from 'ioredis';
 
+/** The stored outcome of an accepted question once its content was dropped (see record.ts). */
+export const DROPPED_OUTCOME = '{"action":"accept","contentDropped":true}';
+
 // The one atomic transition. Everything that decides an outcome happens inside this script, so duplicate
 // submits, a submit racing the timeout, or two replicas at once can never produce two outcomes. The winner
 // also drops the question from its holder's and its person's pending indexes in the same step.
@@ -17,12 +20,21 @@ end
 local t = redis.call('TIME')
 local endedAt = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))
 redis.call('HSET', KEYS[1], 'state', ARGV[1], 'outcome', ARGV[2], 'reason', ARGV[3], 'endedAt', endedAt)
+redis.call('HDEL', KEYS[1], 'draft')
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'id', ARGV[6])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 redis.call('ZREM', KEYS[3], ARGV[6])
 redis.call('ZREM', KEYS[4], ARGV[6])
 return {'won', redis.call('HGETALL', KEYS[1])}
+`;
+
+// An accepted answer's content is needed only until the holder has handed it to the MCP server; after that the
+// record keeps that it was accepted, not what was answered. KEYS[1] question. Returns 1 when content was dropped.
+export const DROP_CONTENT_LUA = `
+if redis.call('HGET', KEYS[1], 'state') ~= 'accepted' then return 0 end
+redis.call('HSET', KEYS[1], 'outcome', '${DROPPED_OUTCOME}')
+return 1
 `;
 
 /** Sets the card only while the question exists, so a late attach cannot resurrect an expired record. */
@@ -78,6 +90,8 @@ return {1, 0}
 export interface StoreScripts {
   /** FINISH_LUA: (questionKey, inboxKey, heldKey, userKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id). */
   questionFinish(...args: (string | number)[]): Promise<unknown>;
+  /** DROP_CONTENT_LUA: (questionKey). */
+  questionDropContent(key: string): Promise<unknown>;
   /** ATTACH_CARD_LUA: (questionKey, channel, ts). */
   questionAttachCard(...args: string[]): Promise<unknown>;
   /** SAVE_DRAFT_LUA: (questionKey, draftJson). */
@@ -93,6 +107,7 @@ export interface StoreScripts {
 /** Registers the scripts on a client; ioredis then runs them by EVALSHA, loading them when Redis lacks them. */
 export function withScripts(redis: Redis): Redis & StoreScripts {
   redis.defineCommand('questionFinish', { numberOfKeys: 4, lua: FINISH_LUA });
+  redis.defineCommand('questionDropContent', { numberOfKeys: 1, lua: DROP_CONTENT_LUA });
   redis.defineCommand('questionAttachCard', { numberOfKeys: 1, lua: ATTACH_CARD_LUA });
   redis.defineCommand('questionSaveDraft', { numberOfKeys: 1, lua: SAVE_DRAFT_LUA });
   redis.defineCommand('holderLease', { numberOfKeys: 3, lua: LEASE_LUA });

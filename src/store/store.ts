@@ -162,14 +162,17 @@ export class QuestionStore {
 
   async startInbox(onOutcome: (question: Question) => void): Promise<void> {
     const { opts, keys: k, logger } = this.c;
-    const redis = createClient(opts.url, k.connectionName('inbox', opts.holderId), logger, {
-      maxRetriesPerRequest: null,
-    });
+    const redis = withScripts(
+      createClient(opts.url, k.connectionName('inbox', opts.holderId), logger, {
+        maxRetriesPerRequest: null,
+      }),
+    );
     await connectOrFail(redis, opts.url);
     const deps = {
       redis,
       streamKey: k.inbox(opts.holderId),
       questionKey: (id: string) => k.question(id),
+      dropContent: (id: string) => redis.questionDropContent(k.question(id)),
       logger,
     };
     this.inbox = new Inbox(deps, onOutcome);

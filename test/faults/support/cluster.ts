@@ -93,8 +93,13 @@ export class Cluster {
     const k = keys(this.prefix);
     for (const id of this.history.ids()) {
       const [endedAt, outcome] = await this.redis.hmget(k.question(id), 'endedAt', 'outcome');
-      if (endedAt && outcome)
-        this.history.ended(id, { endedAt: Number(endedAt), outcome: JSON.parse(outcome) as Outcome });
+      if (!endedAt || !outcome) continue;
+      const stored = JSON.parse(outcome) as Outcome & { contentDropped?: boolean };
+      this.history.ended(id, {
+        endedAt: Number(endedAt),
+        outcome: stored,
+        contentDropped: stored.contentDropped,
+      });
     }
     return this.history.check({ graceMs });
   }

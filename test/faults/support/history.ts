@@ -14,6 +14,8 @@ export interface Ended {
   /** Redis TIME when the transition won, epoch ms (the record's endedAt). */
   endedAt: number;
   outcome: Outcome;
+  /** The record no longer holds the accepted content (dropped once the holder had it): only the action is compared. */
+  contentDropped?: boolean;
 }
 
 interface Entry {
@@ -71,8 +73,12 @@ export class History {
           `ended ${e.ended.endedAt - e.question.deadline} ms after its deadline (grace ${options.graceMs} ms)`,
         );
       } else if (e.ended.endedAt < e.question.createdAt) say('ended before it was created');
-      if (response && e.ended && !sameOutcome(response, e.ended.outcome)) {
-        say(`MCP got ${JSON.stringify(response)} but Redis stored ${JSON.stringify(e.ended.outcome)}`);
+      const stored = e.ended;
+      const storedMatches = stored?.contentDropped
+        ? response?.action === 'accept'
+        : response && stored && sameOutcome(response, stored.outcome);
+      if (response && stored && !storedMatches) {
+        say(`MCP got ${JSON.stringify(response)} but Redis stored ${JSON.stringify(stored.outcome)}`);
       }
     }
     return problems;
