@@ -10,6 +10,11 @@ import { post } from './api.js';
 
 let shown = { key: '', errors: '' };
 let current = null;
+/**
+ * The modals built for the views still on the stack, by view id, hash and depth: going back to a view shows
+ * it as the person left it, typed answers included, as Slack keeps "prior state still intact".
+ */
+const built = new Map();
 
 /** Shows `message` at the top of the open modal; false when no modal is open. */
 export function modalBanner(message) {
@@ -21,6 +26,7 @@ export function modalBanner(message) {
 
 export function forgetModal() {
   shown = { key: '', errors: '' };
+  built.clear();
 }
 
 export function renderModal(state, act) {
@@ -29,6 +35,7 @@ export function renderModal(state, act) {
   if (!top) {
     shown.key = '';
     current = null;
+    built.clear();
     layer.hidden = true;
     return layer.replaceChildren();
   }
@@ -36,7 +43,13 @@ export function renderModal(state, act) {
   const key = `${top.id}|${top.hash}|${depth}`;
   if (key !== shown.key) {
     shown = { key, errors: '' };
-    buildModal(top, depth, layer, act);
+    const onStack = new Set(state.views.map((v, i) => `${v.id}|${v.hash}|${i + 1}`));
+    for (const old of built.keys()) if (!onStack.has(old)) built.delete(old);
+    const modal = built.get(key) ?? buildModal(top, depth, act);
+    built.set(key, modal);
+    current = { id: top.id, banner: modal.banner };
+    layer.replaceChildren(modal.form);
+    layer.hidden = false;
   }
   const errors = JSON.stringify(top.errors);
   if (errors !== shown.errors) {
@@ -58,11 +71,10 @@ function readAnswers(inputs) {
   return values;
 }
 
-function buildModal(top, depth, layer, act) {
+function buildModal(top, depth, act) {
   const view = top.view;
   const inputs = new Map();
   const banner = h('div', { class: 'banner', role: 'alert', hidden: true });
-  current = { id: top.id, banner };
   const onButton = (el, b) =>
     act('/api/view-action', {
       viewId: top.id,
@@ -120,6 +132,5 @@ function buildModal(top, depth, layer, act) {
       view.submit ? h('button', { type: 'submit', class: 'btn primary' }, plainText(view.submit)) : null,
     ),
   );
-  layer.replaceChildren(form);
-  layer.hidden = false;
+  return { form, banner };
 }
