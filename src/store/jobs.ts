@@ -1,5 +1,7 @@
 // BullMQ job options and small timing helpers shared by the store's workers.
 import { randomBytes } from 'node:crypto';
+import { DelayedError, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { Question } from '../relay/types.js';
 
 /** Waits for the promises to settle, or for `ms`, whichever comes first; true when they all settled. */
@@ -28,4 +30,20 @@ export function timeoutJobOptions(q: Question, retentionSec: number) {
 export function newId(): string {
   const id = randomBytes(15).toString('base64url');
   return /^\d+$/.test(id) ? newId() : id;
+}
+
+/**
+ * BullMQ dates a delayed job by the producer's clock and promotes it by the worker's, so a worker whose clock
+ * runs ahead would fire a timeout early. The deadline is Redis TIME, so check it there: a job that came due
+ * early is put back for the time still left (measured on Redis, scheduled on this worker's clock) and BullMQ
+ * is told so with DelayedError. A worker whose clock runs behind fires late by its skew.
+ */
+export async function deferIfEarly(cmd: Redis, questionKey: string, job: Job, token?: string): Promise<void> {
+  const replies = await cmd.multi().hget(questionKey, 'deadline').time().exec();
+  const deadline = Number(replies?.[0]?.[1] ?? NaN);
+  const [sec, micro] = (replies?.[1]?.[1] ?? ['0', '0']) as [string, string];
+  const left = deadline - (Number(sec) * 1000 + Math.floor(Number(micro) / 1000));
+  if (!(left > 0)) return;
+  await job.moveToDelayed(Date.now() + left, token);
+  throw new DelayedError();
 }

@@ -14,7 +14,7 @@ import {
 } from './connect.js';
 import { StoreError } from './errors.js';
 import { Inbox } from './inbox.js';
-import { settleWithin } from './jobs.js';
+import { deferIfEarly, settleWithin } from './jobs.js';
 import { REMINDER_QUEUE, TIMEOUT_QUEUE, keys } from './keys.js';
 import { Lease, OrphanSweeper, type LeaseOptions, type SweepOptions } from './lease.js';
 import { pendingFor } from './pending.js';
@@ -152,7 +152,11 @@ export class QuestionStore {
   }
 
   async startTimeouts(onDue: (questionId: string) => Promise<void>): Promise<void> {
-    await this.timers.start(TIMEOUT_QUEUE, (job) => onDue(job.data.id ?? job.id ?? ''));
+    await this.timers.start(TIMEOUT_QUEUE, async (job, token) => {
+      const id = job.data.id ?? job.id ?? '';
+      await deferIfEarly(this.c.cmd, this.c.keys.question(id), job, token);
+      await onDue(id);
+    });
   }
 
   /** Runs onReminder(questionId, at) for each reminder time that comes due while its question is pending. */

@@ -50,9 +50,9 @@ export class Timers {
     private readonly settings: TimerSettings = {},
   ) {}
 
-  async start(queue: string, handle: (job: Job<JobData>) => Promise<void>): Promise<void> {
+  async start(queue: string, handle: (job: Job<JobData>, token?: string) => Promise<void>): Promise<void> {
     const { keys: k, holderId, logger } = this;
-    const worker = new Worker(queue, (job: Job<JobData>) => this.track(handle(job)), {
+    const worker = new Worker(queue, (job: Job<JobData>, token?: string) => this.track(handle(job, token)), {
       connection: this.connection(),
       prefix: k.bullPrefix,
       name: k.connectionName(queue, holderId),
