@@ -15,7 +15,7 @@ import type { ServerStatus, ToolCall, ToolResult, ToolSummary } from '../mcp/ind
 import type { Origin } from '../relay/types.js';
 import { parseMcpCommand, type CommandProblem, type McpCommand } from './command.js';
 import type { Locales } from './locales.js';
-import { openRunForm, registerRunForm } from './run-form.js';
+import { openRunForm, originOfInteraction, registerRunForm } from './run-form.js';
 import type { ToolResults } from './tool-results.js';
 
 /** What the command needs from the MCP side. A failed call resolves with isError: the person must see it. */
@@ -84,13 +84,7 @@ function registerRetry(app: App, deps: CommandDeps): void {
       text,
       blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
     });
-    const origin: Origin = {
-      userId: body.user.id,
-      ...(body.team?.id ? { teamId: body.team.id } : {}),
-      appId: body.api_app_id,
-      ...(body.channel?.id ? { channelId: body.channel.id } : {}),
-    };
-    await deps.results.run({ ...target, origin });
+    await deps.results.run({ ...target, origin: originOfInteraction(body) });
   });
 }
 
@@ -137,7 +131,7 @@ async function listTools(
 
 const known = (deps: CommandDeps, server: string): boolean => deps.tools.serverNames().includes(server);
 
-export function originOf(command: SlashCommand): Origin {
+function originOf(command: SlashCommand): Origin {
   return {
     userId: command.user_id,
     teamId: command.team_id,

@@ -56,11 +56,7 @@ export function registerRunForm(app: App, deps: CommandDeps): void {
   app.view(RUN_FORM_CALLBACK, async ({ ack, body, view }) => {
     const target = runTargetOf(view);
     if (!target) return ack();
-    const origin: Origin = {
-      userId: body.user.id,
-      ...(body.team?.id ? { teamId: body.team.id } : {}),
-      ...(body.api_app_id ? { appId: body.api_app_id } : {}),
-    };
+    const origin = originOfInteraction(body);
     const locale = await deps.locales.of(origin.userId, origin.teamId);
     const { server, tool } = target;
     const found =
@@ -94,4 +90,19 @@ async function findTool(
 
 function described(tool: ToolSummary): { description?: string } {
   return tool.description ? { description: tool.description } : {};
+}
+
+/** Who clicked or submitted, and where: the person a rerun or a form's tool call runs for. */
+export function originOfInteraction(body: {
+  user: { id: string };
+  team?: { id: string } | null;
+  api_app_id?: string;
+  channel?: { id: string };
+}): Origin {
+  return {
+    userId: body.user.id,
+    ...(body.team?.id ? { teamId: body.team.id } : {}),
+    ...(body.api_app_id ? { appId: body.api_app_id } : {}),
+    ...(body.channel?.id ? { channelId: body.channel.id } : {}),
+  };
 }
