@@ -37,11 +37,15 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareAr
 async function openForm(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
   const { ack, body, action, client } = args;
   await ack();
-  const check = await checkAnswerer(deps, action.value ?? '', body);
+  // The trigger_id lives 3 s: the answerer check and the locale lookup (both may call Slack) run together.
+  const [check, locale] = await Promise.all([
+    checkAnswerer(deps, action.value ?? '', body),
+    deps.surface.locales.of(body.user.id, body.team?.id),
+  ]);
   if ('refusal' in check) return tell(args, deps, check.refusal);
   const { question } = check;
   const view = formModal(parseFormSchema(question.requestedSchema), {
-    locale: await deps.surface.locales.of(body.user.id, body.team?.id),
+    locale,
     questionId: question.id,
     server: question.server,
     message: question.message,
