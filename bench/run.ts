@@ -5,11 +5,14 @@
 //   BENCH_TIMEOUTS           pending questions in the timeout-accuracy run, default 2000 (try 100000)
 //   BENCH_TIMEOUT_SPREAD_MS  deadlines spread over this many ms, default max(3000, BENCH_TIMEOUTS)
 //   BENCH_BOT_N              full-bot elicitation cycles, default 50 (0 skips the bot benchmark)
+//   BENCH_BURST              timeouts due at the same moment in the burst run, default 10000 (0 skips it)
 import { randomBytes } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
 import type { StoreLogger } from '../src/store/index.js';
 import { botBench } from './bot.js';
+import { burstBench } from './burst.js';
 import { formBench } from './forms.js';
+import { lifecycleBench } from './lifecycle.js';
 import { cleanPrefix, inboxDelivery, pingFloor, storeOps } from './redis.js';
 import type { Row } from './stats.js';
 import { renderTable } from './table.js';
@@ -36,6 +39,7 @@ async function main(): Promise<void> {
   const count = intEnv('BENCH_TIMEOUTS', 2_000);
   const spreadMs = intEnv('BENCH_TIMEOUT_SPREAD_MS', Math.max(3_000, count));
   const botN = intEnv('BENCH_BOT_N', 50);
+  const burst = intEnv('BENCH_BURST', 10_000);
   console.log(
     `elicit-relay bench: node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), `,
   );
@@ -50,7 +54,9 @@ async function main(): Promise<void> {
     rows.push(await pingFloor(url, 10_000));
     await step('store create/get/finish', () => storeOps(opts));
     await step('inbox delivery', async () => [await inboxDelivery(opts)]);
+    await step('question lifecycle vs in-memory', () => lifecycleBench(opts));
     await step(`timeouts (${count} pending)`, () => timeoutAccuracy({ ...opts, count, spreadMs }));
+    if (burst > 0) await step(`burst (${burst} due at once)`, () => burstBench({ ...opts, count: burst }));
     // A floor after the long runs shows how much the machine drifted during the run.
     rows.push({ ...(await pingFloor(url, 10_000)), name: 'PING again (drift check)' });
     await step('form engine', () => Promise.resolve(formBench(n)));

@@ -13,7 +13,7 @@ export interface Row {
   opsPerSec?: number;
   /** `p50` divided by the floor's p50 measured in the same run. */
   xFloor?: number;
-  unit?: 'µs' | 'ms' | 'bytes';
+  unit?: 'µs' | 'ms' | 'bytes' | 'cmds';
   note?: string;
 }
 

@@ -1,0 +1,81 @@
+// A burst: N questions (default 10 000) whose timeouts all fall due at the same moment, fired by one store's
+// BullMQ worker (concurrency 20). Lateness = when onDue runs minus the deadline (Redis TIME, same host). The
+// floor is the work the worker cannot avoid: finishing the same number of questions directly, 20 at a time.
+import { QuestionStore } from '../src/store/index.js';
+import { sampleQuestion, type RedisBenchOptions } from './redis.js';
+import { row, summarize, type Row } from './stats.js';
+
+/** Timer worker concurrency (src/store/timers.ts) and the floor's. */
+const WORKER_CONCURRENCY = 20;
+/** Creations in flight while filling the store. */
+const CREATE_CONCURRENCY = 50;
+
+async function pool(n: number, concurrency: number, op: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < n) await op(next++);
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+export async function burstBench(o: RedisBenchOptions & { count: number }): Promise<Row[]> {
+  const store = await QuestionStore.open({
+    url: o.url,
+    prefix: o.prefix,
+    holderId: 'bench-burst',
+    logger: o.logger,
+  });
+  try {
+    const floorMs = await directFinishes(store, o.count);
+    const lateness: number[] = [];
+    let allFired: () => void = () => undefined;
+    const fired = new Promise<void>((resolve) => (allFired = resolve));
+    const deadlines = new Map<string, number>();
+    await store.startTimeouts(async (id) => {
+      lateness.push(Date.now() - (deadlines.get(id) ?? Number.NaN));
+      await store.finish(id, { action: 'cancel' }, 'timed_out');
+      if (lateness.length === o.count) allFired();
+    });
+    // Every deadline is the same instant, far enough ahead to create them all first (≥ 2 000 creates/s).
+    const due = Date.now() + 2_000 + o.count / 2;
+    await pool(o.count, CREATE_CONCURRENCY, async () => {
+      const q = await store.create(sampleQuestion(due - Date.now()));
+      deadlines.set(q.id, q.deadline);
+    });
+    await fired;
+    const s = summarize(lateness);
+    return [
+      row(
+        'timeouts',
+        `floor: ${o.count} finishes run directly, ${WORKER_CONCURRENCY} at a time (total)`,
+        summary1(floorMs),
+        {
+          unit: 'ms',
+        },
+      ),
+      row('timeouts', `burst: ${o.count} timeouts due at the same ms, lateness`, s, {
+        unit: 'ms',
+        note: `last fired ${s.max} ms after the deadline = ${(s.max / floorMs).toFixed(1)}× the floor`,
+      }),
+    ];
+  } finally {
+    await store.close();
+  }
+}
+
+function summary1(ms: number) {
+  return { n: 1, p50: ms, p95: ms, p99: ms, max: ms, min: ms };
+}
+
+/** Creates `count` questions, then times finishing them all, WORKER_CONCURRENCY at a time; returns ms. */
+async function directFinishes(store: QuestionStore, count: number): Promise<number> {
+  const ids: string[] = [];
+  await pool(count, CREATE_CONCURRENCY, async () => {
+    ids.push((await store.create(sampleQuestion())).id);
+  });
+  const t0 = Date.now();
+  await pool(count, WORKER_CONCURRENCY, async (i) => {
+    await store.finish(ids[i] ?? '', { action: 'cancel' }, 'timed_out');
+  });
+  return Date.now() - t0;
+}
