@@ -20,11 +20,12 @@ describe('command text tables', () => {
     expect(keysOf(COMMAND_TEXT['zh-CN'])).toEqual(keysOf(COMMAND_TEXT.en));
     for (const table of Object.values(COMMAND_TEXT)) {
       for (const value of Object.values(table) as unknown[]) {
-        expect(typeof value === 'function' || (Array.isArray(value) ? value.length : value) !== '').toBe(
-          true,
-        );
+        const strings = Array.isArray(value) ? (value as unknown[]) : [value];
+        const filled = strings.every((s) => typeof s === 'function' || (typeof s === 'string' && s !== ''));
+        expect(strings.length > 0 && filled).toBe(true);
       }
     }
+    expect(COMMAND_TEXT['zh-CN'].usage).toHaveLength(COMMAND_TEXT.en.usage.length);
   });
 });
 
