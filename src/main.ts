@@ -19,6 +19,7 @@ import { connectionOf } from './slack/receivers.js';
 import { checkFormSchema, checkUrl, refuseSecretFields } from './slack/checks.js';
 import { registerMcpCommand, type ToolRunner } from './slack/command-listener.js';
 import { HomeTab, registerHome } from './slack/home.js';
+import { OpenModals } from './slack/open-modals.js';
 import { ToolResults } from './slack/tool-results.js';
 import { Outbox, QuestionStore, SlackState, reminderTimes } from './store/index.js';
 
@@ -90,7 +91,14 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
   // Each server connects in the background; /mcp servers and /readyz show how far each got.
   hub.start();
   const home = homeAndCommands(slack, { store, state, hub, logger });
-  slack.listen({ relay, home });
+  const modals = new OpenModals({
+    records: state,
+    clients: slack.clients,
+    locales: slack.surface.locales,
+    logger,
+  });
+  slack.surface.observe(modals);
+  slack.listen({ relay, home, modals });
   await store.startInbox((question) => relay.onFinished(question));
   await store.startTimeouts(async (id) => {
     await relay.end(id, { action: 'cancel' }, 'timed_out');
@@ -113,6 +121,7 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
       await slack.stop();
       await hub.close();
       await home.close();
+      await modals.settled();
       await outbox.close();
       await state.close();
       await store.close();

@@ -14,6 +14,7 @@ import { checkAnswerer } from './answerable.js';
 import { registerFormListeners } from './form-listeners.js';
 import { registerSuggestions } from './suggestions.js';
 import type { HomeTab } from './home.js';
+import type { OpenModals } from './open-modals.js';
 import { refusalText, type Refusal } from './texts.js';
 import type { SlackSurface } from './surface.js';
 
@@ -22,6 +23,8 @@ export interface ListenerDeps {
   surface: SlackSurface;
   /** Clicks on the App Home are answered by refreshing it (they carry no response_url). */
   home: Pick<HomeTab, 'refresh'>;
+  /** Remembers each form opened, so it can be replaced if its question ends while it is open. */
+  modals: Pick<OpenModals, 'opened'>;
 }
 
 export function registerListeners(app: App, deps: ListenerDeps): void {
@@ -50,7 +53,8 @@ async function openForm(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
     server: question.server,
     message: question.message,
   });
-  await client.views.open({ trigger_id: body.trigger_id, view: view as never });
+  const opened = await client.views.open({ trigger_id: body.trigger_id, view: view as never });
+  if (opened.view?.id) await deps.modals.opened(question, opened.view.id, body.user.id);
 }
 
 async function decline(args: ButtonArgs, deps: ListenerDeps): Promise<void> {

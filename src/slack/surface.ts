@@ -28,13 +28,14 @@ const workspaceOf = (question: Question): { teamId?: string } =>
 /** Told when a question's card is out and when a question ends (the App Home inbox follows both). */
 export interface QuestionObserver {
   started(question: Question): void;
-  ended(question: Question): void;
+  /** `byUserId`: the person whose click or submit ended it, when one did. */
+  ended(question: Question, byUserId?: string): void;
 }
 
 export class SlackSurface implements Surface {
   /** DM channel ids by workspace and user id; chat.update needs the D… id, not the user id. */
   private readonly dms = new Map<string, string>();
-  private observer: QuestionObserver | undefined;
+  private readonly observers: QuestionObserver[] = [];
 
   constructor(
     private readonly clients: SlackClients,
@@ -77,17 +78,17 @@ export class SlackSurface implements Surface {
     });
     if (!posted.ok) throw new RelayError('slack_post_failed', `chat.postMessage failed: ${posted.error}`);
     if (!posted.ts) throw new RelayError('slack_bad_response', 'chat.postMessage returned no ts');
-    this.observer?.started(question);
+    for (const observer of this.observers) observer.started(question);
     return { channel: posted.channel ?? channel, ts: posted.ts };
   }
 
   observe(observer: QuestionObserver): void {
-    this.observer = observer;
+    this.observers.push(observer);
   }
 
   async showEnded(question: Question, byUserId?: string): Promise<void> {
     if (!question.card || question.state === 'pending') return;
-    this.observer?.ended(question);
+    for (const observer of this.observers) observer.ended(question, byUserId);
     const locale = await this.locales.of(question.userId, question.origin.teamId);
     const answer = this.answerOf(question, locale);
     const card = endedCard({

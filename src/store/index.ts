@@ -34,6 +34,6 @@ export {
   type OutboxOptions,
   type OutboxResult,
 } from './outbox.js';
-export { SlackState, type SlackStateOptions } from './slack-state.js';
+export { SlackState, type OpenModal, type SlackStateOptions } from './slack-state.js';
 export { HISTORY_MAX, type AnswerRecord } from './history.js';
 export { reminderTimes } from './reminders.js';

@@ -15,6 +15,12 @@ import { EventDeliveries } from './deliveries.js';
 import { RedisInstallationStore } from './installations.js';
 import { HISTORY_MAX, historyKey, recentAnswers, recordAnswer, type AnswerRecord } from './history.js';
 
+/** A form a person opened for a question (views.open's view id). */
+export interface OpenModal {
+  viewId: string;
+  userId: string;
+}
+
 export interface SlackStateOptions {
   /** REDIS_URL. */
   url: string;
@@ -75,6 +81,33 @@ export class SlackState {
     }
   }
 
+  /** Remembers a form opened for a question, for `ttlMs` (the question's time left, plus a margin). */
+  async rememberModal(questionId: string, modal: OpenModal, ttlMs: number): Promise<void> {
+    const key = this.modalsKey(questionId);
+    try {
+      failedReply(await this.cmd.multi().hset(key, modal.viewId, modal.userId).pexpire(key, ttlMs).exec());
+    } catch (err) {
+      throw commandError('rememberModal', err);
+    }
+  }
+
+  /** The forms remembered for a question, forgotten as they are read (so one replica replaces them). */
+  async takeModals(questionId: string): Promise<OpenModal[]> {
+    const key = this.modalsKey(questionId);
+    try {
+      const replies = await this.cmd.multi().hgetall(key).del(key).exec();
+      failedReply(replies);
+      const hash = (replies?.[0]?.[1] ?? {}) as Record<string, string>;
+      return Object.entries(hash).map(([viewId, userId]) => ({ viewId, userId }));
+    } catch (err) {
+      throw commandError('takeModals', err);
+    }
+  }
+
+  private modalsKey(questionId: string): string {
+    return `${this.opts.prefix}:modals:${questionId}`;
+  }
+
   /** True when Redis answers a PING now (a failed PING is the answer, not an error). */
   async answers(): Promise<boolean> {
     try {
@@ -87,4 +120,10 @@ export class SlackState {
   async close(): Promise<void> {
     await endClient(this.cmd, true);
   }
+}
+
+/** A MULTI whose step failed throws that step's error. */
+function failedReply(replies: [Error | null, unknown][] | null): void {
+  const failed = replies?.find(([err]) => err !== null)?.[0];
+  if (failed) throw failed;
 }

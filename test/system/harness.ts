@@ -171,3 +171,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   };
 }
+
+/** Clicks Respond on `card` as `userId` and resolves with the id of the form Slack opened for them. */
+export async function openForm(
+  h: Harness,
+  userId: string,
+  card: { channel: string; ts: string },
+): Promise<string> {
+  const opened = h.standin.openViews(userId).length;
+  await h.driver.clickButton({ userId, ...card, actionId: 'elicit_respond' });
+  await h.standin.waitForCall('views.open', () => h.standin.openViews(userId).length > opened, 10_000);
+  const view = h.standin.openViews(userId).at(-1);
+  if (!view) throw new Error('no modal open');
+  return view.id;
+}

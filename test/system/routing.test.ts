@@ -2,7 +2,7 @@
 // approvers, user groups and channel members; everyone else is told whom the question is for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedCall } from '../../src/standin/index.js';
-import { startHarness, type Harness } from './harness.js';
+import { openForm, startHarness, type Harness } from './harness.js';
 
 const SCHEMA = {
   type: 'object',
@@ -34,15 +34,6 @@ const ephemeralTo = (h: Harness, userId: string) =>
       c.args.response_type === 'ephemeral' && text.includes('only they can answer') && text.includes(userId)
     );
   });
-
-async function openForm(h: Harness, userId: string, card: { channel: string; ts: string }): Promise<string> {
-  const opened = h.standin.openViews(userId).length;
-  await h.driver.clickButton({ userId, ...card, actionId: 'elicit_respond' });
-  await h.standin.waitForCall('views.open', () => h.standin.openViews(userId).length > opened, 10_000);
-  const view = h.standin.openViews(userId).at(-1);
-  if (!view) throw new Error('no modal open');
-  return view.id;
-}
 
 const reasonBlock = (h: Harness, viewId: string): string => {
   const blocks = h.standin.view(viewId)?.view.blocks as { type: string; block_id: string }[];

@@ -1,0 +1,81 @@
+// Forms people have open, by question. When a question ends while someone still has its form open (the
+// server withdrew it, it expired, the call that asked ended, another approver answered first), the form is
+// replaced by a view saying it is no longer needed, instead of waiting for a submit that could only be refused.
+import { uiText } from '../../blocks/index.js';
+import type { Question } from '../relay/types.js';
+import type { OpenModal } from '../store/index.js';
+import type { Locales } from './locales.js';
+import { slackErrorCode } from './outbox.js';
+import type { QuestionObserver } from './surface.js';
+import { finishedView } from './texts.js';
+import type { SlackClients } from './workspaces.js';
+
+/** How long a form is remembered past its question's deadline, in ms (the timeout job may run a bit late). */
+const REMEMBER_PAST_DEADLINE_MS = 60_000;
+
+export interface ModalRecords {
+  rememberModal(questionId: string, modal: OpenModal, ttlMs: number): Promise<void>;
+  takeModals(questionId: string): Promise<OpenModal[]>;
+}
+
+export interface OpenModalsDeps {
+  records: ModalRecords;
+  clients: SlackClients;
+  locales: Locales;
+  logger: { warn(obj: object, msg: string): void };
+  /** Epoch ms; default Date.now. */
+  now?: () => number;
+}
+
+export class OpenModals implements QuestionObserver {
+  private readonly background = new Set<Promise<void>>();
+
+  constructor(private readonly deps: OpenModalsDeps) {}
+
+  /** A form for `question` opened as view `viewId` for `userId`. */
+  async opened(question: Question, viewId: string, userId: string): Promise<void> {
+    const left = question.deadline - (this.deps.now ?? Date.now)();
+    await this.deps.records.rememberModal(
+      question.id,
+      { viewId, userId },
+      Math.max(left, 0) + REMEMBER_PAST_DEADLINE_MS,
+    );
+  }
+
+  started(): void {
+    // Nothing is open for a question that just started.
+  }
+
+  /** Replaces the forms still open; `byUserId`'s own form was closed by Slack with their submit. */
+  ended(question: Question, byUserId?: string): void {
+    const done = this.retire(question, byUserId).catch((err: unknown) => {
+      this.deps.logger.warn({ err, questionId: question.id }, 'open forms of an ended question not replaced');
+    });
+    this.background.add(done);
+    void done.finally(() => this.background.delete(done));
+  }
+
+  /** Waits for the replacements in flight (shutdown). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.background]);
+  }
+
+  private async retire(question: Question, byUserId?: string): Promise<void> {
+    const open = (await this.deps.records.takeModals(question.id)).filter((m) => m.userId !== byUserId);
+    if (open.length === 0) return;
+    const client = await this.deps.clients.for(question.origin.teamId);
+    for (const modal of open) {
+      const locale = await this.deps.locales.of(modal.userId, question.origin.teamId);
+      const text = uiText(locale).ended[question.reason ?? 'timed_out'];
+      try {
+        await client.views.update({ view_id: modal.viewId, view: finishedView(text, locale) });
+      } catch (err) {
+        // Most often the person closed the form meanwhile (not_found): there is nothing left to replace.
+        this.deps.logger.warn(
+          { err, slackError: slackErrorCode(err), questionId: question.id, viewId: modal.viewId },
+          'could not replace an open form',
+        );
+      }
+    }
+  }
+}
