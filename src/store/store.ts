@@ -81,6 +81,9 @@ export class QuestionStore {
         maxRetriesPerRequest: 1,
         // Bounds a command on a connection that died without a FIN (partition), which ioredis cannot see.
         commandTimeout: COMMAND_TIMEOUT_MS,
+        // ...and drops such a connection (no reply for this long while commands wait), so ioredis reconnects;
+        // a command timeout alone would leave every later command to time out on the dead socket.
+        socketTimeout: COMMAND_TIMEOUT_MS,
       }),
     );
     await connectOrFail(cmd, opts.url);

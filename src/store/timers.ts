@@ -20,6 +20,8 @@ export const TIMEOUT_RECOVERY_BOUND_MS = TIMEOUT_LOCK_DURATION_MS + TIMEOUT_STAL
  * own block times out: the recovery bound for a paused worker is TIMEOUT_RECOVERY_BOUND_MS + this.
  */
 export const TIMER_MAX_BLOCK_MS = 10_000;
+/** Silence beyond a blocked read's longest wait, in ms, after which a worker's socket counts as dead. */
+const WORKER_SILENCE_MARGIN_MS = 5_000;
 /** Stalls tolerated before BullMQ fails the job (its default 1 would drop a timeout after two crashes). */
 const MAX_STALLED_COUNT = 5;
 /** Jobs run concurrently per worker; each handler is one short Redis script. */
@@ -94,6 +96,9 @@ export class Timers {
       enableOfflineQueue: true,
       maxRetriesPerRequest: null,
       commandTimeout: undefined,
+      // A blocked read answers within TIMER_MAX_BLOCK_MS; silence well past that means the socket died without a
+      // FIN (partition), so it is dropped and reconnected. Below that, idle workers would churn connections.
+      socketTimeout: TIMER_MAX_BLOCK_MS + WORKER_SILENCE_MARGIN_MS,
       lazyConnect: true,
     });
     // Never connects itself: BullMQ duplicates it, and those copies report their errors through the worker.

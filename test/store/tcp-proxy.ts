@@ -1,4 +1,5 @@
-// A TCP forwarder in front of the test Redis that a test can cut and restore, to play "Redis went away".
+// A TCP forwarder in front of the test Redis that a test can cut, slow, blackhole, reset and restore, to play
+// network faults between the bot and Redis (no external proxy binary needed).
 import net from 'node:net';
 
 export interface TcpProxy {
@@ -7,27 +8,45 @@ export interface TcpProxy {
   cut(): Promise<void>;
   /** Silently stops forwarding on the open connections (no FIN, as in a partition); new ones work. */
   blackhole(): void;
+  /** Delays every chunk, both ways, by `ms` (0 turns it off); order is kept. */
+  latency(ms: number): void;
+  /** Aborts every open connection with a TCP RST; new ones work. */
+  reset(): void;
   /** Accepts connections again on the same port. */
   restore(): Promise<void>;
   close(): Promise<void>;
 }
 
+interface Pair {
+  client: net.Socket;
+  upstream: net.Socket;
+  /** False once blackholed: data is swallowed. */
+  forwarding: boolean;
+}
+
 export async function startProxy(targetUrl: string): Promise<TcpProxy> {
   const target = new URL(targetUrl);
   const sockets = new Set<net.Socket>();
-  const pairs = new Set<[net.Socket, net.Socket]>();
+  const pairs = new Set<Pair>();
+  let delayMs = 0;
   const track = (s: net.Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
     s.on('error', () => s.destroy());
   };
+  const forward = (pair: Pair, to: net.Socket) => (chunk: Buffer) => {
+    const send = () => void (pair.forwarding && !to.destroyed && to.write(chunk));
+    if (delayMs > 0) setTimeout(send, delayMs);
+    else send();
+  };
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port || 6379), target.hostname);
     track(client);
     track(upstream);
-    client.pipe(upstream).pipe(client);
-    const pair: [net.Socket, net.Socket] = [client, upstream];
+    const pair: Pair = { client, upstream, forwarding: true };
     pairs.add(pair);
+    client.on('data', forward(pair, upstream));
+    upstream.on('data', forward(pair, client));
     client.on('close', () => pairs.delete(pair));
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
@@ -46,13 +65,17 @@ export async function startProxy(targetUrl: string): Promise<TcpProxy> {
     url: `redis://${auth}127.0.0.1:${port}${target.pathname}`,
     cut: stop,
     blackhole: () => {
-      for (const [client, upstream] of pairs) {
-        client.unpipe(upstream);
-        upstream.unpipe(client);
-        client.pause();
-        upstream.pause();
-      }
+      for (const pair of pairs) pair.forwarding = false;
       pairs.clear();
+    },
+    latency: (ms) => {
+      delayMs = ms;
+    },
+    reset: () => {
+      for (const { client, upstream } of pairs) {
+        client.resetAndDestroy();
+        upstream.resetAndDestroy();
+      }
     },
     restore: () => listen(port),
     close: () => (server.listening ? stop() : Promise.resolve()),
