@@ -52,4 +52,17 @@ describe('history checker', () => {
       'mismatch: MCP got {"action":"decline"} but Redis stored {"action":"cancel"}',
     ]);
   });
+
+  it('compares only the action with a record whose accepted content was dropped after delivery', () => {
+    const h = new History();
+    h.created(question('kept'));
+    h.created(question('wrong'));
+    h.response('kept', { action: 'accept', content: { n: 1 } });
+    h.ended('kept', { endedAt: 10_500, outcome: { action: 'accept', content: {} }, contentDropped: true });
+    h.response('wrong', { action: 'decline' });
+    h.ended('wrong', { endedAt: 10_500, outcome: { action: 'accept', content: {} }, contentDropped: true });
+    expect(h.check({ graceMs: 0 })).toEqual([
+      'wrong: MCP got {"action":"decline"} but Redis stored {"action":"accept","content":{}}',
+    ]);
+  });
 });
