@@ -1,6 +1,7 @@
 // The sandbox's workspace: who can switch in on the page, and the example MCP servers it runs by default.
 import { fileURLToPath } from 'node:url';
 import type { ServerConfig } from '../config.js';
+import { DEFAULT_SLACK_POLICY, type SlackPolicy } from '../config-slack.js';
 import type { StandinUser } from '../standin/index.js';
 
 /** Two people: one English, one with a zh-CN locale (the bot answers them in Chinese). */
@@ -27,7 +28,7 @@ const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 // at the same relative place in both trees: examples/*.ts beside src, dist/examples/*.js beside dist/src.
 const fromSource = import.meta.url.endsWith('.ts');
 
-function exampleServer(name: string, timeoutMs: number): ServerConfig {
+function exampleServer(name: string, timeoutMs: number, slack?: SlackPolicy): ServerConfig {
   const file = fileURLToPath(new URL(`../../examples/${name}.${fromSource ? 'ts' : 'js'}`, import.meta.url));
   // tsx is resolved from the child's working directory, so run it at the repository root.
   const cwd = fileURLToPath(new URL('../../', import.meta.url));
@@ -37,6 +38,7 @@ function exampleServer(name: string, timeoutMs: number): ServerConfig {
     transport: { kind: 'stdio', command: process.execPath, args, env: {}, ...(fromSource && { cwd }) },
     elicitationTimeoutMs: timeoutMs,
     elicitationMode: 'form',
+    ...(slack && { slack }),
   };
 }
 
@@ -45,6 +47,7 @@ export function sandboxServers(): ServerConfig[] {
   return [
     exampleServer('forms', DEFAULT_TIMEOUT_MS),
     exampleServer('approvals', DEFAULT_TIMEOUT_MS),
-    exampleServer('slow', SLOW_TIMEOUT_MS),
+    // A nudge at half time, so the slow example shows a reminder before its timeout.
+    exampleServer('slow', SLOW_TIMEOUT_MS, { ...DEFAULT_SLACK_POLICY, reminders: [{ atFraction: 0.5 }] }),
   ];
 }

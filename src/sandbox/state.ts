@@ -21,6 +21,8 @@ export interface TimelineItem {
   files?: { title: string; content: string }[];
   /** How many times the message was updated (chat.update or replace_original). */
   updates: number;
+  /** A reply in the thread of this message ts. */
+  threadTs?: string;
   /** Slack-worded problems the limit checker found; empty = Slack accepts it. */
   issues: string[];
 }
@@ -97,6 +99,7 @@ export class Timeline {
       channel,
       text: m.text,
       blocks: m.blocks,
+      ...(m.threadTs && { threadTs: m.threadTs }),
       ...(m.files && { files: m.files.map((f) => this.fileOf(String(f.id))) }),
       updates: m.updates,
       issues: validateMessageBlocks(m.blocks).map(formatIssue),

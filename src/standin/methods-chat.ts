@@ -35,6 +35,7 @@ export function messageObject(store: Store, m: PostedMessage): Obj {
     app_id: appId,
     text: m.text ?? '',
     team: teamId,
+    ...(m.threadTs && { thread_ts: m.threadTs }),
     ...blocks,
   };
 }
@@ -70,6 +71,7 @@ const postMessage: Handler = (args, store) => {
     text: textOf(args.text),
     blocks: blocksOf(args.blocks),
     updates: 0,
+    ...(nonEmpty(args.thread_ts) && { threadTs: nonEmpty(args.thread_ts) }),
   };
   store.putMessage(m);
   return { ok: true, channel, ts: m.ts, message: messageObject(store, m) };

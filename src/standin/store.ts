@@ -13,6 +13,8 @@ export interface PostedMessage {
   updates: number;
   /** Files shared with the message (files.completeUploadExternal). */
   files?: Obj[];
+  /** A reply in the thread of this message ts (chat.postMessage's thread_ts). */
+  threadTs?: string;
 }
 
 export interface EphemeralMessage {

@@ -22,6 +22,7 @@ const SLOW_SERVER = {
   args: ['--import', 'tsx', `${ROOT}examples/slow.ts`],
   cwd: ROOT,
   elicitation: { timeout: '4s' },
+  slack: { reminders: ['50%'] },
 };
 
 /** Types a slash command into the message box and sends it with Enter. */
@@ -218,10 +219,20 @@ describe('the sandbox page in Chromium', { timeout: 90_000 }, () => {
     await shot(ada, 'card closed and the result');
   });
 
-  it('a question nobody answers expires: the card says so and the tool gets cancel', async ({ task }) => {
+  it('a question nobody answers is nudged half way, then expires: the card says so and the tool gets cancel', async ({
+    task,
+  }) => {
     const shot = screenshots('answering', task.name);
     const card = await runAndFind(ada, '/mcp run slow ask {}', 'This question expires soon');
     await shot(ada, 'card');
+    // Half way to the deadline, a nudge in the card's thread mentions her.
+    const reminder = card
+      .locator('xpath=following-sibling::*[@role="article"]')
+      .filter({ hasText: 'Reminder: slow is still waiting for your answer.' });
+    await reminder.first().waitFor();
+    expect(await reminder.first().innerText()).toContain('replied in a thread');
+    expect(await reminder.first().innerText()).toContain('@ada');
+    await shot(ada, 'reminder in the thread');
     await card.getByText('Expired: no answer in time').waitFor();
     expect(await resultAfter(card, 'ask on slow finished')).toEqual({ action: 'cancel' });
     await shot(ada, 'card expired and the result');

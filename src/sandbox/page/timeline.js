@@ -45,6 +45,8 @@ function messageNode(item, act) {
         h('span', { class: 'app-badge' }, 'APP'),
         timeOf(item.ts),
         item.updates ? ' (edited)' : '',
+        // Slack shows a reply in its thread; the page keeps one timeline and says where the reply went.
+        item.threadTs ? h('span', { class: 'thread-note' }, ' · replied in a thread') : '',
       ),
       content,
       files,
