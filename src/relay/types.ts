@@ -111,3 +111,14 @@ export interface AnswerSummary {
 /** Result of the one atomic transition: the winner gets the question, everyone else the state it was already in. */
 export type FinishResult =
   { won: true; question: Question } | { won: false; state: QuestionState | 'missing'; question?: Question };
+
+/**
+ * The people a question names as its answerers (listed users and the members of its user groups), or its
+ * person when it names none: whose inbox (App Home) lists it while it is pending. Anyone-in-the-channel
+ * answerers cannot be listed ahead of time and are left out.
+ */
+export function namedAnswerers(question: Pick<Question, 'userId' | 'answerers'>): string[] {
+  const { answerers } = question;
+  if (!answerers) return [question.userId];
+  return [...new Set([...answerers.users, ...(answerers.groups ?? []).flatMap((group) => group.members)])];
+}

@@ -2,7 +2,7 @@
 // one of their questions starts or ends, with each ended question added to their recent answers first.
 import type { App, webApi } from '@slack/bolt';
 import { HOME_RECENT_MAX, homeView } from '../../blocks/index.js';
-import type { Question } from '../relay/types.js';
+import { namedAnswerers, type Question } from '../relay/types.js';
 import type { AnswerRecord } from '../store/index.js';
 import type { Locales } from './locales.js';
 import type { SlackClients } from './workspaces.js';
@@ -71,10 +71,11 @@ export class HomeTab implements QuestionObserver {
   }
 
   started(question: Question): void {
-    this.inBackground(question, () => this.refresh(question.userId, question.origin.teamId));
+    this.inBackground(question, () => this.refreshAll(namedAnswerers(question), question.origin.teamId));
   }
 
-  ended(question: Question): void {
+  /** The answer goes to the recent answers of whoever gave it (the person asked when nobody did). */
+  ended(question: Question, byUserId?: string): void {
     if (question.state === 'pending') return;
     const record: AnswerRecord = {
       questionId: question.id,
@@ -85,10 +86,16 @@ export class HomeTab implements QuestionObserver {
       at: (this.deps.now ?? Date.now)(),
       mode: question.url ? 'url' : 'form',
     };
+    const answeredBy = byUserId ?? question.userId;
     this.inBackground(question, async () => {
-      await this.deps.history.recordAnswer(question.userId, record);
-      await this.refresh(question.userId, question.origin.teamId);
+      await this.deps.history.recordAnswer(answeredBy, record);
+      const inboxes = new Set([...namedAnswerers(question), question.userId, answeredBy]);
+      await this.refreshAll([...inboxes], question.origin.teamId);
     });
+  }
+
+  private async refreshAll(userIds: string[], teamId?: string): Promise<void> {
+    await Promise.all(userIds.map((userId) => this.refresh(userId, teamId)));
   }
 
   /** Waits for the refreshes question events started (call before closing Redis and the Slack client). */

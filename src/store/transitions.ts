@@ -2,7 +2,14 @@
 // transition that ends it (FINISH_LUA), with the job cleanup that follows a win.
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { EndReason, FinishResult, NewQuestion, Outcome, Question } from '../relay/types.js';
+import {
+  namedAnswerers,
+  type EndReason,
+  type FinishResult,
+  type NewQuestion,
+  type Outcome,
+  type Question,
+} from '../relay/types.js';
 import { commandError, type StoreLogger } from './connect.js';
 import { newId, timeoutJobOptions } from './jobs.js';
 import type { Keys } from './keys.js';
@@ -55,7 +62,7 @@ export async function writeQuestion(
     };
     const key = k.question(question.id);
     const remindAt = opts.remindAt ?? [];
-    const replies = await cmd
+    const write = cmd
       .multi()
       .hset(key, {
         ...toHash(question),
@@ -64,8 +71,10 @@ export async function writeQuestion(
       // Unanswered records still expire: deadline plus retention, in case every timer was lost.
       .pexpire(key, q.timeoutMs + c.retentionSec * 1000)
       .zadd(k.held(holder), question.deadline, question.id)
-      .zadd(k.user(question.userId), question.deadline, question.id)
-      .exec();
+      .zadd(k.user(question.userId), question.deadline, question.id);
+    // Everyone named to answer it has it in their inbox too (pendingFor drops it once it has ended).
+    for (const userId of namedAnswerers(question)) write.zadd(k.user(userId), question.deadline, question.id);
+    const replies = await write.exec();
     const failed = replies?.find(([err]) => err !== null);
     if (failed?.[0]) throw failed[0];
     await addTimers(c, question, remindAt);
@@ -99,7 +108,20 @@ export async function finishQuestion(
   if (question === undefined) return { won: false, state: 'missing' };
   if (reply[0] === 'lost') return { won: false, state: question.state, question };
   await removeTimers(c, id, Number(hash.reminders ?? 0));
+  await removeFromInboxes(c, question);
   return { won: true, question };
+}
+
+/**
+ * The other answerers' inbox entries go after the transition (the script removed its person's): cleanup
+ * only, since pendingFor skips questions that ended anyway.
+ */
+async function removeFromInboxes(c: Collaborators, question: Question): Promise<void> {
+  const others = namedAnswerers(question).filter((userId) => userId !== question.userId);
+  if (others.length === 0) return;
+  const pipeline = c.cmd.pipeline();
+  for (const userId of others) pipeline.zrem(c.keys.user(userId), question.id);
+  await pipeline.exec();
 }
 
 /** Redis TIME in epoch ms, so every replica shares one clock for deadlines. */
