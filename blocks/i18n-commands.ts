@@ -42,6 +42,11 @@ export interface CommandText {
   jsonNotObject: string;
   argumentsInvalid: (problems: string) => string;
   runStarted: ToolOn;
+  runStartedInThread: ToolOn;
+  /** The channel message a run under `route: thread` starts (who, tool, server). */
+  ranInThread: (who: string, tool: string, server: string) => string;
+  /** Why a `route: thread` run came to the DM instead (the conversation, Slack's error code). */
+  threadUnavailable: (channel: string, code: string) => string;
   finished: ToolOn;
   failed: ToolOn;
   noOutput: string;
@@ -101,6 +106,13 @@ const en: CommandText = {
   jsonNotObject: 'The arguments must be a JSON object, e.g. {"name": "x"}.',
   argumentsInvalid: (problems) => `The arguments do not match the tool’s schema: ${problems}`,
   runStarted: (tool, server) => `Running ${tool} on ${server}. The result will come to your DM with the bot.`,
+  runStartedInThread: (tool, server) =>
+    `Running ${tool} on ${server}. Its questions and result follow in a thread where you ran the command.`,
+  ranInThread: (who, tool, server) =>
+    `${who} ran ${tool} on ${server}. Its questions and result follow in this thread.`,
+  threadUnavailable: (channel, code) =>
+    `I cannot post in ${channel} (\`${code}\`), so this run’s questions and result come here. ` +
+    'To use that conversation, invite me with `/invite`.',
   finished: (tool, server) => `${tool} on ${server} finished`,
   failed: (tool, server) => `${tool} on ${server} failed`,
   noOutput: '(no output)',
@@ -161,6 +173,13 @@ const zh: CommandText = {
   jsonNotObject: '参数必须是一个 JSON 对象，例如 {"name": "x"}。',
   argumentsInvalid: (problems) => `参数不符合工具的模式：${problems}`,
   runStarted: (tool, server) => `正在 ${server} 上运行 ${tool}。结果会发送到你与机器人的私信中。`,
+  runStartedInThread: (tool, server) =>
+    `正在 ${server} 上运行 ${tool}。它的问题和结果会在你运行命令的对话中的一个话题里继续。`,
+  ranInThread: (who, tool, server) =>
+    `${who} 在 ${server} 上运行了 ${tool}。它的问题和结果会在此话题中继续。`,
+  threadUnavailable: (channel, code) =>
+    `我无法在 ${channel} 中发消息（\`${code}\`），因此本次运行的问题和结果会发到这里。` +
+    '如需使用该对话，请用 `/invite` 邀请我加入。',
   finished: (tool, server) => `${server} 上的 ${tool} 已完成`,
   failed: (tool, server) => `${server} 上的 ${tool} 失败`,
   noOutput: '（无输出）',

@@ -45,6 +45,8 @@ export {
   urlRequiredMessage,
   retryTargetOf,
   progressMessage,
+  runThreadMessage,
+  threadUnavailableMessage,
   INLINE_CHARS_MAX,
   INLINE_LINES_MAX,
   RETRY_ACTION,

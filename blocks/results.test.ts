@@ -8,7 +8,9 @@ import {
   progressMessage,
   resultMessage,
   retryTargetOf,
+  runThreadMessage,
   structuredSummary,
+  threadUnavailableMessage,
   urlRequiredMessage,
 } from './results.js';
 import { slackIssues } from './testing.js';
@@ -162,5 +164,20 @@ describe('progressMessage', () => {
     expect(progressMessage({ server: 's', tool: 't', done: 'failed', locale: 'zh-CN' }).text).toBe(
       's 上的 t 已停止；原因如下。',
     );
+  });
+});
+
+describe('runThreadMessage and threadUnavailableMessage', () => {
+  it('name who ran what where, in the person’s language, with server text escaped', () => {
+    const started = runThreadMessage({ userId: 'U1', server: 'ops', tool: 'deploy <prod>' });
+    expect(started.text).toBe(
+      '<@U1> ran deploy &lt;prod&gt; on ops. Its questions and result follow in this thread.',
+    );
+    expect(slackIssues(started)).toEqual([]);
+    const zh = runThreadMessage({ userId: 'U1', server: 'ops', tool: 'deploy', locale: 'zh-CN' });
+    expect(zh.text).toBe('<@U1> 在 ops 上运行了 deploy。它的问题和结果会在此话题中继续。');
+    const refused = threadUnavailableMessage({ channelId: 'C0TEAM', error: 'not_in_channel' });
+    expect(refused.text).toContain('I cannot post in <#C0TEAM> (`not_in_channel`)');
+    expect(slackIssues(refused)).toEqual([]);
   });
 });

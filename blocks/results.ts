@@ -178,6 +178,33 @@ export function progressMessage(input: {
   return { text: phrase(tool, server), blocks };
 }
 
+/** The channel message that starts a run's thread (`route: thread`); its questions and result go under it. */
+export function runThreadMessage(input: {
+  userId: string;
+  server: string;
+  tool: string;
+  locale?: Locale;
+}): SlackMessage {
+  const t = commandText(input.locale);
+  const [tool, server] = names(input);
+  const who = `<@${input.userId}>`;
+  const headline = `:hammer_and_wrench: ${t.ranInThread(who, `*${tool}*`, `*${server}*`)}`;
+  return { text: t.ranInThread(who, tool, server), blocks: [{ type: 'section', text: mrkdwn(headline) }] };
+}
+
+/** Said in the DM when a run's conversation refused the bot (e.g. `not_in_channel`), so the run went on there. */
+export function threadUnavailableMessage(input: {
+  channelId: string;
+  error: string;
+  locale?: Locale;
+}): SlackMessage {
+  const text = commandText(input.locale).threadUnavailable(
+    `<#${input.channelId}>`,
+    escapeMrkdwn(input.error),
+  );
+  return { text, blocks: [{ type: 'section', text: mrkdwn(`:warning: ${text}`) }] };
+}
+
 function progressLine(
   progress: { progress: number; total?: number; message?: string } | undefined,
   fallback: string,

@@ -43,11 +43,11 @@ describe('runFormModal', () => {
     expect(JSON.stringify(view.blocks)).toContain('Opens &lt;!here&gt;');
   });
 
-  it('leaves the schema out of private_metadata when it would not fit', () => {
+  it('leaves the schema out of private_metadata when it would not fit, keeping the conversation', () => {
     const big = { type: 'object', properties: { a: { type: 'string', description: 'd'.repeat(4000) } } };
-    const view = runFormModal({ server: 'gh', tool: 't', inputSchema: big });
+    const view = runFormModal({ server: 'gh', tool: 't', inputSchema: big, channel: 'C0TEAM' });
     expect(view.private_metadata?.length).toBeLessThanOrEqual(3000);
-    expect(runTargetOf(view)).toEqual({ server: 'gh', tool: 't' });
+    expect(runTargetOf(view)).toEqual({ server: 'gh', tool: 't', channel: 'C0TEAM' });
   });
 
   it('falls back to one JSON field, prefilled from defaults, for schemas the form engine cannot render', () => {

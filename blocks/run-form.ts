@@ -36,8 +36,12 @@ export interface RunTarget {
   tool: string;
 }
 
-/** What an arguments modal's private_metadata holds: the tool and, when it fitted, its inputSchema. */
+/**
+ * What an arguments modal's private_metadata holds: the tool, the conversation where `/mcp run` ran (a view
+ * submission carries none, and a `route: thread` server asks there), and, when it fitted, its inputSchema.
+ */
 export interface RunFormTarget extends RunTarget {
+  channel?: string;
   inputSchema?: unknown;
 }
 
@@ -53,13 +57,13 @@ export function runFormSpec(inputSchema: unknown): FormSpec | undefined {
 }
 
 export function runFormModal(
-  input: RunTarget & { description?: string; inputSchema: unknown; locale?: Locale },
+  input: RunTarget & { channel?: string; description?: string; inputSchema: unknown; locale?: Locale },
 ): ModalFrame {
   const t = commandText(input.locale);
+  const target = { s: input.server, t: input.tool, ...(input.channel ? { c: input.channel } : {}) };
   // The schema rides along when it fits, so a submission is checked without asking the server again.
-  const withSchema = JSON.stringify({ s: input.server, t: input.tool, schema: input.inputSchema });
-  const metadata =
-    withSchema.length <= METADATA_MAX ? withSchema : JSON.stringify({ s: input.server, t: input.tool });
+  const withSchema = JSON.stringify({ ...target, schema: input.inputSchema });
+  const metadata = withSchema.length <= METADATA_MAX ? withSchema : JSON.stringify(target);
   if (metadata.length > METADATA_MAX)
     throw new SchemaError('the server and tool names are too long for a form');
   const spec = runFormSpec(input.inputSchema);
@@ -95,14 +99,15 @@ export function noticeModal(text: string, locale?: Locale): ModalFrame {
   return { ...frame(commandText(locale).runTitle, locale), blocks: sections(text) };
 }
 
-/** The server and tool (and inputSchema, when it fitted) of an arguments modal; undefined for other views. */
+/** The server, tool, conversation and inputSchema (when it fitted) of an arguments modal; undefined for others. */
 export function runTargetOf(view: { private_metadata?: string }): RunFormTarget | undefined {
   try {
-    const data = JSON.parse(view.private_metadata ?? '') as { s?: unknown; t?: unknown; schema?: unknown };
+    const data = JSON.parse(view.private_metadata ?? '') as Record<string, unknown>;
     if (typeof data.s !== 'string' || typeof data.t !== 'string') return undefined;
     return {
       server: data.s,
       tool: data.t,
+      ...(typeof data.c === 'string' ? { channel: data.c } : {}),
       ...(data.schema === undefined ? {} : { inputSchema: data.schema }),
     };
   } catch {

@@ -90,7 +90,7 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
   });
   // Each server connects in the background; /mcp servers and /readyz show how far each got.
   hub.start();
-  const home = homeAndCommands(slack, { store, state, hub, logger });
+  const home = homeAndCommands(slack, { store, state, hub, logger, servers: config.servers });
   const modals = new OpenModals({
     records: state,
     clients: slack.clients,
@@ -132,7 +132,7 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
 /** The App Home inbox (following every question's start and end) and the `/mcp` command. */
 function homeAndCommands(
   slack: SlackApp,
-  deps: { store: QuestionStore; state: SlackState; hub: McpHub; logger: Logger },
+  deps: { store: QuestionStore; state: SlackState; hub: McpHub; logger: Logger; servers: ServerConfig[] },
 ): HomeTab {
   const home = new HomeTab({
     clients: slack.clients,
@@ -149,6 +149,7 @@ function homeAndCommands(
     locales: slack.surface.locales,
     dmOf: (userId, teamId) => slack.surface.dmOf(userId, teamId),
     callTool: (call) => tools.callTool(call),
+    routesToThread: (server) => policyOf(deps.servers, server).route === 'thread',
     logger: deps.logger,
   });
   registerMcpCommand(slack.app, { tools, results, locales: slack.surface.locales });

@@ -1,7 +1,7 @@
 // `/mcp run <server> <tool>` without arguments: a modal opens at once (a loading view, so the trigger_id
 // is used inside its 3 s), then shows the form built from the tool's inputSchema; a tool without
 // properties just runs. Submit → the arguments are typed and checked (errors under their field) → the tool
-// runs with them and its result comes to the person's DM.
+// runs with them and its result comes to the person's DM (or the run's thread, for `route: thread`).
 import type { App, webApi } from '@slack/bolt';
 import {
   commandText,
@@ -44,11 +44,14 @@ export async function openRunForm(input: OpenInput, deps: CommandDeps): Promise<
     return;
   }
   if (takesArguments(found.inputSchema)) {
-    await show(runFormModal({ server, tool, inputSchema: found.inputSchema, locale, ...described(found) }));
+    const channel = origin.channelId ? { channel: origin.channelId } : {};
+    const form = { server, tool, inputSchema: found.inputSchema, locale, ...channel, ...described(found) };
+    await show(runFormModal(form));
     return;
   }
   const t = commandText(locale);
-  await show(noticeModal(t.runStarted(`\`${tool}\``, `\`${server}\``), locale));
+  const started = deps.results.inThread(server, origin) ? t.runStartedInThread : t.runStarted;
+  await show(noticeModal(started(`\`${tool}\``, `\`${server}\``), locale));
   await deps.results.run({ server, tool, args: {}, origin });
 }
 
@@ -56,7 +59,8 @@ export function registerRunForm(app: App, deps: CommandDeps): void {
   app.view(RUN_FORM_CALLBACK, async ({ ack, body, view }) => {
     const target = runTargetOf(view);
     if (!target) return ack();
-    const origin = originOfInteraction(body);
+    // A view submission names no conversation: the form kept the one where `/mcp run` ran.
+    const origin = { ...originOfInteraction(body), ...(target.channel ? { channelId: target.channel } : {}) };
     const locale = await deps.locales.of(origin.userId, origin.teamId);
     const { server, tool } = target;
     const found =
@@ -92,17 +96,24 @@ function described(tool: ToolSummary): { description?: string } {
   return tool.description ? { description: tool.description } : {};
 }
 
-/** Who clicked or submitted, and where: the person a rerun or a form's tool call runs for. */
+/**
+ * Who clicked or submitted, and where: the person a rerun or a form's tool call runs for, and the
+ * conversation and thread of the clicked message (a rerun stays in its run's thread).
+ */
 export function originOfInteraction(body: {
   user: { id: string };
   team?: { id: string } | null;
   api_app_id?: string;
   channel?: { id: string };
+  message?: Record<string, unknown>;
 }): Origin {
+  const thread = body.message?.thread_ts;
+  const threadTs = body.channel?.id && typeof thread === 'string' ? thread : undefined;
   return {
     userId: body.user.id,
     ...(body.team?.id ? { teamId: body.team.id } : {}),
     ...(body.api_app_id ? { appId: body.api_app_id } : {}),
     ...(body.channel?.id ? { channelId: body.channel.id } : {}),
+    ...(threadTs ? { threadTs } : {}),
   };
 }

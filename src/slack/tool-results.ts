@@ -1,75 +1,57 @@
-// Runs a tool for a person and shows what happens in their DM with the bot: a "working…" message that
-// progress (and a task's status) updates at most every few seconds, then the result: inline text, a
+// Runs a tool for a person and shows what happens: in their DM with the bot, or, when the server routes its
+// questions to the thread where the command ran (`route: thread`), in a thread the run starts in that
+// conversation, so the questions, the progress and the result stay together where the team sees them. It
+// shows a "working…" message that progress updates (progress-message.ts), then the result: inline text, a
 // snippet file for long output, a readable summary of structured content, the error and its reason, or the
 // links a -32042 answer asks them to open with a Retry button.
 import {
   needsSnippet,
-  progressMessage,
   resultMessage,
+  runThreadMessage,
+  threadUnavailableMessage,
   urlRequiredMessage,
   type Locale,
   type SlackMessage,
 } from '../../blocks/index.js';
-import type { Logger } from '../logger.js';
-import type { ProgressUpdate, ToolCall, ToolResult } from '../mcp/index.js';
+import type { ToolCall, ToolResult } from '../mcp/index.js';
 import type { Origin } from '../relay/types.js';
 import type { Locales } from './locales.js';
-import type { SlackClients } from './workspaces.js';
+import { slackErrorCode } from './outbox.js';
+import { ProgressMessage, type ProgressOptions, type RunPlace } from './progress-message.js';
 
-export interface ToolResultsOptions {
-  clients: SlackClients;
+export interface ToolResultsOptions extends ProgressOptions {
   locales: Locales;
   /** The person's DM channel with the bot (conversations.open, cached by the surface). */
   dmOf: (userId: string, teamId?: string) => Promise<string>;
   callTool: (call: ToolCall) => Promise<ToolResult>;
-  logger: Logger;
-  /** Least time between two updates of the "working…" message, in ms; default 3000 (chat.update is Tier 3). */
-  progressIntervalMs?: number;
-  /** Timers and time, for tests; default the real ones. */
-  clock?: ProgressClock;
+  /** Whether the server asks in the thread where the command ran (its `slack.route` is `thread`); default no. */
+  routesToThread?: (server: string) => boolean;
 }
 
-export interface ProgressClock {
-  now(): number;
-  setTimeout(run: () => void, ms: number): unknown;
-  clearTimeout(timer: unknown): void;
-}
-
-const realClock: ProgressClock = {
-  now: () => Date.now(),
-  setTimeout: (run, ms) => setTimeout(run, ms),
-  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
-};
-
-/** What one run shows and where. */
-export interface Place {
-  origin: Origin;
+/** A tool run: who started it, where (origin), and with which arguments. */
+export interface ToolRun {
   server: string;
   tool: string;
-  channel: string;
-  locale: Locale;
+  args: Record<string, unknown>;
+  origin: Origin;
 }
 
 export class ToolResults {
   constructor(private readonly opts: ToolResultsOptions) {}
 
-  /** Calls the tool for `origin.userId`; progress and the result go to their DM. Slack errors propagate. */
-  async run(call: {
-    server: string;
-    tool: string;
-    args: Record<string, unknown>;
-    origin: Origin;
-  }): Promise<void> {
-    const { userId, teamId } = call.origin;
-    const [channel, locale] = await Promise.all([
-      this.opts.dmOf(userId, teamId),
-      this.opts.locales.of(userId, teamId),
-    ]);
-    const place: Place = { origin: call.origin, server: call.server, tool: call.tool, channel, locale };
+  /** Whether a run of `server` started at `origin` goes on in a thread of that conversation. */
+  inThread(server: string, origin: Origin): boolean {
+    return origin.channelId !== undefined && (this.opts.routesToThread?.(server) ?? false);
+  }
+
+  /** Calls the tool for `origin.userId`; its questions, progress and result go to its place. */
+  async run(call: ToolRun): Promise<void> {
+    const place = await this.placeOf(call);
     const progress = new ProgressMessage(place, this.opts);
     let result: ToolResult;
     try {
-      result = await this.opts.callTool({ ...call, onProgress: (update) => progress.update(update) });
+      const onProgress = progress.update.bind(progress);
+      result = await this.opts.callTool({ ...call, origin: place.origin, onProgress });
     } catch (error) {
       // An unexpected failure still ends the "working…" message; the error goes on to be logged.
       await progress.end(true);
@@ -79,7 +61,56 @@ export class ToolResults {
     await this.show(place, call.args, result);
   }
 
-  private async show(place: Place, args: Record<string, unknown>, result: ToolResult): Promise<void> {
+  /**
+   * The run's thread (kept when the run already is in one, as a retry is), or the person's DM. The origin
+   * carries the thread, so the run's questions are asked in it too; when the conversation refuses the bot
+   * (not a member, archived), the run goes on in the DM, which says why, and so do its questions.
+   */
+  private async placeOf(call: ToolRun): Promise<RunPlace> {
+    const { server, tool, origin } = call;
+    const [dm, locale] = await Promise.all([
+      this.opts.dmOf(origin.userId, origin.teamId),
+      this.opts.locales.of(origin.userId, origin.teamId),
+    ]);
+    const base = { server, tool, locale };
+    const conversation = origin.channelId;
+    // In the bot's own DM the run needs no thread of its own.
+    if (conversation === undefined || conversation === dm || !this.inThread(server, origin)) {
+      return { ...base, origin, channel: dm };
+    }
+    const started = origin.threadTs ?? (await this.startThread({ ...base, origin }, conversation));
+    if (typeof started === 'string') {
+      return { ...base, origin: { ...origin, threadTs: started }, channel: conversation, threadTs: started };
+    }
+    const place = { ...base, origin: outsideConversation(origin), channel: dm };
+    await this.post(place, threadUnavailableMessage({ channelId: conversation, ...started, locale }));
+    return place;
+  }
+
+  /** Posts the message a run's thread hangs from: its ts, or Slack's error code when the bot may not post. */
+  private async startThread(
+    place: { origin: Origin; server: string; tool: string; locale: Locale },
+    channel: string,
+  ): Promise<string | { error: string }> {
+    const message = runThreadMessage({ userId: place.origin.userId, ...place });
+    try {
+      const client = await this.opts.clients.for(place.origin.teamId);
+      const posted = await client.chat.postMessage({
+        channel,
+        text: message.text,
+        blocks: message.blocks as never,
+      });
+      if (posted.ts) return posted.ts;
+      return { error: 'no_ts' };
+    } catch (error) {
+      const code = slackErrorCode(error);
+      if (code === undefined) throw error;
+      this.opts.logger.warn({ server: place.server, channel, slackError: code }, 'cannot start a run thread');
+      return { error: code };
+    }
+  }
+
+  private async show(place: RunPlace, args: Record<string, unknown>, result: ToolResult): Promise<void> {
     const common = { server: place.server, tool: place.tool, locale: place.locale };
     if (result.urlRequired) {
       const links = result.urlRequired.map(({ url, message }) => ({ url, message }));
@@ -96,11 +127,12 @@ export class ToolResults {
     }
   }
 
-  private async post(place: Place, message: SlackMessage): Promise<void> {
+  private async post(place: RunPlace, message: SlackMessage): Promise<void> {
     const client = await this.opts.clients.for(place.origin.teamId);
     // Server-chosen links must never be previewed (fetched) on its behalf.
     await client.chat.postMessage({
       channel: place.channel,
+      ...(place.threadTs ? { thread_ts: place.threadTs } : {}),
       text: message.text,
       blocks: message.blocks as never,
       unfurl_links: false,
@@ -108,12 +140,14 @@ export class ToolResults {
     });
   }
 
-  /** The long output as a text snippet in the DM (files.getUploadURLExternal, upload, completeUploadExternal). */
-  private async attach(place: Place, text: string): Promise<void> {
+  /** The long output as a text snippet in the run's DM or thread (filesUploadV2: get URL, upload, complete). */
+  private async attach(place: RunPlace, text: string): Promise<void> {
     const client = await this.opts.clients.for(place.origin.teamId);
     const name = place.tool.replace(/[^\w.-]+/g, '_').slice(0, 80) || 'result';
+    const { channel, threadTs } = place;
+    const destination = threadTs ? { channel_id: channel, thread_ts: threadTs } : { channel_id: channel };
     await client.filesUploadV2({
-      channel_id: place.channel,
+      ...destination,
       content: text,
       filename: `${name}.txt`,
       title: `${place.tool} (${place.server})`,
@@ -122,72 +156,8 @@ export class ToolResults {
   }
 }
 
-/**
- * The "working…" message of one call: posted at the first progress update, then updated with the latest
- * update at most once per interval (a trailing update carries the last one), and marked done at the end.
- */
-export class ProgressMessage {
-  private ts: string | undefined;
-  private latest: ProgressUpdate | undefined;
-  private shownAt = Number.NEGATIVE_INFINITY;
-  private timer: unknown;
-  private ended = false;
-  private work: Promise<void> = Promise.resolve();
-  private readonly clock: ProgressClock;
-  private readonly interval: number;
-
-  constructor(
-    private readonly place: Place,
-    private readonly opts: Pick<ToolResultsOptions, 'clients' | 'logger' | 'progressIntervalMs' | 'clock'>,
-  ) {
-    this.clock = opts.clock ?? realClock;
-    this.interval = opts.progressIntervalMs ?? 3000;
-  }
-
-  update(update: ProgressUpdate): void {
-    this.latest = update;
-    if (this.ended || this.timer !== undefined) return;
-    const wait = Math.max(0, this.shownAt + this.interval - this.clock.now());
-    this.timer = this.clock.setTimeout(() => {
-      this.timer = undefined;
-      this.enqueue(() => this.show());
-    }, wait);
-  }
-
-  /** Stops updating; a posted message says the call is done (the result follows it). */
-  async end(failed: boolean): Promise<void> {
-    this.ended = true;
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.work;
-    if (this.ts === undefined) return;
-    await this.send(progressMessage({ ...this.names(), done: failed ? 'failed' : 'finished' }));
-  }
-
-  private enqueue(step: () => Promise<void>): void {
-    this.work = this.work.then(step).catch((error: unknown) => {
-      this.opts.logger.warn({ err: error, server: this.place.server }, 'progress message failed');
-    });
-  }
-
-  private async show(): Promise<void> {
-    if (this.ended) return;
-    this.shownAt = this.clock.now();
-    await this.send(progressMessage({ ...this.names(), ...(this.latest ? { progress: this.latest } : {}) }));
-  }
-
-  private async send(message: SlackMessage): Promise<void> {
-    const client = await this.opts.clients.for(this.place.origin.teamId);
-    const content = { channel: this.place.channel, text: message.text, blocks: message.blocks as never };
-    if (this.ts !== undefined) {
-      await client.chat.update({ ...content, ts: this.ts });
-      return;
-    }
-    const posted = await client.chat.postMessage(content);
-    this.ts = posted.ts;
-  }
-
-  private names(): { server: string; tool: string; locale: Locale } {
-    return { server: this.place.server, tool: this.place.tool, locale: this.place.locale };
-  }
+/** The origin without its conversation: the run's questions then go to the DM, as its result does. */
+function outsideConversation(origin: Origin): Origin {
+  const { userId, teamId, appId } = origin;
+  return { userId, ...(teamId ? { teamId } : {}), ...(appId ? { appId } : {}) };
 }

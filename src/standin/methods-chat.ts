@@ -56,6 +56,17 @@ function knownChannel(store: Store, channel: string | undefined): string | undef
   return store.isDmChannel(resolved) ? resolved : undefined;
 }
 
+/**
+ * A listed channel whose members leave out the bot refuses its posts as Slack does: `not_in_channel` in a
+ * public channel (this app does not request chat:write.public), `channel_not_found` in a private group.
+ * Unlisted channels take them.
+ */
+function membershipError(store: Store, channel: string): ApiBody | undefined {
+  const members = store.channelMembers[channel];
+  if (!members || members.includes(store.identity.botUserId)) return undefined;
+  return fail(channel.startsWith('G') ? 'channel_not_found' : 'not_in_channel');
+}
+
 const textOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const blocksOf = (v: unknown): unknown[] | undefined =>
   Array.isArray(v) ? (withGeneratedIds(v) as unknown[]) : undefined;
@@ -63,7 +74,7 @@ const blocksOf = (v: unknown): unknown[] | undefined =>
 const postMessage: Handler = (args, store) => {
   const channel = knownChannel(store, nonEmpty(args.channel));
   if (!channel) return fail('channel_not_found');
-  const bad = checkContent(args, true);
+  const bad = membershipError(store, channel) ?? checkContent(args, true);
   if (bad) return bad;
   const m: PostedMessage = {
     channel,
@@ -93,7 +104,7 @@ const postEphemeral: Handler = (args, store) => {
   if (!channel) return fail('channel_not_found');
   const userId = nonEmpty(args.user);
   if (!userId) return fail('user_not_in_channel');
-  const bad = checkContent(args, true);
+  const bad = membershipError(store, channel) ?? checkContent(args, true);
   if (bad) return bad;
   store.ephemerals.push({ channel, userId, text: textOf(args.text), blocks: blocksOf(args.blocks) });
   return { ok: true, message_ts: store.nextTs() };

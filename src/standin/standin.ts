@@ -44,7 +44,10 @@ export interface StandinOptions {
   users?: Record<string, StandinUser>;
   /** User groups (S… id → member ids) for usergroups.users.list. */
   usergroups?: Record<string, string[]>;
-  /** Channels (C…/G… id → member ids) for conversations.members. */
+  /**
+   * Channels (C…/G… id → member ids) for conversations.members. A listed channel whose members leave out the
+   * bot user refuses its posts (`not_in_channel`), as Slack does; unlisted channels take them.
+   */
   channels?: Record<string, string[]>;
 }
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webApi } from '@slack/bolt';
 import { createLogger } from '../../src/logger.js';
-import { ProgressMessage, type ProgressClock } from '../../src/slack/tool-results.js';
+import { ProgressMessage, type ProgressClock } from '../../src/slack/progress-message.js';
 import { singleWorkspace } from '../../src/slack/workspaces.js';
 import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
 

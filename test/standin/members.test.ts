@@ -8,7 +8,11 @@ beforeEach(async () => {
   standin = await startSlackStandin({
     botToken: BOT_TOKEN,
     usergroups: { S0OPS: ['U1', 'W2'] },
-    channels: { C0APPROVE: ['U1', 'U2', 'U3', 'U4', 'U5'] },
+    channels: {
+      C0APPROVE: ['U1', 'U2', 'U3', 'U4', 'U5'],
+      C0WITHBOT: ['U1', 'U0STANDINBOT'],
+      G0PRIVATE: ['U1'],
+    },
   });
 });
 afterEach(() => standin.close());
@@ -45,5 +49,15 @@ describe('Slack stand-in: user groups and channel members', () => {
     expect(await call({ channel: 'C0NOWHERE' })).toBe('channel_not_found');
     expect(await call({ channel: 'C0APPROVE', cursor: 'bm9wZQ==' })).toBe('invalid_cursor');
     expect(await call({ channel: 'C0APPROVE', limit: 1001 })).toBe('invalid_limit');
+  });
+
+  it('refuses the bot’s posts in a listed channel it is not a member of, as Slack does', async () => {
+    const post = async (channel: string, method = 'chat.postMessage') =>
+      (await callApi(standin, method, { channel, text: 'hello', user: 'U1' })).body;
+    expect(await post('C0APPROVE')).toEqual({ ok: false, error: 'not_in_channel' });
+    expect(await post('G0PRIVATE')).toEqual({ ok: false, error: 'channel_not_found' });
+    expect(await post('C0APPROVE', 'chat.postEphemeral')).toEqual({ ok: false, error: 'not_in_channel' });
+    expect((await post('C0WITHBOT')).ok).toBe(true);
+    expect((await post('C0UNLISTED')).ok).toBe(true);
   });
 });

@@ -134,7 +134,8 @@ describe('/mcp commands', () => {
   it('checks a form whose schema is too large to carry along against the tool list again', async () => {
     await command('U7', 'run fixture survey');
     const form = await modal('U7', (json) => json.includes('Question 3'));
-    expect(form.view.private_metadata).toBe('{"s":"fixture","t":"survey"}');
+    const dm = h.standin.dmChannelOf('U7');
+    expect(form.view.private_metadata).toBe(`{"s":"fixture","t":"survey","c":"${dm}"}`);
     const q3 = inputBlock(form, 'q3');
     expect((await h.driver.submitView({ userId: 'U7', viewId: form.id, values: { [q3]: 'yes' } })).body).toBe(
       '',

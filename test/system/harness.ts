@@ -37,8 +37,11 @@ export interface Harness {
   ): Promise<{ channel: string; ts: string }>;
   /** Runs `/mcp run <server> <tool> <args>` (server default `fixture`) and waits for the card in their DM. */
   run(userId: string, tool: string, args: object, server?: string): Promise<{ channel: string; ts: string }>;
-  /** Waits for the tool result message posted after the question ended, and parses the ElicitResult it reports. */
-  toolResult(userId: string): Promise<Record<string, unknown>>;
+  /**
+   * Waits for the tool result message posted after the question ended (in the person's DM, or in the run's
+   * thread `in`), and parses the ElicitResult it reports.
+   */
+  toolResult(userId: string, in_?: { channel: string; threadTs: string }): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -130,6 +133,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
   const isCard = (c: RecordedCall): boolean =>
     /elicit_respond|elicit_url_open/.test(JSON.stringify(c.args.blocks ?? ''));
+  // The fixture's tools report JSON: a result message's sections after its headline parse as it.
+  const isResult = (c: RecordedCall): boolean => !isCard(c) && parsesAsJson(resultText(c.args.blocks));
   const run = async (
     userId: string,
     tool: string,
@@ -160,10 +165,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ask: (userId, schema, message = 'Please answer', extra = {}) =>
       run(userId, 'ask', { message, schema, ...extra }),
     run,
-    toolResult: async (userId) => {
-      const call = await nextPost(standin.dmChannelOf(userId), (c) => !isCard(c));
-      const text = resultText(call.args.blocks);
-      return JSON.parse(text) as Record<string, unknown>;
+    toolResult: async (userId, thread) => {
+      const call = thread
+        ? await nextPost(thread.channel, (c) => isResult(c) && c.args.thread_ts === thread.threadTs)
+        : await nextPost(standin.dmChannelOf(userId), isResult);
+      return JSON.parse(resultText(call.args.blocks)) as Record<string, unknown>;
     },
     close: async () => {
       for (const replica of replicas) await replica.stop();
@@ -184,4 +190,13 @@ export async function openForm(
   const view = h.standin.openViews(userId).at(-1);
   if (!view) throw new Error('no modal open');
   return view.id;
+}
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -10,6 +10,9 @@ const SCHEMA = {
   required: ['reason'],
 };
 
+/** The stand-in's bot user: channels that list it as a member take the bot's posts. */
+const BOT = 'U0STANDINBOT';
+
 const isCard = (c: RecordedCall): boolean => JSON.stringify(c.args.blocks ?? '').includes('elicit_respond');
 
 /** Runs `/mcp run fixture ask` as `userId` in `channelId` and waits for the card in `cardChannel`. */
@@ -35,6 +38,10 @@ const ephemeralTo = (h: Harness, userId: string) =>
     );
   });
 
+/** The JSON of the modal on top of the person's stack. */
+const topView = (h: Harness, userId: string): string =>
+  JSON.stringify(h.standin.openViews(userId).at(-1)?.view ?? {});
+
 const reasonBlock = (h: Harness, viewId: string): string => {
   const blocks = h.standin.view(viewId)?.view.blocks as { type: string; block_id: string }[];
   return blocks.find((b) => b.type === 'input')?.block_id ?? '';
@@ -43,18 +50,29 @@ const reasonBlock = (h: Harness, viewId: string): string => {
 describe('asking in the thread where the command ran', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ slack: { route: 'thread' } });
+    h = await startHarness({
+      slack: { route: 'thread' },
+      workspace: { channels: { C0TEAM: ['U1', 'U2', BOT], C0NOBOT: ['U1'] } },
+    });
   });
   afterAll(() => h.close());
 
-  it('posts the card in that channel, naming the server’s version and the requester, who answers', async () => {
+  /** The message the run's thread hangs from: "<@user> ran `ask` on `fixture`…". */
+  const runMessage = (channel: string, userId: string) =>
+    h.standin.messagesIn(channel).findLast((m) => m.text?.startsWith(`<@${userId}> ran ask on`));
+
+  it('starts a thread for the run in that channel; the card, naming the server’s version and the requester, and the result go in it', async () => {
     const card = await ask(h, 'U1', 'C0TEAM', 'C0TEAM', 'Deploy to staging?');
+    const thread = runMessage('C0TEAM', 'U1');
+    expect(thread?.threadTs).toBeUndefined();
+    expect(card.call.args.thread_ts).toBe(thread?.ts);
     const text = JSON.stringify(card.call.args.blocks);
     expect(text).toContain('Elicit Fixture 1.0.0');
     expect(text).toContain('Requested by <@U1>');
     expect(card.call.args).toMatchObject({ unfurl_links: 'false', unfurl_media: 'false' });
     await h.driver.clickButton({ userId: 'U1', ...card, actionId: 'elicit_decline' });
-    expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
+    const result = await h.toolResult('U1', { channel: 'C0TEAM', threadTs: thread?.ts ?? '' });
+    expect(result).toEqual({ action: 'decline' });
   });
 
   it('refuses a colleague in the channel: only the requester may answer by default', async () => {
@@ -62,6 +80,42 @@ describe('asking in the thread where the command ran', () => {
     await h.driver.clickButton({ userId: 'U2', ...card, actionId: 'elicit_decline' });
     expect(JSON.stringify((await ephemeralTo(h, 'U1')).args)).toContain('<@U1>');
     expect(h.standin.message(card.channel, card.ts)?.updates).toBe(0);
+    await h.driver.clickButton({ userId: 'U1', ...card, actionId: 'elicit_decline' });
+    const threadTs = runMessage('C0TEAM', 'U1')?.ts ?? '';
+    expect(await h.toolResult('U1', { channel: 'C0TEAM', threadTs })).toEqual({ action: 'decline' });
+  });
+
+  it('keeps the channel through the arguments form: the run started from it goes on in a thread there', async () => {
+    await h.driver.slashCommand({
+      userId: 'U2',
+      command: '/mcp',
+      text: 'run fixture book',
+      channelId: 'C0TEAM',
+    });
+    await h.standin.waitForCall('views.update', () => topView(h, 'U2').includes('Room name'), 15_000);
+    const form = h.standin.openViews('U2').at(-1);
+    const blocks = (form?.view.blocks ?? []) as { type: string; block_id: string }[];
+    const [room, people] = blocks.filter((b) => b.type === 'input').map((b) => b.block_id);
+    const values = { [room ?? '']: 'Blue', [people ?? '']: '4' };
+    await h.driver.submitView({ userId: 'U2', viewId: form?.id ?? '', values });
+    const posted = await h.standin.waitForCall(
+      'chat.postMessage',
+      (c) => c.ok && c.args.channel === 'C0TEAM' && String(c.args.text).includes('book on fixture finished'),
+      15_000,
+    );
+    const thread = h.standin.messagesIn('C0TEAM').findLast((m) => m.text?.startsWith('<@U2> ran book on'));
+    expect(thread).toBeDefined();
+    expect(posted.args.thread_ts).toBe(thread?.ts);
+  });
+
+  it('runs in the DM when the channel refuses the bot (not a member), and says why and how to fix it', async () => {
+    const dm = h.standin.dmChannelOf('U1');
+    const card = await ask(h, 'U1', 'C0NOBOT', dm, 'Somewhere I cannot post');
+    const notice = h.standin.messagesIn(dm).find((m) => m.text?.includes('<#C0NOBOT>'));
+    expect(notice?.text).toContain('I cannot post in <#C0NOBOT> (`not_in_channel`)');
+    expect(notice?.text).toContain('/invite');
+    expect(card.call.args.thread_ts).toBeUndefined();
+    expect(h.standin.messagesIn('C0NOBOT')).toEqual([]);
     await h.driver.clickButton({ userId: 'U1', ...card, actionId: 'elicit_decline' });
     expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
   });
@@ -133,7 +187,7 @@ describe('anyone in the approvals channel', () => {
   it('accepts a member’s answer and refuses someone outside the channel', async () => {
     const h = await startHarness({
       slack: { route: 'channel', channel: 'C0DESK', answerers: { requester: false, channel: true } },
-      workspace: { channels: { C0DESK: ['UDESK1', 'UDESK2'] } },
+      workspace: { channels: { C0DESK: ['UDESK1', 'UDESK2', BOT] } },
     });
     try {
       const card = await ask(h, 'U1', h.standin.dmChannelOf('U1'), 'C0DESK', 'Anyone?');

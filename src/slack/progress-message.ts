@@ -1,0 +1,110 @@
+// The "working…" message of one tool call, in the run's DM or thread: posted at the first progress update,
+// updated at most once per interval with the latest one (chat.update is Tier 3), and marked done at the end.
+import { progressMessage, type Locale, type SlackMessage } from '../../blocks/index.js';
+import type { Logger } from '../logger.js';
+import type { ProgressUpdate } from '../mcp/index.js';
+import type { Origin } from '../relay/types.js';
+import type { SlackClients } from './workspaces.js';
+
+/** Where one run shows its progress and result: the person's DM, or the thread its conversation holds. */
+export interface RunPlace {
+  origin: Origin;
+  server: string;
+  tool: string;
+  channel: string;
+  /** The run's thread (`route: thread`); absent in the DM. */
+  threadTs?: string;
+  locale: Locale;
+}
+
+export interface ProgressOptions {
+  clients: SlackClients;
+  logger: Logger;
+  /** Least time between two updates of the "working…" message, in ms; default 3000 (chat.update is Tier 3). */
+  progressIntervalMs?: number;
+  /** Timers and time, for tests; default the real ones. */
+  clock?: ProgressClock;
+}
+
+export interface ProgressClock {
+  now(): number;
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
+}
+
+const realClock: ProgressClock = {
+  now: () => Date.now(),
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
+};
+
+/**
+ * The "working…" message of one call: posted at the first progress update, then updated with the latest
+ * update at most once per interval (a trailing update carries the last one), and marked done at the end.
+ */
+export class ProgressMessage {
+  private ts: string | undefined;
+  private latest: ProgressUpdate | undefined;
+  private shownAt = Number.NEGATIVE_INFINITY;
+  private timer: unknown;
+  private ended = false;
+  private work: Promise<void> = Promise.resolve();
+  private readonly clock: ProgressClock;
+  private readonly interval: number;
+
+  constructor(
+    private readonly place: RunPlace,
+    private readonly opts: ProgressOptions,
+  ) {
+    this.clock = opts.clock ?? realClock;
+    this.interval = opts.progressIntervalMs ?? 3000;
+  }
+
+  update(update: ProgressUpdate): void {
+    this.latest = update;
+    if (this.ended || this.timer !== undefined) return;
+    const wait = Math.max(0, this.shownAt + this.interval - this.clock.now());
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = undefined;
+      this.enqueue(() => this.show());
+    }, wait);
+  }
+
+  /** Stops updating; a posted message says the call is done (the result follows it). */
+  async end(failed: boolean): Promise<void> {
+    this.ended = true;
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.work;
+    if (this.ts === undefined) return;
+    await this.send(progressMessage({ ...this.names(), done: failed ? 'failed' : 'finished' }));
+  }
+
+  private enqueue(step: () => Promise<void>): void {
+    this.work = this.work.then(step).catch((error: unknown) => {
+      this.opts.logger.warn({ err: error, server: this.place.server }, 'progress message failed');
+    });
+  }
+
+  private async show(): Promise<void> {
+    if (this.ended) return;
+    this.shownAt = this.clock.now();
+    await this.send(progressMessage({ ...this.names(), ...(this.latest ? { progress: this.latest } : {}) }));
+  }
+
+  private async send(message: SlackMessage): Promise<void> {
+    const client = await this.opts.clients.for(this.place.origin.teamId);
+    const content = { channel: this.place.channel, text: message.text, blocks: message.blocks as never };
+    if (this.ts !== undefined) {
+      await client.chat.update({ ...content, ts: this.ts });
+      return;
+    }
+    const thread = this.place.threadTs ? { thread_ts: this.place.threadTs } : {};
+    const posted = await client.chat.postMessage({ ...content, ...thread });
+    this.ts = posted.ts;
+  }
+
+  private names(): { server: string; tool: string; locale: Locale } {
+    return { server: this.place.server, tool: this.place.tool, locale: this.place.locale };
+  }
+}
