@@ -1,18 +1,9 @@
 // A person answering elicitations on the sandbox page, in Chromium: the sandbox runs as `npm start` runs it
 // (no Slack credentials), and every step goes through the page as a person would do it.
 import { fileURLToPath } from 'node:url';
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Browser,
-  type SandboxProcess,
-  launchChromium,
-  openAs,
-  screenshots,
-  startSandboxProcess,
-} from './harness.js';
-
-const ADA = { id: 'U0ADA', name: 'Ada Lovelace' };
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ADA, openAs, runAndFind, sandboxPage, screenshots } from './harness.js';
 const MEI = { id: 'U0MEI', name: '王美 Mei' };
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -24,23 +15,6 @@ const SLOW_SERVER = {
   elicitation: { timeout: '4s' },
   slack: { reminders: ['50%'] },
 };
-
-/** Types a slash command into the message box and sends it with Enter. */
-async function type(page: Page, command: string): Promise<void> {
-  const box = page.getByRole('textbox', { name: 'Message' });
-  await box.fill(command);
-  await box.press('Enter');
-}
-
-/** Runs `command` and returns the new message that contains `text` (the card, once it arrives). */
-async function runAndFind(page: Page, command: string, text: string): Promise<Locator> {
-  const messages = page.getByRole('article').filter({ hasText: text });
-  const before = await messages.count();
-  await type(page, command);
-  const card = messages.nth(before);
-  await card.waitFor();
-  return card;
-}
 
 /** The tool's result message that follows `card`, parsed as the JSON the example servers report. */
 async function resultAfter(card: Locator, headline: string): Promise<unknown> {
@@ -56,34 +30,19 @@ const field = (dialog: Locator, label: string): Locator =>
   dialog.locator('.input-block').filter({ has: dialog.page().getByText(label, { exact: true }) });
 
 describe('the sandbox page in Chromium', { timeout: 90_000 }, () => {
-  let sandbox: SandboxProcess;
-  let browser: Browser;
-  let ada: Page;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    sandbox = await startSandboxProcess({ mcpServers: { slow: SLOW_SERVER } });
-    ada = await openAs(browser, sandbox.url, ADA.id, ADA.name);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
-  afterEach(() => {
-    expect(browser.offHost).toEqual([]);
-  });
+  const the = sandboxPage(() => ({ mcpServers: { slow: SLOW_SERVER } }));
 
   it('loads the page and everything it uses from the sandbox itself: nothing leaves this machine', async ({
     task,
   }) => {
     const shot = screenshots('answering', task.name);
-    const page = await browser.context.newPage();
+    const page = await the.browser.context.newPage();
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
-    await page.goto(sandbox.url);
+    await page.goto(the.sandbox.url);
     await page.getByRole('listitem').filter({ hasText: '(you)' }).waitFor();
     await shot(page, 'page loaded');
-    const origin = new URL(sandbox.url).origin;
+    const origin = new URL(the.sandbox.url).origin;
     expect(requested.map((url) => new URL(url).pathname)).toEqual(
       expect.arrayContaining(['/', '/app.js', '/style.css', '/api/info']),
     );
@@ -95,17 +54,17 @@ describe('the sandbox page in Chromium', { timeout: 90_000 }, () => {
     task,
   }) => {
     const shot = screenshots('answering', task.name);
-    const card = await runAndFind(ada, '/mcp run forms basics {}', 'Tell us about yourself');
-    await shot(ada, 'card');
+    const card = await runAndFind(the.ada, '/mcp run forms basics {}', 'Tell us about yourself');
+    await shot(the.ada, 'card');
     await card.getByRole('button', { name: 'Respond' }).click();
-    const dialog = ada.getByRole('dialog');
+    const dialog = the.ada.getByRole('dialog');
     await dialog.waitFor();
     expect(await dialog.getByLabel('Your name').inputValue()).toBe('Ada Lovelace');
     expect(await dialog.getByLabel('Ratio').inputValue()).toBe('0.5');
     expect(
       await dialog.getByRole('group', { name: 'Send me the newsletter' }).getByLabel('No').isChecked(),
     ).toBe(true);
-    await shot(ada, 'form with defaults');
+    await shot(the.ada, 'form with defaults');
 
     await dialog.getByLabel('Your name').fill('Grace Hopper');
     await dialog.getByLabel('Short bio').fill('Wrote the first compiler.\nAdmiral.');
@@ -117,12 +76,12 @@ describe('the sandbox page in Chromium', { timeout: 90_000 }, () => {
     await dialog.getByLabel('Seats').fill('3');
     await dialog.getByRole('group', { name: 'Send me the newsletter' }).getByLabel('Yes').check();
     await dialog.getByRole('group', { name: 'Pet (legacy enumNames)' }).getByLabel('Dog 🐶').check();
-    await shot(ada, 'form filled with a bad email');
+    await shot(the.ada, 'form filled with a bad email');
     await dialog.getByRole('button', { name: 'Send' }).click();
 
     const email = field(dialog, 'Email');
     await email.getByText('Enter a valid email address').waitFor();
-    await shot(ada, 'field error under email');
+    await shot(the.ada, 'field error under email');
     await dialog.getByLabel('Email').fill('grace@example.com');
     await dialog.getByRole('button', { name: 'Send' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -144,21 +103,21 @@ describe('the sandbox page in Chromium', { timeout: 90_000 }, () => {
     });
     await card.getByText('Answered').waitFor();
     expect(await card.getByRole('button', { name: 'Respond' }).count()).toBe(0);
-    await shot(ada, 'card answered and the result');
+    await shot(the.ada, 'card answered and the result');
   });
 
   it('fills every select kind: defaults pre-selected, titled options, type-to-search (block_suggestion) and multi-select', async ({
     task,
   }) => {
     const shot = screenshots('answering', task.name);
-    const card = await runAndFind(ada, '/mcp run forms choices {}', 'Pick a few things');
+    const card = await runAndFind(the.ada, '/mcp run forms choices {}', 'Pick a few things');
     await card.getByRole('button', { name: 'Respond' }).click();
-    const dialog = ada.getByRole('dialog');
+    const dialog = the.ada.getByRole('dialog');
     await dialog.waitFor();
     expect(await dialog.getByRole('group', { name: 'Size' }).getByLabel('M').isChecked()).toBe(true);
     expect(await dialog.getByLabel('City').inputValue()).not.toBe('');
     expect(await dialog.getByRole('group', { name: 'Toppings' }).getByLabel('cheese').isChecked()).toBe(true);
-    await shot(ada, 'form with defaults');
+    await shot(the.ada, 'form with defaults');
 
     await dialog.getByRole('group', { name: 'Size' }).getByLabel('L').check();
     await dialog.getByRole('group', { name: 'Plan' }).getByLabel('Team <b>&</b> friends').check();
@@ -166,11 +125,11 @@ describe('the sandbox page in Chromium', { timeout: 90_000 }, () => {
     const region = dialog.getByRole('group', { name: 'Region (type to search)' });
     await region.getByRole('combobox').fill('region 11');
     await region.getByRole('option', { name: 'Region 117' }).waitFor();
-    await shot(ada, 'type-to-search suggestions');
+    await shot(the.ada, 'type-to-search suggestions');
     await region.getByRole('option', { name: 'Region 117' }).click();
     await dialog.getByRole('group', { name: 'Toppings' }).getByLabel('basil').check();
     await dialog.getByLabel('Languages').selectOption([{ label: 'TypeScript' }, { label: '中文' }]);
-    await shot(ada, 'form filled');
+    await shot(the.ada, 'form filled');
     await dialog.getByRole('button', { name: 'Send' }).click();
     await dialog.waitFor({ state: 'detached' });
 
@@ -186,45 +145,45 @@ describe('the sandbox page in Chromium', { timeout: 90_000 }, () => {
       },
     });
     await card.getByText('Answered').waitFor();
-    await shot(ada, 'card answered and the result');
+    await shot(the.ada, 'card answered and the result');
   });
 
   it('declining a card tells the tool, and the card says it was declined', async ({ task }) => {
     const shot = screenshots('answering', task.name);
     const card = await runAndFind(
-      ada,
+      the.ada,
       '/mcp run approvals deploy {"service": "web"}',
       'This restarts its pods',
     );
-    await shot(ada, 'card');
+    await shot(the.ada, 'card');
     await card.getByRole('button', { name: 'Decline' }).click();
-    const result = ada.getByRole('article').filter({ hasText: 'Not deployed: the approver declined.' });
+    const result = the.ada.getByRole('article').filter({ hasText: 'Not deployed: the approver declined.' });
     await result.waitFor();
     await card.getByText('Declined').waitFor();
     expect(await card.getByRole('button', { name: 'Respond' }).count()).toBe(0);
-    await shot(ada, 'card declined and the result');
+    await shot(the.ada, 'card declined and the result');
   });
 
   it('closing the form answers cancel, and the card says it was closed', async ({ task }) => {
     const shot = screenshots('answering', task.name);
-    const card = await runAndFind(ada, '/mcp run forms choices {}', 'Pick a few things');
+    const card = await runAndFind(the.ada, '/mcp run forms choices {}', 'Pick a few things');
     await card.getByRole('button', { name: 'Respond' }).click();
-    const dialog = ada.getByRole('dialog');
+    const dialog = the.ada.getByRole('dialog');
     await dialog.waitFor();
-    await shot(ada, 'form open');
+    await shot(the.ada, 'form open');
     await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(await resultAfter(card, 'choices on forms finished')).toEqual({ action: 'cancel' });
     await card.getByText('Closed without answering').waitFor();
-    await shot(ada, 'card closed and the result');
+    await shot(the.ada, 'card closed and the result');
   });
 
   it('a question nobody answers is nudged half way, then expires: the card says so and the tool gets cancel', async ({
     task,
   }) => {
     const shot = screenshots('answering', task.name);
-    const card = await runAndFind(ada, '/mcp run slow ask {}', 'This question expires soon');
-    await shot(ada, 'card');
+    const card = await runAndFind(the.ada, '/mcp run slow ask {}', 'This question expires soon');
+    await shot(the.ada, 'card');
     // Half way to the deadline, a nudge in the card's thread mentions her.
     const reminder = card
       .locator('xpath=following-sibling::*[@role="article"]')
@@ -232,15 +191,15 @@ describe('the sandbox page in Chromium', { timeout: 90_000 }, () => {
     await reminder.first().waitFor();
     expect(await reminder.first().innerText()).toContain('replied in a thread');
     expect(await reminder.first().innerText()).toContain('@ada');
-    await shot(ada, 'reminder in the thread');
+    await shot(the.ada, 'reminder in the thread');
     await card.getByText('Expired: no answer in time').waitFor();
     expect(await resultAfter(card, 'ask on slow finished')).toEqual({ action: 'cancel' });
-    await shot(ada, 'card expired and the result');
+    await shot(the.ada, 'card expired and the result');
   });
 
   it('the zh-CN person gets the card, the form and its errors in Chinese', async ({ task }) => {
     const shot = screenshots('answering', task.name);
-    const mei = await openAs(browser, sandbox.url, MEI.id, MEI.name);
+    const mei = await openAs(the.browser, the.sandbox.url, MEI.id, MEI.name);
     const card = await runAndFind(mei, '/mcp run forms basics {}', 'Tell us about yourself');
     await shot(mei, 'card in chinese');
     await card.getByRole('button', { name: '回答' }).click();
@@ -267,8 +226,8 @@ describe('the sandbox page in Chromium', { timeout: 90_000 }, () => {
     task,
   }) => {
     const shot = screenshots('answering', task.name);
-    const card = await runAndFind(ada, '/mcp run forms basics {}', 'Tell us about yourself');
-    const mei = await openAs(browser, sandbox.url, MEI.id, MEI.name);
+    const card = await runAndFind(the.ada, '/mcp run forms basics {}', 'Tell us about yourself');
+    const mei = await openAs(the.browser, the.sandbox.url, MEI.id, MEI.name);
     await mei.getByRole('listitem').filter({ hasText: ADA.name }).click();
     await mei.getByRole('note').filter({ hasText: "Ada Lovelace's conversation" }).waitFor();
     const seenByMei = mei.getByRole('article').filter({ hasText: 'Tell us about yourself' }).last();
@@ -282,6 +241,6 @@ describe('the sandbox page in Chromium', { timeout: 90_000 }, () => {
     await card.getByRole('button', { name: 'Respond' }).waitFor();
     await card.getByRole('button', { name: 'Decline' }).click();
     await card.getByText('Declined').waitFor();
-    await shot(ada, 'still hers to answer');
+    await shot(the.ada, 'still hers to answer');
   });
 });

@@ -4,7 +4,8 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { runCli, waitForStdout, type CliRun } from '../system/child.js';
 
@@ -71,6 +72,81 @@ export async function launchChromium(): Promise<Browser> {
   };
 }
 
+/** The sandbox's first person: the one each browser test acts as. */
+export const ADA = { id: 'U0ADA', name: 'Ada Lovelace' };
+
+export interface SandboxOptions {
+  /** `mcpServers` of the sandbox's config file; none by default. */
+  mcpServers?: Record<string, unknown>;
+  /** The command line after `cli.ts` (e.g. `sandbox --server …`); none by default. */
+  args?: string[];
+}
+
+/** What a browser test file works with once its `beforeAll` has run. */
+export interface SandboxPage {
+  readonly browser: Browser;
+  readonly sandbox: SandboxProcess;
+  /** Ada's tab on the sandbox page. */
+  readonly ada: Page;
+}
+
+/**
+ * Chromium and a sandbox for the test file, with Ada's tab open: started before its tests (`options` is
+ * called then, so it may start what the sandbox points at), stopped after them; after each test, no page may
+ * have tried to reach another host.
+ */
+export function sandboxPage(
+  options: () => SandboxOptions | Promise<SandboxOptions> = () => ({}),
+): SandboxPage {
+  let started: SandboxPage | undefined;
+  let browser: Browser | undefined;
+  let sandbox: SandboxProcess | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    sandbox = await startSandboxProcess(await options());
+    started = { browser, sandbox, ada: await openAs(browser, sandbox.url, ADA.id, ADA.name) };
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await sandbox?.stop();
+  });
+  afterEach(() => {
+    expect(browser?.offHost).toEqual([]);
+  });
+  const get = (): SandboxPage => {
+    if (!started) throw new Error('the sandbox page is not started yet (use it inside a test)');
+    return started;
+  };
+  return {
+    get browser() {
+      return get().browser;
+    },
+    get sandbox() {
+      return get().sandbox;
+    },
+    get ada() {
+      return get().ada;
+    },
+  };
+}
+
+/** Types a slash command into the message box and sends it with Enter. */
+export async function typeCommand(page: Page, command: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(command);
+  await box.press('Enter');
+}
+
+/** Runs `command` and returns the new message that contains `text` (the card, once it arrives). */
+export async function runAndFind(page: Page, command: string, text: string): Promise<Locator> {
+  const messages = page.getByRole('article').filter({ hasText: text });
+  const before = await messages.count();
+  await typeCommand(page, command);
+  const card = messages.nth(before);
+  await card.waitFor();
+  return card;
+}
+
 export interface SandboxProcess {
   /** The address the sandbox printed, e.g. http://localhost:41234/ */
   url: string;
@@ -82,9 +158,7 @@ export interface SandboxProcess {
  * Starts src/cli.ts with no Slack credentials (so: the sandbox), PORT=0, its own REDIS_PREFIX and a config
  * file holding `mcpServers` (none by default); resolves with the address it prints.
  */
-export async function startSandboxProcess(
-  opts: { mcpServers?: Record<string, unknown>; args?: string[] } = {},
-): Promise<SandboxProcess> {
+export async function startSandboxProcess(opts: SandboxOptions = {}): Promise<SandboxProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-sandbox-'));
   const config = join(dir, 'elicit-relay.json');
   writeFileSync(config, JSON.stringify({ mcpServers: opts.mcpServers ?? {} }));

@@ -1,59 +1,23 @@
 // The review step on the sandbox page, in Chromium: a form that approves something pushes a read-only
 // review over itself (views stack); its Back button (the pushed view's close) returns to the form as it
 // was left, and Send relays exactly the reviewed answers.
-import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Browser,
-  type SandboxProcess,
-  launchChromium,
-  openAs,
-  screenshots,
-  startSandboxProcess,
-} from './harness.js';
-
-const ADA = { id: 'U0ADA', name: 'Ada Lovelace' };
-
-async function runAndFind(page: Page, command: string, text: string): Promise<Locator> {
-  const messages = page.getByRole('article').filter({ hasText: text });
-  const before = await messages.count();
-  const box = page.getByRole('textbox', { name: 'Message' });
-  await box.fill(command);
-  await box.press('Enter');
-  const card = messages.nth(before);
-  await card.waitFor();
-  return card;
-}
+import { describe, expect, it } from 'vitest';
+import { runAndFind, sandboxPage, screenshots } from './harness.js';
 
 describe('the review step on the sandbox page, in Chromium', { timeout: 90_000 }, () => {
-  let sandbox: SandboxProcess;
-  let browser: Browser;
-  let ada: Page;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    sandbox = await startSandboxProcess();
-    ada = await openAs(browser, sandbox.url, ADA.id, ADA.name);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
-  afterEach(() => {
-    expect(browser.offHost).toEqual([]);
-  });
+  const the = sandboxPage();
 
   it('pushes a review over the form, goes Back to the form as it was, and sends what was reviewed', async ({
     task,
   }) => {
     const shot = screenshots('review', task.name);
     const card = await runAndFind(
-      ada,
+      the.ada,
       '/mcp run approvals deploy {"service": "api", "env": "staging"}',
       'Deploy api',
     );
     await card.getByRole('button', { name: 'Respond' }).click();
-    const dialog = ada.getByRole('dialog');
+    const dialog = the.ada.getByRole('dialog');
     await dialog.waitFor();
     await dialog.getByRole('group', { name: 'Deploy now?' }).getByLabel('Yes').check();
     await dialog.getByLabel('Reason').fill('First reason');
@@ -61,7 +25,7 @@ describe('the review step on the sandbox page, in Chromium', { timeout: 90_000 }
 
     await dialog.getByText('Review your answers').waitFor();
     expect(await dialog.innerText()).toContain('First reason');
-    await shot(ada, 'review pushed over the form');
+    await shot(the.ada, 'review pushed over the form');
     // The view's own close button, labelled Back by the bot (the header's ‹ does the same, as in Slack).
     await dialog.getByRole('button', { name: 'Back' }).last().click();
 
@@ -69,7 +33,7 @@ describe('the review step on the sandbox page, in Chromium', { timeout: 90_000 }
     await reason.waitFor();
     expect(await reason.inputValue()).toBe('First reason');
     await reason.fill('Second thoughts: a better reason');
-    await shot(ada, 'back on the form');
+    await shot(the.ada, 'back on the form');
     await dialog.getByRole('button', { name: 'Send' }).click();
     await dialog.getByText('Review your answers').waitFor();
     expect(await dialog.innerText()).toContain('Second thoughts: a better reason');
@@ -83,6 +47,6 @@ describe('the review step on the sandbox page, in Chromium', { timeout: 90_000 }
     expect(await result.first().innerText()).toContain(
       'Deployed api to staging. Reason: Second thoughts: a better reason',
     );
-    await shot(ada, 'sent');
+    await shot(the.ada, 'sent');
   });
 });
