@@ -50,7 +50,7 @@ export async function openRunForm(input: OpenInput, deps: CommandDeps): Promise<
     return;
   }
   const t = commandText(locale);
-  const started = deps.results.inThread(server, origin) ? t.runStartedInThread : t.runStarted;
+  const started = (await deps.results.inThread(server, origin)) ? t.runStartedInThread : t.runStarted;
   await show(noticeModal(started(`\`${tool}\``, `\`${server}\``), locale));
   await deps.results.run({ server, tool, args: {}, origin });
 }

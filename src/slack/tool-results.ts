@@ -39,9 +39,14 @@ export interface ToolRun {
 export class ToolResults {
   constructor(private readonly opts: ToolResultsOptions) {}
 
-  /** Whether a run of `server` started at `origin` goes on in a thread of that conversation. */
-  inThread(server: string, origin: Origin): boolean {
-    return origin.channelId !== undefined && (this.opts.routesToThread?.(server) ?? false);
+  /**
+   * Whether a run of `server` started at `origin` goes on in a thread of that conversation: its server
+   * routes there, and the conversation is not the person's DM with the bot (which needs no thread).
+   */
+  async inThread(server: string, origin: Origin): Promise<boolean> {
+    const { channelId, userId, teamId } = origin;
+    if (channelId === undefined || !(this.opts.routesToThread?.(server) ?? false)) return false;
+    return channelId !== (await this.opts.dmOf(userId, teamId));
   }
 
   /** Calls the tool for `origin.userId`; its questions, progress and result go to its place. */
@@ -68,16 +73,14 @@ export class ToolResults {
    */
   private async placeOf(call: ToolRun): Promise<RunPlace> {
     const { server, tool, origin } = call;
-    const [dm, locale] = await Promise.all([
+    const [dm, locale, inThread] = await Promise.all([
       this.opts.dmOf(origin.userId, origin.teamId),
       this.opts.locales.of(origin.userId, origin.teamId),
+      this.inThread(server, origin),
     ]);
     const base = { server, tool, locale };
     const conversation = origin.channelId;
-    // In the bot's own DM the run needs no thread of its own.
-    if (conversation === undefined || conversation === dm || !this.inThread(server, origin)) {
-      return { ...base, origin, channel: dm };
-    }
+    if (conversation === undefined || !inThread) return { ...base, origin, channel: dm };
     const started = origin.threadTs ?? (await this.startThread({ ...base, origin }, conversation));
     if (typeof started === 'string') {
       return { ...base, origin: { ...origin, threadTs: started }, channel: conversation, threadTs: started };

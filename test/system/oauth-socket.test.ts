@@ -6,13 +6,11 @@ import { createLogger } from '../../src/logger.js';
 import { start, type RunningRelay } from '../../src/main.js';
 import { SlackDriver, startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
-import { install } from '../support/oauth-install.js';
+import { askThroughInstall, install } from '../support/oauth-install.js';
 import { APP_TOKEN, FIXTURE } from './harness.js';
 
 const OAUTH = { clientId: '1111.3333', clientSecret: 'client-secret-for-socket-tests' };
 const SECOND = 'T0SOCKET';
-const NAME_FORM = { type: 'object', properties: { name: { type: 'string', title: 'Name' } } };
-
 describe('OAuth installs with Socket Mode', () => {
   let standin: SlackStandin;
   let relay: RunningRelay;
@@ -53,17 +51,8 @@ describe('OAuth installs with Socket Mode', () => {
     expect(await install(`http://127.0.0.1:${relay.port}`, standin, SECOND)).toBe(200);
 
     const driver = new SlackDriver({ transport: standin.socketTransport(), standin, teamId: SECOND });
-    const command = await driver.slashCommand({
-      userId: 'U2ND',
-      command: '/mcp',
-      text: `run fixture ask ${JSON.stringify({ message: 'Name?', schema: NAME_FORM })}`,
-    });
-    expect(command.status).toBe(200);
-    const card = await standin.waitForCall(
-      'chat.postMessage',
-      (c) => c.ok && JSON.stringify(c.args.blocks ?? '').includes('elicit_respond'),
-      15_000,
-    );
+    const { status, card } = await askThroughInstall(driver, standin, 'U2ND');
+    expect(status).toBe(200);
     expect(card.teamId).toBe(SECOND);
   });
 });

@@ -7,14 +7,12 @@ import { createLogger } from '../../src/logger.js';
 import { start, type RunningRelay } from '../../src/main.js';
 import { SlackDriver, startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
-import { install } from '../support/oauth-install.js';
+import { askThroughInstall, install } from '../support/oauth-install.js';
 import { resultText } from '../support/slack-text.js';
 import { FIXTURE, SIGNING_SECRET } from './harness.js';
 
 const OAUTH = { clientId: '1111.2222', clientSecret: 'client-secret-for-tests' };
 const SECOND = 'T0SECOND';
-const NAME_FORM = { type: 'object', properties: { name: { type: 'string', title: 'Name' } } };
-
 describe('OAuth installs in several workspaces', () => {
   let standin: SlackStandin;
   let replicas: RunningRelay[];
@@ -65,17 +63,8 @@ describe('OAuth installs in several workspaces', () => {
     expect(exchange).toMatchObject({ ok: true, args: { client_id: OAUTH.clientId } });
 
     // The other replica serves the new workspace from the installation in Redis.
-    const command = await driverFor(second, SECOND).slashCommand({
-      userId: 'U2ND',
-      command: '/mcp',
-      text: `run fixture ask ${JSON.stringify({ message: 'Name?', schema: NAME_FORM })}`,
-    });
-    expect(command.status).toBe(200);
-    const card = await standin.waitForCall(
-      'chat.postMessage',
-      (c) => c.ok && JSON.stringify(c.args.blocks ?? '').includes('elicit_respond'),
-      15_000,
-    );
+    const { status, card } = await askThroughInstall(driverFor(second, SECOND), standin, 'U2ND');
+    expect(status).toBe(200);
     expect(card.teamId).toBe(SECOND);
     const lookups = standin.calls.filter((c) => ['conversations.open', 'users.info'].includes(c.method));
     expect(lookups.map((c) => c.teamId)).toEqual(lookups.map(() => SECOND));

@@ -108,6 +108,15 @@ describe('asking in the thread where the command ran', () => {
     expect(posted.args.thread_ts).toBe(thread?.ts);
   });
 
+  it('asks in the DM itself, with no thread, when the command ran in the person’s DM with the bot', async () => {
+    const dm = h.standin.dmChannelOf('U1');
+    const card = await ask(h, 'U1', dm, dm, 'Right here');
+    expect(card.call.args.thread_ts).toBeUndefined();
+    expect(runMessage(dm, 'U1')).toBeUndefined();
+    await h.driver.clickButton({ userId: 'U1', ...card, actionId: 'elicit_decline' });
+    expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
+  });
+
   it('runs in the DM when the channel refuses the bot (not a member), and says why and how to fix it', async () => {
     const dm = h.standin.dmChannelOf('U1');
     const card = await ask(h, 'U1', 'C0NOBOT', dm, 'Somewhere I cannot post');
