@@ -57,6 +57,8 @@ export interface CommandText {
   openLink: string;
   retry: string;
   retrying: ToolOn;
+  linksDoneRetrying: ToolOn;
+  retryTaken: string;
   retryTooLong: string;
   working: ToolOn;
   stillWorking: string;
@@ -124,6 +126,8 @@ const en: CommandText = {
   openLink: 'Open link',
   retry: 'Done, retry',
   retrying: (tool, server) => `Retrying ${tool} on ${server}…`,
+  linksDoneRetrying: (tool, server) => `The server says every link is done; retrying ${tool} on ${server}…`,
+  retryTaken: 'This call is already being retried.',
   retryTooLong: 'The arguments are too long to retry from a button; run the command again when you are done.',
   working: (tool, server) => `${tool} on ${server} is working…`,
   stillWorking: 'Working…',
@@ -190,6 +194,8 @@ const zh: CommandText = {
   openLink: '打开链接',
   retry: '已完成，重试',
   retrying: (tool, server) => `正在重试 ${server} 上的 ${tool}……`,
+  linksDoneRetrying: (tool, server) => `服务器表示所有链接都已完成；正在重试 ${server} 上的 ${tool}……`,
+  retryTaken: '该调用已经在重试了。',
   retryTooLong: '参数太长，无法通过按钮重试；完成后请重新运行该命令。',
   working: (tool, server) => `${server} 上的 ${tool} 正在运行……`,
   stillWorking: '运行中……',

@@ -44,6 +44,7 @@ export {
   structuredSummary,
   urlRequiredMessage,
   retryTargetOf,
+  retryingMessage,
   progressMessage,
   runThreadMessage,
   threadUnavailableMessage,

@@ -160,6 +160,22 @@ export function retryTargetOf(value: string | undefined): RetryTarget | undefine
   }
 }
 
+/**
+ * What a -32042 answer's message becomes when its call is retried, by the person's click or once the server
+ * said every link is done (`linksDone`): the buttons go, so the call is retried once.
+ */
+export function retryingMessage(input: {
+  server: string;
+  tool: string;
+  linksDone?: boolean;
+  locale?: Locale;
+}): SlackMessage {
+  const t = commandText(input.locale);
+  const [tool, server] = names(input).map((name) => `\`${name}\``) as [string, string];
+  const text = (input.linksDone ? t.linksDoneRetrying : t.retrying)(tool, server);
+  return { text, blocks: [{ type: 'section', text: mrkdwn(text) }] };
+}
+
 /** The "working…" message of a call in progress; `done` once the call ended (the result follows it). */
 export function progressMessage(input: {
   server: string;

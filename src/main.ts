@@ -21,6 +21,7 @@ import { registerMcpCommand, type ToolRunner } from './slack/command-listener.js
 import { HomeTab, registerHome } from './slack/home.js';
 import { OpenModals } from './slack/open-modals.js';
 import { ToolResults } from './slack/tool-results.js';
+import { UrlCompletions } from './slack/url-completions.js';
 import { Outbox, QuestionStore, SlackState, reminderTimes } from './store/index.js';
 
 export interface RunningRelay {
@@ -79,9 +80,14 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
       return specs ? reminderTimes(specs, timeoutMs, now) : halfTimeReminder(timeoutMs, now);
     },
   });
+  const completions = new UrlCompletions();
   const hub = new McpHub({
     servers: config.servers.map(toSpec),
-    sink: elicitationSink(relay, config.servers, slack.surface.audience, logger),
+    sink: elicitationSink(
+      relay,
+      { servers: config.servers, completions, audience: slack.surface.audience },
+      logger,
+    ),
     logger: logger.child({ component: 'mcp' }),
     onStatus: (status) => {
       if (status.state === 'connected') logger.info({ mcp: status }, 'MCP server connected');
@@ -90,7 +96,7 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
   });
   // Each server connects in the background; /mcp servers and /readyz show how far each got.
   hub.start();
-  const home = homeAndCommands(slack, { store, state, hub, logger, servers: config.servers });
+  const home = homeAndCommands(slack, { store, state, hub, completions, logger, servers: config.servers });
   const modals = new OpenModals({
     records: state,
     clients: slack.clients,
@@ -120,6 +126,7 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
       await relay.endAllWaiting('call_ended');
       await slack.stop();
       await hub.close();
+      completions.close();
       await home.close();
       await modals.settled();
       await outbox.close();
@@ -132,7 +139,14 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
 /** The App Home inbox (following every question's start and end) and the `/mcp` command. */
 function homeAndCommands(
   slack: SlackApp,
-  deps: { store: QuestionStore; state: SlackState; hub: McpHub; logger: Logger; servers: ServerConfig[] },
+  deps: {
+    store: QuestionStore;
+    state: SlackState;
+    hub: McpHub;
+    completions: UrlCompletions;
+    logger: Logger;
+    servers: ServerConfig[];
+  },
 ): HomeTab {
   const home = new HomeTab({
     clients: slack.clients,
@@ -150,6 +164,8 @@ function homeAndCommands(
     dmOf: (userId, teamId) => slack.surface.dmOf(userId, teamId),
     callTool: (call) => tools.callTool(call),
     routesToThread: (server) => policyOf(deps.servers, server).route === 'thread',
+    completions: deps.completions,
+    claimRetry: (channel, ts) => deps.state.claimRetry(channel, ts),
     logger: deps.logger,
   });
   registerMcpCommand(slack.app, { tools, results, locales: slack.surface.locales });
@@ -158,11 +174,16 @@ function homeAndCommands(
 
 function elicitationSink(
   relay: Relay,
-  servers: ServerConfig[],
-  audience: Pick<Audience, 'answerersFor'>,
+  deps: {
+    servers: ServerConfig[];
+    audience: Pick<Audience, 'answerersFor'>;
+    /** -32042 links being waited on: a completion may be one of theirs rather than a question's. */
+    completions: UrlCompletions;
+  },
   logger: Logger,
 ): ElicitationSink {
-  const byName = new Map(servers.map((s) => [s.name, s]));
+  const { audience, completions } = deps;
+  const byName = new Map(deps.servers.map((s) => [s.name, s]));
   return {
     ask: async (request, ctx) => {
       // Who may answer is fixed when the question is asked (user groups resolved now) and stored with it.
@@ -185,6 +206,7 @@ function elicitationSink(
       return relay.askForm({ ...common, requestedSchema: request.requestedSchema });
     },
     complete: (elicitationId, ctx) => {
+      completions.completed(ctx.server, elicitationId);
       relay.completeUrl(ctx.server, elicitationId).catch((err: unknown) => {
         logger.warn({ err, server: ctx.server, elicitationId }, 'URL elicitation completion not shown');
       });

@@ -6,6 +6,7 @@ import {
   LINK_ACTION_PREFIX,
   RETRY_ACTION,
   commandText,
+  retryingMessage,
   escapeMrkdwn,
   retryTargetOf,
   toolsMessage,
@@ -70,20 +71,28 @@ export function registerMcpCommand(app: App, deps: CommandDeps): void {
   registerRunForm(app, deps);
 }
 
-/** A -32042 answer's Retry button: reruns the call, for the person who clicks, once they opened the links. */
+/**
+ * A -32042 answer's Retry button: reruns the call, for the person who clicks, once they opened the links. The
+ * automatic retry (once the server says every link is done) may have claimed it first, on any replica.
+ */
 function registerRetry(app: App, deps: CommandDeps): void {
   app.action<BlockButtonAction>(RETRY_ACTION, async ({ ack, body, action, respond }) => {
     await ack();
     const target = retryTargetOf(action.value);
-    if (!target) return;
+    const [channel, ts] = [body.channel?.id, body.message?.ts];
+    if (!target || !channel || !ts) return;
     const locale = await deps.locales.of(body.user.id, body.team?.id);
+    if (!(await deps.results.claimRetry(channel, ts))) {
+      await respond({
+        response_type: 'ephemeral',
+        replace_original: false,
+        text: commandText(locale).retryTaken,
+      });
+      return;
+    }
     // Replacing the message removes its buttons, so one click is one retry.
-    const text = commandText(locale).retrying(...codeNames(target));
-    await respond({
-      replace_original: true,
-      text,
-      blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
-    });
+    const retrying = retryingMessage({ ...target, locale });
+    await respond({ replace_original: true, text: retrying.text, blocks: retrying.blocks as never });
     await deps.results.run({ ...target, origin: originOfInteraction(body) });
   });
 }

@@ -3,10 +3,12 @@
 // conversation, so the questions, the progress and the result stay together where the team sees them. It
 // shows a "working…" message that progress updates (progress-message.ts), then the result: inline text, a
 // snippet file for long output, a readable summary of structured content, the error and its reason, or the
-// links a -32042 answer asks them to open with a Retry button.
+// links a -32042 answer asks them to open with a Retry button; once the server says every link is done,
+// the call is retried without waiting for the click.
 import {
   needsSnippet,
   resultMessage,
+  retryingMessage,
   runThreadMessage,
   threadUnavailableMessage,
   urlRequiredMessage,
@@ -18,6 +20,7 @@ import type { Origin } from '../relay/types.js';
 import type { Locales } from './locales.js';
 import { slackErrorCode } from './outbox.js';
 import { ProgressMessage, type ProgressOptions, type RunPlace } from './progress-message.js';
+import type { UrlCompletions } from './url-completions.js';
 
 export interface ToolResultsOptions extends ProgressOptions {
   locales: Locales;
@@ -26,6 +29,13 @@ export interface ToolResultsOptions extends ProgressOptions {
   callTool: (call: ToolCall) => Promise<ToolResult>;
   /** Whether the server asks in the thread where the command ran (its `slack.route` is `thread`); default no. */
   routesToThread?: (server: string) => boolean;
+  /** The links of -32042 answers being waited on (notifications/elicitation/complete). */
+  completions: UrlCompletions;
+  /**
+   * True for the first claim of the retry of the -32042 answer at `channel`/`ts`, across replicas: the
+   * person's click and the retry once every link is done race for it, and only the winner reruns the call.
+   */
+  claimRetry: (channel: string, ts: string) => Promise<boolean>;
 }
 
 /** A tool run: who started it, where (origin), and with which arguments. */
@@ -64,6 +74,11 @@ export class ToolResults {
     }
     await progress.end(result.isError);
     await this.show(place, call.args, result);
+  }
+
+  /** Claims the retry of the -32042 answer at `channel`/`ts` (see ToolResultsOptions.claimRetry). */
+  claimRetry(channel: string, ts: string): Promise<boolean> {
+    return this.opts.claimRetry(channel, ts);
   }
 
   /**
@@ -117,10 +132,24 @@ export class ToolResults {
     const common = { server: place.server, tool: place.tool, locale: place.locale };
     if (result.urlRequired) {
       const links = result.urlRequired.map(({ url, message }) => ({ url, message }));
-      return this.post(place, urlRequiredMessage({ ...common, links, args }));
+      const ts = await this.post(place, urlRequiredMessage({ ...common, links, args }));
+      const ids = result.urlRequired.map((link) => link.elicitationId);
+      const call = { server: place.server, tool: place.tool, args, origin: place.origin };
+      this.opts.completions.watch(place.server, ids, () => {
+        this.retryOnceDone(place, call, ts).catch((error: unknown) => {
+          this.opts.logger.warn(
+            { err: error, server: place.server, tool: place.tool },
+            'automatic retry failed',
+          );
+        });
+      });
+      return;
     }
     const outcome = { ...common, isError: result.isError, text: result.text, structured: result.structured };
-    if (!needsSnippet(result.text)) return this.post(place, resultMessage(outcome));
+    if (!needsSnippet(result.text)) {
+      await this.post(place, resultMessage(outcome));
+      return;
+    }
     await this.post(place, resultMessage({ ...outcome, attached: true }));
     try {
       await this.attach(place, result.text);
@@ -130,10 +159,28 @@ export class ToolResults {
     }
   }
 
-  private async post(place: RunPlace, message: SlackMessage): Promise<void> {
+  /**
+   * Every link of the -32042 answer at `ts` is done: unless the person's click already claimed it, the
+   * message loses its buttons and says so, and the call runs again in the same place.
+   */
+  private async retryOnceDone(place: RunPlace, call: ToolRun, ts: string): Promise<void> {
+    if (!(await this.opts.claimRetry(place.channel, ts))) return;
+    const client = await this.opts.clients.for(place.origin.teamId);
+    const message = retryingMessage({ ...call, locale: place.locale, linksDone: true });
+    await client.chat.update({
+      channel: place.channel,
+      ts,
+      text: message.text,
+      blocks: message.blocks as never,
+    });
+    await this.run(call);
+  }
+
+  /** Posts in the run's DM or thread; resolves with the message's ts. */
+  private async post(place: RunPlace, message: SlackMessage): Promise<string> {
     const client = await this.opts.clients.for(place.origin.teamId);
     // Server-chosen links must never be previewed (fetched) on its behalf.
-    await client.chat.postMessage({
+    const posted = await client.chat.postMessage({
       channel: place.channel,
       ...(place.threadTs ? { thread_ts: place.threadTs } : {}),
       text: message.text,
@@ -141,6 +188,7 @@ export class ToolResults {
       unfurl_links: false,
       unfurl_media: false,
     });
+    return posted.ts ?? '';
   }
 
   /** The long output as a text snippet in the run's DM or thread (filesUploadV2: get URL, upload, complete). */

@@ -1,5 +1,5 @@
-// What the Slack side keeps in Redis besides the questions themselves: each person's recent answers (App Home)
-// and which Events API deliveries were taken. One connection of its own, so the question store's internals stay
+// What the Slack side keeps in Redis besides the questions themselves: each person's recent answers (App Home),
+// which Events API deliveries were taken, the forms open per question, and which -32042 retries were claimed. One connection of its own, so the question store's internals stay
 // untouched; it also answers /readyz's "does Redis answer".
 import type { Redis } from 'ioredis';
 import {
@@ -106,6 +106,19 @@ export class SlackState {
 
   private modalsKey(questionId: string): string {
     return `${this.opts.prefix}:modals:${questionId}`;
+  }
+
+  /**
+   * True for the first claim of the retry of the -32042 answer posted at `channel`/`ts`, across replicas (SET
+   * NX); the claim lasts as long as answer history does.
+   */
+  async claimRetry(channel: string, ts: string): Promise<boolean> {
+    const key = `${this.opts.prefix}:slack:retry:${channel}:${ts}`;
+    try {
+      return (await this.cmd.set(key, '1', 'EX', this.opts.retentionSec ?? 86_400, 'NX')) === 'OK';
+    } catch (err) {
+      throw commandError('claimRetry', err);
+    }
   }
 
   /** True when Redis answers a PING now (a failed PING is the answer, not an error). */

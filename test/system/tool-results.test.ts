@@ -98,6 +98,35 @@ describe('tool results in Slack', () => {
     expect(JSON.stringify(h.standin.message(channel, ts)?.blocks ?? [])).not.toContain('mcp_retry');
   });
 
+  it('retries a -32042 call by itself once the server says every link is done; a click racing it changes nothing', async () => {
+    // The automatic retry claims the call, then updates the message: held there, the button is still shown.
+    const update = h.standin.holdNext('chat.update');
+    await run('U9', 'require_url_then_complete', { url: 'https://auth.example.com/later', afterMs: 300 });
+    await posted('U9', 'needs you to open these links');
+    const channel = h.standin.dmChannelOf('U9');
+    const ts =
+      h.standin.messagesIn(channel).find((m) => JSON.stringify(m.blocks).includes('mcp_retry'))?.ts ?? '';
+    await update.arrived;
+    await h.driver.clickButton({ userId: 'U9', channel, ts, actionId: 'mcp_retry' });
+    const refused = await h.standin.waitForCall('response_url', (c) =>
+      JSON.stringify(c.args).includes('already being retried'),
+    );
+    expect(refused.args).toMatchObject({ response_type: 'ephemeral' });
+    update.release();
+
+    const done = await posted('U9', 'require_url_then_complete on fixture finished');
+    expect(resultText(done.args.blocks)).toBe('signed in at https://auth.example.com/later');
+    const links = h.standin.message(channel, ts);
+    expect(links?.text).toContain('every link is done');
+    expect(JSON.stringify(links?.blocks)).not.toContain('mcp_retry');
+    const results = h.standin.calls.filter(
+      (c) =>
+        c.method === 'chat.postMessage' &&
+        String(c.args.text).includes('require_url_then_complete on fixture finished'),
+    );
+    expect(results).toHaveLength(1);
+  });
+
   it('keeps one "working…" message updated while the tool reports progress, then posts the result', async () => {
     await run('U7', 'paced_progress', { steps: 4, pauseMs: 200 });
     const working = await posted('U7', 'is working');

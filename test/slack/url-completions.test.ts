@@ -1,0 +1,64 @@
+// The links of -32042 answers being waited on: an answer is done once the server completed every one of its
+// links, once; unknown ids are ignored, and a watch lapses after its time.
+import { describe, expect, it } from 'vitest';
+import { UrlCompletions } from '../../src/slack/url-completions.js';
+
+/** Timers that fire only when the test says so. */
+function manualTimers() {
+  const pending = new Map<number, () => void>();
+  let id = 0;
+  return {
+    pending,
+    setTimeout: (run: () => void) => {
+      pending.set(++id, run);
+      return id;
+    },
+    clearTimeout: (timer: unknown) => {
+      pending.delete(timer as number);
+    },
+    fireAll: () => {
+      for (const [key, run] of [...pending]) {
+        pending.delete(key);
+        run();
+      }
+    },
+  };
+}
+
+describe('UrlCompletions', () => {
+  it('reports an answer done once every one of its links completed, once, and ignores unknown ids', () => {
+    const completions = new UrlCompletions({ timers: manualTimers() });
+    const done: string[] = [];
+    completions.watch('ops', ['a', 'b'], () => done.push('ab'));
+    completions.completed('ops', 'a');
+    completions.completed('other-server', 'b');
+    completions.completed('ops', 'nobody-waits');
+    expect(done).toEqual([]);
+    completions.completed('ops', 'b');
+    completions.completed('ops', 'b');
+    expect(done).toEqual(['ab']);
+  });
+
+  it('tells every answer waiting on the same link', () => {
+    const completions = new UrlCompletions({ timers: manualTimers() });
+    const done: string[] = [];
+    completions.watch('ops', ['a'], () => done.push('first'));
+    completions.watch('ops', ['a'], () => done.push('second'));
+    completions.completed('ops', 'a');
+    expect(done).toEqual(['first', 'second']);
+  });
+
+  it('forgets an answer whose watch lapsed, and every answer once closed', () => {
+    const timers = manualTimers();
+    const completions = new UrlCompletions({ timers });
+    const done: string[] = [];
+    completions.watch('ops', ['a'], () => done.push('lapsed'));
+    timers.fireAll();
+    completions.watch('ops', ['b'], () => done.push('closed'));
+    completions.close();
+    expect(timers.pending.size).toBe(0);
+    completions.completed('ops', 'a');
+    completions.completed('ops', 'b');
+    expect(done).toEqual([]);
+  });
+});
