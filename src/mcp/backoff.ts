@@ -1,42 +1,4 @@
-// Time and chance as the MCP side sees them, passed in so that tests run timers and jitter by hand.
-
-/** Schedules `fn` after `ms` milliseconds; returns a function that cancels it. */
-export type Schedule = (fn: () => void, ms: number) => () => void;
-
-export interface McpClock {
-  /** Epoch milliseconds. */
-  now(): number;
-  /** Default setTimeout, unref'd so that a pending timer never keeps the process alive. */
-  schedule: Schedule;
-  /** Uniform in [0, 1): the jitter of reconnect delays. */
-  random(): number;
-}
-
-/** setTimeout refuses delays above 2^31 - 1 ms (it fires at once instead); longer waits are chained. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-const realSchedule: Schedule = (fn, ms) => {
-  let cancelled = false;
-  let timer: NodeJS.Timeout;
-  const arm = (left: number): void => {
-    timer = setTimeout(
-      () => {
-        if (cancelled) return;
-        if (left > MAX_TIMER_MS) arm(left - MAX_TIMER_MS);
-        else fn();
-      },
-      Math.min(left, MAX_TIMER_MS),
-    );
-    timer.unref();
-  };
-  arm(ms);
-  return () => {
-    cancelled = true;
-    clearTimeout(timer);
-  };
-};
-
-export const realClock: McpClock = { now: () => Date.now(), schedule: realSchedule, random: Math.random };
+// How long a lost server waits before it is tried again.
 
 export interface BackoffOptions {
   /** Delay before the first retry, in ms; default 1000. */

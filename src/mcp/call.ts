@@ -6,7 +6,7 @@
 // any sign of life from the server (progress, task status, a new elicitation), and it is paused while a
 // question the call caused is open. The caller may also give the call a hard `timeoutMs` (an automation's
 // deadline); the questions the call causes are never given longer than what is left of it.
-import type { McpClock } from './clock.js';
+import type { Clock } from '../clock.js';
 import type { ProgressUpdate, ToolCall } from './types.js';
 import type { Origin } from '../relay/types.js';
 
@@ -39,7 +39,7 @@ export class CallRun {
   constructor(
     private readonly call: ToolCall,
     private readonly silenceMs: number,
-    private readonly clock: McpClock,
+    private readonly clock: Clock,
   ) {
     this.origin = { ...call.origin };
     this.signal = call.signal ? AbortSignal.any([call.signal, this.expiry.signal]) : this.expiry.signal;

@@ -4,7 +4,8 @@
 // and answers elicitations through the ElicitationSink it passes in. Per server, a ServerLink (link.ts)
 // keeps a control link with reconnects and one session pool per person (pool.ts), whose sessions run one
 // call at a time so that every elicitation is tied to the exact call that caused it (session.ts).
-import { DEFAULT_BACKOFF, realClock, type BackoffOptions, type McpClock } from './clock.js';
+import { systemClock, type Clock } from '../clock.js';
+import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { ServerLink } from './link.js';
 import {
   McpClientError,
@@ -34,12 +35,12 @@ export interface McpHubOptions {
   maxSessionsPerPerson?: number;
   /** How often the control link of a connected server is pinged, in milliseconds; default 30 s. */
   heartbeatMs?: number;
-  /** Reconnect backoff; default 1 s doubling up to 5 minutes, with jitter (clock.ts). */
+  /** Reconnect backoff; default 1 s doubling up to 5 minutes, with jitter (backoff.ts). */
   backoff?: Partial<BackoffOptions>;
   /** Hears each server's status when it connects, or fails and schedules a retry (for logs, tests). */
   onStatus?: (status: ServerStatus) => void;
   /** Timers, time and jitter; default real ones. */
-  clock?: Partial<McpClock>;
+  clock?: Partial<Clock>;
   logger?: McpLogger;
 }
 
@@ -55,7 +56,7 @@ export class McpHub {
     const shared = {
       sink: opts.sink,
       clientInfo: opts.clientInfo ?? { name: 'elicit-relay', version: '0.1.0' },
-      clock: { ...realClock, ...opts.clock },
+      clock: { ...systemClock, ...opts.clock },
       backoff: { ...DEFAULT_BACKOFF, ...opts.backoff },
       heartbeatMs: opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
       idleCloseMs: opts.idleCloseMs ?? DEFAULT_IDLE_CLOSE_MS,

@@ -7,7 +7,8 @@
 // with exponential backoff and jitter when it fails or drops. Any session that drops, or a connect that
 // fails, also puts the server into 'reconnecting' until the next check succeeds. A lasting failure (the
 // command cannot be run, HTTP 4xx) makes it 'failed' with no retry: only a person's next call tries again.
-import { backoffDelay, type BackoffOptions, type McpClock } from './clock.js';
+import type { Clock } from '../clock.js';
+import { backoffDelay, type BackoffOptions } from './backoff.js';
 import { gateSink } from './pending-gate.js';
 import { SessionPool } from './pool.js';
 import { McpSession } from './session.js';
@@ -34,7 +35,7 @@ export interface LinkOptions {
   clientInfo: { name: string; version: string };
   /** Replaces the transports built from the spec (tests). */
   connect?: (spec: McpServerSpec) => McpTransport | Promise<McpTransport>;
-  clock: McpClock;
+  clock: Clock;
   backoff: BackoffOptions;
   heartbeatMs: number;
   idleCloseMs: number;

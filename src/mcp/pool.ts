@@ -5,7 +5,7 @@
 //
 // Cost: a stdio server runs one child process per session, so a person with k calls in flight on a stdio
 // server runs min(k, max) processes of it (plus the server's one control process, see link.ts).
-import type { Schedule } from './clock.js';
+import type { Schedule } from '../clock.js';
 import { McpClientError } from './types.js';
 import type { McpSession } from './session.js';
 

@@ -11,7 +11,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { CallRun, TOOL_TIMEOUT_MARGIN_MS, type WithdrawReason } from './call.js';
-import type { McpClock } from './clock.js';
+import type { Clock } from '../clock.js';
 import { parseElicitation, RawElicitRequestSchema, toElicitResult, toRpcError } from './elicitation.js';
 import { callError, toSummary, toToolResult, urlRequiredResult } from './results.js';
 import { refusesStreamableHttp } from './transport.js';
@@ -50,7 +50,7 @@ export interface SessionOptions {
   transport: McpTransport;
   /** Tried with a fresh client when `transport` is Streamable HTTP and the server refuses it (400/404/405). */
   fallback?: () => McpTransport;
-  clock: McpClock;
+  clock: Clock;
   /**
    * Called once when an opened session ends, whichever side ended it; `dropped` is true when the
    * connection ended on its own rather than by close(). Not called when open() rejects.

@@ -4,6 +4,7 @@
 // signature but only rejects timestamps more than 5 minutes old, not ones from the future.
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { systemClock, type Clock } from '../clock.js';
 
 export const EVENTS_PATH = '/slack/events';
 /** Largest distance between X-Slack-Request-Timestamp and our clock, in seconds (Slack's sample code). */
@@ -24,8 +25,8 @@ export interface HttpServerOptions {
   events?: RequestListener;
   /** More GET routes by exact path (the OAuth install and redirect pages). */
   routes?: Record<string, RequestListener>;
-  /** Epoch ms; default Date.now. */
-  clock?: () => number;
+  /** Judges X-Slack-Request-Timestamp; default the system clock. */
+  clock?: Pick<Clock, 'now'>;
 }
 
 export interface RunningHttpServer {
@@ -45,12 +46,12 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 }
 
 export async function startHttpServer(opts: HttpServerOptions): Promise<RunningHttpServer> {
-  const clock = opts.clock ?? Date.now;
+  const clock = opts.clock ?? systemClock;
   const route = (req: IncomingMessage, res: ServerResponse): void => {
     const path = new URL(req.url ?? '/', 'http://bot').pathname;
     const method = req.method ?? 'GET';
     if (path === EVENTS_PATH && method === 'POST' && opts.events) {
-      if (!isFreshTimestamp(req.headers['x-slack-request-timestamp'], clock())) {
+      if (!isFreshTimestamp(req.headers['x-slack-request-timestamp'], clock.now())) {
         res.writeHead(401).end();
         return;
       }

@@ -1,4 +1,5 @@
 // Each person's UI language, from their Slack locale (users.info with include_locale), cached per user.
+import { systemClock, type Clock } from '../clock.js';
 import { localeOf, type Locale } from '../../blocks/index.js';
 import type { SlackClients } from './workspaces.js';
 
@@ -10,18 +11,19 @@ export class Locales {
 
   constructor(
     private readonly clients: SlackClients,
-    private readonly now: () => number = Date.now,
+    /** When a cached locale lapses. Default the system clock. */
+    private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {}
 
   /** The person's UI language; `teamId` is their workspace (a distributed app needs it to pick the token). */
   async of(userId: string, teamId?: string): Promise<Locale> {
     const key = `${teamId ?? ''}:${userId}`;
     const cached = this.cache.get(key);
-    if (cached && cached.until > this.now()) return cached.locale;
+    if (cached && cached.until > this.clock.now()) return cached.locale;
     const client = await this.clients.for(teamId);
     const info = await client.users.info({ user: userId, include_locale: true });
     const locale = localeOf(info.user?.locale);
-    this.cache.set(key, { locale, until: this.now() + LOCALE_TTL_MS });
+    this.cache.set(key, { locale, until: this.clock.now() + LOCALE_TTL_MS });
     return locale;
   }
 }

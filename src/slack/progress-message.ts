@@ -1,6 +1,7 @@
 // The "working…" message of one tool call, in the run's DM or thread: posted at the first progress update,
 // updated at most once per interval with the latest one (chat.update is Tier 3), and marked done at the end.
 import { progressMessage, type Locale, type SlackMessage } from '../../blocks/index.js';
+import { systemClock, type Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { ProgressUpdate } from '../mcp/index.js';
 import type { Origin } from '../relay/types.js';
@@ -22,21 +23,9 @@ export interface ProgressOptions {
   logger: Logger;
   /** Least time between two updates of the "working…" message, in ms; default 3000 (chat.update is Tier 3). */
   progressIntervalMs?: number;
-  /** Timers and time, for tests; default the real ones. */
-  clock?: ProgressClock;
+  /** Timers and time, for tests; default the system clock. */
+  clock?: Pick<Clock, 'now' | 'schedule'>;
 }
-
-export interface ProgressClock {
-  now(): number;
-  setTimeout(run: () => void, ms: number): unknown;
-  clearTimeout(timer: unknown): void;
-}
-
-const realClock: ProgressClock = {
-  now: () => Date.now(),
-  setTimeout: (run, ms) => setTimeout(run, ms),
-  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
-};
 
 /**
  * The "working…" message of one call: posted at the first progress update, then updated with the latest
@@ -46,26 +35,27 @@ export class ProgressMessage {
   private ts: string | undefined;
   private latest: ProgressUpdate | undefined;
   private shownAt = Number.NEGATIVE_INFINITY;
-  private timer: unknown;
+  /** Cancels the pending update; set while one is scheduled. */
+  private cancelTimer: (() => void) | undefined;
   private ended = false;
   private work: Promise<void> = Promise.resolve();
-  private readonly clock: ProgressClock;
+  private readonly clock: Pick<Clock, 'now' | 'schedule'>;
   private readonly interval: number;
 
   constructor(
     private readonly place: RunPlace,
     private readonly opts: ProgressOptions,
   ) {
-    this.clock = opts.clock ?? realClock;
+    this.clock = opts.clock ?? systemClock;
     this.interval = opts.progressIntervalMs ?? 3000;
   }
 
   update(update: ProgressUpdate): void {
     this.latest = update;
-    if (this.ended || this.timer !== undefined) return;
+    if (this.ended || this.cancelTimer !== undefined) return;
     const wait = Math.max(0, this.shownAt + this.interval - this.clock.now());
-    this.timer = this.clock.setTimeout(() => {
-      this.timer = undefined;
+    this.cancelTimer = this.clock.schedule(() => {
+      this.cancelTimer = undefined;
       this.enqueue(() => this.show());
     }, wait);
   }
@@ -73,8 +63,8 @@ export class ProgressMessage {
   /** Stops updating; a posted message says the call is done (the result follows it). */
   async end(failed: boolean): Promise<void> {
     this.ended = true;
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
     await this.work;
     if (this.ts === undefined) return;
     await this.send(progressMessage({ ...this.names(), done: failed ? 'failed' : 'finished' }));

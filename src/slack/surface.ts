@@ -13,6 +13,7 @@ import {
   type CardAbout,
   type Locale,
 } from '../../blocks/index.js';
+import { systemClock, type Clock } from '../clock.js';
 import { RelayError } from '../relay/errors.js';
 import type { Surface } from '../relay/relay.js';
 import type { Question } from '../relay/types.js';
@@ -43,8 +44,8 @@ export class SlackSurface implements Surface {
     private readonly outbox: Outbox,
     /** Where each server's questions go and who may answer them. */
     readonly audience: Audience,
-    /** Epoch ms; when a card says a question ended. Default Date.now. */
-    private readonly now: () => number = Date.now,
+    /** When a card says a question ended. Default the system clock. */
+    private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {}
 
   async postQuestion(question: Question): Promise<{ channel: string; ts: string }> {
@@ -98,7 +99,7 @@ export class SlackSurface implements Surface {
       state: question.state,
       reason: question.reason ?? 'timed_out',
       mode: question.url ? 'url' : 'form',
-      at: this.now(),
+      at: this.clock.now(),
       ...aboutOf(question),
       ...(answer ? { answer } : {}),
       ...(byUserId ? { byUserId } : {}),

@@ -1,7 +1,7 @@
 // The links of -32042 answers being waited on. A server says that the out-of-band step of each link is done
 // with notifications/elicitation/complete (on the session of the replica that ran the call, so on this
 // one); once every link of one answer is done, its call can be retried without waiting for the person.
-import type { ProgressClock } from './progress-message.js';
+import { systemClock, type Clock } from '../clock.js';
 
 /** How long an answer's links are watched, in ms: 15 minutes (an idle MCP session closes after 10). */
 export const URL_WATCH_MS = 15 * 60_000;
@@ -9,38 +9,34 @@ export const URL_WATCH_MS = 15 * 60_000;
 interface Watch {
   left: Set<string>;
   allDone: () => void;
-  timer: unknown;
+  /** Ends the watch when it lapses (after ttlMs). */
+  cancelLapse: () => void;
 }
-
-const realTimers: Pick<ProgressClock, 'setTimeout' | 'clearTimeout'> = {
-  setTimeout: (run, ms) => setTimeout(run, ms).unref(),
-  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
-};
 
 export class UrlCompletions {
   /** The watches of each server and elicitationId (two runs may wait on the same link). */
   private readonly waiting = new Map<string, Set<Watch>>();
   private readonly ttlMs: number;
-  private readonly timers: Pick<ProgressClock, 'setTimeout' | 'clearTimeout'>;
+  private readonly clock: Pick<Clock, 'schedule'>;
 
   constructor(
     opts: {
       /** How long a watch lasts, in ms; default URL_WATCH_MS. */
       ttlMs?: number;
-      /** Timers, for tests; default the real ones (unref'd: a watch never keeps the process alive). */
-      timers?: Pick<ProgressClock, 'setTimeout' | 'clearTimeout'>;
+      /** Timers, for tests; default the system clock (unref'd: a watch never keeps the process alive). */
+      clock?: Pick<Clock, 'schedule'>;
     } = {},
   ) {
     this.ttlMs = opts.ttlMs ?? URL_WATCH_MS;
-    this.timers = opts.timers ?? realTimers;
+    this.clock = opts.clock ?? systemClock;
   }
 
   /** Calls `allDone` once, when every one of `ids` of `server` is complete, unless the watch lapses first. */
   watch(server: string, ids: string[], allDone: () => void): void {
     const keys = [...new Set(ids)].map((id) => keyOf(server, id));
     if (keys.length === 0) return;
-    const watch: Watch = { left: new Set(keys), allDone, timer: undefined };
-    watch.timer = this.timers.setTimeout(() => this.forget(watch), this.ttlMs);
+    const watch: Watch = { left: new Set(keys), allDone, cancelLapse: () => undefined };
+    watch.cancelLapse = this.clock.schedule(() => this.forget(watch), this.ttlMs);
     for (const key of keys) this.waiting.set(key, (this.waiting.get(key) ?? new Set()).add(watch));
   }
 
@@ -52,7 +48,7 @@ export class UrlCompletions {
     for (const watch of watches ?? []) {
       watch.left.delete(key);
       if (watch.left.size > 0) continue;
-      this.timers.clearTimeout(watch.timer);
+      watch.cancelLapse();
       watch.allDone();
     }
   }
@@ -63,7 +59,7 @@ export class UrlCompletions {
   }
 
   private forget(watch: Watch): void {
-    this.timers.clearTimeout(watch.timer);
+    watch.cancelLapse();
     for (const key of watch.left) {
       const watches = this.waiting.get(key);
       watches?.delete(watch);

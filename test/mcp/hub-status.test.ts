@@ -1,7 +1,7 @@
 // McpHub.status() and start(): what /mcp servers and /readyz show for each configured server, and the
 // control link's reconnects with backoff (a hand-run clock: no real waiting).
 import { afterEach, describe, expect, it } from 'vitest';
-import { backoffDelay } from '../../src/mcp/clock.js';
+import { backoffDelay } from '../../src/mcp/backoff.js';
 import { McpHub, type McpHubOptions } from '../../src/mcp/hub.js';
 import { describeError } from '../../src/mcp/status.js';
 import type { McpTransport } from '../../src/mcp/types.js';

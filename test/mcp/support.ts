@@ -1,7 +1,7 @@
 // Shared test helpers: in-memory sessions against the fixture server, a recording sink, a hand-run clock.
 import { fileURLToPath } from 'node:url';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { McpClock } from '../../src/mcp/clock.js';
+import type { Clock } from '../../src/clock.js';
 import type { McpHub } from '../../src/mcp/hub.js';
 import type { Outcome } from '../../src/relay/types.js';
 import type {
@@ -94,7 +94,7 @@ interface Timer {
 export function handClock(start = 1_700_000_000_000, random = 0.5) {
   let now = start;
   const timers: Timer[] = [];
-  const clock: McpClock = {
+  const clock: Clock = {
     now: () => now,
     random: () => random,
     schedule: (fn, ms) => {

@@ -27,7 +27,7 @@ describe('startHttpServer', () => {
   beforeAll(async () => {
     server = await startHttpServer({
       port: 0,
-      clock: () => NOW_MS,
+      clock: { now: () => NOW_MS },
       live: () => true,
       ready: () => Promise.resolve(ready),
       events: (req, res) => {

@@ -3,27 +3,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webApi } from '@slack/bolt';
 import { createLogger } from '../../src/logger.js';
-import { ProgressMessage, type ProgressClock } from '../../src/slack/progress-message.js';
+import type { Clock } from '../../src/clock.js';
+import { ProgressMessage } from '../../src/slack/progress-message.js';
 import { singleWorkspace } from '../../src/slack/workspaces.js';
 import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
 
 const TOKEN = 'xoxb-progress-test';
 
 /** Timers that fire only when the test says so. */
-class ManualClock implements ProgressClock {
+class ManualClock implements Pick<Clock, 'now' | 'schedule'> {
   time = 0;
   readonly pending = new Map<number, { run: () => void; ms: number }>();
   private id = 0;
   now(): number {
     return this.time;
   }
-  setTimeout(run: () => void, ms: number): unknown {
-    this.pending.set(++this.id, { run, ms });
-    return this.id;
-  }
-  clearTimeout(timer: unknown): void {
-    this.pending.delete(timer as number);
-  }
+  schedule = (run: () => void, ms: number): (() => void) => {
+    const timer = ++this.id;
+    this.pending.set(timer, { run, ms });
+    return () => void this.pending.delete(timer);
+  };
   /** Moves to `time` and fires every pending timer. */
   fire(time = this.time): void {
     this.time = time;

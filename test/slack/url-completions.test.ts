@@ -9,12 +9,10 @@ function manualTimers() {
   let id = 0;
   return {
     pending,
-    setTimeout: (run: () => void) => {
-      pending.set(++id, run);
-      return id;
-    },
-    clearTimeout: (timer: unknown) => {
-      pending.delete(timer as number);
+    schedule: (run: () => void) => {
+      const timer = ++id;
+      pending.set(timer, run);
+      return () => void pending.delete(timer);
     },
     fireAll: () => {
       for (const [key, run] of [...pending]) {
@@ -27,7 +25,7 @@ function manualTimers() {
 
 describe('UrlCompletions', () => {
   it('reports an answer done once every one of its links completed, once, and ignores unknown ids', () => {
-    const completions = new UrlCompletions({ timers: manualTimers() });
+    const completions = new UrlCompletions({ clock: manualTimers() });
     const done: string[] = [];
     completions.watch('ops', ['a', 'b'], () => done.push('ab'));
     completions.completed('ops', 'a');
@@ -40,7 +38,7 @@ describe('UrlCompletions', () => {
   });
 
   it('tells every answer waiting on the same link', () => {
-    const completions = new UrlCompletions({ timers: manualTimers() });
+    const completions = new UrlCompletions({ clock: manualTimers() });
     const done: string[] = [];
     completions.watch('ops', ['a'], () => done.push('first'));
     completions.watch('ops', ['a'], () => done.push('second'));
@@ -50,7 +48,7 @@ describe('UrlCompletions', () => {
 
   it('forgets an answer whose watch lapsed, and every answer once closed', () => {
     const timers = manualTimers();
-    const completions = new UrlCompletions({ timers });
+    const completions = new UrlCompletions({ clock: timers });
     const done: string[] = [];
     completions.watch('ops', ['a'], () => done.push('lapsed'));
     timers.fireAll();
