@@ -13,15 +13,20 @@ import {
   type ToolSummary,
 } from './mcp/index.js';
 import { Relay, halfTimeReminder } from './relay/relay.js';
-import { createSlackApp, type SlackApp } from './slack/app.js';
-import type { Audience } from './slack/audience.js';
-import { connectionOf } from './slack/receivers.js';
-import { checkFormSchema, checkUrl, refuseSecretFields } from './slack/checks.js';
-import { registerMcpCommand, type ToolRunner } from './slack/command-listener.js';
-import { HomeTab, registerHome } from './slack/home.js';
-import { OpenModals } from './slack/open-modals.js';
-import { ToolResults } from './slack/tool-results.js';
-import { UrlCompletions } from './slack/url-completions.js';
+import {
+  HomeTab,
+  OpenModals,
+  ToolResults,
+  UrlCompletions,
+  checkFormSchema,
+  checkUrl,
+  connectionOf,
+  createSlackApp,
+  refuseSecretFields,
+  type Audience,
+  type SlackApp,
+  type ToolRunner,
+} from './slack/index.js';
 import { Outbox, QuestionStore, SlackState, reminderTimes } from './store/index.js';
 
 export interface RunningRelay {
@@ -96,7 +101,14 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
   });
   // Each server connects in the background; /mcp servers and /readyz show how far each got.
   hub.start();
-  const home = homeAndCommands(slack, { store, state, hub, completions, logger, servers: config.servers });
+  const { home, tools, results } = homeAndCommands(slack, {
+    store,
+    state,
+    hub,
+    completions,
+    logger,
+    servers: config.servers,
+  });
   const modals = new OpenModals({
     records: state,
     clients: slack.clients,
@@ -104,7 +116,7 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
     logger,
   });
   slack.surface.observe(modals);
-  slack.listen({ relay, home, modals });
+  slack.listen({ relay, home, modals, tools, results });
   await store.startInbox((question) => relay.onFinished(question));
   await store.startTimeouts(async (id) => {
     await relay.end(id, { action: 'cancel' }, 'timed_out');
@@ -136,7 +148,7 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
   };
 }
 
-/** The App Home inbox (following every question's start and end) and the `/mcp` command. */
+/** The App Home inbox (following every question's start and end) and what the `/mcp` command runs tools with. */
 function homeAndCommands(
   slack: SlackApp,
   deps: {
@@ -147,7 +159,7 @@ function homeAndCommands(
     logger: Logger;
     servers: ServerConfig[];
   },
-): HomeTab {
+): { home: HomeTab; tools: ToolRunner; results: ToolResults } {
   const home = new HomeTab({
     clients: slack.clients,
     pendingFor: (userId) => deps.store.pendingFor(userId),
@@ -156,7 +168,6 @@ function homeAndCommands(
     logger: deps.logger,
   });
   slack.surface.observe(home);
-  registerHome(slack.app, home);
   const tools = toolRunner(deps.hub);
   const results = new ToolResults({
     clients: slack.clients,
@@ -168,8 +179,7 @@ function homeAndCommands(
     claimRetry: (channel, ts) => deps.state.claimRetry(channel, ts),
     logger: deps.logger,
   });
-  registerMcpCommand(slack.app, { tools, results, locales: slack.surface.locales });
-  return home;
+  return { home, tools, results };
 }
 
 function elicitationSink(

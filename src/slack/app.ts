@@ -10,7 +10,7 @@ import type { SlackState } from '../store/slack-state.js';
 import { Audience } from './audience.js';
 import { processEventsOnce } from './event-dedupe.js';
 import { startHttpServer, type Readiness, type RunningHttpServer } from './http-server.js';
-import { registerListeners, type ListenerDeps } from './listeners.js';
+import { registerListeners, type ListenerDeps } from './listeners/index.js';
 import { Locales } from './locales.js';
 import { classifySlackError, slackErrorCode, slackHandler } from './outbox.js';
 import { distributedApp } from './oauth.js';
@@ -45,7 +45,7 @@ export interface SlackApp {
   /** The Web API client of each workspace, for calls made outside a Bolt listener. */
   clients: SlackClients;
   /** Registers the listeners; call once the relay and the tools exist. */
-  listen(deps: Omit<ListenerDeps, 'surface'>): void;
+  listen(deps: Omit<ListenerDeps, 'surface' | 'locales'>): void;
   start(port: number): Promise<{ port: number }>;
   stop(): Promise<void>;
 }
@@ -89,7 +89,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     app,
     surface,
     clients,
-    listen: (deps) => registerListeners(app, { ...deps, surface }),
+    listen: (deps) => registerListeners(app, { ...deps, surface, locales: surface.locales }),
     start: async (port) => {
       await options.outbox.start(slackHandler(clients), classifySlackError);
       await built.connect?.();

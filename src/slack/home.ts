@@ -1,6 +1,6 @@
 // The App Home tab as each person's inbox: published when they open it (app_home_opened) and re-published when
 // one of their questions starts or ends, with each ended question added to their recent answers first.
-import type { App, webApi } from '@slack/bolt';
+import type { webApi } from '@slack/bolt';
 import { HOME_RECENT_MAX, homeView } from '../../blocks/index.js';
 import { namedAnswerers, type Question } from '../relay/types.js';
 import type { AnswerRecord } from '../store/index.js';
@@ -113,12 +113,4 @@ export class HomeTab implements QuestionObserver {
     this.background.add(done);
     void done.finally(() => this.background.delete(done));
   }
-}
-
-/** Publishes the Home tab whenever a person opens it. */
-export function registerHome(app: App, home: HomeTab): void {
-  app.event('app_home_opened', async ({ event, client, context }) => {
-    if (event.tab !== 'home') return;
-    await home.publish(event.user, context.teamId, client);
-  });
 }

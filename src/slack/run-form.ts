@@ -2,22 +2,19 @@
 // is used inside its 3 s), then shows the form built from the tool's inputSchema; a tool without
 // properties just runs. Submit → the arguments are typed and checked (errors under their field) → the tool
 // runs with them and its result comes to the person's DM (or the run's thread, for `route: thread`).
-import type { App, webApi } from '@slack/bolt';
+import type { webApi } from '@slack/bolt';
 import {
   commandText,
   loadingModal,
   noticeModal,
-  readRunArguments,
   runFormModal,
-  runTargetOf,
-  RUN_FORM_CALLBACK,
   takesArguments,
   type Locale,
 } from '../../blocks/index.js';
 import type { ToolSummary } from '../mcp/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Origin } from '../relay/types.js';
-import type { CommandDeps } from './command-listener.js';
+import type { CommandDeps } from './listeners/deps.js';
 
 interface OpenInput {
   client: webApi.WebClient;
@@ -55,27 +52,8 @@ export async function openRunForm(input: OpenInput, deps: CommandDeps): Promise<
   await deps.results.run({ server, tool, args: {}, origin });
 }
 
-export function registerRunForm(app: App, deps: CommandDeps): void {
-  app.view(RUN_FORM_CALLBACK, async ({ ack, body, view }) => {
-    const target = runTargetOf(view);
-    if (!target) return ack();
-    // A view submission names no conversation: the form kept the one where `/mcp run` ran.
-    const origin = { ...originOfInteraction(body), ...(target.channel ? { channelId: target.channel } : {}) };
-    const locale = await deps.locales.of(origin.userId, origin.teamId);
-    const { server, tool } = target;
-    const found =
-      target.inputSchema === undefined ? await findTool(deps, origin, server, tool, locale) : target;
-    if (typeof found === 'string')
-      return ack({ response_action: 'update', view: noticeModal(found, locale) as never });
-    const read = readRunArguments(found.inputSchema, view.state.values, locale);
-    if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
-    await ack();
-    await deps.results.run({ server, tool, args: read.args, origin });
-  });
-}
-
 /** The tool, or what to tell the person when it cannot be had. */
-async function findTool(
+export async function findTool(
   deps: CommandDeps,
   origin: Origin,
   server: string,

@@ -1,43 +1,15 @@
-// Thin Bolt listeners: each acks inside Slack's 3 s, then hands the work to the relay.
-// Every interaction checks the question's state and its answerer, so duplicate clicks, late submits and
-// other people's clicks get a friendly reply instead of an error.
-import type { AllMiddlewareArgs, App, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import {
-  DECLINE_ACTION,
-  RESPOND_ACTION,
-  URL_CONSENT_ACTION,
-  formModal,
-  parseFormSchema,
-} from '../../blocks/index.js';
-import type { Relay } from '../relay/relay.js';
-import { checkAnswerer } from './answerable.js';
-import { registerFormListeners } from './form-listeners.js';
-import { registerSuggestions } from './suggestions.js';
-import type { HomeTab } from './home.js';
-import type { OpenModals } from './open-modals.js';
-import { refusalText, type Refusal } from './texts.js';
-import type { SlackSurface } from './surface.js';
+// A card's buttons: Respond (opens the form), Decline, and a URL-mode card's link (consent). Each acks inside
+// Slack's 3 s, then hands the work to the relay. Every interaction checks the question's state and its
+// answerer, so duplicate clicks, late submits and other people's clicks get a friendly reply instead of an error.
+import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { formModal, parseFormSchema } from '../../../../blocks/index.js';
+import { checkAnswerer } from '../../answerable.js';
+import { refusalText, type Refusal } from '../../texts.js';
+import type { ListenerDeps } from '../deps.js';
 
-export interface ListenerDeps {
-  relay: Relay;
-  surface: SlackSurface;
-  /** Clicks on the App Home are answered by refreshing it (they carry no response_url). */
-  home: Pick<HomeTab, 'refresh'>;
-  /** Remembers each form opened, so it can be replaced if its question ends while it is open. */
-  modals: Pick<OpenModals, 'opened'>;
-}
+export type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
-export function registerListeners(app: App, deps: ListenerDeps): void {
-  app.action<BlockButtonAction>(RESPOND_ACTION, async (args) => openForm(args, deps));
-  app.action<BlockButtonAction>(DECLINE_ACTION, async (args) => decline(args, deps));
-  app.action<BlockButtonAction>(URL_CONSENT_ACTION, async (args) => consentToUrl(args, deps));
-  registerFormListeners(app, deps);
-  registerSuggestions(app, deps);
-}
-
-type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
-
-async function openForm(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
+export async function openForm(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
   const { ack, body, action, client } = args;
   await ack();
   // The trigger_id lives 3 s: the answerer check and the locale lookup (both may call Slack) run together.
@@ -57,7 +29,7 @@ async function openForm(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
   if (opened.view?.id) await deps.modals.opened(question, opened.view.id, body.user.id);
 }
 
-async function decline(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
+export async function decline(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
   const { ack, body, action } = args;
   await ack();
   const check = await checkAnswerer(deps, action.value ?? '', body);
@@ -67,7 +39,7 @@ async function decline(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
 }
 
 /** A URL-mode card's link button: Slack opens the link in the person's browser; the click is their consent. */
-async function consentToUrl(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
+export async function consentToUrl(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
   const { ack, body, action } = args;
   await ack();
   const check = await checkAnswerer(deps, action.value ?? '', body);

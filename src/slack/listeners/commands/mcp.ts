@@ -1,100 +1,44 @@
 // `/mcp`: acks at once, then answers privately (help, servers, tools) or runs the tool; its elicitations
 // reach the person who ran it, and so do its progress and result (tool-results.ts). `run` without
 // arguments opens the arguments form (run-form.ts).
-import type { App, BlockButtonAction, SlashCommand } from '@slack/bolt';
-import {
-  LINK_ACTION_PREFIX,
-  RETRY_ACTION,
-  commandText,
-  retryingMessage,
-  escapeMrkdwn,
-  retryTargetOf,
-  toolsMessage,
-  type Locale,
-} from '../../blocks/index.js';
-import type { ServerStatus, ToolCall, ToolResult, ToolSummary } from '../mcp/index.js';
-import type { Origin } from '../relay/types.js';
-import { parseMcpCommand, type CommandProblem, type McpCommand } from './command.js';
-import type { Locales } from './locales.js';
-import { openRunForm, originOfInteraction, registerRunForm } from './run-form.js';
-import type { ToolResults } from './tool-results.js';
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs, SlashCommand } from '@slack/bolt';
+import { commandText, escapeMrkdwn, toolsMessage, type Locale } from '../../../../blocks/index.js';
+import type { ServerStatus, ToolSummary } from '../../../mcp/index.js';
+import type { Origin } from '../../../relay/types.js';
+import { parseMcpCommand, type CommandProblem, type McpCommand } from '../../command.js';
+import { openRunForm } from '../../run-form.js';
+import type { CommandDeps } from '../deps.js';
 
-/** What the command needs from the MCP side. A failed call resolves with isError: the person must see it. */
-export interface ToolRunner {
-  serverNames(): string[];
-  /** Connection state per server, for `/mcp servers`. */
-  status(): ServerStatus[];
-  /**
-   * The server's tools (cached by the MCP side; today the same list for everyone who asks); rejects when
-   * the server cannot be reached.
-   */
-  listTools(server: string, person: Origin): Promise<ToolSummary[]>;
-  callTool(input: ToolCall): Promise<ToolResult>;
-}
-
-export interface CommandDeps {
-  tools: ToolRunner;
-  results: ToolResults;
-  locales: Locales;
-}
+type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
 type Reply = (text: string, blocks?: object[]) => Promise<unknown>;
 
-export function registerMcpCommand(app: App, deps: CommandDeps): void {
-  app.command('/mcp', async ({ ack, command, respond, client }) => {
-    const parsed = parseMcpCommand(command.text);
-    const origin = originOf(command);
-    if (parsed.kind === 'run' && parsed.args === undefined && known(deps, parsed.server)) {
-      await ack();
-      // The trigger_id expires 3 s after the command: the form opens before anything slower.
-      const target = { server: parsed.server, tool: parsed.tool };
-      await openRunForm({ client, triggerId: command.trigger_id, origin, ...target }, deps);
-      return;
-    }
-    // The locale is cached per person, so the ack still leaves well inside Slack's 3 s.
-    const locale = await deps.locales.of(command.user_id, command.team_id);
-    if (parsed.kind === 'tools' && known(deps, parsed.server)) {
-      await ack();
-      const reply: Reply = (text, blocks) =>
-        respond({ response_type: 'ephemeral', text, ...(blocks ? { blocks: blocks as never } : {}) });
-      await listTools(parsed.server, { deps, origin, locale, reply });
-      return;
-    }
-    await ack({ response_type: 'ephemeral', text: immediateReply(parsed, deps, locale) });
-    if (parsed.kind === 'run' && known(deps, parsed.server)) {
-      await deps.results.run({ server: parsed.server, tool: parsed.tool, args: parsed.args ?? {}, origin });
-    }
-  });
-  registerRetry(app, deps);
-  // Link buttons open their URL in the browser; Slack still sends the click, which needs an ack.
-  app.action(new RegExp(`^${LINK_ACTION_PREFIX}\\d+$`), async ({ ack }) => ack());
-  registerRunForm(app, deps);
-}
-
-/**
- * A -32042 answer's Retry button: reruns the call, for the person who clicks, once they opened the links. The
- * automatic retry (once the server says every link is done) may have claimed it first, on any replica.
- */
-function registerRetry(app: App, deps: CommandDeps): void {
-  app.action<BlockButtonAction>(RETRY_ACTION, async ({ ack, body, action, respond }) => {
+export async function mcpCommand(
+  { ack, command, respond, client }: CommandArgs,
+  deps: CommandDeps,
+): Promise<void> {
+  const parsed = parseMcpCommand(command.text);
+  const origin = originOf(command);
+  if (parsed.kind === 'run' && parsed.args === undefined && known(deps, parsed.server)) {
     await ack();
-    const target = retryTargetOf(action.value);
-    const [channel, ts] = [body.channel?.id, body.message?.ts];
-    if (!target || !channel || !ts) return;
-    const locale = await deps.locales.of(body.user.id, body.team?.id);
-    if (!(await deps.results.claimRetry(channel, ts))) {
-      await respond({
-        response_type: 'ephemeral',
-        replace_original: false,
-        text: commandText(locale).retryTaken,
-      });
-      return;
-    }
-    // Replacing the message removes its buttons, so one click is one retry.
-    const retrying = retryingMessage({ ...target, locale });
-    await respond({ replace_original: true, text: retrying.text, blocks: retrying.blocks as never });
-    await deps.results.run({ ...target, origin: originOfInteraction(body) });
-  });
+    // The trigger_id expires 3 s after the command: the form opens before anything slower.
+    const target = { server: parsed.server, tool: parsed.tool };
+    await openRunForm({ client, triggerId: command.trigger_id, origin, ...target }, deps);
+    return;
+  }
+  // The locale is cached per person, so the ack still leaves well inside Slack's 3 s.
+  const locale = await deps.locales.of(command.user_id, command.team_id);
+  if (parsed.kind === 'tools' && known(deps, parsed.server)) {
+    await ack();
+    const reply: Reply = (text, blocks) =>
+      respond({ response_type: 'ephemeral', text, ...(blocks ? { blocks: blocks as never } : {}) });
+    await listTools(parsed.server, { deps, origin, locale, reply });
+    return;
+  }
+  await ack({ response_type: 'ephemeral', text: immediateReply(parsed, deps, locale) });
+  if (parsed.kind === 'run' && known(deps, parsed.server)) {
+    await deps.results.run({ server: parsed.server, tool: parsed.tool, args: parsed.args ?? {}, origin });
+  }
 }
 
 /** The ack's text: help, servers, a usage problem, an unknown server, or "Running…". */

@@ -1,19 +1,20 @@
 // External selects (fields with more than 100 options): as the person types, Slack asks for options with
 // block_suggestion; the bot answers with the matching options of the question's own schema (at most 100).
-import type { App } from '@slack/bolt';
-import { parseFormSchema, questionIdOf, suggestOptions } from '../../blocks/index.js';
-import type { Relay } from '../relay/relay.js';
+import type { AllMiddlewareArgs, SlackOptionsMiddlewareArgs } from '@slack/bolt';
+import { parseFormSchema, questionIdOf, suggestOptions } from '../../../../blocks/index.js';
+import type { ListenerDeps } from '../deps.js';
 
-export function registerSuggestions(app: App, deps: { relay: Pick<Relay, 'get'> }): void {
-  app.options<'block_suggestion'>({ type: 'block_suggestion' }, async ({ ack, payload }) => {
-    const id = questionIdOf(payload.view ?? {});
-    const question = id === undefined ? undefined : await deps.relay.get(id);
-    // No question (not a form view, or it was removed) or a URL-mode one: Slack shows no options.
-    const schema = question?.requestedSchema;
-    const options =
-      schema === undefined || schema === null
-        ? []
-        : suggestOptions(parseFormSchema(schema), payload.action_id, payload.value);
-    await ack({ options });
-  });
+export async function blockSuggestion(
+  { ack, payload }: SlackOptionsMiddlewareArgs<'block_suggestion'> & AllMiddlewareArgs,
+  deps: Pick<ListenerDeps, 'relay'>,
+): Promise<void> {
+  const id = questionIdOf(payload.view ?? {});
+  const question = id === undefined ? undefined : await deps.relay.get(id);
+  // No question (not a form view, or it was removed) or a URL-mode one: Slack shows no options.
+  const schema = question?.requestedSchema;
+  const options =
+    schema === undefined || schema === null
+      ? []
+      : suggestOptions(parseFormSchema(schema), payload.action_id, payload.value);
+  await ack({ options });
 }

@@ -1,0 +1,23 @@
+// Block actions: a card's buttons, a long form's Back, and a -32042 answer's Retry and link buttons.
+import type { App, BlockButtonAction } from '@slack/bolt';
+import {
+  DECLINE_ACTION,
+  LINK_ACTION_PREFIX,
+  PAGE_BACK_ACTION,
+  RESPOND_ACTION,
+  RETRY_ACTION,
+  URL_CONSENT_ACTION,
+} from '../../../../blocks/index.js';
+import type { ListenerDeps } from '../deps.js';
+import { pageBack } from './page-back.js';
+import { consentToUrl, decline, openForm } from './question-buttons.js';
+import { ackLinkClick, retryCall } from './retry.js';
+
+export function register(app: App, deps: ListenerDeps): void {
+  app.action<BlockButtonAction>(RESPOND_ACTION, async (args) => openForm(args, deps));
+  app.action<BlockButtonAction>(DECLINE_ACTION, async (args) => decline(args, deps));
+  app.action<BlockButtonAction>(URL_CONSENT_ACTION, async (args) => consentToUrl(args, deps));
+  app.action<BlockButtonAction>(PAGE_BACK_ACTION, async (args) => pageBack(args, deps));
+  app.action<BlockButtonAction>(RETRY_ACTION, async (args) => retryCall(args, deps));
+  app.action(new RegExp(`^${LINK_ACTION_PREFIX}\\d+$`), ackLinkClick);
+}

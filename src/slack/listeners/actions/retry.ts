@@ -1,0 +1,38 @@
+// A -32042 answer's buttons: Retry reruns the call; a link button only needs its click acked.
+import type { AllMiddlewareArgs, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { commandText, retryingMessage, retryTargetOf } from '../../../../blocks/index.js';
+import { originOfInteraction } from '../../run-form.js';
+import type { CommandDeps } from '../deps.js';
+import type { ButtonArgs } from './question-buttons.js';
+
+/**
+ * Reruns the call, for the person who clicks, once they opened the links. The automatic retry (once the
+ * server says every link is done) may have claimed it first, on any replica.
+ */
+export async function retryCall(
+  { ack, body, action, respond }: ButtonArgs,
+  deps: CommandDeps,
+): Promise<void> {
+  await ack();
+  const target = retryTargetOf(action.value);
+  const [channel, ts] = [body.channel?.id, body.message?.ts];
+  if (!target || !channel || !ts) return;
+  const locale = await deps.locales.of(body.user.id, body.team?.id);
+  if (!(await deps.results.claimRetry(channel, ts))) {
+    await respond({
+      response_type: 'ephemeral',
+      replace_original: false,
+      text: commandText(locale).retryTaken,
+    });
+    return;
+  }
+  // Replacing the message removes its buttons, so one click is one retry.
+  const retrying = retryingMessage({ ...target, locale });
+  await respond({ replace_original: true, text: retrying.text, blocks: retrying.blocks as never });
+  await deps.results.run({ ...target, origin: originOfInteraction(body) });
+}
+
+/** Link buttons open their URL in the browser; Slack still sends the click, which needs an ack. */
+export async function ackLinkClick({ ack }: SlackActionMiddlewareArgs & AllMiddlewareArgs): Promise<void> {
+  await ack();
+}

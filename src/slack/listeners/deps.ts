@@ -1,0 +1,25 @@
+// What the listeners need, built once by the Slack factory and handed to every `register(app, deps)`.
+import type { Relay } from '../../relay/relay.js';
+import type { HomeTab } from '../home.js';
+import type { Locales } from '../locales.js';
+import type { OpenModals } from '../open-modals.js';
+import type { SlackSurface } from '../surface.js';
+import type { ToolResults } from '../tool-results.js';
+import type { ToolRunner } from '../tools.js';
+
+export interface ListenerDeps {
+  relay: Relay;
+  surface: SlackSurface;
+  /** Clicks on the App Home are answered by refreshing it (they carry no response_url). */
+  home: Pick<HomeTab, 'refresh' | 'publish'>;
+  /** Remembers each form opened, so it can be replaced if its question ends while it is open. */
+  modals: Pick<OpenModals, 'opened'>;
+  /** The MCP side, for `/mcp` (servers, tools, runs). */
+  tools: ToolRunner;
+  /** Runs a tool for a person and shows its progress and result. */
+  results: ToolResults;
+  locales: Locales;
+}
+
+/** What `/mcp` and its follow-ups (Retry, the arguments form) need. */
+export type CommandDeps = Pick<ListenerDeps, 'tools' | 'results' | 'locales'>;
