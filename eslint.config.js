@@ -22,6 +22,17 @@ export default tseslint.config(
     },
   },
   {
+    // One connection factory (src/redis) builds every Redis connection, so topologies plug in at one place.
+    files: ['src/**/*.ts'],
+    ignores: ['src/redis/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'ioredis', message: 'Use src/redis (RedisConnections, RedisClient) instead.' }] },
+      ],
+    },
+  },
+  {
     files: ['test/**', 'bench/**', 'examples/**', 'scripts/**', '*.config.*'],
     rules: { 'no-console': 'off' },
   },

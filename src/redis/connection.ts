@@ -1,9 +1,23 @@
-// Opening Redis connections: fail fast at start-up, log outages once, and check the eviction policy.
+// Every Redis connection the bot opens is built here, from one RedisSetting: command clients that fail fast,
+// blocking readers that wait out outages, and the unconnected templates BullMQ duplicates for its own blocking
+// connections. Later topologies (Cluster, Sentinel) become variants of RedisSetting handled in this file alone;
+// TLS already works through a rediss:// URL. Outages are logged once each; the eviction policy is checked here.
 import { Redis, ReplyError, type RedisOptions } from 'ioredis';
 import { StoreError, redactUrl } from './errors.js';
 
+/** A connected ioredis client; the rest of the bot names the type through this alias, never ioredis itself. */
+export type RedisClient = Redis;
+
+/** Where Redis is: REDIS_URL (`redis://`, or `rediss://` for TLS). The one place a topology is described. */
+export interface RedisSetting {
+  url: string;
+}
+
 /** How long open() waits for Redis before giving up, in ms. */
 export const CONNECT_TIMEOUT_MS = 3_000;
+
+/** Longest wait for one command on a command connection, in ms (create/get/finish/attachCard, outbox adds...). */
+export const COMMAND_TIMEOUT_MS = 5_000;
 
 /** Longest pause between reconnect attempts after an outage, in ms. */
 const RECONNECT_MAX_DELAY_MS = 2_000;
@@ -20,7 +34,7 @@ export const defaultLogger: StoreLogger = {
 };
 
 /** A lazily connecting client that logs the first error of each outage (ioredis repeats it per retry). */
-export function createClient(url: string, name: string, logger: StoreLogger, options: RedisOptions): Redis {
+function createClient(url: string, name: string, logger: StoreLogger, options: RedisOptions): Redis {
   // Errors before the first 'ready' are start-up failures, which connectOrFail reports as a StoreError.
   let reported = true;
   let wasReady = false;
@@ -45,6 +59,63 @@ export function createClient(url: string, name: string, logger: StoreLogger, opt
   return redis;
 }
 
+/**
+ * Builds the bot's connections, each named `name` (CLIENT SETNAME, see Keys.connectionName) so CLIENT LIST
+ * shows which part of which replica holds it.
+ */
+export class RedisConnections {
+  constructor(
+    private readonly setting: RedisSetting,
+    private readonly logger: StoreLogger = defaultLogger,
+  ) {}
+
+  /**
+   * A connected client for ordinary commands. No offline queue and one retry: with Redis down, a call fails at
+   * once (StoreError 'redis_unavailable') instead of waiting in a buffer.
+   */
+  async command(name: string): Promise<Redis> {
+    const redis = createClient(this.setting.url, name, this.logger, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      // Bounds a command on a connection that died without a FIN (partition), which ioredis cannot see.
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      // ...and drops such a connection (no reply for this long while commands wait), so ioredis reconnects;
+      // a command timeout alone would leave every later command to time out on the dead socket.
+      socketTimeout: COMMAND_TIMEOUT_MS,
+    });
+    await connectOrFail(redis, this.setting.url);
+    return redis;
+  }
+
+  /** A connected client for a blocking read loop: its commands wait out an outage (no retry limit). */
+  async blocking(name: string): Promise<Redis> {
+    const redis = createClient(this.setting.url, name, this.logger, { maxRetriesPerRequest: null });
+    await connectOrFail(redis, this.setting.url);
+    return redis;
+  }
+
+  /**
+   * An unconnected client that BullMQ duplicates for each blocking connection of a Worker or QueueEvents (its
+   * errors reach the owner's 'error' event). `silenceMs`: no data for this long while a command waits means the
+   * socket died without a FIN, so it is dropped and reconnected; leave it out when reads may block longer.
+   */
+  template(name: string, silenceMs?: number): Redis {
+    const redis = new Redis(this.setting.url, {
+      lazyConnect: true,
+      connectionName: name,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: null,
+      ...(silenceMs === undefined ? {} : { socketTimeout: silenceMs }),
+      // Used only once Redis answered at start-up, so an outage is always waited out, backing off up to 2 s.
+      retryStrategy: (attempt) => Math.min(attempt * 100, RECONNECT_MAX_DELAY_MS),
+    });
+    // Never connects itself; the copies report their errors through the BullMQ object that owns them.
+    redis.on('error', () => undefined);
+    return redis;
+  }
+}
+
 function unavailable(url: string, cause: unknown): StoreError {
   return new StoreError(
     'redis_unavailable',
@@ -54,7 +125,7 @@ function unavailable(url: string, cause: unknown): StoreError {
 }
 
 /** Connects within CONNECT_TIMEOUT_MS or rejects with StoreError 'redis_unavailable' (no endless retry). */
-export async function connectOrFail(redis: Redis, url: string): Promise<void> {
+async function connectOrFail(redis: Redis, url: string): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(

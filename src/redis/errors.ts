@@ -1,3 +1,4 @@
+// The persistence error family: every failure of the Redis-backed parts (questions, outbox, Slack state).
 import { RelayError } from '../relay/errors.js';
 
 export type StoreErrorCode =
@@ -21,17 +22,6 @@ export class StoreError extends RelayError {
   declare readonly code: StoreErrorCode;
   constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
-  }
-}
-
-/** A create refused by the per-server rate limit; `retryAfterMs` is when the current window ends. */
-export class RateLimitedError extends StoreError {
-  override name = 'RateLimitedError';
-  constructor(
-    readonly server: string,
-    readonly retryAfterMs: number,
-  ) {
-    super('rate_limited', `Server "${server}" asked too many questions; retry in ${retryAfterMs} ms`);
   }
 }
 

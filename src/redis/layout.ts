@@ -1,6 +1,8 @@
-// Key layout. Every key lives under `${prefix}:` so one deployment (or one test) owns a clean namespace.
+// Key layout: every key the bot writes, in one namespace scheme `${prefix}:<owner>:<family>:<id>`, so one
+// deployment (or one test) owns everything under `${prefix}:` and each owner's keys sit apart.
 //
-//   ${prefix}:{q}:question:<id>     hash    one question (see record.ts for the fields)
+// Questions (src/store), owner `{q}`, a Redis Cluster hash tag (see below):
+//   ${prefix}:{q}:question:<id>     hash    one question (see store/record.ts for the fields)
 //   ${prefix}:{q}:inbox:<holder>    stream  ids of finished questions whose MCP session <holder> holds
 //   ${prefix}:{q}:lease:<holder>    string  present while the replica <holder> is alive (SET PX, renewed)
 //   ${prefix}:{q}:holders           set     holders that have acquired a lease (the sweeper's work list)
@@ -8,7 +10,15 @@
 //   ${prefix}:{q}:held:<holder>     zset    pending question ids of <holder>, scored by deadline
 //   ${prefix}:{q}:user:<userId>     zset    pending question ids a person must answer, scored by deadline
 //   ${prefix}:{q}:rate:<server>     string  new-question counter of the server's current rate window
-//   ${prefix}:{bull}:timeouts:...   BullMQ  the delayed timeout jobs (BullMQ builds these from its prefix)
+// BullMQ queues, owner `{bull}` (BullMQ builds the keys below `${prefix}:{bull}:<queue>:` itself):
+//   timeouts, reminders (src/store), outbox (src/slack/outbox)
+// Slack's own state (src/slack), owner `slack`; one key per command, so no hash tag is needed:
+//   ${prefix}:slack:history:<userId>                list    JSON entries of the person's recent answers
+//   ${prefix}:slack:modals:<questionId>             hash    view id → user id of the forms open for a question
+//   ${prefix}:slack:event:<event_id>                string  "1" while an Events API delivery counts as taken
+//   ${prefix}:slack:retry:<channel>:<ts>            string  "1" once the retry of a -32042 answer was claimed
+//   ${prefix}:slack:installation:<kind>:<id>        string  JSON Installation (kind `team` or `enterprise`)
+//   ${prefix}:slack:pace:<channel>                  string  epoch ms of the channel's last reserved post slot
 //
 // Redis Cluster: the finish script writes a question hash AND its holder's inbox in one step, so both must
 // hash to the same slot. One deployment-wide hash tag `{q}` guarantees that. A key's tag is the text between
@@ -32,11 +42,18 @@ export interface Keys {
   rate(server: string): string;
   /** The BullMQ `prefix` option: queue keys become `${bullPrefix}:${queueName}:...`. */
   readonly bullPrefix: string;
-  /** A CLIENT SETNAME value for one of this store's connections, e.g. `${prefix}:inbox:<holder>`. */
+  history(userId: string): string;
+  modals(questionId: string): string;
+  event(eventId: string): string;
+  retry(channel: string, ts: string): string;
+  installation(kind: 'team' | 'enterprise', id: string): string;
+  pace(channel: string): string;
+  /** A CLIENT SETNAME value for one of the bot's connections, e.g. `${prefix}:inbox:<holder>`. */
   connectionName(role: string, holder: string): string;
 }
 
 export function keys(prefix: string): Keys {
+  const slack = `${prefix}:slack`;
   return {
     question: (id) => `${prefix}:{q}:question:${id}`,
     inbox: (holder) => `${prefix}:{q}:inbox:${holder}`,
@@ -47,6 +64,12 @@ export function keys(prefix: string): Keys {
     user: (userId) => `${prefix}:{q}:user:${userId}`,
     rate: (server) => `${prefix}:{q}:rate:${server}`,
     bullPrefix: `${prefix}:{bull}`,
+    history: (userId) => `${slack}:history:${userId}`,
+    modals: (questionId) => `${slack}:modals:${questionId}`,
+    event: (eventId) => `${slack}:event:${eventId}`,
+    retry: (channel, ts) => `${slack}:retry:${channel}:${ts}`,
+    installation: (kind, id) => `${slack}:installation:${kind}:${id}`,
+    pace: (channel) => `${slack}:pace:${channel}`,
     connectionName: (role, holder) => `${prefix}:${role}:${holder}`.replace(unsafeName, '_'),
   };
 }
@@ -56,3 +79,6 @@ export const TIMEOUT_QUEUE = 'timeouts';
 
 /** BullMQ queue of reminder jobs (jobId `<question id>-r<n>`). */
 export const REMINDER_QUEUE = 'reminders';
+
+/** BullMQ queue of Slack calls (card posts and updates). */
+export const OUTBOX_QUEUE = 'outbox';

@@ -1,12 +1,12 @@
 // Each person's recent answers, for the App Home inbox: a capped Redis list per person, newest first.
 //
-//   ${prefix}:history:<userId>   list   JSON AnswerRecord entries, at most `max`; the key expires `ttlSec`
-//                                       after the latest entry (the deployment's retention of finished questions)
+// Key `history` (src/redis/layout.ts): a list of JSON AnswerRecord entries, at most `max`; the key expires
+// `ttlSec` after the latest entry (the deployment's retention of finished questions).
 //
 // Only one key per command, so it needs no hash tag on Redis Cluster.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/index.js';
 import type { AnswerSummary } from '../relay/types.js';
-import type { StoreLogger } from './connect.js';
+import type { StoreLogger } from '../redis/index.js';
 import { reasons } from './record.js';
 
 /** One ended question as the person who was asked sees it later. */
@@ -17,11 +17,9 @@ export const HISTORY_MAX = 10;
 /** Characters of the question's message kept in an entry (the Home tab shows fewer). */
 const MESSAGE_KEPT = 500;
 
-export const historyKey = (prefix: string, userId: string): string => `${prefix}:history:${userId}`;
-
 /** Adds `record` as the newest entry of the list at `key`, trims it to `max` and renews its expiry. */
 export async function recordAnswer(
-  cmd: Redis,
+  cmd: RedisClient,
   key: string,
   record: AnswerRecord,
   limits: { max: number; ttlSec: number },
@@ -42,7 +40,7 @@ export async function recordAnswer(
 
 /** The newest `limit` entries at `key`, newest first; entries that cannot be read are skipped (logged). */
 export async function recentAnswers(
-  cmd: Redis,
+  cmd: RedisClient,
   key: string,
   limit: number,
   logger: StoreLogger,

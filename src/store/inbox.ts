@@ -4,9 +4,9 @@
 // are deleted; whatever is still in the stream at start (a previous process with this holder id) is
 // delivered first.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/index.js';
 import type { Question } from '../relay/types.js';
-import { endClient, type StoreLogger } from './connect.js';
+import { endClient, type StoreLogger } from '../redis/index.js';
 import { parseQuestion } from './record.js';
 
 /** XREAD BLOCK time in ms: how long one read waits for new entries before it is issued again. */
@@ -22,7 +22,7 @@ export const INBOX_RETRY_MS = 250;
 const BATCH = 100;
 
 export interface InboxDeps {
-  redis: Redis;
+  redis: RedisClient;
   streamKey: string;
   questionKey(id: string): string;
   /** Drops an accepted answer's content from the record, once read for delivery. */

@@ -1,6 +1,5 @@
 export {
   CLOSE_GRACE_MS,
-  COMMAND_TIMEOUT_MS,
   QuestionStore,
   TIMEOUT_LOCK_DURATION_MS,
   TIMEOUT_RECOVERY_BOUND_MS,
@@ -9,7 +8,7 @@ export {
 } from './store.js';
 export type { CreateOptions, StoreOptions } from './store.js';
 export { RateLimitedError, StoreError, type StoreErrorCode } from './errors.js';
-export { CONNECT_TIMEOUT_MS, type StoreLogger } from './connect.js';
+export { COMMAND_TIMEOUT_MS, CONNECT_TIMEOUT_MS, type StoreLogger } from '../redis/index.js';
 export { INBOX_BLOCK_MS, INBOX_STALL_MS } from './inbox.js';
 export {
   LEASE_RENEW_EVERY_MS,

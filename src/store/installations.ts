@@ -1,20 +1,22 @@
 // Bolt's InstallationStore in Redis: one JSON record per workspace (or per Enterprise Grid org for org-wide
 // installs), written by the OAuth redirect handler and read by `authorize` on every request, on any replica.
 //
-//   ${prefix}:slack:installation:team:<team id>          string  JSON Installation (workspace install)
-//   ${prefix}:slack:installation:enterprise:<org id>     string  JSON Installation (org-wide install)
+// Keys: `installation` in src/redis/layout.ts (kind `team` for a workspace install, `enterprise` for an org).
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
-import type { Redis } from 'ioredis';
-import { commandError } from './connect.js';
-import { StoreError } from './errors.js';
+import type { RedisClient } from '../redis/index.js';
+import { StoreError, commandError, keys, type Keys } from '../redis/index.js';
 
 type AnyInstallation = Installation<'v1' | 'v2', boolean>;
 
 export class RedisInstallationStore implements InstallationStore {
+  private readonly keys: Keys;
+
   constructor(
-    private readonly redis: Redis,
-    private readonly prefix: string,
-  ) {}
+    private readonly redis: RedisClient,
+    prefix: string,
+  ) {
+    this.keys = keys(prefix);
+  }
 
   async storeInstallation(installation: AnyInstallation): Promise<void> {
     const key = installation.isEnterpriseInstall
@@ -58,6 +60,6 @@ export class RedisInstallationStore implements InstallationStore {
 
   private key(kind: 'team' | 'enterprise', id: string | undefined): string {
     if (!id) throw new StoreError('bad_record', `an installation without its ${kind} id`);
-    return `${this.prefix}:slack:installation:${kind}:${id}`;
+    return this.keys.installation(kind, id);
   }
 }

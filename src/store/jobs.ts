@@ -1,7 +1,7 @@
 // BullMQ job options and small timing helpers shared by the store's workers.
 import { randomBytes } from 'node:crypto';
 import { DelayedError, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/index.js';
 import type { Question } from '../relay/types.js';
 
 /** Waits for the promises to settle, or for `ms`, whichever comes first; true when they all settled. */
@@ -38,7 +38,12 @@ export function newId(): string {
  * early is put back for the time still left (measured on Redis, scheduled on this worker's clock) and BullMQ
  * is told so with DelayedError. A worker whose clock runs behind fires late by its skew.
  */
-export async function deferIfEarly(cmd: Redis, questionKey: string, job: Job, token?: string): Promise<void> {
+export async function deferIfEarly(
+  cmd: RedisClient,
+  questionKey: string,
+  job: Job,
+  token?: string,
+): Promise<void> {
   const replies = await cmd.multi().hget(questionKey, 'deadline').time().exec();
   const deadline = Number(replies?.[0]?.[1] ?? NaN);
   const [sec, micro] = (replies?.[1]?.[1] ?? ['0', '0']) as [string, string];

@@ -7,10 +7,10 @@
 // A holder cut off from Redis for longer than ttlMs is treated as dead too; when it comes back its inbox
 // receives those cancels like any other outcome.
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/index.js';
 import type { EndReason, FinishResult, Outcome, Question } from '../relay/types.js';
-import type { StoreLogger } from './connect.js';
-import type { Keys } from './keys.js';
+import type { StoreLogger } from '../redis/index.js';
+import type { Keys } from '../redis/index.js';
 import type { StoreScripts } from './scripts.js';
 
 /** Default lease lifetime in ms: how long a replica may go silent before it is considered dead. */
@@ -35,7 +35,7 @@ export interface SweepOptions {
 }
 
 export interface LivenessDeps {
-  cmd: Redis & StoreScripts;
+  cmd: RedisClient & StoreScripts;
   keys: Keys;
   holderId: string;
   logger: StoreLogger;

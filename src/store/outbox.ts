@@ -6,22 +6,22 @@
 // The worker never lets a job fail for a Slack reason: it completes with an OutboxResult, so send() gets
 // `{ ok: false, error }` instead of BullMQ's failure text. Only transient errors are thrown, to be retried.
 import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { RelayError } from '../relay/errors.js';
 import {
+  OUTBOX_QUEUE,
+  RedisConnections,
   commandError,
-  connectOrFail,
-  createClient,
   defaultLogger,
   endClient,
+  keys,
+  type Keys,
+  type RedisClient,
+  type RedisSetting,
   type StoreLogger,
-} from './connect.js';
+} from '../redis/index.js';
+import { RelayError } from '../relay/errors.js';
 import { settleWithin } from './jobs.js';
-import { keys } from './keys.js';
-import { COMMAND_TIMEOUT_MS } from './store.js';
 
-/** BullMQ queue of Slack calls, under the store's `${prefix}:{bull}`. */
-export const OUTBOX_QUEUE = 'outbox';
+export { OUTBOX_QUEUE } from '../redis/index.js';
 /**
  * Calls per second across all replicas. Slack's limits are per method and workspace: chat.postMessage allows
  * about 1 message/s per channel with short bursts, chat.update is Tier 3 (50+/min with bursts). 10/s keeps a
@@ -71,9 +71,8 @@ export interface Classified {
 
 export type OutboxHandler = (job: OutboxJob) => Promise<{ ts?: string; channel?: string }>;
 
-export interface OutboxOptions {
-  /** REDIS_URL. */
-  url: string;
+/** `url`: REDIS_URL. */
+export interface OutboxOptions extends RedisSetting {
   /** REDIS_PREFIX; the queue lives under `${prefix}:{bull}:outbox`. */
   prefix: string;
   logger?: StoreLogger;
@@ -105,10 +104,11 @@ class RetryLater extends RelayError {
 
 interface Parts {
   opts: OutboxOptions;
+  keys: Keys;
   logger: StoreLogger;
-  producer: Redis;
+  producer: RedisClient;
   /** Unconnected template that BullMQ duplicates for its blocking connections. */
-  base: Redis;
+  base: RedisClient;
   queue: Queue<Data, OutboxResult>;
   events: QueueEvents;
 }
@@ -125,26 +125,15 @@ export class Outbox {
   static async open(opts: OutboxOptions): Promise<Outbox> {
     const k = keys(opts.prefix);
     const logger = opts.logger ?? defaultLogger;
-    const producer = createClient(opts.url, k.connectionName('outbox', 'producer'), logger, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      // As the store's: bounds an add on a connection that died without a FIN.
-      commandTimeout: COMMAND_TIMEOUT_MS,
-    });
-    await connectOrFail(producer, opts.url);
-    const base = producer.duplicate({
-      connectionName: k.connectionName('outbox', 'blocking'),
-      enableOfflineQueue: true,
-      maxRetriesPerRequest: null,
-      commandTimeout: undefined,
-      lazyConnect: true,
-    });
-    base.on('error', () => undefined);
+    const connections = new RedisConnections(opts, logger);
+    const producer = await connections.command(k.connectionName('outbox', 'producer'));
+    // No silence limit: QueueEvents and the worker block for up to BullMQ's own read timeouts.
+    const base = connections.template(k.connectionName('outbox', 'blocking'));
     const queue = new Queue<Data, OutboxResult>(OUTBOX_QUEUE, { connection: producer, prefix: k.bullPrefix });
     const events = new QueueEvents(OUTBOX_QUEUE, { connection: base, prefix: k.bullPrefix });
     queue.on('error', (err) => logger.warn({ err }, 'outbox queue error'));
     events.on('error', (err) => logger.warn({ err }, 'outbox events error'));
-    const outbox = new Outbox({ opts, logger, producer, base, queue, events });
+    const outbox = new Outbox({ opts, keys: k, logger, producer, base, queue, events });
     try {
       await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
     } catch (err) {
@@ -187,7 +176,7 @@ export class Outbox {
       (job) => this.process(job, handler, classify),
       {
         connection: base,
-        prefix: keys(opts.prefix).bullPrefix,
+        prefix: this.p.keys.bullPrefix,
         concurrency: CONCURRENCY,
         limiter: opts.limit ?? OUTBOX_LIMIT,
       },
@@ -217,7 +206,7 @@ export class Outbox {
   private async paceDelay(channel: string): Promise<number> {
     const pace = this.p.opts.channelPaceMs ?? OUTBOX_CHANNEL_PACE_MS;
     if (pace <= 0) return 0;
-    const key = `${this.p.opts.prefix}:outbox:pace:${channel}`;
+    const key = this.p.keys.pace(channel);
     const wait = await this.p.producer.eval(PACE_SCRIPT, 1, key, pace);
     return typeof wait === 'number' ? wait : 0;
   }

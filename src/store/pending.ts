@@ -1,9 +1,9 @@
 // Reads over the pending indexes, and the per-server admission check for new questions.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/index.js';
 import type { Question } from '../relay/types.js';
-import type { StoreLogger } from './connect.js';
+import type { StoreLogger } from '../redis/index.js';
 import { RateLimitedError } from './errors.js';
-import type { Keys } from './keys.js';
+import type { Keys } from '../redis/index.js';
 import { parseQuestion } from './record.js';
 import type { StoreScripts } from './scripts.js';
 
@@ -19,7 +19,7 @@ export interface RateLimit {
  * leaving the index (a lost timer) are dropped from it on the way.
  */
 export async function pendingFor(
-  cmd: Redis,
+  cmd: RedisClient,
   k: Keys,
   userId: string,
   logger: StoreLogger,
@@ -53,7 +53,7 @@ function readOrSkip(hash: Record<string, string>, id: string, logger: StoreLogge
 
 /** Counts one new question of `server`; throws RateLimitedError beyond `limit.max` per window. */
 export async function admit(
-  cmd: Redis & StoreScripts,
+  cmd: RedisClient & StoreScripts,
   k: Keys,
   server: string,
   limit: RateLimit,

@@ -2,10 +2,10 @@
 // the count (field `reminders`) so the winning finish can remove them; a reminder that still comes due finds
 // the question no longer pending and is skipped.
 import type { Job, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/index.js';
 import type { ReminderSpec } from '../config-slack.js';
 import type { Question } from '../relay/types.js';
-import type { Keys } from './keys.js';
+import type { Keys } from '../redis/index.js';
 import type { JobData } from './timers.js';
 
 /**
@@ -46,7 +46,7 @@ export async function removeReminders(queue: Queue, questionId: string, count: n
 
 /** The job processor: calls onReminder only while the question is still pending. */
 export function reminderHandler(
-  cmd: Redis,
+  cmd: RedisClient,
   k: Keys,
   onReminder: (questionId: string, at: number) => Promise<void>,
 ) {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/index.js';
 
 /** The stored outcome of an accepted question once its content was dropped (see record.ts). */
 export const DROPPED_OUTCOME = '{"action":"accept","contentDropped":true}';
@@ -105,7 +105,7 @@ export interface StoreScripts {
 }
 
 /** Registers the scripts on a client; ioredis then runs them by EVALSHA, loading them when Redis lacks them. */
-export function withScripts(redis: Redis): Redis & StoreScripts {
+export function withScripts(redis: RedisClient): RedisClient & StoreScripts {
   redis.defineCommand('questionFinish', { numberOfKeys: 4, lua: FINISH_LUA });
   redis.defineCommand('questionDropContent', { numberOfKeys: 1, lua: DROP_CONTENT_LUA });
   redis.defineCommand('questionAttachCard', { numberOfKeys: 1, lua: ATTACH_CARD_LUA });
@@ -113,5 +113,5 @@ export function withScripts(redis: Redis): Redis & StoreScripts {
   redis.defineCommand('holderLease', { numberOfKeys: 3, lua: LEASE_LUA });
   redis.defineCommand('holderForget', { numberOfKeys: 3, lua: FORGET_HOLDER_LUA });
   redis.defineCommand('serverAdmit', { numberOfKeys: 1, lua: ADMIT_LUA });
-  return redis as Redis & StoreScripts;
+  return redis as RedisClient & StoreScripts;
 }

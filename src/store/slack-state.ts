@@ -1,19 +1,20 @@
 // What the Slack side keeps in Redis besides the questions themselves: each person's recent answers (App Home),
 // which Events API deliveries were taken, the forms open per question, and which -32042 retries were claimed. One connection of its own, so the question store's internals stay
 // untouched; it also answers /readyz's "does Redis answer".
-import type { Redis } from 'ioredis';
 import {
+  RedisConnections,
   commandError,
-  connectOrFail,
-  createClient,
   defaultLogger,
   endClient,
+  keys,
+  type Keys,
+  type RedisClient,
+  type RedisSetting,
   type StoreLogger,
-} from './connect.js';
-import { COMMAND_TIMEOUT_MS } from './store.js';
+} from '../redis/index.js';
 import { EventDeliveries } from './deliveries.js';
 import { RedisInstallationStore } from './installations.js';
-import { HISTORY_MAX, historyKey, recentAnswers, recordAnswer, type AnswerRecord } from './history.js';
+import { HISTORY_MAX, recentAnswers, recordAnswer, type AnswerRecord } from './history.js';
 
 /** A form a person opened for a question (views.open's view id). */
 export interface OpenModal {
@@ -21,9 +22,8 @@ export interface OpenModal {
   userId: string;
 }
 
-export interface SlackStateOptions {
-  /** REDIS_URL. */
-  url: string;
+/** `url`: REDIS_URL. */
+export interface SlackStateOptions extends RedisSetting {
   /** REDIS_PREFIX; every key lives under `${prefix}:`. */
   prefix: string;
   /** This replica's id, used in the connection's name. */
@@ -38,24 +38,21 @@ export class SlackState {
   readonly deliveries: EventDeliveries;
   /** Each workspace's installation (OAuth distribution), Bolt's InstallationStore. */
   readonly installations: RedisInstallationStore;
+  private readonly keys: Keys;
 
   private constructor(
-    private readonly cmd: Redis,
+    private readonly cmd: RedisClient,
     private readonly opts: SlackStateOptions & { logger: StoreLogger },
   ) {
     this.deliveries = new EventDeliveries(cmd, opts.prefix);
     this.installations = new RedisInstallationStore(cmd, opts.prefix);
+    this.keys = keys(opts.prefix);
   }
 
   static async open(opts: SlackStateOptions): Promise<SlackState> {
     const logger = opts.logger ?? defaultLogger;
-    const name = `${opts.prefix}:slack-state:${opts.holderId}`.replace(/[^\w.:{}-]/g, '_');
-    const cmd = createClient(opts.url, name, logger, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      commandTimeout: COMMAND_TIMEOUT_MS,
-    });
-    await connectOrFail(cmd, opts.url);
+    const name = keys(opts.prefix).connectionName('slack-state', opts.holderId);
+    const cmd = await new RedisConnections(opts, logger).command(name);
     return new SlackState(cmd, { ...opts, logger });
   }
 
@@ -63,7 +60,7 @@ export class SlackState {
   async recordAnswer(userId: string, record: AnswerRecord): Promise<void> {
     const ttlSec = this.opts.retentionSec ?? 86_400;
     try {
-      await recordAnswer(this.cmd, historyKey(this.opts.prefix, userId), record, {
+      await recordAnswer(this.cmd, this.keys.history(userId), record, {
         max: HISTORY_MAX,
         ttlSec,
       });
@@ -75,7 +72,7 @@ export class SlackState {
   /** The person's most recent answers, newest first. */
   async recentAnswers(userId: string, limit = HISTORY_MAX): Promise<AnswerRecord[]> {
     try {
-      return await recentAnswers(this.cmd, historyKey(this.opts.prefix, userId), limit, this.opts.logger);
+      return await recentAnswers(this.cmd, this.keys.history(userId), limit, this.opts.logger);
     } catch (err) {
       throw commandError('recentAnswers', err);
     }
@@ -83,7 +80,7 @@ export class SlackState {
 
   /** Remembers a form opened for a question, for `ttlMs` (the question's time left, plus a margin). */
   async rememberModal(questionId: string, modal: OpenModal, ttlMs: number): Promise<void> {
-    const key = this.modalsKey(questionId);
+    const key = this.keys.modals(questionId);
     try {
       failedReply(await this.cmd.multi().hset(key, modal.viewId, modal.userId).pexpire(key, ttlMs).exec());
     } catch (err) {
@@ -93,7 +90,7 @@ export class SlackState {
 
   /** The forms remembered for a question, forgotten as they are read (so one replica replaces them). */
   async takeModals(questionId: string): Promise<OpenModal[]> {
-    const key = this.modalsKey(questionId);
+    const key = this.keys.modals(questionId);
     try {
       const replies = await this.cmd.multi().hgetall(key).del(key).exec();
       failedReply(replies);
@@ -104,16 +101,12 @@ export class SlackState {
     }
   }
 
-  private modalsKey(questionId: string): string {
-    return `${this.opts.prefix}:modals:${questionId}`;
-  }
-
   /**
    * True for the first claim of the retry of the -32042 answer posted at `channel`/`ts`, across replicas (SET
    * NX); the claim lasts as long as answer history does.
    */
   async claimRetry(channel: string, ts: string): Promise<boolean> {
-    const key = `${this.opts.prefix}:slack:retry:${channel}:${ts}`;
+    const key = this.keys.retry(channel, ts);
     try {
       return (await this.cmd.set(key, '1', 'EX', this.opts.retentionSec ?? 86_400, 'NX')) === 'OK';
     } catch (err) {

@@ -4,18 +4,20 @@
 import { Queue } from 'bullmq';
 import type { Content, EndReason, FinishResult, NewQuestion, Outcome, Question } from '../relay/types.js';
 import {
+  REMINDER_QUEUE,
+  RedisConnections,
+  StoreError,
+  TIMEOUT_QUEUE,
   checkEvictionPolicy,
   commandError,
-  connectOrFail,
-  createClient,
   defaultLogger,
   endClient,
+  keys,
+  type RedisSetting,
   type StoreLogger,
-} from './connect.js';
-import { StoreError } from './errors.js';
+} from '../redis/index.js';
 import { Inbox } from './inbox.js';
 import { deferIfEarly, settleWithin } from './jobs.js';
-import { REMINDER_QUEUE, TIMEOUT_QUEUE, keys } from './keys.js';
 import { Lease, OrphanSweeper, type LeaseOptions, type SweepOptions } from './lease.js';
 import { pendingFor } from './pending.js';
 import { parseQuestion } from './record.js';
@@ -32,12 +34,9 @@ export {
   TIMER_MAX_BLOCK_MS,
 } from './timers.js';
 export type { CreateOptions } from './transitions.js';
-/** Longest wait for one Redis command from create/get/finish/attachCard, in ms. */
-export const COMMAND_TIMEOUT_MS = 5_000;
 
-export interface StoreOptions {
-  /** REDIS_URL, e.g. `redis://127.0.0.1:6379`. */
-  url: string;
+/** `url`: REDIS_URL, e.g. `redis://127.0.0.1:6379`. */
+export interface StoreOptions extends RedisSetting {
   /** REDIS_PREFIX; every key and BullMQ queue lives under `${prefix}:`. */
   prefix: string;
   /** This replica's id; outcomes of questions it created are delivered to its inbox. */
@@ -56,6 +55,7 @@ export interface StoreOptions {
 
 interface Parts extends Collaborators {
   opts: StoreOptions;
+  connections: RedisConnections;
 }
 
 export class QuestionStore {
@@ -69,24 +69,14 @@ export class QuestionStore {
   private closed = false;
 
   private constructor(private readonly c: Parts) {
-    this.timers = new Timers(c.cmd, c.keys, c.opts.holderId, c.logger, c.opts.timers);
+    this.timers = new Timers(c.connections, c.keys, c.opts.holderId, c.logger, c.opts.timers);
   }
 
   static async open(opts: StoreOptions): Promise<QuestionStore> {
     const k = keys(opts.prefix);
     const logger = opts.logger ?? defaultLogger;
-    const cmd = withScripts(
-      createClient(opts.url, k.connectionName('cmd', opts.holderId), logger, {
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 1,
-        // Bounds a command on a connection that died without a FIN (partition), which ioredis cannot see.
-        commandTimeout: COMMAND_TIMEOUT_MS,
-        // ...and drops such a connection (no reply for this long while commands wait), so ioredis reconnects;
-        // a command timeout alone would leave every later command to time out on the dead socket.
-        socketTimeout: COMMAND_TIMEOUT_MS,
-      }),
-    );
-    await connectOrFail(cmd, opts.url);
+    const connections = new RedisConnections(opts, logger);
+    const cmd = withScripts(await connections.command(k.connectionName('cmd', opts.holderId)));
     try {
       await checkEvictionPolicy(cmd, logger, opts.requireNoeviction ?? false);
       const [queue, reminders] = [TIMEOUT_QUEUE, REMINDER_QUEUE].map((name) => {
@@ -96,8 +86,8 @@ export class QuestionStore {
       }) as [Queue, Queue];
       await Promise.all([queue.waitUntilReady(), reminders.waitUntilReady()]);
       const retentionSec = opts.retentionSec ?? 86_400;
-      const parts = { opts, holderId: opts.holderId, retentionSec, keys: k, logger, cmd, queue, reminders };
-      return new QuestionStore(parts);
+      const parts = { opts, connections, holderId: opts.holderId, retentionSec, keys: k, logger, cmd, queue };
+      return new QuestionStore({ ...parts, reminders });
     } catch (err) {
       await endClient(cmd, false);
       throw commandError('start-up', err);
@@ -168,13 +158,8 @@ export class QuestionStore {
   }
 
   async startInbox(onOutcome: (question: Question) => void): Promise<void> {
-    const { opts, keys: k, logger } = this.c;
-    const redis = withScripts(
-      createClient(opts.url, k.connectionName('inbox', opts.holderId), logger, {
-        maxRetriesPerRequest: null,
-      }),
-    );
-    await connectOrFail(redis, opts.url);
+    const { opts, keys: k, logger, connections } = this.c;
+    const redis = withScripts(await connections.blocking(k.connectionName('inbox', opts.holderId)));
     const deps = {
       redis,
       streamKey: k.inbox(opts.holderId),

@@ -1,11 +1,14 @@
 // The store's BullMQ workers (timeouts, reminders): one blocking connection they share, the lock and stall
 // settings, tracking of running handlers, and a shutdown that can be graceful or forced.
 import { Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
-import type { StoreLogger } from './connect.js';
-import { endClient } from './connect.js';
+import {
+  endClient,
+  type Keys,
+  type RedisClient,
+  type RedisConnections,
+  type StoreLogger,
+} from '../redis/index.js';
 import { settleWithin } from './jobs.js';
-import type { Keys } from './keys.js';
 
 /** Lock on an active timer job, in ms; a crashed worker's job is stalled once this lapses. */
 export const TIMEOUT_LOCK_DURATION_MS = 10_000;
@@ -39,13 +42,13 @@ export interface TimerSettings {
 }
 
 export class Timers {
-  private base: Redis | undefined;
+  private base: RedisClient | undefined;
   private readonly workers: Worker[] = [];
   /** Handlers in progress, so a shutdown can let them finish without waiting on a Redis that may be gone. */
   private readonly running = new Set<Promise<void>>();
 
   constructor(
-    private readonly cmd: Redis,
+    private readonly connections: RedisConnections,
     private readonly keys: Keys,
     private readonly holderId: string,
     private readonly logger: StoreLogger,
@@ -89,20 +92,14 @@ export class Timers {
   }
 
   /** Workers block (BZPOPMIN) and must wait out outages, hence their own connections and no retry limit. */
-  private connection(): Redis {
+  private connection(): RedisClient {
     if (this.base) return this.base;
-    this.base = this.cmd.duplicate({
-      connectionName: this.keys.connectionName('worker', this.holderId),
-      enableOfflineQueue: true,
-      maxRetriesPerRequest: null,
-      commandTimeout: undefined,
-      // A blocked read answers within TIMER_MAX_BLOCK_MS; silence well past that means the socket died without a
-      // FIN (partition), so it is dropped and reconnected. Below that, idle workers would churn connections.
-      socketTimeout: TIMER_MAX_BLOCK_MS + WORKER_SILENCE_MARGIN_MS,
-      lazyConnect: true,
-    });
-    // Never connects itself: BullMQ duplicates it, and those copies report their errors through the worker.
-    this.base.on('error', () => undefined);
+    // A blocked read answers within TIMER_MAX_BLOCK_MS; silence well past that means the socket died without a
+    // FIN (partition), so it is dropped and reconnected. Below that, idle workers would churn connections.
+    this.base = this.connections.template(
+      this.keys.connectionName('worker', this.holderId),
+      TIMER_MAX_BLOCK_MS + WORKER_SILENCE_MARGIN_MS,
+    );
     return this.base;
   }
 

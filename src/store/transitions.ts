@@ -1,7 +1,7 @@
 // The two writes that move a question: creating it (record, indexes, timer jobs) and the one atomic
 // transition that ends it (FINISH_LUA), with the job cleanup that follows a win.
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/index.js';
 import {
   namedAnswerers,
   type EndReason,
@@ -10,9 +10,9 @@ import {
   type Outcome,
   type Question,
 } from '../relay/types.js';
-import { commandError, type StoreLogger } from './connect.js';
+import { commandError, type StoreLogger } from '../redis/index.js';
 import { newId, timeoutJobOptions } from './jobs.js';
-import type { Keys } from './keys.js';
+import type { Keys } from '../redis/index.js';
 import { admit, type RateLimit } from './pending.js';
 import { pairs, parseQuestion, stateFor, toHash } from './record.js';
 import { addReminders, removeReminders } from './reminders.js';
@@ -35,7 +35,7 @@ export interface Collaborators {
   keys: Keys;
   logger: StoreLogger;
   /** Commands and the BullMQ queues. No offline queue: with Redis down, calls fail at once. */
-  cmd: Redis & StoreScripts;
+  cmd: RedisClient & StoreScripts;
   queue: Queue;
   reminders: Queue;
 }
@@ -125,7 +125,7 @@ async function removeFromInboxes(c: Collaborators, question: Question): Promise<
 }
 
 /** Redis TIME in epoch ms, so every replica shares one clock for deadlines. */
-async function redisNow(cmd: Redis): Promise<number> {
+async function redisNow(cmd: RedisClient): Promise<number> {
   const [sec, micro] = await cmd.time();
   return Number(sec) * 1000 + Math.floor(Number(micro) / 1000);
 }

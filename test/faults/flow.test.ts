@@ -1,7 +1,7 @@
 // T10, T21: answers keep flowing while the holder's inbox connection is killed again and again, and a load of
 // 100 concurrent question cycles leaves nothing behind but finished records that expire.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TIMEOUT_QUEUE, keys } from '../../src/store/keys.js';
+import { TIMEOUT_QUEUE, keys } from '../../src/redis/index.js';
 import { redisUrl } from '../setup/context.js';
 import { clientIds, newQuestion, scanAll } from '../store/helpers.js';
 import { Cluster } from './support/cluster.js';

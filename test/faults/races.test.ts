@@ -3,8 +3,8 @@
 // still give exactly one outcome, and what the holder relays is what the card shows and Redis stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/relay/types.js';
-import { keys } from '../../src/store/keys.js';
-import { TIMEOUT_QUEUE } from '../../src/store/keys.js';
+import { keys } from '../../src/redis/index.js';
+import { TIMEOUT_QUEUE } from '../../src/redis/index.js';
 import { redisUrl } from '../setup/context.js';
 import { newQuestion } from '../store/helpers.js';
 import { Cluster } from './support/cluster.js';

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { checkEvictionPolicy } from '../../src/store/connect.js';
+import { checkEvictionPolicy } from '../../src/redis/index.js';
 import { recordingLogger } from './helpers.js';
 
 /** Just enough of a client to answer CONFIG GET (the shared test Redis must not be reconfigured). */

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HISTORY_MAX, SlackState, type AnswerRecord } from '../../src/store/index.js';
+import { keys } from '../../src/redis/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { rawRedis, recordingLogger } from './helpers.js';
 
@@ -52,7 +53,7 @@ describe('recent answers (SlackState)', () => {
     const prefix = uniquePrefix();
     const { state } = await open(prefix, 3600);
     await state.recordAnswer('U1', record(1));
-    const ttl = await rawRedis().ttl(`${prefix}:history:U1`);
+    const ttl = await rawRedis().ttl(keys(prefix).history('U1'));
     expect(ttl).toBeGreaterThan(3500);
     expect(ttl).toBeLessThanOrEqual(3600);
   });
@@ -69,7 +70,7 @@ describe('recent answers (SlackState)', () => {
     const prefix = uniquePrefix();
     const { state, logger } = await open(prefix);
     await state.recordAnswer('U1', record(1));
-    await rawRedis().lpush(`${prefix}:history:U1`, '{"questionId":"q-bad"}', 'not json');
+    await rawRedis().lpush(keys(prefix).history('U1'), '{"questionId":"q-bad"}', 'not json');
     expect((await state.recentAnswers('U1')).map((r) => r.questionId)).toEqual(['q-1']);
     expect(logger.logged.filter((l) => l.level === 'warn')).toHaveLength(2);
   });

@@ -2,7 +2,7 @@
 // holder are its MCP responses, and every transition a replica wins is the card update that replica makes.
 import { Redis } from 'ioredis';
 import type { EndReason, NewQuestion, Outcome, Question } from '../../../src/relay/types.js';
-import { keys } from '../../../src/store/keys.js';
+import { keys } from '../../../src/redis/index.js';
 import { uniquePrefix } from '../../setup/context.js';
 import { History } from './history.js';
 import { Replica } from './processes.js';

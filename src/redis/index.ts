@@ -1,0 +1,16 @@
+// Redis for every part of the bot: the one connection factory, the key layout and the persistence errors.
+// Nothing outside this folder imports ioredis.
+export {
+  COMMAND_TIMEOUT_MS,
+  CONNECT_TIMEOUT_MS,
+  RedisConnections,
+  checkEvictionPolicy,
+  commandError,
+  defaultLogger,
+  endClient,
+  type RedisClient,
+  type RedisSetting,
+  type StoreLogger,
+} from './connection.js';
+export { StoreError, redactUrl, type StoreErrorCode } from './errors.js';
+export { OUTBOX_QUEUE, REMINDER_QUEUE, TIMEOUT_QUEUE, keys, type Keys } from './layout.js';
