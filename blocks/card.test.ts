@@ -28,7 +28,7 @@ describe('requestCard', () => {
   });
 
   it('has Respond (primary) and Decline buttons carrying the question id', () => {
-    const actions = card.blocks[3] as { elements: Record<string, unknown>[] };
+    const actions = card.blocks[3] as unknown as { elements: Record<string, unknown>[] };
     expect(actions.elements.map((e) => [e.action_id, e.value, e.style])).toEqual([
       [RESPOND_ACTION, 'q1', 'primary'],
       [DECLINE_ACTION, 'q1', undefined],

@@ -1,15 +1,16 @@
 // Channel/DM messages: the request card with its buttons, the card once the question ended, and the
 // reminder (tool results are in results.ts). Server text is escaped; Slack user ids are checked before
 // becoming mentions.
+import type { Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
 import type { EndReason } from '../src/relay/types.js';
 import { uiText, type Locale } from './i18n.js';
 import { DECLINE_ACTION, RESPOND_ACTION } from './ids.js';
-import { SlackLimitError, escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, truncate } from './text.js';
+import { SlackLimitError, escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, section, truncate } from './text.js';
 
 export interface SlackMessage {
   /** Notification / fallback text (mrkdwn, escaped). */
   text: string;
-  blocks: object[];
+  blocks: KnownBlock[];
 }
 
 /** Sections a message may use on a card (the full message is also in the form). */
@@ -115,7 +116,7 @@ export function endedCard(
 const isUserId = (id: string): boolean => /^[UW][A-Z0-9]{1,20}$/.test(id);
 
 /** "Server: name 1.2.3 · Requested by @person" under the headline; nothing when neither is known. */
-function aboutContext(about: CardAbout, locale?: Locale): object[] {
+function aboutContext(about: CardAbout, locale?: Locale): ContextBlock[] {
   const t = uiText(locale);
   const parts: string[] = [];
   const info = about.serverInfo;
@@ -131,27 +132,27 @@ function aboutContext(about: CardAbout, locale?: Locale): object[] {
   return parts.length === 0 ? [] : [{ type: 'context', elements: parts.map((p) => mrkdwn(p)) }];
 }
 
-function secretWarning(labels: string[], locale?: Locale): object[] {
+function secretWarning(labels: string[], locale?: Locale): ContextBlock[] {
   if (labels.length === 0) return [];
   const names = escapeMrkdwn(truncate(labels.join(', '), WARNING_NAMES_MAX));
   return [{ type: 'context', elements: [mrkdwn(uiText(locale).secretWarning(names))] }];
 }
 
-function answerBlocks(answer: string[] | 'hidden' | undefined, locale?: Locale): object[] {
+function answerBlocks(answer: string[] | 'hidden' | undefined, locale?: Locale): KnownBlock[] {
   if (answer === undefined || answer.length === 0) return [];
   if (answer === 'hidden') return [{ type: 'context', elements: [mrkdwn(uiText(locale).answerHidden)] }];
   return [{ type: 'section', text: mrkdwn(truncate(answer.join('\n'), SECTION_MAX)) }];
 }
 
 /** A button whose value is the question id (checked against Slack's value limit). */
-export function button(text: string, action_id: string, questionId: string): Record<string, unknown> {
+export function button(text: string, action_id: string, questionId: string): Button {
   if (questionId.length > BUTTON_VALUE_MAX)
     throw new SlackLimitError('question id too long for a button value');
   return { type: 'button', action_id, text: plain(text, 75), value: questionId };
 }
 
 /** "Answer by <date token>" with a UTC fallback for clients that can't render the token. */
-export function deadlineContext(deadline: number, locale?: Locale): object {
+export function deadlineContext(deadline: number, locale?: Locale): ContextBlock {
   return { type: 'context', elements: [mrkdwn(uiText(locale).answerBy(dateToken(deadline, locale)))] };
 }
 
@@ -201,9 +202,6 @@ export function notification(message: string): string {
   return escapeMrkdwn(truncate(message.replace(/\s+/g, ' ').trim(), NOTIFICATION_MAX));
 }
 
-export function messageSections(message: string): object[] {
-  return mrkdwnChunks(message, SECTION_MAX, CARD_MESSAGE_SECTIONS_MAX).map((text) => ({
-    type: 'section',
-    text: mrkdwn(text),
-  }));
+export function messageSections(message: string): SectionBlock[] {
+  return mrkdwnChunks(message, SECTION_MAX, CARD_MESSAGE_SECTIONS_MAX).map(section);
 }

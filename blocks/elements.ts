@@ -2,6 +2,22 @@
 // Rules: text is multiline when maxLength > 150; selects with ≤ 5 options are radio buttons / checkboxes,
 // more use (multi_)static_select, and more than 100 (Slack's limit for a static select) an external select:
 // the person types, and the bot suggests matching options through block_suggestion (suggest.ts).
+import type {
+  Checkboxes,
+  Datepicker,
+  DateTimepicker,
+  EmailInput,
+  ExternalSelect,
+  InputBlockElement,
+  MultiExternalSelect,
+  MultiStaticSelect,
+  NumberInput,
+  PlainTextInput,
+  PlainTextOption,
+  RadioButtons,
+  StaticSelect,
+  URLInput,
+} from '@slack/types';
 import { uiText, type Locale, type UiText } from './i18n.js';
 import { optionValue } from './ids.js';
 import type {
@@ -28,14 +44,8 @@ const MIN_QUERY_LENGTH = 1;
 export const YES = 'yes';
 export const NO = 'no';
 
-type Element = Record<string, unknown>;
-interface SlackOption {
-  text: ReturnType<typeof plain>;
-  value: string;
-}
-
 /** The element of one field; `locale` picks the language of Yes/No, placeholders and group labels. */
-export function fieldElement(field: FieldSpec, locale?: Locale): Element {
+export function fieldElement(field: FieldSpec, locale?: Locale): InputBlockElement {
   const t = uiText(locale);
   switch (field.kind) {
     case 'text':
@@ -52,7 +62,9 @@ export function fieldElement(field: FieldSpec, locale?: Locale): Element {
   }
 }
 
-function textElement(field: TextField): Element {
+type TextInputElement = EmailInput | URLInput | Datepicker | DateTimepicker | PlainTextInput;
+
+function textElement(field: TextField): TextInputElement {
   const initial =
     field.default !== undefined && field.default.length <= SLACK_TEXT_MAX ? field.default : undefined;
   const base = { action_id: field.actionId };
@@ -76,9 +88,9 @@ function textElement(field: TextField): Element {
   }
 }
 
-function plainTextElement(field: TextField, initial: string | undefined): Element {
+function plainTextElement(field: TextField, initial: string | undefined): PlainTextInput {
   const { minLength, maxLength } = field;
-  const element: Element = { type: 'plain_text_input', action_id: field.actionId };
+  const element: PlainTextInput = { type: 'plain_text_input', action_id: field.actionId };
   if (maxLength !== undefined && maxLength > MULTILINE_ABOVE) element.multiline = true;
   // Out-of-range bounds are left to validation on submit; Slack rejects a view that carries them.
   if (minLength !== undefined && minLength > 0 && minLength <= SLACK_TEXT_MAX) element.min_length = minLength;
@@ -88,8 +100,8 @@ function plainTextElement(field: TextField, initial: string | undefined): Elemen
   return element;
 }
 
-function numberElement(field: NumberField): Element {
-  const element: Element = {
+function numberElement(field: NumberField): NumberInput {
+  const element: NumberInput = {
     type: 'number_input',
     action_id: field.actionId,
     is_decimal_allowed: field.kind === 'number',
@@ -103,13 +115,13 @@ function numberElement(field: NumberField): Element {
   return element;
 }
 
-function booleanElement(actionId: string, initial: boolean | undefined, t: UiText): Element {
+function booleanElement(actionId: string, initial: boolean | undefined, t: UiText): RadioButtons {
   const options = [option(t.yes, YES), option(t.no, NO)];
   const chosen = initial === undefined ? undefined : options[initial ? 0 : 1];
   return { type: 'radio_buttons', action_id: actionId, options, ...(chosen && { initial_option: chosen }) };
 }
 
-function singleElement(field: SingleSelectField, t: UiText): Element {
+function singleElement(field: SingleSelectField, t: UiText): RadioButtons | ExternalSelect | StaticSelect {
   const options = field.options.map((o, i) => option(o.label, optionValue(i)));
   const chosen = field.default === undefined ? undefined : options[indexOf(field.options, field.default)];
   const initial = chosen && { initial_option: chosen };
@@ -134,14 +146,17 @@ function singleElement(field: SingleSelectField, t: UiText): Element {
   };
 }
 
-function multiElement(field: MultiSelectField, t: UiText): Element {
+function multiElement(
+  field: MultiSelectField,
+  t: UiText,
+): Checkboxes | MultiExternalSelect | MultiStaticSelect {
   const options = field.options.map((o, i) => option(o.label, optionValue(i)));
   const chosen = (field.default ?? []).flatMap((v) => options[indexOf(field.options, v)] ?? []);
   const initial = chosen.length > 0 && { initial_options: chosen };
   if (options.length <= INLINE_OPTIONS_MAX) {
     return { type: 'checkboxes', action_id: field.actionId, options, ...initial };
   }
-  const element: Element =
+  const element: MultiExternalSelect | MultiStaticSelect =
     options.length > STATIC_OPTIONS_MAX
       ? {
           type: 'multi_external_select',
@@ -162,7 +177,7 @@ function multiElement(field: MultiSelectField, t: UiText): Element {
 }
 
 /** An option object: the label as text (cut to Slack's 75 characters), `value` as its value. */
-export function option(label: string, value: string): SlackOption {
+export function option(label: string, value: string): PlainTextOption {
   return { text: plain(label, OPTION_TEXT_MAX), value };
 }
 

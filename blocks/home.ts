@@ -1,11 +1,12 @@
 // The App Home tab as a person's inbox: pending questions, soonest deadline first, with the card's own Respond
 // / Decline (or Open link) buttons, then their most recent answers. Sized to Slack's 100-block limit.
+import type { Button, ContextBlock, HomeView, KnownBlock } from '@slack/types';
 import type { AnswerSummary } from '../src/relay/types.js';
 import { button, deadlineContext, serverName } from './card.js';
 import { uiText, type Locale } from './i18n.js';
 import { commandText } from './i18n-commands.js';
 import { DECLINE_ACTION, RESPOND_ACTION, URL_CONSENT_ACTION } from './ids.js';
-import { mrkdwn, mrkdwnChunks, plain } from './text.js';
+import { mrkdwn, mrkdwnChunks, mrkdwnContext, plain, section } from './text.js';
 import { urlFacts } from './url-card.js';
 
 /** Pending questions shown (3 blocks each); with the frame and HOME_RECENT_MAX answers this stays ≤ 100 blocks. */
@@ -30,10 +31,7 @@ export interface HomeQuestion {
 /** A recent answer (the question id is not shown). */
 export type HomeAnswer = Omit<AnswerSummary, 'questionId'>;
 
-export interface HomeView {
-  type: 'home';
-  blocks: object[];
-}
+export type { HomeView };
 
 const ICON: Record<AnswerSummary['state'], string> = {
   accepted: ':white_check_mark:',
@@ -55,24 +53,26 @@ export function homeView(input: {
     type: 'home',
     blocks: [
       { type: 'header', text: plain(t.homeHeader, 150) },
-      { type: 'context', elements: [mrkdwn(t.homeIntro)] },
-      ...(pending.length > 0 ? pending : [{ type: 'section', text: mrkdwn(t.homeNothing) }]),
-      ...(hidden > 0 ? [{ type: 'context', elements: [mrkdwn(t.homeMore(hidden))] }] : []),
+      mrkdwnContext(t.homeIntro),
+      ...(pending.length > 0 ? pending : [section(t.homeNothing)]),
+      ...(hidden > 0 ? [mrkdwnContext(t.homeMore(hidden))] : []),
       { type: 'divider' },
       { type: 'header', text: plain(t.homeRecentHeader, 150) },
-      ...(recent.length > 0 ? recent : [{ type: 'context', elements: [mrkdwn(t.homeNoRecent)] }]),
+      ...(recent.length > 0 ? recent : [mrkdwnContext(t.homeNoRecent)]),
     ],
   };
 }
 
-function pendingBlocks(q: HomeQuestion, index: number, locale?: Locale): object[] {
+function pendingBlocks(q: HomeQuestion, index: number, locale?: Locale): KnownBlock[] {
   const t = uiText(locale);
   const [message] = mrkdwnChunks(q.message, MESSAGE_MAX, 1);
   const text = `${t.needsInput(`*${serverName(q.server)}*`)}${message ? `\n${message}` : ''}`;
   // An unusable link (it was checked when the question was asked) leaves only Decline.
   const href = q.url ? hrefOf(q.url.url) : undefined;
-  const answer = q.url
-    ? href && { ...button(t.openLink, URL_CONSENT_ACTION, q.id), url: href, style: 'primary' }
+  const answer: Button | undefined = q.url
+    ? href
+      ? { ...button(t.openLink, URL_CONSENT_ACTION, q.id), url: href, style: 'primary' }
+      : undefined
     : { ...button(t.respond, RESPOND_ACTION, q.id), style: 'primary' };
   return [
     { type: 'section', text: mrkdwn(text) },
@@ -94,7 +94,7 @@ function hrefOf(url: string): string | undefined {
   }
 }
 
-function answerBlock(a: HomeAnswer, locale?: Locale): object {
+function answerBlock(a: HomeAnswer, locale?: Locale): ContextBlock {
   const t = uiText(locale);
   const status = a.mode === 'url' && a.reason === 'answered' ? t.linkOpened : t.ended[a.reason];
   const [message] = mrkdwnChunks(a.message, RECENT_MESSAGE_MAX, 1);

@@ -20,7 +20,14 @@ export {
 } from './card.js';
 export { answerLines, SUMMARY_LINES_MAX } from './summary.js';
 export { urlCard, urlCompletedCard, urlFacts, UrlError, URL_MAX, type UrlFacts } from './url-card.js';
-export { formModal, questionIdOf, pageOf, type ModalView, type FormModalInput } from './modal.js';
+export {
+  formModal,
+  questionIdOf,
+  pageOf,
+  type ModalView,
+  type FormModalView,
+  type FormModalInput,
+} from './modal.js';
 export { suggestOptions, SUGGESTIONS_MAX } from './suggest.js';
 export { pageCount, pageFields, mergePageContent, PageError } from './pages.js';
 export { secretFields, looksSecret } from './secrets.js';

@@ -13,7 +13,9 @@ function modalFor(properties: Record<string, unknown>, required: string[] = [], 
   return view;
 }
 const inputs = (properties: Record<string, unknown>, required: string[] = []) =>
-  modalFor(properties, required).blocks.filter((b) => (b as Block).type === 'input') as Block[];
+  modalFor(properties, required).blocks.filter(
+    (b) => (b as unknown as Block).type === 'input',
+  ) as unknown as Block[];
 const elementOf = (property: unknown) => inputs({ p: property })[0]?.element;
 const enumOf = (n: number) => Array.from({ length: n }, (_, i) => `v${i}`);
 
@@ -178,7 +180,7 @@ describe('formModal: the view', () => {
     for (let page = 0; page < 5; page++) {
       const view = formModal(spec, { ...meta, message: '<\u4e2d😀'.repeat(20_000), page });
       expect(slackIssues(view)).toEqual([]);
-      expect(view.blocks.filter((b) => (b as Block).type === 'input')).toHaveLength(20);
+      expect(view.blocks.filter((b) => (b as unknown as Block).type === 'input')).toHaveLength(20);
       expect(new TextEncoder().encode(JSON.stringify(view)).length).toBeLessThanOrEqual(250_000);
     }
   });

@@ -1,25 +1,30 @@
 // FormSpec → the Slack modal a person fills in, one page of PAGE_FIELDS fields at a time.
 // Every string is sized to Slack's limits here.
+import type {
+  ActionsBlock,
+  ContextBlock,
+  InputBlock,
+  KnownBlock,
+  ModalView,
+  PlainTextElement,
+} from '@slack/types';
 import type { Content } from '../src/relay/types.js';
 import { fieldElement } from './elements.js';
 import { uiText, type Locale } from './i18n.js';
 import { FORM_CALLBACK, PAGE_BACK_ACTION } from './ids.js';
 import { pageCount, pageFields, withAnswer } from './pages.js';
 import type { FieldSpec, FormSpec } from './spec.js';
-import { SlackLimitError, mrkdwn, mrkdwnChunks, escapeMrkdwn, plain, truncate } from './text.js';
+import { SlackLimitError, mrkdwn, mrkdwnChunks, escapeMrkdwn, plain, section, truncate } from './text.js';
 
-type PlainText = ReturnType<typeof plain>;
+export type { ModalView };
 
-export interface ModalView {
-  type: 'modal';
-  callback_id: string;
-  title: PlainText;
-  submit: PlainText;
-  close: PlainText;
-  blocks: object[];
+/** A form page: Slack's ModalView with what every page carries (buttons, metadata, known blocks) required. */
+export type FormModalView = Omit<ModalView, 'blocks' | 'submit' | 'close' | 'private_metadata'> & {
+  blocks: KnownBlock[];
+  submit: PlainTextElement;
+  close: PlainTextElement;
   private_metadata: string;
-  notify_on_close: true;
-}
+};
 
 /** Titles longer than this are cut in the label and shown in full in the hint. */
 export const LABEL_MAX = 300;
@@ -44,7 +49,7 @@ export interface FormModalInput {
   answers?: Content;
 }
 
-export function formModal(spec: FormSpec, input: FormModalInput): ModalView {
+export function formModal(spec: FormSpec, input: FormModalInput): FormModalView {
   const t = uiText(input.locale);
   const page = input.page ?? 0;
   const pages = pageCount(spec);
@@ -59,10 +64,8 @@ export function formModal(spec: FormSpec, input: FormModalInput): ModalView {
   }
   const from = mrkdwn(t.from(`*${escapeMrkdwn(truncate(input.server, 200))}*`));
   const header = pages > 1 ? [from, mrkdwn(t.page(page + 1, pages))] : [from];
-  const blocks: object[] = [{ type: 'context', elements: header }, ...secretWarning(spec, input.locale)];
-  for (const text of mrkdwnChunks(input.message, SECTION_MAX, MESSAGE_SECTIONS_MAX)) {
-    blocks.push({ type: 'section', text: mrkdwn(text) });
-  }
+  const blocks: KnownBlock[] = [{ type: 'context', elements: header }, ...secretWarning(spec, input.locale)];
+  blocks.push(...mrkdwnChunks(input.message, SECTION_MAX, MESSAGE_SECTIONS_MAX).map(section));
   blocks.push(...fields.map((f) => inputBlock(f, input.locale)));
   if (page > 0) blocks.push(backButton(input.questionId, t.back));
   return {
@@ -101,7 +104,7 @@ function metadataOf(view: { private_metadata?: string }): Record<string, unknown
 
 // Slack modals have one submit button, so Back is a button whose block_actions the caller answers with
 // views.update to the previous page (answers pre-filled from what it stored).
-function backButton(questionId: string, text: string): object {
+function backButton(questionId: string, text: string): ActionsBlock {
   return {
     type: 'actions',
     block_id: 'elicit_page_nav',
@@ -110,7 +113,7 @@ function backButton(questionId: string, text: string): object {
 }
 
 // Shown on every page, naming every such field of the form: the warning is about the request.
-function secretWarning(spec: FormSpec, locale?: Locale): object[] {
+function secretWarning(spec: FormSpec, locale?: Locale): ContextBlock[] {
   const labels = spec.fields.filter((f) => f.secret === true).map((f) => f.label);
   if (labels.length === 0) return [];
   const names = escapeMrkdwn(truncate(labels.join(', '), WARNING_NAMES_MAX));
@@ -123,7 +126,7 @@ function slackOptional(field: FieldSpec): boolean {
 }
 
 /** The input block of one field (exported so the parser can size a form before accepting it). */
-export function inputBlock(field: FieldSpec, locale?: Locale): object {
+export function inputBlock(field: FieldSpec, locale?: Locale): InputBlock {
   const hint = hintText(field, locale);
   return {
     type: 'input',

@@ -67,7 +67,9 @@ describe('paged modal', () => {
       properties: { a: { type: 'string', default: 'd' }, n: { type: 'integer' }, b: { type: 'boolean' } },
     });
     const view = formModal(typed, { ...meta, answers: { a: 'mine', n: 7, b: 'wrong type' } });
-    const elements = view.blocks.slice(2).map((b) => (b as { element: Record<string, unknown> }).element);
+    const elements = view.blocks
+      .slice(2)
+      .map((b) => (b as unknown as { element: Record<string, unknown> }).element);
     expect(elements.map((e) => e.initial_value ?? e.initial_option)).toEqual(['mine', '7', undefined]);
   });
 });

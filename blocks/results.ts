@@ -1,10 +1,11 @@
 // A tool call's outcome as Slack messages: the result (text, a readable summary of structured content, or
 // the error and its reason), the links a -32042 answer asks the person to open with a Retry button, and
 // the "working…" message that progress updates. Server text is escaped and sized to Slack's limits.
+import type { Button, ContextBlock, KnownBlock } from '@slack/types';
 import { serverName, type SlackMessage } from './card.js';
 import type { Locale } from './i18n.js';
 import { commandText } from './i18n-commands.js';
-import { SlackLimitError, escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, truncate } from './text.js';
+import { SlackLimitError, escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, section, truncate } from './text.js';
 import { urlFacts } from './url-card.js';
 
 /** Output longer than this many characters, or than INLINE_LINES_MAX lines, goes out as a snippet file. */
@@ -48,13 +49,13 @@ export function resultMessage(
   const headline = input.isError
     ? `:warning: ${t.failed(`*${tool}*`, `*${server}*`)}`
     : `:white_check_mark: ${t.finished(`*${tool}*`, `*${server}*`)}`;
-  const blocks: object[] = [{ type: 'section', text: mrkdwn(headline) }];
+  const blocks: KnownBlock[] = [{ type: 'section', text: mrkdwn(headline) }];
   const text = sameAsStructured(input.text, input.structured) ? '' : input.text;
   if (input.attached) {
     blocks.push(context(t.attached(input.text.split('\n').length)));
   } else {
     const chunks = mrkdwnChunks(text, SECTION_MAX, input.shortened ? 1 : 5);
-    blocks.push(...chunks.map((chunk) => ({ type: 'section', text: mrkdwn(chunk) })));
+    blocks.push(...chunks.map(section));
     if (input.shortened) blocks.push(context(t.attachFailed));
   }
   const summary = structuredSummary(input.structured);
@@ -104,13 +105,13 @@ export function urlRequiredMessage(input: {
 }): SlackMessage {
   const t = commandText(input.locale);
   const [tool, server] = names(input);
-  const blocks: object[] = [
+  const blocks: KnownBlock[] = [
     { type: 'section', text: mrkdwn(`:link: ${t.urlRequired(`*${tool}*`, `*${server}*`)}`) },
   ];
   input.links.slice(0, URL_LINKS_MAX).forEach((link, i) => blocks.push(...linkBlocks(link, i, t.openLink)));
   const value = JSON.stringify({ s: input.server, t: input.tool, a: input.args });
   if (value.length <= BUTTON_VALUE_MAX) {
-    const retry = {
+    const retry: Button = {
       type: 'button',
       action_id: RETRY_ACTION,
       text: plain(t.retry, 75),
@@ -124,7 +125,7 @@ export function urlRequiredMessage(input: {
   return { text: t.urlRequired(tool, server), blocks };
 }
 
-function linkBlocks(link: { url: string; message: string }, index: number, openLink: string): object[] {
+function linkBlocks(link: { url: string; message: string }, index: number, openLink: string): KnownBlock[] {
   let facts;
   try {
     facts = urlFacts(link.url);
@@ -135,7 +136,7 @@ function linkBlocks(link: { url: string; message: string }, index: number, openL
     ];
   }
   const text = `${escapeMrkdwn(truncate(link.message, 1500))}\n\`${escapeMrkdwn(facts.unicodeHost)}\``;
-  const open = {
+  const open: Button = {
     type: 'button',
     action_id: `${LINK_ACTION_PREFIX}${index}`,
     text: plain(openLink, 75),
@@ -189,7 +190,7 @@ export function progressMessage(input: {
   const phrase = input.done === 'finished' ? t.workDone : input.done === 'failed' ? t.workFailed : t.working;
   const icon = { finished: ':white_check_mark:', failed: ':warning:' }[input.done ?? 'finished'];
   const headline = `${input.done ? icon : ':hourglass_flowing_sand:'} ${phrase(`*${tool}*`, `*${server}*`)}`;
-  const blocks: object[] = [{ type: 'section', text: mrkdwn(headline) }];
+  const blocks: KnownBlock[] = [{ type: 'section', text: mrkdwn(headline) }];
   if (!input.done) blocks.push(context(progressLine(input.progress, t.stillWorking)));
   return { text: phrase(tool, server), blocks };
 }
@@ -237,7 +238,7 @@ function names(input: { server: string; tool: string }): [string, string] {
   return [escapeMrkdwn(truncate(input.tool, TOOL_MAX)), serverName(input.server)];
 }
 
-function context(text: string): object {
+function context(text: string): ContextBlock {
   if (text.length > SECTION_MAX) throw new SlackLimitError('context text too long');
   return { type: 'context', elements: [mrkdwn(text)] };
 }

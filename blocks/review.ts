@@ -1,6 +1,7 @@
 // The review step before sending (MCP's "review and modify"): a read-only summary of the answers pushed over
 // the form, with Send and Back. The answers ride in the view's private_metadata (Slack echoes it unchanged),
 // so each person reviews exactly what they typed even when several people may answer the same question.
+import type { ModalView } from '@slack/types';
 import type { Content } from '../src/relay/types.js';
 import { uiText, type Locale } from './i18n.js';
 import { REVIEW_CALLBACK } from './ids.js';
@@ -23,7 +24,7 @@ export function approvesSomething(spec: FormSpec): boolean {
 export function reviewModal(
   spec: FormSpec,
   input: { questionId: string; server: string; content: Content; locale?: Locale },
-): object | undefined {
+): ModalView | undefined {
   const private_metadata = JSON.stringify({ q: input.questionId, c: input.content });
   if (private_metadata.length > METADATA_MAX) return undefined;
   const t = uiText(input.locale);

@@ -10,7 +10,6 @@ import {
   runTargetOf,
 } from './run-form.js';
 import { stateFor, slackIssues } from './testing.js';
-import type { ModalView } from './modal.js';
 
 const flat = {
   type: 'object',
@@ -79,7 +78,7 @@ describe('readRunArguments', () => {
   it('types form answers and reports field errors by block', () => {
     const spec = runFormSpec(flat);
     if (!spec) throw new Error('flat schema should render');
-    const view = runFormModal({ server: 's', tool: 't', inputSchema: flat }) as unknown as ModalView;
+    const view = runFormModal({ server: 's', tool: 't', inputSchema: flat });
     expect(readRunArguments(flat, stateFor(spec, view, { title: 'Bug', count: 3 }))).toEqual({
       ok: true,
       args: { title: 'Bug', count: 3 },

@@ -1,6 +1,7 @@
 // `/mcp run <server> <tool>` without arguments: the modal that asks for the tool's arguments, built by the
 // form engine from its inputSchema, or a JSON text field when the form engine cannot render the schema
 // (nested objects, more than one page of fields). Also the loading and notice views around it.
+import type { InputBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Content } from '../src/relay/types.js';
@@ -11,7 +12,7 @@ import { pageCount } from './pages.js';
 import { parseFormSchema } from './schema.js';
 import { SchemaError, type FormSpec } from './spec.js';
 import { readSubmission } from './submission.js';
-import { escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, truncate } from './text.js';
+import { escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, section, truncate } from './text.js';
 
 /** callback_id of the arguments modal; private_metadata holds the server and tool. */
 export const RUN_FORM_CALLBACK = 'mcp_run_form';
@@ -20,16 +21,6 @@ export const RUN_JSON_BLOCK = 'mcp_run_json';
 const TITLE_MAX = 24;
 const METADATA_MAX = 3000;
 const DESCRIPTION_SECTIONS_MAX = 3;
-
-interface ModalFrame {
-  type: 'modal';
-  callback_id: string;
-  title: ReturnType<typeof plain>;
-  close: ReturnType<typeof plain>;
-  blocks: object[];
-  submit?: ReturnType<typeof plain>;
-  private_metadata?: string;
-}
 
 export interface RunTarget {
   server: string;
@@ -58,7 +49,7 @@ export function runFormSpec(inputSchema: unknown): FormSpec | undefined {
 
 export function runFormModal(
   input: RunTarget & { channel?: string; description?: string; inputSchema: unknown; locale?: Locale },
-): ModalFrame {
+): ModalView {
   const t = commandText(input.locale);
   const target = { s: input.server, t: input.tool, ...(input.channel ? { c: input.channel } : {}) };
   // The schema rides along when it fits, so a submission is checked without asking the server again.
@@ -81,7 +72,7 @@ export function runFormModal(
   };
 }
 
-function fromContext(server: string, locale?: Locale): object {
+function fromContext(server: string, locale?: Locale): KnownBlock {
   return {
     type: 'context',
     elements: [mrkdwn(uiText(locale).from(`*${escapeMrkdwn(truncate(server, 200))}*`))],
@@ -89,13 +80,13 @@ function fromContext(server: string, locale?: Locale): object {
 }
 
 /** The view shown while the tool's schema is fetched (the trigger_id must be used at once). */
-export function loadingModal(input: RunTarget & { locale?: Locale }): ModalFrame {
+export function loadingModal(input: RunTarget & { locale?: Locale }): ModalView {
   const t = commandText(input.locale);
   return noticeModal(t.loading(code(input.tool), code(input.server)), input.locale);
 }
 
 /** A view that only says something (the tool runs, the tool is unknown, the list failed). */
-export function noticeModal(text: string, locale?: Locale): ModalFrame {
+export function noticeModal(text: string, locale?: Locale): ModalView {
   return { ...frame(commandText(locale).runTitle, locale), blocks: sections(text) };
 }
 
@@ -161,7 +152,7 @@ function schemaProblems(inputSchema: unknown, args: object): string | undefined 
   return truncate(lines.join('; '), 1500);
 }
 
-function jsonInput(input: { inputSchema: unknown; locale?: Locale }): object {
+function jsonInput(input: { inputSchema: unknown; locale?: Locale }): InputBlock {
   const t = commandText(input.locale);
   return {
     type: 'input',
@@ -196,7 +187,7 @@ function defaultsOf(inputSchema: unknown): Record<string, unknown> {
   return Object.fromEntries(entries.map(([name, p]) => [name, p.default]));
 }
 
-function frame(title: string, locale?: Locale): ModalFrame {
+function frame(title: string, locale?: Locale): ModalView {
   const t = commandText(locale);
   return {
     type: 'modal',
@@ -207,11 +198,8 @@ function frame(title: string, locale?: Locale): ModalFrame {
   };
 }
 
-function sections(text: string): object[] {
-  return mrkdwnChunks(text, 3000, DESCRIPTION_SECTIONS_MAX).map((chunk) => ({
-    type: 'section',
-    text: mrkdwn(chunk),
-  }));
+function sections(text: string): SectionBlock[] {
+  return mrkdwnChunks(text, 3000, DESCRIPTION_SECTIONS_MAX).map(section);
 }
 
 const code = (name: string): string => `\`${truncate(name, 200).replace(/`/g, "'")}\``;

@@ -1,5 +1,6 @@
 // Suggestions for an external select (a field with more than 100 options): what the bot answers to Slack's
 // block_suggestion as the person types. Pure: the form's spec and the typed text in, option objects out.
+import type { PlainTextOption } from '@slack/types';
 import { option } from './elements.js';
 import { optionValue } from './ids.js';
 import type { FormSpec } from './spec.js';
@@ -12,7 +13,7 @@ export const SUGGESTIONS_MAX = 100;
  * case, in the schema's order, at most 100; none for an unknown field or one without options.
  * Values are the option's position (as in static selects), so a submission reads back the same way.
  */
-export function suggestOptions(spec: FormSpec, actionId: string, query: string): ReturnType<typeof option>[] {
+export function suggestOptions(spec: FormSpec, actionId: string, query: string): PlainTextOption[] {
   const field = spec.fields.find((f) => f.actionId === actionId);
   if (field?.kind !== 'single-select' && field?.kind !== 'multi-select') return [];
   const needle = query.trim().toLocaleLowerCase();

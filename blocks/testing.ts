@@ -13,11 +13,11 @@ type Raw = Record<string, unknown>;
 /** `view.state.values` for `content` (absent keys are left empty), using the modal's own option objects. */
 export function stateFor(
   spec: FormSpec,
-  view: ModalView,
+  view: Pick<ModalView, 'blocks'>,
   content: Content,
 ): Record<string, Record<string, Raw>> {
   const values: Record<string, Record<string, Raw>> = {};
-  for (const block of view.blocks as Raw[]) {
+  for (const block of view.blocks as unknown as Raw[]) {
     const field = spec.fields.find((f) => f.blockId === block.block_id);
     if (block.type !== 'input' || !field) continue;
     const element = block.element as Raw;

@@ -1,6 +1,7 @@
 // Text helpers that keep every string inside Slack's limits and every server string inert.
 // Lengths are measured in UTF-16 units (what JavaScript and Slack's API count) but cuts only ever
 // fall between code points, so a surrogate pair (emoji, rare CJK) is never split.
+import type { ContextBlock, MrkdwnElement, PlainTextElement, SectionBlock } from '@slack/types';
 
 const ELLIPSIS = '…';
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -75,11 +76,21 @@ function truncateTokens(escaped: string, max: number): string {
 }
 
 /** A plain_text object (no escaping needed: Slack never parses mentions in plain_text). */
-export function plain(text: string, max: number): { type: 'plain_text'; text: string; emoji: true } {
+export function plain(text: string, max: number): PlainTextElement {
   return { type: 'plain_text', text: truncate(text, max), emoji: true };
 }
 
 /** A mrkdwn object whose text the caller has already escaped and sized. */
-export function mrkdwn(text: string): { type: 'mrkdwn'; text: string } {
+export function mrkdwn(text: string): MrkdwnElement {
   return { type: 'mrkdwn', text };
+}
+
+/** A section block of mrkdwn text the caller has already escaped and sized. */
+export function section(text: string): SectionBlock {
+  return { type: 'section', text: mrkdwn(text) };
+}
+
+/** A context block of mrkdwn texts the caller has already escaped and sized. */
+export function mrkdwnContext(...texts: string[]): ContextBlock {
+  return { type: 'context', elements: texts.map(mrkdwn) };
 }

@@ -1,10 +1,11 @@
 // `/mcp tools <server>`: a server's tools as one ephemeral message, inside Slack's message limits
 // (50 blocks, 3000 characters a section). Tools beyond what fits are counted in a closing note.
+import type { KnownBlock } from '@slack/types';
 import type { SlackMessage } from './card.js';
 import { serverName } from './card.js';
 import type { Locale } from './i18n.js';
 import { commandText } from './i18n-commands.js';
-import { escapeMrkdwn, mrkdwn, truncate } from './text.js';
+import { escapeMrkdwn, mrkdwn, section, truncate } from './text.js';
 
 /** A tool as listed (the MCP side's ToolSummary, without what the list does not show). */
 export interface ListedTool {
@@ -34,9 +35,9 @@ export function toolsMessage(input: { server: string; tools: ListedTool[]; local
     return { text: t.noTools(server), blocks: [{ type: 'section', text: mrkdwn(t.noTools(`*${server}*`)) }] };
   }
   const shown = input.tools.slice(0, TOOLS_SHOWN_MAX);
-  const blocks: object[] = [
+  const blocks: KnownBlock[] = [
     { type: 'section', text: mrkdwn(`*${t.toolsHeader(server)}*`) },
-    ...shown.map((tool) => ({ type: 'section', text: mrkdwn(toolLine(tool, input.locale)) })),
+    ...shown.map((tool) => section(toolLine(tool, input.locale))),
   ];
   const hidden = input.tools.length - shown.length;
   if (hidden > 0) blocks.push({ type: 'context', elements: [mrkdwn(t.moreTools(hidden))] });

@@ -30,7 +30,9 @@ describe('urlCard', () => {
   });
 
   it('has an Open link consent button carrying the URL and the question id, and Decline', () => {
-    const actions = card('https://example.com/').blocks.at(-1) as { elements: Record<string, unknown>[] };
+    const actions = card('https://example.com/').blocks.at(-1) as unknown as {
+      elements: Record<string, unknown>[];
+    };
     expect(actions.elements.map((e) => [e.action_id, e.value, e.url, e.style])).toEqual([
       [URL_CONSENT_ACTION, 'q1', 'https://example.com/', 'primary'],
       [DECLINE_ACTION, 'q1', undefined, undefined],

@@ -2,6 +2,7 @@
 // non-HTTPS and user-info URLs, an explicit "Open link" consent button and Decline. Nothing here is a link
 // Slack could unfurl or a server could forge: the only clickable URL is the button's own `url`.
 import { domainToUnicode } from 'node:url';
+import type { ContextBlock } from '@slack/types';
 import {
   button,
   deadlineContext,
@@ -82,6 +83,8 @@ export function urlCard(input: {
     facts.https ? '' : t.urlNotHttps,
     facts.hasUserInfo ? t.urlUserInfo : '',
   ].filter((w) => w !== '');
+  const warning: ContextBlock[] =
+    warnings.length > 0 ? [{ type: 'context', elements: warnings.map((w) => mrkdwn(w)) }] : [];
   return {
     text: `${t.urlNotification(server, host)}: ${notification(input.message)}`,
     blocks: [
@@ -91,7 +94,7 @@ export function urlCard(input: {
         type: 'section',
         text: mrkdwn(`${t.urlHost(`*${host}*`)}\n\`${escapeMrkdwn(facts.href)}\``),
       },
-      ...(warnings.length > 0 ? [{ type: 'context', elements: warnings.map((w) => mrkdwn(w)) }] : []),
+      ...warning,
       deadlineContext(input.deadline, input.locale),
       {
         type: 'actions',

@@ -45,7 +45,7 @@ export class HomeTab implements QuestionObserver {
     ]);
     const view = homeView({ pending, recent, locale });
     const slack = client ?? (await this.deps.clients.for(teamId));
-    await slack.views.publish({ user_id: userId, view: view as never });
+    await slack.views.publish({ user_id: userId, view });
   }
 
   /** Publishes the Home tab; a call while one is running makes that one publish once more when done. */

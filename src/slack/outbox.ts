@@ -3,6 +3,7 @@
 // it sleeps out a 429 itself (holding the worker) and the outbox never sees the Retry-After.
 import { webApi } from '@slack/bolt';
 import type { Classified, OutboxHandler, OutboxJob } from '../store/outbox.js';
+import { RelayError } from '../relay/errors.js';
 import type { SlackClients } from './workspaces.js';
 
 /** Slack platform errors (HTTP 200, `ok: false`) that describe a passing fault on Slack's side. */
@@ -58,15 +59,22 @@ function stringField(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** The ts of the message a chat.update edits: every caller names one. */
+function required(ts: string | undefined): string {
+  if (ts === undefined) throw new RelayError('slack_update_failed', 'chat.update job without a message ts');
+  return ts;
+}
+
 /** Makes the job's call; `args` are the method's arguments apart from `channel`. */
 export function slackHandler(clients: SlackClients): OutboxHandler {
   return async (job: OutboxJob) => {
     const client = await clients.for(job.teamId);
-    const args = { ...job.args, channel: job.channel };
+    const { ts: edited, ...message } = job.args;
+    const args = { ...message, channel: job.channel };
     const reply =
       job.method === 'chat.update'
-        ? await client.chat.update(args as unknown as webApi.ChatUpdateArguments)
-        : await client.chat.postMessage(args as unknown as webApi.ChatPostMessageArguments);
+        ? await client.chat.update({ ...args, ts: required(edited) })
+        : await client.chat.postMessage(args);
     const ts = stringField(reply.ts);
     const channel = stringField(reply.channel);
     return { ...(ts ? { ts } : {}), ...(channel ? { channel } : {}) };

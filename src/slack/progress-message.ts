@@ -84,7 +84,7 @@ export class ProgressMessage {
 
   private async send(message: SlackMessage): Promise<void> {
     const client = await this.opts.clients.for(this.place.origin.teamId);
-    const content = { channel: this.place.channel, text: message.text, blocks: message.blocks as never };
+    const content = { channel: this.place.channel, text: message.text, blocks: message.blocks };
     if (this.ts !== undefined) {
       await client.chat.update({ ...content, ts: this.ts });
       return;

@@ -10,6 +10,7 @@ import {
   runFormModal,
   takesArguments,
   type Locale,
+  type ModalView,
 } from '../../blocks/index.js';
 import type { ToolSummary } from '../mcp/index.js';
 import { RelayError } from '../relay/errors.js';
@@ -29,13 +30,13 @@ export async function openRunForm(input: OpenInput, deps: CommandDeps): Promise<
   // English until the locale is known: the loading view must not wait for users.info.
   const opened = await client.views.open({
     trigger_id: input.triggerId,
-    view: loadingModal({ server, tool }) as never,
+    view: loadingModal({ server, tool }),
   });
   const viewId = opened.view?.id;
   if (!viewId) throw new RelayError('slack_bad_response', 'views.open returned no view id');
   const locale = await deps.locales.of(origin.userId, origin.teamId);
   const found = await findTool(deps, origin, server, tool, locale);
-  const show = (view: object) => client.views.update({ view_id: viewId, view: view as never });
+  const show = (view: ModalView) => client.views.update({ view_id: viewId, view });
   if (typeof found === 'string') {
     await show(noticeModal(found, locale));
     return;

@@ -116,7 +116,7 @@ export class ToolResults {
       const posted = await client.chat.postMessage({
         channel,
         text: message.text,
-        blocks: message.blocks as never,
+        blocks: message.blocks,
       });
       if (posted.ts) return posted.ts;
       return { error: 'no_ts' };
@@ -171,7 +171,7 @@ export class ToolResults {
       channel: place.channel,
       ts,
       text: message.text,
-      blocks: message.blocks as never,
+      blocks: message.blocks,
     });
     await this.run(call);
   }
@@ -184,7 +184,7 @@ export class ToolResults {
       channel: place.channel,
       ...(place.threadTs ? { thread_ts: place.threadTs } : {}),
       text: message.text,
-      blocks: message.blocks as never,
+      blocks: message.blocks,
       unfurl_links: false,
       unfurl_media: false,
     });

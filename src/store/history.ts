@@ -5,7 +5,7 @@
 //
 // Only one key per command, so it needs no hash tag on Redis Cluster.
 import type { RedisClient } from '../redis/index.js';
-import type { AnswerSummary } from '../relay/types.js';
+import type { AnswerSummary, EndReason } from '../relay/types.js';
 import type { StoreLogger } from '../redis/index.js';
 import { reasons } from './record.js';
 
@@ -53,7 +53,11 @@ export async function recentAnswers(
   });
 }
 
-const STATES = ['accepted', 'declined', 'cancelled'];
+const STATES: readonly string[] = ['accepted', 'declined', 'cancelled'] satisfies AnswerRecord['state'][];
+
+const isState = (v: unknown): v is AnswerRecord['state'] => typeof v === 'string' && STATES.includes(v);
+const isReason = (v: unknown): v is EndReason => typeof v === 'string' && reasons.includes(v);
+const isObject = (v: unknown): v is Partial<Record<string, unknown>> => typeof v === 'object' && v !== null;
 
 function parseRecord(text: string): AnswerRecord | undefined {
   let v: unknown;
@@ -62,14 +66,16 @@ function parseRecord(text: string): AnswerRecord | undefined {
   } catch {
     return undefined;
   }
-  if (typeof v !== 'object' || v === null) return undefined;
-  const r = v as Record<string, unknown>;
-  const strings = ['questionId', 'server', 'message'].every((k) => typeof r[k] === 'string');
+  if (!isObject(v)) return undefined;
+  const { questionId, server, message, state, reason, at, mode } = v;
   const valid =
-    strings &&
-    STATES.includes(String(r.state)) &&
-    reasons.includes(String(r.reason)) &&
-    Number.isSafeInteger(r.at) &&
-    (r.mode === 'form' || r.mode === 'url');
-  return valid ? (r as unknown as AnswerRecord) : undefined;
+    typeof questionId === 'string' &&
+    typeof server === 'string' &&
+    typeof message === 'string' &&
+    isState(state) &&
+    isReason(reason) &&
+    typeof at === 'number' &&
+    Number.isSafeInteger(at) &&
+    (mode === 'form' || mode === 'url');
+  return valid ? { questionId, server, message, state, reason, at, mode } : undefined;
 }

@@ -5,6 +5,7 @@
 //
 // The worker never lets a job fail for a Slack reason: it completes with an OutboxResult, so send() gets
 // `{ ok: false, error }` instead of BullMQ's failure text. Only transient errors are thrown, to be retried.
+import type { KnownBlock } from '@slack/types';
 import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import {
   OUTBOX_QUEUE,
@@ -48,10 +49,20 @@ const KEEP_COMPLETED_SEC = 600;
 
 export type OutboxMethod = 'chat.postMessage' | 'chat.update';
 
+/** A message call's arguments apart from `channel`; `ts` names the message chat.update edits. */
+export interface OutboxArgs {
+  text: string;
+  blocks?: KnownBlock[];
+  ts?: string;
+  thread_ts?: string;
+  unfurl_links?: boolean;
+  unfurl_media?: boolean;
+}
+
 export interface OutboxJob {
   method: OutboxMethod;
   channel: string;
-  args: Record<string, unknown>;
+  args: OutboxArgs;
   /** Epoch ms after which the call is not worth making; default OUTBOX_DEFAULT_DEADLINE_MS from send(). */
   deadline?: number;
   /** Workspace (Slack team id) whose bot token makes the call; absent for a single-workspace deployment. */

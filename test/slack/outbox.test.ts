@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { singleWorkspace } from '../../src/slack/workspaces.js';
 import { classifySlackError, slackHandler } from '../../src/slack/outbox.js';
 import { type RecordedCall, type SlackStandin, startSlackStandin } from '../../src/standin/index.js';
-import { Outbox } from '../../src/store/outbox.js';
+import { Outbox, type OutboxJob } from '../../src/store/outbox.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 
 const BOT_TOKEN = 'xoxb-outbox-test';
@@ -52,9 +52,9 @@ async function startOutbox(): Promise<Outbox> {
 const posts = (): RecordedCall[] => standin.calls.filter((c) => c.method === 'chat.postMessage');
 const gap = (calls: RecordedCall[]): number => (calls[1]?.at ?? 0) - (calls[0]?.at ?? 0);
 
-function card(channel: string, text = 'A question for you') {
+function card(channel: string, text = 'A question for you'): OutboxJob {
   return {
-    method: 'chat.postMessage' as const,
+    method: 'chat.postMessage',
     channel,
     args: { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] },
   };

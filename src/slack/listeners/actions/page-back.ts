@@ -20,5 +20,5 @@ export async function pageBack(
     check.question.draft ?? {},
     locale,
   );
-  await client.views.update({ view_id: body.view.id, hash: body.view.hash, view: back as never });
+  await client.views.update({ view_id: body.view.id, hash: body.view.hash, view: back });
 }

@@ -25,7 +25,7 @@ export async function openForm(args: ButtonArgs, deps: ListenerDeps): Promise<vo
     server: question.server,
     message: question.message,
   });
-  const opened = await client.views.open({ trigger_id: body.trigger_id, view: view as never });
+  const opened = await client.views.open({ trigger_id: body.trigger_id, view });
   if (opened.view?.id) await deps.modals.opened(question, opened.view.id, body.user.id);
 }
 

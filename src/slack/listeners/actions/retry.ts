@@ -28,7 +28,7 @@ export async function retryCall(
   }
   // Replacing the message removes its buttons, so one click is one retry.
   const retrying = retryingMessage({ ...target, locale });
-  await respond({ replace_original: true, text: retrying.text, blocks: retrying.blocks as never });
+  await respond({ replace_original: true, text: retrying.text, blocks: retrying.blocks });
   await deps.results.run({ ...target, origin: originOfInteraction(body) });
 }
 

@@ -31,7 +31,7 @@ export async function mcpCommand(
   if (parsed.kind === 'tools' && known(deps, parsed.server)) {
     await ack();
     const reply: Reply = (text, blocks) =>
-      respond({ response_type: 'ephemeral', text, ...(blocks ? { blocks: blocks as never } : {}) });
+      respond({ response_type: 'ephemeral', text, ...(blocks ? { blocks: blocks } : {}) });
     await listTools(parsed.server, { deps, origin, locale, reply });
     return;
   }

@@ -17,6 +17,7 @@ import {
   readSubmission,
   reviewModal,
   type FormSpec,
+  type ModalView,
 } from '../../../../blocks/index.js';
 import type { Content, Question } from '../../../relay/types.js';
 import { checkAnswerer, type Actor } from '../../answerable.js';
@@ -43,10 +44,10 @@ export async function submitForm({ ack, body, view }: SubmitArgs, deps: Deps): P
   const content = mergePageContent(spec, question.draft ?? {}, submission.content, page);
   if (page + 1 < pageCount(spec)) {
     if (!(await deps.relay.saveDraft(question.id, content))) return refuse({ ended: 'missing' });
-    return ack({ response_action: 'update', view: pageView(question, page + 1, content, locale) as never });
+    return ack({ response_action: 'update', view: pageView(question, page + 1, content, locale) });
   }
   const review = reviewFor(deps, question, spec, content, locale);
-  if (review) return ack({ response_action: 'push', view: review as never });
+  if (review) return ack({ response_action: 'push', view: review });
   const result = await deps.relay.finish(question.id, { action: 'accept', content }, 'answered');
   if (!result.won) return refuse({ ended: result.state });
   await ack();
@@ -73,7 +74,7 @@ function reviewFor(
   spec: FormSpec,
   content: Content,
   locale: Locale,
-): object | undefined {
+): ModalView | undefined {
   const policy = deps.surface.audience.policyOf(question.server).review;
   const wanted = policy === 'always' || (policy === 'auto' && approvesSomething(spec));
   if (!wanted) return undefined;

@@ -14,8 +14,7 @@ export async function submitRunForm({ ack, body, view }: SubmitArgs, deps: Comma
   const { server, tool } = target;
   const found =
     target.inputSchema === undefined ? await findTool(deps, origin, server, tool, locale) : target;
-  if (typeof found === 'string')
-    return ack({ response_action: 'update', view: noticeModal(found, locale) as never });
+  if (typeof found === 'string') return ack({ response_action: 'update', view: noticeModal(found, locale) });
   const read = readRunArguments(found.inputSchema, view.state.values, locale);
   if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
   await ack();
