@@ -36,3 +36,4 @@ export {
 export { SlackState, type OpenModal, type SlackStateOptions } from './slack-state.js';
 export { HISTORY_MAX, type AnswerRecord } from './history.js';
 export { reminderTimes } from './reminders.js';
+export { MemoryBackend, MemoryRelayStore } from './memory.js';

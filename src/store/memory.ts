@@ -1,0 +1,142 @@
+// The relay's store in memory, for tests and a single process: the same contract as the Redis QuestionStore
+// (test/store/relay-store.contract.ts runs against both). Several MemoryRelayStore instances over one
+// MemoryBackend behave as replicas over one Redis: one transition wins, outcomes go to the holder's inbox.
+// No timers: timeouts and reminders are the Redis store's BullMQ jobs, and a test drives them by calling finish.
+import { randomBytes } from 'node:crypto';
+import { systemClock, type Clock } from '../clock.js';
+import type { RelayStore } from '../relay/relay.js';
+import type {
+  Content,
+  EndReason,
+  FinishResult,
+  NewQuestion,
+  Outcome,
+  Question,
+  QuestionState,
+} from '../relay/types.js';
+import { RateLimitedError } from './errors.js';
+import type { RateLimit } from './pending.js';
+import type { CreateOptions } from './transitions.js';
+
+const STATE_OF: Record<Outcome['action'], Exclude<QuestionState, 'pending'>> = {
+  accept: 'accepted',
+  decline: 'declined',
+  cancel: 'cancelled',
+};
+
+type Deliver = (question: Question) => void;
+
+/** What replicas share: the questions, each holder's undelivered outcomes and inbox, the rate windows. */
+export class MemoryBackend {
+  readonly questions = new Map<string, Question>();
+  readonly undelivered = new Map<string, string[]>();
+  readonly inboxes = new Map<string, Deliver>();
+  /** Per server: when its current window ends (epoch ms) and how many questions it admitted in it. */
+  readonly windows = new Map<string, { endsAt: number; count: number }>();
+
+  constructor(readonly clock: Clock = systemClock) {}
+}
+
+export class MemoryRelayStore implements RelayStore {
+  constructor(
+    private readonly backend: MemoryBackend,
+    private readonly holderId: string,
+  ) {}
+
+  create(q: NewQuestion, opts: CreateOptions = {}): Promise<Question> {
+    const { clock, questions } = this.backend;
+    const refused = opts.rateLimit && this.admit(q.server, opts.rateLimit);
+    if (refused) return Promise.reject(refused);
+    const createdAt = clock.now();
+    const question: Question = {
+      ...structuredClone(q),
+      id: randomBytes(15).toString('base64url'),
+      state: 'pending',
+      holder: this.holderId,
+      createdAt,
+      deadline: createdAt + q.timeoutMs,
+    };
+    questions.set(question.id, question);
+    return Promise.resolve(structuredClone(question));
+  }
+
+  get(id: string): Promise<Question | undefined> {
+    const question = this.backend.questions.get(id);
+    return Promise.resolve(question && structuredClone(question));
+  }
+
+  /** Records the posted card; a no-op when the question does not exist. */
+  attachCard(id: string, card: { channel: string; ts: string }): Promise<void> {
+    const question = this.backend.questions.get(id);
+    if (question) question.card = { ...card };
+    return Promise.resolve();
+  }
+
+  /** Keeps a paged form's earlier answers; false when the question is not pending. */
+  saveDraft(id: string, draft: Content): Promise<boolean> {
+    const question = this.backend.questions.get(id);
+    if (question?.state !== 'pending') return Promise.resolve(false);
+    question.draft = structuredClone(draft);
+    return Promise.resolve(true);
+  }
+
+  /** Ends a pending question exactly once (the event loop makes the check and the write one step). */
+  finish(id: string, outcome: Outcome, reason: EndReason): Promise<FinishResult> {
+    const question = this.backend.questions.get(id);
+    if (!question) return Promise.resolve({ won: false, state: 'missing' });
+    if (question.state !== 'pending') {
+      return Promise.resolve({ won: false, state: question.state, question: structuredClone(question) });
+    }
+    question.state = STATE_OF[outcome.action];
+    question.outcome = structuredClone(outcome);
+    question.reason = reason;
+    delete question.draft;
+    this.enqueue(question);
+    return Promise.resolve({ won: true, question: structuredClone(question) });
+  }
+
+  /** Hands this holder's finished questions to onOutcome, once each: first those that ended meanwhile. */
+  startInbox(onOutcome: (question: Question) => void): Promise<void> {
+    this.backend.inboxes.set(this.holderId, onOutcome);
+    this.flush(this.holderId);
+    return Promise.resolve();
+  }
+
+  /** Stops this holder's inbox; outcomes that arrive meanwhile wait for the next startInbox. */
+  close(): Promise<void> {
+    this.backend.inboxes.delete(this.holderId);
+    return Promise.resolve();
+  }
+
+  /** Fixed window per server, starting with its first question, as the Redis store's ADMIT script. */
+  private admit(server: string, limit: RateLimit): RateLimitedError | undefined {
+    const now = this.backend.clock.now();
+    const current = this.backend.windows.get(server);
+    const window = current && current.endsAt > now ? current : { endsAt: now + limit.perMs, count: 0 };
+    window.count += 1;
+    this.backend.windows.set(server, window);
+    return window.count > limit.max ? new RateLimitedError(server, window.endsAt - now) : undefined;
+  }
+
+  private enqueue(question: Question): void {
+    const { undelivered, clock } = this.backend;
+    undelivered.set(question.holder, [...(undelivered.get(question.holder) ?? []), question.id]);
+    // Later, as the Redis inbox's read loop would: the finishing caller gets its result first.
+    clock.schedule(() => this.flush(question.holder), 0);
+  }
+
+  private flush(holder: string): void {
+    const deliver = this.backend.inboxes.get(holder);
+    const ids = this.backend.undelivered.get(holder) ?? [];
+    if (!deliver || ids.length === 0) return;
+    this.backend.undelivered.delete(holder);
+    for (const id of ids) {
+      const question = this.backend.questions.get(id);
+      if (!question) continue;
+      const handed = structuredClone(question);
+      // Once in the holder's hands the content is no longer kept, as the Redis inbox drops it.
+      if (question.outcome?.action === 'accept') question.outcome = { action: 'accept', content: {} };
+      deliver(handed);
+    }
+  }
+}

@@ -1,0 +1,138 @@
+// The RelayStore contract, one suite run against every implementation (as BullMQ's adapter conformance
+// tests do): relay-store.memory.test.ts and relay-store.redis.test.ts each call relayStoreContract.
+import { describe, expect, it } from 'vitest';
+import type { RelayStore } from '../../src/relay/relay.js';
+import type { Outcome, Question } from '../../src/relay/types.js';
+import { collector, newQuestion } from './helpers.js';
+
+/** A RelayStore as one replica sees it, with the inbox through which its holder learns outcomes. */
+export type ContractStore = RelayStore & {
+  startInbox(onOutcome: (question: Question) => void): Promise<void>;
+};
+
+/** Opens one store per holder id, all over one shared state (one deployment); the caller closes them. */
+export type OpenStores = (holderIds: string[]) => Promise<ContractStore[]>;
+
+const outcomes: [Outcome, 'answered' | 'declined' | 'closed'][] = [
+  [{ action: 'accept', content: { ok: true } }, 'answered'],
+  [{ action: 'decline' }, 'declined'],
+  [{ action: 'cancel' }, 'closed'],
+];
+
+async function one(open: OpenStores): Promise<ContractStore> {
+  const [store] = await open(['holder-a']);
+  if (!store) throw new Error('no store opened');
+  return store;
+}
+
+export function relayStoreContract(name: string, open: OpenStores): void {
+  describe(`RelayStore contract: ${name}`, () => {
+    it('creates a pending question held by its creator and reads it back', async () => {
+      const store = await one(open);
+      const q = await store.create(newQuestion({ timeoutMs: 30_000 }));
+      expect(q).toMatchObject({
+        ...newQuestion({ timeoutMs: 30_000 }),
+        state: 'pending',
+        holder: 'holder-a',
+      });
+      expect(q.deadline - q.createdAt).toBe(30_000);
+      expect(await store.get(q.id)).toEqual(q);
+      expect(await store.get('never-created')).toBeUndefined();
+    });
+
+    it('keeps the card on the question and ignores a card for a question that does not exist', async () => {
+      const store = await one(open);
+      const q = await store.create(newQuestion());
+      await store.attachCard(q.id, { channel: 'D1', ts: '1.000' });
+      await store.attachCard('never-created', { channel: 'D1', ts: '2.000' });
+      expect((await store.get(q.id))?.card).toEqual({ channel: 'D1', ts: '1.000' });
+      expect(await store.get('never-created')).toBeUndefined();
+    });
+
+    it('lets exactly one of many concurrent finishes from two replicas win; the rest see the final state', async () => {
+      const stores = await open(['holder-a', 'holder-b']);
+      const q = await stores[0]!.create(newQuestion());
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => {
+          const [outcome, reason] = outcomes[i % 3]!;
+          return stores[i % 2]!.finish(q.id, outcome, reason);
+        }),
+      );
+      const winners = results.flatMap((r) => (r.won ? [r.question] : []));
+      expect(winners).toHaveLength(1);
+      for (const r of results.filter((r) => !r.won)) {
+        expect(r).toMatchObject({
+          won: false,
+          state: winners[0]?.state,
+          question: { outcome: winners[0]?.outcome },
+        });
+      }
+      expect(await stores[1]!.get(q.id)).toEqual(winners[0]);
+    });
+
+    it('maps each outcome to its state, keeps the reason, and reports missing for an unknown id', async () => {
+      const store = await one(open);
+      const states = [];
+      for (const [outcome, reason] of outcomes) {
+        const q = await store.create(newQuestion());
+        const result = await store.finish(q.id, outcome, reason);
+        expect(result).toMatchObject({ won: true, question: { outcome, reason } });
+        states.push(result.won ? result.question.state : undefined);
+      }
+      expect(states).toEqual(['accepted', 'declined', 'cancelled']);
+      expect(await store.finish('never-created', { action: 'cancel' }, 'timed_out')).toEqual({
+        won: false,
+        state: 'missing',
+      });
+    });
+
+    it('keeps a draft while the question is pending and forgets it when the question ends', async () => {
+      const store = await one(open);
+      const q = await store.create(newQuestion());
+      expect(await store.saveDraft(q.id, { name: 'Ada', tags: ['a', 'b'] })).toBe(true);
+      expect((await store.get(q.id))?.draft).toEqual({ name: 'Ada', tags: ['a', 'b'] });
+      await store.finish(q.id, { action: 'decline' }, 'declined');
+      expect(await store.saveDraft(q.id, { name: 'late' })).toBe(false);
+      expect((await store.get(q.id))?.draft).toBeUndefined();
+      expect(await store.saveDraft('never-created', { name: 'x' })).toBe(false);
+    });
+
+    it('admits max new questions per server and window, then refuses with rate_limited and a retry delay', async () => {
+      const store = await one(open);
+      const rateLimit = { max: 2, perMs: 60_000 };
+      await store.create(newQuestion(), { rateLimit });
+      await store.create(newQuestion(), { rateLimit });
+      const refused = store.create(newQuestion(), { rateLimit });
+      await expect(refused).rejects.toMatchObject({ name: 'RateLimitedError', code: 'rate_limited' });
+      const retryAfterMs = await refused.catch((err: { retryAfterMs: number }) => err.retryAfterMs);
+      expect(retryAfterMs).toBeGreaterThan(0);
+      expect(retryAfterMs).toBeLessThanOrEqual(60_000);
+      await expect(store.create(newQuestion({ server: 'other' }), { rateLimit })).resolves.toMatchObject({
+        server: 'other',
+      });
+    });
+
+    it("delivers each outcome once to its holder's inbox only, then keeps no accepted content", async () => {
+      const [a, b] = await open(['holder-a', 'holder-b']);
+      const atA = collector<Question>();
+      const atB = collector<Question>();
+      const q = await a!.create(newQuestion());
+      const ofB = await b!.create(newQuestion());
+      await b!.finish(q.id, { action: 'accept', content: { ok: true } }, 'answered');
+      await a!.finish(q.id, { action: 'cancel' }, 'closed');
+      await a!.startInbox((question) => atA.push(question));
+      await b!.startInbox((question) => atB.push(question));
+      const [delivered] = await atA.next(1);
+      expect(delivered).toMatchObject({ id: q.id, outcome: { action: 'accept', content: { ok: true } } });
+
+      // A later delivery on each inbox proves nothing else arrived before it.
+      await a!.finish(ofB.id, { action: 'decline' }, 'declined');
+      expect((await atB.next(1)).map((question) => question.id)).toEqual([ofB.id]);
+      const second = await b!.create(newQuestion());
+      await b!.finish(second.id, { action: 'decline' }, 'declined');
+      await atB.next(2);
+      expect(atA.values.map((question) => question.id)).toEqual([q.id]);
+      expect((await a!.get(q.id))?.outcome).toEqual({ action: 'accept', content: {} });
+    });
+  });
+}
