@@ -1,7 +1,7 @@
 // The whole bot in-process (real Bolt, real store, fixture MCP server over stdio) driven through the Slack
 // stand-in. Floor: a raw HTTP round trip to the stand-in (auth.test), i.e. one loopback request with no bot.
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/index.js';
 import { createLogger } from '../src/logger.js';
 import { start, type RunningRelay } from '../src/main.js';
 import {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point for `npm start`: read configuration once, refuse to start on a wrong setting, run until SIGTERM.
 import { readFileSync } from 'node:fs';
-import { ConfigError, loadConfig, type AppConfig, type ServerConfig } from './config.js';
+import { ConfigError, loadConfig, type AppConfig, type ServerConfig } from './config/index.js';
 import { createLogger } from './logger.js';
 import { start } from './main.js';
 import { type CliArgs, SANDBOX_USAGE, UsageError, parseCliArgs } from './sandbox/args.js';

@@ -2,8 +2,7 @@
 // Everything is built here and passed in; nothing below constructs its own collaborators.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { AppConfig, ServerConfig } from './config.js';
-import { DEFAULT_SLACK_POLICY, type SlackPolicy } from './config-slack.js';
+import { DEFAULT_SLACK_POLICY, type AppConfig, type ServerConfig, type SlackPolicy } from './config/index.js';
 import type { Logger } from './logger.js';
 import {
   McpClientError,

@@ -1,10 +1,10 @@
 // Reads and validates configuration once, at start-up. Every error names the key and says how to fix it,
 // so a wrong setting stops the bot before it serves anyone.
 import { parse as parseYaml } from 'yaml';
-import { ConfigError } from './config-error.js';
+import { ConfigError } from './error.js';
 import { parseDuration } from './duration.js';
-import { readServers } from './config-servers.js';
-import type { SlackPolicy } from './config-slack.js';
+import { readServers } from './servers.js';
+import type { SlackPolicy } from './slack-policy.js';
 
 export { ConfigError };
 

@@ -1,10 +1,10 @@
 // The `mcpServers` section, in the shape Claude Desktop, Cursor and VS Code write it:
 //   mcpServers: { <name>: { command, args, env } | { url, headers } }
-// plus our optional per-server `elicitation: { timeout }` and `slack` (config-slack.ts). Unknown top-level keys (Claude Desktop has
+// plus our optional per-server `elicitation: { timeout }` and `slack` (slack-policy.ts). Unknown top-level keys (Claude Desktop has
 // several) are ignored so that its file works unchanged.
-import { ConfigError } from './config-error.js';
-import { readSlackPolicy } from './config-slack.js';
-import type { ServerConfig, TransportConfig } from './config.js';
+import { ConfigError } from './error.js';
+import { readSlackPolicy } from './slack-policy.js';
+import type { ServerConfig, TransportConfig } from './load.js';
 import { parseDuration } from './duration.js';
 
 type Env = Record<string, string | undefined>;

@@ -2,7 +2,7 @@
 // shows once answered, the review step, what closing the form means, and when to remind.
 //   slack: { route: dm | thread | channel, channel: C…, answerers: { requester, users, usergroups, channel },
 //            showAnswers, review, onClose: cancel | keep, reminders: ["50%", "5m"] }
-import { ConfigError } from './config-error.js';
+import { ConfigError } from './error.js';
 import { parseDuration } from './duration.js';
 
 /** When to nudge: at a share of the time given (`"50%"`), or a duration before the deadline (`"5m"`). */

@@ -2,8 +2,7 @@
 // `--server` adds one server: a stdio command line ("node ./my-server.js") or a Streamable HTTP URL,
 // optionally named (`--server name=…`); otherwise the name comes from the file or the host.
 import { basename } from 'node:path';
-import type { ServerConfig } from '../config.js';
-import { DEFAULT_ELICITATION_TIMEOUT_MS } from '../config-servers.js';
+import { DEFAULT_ELICITATION_TIMEOUT_MS, type ServerConfig } from '../config/index.js';
 import { RelayError } from '../relay/errors.js';
 
 export const SANDBOX_USAGE = `Usage: elicit-relay [sandbox [--server <server>]...]

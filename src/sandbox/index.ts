@@ -1,7 +1,7 @@
 // The sandbox: the bot against the Slack stand-in, with a web page that renders what the bot sends and
 // sends each click, submission, close and slash command back to it as a real signed Slack request.
 import { randomBytes } from 'node:crypto';
-import type { AppConfig, ServerConfig } from '../config.js';
+import type { AppConfig, ServerConfig } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import { start } from '../main.js';
 import { SlackDriver, startSlackStandin } from '../standin/index.js';

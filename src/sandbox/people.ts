@@ -1,7 +1,6 @@
 // The sandbox's workspace: who can switch in on the page, and the example MCP servers it runs by default.
 import { fileURLToPath } from 'node:url';
-import type { ServerConfig } from '../config.js';
-import { DEFAULT_SLACK_POLICY, type SlackPolicy } from '../config-slack.js';
+import { DEFAULT_SLACK_POLICY, type ServerConfig, type SlackPolicy } from '../config/index.js';
 import type { StandinUser } from '../standin/index.js';
 
 /** Two people: one English, one with a zh-CN locale (the bot answers them in Chinese). */

@@ -2,8 +2,7 @@
 // each workspace's from its OAuth install), our HTTP server for probes, the install pages and (HTTP mode)
 // Slack's requests, the global middleware that processes each Events API event once, and the surface.
 import { App, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
-import { ConfigError, type OAuthConfig } from '../config.js';
-import type { SlackPolicy } from '../config-slack.js';
+import { ConfigError, type OAuthConfig, type SlackPolicy } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { Outbox } from '../store/index.js';
 import type { SlackState } from '../store/slack-state.js';

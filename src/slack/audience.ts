@@ -1,7 +1,7 @@
 // Where a server's questions are asked and who may answer them, from its `slack` policy: answerers are resolved
 // when the question is asked (user groups through usergroups.users.list) and stored with it; "anyone in the
 // channel" is checked when someone acts (conversations.members), so joining or leaving counts at once.
-import { DEFAULT_SLACK_POLICY, type SlackPolicy } from '../config-slack.js';
+import { DEFAULT_SLACK_POLICY, type SlackPolicy } from '../config/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Answerers, Origin, Question } from '../relay/types.js';
 import type { SlackClients } from './workspaces.js';

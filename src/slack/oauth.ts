@@ -5,7 +5,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Authorize, InstallationStore, Logger as BoltLogger, webApi } from '@slack/bolt';
 import { InstallProvider } from '@slack/oauth';
-import type { OAuthConfig } from '../config.js';
+import type { OAuthConfig } from '../config/index.js';
 import { BOT_SCOPES } from './scopes.js';
 import { InstalledWorkspaces, type SlackClients } from './workspaces.js';
 

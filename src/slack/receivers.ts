@@ -10,7 +10,7 @@ import {
   type webApi,
 } from '@slack/bolt';
 import type { RequestListener } from 'node:http';
-import { ConfigError, type AppConfig } from '../config.js';
+import { ConfigError, type AppConfig } from '../config/index.js';
 import { EVENTS_PATH } from './http-server.js';
 
 export type SlackConnection = { mode: 'http'; signingSecret: string } | { mode: 'socket'; appToken: string };

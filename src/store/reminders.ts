@@ -3,7 +3,7 @@
 // the question no longer pending and is skipped.
 import type { Job, Queue } from 'bullmq';
 import type { RedisClient } from '../redis/index.js';
-import type { ReminderSpec } from '../config-slack.js';
+import type { ReminderSpec } from '../config/index.js';
 import type { Question } from '../relay/types.js';
 import type { Keys } from '../redis/index.js';
 import type { JobData } from './timers.js';

@@ -1,6 +1,6 @@
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SLACK_POLICY, type SlackPolicy } from '../../src/config-slack.js';
+import { DEFAULT_SLACK_POLICY, type SlackPolicy } from '../../src/config/index.js';
 import type { Question } from '../../src/relay/types.js';
 import { Audience, placeOf } from '../../src/slack/audience.js';
 import { singleWorkspace } from '../../src/slack/workspaces.js';

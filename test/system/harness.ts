@@ -1,7 +1,7 @@
 // System-test harness: the real bot (in-process), real Redis, the Slack stand-in, and the fixture MCP server
 // as a stdio child process. Each harness gets its own Redis prefix, so tests never share state.
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logger.js';
 import { start, type RunningRelay } from '../../src/main.js';
 import {

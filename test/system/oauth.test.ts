@@ -2,7 +2,7 @@
 // (/slack/install → Slack's authorize page → /slack/oauth_redirect → oauth.v2.access), keeps each installation
 // in Redis and makes every Web API call with the token of the question's workspace, on any replica.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/logger.js';
 import { start, type RunningRelay } from '../../src/main.js';
 import { SlackDriver, startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
