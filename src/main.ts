@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_SLACK_POLICY, type AppConfig, type ServerConfig, type SlackPolicy } from './config/index.js';
 import type { Logger } from './logger.js';
+import { probeRedis } from './readiness.js';
 import {
   McpClientError,
   McpHub,
@@ -68,9 +69,9 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
     // Ready: serving (started, not draining) and Redis answers; each MCP server's state is shown, not required.
     policyOf: (server) => policyOf(config.servers, server),
     readiness: async () => {
-      const redis = await state.answers();
+      const redis = await probeRedis(() => state.answers());
       const servers = hub.status();
-      return { ok: ready && redis, serving: ready, redis: redis ? 'ok' : 'unreachable', servers };
+      return { ok: ready && redis === 'ok', serving: ready, redis, servers };
     },
   });
   const relay = new Relay({

@@ -9,6 +9,8 @@ import { systemClock, type Clock } from '../clock.js';
 export const EVENTS_PATH = '/slack/events';
 /** Largest distance between X-Slack-Request-Timestamp and our clock, in seconds (Slack's sample code). */
 export const MAX_CLOCK_SKEW_SEC = 300;
+/** Longest /readyz waits for `ready()` before answering 503 itself, in ms (its Redis probe gives up at 500 ms). */
+export const READINESS_TIMEOUT_MS = 1_000;
 
 export interface Readiness {
   ok: boolean;
@@ -45,6 +47,25 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+/** Answers /readyz with `ready()`'s verdict, or 503 once READINESS_TIMEOUT_MS pass without one. */
+async function answerReadiness(res: ServerResponse, ready: () => Promise<Readiness>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Readiness>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ ok: false, error: 'readiness check timed out' }),
+      READINESS_TIMEOUT_MS,
+    );
+  });
+  try {
+    const readiness = await Promise.race([ready(), late]);
+    json(res, readiness.ok ? 200 : 503, readiness);
+  } catch (error) {
+    json(res, 503, { ok: false, error: String(error) });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function startHttpServer(opts: HttpServerOptions): Promise<RunningHttpServer> {
   const clock = opts.clock ?? systemClock;
   const route = (req: IncomingMessage, res: ServerResponse): void => {
@@ -63,13 +84,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
       const live = opts.live();
       return json(res, live ? 200 : 503, { ok: live });
     }
-    if (path === '/readyz') {
-      opts.ready().then(
-        (readiness) => json(res, readiness.ok ? 200 : 503, readiness),
-        (error: unknown) => json(res, 503, { ok: false, error: String(error) }),
-      );
-      return;
-    }
+    if (path === '/readyz') return void answerReadiness(res, opts.ready);
     const page = opts.routes?.[path];
     if (page) return void page(req, res);
     res.writeHead(404).end();

@@ -23,13 +23,14 @@ describe('isFreshTimestamp', () => {
 describe('startHttpServer', () => {
   let server: RunningHttpServer;
   let ready = { ok: true };
+  let readiness = (): Promise<{ ok: boolean }> => Promise.resolve(ready);
   const reached: string[] = [];
   beforeAll(async () => {
     server = await startHttpServer({
       port: 0,
       clock: { now: () => NOW_MS },
       live: () => true,
-      ready: () => Promise.resolve(ready),
+      ready: () => readiness(),
       events: (req, res) => {
         reached.push(String(req.headers['x-slack-request-timestamp']));
         res.writeHead(200).end();
@@ -62,5 +63,15 @@ describe('startHttpServer', () => {
     const down = await fetch(`${base}/readyz`);
     expect([down.status, await down.json()]).toEqual([503, { ok: false }]);
     expect((await fetch(`${base}/nowhere`)).status).toBe(404);
+  });
+
+  it('answers /readyz 503 itself when the readiness check never settles', async () => {
+    readiness = () => new Promise(() => undefined);
+    const stuck = await fetch(`http://127.0.0.1:${server.port}/readyz`);
+    expect([stuck.status, await stuck.json()]).toEqual([
+      503,
+      { ok: false, error: 'readiness check timed out' },
+    ]);
+    readiness = () => Promise.resolve(ready);
   });
 });

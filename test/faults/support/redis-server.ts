@@ -17,6 +17,10 @@ export interface PrivateRedis {
   restart(opts?: { wipe?: boolean }): Promise<void>;
   /** Sends a signal and waits for the process to exit (SIGKILL: no shutdown save, like a crash). */
   kill(signal?: NodeJS.Signals): Promise<void>;
+  /** SIGSTOP: the server keeps its sockets open but answers nothing (a hung Redis), until `resume`. */
+  pause(): void;
+  /** SIGCONT after `pause`. */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -80,7 +84,10 @@ export async function startPrivateRedis(options: PrivateRedisOptions = {}): Prom
       await launch();
     },
     kill,
+    pause: () => child?.kill('SIGSTOP'),
+    resume: () => child?.kill('SIGCONT'),
     stop: async () => {
+      child?.kill('SIGCONT');
       await kill();
       rmSync(dir, { recursive: true, force: true });
     },
