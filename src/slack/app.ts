@@ -108,11 +108,15 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   };
 }
 
-/** Routes Bolt's own log lines into our structured logger. */
+/**
+ * Routes Bolt's own log lines into our structured logger, except its debug lines: Bolt, its Web API client and
+ * the Socket Mode client print whole request and response bodies there (answers, tool arguments and output),
+ * so they are dropped at every LOG_LEVEL. Bolt is told its level is INFO so it skips building them.
+ */
 function boltLogger(logger: Logger): BoltLogger {
   const child = logger.child({ component: 'bolt' });
   return {
-    debug: (...msg: unknown[]) => child.debug(msg.map(String).join(' ')),
+    debug: () => undefined,
     info: (...msg: unknown[]) => child.info(msg.map(String).join(' ')),
     warn: (...msg: unknown[]) => child.warn(msg.map(String).join(' ')),
     error: (...msg: unknown[]) => child.error(msg.map(String).join(' ')),

@@ -1,6 +1,6 @@
 // A pino logger whose JSON lines a test can await, e.g. "the line that says this event was dropped".
 import { Writable } from 'node:stream';
-import { pino, type Logger } from 'pino';
+import { createLogger, type Logger } from '../../src/logger.js';
 
 export interface CapturedLogs {
   logger: Logger;
@@ -9,7 +9,8 @@ export interface CapturedLogs {
   waitFor(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
 }
 
-export function captureLogs(): CapturedLogs {
+/** The bot's own logger (its redaction included) at `level`, writing into `lines`. */
+export function captureLogs(level = 'info'): CapturedLogs {
   const lines: Record<string, unknown>[] = [];
   const waiters: {
     match: (l: Record<string, unknown>) => boolean;
@@ -28,7 +29,7 @@ export function captureLogs(): CapturedLogs {
     },
   });
   return {
-    logger: pino({ level: 'info' }, stream),
+    logger: createLogger(level, stream),
     lines,
     waitFor: (match) => {
       const hit = lines.find(match);

@@ -2,7 +2,7 @@
 // as a stdio child process. Each harness gets its own Redis prefix, so tests never share state.
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { start, type RunningRelay } from '../../src/main.js';
 import {
   SlackDriver,
@@ -63,6 +63,8 @@ export interface HarnessOptions {
   redisUrl?: string;
   /** Socket Mode (SLACK_APP_TOKEN, no signing secret): the drivers send envelopes over the socket. */
   socketMode?: boolean;
+  /** The replicas' logger; default silent. */
+  logger?: Logger;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -107,7 +109,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   });
   const replicas: RunningRelay[] = [];
   for (let i = 0; i < (options.replicas ?? 1); i++) {
-    replicas.push(await start(config, createLogger('silent')));
+    replicas.push(await start(config, options.logger ?? createLogger('silent')));
   }
   const drivers = replicas.map((replica) =>
     options.socketMode
