@@ -16,6 +16,8 @@ import { Relay, halfTimeReminder } from './relay/relay.js';
 import {
   HomeTab,
   OpenModals,
+  Outbox,
+  SlackState,
   ToolResults,
   UrlCompletions,
   checkFormSchema,
@@ -27,7 +29,7 @@ import {
   type SlackApp,
   type ToolRunner,
 } from './slack/index.js';
-import { Outbox, QuestionStore, SlackState, reminderTimes } from './store/index.js';
+import { QuestionStore, reminderTimes } from './store/index.js';
 
 export interface RunningRelay {
   /** The HTTP port actually bound (useful with PORT=0). */

@@ -17,6 +17,7 @@
 //   ${prefix}:slack:modals:<questionId>             hash    view id → user id of the forms open for a question
 //   ${prefix}:slack:event:<event_id>                string  "1" while an Events API delivery counts as taken
 //   ${prefix}:slack:retry:<channel>:<ts>            string  "1" once the retry of a -32042 answer was claimed
+//   ${prefix}:slack:command:<trigger_id>            string  "1" once a slash command was claimed (replays refused)
 //   ${prefix}:slack:installation:<kind>:<id>        string  JSON Installation (kind `team` or `enterprise`)
 //   ${prefix}:slack:pace:<channel>                  string  epoch ms of the channel's last reserved post slot
 //
@@ -46,6 +47,7 @@ export interface Keys {
   modals(questionId: string): string;
   event(eventId: string): string;
   retry(channel: string, ts: string): string;
+  command(triggerId: string): string;
   installation(kind: 'team' | 'enterprise', id: string): string;
   pace(channel: string): string;
   /** A CLIENT SETNAME value for one of the bot's connections, e.g. `${prefix}:inbox:<holder>`. */
@@ -68,6 +70,7 @@ export function keys(prefix: string): Keys {
     modals: (questionId) => `${slack}:modals:${questionId}`,
     event: (eventId) => `${slack}:event:${eventId}`,
     retry: (channel, ts) => `${slack}:retry:${channel}:${ts}`,
+    command: (triggerId) => `${slack}:command:${triggerId}`,
     installation: (kind, id) => `${slack}:installation:${kind}:${id}`,
     pace: (channel) => `${slack}:pace:${channel}`,
     connectionName: (role, holder) => `${prefix}:${role}:${holder}`.replace(unsafeName, '_'),

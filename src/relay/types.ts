@@ -18,6 +18,21 @@ export type EndReason =
   | 'holder_lost' // cancel: the replica holding the MCP session died
   | 'delivery_failed'; // cancel: the card could not be posted
 
+const END_REASONS: readonly string[] = [
+  'answered',
+  'declined',
+  'closed',
+  'timed_out',
+  'withdrawn',
+  'call_ended',
+  'holder_lost',
+  'delivery_failed',
+] satisfies EndReason[];
+
+/** True for every EndReason: for checking values read back from storage. */
+export const isEndReason = (value: unknown): value is EndReason =>
+  typeof value === 'string' && END_REASONS.includes(value);
+
 export type QuestionState = 'pending' | 'accepted' | 'declined' | 'cancelled';
 
 /**

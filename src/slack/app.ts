@@ -4,14 +4,14 @@
 import { App, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import { ConfigError, type OAuthConfig, type SlackPolicy } from '../config/index.js';
 import type { Logger } from '../logger.js';
-import type { Outbox } from '../store/index.js';
-import type { SlackState } from '../store/slack-state.js';
+import type { Outbox } from './outbox/index.js';
+import type { SlackStatePorts } from './state/index.js';
 import { Audience } from './audience.js';
 import { processEventsOnce } from './event-dedupe.js';
 import { startHttpServer, type Readiness, type RunningHttpServer } from './http-server.js';
 import { registerListeners, type ListenerDeps } from './listeners/index.js';
 import { Locales } from './locales.js';
-import { classifySlackError, slackErrorCode, slackHandler } from './outbox.js';
+import { classifySlackError, slackErrorCode, slackHandler } from './outbox/index.js';
 import { distributedApp } from './oauth.js';
 import { buildReceiver, type SlackConnection } from './receivers.js';
 import { SlackSurface } from './surface.js';
@@ -33,7 +33,7 @@ export interface SlackAppOptions {
   /** Card posts and updates go through it: it owns retries, Retry-After and pacing. */
   outbox: Outbox;
   /** Redis state of the Slack side (event deliveries seen, installations). */
-  state: SlackState;
+  state: SlackStatePorts;
   /** Each server's `slack` policy (routing, answerers, review, reminders); the defaults when absent. */
   policyOf?: (server: string) => SlackPolicy;
 }

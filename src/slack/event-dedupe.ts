@@ -4,7 +4,7 @@
 // events are processed at most once.
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { Logger } from '../logger.js';
-import type { EventDeliveries } from '../store/deliveries.js';
+import type { EventDeliveryClaims } from './state/index.js';
 
 function eventIdOf(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
@@ -13,7 +13,7 @@ function eventIdOf(body: unknown): string | undefined {
 }
 
 export function processEventsOnce(
-  deliveries: Pick<EventDeliveries, 'claim'>,
+  deliveries: EventDeliveryClaims,
   logger: Pick<Logger, 'info'>,
 ): Middleware<AnyMiddlewareArgs> {
   return async ({ body, context, next }) => {

@@ -3,7 +3,7 @@
 import type { webApi } from '@slack/bolt';
 import { HOME_RECENT_MAX, homeView } from '../../blocks/index.js';
 import { namedAnswerers, type Question } from '../relay/types.js';
-import type { AnswerRecord } from '../store/index.js';
+import type { AnswerHistory, AnswerRecord } from './state/index.js';
 import type { Locales } from './locales.js';
 import type { SlackClients } from './workspaces.js';
 import type { QuestionObserver } from './surface.js';
@@ -13,10 +13,7 @@ export interface HomeDeps {
   clients: SlackClients;
   /** A person's pending questions, soonest deadline first. */
   pendingFor(userId: string): Promise<Question[]>;
-  history: {
-    recordAnswer(userId: string, record: AnswerRecord): Promise<void>;
-    recentAnswers(userId: string, limit?: number): Promise<AnswerRecord[]>;
-  };
+  history: AnswerHistory;
   locales: Pick<Locales, 'of'>;
   logger: { error(obj: object, msg: string): void };
   /** Epoch ms; when an answer is recorded. Default Date.now. */

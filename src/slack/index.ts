@@ -8,3 +8,5 @@ export { connectionOf } from './receivers.js';
 export { ToolResults } from './tool-results.js';
 export type { ToolRunner } from './tools.js';
 export { UrlCompletions } from './url-completions.js';
+export { Outbox } from './outbox/index.js';
+export { SlackState, type SlackStatePorts } from './state/index.js';

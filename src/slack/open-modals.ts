@@ -3,20 +3,15 @@
 // replaced by a view saying it is no longer needed, instead of waiting for a submit that could only be refused.
 import { uiText } from '../../blocks/index.js';
 import type { Question } from '../relay/types.js';
-import type { OpenModal } from '../store/index.js';
 import type { Locales } from './locales.js';
-import { slackErrorCode } from './outbox.js';
+import { slackErrorCode } from './outbox/index.js';
+import type { ModalRecords } from './state/index.js';
 import type { QuestionObserver } from './surface.js';
 import { finishedView } from './texts.js';
 import type { SlackClients } from './workspaces.js';
 
 /** How long a form is remembered past its question's deadline, in ms (the timeout job may run a bit late). */
 const REMEMBER_PAST_DEADLINE_MS = 60_000;
-
-export interface ModalRecords {
-  rememberModal(questionId: string, modal: OpenModal, ttlMs: number): Promise<void>;
-  takeModals(questionId: string): Promise<OpenModal[]>;
-}
 
 export interface OpenModalsDeps {
   records: ModalRecords;

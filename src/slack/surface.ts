@@ -17,7 +17,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { RelayError } from '../relay/errors.js';
 import type { Surface } from '../relay/relay.js';
 import type { Question } from '../relay/types.js';
-import type { Outbox } from '../store/index.js';
+import type { Outbox } from './outbox/index.js';
 import { placeOf, type Audience } from './audience.js';
 import type { Locales } from './locales.js';
 import type { SlackClients } from './workspaces.js';

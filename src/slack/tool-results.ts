@@ -18,7 +18,7 @@ import {
 import type { ToolCall, ToolResult } from '../mcp/index.js';
 import type { Origin } from '../relay/types.js';
 import type { Locales } from './locales.js';
-import { slackErrorCode } from './outbox.js';
+import { slackErrorCode } from './outbox/index.js';
 import { ProgressMessage, type ProgressOptions, type RunPlace } from './progress-message.js';
 import type { UrlCompletions } from './url-completions.js';
 

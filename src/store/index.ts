@@ -18,22 +18,5 @@ export {
   type SweepOptions,
 } from './lease.js';
 export type { RateLimit } from './pending.js';
-export {
-  OUTBOX_CHANNEL_PACE_MS,
-  OUTBOX_DEFAULT_DEADLINE_MS,
-  OUTBOX_LIMIT,
-  OUTBOX_MAX_ATTEMPTS,
-  OUTBOX_QUEUE,
-  OUTBOX_RETRY_BASE_MS,
-  Outbox,
-  type Classified,
-  type OutboxHandler,
-  type OutboxJob,
-  type OutboxMethod,
-  type OutboxOptions,
-  type OutboxResult,
-} from './outbox.js';
-export { SlackState, type OpenModal, type SlackStateOptions } from './slack-state.js';
-export { HISTORY_MAX, type AnswerRecord } from './history.js';
 export { reminderTimes } from './reminders.js';
 export { MemoryBackend, MemoryRelayStore } from './memory.js';

@@ -4,16 +4,6 @@ import { DelayedError, type Job } from 'bullmq';
 import type { RedisClient } from '../redis/index.js';
 import type { Question } from '../relay/types.js';
 
-/** Waits for the promises to settle, or for `ms`, whichever comes first; true when they all settled. */
-export async function settleWithin(promises: Promise<unknown>[], ms: number): Promise<boolean> {
-  if (promises.length === 0) return true;
-  let timer: NodeJS.Timeout | undefined;
-  const grace = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  const settled = await Promise.race([Promise.allSettled(promises).then(() => true), grace]);
-  clearTimeout(timer);
-  return settled;
-}
-
 export function timeoutJobOptions(q: Question, retentionSec: number) {
   return {
     jobId: q.id,

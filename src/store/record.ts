@@ -8,30 +8,19 @@
 //   url draft                                       JSON: URL mode's link; answers of earlier form pages
 //   origin                                          JSON: who started the call, and where
 //   serverInfo answerers                            JSON: the server's name/version; who may answer
-import type {
-  Answerers,
-  Content,
-  EndReason,
-  Origin,
-  Outcome,
-  Question,
-  QuestionState,
-  ServerIdentity,
+import {
+  isEndReason,
+  type Answerers,
+  type Content,
+  type Origin,
+  type Outcome,
+  type Question,
+  type QuestionState,
+  type ServerIdentity,
 } from '../relay/types.js';
 import { StoreError } from './errors.js';
 
 const states: readonly string[] = ['pending', 'accepted', 'declined', 'cancelled'] satisfies QuestionState[];
-/** Every EndReason, for checking stored values. */
-export const reasons: readonly string[] = [
-  'answered',
-  'declined',
-  'closed',
-  'timed_out',
-  'withdrawn',
-  'call_ended',
-  'holder_lost',
-  'delivery_failed',
-] satisfies EndReason[];
 
 /** The fields written at creation (state pending, no card, no outcome). */
 export function toHash(q: Question): Record<string, string> {
@@ -192,8 +181,8 @@ export function parseQuestion(h: Record<string, string>): Question | undefined {
   if (state === 'pending') return q;
   q.outcome = parseOutcome(h);
   const reason = str(h, 'reason');
-  if (!reasons.includes(reason)) throw bad(id, 'reason');
-  q.reason = reason as EndReason;
+  if (!isEndReason(reason)) throw bad(id, 'reason');
+  q.reason = reason;
   return q;
 }
 

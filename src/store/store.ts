@@ -17,7 +17,8 @@ import {
   type StoreLogger,
 } from '../redis/index.js';
 import { Inbox } from './inbox.js';
-import { deferIfEarly, settleWithin } from './jobs.js';
+import { settleWithin } from '../settle.js';
+import { deferIfEarly } from './jobs.js';
 import { Lease, OrphanSweeper, type LeaseOptions, type SweepOptions } from './lease.js';
 import { pendingFor } from './pending.js';
 import { parseQuestion } from './record.js';

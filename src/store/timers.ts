@@ -8,7 +8,7 @@ import {
   type RedisConnections,
   type StoreLogger,
 } from '../redis/index.js';
-import { settleWithin } from './jobs.js';
+import { settleWithin } from '../settle.js';
 
 /** Lock on an active timer job, in ms; a crashed worker's job is stalled once this lapses. */
 export const TIMEOUT_LOCK_DURATION_MS = 10_000;

@@ -3,8 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
 import { SlackDriver, startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
-import { Outbox } from '../../src/store/index.js';
-import { SlackState } from '../../src/store/slack-state.js';
+import { Outbox, SlackState } from '../../src/slack/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { captureLogs, type CapturedLogs } from './log-capture.js';
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { HISTORY_MAX, SlackState, type AnswerRecord } from '../../src/store/index.js';
+import { HISTORY_MAX, SlackState, type AnswerRecord } from '../../src/slack/state/index.js';
 import { keys } from '../../src/redis/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
-import { rawRedis, recordingLogger } from './helpers.js';
+import { rawRedis, recordingLogger } from '../store/helpers.js';
 
 const states: SlackState[] = [];
 afterEach(async () => {

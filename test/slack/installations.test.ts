@@ -3,7 +3,7 @@
 import type { Installation } from '@slack/bolt';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisInstallationStore } from '../../src/store/installations.js';
+import { RedisInstallationStore } from '../../src/slack/state/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 
 const workspace = (teamId: string, token: string): Installation<'v2', false> => ({

@@ -5,10 +5,10 @@ import {
   type Classified,
   type OutboxHandler,
   type OutboxJob,
-} from '../../src/store/outbox.js';
+} from '../../src/slack/outbox/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { handlesAddedSince, liveHandles } from '../support/handles.js';
-import { recordingLogger } from './helpers.js';
+import { recordingLogger } from '../store/helpers.js';
 
 /** An error the test's classifier reads, standing in for a Slack error. */
 class FakeError extends Error {

@@ -1,9 +1,9 @@
 import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { singleWorkspace } from '../../src/slack/workspaces.js';
-import { classifySlackError, slackHandler } from '../../src/slack/outbox.js';
+import { classifySlackError, slackHandler } from '../../src/slack/outbox/index.js';
 import { type RecordedCall, type SlackStandin, startSlackStandin } from '../../src/standin/index.js';
-import { Outbox, type OutboxJob } from '../../src/store/outbox.js';
+import { Outbox, type OutboxJob } from '../../src/slack/outbox/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 
 const BOT_TOKEN = 'xoxb-outbox-test';

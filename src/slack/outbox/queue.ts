@@ -18,11 +18,11 @@ import {
   type RedisClient,
   type RedisSetting,
   type StoreLogger,
-} from '../redis/index.js';
-import { RelayError } from '../relay/errors.js';
-import { settleWithin } from './jobs.js';
+} from '../../redis/index.js';
+import { RelayError } from '../../relay/errors.js';
+import { settleWithin } from '../../settle.js';
 
-export { OUTBOX_QUEUE } from '../redis/index.js';
+export { OUTBOX_QUEUE } from '../../redis/index.js';
 /**
  * Calls per second across all replicas. Slack's limits are per method and workspace: chat.postMessage allows
  * about 1 message/s per channel with short bursts, chat.update is Tier 3 (50+/min with bursts). 10/s keeps a

@@ -2,9 +2,9 @@
 // The WebClient must be built with `rejectRateLimitedCalls: true` and `retryConfig: { retries: 0 }`: otherwise
 // it sleeps out a 429 itself (holding the worker) and the outbox never sees the Retry-After.
 import { webApi } from '@slack/bolt';
-import type { Classified, OutboxHandler, OutboxJob } from '../store/outbox.js';
-import { RelayError } from '../relay/errors.js';
-import type { SlackClients } from './workspaces.js';
+import type { Classified, OutboxHandler, OutboxJob } from './queue.js';
+import { RelayError } from '../../relay/errors.js';
+import type { SlackClients } from '../workspaces.js';
 
 /** Slack platform errors (HTTP 200, `ok: false`) that describe a passing fault on Slack's side. */
 const TRANSIENT_PLATFORM_ERRORS = new Set([

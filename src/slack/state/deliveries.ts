@@ -3,7 +3,7 @@
 // balancer; the first replica to claim the event_id processes it, every later delivery is acked and dropped.
 //
 // Keys: `event` in src/redis/layout.ts, "1" (SET NX EX) while the event counts as seen.
-import { commandError, keys, type Keys, type RedisClient } from '../redis/index.js';
+import { commandError, keys, type Keys, type RedisClient } from '../../redis/index.js';
 
 /** How long an event_id counts as seen, in seconds: Slack's last retry comes about 5 minutes after the first. */
 export const EVENT_SEEN_TTL_SEC = 3_600;

@@ -4,13 +4,10 @@
 // `ttlSec` after the latest entry (the deployment's retention of finished questions).
 //
 // Only one key per command, so it needs no hash tag on Redis Cluster.
-import type { RedisClient } from '../redis/index.js';
-import type { AnswerSummary, EndReason } from '../relay/types.js';
-import type { StoreLogger } from '../redis/index.js';
-import { reasons } from './record.js';
-
-/** One ended question as the person who was asked sees it later. */
-export type AnswerRecord = AnswerSummary;
+import type { RedisClient } from '../../redis/index.js';
+import { isEndReason } from '../../relay/types.js';
+import type { AnswerRecord } from './ports.js';
+import type { StoreLogger } from '../../redis/index.js';
 
 /** Answers kept per person. */
 export const HISTORY_MAX = 10;
@@ -56,7 +53,6 @@ export async function recentAnswers(
 const STATES: readonly string[] = ['accepted', 'declined', 'cancelled'] satisfies AnswerRecord['state'][];
 
 const isState = (v: unknown): v is AnswerRecord['state'] => typeof v === 'string' && STATES.includes(v);
-const isReason = (v: unknown): v is EndReason => typeof v === 'string' && reasons.includes(v);
 const isObject = (v: unknown): v is Partial<Record<string, unknown>> => typeof v === 'object' && v !== null;
 
 function parseRecord(text: string): AnswerRecord | undefined {
@@ -73,7 +69,7 @@ function parseRecord(text: string): AnswerRecord | undefined {
     typeof server === 'string' &&
     typeof message === 'string' &&
     isState(state) &&
-    isReason(reason) &&
+    isEndReason(reason) &&
     typeof at === 'number' &&
     Number.isSafeInteger(at) &&
     (mode === 'form' || mode === 'url');

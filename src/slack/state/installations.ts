@@ -3,8 +3,8 @@
 //
 // Keys: `installation` in src/redis/layout.ts (kind `team` for a workspace install, `enterprise` for an org).
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
-import type { RedisClient } from '../redis/index.js';
-import { StoreError, commandError, keys, type Keys } from '../redis/index.js';
+import type { RedisClient } from '../../redis/index.js';
+import { StoreError, commandError, keys, type Keys } from '../../redis/index.js';
 
 type AnyInstallation = Installation<'v1' | 'v2', boolean>;
 

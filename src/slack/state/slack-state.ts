@@ -1,6 +1,7 @@
-// What the Slack side keeps in Redis besides the questions themselves: each person's recent answers (App Home),
-// which Events API deliveries were taken, the forms open per question, and which -32042 retries were claimed. One connection of its own, so the question store's internals stay
-// untouched; it also answers /readyz's "does Redis answer".
+// The Slack side's state in Redis (SlackStatePorts): each person's recent answers (App Home), which Events API
+// deliveries were taken, the forms open per question, and the one-time claims of -32042 retries and slash
+// commands. One connection of its own, apart from the question store's; it also answers /readyz's "does Redis
+// answer".
 import {
   RedisConnections,
   commandError,
@@ -11,16 +12,17 @@ import {
   type RedisClient,
   type RedisSetting,
   type StoreLogger,
-} from '../redis/index.js';
+} from '../../redis/index.js';
 import { EventDeliveries } from './deliveries.js';
 import { RedisInstallationStore } from './installations.js';
-import { HISTORY_MAX, recentAnswers, recordAnswer, type AnswerRecord } from './history.js';
+import { HISTORY_MAX, recentAnswers, recordAnswer } from './history.js';
+import type { AnswerRecord, OpenModal, SlackStatePorts } from './ports.js';
 
-/** A form a person opened for a question (views.open's view id). */
-export interface OpenModal {
-  viewId: string;
-  userId: string;
-}
+/**
+ * How long a slash command's trigger_id stays claimed, in seconds: beyond the 5 minutes in which Slack's
+ * request signature is accepted, so every replay that passes the signature check is caught.
+ */
+export const COMMAND_CLAIM_TTL_SEC = 600;
 
 /** `url`: REDIS_URL. */
 export interface SlackStateOptions extends RedisSetting {
@@ -33,7 +35,7 @@ export interface SlackStateOptions extends RedisSetting {
   logger?: StoreLogger;
 }
 
-export class SlackState {
+export class SlackState implements SlackStatePorts {
   /** Events API deliveries already taken by some replica (each event is processed once). */
   readonly deliveries: EventDeliveries;
   /** Each workspace's installation (OAuth distribution), Bolt's InstallationStore. */
@@ -111,6 +113,16 @@ export class SlackState {
       return (await this.cmd.set(key, '1', 'EX', this.opts.retentionSec ?? 86_400, 'NX')) === 'OK';
     } catch (err) {
       throw commandError('claimRetry', err);
+    }
+  }
+
+  /** True for the first claim of the slash command with this `trigger_id`, across replicas (SET NX EX). */
+  async claimCommand(triggerId: string): Promise<boolean> {
+    try {
+      const key = this.keys.command(triggerId);
+      return (await this.cmd.set(key, '1', 'EX', COMMAND_CLAIM_TTL_SEC, 'NX')) === 'OK';
+    } catch (err) {
+      throw commandError('claimCommand', err);
     }
   }
 

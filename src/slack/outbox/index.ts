@@ -1,0 +1,19 @@
+// The Slack outbox: queue.ts is the BullMQ queue shared by every replica (rate limit, channel pacing,
+// retries, deadlines); slack-calls.ts makes the Web API calls and sorts their errors.
+export {
+  OUTBOX_CHANNEL_PACE_MS,
+  OUTBOX_DEFAULT_DEADLINE_MS,
+  OUTBOX_LIMIT,
+  OUTBOX_MAX_ATTEMPTS,
+  OUTBOX_QUEUE,
+  OUTBOX_RETRY_BASE_MS,
+  Outbox,
+  type Classified,
+  type OutboxArgs,
+  type OutboxHandler,
+  type OutboxJob,
+  type OutboxMethod,
+  type OutboxOptions,
+  type OutboxResult,
+} from './queue.js';
+export { classifySlackError, slackErrorCode, slackHandler } from './slack-calls.js';

@@ -1,0 +1,50 @@
+// What the Slack side needs to remember, as ports the Slack side owns: the listeners, the Home tab and the
+// open forms depend on these shapes, and SlackState (slack-state.ts) implements them in Redis.
+import type { InstallationStore } from '@slack/bolt';
+import type { AnswerSummary } from '../../relay/types.js';
+
+/** One ended question as the person who was asked sees it later (the App Home lists these). */
+export type AnswerRecord = AnswerSummary;
+
+/** A form a person opened for a question (views.open's view id). */
+export interface OpenModal {
+  viewId: string;
+  userId: string;
+}
+
+/** Each person's recent answers, newest first. */
+export interface AnswerHistory {
+  recordAnswer(userId: string, record: AnswerRecord): Promise<void>;
+  recentAnswers(userId: string, limit?: number): Promise<AnswerRecord[]>;
+}
+
+/** The forms open per question, so that one replica can replace them when the question ends. */
+export interface ModalRecords {
+  /** Remembers a form for `ttlMs` (the question's time left, plus a margin). */
+  rememberModal(questionId: string, modal: OpenModal, ttlMs: number): Promise<void>;
+  /** The forms remembered for a question, forgotten as they are read. */
+  takeModals(questionId: string): Promise<OpenModal[]>;
+}
+
+/** Events API deliveries: true for the first delivery of an event id across replicas, false for a retry. */
+export interface EventDeliveryClaims {
+  claim(eventId: string): Promise<boolean>;
+}
+
+/** One-time claims across replicas: each is true for its first caller only. */
+export interface Claims {
+  /** The retry of the -32042 answer posted at `channel`/`ts`. */
+  claimRetry(channel: string, ts: string): Promise<boolean>;
+  /** The slash command with this `trigger_id` (a replayed command is refused). */
+  claimCommand(triggerId: string): Promise<boolean>;
+}
+
+/** Everything the Slack side keeps, plus whether its storage answers now (for /readyz). */
+export interface SlackStatePorts extends AnswerHistory, ModalRecords, Claims {
+  readonly deliveries: EventDeliveryClaims;
+  /** Each workspace's installation (OAuth distribution), Bolt's InstallationStore. */
+  readonly installations: InstallationStore;
+  /** True when the storage answers now (a failure is the answer, not an error). */
+  answers(): Promise<boolean>;
+  close(): Promise<void>;
+}
