@@ -5,6 +5,7 @@ import type { Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/type
 import type { EndReason } from '../src/relay/types.js';
 import { uiText, type Locale } from './i18n.js';
 import { DECLINE_ACTION, RESPOND_ACTION } from './ids.js';
+import { BUTTON_TEXT_MAX, BUTTON_VALUE_MAX, SECTION_TEXT_MAX } from './slack-limits.js';
 import { SlackLimitError, escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, section, truncate } from './text.js';
 
 export interface SlackMessage {
@@ -18,11 +19,8 @@ export const CARD_MESSAGE_SECTIONS_MAX = 5;
 /** Characters of the message in the notification text. */
 const NOTIFICATION_MAX = 300;
 const SERVER_MAX = 200;
-const SECTION_MAX = 3000;
 /** Characters of field labels listed in the secret warning. */
 const WARNING_NAMES_MAX = 1000;
-/** Slack's limit on a button's value (the question id). */
-export const BUTTON_VALUE_MAX = 2000;
 
 const ICON = {
   accepted: ':white_check_mark:',
@@ -141,14 +139,14 @@ function secretWarning(labels: string[], locale?: Locale): ContextBlock[] {
 function answerBlocks(answer: string[] | 'hidden' | undefined, locale?: Locale): KnownBlock[] {
   if (answer === undefined || answer.length === 0) return [];
   if (answer === 'hidden') return [{ type: 'context', elements: [mrkdwn(uiText(locale).answerHidden)] }];
-  return [{ type: 'section', text: mrkdwn(truncate(answer.join('\n'), SECTION_MAX)) }];
+  return [{ type: 'section', text: mrkdwn(truncate(answer.join('\n'), SECTION_TEXT_MAX)) }];
 }
 
 /** A button whose value is the question id (checked against Slack's value limit). */
 export function button(text: string, action_id: string, questionId: string): Button {
   if (questionId.length > BUTTON_VALUE_MAX)
     throw new SlackLimitError('question id too long for a button value');
-  return { type: 'button', action_id, text: plain(text, 75), value: questionId };
+  return { type: 'button', action_id, text: plain(text, BUTTON_TEXT_MAX), value: questionId };
 }
 
 /** "Answer by <date token>" with a UTC fallback for clients that can't render the token. */
@@ -203,5 +201,5 @@ export function notification(message: string): string {
 }
 
 export function messageSections(message: string): SectionBlock[] {
-  return mrkdwnChunks(message, SECTION_MAX, CARD_MESSAGE_SECTIONS_MAX).map(section);
+  return mrkdwnChunks(message, SECTION_TEXT_MAX, CARD_MESSAGE_SECTIONS_MAX).map(section);
 }

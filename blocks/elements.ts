@@ -2,6 +2,7 @@
 // Rules: text is multiline when maxLength > 150; selects with ≤ 5 options are radio buttons / checkboxes,
 // more use (multi_)static_select, and more than 100 (Slack's limit for a static select) an external select:
 // the person types, and the bot suggests matching options through block_suggestion (suggest.ts).
+import { OPTION_TEXT_MAX, PLACEHOLDER_MAX, SELECT_OPTIONS_MAX, TEXT_INPUT_MAX } from './slack-limits.js';
 import type {
   Checkboxes,
   Datepicker,
@@ -34,10 +35,6 @@ import { plain } from './text.js';
 export const MULTILINE_ABOVE = 150;
 /** Up to this many options show as radio buttons / checkboxes (Slack allows 10; 5 keeps modals short). */
 export const INLINE_OPTIONS_MAX = 5;
-const SLACK_TEXT_MAX = 3000;
-const OPTION_TEXT_MAX = 75;
-/** Most options a static select may list (Slack); beyond it the select is external. */
-export const STATIC_OPTIONS_MAX = 100;
 /** Characters a person types before the bot is asked for suggestions. */
 const MIN_QUERY_LENGTH = 1;
 
@@ -66,7 +63,7 @@ type TextInputElement = EmailInput | URLInput | Datepicker | DateTimepicker | Pl
 
 function textElement(field: TextField): TextInputElement {
   const initial =
-    field.default !== undefined && field.default.length <= SLACK_TEXT_MAX ? field.default : undefined;
+    field.default !== undefined && field.default.length <= TEXT_INPUT_MAX ? field.default : undefined;
   const base = { action_id: field.actionId };
   switch (field.format) {
     case 'email':
@@ -93,8 +90,8 @@ function plainTextElement(field: TextField, initial: string | undefined): PlainT
   const element: PlainTextInput = { type: 'plain_text_input', action_id: field.actionId };
   if (maxLength !== undefined && maxLength > MULTILINE_ABOVE) element.multiline = true;
   // Out-of-range bounds are left to validation on submit; Slack rejects a view that carries them.
-  if (minLength !== undefined && minLength > 0 && minLength <= SLACK_TEXT_MAX) element.min_length = minLength;
-  if (maxLength !== undefined && maxLength >= 1 && maxLength <= SLACK_TEXT_MAX)
+  if (minLength !== undefined && minLength > 0 && minLength <= TEXT_INPUT_MAX) element.min_length = minLength;
+  if (maxLength !== undefined && maxLength >= 1 && maxLength <= TEXT_INPUT_MAX)
     element.max_length = maxLength;
   if (initial !== undefined && initial !== '') element.initial_value = initial;
   return element;
@@ -128,11 +125,11 @@ function singleElement(field: SingleSelectField, t: UiText): RadioButtons | Exte
   if (options.length <= INLINE_OPTIONS_MAX) {
     return { type: 'radio_buttons', action_id: field.actionId, options, ...initial };
   }
-  if (options.length > STATIC_OPTIONS_MAX) {
+  if (options.length > SELECT_OPTIONS_MAX) {
     return {
       type: 'external_select',
       action_id: field.actionId,
-      placeholder: plain(t.typeToSearch, 150),
+      placeholder: plain(t.typeToSearch, PLACEHOLDER_MAX),
       min_query_length: MIN_QUERY_LENGTH,
       ...initial,
     };
@@ -140,7 +137,7 @@ function singleElement(field: SingleSelectField, t: UiText): RadioButtons | Exte
   return {
     type: 'static_select',
     action_id: field.actionId,
-    placeholder: plain(t.chooseOption, 150),
+    placeholder: plain(t.chooseOption, PLACEHOLDER_MAX),
     options,
     ...initial,
   };
@@ -157,18 +154,18 @@ function multiElement(
     return { type: 'checkboxes', action_id: field.actionId, options, ...initial };
   }
   const element: MultiExternalSelect | MultiStaticSelect =
-    options.length > STATIC_OPTIONS_MAX
+    options.length > SELECT_OPTIONS_MAX
       ? {
           type: 'multi_external_select',
           action_id: field.actionId,
-          placeholder: plain(t.typeToSearch, 150),
+          placeholder: plain(t.typeToSearch, PLACEHOLDER_MAX),
           min_query_length: MIN_QUERY_LENGTH,
           ...initial,
         }
       : {
           type: 'multi_static_select',
           action_id: field.actionId,
-          placeholder: plain(t.chooseOptions, 150),
+          placeholder: plain(t.chooseOptions, PLACEHOLDER_MAX),
           options,
           ...initial,
         };

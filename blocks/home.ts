@@ -1,5 +1,6 @@
 // The App Home tab as a person's inbox: pending questions, soonest deadline first, with the card's own Respond
 // / Decline (or Open link) buttons, then their most recent answers. Sized to Slack's 100-block limit.
+import { HEADER_TEXT_MAX } from './slack-limits.js';
 import type { Button, ContextBlock, HomeView, KnownBlock } from '@slack/types';
 import type { AnswerSummary } from '../src/relay/types.js';
 import { button, deadlineContext, serverName } from './card.js';
@@ -52,12 +53,12 @@ export function homeView(input: {
   return {
     type: 'home',
     blocks: [
-      { type: 'header', text: plain(t.homeHeader, 150) },
+      { type: 'header', text: plain(t.homeHeader, HEADER_TEXT_MAX) },
       mrkdwnContext(t.homeIntro),
       ...(pending.length > 0 ? pending : [section(t.homeNothing)]),
       ...(hidden > 0 ? [mrkdwnContext(t.homeMore(hidden))] : []),
       { type: 'divider' },
-      { type: 'header', text: plain(t.homeRecentHeader, 150) },
+      { type: 'header', text: plain(t.homeRecentHeader, HEADER_TEXT_MAX) },
       ...(recent.length > 0 ? recent : [mrkdwnContext(t.homeNoRecent)]),
     ],
   };

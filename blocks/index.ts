@@ -14,12 +14,11 @@ export {
   endedCard,
   reminderMessage,
   CARD_MESSAGE_SECTIONS_MAX,
-  BUTTON_VALUE_MAX,
   type SlackMessage,
   type CardAbout,
 } from './card.js';
 export { answerLines, SUMMARY_LINES_MAX } from './summary.js';
-export { urlCard, urlCompletedCard, urlFacts, UrlError, URL_MAX, type UrlFacts } from './url-card.js';
+export { urlCard, urlCompletedCard, urlFacts, UrlError, type UrlFacts } from './url-card.js';
 export {
   formModal,
   questionIdOf,
@@ -28,13 +27,13 @@ export {
   type FormModalView,
   type FormModalInput,
 } from './modal.js';
-export { suggestOptions, SUGGESTIONS_MAX } from './suggest.js';
+export { suggestOptions } from './suggest.js';
+export * from './slack-limits.js';
 export { pageCount, pageFields, mergePageContent, PageError } from './pages.js';
 export { secretFields, looksSecret } from './secrets.js';
 export { localeOf, uiText, UI_TEXT, type Locale, type UiText } from './i18n.js';
 export * from './submission.js';
 export { SlackLimitError, escapeMrkdwn } from './text.js';
-export { checkView, checkMessage } from './limits.js';
 export {
   homeView,
   HOME_PENDING_MAX,

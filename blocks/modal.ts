@@ -1,5 +1,12 @@
 // FormSpec → the Slack modal a person fills in, one page of PAGE_FIELDS fields at a time.
 // Every string is sized to Slack's limits here.
+import {
+  BUTTON_TEXT_MAX,
+  INPUT_HINT_MAX,
+  PRIVATE_METADATA_MAX,
+  SECTION_TEXT_MAX,
+  VIEW_TITLE_MAX,
+} from './slack-limits.js';
 import type {
   ActionsBlock,
   ContextBlock,
@@ -32,10 +39,6 @@ export const LABEL_MAX = 300;
 export const MESSAGE_SECTIONS_MAX = 9;
 /** Characters of field labels listed in the secret warning. */
 const WARNING_NAMES_MAX = 1000;
-const HINT_MAX = 2000;
-const SECTION_MAX = 3000;
-const VIEW_TITLE_MAX = 24;
-const METADATA_MAX = 3000;
 
 export interface FormModalInput {
   questionId: string;
@@ -59,13 +62,13 @@ export function formModal(spec: FormSpec, input: FormModalInput): FormModalView 
   const private_metadata = JSON.stringify(
     pages > 1 ? { q: input.questionId, page } : { q: input.questionId },
   );
-  if (private_metadata.length > METADATA_MAX) {
+  if (private_metadata.length > PRIVATE_METADATA_MAX) {
     throw new SlackLimitError('question id too long for private_metadata');
   }
   const from = mrkdwn(t.from(`*${escapeMrkdwn(truncate(input.server, 200))}*`));
   const header = pages > 1 ? [from, mrkdwn(t.page(page + 1, pages))] : [from];
   const blocks: KnownBlock[] = [{ type: 'context', elements: header }, ...secretWarning(spec, input.locale)];
-  blocks.push(...mrkdwnChunks(input.message, SECTION_MAX, MESSAGE_SECTIONS_MAX).map(section));
+  blocks.push(...mrkdwnChunks(input.message, SECTION_TEXT_MAX, MESSAGE_SECTIONS_MAX).map(section));
   blocks.push(...fields.map((f) => inputBlock(f, input.locale)));
   if (page > 0) blocks.push(backButton(input.questionId, t.back));
   return {
@@ -108,7 +111,9 @@ function backButton(questionId: string, text: string): ActionsBlock {
   return {
     type: 'actions',
     block_id: 'elicit_page_nav',
-    elements: [{ type: 'button', action_id: PAGE_BACK_ACTION, text: plain(text, 75), value: questionId }],
+    elements: [
+      { type: 'button', action_id: PAGE_BACK_ACTION, text: plain(text, BUTTON_TEXT_MAX), value: questionId },
+    ],
   };
 }
 
@@ -134,7 +139,7 @@ export function inputBlock(field: FieldSpec, locale?: Locale): InputBlock {
     label: plain(field.label, LABEL_MAX),
     element: fieldElement(field, locale),
     optional: slackOptional(field),
-    ...(hint !== '' && { hint: plain(hint, HINT_MAX) }),
+    ...(hint !== '' && { hint: plain(hint, INPUT_HINT_MAX) }),
   };
 }
 

@@ -1,6 +1,7 @@
 // A tool call's outcome as Slack messages: the result (text, a readable summary of structured content, or
 // the error and its reason), the links a -32042 answer asks the person to open with a Retry button, and
 // the "working…" message that progress updates. Server text is escaped and sized to Slack's limits.
+import { BUTTON_TEXT_MAX, BUTTON_VALUE_MAX, SECTION_TEXT_MAX } from './slack-limits.js';
 import type { Button, ContextBlock, KnownBlock } from '@slack/types';
 import { serverName, type SlackMessage } from './card.js';
 import type { Locale } from './i18n.js';
@@ -9,15 +10,13 @@ import { SlackLimitError, escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, section, tr
 import { urlFacts } from './url-card.js';
 
 /** Output longer than this many characters, or than INLINE_LINES_MAX lines, goes out as a snippet file. */
-export const INLINE_CHARS_MAX = 3000;
+export const INLINE_CHARS_MAX = SECTION_TEXT_MAX;
 export const INLINE_LINES_MAX = 40;
 /** Retry button (value: the call as JSON) and the link buttons of a -32042 answer. */
 export const RETRY_ACTION = 'mcp_retry';
 export const LINK_ACTION_PREFIX = 'mcp_link_';
 /** Links shown from one -32042 answer (each one section and one button). */
 export const URL_LINKS_MAX = 10;
-const BUTTON_VALUE_MAX = 2000;
-const SECTION_MAX = 3000;
 const TOOL_MAX = 200;
 const SUMMARY_KEYS_MAX = 25;
 const SUMMARY_VALUE_MAX = 300;
@@ -54,7 +53,7 @@ export function resultMessage(
   if (input.attached) {
     blocks.push(context(t.attached(input.text.split('\n').length)));
   } else {
-    const chunks = mrkdwnChunks(text, SECTION_MAX, input.shortened ? 1 : 5);
+    const chunks = mrkdwnChunks(text, SECTION_TEXT_MAX, input.shortened ? 1 : 5);
     blocks.push(...chunks.map(section));
     if (input.shortened) blocks.push(context(t.attachFailed));
   }
@@ -85,7 +84,7 @@ export function structuredSummary(structured: unknown): string | undefined {
       : `• *${escapeMrkdwn(truncate(key, 100))}*: ${escapeMrkdwn(shown)}`;
   });
   if (entries.length > SUMMARY_KEYS_MAX) lines.push(`… (${entries.length - SUMMARY_KEYS_MAX})`);
-  return truncate(lines.join('\n'), SECTION_MAX);
+  return truncate(lines.join('\n'), SECTION_TEXT_MAX);
 }
 
 /** The call a Retry button reruns, kept in the button's value. */
@@ -114,7 +113,7 @@ export function urlRequiredMessage(input: {
     const retry: Button = {
       type: 'button',
       action_id: RETRY_ACTION,
-      text: plain(t.retry, 75),
+      text: plain(t.retry, BUTTON_TEXT_MAX),
       value,
       style: 'primary',
     };
@@ -132,14 +131,17 @@ function linkBlocks(link: { url: string; message: string }, index: number, openL
   } catch {
     // A link that is not http(s) or does not parse is shown as text, never as a button.
     return [
-      { type: 'section', text: mrkdwn(escapeMrkdwn(truncate(`${link.message} (${link.url})`, SECTION_MAX))) },
+      {
+        type: 'section',
+        text: mrkdwn(escapeMrkdwn(truncate(`${link.message} (${link.url})`, SECTION_TEXT_MAX))),
+      },
     ];
   }
   const text = `${escapeMrkdwn(truncate(link.message, 1500))}\n\`${escapeMrkdwn(facts.unicodeHost)}\``;
   const open: Button = {
     type: 'button',
     action_id: `${LINK_ACTION_PREFIX}${index}`,
-    text: plain(openLink, 75),
+    text: plain(openLink, BUTTON_TEXT_MAX),
     url: facts.href,
   };
   return [
@@ -239,7 +241,7 @@ function names(input: { server: string; tool: string }): [string, string] {
 }
 
 function context(text: string): ContextBlock {
-  if (text.length > SECTION_MAX) throw new SlackLimitError('context text too long');
+  if (text.length > SECTION_TEXT_MAX) throw new SlackLimitError('context text too long');
   return { type: 'context', elements: [mrkdwn(text)] };
 }
 

@@ -1,6 +1,7 @@
 // The review step before sending (MCP's "review and modify"): a read-only summary of the answers pushed over
 // the form, with Send and Back. The answers ride in the view's private_metadata (Slack echoes it unchanged),
 // so each person reviews exactly what they typed even when several people may answer the same question.
+import { PRIVATE_METADATA_MAX, SECTION_TEXT_MAX, VIEW_TITLE_MAX } from './slack-limits.js';
 import type { ModalView } from '@slack/types';
 import type { Content } from '../src/relay/types.js';
 import { uiText, type Locale } from './i18n.js';
@@ -9,9 +10,6 @@ import type { FormSpec } from './spec.js';
 import { answerLines } from './summary.js';
 import { escapeMrkdwn, mrkdwn, plain, truncate } from './text.js';
 
-const METADATA_MAX = 3000;
-const SECTION_MAX = 3000;
-const VIEW_TITLE_MAX = 24;
 /** A yes/no field with such a name or title makes a form one that approves something (review: auto). */
 const APPROVING = /confirm|approv|authori[sz]|确认|批准|授权/i;
 
@@ -26,7 +24,7 @@ export function reviewModal(
   input: { questionId: string; server: string; content: Content; locale?: Locale },
 ): ModalView | undefined {
   const private_metadata = JSON.stringify({ q: input.questionId, c: input.content });
-  if (private_metadata.length > METADATA_MAX) return undefined;
+  if (private_metadata.length > PRIVATE_METADATA_MAX) return undefined;
   const t = uiText(input.locale);
   const lines = answerLines(spec, input.content, input.locale);
   return {
@@ -38,7 +36,7 @@ export function reviewModal(
     blocks: [
       { type: 'context', elements: [mrkdwn(t.from(`*${escapeMrkdwn(truncate(input.server, 200))}*`))] },
       { type: 'section', text: mrkdwn(t.reviewIntro) },
-      { type: 'section', text: mrkdwn(truncate(lines.join('\n') || t.noAnswers, SECTION_MAX)) },
+      { type: 'section', text: mrkdwn(truncate(lines.join('\n') || t.noAnswers, SECTION_TEXT_MAX)) },
     ],
     private_metadata,
     notify_on_close: true,

@@ -1,6 +1,14 @@
 // `/mcp run <server> <tool>` without arguments: the modal that asks for the tool's arguments, built by the
 // form engine from its inputSchema, or a JSON text field when the form engine cannot render the schema
 // (nested objects, more than one page of fields). Also the loading and notice views around it.
+import {
+  INPUT_HINT_MAX,
+  INPUT_LABEL_MAX,
+  PRIVATE_METADATA_MAX,
+  SECTION_TEXT_MAX,
+  TEXT_INPUT_MAX,
+  VIEW_TITLE_MAX,
+} from './slack-limits.js';
 import type { InputBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -18,8 +26,6 @@ import { escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, section, truncate } from './
 export const RUN_FORM_CALLBACK = 'mcp_run_form';
 /** The block of the JSON arguments field (schemas the form engine cannot render). */
 export const RUN_JSON_BLOCK = 'mcp_run_json';
-const TITLE_MAX = 24;
-const METADATA_MAX = 3000;
 const DESCRIPTION_SECTIONS_MAX = 3;
 
 export interface RunTarget {
@@ -54,8 +60,8 @@ export function runFormModal(
   const target = { s: input.server, t: input.tool, ...(input.channel ? { c: input.channel } : {}) };
   // The schema rides along when it fits, so a submission is checked without asking the server again.
   const withSchema = JSON.stringify({ ...target, schema: input.inputSchema });
-  const metadata = withSchema.length <= METADATA_MAX ? withSchema : JSON.stringify(target);
-  if (metadata.length > METADATA_MAX)
+  const metadata = withSchema.length <= PRIVATE_METADATA_MAX ? withSchema : JSON.stringify(target);
+  if (metadata.length > PRIVATE_METADATA_MAX)
     throw new SchemaError('the server and tool names are too long for a form');
   const spec = runFormSpec(input.inputSchema);
   // Raw text: sections() escapes it.
@@ -66,7 +72,7 @@ export function runFormModal(
     : [fromContext(input.server, input.locale), jsonInput(input)];
   return {
     ...frame(t.runTitle, input.locale),
-    submit: plain(t.run, TITLE_MAX),
+    submit: plain(t.run, VIEW_TITLE_MAX),
     private_metadata: metadata,
     blocks: [...(from ? [from] : []), ...sections(heading), ...fields],
   };
@@ -157,13 +163,13 @@ function jsonInput(input: { inputSchema: unknown; locale?: Locale }): InputBlock
   return {
     type: 'input',
     block_id: RUN_JSON_BLOCK,
-    label: plain(t.argumentsLabel, 2000),
-    hint: plain(t.argumentsHint, 2000),
+    label: plain(t.argumentsLabel, INPUT_LABEL_MAX),
+    hint: plain(t.argumentsHint, INPUT_HINT_MAX),
     element: {
       type: 'plain_text_input',
       action_id: RUN_JSON_BLOCK,
       multiline: true,
-      initial_value: truncate(JSON.stringify(defaultsOf(input.inputSchema), null, 2), 3000),
+      initial_value: truncate(JSON.stringify(defaultsOf(input.inputSchema), null, 2), TEXT_INPUT_MAX),
     },
   };
 }
@@ -192,14 +198,14 @@ function frame(title: string, locale?: Locale): ModalView {
   return {
     type: 'modal',
     callback_id: RUN_FORM_CALLBACK,
-    title: plain(title, TITLE_MAX),
-    close: plain(t.close, TITLE_MAX),
+    title: plain(title, VIEW_TITLE_MAX),
+    close: plain(t.close, VIEW_TITLE_MAX),
     blocks: [],
   };
 }
 
 function sections(text: string): SectionBlock[] {
-  return mrkdwnChunks(text, 3000, DESCRIPTION_SECTIONS_MAX).map(section);
+  return mrkdwnChunks(text, SECTION_TEXT_MAX, DESCRIPTION_SECTIONS_MAX).map(section);
 }
 
 const code = (name: string): string => `\`${truncate(name, 200).replace(/`/g, "'")}\``;

@@ -1,7 +1,8 @@
 // Suggestions for external selects: what the bot answers to block_suggestion as the person types.
 import { describe, expect, it } from 'vitest';
 import { parseFormSchema } from './schema.js';
-import { SUGGESTIONS_MAX, suggestOptions } from './suggest.js';
+import { SUGGESTION_OPTIONS_MAX } from './slack-limits.js';
+import { suggestOptions } from './suggest.js';
 
 const regions = Array.from({ length: 250 }, (_, i) => `Region ${i + 1}`);
 const spec = parseFormSchema({
@@ -38,7 +39,7 @@ describe('suggestOptions', () => {
 
   it('offers at most 100, in the schema order', () => {
     const all = suggestOptions(spec, actionOf('region'), 'region');
-    expect(all).toHaveLength(SUGGESTIONS_MAX);
+    expect(all).toHaveLength(SUGGESTION_OPTIONS_MAX);
     expect(all[0]?.text.text).toBe('Region 1');
   });
 

@@ -1,12 +1,10 @@
 // Suggestions for an external select (a field with more than 100 options): what the bot answers to Slack's
 // block_suggestion as the person types. Pure: the form's spec and the typed text in, option objects out.
+import { SUGGESTION_OPTIONS_MAX } from './slack-limits.js';
 import type { PlainTextOption } from '@slack/types';
 import { option } from './elements.js';
 import { optionValue } from './ids.js';
 import type { FormSpec } from './spec.js';
-
-/** Slack shows at most 100 options in answer to a block_suggestion. */
-export const SUGGESTIONS_MAX = 100;
 
 /**
  * The options of the field whose action_id is `actionId` whose label (or value) contains `query`, ignoring
@@ -22,6 +20,6 @@ export function suggestOptions(spec: FormSpec, actionId: string, query: string):
     .filter(
       ({ o }) => o.label.toLocaleLowerCase().includes(needle) || o.value.toLocaleLowerCase().includes(needle),
     )
-    .slice(0, SUGGESTIONS_MAX)
+    .slice(0, SUGGESTION_OPTIONS_MAX)
     .map(({ o, i }) => option(o.label, optionValue(i)));
 }

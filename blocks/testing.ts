@@ -1,10 +1,9 @@
 // Test support: what Slack would put in view.state.values if a person filled a form modal with `content`.
 // Used by this folder's round-trip tests and by the Slack stand-in's end-to-end tests.
 import type { Content } from '../src/relay/types.js';
-import { formatIssue, validateMessageBlocks, validateView } from '../src/standin/blockkit.js';
+import { formatIssue, validateMessage, validateView } from '../src/standin/blockkit.js';
 import { option } from './elements.js';
 import { optionValue } from './ids.js';
-import { checkMessage, checkView } from './limits.js';
 import type { ModalView } from './modal.js';
 import type { FieldSpec, FormSpec } from './spec.js';
 
@@ -74,15 +73,11 @@ function flatOptions(field: FieldSpec, element: Raw): unknown[] {
 }
 
 /**
- * Block Kit problems in a view (modal or Home tab) or a message, as judged by both checkers written from Slack's docs:
- * the Slack stand-in's validator and limits.ts (which still checks a few things the stand-in does not:
- * decimal-string number bounds, text min ≤ max length, repeated option values, split surrogate pairs).
- * [] means Slack would accept it.
+ * Block Kit problems in a view (modal or Home tab) or a message (text and blocks), as the Slack stand-in's
+ * validator (written from Slack's docs, independent of the builders) judges them. [] means Slack would accept it.
  */
 export function slackIssues(rendered: unknown): string[] {
-  const view = rendered as { type?: unknown; blocks?: unknown };
+  const view = rendered as { type?: unknown };
   const isView = view.type === 'modal' || view.type === 'home';
-  const standIn = isView ? validateView(rendered) : validateMessageBlocks(view.blocks);
-  const limits = isView ? checkView(rendered) : checkMessage(rendered);
-  return [...standIn.map(formatIssue), ...limits.map((problem) => `limits.ts: ${problem}`)];
+  return (isView ? validateView(rendered) : validateMessage(rendered)).map(formatIssue);
 }

@@ -1,6 +1,7 @@
 // The URL-mode card: the full URL as inert text with its host in bold, warnings for look-alike (punycode/IDN),
 // non-HTTPS and user-info URLs, an explicit "Open link" consent button and Decline. Nothing here is a link
 // Slack could unfurl or a server could forge: the only clickable URL is the button's own `url`.
+import { BUTTON_URL_MAX } from './slack-limits.js';
 import { domainToUnicode } from 'node:url';
 import type { ContextBlock } from '@slack/types';
 import {
@@ -15,8 +16,6 @@ import { uiText, type Locale } from './i18n.js';
 import { DECLINE_ACTION, URL_CONSENT_ACTION } from './ids.js';
 import { escapeMrkdwn, mrkdwn, truncate } from './text.js';
 
-/** Slack's limit on a button's `url`. */
-export const URL_MAX = 3000;
 const HOST_MAX = 255;
 
 /** The URL can't be offered as a link: not http(s), unparsable, or too long for a Slack button. */
@@ -50,7 +49,7 @@ export function urlFacts(url: string): UrlFacts {
   }
   // A backtick would end the code span the URL is shown in; %60 is the same character to the server.
   const href = parsed.href.replace(/`/g, '%60');
-  if (href.length > URL_MAX) throw new UrlError(`the URL is longer than ${URL_MAX} characters`);
+  if (href.length > BUTTON_URL_MAX) throw new UrlError(`the URL is longer than ${BUTTON_URL_MAX} characters`);
   const host = parsed.hostname;
   const internationalized = host.split('.').some((label) => /^xn--/i.test(label));
   return {

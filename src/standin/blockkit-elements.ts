@@ -1,5 +1,25 @@
 // Block element and option checks of the stand-in's Block Kit validator (limits from Slack's element pages).
 import { isDeepStrictEqual } from 'node:util';
+import {
+  BUTTON_TEXT_MAX,
+  BUTTON_URL_MAX,
+  BUTTON_VALUE_MAX,
+  CHOICE_OPTIONS_MAX,
+  CONFIRM_BUTTON_MAX,
+  CONFIRM_TEXT_MAX,
+  CONFIRM_TITLE_MAX,
+  CONTEXT_TEXT_MAX,
+  ID_MAX,
+  IMAGE_ALT_TEXT_MAX,
+  IMAGE_URL_MAX,
+  OPTION_GROUP_LABEL_MAX,
+  OPTION_TEXT_MAX,
+  OPTION_VALUE_MAX,
+  OVERFLOW_OPTIONS_MAX,
+  PLACEHOLDER_MAX,
+  SELECT_OPTIONS_MAX,
+  TEXT_INPUT_MAX,
+} from '../../blocks/slack-limits.js';
 import { type Checker, type Obj, isObj } from './blockkit-check.js';
 
 type ElementCheck = (c: Checker, el: Obj, ptr: string) => void;
@@ -49,19 +69,19 @@ function confirm(c: Checker, el: Obj, ptr: string): void {
   const dialog = c.obj(el.confirm, `${ptr}/confirm`);
   if (!dialog) return;
   const p = `${ptr}/confirm`;
-  c.text(dialog, 'title', p, { max: 100, plain: true, required: true });
-  c.text(dialog, 'text', p, { max: 300, required: true });
-  c.text(dialog, 'confirm', p, { max: 30, plain: true, required: true });
-  c.text(dialog, 'deny', p, { max: 30, plain: true, required: true });
+  c.text(dialog, 'title', p, { max: CONFIRM_TITLE_MAX, plain: true, required: true });
+  c.text(dialog, 'text', p, { max: CONFIRM_TEXT_MAX, required: true });
+  c.text(dialog, 'confirm', p, { max: CONFIRM_BUTTON_MAX, plain: true, required: true });
+  c.text(dialog, 'deny', p, { max: CONFIRM_BUTTON_MAX, plain: true, required: true });
 }
 
 function option(c: Checker, value: unknown, ptr: string, plain: boolean): void {
   const opt = c.obj(value, ptr);
   if (!opt) return;
-  c.text(opt, 'text', ptr, { max: 75, plain, required: true });
-  c.str(opt, 'value', ptr, 150, true);
-  c.text(opt, 'description', ptr, { max: 75, plain });
-  c.str(opt, 'url', ptr, 3000);
+  c.text(opt, 'text', ptr, { max: OPTION_TEXT_MAX, plain, required: true });
+  c.str(opt, 'value', ptr, OPTION_VALUE_MAX, true);
+  c.text(opt, 'description', ptr, { max: OPTION_TEXT_MAX, plain });
+  c.str(opt, 'url', ptr, BUTTON_URL_MAX);
 }
 
 /** Checks `options` / `option_groups` and returns every option, for matching initial_option(s). */
@@ -73,13 +93,13 @@ function options(
 ): unknown[] {
   if (rule.groups && el.option_groups !== undefined) {
     if (el.options !== undefined) c.fail(ptr, 'must provide exactly one of options or option_groups');
-    const groups = c.list(el, 'option_groups', ptr, { max: 100, min: 1 });
+    const groups = c.list(el, 'option_groups', ptr, { max: SELECT_OPTIONS_MAX, min: 1 });
     return groups.flatMap((g, i) => {
       const gp = `${ptr}/option_groups/${i}`;
       const group = c.obj(g, gp);
       if (!group) return [];
-      c.text(group, 'label', gp, { max: 75, plain: true, required: true });
-      const opts = c.list(group, 'options', gp, { max: 100, min: 1, required: true });
+      c.text(group, 'label', gp, { max: OPTION_GROUP_LABEL_MAX, plain: true, required: true });
+      const opts = c.list(group, 'options', gp, { max: SELECT_OPTIONS_MAX, min: 1, required: true });
       opts.forEach((o, j) => option(c, o, `${gp}/options/${j}`, true));
       return opts;
     });
@@ -87,6 +107,17 @@ function options(
   const opts = c.list(el, 'options', ptr, { max: rule.max, min: 1, required: true });
   opts.forEach((o, i) => option(c, o, `${ptr}/options/${i}`, rule.plain));
   return opts;
+}
+
+/** Options of one element must have distinct values (Slack reports which one repeats). */
+function uniqueValues(c: Checker, all: unknown[], ptr: string): void {
+  const seen = new Set<unknown>();
+  all.forEach((o, i) => {
+    const value = isObj(o) ? o.value : undefined;
+    if (typeof value !== 'string') return;
+    if (seen.has(value)) c.fail(`${ptr}/options/${i}/value`, `duplicate option value: ${value}`);
+    seen.add(value);
+  });
 }
 
 function initialChoices(c: Checker, el: Obj, ptr: string, all: unknown[]): void {
@@ -105,11 +136,12 @@ const choice =
   (plain: boolean, max: number, groups: boolean): ElementCheck =>
   (c, el, ptr) => {
     const all = options(c, el, ptr, { max, plain, groups });
+    uniqueValues(c, all, ptr);
     initialChoices(c, el, ptr, all);
   };
 
 const staticSelect: ElementCheck = (c, el, ptr) => {
-  choice(true, 100, true)(c, el, ptr);
+  choice(true, SELECT_OPTIONS_MAX, true)(c, el, ptr);
   maxSelected(c, el, ptr);
 };
 
@@ -123,8 +155,8 @@ function maxSelected(c: Checker, el: Obj, ptr: string): void {
 function lengthBound(c: Checker, el: Obj, ptr: string, key: string, min: number): void {
   const v = el[key];
   if (v === undefined) return;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > 3000) {
-    c.fail(`${ptr}/${key}`, `must be an integer between ${min} and 3000`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > TEXT_INPUT_MAX) {
+    c.fail(`${ptr}/${key}`, `must be an integer between ${min} and ${TEXT_INPUT_MAX}`);
   }
 }
 
@@ -133,9 +165,16 @@ function pattern(c: Checker, el: Obj, ptr: string, key: string, re: RegExp, what
   if (v !== undefined && (typeof v !== 'string' || !re.test(v))) c.fail(`${ptr}/${key}`, `must be ${what}`);
 }
 
+/** number_input bounds and initial value are decimal strings ("12", "-0.5"); no exponent, no spaces. */
+const DECIMAL_STRING = /^-?\d+(\.\d+)?$/;
+
 const numberInput: ElementCheck = (c, el, ptr) => {
   c.bool(el, 'is_decimal_allowed', ptr, true);
-  for (const key of ['initial_value', 'min_value', 'max_value']) c.str(el, key, ptr, 3000);
+  for (const key of ['initial_value', 'min_value', 'max_value']) {
+    const value = c.str(el, key, ptr, TEXT_INPUT_MAX);
+    if (value !== undefined && !DECIMAL_STRING.test(value))
+      c.fail(`${ptr}/${key}`, 'must be a decimal number');
+  }
   const [min, max] = [Number(el.min_value), Number(el.max_value)];
   if (el.min_value !== undefined && el.max_value !== undefined && min > max) {
     c.fail(`${ptr}/min_value`, 'must be less than or equal to max_value');
@@ -144,17 +183,17 @@ const numberInput: ElementCheck = (c, el, ptr) => {
 
 const CHECKS: Record<string, ElementCheck> = {
   button: (c, el, ptr) => {
-    c.text(el, 'text', ptr, { max: 75, plain: true, required: true });
-    c.str(el, 'value', ptr, 2000);
-    c.str(el, 'url', ptr, 3000);
-    c.str(el, 'accessibility_label', ptr, 75);
+    c.text(el, 'text', ptr, { max: BUTTON_TEXT_MAX, plain: true, required: true });
+    c.str(el, 'value', ptr, BUTTON_VALUE_MAX);
+    c.str(el, 'url', ptr, BUTTON_URL_MAX);
+    c.str(el, 'accessibility_label', ptr, BUTTON_TEXT_MAX);
     if (el.style !== undefined && el.style !== 'primary' && el.style !== 'danger') {
       c.fail(`${ptr}/style`, 'must be one of primary, danger');
     }
   },
-  overflow: choice(true, 5, false),
-  checkboxes: choice(false, 10, false),
-  radio_buttons: choice(false, 10, false),
+  overflow: choice(true, OVERFLOW_OPTIONS_MAX, false),
+  checkboxes: choice(false, CHOICE_OPTIONS_MAX, false),
+  radio_buttons: choice(false, CHOICE_OPTIONS_MAX, false),
   static_select: staticSelect,
   multi_static_select: staticSelect,
   external_select: (c, el, ptr) => initialChoices(c, el, ptr, [el.initial_option]),
@@ -168,17 +207,21 @@ const CHECKS: Record<string, ElementCheck> = {
     }
   },
   plain_text_input: (c, el, ptr) => {
-    c.str(el, 'initial_value', ptr, 3000);
+    c.str(el, 'initial_value', ptr, TEXT_INPUT_MAX);
     lengthBound(c, el, ptr, 'min_length', 0);
     lengthBound(c, el, ptr, 'max_length', 1);
+    const [min, max] = [el.min_length, el.max_length];
+    if (typeof min === 'number' && typeof max === 'number' && min > max) {
+      c.fail(`${ptr}/min_length`, 'must be less than or equal to max_length');
+    }
     c.bool(el, 'multiline', ptr);
   },
-  email_text_input: (c, el, ptr) => void c.str(el, 'initial_value', ptr, 3000),
-  url_text_input: (c, el, ptr) => void c.str(el, 'initial_value', ptr, 3000),
+  email_text_input: (c, el, ptr) => void c.str(el, 'initial_value', ptr, TEXT_INPUT_MAX),
+  url_text_input: (c, el, ptr) => void c.str(el, 'initial_value', ptr, TEXT_INPUT_MAX),
   number_input: numberInput,
   image: (c, el, ptr) => {
-    if (el.slack_file === undefined) c.str(el, 'image_url', ptr, 3000, true);
-    c.str(el, 'alt_text', ptr, 2000, true);
+    if (el.slack_file === undefined) c.str(el, 'image_url', ptr, IMAGE_URL_MAX, true);
+    c.str(el, 'alt_text', ptr, IMAGE_ALT_TEXT_MAX, true);
   },
 };
 
@@ -188,8 +231,8 @@ export function checkElement(c: Checker, value: unknown, ptr: string, allowed: R
   if (!el) return;
   const type = typeof el.type === 'string' ? el.type : String(el.type);
   if (!allowed.has(type)) return c.fail(`${ptr}/type`, `unsupported type: ${type}`);
-  if (type !== 'image') c.str(el, 'action_id', ptr, 255);
-  c.text(el, 'placeholder', ptr, { max: 150, plain: true });
+  if (type !== 'image') c.str(el, 'action_id', ptr, ID_MAX);
+  c.text(el, 'placeholder', ptr, { max: PLACEHOLDER_MAX, plain: true });
   c.bool(el, 'focus_on_load', ptr);
   confirm(c, el, ptr);
   CHECKS[type]?.(c, el, ptr);
@@ -198,7 +241,7 @@ export function checkElement(c: Checker, value: unknown, ptr: string, allowed: R
 /** Context elements are images or text objects. */
 export function checkContextElement(c: Checker, value: unknown, ptr: string): void {
   if (isObj(value) && (value.type === 'plain_text' || value.type === 'mrkdwn')) {
-    return c.textObject(value, ptr, { max: 3000 });
+    return c.textObject(value, ptr, { max: CONTEXT_TEXT_MAX });
   }
   checkElement(c, value, ptr, new Set(['image']));
 }

@@ -30,4 +30,10 @@ export { TRIGGER_TTL_MS } from './store.js';
 export type { ResponseTarget } from './responses.js';
 export type { FieldAnswer } from './state-values.js';
 export { buildStateValues } from './state-values.js';
-export { validateMessageBlocks, validateView, formatIssue, type BlockKitIssue } from './blockkit.js';
+export {
+  validateMessage,
+  validateMessageBlocks,
+  validateView,
+  formatIssue,
+  type BlockKitIssue,
+} from './blockkit.js';

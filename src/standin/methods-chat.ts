@@ -1,13 +1,11 @@
 // Web API methods of the stand-in other than views.*: auth, conversations, chat, users.
+import { MESSAGE_TEXT_MAX } from '../../blocks/slack-limits.js';
 import { type Obj, formatIssue } from './blockkit-check.js';
 import { type BlockKitIssue, validateMessageBlocks } from './blockkit.js';
 import { type PostedMessage, type Store, withGeneratedIds } from './store.js';
 
 export type ApiBody = Obj & { ok: boolean; error?: string };
 export type Handler = (args: Obj, store: Store) => ApiBody;
-
-/** Slack's message text limit, in characters. */
-const MAX_TEXT = 40_000;
 
 export const fail = (error: string, messages?: string[]): ApiBody =>
   messages ? { ok: false, error, response_metadata: { messages } } : { ok: false, error };
@@ -42,7 +40,7 @@ export function messageObject(store: Store, m: PostedMessage): Obj {
 
 /** The checks chat.postMessage / chat.update / postEphemeral share; returns an error body or undefined. */
 export function checkContent(args: Obj, requireContent: boolean): ApiBody | undefined {
-  if (typeof args.text === 'string' && [...args.text].length > MAX_TEXT) return fail('msg_too_long');
+  if (typeof args.text === 'string' && [...args.text].length > MESSAGE_TEXT_MAX) return fail('msg_too_long');
   if (requireContent && !nonEmpty(args.text) && args.blocks === undefined) return fail('no_text');
   const issues = validateMessageBlocks(args.blocks);
   return issues.length > 0 ? invalidBlocks(issues) : undefined;

@@ -1,5 +1,6 @@
 // External selects in the stand-in: where one sits in a view, and the app's answer to block_suggestion
 // checked as Slack checks it (at most 100 options or option groups; option text ≤ 75, value ≤ 150).
+import { OPTION_TEXT_MAX, OPTION_VALUE_MAX, SUGGESTION_OPTIONS_MAX } from '../../blocks/slack-limits.js';
 import { type Obj, isObj } from './blockkit-check.js';
 import { StandinError } from './calls.js';
 
@@ -23,9 +24,9 @@ const validOption = (o: unknown): o is Obj =>
   isObj(o.text) &&
   o.text.type === 'plain_text' &&
   typeof o.text.text === 'string' &&
-  [...o.text.text].length <= 75 &&
+  [...o.text.text].length <= OPTION_TEXT_MAX &&
   typeof o.value === 'string' &&
-  o.value.length <= 150;
+  o.value.length <= OPTION_VALUE_MAX;
 
 /** The options in the app's block_suggestion answer (`options`, or `option_groups` flattened). */
 export function suggestedOptions(ack: unknown): Obj[] {
@@ -34,7 +35,12 @@ export function suggestedOptions(ack: unknown): Obj[] {
   const list = groups ?? (isObj(ack) && Array.isArray(ack.options) ? (ack.options as unknown[]) : undefined);
   if (!list)
     throw new StandinError('invalid_suggestions', 'the app answered without options or option_groups');
-  if (list.length > 100) throw new StandinError('invalid_suggestions', `${list.length} options: at most 100`);
+  if (list.length > SUGGESTION_OPTIONS_MAX) {
+    throw new StandinError(
+      'invalid_suggestions',
+      `${list.length} options: at most ${SUGGESTION_OPTIONS_MAX}`,
+    );
+  }
   const options = groups
     ? groups.flatMap((g) => (isObj(g) && Array.isArray(g.options) ? (g.options as unknown[]) : [null]))
     : list;

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { formatIssue, validateMessageBlocks, validateView } from '../../src/standin/index.js';
+import {
+  formatIssue,
+  validateMessage,
+  validateMessageBlocks,
+  validateView,
+} from '../../src/standin/index.js';
 import { modal, option, plain } from './helpers.js';
 
 const messages = (issues: ReturnType<typeof validateView>): string[] => issues.map(formatIssue);
@@ -225,5 +230,40 @@ describe('Block Kit validator: modals', () => {
       '/view/blocks/0/element/type',
       '/view/blocks/1/elements/0/type',
     ]);
+  });
+});
+
+describe('Block Kit validator: the checks the form engine relies on', () => {
+  it('rejects number_input bounds and initial values that are not decimal strings', () => {
+    const element = { type: 'number_input', is_decimal_allowed: true, min_value: '1e3', initial_value: ' 5' };
+    const issues = validateView(modal({ blocks: [input('n', element)] }));
+    expect(messages(issues)).toEqual([
+      '[ERROR] must be a decimal number [json-pointer:/view/blocks/0/element/initial_value]',
+      '[ERROR] must be a decimal number [json-pointer:/view/blocks/0/element/min_value]',
+    ]);
+  });
+
+  it('rejects a plain_text_input whose min_length is above its max_length', () => {
+    const element = { type: 'plain_text_input', min_length: 10, max_length: 5 };
+    expect(messages(validateView(modal({ blocks: [input('t', element)] })))).toEqual([
+      '[ERROR] must be less than or equal to max_length [json-pointer:/view/blocks/0/element/min_length]',
+    ]);
+  });
+
+  it('rejects two options with the same value', () => {
+    const element = { type: 'static_select', options: [option('A', 'v'), option('B', 'v')] };
+    expect(messages(validateView(modal({ blocks: [input('s', element)] })))).toEqual([
+      '[ERROR] duplicate option value: v [json-pointer:/view/blocks/0/element/options/1/value]',
+    ]);
+  });
+
+  it('rejects text with a split surrogate pair, in blocks and in a message text', () => {
+    expect(messages(validateMessageBlocks([section('a\uD83D')]))).toEqual([
+      '[ERROR] must be valid UTF-16 (a split surrogate pair) [json-pointer:/blocks/0/text/text]',
+    ]);
+    expect(messages(validateMessage({ text: '\uDE00b' }))).toEqual([
+      '[ERROR] must be valid UTF-16 (a split surrogate pair) [json-pointer:/text]',
+    ]);
+    expect(validateMessage({ text: '😀 ok', blocks: [section('😀')] })).toEqual([]);
   });
 });

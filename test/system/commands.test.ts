@@ -1,8 +1,7 @@
 // `/mcp` through the Slack stand-in and real Redis: help, servers, tools, and `run` without arguments
 // (the arguments form built from the tool's inputSchema, or a JSON field when it cannot be one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkMessage, checkView } from '../../blocks/index.js';
-import type { RecordedCall } from '../../src/standin/index.js';
+import { type RecordedCall, validateMessage, validateView } from '../../src/standin/index.js';
 import { resultText } from '../support/slack-text.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -68,7 +67,7 @@ describe('/mcp commands', () => {
     await command('U2', 'tools fixture');
     const listed = await reply('Tools of fixture');
     expect(listed.args.response_type).toBe('ephemeral');
-    expect(checkMessage(listed.args)).toEqual([]);
+    expect(validateMessage(listed.args)).toEqual([]);
     const text = JSON.stringify(listed.args.blocks);
     expect(text).toContain('`book` _(takes arguments)_\\nBooks a room');
     expect(text).toContain('`pid` _(no arguments)_');
@@ -86,7 +85,7 @@ describe('/mcp commands', () => {
     );
     expect(JSON.stringify(opened.args.view)).toContain('Loading');
     const form = await modal('U3', (json) => json.includes('Room name'));
-    expect(checkView(form.view)).toEqual([]);
+    expect(validateView(form.view)).toEqual([]);
     const [room, people] = [inputBlock(form, 'room'), inputBlock(form, 'people')];
     const invalid = await h.driver.submitView({
       userId: 'U3',

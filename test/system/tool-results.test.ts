@@ -4,8 +4,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkMessage } from '../../blocks/index.js';
-import type { RecordedCall } from '../../src/standin/index.js';
+import { type RecordedCall, validateMessage } from '../../src/standin/index.js';
 import { resultText } from '../support/slack-text.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -40,7 +39,7 @@ describe('tool results in Slack', () => {
     const message = await posted('U1', 'lines on fixture finished');
     expect(resultText(message.args.blocks)).toBe('line 1\nline 2\nline 3');
     expect(message.args).toMatchObject({ unfurl_links: 'false', unfurl_media: 'false' });
-    expect(checkMessage(message.args)).toEqual([]);
+    expect(validateMessage(message.args)).toEqual([]);
   });
 
   it('sends output longer than 40 lines as a snippet file in the DM, with the whole text', async () => {
@@ -84,7 +83,7 @@ describe('tool results in Slack', () => {
     const links = await posted('U6', 'needs you to open these links');
     expect(links.args).toMatchObject({ unfurl_links: 'false', unfurl_media: 'false' });
     expect(JSON.stringify(links.args.blocks)).toContain('"url":"https://auth.example.com/sign-in"');
-    expect(checkMessage(links.args)).toEqual([]);
+    expect(validateMessage(links.args)).toEqual([]);
     const channel = h.standin.dmChannelOf('U6');
     const ts =
       h.standin.messagesIn(channel).find((m) => JSON.stringify(m.blocks).includes('mcp_retry'))?.ts ?? '';
