@@ -1,7 +1,7 @@
 // The form engine on a 13-field schema: parse, render the modal, read a filled submission back. The floor is a
 // JSON.stringify + JSON.parse of the same modal view, i.e. the least work any serializer of it must do.
 import { formModal, parseFormSchema, readSubmission } from '../blocks/index.js';
-import { stateFor } from '../blocks/testing.js';
+import { stateFor } from '../test/blocks/testing.js';
 import type { Content } from '../src/relay/types.js';
 import { row, summarize, timeSync, type Row } from './stats.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { endedCard, reminderMessage, requestCard } from './card.js';
-import { DECLINE_ACTION, RESPOND_ACTION } from './ids.js';
+import { endedCard, reminderMessage, requestCard } from '../../blocks/card.js';
+import { DECLINE_ACTION, RESPOND_ACTION } from '../../blocks/ids.js';
 import { slackIssues } from './testing.js';
 
 const hostile = '<!channel> <!here> ping <@U123> in <#C1>, see <http://evil.example|bank> & more';

@@ -1,11 +1,11 @@
 // The corpus of requests whose rendered Slack JSON is pinned in __golden__/<name>.json.
-import { endedCard, requestCard } from './card.js';
-import { homeView } from './home.js';
-import { reviewModal } from './review.js';
-import { answerLines } from './summary.js';
-import { formModal } from './modal.js';
-import { parseFormSchema } from './schema.js';
-import { urlCard } from './url-card.js';
+import { endedCard, requestCard } from '../../blocks/card.js';
+import { homeView } from '../../blocks/home.js';
+import { reviewModal } from '../../blocks/review.js';
+import { answerLines } from '../../blocks/summary.js';
+import { formModal } from '../../blocks/modal.js';
+import { parseFormSchema } from '../../blocks/schema.js';
+import { urlCard } from '../../blocks/url-card.js';
 
 const hostile = 'Deploy <!channel>? Ask <@U123> in <#C1>, see <https://evil.example|your bank> & reply';
 const modal = (

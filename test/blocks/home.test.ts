@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HOME_PENDING_MAX, homeView, type HomeAnswer, type HomeQuestion } from './home.js';
-import { DECLINE_ACTION, RESPOND_ACTION, URL_CONSENT_ACTION } from './ids.js';
+import { HOME_PENDING_MAX, homeView, type HomeAnswer, type HomeQuestion } from '../../blocks/home.js';
+import { DECLINE_ACTION, RESPOND_ACTION, URL_CONSENT_ACTION } from '../../blocks/ids.js';
 import { slackIssues } from './testing.js';
 
 const question = (i: number, extra: Partial<HomeQuestion> = {}): HomeQuestion => ({

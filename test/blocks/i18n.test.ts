@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { endedCard, requestCard } from './card.js';
-import { UI_TEXT, localeOf } from './i18n.js';
-import { formModal } from './modal.js';
-import { parseFormSchema } from './schema.js';
-import { readSubmission } from './submission.js';
+import { endedCard, requestCard } from '../../blocks/card.js';
+import { UI_TEXT, localeOf } from '../../blocks/i18n.js';
+import { formModal } from '../../blocks/modal.js';
+import { parseFormSchema } from '../../blocks/schema.js';
+import { readSubmission } from '../../blocks/submission.js';
 import { slackIssues } from './testing.js';
 
 // Keys of a table, nested tables included ("errors.required").

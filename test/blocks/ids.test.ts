@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fieldBlockId, optionIndex, optionValue } from './ids.js';
-import { parseFormSchema } from './schema.js';
+import { fieldBlockId, optionIndex, optionValue } from '../../blocks/ids.js';
+import { parseFormSchema } from '../../blocks/schema.js';
 
 describe('field ids', () => {
   it('keeps a readable prefix of the name', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FORM_CALLBACK } from './ids.js';
-import { formModal, questionIdOf } from './modal.js';
-import { parseFormSchema } from './schema.js';
+import { FORM_CALLBACK } from '../../blocks/ids.js';
+import { formModal, questionIdOf } from '../../blocks/modal.js';
+import { parseFormSchema } from '../../blocks/schema.js';
 import { slackIssues } from './testing.js';
 
 type Block = Record<string, unknown> & { element: Record<string, unknown> };

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Content } from '../src/relay/types.js';
-import { PAGE_BACK_ACTION } from './ids.js';
-import { formModal, pageOf, questionIdOf } from './modal.js';
-import { PageError, mergePageContent, pageCount, pageFields } from './pages.js';
-import { PAGE_FIELDS, parseFormSchema } from './schema.js';
-import { readSubmission } from './submission.js';
+import type { Content } from '../../src/relay/types.js';
+import { PAGE_BACK_ACTION } from '../../blocks/ids.js';
+import { formModal, pageOf, questionIdOf } from '../../blocks/modal.js';
+import { PageError, mergePageContent, pageCount, pageFields } from '../../blocks/pages.js';
+import { PAGE_FIELDS, parseFormSchema } from '../../blocks/schema.js';
+import { readSubmission } from '../../blocks/submission.js';
 import { slackIssues, stateFor } from './testing.js';
 
 const formOf = (n: number, required: string[] = []) =>

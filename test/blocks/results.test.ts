@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMAND_TEXT } from './i18n-commands.js';
+import { COMMAND_TEXT } from '../../blocks/i18n-commands.js';
 import {
   INLINE_CHARS_MAX,
   INLINE_LINES_MAX,
@@ -12,7 +12,7 @@ import {
   structuredSummary,
   threadUnavailableMessage,
   urlRequiredMessage,
-} from './results.js';
+} from '../../blocks/results.js';
 import { slackIssues } from './testing.js';
 
 const keysOf = (table: object): string[] => Object.keys(table).sort();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { approvesSomething, reviewModal, reviewedContent } from './review.js';
-import { parseFormSchema } from './schema.js';
+import { approvesSomething, reviewModal, reviewedContent } from '../../blocks/review.js';
+import { parseFormSchema } from '../../blocks/schema.js';
 
 const form = (properties: object) => parseFormSchema({ type: 'object', properties });
 

@@ -2,12 +2,12 @@
 // filling it with the answers as Slack would, then reading state.values back, gives exactly those answers.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Content } from '../src/relay/types.js';
-import type { Locale } from './i18n.js';
-import { formModal } from './modal.js';
-import { mergePageContent, pageCount } from './pages.js';
-import { parseFormSchema, type FormSpec } from './schema.js';
-import { readSubmission } from './submission.js';
+import type { Content } from '../../src/relay/types.js';
+import type { Locale } from '../../blocks/i18n.js';
+import { formModal } from '../../blocks/modal.js';
+import { mergePageContent, pageCount } from '../../blocks/pages.js';
+import { parseFormSchema, type FormSpec } from '../../blocks/schema.js';
+import { readSubmission } from '../../blocks/submission.js';
 import { slackIssues, stateFor } from './testing.js';
 
 type Value = Content[string];

@@ -8,7 +8,7 @@ import {
   runFormModal,
   runFormSpec,
   runTargetOf,
-} from './run-form.js';
+} from '../../blocks/run-form.js';
 import { stateFor, slackIssues } from './testing.js';
 
 const flat = {

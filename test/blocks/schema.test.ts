@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SchemaError, parseFormSchema, type FieldSpec } from './schema.js';
+import { SchemaError, parseFormSchema, type FieldSpec } from '../../blocks/schema.js';
 
 const form = (properties: Record<string, unknown>, required?: string[]) => ({
   type: 'object',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formModal } from './modal.js';
-import { parseFormSchema } from './schema.js';
-import { looksSecret, secretFields } from './secrets.js';
+import { formModal } from '../../blocks/modal.js';
+import { parseFormSchema } from '../../blocks/schema.js';
+import { looksSecret, secretFields } from '../../blocks/secrets.js';
 import { slackIssues } from './testing.js';
 
 const meta = { questionId: 'q', server: 'srv', message: 'Please answer' };

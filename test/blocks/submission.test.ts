@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseFormSchema } from './schema.js';
-import { readSubmission } from './submission.js';
+import { parseFormSchema } from '../../blocks/schema.js';
+import { readSubmission } from '../../blocks/submission.js';
 
 const spec = parseFormSchema({
   type: 'object',

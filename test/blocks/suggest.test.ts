@@ -1,8 +1,8 @@
 // Suggestions for external selects: what the bot answers to block_suggestion as the person types.
 import { describe, expect, it } from 'vitest';
-import { parseFormSchema } from './schema.js';
-import { SUGGESTION_OPTIONS_MAX } from './slack-limits.js';
-import { suggestOptions } from './suggest.js';
+import { parseFormSchema } from '../../blocks/schema.js';
+import { SUGGESTION_OPTIONS_MAX } from '../../blocks/slack-limits.js';
+import { suggestOptions } from '../../blocks/suggest.js';
 
 const regions = Array.from({ length: 250 }, (_, i) => `Region ${i + 1}`);
 const spec = parseFormSchema({

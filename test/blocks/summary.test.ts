@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseFormSchema } from './schema.js';
-import { SUMMARY_LINES_MAX, answerLines } from './summary.js';
+import { parseFormSchema } from '../../blocks/schema.js';
+import { SUMMARY_LINES_MAX, answerLines } from '../../blocks/summary.js';
 
 const spec = parseFormSchema({
   type: 'object',

@@ -1,11 +1,11 @@
 // Test support: what Slack would put in view.state.values if a person filled a form modal with `content`.
 // Used by this folder's round-trip tests and by the Slack stand-in's end-to-end tests.
-import type { Content } from '../src/relay/types.js';
-import { formatIssue, validateMessage, validateView } from '../src/standin/blockkit.js';
-import { option } from './elements.js';
-import { optionValue } from './ids.js';
-import type { ModalView } from './modal.js';
-import type { FieldSpec, FormSpec } from './spec.js';
+import type { Content } from '../../src/relay/types.js';
+import { formatIssue, validateMessage, validateView } from '../../src/standin/blockkit.js';
+import { option } from '../../blocks/elements.js';
+import { optionValue } from '../../blocks/ids.js';
+import type { ModalView } from '../../blocks/modal.js';
+import type { FieldSpec, FormSpec } from '../../blocks/spec.js';
 
 type Raw = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeMrkdwn, mrkdwnChunks, truncate } from './text.js';
+import { escapeMrkdwn, mrkdwnChunks, truncate } from '../../blocks/text.js';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const anyText = fc.string({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { slackIssues } from './testing.js';
-import { TOOLS_SHOWN_MAX, takesArguments, toolsMessage } from './tools.js';
+import { TOOLS_SHOWN_MAX, takesArguments, toolsMessage } from '../../blocks/tools.js';
 
 const tool = (name: string, extra: object = {}) => ({ name, inputSchema: { type: 'object' }, ...extra });
 

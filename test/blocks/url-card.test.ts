@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { endedCard } from './card.js';
-import { DECLINE_ACTION, URL_CONSENT_ACTION } from './ids.js';
+import { endedCard } from '../../blocks/card.js';
+import { DECLINE_ACTION, URL_CONSENT_ACTION } from '../../blocks/ids.js';
 import { slackIssues } from './testing.js';
-import { UrlError, urlCard, urlCompletedCard, urlFacts } from './url-card.js';
+import { UrlError, urlCard, urlCompletedCard, urlFacts } from '../../blocks/url-card.js';
 
 const card = (url: string, message = 'Open it') =>
   urlCard({ questionId: 'q1', server: 'srv', message, url, deadline: 1796205600000 });
