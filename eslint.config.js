@@ -33,6 +33,38 @@ export default tseslint.config(
     },
   },
   {
+    // blocks/ is the pure form engine (Slack JSON in and out): nothing of the bot but the relay's vocabulary,
+    // no I/O and no runtime Slack or Redis clients. Type-only imports (e.g. @slack/types) are erased.
+    files: ['blocks/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['@slack/bolt', '@slack/web-api', '@slack/socket-mode', '@slack/oauth'].map((name) => ({
+            name,
+            allowTypeImports: true,
+            message: 'blocks/ builds Slack JSON; the Slack side (src/slack) makes the calls.',
+          })),
+          patterns: [
+            {
+              regex: '^(\\.\\./)+src/(?!relay/types\\.js$)',
+              message: 'blocks/ may import only src/relay/types.js from src/.',
+            },
+            {
+              regex:
+                '^(node:)?(fs|net|http|https|http2|child_process|dgram|dns|tls|cluster|worker_threads|readline)(/.*)?$',
+              message: 'blocks/ does no I/O.',
+            },
+            {
+              regex: '^(ioredis|bullmq)(/.*)?$',
+              message: 'blocks/ keeps no state; Redis is src/redis and src/store.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**', 'bench/**', 'examples/**', 'scripts/**', '*.config.*'],
     rules: { 'no-console': 'off' },
   },
