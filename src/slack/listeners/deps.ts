@@ -5,7 +5,7 @@ import type { Locales } from '../locales.js';
 import type { OpenModals } from '../open-modals.js';
 import type { SlackSurface } from '../surface.js';
 import type { ToolResults } from '../tool-results.js';
-import type { ToolRunner } from '../tools.js';
+import type { ToolRunner } from '../../relay/sources/mcp.js';
 
 export interface ListenerDeps {
   relay: Relay;

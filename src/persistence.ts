@@ -1,0 +1,52 @@
+// The Redis-backed parts as the composition root starts them: the question store (with its lease), Slack's
+// own state and the outbox, then the store's workers. Each pushes its stop onto the lifecycle as it starts.
+import type { AppConfig } from './config/index.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { Logger } from './logger.js';
+import type { Relay } from './relay/relay.js';
+import type { Question } from './relay/types.js';
+import { Outbox, SlackState } from './slack/index.js';
+import { QuestionStore } from './store/index.js';
+
+export interface OpenedState {
+  store: QuestionStore;
+  state: SlackState;
+  outbox: Outbox;
+}
+
+export async function openState(
+  config: AppConfig,
+  who: { holderId: string; logger: Logger },
+  parts: Lifecycle,
+): Promise<OpenedState> {
+  const { url, prefix } = config.redis;
+  const retention = config.redis.retentionSec ? { retentionSec: config.redis.retentionSec } : {};
+  const store = await QuestionStore.open({ url, prefix, ...who, ...retention });
+  parts.push('question store', () => store.close());
+  // The lease comes first: a holder is only ever swept once it has one, so no question predates it.
+  await store.startLease();
+  const state = await SlackState.open({ url, prefix, ...who, ...retention });
+  parts.push('Slack state', () => state.close());
+  const outbox = await Outbox.open({ url, prefix, logger: who.logger });
+  parts.push('outbox', () => outbox.close());
+  return { store, state, outbox };
+}
+
+/**
+ * The store's workers: the inbox (outcomes of this replica's questions), timeouts, reminders, and the sweep
+ * of questions whose holder died (the survivor that ends one updates its card). drain() stops them all.
+ */
+export async function startQuestionWork(
+  store: QuestionStore,
+  deps: { relay: Relay; showEnded: (question: Question) => Promise<void> },
+  parts: Lifecycle,
+): Promise<void> {
+  const { relay } = deps;
+  parts.push('question workers', () => store.drain());
+  await store.startInbox((question) => relay.onFinished(question));
+  await store.startTimeouts(async (id) => {
+    await relay.end(id, { action: 'cancel' }, 'timed_out');
+  });
+  await store.startReminders((id, at) => relay.remind(id, at));
+  store.startOrphanSweep(deps.showEnded);
+}

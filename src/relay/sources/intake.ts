@@ -1,0 +1,74 @@
+// The one way a question enters the relay, whatever its source: an MCP server's elicitation today (mcp.ts),
+// the HTTP API and the MCP endpoint next. Each source translates its own protocol into ask(request, context);
+// the intake applies the source's policy (secret refusal, rate limit), fixes who may answer, and asks.
+import type { FormAsk, RateLimit, Relay } from '../relay.js';
+import type { Answerers, Origin, Outcome, ServerIdentity } from '../types.js';
+
+/** A question as any source asks it. */
+export type QuestionRequest =
+  | { mode: 'form'; message: string; requestedSchema: unknown }
+  | { mode: 'url'; message: string; url: string; elicitationId: string };
+
+/** Who asks, for whom, and for how long. */
+export interface AskContext {
+  /** The asking server's name: its policies and its questions' cards are looked up by it. */
+  server: string;
+  serverInfo?: ServerIdentity;
+  /** Who started the work that asks, and where; the person asked. */
+  origin: Origin;
+  /** How long the person may take, in ms. */
+  timeoutMs: number;
+  /** Aborts when the question is no longer wanted; its reason is the relay's EndReason ('withdrawn', 'call_ended'). */
+  signal: AbortSignal;
+}
+
+/** The relay's one port for questions: resolves with exactly one outcome for the source. */
+export interface QuestionIntake {
+  ask(request: QuestionRequest, context: AskContext): Promise<Outcome>;
+}
+
+/** Who may answer a question (implemented by the chat side, which knows its users and groups). */
+export interface AnswererResolver {
+  /** Undefined when only the requester may; rejects with RelayError('answerers_unavailable') when it cannot tell. */
+  answerersFor(server: string, origin: Origin): Promise<Answerers | undefined>;
+}
+
+/** What the intake needs to know of each server's policy. */
+export interface SourcePolicies {
+  of(server: string): { rateLimit?: RateLimit; refuseSecrets: boolean };
+}
+
+export interface IntakeDeps {
+  relay: Pick<Relay, 'askForm' | 'askUrl'>;
+  answerers: AnswererResolver;
+  policies: SourcePolicies;
+  /** Throws RelayError('invalid_schema') for a form whose fields look like secrets. */
+  refuseSecrets: (requestedSchema: unknown) => void;
+}
+
+export class Intake implements QuestionIntake {
+  constructor(private readonly deps: IntakeDeps) {}
+
+  async ask(request: QuestionRequest, context: AskContext): Promise<Outcome> {
+    const { relay, policies } = this.deps;
+    const policy = policies.of(context.server);
+    // Who may answer is fixed when the question is asked (user groups resolved now) and stored with it.
+    const answerers = await this.deps.answerers.answerersFor(context.server, context.origin);
+    const common: Omit<FormAsk, 'requestedSchema'> = {
+      server: context.server,
+      userId: context.origin.userId,
+      origin: context.origin,
+      message: request.message,
+      timeoutMs: context.timeoutMs,
+      signal: context.signal,
+      ...(policy.rateLimit ? { rateLimit: policy.rateLimit } : {}),
+      ...(context.serverInfo ? { serverInfo: context.serverInfo } : {}),
+      ...(answerers ? { answerers } : {}),
+    };
+    if (request.mode === 'url') {
+      return relay.askUrl({ ...common, url: request.url, elicitationId: request.elicitationId });
+    }
+    if (policy.refuseSecrets) this.deps.refuseSecrets(request.requestedSchema);
+    return relay.askForm({ ...common, requestedSchema: request.requestedSchema });
+  }
+}

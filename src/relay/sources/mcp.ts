@@ -1,0 +1,108 @@
+// The MCP servers as a source of questions and of tools: the hub's elicitation sink asks through the intake,
+// and `/mcp` runs tools through the tool runner. (Only src/mcp imports the MCP SDK; this uses its front door.)
+import {
+  McpClientError,
+  McpHub,
+  type ElicitationSink,
+  type McpServerSpec,
+  type ServerStatus,
+  type ToolCall,
+  type ToolResult,
+  type ToolSummary,
+} from '../../mcp/index.js';
+import type { ServerConfig } from '../../config/index.js';
+import type { Logger } from '../../logger.js';
+import type { Relay } from '../relay.js';
+import type { Origin } from '../types.js';
+import type { QuestionIntake } from './intake.js';
+
+/**
+ * Connects to every configured server in the background (/mcp servers and /readyz show how far each got);
+ * their elicitations become questions through the intake. Stop it with hub.close().
+ */
+export function startMcpServers(
+  servers: readonly ServerConfig[],
+  deps: McpSinkDeps & { logger: Logger },
+): McpHub {
+  const { logger } = deps;
+  const hub = new McpHub({
+    servers: servers.map(mcpServerSpec),
+    sink: mcpElicitationSink(deps),
+    logger: logger.child({ component: 'mcp' }),
+    onStatus: (status) => {
+      if (status.state === 'connected') logger.info({ mcp: status }, 'MCP server connected');
+      else logger.warn({ mcp: status }, 'MCP server unavailable');
+    },
+  });
+  hub.start();
+  return hub;
+}
+
+export interface McpSinkDeps {
+  intake: QuestionIntake;
+  relay: Pick<Relay, 'completeUrl'>;
+  /** -32042 links being waited on: a completion may be one of theirs rather than a question's. */
+  completions: { completed(server: string, elicitationId: string): void };
+  logger: { warn(obj: object, msg: string): void };
+}
+
+/** Each server's `elicitation/create` becomes a question; `notifications/elicitation/complete` ends a URL step. */
+export function mcpElicitationSink(deps: McpSinkDeps): ElicitationSink {
+  return {
+    ask: (request, ctx) =>
+      deps.intake.ask(request, {
+        server: ctx.server,
+        origin: ctx.origin,
+        timeoutMs: ctx.timeoutMs,
+        signal: ctx.signal,
+        ...(ctx.serverInfo ? { serverInfo: ctx.serverInfo } : {}),
+      }),
+    complete: (elicitationId, ctx) => {
+      deps.completions.completed(ctx.server, elicitationId);
+      deps.relay.completeUrl(ctx.server, elicitationId).catch((err: unknown) => {
+        deps.logger.warn({ err, server: ctx.server, elicitationId }, 'URL elicitation completion not shown');
+      });
+    },
+  };
+}
+
+/** What `/mcp` needs from the MCP side. A failed call resolves with isError: the person must see it. */
+export interface ToolRunner {
+  serverNames(): string[];
+  /** Connection state per server, for `/mcp servers`. */
+  status(): ServerStatus[];
+  /**
+   * The server's tools (cached by the MCP side; today the same list for everyone who asks); rejects when
+   * the server cannot be reached.
+   */
+  listTools(server: string, person: Origin): Promise<ToolSummary[]>;
+  callTool(input: ToolCall): Promise<ToolResult>;
+}
+
+/** Expected MCP failures (unknown tool, server down, timeout) are results the person sees, not crashes. */
+export function mcpToolRunner(hub: McpHub): ToolRunner {
+  return {
+    serverNames: () => hub.serverNames(),
+    status: () => hub.status(),
+    listTools: (server) => hub.listTools(server),
+    callTool: async (input) => {
+      try {
+        return await hub.callTool(input);
+      } catch (error) {
+        if (error instanceof McpClientError) return { isError: true, text: error.message };
+        throw error;
+      }
+    },
+  };
+}
+
+/** What the hub needs of a configured server (its connection, timeout, mode and pending cap). */
+function mcpServerSpec(server: ServerConfig): McpServerSpec {
+  return {
+    name: server.name,
+    transport: server.transport,
+    elicitationTimeoutMs: server.elicitationTimeoutMs,
+    elicitationMode: server.elicitationMode,
+    ...(server.maxPending === undefined ? {} : { maxPending: server.maxPending }),
+  };
+}

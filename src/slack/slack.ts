@@ -1,0 +1,144 @@
+// The Slack side as one part: the Bolt app and our HTTP server (app.ts), the surface the relay posts cards
+// through, the App Home inbox, open forms, URL completions and tool results, and every listener. The
+// composition root builds it, hands it the relay and the tools (listen), then starts it.
+import type { AppConfig, SlackPolicy } from '../config/index.js';
+import type { Logger } from '../logger.js';
+import type { ServerStatus } from '../mcp/index.js';
+import type { Relay } from '../relay/relay.js';
+import type { ToolRunner } from '../relay/sources/mcp.js';
+import type { Question } from '../relay/types.js';
+import { probeRedis } from '../readiness.js';
+import { createSlackApp, type SlackApp } from './app.js';
+import type { Audience } from './audience.js';
+import { checkFormSchema, checkUrl, refuseSecretFields } from './checks.js';
+import type { Readiness } from './http-server.js';
+import { HomeTab } from './home.js';
+import { OpenModals } from './open-modals.js';
+import type { Outbox } from './outbox/index.js';
+import { connectionOf } from './receivers.js';
+import type { SlackState } from './state/index.js';
+import type { SlackSurface } from './surface.js';
+import { ToolResults } from './tool-results.js';
+import { UrlCompletions } from './url-completions.js';
+
+export interface SlackOptions {
+  config: AppConfig['slack'];
+  logger: Logger;
+  /** Card posts and updates go through it: it owns retries, Retry-After and pacing. */
+  outbox: Outbox;
+  /** Redis state of the Slack side (event deliveries seen, installations, recent answers, open forms). */
+  state: SlackState;
+  /** The question store: a person's pending questions, soonest deadline first (their App Home inbox). */
+  store: { pendingFor(userId: string): Promise<Question[]> };
+  /** Each server's `slack` policy (routing, answerers, review, reminders). */
+  policyOf: (server: string) => SlackPolicy;
+  /** True once the bot serves, until it starts draining: /healthz answers 200 then, /readyz needs it too. */
+  serving: () => boolean;
+  /** Each MCP server's connection state, shown by /readyz (not required for readiness). */
+  servers: () => ServerStatus[];
+}
+
+export interface Slack {
+  /** Where the relay posts and updates cards. */
+  surface: SlackSurface;
+  /** Who may answer a server's question (the relay's AnswererResolver). */
+  audience: Pick<Audience, 'answerersFor'>;
+  /** -32042 links being waited on (the MCP sink reports completions here). */
+  completions: UrlCompletions;
+  /** What Slack can show; the relay asks before it stores a question. */
+  checks: {
+    schema: (requestedSchema: unknown) => unknown;
+    url: (url: string) => void;
+    /** Throws RelayError('invalid_schema') for a form whose fields look like secrets. */
+    refuseSecrets: (requestedSchema: unknown) => void;
+  };
+  /** Registers every listener; call once the relay and the tools exist. */
+  listen(deps: { relay: Relay; tools: ToolRunner }): void;
+  /** Starts the outbox worker, the Socket Mode connection or HTTP server; resolves with the bound port. */
+  start(port: number): Promise<{ port: number }>;
+  /** Stops taking Slack's requests (closes the HTTP server, disconnects Socket Mode). */
+  stop(): Promise<void>;
+  /** Waits for the work question events started (Home refreshes, retired forms) and stops URL watches. */
+  settle(): Promise<void>;
+}
+
+export function createSlack(options: SlackOptions): Slack {
+  const app = createSlackApp({
+    ...options.config,
+    connection: connectionOf(options.config),
+    logger: options.logger,
+    outbox: options.outbox,
+    state: options.state,
+    isLive: options.serving,
+    readiness: () => readiness(options),
+    policyOf: options.policyOf,
+  });
+  const { surface } = app;
+  const { home, modals } = observers(app, options);
+  const completions = new UrlCompletions();
+  return {
+    surface,
+    audience: surface.audience,
+    completions,
+    checks: {
+      schema: checkFormSchema,
+      url: checkUrl,
+      refuseSecrets: (requestedSchema) => refuseSecretFields(checkFormSchema(requestedSchema)),
+    },
+    listen: ({ relay, tools }) => {
+      const results = toolResults(app, options, { tools, completions });
+      app.listen({ relay, home, modals, tools, results });
+    },
+    start: (port) => app.start(port),
+    stop: () => app.stop(),
+    // Runs once the HTTP server and the MCP sessions are closed, so no new work starts; Redis and the outbox
+    // close after it, so the Home refreshes and form updates still in flight can finish.
+    settle: async () => {
+      completions.close();
+      await home.close();
+      await modals.settled();
+    },
+  };
+}
+
+/** The App Home inbox and the open forms, each following every question's start and end. */
+function observers(app: SlackApp, options: SlackOptions): { home: HomeTab; modals: OpenModals } {
+  const { surface, clients } = app;
+  const { state, logger } = options;
+  const home = new HomeTab({
+    clients,
+    pendingFor: (userId) => options.store.pendingFor(userId),
+    history: state,
+    locales: surface.locales,
+    logger,
+  });
+  const modals = new OpenModals({ records: state, clients, locales: surface.locales, logger });
+  surface.observe(home);
+  surface.observe(modals);
+  return { home, modals };
+}
+
+/** Runs a tool for a person and shows its progress and result (`/mcp run`, Retry, the arguments form). */
+function toolResults(
+  { surface, clients }: SlackApp,
+  options: SlackOptions,
+  deps: { tools: ToolRunner; completions: UrlCompletions },
+): ToolResults {
+  return new ToolResults({
+    clients,
+    locales: surface.locales,
+    dmOf: (userId, teamId) => surface.dmOf(userId, teamId),
+    callTool: (call) => deps.tools.callTool(call),
+    routesToThread: (server) => options.policyOf(server).route === 'thread',
+    completions: deps.completions,
+    claimRetry: (channel, ts) => options.state.claimRetry(channel, ts),
+    logger: options.logger,
+  });
+}
+
+/** Ready: serving (started, not draining) and Redis answers; each MCP server's state is shown, not required. */
+async function readiness(options: Pick<SlackOptions, 'state' | 'serving' | 'servers'>): Promise<Readiness> {
+  const redis = await probeRedis(() => options.state.answers());
+  const serving = options.serving();
+  return { ok: serving && redis === 'ok', serving, redis, servers: options.servers() };
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { Lifecycle, LifecycleError } from '../../src/lifecycle.js';
+
+describe('Lifecycle', () => {
+  it('stops the parts in the reverse of the order they started, each after the previous one settled', async () => {
+    const stopped: string[] = [];
+    const parts = new Lifecycle();
+    for (const part of ['redis', 'slack', 'mcp']) {
+      parts.push(part, async () => {
+        await Promise.resolve();
+        stopped.push(part);
+      });
+    }
+    await parts.stop();
+    expect(stopped).toEqual(['mcp', 'slack', 'redis']);
+  });
+
+  it('stops every part even when some fail, then throws a LifecycleError naming the failed ones', async () => {
+    const stopped: string[] = [];
+    const parts = new Lifecycle();
+    const boom = new Error('boom');
+    parts.push('redis', () => void stopped.push('redis'));
+    parts.push('slack', () => Promise.reject(boom));
+    parts.push('mcp', () => {
+      throw new Error('mcp');
+    });
+    const error: unknown = await parts.stop().catch((e: unknown) => e);
+    expect(stopped).toEqual(['redis']);
+    expect(error).toBeInstanceOf(LifecycleError);
+    const failure = error as LifecycleError;
+    expect(failure.code).toBe('stop_failed');
+    expect(failure.parts).toEqual(['mcp', 'slack']);
+    expect((failure.cause as AggregateError).errors[1]).toBe(boom);
+  });
+
+  it('stops each part once: a second stop runs only what was pushed since', async () => {
+    const stopped: string[] = [];
+    const parts = new Lifecycle();
+    parts.push('redis', () => void stopped.push('redis'));
+    await parts.stop();
+    parts.push('slack', () => void stopped.push('slack'));
+    await parts.stop();
+    expect(stopped).toEqual(['redis', 'slack']);
+  });
+});
