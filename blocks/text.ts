@@ -7,6 +7,19 @@ const ELLIPSIS = '…';
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/g;
 
+// Server text must read as what it is. Bidi embeddings, overrides and isolates (U+202A–202E, U+2066–2069) and
+// the invisible marks U+200B (zero-width space), U+200E/U+200F (LRM/RLM), U+2060 (word joiner) and U+FEFF are
+// removed rather than shown: Slack has no way to show them visibly, and none carries meaning a person reads.
+// ZWNJ/ZWJ (U+200C/U+200D) stay: emoji sequences (👩‍💻) and Persian or Indic spelling need them.
+const INVISIBLE = /[\u202A-\u202E\u2066-\u2069\u200B\u200E\u200F\u2060\uFEFF]/g;
+/** A surrogate half without its partner: not text, and Slack would refuse or mangle it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** `text` without bidi controls and invisible zero-width characters, lone surrogates as U+FFFD. */
+export function neutralise(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD').replace(INVISIBLE, '');
+}
+
 /** A Slack limit that the caller's own data (not the server's schema) would break. */
 export class SlackLimitError extends Error {
   override name = 'SlackLimitError';
@@ -24,9 +37,9 @@ export function truncate(text: string, max: number): string {
   return out + ELLIPSIS;
 }
 
-/** Escapes the three characters Slack mrkdwn treats as control, so mentions and links stay literal. */
+/** Neutralises server text (see neutralise) and escapes the three characters Slack mrkdwn treats as control, so mentions and links stay literal. */
 export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return neutralise(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /**
@@ -36,7 +49,7 @@ export function escapeMrkdwn(text: string): string {
  */
 export function mrkdwnChunks(text: string, max: number, maxChunks: number): string[] {
   // Control characters (other than tab and newline) show as nothing and cost 6 bytes each in JSON.
-  const tokens = Array.from(text.replace(CONTROL, ''), escapeMrkdwn);
+  const tokens = Array.from(neutralise(text).replace(CONTROL, ''), escapeMrkdwn);
   const chunks: string[] = [];
   let start = 0;
   while (start < tokens.length && chunks.length < maxChunks) {
@@ -77,7 +90,7 @@ function truncateTokens(escaped: string, max: number): string {
 
 /** A plain_text object (no escaping needed: Slack never parses mentions in plain_text). */
 export function plain(text: string, max: number): PlainTextElement {
-  return { type: 'plain_text', text: truncate(text, max), emoji: true };
+  return { type: 'plain_text', text: truncate(neutralise(text), max), emoji: true };
 }
 
 /** A mrkdwn object whose text the caller has already escaped and sized. */
