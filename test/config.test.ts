@@ -123,6 +123,14 @@ describe('loadConfig', () => {
       { './elicit-relay.yml': 'mcpServers:\n  a: { command: x, elicitation: { maxPending: 2.5 } }' },
       'mcpServers.a.elicitation.maxPending',
     ],
+    [
+      {},
+      {
+        './elicit-relay.yml':
+          'mcpServers:\n  a: { command: x, elicitation: { unsolicited: { user: alice } } }',
+      },
+      'mcpServers.a.elicitation.unsolicited',
+    ],
     [{}, { './elicit-relay.yml': 'mcpServers: {a: [' }, './elicit-relay.yml'],
   ])('refuses %j / %j naming the key %s and a fix', (env, map, key) => {
     const error = errorOf(() => loadConfig({ env, readFile: files(map) }));
@@ -143,6 +151,14 @@ describe('loadConfig', () => {
       refuseSecrets: true,
       elicitationTimeoutMs: 7_200_000,
     });
+  });
+
+  it('reads who gets elicitations no tool call caused, and leaves it unset by default', () => {
+    const yaml =
+      'mcpServers:\n  a: { command: x, elicitation: { unsolicited: { user: U0ADA } } }\n  b: { command: x }';
+    const config = loadConfig({ env: {}, readFile: files({ './elicit-relay.yml': yaml }) });
+    expect(config.servers[0]?.unsolicitedUser).toBe('U0ADA');
+    expect(config.servers[1]?.unsolicitedUser).toBeUndefined();
   });
 
   it('keeps ${VAR:-fallback} and the $${literal} escape', () => {

@@ -28,6 +28,11 @@ export interface ServerConfig {
    * server's session); beyond it a new elicitation gets -32600 before Slack is asked. Unlimited when absent.
    */
   maxPending?: number;
+  /**
+   * `elicitation.unsolicited: { user: "U…" }`: the person asked when the server elicits with no tool call of
+   * this bot in flight. Absent: such an elicitation is refused with -32600.
+   */
+  unsolicitedUser?: string;
   /** Refuse (-32602) forms with fields that look like secrets, which the spec forbids in form mode; default warn. */
   refuseSecrets?: boolean;
   /** Where questions go in Slack, who answers, review, close and reminders; DEFAULT_SLACK_POLICY when absent. */

@@ -102,7 +102,12 @@ function readElicitation(
   elicitation: unknown,
 ): Pick<
   ServerConfig,
-  'elicitationTimeoutMs' | 'elicitationMode' | 'ratePerMinute' | 'maxPending' | 'refuseSecrets'
+  | 'elicitationTimeoutMs'
+  | 'elicitationMode'
+  | 'ratePerMinute'
+  | 'maxPending'
+  | 'refuseSecrets'
+  | 'unsolicitedUser'
 > {
   const policy = { elicitationTimeoutMs: DEFAULT_ELICITATION_TIMEOUT_MS, elicitationMode: 'form' as const };
   if (elicitation === undefined) return policy;
@@ -134,7 +139,23 @@ function readElicitation(
           ),
         }),
     ...(readSecrets(key, elicitation.secrets) ? { refuseSecrets: true } : {}),
+    ...(elicitation.unsolicited === undefined
+      ? {}
+      : { unsolicitedUser: readUnsolicited(`${key}.elicitation.unsolicited`, elicitation.unsolicited) }),
   };
+}
+
+/** `unsolicited: { user: "U…" }`: the Slack user who gets elicitations no tool call caused. */
+function readUnsolicited(key: string, unsolicited: unknown): string {
+  const user = isRecord(unsolicited) ? unsolicited.user : undefined;
+  if (typeof user !== 'string' || !/^[UW][A-Z0-9]+$/.test(user)) {
+    throw new ConfigError(
+      key,
+      `${JSON.stringify(unsolicited)} does not name a Slack user`,
+      'Write `unsolicited: { user: "U0123ABCD" }` (a Slack user id), or leave it out to refuse such elicitations.',
+    );
+  }
+  return user;
 }
 
 function readTimeout(key: string, timeout: unknown): number {

@@ -6,13 +6,20 @@ import {
   CallToolResultSchema,
   CancelledNotificationSchema,
   ElicitationCompleteNotificationSchema,
+  ErrorCode,
   ToolListChangedNotificationSchema,
   type ClientCapabilities,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { CallRun, TOOL_TIMEOUT_MARGIN_MS, type WithdrawReason } from './call.js';
 import type { Clock } from '../clock.js';
-import { parseElicitation, RawElicitRequestSchema, toElicitResult, toRpcError } from './elicitation.js';
+import {
+  parseElicitation,
+  RawElicitRequestSchema,
+  RpcRefusal,
+  toElicitResult,
+  toRpcError,
+} from './elicitation.js';
 import { callError, toSummary, toToolResult, urlRequiredResult } from './results.js';
 import { refusesStreamableHttp } from './transport.js';
 import {
@@ -40,6 +47,10 @@ const NO_SDK_TIMEOUT_MS = 2 ** 31 - 1;
  * resumed); one that does not is gone, and closing the session fails its call at once.
  */
 const LIVENESS_PING_MS = 5_000;
+
+/** Sent with -32600 for an elicitation no tool call of this client caused (and no `unsolicited` route). */
+export const UNSOLICITED_REFUSAL =
+  'No tool call of this client is in flight to ask for: elicitations outside a tool call are refused';
 
 export interface SessionOptions {
   spec: McpServerSpec;
@@ -299,11 +310,11 @@ export class McpSession {
   private async answer(params: unknown, id: RequestId, connection: AbortSignal, taskId: string | undefined) {
     const request = parseElicitation(params);
     const run = this.runFor(taskId);
-    const origin = run?.origin ?? this.opts.person;
+    // No call of ours caused it: the session's person (whoever called last) did not ask, so it is not theirs.
+    const origin = run?.origin ?? this.opts.spec.unsolicitedTo;
     if (origin === undefined) {
-      // The control link runs no calls, so nobody asked for this; nobody is there to answer it.
-      this.opts.logger?.warn({ server: this.opts.spec.name }, 'elicitation outside any tool call: cancelled');
-      return { action: 'cancel' as const };
+      this.opts.logger?.warn({ server: this.opts.spec.name }, 'elicitation outside any tool call: refused');
+      throw new RpcRefusal(ErrorCode.InvalidRequest, UNSOLICITED_REFUSAL);
     }
     const withdraw = new AbortController();
     this.cancels.set(id, withdraw);

@@ -32,6 +32,11 @@ export interface McpServerSpec {
   elicitationMode?: ElicitationMode;
   /** Most of its elicitations waiting for a person at once on this hub; more get -32600. Default: no limit. */
   maxPending?: number;
+  /**
+   * Where an elicitation goes that no tool call of this bot caused (none in flight on its session, or on the
+   * control link). Absent: such a request is refused with -32600, never shown to whoever called last.
+   */
+  unsolicitedTo?: Origin;
 }
 
 /** An `elicitation/create` request as the relay sees it; `requestedSchema` is the raw JSON the server sent. */

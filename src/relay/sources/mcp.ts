@@ -104,5 +104,6 @@ function mcpServerSpec(server: ServerConfig): McpServerSpec {
     elicitationTimeoutMs: server.elicitationTimeoutMs,
     elicitationMode: server.elicitationMode,
     ...(server.maxPending === undefined ? {} : { maxPending: server.maxPending }),
+    ...(server.unsolicitedUser === undefined ? {} : { unsolicitedTo: { userId: server.unsolicitedUser } }),
   };
 }
