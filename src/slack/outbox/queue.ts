@@ -44,7 +44,10 @@ export const OUTBOX_CHANNEL_PACE_MS = 1_000;
 const WAIT_GRACE_MS = 5_000;
 /** Slack calls in progress at once per worker. */
 const CONCURRENCY = 4;
-/** Completed jobs are kept this long, in seconds, so a send() with the same key gets the same result. */
+/**
+ * Completed jobs are kept this long, in seconds, so a send() with the same key gets the same result. Only the
+ * result is kept: the message itself is dropped as soon as the call is settled (see Data).
+ */
 const KEEP_COMPLETED_SEC = 600;
 
 export type OutboxMethod = 'chat.postMessage' | 'chat.update';
@@ -106,7 +109,14 @@ local slot = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0') + pace)
 redis.call('SET', KEYS[1], slot, 'PX', slot - now + pace)
 return slot - now`;
 
-type Data = OutboxJob & { deadline: number };
+/**
+ * A job as stored. Its `args` (a card may show a person's answer) are replaced by the call's result once the
+ * call is settled: README "Retention" keeps no answer content once relayed, while the job is kept
+ * KEEP_COMPLETED_SEC for send()'s idempotency.
+ */
+type Data = Omit<OutboxJob, 'args'> & { deadline: number } & (
+    { args: OutboxArgs; settled?: undefined } | { args?: undefined; settled: OutboxResult }
+  );
 
 /** Thrown inside the worker so BullMQ retries the job with backoff; never reaches send(). */
 class RetryLater extends RelayError {
@@ -238,13 +248,29 @@ export class Outbox {
     handler: OutboxHandler,
     classify: (err: unknown) => Classified,
   ): Promise<OutboxResult> {
-    if (this.clock() >= job.data.deadline) return { ok: false, error: 'deadline' };
-    try {
-      const { method, channel, args, teamId } = job.data;
-      return { ok: true, ...(await handler({ method, channel, args, ...(teamId ? { teamId } : {}) })) };
-    } catch (err) {
-      return await this.onError(job, classify(err), err);
+    const data = job.data;
+    // A run after the call was settled (its worker died before completing the job) gives the same result.
+    if (data.settled) return data.settled;
+    let result: OutboxResult;
+    if (this.clock() >= data.deadline) result = { ok: false, error: 'deadline' };
+    else {
+      try {
+        const { method, channel, args, teamId } = data;
+        result = { ok: true, ...(await handler({ method, channel, args, ...(teamId ? { teamId } : {}) })) };
+      } catch (err) {
+        result = await this.onError(job, classify(err), err);
+      }
     }
+    await this.dropArgs(job, result);
+    return result;
+  }
+
+  /** Keeps the settled call's result instead of its message; a failure only means the message stays longer. */
+  private async dropArgs(job: Job<Data, OutboxResult>, result: OutboxResult): Promise<void> {
+    const { method, channel, deadline } = job.data;
+    await job.updateData({ method, channel, deadline, settled: result }).catch((err: unknown) => {
+      this.p.logger.warn({ err, id: job.id }, 'outbox: could not drop a sent message from its job');
+    });
   }
 
   /** Gives up, or throws so BullMQ runs the job again: after Retry-After (whole queue) or after backoff. */
