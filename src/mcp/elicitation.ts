@@ -7,8 +7,11 @@ import {
   McpError,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ClientRequest, ClientNotification } from '@modelcontextprotocol/sdk/types.js';
 import { RelayError } from '../relay/errors.js';
-import type { Outcome } from '../relay/types.js';
+import type { Content, Outcome } from '../relay/types.js';
 import type { IncomingElicitation } from './types.js';
 
 /** The JSON-RPC codes the client answers an elicitation with when it does not answer it. */
@@ -79,10 +82,68 @@ export const RawElicitRequestSchema = z
     parseElicitation(request.params);
   });
 
-/** URL mode's accept carries no content (the person consented to open the link; the data goes there). */
-export function toElicitResult(outcome: Outcome, mode: IncomingElicitation['mode'] = 'form'): ElicitResult {
+/**
+ * URL mode's accept carries no content (the person consented to open the link; the data goes there). A form's
+ * accepted content gets the schema's defaults for the properties the person left out (the `applyDefaults`
+ * the client declares), each set as an own property so that every name a schema can hold, `__proto__`
+ * included, reaches the server.
+ */
+export function toElicitResult(
+  outcome: Outcome,
+  mode: IncomingElicitation['mode'] = 'form',
+  requestedSchema?: unknown,
+): ElicitResult {
   if (outcome.action !== 'accept') return { action: outcome.action };
-  return mode === 'url' ? { action: 'accept' } : { action: 'accept', content: outcome.content };
+  if (mode === 'url') return { action: 'accept' };
+  return { action: 'accept', content: withDefaults(requestedSchema, outcome.content) };
+}
+
+/** A copy of `content` with each absent top-level property's `default` (flat schemas only, as elicitation allows). */
+function withDefaults(requestedSchema: unknown, content: Content): Content {
+  const filled: Content = {};
+  for (const [name, value] of Object.entries(content)) setOwn(filled, name, value);
+  const properties = isRecord(requestedSchema) ? requestedSchema['properties'] : undefined;
+  if (!isRecord(properties)) return filled;
+  for (const [name, property] of Object.entries(properties)) {
+    if (Object.hasOwn(filled, name) || !isRecord(property) || !Object.hasOwn(property, 'default')) continue;
+    const value = property['default'];
+    if (isContentValue(value)) setOwn(filled, name, value);
+  }
+  return filled;
+}
+
+/** `target[name] = value` would set the prototype for `__proto__`; defining the property never does. */
+function setOwn(target: Content, name: string, value: Content[string]): void {
+  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isContentValue(value: unknown): value is Content[string] {
+  if (Array.isArray(value)) return value.every((item) => typeof item === 'string');
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+/**
+ * Registers the `elicitation/create` handler on the Protocol layer, below the Client's own wrapper. That
+ * wrapper re-parses the handler's result with the SDK's ElicitResultSchema, whose zod record copies the
+ * content by assignment, so a property named `__proto__` became the copy's prototype and never reached the
+ * server. What the wrapper also does is done here instead: the request is validated by
+ * RawElicitRequestSchema, both modes are always declared when a handler exists, the result is built by
+ * toElicitResult (defaults included), and no task-augmented elicitation is declared.
+ */
+type ElicitationExtra = RequestHandlerExtra<ClientRequest, ClientNotification>;
+
+export function setElicitationHandler(
+  client: Client,
+  handler: (
+    request: z.infer<typeof RawElicitRequestSchema>,
+    extra: ElicitationExtra,
+  ) => Promise<ElicitResult>,
+): void {
+  Protocol.prototype.setRequestHandler.call(client, RawElicitRequestSchema, handler);
 }
 
 /**

@@ -15,8 +15,8 @@ import { CallRun, TOOL_TIMEOUT_MARGIN_MS, type WithdrawReason } from './call.js'
 import type { Clock } from '../clock.js';
 import {
   parseElicitation,
-  RawElicitRequestSchema,
   RpcRefusal,
+  setElicitationHandler,
   toElicitResult,
   toRpcError,
 } from './elicitation.js';
@@ -269,7 +269,7 @@ export class McpSession {
     });
     this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.opts.onToolsChanged?.());
     if (mode === 'off') return;
-    this.client.setRequestHandler(RawElicitRequestSchema, (request, extra) =>
+    setElicitationHandler(this.client, (request, extra) =>
       mode === 'decline'
         ? this.decline(request.params)
         : this.answer(request.params, extra.requestId, extra.signal, extra.taskId),
@@ -323,7 +323,9 @@ export class McpSession {
     const questionEnded = run?.questionOpened(withdraw);
     const ctx = this.context(origin, run, withdraw.signal);
     try {
-      const result = toElicitResult(await this.opts.sink.ask(request, ctx), request.mode);
+      const outcome = await this.opts.sink.ask(request, ctx);
+      const schema = request.mode === 'form' ? request.requestedSchema : undefined;
+      const result = toElicitResult(outcome, request.mode, schema);
       return await this.unlessWithdrawn(withdraw.signal, result);
     } catch (error) {
       this.opts.logger?.warn(
