@@ -1,7 +1,7 @@
 // The whole bot in-process (real Bolt, real store, fixture MCP server over stdio) driven through the Slack
 // stand-in. Floor: a raw HTTP round trip to the stand-in (auth.test), i.e. one loopback request with no bot.
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../src/config/index.js';
+import { loadSlackConfig } from '../test/support/config.js';
 import { createLogger } from '../src/logger.js';
 import { start, type RunningRelay } from '../src/main.js';
 import {
@@ -32,7 +32,7 @@ interface Bot {
 
 async function startBot(url: string, prefix: string): Promise<Bot> {
   const standin = await startSlackStandin({ botToken: BOT_TOKEN });
-  const config = loadConfig({
+  const config = loadSlackConfig({
     env: {
       SLACK_BOT_TOKEN: BOT_TOKEN,
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
@@ -47,10 +47,7 @@ async function startBot(url: string, prefix: string): Promise<Bot> {
         mcpServers: { fixture: { command: process.execPath, args: ['--import', 'tsx', FIXTURE] } },
       }),
   });
-  const relay = await start(
-    { ...config, slack: { ...config.slack, botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET } },
-    createLogger('silent'),
-  );
+  const relay = await start(config, createLogger('silent'));
   const eventsUrl = `http://127.0.0.1:${relay.port}/slack/events`;
   return { relay, standin, driver: new SlackDriver({ eventsUrl, signingSecret: SIGNING_SECRET, standin }) };
 }

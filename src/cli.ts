@@ -1,7 +1,13 @@
 #!/usr/bin/env node
 // Entry point for `npm start`: read configuration once, refuse to start on a wrong setting, run until SIGTERM.
 import { readFileSync } from 'node:fs';
-import { ConfigError, loadConfig, type AppConfig, type ServerConfig } from './config/index.js';
+import {
+  ConfigError,
+  connectedConfig,
+  loadConfig,
+  type AppConfig,
+  type ServerConfig,
+} from './config/index.js';
 import { createLogger } from './logger.js';
 import { start } from './main.js';
 import { type CliArgs, SANDBOX_USAGE, UsageError, parseCliArgs } from './sandbox/args.js';
@@ -47,13 +53,12 @@ async function main(): Promise<void> {
   }
   const args = readArgs(argv, config);
   if (args.command === 'sandbox') return runSandbox(config, args.servers, 'elicit-relay sandbox');
-  if (config.slack.mode === 'sandbox')
-    return runSandbox(config, [], 'elicit-relay sandbox (no Slack credentials set)');
+  const connected = connectedConfig(config);
+  if (!connected) return runSandbox(config, [], 'elicit-relay sandbox (no Slack credentials set)');
   try {
-    const running = await start(config, logger);
+    const running = await start(connected, logger);
     stopOnSignals(running);
   } catch (error) {
-    if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`, 2);
     if (error instanceof StoreError) fail(error.message, 1);
     throw error;
   }

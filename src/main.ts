@@ -2,7 +2,7 @@
 // long-lived part pushes how to stop it onto one Lifecycle as it starts, so stop() runs in reverse.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { AppConfig } from './config/index.js';
+import type { SlackAppConfig } from './config/index.js';
 import { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import type { ToolSummary } from './mcp/index.js';
@@ -23,7 +23,7 @@ export interface RunningRelay {
   stop(): Promise<void>;
 }
 
-export async function start(config: AppConfig, logger: Logger): Promise<RunningRelay> {
+export async function start(config: SlackAppConfig, logger: Logger): Promise<RunningRelay> {
   const parts = new Lifecycle();
   try {
     return await startParts(config, logger, parts);
@@ -41,7 +41,7 @@ export async function start(config: AppConfig, logger: Logger): Promise<RunningR
  * HTTP server or Socket Mode closed → MCP sessions closed (their calls ended) → the Slack side's background work
  * settled → outbox, Slack state and question store closed last (openState), since everything above uses them.
  */
-async function startParts(config: AppConfig, logger: Logger, parts: Lifecycle): Promise<RunningRelay> {
+async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecycle): Promise<RunningRelay> {
   const holderId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   let serving = false;
   const opened = await openState(config, { holderId, logger }, parts);

@@ -4,69 +4,8 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './error.js';
 import { parseDuration } from './duration.js';
 import { readServers } from './servers.js';
-import type { SlackPolicy } from './slack-policy.js';
-
-export { ConfigError };
-
-export type SlackMode = 'http' | 'socket' | 'sandbox';
-
-export type TransportConfig =
-  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { kind: 'http'; url: string; headers: Record<string, string> };
-
-export interface ServerConfig {
-  name: string;
-  transport: TransportConfig;
-  /** How long a person has to answer one elicitation from this server, in ms. Default 10 minutes. */
-  elicitationTimeoutMs: number;
-  /** form: ask people (default); decline: answer decline without asking; off: do not declare the capability. */
-  elicitationMode: 'form' | 'decline' | 'off';
-  /** Most new questions per minute from this server, across replicas; unlimited when absent. */
-  ratePerMinute?: number;
-  /**
-   * Most questions of this server waiting for an answer at once on each replica (the one holding the
-   * server's session); beyond it a new elicitation gets -32600 before Slack is asked. Unlimited when absent.
-   */
-  maxPending?: number;
-  /**
-   * `elicitation.unsolicited: { user: "U…" }`: the person asked when the server elicits with no tool call of
-   * this bot in flight. Absent: such an elicitation is refused with -32600.
-   */
-  unsolicitedUser?: string;
-  /** Refuse (-32602) forms with fields that look like secrets, which the spec forbids in form mode; default warn. */
-  refuseSecrets?: boolean;
-  /** Where questions go in Slack, who answers, review, close and reminders; DEFAULT_SLACK_POLICY when absent. */
-  slack?: SlackPolicy;
-}
-
-export interface AppConfig {
-  slack: {
-    mode: SlackMode;
-    botToken?: string;
-    signingSecret?: string;
-    appToken?: string;
-    /** Base URL of the Web API, always ending in "/". Default https://slack.com/api/ */
-    apiUrl: string;
-    /** Multi-workspace distribution with Bolt's OAuth flow; each workspace's bot token comes from its install. */
-    oauth?: OAuthConfig;
-  };
-  /**
-   * retentionSec: how long finished questions (and each person's recent answers) are kept, in seconds.
-   * ELICIT_RELAY_RETENTION; default 86400 (24h). Absent means the default.
-   */
-  redis: { url: string; prefix: string; retentionSec?: number };
-  /** HTTP port for Slack's requests and /healthz. Default 3000; 0 picks a free port. */
-  port: number;
-  configPath: string;
-  servers: ServerConfig[];
-}
-
-export interface OAuthConfig {
-  clientId: string;
-  clientSecret: string;
-  /** Signs the OAuth `state` (CSRF protection of the install flow). */
-  stateSecret: string;
-}
+import { readSlack } from './slack-env.js';
+import type { AppConfig, SlackAppConfig } from './types.js';
 
 export interface ConfigSources {
   env: Record<string, string | undefined>;
@@ -85,7 +24,7 @@ export function loadConfig({ env, readFile }: ConfigSources): AppConfig {
     );
   }
   return {
-    slack: readSlack(env),
+    slack: readSlack(env, readApiUrl(env)),
     redis: readRedis(env),
     port: readPort(env.PORT),
     configPath,
@@ -93,99 +32,16 @@ export function loadConfig({ env, readFile }: ConfigSources): AppConfig {
   };
 }
 
-function readSlack(env: ConfigSources['env']): AppConfig['slack'] {
-  const botToken = env.SLACK_BOT_TOKEN || undefined;
-  const signingSecret = env.SLACK_SIGNING_SECRET || undefined;
-  const appToken = env.SLACK_APP_TOKEN || undefined;
+/** SLACK_API_URL, ending in "/"; default https://slack.com/api/ (the stand-in's URL in tests). */
+function readApiUrl(env: ConfigSources['env']): string {
   const apiUrl = readUrl('SLACK_API_URL', env.SLACK_API_URL || 'https://slack.com/api/', ['http:', 'https:']);
-  const oauth = readOAuth(env);
-  const slack = {
-    botToken,
-    signingSecret,
-    appToken,
-    apiUrl: apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`,
-    ...(oauth ? { oauth } : {}),
-  };
-  const forced = env.ELICIT_RELAY_MODE || undefined;
-  if (forced !== undefined && forced !== 'sandbox' && forced !== 'slack') {
-    throw new ConfigError(
-      'ELICIT_RELAY_MODE',
-      `"${forced}" is not a mode`,
-      'Use "sandbox" or "slack", or leave it unset to choose by the Slack credentials.',
-    );
-  }
-  if (forced === 'sandbox') return { ...slack, mode: 'sandbox' };
-  if (!botToken && !oauth && forced === 'slack') {
-    throw new ConfigError(
-      'SLACK_BOT_TOKEN',
-      'is not set but ELICIT_RELAY_MODE is "slack"',
-      'Set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET, or unset ELICIT_RELAY_MODE to run the sandbox.',
-    );
-  }
-  if (!botToken && !oauth) {
-    if (signingSecret || appToken) {
-      throw new ConfigError('SLACK_BOT_TOKEN', 'is not set', 'Set it to the Bot User OAuth Token (xoxb-…).');
-    }
-    return { ...slack, mode: 'sandbox' };
-  }
-  if (botToken && oauth) {
-    throw new ConfigError(
-      'SLACK_BOT_TOKEN',
-      'is set together with SLACK_CLIENT_ID',
-      'Unset SLACK_BOT_TOKEN: with OAuth every workspace, the first one too, is installed at /slack/install.',
-    );
-  }
-  if (botToken && !botToken.startsWith('xoxb-')) {
-    throw new ConfigError(
-      'SLACK_BOT_TOKEN',
-      'is not a bot token',
-      'Use the Bot User OAuth Token, which starts with xoxb-.',
-    );
-  }
-  if (appToken) {
-    if (!appToken.startsWith('xapp-')) {
-      throw new ConfigError(
-        'SLACK_APP_TOKEN',
-        'is not an app-level token',
-        'Use an app-level token (xapp-…) with connections:write, or unset it for HTTP mode.',
-      );
-    }
-    return { ...slack, mode: 'socket' };
-  }
-  if (!signingSecret) {
-    throw new ConfigError(
-      'SLACK_SIGNING_SECRET',
-      'is not set',
-      'Set it to the Signing Secret from Basic Information, or set SLACK_APP_TOKEN for Socket Mode.',
-    );
-  }
-  return { ...slack, mode: 'http' };
+  return apiUrl.endsWith('/') ? apiUrl : `${apiUrl}/`;
 }
 
-const OAUTH_KEYS = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'] as const;
-/** Shortest SLACK_STATE_SECRET accepted, in characters: it signs the install flow's state. */
-const MIN_STATE_SECRET = 16;
-
-/** The OAuth settings, all three or none. */
-function readOAuth(env: ConfigSources['env']): OAuthConfig | undefined {
-  const [clientId, clientSecret, stateSecret] = OAUTH_KEYS.map((key) => env[key] || undefined);
-  if (!clientId && !clientSecret && !stateSecret) return undefined;
-  const missing = OAUTH_KEYS.find((key) => !env[key]);
-  if (missing || !clientId || !clientSecret || !stateSecret) {
-    throw new ConfigError(
-      missing ?? 'SLACK_CLIENT_ID',
-      'is not set',
-      `Set ${OAUTH_KEYS.join(', ')} together for multi-workspace installs, or none of them.`,
-    );
-  }
-  if (stateSecret.length < MIN_STATE_SECRET) {
-    throw new ConfigError(
-      'SLACK_STATE_SECRET',
-      `is shorter than ${MIN_STATE_SECRET} characters`,
-      'Use a long random string, e.g. the output of `openssl rand -hex 32`.',
-    );
-  }
-  return { clientId, clientSecret, stateSecret };
+/** The configuration of a bot connected to Slack; undefined when it describes the sandbox (no credentials). */
+export function connectedConfig(config: AppConfig): SlackAppConfig | undefined {
+  const { slack } = config;
+  return slack.mode === 'sandbox' ? undefined : { ...config, slack };
 }
 
 function readRedis(env: ConfigSources['env']): AppConfig['redis'] {

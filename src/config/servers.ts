@@ -4,7 +4,7 @@
 // several) are ignored so that its file works unchanged.
 import { ConfigError } from './error.js';
 import { readSlackPolicy } from './slack-policy.js';
-import type { ServerConfig, TransportConfig } from './load.js';
+import type { ServerConfig, TransportConfig } from './types.js';
 import { parseDuration } from './duration.js';
 
 type Env = Record<string, string | undefined>;

@@ -1,7 +1,7 @@
 // The sandbox: the bot against the Slack stand-in, with a web page that renders what the bot sends and
 // sends each click, submission, close and slash command back to it as a real signed Slack request.
 import { randomBytes } from 'node:crypto';
-import type { AppConfig, ServerConfig } from '../config/index.js';
+import type { ServerConfig, SlackAppConfig } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import { start } from '../main.js';
 import { SlackDriver, startSlackStandin } from '../standin/index.js';
@@ -39,17 +39,15 @@ function serversOf(extra: ServerConfig[] = []): ServerConfig[] {
   return [...sandboxServers().filter((s) => !names.has(s.name)), ...extra];
 }
 
-type BotConfig = AppConfig & { slack: { botToken: string; signingSecret: string } };
-
 /** The bot's config in the sandbox: HTTP mode against the stand-in, on a free internal port. */
 function botConfig(
   opts: SandboxOptions,
   apiUrl: string,
   signingSecret: string,
   servers: ServerConfig[],
-): BotConfig {
+): SlackAppConfig {
   return {
-    slack: { mode: 'http', botToken: BOT_TOKEN, signingSecret, apiUrl },
+    slack: { mode: 'http', signingSecret, auth: 'token', botToken: BOT_TOKEN, apiUrl },
     redis: { url: opts.redisUrl, prefix: opts.redisPrefix },
     port: 0,
     configPath: '(sandbox)',

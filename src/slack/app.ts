@@ -2,7 +2,7 @@
 // each workspace's from its OAuth install), our HTTP server for probes, the install pages and (HTTP mode)
 // Slack's requests, the global middleware that processes each Events API event once, and the surface.
 import { App, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
-import { ConfigError, type OAuthConfig, type SlackPolicy } from '../config/index.js';
+import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { Outbox } from './outbox/index.js';
 import type { SlackStatePorts } from './state/index.js';
@@ -12,19 +12,14 @@ import { startHttpServer, type Readiness, type RunningHttpServer } from './http-
 import { registerListeners, type ListenerDeps } from './listeners/index.js';
 import { Locales } from './locales.js';
 import { classifySlackError, slackErrorCode, slackHandler } from './outbox/index.js';
-import { distributedApp } from './oauth.js';
-import { buildReceiver, type SlackConnection } from './receivers.js';
+import { distributedApp, type DistributedApp } from './oauth.js';
+import { buildReceiver } from './receivers.js';
 import { SlackSurface } from './surface.js';
 import { singleWorkspace, type SlackClients } from './workspaces.js';
 
 export interface SlackAppOptions {
-  connection: SlackConnection;
-  /** One workspace: its bot token. */
-  botToken?: string;
-  /** Many workspaces: Bolt's OAuth flow, installations in Redis (`state.installations`). */
-  oauth?: OAuthConfig;
-  /** Base URL of the Web API, ending in "/". */
-  apiUrl: string;
+  /** How Slack reaches the bot, whose tokens it uses (OAuth: installations in `state.installations`), the API URL. */
+  slack: ConnectedSlack;
   logger: Logger;
   /** Answers /healthz (liveness): 200 while it returns true, 503 otherwise. */
   isLive: () => boolean;
@@ -50,23 +45,22 @@ export interface SlackApp {
 }
 
 export function createSlackApp(options: SlackAppOptions): SlackApp {
-  if (!options.botToken && !options.oauth) {
-    throw new ConfigError('SLACK_BOT_TOKEN', 'is not set', 'Set it to the Bot User OAuth Token (xoxb-…).');
-  }
   const logger = boltLogger(options.logger);
   // The outbox retries; the client must hand rate limits back to it instead of sleeping them out.
   const clientOptions = {
-    slackApiUrl: options.apiUrl,
+    slackApiUrl: options.slack.apiUrl,
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: 10_000,
   };
-  const built = buildReceiver(options.connection, logger, clientOptions);
-  const distributed = options.oauth
-    ? distributedApp(options.oauth, { installations: options.state.installations, clientOptions, logger })
-    : undefined;
+  const built = buildReceiver(options.slack, logger, clientOptions);
+  const { bolt, distributed } = authorization(options.slack, {
+    installations: options.state.installations,
+    clientOptions,
+    logger,
+  });
   const app = new App({
-    ...(distributed ? { authorize: distributed.authorize } : { token: options.botToken }),
+    ...bolt,
     receiver: built.receiver,
     logger,
     logLevel: LogLevel.INFO,
@@ -106,6 +100,18 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       await built.disconnect?.();
     },
   };
+}
+
+/** Bolt's authorization: the one workspace's bot token, or each workspace's from its OAuth install. */
+function authorization(
+  slack: ConnectedSlack,
+  deps: Parameters<typeof distributedApp>[1],
+):
+  | { bolt: { token: string }; distributed?: undefined }
+  | { bolt: Pick<DistributedApp, 'authorize'>; distributed: DistributedApp } {
+  if (slack.auth === 'token') return { bolt: { token: slack.botToken } };
+  const distributed = distributedApp(slack.oauth, deps);
+  return { bolt: { authorize: distributed.authorize }, distributed };
 }
 
 /**

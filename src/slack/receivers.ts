@@ -10,10 +10,8 @@ import {
   type webApi,
 } from '@slack/bolt';
 import type { RequestListener } from 'node:http';
-import { ConfigError, type AppConfig } from '../config/index.js';
+import type { SlackConnection } from '../config/index.js';
 import { EVENTS_PATH } from './http-server.js';
-
-export type SlackConnection = { mode: 'http'; signingSecret: string } | { mode: 'socket'; appToken: string };
 
 export interface BuiltReceiver {
   receiver: Receiver;
@@ -50,16 +48,4 @@ export function buildReceiver(
     },
     disconnect: () => receiver.stop(),
   };
-}
-
-/** The connection the validated Slack settings call for (loadConfig already checked each mode's secret). */
-export function connectionOf(slack: AppConfig['slack']): SlackConnection {
-  if (slack.mode === 'socket' && slack.appToken) return { mode: 'socket', appToken: slack.appToken };
-  if (slack.mode === 'http' && slack.signingSecret)
-    return { mode: 'http', signingSecret: slack.signingSecret };
-  throw new ConfigError(
-    'SLACK_SIGNING_SECRET',
-    `is needed in ${slack.mode} mode`,
-    'Set SLACK_SIGNING_SECRET for HTTP mode or SLACK_APP_TOKEN for Socket Mode.',
-  );
 }

@@ -1,7 +1,7 @@
 // The Slack side as one part: the Bolt app and our HTTP server (app.ts), the surface the relay posts cards
 // through, the App Home inbox, open forms, URL completions and tool results, and every listener. The
 // composition root builds it, hands it the relay and the tools (listen), then starts it.
-import type { AppConfig, SlackPolicy } from '../config/index.js';
+import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { ServerStatus } from '../mcp/index.js';
 import type { Relay } from '../relay/relay.js';
@@ -15,14 +15,13 @@ import type { Readiness } from './http-server.js';
 import { HomeTab } from './home.js';
 import { OpenModals } from './open-modals.js';
 import type { Outbox } from './outbox/index.js';
-import { connectionOf } from './receivers.js';
 import type { SlackState } from './state/index.js';
 import type { SlackSurface } from './surface.js';
 import { ToolResults } from './tool-results.js';
 import { UrlCompletions } from './url-completions.js';
 
 export interface SlackOptions {
-  config: AppConfig['slack'];
+  config: ConnectedSlack;
   logger: Logger;
   /** Card posts and updates go through it: it owns retries, Retry-After and pacing. */
   outbox: Outbox;
@@ -64,8 +63,7 @@ export interface Slack {
 
 export function createSlack(options: SlackOptions): Slack {
   const app = createSlackApp({
-    ...options.config,
-    connection: connectionOf(options.config),
+    slack: options.config,
     logger: options.logger,
     outbox: options.outbox,
     state: options.state,

@@ -24,9 +24,13 @@ async function startReplica(standin: SlackStandin, prefix: string, name: string)
   const outbox = await Outbox.open({ url: redisUrl(), prefix });
   const state = await SlackState.open({ url: redisUrl(), prefix, holderId: name });
   const slack = createSlackApp({
-    connection: { mode: 'http', signingSecret: SECRET },
-    botToken: BOT_TOKEN,
-    apiUrl: standin.apiUrl,
+    slack: {
+      mode: 'http',
+      signingSecret: SECRET,
+      auth: 'token',
+      botToken: BOT_TOKEN,
+      apiUrl: standin.apiUrl,
+    },
     logger: logs.logger,
     isLive: () => true,
     readiness: () => Promise.resolve({ ok: true }),

@@ -1,7 +1,7 @@
 // System-test harness: the real bot (in-process), real Redis, the Slack stand-in, and the fixture MCP server
 // as a stdio child process. Each harness gets its own Redis prefix, so tests never share state.
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../src/config/index.js';
+import { loadSlackConfig } from '../support/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { start, type RunningRelay } from '../../src/main.js';
 import {
@@ -78,7 +78,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const slackEnv = options.socketMode
     ? { SLACK_APP_TOKEN: APP_TOKEN }
     : { SLACK_SIGNING_SECRET: SIGNING_SECRET };
-  const config = loadConfig({
+  const config = loadSlackConfig({
     env: {
       SLACK_BOT_TOKEN: BOT_TOKEN,
       ...slackEnv,

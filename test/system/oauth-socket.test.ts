@@ -1,7 +1,7 @@
 // OAuth with Socket Mode: a bot behind a firewall serves the install pages on its own HTTP port, and the
 // events of every installed workspace arrive over the one socket, each answered with its own token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
+import { loadSlackConfig } from '../support/config.js';
 import { createLogger } from '../../src/logger.js';
 import { start, type RunningRelay } from '../../src/main.js';
 import { SlackDriver, startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
@@ -21,7 +21,7 @@ describe('OAuth installs with Socket Mode', () => {
       oauth: OAUTH,
       workspaces: [{ teamId: SECOND, teamDomain: 'socket' }],
     });
-    const config = loadConfig({
+    const config = loadSlackConfig({
       env: {
         SLACK_CLIENT_ID: OAUTH.clientId,
         SLACK_CLIENT_SECRET: OAUTH.clientSecret,

@@ -2,7 +2,7 @@
 // (/slack/install → Slack's authorize page → /slack/oauth_redirect → oauth.v2.access), keeps each installation
 // in Redis and makes every Web API call with the token of the question's workspace, on any replica.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
+import { loadSlackConfig } from '../support/config.js';
 import { createLogger } from '../../src/logger.js';
 import { start, type RunningRelay } from '../../src/main.js';
 import { SlackDriver, startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
@@ -22,7 +22,7 @@ describe('OAuth installs in several workspaces', () => {
       oauth: OAUTH,
       workspaces: [{ teamId: SECOND, teamDomain: 'second' }],
     });
-    const config = loadConfig({
+    const config = loadSlackConfig({
       env: {
         SLACK_CLIENT_ID: OAUTH.clientId,
         SLACK_CLIENT_SECRET: OAUTH.clientSecret,

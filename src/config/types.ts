@@ -1,0 +1,80 @@
+// The configuration as the rest of the bot sees it: parsed once (load.ts), as unions whose variants carry
+// exactly the values their mode needs, so nothing downstream checks a setting again.
+import type { SlackPolicy } from './slack-policy.js';
+
+/** How Slack's requests reach the bot: signed HTTP requests (Events API), or Socket Mode's WebSocket. */
+export type SlackConnection = { mode: 'http'; signingSecret: string } | { mode: 'socket'; appToken: string };
+
+/** Whose tokens the bot calls the Web API with: one workspace's bot token, or each workspace's OAuth install. */
+export type SlackAuth =
+  | { auth: 'token'; botToken: string; oauth?: never }
+  | { auth: 'oauth'; oauth: OAuthConfig; botToken?: never };
+
+export interface OAuthConfig {
+  clientId: string;
+  clientSecret: string;
+  /** Signs the OAuth `state` (CSRF protection of the install flow). */
+  stateSecret: string;
+}
+
+interface SlackApi {
+  /** Base URL of the Web API, always ending in "/". Default https://slack.com/api/ */
+  apiUrl: string;
+}
+
+/** A bot connected to Slack (SLACK_BOT_TOKEN or the OAuth settings, with a signing secret or an app token). */
+export type ConnectedSlack = SlackConnection & SlackAuth & SlackApi;
+
+/** No Slack credentials, or ELICIT_RELAY_MODE=sandbox: the bot runs against the built-in stand-in. */
+export interface SandboxSlack extends SlackApi {
+  mode: 'sandbox';
+  botToken?: never;
+  oauth?: never;
+}
+
+export type SlackConfig = SandboxSlack | ConnectedSlack;
+
+export type TransportConfig =
+  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | { kind: 'http'; url: string; headers: Record<string, string> };
+
+export interface ServerConfig {
+  name: string;
+  transport: TransportConfig;
+  /** How long a person has to answer one elicitation from this server, in ms. Default 10 minutes. */
+  elicitationTimeoutMs: number;
+  /** form: ask people (default); decline: answer decline without asking; off: do not declare the capability. */
+  elicitationMode: 'form' | 'decline' | 'off';
+  /** Most new questions per minute from this server, across replicas; unlimited when absent. */
+  ratePerMinute?: number;
+  /**
+   * Most questions of this server waiting for an answer at once on each replica (the one holding the
+   * server's session); beyond it a new elicitation gets -32600 before Slack is asked. Unlimited when absent.
+   */
+  maxPending?: number;
+  /**
+   * `elicitation.unsolicited: { user: "U…" }`: the person asked when the server elicits with no tool call of
+   * this bot in flight. Absent: such an elicitation is refused with -32600.
+   */
+  unsolicitedUser?: string;
+  /** Refuse (-32602) forms with fields that look like secrets, which the spec forbids in form mode; default warn. */
+  refuseSecrets?: boolean;
+  /** Where questions go in Slack, who answers, review, close and reminders; DEFAULT_SLACK_POLICY when absent. */
+  slack?: SlackPolicy;
+}
+
+export interface AppConfig {
+  slack: SlackConfig;
+  /**
+   * retentionSec: how long finished questions (and each person's recent answers) are kept, in seconds.
+   * ELICIT_RELAY_RETENTION; default 86400 (24h). Absent means the default.
+   */
+  redis: { url: string; prefix: string; retentionSec?: number };
+  /** HTTP port for Slack's requests and /healthz. Default 3000; 0 picks a free port. */
+  port: number;
+  configPath: string;
+  servers: ServerConfig[];
+}
+
+/** The configuration of a bot connected to Slack (every mode but the sandbox). */
+export type SlackAppConfig = AppConfig & { slack: ConnectedSlack };
