@@ -74,6 +74,10 @@ export interface UiText {
     declined: string;
     expired: string;
     stillOpen: string;
+    /** A submit the bot could not store (Redis down or slow): shown on the form, which keeps what was typed. */
+    notSaved: string;
+    /** A click the bot could not record (Redis down or slow). */
+    notRecorded: string;
     otherWorkspace: string;
     /** "This question is for <who>; only they can answer it." */
     notFor: (who: string) => string;
@@ -172,6 +176,8 @@ const en: UiText = {
     declined: 'This question has already been declined.',
     expired: 'This question has expired or was withdrawn; there is nothing left to answer.',
     stillOpen: 'This question is still open.',
+    notSaved: 'Your answer was NOT saved (a temporary problem on our side). Press Send again in a moment.',
+    notRecorded: 'That was NOT recorded (a temporary problem on our side). Please try again in a moment.',
     otherWorkspace: 'This question was asked in another workspace or app; it cannot be answered from here.',
     notFor: (who) => `This question is for ${who}; only they can answer it.`,
     membersOf: (group) => `members of ${group}`,
@@ -267,6 +273,8 @@ const zhCN: UiText = {
     declined: '此问题已被拒绝。',
     expired: '此问题已过期或已被撤回，无需再回答。',
     stillOpen: '此问题仍在等待回答。',
+    notSaved: '您的回答未能保存（我们这边出现临时问题）。请稍后再次点击发送。',
+    notRecorded: '此操作未能记录（我们这边出现临时问题）。请稍后重试。',
     otherWorkspace: '此问题来自另一个工作区或应用，无法在此回答。',
     notFor: (who) => `此问题只能由 ${who} 回答。`,
     membersOf: (group) => `${group} 的成员`,

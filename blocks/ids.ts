@@ -10,7 +10,7 @@ export const DECLINE_ACTION = 'elicit_decline';
  * bot records the person's consent.
  */
 export const URL_CONSENT_ACTION = 'elicit_url_open';
-/** "Back" button of a paged form (value: the question id); the page is in private_metadata. */
+/** "Back" button of a paged form (value: the question id); the page is the person's draft, kept by the bot. */
 export const PAGE_BACK_ACTION = 'elicit_page_back';
 /** callback_id of the form modal. */
 export const FORM_CALLBACK = 'elicit_form';

@@ -7,7 +7,7 @@ export {
   PAGE_BACK_ACTION,
   REVIEW_CALLBACK,
 } from './ids.js';
-export { approvesSomething, reviewModal, reviewedContent } from './review.js';
+export { approvesSomething, reviewModal } from './review.js';
 export * from './schema.js';
 export {
   requestCard,
@@ -19,20 +19,14 @@ export {
 } from './card.js';
 export { answerLines, SUMMARY_LINES_MAX } from './summary.js';
 export { urlCard, urlCompletedCard, urlFacts, UrlError, type UrlFacts } from './url-card.js';
-export {
-  formModal,
-  questionIdOf,
-  pageOf,
-  type ModalView,
-  type FormModalView,
-  type FormModalInput,
-} from './modal.js';
+export { formModal, questionIdOf, type ModalView, type FormModalView, type FormModalInput } from './modal.js';
 export { suggestOptions } from './suggest.js';
 export * from './slack-limits.js';
 export { pageCount, pageFields, mergePageContent, PageError } from './pages.js';
 export { secretFields, looksSecret } from './secrets.js';
 export { localeOf, uiText, UI_TEXT, type Locale, type UiText } from './i18n.js';
 export * from './submission.js';
+export { validationErrors } from './validate.js';
 export { SlackLimitError, escapeMrkdwn } from './text.js';
 export {
   homeView,

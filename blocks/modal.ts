@@ -39,6 +39,8 @@ export const LABEL_MAX = 300;
 export const MESSAGE_SECTIONS_MAX = 9;
 /** Characters of field labels listed in the secret warning. */
 const WARNING_NAMES_MAX = 1000;
+/** Characters of a field error shown under its input. */
+const ERROR_MAX = 2000;
 
 export interface FormModalInput {
   questionId: string;
@@ -50,6 +52,8 @@ export interface FormModalInput {
   page?: number;
   /** Answers given earlier (e.g. before Back), pre-filled in place of the schema's defaults. */
   answers?: Content;
+  /** Errors of this page's fields by block_id, shown under each (when the person is sent back to fix them). */
+  errors?: Record<string, string>;
 }
 
 export function formModal(spec: FormSpec, input: FormModalInput): FormModalView {
@@ -59,9 +63,8 @@ export function formModal(spec: FormSpec, input: FormModalInput): FormModalView 
   const fields = pageFields(spec, page).map((f) =>
     input.answers && Object.hasOwn(input.answers, f.name) ? withAnswer(f, input.answers[f.name]) : f,
   );
-  const private_metadata = JSON.stringify(
-    pages > 1 ? { q: input.questionId, page } : { q: input.questionId },
-  );
+  // The question id alone: the page and the answers so far are the bot's own state, never the view's.
+  const private_metadata = JSON.stringify({ q: input.questionId });
   if (private_metadata.length > PRIVATE_METADATA_MAX) {
     throw new SlackLimitError('question id too long for private_metadata');
   }
@@ -69,7 +72,9 @@ export function formModal(spec: FormSpec, input: FormModalInput): FormModalView 
   const header = pages > 1 ? [from, mrkdwn(t.page(page + 1, pages))] : [from];
   const blocks: KnownBlock[] = [{ type: 'context', elements: header }, ...secretWarning(spec, input.locale)];
   blocks.push(...mrkdwnChunks(input.message, SECTION_TEXT_MAX, MESSAGE_SECTIONS_MAX).map(section));
-  blocks.push(...fields.map((f) => inputBlock(f, input.locale)));
+  blocks.push(
+    ...fields.flatMap((f) => [inputBlock(f, input.locale), ...fieldError(input.errors?.[f.blockId])]),
+  );
   if (page > 0) blocks.push(backButton(input.questionId, t.back));
   return {
     type: 'modal',
@@ -89,12 +94,6 @@ export function questionIdOf(view: { private_metadata?: string }): string | unde
   return typeof data?.q === 'string' ? data.q : undefined;
 }
 
-/** The 0-based page a form modal shows (0 for single-page forms and views that are not ours). */
-export function pageOf(view: { private_metadata?: string }): number {
-  const page = metadataOf(view)?.page;
-  return typeof page === 'number' && Number.isInteger(page) && page >= 0 ? page : 0;
-}
-
 function metadataOf(view: { private_metadata?: string }): Record<string, unknown> | undefined {
   try {
     const data: unknown = JSON.parse(view.private_metadata ?? '');
@@ -103,6 +102,12 @@ function metadataOf(view: { private_metadata?: string }): Record<string, unknown
     // Not ours: private_metadata of another view.
   }
   return undefined;
+}
+
+/** A field's error under its input, when it has one (Slack shows response_action errors only on the view submitted). */
+function fieldError(message: string | undefined): ContextBlock[] {
+  if (message === undefined) return [];
+  return [{ type: 'context', elements: [mrkdwn(`:warning: ${escapeMrkdwn(truncate(message, ERROR_MAX))}`)] }];
 }
 
 // Slack modals have one submit button, so Back is a button whose block_actions the caller answers with

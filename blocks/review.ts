@@ -1,7 +1,7 @@
 // The review step before sending (MCP's "review and modify"): a read-only summary of the answers pushed over
-// the form, with Send and Back. The answers ride in the view's private_metadata (Slack echoes it unchanged),
-// so each person reviews exactly what they typed even when several people may answer the same question.
-import { PRIVATE_METADATA_MAX, SECTION_TEXT_MAX, VIEW_TITLE_MAX } from './slack-limits.js';
+// the form, with Send and Back. The answers never ride in the view: its private_metadata names the question
+// only, and Send relays the person's own draft as the bot stored it (src/answering).
+import { SECTION_TEXT_MAX, VIEW_TITLE_MAX } from './slack-limits.js';
 import type { ModalView } from '@slack/types';
 import type { Content } from '../src/relay/types.js';
 import { uiText, type Locale } from './i18n.js';
@@ -18,13 +18,12 @@ export function approvesSomething(spec: FormSpec): boolean {
   return spec.fields.some((f) => f.kind === 'boolean' && (APPROVING.test(f.name) || APPROVING.test(f.label)));
 }
 
-/** The review view, or undefined when the answers do not fit in private_metadata (then send without review). */
+/** The review view of `content`; its private_metadata carries the question id alone. */
 export function reviewModal(
   spec: FormSpec,
   input: { questionId: string; server: string; content: Content; locale?: Locale },
-): ModalView | undefined {
-  const private_metadata = JSON.stringify({ q: input.questionId, c: input.content });
-  if (private_metadata.length > PRIVATE_METADATA_MAX) return undefined;
+): ModalView {
+  const private_metadata = JSON.stringify({ q: input.questionId });
   const t = uiText(input.locale);
   const lines = answerLines(spec, input.content, input.locale);
   return {
@@ -41,15 +40,4 @@ export function reviewModal(
     private_metadata,
     notify_on_close: true,
   };
-}
-
-/** The answers a review view carries, or undefined for any other view. */
-export function reviewedContent(view: { private_metadata?: string }): Content | undefined {
-  try {
-    const data: unknown = JSON.parse(view.private_metadata ?? '');
-    const c = typeof data === 'object' && data !== null && 'c' in data ? data.c : undefined;
-    return typeof c === 'object' && c !== null && !Array.isArray(c) ? (c as Content) : undefined;
-  } catch {
-    return undefined;
-  }
 }

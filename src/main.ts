@@ -8,6 +8,8 @@ import type { Logger } from './logger.js';
 import type { ToolSummary } from './mcp/index.js';
 import { openState, startQuestionWork } from './persistence.js';
 import { ServerPolicies } from './policies.js';
+import { Answering } from './answering/service.js';
+import { systemClock } from './clock.js';
 import { Relay } from './relay/relay.js';
 import { Intake } from './relay/sources/intake.js';
 import { mcpToolRunner, startMcpServers } from './relay/sources/mcp.js';
@@ -61,6 +63,7 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     checkSchema: slack.checks.schema,
     checkUrl: slack.checks.url,
     logger,
+    clock: systemClock,
     reminderTimes: (timeoutMs, now, server) => policies.reminderTimes(timeoutMs, now, server),
   });
   const intake = new Intake({
@@ -71,11 +74,18 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
   });
   const hub = startMcpServers(config.servers, { intake, relay, completions: slack.completions, logger });
   parts.push('MCP sessions', () => hub.close());
-  slack.listen({ relay, tools: mcpToolRunner(hub) });
+  const answering = new Answering({
+    store: opened.store,
+    relay,
+    mayAnswer: (question, userId) => slack.surface.audience.mayAnswer(question, userId),
+    policyOf: (server) => policies.of(server).slack,
+    clock: systemClock,
+  });
+  slack.listen({ answering, tools: mcpToolRunner(hub) });
   const { port } = await slack.start(config.port);
   parts.push('Slack requests', () => slack.stop());
   parts.push('waiting questions', () => relay.endAllWaiting('call_ended'));
-  await startQuestionWork(opened.store, { relay, showEnded: (q) => slack.surface.showEnded(q) }, parts);
+  await startQuestionWork(opened.store, { relay }, parts);
   serving = true;
   parts.push('readiness', () => void (serving = false));
   logger.info({ port, holderId, servers: hub.serverNames() }, 'elicit-relay is ready');

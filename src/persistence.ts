@@ -4,7 +4,6 @@ import type { AppConfig } from './config/index.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import type { Relay } from './relay/relay.js';
-import type { Question } from './relay/types.js';
 import { Outbox, SlackState } from './slack/index.js';
 import { QuestionStore } from './store/index.js';
 
@@ -38,7 +37,7 @@ export async function openState(
  */
 export async function startQuestionWork(
   store: QuestionStore,
-  deps: { relay: Relay; showEnded: (question: Question) => Promise<void> },
+  deps: { relay: Relay },
   parts: Lifecycle,
 ): Promise<void> {
   const { relay } = deps;
@@ -48,5 +47,5 @@ export async function startQuestionWork(
     await relay.end(id, { action: 'cancel' }, 'timed_out');
   });
   await store.startReminders((id, at) => relay.remind(id, at));
-  store.startOrphanSweep(deps.showEnded);
+  store.startOrphanSweep((id, outcome, reason) => relay.end(id, outcome, reason));
 }

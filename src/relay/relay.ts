@@ -4,9 +4,12 @@
 // Flow: ask() → store.create (pending record + timeout job) → surface.postQuestion (the card)
 //   → a person answers on any replica → end() → store.finish (the one atomic transition)
 //   → the holder's inbox delivers the finished question here → ask() resolves with its outcome.
+// end() is the one way a question ends, for every reason: answers, timeouts, withdrawals, the local
+// backstop, a card that could not be posted and the orphan sweep all go through it, and its winner alone
+// updates the card (surface.updateCard).
 import type {
   Answerers,
-  Content,
+  Draft,
   EndReason,
   FinishResult,
   NewQuestion,
@@ -15,6 +18,7 @@ import type {
   Question,
   ServerIdentity,
 } from './types.js';
+import type { Clock } from '../clock.js';
 import { RelayError } from './errors.js';
 
 /** What the relay needs from durable state (implemented by src/store). */
@@ -24,17 +28,35 @@ export interface RelayStore {
   get(id: string): Promise<Question | undefined>;
   attachCard(id: string, card: { channel: string; ts: string }): Promise<void>;
   finish(id: string, outcome: Outcome, reason: EndReason): Promise<FinishResult>;
-  saveDraft(id: string, draft: Content): Promise<boolean>;
+  /** One person's draft of a pending question's form, when they have one. */
+  draft(id: string, userId: string): Promise<Draft | undefined>;
+  /** Keeps one person's draft while the question is pending; false when it has ended meanwhile. */
+  saveDraft(id: string, userId: string, draft: Draft): Promise<boolean>;
 }
+
+/** What changed on a question's card: it ended (by this person's act, when one ended it), or its link's step is done. */
+export type CardChange = { kind: 'ended'; byUserId?: string } | { kind: 'url_completed' };
 
 /** Where people see questions (implemented by src/slack). */
 export interface Surface {
   postQuestion(question: Question): Promise<{ channel: string; ts: string }>;
-  showEnded(question: Question, byUserId?: string): Promise<void>;
+  /** The one way a posted card changes; a question without a card is left alone. */
+  updateCard(question: Question, change: CardChange): Promise<void>;
   /** Nudges those who may answer a question that is still pending; `at` (epoch ms) names the reminder. */
   remind(question: Question, at?: number): Promise<void>;
-  /** A URL-mode question's server said the step behind its link is done. */
-  showUrlCompleted(question: Question): Promise<void>;
+}
+
+/** Time as the relay sees it: now and timers, passed in so that tests can run them by hand. */
+export type RelayClock = Pick<Clock, 'now' | 'schedule'>;
+
+export interface EndOptions {
+  /** The person whose act ended it, named on the card. */
+  byUserId?: string;
+  /**
+   * Runs after the transition and before the card update, e.g. a listener's ack, which Slack wants within
+   * 3 s while the card update may wait for the outbox.
+   */
+  beforeCard?: (result: FinishResult) => Promise<void>;
 }
 
 /** At most `max` new questions per `perMs` milliseconds from one server, across replicas. */
@@ -80,6 +102,8 @@ export interface RelayOptions {
   reminderTimes?: (timeoutMs: number, now: number, server: string) => number[];
   /** Extra wait past the deadline before the local backstop ends a question whose timeout job never fired, in ms. Default 5000. */
   backstopGraceMs?: number;
+  /** In production systemClock (src/clock.ts). */
+  clock: RelayClock;
   logger: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
@@ -93,7 +117,11 @@ export class Relay {
   /** Question ids of the URL-mode questions asked here, by server and elicitationId. */
   private readonly urlQuestions = new Map<string, string>();
 
-  constructor(private readonly options: RelayOptions) {}
+  private readonly clock: RelayClock;
+
+  constructor(private readonly options: RelayOptions) {
+    this.clock = options.clock;
+  }
 
   /** Asks a person to fill a form; resolves with exactly one outcome for the server. */
   async askForm(ask: FormAsk): Promise<Outcome> {
@@ -127,7 +155,8 @@ export class Relay {
     if (question?.state === 'pending') {
       question = (await this.end(id, { action: 'accept', content: {} }, 'answered')).question;
     }
-    if (question?.state === 'accepted') await this.options.surface.showUrlCompleted(question);
+    if (question?.state === 'accepted')
+      await this.options.surface.updateCard(question, { kind: 'url_completed' });
   }
 
   private rememberUrl(question: Question): void {
@@ -141,13 +170,17 @@ export class Relay {
     if (signal.aborted) return { action: 'cancel' };
     const question = await this.options.store.create(fields, {
       ...(rateLimit ? { rateLimit } : {}),
-      remindAt: (this.options.reminderTimes ?? halfTimeReminder)(fields.timeoutMs, Date.now(), fields.server),
+      remindAt: (this.options.reminderTimes ?? halfTimeReminder)(
+        fields.timeoutMs,
+        this.clock.now(),
+        fields.server,
+      ),
     });
     this.rememberUrl(question);
     const answered = new Promise<Outcome>((resolve) => this.waiters.set(question.id, resolve));
     // Both paths also resolve locally, so the MCP request never hangs even if Redis lost the question.
     const endLocally = (reason: EndReason) => (): void => void this.endAndRelease(question.id, reason);
-    const backstop = setTimeout(
+    const cancelBackstop = this.clock.schedule(
       endLocally('timed_out'),
       Math.max(0, question.deadline - question.createdAt) + (this.options.backstopGraceMs ?? 5000),
     );
@@ -157,14 +190,10 @@ export class Relay {
       await this.deliver(question);
       return await answered;
     } finally {
-      clearTimeout(backstop);
+      cancelBackstop();
       signal.removeEventListener('abort', onAbort);
       this.waiters.delete(question.id);
     }
-  }
-
-  get(id: string): Promise<Question | undefined> {
-    return this.options.store.get(id);
   }
 
   /** A reminder job came due: nudge the person if the question is still open and its card is out. */
@@ -173,27 +202,32 @@ export class Relay {
     if (question?.state === 'pending' && question.card) await this.options.surface.remind(question, at);
   }
 
-  /** Keeps a paged form's earlier answers; false when the question ended meanwhile. */
-  saveDraft(id: string, draft: Content): Promise<boolean> {
-    return this.options.store.saveDraft(id, draft);
-  }
-
   /** Called by the store's inbox when a question this replica holds has ended, on whichever replica it ended. */
   onFinished(question: Question): void {
     const outcome = question.outcome ?? { action: 'cancel' };
     this.waiters.get(question.id)?.(outcome);
   }
 
-  /** The only way a question ends. The winner updates the card; everyone else learns the state it is already in. */
-  async end(id: string, outcome: Outcome, reason: EndReason, byUserId?: string): Promise<FinishResult> {
+  /**
+   * The only way a question ends, for every reason. The winner updates the card (after `beforeCard`);
+   * everyone else learns the state it is already in.
+   */
+  async end(
+    id: string,
+    outcome: Outcome,
+    reason: EndReason,
+    options: EndOptions = {},
+  ): Promise<FinishResult> {
     const result = await this.options.store.finish(id, outcome, reason);
-    if (result.won) await this.options.surface.showEnded(result.question, byUserId);
+    await options.beforeCard?.(result);
+    if (result.won) {
+      const byUserId = options.byUserId;
+      await this.options.surface.updateCard(result.question, {
+        kind: 'ended',
+        ...(byUserId ? { byUserId } : {}),
+      });
+    }
     return result;
-  }
-
-  /** Like end(), but leaves the card update to the caller, for listeners that must ack Slack first. */
-  finish(id: string, outcome: Outcome, reason: EndReason): Promise<FinishResult> {
-    return this.options.store.finish(id, outcome, reason);
   }
 
   /**
@@ -211,7 +245,7 @@ export class Relay {
     } catch (error) {
       // The person will never see this question: end it now rather than let it time out silently.
       this.logFailure(question.id, error);
-      await this.options.store.finish(question.id, { action: 'cancel' }, 'delivery_failed');
+      await this.end(question.id, { action: 'cancel' }, 'delivery_failed');
       return;
     }
     await this.options.store.attachCard(question.id, card);

@@ -107,8 +107,18 @@ export interface Question extends NewQuestion {
   card?: { channel: string; ts: string };
   outcome?: Outcome;
   reason?: EndReason;
-  /** Answers of earlier pages of a paged form, kept until the last page is submitted. */
-  draft?: Content;
+}
+
+/**
+ * One person's progress through a form, kept with the question (never in the view's private_metadata):
+ * what they entered so far, the page they are on, and whether the review of those answers is showing.
+ */
+export interface Draft {
+  /** 0-based page the person is on. */
+  page: number;
+  answers: Content;
+  /** The review view of `answers` was pushed; Send relays these answers. */
+  reviewing: boolean;
 }
 
 /** What a person's list of recent answers keeps of a question that ended (the App Home shows it). */

@@ -4,7 +4,7 @@
 import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { ServerStatus } from '../mcp/index.js';
-import type { Relay } from '../relay/relay.js';
+import type { Answering } from '../answering/service.js';
 import type { ToolRunner } from '../relay/sources/mcp.js';
 import type { Question } from '../relay/types.js';
 import { probeRedis } from '../readiness.js';
@@ -52,7 +52,7 @@ export interface Slack {
     refuseSecrets: (requestedSchema: unknown) => void;
   };
   /** Registers every listener; call once the relay and the tools exist. */
-  listen(deps: { relay: Relay; tools: ToolRunner }): void;
+  listen(deps: { answering: Answering; tools: ToolRunner }): void;
   /** Starts the outbox worker, the Socket Mode connection or HTTP server; resolves with the bound port. */
   start(port: number): Promise<{ port: number }>;
   /** Stops taking Slack's requests (closes the HTTP server, disconnects Socket Mode). */
@@ -83,9 +83,9 @@ export function createSlack(options: SlackOptions): Slack {
       url: checkUrl,
       refuseSecrets: (requestedSchema) => refuseSecretFields(checkFormSchema(requestedSchema)),
     },
-    listen: ({ relay, tools }) => {
+    listen: ({ answering, tools }) => {
       const results = toolResults(app, options, { tools, completions });
-      app.listen({ relay, home, modals, tools, results });
+      app.listen({ answering, home, modals, tools, results });
     },
     start: (port) => app.start(port),
     stop: () => app.stop(),

@@ -12,10 +12,11 @@ import {
   urlCompletedCard,
   type CardAbout,
   type Locale,
+  type SlackMessage,
 } from '../../blocks/index.js';
 import { systemClock, type Clock } from '../clock.js';
 import { RelayError } from '../relay/errors.js';
-import type { Surface } from '../relay/relay.js';
+import type { CardChange, Surface } from '../relay/relay.js';
 import type { Question } from '../relay/types.js';
 import type { Outbox } from './outbox/index.js';
 import { placeOf, type Audience } from './audience.js';
@@ -87,12 +88,31 @@ export class SlackSurface implements Surface {
     this.observers.push(observer);
   }
 
-  async showEnded(question: Question, byUserId?: string): Promise<void> {
-    if (!question.card || question.state === 'pending') return;
+  /** The one way a posted card changes: it ended, or its link's step is done. */
+  async updateCard(question: Question, change: CardChange): Promise<void> {
+    if (!question.card) return;
+    const card =
+      change.kind === 'ended'
+        ? await this.endedCardOf(question, change.byUserId)
+        : await this.completedCardOf(question);
+    if (!card) return;
+    const updated = await this.outbox.send({
+      method: 'chat.update',
+      channel: question.card.channel,
+      key: `${change.kind === 'ended' ? 'ended' : 'completed'}-${question.id}`,
+      ...workspaceOf(question),
+      args: { ts: question.card.ts, text: card.text, blocks: card.blocks },
+    });
+    if (!updated.ok) throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
+  }
+
+  /** The ended card (observers told first), or undefined while the question is pending. */
+  private async endedCardOf(question: Question, byUserId?: string): Promise<SlackMessage | undefined> {
+    if (question.state === 'pending') return undefined;
     for (const observer of this.observers) observer.ended(question, byUserId);
     const locale = await this.locales.of(question.userId, question.origin.teamId);
     const answer = this.answerOf(question, locale);
-    const card = endedCard({
+    return endedCard({
       locale,
       server: question.server,
       message: question.message,
@@ -104,31 +124,14 @@ export class SlackSurface implements Surface {
       ...(answer ? { answer } : {}),
       ...(byUserId ? { byUserId } : {}),
     });
-    const updated = await this.outbox.send({
-      method: 'chat.update',
-      channel: question.card.channel,
-      key: `ended-${question.id}`,
-      ...workspaceOf(question),
-      args: { ts: question.card.ts, text: card.text, blocks: card.blocks },
-    });
-    if (!updated.ok) throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
   }
 
-  async showUrlCompleted(question: Question): Promise<void> {
-    if (!question.card) return;
-    const card = urlCompletedCard({
+  private async completedCardOf(question: Question): Promise<SlackMessage> {
+    return urlCompletedCard({
       locale: await this.locales.of(question.userId, question.origin.teamId),
       server: question.server,
       message: question.message,
     });
-    const updated = await this.outbox.send({
-      method: 'chat.update',
-      channel: question.card.channel,
-      key: `completed-${question.id}`,
-      ...workspaceOf(question),
-      args: { ts: question.card.ts, text: card.text, blocks: card.blocks },
-    });
-    if (!updated.ok) throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
   }
 
   /** `at` (epoch ms) tells one reminder of a question from another. */

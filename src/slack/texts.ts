@@ -1,12 +1,7 @@
 // What people see when an interaction cannot proceed, in their language. Plain data; no Slack calls.
 import { uiText, type Locale } from '../../blocks/index.js';
-import type { Question, QuestionState } from '../relay/types.js';
-
-/** Why someone's click or submit changed nothing. */
-export type Refusal =
-  | { ended: QuestionState | 'missing' }
-  | { notFor: Pick<Question, 'userId' | 'answerers'> }
-  | { otherWorkspace: true };
+import type { Refusal } from '../answering/decide.js';
+import type { Question } from '../relay/types.js';
 
 /** Groups and people named in "this question is for …" before the list is cut. */
 const NAMED_MAX = 10;

@@ -136,11 +136,11 @@ export class OrphanSweeper {
   ) {}
 
   /** Sweeps now and then every `everyMs`, never two passes at once. */
-  start(onOrphaned: OnOrphaned, opts: SweepOptions = {}): void {
+  start(opts: SweepOptions = {}): void {
     if (this.running) return;
     this.running = true;
     const loop = async (): Promise<void> => {
-      this.pass = this.sweep(onOrphaned).catch((err: unknown) => {
+      this.pass = this.sweep().catch((err: unknown) => {
         this.deps.logger.warn({ err }, 'orphan sweep failed; retrying on the next pass');
       });
       await this.pass;
@@ -157,7 +157,7 @@ export class OrphanSweeper {
   }
 
   /** One pass over every registered holder; returns the questions this replica ended (and reported). */
-  async sweep(onOrphaned: OnOrphaned): Promise<Question[]> {
+  async sweep(onOrphaned?: OnOrphaned): Promise<Question[]> {
     const { cmd, keys: k, holderId } = this.deps;
     const ended: Question[] = [];
     for (const holder of await cmd.smembers(k.holders)) {
@@ -169,7 +169,7 @@ export class OrphanSweeper {
     return ended;
   }
 
-  private async endHeld(holder: string, onOrphaned: OnOrphaned): Promise<Question[]> {
+  private async endHeld(holder: string, onOrphaned?: OnOrphaned): Promise<Question[]> {
     const { cmd, keys: k, logger } = this.deps;
     const ended: Question[] = [];
     for (const id of await cmd.zrange(k.held(holder), '0', String(SWEEP_BATCH - 1))) {
@@ -180,7 +180,7 @@ export class OrphanSweeper {
         continue;
       }
       ended.push(result.question);
-      await onOrphaned(result.question).catch((err: unknown) => {
+      await onOrphaned?.(result.question).catch((err: unknown) => {
         logger.warn({ err, id, holder }, 'onOrphaned failed; the question has ended anyway');
       });
     }

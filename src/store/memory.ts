@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../clock.js';
 import type { RelayStore } from '../relay/relay.js';
 import type {
-  Content,
+  Draft,
   EndReason,
   FinishResult,
   NewQuestion,
@@ -29,6 +29,8 @@ type Deliver = (question: Question) => void;
 /** What replicas share: the questions, each holder's undelivered outcomes and inbox, the rate windows. */
 export class MemoryBackend {
   readonly questions = new Map<string, Question>();
+  /** Each person's draft of a pending question's form, by question id and user id. */
+  readonly drafts = new Map<string, Map<string, Draft>>();
   readonly undelivered = new Map<string, string[]>();
   readonly inboxes = new Map<string, Deliver>();
   /** Per server: when its current window ends (epoch ms) and how many questions it admitted in it. */
@@ -72,11 +74,19 @@ export class MemoryRelayStore implements RelayStore {
     return Promise.resolve();
   }
 
-  /** Keeps a paged form's earlier answers; false when the question is not pending. */
-  saveDraft(id: string, draft: Content): Promise<boolean> {
-    const question = this.backend.questions.get(id);
-    if (question?.state !== 'pending') return Promise.resolve(false);
-    question.draft = structuredClone(draft);
+  /** One person's draft of the question's form, when they have one. */
+  draft(id: string, userId: string): Promise<Draft | undefined> {
+    const draft = this.backend.drafts.get(id)?.get(userId);
+    return Promise.resolve(draft && structuredClone(draft));
+  }
+
+  /** Keeps one person's draft; false when the question is not pending. */
+  saveDraft(id: string, userId: string, draft: Draft): Promise<boolean> {
+    const { questions, drafts } = this.backend;
+    if (questions.get(id)?.state !== 'pending') return Promise.resolve(false);
+    const ofQuestion = drafts.get(id) ?? new Map<string, Draft>();
+    ofQuestion.set(userId, structuredClone(draft));
+    drafts.set(id, ofQuestion);
     return Promise.resolve(true);
   }
 
@@ -90,7 +100,7 @@ export class MemoryRelayStore implements RelayStore {
     question.state = STATE_OF[outcome.action];
     question.outcome = structuredClone(outcome);
     question.reason = reason;
-    delete question.draft;
+    this.backend.drafts.delete(id);
     this.enqueue(question);
     return Promise.resolve({ won: true, question: structuredClone(question) });
   }

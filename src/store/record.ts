@@ -5,13 +5,15 @@
 //                                                   ({"action":"accept","contentDropped":true}, read back as content {})
 //   cardChannel cardTs                              the Slack card, once posted
 //   reminders                                       count of reminder jobs (absent when none; not part of Question)
-//   url draft                                       JSON: URL mode's link; answers of earlier form pages
+//   url                                             JSON: URL mode's link
+//   draft:<userId>                                  JSON: that person's Draft of the form (not part of Question)
 //   origin                                          JSON: who started the call, and where
 //   serverInfo answerers                            JSON: the server's name/version; who may answer
 import {
   isEndReason,
   type Answerers,
   type Content,
+  type Draft,
   type Origin,
   type Outcome,
   type Question,
@@ -80,6 +82,23 @@ function isContent(v: unknown): v is Content {
       ['string', 'number', 'boolean'].includes(typeof x) ||
       (Array.isArray(x) && x.every((s) => typeof s === 'string')),
   );
+}
+
+/** The hash field of one person's draft. */
+export const draftField = (userId: string): string => `draft:${userId}`;
+
+/** A stored draft (HGET of draftField), or undefined when there is none. */
+export function parseDraft(id: string, userId: string, raw: string | null): Draft | undefined {
+  if (raw === null) return undefined;
+  const field = draftField(userId);
+  const v = json({ id, [field]: raw }, field);
+  if (typeof v !== 'object' || v === null || !('page' in v && 'answers' in v && 'reviewing' in v)) {
+    throw bad(id, field);
+  }
+  const { page, answers, reviewing } = v;
+  if (!Number.isSafeInteger(page) || typeof page !== 'number' || page < 0) throw bad(id, field);
+  if (!isContent(answers) || typeof reviewing !== 'boolean') throw bad(id, field);
+  return { page, answers, reviewing };
 }
 
 function parseOutcome(h: Record<string, string>): Outcome {
@@ -173,11 +192,6 @@ export function parseQuestion(h: Record<string, string>): Question | undefined {
   if (h.url !== undefined) q.url = parseUrl(h);
   if (h.serverInfo !== undefined) q.serverInfo = parseServerInfo(h);
   if (h.answerers !== undefined) q.answerers = parseAnswerers(h);
-  if (h.draft !== undefined) {
-    const draft = json(h, 'draft');
-    if (!isContent(draft)) throw bad(id, 'draft');
-    q.draft = draft;
-  }
   if (state === 'pending') return q;
   q.outcome = parseOutcome(h);
   const reason = str(h, 'reason');

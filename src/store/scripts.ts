@@ -20,7 +20,9 @@ end
 local t = redis.call('TIME')
 local endedAt = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))
 redis.call('HSET', KEYS[1], 'state', ARGV[1], 'outcome', ARGV[2], 'reason', ARGV[3], 'endedAt', endedAt)
-redis.call('HDEL', KEYS[1], 'draft')
+for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if string.sub(field, 1, 6) == 'draft:' then redis.call('HDEL', KEYS[1], field) end
+end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'id', ARGV[6])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
@@ -44,11 +46,12 @@ redis.call('HSET', KEYS[1], 'cardChannel', ARGV[1], 'cardTs', ARGV[2])
 return 1
 `;
 
-// Keeps the answers of a paged form's earlier pages, only while the question is pending.
-// KEYS[1] question; ARGV[1] draft JSON. Returns 1 when stored, 0 when the question is gone or ended.
+// Keeps one person's draft of a form (field draft:<userId>), only while the question is pending; the finish
+// script drops every draft. KEYS[1] question; ARGV[1] field; ARGV[2] draft JSON. Returns 1 when stored, 0 when
+// the question is gone or ended.
 export const SAVE_DRAFT_LUA = `
 if redis.call('HGET', KEYS[1], 'state') ~= 'pending' then return 0 end
-redis.call('HSET', KEYS[1], 'draft', ARGV[1])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1
 `;
 
@@ -94,7 +97,7 @@ export interface StoreScripts {
   questionDropContent(key: string): Promise<unknown>;
   /** ATTACH_CARD_LUA: (questionKey, channel, ts). */
   questionAttachCard(...args: string[]): Promise<unknown>;
-  /** SAVE_DRAFT_LUA: (questionKey, draftJson). */
+  /** SAVE_DRAFT_LUA: (questionKey, draftField, draftJson). */
   questionSaveDraft(...args: string[]): Promise<unknown>;
   /** LEASE_LUA: (leaseKey, holdersKey, epochKey, ttlMs, holder, newEpoch). */
   holderLease(...args: (string | number)[]): Promise<unknown>;

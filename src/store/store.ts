@@ -2,7 +2,7 @@
 // atomic transition that ends them, each holder's inbox of finished questions, replica leases with an orphan
 // sweep, a per-person pending index and a per-server rate limit on new questions.
 import { Queue } from 'bullmq';
-import type { Content, EndReason, FinishResult, NewQuestion, Outcome, Question } from '../relay/types.js';
+import type { Draft, EndReason, FinishResult, NewQuestion, Outcome, Question } from '../relay/types.js';
 import {
   REMINDER_QUEUE,
   RedisConnections,
@@ -21,7 +21,7 @@ import { settleWithin } from '../settle.js';
 import { deferIfEarly } from './jobs.js';
 import { Lease, OrphanSweeper, type LeaseOptions, type SweepOptions } from './lease.js';
 import { pendingFor } from './pending.js';
-import { parseQuestion } from './record.js';
+import { draftField, parseDraft, parseQuestion } from './record.js';
 import { reminderHandler } from './reminders.js';
 import { withScripts } from './scripts.js';
 import { CLOSE_GRACE_MS, Timers, type TimerSettings } from './timers.js';
@@ -122,10 +122,24 @@ export class QuestionStore {
     }
   }
 
-  /** Keeps a paged form's earlier answers; false when the question has ended meanwhile. */
-  async saveDraft(id: string, draft: Content): Promise<boolean> {
+  /** One person's draft of the question's form, when they have one. */
+  async draft(id: string, userId: string): Promise<Draft | undefined> {
+    let raw: string | null;
     try {
-      return (await this.c.cmd.questionSaveDraft(this.c.keys.question(id), JSON.stringify(draft))) === 1;
+      raw = await this.c.cmd.hget(this.c.keys.question(id), draftField(userId));
+    } catch (err) {
+      throw commandError('draft', err);
+    }
+    return parseDraft(id, userId, raw);
+  }
+
+  /** Keeps one person's draft while the question is pending; false when it has ended meanwhile. */
+  async saveDraft(id: string, userId: string, draft: Draft): Promise<boolean> {
+    const field = draftField(userId);
+    try {
+      return (
+        (await this.c.cmd.questionSaveDraft(this.c.keys.question(id), field, JSON.stringify(draft))) === 1
+      );
     } catch (err) {
       throw commandError('saveDraft', err);
     }
@@ -192,10 +206,16 @@ export class QuestionStore {
     this.lease?.stop();
   }
 
-  /** Periodically ends the pending questions of holders whose lease lapsed (see sweepOrphans); once per store. */
-  startOrphanSweep(onOrphaned: (question: Question) => Promise<void>, opts?: SweepOptions): void {
-    this.sweeper ??= new OrphanSweeper(this.liveness(), (id, o, r) => this.finish(id, o, r));
-    this.sweeper.start(onOrphaned, opts);
+  /**
+   * Periodically ends the pending questions of holders whose lease lapsed (see sweepOrphans) through `end`
+   * (the relay's end, which also updates the card of each it wins); once per store.
+   */
+  startOrphanSweep(
+    end: (id: string, outcome: Outcome, reason: EndReason) => Promise<FinishResult>,
+    opts?: SweepOptions,
+  ): void {
+    this.sweeper ??= new OrphanSweeper(this.liveness(), end);
+    this.sweeper.start(opts);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Content } from '../../src/relay/types.js';
 import { PAGE_BACK_ACTION } from '../../blocks/ids.js';
-import { formModal, pageOf, questionIdOf } from '../../blocks/modal.js';
+import { formModal, questionIdOf } from '../../blocks/modal.js';
 import { PageError, mergePageContent, pageCount, pageFields } from '../../blocks/pages.js';
 import { PAGE_FIELDS, parseFormSchema } from '../../blocks/schema.js';
 import { readSubmission } from '../../blocks/submission.js';
@@ -44,16 +44,25 @@ describe('paged modal', () => {
     expect(JSON.stringify(views[1]?.blocks[0])).toContain('Page 2 of 3');
   });
 
-  it('carries the question and the page in private_metadata', () => {
+  it("carries the question alone in private_metadata: the page is the bot's own state (a forged one changes nothing)", () => {
     expect(views.map((v) => JSON.parse(v.private_metadata) as unknown)).toEqual([
-      { q: 'q1', page: 0 },
-      { q: 'q1', page: 1 },
-      { q: 'q1', page: 2 },
+      { q: 'q1' },
+      { q: 'q1' },
+      { q: 'q1' },
     ]);
-    expect(views.map(pageOf)).toEqual([0, 1, 2]);
     expect(questionIdOf(views[2] ?? {})).toBe('q1');
     expect(formModal(formOf(3), meta).private_metadata).toBe('{"q":"q1"}');
-    expect(pageOf({ private_metadata: '{"q":"x","page":-1}' })).toBe(0);
+  });
+
+  it('shows the errors it is given under their fields', () => {
+    const spec = formOf(3);
+    const [first, second] = spec.fields;
+    const view = formModal(spec, { ...meta, errors: { [second?.blockId ?? '']: 'This field is required.' } });
+    const blocks = view.blocks as { type: string; block_id?: string }[];
+    const at = blocks.findIndex((b) => b.block_id === second?.blockId);
+    expect(JSON.stringify(blocks[at + 1])).toContain('This field is required.');
+    expect(blocks[blocks.findIndex((b) => b.block_id === first?.blockId) + 1]?.type).toBe('input');
+    expect(slackIssues(view)).toEqual([]);
   });
 
   it('has a Back button on every page but the first', () => {

@@ -1,8 +1,15 @@
 // The relay core in-process, on a real Redis store, with a recording surface in place of Slack.
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.js';
 import { RelayError } from '../../src/relay/errors.js';
-import { Relay, halfTimeReminder, type Surface } from '../../src/relay/relay.js';
+import {
+  Relay,
+  halfTimeReminder,
+  type CardChange,
+  type RelayClock,
+  type Surface,
+} from '../../src/relay/relay.js';
 import type { Question } from '../../src/relay/types.js';
 import { checkFormSchema } from '../../src/slack/checks.js';
 import { QuestionStore } from '../../src/store/index.js';
@@ -49,6 +56,23 @@ class RecordingSurface implements Surface {
     this.completed.push(question);
     return Promise.resolve();
   }
+
+  updateCard(question: Question, change: CardChange): Promise<void> {
+    return change.kind === 'ended' ? this.showEnded(question) : this.showUrlCompleted(question);
+  }
+}
+
+/** A clock whose scheduled work runs when the test fires it, not when time passes. */
+function manualClock(): RelayClock & { fire(): void } {
+  const due = new Set<() => void>();
+  return {
+    now: () => Date.now(),
+    schedule: (fn) => {
+      due.add(fn);
+      return () => due.delete(fn);
+    },
+    fire: () => [...due].forEach((fn) => fn()),
+  };
 }
 
 const stores: QuestionStore[] = [];
@@ -57,7 +81,11 @@ afterEach(async () => {
 });
 
 async function setUp(
-  options: { inbox?: boolean; reminderTimes?: (timeoutMs: number, now: number) => number[] } = {},
+  options: {
+    inbox?: boolean;
+    reminderTimes?: (timeoutMs: number, now: number) => number[];
+    clock?: RelayClock;
+  } = {},
 ) {
   const prefix = uniquePrefix();
   const store = await QuestionStore.open({ url: redisUrl(), prefix, holderId: 'holder-a', logger: silent });
@@ -71,6 +99,7 @@ async function setUp(
     checkUrl: () => undefined,
     backstopGraceMs: 100,
     logger: silent,
+    clock: options.clock ?? systemClock,
   });
   if (options.inbox !== false) await store.startInbox((q) => relay.onFinished(q));
   return { prefix, store, surface, relay };
@@ -149,6 +178,31 @@ describe('Relay', () => {
     expect(await store.get(question.id)).toBeUndefined();
   });
 
+  it('runs the local backstop on the injected clock, and ends the question through end()', async () => {
+    const clock = manualClock();
+    const { relay, surface, store } = await setUp({ clock });
+    const answer = relay.askForm(ask());
+    const question = await surface.posted;
+    clock.fire();
+    expect(await answer).toEqual({ action: 'cancel' });
+    expect(await store.get(question.id)).toMatchObject({ state: 'cancelled', reason: 'timed_out' });
+    expect((await surface.firstEnded).id).toBe(question.id);
+  });
+
+  it('updates the card after the step given as beforeCard (a listener acks Slack there)', async () => {
+    const { relay, surface } = await setUp();
+    const answer = relay.askForm(ask());
+    const question = await surface.posted;
+    const seen: string[] = [];
+    await relay.end(question.id, { action: 'decline' }, 'declined', {
+      beforeCard: (result) =>
+        Promise.resolve(void seen.push(`acked won=${result.won} ended=${surface.ended.length}`)),
+    });
+    expect(seen).toEqual(['acked won=true ended=0']);
+    expect(surface.ended.map((q) => q.id)).toEqual([question.id]);
+    expect(await answer).toEqual({ action: 'decline' });
+  });
+
   it('relays the winner’s answer when the backstop loses the race to it', async () => {
     const { relay, surface, prefix } = await setUp({ inbox: false });
     const other = await QuestionStore.open({ url: redisUrl(), prefix, holderId: 'holder-b', logger: silent });
@@ -187,7 +241,7 @@ describe('notifications/elicitation/complete', () => {
     const { relay, surface } = await setUp();
     const answer = relay.askUrl(askUrl());
     const question = await surface.posted;
-    await relay.end(question.id, { action: 'accept', content: {} }, 'answered', 'U1');
+    await relay.end(question.id, { action: 'accept', content: {} }, 'answered', { byUserId: 'U1' });
     expect(await answer).toEqual({ action: 'accept', content: {} });
     await relay.completeUrl('fixture', 'el-1');
     expect(surface.completed.map((q) => [q.id, q.state])).toEqual([[question.id, 'accepted']]);
@@ -209,7 +263,7 @@ describe('notifications/elicitation/complete', () => {
     await relay.completeUrl('fixture', 'never-asked');
     await relay.completeUrl('another-server', 'el-1');
     expect(surface.completed).toEqual([]);
-    await relay.end(question.id, { action: 'decline' }, 'declined', 'U1');
+    await relay.end(question.id, { action: 'decline' }, 'declined', { byUserId: 'U1' });
     expect(await answer).toEqual({ action: 'decline' });
     await relay.completeUrl('fixture', 'el-1');
     expect(surface.completed).toEqual([]);

@@ -66,7 +66,13 @@ describe('orphan sweep', () => {
     await b.startLease({ ttlMs: 200, renewEveryMs: 50 });
     const q = await b.create(newQuestion());
     const reported = collector<Question>();
-    a.startOrphanSweep((x) => Promise.resolve(reported.push(x)), { everyMs: 50 });
+    // The relay's end in production: the transition, then the card update of each question it won.
+    const end: typeof a.finish = async (id, outcome, reason) => {
+      const result = await a.finish(id, outcome, reason);
+      if (result.won) reported.push(result.question);
+      return result;
+    };
+    a.startOrphanSweep(end, { everyMs: 50 });
 
     b.stopLease();
     const [ended] = await reported.next(1);
@@ -79,7 +85,7 @@ describe('orphan sweep', () => {
     const [a, b] = await Promise.all([openStore(prefix, 'holder-a'), openStore(prefix, 'holder-b')]);
     await a.startLease(steady);
     await b.startLease(steady);
-    b.startOrphanSweep(() => Promise.resolve(), { everyMs: 60_000 });
+    b.startOrphanSweep((id, o, r) => b.finish(id, o, r), { everyMs: 60_000 });
     const q = await b.create(newQuestion());
     await b.close();
 
@@ -121,7 +127,7 @@ describe('lease and sweep shutdown', () => {
     const before = process.getActiveResourcesInfo().filter((r) => r === 'Timeout' || r === 'TCPWrap').length;
     const store = await openStore(uniquePrefix(), 'holder-a');
     await store.startLease({ ttlMs: 1_000, renewEveryMs: 100 });
-    store.startOrphanSweep(() => Promise.resolve(), { everyMs: 100 });
+    store.startOrphanSweep((id, o, r) => store.finish(id, o, r), { everyMs: 100 });
     await store.close();
     const after = process.getActiveResourcesInfo().filter((r) => r === 'Timeout' || r === 'TCPWrap').length;
     // At most: a socket of an earlier test may still be closing when `before` is taken.

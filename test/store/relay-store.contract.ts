@@ -86,15 +86,21 @@ export function relayStoreContract(name: string, open: OpenStores): void {
       });
     });
 
-    it('keeps a draft while the question is pending and forgets it when the question ends', async () => {
+    it("keeps each person's draft while the question is pending and forgets them when it ends", async () => {
       const store = await one(open);
       const q = await store.create(newQuestion());
-      expect(await store.saveDraft(q.id, { name: 'Ada', tags: ['a', 'b'] })).toBe(true);
-      expect((await store.get(q.id))?.draft).toEqual({ name: 'Ada', tags: ['a', 'b'] });
+      const ada = { page: 1, answers: { name: 'Ada', tags: ['a', 'b'] }, reviewing: false };
+      const bob = { page: 0, answers: { name: 'Bob' }, reviewing: true };
+      expect(await store.saveDraft(q.id, 'U1', ada)).toBe(true);
+      expect(await store.saveDraft(q.id, 'U2', bob)).toBe(true);
+      expect(await store.draft(q.id, 'U1')).toEqual(ada);
+      expect(await store.draft(q.id, 'U2')).toEqual(bob);
+      expect(await store.draft(q.id, 'U3')).toBeUndefined();
       await store.finish(q.id, { action: 'decline' }, 'declined');
-      expect(await store.saveDraft(q.id, { name: 'late' })).toBe(false);
-      expect((await store.get(q.id))?.draft).toBeUndefined();
-      expect(await store.saveDraft('never-created', { name: 'x' })).toBe(false);
+      expect(await store.saveDraft(q.id, 'U1', { ...ada, answers: { name: 'late' } })).toBe(false);
+      expect(await store.draft(q.id, 'U1')).toBeUndefined();
+      expect(await store.draft(q.id, 'U2')).toBeUndefined();
+      expect(await store.saveDraft('never-created', 'U1', ada)).toBe(false);
     });
 
     it('admits max new questions per server and window, then refuses with rate_limited and a retry delay', async () => {

@@ -32,13 +32,17 @@ describe('retention', () => {
     expect(late).toMatchObject({ won: false, state: 'accepted' });
   });
 
-  it("forgets a paged form's draft when the question ends", async () => {
+  it("forgets every person's draft of a form when the question ends", async () => {
     const prefix = uniquePrefix();
     const store = await openStore(prefix, 'holder-a');
     const redis = rawRedis();
     const q = await store.create(newQuestion());
-    expect(await store.saveDraft(q.id, { ok: true })).toBe(true);
+    const draft = { page: 0, answers: { ok: true }, reviewing: false };
+    expect(await store.saveDraft(q.id, 'U1', draft)).toBe(true);
+    expect(await store.saveDraft(q.id, 'U2', draft)).toBe(true);
+    expect(await store.draft(q.id, 'U1')).toEqual(draft);
     await store.finish(q.id, { action: 'decline' }, 'declined');
-    expect(await redis.hexists(`${prefix}:{q}:question:${q.id}`, 'draft')).toBe(0);
+    expect(await redis.hexists(`${prefix}:{q}:question:${q.id}`, 'draft:U1')).toBe(0);
+    expect(await redis.hexists(`${prefix}:{q}:question:${q.id}`, 'draft:U2')).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 // What the listeners need, built once by the Slack factory and handed to every `register(app, deps)`.
-import type { Relay } from '../../relay/relay.js';
+import type { Answering } from '../../answering/service.js';
 import type { HomeTab } from '../home.js';
 import type { Locales } from '../locales.js';
 import type { OpenModals } from '../open-modals.js';
@@ -8,7 +8,8 @@ import type { ToolResults } from '../tool-results.js';
 import type { ToolRunner } from '../../relay/sources/mcp.js';
 
 export interface ListenerDeps {
-  relay: Relay;
+  /** Decides and records what each click and submit on a question means. */
+  answering: Answering;
   surface: SlackSurface;
   /** Clicks on the App Home are answered by refreshing it (they carry no response_url). */
   home: Pick<HomeTab, 'refresh' | 'publish'>;

@@ -1,10 +1,11 @@
 // A card's buttons: Respond (opens the form), Decline, and a URL-mode card's link (consent). Each acks inside
-// Slack's 3 s, then hands the work to the relay. Every interaction checks the question's state and its
-// answerer, so duplicate clicks, late submits and other people's clicks get a friendly reply instead of an error.
+// Slack's 3 s and hands the act to the answering service (src/answering), which checks the question's state and
+// its answerer, so duplicate clicks, late clicks and other people's clicks get a friendly reply instead of an
+// error, and a click it could not record (Redis down or slow) is told so.
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { formModal, parseFormSchema } from '../../../../blocks/index.js';
-import { checkAnswerer } from '../../answerable.js';
-import { refusalText, type Refusal } from '../../texts.js';
+import type { Act } from '../../../answering/decide.js';
+import type { Reply } from '../../../answering/service.js';
+import { clickNote, formPage, hasNote } from '../../answer-replies.js';
 import type { ListenerDeps } from '../deps.js';
 
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
@@ -12,47 +13,46 @@ export type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddl
 export async function openForm(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
   const { ack, body, action, client } = args;
   await ack();
-  // The trigger_id lives 3 s: the answerer check and the locale lookup (both may call Slack) run together.
-  const [check, locale] = await Promise.all([
-    checkAnswerer(deps, action.value ?? '', body),
-    deps.surface.locales.of(body.user.id, body.team?.id),
-  ]);
-  if ('refusal' in check) return tell(args, deps, check.refusal);
-  const { question } = check;
-  const view = formModal(parseFormSchema(question.requestedSchema), {
-    locale,
-    questionId: question.id,
-    server: question.server,
-    message: question.message,
-  });
-  const opened = await client.views.open({ trigger_id: body.trigger_id, view });
-  if (opened.view?.id) await deps.modals.opened(question, opened.view.id, body.user.id);
+  // The trigger_id lives 3 s: the answering service replies within REPLY_WITHIN_MS whatever Redis does.
+  const locale = await deps.surface.locales.of(body.user.id, body.team?.id);
+  await deps.answering.act(
+    action.value ?? '',
+    body,
+    { kind: 'open' },
+    {
+      reply: async (reply) => {
+        if (reply.kind !== 'page') return tell(args, deps, reply);
+        const view = formPage(reply.question, reply.draft, locale);
+        const opened = await client.views.open({ trigger_id: body.trigger_id, view: view });
+        if (opened.view?.id) await deps.modals.opened(reply.question, opened.view.id, body.user.id);
+      },
+    },
+  );
 }
 
 export async function decline(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
-  const { ack, body, action } = args;
-  await ack();
-  const check = await checkAnswerer(deps, action.value ?? '', body);
-  if ('refusal' in check) return tell(args, deps, check.refusal);
-  const result = await deps.relay.end(check.question.id, { action: 'decline' }, 'declined', body.user.id);
-  if (!result.won) await tell(args, deps, { ended: result.state });
+  await actOnCard(args, deps, { kind: 'decline' });
 }
 
 /** A URL-mode card's link button: Slack opens the link in the person's browser; the click is their consent. */
 export async function consentToUrl(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
+  await actOnCard(args, deps, { kind: 'consent' });
+}
+
+async function actOnCard(args: ButtonArgs, deps: ListenerDeps, act: Act): Promise<void> {
   const { ack, body, action } = args;
   await ack();
-  const check = await checkAnswerer(deps, action.value ?? '', body);
-  if ('refusal' in check) return tell(args, deps, check.refusal);
-  await deps.relay.end(check.question.id, { action: 'accept', content: {} }, 'answered', body.user.id);
+  await deps.answering.act(action.value ?? '', body, act, { reply: (reply) => tell(args, deps, reply) });
 }
 
 /**
  * Tells the person why nothing happened: privately under a card, or, for a click on the App Home (which
  * carries the Home view and no response_url), by refreshing the Home so it shows the question's real state.
  */
-async function tell({ body, respond }: ButtonArgs, deps: ListenerDeps, refusal: Refusal): Promise<void> {
+async function tell(args: ButtonArgs, deps: ListenerDeps, reply: Reply): Promise<void> {
+  const { body, respond } = args;
+  if (!hasNote(reply)) return;
   if (body.view?.type === 'home') return deps.home.refresh(body.user.id, body.team?.id);
   const locale = await deps.surface.locales.of(body.user.id, body.team?.id);
-  await respond({ response_type: 'ephemeral', replace_original: false, text: refusalText(refusal, locale) });
+  await respond({ response_type: 'ephemeral', replace_original: false, text: clickNote(reply, locale) });
 }

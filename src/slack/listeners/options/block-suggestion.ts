@@ -6,12 +6,13 @@ import type { ListenerDeps } from '../deps.js';
 
 export async function blockSuggestion(
   { ack, payload }: SlackOptionsMiddlewareArgs<'block_suggestion'> & AllMiddlewareArgs,
-  deps: Pick<ListenerDeps, 'relay'>,
+  deps: Pick<ListenerDeps, 'answering'>,
 ): Promise<void> {
   const id = questionIdOf(payload.view ?? {});
-  const question = id === undefined ? undefined : await deps.relay.get(id);
-  // No question (not a form view, or it was removed) or a URL-mode one: Slack shows no options.
-  const schema = question?.requestedSchema;
+  const check = id === undefined ? undefined : await deps.answering.answerable(id, payload);
+  // No question (not a form view, or it was removed), one this person may not answer now, or a URL-mode
+  // one: Slack shows no options.
+  const schema = check && 'question' in check ? check.question.requestedSchema : undefined;
   const options =
     schema === undefined || schema === null
       ? []

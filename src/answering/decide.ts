@@ -1,0 +1,208 @@
+// What a person's act on a question means, decided as a pure function of the question, the person's draft
+// (kept with the question, never in a view), the act and the server's policy. The service (service.ts) then
+// acts on the decision; the Slack listeners only translate payloads into acts and decisions into acks.
+//
+// Whatever path leads to accept (one page, pages, review), the content is the person's own draft, validated
+// against the whole requested schema just before the transition; a failure sends them to the page to fix.
+import {
+  approvesSomething,
+  mergePageContent,
+  pageCount,
+  pageFields,
+  parseFormSchema,
+  readSubmission,
+  validationErrors,
+  type FormSpec,
+  type Locale,
+} from '../../blocks/index.js';
+import type { Content, Draft, EndReason, Outcome, Question, QuestionState } from '../relay/types.js';
+
+/** Who acts, as an interaction payload says: the user, the workspace, and the app it was sent to. */
+export interface Actor {
+  user: { id: string };
+  team?: { id: string } | null;
+  api_app_id?: string;
+}
+
+/** Why someone's click or submit changed nothing. */
+export type Refusal =
+  | { ended: QuestionState | 'missing' }
+  | { notFor: Pick<Question, 'userId' | 'answerers'> }
+  | { otherWorkspace: true };
+
+/** What the person did. `shownBlockIds`: the input blocks of the form page on their screen. */
+export type Act =
+  | { kind: 'open' }
+  | { kind: 'submit'; values: unknown; shownBlockIds: readonly string[] }
+  | { kind: 'back' }
+  | { kind: 'send' }
+  | { kind: 'decline' }
+  | { kind: 'close'; from: 'form' | 'review'; cleared: boolean }
+  | { kind: 'consent' };
+
+/** The server's answering policy (its `slack` config). */
+export interface AnswerPolicy {
+  review: 'always' | 'never' | 'auto';
+  onClose: 'cancel' | 'keep';
+}
+
+export interface Situation {
+  /** The question as stored; undefined when there is none (expired, never existed). */
+  question: Question | undefined;
+  actor: Actor;
+  /** Whether the actor is among the question's answerers (only consulted once refusalBeforeMembership passed). */
+  mayAnswer: boolean;
+  /** The actor's draft of the form, as stored. */
+  draft: Draft | undefined;
+  act: Act;
+  policy: AnswerPolicy;
+  /** Language of field errors; English when absent. */
+  locale?: Locale;
+}
+
+/** Field errors keyed by block_id. */
+export type FieldErrors = Record<string, string>;
+
+export type Decision =
+  | { kind: 'refuse'; refusal: Refusal }
+  /** Nothing changes: Back from the review, a close the policy keeps open, an act that does not fit the question's mode. */
+  | { kind: 'ignore' }
+  /** Store `draft` and show the form at its page, pre-filled; `errors`: that page's, when sent back to fix them. */
+  | { kind: 'page'; draft: Draft; errors?: FieldErrors }
+  /** The page on screen has errors; nothing is stored. */
+  | { kind: 'errors'; errors: FieldErrors }
+  /** Store `draft` (reviewing) and show the review of its answers. */
+  | { kind: 'review'; draft: Draft }
+  | { kind: 'finish'; outcome: Outcome; reason: EndReason };
+
+/** Why the actor may not act on this question, short of asking who its answerers are; undefined when they may ask. */
+export function refusalBeforeMembership(question: Question | undefined, actor: Actor): Refusal | undefined {
+  if (!question) return { ended: 'missing' };
+  const { teamId, appId } = question.origin;
+  if ((teamId && actor.team?.id !== teamId) || (appId && actor.api_app_id !== appId)) {
+    return { otherWorkspace: true };
+  }
+  if (question.state !== 'pending') return { ended: question.state };
+  return undefined;
+}
+
+export function decide(situation: Situation): Decision {
+  const { question, actor, act } = situation;
+  const refusal = refusalBeforeMembership(question, actor);
+  if (refusal) return { kind: 'refuse', refusal };
+  if (!question) return { kind: 'refuse', refusal: { ended: 'missing' } };
+  if (!situation.mayAnswer) return { kind: 'refuse', refusal: { notFor: question } };
+  switch (act.kind) {
+    case 'decline':
+      return { kind: 'finish', outcome: { action: 'decline' }, reason: 'declined' };
+    case 'consent':
+      return question.url ? accept({}) : { kind: 'ignore' };
+    case 'close':
+      if (act.from === 'review' && !act.cleared) return { kind: 'ignore' };
+      if (situation.policy.onClose === 'keep') return { kind: 'ignore' };
+      return { kind: 'finish', outcome: { action: 'cancel' }, reason: 'closed' };
+    default:
+      return question.url
+        ? { kind: 'ignore' }
+        : onForm(parseFormSchema(question.requestedSchema), situation, act);
+  }
+}
+
+function onForm(
+  spec: FormSpec,
+  situation: Situation,
+  act: Extract<Act, { kind: 'open' | 'submit' | 'back' | 'send' }>,
+): Decision {
+  const draft = current(spec, situation.draft);
+  switch (act.kind) {
+    case 'open':
+      return { kind: 'page', draft: { page: 0, answers: {}, reviewing: false } };
+    case 'back':
+      return { kind: 'page', draft: { ...draft, page: Math.max(0, draft.page - 1), reviewing: false } };
+    case 'send':
+      // Only answers the person was shown in a review are sent from one; anything else goes back to the form.
+      if (!draft.reviewing) return { kind: 'page', draft };
+      return fixFor(spec, draft, situation.locale) ?? accept(draft.answers);
+    case 'submit':
+      return submit(spec, draft, situation, act);
+  }
+}
+
+function submit(
+  spec: FormSpec,
+  draft: Draft,
+  situation: Situation,
+  act: Extract<Act, { kind: 'submit' }>,
+): Decision {
+  const onPage = pageFields(spec, draft.page);
+  // The screen shows another page than the person's draft is on (an older modal, a forged view): show theirs.
+  if (!onPage.every((field) => act.shownBlockIds.includes(field.blockId))) return { kind: 'page', draft };
+  const read = readSubmission(spec, act.values, {
+    page: draft.page,
+    ...(situation.locale ? { locale: situation.locale } : {}),
+  });
+  if (!read.ok) return { kind: 'errors', errors: read.errors };
+  const answers = mergePageContent(spec, draft.answers, read.content, draft.page);
+  if (draft.page + 1 < pageCount(spec)) {
+    return { kind: 'page', draft: { page: draft.page + 1, answers, reviewing: false } };
+  }
+  const complete: Draft = { page: draft.page, answers, reviewing: false };
+  const fix = fixFor(spec, complete, situation.locale, draft.page);
+  if (fix) return fix;
+  return wantsReview(spec, situation.policy)
+    ? { kind: 'review', draft: { ...complete, reviewing: true } }
+    : accept(answers);
+}
+
+/**
+ * The draft to work from: the stored one on a page the form has, holding answers to the form's own fields
+ * only (all the schema can judge field by field), else a fresh one.
+ */
+function current(spec: FormSpec, draft: Draft | undefined): Draft {
+  if (!draft || draft.page >= pageCount(spec)) return { page: 0, answers: {}, reviewing: false };
+  const entries = spec.fields.flatMap((f): [string, Content[string]][] => {
+    const answer = Object.hasOwn(draft.answers, f.name) ? draft.answers[f.name] : undefined;
+    return answer === undefined ? [] : [[f.name, answer]];
+  });
+  // fromEntries keeps a property named "__proto__" an ordinary key.
+  return { ...draft, answers: Object.fromEntries(entries) };
+}
+
+/**
+ * Where the draft's answers fail the whole schema: errors on the page `onScreen`, or the first page with an
+ * error shown with its errors; undefined when the answers are valid.
+ */
+function fixFor(
+  spec: FormSpec,
+  draft: Draft,
+  locale: Locale | undefined,
+  onScreen?: number,
+): Decision | undefined {
+  const errors = validationErrors(spec, draft.answers, locale);
+  const first = spec.fields.find((field) => field.blockId in errors);
+  if (!first) return undefined;
+  const page = pageOf(spec, first.blockId);
+  const pageErrors: FieldErrors = Object.fromEntries(
+    pageFields(spec, page).flatMap((f): [string, string][] => {
+      const message = errors[f.blockId];
+      return message === undefined ? [] : [[f.blockId, message]];
+    }),
+  );
+  if (page === onScreen) return { kind: 'errors', errors: pageErrors };
+  return { kind: 'page', draft: { page, answers: draft.answers, reviewing: false }, errors: pageErrors };
+}
+
+function pageOf(spec: FormSpec, blockId: string): number {
+  for (let page = 0; page < pageCount(spec); page++) {
+    if (pageFields(spec, page).some((f) => f.blockId === blockId)) return page;
+  }
+  return 0;
+}
+
+function wantsReview(spec: FormSpec, policy: AnswerPolicy): boolean {
+  return policy.review === 'always' || (policy.review === 'auto' && approvesSomething(spec));
+}
+
+function accept(content: Draft['answers']): Decision {
+  return { kind: 'finish', outcome: { action: 'accept', content }, reason: 'answered' };
+}

@@ -1,0 +1,153 @@
+// The one owner of "a person answered": reads the question and the person's draft, decides (decide.ts), then
+// acts: stores the draft or ends the question through Relay.end, and replies exactly once.
+//
+// The reply must reach Slack within its 3 s window whatever Redis does: when no reply is ready within
+// `replyWithinMs` (Redis down or hung, a slow answerer check), the person is told that nothing was recorded,
+// and from then on this act writes nothing, so "not recorded" stays true and a retry ends the question once.
+import type { Locale } from '../../blocks/index.js';
+import type { Relay, RelayClock, RelayStore } from '../relay/relay.js';
+import type { Draft, Question } from '../relay/types.js';
+import {
+  decide,
+  refusalBeforeMembership,
+  type Act,
+  type Actor,
+  type AnswerPolicy,
+  type FieldErrors,
+  type Refusal,
+  type Situation,
+} from './decide.js';
+
+/** What the person is answered: the decision once carried out. */
+export type Reply =
+  | { kind: 'refuse'; refusal: Refusal }
+  | { kind: 'ignore' }
+  | { kind: 'page'; question: Question; draft: Draft; errors?: FieldErrors }
+  | { kind: 'errors'; errors: FieldErrors }
+  | { kind: 'review'; question: Question; draft: Draft }
+  | { kind: 'finished'; question: Question }
+  /** Nothing was recorded (Redis did not answer in time, or failed): the person should try again. */
+  | { kind: 'not_recorded' };
+
+/** Longest wait for a reply before the person is told nothing was recorded, in ms (Slack allows 3000). */
+export const REPLY_WITHIN_MS = 1_500;
+
+export interface AnsweringOptions {
+  store: Pick<RelayStore, 'get' | 'draft' | 'saveDraft'>;
+  relay: Pick<Relay, 'end'>;
+  /** Whether a user is among a question's answerers (may ask Slack for channel or group members). */
+  mayAnswer: (question: Question, userId: string) => Promise<boolean>;
+  policyOf: (server: string) => AnswerPolicy;
+  clock: RelayClock;
+  /** Default REPLY_WITHIN_MS. */
+  replyWithinMs?: number;
+}
+
+export interface ActOptions {
+  /** Language of field errors. */
+  locale?: Locale;
+  /** Called exactly once with the outcome (for an ending act: after the transition, before the card update). */
+  reply: (reply: Reply) => Promise<void>;
+}
+
+export class Answering {
+  constructor(private readonly options: AnsweringOptions) {}
+
+  /** The question `id` when this actor may answer it now, or why not (for acts that only read it). */
+  async answerable(id: string, actor: Actor): Promise<{ question: Question } | { refusal: Refusal }> {
+    const question = await this.options.store.get(id);
+    const refusal = refusalBeforeMembership(question, actor);
+    if (refusal || !question) return { refusal: refusal ?? { ended: 'missing' } };
+    const may = await this.options.mayAnswer(question, actor.user.id);
+    return may ? { question } : { refusal: { notFor: question } };
+  }
+
+  /** Carries out the actor's act on question `id`; errors after the reply are rethrown for the caller to log. */
+  async act(id: string, actor: Actor, act: Act, options: ActOptions): Promise<void> {
+    const reply = new OnceReply(options.reply);
+    const cancel = this.options.clock.schedule(
+      () => void reply.send({ kind: 'not_recorded' }),
+      this.options.replyWithinMs ?? REPLY_WITHIN_MS,
+    );
+    try {
+      await this.carryOut(id, actor, act, options.locale, reply);
+    } catch (error) {
+      if (reply.sent) throw error;
+      await reply.send({ kind: 'not_recorded' });
+      throw error;
+    } finally {
+      cancel();
+    }
+  }
+
+  private async carryOut(
+    id: string,
+    actor: Actor,
+    act: Act,
+    locale: Locale | undefined,
+    reply: OnceReply,
+  ): Promise<void> {
+    const situation = await this.situation(id, actor, act, locale);
+    const decision = decide(situation);
+    const { question } = situation;
+    // Past the reply bound the person was told nothing was recorded: keep it true.
+    if (reply.sent) return;
+    // decide refuses a missing question too; this only tells TypeScript.
+    if (!question) return reply.send({ kind: 'refuse', refusal: { ended: 'missing' } });
+    switch (decision.kind) {
+      case 'refuse':
+      case 'ignore':
+      case 'errors':
+        return reply.send(decision);
+      case 'page':
+      case 'review': {
+        const saved = await this.options.store.saveDraft(question.id, actor.user.id, decision.draft);
+        return reply.send(
+          saved ? { ...decision, question } : { kind: 'refuse', refusal: { ended: 'missing' } },
+        );
+      }
+      case 'finish':
+        await this.options.relay.end(question.id, decision.outcome, decision.reason, {
+          byUserId: actor.user.id,
+          beforeCard: (result) =>
+            reply.send(
+              result.won
+                ? { kind: 'finished', question: result.question }
+                : { kind: 'refuse', refusal: { ended: result.state } },
+            ),
+        });
+    }
+  }
+
+  private async situation(
+    id: string,
+    actor: Actor,
+    act: Act,
+    locale: Locale | undefined,
+  ): Promise<Situation> {
+    const { store, mayAnswer, policyOf } = this.options;
+    const question = await store.get(id);
+    const base = { question, actor, act, ...(locale ? { locale } : {}) };
+    if (!question || refusalBeforeMembership(question, actor)) {
+      return { ...base, mayAnswer: false, draft: undefined, policy: { review: 'never', onClose: 'cancel' } };
+    }
+    const [may, draft] = await Promise.all([
+      mayAnswer(question, actor.user.id),
+      question.url ? undefined : store.draft(question.id, actor.user.id),
+    ]);
+    return { ...base, mayAnswer: may, draft, policy: policyOf(question.server) };
+  }
+}
+
+/** A reply function that runs once; later calls do nothing. */
+class OnceReply {
+  sent = false;
+
+  constructor(private readonly deliver: (reply: Reply) => Promise<void>) {}
+
+  async send(reply: Reply): Promise<void> {
+    if (this.sent) return;
+    this.sent = true;
+    await this.deliver(reply);
+  }
+}

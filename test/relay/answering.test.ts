@@ -1,0 +1,134 @@
+// The answering service acting on its decisions: one reply per act, the draft stored with the question, the
+// question ended through Relay.end with the reply before the card, and a reply in time whatever the store does.
+import { describe, expect, it } from 'vitest';
+import { Answering, type Reply } from '../../src/answering/service.js';
+import type { RelayClock, RelayStore } from '../../src/relay/relay.js';
+import type { Draft, FinishResult, Outcome, Question } from '../../src/relay/types.js';
+
+const SCHEMA = { type: 'object', properties: { note: { type: 'string' } } };
+const QUESTION: Question = {
+  id: 'Q1',
+  server: 'srv',
+  userId: 'U1',
+  origin: { userId: 'U1' },
+  message: 'Tell me',
+  requestedSchema: SCHEMA,
+  timeoutMs: 60_000,
+  state: 'pending',
+  holder: 'h',
+  createdAt: 0,
+  deadline: 60_000,
+};
+const ACTOR = { user: { id: 'U1' } };
+
+/** A clock whose scheduled work runs only when the test says so. */
+function manualClock(): RelayClock & { fire(): void } {
+  const due: (() => void)[] = [];
+  return {
+    now: () => 0,
+    schedule: (fn) => {
+      due.push(fn);
+      return () => due.splice(due.indexOf(fn), 1);
+    },
+    fire: () => due.splice(0).forEach((fn) => fn()),
+  };
+}
+
+class MemoryParts implements Pick<RelayStore, 'get' | 'draft' | 'saveDraft'> {
+  drafts = new Map<string, Draft>();
+  /** When set, get waits for it (Redis hung). */
+  hang: Promise<void> | undefined;
+  events: string[] = [];
+
+  async get(): Promise<Question | undefined> {
+    await this.hang;
+    return QUESTION;
+  }
+  draft(_id: string, userId: string): Promise<Draft | undefined> {
+    return Promise.resolve(this.drafts.get(userId));
+  }
+  saveDraft(_id: string, userId: string, draft: Draft): Promise<boolean> {
+    this.events.push('saveDraft');
+    this.drafts.set(userId, draft);
+    return Promise.resolve(true);
+  }
+}
+
+function setUp() {
+  const store = new MemoryParts();
+  const clock = manualClock();
+  const ended: Outcome[] = [];
+  const relay = {
+    end: async (
+      _id: string,
+      outcome: Outcome,
+      _reason: string,
+      options: { beforeCard?: (r: FinishResult) => Promise<void> } = {},
+    ): Promise<FinishResult> => {
+      ended.push(outcome);
+      const result: FinishResult = { won: true, question: { ...QUESTION, state: 'accepted', outcome } };
+      await options.beforeCard?.(result);
+      store.events.push('card');
+      return result;
+    },
+  };
+  const answering = new Answering({
+    store,
+    relay,
+    clock,
+    mayAnswer: () => Promise.resolve(true),
+    policyOf: () => ({ review: 'always', onClose: 'cancel' }),
+  });
+  const replies: Reply[] = [];
+  const reply = (r: Reply): Promise<void> => {
+    replies.push(r);
+    store.events.push(`reply:${r.kind}`);
+    return Promise.resolve();
+  };
+  return { store, clock, ended, answering, replies, reply };
+}
+
+const values = { f0_note: { f0_note: { type: 'plain_text_input', value: 'hello' } } };
+
+describe('the answering service', () => {
+  it('keeps the reviewed answers in the draft, then Send relays them with the reply before the card', async () => {
+    const { answering, replies, reply, store, ended } = setUp();
+    const blockIds = Object.keys(values);
+    await answering.act('Q1', ACTOR, { kind: 'submit', values, shownBlockIds: blockIds }, { reply });
+    expect(replies).toMatchObject([
+      { kind: 'review', draft: { answers: { note: 'hello' }, reviewing: true } },
+    ]);
+    expect(store.drafts.get('U1')?.reviewing).toBe(true);
+    await answering.act('Q1', ACTOR, { kind: 'send' }, { reply });
+    expect(ended).toEqual([{ action: 'accept', content: { note: 'hello' } }]);
+    expect(store.events).toEqual(['saveDraft', 'reply:review', 'reply:finished', 'card']);
+  });
+
+  it('replies "not recorded" when the store does not answer in time, and writes nothing afterwards', async () => {
+    const { answering, replies, reply, store, clock, ended } = setUp();
+    let resume = (): void => undefined;
+    store.hang = new Promise((resolve) => (resume = resolve));
+    const acting = answering.act('Q1', ACTOR, { kind: 'decline' }, { reply });
+    clock.fire();
+    expect(replies).toEqual([{ kind: 'not_recorded' }]);
+    resume();
+    await acting;
+    expect(replies).toEqual([{ kind: 'not_recorded' }]);
+    expect(ended).toEqual([]);
+  });
+
+  it('refuses an act on a question that is gone', async () => {
+    const { answering, replies, reply, store } = setUp();
+    store.get = () => Promise.resolve(undefined);
+    await answering.act('Q-gone', ACTOR, { kind: 'decline' }, { reply });
+    expect(replies).toEqual([{ kind: 'refuse', refusal: { ended: 'missing' } }]);
+  });
+
+  it('replies "not recorded" when the store fails, and passes the error on', async () => {
+    const { answering, replies, reply, store } = setUp();
+    const down = new Error('Redis unavailable during get');
+    store.get = () => Promise.reject(down);
+    await expect(answering.act('Q1', ACTOR, { kind: 'decline' }, { reply })).rejects.toBe(down);
+    expect(replies).toEqual([{ kind: 'not_recorded' }]);
+  });
+});
