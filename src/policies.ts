@@ -2,8 +2,8 @@
 // Slack asks (routing, answerers, review, reminders), how fast the server may ask, and whether it may ask for
 // secrets. A server the configuration does not name gets the defaults.
 import { DEFAULT_SLACK_POLICY, type ServerConfig, type SlackPolicy } from './config/index.js';
-import { halfTimeReminder, type RateLimit } from './relay/relay.js';
-import { reminderTimes } from './store/index.js';
+import type { RateLimit } from './relay/relay.js';
+import { reminderTimes } from './relay/reminders.js';
 
 export interface ServerPolicy {
   slack: SlackPolicy;
@@ -31,8 +31,7 @@ export class ServerPolicies {
 
   /** When to nudge (epoch ms): the server's reminders when it names some, else one at half time. */
   reminderTimes(timeoutMs: number, now: number, server: string): number[] {
-    const specs = this.of(server).slack.reminders;
-    return specs ? reminderTimes(specs, timeoutMs, now) : halfTimeReminder(timeoutMs, now);
+    return reminderTimes(this.of(server).slack.reminders, timeoutMs, now);
   }
 }
 

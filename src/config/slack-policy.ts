@@ -6,7 +6,9 @@ import { ConfigError } from './error.js';
 import { parseDuration } from './duration.js';
 
 /** When to nudge: at a share of the time given (`"50%"`), or a duration before the deadline (`"5m"`). */
-export type ReminderSpec = { atFraction: number } | { beforeMs: number };
+import type { ReminderSpec } from '../relay/reminders.js';
+
+export type { ReminderSpec };
 
 export interface SlackPolicy {
   /** dm: the requester's DM (default); thread: where the command ran (its thread when known); channel: `channel`. */

@@ -20,6 +20,7 @@ import type {
 } from './types.js';
 import type { Clock } from '../clock.js';
 import { RelayError } from './errors.js';
+import { reminderTimes } from './reminders.js';
 
 /** What the relay needs from durable state (implemented by src/store). */
 export interface RelayStore {
@@ -98,7 +99,7 @@ export interface RelayOptions {
   checkSchema: (requestedSchema: unknown) => unknown;
   /** Checks that a URL-mode link may be shown; throws RelayError('invalid_url') when it may not. */
   checkUrl: (url: string) => void;
-  /** When to nudge (epoch ms), from the time they have and now (both ms) and the server; default halfTimeReminder. */
+  /** When to nudge (epoch ms), from the time they have and now (both ms) and the server; default reminderTimes without a policy (one at half time). */
   reminderTimes?: (timeoutMs: number, now: number, server: string) => number[];
   /** Extra wait past the deadline before the local backstop ends a question whose timeout job never fired, in ms. Default 5000. */
   backstopGraceMs?: number;
@@ -170,7 +171,7 @@ export class Relay {
     if (signal.aborted) return { action: 'cancel' };
     const question = await this.options.store.create(fields, {
       ...(rateLimit ? { rateLimit } : {}),
-      remindAt: (this.options.reminderTimes ?? halfTimeReminder)(
+      remindAt: (this.options.reminderTimes ?? defaultReminders)(
         fields.timeoutMs,
         this.clock.now(),
         fields.server,
@@ -270,16 +271,12 @@ export class Relay {
   }
 }
 
+/** No server policy: the default nudge (see reminderTimes). */
+const defaultReminders = (timeoutMs: number, now: number): number[] =>
+  reminderTimes(undefined, timeoutMs, now);
+
 const urlKey = (server: string, elicitationId: string): string => `${server}\u0000${elicitationId}`;
 
 function abortReason(signal: AbortSignal): EndReason {
   return signal.reason === 'call_ended' ? 'call_ended' : 'withdrawn';
-}
-
-/** Questions open for at least this long get a reminder, in ms (2 minutes). */
-const REMIND_FROM_MS = 120_000;
-
-/** One nudge at half time, for questions long enough that a person may have forgotten them (epoch ms). */
-export function halfTimeReminder(timeoutMs: number, now: number): number[] {
-  return timeoutMs >= REMIND_FROM_MS ? [now + Math.round(timeoutMs / 2)] : [];
 }

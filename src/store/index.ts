@@ -18,5 +18,4 @@ export {
   type SweepOptions,
 } from './lease.js';
 export type { RateLimit } from './pending.js';
-export { reminderTimes } from './reminders.js';
 export { MemoryBackend, MemoryRelayStore } from './memory.js';

@@ -3,23 +3,9 @@
 // the question no longer pending and is skipped.
 import type { Job, Queue } from 'bullmq';
 import type { RedisClient } from '../redis/index.js';
-import type { ReminderSpec } from '../config/index.js';
 import type { Question } from '../relay/types.js';
 import type { Keys } from '../redis/index.js';
 import type { JobData } from './timers.js';
-
-/**
- * The epoch ms at which to remind, for a question asked `now` with `timeoutMs` to answer: `{ atFraction }` of
- * the time after the start, `{ beforeMs }` before the deadline. Times not strictly between now and the deadline
- * are dropped, duplicates merged; sorted.
- */
-export function reminderTimes(specs: readonly ReminderSpec[], timeoutMs: number, now: number): number[] {
-  const deadline = now + timeoutMs;
-  const times = specs.map((spec) =>
-    'atFraction' in spec ? now + Math.round(timeoutMs * spec.atFraction) : deadline - spec.beforeMs,
-  );
-  return [...new Set(times.filter((at) => at > now && at < deadline))].sort((a, b) => a - b);
-}
 
 export const reminderJobId = (questionId: string, n: number): string => `${questionId}-r${n}`;
 

@@ -3,13 +3,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { RelayError } from '../../src/relay/errors.js';
-import {
-  Relay,
-  halfTimeReminder,
-  type CardChange,
-  type RelayClock,
-  type Surface,
-} from '../../src/relay/relay.js';
+import { Relay, type CardChange, type RelayClock, type Surface } from '../../src/relay/relay.js';
 import type { Question } from '../../src/relay/types.js';
 import { checkFormSchema } from '../../src/slack/checks.js';
 import { QuestionStore } from '../../src/store/index.js';
@@ -267,12 +261,5 @@ describe('notifications/elicitation/complete', () => {
     expect(await answer).toEqual({ action: 'decline' });
     await relay.completeUrl('fixture', 'el-1');
     expect(surface.completed).toEqual([]);
-  });
-});
-
-describe('halfTimeReminder', () => {
-  it('nudges at half time for questions open two minutes or more, and never for shorter ones', () => {
-    expect(halfTimeReminder(600_000, 1_000)).toEqual([301_000]);
-    expect(halfTimeReminder(119_999, 1_000)).toEqual([]);
   });
 });
