@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../clock.js';
+import { bufferBody, isSlackShaped, RequestBodyError } from './request-body.js';
 
 export const EVENTS_PATH = '/slack/events';
 /** Largest distance between X-Slack-Request-Timestamp and our clock, in seconds (Slack's sample code). */
@@ -66,6 +67,23 @@ async function answerReadiness(res: ServerResponse, ready: () => Promise<Readine
   }
 }
 
+/** Hands Slack's request to Bolt once its body is read and has a shape Slack sends; 400 or 413 otherwise. */
+async function passSlackShaped(
+  req: IncomingMessage,
+  res: ServerResponse,
+  events: RequestListener,
+): Promise<void> {
+  try {
+    const buffered = await bufferBody(req);
+    if (!isSlackShaped(req.headers['content-type'], buffered.rawBody)) return void res.writeHead(400).end();
+    events(buffered, res);
+  } catch (error) {
+    // A body past the limit gets its status; a connection that broke mid-read has no one left to answer.
+    if (error instanceof RequestBodyError) res.writeHead(413).end();
+    else res.destroy();
+  }
+}
+
 export async function startHttpServer(opts: HttpServerOptions): Promise<RunningHttpServer> {
   const clock = opts.clock ?? systemClock;
   const route = (req: IncomingMessage, res: ServerResponse): void => {
@@ -76,8 +94,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
         res.writeHead(401).end();
         return;
       }
-      opts.events(req, res);
-      return;
+      return void passSlackShaped(req, res, opts.events);
     }
     if (method !== 'GET') return void res.writeHead(404).end();
     if (path === '/healthz') {

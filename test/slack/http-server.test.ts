@@ -44,7 +44,7 @@ describe('startHttpServer', () => {
     fetch(`http://127.0.0.1:${server.port}/slack/events`, {
       method: 'POST',
       headers: { 'x-slack-request-timestamp': String(ts) },
-      body: '{}',
+      body: '{"type":"event_callback"}',
     });
 
   it('answers 401 to a request 301 s old or 301 s ahead without handing it to Bolt', async () => {
