@@ -51,6 +51,8 @@ describe('loadConfig', () => {
           env: { TOKEN: 'ghp_1' },
         },
         elicitationTimeoutMs: 600_000,
+        maxPending: 20,
+        ratePerMinute: 60,
         elicitationMode: 'form',
       },
       {
@@ -61,6 +63,8 @@ describe('loadConfig', () => {
           headers: { Authorization: 'Bearer k1' },
         },
         elicitationTimeoutMs: 90_000,
+        maxPending: 20,
+        ratePerMinute: 60,
         elicitationMode: 'form',
       },
     ]);
@@ -151,6 +155,17 @@ describe('loadConfig', () => {
       refuseSecrets: true,
       elicitationTimeoutMs: 7_200_000,
     });
+  });
+
+  it('limits flooding by default (maxPending 20, ratePerMinute 60), raised per server, null for unlimited', () => {
+    const yaml =
+      'mcpServers:\n  a: { command: x }\n  b: { command: x, elicitation: { maxPending: 50, ratePerMinute: 120 } }\n' +
+      '  c: { command: x, elicitation: { maxPending: null, ratePerMinute: null } }';
+    const [a, b, c] = loadConfig({ env: {}, readFile: files({ './elicit-relay.yml': yaml }) }).servers;
+    expect(a).toMatchObject({ maxPending: 20, ratePerMinute: 60 });
+    expect(b).toMatchObject({ maxPending: 50, ratePerMinute: 120 });
+    expect(c).not.toHaveProperty('maxPending');
+    expect(c).not.toHaveProperty('ratePerMinute');
   });
 
   it('reads who gets elicitations no tool call caused, and leaves it unset by default', () => {

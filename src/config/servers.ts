@@ -11,6 +11,13 @@ type Env = Record<string, string | undefined>;
 
 /** Used when a server sets no `elicitation.timeout`: 10 minutes. */
 export const DEFAULT_ELICITATION_TIMEOUT_MS = 10 * 60_000;
+/**
+ * Questions of one server open at once on a replica: 20. More cards than a person can read in one sitting
+ * is a flood (a hostile or looping server), not a form; a team that needs more raises `maxPending`.
+ */
+export const DEFAULT_MAX_PENDING = 20;
+/** New questions of one server per minute across replicas: 60, i.e. one a second sustained. */
+export const DEFAULT_RATE_PER_MINUTE = 60;
 const MIN_TIMEOUT_MS = 1000;
 /** Automations may wait a long time for an answer; 30 days is the ceiling. */
 const MAX_TIMEOUT_MS = 30 * 86_400_000;
@@ -109,7 +116,11 @@ function readElicitation(
   | 'refuseSecrets'
   | 'unsolicitedUser'
 > {
-  const policy = { elicitationTimeoutMs: DEFAULT_ELICITATION_TIMEOUT_MS, elicitationMode: 'form' as const };
+  const policy = {
+    elicitationTimeoutMs: DEFAULT_ELICITATION_TIMEOUT_MS,
+    elicitationMode: 'form' as const,
+    ...readFloodLimits(key, {}),
+  };
   if (elicitation === undefined) return policy;
   if (!isRecord(elicitation))
     throw new ConfigError(
@@ -120,28 +131,42 @@ function readElicitation(
   return {
     elicitationTimeoutMs: readTimeout(key, elicitation.timeout),
     elicitationMode: readMode(key, elicitation.mode),
-    ...(elicitation.ratePerMinute === undefined
-      ? {}
-      : {
-          ratePerMinute: readCount(
-            `${key}.elicitation.ratePerMinute`,
-            elicitation.ratePerMinute,
-            'Give the most new questions this server may ask per minute, e.g. 30.',
-          ),
-        }),
-    ...(elicitation.maxPending === undefined
-      ? {}
-      : {
-          maxPending: readCount(
-            `${key}.elicitation.maxPending`,
-            elicitation.maxPending,
-            'Give the most questions of this server that may wait for an answer at once, e.g. 20.',
-          ),
-        }),
+    ...readFloodLimits(key, elicitation),
     ...(readSecrets(key, elicitation.secrets) ? { refuseSecrets: true } : {}),
     ...(elicitation.unsolicited === undefined
       ? {}
       : { unsolicitedUser: readUnsolicited(`${key}.elicitation.unsolicited`, elicitation.unsolicited) }),
+  };
+}
+
+/**
+ * `ratePerMinute` and `maxPending`, defaulting to DEFAULT_RATE_PER_MINUTE and DEFAULT_MAX_PENDING; an explicit
+ * `null` means unlimited (the key is then absent from the config).
+ */
+function readFloodLimits(
+  key: string,
+  elicitation: Record<string, unknown>,
+): Pick<ServerConfig, 'ratePerMinute' | 'maxPending'> {
+  const { ratePerMinute = DEFAULT_RATE_PER_MINUTE, maxPending = DEFAULT_MAX_PENDING } = elicitation;
+  return {
+    ...(ratePerMinute === null
+      ? {}
+      : {
+          ratePerMinute: readCount(
+            `${key}.elicitation.ratePerMinute`,
+            ratePerMinute,
+            'Give the most new questions this server may ask per minute, e.g. 30, or null for no limit.',
+          ),
+        }),
+    ...(maxPending === null
+      ? {}
+      : {
+          maxPending: readCount(
+            `${key}.elicitation.maxPending`,
+            maxPending,
+            'Give the most questions of this server that may wait for an answer at once, e.g. 20, or null for no limit.',
+          ),
+        }),
   };
 }
 

@@ -45,11 +45,12 @@ export interface ServerConfig {
   elicitationTimeoutMs: number;
   /** form: ask people (default); decline: answer decline without asking; off: do not declare the capability. */
   elicitationMode: 'form' | 'decline' | 'off';
-  /** Most new questions per minute from this server, across replicas; unlimited when absent. */
+  /** Most new questions per minute from this server, across replicas. Default 60; absent (`null` in the file) = unlimited. */
   ratePerMinute?: number;
   /**
    * Most questions of this server waiting for an answer at once on each replica (the one holding the
-   * server's session); beyond it a new elicitation gets -32600 before Slack is asked. Unlimited when absent.
+   * server's session); beyond it a new elicitation gets -32600 before Slack is asked. Default 20; absent
+   * (`null` in the file) = unlimited.
    */
   maxPending?: number;
   /**

@@ -14,7 +14,8 @@ export function gateSink(sink: ElicitationSink, server: string, max: number | un
         // 'rate_limited' reaches the server as -32600 with this message (elicitation.ts toRpcError).
         throw new RelayError(
           'rate_limited',
-          `too many questions from ${server} are waiting for an answer (maxPending ${max}); try again once one has ended`,
+          `too many questions from ${server} are waiting for an answer (maxPending ${max}); try again once one has ` +
+            `ended, or raise mcpServers.${server}.elicitation.maxPending`,
         );
       }
       waiting += 1;

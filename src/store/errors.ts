@@ -2,13 +2,21 @@ import { StoreError } from '../redis/index.js';
 
 export { StoreError, type StoreErrorCode } from '../redis/index.js';
 
-/** A create refused by the per-server rate limit; `retryAfterMs` is when the current window ends. */
+/**
+ * A create refused by the per-server rate limit (`max` new questions per window); `retryAfterMs` is when
+ * the current window ends. The message reaches the server's author, so it names the config key to raise.
+ */
 export class RateLimitedError extends StoreError {
   override name = 'RateLimitedError';
   constructor(
     readonly server: string,
     readonly retryAfterMs: number,
+    readonly max: number,
   ) {
-    super('rate_limited', `Server "${server}" asked too many questions; retry in ${retryAfterMs} ms`);
+    super(
+      'rate_limited',
+      `Server "${server}" asked too many questions (ratePerMinute ${max}); retry in ${retryAfterMs} ms, ` +
+        `or raise mcpServers.${server}.elicitation.ratePerMinute`,
+    );
   }
 }

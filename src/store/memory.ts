@@ -125,7 +125,9 @@ export class MemoryRelayStore implements RelayStore {
     const window = current && current.endsAt > now ? current : { endsAt: now + limit.perMs, count: 0 };
     window.count += 1;
     this.backend.windows.set(server, window);
-    return window.count > limit.max ? new RateLimitedError(server, window.endsAt - now) : undefined;
+    return window.count > limit.max
+      ? new RateLimitedError(server, window.endsAt - now, limit.max)
+      : undefined;
   }
 
   private enqueue(question: Question): void {

@@ -59,5 +59,5 @@ export async function admit(
   limit: RateLimit,
 ): Promise<void> {
   const reply = (await cmd.serverAdmit(k.rate(server), limit.max, limit.perMs)) as [number, number];
-  if (reply[0] !== 1) throw new RateLimitedError(server, Math.max(0, reply[1]));
+  if (reply[0] !== 1) throw new RateLimitedError(server, Math.max(0, reply[1]), limit.max);
 }

@@ -1,12 +1,56 @@
-// A server that floods elicitations: beyond its `maxPending` the extra requests are answered at once with
-// a JSON-RPC error, and Slack only ever sees the cards that fit.
+// A server that floods elicitations: beyond its `maxPending` (default 20) the extra requests are answered
+// at once with a JSON-RPC error naming the limit and the config key, and Slack only sees the cards that fit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultText } from '../support/slack-text.js';
 import { startHarness, type Harness } from './harness.js';
 
 const isCard = (blocks: unknown): boolean => JSON.stringify(blocks ?? '').includes('elicit_respond');
 
-describe('a server flooding elicitations', () => {
+interface FloodAnswer {
+  action?: string;
+  error?: { code: number; message: string };
+}
+
+/** Runs the fixture's `flood` tool as U1, waits for `cards` cards, declines them all and returns the answers. */
+async function floodAndDecline(h: Harness, count: number, cards: number): Promise<FloodAnswer[]> {
+  await h.driver.slashCommand({
+    userId: 'U1',
+    command: '/mcp',
+    text: `run fixture flood {"count": ${count}}`,
+  });
+  const channel = h.standin.dmChannelOf('U1');
+  const cardPosts = (): number =>
+    h.standin.calls.filter((c) => c.method === 'chat.postMessage' && c.ok && isCard(c.args.blocks)).length;
+  // Slack takes about one message a second per channel (the outbox keeps to it), so 20 cards take ~20 s.
+  await h.standin.waitForCall('chat.postMessage', () => cardPosts() >= cards, 60_000);
+  for (const card of h.standin.messagesIn(channel).filter((m) => isCard(m.blocks))) {
+    await h.driver.clickButton({ userId: 'U1', channel, ts: card.ts, actionId: 'elicit_decline' });
+  }
+  const result = await h.standin.waitForCall(
+    'chat.postMessage',
+    (c) =>
+      c.ok &&
+      c.args.channel === channel &&
+      !isCard(c.args.blocks) &&
+      resultText(c.args.blocks).startsWith('['),
+    15_000,
+  );
+  expect(cardPosts()).toBe(cards);
+  return JSON.parse(resultText(result.args.blocks)) as FloodAnswer[];
+}
+
+function expectRefusals(answers: FloodAnswer[], declined: number, refused: number, limit: string): void {
+  expect(answers.filter((a) => a.action === 'decline')).toHaveLength(declined);
+  const refusals = answers.filter((a) => a.error !== undefined);
+  expect(refusals).toHaveLength(refused);
+  for (const { error } of refusals) {
+    expect(error?.code).toBe(-32600);
+    expect(error?.message).toContain(limit);
+    expect(error?.message).toContain('mcpServers.fixture.elicitation.maxPending');
+  }
+}
+
+describe('a server flooding elicitations, with maxPending 2 in its config', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({ policy: { maxPending: 2 } });
@@ -16,44 +60,20 @@ describe('a server flooding elicitations', () => {
   });
 
   it('gets -32600 beyond maxPending at once, and only the cards that fit are posted', async () => {
-    await h.driver.slashCommand({ userId: 'U1', command: '/mcp', text: 'run fixture flood {"count": 5}' });
-    const channel = h.standin.dmChannelOf('U1');
-    await h.standin.waitForCall(
-      'chat.postMessage',
-      (c) =>
-        c.ok &&
-        c.args.channel === channel &&
-        isCard(c.args.blocks) &&
-        JSON.stringify(c.args).includes('Question 2'),
-      15_000,
-    );
-    const cards = h.standin.messagesIn(channel).filter((m) => isCard(m.blocks));
-    expect(cards).toHaveLength(2);
-    for (const card of cards) {
-      await h.driver.clickButton({ userId: 'U1', channel, ts: card.ts, actionId: 'elicit_decline' });
-    }
-
-    const result = await h.standin.waitForCall(
-      'chat.postMessage',
-      (c) =>
-        c.ok &&
-        c.args.channel === channel &&
-        !isCard(c.args.blocks) &&
-        resultText(c.args.blocks).startsWith('['),
-      15_000,
-    );
-    const answers = JSON.parse(resultText(result.args.blocks)) as {
-      action?: string;
-      error?: { code: number; message: string };
-    }[];
-    expect(answers.filter((a) => a.action === 'decline')).toHaveLength(2);
-    const refused = answers.filter((a) => a.error !== undefined);
-    expect(refused).toHaveLength(3);
-    for (const { error } of refused) {
-      expect(error?.code).toBe(-32600);
-      expect(error?.message).toContain('maxPending 2');
-    }
-    const cardPosts = h.standin.calls.filter((c) => c.method === 'chat.postMessage' && isCard(c.args.blocks));
-    expect(cardPosts).toHaveLength(2);
+    expectRefusals(await floodAndDecline(h, 5, 2), 2, 3, 'maxPending 2');
   });
+});
+
+describe('a server flooding elicitations, with the default limits', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('gets -32600 naming maxPending 20 and its config key for the 21st open question', async () => {
+    expectRefusals(await floodAndDecline(h, 21, 20), 20, 1, 'maxPending 20');
+  }, 120_000);
 });
