@@ -6,6 +6,7 @@ import * as events from './events/index.js';
 import * as options from './options/index.js';
 import * as views from './views/index.js';
 import type { ListenerDeps } from './deps.js';
+import { registerUnmatched } from './unmatched.js';
 
 export type { ListenerDeps } from './deps.js';
 
@@ -15,4 +16,11 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   commands.register(app, deps);
   events.register(app, deps);
   options.register(app, deps);
+  // Last, and matching only ids none of the above takes, so nothing is acked twice.
+  registerUnmatched(app, {
+    viewSubmissions: views.TAKEN_SUBMISSIONS,
+    viewCloses: views.TAKEN_CLOSES,
+    actions: actions.TAKEN_ACTIONS,
+    actionPrefixes: actions.TAKEN_ACTION_PREFIXES,
+  });
 }

@@ -13,6 +13,16 @@ import { pageBack } from './page-back.js';
 import { consentToUrl, decline, openForm } from './question-buttons.js';
 import { ackLinkClick, retryCall } from './retry.js';
 
+/** The action_ids registered below (and the link buttons' prefix); every other click is acked by the catch-all. */
+export const TAKEN_ACTIONS = [
+  RESPOND_ACTION,
+  DECLINE_ACTION,
+  URL_CONSENT_ACTION,
+  PAGE_BACK_ACTION,
+  RETRY_ACTION,
+];
+export const TAKEN_ACTION_PREFIXES = [LINK_ACTION_PREFIX];
+
 export function register(app: App, deps: ListenerDeps): void {
   app.action<BlockButtonAction>(RESPOND_ACTION, async (args) => openForm(args, deps));
   app.action<BlockButtonAction>(DECLINE_ACTION, async (args) => decline(args, deps));

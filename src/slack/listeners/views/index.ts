@@ -6,6 +6,10 @@ import { closeForm, submitForm } from './form.js';
 import { closeReview, sendReview } from './review.js';
 import { submitRunForm } from './run-form.js';
 
+/** The callback_ids registered below; every other submission or close is acked by the catch-all. */
+export const TAKEN_SUBMISSIONS = [FORM_CALLBACK, REVIEW_CALLBACK, RUN_FORM_CALLBACK];
+export const TAKEN_CLOSES = [FORM_CALLBACK, REVIEW_CALLBACK];
+
 export function register(app: App, deps: ListenerDeps): void {
   app.view<ViewSubmitAction>(FORM_CALLBACK, async (args) => submitForm(args, deps));
   app.view<ViewSubmitAction>(REVIEW_CALLBACK, async (args) => sendReview(args, deps));
