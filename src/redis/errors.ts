@@ -17,9 +17,8 @@ export type StoreErrorCode =
   /** The Slack app has no installation for the workspace (or org) asked for. */
   | 'not_installed';
 
-export class StoreError extends RelayError {
+export class StoreError extends RelayError<StoreErrorCode> {
   override name = 'StoreError';
-  declare readonly code: StoreErrorCode;
   constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
   }

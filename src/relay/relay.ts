@@ -19,7 +19,7 @@ import type {
   ServerIdentity,
 } from './types.js';
 import type { Clock } from '../clock.js';
-import { RelayError } from './errors.js';
+import { relayErrorCode } from './errors.js';
 import { reminderTimes } from './reminders.js';
 
 /** What the relay needs from durable state (implemented by src/store). */
@@ -266,7 +266,7 @@ export class Relay {
   }
 
   private logFailure(questionId: string, error: unknown): void {
-    const code = error instanceof RelayError ? error.code : undefined;
+    const code = relayErrorCode(error);
     this.options.logger.error({ questionId, code, err: error }, 'question could not be delivered or ended');
   }
 }

@@ -14,7 +14,7 @@ import type { Changes } from './changes.js';
 import type { Timeline } from './state.js';
 
 /** A request the page sent that cannot be carried out (unknown person, bad body). */
-export class SandboxError extends RelayError {
+export class SandboxError extends RelayError<string> {
   override name = 'SandboxError';
 }
 

@@ -17,7 +17,7 @@ export const SANDBOX_USAGE = `Usage: elicit-relay [sandbox [--server <server>]..
   --help                       show this help`;
 
 /** A command line the sandbox cannot run with (unknown flag, missing value, bad server). */
-export class UsageError extends RelayError {
+export class UsageError extends RelayError<string> {
   override name = 'UsageError';
   constructor(message: string) {
     super('usage', message);

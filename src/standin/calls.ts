@@ -14,7 +14,7 @@ export interface RecordedCall {
 }
 
 /** Errors the stand-in and driver throw at their callers (tests), never sent over the wire. */
-export class StandinError extends RelayError {
+export class StandinError extends RelayError<string> {
   override name = 'StandinError';
 }
 

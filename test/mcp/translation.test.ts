@@ -77,7 +77,7 @@ describe('results and errors', () => {
 
   it('maps sink failures to -32602 for invalid_schema and a generic -32603 otherwise', () => {
     expect(toRpcError(new RelayError('invalid_schema', 'bad "x"')).code).toBe(-32602);
-    const internal = toRpcError(new RelayError('redis_down', 'secret=abc'));
+    const internal = toRpcError(new RelayError('slack_post_failed', 'secret=abc'));
     expect(internal.code).toBe(-32603);
     expect(internal.message).not.toContain('secret');
   });

@@ -21,7 +21,7 @@ class RecordingSurface implements Surface {
 
   postQuestion(question: Question): Promise<{ channel: string; ts: string }> {
     this.attempted = question;
-    if (this.failPosting) return Promise.reject(new RelayError('slack_api_error', 'channel_not_found'));
+    if (this.failPosting) return Promise.reject(new RelayError('slack_post_failed', 'channel_not_found'));
     this.onPosted?.(question);
     return Promise.resolve({ channel: 'D1', ts: '1.1' });
   }

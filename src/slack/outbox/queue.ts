@@ -119,7 +119,7 @@ type Data = Omit<OutboxJob, 'args'> & { deadline: number } & (
   );
 
 /** Thrown inside the worker so BullMQ retries the job with backoff; never reaches send(). */
-class RetryLater extends RelayError {
+class RetryLater extends RelayError<'outbox_retry'> {
   override name = 'RetryLater';
 }
 
