@@ -14,18 +14,22 @@ const TRANSIENT_PLATFORM_ERRORS = new Set([
   'request_timeout',
 ]);
 
-function field(err: unknown, name: string): unknown {
-  return typeof err === 'object' && err !== null ? (err as Record<string, unknown>)[name] : undefined;
+/** The Web API call errors, by their `code`: the WebClient's own discriminant. */
+const CALL_ERROR_CODES: ReadonlySet<unknown> = new Set<webApi.ErrorCode>([
+  webApi.ErrorCode.RateLimitedError,
+  webApi.ErrorCode.HTTPError,
+  webApi.ErrorCode.RequestError,
+  webApi.ErrorCode.PlatformError,
+]);
+
+/** A failure of a Web API call as the WebClient throws it, narrowed by its `code`. */
+export function isWebApiCallError(err: unknown): err is webApi.WebAPICallError {
+  return typeof err === 'object' && err !== null && 'code' in err && CALL_ERROR_CODES.has(err.code);
 }
 
 /** Slack's error code (`channel_not_found`, `invalid_auth`, ...) of a Web API error, when it has one. */
 export function slackErrorCode(err: unknown): string | undefined {
-  const error = field(field(err, 'data'), 'error');
-  return typeof error === 'string' ? error : undefined;
-}
-
-function platformError(err: unknown): string {
-  return slackErrorCode(err) ?? 'unknown_platform_error';
+  return isWebApiCallError(err) && err.code === webApi.ErrorCode.PlatformError ? err.data.error : undefined;
 }
 
 /**
@@ -33,25 +37,16 @@ function platformError(err: unknown): string {
  * other platform error (invalid_blocks, channel_not_found, ...) fails at once with Slack's code.
  */
 export function classifySlackError(err: unknown): Classified {
-  const { ErrorCode } = webApi;
-  switch (field(err, 'code')) {
-    case ErrorCode.RateLimitedError: {
-      const sec = field(err, 'retryAfter');
-      return { retry: true, retryAfterMs: typeof sec === 'number' ? sec * 1000 : 1000, error: 'ratelimited' };
-    }
-    case ErrorCode.HTTPError: {
-      const status = field(err, 'statusCode');
-      const code = typeof status === 'number' ? status : 0;
-      return { retry: code >= 500, error: `http_${code}` };
-    }
-    case ErrorCode.RequestError:
+  if (!isWebApiCallError(err)) return { retry: false, error: 'unexpected_error' };
+  switch (err.code) {
+    case webApi.ErrorCode.RateLimitedError:
+      return { retry: true, retryAfterMs: err.retryAfter * 1000, error: 'ratelimited' };
+    case webApi.ErrorCode.HTTPError:
+      return { retry: err.statusCode >= 500, error: `http_${err.statusCode}` };
+    case webApi.ErrorCode.RequestError:
       return { retry: true, error: 'request_error' };
-    case ErrorCode.PlatformError: {
-      const error = platformError(err);
-      return { retry: TRANSIENT_PLATFORM_ERRORS.has(error), error };
-    }
-    default:
-      return { retry: false, error: 'unexpected_error' };
+    case webApi.ErrorCode.PlatformError:
+      return { retry: TRANSIENT_PLATFORM_ERRORS.has(err.data.error), error: err.data.error };
   }
 }
 
