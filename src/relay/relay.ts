@@ -115,6 +115,11 @@ const URL_QUESTIONS_MAX = 10_000;
 
 export class Relay {
   private readonly waiters = new Map<string, Waiter>();
+  /**
+   * Questions that ended here before their card was attached (a click can beat attachCard by milliseconds):
+   * who ended them, so the replica that posted the card updates it once it is attached.
+   */
+  private readonly endedBeforeCard = new Map<string, Pick<EndOptions, 'byUserId'>>();
   /** Question ids of the URL-mode questions asked here, by server and elicitationId. */
   private readonly urlQuestions = new Map<string, string>();
 
@@ -194,6 +199,7 @@ export class Relay {
       cancelBackstop();
       signal.removeEventListener('abort', onAbort);
       this.waiters.delete(question.id);
+      this.endedBeforeCard.delete(question.id);
     }
   }
 
@@ -222,6 +228,8 @@ export class Relay {
     const result = await this.options.store.finish(id, outcome, reason);
     await options.beforeCard?.(result);
     if (result.won) {
+      if (!result.question.card)
+        this.endedBeforeCard.set(id, options.byUserId ? { byUserId: options.byUserId } : {});
       const byUserId = options.byUserId;
       await this.options.surface.updateCard(result.question, {
         kind: 'ended',
@@ -250,6 +258,11 @@ export class Relay {
       return;
     }
     await this.options.store.attachCard(question.id, card);
+    const ended = this.endedBeforeCard.get(question.id);
+    if (ended === undefined) return;
+    this.endedBeforeCard.delete(question.id);
+    const finished = await this.options.store.get(question.id);
+    if (finished?.card) await this.options.surface.updateCard(finished, { kind: 'ended', ...ended });
   }
 
   private async endAndRelease(id: string, reason: EndReason): Promise<void> {
