@@ -11,15 +11,8 @@ import {
   type Situation,
 } from '../../src/answering/decide.js';
 import type { Content, Draft, Question } from '../../src/relay/types.js';
+import { AGE_COLOR } from '../support/schemas.js';
 
-const AGE_COLOR = {
-  type: 'object',
-  properties: {
-    age: { type: 'integer', minimum: 0, title: 'Age' },
-    color: { type: 'string', enum: ['red', 'green'], title: 'Color' },
-  },
-  required: ['age'],
-};
 const APPROVAL = {
   type: 'object',
   properties: { approve: { type: 'boolean', title: 'Approve the refund' } },

@@ -3,15 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { questionIdOnCard } from '../support/slack-text.js';
 import { openForm, startHarness, type Harness } from './harness.js';
+import { AGE_COLOR } from '../support/schemas.js';
 
-const AGE_COLOR = {
-  type: 'object',
-  properties: {
-    age: { type: 'integer', minimum: 0, title: 'Age' },
-    color: { type: 'string', enum: ['red', 'green'], title: 'Color' },
-  },
-  required: ['age'],
-};
 const FIELDS = 25;
 const ALL_REQUIRED = {
   type: 'object',
