@@ -65,4 +65,16 @@ describe('history checker', () => {
       'wrong: MCP got {"action":"decline"} but Redis stored {"action":"accept","content":{}}',
     ]);
   });
+
+  it('reports a timeout before the deadline, and not an earlier answer or a timeout at the deadline', () => {
+    const h = new History();
+    for (const id of ['early', 'answered', 'onTime']) h.created(question(id));
+    h.response('early', { action: 'cancel' });
+    h.ended('early', { endedAt: 10_999, outcome: { action: 'cancel' }, reason: 'timed_out' });
+    h.response('answered', { action: 'decline' });
+    h.ended('answered', { endedAt: 10_500, outcome: { action: 'decline' }, reason: 'declined' });
+    h.response('onTime', { action: 'cancel' });
+    h.ended('onTime', { endedAt: 11_000, outcome: { action: 'cancel' }, reason: 'timed_out' });
+    expect(h.check({ graceMs: 5_000 })).toEqual(['early: timed out 1 ms before its deadline']);
+  });
 });

@@ -2,13 +2,13 @@
 // MCP response (an outcome handed to the waiting holder) and every Slack card state (the outcome the winner
 // of the transition showed), then check() lists every broken invariant:
 //   1. at most one MCP response per question;
-//   2. every question ended, by its deadline plus the documented grace (endedAt and deadline are both Redis
-//      TIME, so no wall clock of the test is involved);
+//   2. every question ended, by its deadline plus the documented grace, and none timed out before its deadline
+//      (endedAt and deadline are both Redis TIME, so no wall clock of the test is involved);
 //   3. no accept carries content that fails the question's schema;
 //   4. the MCP response is the outcome the card shows, and at most one card update per question.
 import { parseFormSchema } from '../../../blocks/schema.js';
 import { validationErrors } from '../../../blocks/validate.js';
-import type { Outcome, Question } from '../../../src/relay/types.js';
+import type { EndReason, Outcome, Question } from '../../../src/relay/types.js';
 
 export interface Ended {
   /** Redis TIME when the transition won, epoch ms (the record's endedAt). */
@@ -16,6 +16,8 @@ export interface Ended {
   outcome: Outcome;
   /** The record no longer holds the accepted content (dropped once the holder had it): only the action is compared. */
   contentDropped?: boolean;
+  /** Why it ended, when known: a `timed_out` end before the deadline is early. */
+  reason?: EndReason;
 }
 
 interface Entry {
@@ -73,6 +75,9 @@ export class History {
           `ended ${e.ended.endedAt - e.question.deadline} ms after its deadline (grace ${options.graceMs} ms)`,
         );
       } else if (e.ended.endedAt < e.question.createdAt) say('ended before it was created');
+      else if (e.ended.reason === 'timed_out' && e.ended.endedAt < e.question.deadline) {
+        say(`timed out ${e.question.deadline - e.ended.endedAt} ms before its deadline`);
+      }
       const stored = e.ended;
       const storedMatches = stored?.contentDropped
         ? response?.action === 'accept'

@@ -1,0 +1,50 @@
+// The bot's own question records read back into a History: when a question was created and its deadline
+// (both Redis TIME, as the store wrote them) and how it ended, for system-level fault runs where the bot, not
+// a store replica, created the questions.
+import { Redis } from 'ioredis';
+import { keys } from '../../../src/redis/index.js';
+import { isEndReason, type Outcome, type Question } from '../../../src/relay/types.js';
+import { parseQuestion } from '../../../src/store/record.js';
+import type { History } from './history.js';
+
+export class Records {
+  private readonly redis: Redis;
+  private readonly k: ReturnType<typeof keys>;
+
+  constructor(redisUrl: string, prefix: string) {
+    this.redis = new Redis(redisUrl, { lazyConnect: true });
+    this.k = keys(prefix);
+  }
+
+  /** The stored question `id` (throws when there is none). */
+  async question(id: string): Promise<Question> {
+    const q = parseQuestion(await this.redis.hgetall(this.k.question(id)));
+    if (!q) throw new Error(`no record of question ${id}`);
+    return q;
+  }
+
+  /** Records each question as created, then its stored end (endedAt, outcome, reason) into `history`. */
+  async into(history: History, ids: readonly string[]): Promise<void> {
+    for (const id of ids) history.created(await this.question(id));
+    for (const id of ids) {
+      const [endedAt, outcome, reason] = await this.redis.hmget(
+        this.k.question(id),
+        'endedAt',
+        'outcome',
+        'reason',
+      );
+      if (!endedAt || !outcome) continue;
+      const stored = JSON.parse(outcome) as Outcome & { contentDropped?: boolean };
+      history.ended(id, {
+        endedAt: Number(endedAt),
+        outcome: stored,
+        contentDropped: stored.contentDropped,
+        ...(reason && isEndReason(reason) ? { reason } : {}),
+      });
+    }
+  }
+
+  close(): void {
+    this.redis.disconnect();
+  }
+}
