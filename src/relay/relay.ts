@@ -16,6 +16,7 @@ import type {
   Origin,
   Outcome,
   Question,
+  QuestionState,
   ServerIdentity,
 } from './types.js';
 import type { Clock } from '../clock.js';
@@ -27,8 +28,10 @@ export interface RelayStore {
   /** Rejects with RelayError code 'rate_limited' beyond the server's limit. */
   create(question: NewQuestion, options?: { rateLimit?: RateLimit; remindAt?: number[] }): Promise<Question>;
   get(id: string): Promise<Question | undefined>;
-  attachCard(id: string, card: { channel: string; ts: string }): Promise<void>;
-  finish(id: string, outcome: Outcome, reason: EndReason): Promise<FinishResult>;
+  /** Records the posted card; answers the question's state then ('missing' when it is gone). */
+  attachCard(id: string, card: { channel: string; ts: string }): Promise<QuestionState | 'missing'>;
+  /** The one atomic transition; `endedBy` is the person whose act ended it, stored with the outcome. */
+  finish(id: string, outcome: Outcome, reason: EndReason, endedBy?: string): Promise<FinishResult>;
   /** One person's draft of a pending question's form, when they have one. */
   draft(id: string, userId: string): Promise<Draft | undefined>;
   /** Keeps one person's draft while the question is pending; false when it has ended meanwhile. */
@@ -115,11 +118,6 @@ const URL_QUESTIONS_MAX = 10_000;
 
 export class Relay {
   private readonly waiters = new Map<string, Waiter>();
-  /**
-   * Questions that ended here before their card was attached (a click can beat attachCard by milliseconds):
-   * who ended them, so the replica that posted the card updates it once it is attached.
-   */
-  private readonly endedBeforeCard = new Map<string, Pick<EndOptions, 'byUserId'>>();
   /** Question ids of the URL-mode questions asked here, by server and elicitationId. */
   private readonly urlQuestions = new Map<string, string>();
 
@@ -199,7 +197,6 @@ export class Relay {
       cancelBackstop();
       signal.removeEventListener('abort', onAbort);
       this.waiters.delete(question.id);
-      this.endedBeforeCard.delete(question.id);
     }
   }
 
@@ -225,17 +222,10 @@ export class Relay {
     reason: EndReason,
     options: EndOptions = {},
   ): Promise<FinishResult> {
-    const result = await this.options.store.finish(id, outcome, reason);
+    const result = await this.options.store.finish(id, outcome, reason, options.byUserId);
     await options.beforeCard?.(result);
-    if (result.won) {
-      if (!result.question.card)
-        this.endedBeforeCard.set(id, options.byUserId ? { byUserId: options.byUserId } : {});
-      const byUserId = options.byUserId;
-      await this.options.surface.updateCard(result.question, {
-        kind: 'ended',
-        ...(byUserId ? { byUserId } : {}),
-      });
-    }
+    // Without a card yet (a click can beat attachCard by milliseconds), the card's poster updates it (deliver).
+    if (result.won && result.question.card) await this.updateEndedCard(result.question);
     return result;
   }
 
@@ -257,12 +247,16 @@ export class Relay {
       await this.end(question.id, { action: 'cancel' }, 'delivery_failed');
       return;
     }
-    await this.options.store.attachCard(question.id, card);
-    const ended = this.endedBeforeCard.get(question.id);
-    if (ended === undefined) return;
-    this.endedBeforeCard.delete(question.id);
+    const state = await this.options.store.attachCard(question.id, card);
+    if (state === 'pending' || state === 'missing') return;
+    // It ended before the card was attached, so its winner saw no card: the card is ours to update.
     const finished = await this.options.store.get(question.id);
-    if (finished?.card) await this.options.surface.updateCard(finished, { kind: 'ended', ...ended });
+    if (finished?.card) await this.updateEndedCard(finished);
+  }
+
+  private async updateEndedCard(question: Question): Promise<void> {
+    const byUserId = question.endedBy;
+    await this.options.surface.updateCard(question, { kind: 'ended', ...(byUserId ? { byUserId } : {}) });
   }
 
   private async endAndRelease(id: string, reason: EndReason): Promise<void> {

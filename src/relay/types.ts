@@ -35,6 +35,17 @@ export const isEndReason = (value: unknown): value is EndReason =>
 
 export type QuestionState = 'pending' | 'accepted' | 'declined' | 'cancelled';
 
+const QUESTION_STATES: readonly string[] = [
+  'pending',
+  'accepted',
+  'declined',
+  'cancelled',
+] satisfies QuestionState[];
+
+/** True for every QuestionState: for checking values read back from storage. */
+export const isQuestionState = (value: unknown): value is QuestionState =>
+  typeof value === 'string' && QUESTION_STATES.includes(value);
+
 /**
  * Who started the work that asks a question, and where: routing (which conversation) and authorisation (who
  * may answer) start from here. MCP itself carries no such link; src/mcp ties each elicitation to the tool
@@ -107,6 +118,10 @@ export interface Question extends NewQuestion {
   card?: { channel: string; ts: string };
   outcome?: Outcome;
   reason?: EndReason;
+  /** When it ended, Unix epoch milliseconds from Redis TIME. */
+  endedAt?: number;
+  /** The person whose act (submit, Decline, close, link click) ended it; absent for timeouts and the like. */
+  endedBy?: string;
 }
 
 /**

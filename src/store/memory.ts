@@ -67,11 +67,12 @@ export class MemoryRelayStore implements RelayStore {
     return Promise.resolve(question && structuredClone(question));
   }
 
-  /** Records the posted card; a no-op when the question does not exist. */
-  attachCard(id: string, card: { channel: string; ts: string }): Promise<void> {
+  /** Records the posted card and answers the question's state; 'missing' (and nothing kept) when it does not exist. */
+  attachCard(id: string, card: { channel: string; ts: string }): Promise<QuestionState | 'missing'> {
     const question = this.backend.questions.get(id);
-    if (question) question.card = { ...card };
-    return Promise.resolve();
+    if (!question) return Promise.resolve('missing');
+    question.card = { ...card };
+    return Promise.resolve(question.state);
   }
 
   /** One person's draft of the question's form, when they have one. */
@@ -91,7 +92,7 @@ export class MemoryRelayStore implements RelayStore {
   }
 
   /** Ends a pending question exactly once (the event loop makes the check and the write one step). */
-  finish(id: string, outcome: Outcome, reason: EndReason): Promise<FinishResult> {
+  finish(id: string, outcome: Outcome, reason: EndReason, endedBy?: string): Promise<FinishResult> {
     const question = this.backend.questions.get(id);
     if (!question) return Promise.resolve({ won: false, state: 'missing' });
     if (question.state !== 'pending') {
@@ -100,6 +101,8 @@ export class MemoryRelayStore implements RelayStore {
     question.state = STATE_OF[outcome.action];
     question.outcome = structuredClone(outcome);
     question.reason = reason;
+    question.endedAt = this.backend.clock.now();
+    if (endedBy !== undefined) question.endedBy = endedBy;
     this.backend.drafts.delete(id);
     this.enqueue(question);
     return Promise.resolve({ won: true, question: structuredClone(question) });

@@ -1,5 +1,6 @@
 // A question as one Redis hash of string fields, and the defensive way back. Fields:
 //   id server userId message holder state reason   plain strings
+//   endedBy                                         plain string: who ended it, when a person did
 //   timeoutMs createdAt deadline endedAt            decimal integers (ms; epoch ms from Redis TIME)
 //   requestedSchema outcome                         JSON; an accepted outcome whose holder has it loses its content
 //                                                   ({"action":"accept","contentDropped":true}, read back as content {})
@@ -11,6 +12,7 @@
 //   serverInfo answerers                            JSON: the server's name/version; who may answer
 import {
   isEndReason,
+  isQuestionState,
   type Answerers,
   type Content,
   type Draft,
@@ -21,8 +23,6 @@ import {
   type ServerIdentity,
 } from '../relay/types.js';
 import { StoreError } from './errors.js';
-
-const states: readonly string[] = ['pending', 'accepted', 'declined', 'cancelled'] satisfies QuestionState[];
 
 /** The fields written at creation (state pending, no card, no outcome). */
 export function toHash(q: Question): Record<string, string> {
@@ -172,7 +172,7 @@ export function parseQuestion(h: Record<string, string>): Question | undefined {
   if (Object.keys(h).length === 0) return undefined;
   const id = str(h, 'id');
   const state = str(h, 'state');
-  if (!states.includes(state)) throw bad(id, 'state');
+  if (!isQuestionState(state)) throw bad(id, 'state');
   const userId = str(h, 'userId');
   const q: Question = {
     id,
@@ -182,7 +182,7 @@ export function parseQuestion(h: Record<string, string>): Question | undefined {
     message: str(h, 'message'),
     requestedSchema: json(h, 'requestedSchema'),
     timeoutMs: int(h, 'timeoutMs'),
-    state: state as QuestionState,
+    state,
     holder: str(h, 'holder'),
     createdAt: int(h, 'createdAt'),
     deadline: int(h, 'deadline'),
@@ -197,6 +197,8 @@ export function parseQuestion(h: Record<string, string>): Question | undefined {
   const reason = str(h, 'reason');
   if (!isEndReason(reason)) throw bad(id, 'reason');
   q.reason = reason;
+  if (h.endedAt !== undefined) q.endedAt = int(h, 'endedAt');
+  if (h.endedBy !== undefined) q.endedBy = h.endedBy;
   return q;
 }
 

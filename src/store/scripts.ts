@@ -10,7 +10,7 @@ export const DROPPED_OUTCOME = '{"action":"accept","contentDropped":true}';
 // KEYS[1] question hash   KEYS[2] inbox stream of the question's holder (same hash slot, see keys.ts)
 // KEYS[3] holder's pending zset   KEYS[4] person's pending zset
 // ARGV[1] new state  ARGV[2] outcome JSON  ARGV[3] reason  ARGV[4] retention seconds
-// ARGV[5] approximate inbox length cap  ARGV[6] question id
+// ARGV[5] approximate inbox length cap  ARGV[6] question id  ARGV[7] who ended it ('' for nobody)
 // Returns {'missing'} | {'lost', HGETALL} | {'won', HGETALL}.
 export const FINISH_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
@@ -20,6 +20,7 @@ end
 local t = redis.call('TIME')
 local endedAt = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))
 redis.call('HSET', KEYS[1], 'state', ARGV[1], 'outcome', ARGV[2], 'reason', ARGV[3], 'endedAt', endedAt)
+if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'endedBy', ARGV[7]) end
 for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
   if string.sub(field, 1, 6) == 'draft:' then redis.call('HDEL', KEYS[1], field) end
 end
@@ -39,11 +40,13 @@ redis.call('HSET', KEYS[1], 'outcome', '${DROPPED_OUTCOME}')
 return 1
 `;
 
-/** Sets the card only while the question exists, so a late attach cannot resurrect an expired record. */
+// Sets the card only while the question exists, so a late attach cannot resurrect an expired record. Returns
+// the question's state (0 when it is gone): attach and finish are ordered on one key, so when the state is no
+// longer pending the finish ran first, saw no card, and the attacher must update the card.
 export const ATTACH_CARD_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], 'cardChannel', ARGV[1], 'cardTs', ARGV[2])
-return 1
+return redis.call('HGET', KEYS[1], 'state')
 `;
 
 // Keeps one person's draft of a form (field draft:<userId>), only while the question is pending; the finish
@@ -91,7 +94,7 @@ return {1, 0}
 `;
 
 export interface StoreScripts {
-  /** FINISH_LUA: (questionKey, inboxKey, heldKey, userKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id). */
+  /** FINISH_LUA: (questionKey, inboxKey, heldKey, userKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id, endedBy). */
   questionFinish(...args: (string | number)[]): Promise<unknown>;
   /** DROP_CONTENT_LUA: (questionKey). */
   questionDropContent(key: string): Promise<unknown>;

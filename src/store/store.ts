@@ -2,7 +2,16 @@
 // atomic transition that ends them, each holder's inbox of finished questions, replica leases with an orphan
 // sweep, a per-person pending index and a per-server rate limit on new questions.
 import { Queue } from 'bullmq';
-import type { Draft, EndReason, FinishResult, NewQuestion, Outcome, Question } from '../relay/types.js';
+import {
+  isQuestionState,
+  type Draft,
+  type EndReason,
+  type FinishResult,
+  type NewQuestion,
+  type Outcome,
+  type Question,
+  type QuestionState,
+} from '../relay/types.js';
 import {
   REMINDER_QUEUE,
   RedisConnections,
@@ -114,9 +123,10 @@ export class QuestionStore {
   }
 
   /** Records the posted Slack card; a no-op when the question no longer exists. */
-  async attachCard(id: string, card: { channel: string; ts: string }): Promise<void> {
+  async attachCard(id: string, card: { channel: string; ts: string }): Promise<QuestionState | 'missing'> {
     try {
-      await this.c.cmd.questionAttachCard(this.c.keys.question(id), card.channel, card.ts);
+      const state = await this.c.cmd.questionAttachCard(this.c.keys.question(id), card.channel, card.ts);
+      return isQuestionState(state) ? state : 'missing';
     } catch (err) {
       throw commandError('attachCard', err);
     }
@@ -155,8 +165,8 @@ export class QuestionStore {
   }
 
   /** Ends a pending question exactly once; every other attempt learns the state it is already in. */
-  finish(id: string, outcome: Outcome, reason: EndReason): Promise<FinishResult> {
-    return this.track(finishQuestion(this.c, id, outcome, reason));
+  finish(id: string, outcome: Outcome, reason: EndReason, endedBy?: string): Promise<FinishResult> {
+    return this.track(finishQuestion(this.c, id, outcome, reason, endedBy));
   }
 
   async startTimeouts(onDue: (questionId: string) => Promise<void>): Promise<void> {

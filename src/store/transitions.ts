@@ -89,6 +89,7 @@ export async function finishQuestion(
   id: string,
   outcome: Outcome,
   reason: EndReason,
+  endedBy?: string,
 ): Promise<FinishResult> {
   const { cmd, keys: k } = c;
   let reply: FinishReply;
@@ -97,7 +98,15 @@ export async function finishQuestion(
     const [holder, userId] = await cmd.hmget(k.question(id), 'holder', 'userId');
     if (holder === null || holder === undefined) return { won: false, state: 'missing' };
     const indexKeys = [k.inbox(holder), k.held(holder), k.user(userId ?? '')];
-    const args = [stateFor(outcome), JSON.stringify(outcome), reason, c.retentionSec, INBOX_MAX_LEN, id];
+    const args = [
+      stateFor(outcome),
+      JSON.stringify(outcome),
+      reason,
+      c.retentionSec,
+      INBOX_MAX_LEN,
+      id,
+      endedBy ?? '',
+    ];
     reply = (await cmd.questionFinish(k.question(id), ...indexKeys, ...args)) as FinishReply;
   } catch (err) {
     throw commandError('finish', err);

@@ -16,19 +16,24 @@ class RecordingSurface implements Surface {
   readonly ended: Question[] = [];
   failPosting = false;
   attempted: Question | undefined;
+  /** When set, Slack's answer to the post (and so attachCard) waits for it. */
+  slowPost: Promise<void> | undefined;
   private onPosted: ((q: Question) => void) | undefined;
   readonly posted = new Promise<Question>((resolve) => (this.onPosted = resolve));
 
-  postQuestion(question: Question): Promise<{ channel: string; ts: string }> {
+  async postQuestion(question: Question): Promise<{ channel: string; ts: string }> {
     this.attempted = question;
-    if (this.failPosting) return Promise.reject(new RelayError('slack_post_failed', 'channel_not_found'));
+    if (this.failPosting) throw new RelayError('slack_post_failed', 'channel_not_found');
     this.onPosted?.(question);
-    return Promise.resolve({ channel: 'D1', ts: '1.1' });
+    await this.slowPost;
+    return { channel: 'D1', ts: '1.1' };
   }
 
   private onEnded: ((q: Question) => void) | undefined;
   readonly firstEnded = new Promise<Question>((resolve) => (this.onEnded = resolve));
 
+  /** The person each ended-card update named. */
+  readonly endedBy: (string | undefined)[] = [];
   readonly reminded: Question[] = [];
   private onReminded: ((q: Question) => void) | undefined;
   readonly firstReminded = new Promise<Question>((resolve) => (this.onReminded = resolve));
@@ -52,6 +57,7 @@ class RecordingSurface implements Surface {
   }
 
   updateCard(question: Question, change: CardChange): Promise<void> {
+    if (change.kind === 'ended') this.endedBy.push(change.byUserId);
     return change.kind === 'ended' ? this.showEnded(question) : this.showUrlCompleted(question);
   }
 }
@@ -195,6 +201,22 @@ describe('Relay', () => {
     expect(seen).toEqual(['acked won=true ended=0']);
     expect(surface.ended.map((q) => q.id)).toEqual([question.id]);
     expect(await answer).toEqual({ action: 'decline' });
+  });
+
+  it('updates the card once, naming the person, when their click ends the question before its card is attached', async () => {
+    const { relay, surface, store } = await setUp();
+    let answerSlack = (): void => undefined;
+    surface.slowPost = new Promise((resolve) => (answerSlack = resolve));
+    const answer = relay.askForm(ask());
+    const question = await surface.posted;
+    const clicked = await relay.end(question.id, { action: 'decline' }, 'declined', { byUserId: 'U7' });
+    expect(clicked.won).toBe(true);
+    expect(surface.ended).toEqual([]);
+    answerSlack();
+    expect(await answer).toEqual({ action: 'decline' });
+    expect(surface.ended.map((q) => [q.id, q.card])).toEqual([[question.id, { channel: 'D1', ts: '1.1' }]]);
+    expect(surface.endedBy).toEqual(['U7']);
+    expect(await store.get(question.id)).toMatchObject({ endedBy: 'U7' });
   });
 
   it('relays the winner’s answer when the backstop loses the race to it', async () => {

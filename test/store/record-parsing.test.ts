@@ -17,7 +17,7 @@ const pending: Question = {
 };
 
 describe('stored question records', () => {
-  it('read back exactly what was written, card and outcome included', () => {
+  it('read back exactly what was written, card, outcome and who ended it when included', () => {
     expect(parseQuestion(toHash(pending))).toEqual(pending);
     const finished = {
       ...toHash(pending),
@@ -25,6 +25,7 @@ describe('stored question records', () => {
       outcome: JSON.stringify({ action: 'accept', content: { n: 2, tags: ['a'], ok: false } }),
       reason: 'answered',
       endedAt: '1700000000500',
+      endedBy: 'U3',
       cardChannel: 'D1',
       cardTs: '1.2',
     };
@@ -33,6 +34,8 @@ describe('stored question records', () => {
       state: 'accepted',
       outcome: { action: 'accept', content: { n: 2, tags: ['a'], ok: false } },
       reason: 'answered',
+      endedAt: 1_700_000_000_500,
+      endedBy: 'U3',
       card: { channel: 'D1', ts: '1.2' },
     });
   });

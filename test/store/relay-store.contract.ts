@@ -43,10 +43,30 @@ export function relayStoreContract(name: string, open: OpenStores): void {
     it('keeps the card on the question and ignores a card for a question that does not exist', async () => {
       const store = await one(open);
       const q = await store.create(newQuestion());
-      await store.attachCard(q.id, { channel: 'D1', ts: '1.000' });
-      await store.attachCard('never-created', { channel: 'D1', ts: '2.000' });
+      expect(await store.attachCard(q.id, { channel: 'D1', ts: '1.000' })).toBe('pending');
+      expect(await store.attachCard('never-created', { channel: 'D1', ts: '2.000' })).toBe('missing');
       expect((await store.get(q.id))?.card).toEqual({ channel: 'D1', ts: '1.000' });
       expect(await store.get('never-created')).toBeUndefined();
+    });
+
+    it('tells the card attacher that the question ended first, so the card still gets its update', async () => {
+      const store = await one(open);
+      const q = await store.create(newQuestion());
+      await store.finish(q.id, { action: 'decline' }, 'declined', 'U7');
+      expect(await store.attachCard(q.id, { channel: 'D1', ts: '1.000' })).toBe('declined');
+      expect(await store.get(q.id)).toMatchObject({ card: { channel: 'D1', ts: '1.000' }, endedBy: 'U7' });
+    });
+
+    it('stores who ended a question and when; a timeout names nobody', async () => {
+      const store = await one(open);
+      const [byPerson, byTimer] = [await store.create(newQuestion()), await store.create(newQuestion())];
+      const ended = await store.finish(byPerson.id, { action: 'cancel' }, 'closed', 'U9');
+      await store.finish(byTimer.id, { action: 'cancel' }, 'timed_out');
+      expect(ended).toMatchObject({ won: true, question: { endedBy: 'U9' } });
+      const read = await store.get(byPerson.id);
+      expect(read?.endedAt).toBeGreaterThanOrEqual(byPerson.createdAt);
+      expect(read?.endedBy).toBe('U9');
+      expect(await store.get(byTimer.id)).not.toHaveProperty('endedBy');
     });
 
     it('lets exactly one of many concurrent finishes from two replicas win; the rest see the final state', async () => {
