@@ -13,4 +13,4 @@ export {
   type StoreLogger,
 } from './connection.js';
 export { StoreError, redactUrl, type StoreErrorCode } from './errors.js';
-export { OUTBOX_QUEUE, REMINDER_QUEUE, TIMEOUT_QUEUE, keys, type Keys } from './layout.js';
+export { OUTBOX_QUEUE, REMINDER_QUEUE, TIMEOUT_QUEUE, WEBHOOK_QUEUE, keys, type Keys } from './layout.js';

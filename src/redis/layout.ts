@@ -11,7 +11,7 @@
 //   ${prefix}:{q}:user:<userId>     zset    pending question ids a person must answer, scored by deadline
 //   ${prefix}:{q}:rate:<server>     string  new-question counter of the server's current rate window
 // BullMQ queues, owner `{bull}` (BullMQ builds the keys below `${prefix}:{bull}:<queue>:` itself):
-//   timeouts, reminders (src/store), outbox (src/slack/outbox)
+//   timeouts, reminders (src/store), outbox (src/slack/outbox), webhooks (src/webhooks)
 // Slack's own state (src/slack), owner `slack`; one key per command, so no hash tag is needed:
 //   ${prefix}:slack:history:<userId>                list    JSON entries of the person's recent answers
 //   ${prefix}:slack:modals:<questionId>             hash    view id → user id of the forms open for a question
@@ -85,3 +85,6 @@ export const REMINDER_QUEUE = 'reminders';
 
 /** BullMQ queue of Slack calls (card posts and updates). */
 export const OUTBOX_QUEUE = 'outbox';
+
+/** BullMQ queue of webhook deliveries (jobId = the delivery id, so a repeated enqueue delivers once). */
+export const WEBHOOK_QUEUE = 'webhooks';

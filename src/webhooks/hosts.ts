@@ -1,0 +1,142 @@
+// Which callback URLs may be called (ELICIT_RELAY_WEBHOOK_HOSTS), checked twice: on the URL when a question or
+// call is created (the API answers 400 with the reason), and on the address the host resolved to just before
+// each attempt, which is then the address connected to (so DNS cannot swap it between check and connect).
+// Pure: no I/O here; resolving is the deliverer's job.
+import { BlockList, isIP } from 'node:net';
+import type { WebhookRefusal } from './errors.js';
+
+/** One allowed host: a name or IP address, and the port when the entry names one (else any port). */
+export interface AllowedHost {
+  host: string;
+  port?: number;
+}
+
+export type AllowList = readonly AllowedHost[];
+
+/** Parses `host`, `host:port`, `v6`, `[v6]` and `[v6]:port` entries, comma-separated; `bad` names a bad entry. */
+export function parseAllowList(value: string): { hosts: AllowList } | { bad: string } {
+  const hosts: AllowedHost[] = [];
+  for (const raw of value.split(',')) {
+    const entry = raw.trim();
+    if (entry === '') continue;
+    const parsed = parseEntry(entry);
+    if (!parsed) return { bad: entry };
+    hosts.push(parsed);
+  }
+  return { hosts };
+}
+
+/** A name (letters, digits, dots, hyphens), an IPv4 address or a bracketed IPv6 one, then an optional port. */
+const ENTRY = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/i;
+
+function parseEntry(entry: string): AllowedHost | undefined {
+  if (isIP(entry) === 6) return { host: normalHost(entry) };
+  const match = ENTRY.exec(entry);
+  const host = match?.[1];
+  if (host === undefined) return undefined;
+  if (host.startsWith('[') && isIP(normalHost(host)) !== 6) return undefined;
+  const port = match?.[2] === undefined ? undefined : Number(match[2]);
+  if (port !== undefined && (port < 1 || port > 65535)) return undefined;
+  return { host: normalHost(host), ...(port === undefined ? {} : { port }) };
+}
+
+/** Lower case, no IPv6 brackets, no trailing dot of a fully qualified name. */
+function normalHost(host: string): string {
+  return host
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
+}
+
+/** The parts of a callback URL a delivery needs: where to connect and what to ask for. */
+export interface CallbackTarget {
+  url: URL;
+  host: string;
+  port: number;
+  entry: AllowedHost;
+}
+
+/** Checks a callback URL against the allow-list: the target when allowed, else the refusal with its reason. */
+export function checkCallbackUrl(value: string, allowed: AllowList): CallbackTarget | WebhookRefusal {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { code: 'invalid_url', reason: `callbackUrl "${value}" is not an absolute URL` };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return { code: 'invalid_url', reason: `callbackUrl must use https or http, not ${url.protocol}` };
+  }
+  if (url.username || url.password) {
+    return { code: 'invalid_url', reason: 'callbackUrl must not carry a user name or password' };
+  }
+  if (allowed.length === 0) {
+    return {
+      code: 'webhooks_disabled',
+      reason: 'no callback host is allowed: set ELICIT_RELAY_WEBHOOK_HOSTS to allow one',
+    };
+  }
+  const host = normalHost(url.hostname);
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  const entry = allowed.find((a) => a.host === host && (a.port === undefined || a.port === port));
+  if (!entry) {
+    return {
+      code: 'host_not_allowed',
+      reason: `callbackUrl host ${url.host} is not in ELICIT_RELAY_WEBHOOK_HOSTS`,
+    };
+  }
+  return { url, host, port, entry };
+}
+
+export function isRefusal(value: CallbackTarget | WebhookRefusal): value is WebhookRefusal {
+  return 'code' in value;
+}
+
+/**
+ * Addresses a name in the list may not resolve to unless the entry names them itself (an IP literal, or
+ * `localhost` for loopback): the bot's own host, link-local (cloud metadata at 169.254.169.254), "this host"
+ * and multicast. This is what stops an allowed name that is re-pointed (DNS rebinding) from reaching them.
+ * Private ranges (10/8, 192.168/16…) stay allowed: an internal CI server is a normal receiver.
+ */
+const special = new BlockList();
+special.addSubnet('127.0.0.0', 8, 'ipv4');
+special.addSubnet('0.0.0.0', 8, 'ipv4');
+special.addSubnet('169.254.0.0', 16, 'ipv4');
+special.addSubnet('224.0.0.0', 4, 'ipv4');
+special.addSubnet('255.255.255.255', 32, 'ipv4');
+special.addAddress('::1', 'ipv6');
+special.addAddress('::', 'ipv6');
+special.addSubnet('fe80::', 10, 'ipv6');
+special.addSubnet('ff00::', 8, 'ipv6');
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** IPv4-mapped IPv6 (`::ffff:127.0.0.1`) is checked as the IPv4 address it carries. */
+function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' } | undefined {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped !== undefined) return { address: mapped, family: 'ipv4' };
+  const version = isIP(address);
+  if (version === 0) return undefined;
+  return { address: normalHost(address), family: version === 4 ? 'ipv4' : 'ipv6' };
+}
+
+/** Checks the address a target's host resolved to; undefined when the attempt may connect to it. */
+export function checkAddress(target: CallbackTarget, address: string): string | undefined {
+  const resolved = unmapped(address);
+  if (!resolved) return `${target.host} resolved to "${address}", which is not an IP address`;
+  const { host } = target.entry;
+  if (isIP(host) !== 0) {
+    return unmapped(host)?.address === resolved.address
+      ? undefined
+      : `${host} resolved to ${address}, not to itself`;
+  }
+  if (host === 'localhost') {
+    return loopback.check(resolved.address, resolved.family)
+      ? undefined
+      : `localhost resolved to ${address}, which is not a loopback address`;
+  }
+  if (!special.check(resolved.address, resolved.family)) return undefined;
+  return `${target.host} resolved to ${address}, an address ELICIT_RELAY_WEBHOOK_HOSTS does not name`;
+}
