@@ -25,6 +25,10 @@ export interface CommandText {
   noSuchServer: (server: string) => string;
   noSuchTool: ToolOn;
   running: ToolOn;
+  /** A replay of a `/mcp run` already taken (same trigger_id). */
+  alreadyRunning: ToolOn;
+  /** The run could not be recorded (Redis did not answer): nothing ran. */
+  notStarted: ToolOn;
   toolsHeader: (server: string) => string;
   noTools: (server: string) => string;
   takesArguments: string;
@@ -91,6 +95,9 @@ const en: CommandText = {
   noSuchServer: (server) => `There is no MCP server named \`${server}\`. Try \`/mcp servers\`.`,
   noSuchTool: (tool, server) => `${server} has no tool named ${tool}. Try \`/mcp tools\`.`,
   running: (tool, server) => `Running ${tool} on ${server}…`,
+  alreadyRunning: (tool, server) => `${tool} on ${server} is already running for this command.`,
+  notStarted: (tool, server) =>
+    `Could not start ${tool} on ${server}: the bot could not record the command. Nothing ran; please try again.`,
   toolsHeader: (server) => `Tools of ${server}`,
   noTools: (server) => `${server} offers no tools.`,
   takesArguments: 'takes arguments',
@@ -160,6 +167,9 @@ const zh: CommandText = {
   noSuchServer: (server) => `没有名为 \`${server}\` 的 MCP 服务器。试试 \`/mcp servers\`。`,
   noSuchTool: (tool, server) => `${server} 没有名为 ${tool} 的工具。试试 \`/mcp tools\`。`,
   running: (tool, server) => `正在 ${server} 上运行 ${tool}……`,
+  alreadyRunning: (tool, server) => `此命令已在 ${server} 上运行 ${tool}。`,
+  notStarted: (tool, server) =>
+    `无法在 ${server} 上启动 ${tool}：机器人无法记录此命令。没有运行任何内容，请重试。`,
   toolsHeader: (server) => `${server} 的工具`,
   noTools: (server) => `${server} 没有提供任何工具。`,
   takesArguments: '需要参数',

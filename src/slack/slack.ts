@@ -130,6 +130,7 @@ function toolResults(
     routesToThread: (server) => options.policyOf(server).route === 'thread',
     completions: deps.completions,
     claimRetry: (channel, ts) => options.state.claimRetry(channel, ts),
+    claimCommand: (triggerId) => options.state.claimCommand(triggerId),
     logger: options.logger,
   });
 }

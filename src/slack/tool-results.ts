@@ -36,6 +36,8 @@ export interface ToolResultsOptions extends ProgressOptions {
    * person's click and the retry once every link is done race for it, and only the winner reruns the call.
    */
   claimRetry: (channel: string, ts: string) => Promise<boolean>;
+  /** True for the first claim of the slash command with this `trigger_id`, across replicas (a replay is refused). */
+  claimCommand: (triggerId: string) => Promise<boolean>;
 }
 
 /** A tool run: who started it, where (origin), and with which arguments. */
@@ -74,6 +76,11 @@ export class ToolResults {
     }
     await progress.end(result.isError);
     await this.show(place, call.args, result);
+  }
+
+  /** Claims the `/mcp run` with this `trigger_id` (see ToolResultsOptions.claimCommand). */
+  claimCommand(triggerId: string): Promise<boolean> {
+    return this.opts.claimCommand(triggerId);
   }
 
   /** Claims the retry of the -32042 answer at `channel`/`ts` (see ToolResultsOptions.claimRetry). */

@@ -17,6 +17,14 @@ import {
 
 export type { Delivery, Outgoing, SendOptions, Transport } from './transports.js';
 
+/** A slash command as a person types it. */
+export interface SlashCommandInput {
+  userId: string;
+  command: string;
+  text: string;
+  channelId?: string;
+}
+
 export interface DriverOptions {
   standin: SlackStandin;
   /** How requests reach the bot: HTTP (`eventsUrl` + `signingSecret`) or a Socket Mode connection. */
@@ -69,15 +77,15 @@ export class SlackDriver {
   }
 
   /** A slash command as Slack posts it (plain form fields). */
-  slashCommand(input: {
-    userId: string;
-    command: string;
-    text: string;
-    channelId?: string;
-  }): Promise<Delivery> {
+  slashCommand(input: SlashCommandInput): Promise<Delivery> {
+    return this.send(this.slashCommandRequest(input));
+  }
+
+  /** The request Slack sends for a slash command, with a fresh trigger_id (send it again to replay it). */
+  slashCommandRequest(input: SlashCommandInput): Outgoing {
     const channelId = input.channelId ?? this.standin.dmChannelOf(input.userId);
     const team = this.team();
-    return this.send({
+    return {
       form: {
         token: VERIFICATION_TOKEN,
         team_id: team.id,
@@ -93,7 +101,7 @@ export class SlackDriver {
         response_url: this.standin.responseUrl({ channel: channelId, userId: input.userId }),
         trigger_id: this.standin.issueTriggerId(input.userId),
       },
-    });
+    };
   }
 
   /** Clicks a button of a posted message: a block_actions payload with a fresh trigger_id. */

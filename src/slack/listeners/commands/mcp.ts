@@ -35,10 +35,43 @@ export async function mcpCommand(
     await listTools(parsed.server, { deps, origin, locale, reply });
     return;
   }
-  await ack({ response_type: 'ephemeral', text: immediateReply(parsed, deps, locale) });
   if (parsed.kind === 'run' && known(deps, parsed.server)) {
+    // Slack may deliver one command more than once, and a signed one can be replayed: run each trigger_id once.
+    const claim = await claimRun(deps, command.trigger_id);
+    await ack({ response_type: 'ephemeral', text: runReply(claim, parsed, locale) });
+    if (claim !== 'first') return;
     await deps.results.run({ server: parsed.server, tool: parsed.tool, args: parsed.args ?? {}, origin });
+    return;
   }
+  await ack({ response_type: 'ephemeral', text: immediateReply(parsed, deps, locale) });
+}
+
+/** Longest the ack waits for the command's claim, in ms: Slack wants the ack within 3 s. */
+const CLAIM_WITHIN_MS = 1_000;
+
+type RunClaim = 'first' | 'replay' | 'unrecorded';
+
+/** Claims the run across replicas; 'unrecorded' when Redis fails or does not answer within CLAIM_WITHIN_MS. */
+async function claimRun(deps: CommandDeps, triggerId: string): Promise<RunClaim> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<RunClaim>((resolve) => {
+    timer = setTimeout(() => resolve('unrecorded'), CLAIM_WITHIN_MS);
+  });
+  const claim = deps.results.claimCommand(triggerId).then(
+    (first): RunClaim => (first ? 'first' : 'replay'),
+    (): RunClaim => 'unrecorded',
+  );
+  try {
+    return await Promise.race([claim, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function runReply(claim: RunClaim, run: { tool: string; server: string }, locale: Locale): string {
+  const t = commandText(locale);
+  const text = { first: t.running, replay: t.alreadyRunning, unrecorded: t.notStarted }[claim];
+  return text(...codeNames(run));
 }
 
 /** The ack's text: help, servers, a usage problem, an unknown server, or "Running…". */
