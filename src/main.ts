@@ -13,6 +13,7 @@ import { systemClock } from './clock.js';
 import { Relay } from './relay/relay.js';
 import { Intake } from './relay/sources/intake.js';
 import { mcpToolRunner, startMcpServers } from './relay/sources/mcp.js';
+import { Metrics, metricSources, metricsRoute } from './metrics/index.js';
 import { createSlack } from './slack/index.js';
 
 export interface RunningRelay {
@@ -47,6 +48,7 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
   const holderId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   let serving = false;
   const opened = await openState(config, { holderId, logger }, parts);
+  const metrics = new Metrics(systemClock);
   const policies = new ServerPolicies(config.servers);
   const slack = createSlack({
     ...opened,
@@ -55,6 +57,8 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     policyOf: (server) => policies.of(server).slack,
     serving: () => serving,
     servers: () => hub.status(),
+    routes: { '/metrics': metricsRoute(metrics) },
+    observe: metrics,
   });
   parts.push('Slack background work', () => slack.settle());
   const relay = new Relay({
@@ -65,6 +69,7 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     logger,
     clock: systemClock,
     reminderTimes: (timeoutMs, now, server) => policies.reminderTimes(timeoutMs, now, server),
+    observer: metrics.relay,
   });
   const intake = new Intake({
     relay,
@@ -72,7 +77,15 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     policies,
     refuseSecrets: slack.checks.refuseSecrets,
   });
-  const hub = startMcpServers(config.servers, { intake, relay, completions: slack.completions, logger });
+  const { completions } = slack;
+  const hub = startMcpServers(config.servers, {
+    intake,
+    relay,
+    completions,
+    logger,
+    onStatus: metrics.mcpStatus,
+  });
+  metrics.watch(metricSources({ relay, outbox: opened.outbox, hub, state: opened.state }));
   parts.push('MCP sessions', () => hub.close());
   const answering = new Answering({
     store: opened.store,

@@ -16,6 +16,7 @@ import type {
   Origin,
   Outcome,
   Question,
+  QuestionSource,
   QuestionState,
   ServerIdentity,
 } from './types.js';
@@ -48,6 +49,13 @@ export interface Surface {
   updateCard(question: Question, change: CardChange): Promise<void>;
   /** Nudges those who may answer a question that is still pending; `at` (epoch ms) names the reminder. */
   remind(question: Question, at?: number): Promise<void>;
+}
+
+/** Hears each question this replica creates, and each one whose end this replica won (for metrics). */
+export interface RelayObserver {
+  created(question: Question): void;
+  /** The question as it ended: its outcome and reason set. */
+  ended(question: Question): void;
 }
 
 /** Time as the relay sees it: now and timers, passed in so that tests can run them by hand. */
@@ -87,7 +95,8 @@ export interface FormAsk {
   /** The server's own name and version, shown with the question. */
   serverInfo?: ServerIdentity;
   /** Who may answer besides `userId` alone (resolved by the surface's policy); only `userId` when absent. */
-  answerers?: Answerers;
+  answerers?: Answerers; /** Where the question came from; 'mcp' when absent. */
+  source?: QuestionSource;
 }
 
 export interface UrlAsk extends Omit<FormAsk, 'requestedSchema'> {
@@ -109,6 +118,7 @@ export interface RelayOptions {
   /** In production systemClock (src/clock.ts). */
   clock: RelayClock;
   logger: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  observer?: RelayObserver;
 }
 
 type Waiter = (outcome: Outcome) => void;
@@ -125,6 +135,11 @@ export class Relay {
 
   constructor(private readonly options: RelayOptions) {
     this.clock = options.clock;
+  }
+
+  /** Questions this replica asked that are still waiting for their outcome. */
+  get waiting(): number {
+    return this.waiters.size;
   }
 
   /** Asks a person to fill a form; resolves with exactly one outcome for the server. */
@@ -181,6 +196,7 @@ export class Relay {
       ),
     });
     this.rememberUrl(question);
+    this.options.observer?.created(question);
     const answered = new Promise<Outcome>((resolve) => this.waiters.set(question.id, resolve));
     // Both paths also resolve locally, so the MCP request never hangs even if Redis lost the question.
     const endLocally = (reason: EndReason) => (): void => void this.endAndRelease(question.id, reason);
@@ -224,6 +240,7 @@ export class Relay {
   ): Promise<FinishResult> {
     const result = await this.options.store.finish(id, outcome, reason, options.byUserId);
     await options.beforeCard?.(result);
+    if (result.won) this.options.observer?.ended(result.question);
     // Without a card yet (a click can beat attachCard by milliseconds), the card's poster updates it (deliver).
     if (result.won && result.question.card) await this.updateEndedCard(result.question);
     return result;

@@ -84,6 +84,9 @@ export interface Answerers {
   channel?: string;
 }
 
+/** Where a question came from: an MCP server's elicitation, or the HTTP API / MCP endpoint (Automations). */
+export type QuestionSource = 'mcp' | 'api';
+
 /** A new question as the MCP side hands it to the relay. */
 export interface NewQuestion {
   /** Configured server name (key of `mcpServers`). */
@@ -103,6 +106,8 @@ export interface NewQuestion {
   serverInfo?: ServerIdentity;
   /** Who may answer; only `userId` when absent. */
   answerers?: Answerers;
+  /** Where it came from (metrics label); 'mcp' when absent. */
+  source?: QuestionSource;
 }
 
 /** A question as stored (one Redis hash). */

@@ -1,12 +1,14 @@
 // Builds the Bolt app: its receiver by mode (HTTP or Socket Mode), its tokens (one workspace's bot token, or
 // each workspace's from its OAuth install), our HTTP server for probes, the install pages and (HTTP mode)
 // Slack's requests, the global middleware that processes each Events API event once, and the surface.
+import type { RequestListener } from 'node:http';
 import { App, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
 import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { Outbox } from './outbox/index.js';
 import type { SlackStatePorts } from './state/index.js';
 import { Audience } from './audience.js';
+import { countedFetch, type SlackCallObserver } from './counted-fetch.js';
 import { processEventsOnce } from './event-dedupe.js';
 import { startHttpServer, type Readiness, type RunningHttpServer } from './http-server.js';
 import { registerListeners, type ListenerDeps } from './listeners/index.js';
@@ -31,6 +33,16 @@ export interface SlackAppOptions {
   state: SlackStatePorts;
   /** Each server's `slack` policy (routing, answerers, review, reminders); the defaults when absent. */
   policyOf?: (server: string) => SlackPolicy;
+  /** More GET routes of our HTTP server by exact path (e.g. /metrics). */
+  routes?: Record<string, RequestListener>;
+  /** Hears every Web API call (method, error) and every answered Slack request (ms, status), for metrics. */
+  observe?: SlackObserver;
+}
+
+/** The Slack side's metrics hooks. */
+export interface SlackObserver {
+  slackCall: SlackCallObserver;
+  slackAck: (ms: number, status: number) => void;
 }
 
 export interface SlackApp {
@@ -52,6 +64,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: 10_000,
+    ...(options.observe ? { fetch: countedFetch(options.observe.slackCall) } : {}),
   };
   const built = buildReceiver(options.slack, logger, clientOptions);
   const { bolt, distributed } = authorization(options.slack, {
@@ -91,7 +104,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         live: options.isLive,
         ready: options.readiness,
         ...(built.events ? { events: built.events } : {}),
-        ...(distributed ? { routes: distributed.routes } : {}),
+        routes: { ...options.routes, ...distributed?.routes },
+        ...(options.observe ? { onSlackResponse: options.observe.slackAck } : {}),
       });
       return { port: server.port };
     },

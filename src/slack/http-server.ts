@@ -28,6 +28,8 @@ export interface HttpServerOptions {
   events?: RequestListener;
   /** More GET routes by exact path (the OAuth install and redirect pages). */
   routes?: Record<string, RequestListener>;
+  /** Hears each answered request at EVENTS_PATH: milliseconds from its arrival to the response, and the status. */
+  onSlackResponse?: (ms: number, status: number) => void;
   /** Judges X-Slack-Request-Timestamp; default the system clock. */
   clock?: Pick<Clock, 'now'>;
 }
@@ -84,12 +86,24 @@ async function passSlackShaped(
   }
 }
 
+/** Reports how long `res` took to be answered, from now, once it finishes. */
+function timeResponse(
+  res: ServerResponse,
+  clock: Pick<Clock, 'now'>,
+  observe: HttpServerOptions['onSlackResponse'],
+): void {
+  if (!observe) return;
+  const started = clock.now();
+  res.once('finish', () => observe(clock.now() - started, res.statusCode));
+}
+
 export async function startHttpServer(opts: HttpServerOptions): Promise<RunningHttpServer> {
   const clock = opts.clock ?? systemClock;
   const route = (req: IncomingMessage, res: ServerResponse): void => {
     const path = new URL(req.url ?? '/', 'http://bot').pathname;
     const method = req.method ?? 'GET';
     if (path === EVENTS_PATH && method === 'POST' && opts.events) {
+      timeResponse(res, clock, opts.onSlackResponse);
       if (!isFreshTimestamp(req.headers['x-slack-request-timestamp'], clock.now())) {
         res.writeHead(401).end();
         return;

@@ -1,6 +1,7 @@
 // The Slack side as one part: the Bolt app and our HTTP server (app.ts), the surface the relay posts cards
 // through, the App Home inbox, open forms, URL completions and tool results, and every listener. The
 // composition root builds it, hands it the relay and the tools (listen), then starts it.
+import type { RequestListener } from 'node:http';
 import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { ServerStatus } from '../mcp/index.js';
@@ -8,7 +9,7 @@ import type { Answering } from '../answering/service.js';
 import type { ToolRunner } from '../relay/sources/mcp.js';
 import type { Question } from '../relay/types.js';
 import { probeRedis } from '../readiness.js';
-import { createSlackApp, type SlackApp } from './app.js';
+import { createSlackApp, type SlackApp, type SlackObserver } from './app.js';
 import type { Audience } from './audience.js';
 import { checkFormSchema, checkUrl, refuseSecretFields } from './checks.js';
 import type { Readiness } from './http-server.js';
@@ -35,6 +36,10 @@ export interface SlackOptions {
   serving: () => boolean;
   /** Each MCP server's connection state, shown by /readyz (not required for readiness). */
   servers: () => ServerStatus[];
+  /** More GET routes of the bot's HTTP server by exact path (GET /metrics). */
+  routes?: Record<string, RequestListener>;
+  /** Metrics hooks: each Web API call and each answered Slack request. */
+  observe?: SlackObserver;
 }
 
 export interface Slack {
@@ -70,6 +75,8 @@ export function createSlack(options: SlackOptions): Slack {
     isLive: options.serving,
     readiness: () => readiness(options),
     policyOf: options.policyOf,
+    ...(options.routes ? { routes: options.routes } : {}),
+    ...(options.observe ? { observe: options.observe } : {}),
   });
   const { surface } = app;
   const { home, modals } = observers(app, options);

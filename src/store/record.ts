@@ -10,6 +10,7 @@
 //   draft:<userId>                                  JSON: that person's Draft of the form (not part of Question)
 //   origin                                          JSON: who started the call, and where
 //   serverInfo answerers                            JSON: the server's name/version; who may answer
+//   source                                          'api' for an Automations question (absent: 'mcp')
 import {
   isEndReason,
   isQuestionState,
@@ -19,6 +20,7 @@ import {
   type Origin,
   type Outcome,
   type Question,
+  type QuestionSource,
   type QuestionState,
   type ServerIdentity,
 } from '../relay/types.js';
@@ -41,6 +43,7 @@ export function toHash(q: Question): Record<string, string> {
     ...(q.url ? { url: JSON.stringify(q.url) } : {}),
     ...(q.serverInfo ? { serverInfo: JSON.stringify(q.serverInfo) } : {}),
     ...(q.answerers ? { answerers: JSON.stringify(q.answerers) } : {}),
+    ...(q.source && q.source !== 'mcp' ? { source: q.source } : {}),
   };
 }
 
@@ -167,6 +170,11 @@ function parseAnswerers(h: Record<string, string>): Answerers {
   return { users: v.users, ...(groups ? { groups } : {}), ...(channel !== undefined ? { channel } : {}) };
 }
 
+function parseSource(h: Record<string, string>): QuestionSource {
+  if (h.source === 'api' || h.source === 'mcp') return h.source;
+  throw bad(h.id ?? '?', 'source');
+}
+
 /** Reads a hash (HGETALL reply) back into a Question; `undefined` for an empty reply (no such key). */
 export function parseQuestion(h: Record<string, string>): Question | undefined {
   if (Object.keys(h).length === 0) return undefined;
@@ -192,6 +200,7 @@ export function parseQuestion(h: Record<string, string>): Question | undefined {
   if (h.url !== undefined) q.url = parseUrl(h);
   if (h.serverInfo !== undefined) q.serverInfo = parseServerInfo(h);
   if (h.answerers !== undefined) q.answerers = parseAnswerers(h);
+  if (h.source !== undefined) q.source = parseSource(h);
   if (state === 'pending') return q;
   q.outcome = parseOutcome(h);
   const reason = str(h, 'reason');

@@ -145,6 +145,22 @@ describe('Outbox', () => {
     expect(handler.jobs.findIndex((job) => job.channel === 'D2')).toBeLessThan(2);
   });
 
+  it('reports its backlog: jobs not yet done and when the oldest was queued, none once they are done', async () => {
+    const outbox = await Outbox.open({ url: redisUrl(), prefix: uniquePrefix(), channelPaceMs: 0 });
+    opened.push(outbox);
+    expect(await outbox.backlog()).toEqual({ depth: 0 });
+    const before = Date.now();
+    // No worker yet: the calls wait in the queue.
+    const sent = [outbox.send(post()), outbox.send(post({ channel: 'D2' }))];
+    await expect.poll(async () => (await outbox.backlog()).depth).toBe(2);
+    const { oldestAt } = await outbox.backlog();
+    expect(oldestAt).toBeGreaterThanOrEqual(before);
+    expect(oldestAt).toBeLessThanOrEqual(Date.now());
+    await outbox.start(scripted([]), classify);
+    expect((await Promise.all(sent)).every((r) => r.ok)).toBe(true);
+    expect(await outbox.backlog()).toEqual({ depth: 0 });
+  });
+
   it('refuses to open, with redis_unavailable, when Redis does not answer', async () => {
     await expect(Outbox.open({ url: 'redis://127.0.0.1:1', prefix: uniquePrefix() })).rejects.toMatchObject({
       code: 'redis_unavailable',

@@ -40,6 +40,14 @@ describe('stored question records', () => {
     });
   });
 
+  it('keep an Automations question’s source, and read a record without one as an MCP question', () => {
+    const fromApi: Question = { ...pending, source: 'api' };
+    expect(toHash(fromApi).source).toBe('api');
+    expect(parseQuestion(toHash(fromApi))).toEqual(fromApi);
+    expect(toHash({ ...pending, source: 'mcp' })).not.toHaveProperty('source');
+    expect(() => parseQuestion({ ...toHash(pending), source: 'sms' })).toThrow(/"source"/);
+  });
+
   it('keep the server’s name and version and who may answer', () => {
     const routed: Question = {
       ...pending,

@@ -2,7 +2,7 @@
 // the HTTP API and the MCP endpoint next. Each source translates its own protocol into ask(request, context);
 // the intake applies the source's policy (secret refusal, rate limit), fixes who may answer, and asks.
 import type { FormAsk, RateLimit, Relay } from '../relay.js';
-import type { Answerers, Origin, Outcome, ServerIdentity } from '../types.js';
+import type { Answerers, Origin, Outcome, QuestionSource, ServerIdentity } from '../types.js';
 
 /** A question as any source asks it. */
 export type QuestionRequest =
@@ -20,6 +20,8 @@ export interface AskContext {
   timeoutMs: number;
   /** Aborts when the question is no longer wanted; its reason is the relay's EndReason ('withdrawn', 'call_ended'). */
   signal: AbortSignal;
+  /** Which source asks (a metrics label); default 'mcp'. */
+  source?: QuestionSource;
 }
 
 /** The relay's one port for questions: resolves with exactly one outcome for the source. */
@@ -64,6 +66,7 @@ export class Intake implements QuestionIntake {
       ...(policy.rateLimit ? { rateLimit: policy.rateLimit } : {}),
       ...(context.serverInfo ? { serverInfo: context.serverInfo } : {}),
       ...(answerers ? { answerers } : {}),
+      ...(context.source ? { source: context.source } : {}),
     };
     if (request.mode === 'url') {
       return relay.askUrl({ ...common, url: request.url, elicitationId: request.elicitationId });

@@ -22,7 +22,7 @@ import type { QuestionIntake } from './intake.js';
  */
 export function startMcpServers(
   servers: readonly ServerConfig[],
-  deps: McpSinkDeps & { logger: Logger },
+  deps: McpSinkDeps & { logger: Logger; onStatus?: (status: ServerStatus) => void },
 ): McpHub {
   const { logger } = deps;
   const hub = new McpHub({
@@ -30,6 +30,7 @@ export function startMcpServers(
     sink: mcpElicitationSink(deps),
     logger: logger.child({ component: 'mcp' }),
     onStatus: (status) => {
+      deps.onStatus?.(status);
       if (status.state === 'connected') logger.info({ mcp: status }, 'MCP server connected');
       else logger.warn({ mcp: status }, 'MCP server unavailable');
     },

@@ -6,7 +6,7 @@
 // The worker never lets a job fail for a Slack reason: it completes with an OutboxResult, so send() gets
 // `{ ok: false, error }` instead of BullMQ's failure text. Only transient errors are thrown, to be retried.
 import type { KnownBlock } from '@slack/types';
-import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
+import { Queue, QueueEvents, Worker, type Job, type JobType } from 'bullmq';
 import {
   OUTBOX_QUEUE,
   RedisConnections,
@@ -118,6 +118,9 @@ type Data = Omit<OutboxJob, 'args'> & { deadline: number } & (
     { args: OutboxArgs; settled?: undefined } | { args?: undefined; settled: OutboxResult }
   );
 
+/** The states of a job not yet done: the outbox's backlog. */
+const BACKLOG_STATES: JobType[] = ['waiting', 'prioritized', 'delayed', 'active'];
+
 /** Thrown inside the worker so BullMQ retries the job with backoff; never reaches send(). */
 class RetryLater extends RelayError<'outbox_retry'> {
   override name = 'RetryLater';
@@ -186,6 +189,19 @@ export class Outbox {
       this.p.logger.warn({ err, id: added.id }, 'outbox call did not finish');
       return { ok: false, error: this.clock() >= deadline ? 'deadline' : 'outbox_failed' };
     }
+  }
+
+  /**
+   * Jobs not yet done across replicas, and when the oldest of them was queued (epoch ms): the first job of
+   * each state (the delayed set is ordered by due time, so its first is the one due soonest).
+   */
+  async backlog(): Promise<{ depth: number; oldestAt?: number }> {
+    const { queue } = this.p;
+    const counts = await queue.getJobCounts(...BACKLOG_STATES);
+    const depth = Object.values(counts).reduce((sum, n) => sum + n, 0);
+    const firsts = await Promise.all(BACKLOG_STATES.map((state) => queue.getJobs(state, 0, 0, true)));
+    const queuedAt = firsts.flat().map((job) => job.timestamp);
+    return { depth, ...(queuedAt.length > 0 ? { oldestAt: Math.min(...queuedAt) } : {}) };
   }
 
   /** Runs this replica's worker; `classify` decides whether a handler error is retried. Once per outbox. */

@@ -1,0 +1,220 @@
+// Every Prometheus series the bot exports, on one Registry instance (no global registry), served at GET /metrics.
+// The parts never import prom-client: the relay gets a RelayObserver, the MCP hub an onStatus hook, the Slack
+// side a counting fetch and an ack hook; levels (pending, outbox backlog, MCP state, Redis) are read at scrape
+// time through the Sources given to watch(). Labels carry servers, methods, outcomes and reasons, never user
+// or question ids.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Clock } from '../clock.js';
+import type { Question, QuestionSource } from '../relay/types.js';
+
+/** Reasons a person ended the question by acting on it: only these count towards time to answer. */
+const PERSON_REASONS = new Set(['answered', 'declined', 'closed']);
+
+/** Time to answer, in seconds: from seconds (a quick click) to a day (the longest timeouts people set). */
+const ANSWER_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 24 * 3600];
+/** Timeout lateness, in seconds: PRODUCT asks for well under a second, so the buckets are finest there. */
+const LATENESS_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
+/** Slack ack latency, in seconds: Slack gives up after 3 s. */
+const ACK_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5];
+
+/** One MCP server's connection as the hub reports it (src/mcp ServerStatus, structurally). */
+export interface McpState {
+  server: string;
+  state: string;
+}
+
+/** What the bot's levels are read from at scrape time. */
+export interface MetricSources {
+  /** Questions this replica holds waiting for their outcome. */
+  pending(): number;
+  /** The Slack outbox's jobs not yet done, and when the oldest of them was queued (epoch ms). */
+  outbox(): Promise<{ depth: number; oldestAt?: number }>;
+  /** Each configured MCP server's connection state. */
+  servers(): McpState[];
+  /** True when Redis answers a PING in time (the /readyz probe). */
+  redis(): Promise<boolean>;
+}
+
+const sourceOf = (question: Pick<Question, 'source'>): QuestionSource => question.source ?? 'mcp';
+
+export class Metrics {
+  readonly registry = new Registry();
+  private sources: MetricSources | undefined;
+  private readonly lastState = new Map<string, string>();
+  private reading: Promise<Reading | undefined> = Promise.resolve(undefined);
+
+  private readonly created = new Counter({
+    name: 'elicit_relay_questions_created_total',
+    help: 'Questions asked, by server and source (mcp: an MCP server elicited; api: the HTTP API asked).',
+    labelNames: ['server', 'source'] as const,
+    registers: [this.registry],
+  });
+  private readonly ended = new Counter({
+    name: 'elicit_relay_questions_ended_total',
+    help: 'Questions ended, counted by the replica whose transition won, by outcome (accept|decline|cancel) and reason.',
+    labelNames: ['server', 'source', 'outcome', 'reason'] as const,
+    registers: [this.registry],
+  });
+  private readonly answerSeconds = new Histogram({
+    name: 'elicit_relay_question_answer_seconds',
+    help: 'Seconds from asking to a person answering, declining or closing the form.',
+    labelNames: ['server', 'source', 'outcome'] as const,
+    buckets: ANSWER_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly lateness = new Histogram({
+    name: 'elicit_relay_timeout_lateness_seconds',
+    help: 'Seconds between a question deadline and the timeout that ended it.',
+    labelNames: ['server'] as const,
+    buckets: LATENESS_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly slackCalls = new Counter({
+    name: 'elicit_relay_slack_api_calls_total',
+    help: 'Slack Web API calls by method and error ("none" when ok, "ratelimited" for a 429, Slack error code otherwise).',
+    labelNames: ['method', 'error'] as const,
+    registers: [this.registry],
+  });
+  private readonly ackSeconds = new Histogram({
+    name: 'elicit_relay_slack_ack_seconds',
+    help: 'Seconds from receiving a Slack request at /slack/events to its response (HTTP mode), by status.',
+    labelNames: ['status'] as const,
+    buckets: ACK_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly reconnects = new Counter({
+    name: 'elicit_relay_mcp_reconnects_total',
+    help: 'Times an MCP server came back connected after being down.',
+    labelNames: ['server'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(private readonly clock: Pick<Clock, 'now'>) {
+    collectDefaultMetrics({ register: this.registry });
+    this.levels();
+  }
+
+  /** Where pending, the outbox, MCP state and Redis are read from; before this, those series are absent. */
+  watch(sources: MetricSources): void {
+    this.sources = sources;
+  }
+
+  /** The relay's observer port. */
+  readonly relay = {
+    created: (question: Question): void => {
+      this.created.inc({ server: question.server, source: sourceOf(question) });
+    },
+    ended: (question: Question): void => this.onEnded(question),
+  };
+
+  /** The MCP hub's status hook: a server that comes back connected after being down counts a reconnect. */
+  readonly mcpStatus = (status: McpState): void => {
+    const before = this.lastState.get(status.server);
+    this.lastState.set(status.server, status.state);
+    if (status.state === 'connected' && (before === 'reconnecting' || before === 'failed'))
+      this.reconnects.inc({ server: status.server });
+  };
+
+  /** One Slack Web API call made; `error` is "none" when it succeeded. */
+  readonly slackCall = (method: string, error: string): void => {
+    this.slackCalls.inc({ method, error });
+  };
+
+  /** One Slack request answered at /slack/events after `ms` milliseconds with `status`. */
+  readonly slackAck = (ms: number, status: number): void => {
+    this.ackSeconds.observe({ status: String(status) }, ms / 1000);
+  };
+
+  /** The exposition text and its content type, for GET /metrics. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    this.reading = this.read();
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  private onEnded(question: Question): void {
+    // Redis TIME, like createdAt and deadline; this replica's clock only for a record without it.
+    const now = question.endedAt ?? this.clock.now();
+    const outcome = question.outcome?.action ?? 'cancel';
+    const labels = { server: question.server, source: sourceOf(question) };
+    const reason = question.reason ?? 'unknown';
+    this.ended.inc({ ...labels, outcome, reason });
+    if (PERSON_REASONS.has(reason))
+      this.answerSeconds.observe({ ...labels, outcome }, Math.max(0, now - question.createdAt) / 1000);
+    if (reason === 'timed_out')
+      this.lateness.observe({ server: question.server }, Math.max(0, now - question.deadline) / 1000);
+  }
+
+  /** Gauges set at scrape time from the scrape's one reading of the watched sources. */
+  private levels(): void {
+    this.readGauge(
+      'elicit_relay_questions_pending',
+      'Questions this replica holds waiting for an outcome (sum over replicas for the deployment).',
+      (r) => r.pending,
+    );
+    this.readGauge(
+      'elicit_relay_redis_up',
+      '1 when Redis answered a PING in time at scrape time, else 0.',
+      (r) => (r.redisUp ? 1 : 0),
+    );
+    this.readGauge(
+      'elicit_relay_outbox_depth',
+      'Slack outbox jobs (card posts and updates) waiting, delayed or running, across replicas.',
+      (r) => r.backlog?.depth,
+    );
+    this.readGauge(
+      'elicit_relay_outbox_oldest_age_seconds',
+      'Age in seconds of the oldest job in the Slack outbox (0 when empty).',
+      (r) => r.backlog && Math.max(0, r.now - (r.backlog.oldestAt ?? r.now)) / 1000,
+    );
+    const connected: Gauge<'server'> = new Gauge({
+      name: 'elicit_relay_mcp_server_connected',
+      help: 'Each MCP server: 1 while its control link is connected, 0 otherwise.',
+      labelNames: ['server'] as const,
+      registers: [this.registry],
+      collect: async () => {
+        for (const s of (await this.reading)?.servers ?? [])
+          connected.set({ server: s.server }, s.state === 'connected' ? 1 : 0);
+      },
+    });
+  }
+
+  /** A gauge set from the scrape's reading; left at its last value while nothing is watched or it is unknown. */
+  private readGauge(name: string, help: string, value: (r: Reading) => number | undefined): void {
+    const gauge: Gauge = new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect: async () => {
+        const reading = await this.reading;
+        const v = reading && value(reading);
+        if (v !== undefined) gauge.set(v);
+      },
+    });
+  }
+
+  /** Reads the async levels once per scrape (Prometheus' registry collects every metric at once). */
+  private async read(): Promise<Reading | undefined> {
+    const sources = this.sources;
+    if (!sources) return undefined;
+    const [backlog, redisUp] = await Promise.all([
+      sources.outbox().catch(() => undefined),
+      sources.redis().catch(() => false),
+    ]);
+    return {
+      backlog,
+      redisUp,
+      pending: sources.pending(),
+      servers: sources.servers(),
+      now: this.clock.now(),
+    };
+  }
+}
+
+interface Reading {
+  /** Undefined when the outbox could not be read (Redis down): the gauges keep their last value. */
+  backlog: { depth: number; oldestAt?: number } | undefined;
+  redisUp: boolean;
+  pending: number;
+  servers: McpState[];
+  now: number;
+}

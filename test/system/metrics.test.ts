@@ -1,0 +1,114 @@
+// GET /metrics after a full flow: a card whose first post Slack rate-limits, an answer, a timeout. Each series
+// the flow touches carries the values it implies, and no label carries a user or question id.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSamples, valueOf, type Sample } from '../support/prometheus.js';
+import { questionIdOnCard } from '../support/slack-text.js';
+import { openForm, startHarness, type Harness } from './harness.js';
+
+const SCHEMA = {
+  type: 'object',
+  properties: { name: { type: 'string', title: 'Name' } },
+  required: ['name'],
+};
+
+async function scrape(h: Harness): Promise<{ text: string; samples: Sample[]; type: string | null }> {
+  const response = await fetch(`http://127.0.0.1:${h.relay.port}/metrics`);
+  expect(response.status).toBe(200);
+  const text = await response.text();
+  return { text, samples: parseSamples(text), type: response.headers.get('content-type') };
+}
+
+async function cardUpdated(h: Harness, card: { ts: string }): Promise<void> {
+  await h.standin.waitForCall('chat.update', (c) => c.ok && c.args.ts === card.ts, 10_000);
+}
+
+const idOnCard = (h: Harness, card: { channel: string; ts: string }): string =>
+  questionIdOnCard(h.standin.message(card.channel, card.ts)?.blocks);
+
+describe('GET /metrics after a full flow', () => {
+  let h: Harness;
+  const questionIds: string[] = [];
+  beforeAll(async () => {
+    h = await startHarness({ moreFixtures: { quick: { timeout: '2s' } } });
+    // Answered: the card's first post is rate-limited, the outbox waits Retry-After (1 s) and posts it.
+    h.standin.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 1 });
+    const answered = await h.ask('U1', SCHEMA, 'Your name?');
+    questionIds.push(idOnCard(h, answered));
+    const viewId = await openForm(h, 'U1', answered);
+    const blocks = h.standin.view(viewId)?.view.blocks as { type: string; block_id: string }[];
+    const [block = ''] = blocks.filter((b) => b.type === 'input').map((b) => b.block_id);
+    await h.driver.submitView({ userId: 'U1', viewId, values: { [block]: 'Ada' } });
+    expect(await h.toolResult('U1')).toEqual({ action: 'accept', content: { name: 'Ada' } });
+    await cardUpdated(h, answered);
+    // Timed out: nobody answers the quick server's question within its 2 s.
+    const expired = await h.run('U2', 'ask', { message: 'Too late?', schema: SCHEMA }, 'quick');
+    questionIds.push(idOnCard(h, expired));
+    expect(await h.toolResult('U2')).toEqual({ action: 'cancel' });
+    await cardUpdated(h, expired);
+  }, 40_000);
+  afterAll(() => h.close());
+
+  it('counts each question created and ended, by server, source, outcome and reason', async () => {
+    const { samples, type } = await scrape(h);
+    expect(type).toMatch(/^text\/plain; version=0\.0\.4/);
+    const created = 'elicit_relay_questions_created_total';
+    expect(valueOf(samples, created, { server: 'fixture', source: 'mcp' })).toBe(1);
+    expect(valueOf(samples, created, { server: 'quick', source: 'mcp' })).toBe(1);
+    const ended = 'elicit_relay_questions_ended_total';
+    const fixtureEnd = { server: 'fixture', source: 'mcp', outcome: 'accept', reason: 'answered' };
+    expect(valueOf(samples, ended, fixtureEnd)).toBe(1);
+    expect(valueOf(samples, ended, { server: 'quick', outcome: 'cancel', reason: 'timed_out' })).toBe(1);
+    expect(samples.filter((s) => s.name === ended)).toHaveLength(2);
+    expect(valueOf(samples, 'elicit_relay_questions_pending')).toBe(0);
+  });
+
+  it('times the answer and the timeout lateness', async () => {
+    const { samples } = await scrape(h);
+    const answer = { server: 'fixture', source: 'mcp', outcome: 'accept' };
+    expect(valueOf(samples, 'elicit_relay_question_answer_seconds_count', answer)).toBe(1);
+    expect(valueOf(samples, 'elicit_relay_question_answer_seconds_sum', answer)).toBeGreaterThan(0);
+    // Nobody answered the quick question: it has no time to answer, only a lateness.
+    expect(
+      valueOf(samples, 'elicit_relay_question_answer_seconds_count', { server: 'quick' }),
+    ).toBeUndefined();
+    expect(valueOf(samples, 'elicit_relay_timeout_lateness_seconds_count', { server: 'quick' })).toBe(1);
+    const late = valueOf(samples, 'elicit_relay_timeout_lateness_seconds_sum', { server: 'quick' });
+    expect(late).toBeGreaterThanOrEqual(0);
+    expect(late).toBeLessThan(1);
+  });
+
+  it('counts Slack Web API calls by method and error, the rate-limited one included', async () => {
+    const { samples } = await scrape(h);
+    const calls = 'elicit_relay_slack_api_calls_total';
+    expect(valueOf(samples, calls, { method: 'chat.postMessage', error: 'ratelimited' })).toBe(1);
+    // Two cards and two tool results.
+    const posted = valueOf(samples, calls, { method: 'chat.postMessage', error: 'none' });
+    expect(posted).toBe(h.standin.calls.filter((c) => c.method === 'chat.postMessage' && c.ok).length);
+    expect(posted).toBeGreaterThanOrEqual(4);
+    expect(valueOf(samples, calls, { method: 'chat.update', error: 'none' })).toBeGreaterThanOrEqual(2);
+    expect(valueOf(samples, calls, { method: 'views.open', error: 'none' })).toBe(1);
+  });
+
+  it('reports Slack ack latency, the outbox, MCP servers, Redis and the process', async () => {
+    const { samples } = await scrape(h);
+    // Two slash commands, a click and a submit were answered 200.
+    const acks = valueOf(samples, 'elicit_relay_slack_ack_seconds_count', { status: '200' });
+    expect(acks).toBeGreaterThanOrEqual(4);
+    expect(valueOf(samples, 'elicit_relay_slack_ack_seconds_bucket', { status: '200', le: '3' })).toBe(acks);
+    expect(valueOf(samples, 'elicit_relay_outbox_depth')).toBeGreaterThanOrEqual(0);
+    expect(valueOf(samples, 'elicit_relay_outbox_oldest_age_seconds')).toBeGreaterThanOrEqual(0);
+    expect(valueOf(samples, 'elicit_relay_mcp_server_connected', { server: 'fixture' })).toBe(1);
+    expect(valueOf(samples, 'elicit_relay_mcp_server_connected', { server: 'quick' })).toBe(1);
+    expect(valueOf(samples, 'elicit_relay_mcp_reconnects_total', { server: 'fixture' })).toBeUndefined();
+    expect(valueOf(samples, 'elicit_relay_redis_up')).toBe(1);
+    expect(valueOf(samples, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    expect(valueOf(samples, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+  });
+
+  it('carries no user or question id in any label', async () => {
+    const { samples } = await scrape(h);
+    const values = samples.flatMap((s) => Object.values(s.labels));
+    expect(questionIds.every((id) => id.length > 0)).toBe(true);
+    for (const id of [...questionIds, 'U1', 'U2']) expect(values).not.toContain(id);
+  });
+});
