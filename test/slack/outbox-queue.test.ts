@@ -128,6 +128,31 @@ describe('Outbox', () => {
     expect(handler.runs).toHaveLength(1);
   });
 
+  it('answers a call sent again with the same key after it finished with the kept result, without a second call', async () => {
+    const handler = scripted([]);
+    const outbox = await openOutbox(handler);
+    const first = await outbox.send(post({ key: 'card-q2' }));
+    expect(await outbox.send(post({ key: 'card-q2' }))).toEqual(first);
+    expect(handler.runs).toHaveLength(1);
+  });
+
+  it('waits on 50 calls at once without a MaxListenersExceededWarning, each getting its own result', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const outbox = await openOutbox(scripted([]));
+      const channels = Array.from({ length: 50 }, (_, i) => `D${i}`);
+      const results = await Promise.all(channels.map((channel) => outbox.send(post({ channel }))));
+      expect(results.every((r) => r.ok)).toBe(true);
+      // process.emitWarning delivers on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('spaces posts to one channel by the pace, in the order they were sent, but not posts to others', async () => {
     const handler = scripted([]);
     const outbox = await openOutbox(handler, 100, 400);

@@ -5,6 +5,7 @@
 //
 // The worker never lets a job fail for a Slack reason: it completes with an OutboxResult, so send() gets
 // `{ ok: false, error }` instead of BullMQ's failure text. Only transient errors are thrown, to be retried.
+import { randomUUID } from 'node:crypto';
 import type { KnownBlock } from '@slack/types';
 import { Queue, QueueEvents, Worker, type Job, type JobType } from 'bullmq';
 import {
@@ -21,6 +22,7 @@ import {
 } from '../../redis/index.js';
 import { RelayError } from '../../relay/errors.js';
 import { settleWithin } from '../../settle.js';
+import { Waiters, isOutboxResult } from './waiters.js';
 
 export { OUTBOX_QUEUE } from '../../redis/index.js';
 /**
@@ -135,6 +137,7 @@ interface Parts {
   base: RedisClient;
   queue: Queue<Data, OutboxResult>;
   events: QueueEvents;
+  waiters: Waiters;
 }
 
 export class Outbox {
@@ -157,7 +160,8 @@ export class Outbox {
     const events = new QueueEvents(OUTBOX_QUEUE, { connection: base, prefix: k.bullPrefix });
     queue.on('error', (err) => logger.warn({ err }, 'outbox queue error'));
     events.on('error', (err) => logger.warn({ err }, 'outbox events error'));
-    const outbox = new Outbox({ opts, keys: k, logger, producer, base, queue, events });
+    const waiters = new Waiters(events);
+    const outbox = new Outbox({ opts, keys: k, logger, producer, base, queue, events, waiters });
     try {
       await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
     } catch (err) {
@@ -170,25 +174,23 @@ export class Outbox {
   /** Queues one call and waits for its result; rejects with a StoreError only when Redis refuses the job. */
   async send(job: OutboxJob): Promise<OutboxResult> {
     const deadline = job.deadline ?? this.clock() + OUTBOX_DEFAULT_DEADLINE_MS;
-    let added: Job<Data, OutboxResult>;
+    // The job id is ours, so the wait is registered before the job exists and no completion is missed.
+    const id = job.key ?? randomUUID();
+    const waiting = this.p.waiters.wait(id, Math.max(0, deadline - this.clock()) + WAIT_GRACE_MS);
     try {
       const delay = job.method === 'chat.postMessage' ? await this.paceDelay(job.channel) : 0;
-      added = await this.p.queue.add(
-        job.method,
-        { ...job, deadline },
-        { ...this.jobOptions(job.key), delay },
-      );
+      await this.p.queue.add(job.method, { ...job, deadline }, { ...this.jobOptions(id), delay });
+      // The same key sent earlier may have finished already: no event will come, so read its result.
+      if (job.key !== undefined) await this.settleFinished(id);
     } catch (err) {
+      waiting.cancel();
       throw commandError('outbox send', err);
     }
-    const ttl = Math.max(0, deadline - this.clock()) + WAIT_GRACE_MS;
-    try {
-      return await added.waitUntilFinished(this.p.events, ttl);
-    } catch (err) {
-      // No answer in time (no worker running, Redis gone) or BullMQ failed the job (e.g. stalled too often).
-      this.p.logger.warn({ err, id: added.id }, 'outbox call did not finish');
-      return { ok: false, error: this.clock() >= deadline ? 'deadline' : 'outbox_failed' };
-    }
+    const result = await waiting.result;
+    if (typeof result !== 'string') return result;
+    // No answer in time (no worker running, Redis gone), BullMQ failed the job, or the outbox closed.
+    this.p.logger.warn({ id, why: result }, 'outbox call did not finish');
+    return { ok: false, error: this.clock() >= deadline ? 'deadline' : 'outbox_failed' };
   }
 
   /**
@@ -227,13 +229,14 @@ export class Outbox {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const { queue, events, producer, base, logger } = this.p;
+    const { queue, events, producer, base, logger, waiters } = this.p;
     const warn = (what: string) => (err: unknown) => logger.warn({ err }, `closing the outbox ${what}`);
     if (this.worker) {
       const worker = this.worker;
       const done = await settleWithin([worker.close()], WAIT_GRACE_MS);
       if (!done) await worker.close(true).catch(warn('worker'));
     }
+    waiters.closeAll();
     await events.close().catch(warn('events'));
     await queue.close().catch(warn('queue'));
     await endClient(base, false);
@@ -248,10 +251,18 @@ export class Outbox {
     return typeof wait === 'number' ? wait : 0;
   }
 
-  private jobOptions(key: string | undefined) {
+  /** Settles the waits on job `id` when it has already finished. */
+  private async settleFinished(id: string): Promise<void> {
+    const state = await this.p.queue.getJobState(id);
+    if (state !== 'completed' && state !== 'failed') return;
+    const value: unknown = (await this.p.queue.getJob(id))?.returnvalue;
+    this.p.waiters.settle(id, state === 'completed' && isOutboxResult(value) ? value : 'failed');
+  }
+
+  private jobOptions(jobId: string) {
     const retryBaseMs = this.p.opts.retryBaseMs ?? OUTBOX_RETRY_BASE_MS;
     return {
-      ...(key === undefined ? {} : { jobId: key }),
+      jobId,
       attempts: OUTBOX_MAX_ATTEMPTS,
       backoff: { type: 'exponential', delay: retryBaseMs },
       removeOnComplete: { age: KEEP_COMPLETED_SEC },
