@@ -29,11 +29,16 @@ export class CallRun {
   /** Aborts when the caller aborts or a timer expires: the SDK request's signal. */
   readonly signal: AbortSignal;
   private readonly expiry = new AbortController();
-  private readonly ended = new AbortController();
+  /**
+   * The withdraw controllers of this call's open questions, aborted when the call ends. A set rather than one
+   * 'abort' listener per question on a shared signal: a call that opens more than 10 questions made Node warn
+   * MaxListenersExceededWarning (issue 15.13).
+   */
+  private readonly open = new Set<AbortController>();
+  private over = false;
   private readonly deadline: number | undefined;
   private cancelSilence: () => void = () => undefined;
   private cancelDeadline: () => void = () => undefined;
-  private openQuestions = 0;
   private lastProgress = 0;
 
   constructor(
@@ -88,31 +93,29 @@ export class CallRun {
    * `withdraw` aborts with 'call_ended' if the call ends first. Call the returned function when it ends.
    */
   questionOpened(withdraw: AbortController): () => void {
-    this.openQuestions += 1;
+    this.open.add(withdraw);
     this.cancelSilence();
-    const onEnd = (): void => withdraw.abort('call_ended' satisfies WithdrawReason);
-    this.ended.signal.addEventListener('abort', onEnd, { once: true });
     return () => {
-      this.ended.signal.removeEventListener('abort', onEnd);
-      this.openQuestions -= 1;
+      this.open.delete(withdraw);
       this.armSilence();
     };
   }
 
   /** The call is over, whatever the outcome: its timers stop and its open questions are withdrawn. */
   end(): void {
+    this.over = true;
     this.cancelSilence();
     this.cancelDeadline();
-    this.ended.abort('call_ended' satisfies WithdrawReason);
+    for (const withdraw of this.open) withdraw.abort('call_ended' satisfies WithdrawReason);
   }
 
   private armSilence(): void {
     this.cancelSilence();
-    if (this.openQuestions > 0 || this.ended.signal.aborted) return;
+    if (this.open.size > 0 || this.over) return;
     this.cancelSilence = this.clock.schedule(() => this.expire(), this.silenceMs);
   }
 
   private expire(): void {
-    if (!this.ended.signal.aborted) this.expiry.abort('timeout');
+    if (!this.over) this.expiry.abort('timeout');
   }
 }
