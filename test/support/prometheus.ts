@@ -39,3 +39,13 @@ export function valueOf(
 export function familyNames(text: string): Set<string> {
   return new Set([...text.matchAll(/^# TYPE (\S+) \S+$/gm)].map(([, name = '']) => name));
 }
+
+/** Series names a PromQL expression reads (this bot's, and Node's process metrics). */
+export function seriesNamesIn(expr: string): string[] {
+  return [...expr.matchAll(/\b(?:elicit_relay|process|nodejs)_[a-z0-9_]+\b/g)].map(([name]) => name);
+}
+
+/** True when `name` is a family of `families`, or a histogram's _bucket, _sum or _count series of one. */
+export function isExported(name: string, families: Set<string>): boolean {
+  return families.has(name) || families.has(name.replace(/_(?:bucket|sum|count)$/, ''));
+}

@@ -1,7 +1,15 @@
 // GET /metrics after a full flow: a card whose first post Slack rate-limits, an answer, a timeout. Each series
 // the flow touches carries the values it implies, and no label carries a user or question id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSamples, valueOf, type Sample } from '../support/prometheus.js';
+import { opsExpressions } from '../support/ops-files.js';
+import {
+  familyNames,
+  isExported,
+  parseSamples,
+  seriesNamesIn,
+  valueOf,
+  type Sample,
+} from '../support/prometheus.js';
 import { questionIdOnCard } from '../support/slack-text.js';
 import { openForm, startHarness, type Harness } from './harness.js';
 
@@ -110,5 +118,14 @@ describe('GET /metrics after a full flow', () => {
     const values = samples.flatMap((s) => Object.values(s.labels));
     expect(questionIds.every((id) => id.length > 0)).toBe(true);
     for (const id of [...questionIds, 'U1', 'U2']) expect(values).not.toContain(id);
+  });
+
+  it('exports every series the ops/ alert rules and dashboard read', async () => {
+    const families = familyNames((await scrape(h)).text);
+    const read = opsExpressions().flatMap(({ where, expr }) =>
+      seriesNamesIn(expr).map((name) => ({ where, name })),
+    );
+    expect(read.length).toBeGreaterThan(20);
+    expect(read.filter(({ name }) => !isExported(name, families))).toEqual([]);
   });
 });
