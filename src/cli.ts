@@ -5,16 +5,27 @@ import {
   ConfigError,
   connectedConfig,
   loadConfig,
+  logFormat,
   type AppConfig,
   type ServerConfig,
 } from './config/index.js';
-import { createLogger } from './logger.js';
+import { createLogger, type LogFormat } from './logger.js';
 import { start } from './main.js';
 import { type CliArgs, SANDBOX_USAGE, UsageError, parseCliArgs } from './sandbox/args.js';
 import { sandboxServers, startSandbox } from './sandbox/index.js';
 import { StoreError } from './store/index.js';
 
-const logger = createLogger();
+const logger = createLogger(undefined, undefined, readLogFormat());
+
+/** LOG_FORMAT, refused like any other wrong setting before anything is logged. */
+function readLogFormat(): LogFormat {
+  try {
+    return logFormat(process.env, process.stdout.isTTY);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`, 2);
+    throw error;
+  }
+}
 
 function readFile(path: string): string | undefined {
   try {

@@ -1,8 +1,12 @@
-// Structured JSON logs (pino) with secrets and message bodies redacted wherever they might appear in a logged
-// object.
+// Structured logs (pino) with secrets and message bodies redacted wherever they might appear in a logged
+// object: JSON lines for log collectors, or readable lines (pino-pretty) for a person at a terminal.
 import { pino, type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 
 export type { Logger };
+
+/** `json`: one JSON object per line; `pretty`: time, level, message and fields on one readable line. */
+export type LogFormat = 'json' | 'pretty';
 
 const REDACT = [
   'token',
@@ -32,11 +36,27 @@ const REDACT = [
   '*.result',
 ];
 
-/** Level from LOG_LEVEL (default "info"); logs go to `destination` (default stdout) as JSON lines. */
+/**
+ * Level from LOG_LEVEL (default "info"); logs go to `destination` (default stdout) as JSON lines, or as
+ * readable lines with `format` 'pretty' (redaction applies before either).
+ */
 export function createLogger(
   level = process.env.LOG_LEVEL ?? 'info',
   destination?: DestinationStream,
+  format: LogFormat = 'json',
 ): Logger {
   const options = { name: 'elicit-relay', level, redact: { paths: REDACT, censor: '[redacted]' } };
+  if (format === 'pretty') return pino(options, readable(destination));
   return destination ? pino(options, destination) : pino(options);
+}
+
+/** pino-pretty written synchronously (as pino's default stdout is), so a line is out before an exit. */
+function readable(destination?: DestinationStream): DestinationStream {
+  return pretty({
+    sync: true,
+    colorize: destination === undefined && process.stdout.isTTY,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,name',
+    ...(destination ? { destination } : {}),
+  });
 }

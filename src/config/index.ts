@@ -1,6 +1,7 @@
 // Configuration, read and checked once at start-up (load.ts) into the types of types.ts; the rest of the bot
 // imports it from here.
 export { ConfigError } from './error.js';
+export { logFormat } from './log-format.js';
 export { connectedConfig, loadConfig, type ConfigSources } from './load.js';
 export { DEFAULT_ELICITATION_TIMEOUT_MS } from './servers.js';
 export { DEFAULT_SLACK_POLICY, type ReminderSpec, type SlackPolicy } from './slack-policy.js';
