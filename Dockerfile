@@ -1,5 +1,7 @@
+# Node 26 "Lithium": the Active LTS line since 2026-10-28, supported until April 2029 (Node 20 reached its end of
+# life in April 2026; 24 "Krypton" has been in maintenance since 2026-10-20). `engines` still admits Node 20.
 # Build stage: compile TypeScript with the exact locked dependencies.
-FROM node:20-bookworm-slim AS build
+FROM node:26-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -9,7 +11,7 @@ COPY blocks ./blocks
 RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev
 
 # Runtime stage: production dependencies and the compiled output only, as a non-root user.
-FROM node:20-bookworm-slim
+FROM node:26-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build /app/node_modules ./node_modules
