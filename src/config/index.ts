@@ -1,5 +1,6 @@
 // Configuration, read and checked once at start-up (load.ts) into the types of types.ts; the rest of the bot
 // imports it from here.
+export type { AuditConfig } from './audit.js';
 export { ConfigError } from './error.js';
 export { logFormat } from './log-format.js';
 export { connectedConfig, loadConfig, type ConfigSources } from './load.js';

@@ -3,6 +3,7 @@
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './error.js';
 import { parseDuration } from './duration.js';
+import { readAudit } from './audit.js';
 import { readServers } from './servers.js';
 import { readSlack } from './slack-env.js';
 import type { AppConfig, SlackAppConfig } from './types.js';
@@ -23,12 +24,14 @@ export function loadConfig({ env, readFile }: ConfigSources): AppConfig {
       'Point it at an existing YAML or JSON file.',
     );
   }
+  const file = text === undefined ? undefined : parseFile(configPath, text);
   return {
     slack: readSlack(env, readApiUrl(env)),
     redis: readRedis(env),
     port: readPort(env.PORT),
     configPath,
-    servers: text === undefined ? [] : readServers(parseFile(configPath, text), env),
+    servers: readServers(file, env),
+    audit: readAudit(isMapping(file) ? file.audit : undefined, env),
   };
 }
 
@@ -100,6 +103,10 @@ function readUrl(key: string, value: string, protocols: string[]): string {
     throw new ConfigError(key, `"${value}" uses ${url.protocol}`, `Use a ${protocols.join(' or ')}// URL.`);
   }
   return value;
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseFile(path: string, text: string): unknown {

@@ -1,5 +1,6 @@
 // The configuration as the rest of the bot sees it: parsed once (load.ts), as unions whose variants carry
 // exactly the values their mode needs, so nothing downstream checks a setting again.
+import type { AuditConfig } from './audit.js';
 import type { SlackPolicy } from './slack-policy.js';
 
 /** How Slack's requests reach the bot: signed HTTP requests (Events API), or Socket Mode's WebSocket. */
@@ -75,6 +76,8 @@ export interface AppConfig {
   port: number;
   configPath: string;
   servers: ServerConfig[];
+  /** The `audit` section and AUDIT_DATABASE_URL; absent: the defaults (Redis Stream, 30 days, no content). */
+  audit?: AuditConfig;
 }
 
 /** The configuration of a bot connected to Slack (every mode but the sandbox). */

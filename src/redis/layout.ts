@@ -20,6 +20,8 @@
 //   ${prefix}:slack:command:<trigger_id>            string  "1" once a slash command was claimed (replays refused)
 //   ${prefix}:slack:installation:<kind>:<id>        string  JSON Installation (kind `team` or `enterprise`)
 //   ${prefix}:slack:pace:<channel>                  string  epoch ms of the channel's last reserved post slot
+// The audit trail (src/audit), owner `audit`:
+//   ${prefix}:audit:events                          stream  one JSON event per entry, trimmed by age (MINID)
 //
 // Redis Cluster: the finish script writes a question hash AND its holder's inbox in one step, so both must
 // hash to the same slot. One deployment-wide hash tag `{q}` guarantees that. A key's tag is the text between
@@ -50,6 +52,7 @@ export interface Keys {
   command(triggerId: string): string;
   installation(kind: 'team' | 'enterprise', id: string): string;
   pace(channel: string): string;
+  readonly auditEvents: string;
   /** A CLIENT SETNAME value for one of the bot's connections, e.g. `${prefix}:inbox:<holder>`. */
   connectionName(role: string, holder: string): string;
 }
@@ -73,6 +76,7 @@ export function keys(prefix: string): Keys {
     command: (triggerId) => `${slack}:command:${triggerId}`,
     installation: (kind, id) => `${slack}:installation:${kind}:${id}`,
     pace: (channel) => `${slack}:pace:${channel}`,
+    auditEvents: `${prefix}:audit:events`,
     connectionName: (role, holder) => `${prefix}:${role}:${holder}`.replace(unsafeName, '_'),
   };
 }

@@ -51,11 +51,22 @@ export interface Surface {
   remind(question: Question, at?: number): Promise<void>;
 }
 
-/** Hears each question this replica creates, and each one whose end this replica won (for metrics). */
+/**
+ * Hears each question this replica creates, and each one whose end this replica won (metrics, the audit): so
+ * every question is heard created once and ended once across replicas. Its methods return at once, never throw.
+ */
 export interface RelayObserver {
   created(question: Question): void;
   /** The question as it ended: its outcome and reason set. */
   ended(question: Question): void;
+}
+
+/** One observer that tells each of `observers` in turn. */
+export function observeAll(...observers: RelayObserver[]): RelayObserver {
+  return {
+    created: (question) => observers.forEach((o) => o.created(question)),
+    ended: (question) => observers.forEach((o) => o.ended(question)),
+  };
 }
 
 /** Time as the relay sees it: now and timers, passed in so that tests can run them by hand. */

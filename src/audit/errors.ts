@@ -1,0 +1,27 @@
+// The audit error family.
+import { RelayError } from '../relay/errors.js';
+
+export type AuditErrorCode =
+  /** A cursor that no list() of this log gave out (or of the other log, after a switch to PostgreSQL). */
+  | 'bad_cursor'
+  /** PostgreSQL could not be reached or refused a statement. */
+  | 'postgres_error';
+
+export class AuditError extends RelayError<AuditErrorCode> {
+  override name = 'AuditError';
+  constructor(code: AuditErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+/** Cursors are opaque to clients: base64url of `<log kind>:<position>`. */
+export function encodeCursor(kind: 'r' | 'p', position: string): string {
+  return Buffer.from(`${kind}:${position}`).toString('base64url');
+}
+
+export function decodeCursor(kind: 'r' | 'p', cursor: string): string {
+  const text = Buffer.from(cursor, 'base64url').toString();
+  if (!text.startsWith(`${kind}:`))
+    throw new AuditError('bad_cursor', 'cursor is not one this audit log gave out');
+  return text.slice(2);
+}

@@ -1,0 +1,109 @@
+// The audit trail's words: one event per question or call created and ended, and per webhook that gave up.
+import type { Content, EndReason, Outcome } from '../relay/types.js';
+
+export type AuditEventType =
+  'question.created' | 'question.ended' | 'call.created' | 'call.ended' | 'webhook.gave_up';
+
+/** How much of an accepted answer an event keeps (config `audit.content`): nothing, field names, or all. */
+export type AuditContentMode = 'none' | 'fields' | 'full';
+
+/** Who asked: an MCP server's tool run by a person, or an API client. */
+export type AuditSource =
+  | { kind: 'mcp'; server: string; tool?: string; user: string }
+  | { kind: 'api'; client: string; user?: string };
+
+/** One event as stored and listed. `server`, `user` and `client` are what list() filters on. */
+export interface AuditEvent {
+  /** Opaque position of the event, assigned by the log it was read from. */
+  id?: string;
+  type: AuditEventType;
+  /** When the event was recorded, RFC 3339. */
+  at: string;
+  question?: string;
+  call?: string;
+  server?: string;
+  tool?: string;
+  /** The person who ran the tool, or on whose behalf an API call runs, or who was asked. */
+  user?: string;
+  client?: string;
+  action?: Outcome['action'];
+  reason?: EndReason;
+  /** Slack user id of the person who answered, declined or closed it. */
+  answeredBy?: string;
+  /** A call's end: completed or failed. */
+  status?: 'completed' | 'failed';
+  createdAt?: string;
+  endedAt?: string;
+  /** Only with `audit.content: full`. */
+  content?: Content;
+  /** Only with `audit.content: fields`: the answer's field names. */
+  fields?: string[];
+  webhook?: { deliveryId: string; url: string; attempts: number; code: string; reason: string };
+}
+
+export interface AuditQuery {
+  /** Inclusive lower bound of `at`, epoch ms. */
+  since?: number;
+  /** Exclusive upper bound of `at`, epoch ms. */
+  until?: number;
+  server?: string;
+  /** Matches `user` or `answeredBy`. */
+  user?: string;
+  client?: string;
+  /** From a previous page's `cursor`: continue after it. */
+  cursor?: string;
+  /** At most this many events (default 100, at most 1000). */
+  limit?: number;
+}
+
+export interface AuditPage {
+  /** Oldest first. */
+  events: AuditEvent[];
+  /** Present when there may be more: pass it as `cursor` for the next page. */
+  cursor?: string;
+}
+
+/** Where events go and are read back from (Redis Stream, PostgreSQL); one contract suite runs against both. */
+export interface AuditLog {
+  append(event: AuditEvent): Promise<void>;
+  list(query: AuditQuery): Promise<AuditPage>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+
+export function limitOf(query: AuditQuery): number {
+  return Math.min(Math.max(1, Math.floor(query.limit ?? DEFAULT_LIMIT)), MAX_LIMIT);
+}
+
+/** True when the event passes the query's server, user and client filters. */
+export function matches(event: AuditEvent, query: AuditQuery): boolean {
+  if (query.server !== undefined && event.server !== query.server) return false;
+  if (query.client !== undefined && event.client !== query.client) return false;
+  if (query.user !== undefined && event.user !== query.user && event.answeredBy !== query.user) return false;
+  return true;
+}
+
+const EVENT_TYPES: readonly string[] = [
+  'question.created',
+  'question.ended',
+  'call.created',
+  'call.ended',
+  'webhook.gave_up',
+] satisfies AuditEventType[];
+
+function isAuditEvent(value: unknown): value is AuditEvent {
+  if (typeof value !== 'object' || value === null || !('type' in value) || !('at' in value)) return false;
+  return typeof value.type === 'string' && EVENT_TYPES.includes(value.type) && typeof value.at === 'string';
+}
+
+/** An event read back from storage (written by append), or undefined when it is not one. */
+export function parseEvent(json: string): AuditEvent | undefined {
+  try {
+    const value: unknown = JSON.parse(json);
+    return isAuditEvent(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,129 @@
+// What every AuditLog does (the Redis Stream and PostgreSQL), run against both: order, time bounds, filters,
+// cursors. Events are stamped around now, appended oldest first.
+import { describe, expect, it } from 'vitest';
+import { AuditError, type AuditEvent, type AuditLog, type AuditQuery } from '../../src/audit/index.js';
+
+const base = Date.now() - 60_000;
+const at = (s: number): string => new Date(base + s * 1000).toISOString();
+
+const EVENTS: AuditEvent[] = [
+  { type: 'question.created', at: at(0), question: 'q1', server: 'deploy', user: 'U1', createdAt: at(0) },
+  { type: 'question.created', at: at(1), question: 'q2', client: 'ci', createdAt: at(1) },
+  {
+    type: 'question.ended',
+    at: at(2),
+    question: 'q1',
+    server: 'deploy',
+    user: 'U1',
+    action: 'accept',
+    reason: 'answered',
+    answeredBy: 'U2',
+    createdAt: at(0),
+    endedAt: at(2),
+  },
+  {
+    type: 'call.created',
+    at: at(3),
+    call: 'c1',
+    server: 'deploy',
+    tool: 'ship',
+    client: 'ci',
+    user: 'U3',
+    createdAt: at(3),
+  },
+  {
+    type: 'webhook.gave_up',
+    at: at(4),
+    question: 'q2',
+    client: 'ci',
+    webhook: {
+      deliveryId: 'dlv_1',
+      url: 'https://ci.example.com/h',
+      attempts: 30,
+      code: 'bad_status',
+      reason: '500',
+    },
+  },
+];
+
+const withoutId = ({ id: _id, ...event }: AuditEvent): AuditEvent => event;
+
+async function all(log: AuditLog, query: AuditQuery): Promise<AuditEvent[]> {
+  const events: AuditEvent[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < 20; pages++) {
+    const page = await log.list({ ...query, ...(cursor === undefined ? {} : { cursor }) });
+    events.push(...page.events);
+    cursor = page.cursor;
+    if (cursor === undefined) return events;
+  }
+  throw new Error('more than 20 pages');
+}
+
+export function auditLogContract(name: string, open: () => Promise<AuditLog>): void {
+  describe(`${name} (AuditLog contract)`, () => {
+    async function filled(): Promise<AuditLog> {
+      const log = await open();
+      for (const event of EVENTS) await log.append(event);
+      return log;
+    }
+
+    it('lists nothing, and no cursor, when empty', async () => {
+      expect(await (await open()).list({})).toEqual({ events: [] });
+    });
+
+    it('lists every event oldest first, as appended, each with an id', async () => {
+      const { events, cursor } = await (await filled()).list({});
+      expect(cursor).toBeUndefined();
+      expect(events.map(withoutId)).toEqual(EVENTS);
+      expect(new Set(events.map((e) => e.id)).size).toBe(EVENTS.length);
+    });
+
+    it('selects by time: since inclusive, until exclusive', async () => {
+      const log = await filled();
+      const since = Date.parse(at(1));
+      const until = Date.parse(at(3));
+      expect((await log.list({ since, until })).events.map((e) => e.at)).toEqual([at(1), at(2)]);
+      expect((await log.list({ since: Date.parse(at(4)) + 1 })).events).toEqual([]);
+    });
+
+    it('filters by server, by client, and by user as the one who ran it or answered', async () => {
+      const log = await filled();
+      const types = async (q: AuditQuery) =>
+        (await log.list(q)).events.map((e) => `${e.type} ${e.question ?? e.call}`);
+      expect(await types({ server: 'deploy' })).toEqual([
+        'question.created q1',
+        'question.ended q1',
+        'call.created c1',
+      ]);
+      expect(await types({ client: 'ci' })).toEqual([
+        'question.created q2',
+        'call.created c1',
+        'webhook.gave_up q2',
+      ]);
+      expect(await types({ user: 'U2' })).toEqual(['question.ended q1']);
+      expect(await types({ user: 'U1', server: 'deploy' })).toEqual([
+        'question.created q1',
+        'question.ended q1',
+      ]);
+      expect(await types({ server: 'nope' })).toEqual([]);
+    });
+
+    it('pages with an opaque cursor: every event once, in order, then no cursor', async () => {
+      const log = await filled();
+      const first = await log.list({ limit: 2 });
+      expect(first.events).toHaveLength(2);
+      expect(first.cursor).toEqual(expect.any(String));
+      expect((await all(log, { limit: 2 })).map(withoutId)).toEqual(EVENTS);
+      expect(
+        (await all(log, { limit: 1, client: 'ci', since: Date.parse(at(2)) })).map((e) => e.type),
+      ).toEqual(['call.created', 'webhook.gave_up']);
+    });
+
+    it('refuses a cursor it did not give out', async () => {
+      const log = await filled();
+      await expect(log.list({ cursor: 'bm9wZQ' })).rejects.toBeInstanceOf(AuditError);
+      await expect(log.list({ cursor: 'bm9wZQ' })).rejects.toMatchObject({ code: 'bad_cursor' });
+    });
+  });
+}
