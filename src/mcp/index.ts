@@ -18,3 +18,12 @@ export {
   type ToolSummary,
   type UrlRequired,
 } from './types.js';
+export {
+  ASK_HUMAN,
+  EndpointRefusal,
+  GATEWAY_SEPARATOR,
+  mcpEndpoint,
+  type EndpointPorts,
+  type GatewayTool,
+  type HumanAnswer,
+} from './endpoint.js';

@@ -1,0 +1,279 @@
+// The bot as an MCP server, at POST /mcp (Streamable HTTP, stateless: one SDK server per request), for agent
+// hosts with nobody at their keyboard: the tool `ask_human` asks people in Slack and answers with their
+// outcome, and servers marked `gateway: true` offer their tools as `<server>__<tool>`, whose elicitations go
+// to Slack too. Who calls is the API client its bearer token names; what a client may do is the ports' say.
+// While a person takes their time, progress notifications keep the host's request timeout from firing.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ToolResult } from './types.js';
+
+/** How often a long wait sends a progress notification, in ms (hosts commonly time out after 60 s). */
+export const KEEPALIVE_MS = 15_000;
+
+/** The separator between a gateway server's name and its tool's: `github__create_issue`. */
+export const GATEWAY_SEPARATOR = '__';
+
+export const ASK_HUMAN = 'ask_human';
+
+/** A person's answer, exactly as an MCP server would receive it. */
+export interface HumanAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+}
+
+/** A gateway tool as the agent host sees it. */
+export interface GatewayTool {
+  server: string;
+  tool: string;
+  title?: string;
+  description?: string;
+  inputSchema: unknown;
+}
+
+/** A refusal the caller can act on (a bad argument, a target it may not use): shown as a tool error. */
+export class EndpointRefusal extends Error {
+  override readonly name = 'EndpointRefusal';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface EndpointPorts {
+  /** The API client a bearer token belongs to (compared in constant time), or undefined. */
+  authenticate(authorization: string | undefined): string | undefined;
+  /** The JSON Schema of ask_human's arguments (the API's question shape, one source of truth). */
+  askHumanSchema: Tool['inputSchema'];
+  /** Asks and waits for the outcome; rejects with EndpointRefusal for input the API would refuse. */
+  askHuman(client: string, args: Record<string, unknown>, signal: AbortSignal): Promise<HumanAnswer>;
+  /** The tools of the gateway servers this client may use. */
+  gatewayTools(client: string): Promise<GatewayTool[]>;
+  /** Runs a gateway tool; its elicitations go to the client's target in Slack. */
+  callGatewayTool(
+    client: string,
+    call: { server: string; tool: string; args: Record<string, unknown> },
+    options: { signal: AbortSignal; onProgress: (message?: string) => void },
+  ): Promise<ToolResult>;
+  logger: { warn(obj: object, msg: string): void };
+  /** How often a long wait sends progress, in ms; default KEEPALIVE_MS. */
+  keepaliveMs?: number;
+}
+
+/** The schema of ask_human's structuredContent. */
+const ANSWER_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    action: { type: 'string', enum: ['accept', 'decline', 'cancel'] },
+    content: { type: 'object', description: 'The answer, typed by requestedSchema (accept only).' },
+  },
+  required: ['action'],
+};
+
+/** Largest request body, in bytes (the API's limit). */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The request listener for POST /mcp; other methods get 405 (a stateless server keeps no streams). A host's
+ * `notifications/cancelled` arrives as a POST of its own: when the call it names runs on this replica, that
+ * call's handler is aborted (on another replica the call ends when the host drops its connection).
+ */
+export function mcpEndpoint(ports: EndpointPorts): (req: IncomingMessage, res: ServerResponse) => void {
+  const inFlight = new Map<string, StreamableHTTPServerTransport>();
+  return (req, res) => {
+    const client = ports.authenticate(req.headers.authorization);
+    if (client === undefined) return unauthorized(res);
+    if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
+    serveOne({ ports, inFlight }, client, req, res).catch((err: unknown) => {
+      ports.logger.warn({ err }, 'MCP endpoint request failed');
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  };
+}
+
+function unauthorized(res: ServerResponse): void {
+  res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
+  res.end(JSON.stringify({ error: { code: 'unauthorized', message: 'A valid bearer token is required.' } }));
+}
+
+interface Endpoint {
+  ports: EndpointPorts;
+  inFlight: Map<string, StreamableHTTPServerTransport>;
+}
+
+async function serveOne(
+  { ports, inFlight }: Endpoint,
+  client: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const body = await readJson(req);
+  if (body === undefined) return void res.writeHead(413).end();
+  const server = endpointServer(ports, client);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  const called = callKey(client, body, 'tools/call');
+  if (called !== undefined) inFlight.set(called, transport);
+  const cancelled = callKey(client, body, 'notifications/cancelled');
+  if (cancelled !== undefined) void inFlight.get(cancelled)?.close();
+  res.on('close', () => {
+    if (called !== undefined && inFlight.get(called) === transport) inFlight.delete(called);
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body.parsed);
+}
+
+/** The body as JSON (`parsed` undefined when it is not, for the transport to answer); undefined when too big. */
+async function readJson(req: IncomingMessage): Promise<{ parsed: unknown } | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(buffer);
+  }
+  try {
+    return { parsed: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
+  } catch {
+    return { parsed: undefined };
+  }
+}
+
+/**
+ * The key of the call a message names: a `tools/call` request's own id, or the requestId of a
+ * `notifications/cancelled`. JSON-RPC ids are the host's, so they are kept apart per API client.
+ */
+function callKey(client: string, body: { parsed: unknown }, method: string): string | undefined {
+  const message = body.parsed;
+  if (!isObject(message) || message.method !== method) return undefined;
+  const id =
+    method === 'tools/call' ? message.id : isObject(message.params) ? message.params.requestId : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? `${client}\u0000${String(id)}` : undefined;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function endpointServer(ports: EndpointPorts, client: string): Server {
+  const server = new Server(
+    { name: 'elicit-relay', version: '0.1.0', title: 'elicit-relay: ask people in Slack' },
+    { capabilities: { tools: {} } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [askHumanTool(ports), ...(await ports.gatewayTools(client)).map(gatewayToolOf)],
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args = {} } = request.params;
+    const progress = keepalive(
+      request.params._meta?.progressToken,
+      ports.keepaliveMs ?? KEEPALIVE_MS,
+      (params) => extra.sendNotification({ method: 'notifications/progress', params }),
+    );
+    try {
+      if (name === ASK_HUMAN) return answerResult(await ports.askHuman(client, args, extra.signal));
+      const target = await gatewayTarget(ports, client, name);
+      const call = { ...target, args };
+      const options = { signal: extra.signal, onProgress: progress.note };
+      return callToolResult(await ports.callGatewayTool(client, call, options));
+    } catch (error) {
+      if (error instanceof EndpointRefusal) return refusalResult(error);
+      throw error;
+    } finally {
+      progress.stop();
+    }
+  });
+  return server;
+}
+
+function askHumanTool(ports: EndpointPorts): Tool {
+  return {
+    name: ASK_HUMAN,
+    title: 'Ask a person in Slack',
+    description:
+      'Asks people in Slack with a form built from requestedSchema and waits for their answer: accept with ' +
+      'content, decline, or cancel (closed, timed out or withdrawn). `to` names a person {"user":"U…"}, ' +
+      'people {"users":[…]}, a user group {"usergroup":"S…"} or a channel {"channel":"C…"}.',
+    inputSchema: ports.askHumanSchema,
+    outputSchema: ANSWER_SCHEMA,
+    annotations: { readOnlyHint: false, openWorldHint: true },
+  };
+}
+
+function gatewayToolOf(tool: GatewayTool): Tool {
+  const schema = tool.inputSchema;
+  const inputSchema: Tool['inputSchema'] =
+    typeof schema === 'object' && schema !== null && 'type' in schema && schema.type === 'object'
+      ? { ...schema, type: 'object' }
+      : { type: 'object' };
+  return {
+    name: `${tool.server}${GATEWAY_SEPARATOR}${tool.tool}`,
+    ...(tool.title === undefined ? {} : { title: tool.title }),
+    ...(tool.description === undefined ? {} : { description: tool.description }),
+    inputSchema,
+  };
+}
+
+/** The gateway server and tool a name stands for; an unknown name is the caller's mistake (-32602). */
+async function gatewayTarget(
+  ports: EndpointPorts,
+  client: string,
+  name: string,
+): Promise<{ server: string; tool: string }> {
+  const found = (await ports.gatewayTools(client)).find(
+    (t) => `${t.server}${GATEWAY_SEPARATOR}${t.tool}` === name,
+  );
+  if (!found) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  return { server: found.server, tool: found.tool };
+}
+
+function answerResult(answer: HumanAnswer): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: { ...answer } };
+}
+
+/** The hub's summary of a call as the host receives it: its text, its structured content, whether it failed. */
+function callToolResult(result: ToolResult): CallToolResult {
+  const structured = isObject(result.structured) ? { structuredContent: result.structured } : {};
+  return {
+    content: [{ type: 'text', text: result.text }],
+    ...structured,
+    ...(result.isError ? { isError: true } : {}),
+  };
+}
+
+function refusalResult(refusal: EndpointRefusal): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: `${refusal.code}: ${refusal.message}` }] };
+}
+
+type ProgressParams = { progressToken: string | number; progress: number; message?: string };
+
+/**
+ * Progress for one call: every KEEPALIVE_MS while it waits, and whenever the gateway's server reports some.
+ * Without a progressToken the host asked for none, and none is sent.
+ */
+function keepalive(
+  token: string | number | undefined,
+  everyMs: number,
+  send: (params: ProgressParams) => Promise<void>,
+): { note: (message?: string) => void; stop: () => void } {
+  if (token === undefined) return { note: () => undefined, stop: () => undefined };
+  let progress = 0;
+  const note = (message?: string): void => {
+    progress += 1;
+    // Best effort: a host that went away cannot be told, and its request ends with the connection anyway.
+    send({ progressToken: token, progress, ...(message ? { message } : {}) }).catch(() => undefined);
+  };
+  const timer = setInterval(() => note('waiting for a person in Slack'), everyMs);
+  return { note, stop: () => clearInterval(timer) };
+}
