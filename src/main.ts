@@ -9,6 +9,7 @@ import type { ToolSummary } from './mcp/index.js';
 import { openState, startQuestionWork } from './persistence.js';
 import { ServerPolicies } from './policies.js';
 import { Answering } from './answering/service.js';
+import { startApi } from './api/index.js';
 import { systemClock } from './clock.js';
 import { Relay } from './relay/relay.js';
 import { Intake } from './relay/sources/intake.js';
@@ -95,7 +96,9 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     clock: systemClock,
   });
   slack.listen({ answering, tools: mcpToolRunner(hub) });
-  const { port } = await slack.start(config.port);
+  const apiDeps = { relay, answerers: slack.audience, store: opened.store, checkSchema: slack.checks.schema };
+  const api = await startApi(config, { ...apiDeps, holderId, clock: systemClock, logger }, parts);
+  const { port } = await slack.start(config.port, api.mounts);
   parts.push('Slack requests', () => slack.stop());
   parts.push('waiting questions', () => relay.endAllWaiting('call_ended'));
   await startQuestionWork(opened.store, { relay }, parts);

@@ -3,6 +3,7 @@
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './error.js';
 import { parseDuration } from './duration.js';
+import { readApi } from './api.js';
 import { readAudit } from './audit.js';
 import { readServers } from './servers.js';
 import { readSlack } from './slack-env.js';
@@ -32,6 +33,7 @@ export function loadConfig({ env, readFile }: ConfigSources): AppConfig {
     configPath,
     servers: readServers(file, env),
     audit: readAudit(isMapping(file) ? file.audit : undefined, env),
+    api: readApi(file, env),
   };
 }
 

@@ -245,7 +245,7 @@ function readStringMap(key: string, value: unknown, env: Env): Record<string, st
 }
 
 /** Expands `${VAR}` and `${VAR:-fallback}` from the environment; `$${` escapes a literal `${`. */
-function expand(key: string, value: string, env: Env): string {
+export function expand(key: string, value: string, env: Env): string {
   return value.replace(
     /\$(\$)?\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
     (whole, escaped, name: string, fallback?: string) => {
@@ -268,6 +268,6 @@ function requireString(key: string, value: unknown): string {
   return value;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -65,6 +65,28 @@ export interface ServerConfig {
   slack?: SlackPolicy;
 }
 
+/** One client of the Automations API. */
+export interface ApiClientConfig {
+  name: string;
+  /** Its bearer token (from `${VAR}` in the file, or ELICIT_RELAY_API_TOKEN for `default`). */
+  token: string;
+  /** The MCP servers it may call tools on; every server when absent. */
+  servers?: string[];
+  /** The user, user-group and channel ids it may ask; anyone when absent. */
+  targets?: string[];
+  /** New questions per minute across replicas; unlimited when absent. */
+  ratePerMinute?: number;
+}
+
+export interface ApiConfig {
+  /** No clients: the API is off. */
+  clients: ApiClientConfig[];
+  /** ELICIT_RELAY_WEBHOOK_HOSTS: the hosts callbackUrl may name (host or host:port, lower case). */
+  webhookHosts: string[];
+  /** ELICIT_RELAY_WEBHOOK_SECRET: signs webhook deliveries. */
+  webhookSecret?: string;
+}
+
 export interface AppConfig {
   slack: SlackConfig;
   /**
@@ -78,6 +100,8 @@ export interface AppConfig {
   servers: ServerConfig[];
   /** The `audit` section and AUDIT_DATABASE_URL; absent: the defaults (Redis Stream, 30 days, no content). */
   audit?: AuditConfig;
+  /** The Automations API (src/api) and its webhooks. */
+  api: ApiConfig;
 }
 
 /** The configuration of a bot connected to Slack (every mode but the sandbox). */

@@ -10,6 +10,8 @@
 //   ${prefix}:{q}:held:<holder>     zset    pending question ids of <holder>, scored by deadline
 //   ${prefix}:{q}:user:<userId>     zset    pending question ids a person must answer, scored by deadline
 //   ${prefix}:{q}:rate:<server>     string  new-question counter of the server's current rate window
+//   ${prefix}:{q}:ended             stream  {id, state} of every question that ended (capped, ~100k entries)
+//   ${prefix}:{q}:idem:<client>:<key>  string  an API client's Idempotency-Key: request hash and question id (24 h)
 // BullMQ queues, owner `{bull}` (BullMQ builds the keys below `${prefix}:{bull}:<queue>:` itself):
 //   timeouts, reminders (src/store), outbox (src/slack/outbox), webhooks (src/webhooks)
 // Slack's own state (src/slack), owner `slack`; one key per command, so no hash tag is needed:
@@ -43,6 +45,8 @@ export interface Keys {
   held(holder: string): string;
   user(userId: string): string;
   rate(server: string): string;
+  readonly ended: string;
+  idempotency(client: string, key: string): string;
   /** The BullMQ `prefix` option: queue keys become `${bullPrefix}:${queueName}:...`. */
   readonly bullPrefix: string;
   history(userId: string): string;
@@ -68,6 +72,8 @@ export function keys(prefix: string): Keys {
     held: (holder) => `${prefix}:{q}:held:${holder}`,
     user: (userId) => `${prefix}:{q}:user:${userId}`,
     rate: (server) => `${prefix}:{q}:rate:${server}`,
+    ended: `${prefix}:{q}:ended`,
+    idempotency: (client, key) => `${prefix}:{q}:idem:${client}:${key}`,
     bullPrefix: `${prefix}:{bull}`,
     history: (userId) => `${slack}:history:${userId}`,
     modals: (questionId) => `${slack}:modals:${questionId}`,

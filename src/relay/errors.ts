@@ -10,6 +10,8 @@ export type RelayErrorCode =
   | 'rate_limited'
   /** Slack could not list a configured user group, so who may answer is unknown. */
   | 'answerers_unavailable'
+  /** An asker named nobody who could answer (an empty user group). */
+  | 'no_answerers'
   /** chat.postMessage (the card or a reminder) answered ok: false. */
   | 'slack_post_failed'
   /** chat.update of the card answered ok: false, or an update job had no message ts. */

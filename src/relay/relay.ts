@@ -15,6 +15,7 @@ import type {
   NewQuestion,
   Origin,
   Outcome,
+  Place,
   Question,
   QuestionSource,
   QuestionState,
@@ -110,6 +111,15 @@ export interface FormAsk {
   source?: QuestionSource;
 }
 
+/** A question nobody waits on (see Relay.open): `client` names the API client that asked. */
+export interface DetachedAsk extends Omit<FormAsk, 'signal'> {
+  client: string;
+  /** Where the card goes (the client's `to`). */
+  place: Place;
+  callbackUrl?: string;
+  metadata?: Record<string, unknown>;
+}
+
 export interface UrlAsk extends Omit<FormAsk, 'requestedSchema'> {
   url: string;
   elicitationId: string;
@@ -139,6 +149,8 @@ const URL_QUESTIONS_MAX = 10_000;
 
 export class Relay {
   private readonly waiters = new Map<string, Waiter>();
+  /** Card posts of detached questions in flight (endAllWaiting awaits them). */
+  private readonly deliveries = new Set<Promise<void>>();
   /** Question ids of the URL-mode questions asked here, by server and elicitationId. */
   private readonly urlQuestions = new Map<string, string>();
 
@@ -158,6 +170,26 @@ export class Relay {
     this.options.checkSchema(ask.requestedSchema);
     const { signal, rateLimit, ...fields } = ask;
     return await this.askPerson(fields, signal, rateLimit);
+  }
+
+  /**
+   * Asks without waiting (an API question, `client` set): stores the question, posts its card in the
+   * background and returns it at once. No replica holds it; its outcome is read from the store.
+   */
+  async open(ask: DetachedAsk): Promise<Question> {
+    this.options.checkSchema(ask.requestedSchema);
+    const { rateLimit, ...fields } = ask;
+    const now = this.clock.now();
+    const question = await this.options.store.create(fields, {
+      ...(rateLimit ? { rateLimit } : {}),
+      remindAt: (this.options.reminderTimes ?? defaultReminders)(fields.timeoutMs, now, fields.server),
+    });
+    this.options.observer?.created(question);
+    const delivery = this.deliver(question)
+      .catch((error: unknown) => this.logFailure(question.id, error))
+      .finally(() => this.deliveries.delete(delivery));
+    this.deliveries.add(delivery);
+    return question;
   }
 
   /** Asks a person to open a link (URL mode); accept means they consented and opened it. */
@@ -263,6 +295,8 @@ export class Relay {
    */
   async endAllWaiting(reason: EndReason = 'call_ended'): Promise<void> {
     await Promise.all([...this.waiters.keys()].map((id) => this.endAndRelease(id, reason)));
+    // Detached questions stay pending (any replica serves them); only their card posts in flight are awaited.
+    await Promise.all([...this.deliveries]);
   }
 
   private async deliver(question: Question): Promise<void> {

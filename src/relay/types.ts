@@ -108,7 +108,24 @@ export interface NewQuestion {
   answerers?: Answerers;
   /** Where it came from (metrics label); 'mcp' when absent. */
   source?: QuestionSource;
+  /**
+   * Where the card goes when the asker says so (an API question's `to`); absent: the server's routing policy.
+   */
+  place?: Place;
+  /**
+   * The API client that asked. Such a question is *detached*: no MCP session waits for it, no replica holds
+   * it (the orphan sweep leaves it alone), and its outcome, content included, stays in the record until it
+   * expires, for the client to read.
+   */
+  client?: string;
+  /** An API question's webhook: where its end is POSTed (issue 16.5). */
+  callbackUrl?: string;
+  /** An API client's own data about the question, kept with it as given. */
+  metadata?: Record<string, unknown>;
 }
+
+/** Where a card is posted: a person's DM, or a conversation (in a thread when `threadTs` is set). */
+export type Place = { dm: string } | { channel: string; threadTs?: string };
 
 /** A question as stored (one Redis hash). */
 export interface Question extends NewQuestion {

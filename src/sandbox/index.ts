@@ -52,6 +52,8 @@ function botConfig(
     port: 0,
     configPath: '(sandbox)',
     servers,
+    // The Automations API stays off in the sandbox until its panel exists (issue 16.10).
+    api: { clients: [], webhookHosts: [] },
   };
 }
 

@@ -10,7 +10,7 @@ import type { SlackStatePorts } from './state/index.js';
 import { Audience } from './audience.js';
 import { countedFetch, type SlackCallObserver } from './counted-fetch.js';
 import { processEventsOnce } from './event-dedupe.js';
-import { startHttpServer, type Readiness, type RunningHttpServer } from './http-server.js';
+import { startHttpServer, type Mount, type Readiness, type RunningHttpServer } from './http-server.js';
 import { registerListeners, type ListenerDeps } from './listeners/index.js';
 import { Locales } from './locales.js';
 import { classifySlackError, slackErrorCode, slackHandler } from './outbox/index.js';
@@ -52,7 +52,8 @@ export interface SlackApp {
   clients: SlackClients;
   /** Registers the listeners; call once the relay and the tools exist. */
   listen(deps: Omit<ListenerDeps, 'surface' | 'locales'>): void;
-  start(port: number): Promise<{ port: number }>;
+  /** `mounts`: more handlers on the same HTTP server (the Automations API). */
+  start(port: number, mounts?: readonly Mount[]): Promise<{ port: number }>;
   stop(): Promise<void>;
 }
 
@@ -96,7 +97,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     surface,
     clients,
     listen: (deps) => registerListeners(app, { ...deps, surface, locales: surface.locales }),
-    start: async (port) => {
+    start: async (port, mounts = []) => {
       await options.outbox.start(slackHandler(clients), classifySlackError);
       await built.connect?.();
       server = await startHttpServer({
@@ -105,6 +106,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         ready: options.readiness,
         ...(built.events ? { events: built.events } : {}),
         routes: { ...options.routes, ...distributed?.routes },
+        mounts,
         ...(options.observe ? { onSlackResponse: options.observe.slackAck } : {}),
       });
       return { port: server.port };

@@ -3,7 +3,8 @@
 // channel" is checked when someone acts (conversations.members), so joining or leaving counts at once.
 import { DEFAULT_SLACK_POLICY, type SlackPolicy } from '../config/index.js';
 import { RelayError } from '../relay/errors.js';
-import type { Answerers, Origin, Question } from '../relay/types.js';
+import type { Recipients } from '../relay/sources/intake.js';
+import type { Answerers, Origin, Place, Question } from '../relay/types.js';
 import type { SlackClients } from './workspaces.js';
 
 /** Members listed per conversations.members page (Slack's maximum is 1000). */
@@ -11,8 +12,7 @@ const MEMBERS_PAGE = 1000;
 /** Pages read before giving up on finding someone in a very large channel. */
 const MEMBERS_PAGES_MAX = 20;
 
-/** Where a card is posted: the requester's DM, or a conversation (in a thread when `threadTs` is set). */
-export type Place = { dm: string } | { channel: string; threadTs?: string };
+export type { Place };
 
 export class Audience {
   constructor(
@@ -36,6 +36,14 @@ export class Audience {
     const place = placeOf(policy, origin);
     const inChannel = channel && 'channel' in place ? { channel: place.channel } : {};
     return { users: named, ...(groups.length > 0 ? { groups } : {}), ...inChannel };
+  }
+
+  /** The answerers an API client names in `to`: user groups resolved to their members now. */
+  async answerersTo(to: Recipients, teamId?: string): Promise<Answerers> {
+    if ('user' in to) return { users: [to.user] };
+    if ('users' in to) return { users: [...new Set(to.users)] };
+    if ('channel' in to) return { users: [], channel: to.channel };
+    return { users: [], groups: [{ id: to.usergroup, members: await this.membersOf(to.usergroup, teamId) }] };
   }
 
   /** Whether `userId` may answer `question` (its answerers, or its requester alone when it has none). */
@@ -77,6 +85,11 @@ export class Audience {
     }
     return false;
   }
+}
+
+/** Where a question's card goes: where its asker put it, else where its server's policy puts it. */
+export function placeOfQuestion(policy: SlackPolicy, question: Pick<Question, 'place' | 'origin'>): Place {
+  return question.place ?? placeOf(policy, question.origin);
 }
 
 /** Where the policy puts a question started at `origin`; the DM when the command's conversation is unknown. */

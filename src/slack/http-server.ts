@@ -28,10 +28,18 @@ export interface HttpServerOptions {
   events?: RequestListener;
   /** More GET routes by exact path (the OAuth install and redirect pages). */
   routes?: Record<string, RequestListener>;
+  /** Handlers that own every method under a path prefix (the Automations API at /api/v1). */
+  mounts?: readonly Mount[];
   /** Hears each answered request at EVENTS_PATH: milliseconds from its arrival to the response, and the status. */
   onSlackResponse?: (ms: number, status: number) => void;
   /** Judges X-Slack-Request-Timestamp; default the system clock. */
   clock?: Pick<Clock, 'now'>;
+}
+
+/** A handler for `prefix` itself and every path below it (`${prefix}/…`), whatever the method. */
+export interface Mount {
+  prefix: string;
+  handler: RequestListener;
 }
 
 export interface RunningHttpServer {
@@ -110,6 +118,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
       }
       return void passSlackShaped(req, res, opts.events);
     }
+    const mount = opts.mounts?.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));
+    if (mount) return void mount.handler(req, res);
     if (method !== 'GET') return void res.writeHead(404).end();
     if (path === '/healthz') {
       const live = opts.live();

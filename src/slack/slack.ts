@@ -12,7 +12,7 @@ import { probeRedis } from '../readiness.js';
 import { createSlackApp, type SlackApp, type SlackObserver } from './app.js';
 import type { Audience } from './audience.js';
 import { checkFormSchema, checkUrl, refuseSecretFields } from './checks.js';
-import type { Readiness } from './http-server.js';
+import type { Mount, Readiness } from './http-server.js';
 import { HomeTab } from './home.js';
 import { OpenModals } from './open-modals.js';
 import type { Outbox } from './outbox/index.js';
@@ -46,7 +46,7 @@ export interface Slack {
   /** Where the relay posts and updates cards. */
   surface: SlackSurface;
   /** Who may answer a server's question (the relay's AnswererResolver). */
-  audience: Pick<Audience, 'answerersFor'>;
+  audience: Pick<Audience, 'answerersFor' | 'answerersTo'>;
   /** -32042 links being waited on (the MCP sink reports completions here). */
   completions: UrlCompletions;
   /** What Slack can show; the relay asks before it stores a question. */
@@ -59,7 +59,7 @@ export interface Slack {
   /** Registers every listener; call once the relay and the tools exist. */
   listen(deps: { answering: Answering; tools: ToolRunner }): void;
   /** Starts the outbox worker, the Socket Mode connection or HTTP server; resolves with the bound port. */
-  start(port: number): Promise<{ port: number }>;
+  start(port: number, mounts?: readonly Mount[]): Promise<{ port: number }>;
   /** Stops taking Slack's requests (closes the HTTP server, disconnects Socket Mode). */
   stop(): Promise<void>;
   /** Waits for the work question events started (Home refreshes, retired forms) and stops URL watches. */
@@ -94,7 +94,7 @@ export function createSlack(options: SlackOptions): Slack {
       const results = toolResults(app, options, { tools, completions });
       app.listen({ answering, home, modals, tools, results });
     },
-    start: (port) => app.start(port),
+    start: (port, mounts) => app.start(port, mounts),
     stop: () => app.stop(),
     // Runs once the HTTP server and the MCP sessions are closed, so no new work starts; Redis and the outbox
     // close after it, so the Home refreshes and form updates still in flight can finish.

@@ -19,7 +19,7 @@ import { RelayError } from '../relay/errors.js';
 import type { CardChange, Surface } from '../relay/relay.js';
 import type { Question } from '../relay/types.js';
 import type { Outbox } from './outbox/index.js';
-import { placeOf, type Audience } from './audience.js';
+import { placeOfQuestion, type Audience } from './audience.js';
 import type { Locales } from './locales.js';
 import type { SlackClients } from './workspaces.js';
 
@@ -50,7 +50,7 @@ export class SlackSurface implements Surface {
   ) {}
 
   async postQuestion(question: Question): Promise<{ channel: string; ts: string }> {
-    const place = placeOf(this.audience.policyOf(question.server), question.origin);
+    const place = placeOfQuestion(this.audience.policyOf(question.server), question);
     const channel = 'dm' in place ? await this.dmOf(question.userId, question.origin.teamId) : place.channel;
     const input = {
       locale: await this.locales.of(question.userId, question.origin.teamId),
@@ -147,7 +147,7 @@ export class SlackSurface implements Surface {
       locale: await this.locales.of(question.userId, question.origin.teamId),
     });
     // In the card's thread: the thread the card itself went to, else the card's own.
-    const place = placeOf(this.audience.policyOf(question.server), question.origin);
+    const place = placeOfQuestion(this.audience.policyOf(question.server), question);
     const thread = 'threadTs' in place && place.threadTs ? place.threadTs : question.card.ts;
     const sent = await this.outbox.send({
       method: 'chat.postMessage',

@@ -11,6 +11,9 @@
 //   origin                                          JSON: who started the call, and where
 //   serverInfo answerers                            JSON: the server's name/version; who may answer
 //   source                                          'api' for an Automations question (absent: 'mcp')
+//   place                                           JSON: where the card goes, when the asker said
+//   client callbackUrl                              the API client that asked (a detached question); its webhook
+//   metadata                                        JSON: the API client's own data about the question
 import {
   isEndReason,
   isQuestionState,
@@ -19,6 +22,7 @@ import {
   type Draft,
   type Origin,
   type Outcome,
+  type Place,
   type Question,
   type QuestionSource,
   type QuestionState,
@@ -44,6 +48,10 @@ export function toHash(q: Question): Record<string, string> {
     ...(q.serverInfo ? { serverInfo: JSON.stringify(q.serverInfo) } : {}),
     ...(q.answerers ? { answerers: JSON.stringify(q.answerers) } : {}),
     ...(q.source && q.source !== 'mcp' ? { source: q.source } : {}),
+    ...(q.place ? { place: JSON.stringify(q.place) } : {}),
+    ...(q.client === undefined ? {} : { client: q.client }),
+    ...(q.callbackUrl === undefined ? {} : { callbackUrl: q.callbackUrl }),
+    ...(q.metadata === undefined ? {} : { metadata: JSON.stringify(q.metadata) }),
   };
 }
 
@@ -170,6 +178,21 @@ function parseAnswerers(h: Record<string, string>): Answerers {
   return { users: v.users, ...(groups ? { groups } : {}), ...(channel !== undefined ? { channel } : {}) };
 }
 
+function parseMetadata(h: Record<string, string>): Record<string, unknown> {
+  const v = json(h, 'metadata');
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw bad(h.id ?? '?', 'metadata');
+  return { ...v };
+}
+
+function parsePlace(h: Record<string, string>): Place {
+  const v = json(h, 'place') as Partial<Record<'dm' | 'channel' | 'threadTs', unknown>> | null;
+  if (typeof v?.dm === 'string') return { dm: v.dm };
+  if (typeof v?.channel !== 'string') throw bad(h.id ?? '?', 'place');
+  if (v.threadTs === undefined) return { channel: v.channel };
+  if (typeof v.threadTs !== 'string') throw bad(h.id ?? '?', 'place');
+  return { channel: v.channel, threadTs: v.threadTs };
+}
+
 function parseSource(h: Record<string, string>): QuestionSource {
   if (h.source === 'api' || h.source === 'mcp') return h.source;
   throw bad(h.id ?? '?', 'source');
@@ -201,6 +224,10 @@ export function parseQuestion(h: Record<string, string>): Question | undefined {
   if (h.serverInfo !== undefined) q.serverInfo = parseServerInfo(h);
   if (h.answerers !== undefined) q.answerers = parseAnswerers(h);
   if (h.source !== undefined) q.source = parseSource(h);
+  if (h.place !== undefined) q.place = parsePlace(h);
+  if (h.client !== undefined) q.client = h.client;
+  if (h.callbackUrl !== undefined) q.callbackUrl = h.callbackUrl;
+  if (h.metadata !== undefined) q.metadata = parseMetadata(h);
   if (state === 'pending') return q;
   q.outcome = parseOutcome(h);
   const reason = str(h, 'reason');

@@ -8,9 +8,11 @@ export const DROPPED_OUTCOME = '{"action":"accept","contentDropped":true}';
 // also drops the question from its holder's and its person's pending indexes in the same step.
 //
 // KEYS[1] question hash   KEYS[2] inbox stream of the question's holder (same hash slot, see keys.ts)
-// KEYS[3] holder's pending zset   KEYS[4] person's pending zset
+// KEYS[3] holder's pending zset   KEYS[4] person's pending zset   KEYS[5] the deployment's ended stream
 // ARGV[1] new state  ARGV[2] outcome JSON  ARGV[3] reason  ARGV[4] retention seconds
 // ARGV[5] approximate inbox length cap  ARGV[6] question id  ARGV[7] who ended it ('' for nobody)
+// ARGV[8] '1' when a holder waits (XADD its inbox)  ARGV[9] approximate ended-stream length cap
+// Every win is announced on the ended stream ({id, state}): long-polls, webhooks and the audit follow it.
 // Returns {'missing'} | {'lost', HGETALL} | {'won', HGETALL}.
 export const FINISH_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
@@ -25,8 +27,11 @@ for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
   if string.sub(field, 1, 6) == 'draft:' then redis.call('HDEL', KEYS[1], field) end
 end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
-redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'id', ARGV[6])
-redis.call('EXPIRE', KEYS[2], ARGV[4])
+if ARGV[8] == '1' then
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'id', ARGV[6])
+  redis.call('EXPIRE', KEYS[2], ARGV[4])
+end
+redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[9], '*', 'id', ARGV[6], 'state', ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[6])
 redis.call('ZREM', KEYS[4], ARGV[6])
 return {'won', redis.call('HGETALL', KEYS[1])}
@@ -94,7 +99,7 @@ return {1, 0}
 `;
 
 export interface StoreScripts {
-  /** FINISH_LUA: (questionKey, inboxKey, heldKey, userKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id, endedBy). */
+  /** FINISH_LUA: (questionKey, inboxKey, heldKey, userKey, endedKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id, endedBy, toInbox, endedMaxLen). */
   questionFinish(...args: (string | number)[]): Promise<unknown>;
   /** DROP_CONTENT_LUA: (questionKey). */
   questionDropContent(key: string): Promise<unknown>;
@@ -112,7 +117,7 @@ export interface StoreScripts {
 
 /** Registers the scripts on a client; ioredis then runs them by EVALSHA, loading them when Redis lacks them. */
 export function withScripts(redis: RedisClient): RedisClient & StoreScripts {
-  redis.defineCommand('questionFinish', { numberOfKeys: 4, lua: FINISH_LUA });
+  redis.defineCommand('questionFinish', { numberOfKeys: 5, lua: FINISH_LUA });
   redis.defineCommand('questionDropContent', { numberOfKeys: 1, lua: DROP_CONTENT_LUA });
   redis.defineCommand('questionAttachCard', { numberOfKeys: 1, lua: ATTACH_CARD_LUA });
   redis.defineCommand('questionSaveDraft', { numberOfKeys: 1, lua: SAVE_DRAFT_LUA });

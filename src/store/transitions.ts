@@ -20,6 +20,16 @@ import type { StoreScripts } from './scripts.js';
 
 /** Approximate cap on an inbox stream, so a holder that never reads cannot grow it without bound. */
 const INBOX_MAX_LEN = 10_000;
+/**
+ * Approximate cap on the ended stream: 100k ends (~10 MB). Readers that fall further behind (a consumer group
+ * stopped for longer than 100k ends take) miss the oldest; the records themselves stay for the retention.
+ */
+export const ENDED_MAX_LEN = 100_000;
+/**
+ * The holder of a detached question (an API client's): no replica holds it, no lease is ever taken under this
+ * name, so the orphan sweep never ends it, and its end goes to no inbox.
+ */
+export const DETACHED_HOLDER = '-';
 
 export interface CreateOptions {
   /** Per-server limit on new questions; beyond it create throws RateLimitedError (code 'rate_limited'). */
@@ -51,7 +61,7 @@ export async function writeQuestion(
   try {
     if (opts.rateLimit) await admit(cmd, k, q.server, opts.rateLimit);
     const now = await redisNow(c.cmd);
-    const holder = c.holderId;
+    const holder = q.client === undefined ? c.holderId : DETACHED_HOLDER;
     const question: Question = {
       ...q,
       id: newId(),
@@ -97,7 +107,7 @@ export async function finishQuestion(
     // Holder and person never change after creation; the script needs their keys declared up front.
     const [holder, userId] = await cmd.hmget(k.question(id), 'holder', 'userId');
     if (holder === null || holder === undefined) return { won: false, state: 'missing' };
-    const indexKeys = [k.inbox(holder), k.held(holder), k.user(userId ?? '')];
+    const indexKeys = [k.inbox(holder), k.held(holder), k.user(userId ?? ''), k.ended];
     const args = [
       stateFor(outcome),
       JSON.stringify(outcome),
@@ -106,6 +116,8 @@ export async function finishQuestion(
       INBOX_MAX_LEN,
       id,
       endedBy ?? '',
+      holder === DETACHED_HOLDER ? '0' : '1',
+      ENDED_MAX_LEN,
     ];
     reply = (await cmd.questionFinish(k.question(id), ...indexKeys, ...args)) as FinishReply;
   } catch (err) {

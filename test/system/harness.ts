@@ -65,6 +65,10 @@ export interface HarnessOptions {
   socketMode?: boolean;
   /** The replicas' logger; default silent. */
   logger?: Logger;
+  /** More environment variables (e.g. ELICIT_RELAY_API_TOKEN). */
+  env?: Record<string, string>;
+  /** More top-level keys of the config file (e.g. `api`). */
+  config?: Record<string, unknown>;
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -87,6 +91,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       REDIS_PREFIX: prefix,
       PORT: '0',
       ELICIT_RELAY_CONFIG: 'fixture.json',
+      ...options.env,
     },
     readFile: () =>
       JSON.stringify({
@@ -105,6 +110,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           ),
           ...options.servers,
         },
+        ...options.config,
       }),
   });
   const replicas: RunningRelay[] = [];

@@ -1,8 +1,17 @@
 // The one way a question enters the relay, whatever its source: an MCP server's elicitation today (mcp.ts),
 // the HTTP API and the MCP endpoint next. Each source translates its own protocol into ask(request, context);
 // the intake applies the source's policy (secret refusal, rate limit), fixes who may answer, and asks.
+import { RelayError } from '../errors.js';
 import type { FormAsk, RateLimit, Relay } from '../relay.js';
-import type { Answerers, Origin, Outcome, QuestionSource, ServerIdentity } from '../types.js';
+import type {
+  Answerers,
+  Origin,
+  Outcome,
+  Place,
+  Question,
+  QuestionSource,
+  ServerIdentity,
+} from '../types.js';
 
 /** A question as any source asks it. */
 export type QuestionRequest =
@@ -24,15 +33,35 @@ export interface AskContext {
   source?: QuestionSource;
 }
 
+/** Whom an asker names, instead of a server's policy: a person, people, a user group or anyone in a channel. */
+export type Recipients = { user: string } | { users: string[] } | { usergroup: string } | { channel: string };
+
+/** A question an API client asks and nobody waits on (its outcome is read from the store). */
+export interface OpenContext {
+  /** The API client's name: named on the card as the asker; its questions belong to it. */
+  client: string;
+  to: Recipients;
+  timeoutMs: number;
+  /** The client's limit on new questions, across replicas. */
+  rateLimit?: RateLimit;
+  callbackUrl?: string;
+  metadata?: Record<string, unknown>;
+}
+
 /** The relay's one port for questions: resolves with exactly one outcome for the source. */
 export interface QuestionIntake {
   ask(request: QuestionRequest, context: AskContext): Promise<Outcome>;
 }
 
+/** The server name an API client's questions carry (its card's headline, its rate-limit counter). */
+export const apiServerName = (client: string): string => `api:${client}`;
+
 /** Who may answer a question (implemented by the chat side, which knows its users and groups). */
 export interface AnswererResolver {
   /** Undefined when only the requester may; rejects with RelayError('answerers_unavailable') when it cannot tell. */
   answerersFor(server: string, origin: Origin): Promise<Answerers | undefined>;
+  /** The answerers an asker names (user groups resolved); rejects like answerersFor. */
+  answerersTo(to: Recipients, teamId?: string): Promise<Answerers>;
 }
 
 /** What the intake needs to know of each server's policy. */
@@ -75,3 +104,36 @@ export class Intake implements QuestionIntake {
     return relay.askForm({ ...common, requestedSchema: request.requestedSchema });
   }
 }
+
+/**
+ * Asks the people an API client names, without waiting: the card goes to the person's DM (the first named
+ * person's for several people or a group; every named person has it in their App Home), or into the channel.
+ */
+export async function openQuestion(
+  deps: { relay: Pick<Relay, 'open'>; answerers: Pick<AnswererResolver, 'answerersTo'> },
+  request: { message: string; requestedSchema: unknown },
+  context: OpenContext,
+): Promise<Question> {
+  const answerers = await deps.answerers.answerersTo(context.to);
+  const person = 'channel' in context.to ? context.to.channel : namedFirst(answerers);
+  if (person === undefined) throw new RelayError('no_answerers', 'the user group has no members to ask');
+  const place: Place = 'channel' in context.to ? { channel: context.to.channel } : { dm: person };
+  return deps.relay.open({
+    server: apiServerName(context.client),
+    client: context.client,
+    source: 'api',
+    userId: person,
+    origin: { userId: context.client },
+    message: request.message,
+    requestedSchema: request.requestedSchema,
+    timeoutMs: context.timeoutMs,
+    answerers,
+    place,
+    ...(context.rateLimit ? { rateLimit: context.rateLimit } : {}),
+    ...(context.callbackUrl === undefined ? {} : { callbackUrl: context.callbackUrl }),
+    ...(context.metadata === undefined ? {} : { metadata: context.metadata }),
+  });
+}
+
+const namedFirst = (answerers: Answerers): string | undefined =>
+  answerers.users[0] ?? answerers.groups?.flatMap((group) => group.members)[0];

@@ -1,0 +1,188 @@
+// Question ends as the store announces them: the finish script XADDs {id, state} to one stream
+// (`${prefix}:{q}:ended`, capped at ~100k entries) for every question that ends, whatever its source.
+//
+// Contract of EndedEvents (one per replica):
+// - subscribe(id): resolves `ended` once question `id` ends after the call, on any replica. Subscribe BEFORE
+//   reading the record, then read it: an end between the two is not missed. cancel() frees the waiter (a
+//   closure in a Map; a few hundred bytes). One blocking XREAD per replica feeds every waiter; nothing polls.
+// - consume(group, handler): every end is handed to exactly one consumer of `group` across all replicas
+//   (XREADGROUP), at least once: an entry is acknowledged after `handler` resolves; one whose handler threw,
+//   or whose replica died, is claimed again by a live consumer once idle for CLAIM_IDLE_MS. Handlers must
+//   therefore be idempotent (the question id plus the stream entry id identify an end). The group starts at
+//   the ends that happen after it is first created. Webhooks and the audit trail hang off this.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { endClient, type RedisClient, type StoreLogger } from '../redis/index.js';
+
+/** XREAD BLOCK time in ms: how long one read waits before it is issued again. */
+export const ENDED_BLOCK_MS = 2_000;
+/** A consumer-group entry not acknowledged for this long (ms) is claimed by another consumer. */
+export const CLAIM_IDLE_MS = 60_000;
+/** Pause after a failed read, ms. */
+const RETRY_MS = 250;
+/** Entries read per call. */
+const BATCH = 100;
+
+export interface EndedEvent {
+  /** The question's id. */
+  id: string;
+  /** The state it ended in: accepted, declined or cancelled. */
+  state: string;
+  /** The stream entry id, unique per end. */
+  entryId: string;
+}
+
+export interface EndedEventsDeps {
+  /** Opens a new blocking connection (one per read loop). */
+  connect: (role: string) => Promise<RedisClient>;
+  /** The ended stream's key (Keys.ended). */
+  key: string;
+  /** This replica's name in consumer groups (its holder id). */
+  consumer: string;
+  logger: StoreLogger;
+}
+
+type Entries = [string, string[]][];
+
+export class EndedEvents {
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly loops: { stop(): Promise<void> }[] = [];
+
+  constructor(private readonly deps: EndedEventsDeps) {}
+
+  /** Starts the one reader that wakes subscribers, reading from the stream's current end. */
+  async start(): Promise<void> {
+    const redis = await this.deps.connect('ended');
+    const last = await redis.xrevrange(this.deps.key, '+', '-', 'COUNT', 1);
+    let lastId = last[0]?.[0] ?? '0-0';
+    this.loops.push(
+      this.loop(redis, 'ended reader', async () => {
+        const reply = await redis.xread(
+          'COUNT',
+          BATCH,
+          'BLOCK',
+          ENDED_BLOCK_MS,
+          'STREAMS',
+          this.deps.key,
+          lastId,
+        );
+        for (const [, entries] of reply ?? []) {
+          for (const entry of entries) {
+            lastId = entry[0];
+            this.wake(toEvent(entry).id);
+          }
+        }
+      }),
+    );
+  }
+
+  /** Waits for question `id` to end (see the contract above). */
+  subscribe(id: string): { ended: Promise<void>; cancel(): void } {
+    let wake = (): void => undefined;
+    const ended = new Promise<void>((resolve) => (wake = resolve));
+    const set = this.waiters.get(id) ?? new Set();
+    set.add(wake);
+    this.waiters.set(id, set);
+    const cancel = (): void => {
+      set.delete(wake);
+      if (set.size === 0 && this.waiters.get(id) === set) this.waiters.delete(id);
+    };
+    return { ended, cancel };
+  }
+
+  /** How many requests are waiting (for tests and metrics). */
+  get waiting(): number {
+    let n = 0;
+    for (const set of this.waiters.values()) n += set.size;
+    return n;
+  }
+
+  /** Hands every end to exactly one consumer of `group` (see the contract above); stop() ends the loop. */
+  async consume(group: string, handler: (event: EndedEvent) => Promise<void>): Promise<void> {
+    const redis = await this.deps.connect(`ended-${group}`);
+    await createGroup(redis, this.deps.key, group);
+    const { key, consumer } = this.deps;
+    let claimedAt = 0;
+    const handle = async (entries: Entries): Promise<void> => {
+      for (const entry of entries) {
+        await handler(toEvent(entry));
+        await redis.xack(key, group, entry[0]);
+      }
+    };
+    this.loops.push(
+      this.loop(redis, `ended group ${group}`, async () => {
+        if (Date.now() - claimedAt > CLAIM_IDLE_MS / 2) {
+          claimedAt = Date.now();
+          const claimed = await redis.xautoclaim(key, group, consumer, CLAIM_IDLE_MS, '0-0', 'COUNT', BATCH);
+          await handle((claimed as [string, Entries])[1]);
+        }
+        const reply = await redis.xreadgroup(
+          'GROUP',
+          group,
+          consumer,
+          'COUNT',
+          BATCH,
+          'BLOCK',
+          ENDED_BLOCK_MS,
+          'STREAMS',
+          key,
+          '>',
+        );
+        for (const [, entries] of (reply ?? []) as [string, Entries][]) await handle(entries);
+      }),
+    );
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.loops.map((loop) => loop.stop()));
+    for (const set of this.waiters.values()) for (const wake of set) wake();
+    this.waiters.clear();
+  }
+
+  private wake(id: string): void {
+    const set = this.waiters.get(id);
+    if (!set) return;
+    this.waiters.delete(id);
+    for (const wake of set) wake();
+  }
+
+  private loop(redis: RedisClient, name: string, once: () => Promise<void>): { stop(): Promise<void> } {
+    const abort = new AbortController();
+    const run = async (): Promise<void> => {
+      while (!abort.signal.aborted) {
+        try {
+          await once();
+        } catch (err) {
+          if (abort.signal.aborted) return;
+          this.deps.logger.warn({ err, loop: name }, 'ended stream read failed; retrying');
+          await sleep(RETRY_MS, undefined, { signal: abort.signal }).catch(() => undefined);
+        }
+      }
+    };
+    const running = run();
+    return {
+      stop: async () => {
+        abort.abort();
+        // Dropping the socket rejects a blocked read at once instead of waiting out ENDED_BLOCK_MS.
+        await Promise.all([endClient(redis, false), running]);
+      },
+    };
+  }
+}
+
+function toEvent([entryId, fields]: [string, string[]]): EndedEvent {
+  const field = (name: string): string => {
+    const at = fields.indexOf(name);
+    return at % 2 === 0 ? (fields[at + 1] ?? '') : '';
+  };
+  return { id: field('id'), state: field('state'), entryId };
+}
+
+/** Creates the group at the stream's end unless it exists (two replicas may race: the loser finds it there). */
+async function createGroup(redis: RedisClient, key: string, group: string): Promise<void> {
+  try {
+    await redis.xgroup('CREATE', key, group, '$', 'MKSTREAM');
+  } catch (err) {
+    const groups = (await redis.xinfo('GROUPS', key)) as unknown[][];
+    if (!groups.some((g) => g.includes(group))) throw err;
+  }
+}

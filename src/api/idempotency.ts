@@ -1,0 +1,107 @@
+// Idempotency-Key, per client, kept 24 h in Redis with a SHA-256 of the canonical request. The first request
+// reserves the key (SET NX) before it creates anything, so concurrent duplicates, on any replica, create
+// exactly one resource: the others wait for the first's result and return it; another body gets 409.
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RedisClient } from '../redis/index.js';
+import { ApiError } from './errors.js';
+
+/** How long a key is remembered: 24 h, in seconds. */
+export const IDEMPOTENCY_TTL_SEC = 86_400;
+/**
+ * How long a duplicate waits for the first request's result, ms. Creating a question takes a few Redis round
+ * trips; past this the first is presumed dead (its reservation is then released or expires with the key).
+ */
+const WAIT_FOR_FIRST_MS = 10_000;
+/** First pause between looks at a reservation still in progress, ms; doubles up to 200 ms. */
+const FIRST_PAUSE_MS = 10;
+
+interface Stored {
+  hash: string;
+  /** The id of what the first request created; absent while it is being created. */
+  id?: string;
+}
+
+/** SHA-256 of the request's JSON with keys sorted at every level, so key order does not matter. */
+export function requestHash(value: unknown): string {
+  return createHash('sha256').update(canonical(value)).digest('hex');
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export class Idempotency {
+  constructor(
+    private readonly redis: RedisClient,
+    /** The Redis key of a client's key (Keys.idempotency). */
+    private readonly keyOf: (client: string, key: string) => string,
+  ) {}
+
+  /**
+   * Runs `create` once per client and key: the first request's id with replay false, or (same request
+   * again) that id with replay true. ApiError('idempotency_conflict') when the key came with another request.
+   */
+  async once(
+    client: string,
+    key: string,
+    hash: string,
+    create: () => Promise<string>,
+  ): Promise<{ id: string; replay: boolean }> {
+    const redisKey = this.keyOf(client, createHash('sha256').update(key).digest('hex'));
+    const started = Date.now();
+    let pause = FIRST_PAUSE_MS;
+    while (Date.now() - started < WAIT_FOR_FIRST_MS) {
+      const reserved = await this.redis.set(
+        redisKey,
+        JSON.stringify({ hash }),
+        'EX',
+        IDEMPOTENCY_TTL_SEC,
+        'NX',
+      );
+      if (reserved === 'OK') return { id: await this.createReserved(redisKey, hash, create), replay: false };
+      const stored = parse(await this.redis.get(redisKey));
+      if (stored && stored.hash !== hash) {
+        throw new ApiError('idempotency_conflict', 'This Idempotency-Key was used with another request.');
+      }
+      if (stored?.id !== undefined) return { id: stored.id, replay: true };
+      // The first request is still creating (or its reservation was just released): look again shortly.
+      await sleep(pause);
+      pause = Math.min(pause * 2, 200);
+    }
+    throw new ApiError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress.');
+  }
+
+  private async createReserved(
+    redisKey: string,
+    hash: string,
+    create: () => Promise<string>,
+  ): Promise<string> {
+    let id: string;
+    try {
+      id = await create();
+    } catch (error) {
+      // Nothing was created: free the key so that a retry can.
+      await this.redis.del(redisKey).catch(() => undefined);
+      throw error;
+    }
+    await this.redis.set(redisKey, JSON.stringify({ hash, id } satisfies Stored), 'KEEPTTL');
+    return id;
+  }
+}
+
+function parse(raw: string | null): Stored | undefined {
+  if (raw === null) return undefined;
+  const value: unknown = JSON.parse(raw);
+  if (typeof value !== 'object' || value === null || !('hash' in value) || typeof value.hash !== 'string') {
+    return undefined;
+  }
+  return 'id' in value && typeof value.id === 'string'
+    ? { hash: value.hash, id: value.id }
+    : { hash: value.hash };
+}

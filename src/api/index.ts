@@ -1,0 +1,70 @@
+// The Automations API's front door: startApi opens what the API needs in Redis (the ended-stream reader, the
+// idempotency keys), builds the router and returns it as a mount for the bot's HTTP server, with the
+// ended-events port other parts (webhooks, audit) consume. With no client configured the API is off.
+import type { AppConfig } from '../config/index.js';
+import type { Lifecycle } from '../lifecycle.js';
+import type { Logger } from '../logger.js';
+import { RedisConnections, endClient, keys } from '../redis/index.js';
+import type { Relay, RelayClock } from '../relay/relay.js';
+import { openQuestion, type AnswererResolver } from '../relay/sources/intake.js';
+import type { Question } from '../relay/types.js';
+import type { Mount } from '../slack/index.js';
+import { Clients } from './auth.js';
+import { EndedEvents } from './ended.js';
+import { Idempotency } from './idempotency.js';
+import { apiRouter, API_PREFIX } from './router.js';
+import { apiTimeoutMs, callbackRefusal } from './settings.js';
+
+export { EndedEvents, type EndedEvent } from './ended.js';
+export { questionView } from './questions.js';
+
+export interface ApiDeps {
+  relay: Pick<Relay, 'open' | 'end'>;
+  answerers: Pick<AnswererResolver, 'answerersTo'>;
+  store: { get(id: string): Promise<Question | undefined> };
+  checkSchema: (requestedSchema: unknown) => unknown;
+  holderId: string;
+  clock: RelayClock;
+  logger: Logger;
+}
+
+export interface RunningApi {
+  /** Handlers for the bot's HTTP server; none when the API is off. */
+  mounts: Mount[];
+  /** Question ends across replicas (see ended.ts for the contract). */
+  ended: EndedEvents;
+}
+
+export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycle): Promise<RunningApi> {
+  const { url, prefix } = config.redis;
+  const k = keys(prefix);
+  const connections = new RedisConnections({ url }, deps.logger);
+  const ended = new EndedEvents({
+    connect: (role) => connections.blocking(k.connectionName(role, deps.holderId)),
+    key: k.ended,
+    consumer: deps.holderId,
+    logger: deps.logger,
+  });
+  await ended.start();
+  parts.push('ended events', () => ended.stop());
+  const clients = new Clients(config.api.clients);
+  if (!clients.enabled) return { mounts: [], ended };
+  const redis = await connections.command(k.connectionName('api', deps.holderId));
+  parts.push('API connection', () => endClient(redis, true));
+  const handler = apiRouter({
+    clients,
+    logger: deps.logger,
+    questions: {
+      open: (request, context) => openQuestion(deps, request, context),
+      get: (id) => deps.store.get(id),
+      end: (id, outcome, reason) => deps.relay.end(id, outcome, reason),
+      checkSchema: (schema) => void deps.checkSchema(schema),
+      timeoutMs: apiTimeoutMs,
+      refuseCallback: (callback) => callbackRefusal(callback, config.api.webhookHosts),
+      ended,
+      idempotency: new Idempotency(redis, (client, key) => k.idempotency(client, key)),
+      clock: deps.clock,
+    },
+  });
+  return { mounts: [{ prefix: API_PREFIX, handler }], ended };
+}

@@ -1,0 +1,202 @@
+// /api/v1/questions: ask (POST), read with an optional long-poll (GET ?wait=), withdraw (DELETE). An API
+// question goes through the same relay as an MCP elicitation (openQuestion: same card, form, answerers,
+// timeouts, reminders, App Home); it is detached, so any replica answers for it from the record.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RelayClock } from '../relay/relay.js';
+import type { OpenContext, Recipients } from '../relay/sources/intake.js';
+import type { EndReason, FinishResult, Outcome, Question } from '../relay/types.js';
+import { mayTarget, type ApiClient } from './auth.js';
+import type { EndedEvents } from './ended.js';
+import { ApiError, fromRelayError } from './errors.js';
+import { readJson, sendJson } from './http.js';
+import { requestHash, type Idempotency } from './idempotency.js';
+import { QUESTION_CREATE, WAIT_QUERY } from './schemas.js';
+import { validator } from './validate.js';
+
+export interface QuestionCreate {
+  message: string;
+  requestedSchema: Record<string, unknown>;
+  to: Recipients;
+  timeout?: string | number;
+  callbackUrl?: string;
+  metadata?: Record<string, unknown>;
+}
+
+const validCreate = validator<QuestionCreate>(QUESTION_CREATE);
+const validWait = validator<{ wait?: number }>(WAIT_QUERY, { coerce: true });
+
+/** Question ids are the store's 120-bit base64url ids; anything else cannot be one. */
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** A minute per new question and client: `ratePerMinute` counts per 60 000 ms. */
+const RATE_WINDOW_MS = 60_000;
+
+export interface QuestionsDeps {
+  open(request: { message: string; requestedSchema: unknown }, context: OpenContext): Promise<Question>;
+  get(id: string): Promise<Question | undefined>;
+  end(id: string, outcome: Outcome, reason: EndReason): Promise<FinishResult>;
+  /** The form engine's check (RelayError 'invalid_schema'), run before anything is written. */
+  checkSchema(requestedSchema: unknown): void;
+  /** Turns `timeout` into ms within the allowed bounds; undefined when it is not a valid duration. */
+  timeoutMs(timeout: string | number | undefined): number | undefined;
+  /** Why a callbackUrl may not be used (its host is not allowed), or undefined when it may. */
+  refuseCallback(url: string): string | undefined;
+  ended: Pick<EndedEvents, 'subscribe'>;
+  idempotency: Idempotency;
+  clock: RelayClock;
+}
+
+/** The contract's GET shape. */
+export function questionView(q: Question): Record<string, unknown> {
+  return {
+    id: q.id,
+    status: q.state,
+    ...(q.outcome ? { result: q.outcome } : {}),
+    ...(q.reason ? { reason: q.reason } : {}),
+    ...(q.endedBy ? { answeredBy: q.endedBy } : {}),
+    createdAt: new Date(q.createdAt).toISOString(),
+    deadline: new Date(q.deadline).toISOString(),
+    ...(q.endedAt === undefined ? {} : { endedAt: new Date(q.endedAt).toISOString() }),
+  };
+}
+
+export async function createQuestion(
+  deps: QuestionsDeps,
+  client: ApiClient,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const body = validCreate(await readJson(req));
+  const context = openContext(deps, client, body);
+  try {
+    deps.checkSchema(body.requestedSchema);
+  } catch (error) {
+    throw fromRelayError(error);
+  }
+  const ask = async (): Promise<Question> => {
+    try {
+      return await deps.open({ message: body.message, requestedSchema: body.requestedSchema }, context);
+    } catch (error) {
+      throw fromRelayError(error);
+    }
+  };
+  const key = idempotencyKey(req);
+  if (key === undefined) return sendJson(res, 201, created(await ask()));
+  let asked: Question | undefined;
+  const { id, replay } = await deps.idempotency.once(client.name, key, requestHash(body), async () => {
+    asked = await ask();
+    return asked.id;
+  });
+  if (!replay && asked) return sendJson(res, 201, created(asked));
+  const question = await deps.get(id);
+  if (!question) throw new ApiError('not_found', `Question ${id} has expired.`);
+  sendJson(res, 200, questionView(question));
+}
+
+const created = (q: Question) => ({
+  id: q.id,
+  status: 'pending',
+  deadline: new Date(q.deadline).toISOString(),
+});
+
+function openContext(deps: QuestionsDeps, client: ApiClient, body: QuestionCreate): OpenContext {
+  const timeoutMs = deps.timeoutMs(body.timeout);
+  if (timeoutMs === undefined) {
+    throw new ApiError('invalid_request', '/timeout: must be a duration from 1s to 30d');
+  }
+  const refused = targetsOf(body.to).find((t) => !mayTarget(client, t));
+  if (refused) throw new ApiError('forbidden', `This client may not ask ${refused}.`);
+  const callbackRefusal = body.callbackUrl === undefined ? undefined : deps.refuseCallback(body.callbackUrl);
+  if (callbackRefusal) throw new ApiError('invalid_request', `/callbackUrl: ${callbackRefusal}`);
+  return {
+    client: client.name,
+    to: body.to,
+    timeoutMs,
+    ...(client.ratePerMinute ? { rateLimit: { max: client.ratePerMinute, perMs: RATE_WINDOW_MS } } : {}),
+    ...(body.callbackUrl === undefined ? {} : { callbackUrl: body.callbackUrl }),
+    ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
+  };
+}
+
+function targetsOf(to: Recipients): string[] {
+  if ('users' in to) return to.users;
+  if ('user' in to) return [to.user];
+  return 'usergroup' in to ? [to.usergroup] : [to.channel];
+}
+
+function idempotencyKey(req: IncomingMessage): string | undefined {
+  const key = req.headers['idempotency-key'];
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || key.length === 0 || key.length > 255) {
+    throw new ApiError('invalid_request', 'Idempotency-Key: must be 1 to 255 characters');
+  }
+  return key;
+}
+
+/** The client's own question, or 404 (unknown ids and other clients' alike). */
+async function ownQuestion(deps: QuestionsDeps, client: ApiClient, id: string): Promise<Question> {
+  const question = ID.test(id) ? await deps.get(id) : undefined;
+  if (!question || question.client !== client.name) throw new ApiError('not_found', `No question ${id}.`);
+  return question;
+}
+
+export async function getQuestion(
+  deps: QuestionsDeps,
+  client: ApiClient,
+  id: string,
+  query: URLSearchParams,
+  res: ServerResponse,
+): Promise<void> {
+  const { wait = 0 } = validWait(Object.fromEntries(query));
+  let question = await ownQuestion(deps, client, id);
+  if (question.state === 'pending' && wait > 0)
+    question = (await waitForEnd(deps, id, wait * 1000, res)) ?? question;
+  sendJson(res, 200, questionView(question));
+}
+
+/**
+ * Holds the request until the question ends (woken by the ended stream's reader, on whichever replica it
+ * ended), `ms` pass, or the client goes away; then reads the record once more.
+ */
+async function waitForEnd(
+  deps: QuestionsDeps,
+  id: string,
+  ms: number,
+  res: ServerResponse,
+): Promise<Question | undefined> {
+  const subscription = deps.ended.subscribe(id);
+  let cancelTimer = (): void => undefined;
+  let onClose = (): void => undefined;
+  try {
+    // Subscribed first, then read: an end between the two still wakes us.
+    const current = await deps.get(id);
+    if (current?.state !== 'pending') return current;
+    await Promise.race([
+      subscription.ended,
+      new Promise<void>((resolve) => {
+        cancelTimer = deps.clock.schedule(resolve, ms);
+        onClose = resolve;
+        res.once('close', onClose);
+      }),
+    ]);
+  } finally {
+    subscription.cancel();
+    cancelTimer();
+    res.off('close', onClose);
+  }
+  return res.destroyed ? undefined : await deps.get(id);
+}
+
+export async function withdrawQuestion(
+  deps: QuestionsDeps,
+  client: ApiClient,
+  id: string,
+  res: ServerResponse,
+): Promise<void> {
+  const question = await ownQuestion(deps, client, id);
+  if (question.state === 'pending') {
+    const result = await deps.end(id, { action: 'cancel' }, 'withdrawn');
+    const now = result.question ?? (await deps.get(id));
+    if (now) return sendJson(res, 200, questionView(now));
+  }
+  sendJson(res, 200, questionView(question));
+}

@@ -1,0 +1,58 @@
+// The API's one request listener, mounted at /api/v1 on the bot's HTTP server: authenticates (except the
+// OpenAPI document), routes, and turns every failure into the contract's error shape.
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Clients } from './auth.js';
+import { ApiError } from './errors.js';
+import { sendError, sendJson } from './http.js';
+import { openApiDocument } from './openapi.js';
+import { createQuestion, getQuestion, withdrawQuestion, type QuestionsDeps } from './questions.js';
+
+export const API_PREFIX = '/api/v1';
+
+export interface RouterDeps {
+  clients: Clients;
+  questions: QuestionsDeps;
+  logger: { error(obj: object, msg: string): void };
+}
+
+export function apiRouter(deps: RouterDeps): RequestListener {
+  const document = JSON.stringify(openApiDocument(API_PREFIX));
+  return (req, res) => {
+    route(deps, document, req, res).catch((error: unknown) => {
+      if (error instanceof ApiError) return sendError(res, error);
+      deps.logger.error({ err: error, method: req.method, url: req.url }, 'API request failed');
+      sendError(res, new ApiError('internal', 'The request failed; see the bot log.'));
+    });
+  };
+}
+
+async function route(
+  deps: RouterDeps,
+  document: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://bot');
+  const path = url.pathname.slice(API_PREFIX.length);
+  const method = req.method ?? 'GET';
+  if (path === '/openapi.json' && method === 'GET') {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(document);
+    return;
+  }
+  const client = deps.clients.authenticate(req);
+  if (path === '/questions') {
+    if (method !== 'POST') throw notAllowed('POST');
+    return createQuestion(deps.questions, client, req, res);
+  }
+  const one = /^\/questions\/([^/]+)$/.exec(path);
+  if (one?.[1] !== undefined) {
+    const id = one[1];
+    if (method === 'GET') return getQuestion(deps.questions, client, id, url.searchParams, res);
+    if (method === 'DELETE') return withdrawQuestion(deps.questions, client, id, res);
+    throw notAllowed('GET, DELETE');
+  }
+  sendJson(res, 404, { error: { code: 'not_found', message: `No route ${method} ${url.pathname}.` } });
+}
+
+const notAllowed = (allowed: string): ApiError =>
+  new ApiError('method_not_allowed', `Use ${allowed} on this path.`);

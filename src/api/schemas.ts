@@ -1,0 +1,138 @@
+// The one source of truth for the API's shapes: JSON Schemas (2020-12, as OpenAPI 3.1 uses them) from which
+// both the ajv validators (validate.ts) and GET /api/v1/openapi.json (openapi.ts) are built. Request schemas
+// refuse unknown fields (additionalProperties: false).
+
+/** Slack ids: people U…/W…, user groups S…, channels C…/G…. */
+const USER_ID = { type: 'string', pattern: '^[UW][A-Z0-9]{1,20}$', description: 'A Slack user id.' } as const;
+const USERGROUP_ID = { type: 'string', pattern: '^S[A-Z0-9]{1,20}$' } as const;
+const CHANNEL_ID = { type: 'string', pattern: '^[CG][A-Z0-9]{1,20}$' } as const;
+
+/** A duration as in the config file: milliseconds, or a string such as "90s", "10m", "2h", "1d". */
+export const DURATION = {
+  oneOf: [
+    { type: 'string', pattern: '^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h|d)?\\s*$' },
+    { type: 'integer', minimum: 0 },
+  ],
+  description:
+    'Milliseconds, or a duration string such as "90s", "10m", "2h", "1d". At least 1s, at most 30d.',
+} as const;
+
+export const RECIPIENTS = {
+  description:
+    "Who may answer: one person (in their DM), several people or a user group (the card goes to the first one's DM; each has it in their App Home), or anyone in a channel (the card is posted there).",
+  oneOf: [
+    { type: 'object', additionalProperties: false, required: ['user'], properties: { user: USER_ID } },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['users'],
+      properties: { users: { type: 'array', items: USER_ID, minItems: 1, maxItems: 100 } },
+    },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['usergroup'],
+      properties: { usergroup: USERGROUP_ID },
+    },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['channel'],
+      properties: { channel: CHANNEL_ID },
+    },
+  ],
+} as const;
+
+export const QUESTION_CREATE = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['message', 'requestedSchema', 'to'],
+  properties: {
+    message: { type: 'string', minLength: 1, maxLength: 10_000 },
+    requestedSchema: {
+      type: 'object',
+      description: 'An MCP elicitation requestedSchema (a flat object of primitive fields).',
+    },
+    to: RECIPIENTS,
+    timeout: DURATION,
+    callbackUrl: { type: 'string', format: 'uri', maxLength: 2048 },
+    metadata: { type: 'object', description: 'Kept with the question and returned as given.' },
+  },
+} as const;
+
+const DATE_TIME = { type: 'string', format: 'date-time' } as const;
+
+export const ELICIT_RESULT = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['action'],
+  properties: {
+    action: { enum: ['accept', 'decline', 'cancel'] },
+    content: {
+      type: 'object',
+      additionalProperties: {
+        oneOf: [
+          { type: 'string' },
+          { type: 'number' },
+          { type: 'boolean' },
+          { type: 'array', items: { type: 'string' } },
+        ],
+      },
+    },
+  },
+} as const;
+
+export const QUESTION = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'status', 'createdAt', 'deadline'],
+  properties: {
+    id: { type: 'string' },
+    status: { enum: ['pending', 'accepted', 'declined', 'cancelled'] },
+    result: { ...ELICIT_RESULT, description: 'Exactly what an MCP server would have received.' },
+    reason: {
+      enum: [
+        'answered',
+        'declined',
+        'closed',
+        'timed_out',
+        'withdrawn',
+        'call_ended',
+        'holder_lost',
+        'delivery_failed',
+      ],
+    },
+    answeredBy: { ...USER_ID, description: 'Who answered, declined or closed it.' },
+    createdAt: DATE_TIME,
+    deadline: DATE_TIME,
+    endedAt: DATE_TIME,
+  },
+} as const;
+
+export const QUESTION_CREATED = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'status', 'deadline'],
+  properties: { id: { type: 'string' }, status: { const: 'pending' }, deadline: DATE_TIME },
+} as const;
+
+export const ERROR = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+    },
+  },
+} as const;
+
+/** Query of GET …/{id}: `wait` seconds to hold the request until the question ends (0–60). */
+export const WAIT_QUERY = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { wait: { type: 'integer', minimum: 0, maximum: 60 } },
+} as const;

@@ -1,0 +1,127 @@
+// The Automations API's settings: its clients (ELICIT_RELAY_API_TOKEN is the `default` client with every right;
+// `api.clients.<name>` in the config file adds more, each with its own token, servers, targets and rate) and
+// the webhook settings (ELICIT_RELAY_WEBHOOK_HOSTS, ELICIT_RELAY_WEBHOOK_SECRET). No client: the API is off.
+import { ConfigError } from './error.js';
+import { expand, isRecord } from './servers.js';
+import type { ApiClientConfig, ApiConfig } from './types.js';
+
+type Env = Record<string, string | undefined>;
+
+/** The client ELICIT_RELAY_API_TOKEN stands for. */
+export const DEFAULT_API_CLIENT = 'default';
+
+export function readApi(file: unknown, env: Env): ApiConfig {
+  const clients = readClients(isRecord(file) ? file.api : undefined, env);
+  const token = env.ELICIT_RELAY_API_TOKEN;
+  if (token) {
+    if (clients.some((c) => c.name === DEFAULT_API_CLIENT)) {
+      throw new ConfigError(
+        'api.clients.default',
+        'is also ELICIT_RELAY_API_TOKEN',
+        'Rename the client in the file, or unset ELICIT_RELAY_API_TOKEN.',
+      );
+    }
+    clients.unshift({ name: DEFAULT_API_CLIENT, token });
+  }
+  checkDistinctTokens(clients);
+  const secret = env.ELICIT_RELAY_WEBHOOK_SECRET;
+  return {
+    clients,
+    webhookHosts: readHosts(env.ELICIT_RELAY_WEBHOOK_HOSTS),
+    ...(secret ? { webhookSecret: secret } : {}),
+  };
+}
+
+function readClients(api: unknown, env: Env): ApiClientConfig[] {
+  if (api === undefined || api === null) return [];
+  if (!isRecord(api)) throw new ConfigError('api', 'is not a mapping', 'Write `api: { clients: { … } }`.');
+  const clients = api.clients;
+  if (clients === undefined || clients === null) return [];
+  if (!isRecord(clients)) {
+    throw new ConfigError(
+      'api.clients',
+      'is not a mapping',
+      'Write one entry per client: `name: { token: … }`.',
+    );
+  }
+  return Object.entries(clients).map(([name, entry]) => readClient(name, entry, env));
+}
+
+function readClient(name: string, entry: unknown, env: Env): ApiClientConfig {
+  const key = `api.clients.${name}`;
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) {
+    throw new ConfigError(
+      key,
+      'has a name with characters that are not allowed',
+      'Use 1–64 letters, digits, ".", "_" or "-".',
+    );
+  }
+  if (!isRecord(entry)) throw new ConfigError(key, 'is not a mapping', 'Give it `token: ${SOME_VAR}`.');
+  if (typeof entry.token !== 'string' || entry.token === '') {
+    throw new ConfigError(
+      `${key}.token`,
+      'is missing',
+      'Write `token: ${SOME_VAR}` and set SOME_VAR in the environment.',
+    );
+  }
+  const servers = readList(`${key}.servers`, entry.servers);
+  const targets = readList(`${key}.targets`, entry.targets);
+  const rate = entry.ratePerMinute;
+  if (rate !== undefined && !(typeof rate === 'number' && Number.isInteger(rate) && rate > 0)) {
+    throw new ConfigError(
+      `${key}.ratePerMinute`,
+      `${JSON.stringify(rate)} is not a positive integer`,
+      'Write a number such as 60.',
+    );
+  }
+  return {
+    name,
+    token: expand(`${key}.token`, entry.token, env),
+    ...(servers ? { servers } : {}),
+    ...(targets ? { targets } : {}),
+    ...(typeof rate === 'number' ? { ratePerMinute: rate } : {}),
+  };
+}
+
+function readList(key: string, value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((v): v is string => typeof v === 'string' && v !== '')) {
+    throw new ConfigError(key, 'is not a list of names', 'Write a list such as ["github", "deploy"].');
+  }
+  return value;
+}
+
+/** Two clients with one token could not be told apart. */
+function checkDistinctTokens(clients: ApiClientConfig[]): void {
+  const seen = new Map<string, string>();
+  for (const client of clients) {
+    const other = seen.get(client.token);
+    if (other !== undefined) {
+      throw new ConfigError(
+        `api.clients.${client.name}.token`,
+        `is the same as ${other}'s`,
+        'Give every client its own token.',
+      );
+    }
+    seen.set(client.token, client.name);
+  }
+}
+
+/** ELICIT_RELAY_WEBHOOK_HOSTS: comma-separated host names or host:port, lower-cased. */
+function readHosts(value: string | undefined): string[] {
+  if (!value) return [];
+  const hosts = value
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== '');
+  for (const host of hosts) {
+    if (!/^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host)) {
+      throw new ConfigError(
+        'ELICIT_RELAY_WEBHOOK_HOSTS',
+        `"${host}" is not a host name or host:port`,
+        'Write e.g. "hooks.example.com,127.0.0.1:8080".',
+      );
+    }
+  }
+  return hosts;
+}

@@ -1,0 +1,63 @@
+// The API's settings, read once with the rest of the configuration: ELICIT_RELAY_API_TOKEN is the `default`
+// client, the file adds named clients, and mistakes name the key and the fix.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+
+const load = (env: Record<string, string>, file?: object) =>
+  loadConfig({
+    env: { ELICIT_RELAY_CONFIG: 'c.json', ...env },
+    readFile: () => (file ? JSON.stringify(file) : '{}'),
+  }).api;
+
+function configError(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('no ConfigError');
+}
+
+describe('the API configuration', () => {
+  it('is off with no client, and the token is the default client with every right', () => {
+    expect(load({})).toEqual({ clients: [], webhookHosts: [] });
+    expect(load({ ELICIT_RELAY_API_TOKEN: 't0' }).clients).toEqual([{ name: 'default', token: 't0' }]);
+  });
+
+  it('adds named clients from the file with their token from the environment, servers, targets and rate', () => {
+    const api = load(
+      {
+        CI_TOKEN: 'secret-ci',
+        ELICIT_RELAY_WEBHOOK_HOSTS: 'Hooks.Example.com, 127.0.0.1:8080',
+        ELICIT_RELAY_WEBHOOK_SECRET: 'whs',
+      },
+      {
+        api: {
+          clients: { ci: { token: '${CI_TOKEN}', servers: ['github'], targets: ['C1'], ratePerMinute: 30 } },
+        },
+      },
+    );
+    expect(api).toEqual({
+      clients: [{ name: 'ci', token: 'secret-ci', servers: ['github'], targets: ['C1'], ratePerMinute: 30 }],
+      webhookHosts: ['hooks.example.com', '127.0.0.1:8080'],
+      webhookSecret: 'whs',
+    });
+  });
+
+  it('names the key and the fix for mistakes', () => {
+    expect(configError(() => load({}, { api: { clients: { ci: {} } } })).key).toBe('api.clients.ci.token');
+    expect(configError(() => load({}, { api: { clients: { ci: { token: '${NOPE}' } } } })).key).toBe(
+      'api.clients.ci.token',
+    );
+    const rate = configError(() => load({}, { api: { clients: { ci: { token: 'a', ratePerMinute: 0 } } } }));
+    expect(rate.key).toBe('api.clients.ci.ratePerMinute');
+    const same = configError(() =>
+      load({ ELICIT_RELAY_API_TOKEN: 'a' }, { api: { clients: { ci: { token: 'a' } } } }),
+    );
+    expect(same.message).toMatch(/same as default's/);
+    expect(configError(() => load({ ELICIT_RELAY_WEBHOOK_HOSTS: 'http://x' })).key).toBe(
+      'ELICIT_RELAY_WEBHOOK_HOSTS',
+    );
+  });
+});

@@ -1,0 +1,254 @@
+// The Automations API's questions (PRODUCT "Automations contract") against three replicas, real Redis and
+// the Slack stand-in: the same card and form as an MCP elicitation, long-polls woken across replicas,
+// idempotency across replicas, withdraw, channel approvers, and every error code.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUESTION_CREATE } from '../../src/api/schemas.js';
+import type { RecordedCall } from '../../src/standin/index.js';
+import { redisUrl } from '../setup/context.js';
+import { openForm, startHarness, type Harness } from './harness.js';
+
+const TOKEN = 'api-token-default-0123456789';
+const OTHER = 'api-token-other-0123456789';
+const SCHEMA = {
+  type: 'object',
+  properties: { reason: { type: 'string', title: 'Reason' } },
+  required: ['reason'],
+};
+
+interface Reply {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+describe('the questions API', () => {
+  let h: Harness;
+  let redis: Redis;
+  beforeAll(async () => {
+    h = await startHarness({
+      replicas: 3,
+      env: { ELICIT_RELAY_API_TOKEN: TOKEN, OTHER_TOKEN: OTHER, ELICIT_RELAY_WEBHOOK_HOSTS: 'hooks.example' },
+      config: { api: { clients: { other: { token: '${OTHER_TOKEN}' } } } },
+      workspace: { channels: { C0APPROVE: ['U1', 'U2', 'U0STANDINBOT'] } },
+    });
+    redis = new Redis(redisUrl());
+  });
+  afterAll(async () => {
+    redis.disconnect();
+    await h.close();
+  });
+
+  /** One request to replica `on` (default the first). */
+  async function api(
+    method: string,
+    path: string,
+    opts: { body?: unknown; token?: string | null; on?: number; headers?: Record<string, string> } = {},
+  ): Promise<Reply> {
+    const replica = h.replicas[opts.on ?? 0];
+    const token = opts.token === undefined ? TOKEN : opts.token;
+    const response = await fetch(`http://127.0.0.1:${replica?.port}/api/v1${path}`, {
+      method,
+      headers: {
+        ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+        ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...opts.headers,
+      },
+      ...(opts.body === undefined
+        ? {}
+        : { body: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body) }),
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+    };
+  }
+
+  const ask = (extra: Record<string, unknown> = {}, opts: Parameters<typeof api>[2] = {}) =>
+    api('POST', '/questions', {
+      ...opts,
+      body: { message: 'Deploy to prod?', requestedSchema: SCHEMA, to: { user: 'U1' }, ...extra },
+    });
+
+  /** Keys under the harness's prefix (to show a refused request wrote nothing). */
+  const keyCount = async (): Promise<number> => (await redis.keys(`${h.prefix}:{q}:*`)).length;
+
+  /** The card of question `id` once posted: where it is, and its message ts. */
+  const cardOf = async (id: string): Promise<{ channel: string; ts: string; call: RecordedCall }> => {
+    const hasId = (blocks: unknown): boolean => JSON.stringify(blocks ?? '').includes(id);
+    const call = await h.standin.waitForCall('chat.postMessage', (c) => c.ok && hasId(c.args.blocks), 15_000);
+    const channel = String(call.args.channel);
+    const posted = h.standin.messagesIn(channel).find((m) => hasId(m.blocks));
+    return { channel, ts: posted?.ts ?? '', call };
+  };
+
+  it('serves its OpenAPI 3.1 document without a token, built from the schemas it validates with', async () => {
+    const doc = await api('GET', '/openapi.json', { token: null });
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toBe('3.1.0');
+    const components = doc.body.components as { schemas: Record<string, unknown> };
+    expect(components.schemas.QuestionCreate).toEqual(JSON.parse(JSON.stringify(QUESTION_CREATE)));
+  });
+
+  it('refuses a missing or wrong token with 401 and writes nothing', async () => {
+    const before = await keyCount();
+    for (const token of [null, 'wrong-token', `${TOKEN}x`]) {
+      const reply = await ask({}, { token });
+      expect(reply.status).toBe(401);
+      expect(reply.body).toEqual({ error: { code: 'unauthorized', message: expect.any(String) as string } });
+    }
+    expect((await api('GET', '/questions/abc', { token: 'nope' })).status).toBe(401);
+    expect(await keyCount()).toBe(before);
+  });
+
+  it('refuses bad bodies with 415, 413 and 400 naming the field path, writing nothing', async () => {
+    const before = await keyCount();
+    const wrongType = await api('POST', '/questions', {
+      body: 'message=hi',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect([wrongType.status, (wrongType.body.error as { code: string }).code]).toEqual([
+      415,
+      'unsupported_media_type',
+    ]);
+    const big = await ask({ message: 'x'.repeat(1024 * 1024 + 10) });
+    expect([big.status, (big.body.error as { code: string }).code]).toEqual([413, 'payload_too_large']);
+    const badUser = await ask({ to: { user: 42 } });
+    expect(badUser.status).toBe(400);
+    expect(badUser.body.error).toEqual({
+      code: 'invalid_request',
+      message: expect.stringMatching(/^\/to\/user: /) as string,
+    });
+    const unknown = await ask({ colour: 'red' });
+    expect((unknown.body.error as { message: string }).message).toMatch(/^\/colour: /);
+    const badSchema = await ask({
+      requestedSchema: { type: 'object', properties: { x: { type: 'object' } } },
+    });
+    expect([badSchema.status, (badSchema.body.error as { code: string }).code]).toEqual([
+      400,
+      'invalid_schema',
+    ]);
+    const badHook = await ask({ callbackUrl: 'https://evil.example/hook' });
+    expect((badHook.body.error as { message: string }).message).toMatch(
+      /^\/callbackUrl: host evil.example is not allowed/,
+    );
+    expect((await ask({ timeout: '45d' })).status).toBe(400);
+    expect(await keyCount()).toBe(before);
+  });
+
+  it('asks with the same card as an MCP elicitation, naming the client; a long-poll on B wakes when C relays the answer', async () => {
+    const created = await ask();
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    expect(created.body).toEqual({ id, status: 'pending', deadline: expect.any(String) as string });
+    const card = await cardOf(id);
+    expect(card.channel).toBe(h.standin.dmChannelOf('U1'));
+    expect(JSON.stringify(card.call.args.blocks)).toContain('an automation (default)');
+    const pending = await api('GET', `/questions/${id}`, { on: 2 });
+    expect(pending.body).toMatchObject({ id, status: 'pending' });
+    const waiting = api('GET', `/questions/${id}?wait=30`, { on: 1 });
+    const viewId = await openForm(h, 'U1', card);
+    const block =
+      (h.standin.view(viewId)?.view.blocks as { type: string; block_id: string }[]).find(
+        (b) => b.type === 'input',
+      )?.block_id ?? '';
+    const third = h.drivers[2];
+    expect((await third?.submitView({ userId: 'U1', viewId, values: { [block]: 'ship it' } }))?.status).toBe(
+      200,
+    );
+    const answered = await waiting;
+    expect(answered.status).toBe(200);
+    expect(answered.body).toEqual({
+      id,
+      status: 'accepted',
+      result: { action: 'accept', content: { reason: 'ship it' } },
+      reason: 'answered',
+      answeredBy: 'U1',
+      createdAt: expect.any(String) as string,
+      deadline: expect.any(String) as string,
+      endedAt: expect.any(String) as string,
+    });
+    expect(Date.parse(String(answered.body.endedAt))).toBeGreaterThanOrEqual(
+      Date.parse(String(answered.body.createdAt)),
+    );
+  });
+
+  it('answers 404 for unknown ids and for another client’s question, and 400 for a wait over 60', async () => {
+    const created = await ask();
+    const id = String(created.body.id);
+    expect((await api('GET', `/questions/${id}`, { token: OTHER })).status).toBe(404);
+    expect((await api('DELETE', `/questions/${id}`, { token: OTHER })).status).toBe(404);
+    expect((await api('GET', '/questions/no-such-question')).body.error).toMatchObject({ code: 'not_found' });
+    const tooLong = await api('GET', `/questions/${id}?wait=61`);
+    expect([tooLong.status, (tooLong.body.error as { message: string }).message]).toEqual([
+      400,
+      '/wait: must be <= 60',
+    ]);
+    await api('DELETE', `/questions/${id}`);
+  });
+
+  it('withdraws a pending question: cancelled, reason withdrawn, result cancel, and the card says so', async () => {
+    const id = String((await ask()).body.id);
+    const card = await cardOf(id);
+    const withdrawn = await api('DELETE', `/questions/${id}`, { on: 1 });
+    expect(withdrawn.status).toBe(200);
+    expect(withdrawn.body).toMatchObject({
+      id,
+      status: 'cancelled',
+      reason: 'withdrawn',
+      result: { action: 'cancel' },
+    });
+    expect(withdrawn.body.answeredBy).toBeUndefined();
+    const update = await h.standin.waitForCall('chat.update', (c) => c.args.ts === card.ts, 15_000);
+    expect(JSON.stringify(update.args.blocks)).toContain('Withdrawn');
+  });
+
+  it('creates exactly one question (one card) for concurrent duplicates on two replicas; another body gets 409', async () => {
+    const key = `deploy-${Date.now()}`;
+    const headers = { 'idempotency-key': key };
+    const replies = await Promise.all(
+      [0, 1, 0, 1, 0, 1].map((on) => ask({ message: `Idempotent ${key}` }, { on, headers })),
+    );
+    const ids = new Set(replies.map((r) => r.body.id));
+    expect(ids.size).toBe(1);
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
+    const [id] = [...ids];
+    await cardOf(String(id));
+    const again = await ask({ message: `Idempotent ${key}` }, { on: 2, headers });
+    expect([again.status, again.body.id]).toEqual([200, id]);
+    const cards = h.standin.calls.filter(
+      (c) =>
+        c.method === 'chat.postMessage' && JSON.stringify(c.args.blocks ?? '').includes(`Idempotent ${key}`),
+    );
+    expect(cards).toHaveLength(1);
+    const conflict = await ask({ message: 'Something else' }, { headers });
+    expect([conflict.status, (conflict.body.error as { code: string }).code]).toEqual([
+      409,
+      'idempotency_conflict',
+    ]);
+    await api('DELETE', `/questions/${String(id)}`);
+  });
+
+  it('asks anyone in a channel there: a non-member is refused, the first member to act wins and the card names them', async () => {
+    const id = String((await ask({ to: { channel: 'C0APPROVE' }, message: 'Approve release?' })).body.id);
+    const card = await cardOf(id);
+    expect(card.channel).toBe('C0APPROVE');
+    const place = { channel: 'C0APPROVE', ts: card.ts };
+    await h.driver.clickButton({ userId: 'U3', ...place, actionId: 'elicit_decline' });
+    expect((await api('GET', `/questions/${id}`)).body.status).toBe('pending');
+    const waiting = api('GET', `/questions/${id}?wait=30`, { on: 2 });
+    await h.drivers[1]?.clickButton({ userId: 'U2', ...place, actionId: 'elicit_decline' });
+    await h.drivers[2]?.clickButton({ userId: 'U1', ...place, actionId: 'elicit_decline' });
+    const ended = await waiting;
+    expect(ended.body).toMatchObject({
+      status: 'declined',
+      reason: 'declined',
+      result: { action: 'decline' },
+      answeredBy: 'U2',
+    });
+    const update = await h.standin.waitForCall('chat.update', (c) => c.args.ts === place.ts, 15_000);
+    expect(JSON.stringify(update.args.blocks)).toContain('<@U2>');
+  });
+});
