@@ -176,6 +176,17 @@ describe('loadConfig', () => {
     expect(config.servers[1]?.unsolicitedUser).toBeUndefined();
   });
 
+  it('offers a server at the MCP endpoint only with gateway: true, and names a wrong value', () => {
+    const yaml = 'mcpServers:\n  a: { command: x, gateway: true }\n  b: { command: x }';
+    const [a, b] = loadConfig({ env: {}, readFile: files({ './elicit-relay.yml': yaml }) }).servers;
+    expect(a?.gateway).toBe(true);
+    expect(b).not.toHaveProperty('gateway');
+    const wrong = 'mcpServers:\n  a: { command: x, gateway: "yes" }';
+    const error = errorOf(() => loadConfig({ env: {}, readFile: files({ './elicit-relay.yml': wrong }) }));
+    expect(error.message).toContain('mcpServers.a.gateway');
+    expect(error.message).toContain('gateway: true');
+  });
+
   it('keeps ${VAR:-fallback} and the $${literal} escape', () => {
     const yaml = 'mcpServers:\n  a: { command: x, args: ["${MISSING:-dflt}", "$${KEEP}"] }';
     const config = loadConfig({ env: {}, readFile: files({ './elicit-relay.yml': yaml }) });

@@ -55,7 +55,18 @@ function readServer(name: string, entry: unknown, env: Env): ServerConfig {
     transport: readTransport(key, entry, env),
     ...readElicitation(key, entry.elicitation),
     ...(slack ? { slack } : {}),
+    ...(readGateway(key, entry.gateway) ? { gateway: true } : {}),
   };
+}
+
+/** `gateway: true` offers the server's tools at the bot's MCP endpoint; default false. */
+function readGateway(key: string, gateway: unknown): boolean {
+  if (gateway === undefined || typeof gateway === 'boolean') return gateway === true;
+  throw new ConfigError(
+    `${key}.gateway`,
+    `${JSON.stringify(gateway)} is not true or false`,
+    'Write `gateway: true` to offer its tools at POST /mcp, or leave it out.',
+  );
 }
 
 /** Values of `type` that editors write for the transports we speak. */

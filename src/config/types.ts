@@ -63,6 +63,8 @@ export interface ServerConfig {
   refuseSecrets?: boolean;
   /** Where questions go in Slack, who answers, review, close and reminders; DEFAULT_SLACK_POLICY when absent. */
   slack?: SlackPolicy;
+  /** `gateway: true`: its tools are offered at the bot's MCP endpoint as `<server>__<tool>`. */
+  gateway?: true;
 }
 
 /** One client of the Automations API. */
