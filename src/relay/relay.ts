@@ -250,8 +250,11 @@ export class Relay {
     const onAbort = (): void => endLocally(abortReason(signal))();
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      await this.deliver(question);
-      return await answered;
+      // The outcome does not wait for the card: a card still queued behind its channel's pace (1 post/s) when
+      // its question ended would hold the server's answer until the outbox gives up, deadline + 5 s (#15.6).
+      const delivered = this.deliver(question);
+      delivered.catch((error: unknown) => this.logFailure(question.id, error));
+      return await Promise.race([answered, delivered.then(() => answered)]);
     } finally {
       cancelBackstop();
       signal.removeEventListener('abort', onAbort);

@@ -4,9 +4,15 @@ import { DelayedError, type Job } from 'bullmq';
 import type { RedisClient } from '../redis/index.js';
 import type { Question } from '../relay/types.js';
 
+/**
+ * The timeout job comes due at the question's deadline, whenever it is added: BullMQ dates a delayed job
+ * `timestamp + delay`, and `timestamp` defaults to when add() runs, which in a burst of creates can be seconds
+ * after the Redis TIME the deadline was computed from (2 000 at once ended up to 7 s late, issue 15.6).
+ */
 export function timeoutJobOptions(q: Question, retentionSec: number) {
   return {
     jobId: q.id,
+    timestamp: q.createdAt,
     delay: q.deadline - q.createdAt,
     // The handler is idempotent (finish is a CAS), so retrying a failed run is always safe.
     attempts: 5,

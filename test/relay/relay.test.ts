@@ -214,6 +214,8 @@ describe('Relay', () => {
     expect(surface.ended).toEqual([]);
     answerSlack();
     expect(await answer).toEqual({ action: 'decline' });
+    // The answer does not wait for the card; its update follows once the card is attached.
+    await surface.firstEnded;
     expect(surface.ended.map((q) => [q.id, q.card])).toEqual([[question.id, { channel: 'D1', ts: '1.1' }]]);
     expect(surface.endedBy).toEqual(['U7']);
     expect(await store.get(question.id)).toMatchObject({ endedBy: 'U7' });

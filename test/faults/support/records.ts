@@ -23,6 +23,25 @@ export class Records {
     return q;
   }
 
+  /** When question `id` ended (Redis TIME, epoch ms), or undefined while it has not. */
+  async endedAt(id: string): Promise<number | undefined> {
+    const endedAt = await this.redis.hget(this.k.question(id), 'endedAt');
+    return endedAt === null ? undefined : Number(endedAt);
+  }
+
+  /** The ids of every question stored under the run's prefix, finished or not. */
+  async ids(): Promise<string[]> {
+    const pattern = this.k.question('*');
+    const ids: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, found] = await this.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      ids.push(...found.map((key) => key.slice(pattern.length - 1)));
+    } while (cursor !== '0');
+    return ids;
+  }
+
   /** Records each question as created, then its stored end (endedAt, outcome, reason) into `history`. */
   async into(history: History, ids: readonly string[]): Promise<void> {
     for (const id of ids) history.created(await this.question(id));
