@@ -10,6 +10,7 @@ import { openForm, startHarness, type Harness } from './harness.js';
 
 const TOKEN = 'api-token-default-0123456789';
 const OTHER = 'api-token-other-0123456789';
+const NARROW = 'api-token-narrow-0123456789';
 const SCHEMA = {
   type: 'object',
   properties: { reason: { type: 'string', title: 'Reason' } },
@@ -29,7 +30,14 @@ describe('the questions API', () => {
     h = await startHarness({
       replicas: 3,
       env: { ELICIT_RELAY_API_TOKEN: TOKEN, OTHER_TOKEN: OTHER, ELICIT_RELAY_WEBHOOK_HOSTS: 'hooks.example' },
-      config: { api: { clients: { other: { token: '${OTHER_TOKEN}' } } } },
+      config: {
+        api: {
+          clients: {
+            other: { token: '${OTHER_TOKEN}' },
+            narrow: { token: NARROW, targets: ['C0APPROVE'], ratePerMinute: 1 },
+          },
+        },
+      },
       workspace: { channels: { C0APPROVE: ['U1', 'U2', 'U0STANDINBOT'] } },
     });
     redis = new Redis(redisUrl());
@@ -250,5 +258,19 @@ describe('the questions API', () => {
     });
     const update = await h.standin.waitForCall('chat.update', (c) => c.args.ts === place.ts, 15_000);
     expect(JSON.stringify(update.args.blocks)).toContain('<@U2>');
+  });
+
+  it('refuses a target the client may not ask with 403, and a question past its rate with 429 and Retry-After', async () => {
+    const forbidden = await ask({ to: { user: 'U1' } }, { token: NARROW });
+    expect([forbidden.status, (forbidden.body.error as { code: string }).code]).toEqual([403, 'forbidden']);
+    const first = await ask({ to: { channel: 'C0APPROVE' }, message: 'Within the rate' }, { token: NARROW });
+    expect(first.status).toBe(201);
+    const second = await ask(
+      { to: { channel: 'C0APPROVE' }, message: 'Past the rate' },
+      { token: NARROW, on: 1 },
+    );
+    expect([second.status, (second.body.error as { code: string }).code]).toEqual([429, 'rate_limited']);
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    await api('DELETE', `/questions/${String(first.body.id)}`, { token: NARROW });
   });
 });
