@@ -12,7 +12,13 @@ import {
 import { createLogger, type LogFormat } from './logger.js';
 import { start } from './main.js';
 import { type CliArgs, SANDBOX_USAGE, UsageError, parseCliArgs } from './sandbox/args.js';
-import { sandboxServers, startSandbox } from './sandbox/index.js';
+import { sandboxServers, startSandbox, type RunningSandbox, type SandboxOptions } from './sandbox/index.js';
+import {
+  PrivateRedisError,
+  isLoopbackRedis,
+  redisServerOnPath,
+  startPrivateRedis,
+} from './sandbox/private-redis.js';
 import { StoreError } from './store/index.js';
 
 const logger = createLogger(undefined, undefined, readLogFormat());
@@ -78,27 +84,52 @@ async function main(): Promise<void> {
 /**
  * `sandbox`, no Slack credentials, or ELICIT_RELAY_MODE=sandbox: the bot against the built-in Slack
  * stand-in and its page, with the config's servers and those given with --server besides the examples.
+ * When no Redis answers at a local address and a redis-server is on PATH, it runs on a private one.
  */
 async function runSandbox(config: AppConfig, servers: ServerConfig[], banner: string): Promise<void> {
+  const options: SandboxOptions = {
+    port: config.port,
+    redisUrl: config.redis.url,
+    redisPrefix: config.redis.prefix,
+    logger,
+    extraServers: [...config.servers, ...servers],
+  };
   try {
-    const sandbox = await startSandbox({
-      port: config.port,
-      redisUrl: config.redis.url,
-      redisPrefix: config.redis.prefix,
-      logger,
-      extraServers: [...config.servers, ...servers],
-    });
-    process.stdout.write(`${banner}: open ${sandbox.url}\n`);
-    stopOnSignals(sandbox);
+    announce(banner, await startSandbox(options));
   } catch (error) {
-    if (error instanceof StoreError && error.code === 'redis_unavailable') {
-      fail(
-        `${error.message}\nStart one with \`docker compose up -d redis\` or your distribution's \`redis-server\`.`,
-        1,
-      );
-    }
-    throw error;
+    if (!(error instanceof StoreError && error.code === 'redis_unavailable')) throw error;
+    const hint = `Start one with \`docker compose up -d redis\` or your distribution's \`redis-server\`.`;
+    const binary = isLoopbackRedis(options.redisUrl) ? redisServerOnPath(process.env.PATH ?? '') : undefined;
+    if (binary === undefined) fail(`${error.message}\n${hint}`, 1);
+    await runOnPrivateRedis(binary, options, banner).catch((failure: unknown) => {
+      if (failure instanceof PrivateRedisError) fail(`${error.message}\n${failure.message}. ${hint}`, 1);
+      throw failure;
+    });
   }
+}
+
+/** The sandbox on its own redis-server (from PATH, a temporary folder, a free port), stopped with it. */
+async function runOnPrivateRedis(binary: string, options: SandboxOptions, banner: string): Promise<void> {
+  const redis = await startPrivateRedis(binary);
+  process.stdout.write(
+    `elicit-relay sandbox: no Redis answers at ${options.redisUrl}; started a private ${binary} at ${redis.url} (files in ${redis.dir}, removed on exit)\n`,
+  );
+  const sandbox = await startSandbox({ ...options, redisUrl: redis.url }).catch(async (error: unknown) => {
+    await redis.stop();
+    throw error;
+  });
+  announce(banner, {
+    url: sandbox.url,
+    stop: async () => {
+      await sandbox.stop();
+      await redis.stop();
+    },
+  });
+}
+
+function announce(banner: string, sandbox: RunningSandbox): void {
+  process.stdout.write(`${banner}: open ${sandbox.url}\n`);
+  stopOnSignals(sandbox);
 }
 
 function stopOnSignals(running: { stop(): Promise<void> }): void {
