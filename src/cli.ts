@@ -9,6 +9,7 @@ import {
   type AppConfig,
   type ServerConfig,
 } from './config/index.js';
+import { isClientCommand, runClientProcess } from './client/index.js';
 import { createLogger, type LogFormat } from './logger.js';
 import { start } from './main.js';
 import { type CliArgs, SANDBOX_USAGE, UsageError, parseCliArgs } from './sandbox/args.js';
@@ -60,6 +61,8 @@ function readArgs(argv: string[], config: AppConfig): CliArgs {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
+  // `ask` and `call` are the API's client: they need no bot configuration.
+  if (isClientCommand(argv)) process.exit(await runClientProcess(argv));
   if (argv.includes('--help') || argv.includes('-h')) return void process.stdout.write(`${SANDBOX_USAGE}\n`);
   let config;
   try {

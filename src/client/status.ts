@@ -1,0 +1,39 @@
+// The one-line status on stderr while the client waits: redrawn in place with a spinner and the time waited on
+// a terminal, written once as a plain line otherwise (CI logs keep every byte written).
+
+export interface StatusOutput {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+/** Spinner frames, one per redraw. */
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+/** Redraw interval on a terminal, in ms. */
+const REDRAW_MS = 100;
+
+export interface StatusLine {
+  stop(): void;
+}
+
+export function showStatus(out: StatusOutput, text: string, now: () => number = Date.now): StatusLine {
+  if (!out.isTTY) {
+    out.write(`elicit-relay: ${text}\n`);
+    return { stop: () => undefined };
+  }
+  const started = now();
+  let frame = 0;
+  const draw = (): void => {
+    const seconds = Math.floor((now() - started) / 1000);
+    const waited = seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
+    out.write(`\r\x1b[K${FRAMES[frame++ % FRAMES.length] ?? ''} ${text} (${waited})`);
+  };
+  draw();
+  const timer = setInterval(draw, REDRAW_MS);
+  timer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      out.write('\r\x1b[K');
+    },
+  };
+}

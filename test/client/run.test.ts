@@ -1,0 +1,118 @@
+// The client's loop and exit codes with the HTTP side scripted through the injected fetch (the real bot is
+// exercised in test/system/client.test.ts): a retried POST keeps its Idempotency-Key, a pending question is
+// asked again past the 60 s long-poll, the result goes to stdout and the status line to stderr.
+import { describe, expect, it } from 'vitest';
+import { EXIT, runClient, type ClientIO } from '../../src/client/index.js';
+
+type Reply = { status: number; body?: unknown } | 'network down';
+
+function io(replies: Reply[]) {
+  const requests: { method: string; url: string; headers: Record<string, string>; body?: unknown }[] = [];
+  const out: string[] = [];
+  const err: string[] = [];
+  const fetch: typeof globalThis.fetch = (input, init) => {
+    const headers = Object.fromEntries(Object.entries(init?.headers ?? {}));
+    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+    requests.push({
+      method: init?.method ?? 'GET',
+      url: input instanceof Request ? input.url : input.toString(),
+      headers,
+      body,
+    });
+    const reply = replies.shift() ?? 'network down';
+    if (reply === 'network down') return Promise.reject(new TypeError('fetch failed'));
+    return Promise.resolve(new Response(JSON.stringify(reply.body ?? {}), { status: reply.status }));
+  };
+  const client: ClientIO = {
+    env: { ELICIT_RELAY_URL: 'http://relay:3000', ELICIT_RELAY_API_TOKEN: 'tok' },
+    readFile: () => '',
+    fetch,
+    sleep: () => Promise.resolve(),
+    stdout: { write: (t: string) => out.push(t) },
+    stderr: { write: (t: string) => err.push(t), isTTY: false },
+  };
+  return { client, requests, out, err };
+}
+
+const ASK = ['ask', '--message', 'Ship?', '--to', 'U1'];
+const ended = (status: string, result: unknown) => ({ status: 200, body: { id: 'q1', status, result } });
+
+describe('elicit-relay ask', () => {
+  it('creates once with one Idempotency-Key across retries, asks again while pending, prints the result, exits 0', async () => {
+    const { client, requests, out, err } = io([
+      'network down',
+      { status: 503 },
+      { status: 201, body: { id: 'q1', status: 'pending' } },
+      { status: 200, body: { id: 'q1', status: 'pending' } },
+      ended('accepted', { action: 'accept', content: { ok: true } }),
+    ]);
+    expect(await runClient(ASK, client)).toBe(EXIT.accepted);
+    const posts = requests.filter((r) => r.method === 'POST');
+    expect(posts).toHaveLength(3);
+    expect(new Set(posts.map((p) => p.headers['Idempotency-Key'])).size).toBe(1);
+    expect(posts[0]).toMatchObject({
+      url: 'http://relay:3000/api/v1/questions',
+      headers: { Authorization: 'Bearer tok' },
+      body: { message: 'Ship?', to: { user: 'U1' }, requestedSchema: { type: 'object', properties: {} } },
+    });
+    expect(requests.slice(3).map((r) => r.url)).toEqual([
+      'http://relay:3000/api/v1/questions/q1?wait=60',
+      'http://relay:3000/api/v1/questions/q1?wait=60',
+    ]);
+    expect(out.join('')).toBe('{"action":"accept","content":{"ok":true}}\n');
+    expect(err.join('')).toBe('elicit-relay: waiting for an answer to question q1\n');
+  });
+
+  it.each([
+    ['declined', { action: 'decline' }, EXIT.declined],
+    ['cancelled', { action: 'cancel' }, EXIT.cancelled],
+  ])('exits as the contract says when the question is %s', async (status, result, code) => {
+    const { client, out } = io([
+      { status: 201, body: { id: 'q1', status: 'pending' } },
+      ended(status, result),
+    ]);
+    expect(await runClient(ASK, client)).toBe(code);
+    expect(JSON.parse(out.join(''))).toEqual(result);
+  });
+
+  it('exits 4 with the API error on stderr for a refused request, 2 for an invalid one', async () => {
+    const unauthorized = io([
+      { status: 401, body: { error: { code: 'unauthorized', message: 'wrong token' } } },
+    ]);
+    expect(await runClient(ASK, unauthorized.client)).toBe(EXIT.error);
+    expect(unauthorized.err.join('')).toBe('elicit-relay: 401 unauthorized: wrong token\n');
+    const invalid = io([{ status: 400, body: { error: { code: 'invalid_schema', message: 'no' } } }]);
+    expect(await runClient(ASK, invalid.client)).toBe(EXIT.usage);
+  });
+
+  it('exits 4 when the bot cannot be reached through every retry, and 2 on wrong use', async () => {
+    const down = io([]);
+    expect(await runClient(ASK, down.client)).toBe(EXIT.error);
+    expect(down.err.join('')).toMatch(/no answer from http:\/\/relay:3000/);
+    expect(await runClient(['ask', '--to', 'U1'], io([]).client)).toBe(EXIT.usage);
+  });
+});
+
+describe('elicit-relay call', () => {
+  it('prints the CallToolResult and exits 0 when completed, 4 when failed', async () => {
+    const result = { content: [{ type: 'text', text: 'shipped' }] };
+    const done = io([
+      { status: 202, body: { id: 'c1', status: 'running' } },
+      { status: 200, body: { id: 'c1', status: 'running', questions: [] } },
+      { status: 200, body: { id: 'c1', status: 'completed', result, questions: ['q1'] } },
+    ]);
+    expect(await runClient(['call', '--server', 's', '--tool', 't', '--as', 'U1'], done.client)).toBe(
+      EXIT.accepted,
+    );
+    expect(JSON.parse(done.out.join(''))).toEqual(result);
+    expect(done.requests[0]?.body).toEqual({ server: 's', tool: 't', arguments: {}, as: { user: 'U1' } });
+    const failed = io([
+      { status: 202, body: { id: 'c1', status: 'running' } },
+      { status: 200, body: { id: 'c1', status: 'failed', error: 'server gone', questions: [] } },
+    ]);
+    expect(await runClient(['call', '--server', 's', '--tool', 't', '--as', 'U1'], failed.client)).toBe(
+      EXIT.error,
+    );
+    expect(failed.err.join('')).toContain('the call failed: server gone');
+  });
+});
