@@ -10,6 +10,7 @@ import { openQuestion, type AnswererResolver } from '../relay/sources/intake.js'
 import type { Question } from '../relay/types.js';
 import type { Mount } from '../slack/index.js';
 import { Clients } from './auth.js';
+import { startDeliverySweep } from './delivery-sweep.js';
 import { EndedEvents } from './ended.js';
 import { Idempotency } from './idempotency.js';
 import { apiRouter, API_PREFIX } from './router.js';
@@ -19,9 +20,12 @@ export { EndedEvents, type EndedEvent } from './ended.js';
 export { questionView } from './questions.js';
 
 export interface ApiDeps {
-  relay: Pick<Relay, 'open' | 'end'>;
+  relay: Pick<Relay, 'open' | 'end' | 'redeliver'>;
   answerers: Pick<AnswererResolver, 'answerersTo'>;
-  store: { get(id: string): Promise<Question | undefined> };
+  store: {
+    get(id: string): Promise<Question | undefined>;
+    undelivered(graceMs: number): Promise<Question[]>;
+  };
   checkSchema: (requestedSchema: unknown) => unknown;
   holderId: string;
   clock: RelayClock;
@@ -51,6 +55,13 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
   if (!clients.enabled) return { mounts: [], ended };
   const redis = await connections.command(k.connectionName('api', deps.holderId));
   parts.push('API connection', () => endClient(redis, true));
+  const stopSweep = startDeliverySweep({
+    undelivered: (graceMs) => deps.store.undelivered(graceMs),
+    redeliver: (question) => deps.relay.redeliver(question),
+    clock: deps.clock,
+    logger: deps.logger,
+  });
+  parts.push('undelivered API questions sweep', stopSweep);
   const handler = apiRouter({
     clients,
     logger: deps.logger,

@@ -192,6 +192,14 @@ export class Relay {
     return question;
   }
 
+  /**
+   * Posts the card of a detached question whose creator never attached one (it died after storing it): the
+   * outbox's `card-<id>` key makes this the same post if the first one is still queued or already done.
+   */
+  async redeliver(question: Question): Promise<void> {
+    await this.deliver(question);
+  }
+
   /** Asks a person to open a link (URL mode); accept means they consented and opened it. */
   async askUrl(ask: UrlAsk): Promise<Outcome> {
     this.options.checkUrl(ask.url);

@@ -4,7 +4,7 @@ import type { Question } from '../relay/types.js';
 import type { StoreLogger } from '../redis/index.js';
 import { RateLimitedError } from './errors.js';
 import type { Keys } from '../redis/index.js';
-import { parseQuestion } from './record.js';
+import { DETACHED_HOLDER, parseQuestion } from './record.js';
 import type { StoreScripts } from './scripts.js';
 
 export interface RateLimit {
@@ -60,4 +60,30 @@ export async function admit(
 ): Promise<void> {
   const reply = (await cmd.serverAdmit(k.rate(server), limit.max, limit.perMs)) as [number, number];
   if (reply[0] !== 1) throw new RateLimitedError(server, Math.max(0, reply[1]), limit.max);
+}
+
+/** Most detached questions looked at by one undeliveredSince call. */
+const UNDELIVERED_BATCH = 1000;
+
+/**
+ * Pending detached questions (API questions, holder DETACHED_HOLDER) created before `before` (epoch ms on
+ * the Redis clock) whose card was never attached: their creator may have died before posting it.
+ */
+export async function undeliveredBefore(
+  cmd: RedisClient,
+  k: Keys,
+  before: number,
+  logger: StoreLogger,
+): Promise<Question[]> {
+  const ids = await cmd.zrange(k.held(DETACHED_HOLDER), '0', String(UNDELIVERED_BATCH - 1));
+  if (ids.length === 0) return [];
+  const pipeline = cmd.pipeline();
+  for (const id of ids) pipeline.hgetall(k.question(id));
+  const replies = (await pipeline.exec()) ?? [];
+  return replies.flatMap(([err, hash], i) => {
+    if (err) throw err;
+    const question = readOrSkip(hash as Record<string, string>, ids[i] ?? '', logger);
+    const stuck = question?.state === 'pending' && !question.card && question.createdAt < before;
+    return stuck ? [question] : [];
+  });
 }

@@ -30,6 +30,12 @@ import {
 } from '../relay/types.js';
 import { StoreError } from './errors.js';
 
+/**
+ * The holder of a detached question (an API client's): no replica holds it, no lease is ever taken under this
+ * name, so the orphan sweep never ends it, and its end goes to no inbox.
+ */
+export const DETACHED_HOLDER = '-';
+
 /** The fields written at creation (state pending, no card, no outcome). */
 export function toHash(q: Question): Record<string, string> {
   return {

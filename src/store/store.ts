@@ -29,12 +29,18 @@ import { Inbox } from './inbox.js';
 import { settleWithin } from '../settle.js';
 import { deferIfEarly } from './jobs.js';
 import { Lease, OrphanSweeper, type LeaseOptions, type SweepOptions } from './lease.js';
-import { pendingFor } from './pending.js';
+import { pendingFor, undeliveredBefore } from './pending.js';
 import { draftField, parseDraft, parseQuestion } from './record.js';
 import { reminderHandler } from './reminders.js';
 import { withScripts } from './scripts.js';
 import { CLOSE_GRACE_MS, Timers, type TimerSettings } from './timers.js';
-import { finishQuestion, writeQuestion, type Collaborators, type CreateOptions } from './transitions.js';
+import {
+  finishQuestion,
+  redisNow,
+  writeQuestion,
+  type Collaborators,
+  type CreateOptions,
+} from './transitions.js';
 
 export {
   CLOSE_GRACE_MS,
@@ -161,6 +167,19 @@ export class QuestionStore {
       return await pendingFor(this.c.cmd, this.c.keys, userId, this.c.logger);
     } catch (err) {
       throw commandError('pendingFor', err);
+    }
+  }
+
+  /**
+   * Pending API questions older than `graceMs` whose card was never attached (their creator may have died
+   * before posting it); at most 1000 per call.
+   */
+  async undelivered(graceMs: number): Promise<Question[]> {
+    try {
+      const now = await redisNow(this.c.cmd);
+      return await undeliveredBefore(this.c.cmd, this.c.keys, now - graceMs, this.c.logger);
+    } catch (err) {
+      throw commandError('undelivered', err);
     }
   }
 

@@ -14,7 +14,7 @@ import { commandError, type StoreLogger } from '../redis/index.js';
 import { newId, timeoutJobOptions } from './jobs.js';
 import type { Keys } from '../redis/index.js';
 import { admit, type RateLimit } from './pending.js';
-import { pairs, parseQuestion, stateFor, toHash } from './record.js';
+import { DETACHED_HOLDER, pairs, parseQuestion, stateFor, toHash } from './record.js';
 import { addReminders, removeReminders } from './reminders.js';
 import type { StoreScripts } from './scripts.js';
 
@@ -25,11 +25,6 @@ const INBOX_MAX_LEN = 10_000;
  * stopped for longer than 100k ends take) miss the oldest; the records themselves stay for the retention.
  */
 export const ENDED_MAX_LEN = 100_000;
-/**
- * The holder of a detached question (an API client's): no replica holds it, no lease is ever taken under this
- * name, so the orphan sweep never ends it, and its end goes to no inbox.
- */
-export const DETACHED_HOLDER = '-';
 
 export interface CreateOptions {
   /** Per-server limit on new questions; beyond it create throws RateLimitedError (code 'rate_limited'). */
@@ -146,7 +141,7 @@ async function removeFromInboxes(c: Collaborators, question: Question): Promise<
 }
 
 /** Redis TIME in epoch ms, so every replica shares one clock for deadlines. */
-async function redisNow(cmd: RedisClient): Promise<number> {
+export async function redisNow(cmd: RedisClient): Promise<number> {
   const [sec, micro] = await cmd.time();
   return Number(sec) * 1000 + Math.floor(Number(micro) / 1000);
 }

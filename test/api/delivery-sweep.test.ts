@@ -1,0 +1,66 @@
+// An API question whose creator died before its card was attached is not left hanging: a sweep on any replica
+// posts it again (the outbox key makes that the same post), or ends it as delivery_failed when it cannot be
+// posted. The creator's death is played by storing the question and posting nothing.
+import { describe, expect, it } from 'vitest';
+import { sweepUndelivered } from '../../src/api/delivery-sweep.js';
+import { systemClock } from '../../src/clock.js';
+import { RelayError } from '../../src/relay/errors.js';
+import { Relay, type Surface } from '../../src/relay/relay.js';
+import type { Question } from '../../src/relay/types.js';
+import { uniquePrefix } from '../setup/context.js';
+import { newQuestion, openStore } from '../store/helpers.js';
+
+function surface(fail: boolean): Surface & { posted: string[] } {
+  const posted: string[] = [];
+  return {
+    posted,
+    postQuestion: (question: Question) => {
+      if (fail) return Promise.reject(new RelayError('slack_post_failed', 'channel_not_found'));
+      posted.push(question.id);
+      return Promise.resolve({ channel: 'D1', ts: `1.${posted.length}` });
+    },
+    updateCard: () => Promise.resolve(),
+    remind: () => Promise.resolve(),
+  };
+}
+
+async function setUp(fail: boolean) {
+  const store = await openStore(uniquePrefix(), 'replica-b');
+  const cards = surface(fail);
+  const relay = new Relay({
+    store,
+    surface: cards,
+    checkSchema: () => undefined,
+    checkUrl: () => undefined,
+    clock: systemClock,
+    logger: { error: () => undefined, warn: () => undefined },
+  });
+  const sweep = {
+    undelivered: (graceMs: number) => store.undelivered(graceMs),
+    redeliver: (question: Question) => relay.redeliver(question),
+    clock: systemClock,
+    logger: { warn: () => undefined },
+  };
+  const detached = { client: 'ci', place: { dm: 'U123' } as const };
+  return { store, cards, sweep, detached };
+}
+
+describe('the sweep of undelivered API questions', () => {
+  it('posts and attaches the card of an API question nobody delivered, once, and leaves MCP questions alone', async () => {
+    const { store, cards, sweep, detached } = await setUp(false);
+    const lost = await store.create(newQuestion(detached));
+    await store.create(newQuestion());
+    expect(await sweepUndelivered(sweep, 60_000)).toBe(0);
+    expect(await sweepUndelivered(sweep, 0)).toBe(1);
+    expect(cards.posted).toEqual([lost.id]);
+    expect((await store.get(lost.id))?.card).toEqual({ channel: 'D1', ts: '1.1' });
+    expect(await sweepUndelivered(sweep, 0)).toBe(0);
+  });
+
+  it('ends one whose card cannot be posted as delivery_failed instead of letting it wait for its deadline', async () => {
+    const { store, sweep, detached } = await setUp(true);
+    const lost = await store.create(newQuestion(detached));
+    await sweepUndelivered(sweep, 0);
+    expect(await store.get(lost.id)).toMatchObject({ state: 'cancelled', reason: 'delivery_failed' });
+  });
+});
