@@ -97,7 +97,8 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
   });
   slack.listen({ answering, tools: mcpToolRunner(hub) });
   const apiDeps = { relay, answerers: slack.audience, store: opened.store, checkSchema: slack.checks.schema };
-  const api = await startApi(config, { ...apiDeps, holderId, clock: systemClock, logger }, parts);
+  const observe = metrics.apiRequest;
+  const api = await startApi(config, { ...apiDeps, holderId, clock: systemClock, logger, observe }, parts);
   const { port } = await slack.start(config.port, api.mounts);
   parts.push('Slack requests', () => slack.stop());
   parts.push('waiting questions', () => relay.endAllWaiting('call_ended'));

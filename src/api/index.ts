@@ -30,6 +30,8 @@ export interface ApiDeps {
   holderId: string;
   clock: RelayClock;
   logger: Logger;
+  /** Hears each answered API request (route template, method, status), for metrics. */
+  observe?: (route: string, method: string, status: number) => void;
 }
 
 export interface RunningApi {
@@ -65,6 +67,7 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
   const handler = apiRouter({
     clients,
     logger: deps.logger,
+    ...(deps.observe ? { observe: deps.observe } : {}),
     questions: {
       open: (request, context) => openQuestion(deps, request, context),
       get: (id) => deps.store.get(id),

@@ -13,11 +13,15 @@ export interface RouterDeps {
   clients: Clients;
   questions: QuestionsDeps;
   logger: { error(obj: object, msg: string): void };
+  /** Hears each answered request: its route template (never an id), method and status (metrics). */
+  observe?: (route: string, method: string, status: number) => void;
 }
 
 export function apiRouter(deps: RouterDeps): RequestListener {
   const document = JSON.stringify(openApiDocument(API_PREFIX));
   return (req, res) => {
+    const { observe } = deps;
+    if (observe) res.once('finish', () => observe(routeOf(req), req.method ?? 'GET', res.statusCode));
     route(deps, document, req, res).catch((error: unknown) => {
       if (error instanceof ApiError) return sendError(res, error);
       deps.logger.error({ err: error, method: req.method, url: req.url }, 'API request failed');
@@ -52,6 +56,13 @@ async function route(
     throw notAllowed('GET, DELETE');
   }
   sendJson(res, 404, { error: { code: 'not_found', message: `No route ${method} ${url.pathname}.` } });
+}
+
+/** The route a request is for, as a template: `/api/v1/questions/{id}`; `unmatched` for any other path. */
+function routeOf(req: IncomingMessage): string {
+  const path = new URL(req.url ?? '/', 'http://bot').pathname.slice(API_PREFIX.length);
+  if (path === '/openapi.json' || path === '/questions') return `${API_PREFIX}${path}`;
+  return /^\/questions\/[^/]+$/.test(path) ? `${API_PREFIX}/questions/{id}` : 'unmatched';
 }
 
 const notAllowed = (allowed: string): ApiError =>

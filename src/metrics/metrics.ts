@@ -82,6 +82,12 @@ export class Metrics {
     buckets: ACK_BUCKETS,
     registers: [this.registry],
   });
+  private readonly apiRequests = new Counter({
+    name: 'elicit_relay_api_requests_total',
+    help: 'Automations API requests answered, by route template, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [this.registry],
+  });
   private readonly reconnects = new Counter({
     name: 'elicit_relay_mcp_reconnects_total',
     help: 'Times an MCP server came back connected after being down.',
@@ -123,6 +129,11 @@ export class Metrics {
   /** One Slack request answered at /slack/events after `ms` milliseconds with `status`. */
   readonly slackAck = (ms: number, status: number): void => {
     this.ackSeconds.observe({ status: String(status) }, ms / 1000);
+  };
+
+  /** One Automations API request answered; `route` is its template (`/api/v1/questions/{id}`). */
+  readonly apiRequest = (route: string, method: string, status: number): void => {
+    this.apiRequests.inc({ route, method, status: String(status) });
   };
 
   /** The exposition text and its content type, for GET /metrics. */

@@ -1,4 +1,5 @@
-// GET /metrics after a full flow: a card whose first post Slack rate-limits, an answer, a timeout. Each series
+// GET /metrics after a full flow: a card whose first post Slack rate-limits, an answer, a timeout, and an
+// Automations API question withdrawn. Each series
 // the flow touches carries the values it implies, and no label carries a user or question id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { opsExpressions } from '../support/ops-files.js';
@@ -13,6 +14,7 @@ import {
 import { questionIdOnCard } from '../support/slack-text.js';
 import { openForm, startHarness, type Harness } from './harness.js';
 
+const API_TOKEN = 'metrics-api-token-0123456789';
 const SCHEMA = {
   type: 'object',
   properties: { name: { type: 'string', title: 'Name' } },
@@ -26,6 +28,22 @@ async function scrape(h: Harness): Promise<{ text: string; samples: Sample[]; ty
   return { text, samples: parseSamples(text), type: response.headers.get('content-type') };
 }
 
+/** One Automations API request to the bot; the status and the created question's id. */
+async function api(
+  h: Harness,
+  method: string,
+  path: string,
+  body?: object,
+): Promise<{ status: number; id: string }> {
+  const response = await fetch(`http://127.0.0.1:${h.relay.port}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${API_TOKEN}`, 'content-type': 'application/json' },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const reply = (await response.json()) as { id?: string };
+  return { status: response.status, id: reply.id ?? '' };
+}
+
 async function cardUpdated(h: Harness, card: { ts: string }): Promise<void> {
   await h.standin.waitForCall('chat.update', (c) => c.ok && c.args.ts === card.ts, 10_000);
 }
@@ -37,7 +55,10 @@ describe('GET /metrics after a full flow', () => {
   let h: Harness;
   const questionIds: string[] = [];
   beforeAll(async () => {
-    h = await startHarness({ moreFixtures: { quick: { timeout: '2s' } } });
+    h = await startHarness({
+      moreFixtures: { quick: { timeout: '2s' } },
+      env: { ELICIT_RELAY_API_TOKEN: API_TOKEN },
+    });
     // Answered: the card's first post is rate-limited, the outbox waits Retry-After (1 s) and posts it.
     h.standin.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 1 });
     const answered = await h.ask('U1', SCHEMA, 'Your name?');
@@ -53,6 +74,16 @@ describe('GET /metrics after a full flow', () => {
     questionIds.push(idOnCard(h, expired));
     expect(await h.toolResult('U2')).toEqual({ action: 'cancel' });
     await cardUpdated(h, expired);
+    // Asked through the API, then withdrawn; an unknown id is 404.
+    const asked = await api(h, 'POST', '/questions', {
+      message: 'Ship?',
+      requestedSchema: SCHEMA,
+      to: { user: 'U3' },
+    });
+    expect(asked.status).toBe(201);
+    questionIds.push(asked.id);
+    expect((await api(h, 'DELETE', `/questions/${asked.id}`)).status).toBe(200);
+    expect((await api(h, 'GET', '/questions/nosuchquestion')).status).toBe(404);
   }, 40_000);
   afterAll(() => h.close());
 
@@ -66,7 +97,10 @@ describe('GET /metrics after a full flow', () => {
     const fixtureEnd = { server: 'fixture', source: 'mcp', outcome: 'accept', reason: 'answered' };
     expect(valueOf(samples, ended, fixtureEnd)).toBe(1);
     expect(valueOf(samples, ended, { server: 'quick', outcome: 'cancel', reason: 'timed_out' })).toBe(1);
-    expect(samples.filter((s) => s.name === ended)).toHaveLength(2);
+    expect(valueOf(samples, created, { server: 'api:default', source: 'api' })).toBe(1);
+    const apiEnd = { server: 'api:default', source: 'api', outcome: 'cancel', reason: 'withdrawn' };
+    expect(valueOf(samples, ended, apiEnd)).toBe(1);
+    expect(samples.filter((s) => s.name === ended)).toHaveLength(3);
     expect(valueOf(samples, 'elicit_relay_questions_pending')).toBe(0);
   });
 
@@ -117,7 +151,8 @@ describe('GET /metrics after a full flow', () => {
     const { samples } = await scrape(h);
     const values = samples.flatMap((s) => Object.values(s.labels));
     expect(questionIds.every((id) => id.length > 0)).toBe(true);
-    for (const id of [...questionIds, 'U1', 'U2']) expect(values).not.toContain(id);
+    expect(questionIds).toHaveLength(3);
+    for (const id of [...questionIds, 'U1', 'U2', 'U3']) expect(values).not.toContain(id);
   });
 
   it('exports every series the ops/ alert rules and dashboard read', async () => {
@@ -127,5 +162,15 @@ describe('GET /metrics after a full flow', () => {
     );
     expect(read.length).toBeGreaterThan(20);
     expect(read.filter(({ name }) => !isExported(name, families))).toEqual([]);
+  });
+
+  it('counts Automations API requests by route template, method and status', async () => {
+    const { samples } = await scrape(h);
+    const requests = 'elicit_relay_api_requests_total';
+    expect(valueOf(samples, requests, { route: '/api/v1/questions', method: 'POST', status: '201' })).toBe(1);
+    const one = '/api/v1/questions/{id}';
+    expect(valueOf(samples, requests, { route: one, method: 'DELETE', status: '200' })).toBe(1);
+    expect(valueOf(samples, requests, { route: one, method: 'GET', status: '404' })).toBe(1);
+    expect(samples.filter((s) => s.name === requests)).toHaveLength(3);
   });
 });
