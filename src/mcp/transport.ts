@@ -10,6 +10,7 @@ import {
   StreamableHTTPError,
   type StreamableHTTPReconnectionOptions,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { McpLogger, McpServerSpec, McpTransport } from './types.js';
 
 /**
@@ -87,7 +88,7 @@ function stdioTransport(
   t: Extract<McpServerSpec['transport'], { kind: 'stdio' }>,
   logger?: McpLogger,
 ): McpTransport {
-  const transport = new StdioClientTransport({
+  const transport = new SerialStdioTransport({
     command: t.command,
     args: t.args,
     env: childEnv(t.env),
@@ -101,6 +102,22 @@ function stdioTransport(
     );
   }
   return transport;
+}
+
+/**
+ * The SDK's stdio send waits for the child's stdin to drain with one 'drain' listener per message while the
+ * pipe is full, so a burst of answers (1 000 questions timing out together) added hundreds and Node warned
+ * MaxListenersExceededWarning (issue 15.13). Here messages go out one at a time, in order: at most one send
+ * waits for 'drain', and a server that reads slowly holds our messages back instead of the pipe's buffer.
+ */
+class SerialStdioTransport extends StdioClientTransport {
+  private tail: Promise<void> = Promise.resolve();
+
+  override send(message: JSONRPCMessage): Promise<void> {
+    const sent = this.tail.then(() => super.send(message));
+    this.tail = sent.catch(() => undefined);
+    return sent;
+  }
 }
 
 /** Spawn errors that no retry can fix: the command does not exist or may not be run. */
