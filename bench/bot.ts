@@ -24,13 +24,14 @@ const SCHEMA = {
 const WAIT_MS = 15_000;
 const WARMUP = 5;
 
-interface Bot {
+export interface Bot {
   relay: RunningRelay;
   standin: SlackStandin;
   driver: SlackDriver;
 }
 
-async function startBot(url: string, prefix: string): Promise<Bot> {
+/** The bot with the fixture server; `elicitation` is the fixture's policy (timeout, limits). */
+export async function startBot(url: string, prefix: string, elicitation: object = {}): Promise<Bot> {
   const standin = await startSlackStandin({ botToken: BOT_TOKEN });
   const config = loadSlackConfig({
     env: {
@@ -44,7 +45,9 @@ async function startBot(url: string, prefix: string): Promise<Bot> {
     },
     readFile: () =>
       JSON.stringify({
-        mcpServers: { fixture: { command: process.execPath, args: ['--import', 'tsx', FIXTURE] } },
+        mcpServers: {
+          fixture: { command: process.execPath, args: ['--import', 'tsx', FIXTURE], elicitation },
+        },
       }),
   });
   const relay = await start(config, createLogger('silent'));

@@ -6,6 +6,7 @@
 //   BENCH_TIMEOUT_SPREAD_MS  deadlines spread over this many ms, default max(3000, BENCH_TIMEOUTS)
 //   BENCH_BOT_N              full-bot elicitation cycles, default 50 (0 skips the bot benchmark)
 //   BENCH_BURST              timeouts due at the same moment in the burst run, default 10000 (0 skips it)
+//   BENCH_MEMORY             bursts of pending questions through the whole bot, default "1000,2000" ("" skips)
 import { randomBytes } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
 import type { StoreLogger } from '../src/store/index.js';
@@ -13,6 +14,7 @@ import { botBench } from './bot.js';
 import { burstBench } from './burst.js';
 import { formBench } from './forms.js';
 import { lifecycleBench } from './lifecycle.js';
+import { memoryBench } from './memory.js';
 import { cleanPrefix, inboxDelivery, pingFloor, storeOps } from './redis.js';
 import type { Row } from './stats.js';
 import { renderTable } from './table.js';
@@ -40,6 +42,7 @@ async function main(): Promise<void> {
   const spreadMs = intEnv('BENCH_TIMEOUT_SPREAD_MS', Math.max(3_000, count));
   const botN = intEnv('BENCH_BOT_N', 50);
   const burst = intEnv('BENCH_BURST', 10_000);
+  const memory = (process.env.BENCH_MEMORY ?? '1000,2000').split(',').filter(Boolean).map(Number);
   console.log(
     `elicit-relay bench: node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), `,
   );
@@ -61,6 +64,8 @@ async function main(): Promise<void> {
     rows.push({ ...(await pingFloor(url, 10_000)), name: 'PING again (drift check)' });
     await step('form engine', () => Promise.resolve(formBench(n)));
     if (botN > 0) await step(`full bot (${botN} cycles)`, () => botBench(url, `${prefix}:bot`, botN));
+    if (memory.length > 0)
+      await step(`memory (bursts of ${memory.join(', ')})`, () => memoryBench(url, `${prefix}:mem`, memory));
   } finally {
     const deleted = await cleanPrefix(url, prefix);
     console.error(`… deleted ${deleted} keys under ${prefix}:`);
