@@ -95,10 +95,17 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     policyOf: (server) => policies.of(server).slack,
     clock: systemClock,
   });
-  slack.listen({ answering, tools: mcpToolRunner(hub) });
-  const apiDeps = { relay, answerers: slack.audience, store: opened.store, checkSchema: slack.checks.schema };
-  const observe = metrics.apiRequest;
-  const api = await startApi(config, { ...apiDeps, holderId, clock: systemClock, logger, observe }, parts);
+  const tools = mcpToolRunner(hub);
+  slack.listen({ answering, tools });
+  const apiDeps = {
+    relay,
+    answerers: slack.audience,
+    store: opened.store,
+    checkSchema: slack.checks.schema,
+    tools,
+    observe: metrics.apiRequest,
+  };
+  const api = await startApi(config, { ...apiDeps, holderId, clock: systemClock, logger }, parts);
   const { port } = await slack.start(config.port, api.mounts);
   parts.push('Slack requests', () => slack.stop());
   parts.push('waiting questions', () => relay.endAllWaiting('call_ended'));

@@ -23,14 +23,25 @@ export class Clients {
 
   /** The client whose token the request carries; ApiError('unauthorized') otherwise. */
   authenticate(req: IncomingMessage): ApiClient {
-    const match = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '');
+    const found = this.fromAuthorization(req.headers.authorization);
+    if (!found) throw new ApiError('unauthorized', 'Send Authorization: Bearer <token> with a valid token.');
+    return found;
+  }
+
+  /** The client an `Authorization: Bearer <token>` header names, or undefined. */
+  fromAuthorization(header: string | undefined): ApiClient | undefined {
+    const match = /^Bearer +(\S+) *$/i.exec(header ?? '');
     const presented = sha256(match?.[1] ?? '');
     let found: ApiClient | undefined;
     for (const { client, hash } of this.hashed) {
       if (timingSafeEqual(hash, presented) && match) found = client;
     }
-    if (!found) throw new ApiError('unauthorized', 'Send Authorization: Bearer <token> with a valid token.');
     return found;
+  }
+
+  /** The client with this name (one authenticated earlier). */
+  named(name: string): ApiClient | undefined {
+    return this.hashed.find(({ client }) => client.name === name)?.client;
   }
 }
 

@@ -7,12 +7,15 @@ import type { Logger } from '../logger.js';
 import { RedisConnections, endClient, keys } from '../redis/index.js';
 import type { Relay, RelayClock } from '../relay/relay.js';
 import { openQuestion, type AnswererResolver } from '../relay/sources/intake.js';
+import type { ToolRunner } from '../relay/sources/mcp.js';
 import type { Question } from '../relay/types.js';
 import type { Mount } from '../slack/index.js';
 import { Clients } from './auth.js';
 import { startDeliverySweep } from './delivery-sweep.js';
 import { EndedEvents } from './ended.js';
 import { Idempotency } from './idempotency.js';
+import { mcpEndpointMount } from './mcp-endpoint.js';
+import type { QuestionsDeps } from './questions.js';
 import { apiRouter, API_PREFIX } from './router.js';
 import { apiTimeoutMs, callbackRefusal } from './settings.js';
 
@@ -27,6 +30,8 @@ export interface ApiDeps {
     undelivered(graceMs: number): Promise<Question[]>;
   };
   checkSchema: (requestedSchema: unknown) => unknown;
+  /** Runs the gateway servers' tools for POST /mcp. */
+  tools: Pick<ToolRunner, 'listTools' | 'callTool'>;
   holderId: string;
   clock: RelayClock;
   logger: Logger;
@@ -64,21 +69,26 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
     logger: deps.logger,
   });
   parts.push('undelivered API questions sweep', stopSweep);
-  const handler = apiRouter({
+  const questions: QuestionsDeps = {
+    open: (request, context) => openQuestion(deps, request, context),
+    get: (id) => deps.store.get(id),
+    end: (id, outcome, reason) => deps.relay.end(id, outcome, reason),
+    checkSchema: (schema) => void deps.checkSchema(schema),
+    timeoutMs: apiTimeoutMs,
+    refuseCallback: (callback) => callbackRefusal(callback, config.api.webhookHosts),
+    ended,
+    idempotency: new Idempotency(redis, (client, key) => k.idempotency(client, key)),
+    clock: deps.clock,
+  };
+  const observe = deps.observe ? { observe: deps.observe } : {};
+  const handler = apiRouter({ clients, logger: deps.logger, questions, ...observe });
+  const gatewayServers = config.servers.filter((s) => s.gateway).map((s) => s.name);
+  const endpoint = mcpEndpointMount({
     clients,
+    questions,
+    gateway: { servers: gatewayServers, tools: deps.tools },
+    ...(config.api.gatewayAs ? { gatewayAs: config.api.gatewayAs } : {}),
     logger: deps.logger,
-    ...(deps.observe ? { observe: deps.observe } : {}),
-    questions: {
-      open: (request, context) => openQuestion(deps, request, context),
-      get: (id) => deps.store.get(id),
-      end: (id, outcome, reason) => deps.relay.end(id, outcome, reason),
-      checkSchema: (schema) => void deps.checkSchema(schema),
-      timeoutMs: apiTimeoutMs,
-      refuseCallback: (callback) => callbackRefusal(callback, config.api.webhookHosts),
-      ended,
-      idempotency: new Idempotency(redis, (client, key) => k.idempotency(client, key)),
-      clock: deps.clock,
-    },
   });
-  return { mounts: [{ prefix: API_PREFIX, handler }], ended };
+  return { mounts: [{ prefix: API_PREFIX, handler }, endpoint], ended };
 }

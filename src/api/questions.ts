@@ -98,7 +98,11 @@ const created = (q: Question) => ({
   deadline: new Date(q.deadline).toISOString(),
 });
 
-function openContext(deps: QuestionsDeps, client: ApiClient, body: QuestionCreate): OpenContext {
+export function openContext(
+  deps: Pick<QuestionsDeps, 'timeoutMs' | 'refuseCallback'>,
+  client: ApiClient,
+  body: QuestionCreate,
+): OpenContext {
   const timeoutMs = deps.timeoutMs(body.timeout);
   if (timeoutMs === undefined) {
     throw new ApiError('invalid_request', '/timeout: must be a duration from 1s to 30d');

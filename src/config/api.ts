@@ -25,8 +25,10 @@ export function readApi(file: unknown, env: Env): ApiConfig {
   }
   checkDistinctTokens(clients);
   const secret = env.ELICIT_RELAY_WEBHOOK_SECRET;
+  const gatewayAs = readGatewayAs(isRecord(file) ? file.api : undefined);
   return {
     clients,
+    ...(gatewayAs ? { gatewayAs } : {}),
     webhookHosts: readHosts(env.ELICIT_RELAY_WEBHOOK_HOSTS),
     ...(secret ? { webhookSecret: secret } : {}),
   };
@@ -74,13 +76,33 @@ function readClient(name: string, entry: unknown, env: Env): ApiClientConfig {
       'Write a number such as 60.',
     );
   }
+  const as = entry.as === undefined ? undefined : readUser(`${key}.as`, entry.as);
   return {
     name,
     token: expand(`${key}.token`, entry.token, env),
+    ...(as ? { as } : {}),
     ...(servers ? { servers } : {}),
     ...(targets ? { targets } : {}),
     ...(typeof rate === 'number' ? { ratePerMinute: rate } : {}),
   };
+}
+
+/** `api.gateway.as`: the person a gateway tool call at POST /mcp runs for, unless its client names its own. */
+function readGatewayAs(api: unknown): string | undefined {
+  if (!isRecord(api) || api.gateway === undefined) return undefined;
+  if (!isRecord(api.gateway) || api.gateway.as === undefined) {
+    throw new ConfigError('api.gateway', 'does not name a person', 'Write `gateway: { as: "U0123ABCD" }`.');
+  }
+  return readUser('api.gateway.as', api.gateway.as);
+}
+
+function readUser(key: string, value: unknown): string {
+  if (typeof value === 'string' && /^[UW][A-Z0-9]{1,20}$/.test(value)) return value;
+  throw new ConfigError(
+    key,
+    `${JSON.stringify(value)} is not a Slack user id`,
+    'Write a user id such as "U0123ABCD".',
+  );
 }
 
 function readList(key: string, value: unknown): string[] | undefined {

@@ -78,6 +78,8 @@ export interface ApiClientConfig {
   targets?: string[];
   /** New questions per minute across replicas; unlimited when absent. */
   ratePerMinute?: number;
+  /** The Slack user its gateway tool calls (POST /mcp) run for; ApiConfig.gatewayAs when absent. */
+  as?: string;
 }
 
 export interface ApiConfig {
@@ -87,6 +89,8 @@ export interface ApiConfig {
   webhookHosts: string[];
   /** ELICIT_RELAY_WEBHOOK_SECRET: signs webhook deliveries. */
   webhookSecret?: string;
+  /** `api.gateway.as`: the Slack user gateway tool calls run for (their elicitations go to them). */
+  gatewayAs?: string;
 }
 
 export interface AppConfig {

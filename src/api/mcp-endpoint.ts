@@ -1,0 +1,170 @@
+// POST /mcp wired to the API (issue 16.8): the same bearer tokens and clients; `ask_human` is an API question
+// (same validation, targets, card, answerers, timeouts) that the tool call waits on; the tools of servers marked
+// `gateway: true` run for the client's person (`as`), so their elicitations reach that person in Slack.
+import type { Logger } from '../logger.js';
+import {
+  EndpointRefusal,
+  mcpEndpoint,
+  type EndpointPorts,
+  type GatewayTool,
+  type HumanAnswer,
+} from '../mcp/index.js';
+import type { ToolRunner } from '../relay/sources/mcp.js';
+import type { Question } from '../relay/types.js';
+import type { Mount } from '../slack/index.js';
+import type { ApiClient, Clients } from './auth.js';
+import { ApiError, fromRelayError } from './errors.js';
+import { openContext, type QuestionCreate, type QuestionsDeps } from './questions.js';
+import { QUESTION_CREATE } from './schemas.js';
+import { validator } from './validate.js';
+
+export const MCP_ENDPOINT_PATH = '/mcp';
+
+/** Extra wait past a question's deadline before its record is read again without an end event, in ms. */
+const DEADLINE_GRACE_MS = 5_000;
+
+/** ask_human's arguments: the API's question, without what only an HTTP caller uses (webhook, metadata). */
+export const ASK_HUMAN_INPUT = {
+  type: 'object' as const,
+  additionalProperties: false,
+  required: ['message', 'requestedSchema', 'to'],
+  properties: {
+    message: QUESTION_CREATE.properties.message,
+    requestedSchema: QUESTION_CREATE.properties.requestedSchema,
+    to: QUESTION_CREATE.properties.to,
+    timeout: QUESTION_CREATE.properties.timeout,
+  },
+};
+
+type AskHuman = Pick<QuestionCreate, 'message' | 'requestedSchema' | 'to' | 'timeout'>;
+const validAsk = validator<AskHuman>(ASK_HUMAN_INPUT);
+
+export interface McpEndpointDeps {
+  clients: Clients;
+  questions: Pick<QuestionsDeps, 'open' | 'get' | 'end' | 'checkSchema' | 'timeoutMs' | 'ended' | 'clock'>;
+  /** The servers marked `gateway: true`, and the hub that runs their tools. */
+  gateway: { servers: readonly string[]; tools: Pick<ToolRunner, 'listTools' | 'callTool'> };
+  /** `api.gateway.as`: whom gateway calls run for when the client names nobody. */
+  gatewayAs?: string;
+  logger: Pick<Logger, 'warn'>;
+}
+
+export function mcpEndpointMount(deps: McpEndpointDeps): Mount {
+  return { prefix: MCP_ENDPOINT_PATH, handler: mcpEndpoint(endpointPorts(deps)) };
+}
+
+function endpointPorts(deps: McpEndpointDeps): EndpointPorts {
+  const client = (name: string): ApiClient => {
+    const found = deps.clients.named(name);
+    if (!found) throw new EndpointRefusal('unauthorized', `No API client ${name}.`);
+    return found;
+  };
+  return {
+    authenticate: (header) => deps.clients.fromAuthorization(header)?.name,
+    askHumanSchema: ASK_HUMAN_INPUT,
+    askHuman: (name, args, signal) => askHuman(deps, client(name), args, signal),
+    gatewayTools: (name) => gatewayTools(deps, client(name)),
+    callGatewayTool: async (name, call, options) => {
+      const as = client(name).as ?? deps.gatewayAs;
+      if (as === undefined) {
+        const fix = 'Set api.gateway.as (or the client’s `as`) to the Slack user its questions go to.';
+        throw new EndpointRefusal('no_person', `Gateway tools need a person to ask. ${fix}`);
+      }
+      return deps.gateway.tools.callTool({
+        ...call,
+        origin: { userId: as },
+        signal: options.signal,
+        onProgress: (update) => options.onProgress(update.message),
+      });
+    },
+    logger: deps.logger,
+  };
+}
+
+/** Asks as POST /api/v1/questions would, then waits for the end; a host that goes away withdraws it. */
+async function askHuman(
+  deps: McpEndpointDeps,
+  client: ApiClient,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<HumanAnswer> {
+  const { questions } = deps;
+  const question = await refusing(async () => {
+    const body = validAsk(args);
+    const context = openContext({ ...questions, refuseCallback: () => undefined }, client, body);
+    questions.checkSchema(body.requestedSchema);
+    return questions.open({ message: body.message, requestedSchema: body.requestedSchema }, context);
+  });
+  const ended = await untilEnded(questions, question, signal);
+  return ended?.outcome ?? { action: 'cancel' };
+}
+
+/** API and relay refusals become tool errors the agent can read; anything else is a failure of ours. */
+async function refusing<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const refusal = error instanceof ApiError ? error : fromRelayError(error);
+    throw new EndpointRefusal(refusal.code, refusal.message);
+  }
+}
+
+/**
+ * The question once it has ended: woken by the ended stream, re-read past the deadline in case an end event
+ * was missed, and withdrawn when the host stops waiting. Undefined when the record is gone.
+ */
+async function untilEnded(
+  questions: McpEndpointDeps['questions'],
+  asked: Question,
+  signal: AbortSignal,
+): Promise<Question | undefined> {
+  for (;;) {
+    const subscription = questions.ended.subscribe(asked.id);
+    let cancelTimer = (): void => undefined;
+    let onAbort = (): void => undefined;
+    try {
+      const current = await questions.get(asked.id);
+      if (current?.state !== 'pending') return current;
+      if (signal.aborted) {
+        await questions.end(asked.id, { action: 'cancel' }, 'withdrawn');
+        continue;
+      }
+      const recheckMs = Math.max(0, current.deadline - questions.clock.now()) + DEADLINE_GRACE_MS;
+      await Promise.race([
+        subscription.ended,
+        new Promise<void>((resolve) => {
+          cancelTimer = questions.clock.schedule(resolve, recheckMs);
+          onAbort = resolve;
+          signal.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+    } finally {
+      subscription.cancel();
+      cancelTimer();
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+/** The tools of the gateway servers this client may use; a server that cannot list them is left out. */
+async function gatewayTools(deps: McpEndpointDeps, client: ApiClient): Promise<GatewayTool[]> {
+  const servers = deps.gateway.servers.filter((s) => client.servers?.includes(s) ?? true);
+  const person = { userId: client.as ?? deps.gatewayAs ?? client.name };
+  const lists = await Promise.all(
+    servers.map(async (server) => {
+      try {
+        const tools = await deps.gateway.tools.listTools(server, person);
+        return tools.map((t) => ({ server, tool: t.name, ...described(t), inputSchema: t.inputSchema }));
+      } catch (err) {
+        deps.logger.warn({ err, server }, 'gateway server offers no tools now');
+        return [];
+      }
+    }),
+  );
+  return lists.flat();
+}
+
+const described = (t: { title?: string; description?: string }) => ({
+  ...(t.title === undefined ? {} : { title: t.title }),
+  ...(t.description === undefined ? {} : { description: t.description }),
+});
