@@ -38,7 +38,10 @@ describe('the questions API', () => {
           },
         },
       },
-      workspace: { channels: { C0APPROVE: ['U1', 'U2', 'U0STANDINBOT'] } },
+      workspace: {
+        channels: { C0APPROVE: ['U1', 'U2', 'U0STANDINBOT'] },
+        usergroups: { S0ONCALL: ['U4', 'U5'] },
+      },
     });
     redis = new Redis(redisUrl());
   });
@@ -272,5 +275,16 @@ describe('the questions API', () => {
     expect([second.status, (second.body.error as { code: string }).code]).toEqual([429, 'rate_limited']);
     expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     await api('DELETE', `/questions/${String(first.body.id)}`, { token: NARROW });
+  });
+
+  it('asks a user group: members resolved when asked, the card in the first member’s DM, any member may answer', async () => {
+    const id = String((await ask({ to: { usergroup: 'S0ONCALL' }, message: 'On-call sign-off?' })).body.id);
+    const card = await cardOf(id);
+    expect(card.channel).toBe(h.standin.dmChannelOf('U4'));
+    await h.drivers[1]?.clickButton({ userId: 'U1', ...card, actionId: 'elicit_decline' });
+    expect((await api('GET', `/questions/${id}`)).body.status).toBe('pending');
+    await h.drivers[2]?.clickButton({ userId: 'U5', ...card, actionId: 'elicit_decline' });
+    const ended = await api('GET', `/questions/${id}?wait=30`);
+    expect(ended.body).toMatchObject({ status: 'declined', answeredBy: 'U5' });
   });
 });
