@@ -9,12 +9,14 @@ import type { ToolSummary } from './mcp/index.js';
 import { openState, startQuestionWork } from './persistence.js';
 import { ServerPolicies } from './policies.js';
 import { Answering } from './answering/service.js';
-import { startApi } from './api/index.js';
+import { questionView, startApi } from './api/index.js';
+import { startAudit } from './audit/index.js';
 import { systemClock } from './clock.js';
-import { Relay } from './relay/relay.js';
+import { Relay, observeAll } from './relay/relay.js';
 import { Intake } from './relay/sources/intake.js';
 import { mcpToolRunner, startMcpServers } from './relay/sources/mcp.js';
 import { Metrics, metricSources, metricsRoute } from './metrics/index.js';
+import { startWebhooks, type GaveUp } from './webhooks/index.js';
 import { createSlack } from './slack/index.js';
 
 export interface RunningRelay {
@@ -49,6 +51,7 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
   const holderId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   let serving = false;
   const opened = await openState(config, { holderId, logger }, parts);
+  const audit = await startAudit(config, { logger, clock: systemClock }, parts);
   const metrics = new Metrics(systemClock);
   const policies = new ServerPolicies(config.servers);
   const slack = createSlack({
@@ -70,7 +73,7 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     logger,
     clock: systemClock,
     reminderTimes: (timeoutMs, now, server) => policies.reminderTimes(timeoutMs, now, server),
-    observer: metrics.relay,
+    observer: observeAll(metrics.relay, audit.questions),
   });
   const intake = new Intake({
     relay,
@@ -106,6 +109,14 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     observe: metrics.apiRequest,
   };
   const api = await startApi(config, { ...apiDeps, holderId, clock: systemClock, logger }, parts);
+  const webhookDeps = {
+    get: (id: string) => opened.store.get(id),
+    view: questionView,
+    clock: systemClock,
+    logger,
+  };
+  const onGaveUp = (gaveUp: GaveUp): Promise<void> => audit.webhookGaveUp(gaveUp);
+  await startWebhooks(config, { ...webhookDeps, ended: api.ended, onGaveUp }, parts);
   const { port } = await slack.start(config.port, api.mounts);
   parts.push('Slack requests', () => slack.stop());
   parts.push('waiting questions', () => relay.endAllWaiting('call_ended'));

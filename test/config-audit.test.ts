@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config/index.js';
-import { readWebhookConfig } from '../src/webhooks/index.js';
+import { allowListOf } from '../src/webhooks/index.js';
 
 const withFile = (text: string) => ({
   env: { ELICIT_RELAY_CONFIG: 'c.yml' },
@@ -46,26 +46,12 @@ describe('the audit settings', () => {
   });
 });
 
-describe('the webhook settings', () => {
-  it('allow no host by default, and need a secret once one is allowed', () => {
-    expect(readWebhookConfig({})).toEqual({ allowed: [] });
-    expect(() => readWebhookConfig({ ELICIT_RELAY_WEBHOOK_HOSTS: 'ci.example.com' })).toThrow(
-      /ELICIT_RELAY_WEBHOOK_SECRET/,
-    );
-    expect(
-      readWebhookConfig({
-        ELICIT_RELAY_WEBHOOK_HOSTS: 'ci.example.com:8443',
-        ELICIT_RELAY_WEBHOOK_SECRET: 's',
-      }),
-    ).toEqual({
-      allowed: [{ host: 'ci.example.com', port: 8443 }],
-      secret: 's',
-    });
-  });
-
-  it('name an entry that is not a host', () => {
-    expect(() =>
-      readWebhookConfig({ ELICIT_RELAY_WEBHOOK_HOSTS: 'https://x', ELICIT_RELAY_WEBHOOK_SECRET: 's' }),
-    ).toThrow(/ELICIT_RELAY_WEBHOOK_HOSTS: "https:\/\/x"/);
+describe('the webhook hosts', () => {
+  it('become the allow-list, and a bad entry stops start-up naming it', () => {
+    expect(allowListOf(['ci.example.com:8443', 'hooks.example.com'])).toEqual([
+      { host: 'ci.example.com', port: 8443 },
+      { host: 'hooks.example.com' },
+    ]);
+    expect(() => allowListOf(['https://x'])).toThrow(/ELICIT_RELAY_WEBHOOK_HOSTS: "https:\/\/x"/);
   });
 });

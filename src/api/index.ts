@@ -17,7 +17,8 @@ import { Idempotency } from './idempotency.js';
 import { mcpEndpointMount } from './mcp-endpoint.js';
 import type { QuestionsDeps } from './questions.js';
 import { apiRouter, API_PREFIX } from './router.js';
-import { apiTimeoutMs, callbackRefusal } from './settings.js';
+import { allowListOf, refuseCallbackUrl } from '../webhooks/index.js';
+import { apiTimeoutMs } from './settings.js';
 
 export { EndedEvents, type EndedEvent } from './ended.js';
 export { questionView } from './questions.js';
@@ -69,13 +70,14 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
     logger: deps.logger,
   });
   parts.push('undelivered API questions sweep', stopSweep);
+  const allowed = allowListOf(config.api.webhookHosts);
   const questions: QuestionsDeps = {
     open: (request, context) => openQuestion(deps, request, context),
     get: (id) => deps.store.get(id),
     end: (id, outcome, reason) => deps.relay.end(id, outcome, reason),
     checkSchema: (schema) => void deps.checkSchema(schema),
     timeoutMs: apiTimeoutMs,
-    refuseCallback: (callback) => callbackRefusal(callback, config.api.webhookHosts),
+    refuseCallback: (callback) => refuseCallbackUrl(callback, allowed)?.reason,
     ended,
     idempotency: new Idempotency(redis, (client, key) => k.idempotency(client, key)),
     clock: deps.clock,

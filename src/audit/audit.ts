@@ -21,11 +21,11 @@ export interface AuditOptions {
   sourceOf?: (question: Question) => AuditSource;
 }
 
-const mcpSource = (question: Question): AuditSource => ({
-  kind: 'mcp',
-  server: question.server,
-  user: question.origin.userId,
-});
+/** An API question names its client (and the person asked); an MCP one its server and who ran the tool. */
+const sourceOfQuestion = (question: Question): AuditSource =>
+  question.client === undefined
+    ? { kind: 'mcp', server: question.server, user: question.origin.userId }
+    : { kind: 'api', client: question.client, user: question.userId };
 
 export class Audit {
   /** Writes in flight, so settle() (shutdown, tests) can wait for them. */
@@ -79,7 +79,7 @@ export class Audit {
   }
 
   private sourceOf(question: Question): AuditSource {
-    return (this.opts.sourceOf ?? mcpSource)(question);
+    return (this.opts.sourceOf ?? sourceOfQuestion)(question);
   }
 
   private record(event: AuditEvent): Promise<void> {

@@ -1,6 +1,7 @@
 // The audit trail: who asked what and who answered, kept in a Redis Stream (30 days by default) and, when
 // AUDIT_DATABASE_URL is set, in PostgreSQL. Front door of src/audit.
-import type { AuditConfig } from '../config/index.js';
+import type { AppConfig, AuditConfig } from '../config/index.js';
+import type { Lifecycle } from '../lifecycle.js';
 import type { Clock } from '../clock.js';
 import type { RedisSetting, StoreLogger } from '../redis/index.js';
 import { Audit, type AuditOptions } from './audit.js';
@@ -49,4 +50,15 @@ export async function openAudit(config: AuditConfig | undefined, deps: OpenAudit
     logger,
     ...(deps.sourceOf ? { sourceOf: deps.sourceOf } : {}),
   });
+}
+
+/** Opens the audit trail for the composition root; its close (after the relay has stopped) is pushed on `parts`. */
+export async function startAudit(
+  config: AppConfig,
+  deps: Omit<OpenAuditDeps, 'redis'>,
+  parts: Lifecycle,
+): Promise<Audit> {
+  const audit = await openAudit(config.audit, { ...deps, redis: config.redis });
+  parts.push('audit', () => audit.close());
+  return audit;
 }

@@ -3,6 +3,7 @@
 // each attempt, which is then the address connected to (so DNS cannot swap it between check and connect).
 // Pure: no I/O here; resolving is the deliverer's job.
 import { BlockList, isIP } from 'node:net';
+import { ConfigError } from '../config/error.js';
 import type { WebhookRefusal } from './errors.js';
 
 /** One allowed host: a name or IP address, and the port when the entry names one (else any port). */
@@ -24,6 +25,19 @@ export function parseAllowList(value: string): { hosts: AllowList } | { bad: str
     hosts.push(parsed);
   }
   return { hosts };
+}
+
+/** The allow-list of ELICIT_RELAY_WEBHOOK_HOSTS entries (config.api.webhookHosts); a bad entry stops start-up. */
+export function allowListOf(hosts: readonly string[]): AllowList {
+  const parsed = parseAllowList(hosts.join(','));
+  if ('bad' in parsed) {
+    throw new ConfigError(
+      'ELICIT_RELAY_WEBHOOK_HOSTS',
+      `"${parsed.bad}" is not a host name or host:port`,
+      'List host names or host:port pairs separated by commas, e.g. "ci.example.com,hooks.example.com:8443".',
+    );
+  }
+  return parsed.hosts;
 }
 
 /** A name (letters, digits, dots, hyphens), an IPv4 address or a bracketed IPv6 one, then an optional port. */
@@ -62,18 +76,18 @@ export function checkCallbackUrl(value: string, allowed: AllowList): CallbackTar
   try {
     url = new URL(value);
   } catch {
-    return { code: 'invalid_url', reason: `callbackUrl "${value}" is not an absolute URL` };
+    return { code: 'invalid_url', reason: `"${value}" is not an absolute URL` };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { code: 'invalid_url', reason: `callbackUrl must use https or http, not ${url.protocol}` };
+    return { code: 'invalid_url', reason: `must be an http(s) URL, not ${url.protocol}` };
   }
   if (url.username || url.password) {
-    return { code: 'invalid_url', reason: 'callbackUrl must not carry a user name or password' };
+    return { code: 'invalid_url', reason: 'must not carry a user name or password' };
   }
   if (allowed.length === 0) {
     return {
       code: 'webhooks_disabled',
-      reason: 'no callback host is allowed: set ELICIT_RELAY_WEBHOOK_HOSTS to allow one',
+      reason: `host ${url.host} is not allowed (no host is: set ELICIT_RELAY_WEBHOOK_HOSTS)`,
     };
   }
   const host = normalHost(url.hostname);
@@ -82,7 +96,7 @@ export function checkCallbackUrl(value: string, allowed: AllowList): CallbackTar
   if (!entry) {
     return {
       code: 'host_not_allowed',
-      reason: `callbackUrl host ${url.host} is not in ELICIT_RELAY_WEBHOOK_HOSTS`,
+      reason: `host ${url.host} is not allowed (add it to ELICIT_RELAY_WEBHOOK_HOSTS)`,
     };
   }
   return { url, host, port, entry };

@@ -4,8 +4,8 @@ import { type AllowList, checkCallbackUrl, isRefusal } from './hosts.js';
 import type { WebhookRefusal } from './errors.js';
 
 export { WebhookError, type WebhookErrorCode, type WebhookRefusal } from './errors.js';
-export { type AllowList, type AllowedHost, parseAllowList } from './hosts.js';
-export { readWebhookConfig, type WebhookConfig } from './config.js';
+export { type AllowList, type AllowedHost, allowListOf, parseAllowList } from './hosts.js';
+export { startWebhooks, type WebhookDeps } from './start.js';
 export { DELIVERY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signature } from './signature.js';
 export { DEFAULT_RETRY, type RetrySettings } from './retry.js';
 export type { Resolve } from './attempt.js';

@@ -31,7 +31,7 @@ describe('the callback host allow-list', () => {
     expect(refuseCallbackUrl('https://hooks.example.com:8443/x?y=1', list)).toBeUndefined();
     expect(refuseCallbackUrl('https://hooks.example.com/x', list)).toEqual({
       code: 'host_not_allowed',
-      reason: 'callbackUrl host hooks.example.com is not in ELICIT_RELAY_WEBHOOK_HOSTS',
+      reason: 'host hooks.example.com is not allowed (add it to ELICIT_RELAY_WEBHOOK_HOSTS)',
     });
   });
 
@@ -43,7 +43,7 @@ describe('the callback host allow-list', () => {
     expect(refuseCallbackUrl('not a url', list)?.code).toBe('invalid_url');
     expect(refuseCallbackUrl('https://ci.example.com/x', [])).toEqual({
       code: 'webhooks_disabled',
-      reason: 'no callback host is allowed: set ELICIT_RELAY_WEBHOOK_HOSTS to allow one',
+      reason: 'host ci.example.com is not allowed (no host is: set ELICIT_RELAY_WEBHOOK_HOSTS)',
     });
   });
 });

@@ -1,0 +1,42 @@
+// Webhooks as the composition root starts them: with ELICIT_RELAY_WEBHOOK_SECRET set, this replica runs a
+// delivery worker and one consumer of the ended stream's `webhooks` group, which (exactly one replica per end)
+// queues the delivery of an ended API question that has a callbackUrl. Without the secret nothing is sent.
+import type { AppConfig } from '../config/index.js';
+import type { Clock } from '../clock.js';
+import type { Lifecycle } from '../lifecycle.js';
+import type { Question } from '../relay/types.js';
+import type { StoreLogger } from '../redis/index.js';
+import { allowListOf } from './hosts.js';
+import { Webhooks, type GaveUp } from './queue.js';
+
+/** The consumer group of the ended stream whose consumers queue deliveries. */
+const ENDED_GROUP = 'webhooks';
+
+export interface WebhookDeps {
+  /** Hands every question end to one consumer of `group` across replicas (src/api EndedEvents). */
+  ended: { consume(group: string, handler: (event: { id: string }) => Promise<void>): Promise<void> };
+  get(id: string): Promise<Question | undefined>;
+  /** The question as its GET returns it: the delivery's body. */
+  view(question: Question): Record<string, unknown>;
+  onGaveUp: (gaveUp: GaveUp) => Promise<void>;
+  clock: Pick<Clock, 'now' | 'random'>;
+  logger: StoreLogger & { error(obj: object, msg: string): void };
+}
+
+export async function startWebhooks(config: AppConfig, deps: WebhookDeps, parts: Lifecycle): Promise<void> {
+  const secret = config.api.webhookSecret;
+  const allowed = allowListOf(config.api.webhookHosts);
+  if (secret === undefined || allowed.length === 0) return;
+  const { url, prefix } = config.redis;
+  const { clock, logger, onGaveUp } = deps;
+  const webhooks = await Webhooks.open({ url, prefix, secret, allowed, clock, logger, onGaveUp });
+  parts.push('webhooks', () => webhooks.close());
+  await webhooks.start();
+  await deps.ended.consume(ENDED_GROUP, async ({ id }) => {
+    const question = await deps.get(id);
+    if (!question?.callbackUrl || question.client === undefined) return;
+    const { callbackUrl, client } = question;
+    const body = deps.view(question);
+    await webhooks.enqueue({ type: 'question.ended', resourceId: id, url: callbackUrl, body, client });
+  });
+}
