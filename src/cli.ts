@@ -76,8 +76,11 @@ async function main(): Promise<void> {
   const connected = connectedConfig(config);
   if (!connected) return runSandbox(config, [], 'elicit-relay sandbox (no Slack credentials set)');
   try {
-    const running = await start(connected, logger);
+    // Listening before the start resolves: the bot logs that it is ready inside start(), and a SIGTERM
+    // right after that line would otherwise meet Node's default action (exit at once, nothing stopped).
+    const running = start(connected, logger);
     stopOnSignals(running);
+    await running;
   } catch (error) {
     if (error instanceof StoreError) fail(error.message, 1);
     throw error;
@@ -131,20 +134,23 @@ async function runOnPrivateRedis(binary: string, options: SandboxOptions, banner
 }
 
 function announce(banner: string, sandbox: RunningSandbox): void {
+  stopOnSignals(Promise.resolve(sandbox));
   process.stdout.write(`${banner}: open ${sandbox.url}\n`);
-  stopOnSignals(sandbox);
 }
 
-function stopOnSignals(running: { stop(): Promise<void> }): void {
+/** SIGTERM and SIGINT stop what `running` starts, once it has started, then exit (0, or 1 when stopping failed). */
+function stopOnSignals(running: Promise<{ stop(): Promise<void> }>): void {
   const stop = (signal: string): void => {
     logger.info({ signal }, 'shutting down');
-    running.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    running
+      .then((started) => started.stop())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
