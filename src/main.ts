@@ -108,7 +108,7 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     tools,
     observe: metrics.apiRequest,
   };
-  const api = await startApi(config, { ...apiDeps, holderId, clock: systemClock, logger }, parts);
+  const api = await startApi(config, { ...apiDeps, audit, holderId, clock: systemClock, logger }, parts);
   const webhookDeps = {
     get: (id: string) => opened.store.get(id),
     view: questionView,

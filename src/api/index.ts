@@ -10,6 +10,7 @@ import { openQuestion, type AnswererResolver } from '../relay/sources/intake.js'
 import type { ToolRunner } from '../relay/sources/mcp.js';
 import type { Question } from '../relay/types.js';
 import type { Mount } from '../slack/index.js';
+import type { AuditReader } from './audit.js';
 import { Clients } from './auth.js';
 import { startDeliverySweep } from './delivery-sweep.js';
 import { EndedEvents } from './ended.js';
@@ -36,6 +37,8 @@ export interface ApiDeps {
   holderId: string;
   clock: RelayClock;
   logger: Logger;
+  /** The audit trail GET /api/v1/audit reads. */
+  audit: AuditReader;
   /** Hears each answered API request (route template, method, status), for metrics. */
   observe?: (route: string, method: string, status: number) => void;
 }
@@ -83,7 +86,7 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
     clock: deps.clock,
   };
   const observe = deps.observe ? { observe: deps.observe } : {};
-  const handler = apiRouter({ clients, logger: deps.logger, questions, ...observe });
+  const handler = apiRouter({ clients, logger: deps.logger, questions, audit: deps.audit, ...observe });
   const gatewayServers = config.servers.filter((s) => s.gateway).map((s) => s.name);
   const endpoint = mcpEndpointMount({
     clients,

@@ -5,6 +5,7 @@ import type { Clients } from './auth.js';
 import { ApiError } from './errors.js';
 import { sendError, sendJson } from './http.js';
 import { openApiDocument } from './openapi.js';
+import { listAudit, type AuditReader } from './audit.js';
 import { createQuestion, getQuestion, withdrawQuestion, type QuestionsDeps } from './questions.js';
 
 export const API_PREFIX = '/api/v1';
@@ -13,6 +14,8 @@ export interface RouterDeps {
   clients: Clients;
   questions: QuestionsDeps;
   logger: { error(obj: object, msg: string): void };
+  /** GET /audit reads it (src/audit); without it the route is not served. */
+  audit?: AuditReader;
   /** Hears each answered request: its route template (never an id), method and status (metrics). */
   observe?: (route: string, method: string, status: number) => void;
 }
@@ -54,6 +57,10 @@ async function route(
     if (method === 'GET') return getQuestion(deps.questions, client, id, url.searchParams, res);
     if (method === 'DELETE') return withdrawQuestion(deps.questions, client, id, res);
     throw notAllowed('GET, DELETE');
+  }
+  if (path === '/audit' && deps.audit) {
+    if (method !== 'GET') throw notAllowed('GET');
+    return listAudit(deps.audit, client, url.searchParams, res);
   }
   sendJson(res, 404, { error: { code: 'not_found', message: `No route ${method} ${url.pathname}.` } });
 }

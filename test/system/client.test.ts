@@ -50,6 +50,35 @@ describe('elicit-relay ask against a running bot', () => {
   });
 
   it(
+    'leaves one created and one ended event in GET /api/v1/audit, oldest first',
+    { timeout: 60_000 },
+    async () => {
+      const since = new Date(Date.now() - 60_000).toISOString();
+      const response = await fetch(`${url}/api/v1/audit?since=${since}&client=default`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(response.status).toBe(200);
+      const { events } = (await response.json()) as { events: { type: string; question?: string }[] };
+      const declined = events.filter((e) => e.type.startsWith('question.')).slice(0, 2);
+      expect(declined).toMatchObject([
+        { type: 'question.created', client: 'default', user: 'U1' },
+        {
+          type: 'question.ended',
+          client: 'default',
+          action: 'decline',
+          reason: 'declined',
+          answeredBy: 'U1',
+        },
+      ]);
+      expect(declined[0]?.question).toBe(declined[1]?.question);
+      const bad = await fetch(`${url}/api/v1/audit?since=yesterday`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(bad.status).toBe(400);
+    },
+  );
+
+  it(
     'exits 3 and prints the cancel when nobody answers before the timeout',
     { timeout: 60_000 },
     async () => {

@@ -1,0 +1,61 @@
+// GET /api/v1/audit: the audit trail, oldest first, a page at a time (src/audit). The `default` client
+// (ELICIT_RELAY_API_TOKEN, every right) reads every event; a named client only the events that name it.
+import type { ServerResponse } from 'node:http';
+import { AuditError, type AuditPage, type AuditQuery } from '../audit/index.js';
+import { DEFAULT_API_CLIENT } from '../config/api.js';
+import type { ApiClient } from './auth.js';
+import { ApiError } from './errors.js';
+import { sendJson } from './http.js';
+
+export interface AuditReader {
+  list(query: AuditQuery): Promise<AuditPage>;
+}
+
+export async function listAudit(
+  audit: AuditReader,
+  client: ApiClient,
+  params: URLSearchParams,
+  res: ServerResponse,
+): Promise<void> {
+  const query = auditQuery(params);
+  if (client.name !== DEFAULT_API_CLIENT) query.client = client.name;
+  try {
+    sendJson(res, 200, await audit.list(query));
+  } catch (error) {
+    if (error instanceof AuditError && error.code === 'bad_cursor') {
+      throw new ApiError('invalid_request', '/cursor: not a cursor this API gave out');
+    }
+    throw error;
+  }
+}
+
+function auditQuery(params: URLSearchParams): AuditQuery {
+  const query: AuditQuery = {};
+  const since = time(params, 'since');
+  const until = time(params, 'until');
+  if (since !== undefined) query.since = since;
+  if (until !== undefined) query.until = until;
+  for (const key of ['server', 'user', 'client', 'cursor'] as const) {
+    const value = params.get(key);
+    if (value !== null) query[key] = value;
+  }
+  const limit = params.get('limit');
+  if (limit !== null) {
+    if (!/^\d{1,4}$/.test(limit) || Number(limit) < 1 || Number(limit) > 1000) {
+      throw new ApiError('invalid_request', '/limit: must be an integer from 1 to 1000');
+    }
+    query.limit = Number(limit);
+  }
+  return query;
+}
+
+/** An RFC 3339 date-time parameter, in epoch ms. */
+function time(params: URLSearchParams, key: 'since' | 'until'): number | undefined {
+  const value = params.get(key);
+  if (value === null) return undefined;
+  const ms = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i.test(value)
+    ? Date.parse(value)
+    : NaN;
+  if (Number.isNaN(ms)) throw new ApiError('invalid_request', `/${key}: must be an RFC 3339 date-time`);
+  return ms;
+}
