@@ -1,0 +1,102 @@
+// An API question's webhook through the running bot: real Redis, real HTTP, the Slack stand-in, and an
+// independent receiver that checks the signature with its own HMAC code.
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.js';
+
+const TOKEN = 'api-token-hooks-0123456789';
+const SECRET = 'whsec-system-0123456789';
+
+describe('an API question with a callbackUrl', () => {
+  let h: Harness;
+  let receiver: Server;
+  let port: number;
+  const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+  let onReceived: () => void = () => undefined;
+  beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(200).end();
+        onReceived();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    port = (receiver.address() as AddressInfo).port;
+    h = await startHarness({
+      replicas: 1,
+      env: {
+        ELICIT_RELAY_API_TOKEN: TOKEN,
+        ELICIT_RELAY_WEBHOOK_HOSTS: `127.0.0.1:${port}`,
+        ELICIT_RELAY_WEBHOOK_SECRET: SECRET,
+      },
+    });
+  });
+  afterAll(async () => {
+    await h.close();
+    await new Promise((resolve) => receiver.close(resolve));
+  });
+
+  it('is POSTed its GET JSON plus type, signed, once it ends', { timeout: 60_000 }, async () => {
+    const url = `http://127.0.0.1:${h.replicas[0]?.port}/api/v1`;
+    const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+    const delivered = new Promise<void>((resolve) => (onReceived = resolve));
+    const created = await fetch(`${url}/questions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        message: 'Hook me?',
+        to: { user: 'U1' },
+        requestedSchema: { type: 'object', properties: {} },
+        callbackUrl: `http://127.0.0.1:${port}/hook`,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const call = await h.standin.waitForCall(
+      'chat.postMessage',
+      (c) => c.ok && JSON.stringify(c.args.blocks ?? '').includes('Hook me?'),
+      15_000,
+    );
+    const channel = String(call.args.channel);
+    const ts =
+      h.standin.messagesIn(channel).find((m) => JSON.stringify(m.blocks).includes('Hook me?'))?.ts ?? '';
+    await h.driver.clickButton({ userId: 'U1', channel, ts, actionId: 'elicit_decline' });
+    await delivered;
+    const [hook] = received;
+    const timestamp = String(hook?.headers['x-elicit-relay-timestamp']);
+    const mac = createHmac('sha256', SECRET).update(`v1:${timestamp}:${hook?.body}`).digest('hex');
+    expect(hook?.headers['x-elicit-relay-signature']).toBe(`v1=${mac}`);
+    expect(hook?.headers['x-elicit-relay-delivery']).toMatch(/^dlv_/);
+    const got = (await (await fetch(`${url}/questions/${id}`, { headers })).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(JSON.parse(hook?.body ?? '')).toEqual({ ...got, type: 'question.ended' });
+  });
+
+  it('is refused at creation with 400 when its host is not allowed', async () => {
+    const url = `http://127.0.0.1:${h.replicas[0]?.port}/api/v1`;
+    const refused = await fetch(`${url}/questions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        message: 'm',
+        to: { user: 'U1' },
+        requestedSchema: { type: 'object', properties: {} },
+        callbackUrl: 'https://evil.example/hook',
+      }),
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      error: {
+        code: 'invalid_request',
+        message: expect.stringContaining('host evil.example is not allowed') as string,
+      },
+    });
+  });
+});
