@@ -1,0 +1,156 @@
+// The bot's side of `elicit-relay` (src/cli.ts hands it everything but the API client's `ask` and `call`):
+// read configuration once, refuse to start on a wrong setting, run until SIGTERM.
+import { readFileSync } from 'node:fs';
+import {
+  ConfigError,
+  connectedConfig,
+  loadConfig,
+  logFormat,
+  type AppConfig,
+  type ServerConfig,
+} from './config/index.js';
+import { createLogger, type LogFormat } from './logger.js';
+import { start } from './main.js';
+import { type CliArgs, SANDBOX_USAGE, UsageError, parseCliArgs } from './sandbox/args.js';
+import { sandboxServers, startSandbox, type RunningSandbox, type SandboxOptions } from './sandbox/index.js';
+import {
+  PrivateRedisError,
+  isLoopbackRedis,
+  redisServerOnPath,
+  startPrivateRedis,
+} from './sandbox/private-redis.js';
+import { StoreError } from './store/index.js';
+
+const logger = createLogger(undefined, undefined, readLogFormat());
+
+/** LOG_FORMAT, refused like any other wrong setting before anything is logged. */
+function readLogFormat(): LogFormat {
+  try {
+    return logFormat(process.env, process.stdout.isTTY);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`, 2);
+    throw error;
+  }
+}
+
+function readFile(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function fail(message: string, exitCode: number): never {
+  process.stderr.write(`elicit-relay: ${message}\n`);
+  process.exit(exitCode);
+}
+
+/** The command line: no arguments runs the bot; `sandbox [--server …]` runs the sandbox with more servers. */
+function readArgs(argv: string[], config: AppConfig): CliArgs {
+  const taken = [...sandboxServers(), ...config.servers].map((s) => s.name);
+  try {
+    return parseCliArgs(argv, { cwd: process.cwd(), taken });
+  } catch (error) {
+    if (error instanceof UsageError) fail(`${error.message}\n\n${SANDBOX_USAGE}`, 2);
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) return void process.stdout.write(`${SANDBOX_USAGE}\n`);
+  let config;
+  try {
+    config = loadConfig({ env: process.env, readFile });
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`, 2);
+    throw error;
+  }
+  const args = readArgs(argv, config);
+  if (args.command === 'sandbox') return runSandbox(config, args.servers, 'elicit-relay sandbox');
+  const connected = connectedConfig(config);
+  if (!connected) return runSandbox(config, [], 'elicit-relay sandbox (no Slack credentials set)');
+  try {
+    // Listening before the start resolves: the bot logs that it is ready inside start(), and a SIGTERM
+    // right after that line would otherwise meet Node's default action (exit at once, nothing stopped).
+    const running = start(connected, logger);
+    stopOnSignals(running);
+    await running;
+  } catch (error) {
+    if (error instanceof StoreError) fail(error.message, 1);
+    throw error;
+  }
+}
+
+/**
+ * `sandbox`, no Slack credentials, or ELICIT_RELAY_MODE=sandbox: the bot against the built-in Slack
+ * stand-in and its page, with the config's servers and those given with --server besides the examples.
+ * When no Redis answers at a local address and a redis-server is on PATH, it runs on a private one.
+ */
+async function runSandbox(config: AppConfig, servers: ServerConfig[], banner: string): Promise<void> {
+  const options: SandboxOptions = {
+    port: config.port,
+    redisUrl: config.redis.url,
+    redisPrefix: config.redis.prefix,
+    logger,
+    extraServers: [...config.servers, ...servers],
+  };
+  try {
+    announce(banner, await startSandbox(options));
+  } catch (error) {
+    if (!(error instanceof StoreError && error.code === 'redis_unavailable')) throw error;
+    const hint = `Start one with \`docker compose up -d redis\` or your distribution's \`redis-server\`.`;
+    const binary = isLoopbackRedis(options.redisUrl) ? redisServerOnPath(process.env.PATH ?? '') : undefined;
+    if (binary === undefined) fail(`${error.message}\n${hint}`, 1);
+    await runOnPrivateRedis(binary, options, banner).catch((failure: unknown) => {
+      if (failure instanceof PrivateRedisError) fail(`${error.message}\n${failure.message}. ${hint}`, 1);
+      throw failure;
+    });
+  }
+}
+
+/** The sandbox on its own redis-server (from PATH, a temporary folder, a free port), stopped with it. */
+async function runOnPrivateRedis(binary: string, options: SandboxOptions, banner: string): Promise<void> {
+  const redis = await startPrivateRedis(binary);
+  process.stdout.write(
+    `elicit-relay sandbox: no Redis answers at ${options.redisUrl}; started a private ${binary} at ${redis.url} (files in ${redis.dir}, removed on exit)\n`,
+  );
+  const sandbox = await startSandbox({ ...options, redisUrl: redis.url }).catch(async (error: unknown) => {
+    await redis.stop();
+    throw error;
+  });
+  announce(banner, {
+    url: sandbox.url,
+    stop: async () => {
+      await sandbox.stop();
+      await redis.stop();
+    },
+  });
+}
+
+function announce(banner: string, sandbox: RunningSandbox): void {
+  stopOnSignals(Promise.resolve(sandbox));
+  process.stdout.write(`${banner}: open ${sandbox.url}\n`);
+}
+
+/** SIGTERM and SIGINT stop what `running` starts, once it has started, then exit (0, or 1 when stopping failed). */
+function stopOnSignals(running: Promise<{ stop(): Promise<void> }>): void {
+  const stop = (signal: string): void => {
+    logger.info({ signal }, 'shutting down');
+    running
+      .then((started) => started.stop())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+await main();
