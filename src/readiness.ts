@@ -1,5 +1,6 @@
 // What /readyz reports about Redis. A hung Redis (SIGSTOP, a stuck failover) keeps its sockets open, so a PING
 // would wait for the 5 s command timeout; a probe answers within a load balancer's patience instead.
+import { answerWithin } from './settle.js';
 
 /** How long /readyz waits for Redis's PONG before reporting `timeout`, in ms (load balancers probe every 1–10 s). */
 export const REDIS_PROBE_TIMEOUT_MS = 500;
@@ -12,17 +13,9 @@ export async function probeRedis(
   ping: () => Promise<boolean>,
   timeoutMs = REDIS_PROBE_TIMEOUT_MS,
 ): Promise<RedisReadiness> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
-  });
   const answered = ping().then(
     (pong): RedisReadiness => (pong ? 'ok' : 'unreachable'),
     (): RedisReadiness => 'unreachable',
   );
-  try {
-    return await Promise.race([answered, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return answerWithin(answered, timeoutMs, 'timeout');
 }

@@ -1,6 +1,7 @@
 // The one source of truth for the API's shapes: JSON Schemas (2020-12, as OpenAPI 3.1 uses them) from which
 // both the ajv validators (validate.ts) and GET /api/v1/openapi.json (openapi.ts) are built. Request schemas
 // refuse unknown fields (additionalProperties: false).
+import { END_REASONS, QUESTION_STATES } from '../relay/types.js';
 
 /** Slack ids: people U…/W…, user groups S…, channels C…/G…. */
 const USER_ID = { type: 'string', pattern: '^[UW][A-Z0-9]{1,20}$', description: 'A Slack user id.' } as const;
@@ -88,20 +89,9 @@ export const QUESTION = {
   required: ['id', 'status', 'createdAt', 'deadline'],
   properties: {
     id: { type: 'string' },
-    status: { enum: ['pending', 'accepted', 'declined', 'cancelled'] },
+    status: { enum: QUESTION_STATES },
     result: { ...ELICIT_RESULT, description: 'Exactly what an MCP server would have received.' },
-    reason: {
-      enum: [
-        'answered',
-        'declined',
-        'closed',
-        'timed_out',
-        'withdrawn',
-        'call_ended',
-        'holder_lost',
-        'delivery_failed',
-      ],
-    },
+    reason: { enum: END_REASONS },
     answeredBy: { ...USER_ID, description: 'Who answered, declined or closed it.' },
     createdAt: DATE_TIME,
     deadline: DATE_TIME,

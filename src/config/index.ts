@@ -4,7 +4,7 @@ export type { AuditConfig } from './audit.js';
 export { ConfigError } from './error.js';
 export { logFormat } from './log-format.js';
 export { connectedConfig, loadConfig, type ConfigSources } from './load.js';
-export { DEFAULT_ELICITATION_TIMEOUT_MS } from './servers.js';
+export { DEFAULT_ELICITATION_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from './servers.js';
 export { parseDuration } from './duration.js';
 export { DEFAULT_SLACK_POLICY, type ReminderSpec, type SlackPolicy } from './slack-policy.js';
 export { DEFAULT_API_CLIENT } from './api.js';

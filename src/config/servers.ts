@@ -18,9 +18,9 @@ export const DEFAULT_ELICITATION_TIMEOUT_MS = 10 * 60_000;
 export const DEFAULT_MAX_PENDING = 20;
 /** New questions of one server per minute across replicas: 60, i.e. one a second sustained. */
 export const DEFAULT_RATE_PER_MINUTE = 60;
-const MIN_TIMEOUT_MS = 1000;
+export const MIN_TIMEOUT_MS = 1000;
 /** Automations may wait a long time for an answer; 30 days is the ceiling. */
-const MAX_TIMEOUT_MS = 30 * 86_400_000;
+export const MAX_TIMEOUT_MS = 30 * 86_400_000;
 
 export function readServers(file: unknown, env: Env): ServerConfig[] {
   if (file === null || file === undefined) return [];

@@ -18,7 +18,8 @@ export type EndReason =
   | 'holder_lost' // cancel: the replica holding the MCP session died
   | 'delivery_failed'; // cancel: the card could not be posted
 
-const END_REASONS: readonly string[] = [
+/** Every EndReason, for checking stored values and for the API's schemas. */
+export const END_REASONS: readonly EndReason[] = [
   'answered',
   'declined',
   'closed',
@@ -27,24 +28,20 @@ const END_REASONS: readonly string[] = [
   'call_ended',
   'holder_lost',
   'delivery_failed',
-] satisfies EndReason[];
+];
 
 /** True for every EndReason: for checking values read back from storage. */
 export const isEndReason = (value: unknown): value is EndReason =>
-  typeof value === 'string' && END_REASONS.includes(value);
+  END_REASONS.some((reason) => reason === value);
 
 export type QuestionState = 'pending' | 'accepted' | 'declined' | 'cancelled';
 
-const QUESTION_STATES: readonly string[] = [
-  'pending',
-  'accepted',
-  'declined',
-  'cancelled',
-] satisfies QuestionState[];
+/** Every QuestionState, for checking stored values and for the API's schemas. */
+export const QUESTION_STATES: readonly QuestionState[] = ['pending', 'accepted', 'declined', 'cancelled'];
 
 /** True for every QuestionState: for checking values read back from storage. */
 export const isQuestionState = (value: unknown): value is QuestionState =>
-  typeof value === 'string' && QUESTION_STATES.includes(value);
+  QUESTION_STATES.some((state) => state === value);
 
 /**
  * Who started the work that asks a question, and where: routing (which conversation) and authorisation (who

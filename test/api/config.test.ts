@@ -61,3 +61,29 @@ describe('the API configuration', () => {
     );
   });
 });
+
+describe('the gateway person', () => {
+  const env = { ELICIT_RELAY_API_TOKEN: 't0', CI: 'tci' };
+
+  it('is api.gateway.as for every client, and a client may name its own', () => {
+    const api = load(env, {
+      api: { gateway: { as: 'U0OPS' }, clients: { ci: { token: '${CI}', as: 'W0CI' } } },
+    });
+    expect(api.gatewayAs).toBe('U0OPS');
+    expect(api.clients.find((c) => c.name === 'ci')?.as).toBe('W0CI');
+    expect(api.clients.find((c) => c.name === 'default')).not.toHaveProperty('as');
+  });
+
+  it('is unset when nothing names one', () => {
+    expect(load(env, {})).not.toHaveProperty('gatewayAs');
+  });
+
+  it('refuses a value that is not a Slack user id, naming the key', () => {
+    expect(configError(() => load(env, { api: { gateway: { as: '#ops' } } })).message).toContain(
+      'api.gateway.as',
+    );
+    expect(configError(() => load(env, { api: { gateway: 'U1' } })).message).toContain('api.gateway');
+    const client = { api: { clients: { ci: { token: '${CI}', as: 42 } } } };
+    expect(configError(() => load(env, client)).message).toContain('api.clients.ci.as');
+  });
+});

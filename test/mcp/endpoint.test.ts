@@ -15,6 +15,11 @@ import {
 } from '../../src/mcp/endpoint.js';
 
 const TOKEN = 'tok-ci';
+/** An ask_human call the recording ports hold until the test answers it. */
+const DEPLOY = {
+  name: 'ask_human',
+  arguments: { message: 'Deploy?', requestedSchema: { type: 'object', properties: {} }, to: { user: 'U1' } },
+};
 
 /** Ports whose asks wait until the test answers them. */
 function recordingPorts() {
@@ -160,24 +165,13 @@ describe('the MCP endpoint', () => {
     let twoProgress: () => void = () => undefined;
     const progressed = new Promise<void>((resolve) => (twoProgress = resolve));
     const asked = nextAsk();
-    const result = client.callTool(
-      {
-        name: 'ask_human',
-        arguments: {
-          message: 'Deploy?',
-          requestedSchema: { type: 'object', properties: {} },
-          to: { user: 'U1' },
-        },
+    const result = client.callTool(DEPLOY, undefined, {
+      onprogress: (p) => {
+        progress.push(p.progress);
+        if (progress.length === 2) twoProgress();
       },
-      undefined,
-      {
-        onprogress: (p) => {
-          progress.push(p.progress);
-          if (progress.length === 2) twoProgress();
-        },
-        resetTimeoutOnProgress: true,
-      },
-    );
+      resetTimeoutOnProgress: true,
+    });
     await asked;
     await progressed;
     expect(asks[0]).toMatchObject({ client: 'ci', args: { message: 'Deploy?', to: { user: 'U1' } } });
@@ -230,18 +224,7 @@ describe('the MCP endpoint', () => {
     const client = await connect(await serve(ports));
     const controller = new AbortController();
     const asked = nextAsk();
-    const result = client.callTool(
-      {
-        name: 'ask_human',
-        arguments: {
-          message: 'Deploy?',
-          requestedSchema: { type: 'object', properties: {} },
-          to: { user: 'U1' },
-        },
-      },
-      undefined,
-      { signal: controller.signal },
-    );
+    const result = client.callTool(DEPLOY, undefined, { signal: controller.signal });
     await asked;
     const aborted = new Promise<void>((resolve) =>
       asks[0]!.signal.addEventListener('abort', () => resolve()),

@@ -7,6 +7,7 @@ import type { ServerStatus, ToolSummary } from '../../../mcp/index.js';
 import type { Origin } from '../../../relay/types.js';
 import { parseMcpCommand, type CommandProblem, type McpCommand } from '../../command.js';
 import { openRunForm } from '../../run-form.js';
+import { answerWithin } from '../../../settle.js';
 import type { CommandDeps } from '../deps.js';
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
@@ -52,20 +53,12 @@ const CLAIM_WITHIN_MS = 1_000;
 type RunClaim = 'first' | 'replay' | 'unrecorded';
 
 /** Claims the run across replicas; 'unrecorded' when Redis fails or does not answer within CLAIM_WITHIN_MS. */
-async function claimRun(deps: CommandDeps, triggerId: string): Promise<RunClaim> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<RunClaim>((resolve) => {
-    timer = setTimeout(() => resolve('unrecorded'), CLAIM_WITHIN_MS);
-  });
+function claimRun(deps: CommandDeps, triggerId: string): Promise<RunClaim> {
   const claim = deps.results.claimCommand(triggerId).then(
     (first): RunClaim => (first ? 'first' : 'replay'),
     (): RunClaim => 'unrecorded',
   );
-  try {
-    return await Promise.race([claim, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return answerWithin(claim, CLAIM_WITHIN_MS, 'unrecorded');
 }
 
 function runReply(claim: RunClaim, run: { tool: string; server: string }, locale: Locale): string {
