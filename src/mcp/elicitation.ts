@@ -1,32 +1,29 @@
 // Translation between the wire `elicitation/create` and the relay's IncomingElicitation / Outcome.
-import { z } from 'zod';
+import { randomUUID } from 'node:crypto';
 import {
-  ElicitRequestFormParamsSchema,
-  ElicitRequestURLParamsSchema,
-  ErrorCode,
-  McpError,
+  Client,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ClientContext,
   type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ClientRequest, ClientNotification } from '@modelcontextprotocol/sdk/types.js';
+  type JSONRPCRequest,
+  type Result,
+} from '@modelcontextprotocol/client';
+import { ElicitRequestFormParamsSchema, ElicitRequestURLParamsSchema } from '@modelcontextprotocol/core';
+import { z } from 'zod';
 import { RelayError } from '../relay/errors.js';
 import type { Content, Outcome } from '../relay/types.js';
 import type { IncomingElicitation } from './types.js';
 
 /** The JSON-RPC codes the client answers an elicitation with when it does not answer it. */
-export type RefusalCode = ErrorCode.InvalidParams | ErrorCode.InvalidRequest | ErrorCode.InternalError;
+export type RefusalCode =
+  ProtocolErrorCode.InvalidParams | ProtocolErrorCode.InvalidRequest | ProtocolErrorCode.InternalError;
 
-/**
- * An McpError whose message is the reason alone. The SDK sends an error's `message` as is and the server's
- * SDK prefixes "MCP error <code>: " when it builds its own McpError, so McpError's prefix reached servers
- * twice ("MCP error -32602: MCP error -32602: …").
- */
-export class RpcRefusal extends McpError {
+/** A JSON-RPC error the client sends to the server instead of an elicitation result. */
+export class RpcRefusal extends ProtocolError {
   override readonly name = 'RpcRefusal';
   constructor(code: RefusalCode, reason: string) {
     super(code, reason);
-    this.message = reason;
   }
 }
 
@@ -55,32 +52,32 @@ function describeIssue(issue: Issue | undefined): string {
  */
 export function parseElicitation(params: unknown): IncomingElicitation {
   if (typeof params !== 'object' || params === null) {
-    throw new RpcRefusal(ErrorCode.InvalidParams, 'Invalid elicitation request: params must be an object');
+    throw new RpcRefusal(
+      ProtocolErrorCode.InvalidParams,
+      'Invalid elicitation request: params must be an object',
+    );
   }
   const raw = params as Record<string, unknown>;
   if (raw['mode'] === 'url') {
-    const parsed = ElicitRequestURLParamsSchema.safeParse(raw);
-    if (!parsed.success) throw new RpcRefusal(ErrorCode.InvalidParams, describeIssue(parsed.error.issues[0]));
-    const { message, url, elicitationId } = parsed.data;
-    return { mode: 'url', message, url, elicitationId };
+    // Revision 2026-07-28 dropped `elicitationId`; the SDK has already checked the request for its era.
+    const modern = raw['elicitationId'] === undefined;
+    const parsed = ElicitRequestURLParamsSchema.safeParse(modern ? { ...raw, elicitationId: '-' } : raw);
+    if (!parsed.success)
+      throw new RpcRefusal(ProtocolErrorCode.InvalidParams, describeIssue(parsed.error.issues[0]));
+    const { message, url } = parsed.data;
+    return {
+      mode: 'url',
+      message,
+      url,
+      elicitationId: modern ? `mrtr:${randomUUID()}` : parsed.data.elicitationId,
+    };
   }
   // A missing `mode` is form mode (revision 2025-06-18 has no `mode` at all).
   const parsed = ElicitRequestFormParamsSchema.safeParse(raw);
-  if (!parsed.success) throw new RpcRefusal(ErrorCode.InvalidParams, describeIssue(parsed.error.issues[0]));
+  if (!parsed.success)
+    throw new RpcRefusal(ProtocolErrorCode.InvalidParams, describeIssue(parsed.error.issues[0]));
   return { mode: 'form', message: parsed.data.message, requestedSchema: raw['requestedSchema'] };
 }
-
-/**
- * Registered instead of the SDK's ElicitRequestSchema. The SDK parses an incoming request with the schema
- * given to setRequestHandler before its own checks run, so validating here (and throwing the RpcRefusal,
- * which the SDK sends as-is) turns every invalid request into -32602 with a readable reason, while
- * `params` stays untouched for the handler.
- */
-export const RawElicitRequestSchema = z
-  .object({ method: z.literal('elicitation/create'), params: z.unknown() })
-  .superRefine((request) => {
-    parseElicitation(request.params);
-  });
 
 /**
  * URL mode's accept carries no content (the person consented to open the link; the data goes there). A form's
@@ -126,24 +123,28 @@ function isContentValue(value: unknown): value is Content[string] {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
-/**
- * Registers the `elicitation/create` handler on the Protocol layer, below the Client's own wrapper. That
- * wrapper re-parses the handler's result with the SDK's ElicitResultSchema, whose zod record copies the
- * content by assignment, so a property named `__proto__` became the copy's prototype and never reached the
- * server. What the wrapper also does is done here instead: the request is validated by
- * RawElicitRequestSchema, both modes are always declared when a handler exists, the result is built by
- * toElicitResult (defaults included), and no task-augmented elicitation is declared.
- */
-type ElicitationExtra = RequestHandlerExtra<ClientRequest, ClientNotification>;
+type Handler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>;
 
-export function setElicitationHandler(
-  client: Client,
-  handler: (
-    request: z.infer<typeof RawElicitRequestSchema>,
-    extra: ElicitationExtra,
-  ) => Promise<ElicitResult>,
-): void {
-  Protocol.prototype.setRequestHandler.call(client, RawElicitRequestSchema, handler);
+/** The raw params of `elicitation/create`, untouched (see RelayClient). */
+export const RAW_ELICIT_PARAMS = { params: z.unknown() };
+
+/**
+ * The SDK's Client, minus its wrapper around the `elicitation/create` handler. That wrapper validates the
+ * request with its own schemas (a multi-kilobyte union dump for an unsupported property, where
+ * parseElicitation names it in one line) and re-parses the handler's result, whose zod record copies the
+ * content by assignment, so a property named `__proto__` became the copy's prototype and never reached the
+ * server. What the wrapper also does is done by the session instead: the request is validated by
+ * parseElicitation, both modes are declared whenever a handler exists, and the result is built by
+ * toElicitResult (defaults included). Register the handler with RAW_ELICIT_PARAMS so it gets raw params.
+ */
+export class RelayClient extends Client {
+  protected override _wrapHandler(method: string, handler: Handler): Handler {
+    if (method !== 'elicitation/create') return super._wrapHandler(method, handler);
+    return async (request, ctx) => {
+      parseElicitation(request.params);
+      return handler(request, ctx);
+    };
+  }
 }
 
 /**
@@ -153,10 +154,10 @@ export function setElicitationHandler(
  */
 export function toRpcError(error: unknown): RpcRefusal {
   if (error instanceof RelayError && (error.code === 'invalid_schema' || error.code === 'invalid_url')) {
-    return new RpcRefusal(ErrorCode.InvalidParams, error.message);
+    return new RpcRefusal(ProtocolErrorCode.InvalidParams, error.message);
   }
   if (error instanceof RelayError && error.code === 'rate_limited') {
-    return new RpcRefusal(ErrorCode.InvalidRequest, error.message);
+    return new RpcRefusal(ProtocolErrorCode.InvalidRequest, error.message);
   }
-  return new RpcRefusal(ErrorCode.InternalError, 'The relay could not handle this elicitation');
+  return new RpcRefusal(ProtocolErrorCode.InternalError, 'The relay could not handle this elicitation');
 }

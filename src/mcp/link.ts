@@ -14,6 +14,7 @@ import { SessionPool } from './pool.js';
 import { McpSession } from './session.js';
 import { Health } from './status.js';
 import { isLastingFailure, transportPlan, type TransportPlan } from './transport.js';
+import type { PriorDiscovery } from '@modelcontextprotocol/client';
 import {
   McpClientError,
   type ElicitationSink,
@@ -53,6 +54,12 @@ export class ServerLink {
   private control: Promise<McpSession> | undefined;
   /** The control link once it is open (for close(), which must not wait on one still connecting). */
   private openControl: McpSession | undefined;
+  /**
+   * The server's era as the latest connection found it, so that further sessions skip the probe (over
+   * stdio the SDK probes on a second child process). Forgotten when a connect fails or the control link is
+   * lost: the server may have been replaced by one of another era.
+   */
+  private era: PriorDiscovery | undefined;
   private cancelRetry: (() => void) | undefined;
   private cancelHeartbeat: () => void = () => undefined;
   private attempt = 0;
@@ -202,7 +209,8 @@ export class ServerLink {
         cause: error,
       });
     }
-    return McpSession.open({
+    const prior = this.era;
+    const session = await McpSession.open({
       spec: this.spec,
       person,
       transport,
@@ -213,8 +221,15 @@ export class ServerLink {
       onClosed,
       // Dropped, not refetched here: the next listing fetches the new list.
       onToolsChanged: () => (this.tools = undefined),
+      ...(prior === undefined ? {} : { prior }),
       ...(this.opts.logger === undefined ? {} : { logger: this.opts.logger }),
+    }).catch((error: unknown) => {
+      this.era = undefined;
+      throw error;
     });
+    this.era = session.era;
+    this.health.protocolVersion = session.protocolVersion;
+    return session;
   }
 
   private up(): void {
@@ -274,6 +289,7 @@ export class ServerLink {
   /** The control link failed its ping or dropped: the server is likely gone, and so are idle sessions. */
   private lostControl(control: Promise<McpSession>, error: unknown): void {
     if (this.control === control) this.control = undefined;
+    this.era = undefined;
     void control.then((session) => session.close()).catch(() => undefined);
     for (const pool of this.pools.values()) void pool.closeIdle();
     this.trouble(error);

@@ -1,11 +1,12 @@
 // Turning SDK results and errors into the hub's ToolResult, ToolSummary and McpClientError.
 import {
-  ElicitRequestURLParamsSchema,
-  ErrorCode,
-  McpError,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
   UrlElicitationRequiredError,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
+import { ElicitRequestURLParamsSchema } from '@modelcontextprotocol/core';
 import { isSessionExpired, isTransportFailure } from './transport.js';
 import {
   McpClientError,
@@ -45,8 +46,11 @@ export function toToolResult(result: Record<string, unknown>): ToolResult {
   return tool;
 }
 
-/** The SDK prefixes "MCP error <code>: " once on each side of the wire; the server's own words follow. */
-export function serverMessage(error: McpError): string {
+/**
+ * SDK 1.x servers send "MCP error <code>: " before their own words (SDK 2.x clients no longer add it);
+ * the server's own words follow.
+ */
+export function serverMessage(error: ProtocolError): string {
   return error.message.replace(/^(MCP error -?\d+: )+/, '');
 }
 
@@ -86,13 +90,30 @@ export function callError(
     return fail('session_expired', `${server} no longer knows the session (${what})`);
   if (isTransportFailure(error))
     return fail('connection_closed', `connection to ${server} failed during ${what}`);
-  if (!(error instanceof McpError)) return fail('tool_failed', `${what} on ${server} failed`);
-  if (error.code === Number(ErrorCode.RequestTimeout))
-    return fail('timeout', `${what} on ${server} timed out`);
-  if (error.code === Number(ErrorCode.ConnectionClosed)) {
-    return fail('connection_closed', `connection to ${server} closed during ${what}`);
-  }
+  if (error instanceof SdkError) return sdkFailure(error, fail, server, what);
+  if (!(error instanceof ProtocolError)) return fail('tool_failed', `${what} on ${server} failed`);
   return fail('tool_failed', `${what} on ${server} failed (JSON-RPC ${error.code})`, error.code);
+}
+
+/** Local failures of the SDK (nothing came back from the server that explains them). */
+function sdkFailure(
+  error: SdkError,
+  fail: (code: McpClientErrorCode, message: string) => McpClientError,
+  server: string,
+  what: string,
+): McpClientError {
+  switch (error.code) {
+    case SdkErrorCode.RequestTimeout:
+      return fail('timeout', `${what} on ${server} timed out`);
+    case SdkErrorCode.ConnectionClosed:
+    case SdkErrorCode.NotConnected:
+    case SdkErrorCode.SendFailed:
+      return fail('connection_closed', `connection to ${server} closed during ${what}`);
+    case SdkErrorCode.InputRequiredRoundsExceeded:
+      return fail('tool_failed', `${what} on ${server} asked for input too many times (${error.message})`);
+    default:
+      return fail('tool_failed', `${what} on ${server} failed (${error.message})`);
+  }
 }
 
 export function toSummary(tool: Tool): ToolSummary {

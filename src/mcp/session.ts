@@ -1,25 +1,25 @@
 // One MCP client connection to one server, for one person (or for the server's control link), running at
 // most one tool call at a time: so every elicitation that arrives on it belongs to that call (see pool.ts).
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CallToolResultSchema,
-  CancelledNotificationSchema,
-  ElicitationCompleteNotificationSchema,
-  ErrorCode,
-  ToolListChangedNotificationSchema,
+  ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
   type ClientCapabilities,
+  type ClientContext,
+  type PriorDiscovery,
   type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+  type RequestOptions,
+} from '@modelcontextprotocol/client';
 import { CallRun, TOOL_TIMEOUT_MARGIN_MS, type WithdrawReason } from './call.js';
 import type { Clock } from '../clock.js';
 import {
   parseElicitation,
+  RAW_ELICIT_PARAMS,
+  RelayClient,
   RpcRefusal,
-  setElicitationHandler,
   toElicitResult,
   toRpcError,
 } from './elicitation.js';
+import { cancelToolTask, runToolTask } from './tasks.js';
 import { callError, toSummary, toToolResult, urlRequiredResult } from './results.js';
 import { refusesStreamableHttp } from './transport.js';
 import {
@@ -36,6 +36,12 @@ import {
   type ToolSummary,
 } from './types.js';
 import type { Origin } from '../relay/types.js';
+
+/**
+ * How long a server has to answer the era probe (`server/discover`), in ms. Over stdio silence means a
+ * 2025 server (the SDK then falls back to `initialize`); over HTTP it is an outage (connect fails).
+ */
+const PROBE_TIMEOUT_MS = 10_000;
 
 /** The SDK's per-request timeout is replaced by the call's own timers (call.ts); 2^31 - 1 ms is its ceiling. */
 const NO_SDK_TIMEOUT_MS = 2 ** 31 - 1;
@@ -69,6 +75,8 @@ export interface SessionOptions {
   onClosed: (dropped: boolean) => void;
   /** The server sent `notifications/tools/list_changed`. */
   onToolsChanged?: () => void;
+  /** The server's era as an earlier connection found it: connect without probing again. */
+  prior?: PriorDiscovery;
   logger?: McpLogger;
 }
 
@@ -77,15 +85,15 @@ export class McpSession {
   private closed = false;
   private checkingLiveness = false;
   /**
-   * SDK 1.32.2 ignores notifications/cancelled for request id 0 (`if (!requestId) return`), and a
-   * server's first request on a connection has id 0; so cancellation is tracked here, for every id.
+   * SDK 1.32.2 ignored notifications/cancelled for request id 0 (a server's first request on a
+   * connection), so cancellation is tracked here, for every id; the withdraw reason is the relay's own.
    */
   private readonly cancels = new Map<RequestId, AbortController>();
   private readonly ended: Promise<void>;
   private end: () => void = () => undefined;
 
   private constructor(
-    private readonly client: Client,
+    private readonly client: RelayClient,
     private readonly opts: SessionOptions,
   ) {
     this.ended = new Promise((resolve) => (this.end = resolve));
@@ -109,11 +117,16 @@ export class McpSession {
   private static async connect(opts: SessionOptions, transport: McpTransport): Promise<McpSession> {
     const mode = opts.spec.elicitationMode ?? 'form';
     // The capability must be declared before the handler is registered (the SDK throws otherwise).
-    const client = new Client(opts.clientInfo, { capabilities: capabilities(mode) });
+    // 'auto' asks `server/discover` first, so 2026-07-28 servers are spoken to in their era and 2025
+    // servers (which do not know the method) through `initialize`, as before.
+    const client = new RelayClient(opts.clientInfo, {
+      capabilities: capabilities(mode),
+      versionNegotiation: { mode: 'auto', probe: { timeoutMs: PROBE_TIMEOUT_MS } },
+    });
     const session = new McpSession(client, opts);
     session.register(mode);
     try {
-      await client.connect(transport);
+      await client.connect(transport, opts.prior === undefined ? undefined : { prior: opts.prior });
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;
@@ -128,7 +141,19 @@ export class McpSession {
     return this.closed;
   }
 
-  /** What the server said about itself in `initialize`. */
+  /** The protocol revision this connection negotiated (e.g. '2025-11-25', '2026-07-28'). */
+  get protocolVersion(): string | undefined {
+    return this.client.getNegotiatedProtocolVersion();
+  }
+
+  /** The server's era as this connection found it, for later connections to skip the probe. */
+  get era(): PriorDiscovery | undefined {
+    if (this.client.getProtocolEra() === 'legacy') return { kind: 'legacy' };
+    const discover = this.client.getDiscoverResult();
+    return discover === undefined ? undefined : { kind: 'modern', discover };
+  }
+
+  /** What the server said about itself in `initialize` (or `server/discover`). */
   get serverInfo(): ServerInfo | undefined {
     const info = this.client.getServerVersion();
     if (info === undefined) return undefined;
@@ -171,11 +196,15 @@ export class McpSession {
     }
   }
 
-  /** Fails (McpClientError) when the server does not answer a ping within `timeoutMs`. */
+  /**
+   * Fails (McpClientError) when the server does not answer within `timeoutMs`: a ping, or for a 2026-07-28
+   * server (which has no ping) a `server/discover`.
+   */
   async ping(timeoutMs: number): Promise<void> {
     this.assertOpen();
     try {
-      await this.client.ping({ timeout: timeoutMs });
+      if (this.client.getProtocolEra() === 'modern') await this.client.discover({ timeout: timeoutMs });
+      else await this.client.ping({ timeout: timeoutMs });
     } catch (error) {
       throw this.failure(error, undefined, 'ping');
     }
@@ -197,40 +226,29 @@ export class McpSession {
 
   private async runPlain(call: ToolCall, run: CallRun): Promise<ToolResult> {
     const params = { name: call.tool, arguments: call.args };
-    return toToolResult(await this.client.callTool(params, undefined, this.requestOptions(run)));
+    return toToolResult(await this.client.callTool(params, this.requestOptions(run)));
   }
 
-  /**
-   * Task-augmented: `tools/call` creates a task, the SDK polls `tasks/get` and, once the task needs input
-   * or is done, blocks on `tasks/result`, which carries the task's elicitations and then its result.
-   */
+  /** Task-augmented (revision 2025-11-25, see tasks.ts); the task is cancelled when the call is abandoned. */
   private async runTask(call: ToolCall, run: CallRun): Promise<ToolResult> {
     const params = { name: call.tool, arguments: call.args };
-    const options = { ...this.requestOptions(run), task: {} };
     const onAbort = (): void => this.cancelTask(run.taskId);
     run.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const stream = this.client.experimental.tasks.callToolStream(params, CallToolResultSchema, options);
-      for await (const message of stream) {
-        if (message.type === 'taskCreated') run.taskId = message.task.taskId;
-        else if (message.type === 'taskStatus') run.taskStatus(message.task.statusMessage);
-        else if (message.type === 'result') return toToolResult(message.result);
-        else throw message.error;
-      }
-      throw new McpClientError(
-        'tool_failed',
-        this.opts.spec.name,
-        `task of ${call.tool} ended without a result`,
-      );
+      const options = { ...this.requestOptions(run), signal: run.signal };
+      const result = await runToolTask(this.client, params, options, this.opts.clock, {
+        created: (taskId) => (run.taskId = taskId),
+        status: (message) => run.taskStatus(message),
+      });
+      return toToolResult(result);
     } finally {
       run.signal.removeEventListener('abort', onAbort);
     }
   }
 
-  /** A task outlives the request that created it: when the call is abandoned, the server is told. */
   private cancelTask(taskId: string | undefined): void {
     if (taskId === undefined || this.closed) return;
-    this.client.experimental.tasks.cancelTask(taskId).catch((error: unknown) => {
+    cancelToolTask(this.client, taskId).catch((error: unknown) => {
       this.opts.logger?.debug({ server: this.opts.spec.name, taskId, err: error }, 'tasks/cancel failed');
     });
   }
@@ -263,19 +281,19 @@ export class McpSession {
    * Completion notifications only matter when the sink was asked, i.e. in mode 'form'.
    */
   private register(mode: ElicitationMode): void {
-    this.client.setNotificationHandler(CancelledNotificationSchema, ({ params }) => {
+    this.client.setNotificationHandler('notifications/cancelled', ({ params }) => {
       const withdrawn: WithdrawReason = 'withdrawn';
       if (params.requestId !== undefined) this.cancels.get(params.requestId)?.abort(withdrawn);
     });
-    this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.opts.onToolsChanged?.());
+    this.client.setNotificationHandler('notifications/tools/list_changed', () =>
+      this.opts.onToolsChanged?.(),
+    );
     if (mode === 'off') return;
-    setElicitationHandler(this.client, (request, extra) =>
-      mode === 'decline'
-        ? this.decline(request.params)
-        : this.answer(request.params, extra.requestId, extra.signal, extra.taskId),
+    this.client.setRequestHandler('elicitation/create', RAW_ELICIT_PARAMS, (params, ctx) =>
+      mode === 'decline' ? this.decline(params) : this.answer(params, ctx),
     );
     if (mode !== 'form') return;
-    this.client.setNotificationHandler(ElicitationCompleteNotificationSchema, ({ params }) =>
+    this.client.setNotificationHandler('notifications/elicitation/complete', ({ params }) =>
       this.completed(params.elicitationId),
     );
   }
@@ -307,14 +325,19 @@ export class McpSession {
     }
   }
 
-  private async answer(params: unknown, id: RequestId, connection: AbortSignal, taskId: string | undefined) {
+  /**
+   * One question: a 2025 server's `elicitation/create`, or one `inputRequests` entry of a 2026 server's
+   * `input_required` answer (the SDK fulfils those itself, one at a time per key, then retries the call).
+   */
+  private async answer(params: unknown, client: ClientContext) {
     const request = parseElicitation(params);
-    const run = this.runFor(taskId);
+    const { id, signal: connection } = client.mcpReq;
+    const run = this.runFor(relatedTask(client));
     // No call of ours caused it: the session's person (whoever called last) did not ask, so it is not theirs.
     const origin = run?.origin ?? this.opts.spec.unsolicitedTo;
     if (origin === undefined) {
       this.opts.logger?.warn({ server: this.opts.spec.name }, 'elicitation outside any tool call: refused');
-      throw new RpcRefusal(ErrorCode.InvalidRequest, UNSOLICITED_REFUSAL);
+      throw new RpcRefusal(ProtocolErrorCode.InvalidRequest, UNSOLICITED_REFUSAL);
     }
     const withdraw = new AbortController();
     this.cancels.set(id, withdraw);
@@ -383,6 +406,13 @@ export class McpSession {
 function failedToConnect(opts: SessionOptions, error: unknown): McpClientError {
   const server = opts.spec.name;
   return new McpClientError('connect_failed', server, `could not connect to ${server}`, { cause: error });
+}
+
+/** The task a request says it belongs to (related-task metadata of revision 2025-11-25). */
+function relatedTask(ctx: ClientContext): string | undefined {
+  const related: unknown = ctx.mcpReq._meta?.[RELATED_TASK_META_KEY];
+  if (typeof related !== 'object' || related === null || !('taskId' in related)) return undefined;
+  return typeof related.taskId === 'string' ? related.taskId : undefined;
 }
 
 function capabilities(mode: ElicitationMode): ClientCapabilities {

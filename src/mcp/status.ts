@@ -24,6 +24,8 @@ export class Health {
   private nextRetryAt: number | undefined;
   /** Sessions open for people (the control link not counted). */
   sessions = 0;
+  /** The protocol revision of the latest connection that succeeded (see ServerStatus). */
+  protocolVersion: string | undefined;
 
   /** `onChange` hears every up() and down(), with the status after it. */
   constructor(
@@ -60,6 +62,7 @@ export class Health {
     if (this.sessions > 0) status.detail = `${this.sessions} open session${this.sessions === 1 ? '' : 's'}`;
     if (this.lastError !== undefined) status.lastError = this.lastError;
     if (this.nextRetryAt !== undefined) status.nextRetryAt = this.nextRetryAt;
+    if (this.protocolVersion !== undefined) status.protocolVersion = this.protocolVersion;
     return status;
   }
 }

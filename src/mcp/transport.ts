@@ -3,14 +3,15 @@
 // whose server refuses the initialize POST, as the spec's backwards-compatibility section describes.
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import { SseError, SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
+  SdkHttpError,
+  SseError,
+  SSEClientTransport,
   StreamableHTTPClientTransport,
-  StreamableHTTPError,
+  type JSONRPCMessage,
   type StreamableHTTPReconnectionOptions,
-} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpLogger, McpServerSpec, McpTransport } from './types.js';
 
 /**
@@ -74,12 +75,13 @@ export function transportPlan(spec: McpServerSpec, logger?: McpLogger): Transpor
  * (unreachable, 401, 5xx) would fail the same way over SSE, so it is reported as it is.
  */
 export function refusesStreamableHttp(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && [400, 404, 405].includes(error.code ?? 0);
+  return error instanceof SdkHttpError && [400, 404, 405].includes(error.status);
 }
 
 /** The HTTP status of a refused request, from either HTTP transport; undefined for anything else. */
 export function httpStatusOf(error: unknown): number | undefined {
-  if (error instanceof StreamableHTTPError || error instanceof SseError) return error.code;
+  if (error instanceof SdkHttpError) return error.status;
+  if (error instanceof SseError) return error.code;
   return undefined;
 }
 
@@ -88,7 +90,7 @@ function stdioTransport(
   t: Extract<McpServerSpec['transport'], { kind: 'stdio' }>,
   logger?: McpLogger,
 ): McpTransport {
-  const transport = new SerialStdioTransport({
+  const transport = new StdioClientTransport({
     command: t.command,
     args: t.args,
     env: childEnv(t.env),
@@ -101,6 +103,7 @@ function stdioTransport(
       logger.debug({ server: name, stderr: line }, 'mcp server stderr'),
     );
   }
+  serializeSends(transport);
   return transport;
 }
 
@@ -109,15 +112,18 @@ function stdioTransport(
  * pipe is full, so a burst of answers (1 000 questions timing out together) added hundreds and Node warned
  * MaxListenersExceededWarning (issue 15.13). Here messages go out one at a time, in order: at most one send
  * waits for 'drain', and a server that reads slowly holds our messages back instead of the pipe's buffer.
+ * The instance's send is wrapped rather than the class extended: SDK 2.x probes the era of a server on a
+ * disposable sibling process only for a transport that is exactly its StdioClientTransport (a subclass is
+ * probed in place, and a server that exits on the probe, as rmcp servers do, would be lost).
  */
-class SerialStdioTransport extends StdioClientTransport {
-  private tail: Promise<void> = Promise.resolve();
-
-  override send(message: JSONRPCMessage): Promise<void> {
-    const sent = this.tail.then(() => super.send(message));
-    this.tail = sent.catch(() => undefined);
+function serializeSends(transport: StdioClientTransport): void {
+  const send = transport.send.bind(transport);
+  let tail: Promise<void> = Promise.resolve();
+  transport.send = (message: JSONRPCMessage): Promise<void> => {
+    const sent = tail.then(() => send(message));
+    tail = sent.catch(() => undefined);
     return sent;
-  }
+  };
 }
 
 /** Spawn errors that no retry can fix: the command does not exist or may not be run. */
@@ -143,12 +149,12 @@ export function isLastingFailure(error: unknown): boolean {
 
 /** The server no longer knows the session (Streamable HTTP 404): the spec says to start a new one. */
 export function isSessionExpired(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && error.code === 404;
+  return error instanceof SdkHttpError && error.status === 404;
 }
 
 /** A request that never got an answer because the HTTP exchange itself failed (refused, reset, bad status). */
 export function isTransportFailure(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError || error instanceof SseError) return true;
+  if (error instanceof SdkHttpError || error instanceof SseError) return true;
   // undici's "fetch failed" carries the socket error (ECONNREFUSED, ECONNRESET…) as its cause.
   const cause: unknown = error instanceof TypeError ? error.cause : undefined;
   return typeof (cause as NodeJS.ErrnoException | undefined)?.code === 'string';

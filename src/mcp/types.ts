@@ -1,6 +1,6 @@
 // The words the rest of the bot uses to talk to MCP servers. Nothing outside src/mcp imports the SDK;
 // the one SDK type that leaks (Transport, for the test factory) is re-exported here as McpTransport.
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/client';
 import type { Origin, Outcome } from '../relay/types.js';
 
 export type McpTransport = Transport;
@@ -39,7 +39,11 @@ export interface McpServerSpec {
   unsolicitedTo?: Origin;
 }
 
-/** An `elicitation/create` request as the relay sees it; `requestedSchema` is the raw JSON the server sent. */
+/**
+ * An `elicitation/create` request as the relay sees it; `requestedSchema` is the raw JSON the server sent.
+ * A 2026-07-28 URL-mode request has no `elicitationId` (nor a completion notification): the hub gives it
+ * one of its own ("mrtr:" and a random UUID) that no server will ever complete.
+ */
 export type IncomingElicitation =
   | { mode: 'form'; message: string; requestedSchema: unknown }
   | { mode: 'url'; message: string; url: string; elicitationId: string };
@@ -101,6 +105,11 @@ export interface ServerStatus {
   lastError?: string;
   /** State 'reconnecting': when the next attempt starts, epoch milliseconds. */
   nextRetryAt?: number;
+  /**
+   * The protocol revision the latest connection negotiated (for example '2025-06-18', '2025-11-25' or
+   * '2026-07-28'); absent until a connection succeeded.
+   */
+  protocolVersion?: string;
 }
 
 /** A tool as the server lists it (`tools/list`), for menus and argument forms. */

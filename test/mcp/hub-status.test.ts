@@ -20,6 +20,8 @@ afterEach(async () => {
 });
 
 const T0 = 1_700_000_000_000;
+/** The revision the fixture server (SDK 1.x, 2025 era) negotiates with the hub's 'auto' client. */
+const V = '2025-11-25';
 
 function makeHub(connect: McpHubOptions['connect'], extra: Partial<McpHubOptions> = {}) {
   const time = handClock(T0);
@@ -69,7 +71,7 @@ describe('McpHub.status', () => {
     await fastUp;
     expect(hub.status()).toEqual([
       { server: 'slow', state: 'idle' },
-      { server: 'fast', state: 'connected' },
+      { server: 'fast', state: 'connected', protocolVersion: V },
     ]);
   });
 
@@ -77,7 +79,9 @@ describe('McpHub.status', () => {
     const { hub } = makeHub(inMemoryConnect().connect);
     await echo(hub, 'U1');
     await echo(hub, 'U2');
-    expect(hub.status()).toEqual([{ server: 'fixture', state: 'connected', detail: '2 open sessions' }]);
+    expect(hub.status()).toEqual([
+      { server: 'fixture', state: 'connected', detail: '2 open sessions', protocolVersion: V },
+    ]);
   });
 
   it('retries a failed connect with growing, jittered delays, then shows connected again', async () => {
@@ -99,7 +103,7 @@ describe('McpHub.status', () => {
     flaky.state.down = false;
     next = watch.next((s) => s.state === 'connected');
     time.advance(1500);
-    expect(await next).toEqual({ server: 'fixture', state: 'connected', lastError });
+    expect(await next).toEqual({ server: 'fixture', state: 'connected', lastError, protocolVersion: V });
   });
 
   it('gives up at once on a lasting failure (a command that does not exist): failed, no retry timer', async () => {
@@ -146,6 +150,7 @@ describe('McpHub.status', () => {
       server: 'fixture',
       state: 'connected',
       lastError: 'connection closed unexpectedly',
+      protocolVersion: V,
     });
   });
 
@@ -163,7 +168,7 @@ describe('McpHub.status', () => {
     await echo(hub);
     time.fire(1234);
     await hub.close();
-    expect(onlyStatus(hub)).toEqual({ server: 'fixture', state: 'connected' });
+    expect(onlyStatus(hub)).toEqual({ server: 'fixture', state: 'connected', protocolVersion: V });
   });
 
   it('stops retrying once closed', async () => {

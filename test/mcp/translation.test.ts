@@ -1,8 +1,6 @@
 // Pure translation between the wire and the relay: requests, results, errors, environment.
 import { describe, expect, it } from 'vitest';
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
 import { parseElicitation, toElicitResult, toRpcError } from '../../src/mcp/elicitation.js';
 import { callError, toToolResult } from '../../src/mcp/results.js';
 import { childEnv, isLastingFailure } from '../../src/mcp/transport.js';
@@ -10,14 +8,18 @@ import { RelayError } from '../../src/relay/errors.js';
 
 const schema = { type: 'object', properties: { name: { type: 'string' } } };
 
-function rejection(params: unknown): McpError {
+function rejection(params: unknown): ProtocolError {
   try {
     parseElicitation(params);
   } catch (error) {
-    if (error instanceof McpError) return error;
+    if (error instanceof ProtocolError) return error;
   }
-  throw new Error('expected an McpError');
+  throw new Error('expected a ProtocolError');
 }
+
+/** What the Streamable HTTP transport throws for a refused request (SDK 2.x). */
+const httpError = (status: number, text: string) =>
+  new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, text, { status, statusText: text });
 
 describe('parseElicitation', () => {
   it('treats a request without mode as form mode (revision 2025-06-18)', () => {
@@ -99,22 +101,20 @@ describe('results and errors', () => {
     });
   });
 
-  it('classifies request failures by JSON-RPC code', () => {
-    expect(callError(new McpError(-32001, 'x'), 's', 'call').code).toBe('timeout');
-    expect(callError(new McpError(-32000, 'x'), 's', 'call').code).toBe('connection_closed');
-    expect(callError(new McpError(-32602, 'x'), 's', 'call')).toMatchObject({
+  it('classifies request failures: the SDK timed out or lost the connection, or the server answered an error', () => {
+    expect(callError(new SdkError(SdkErrorCode.RequestTimeout, 'x'), 's', 'call').code).toBe('timeout');
+    expect(callError(new SdkError(SdkErrorCode.ConnectionClosed, 'x'), 's', 'call').code).toBe(
+      'connection_closed',
+    );
+    expect(callError(new ProtocolError(-32602, 'x'), 's', 'call')).toMatchObject({
       code: 'tool_failed',
       rpcCode: -32602,
     });
   });
 
   it('classifies transport failures: a forgotten HTTP session, a refused or reset connection', () => {
-    expect(callError(new StreamableHTTPError(404, 'Session not found'), 's', 'call').code).toBe(
-      'session_expired',
-    );
-    expect(callError(new StreamableHTTPError(502, 'Bad gateway'), 's', 'call').code).toBe(
-      'connection_closed',
-    );
+    expect(callError(httpError(404, 'Session not found'), 's', 'call').code).toBe('session_expired');
+    expect(callError(httpError(502, 'Bad gateway'), 's', 'call').code).toBe('connection_closed');
     const refused = new TypeError('fetch failed', {
       cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }),
     });
@@ -123,7 +123,7 @@ describe('results and errors', () => {
   });
 
   it("says 'timeout' when the call's own timer expired and 'aborted' when its caller gave up", () => {
-    const error = new McpError(-32603, 'AbortError');
+    const error = new ProtocolError(-32603, 'AbortError');
     expect(callError(error, 's', 'call', { timedOut: true, abortedByCaller: false }).code).toBe('timeout');
     expect(callError(error, 's', 'call', { timedOut: false, abortedByCaller: true }).code).toBe('aborted');
   });
@@ -133,15 +133,15 @@ describe('lasting connect failures (no automatic retry)', () => {
   const wrapped = (cause: unknown) => new Error('could not connect', { cause });
   it.each([
     ['a command that does not exist', Object.assign(new Error('spawn x ENOENT'), { code: 'ENOENT' })],
-    ['HTTP 401', new StreamableHTTPError(401, 'Unauthorized')],
+    ['HTTP 401', httpError(401, 'Unauthorized')],
     ['HTTP 404 from the legacy SSE endpoint too', new SseError(404, 'Not Found', {} as never)],
   ])('%s is lasting', (_, cause) => {
     expect(isLastingFailure(wrapped(cause))).toBe(true);
   });
   it.each([
     ['a refused connection', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })],
-    ['HTTP 503', new StreamableHTTPError(503, 'Unavailable')],
-    ['HTTP 429', new StreamableHTTPError(429, 'Too many')],
+    ['HTTP 503', httpError(503, 'Unavailable')],
+    ['HTTP 429', httpError(429, 'Too many')],
   ])('%s is worth a retry', (_, cause) => {
     expect(isLastingFailure(wrapped(cause))).toBe(false);
   });

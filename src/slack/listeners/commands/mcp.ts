@@ -137,10 +137,14 @@ const STATE_ICON: Record<string, string> = {
   failed: ':red_circle:',
 };
 
-/** One line per server; server-supplied error text is escaped so it stays text. */
+/**
+ * One line per server, with the protocol revision its latest connection negotiated (e.g. "MCP 2026-07-28");
+ * server-supplied error text is escaped so it stays text.
+ */
 function statusLine(s: ServerStatus): string {
   const icon = STATE_ICON[s.state] ?? ':white_circle:';
   const failing = s.state === 'failed' || s.state === 'reconnecting';
+  const revision = s.protocolVersion ? `, MCP ${s.protocolVersion}` : '';
   const extra = failing && s.lastError ? `: ${s.lastError}` : s.detail ? ` (${s.detail})` : '';
-  return escapeMrkdwn(`${icon} \`${s.server}\` ${s.state}${extra}`);
+  return escapeMrkdwn(`${icon} \`${s.server}\` ${s.state}${revision}${extra}`);
 }
