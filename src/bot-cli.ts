@@ -96,6 +96,7 @@ async function runSandbox(config: AppConfig, servers: ServerConfig[], banner: st
     redisPrefix: config.redis.prefix,
     logger,
     extraServers: [...config.servers, ...servers],
+    api: config.api,
   };
   try {
     announce(banner, await startSandbox(options));
@@ -122,7 +123,7 @@ async function runOnPrivateRedis(binary: string, options: SandboxOptions, banner
     throw error;
   });
   announce(banner, {
-    url: sandbox.url,
+    ...sandbox,
     stop: async () => {
       await sandbox.stop();
       await redis.stop();
@@ -133,6 +134,8 @@ async function runOnPrivateRedis(binary: string, options: SandboxOptions, banner
 function announce(banner: string, sandbox: RunningSandbox): void {
   stopOnSignals(Promise.resolve(sandbox));
   process.stdout.write(`${banner}: open ${sandbox.url}\n`);
+  const token = sandbox.api.tokenFromEnv ? 'the one in ELICIT_RELAY_API_TOKEN' : sandbox.api.token;
+  process.stdout.write(`elicit-relay sandbox: Automations API at ${sandbox.api.url}, token ${token}\n`);
 }
 
 /** SIGTERM and SIGINT stop what `running` starts, once it has started, then exit (0, or 1 when stopping failed). */

@@ -1,16 +1,24 @@
 // The sandbox: the bot against the Slack stand-in, with a web page that renders what the bot sends and
 // sends each click, submission, close and slash command back to it as a real signed Slack request.
 import { randomBytes } from 'node:crypto';
-import type { ServerConfig, SlackAppConfig } from '../config/index.js';
+import type { ApiConfig, ServerConfig, SlackAppConfig } from '../config/index.js';
 import type { Logger } from '../logger.js';
-import { start } from '../main.js';
-import { SlackDriver, startSlackStandin } from '../standin/index.js';
+import { type RunningRelay, start } from '../main.js';
+import { type SlackStandin, SlackDriver, startSlackStandin } from '../standin/index.js';
+import {
+  RECEIVER_PATH,
+  type SandboxApi,
+  WebhookReceiver,
+  automationsFor,
+  sandboxApi,
+} from './automations.js';
 import { Changes } from './changes.js';
 import { SANDBOX_PEOPLE, SUGGESTED_COMMANDS, sandboxServers } from './people.js';
-import { servePage } from './server.js';
+import { type PageDeps, listenPage, servePage } from './server.js';
 import { Timeline } from './state.js';
 
 export { SandboxError } from './actions.js';
+export { APPROVAL_SCHEMA, type Automations, type ReceivedWebhook } from './automations.js';
 export { SANDBOX_PEOPLE, SLOW_TIMEOUT_MS, sandboxServers } from './people.js';
 export type { PersonState, TimelineItem, ViewState } from './state.js';
 
@@ -24,11 +32,17 @@ export interface SandboxOptions {
   logger: Logger;
   /** Servers to run besides the examples (e.g. the author's own); a same-named one replaces an example. */
   extraServers?: ServerConfig[];
+  /** The config's API clients and webhook settings; the sandbox adds its `default` client and receiver. */
+  api?: ApiConfig;
 }
 
 export interface RunningSandbox {
   /** The page's address, e.g. http://localhost:3000/ */
   url: string;
+  /** The Automations API at the page's address; `tokenFromEnv`: ELICIT_RELAY_API_TOKEN (not printed). */
+  api: { url: string; token: string; tokenFromEnv: boolean };
+  /** The bot's own HTTP port (the page passes /api/v1 and /mcp on to it). */
+  botPort: number;
   stop(): Promise<void>;
 }
 
@@ -45,6 +59,7 @@ function botConfig(
   apiUrl: string,
   signingSecret: string,
   servers: ServerConfig[],
+  api: ApiConfig,
 ): SlackAppConfig {
   return {
     slack: { mode: 'http', signingSecret, auth: 'token', botToken: BOT_TOKEN, apiUrl },
@@ -52,51 +67,92 @@ function botConfig(
     port: 0,
     configPath: '(sandbox)',
     servers,
-    // The Automations API stays off in the sandbox until its panel exists (issue 16.10).
-    api: { clients: [], webhookHosts: [] },
+    api,
+  };
+}
+
+interface Started {
+  standin: SlackStandin;
+  bot: RunningRelay;
+  signingSecret: string;
+  servers: ServerConfig[];
+  api: SandboxApi;
+  baseUrl: string;
+  receiverHost: string;
+}
+
+/** What the page's server works with, once the stand-in and the bot run. */
+function pageDeps(opts: SandboxOptions, started: Started): PageDeps {
+  const { standin, bot, api } = started;
+  const driver = new SlackDriver({
+    eventsUrl: `http://127.0.0.1:${bot.port}/slack/events`,
+    signingSecret: started.signingSecret,
+    standin,
+  });
+  const changes = new Changes(standin);
+  const people = Object.entries(SANDBOX_PEOPLE).map(([id, p]) => ({ id, ...p }));
+  const servers = started.servers.map((s) => s.name);
+  const where = {
+    baseUrl: started.baseUrl,
+    receiverUrl: `http://${started.receiverHost}${RECEIVER_PATH}`,
+    token: api.token,
+  };
+  return {
+    standin,
+    driver,
+    changes,
+    timeline: new Timeline(standin),
+    people: SANDBOX_PEOPLE,
+    info: { people, servers, suggestions: SUGGESTED_COMMANDS },
+    listTools: (server, userId) => bot.listTools(server, userId),
+    logger: opts.logger,
+    botPort: bot.port,
+    receiver: new WebhookReceiver(api.secret, () => changes.bump()),
+    automationsFor: (userId) => automationsFor(userId, where),
   };
 }
 
 export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox> {
   // A fresh secret each run: only this process's driver can sign requests the bot accepts.
   const signingSecret = randomBytes(16).toString('hex');
-  const standin = await startSlackStandin({ botToken: BOT_TOKEN, users: { ...SANDBOX_PEOPLE } });
-  const servers = serversOf(opts.extraServers);
-  const bot = await start(botConfig(opts, standin.apiUrl, signingSecret, servers), opts.logger).catch(
+  // The page listens first: its port is the webhook receiver's, which the bot's allow-list must name.
+  const page = await listenPage(opts.host ?? '127.0.0.1', opts.port);
+  const baseUrl = `http://localhost:${page.port}`;
+  const receiverHost = `127.0.0.1:${page.port}`;
+  const api = sandboxApi(opts.api, receiverHost);
+  const closePage = (): Promise<void> => {
+    page.server.closeAllConnections();
+    return new Promise<void>((resolve) => page.server.close(() => resolve()));
+  };
+  const standin = await startSlackStandin({ botToken: BOT_TOKEN, users: { ...SANDBOX_PEOPLE } }).catch(
     async (error: unknown) => {
-      await standin.close();
+      await closePage();
       throw error;
     },
   );
-  const driver = new SlackDriver({
-    eventsUrl: `http://127.0.0.1:${bot.port}/slack/events`,
-    signingSecret,
-    standin,
-  });
-  const changes = new Changes(standin);
-  const people = Object.entries(SANDBOX_PEOPLE).map(([id, p]) => ({ id, ...p }));
-  const info = { people, servers: servers.map((s) => s.name), suggestions: SUGGESTED_COMMANDS };
-  const deps = {
-    standin,
-    driver,
-    changes,
-    timeline: new Timeline(standin),
-    people: SANDBOX_PEOPLE,
-    info,
-    listTools: (server: string, userId: string) => bot.listTools(server, userId),
-    logger: opts.logger,
-  };
-  const page = await servePage(deps, opts.host ?? '127.0.0.1', opts.port).catch(async (error: unknown) => {
-    await bot.stop();
+  const servers = serversOf(opts.extraServers);
+  const config = botConfig(opts, standin.apiUrl, signingSecret, servers, api.config);
+  const bot = await start(config, opts.logger).catch(async (error: unknown) => {
     await standin.close();
+    await closePage();
     throw error;
   });
+  const deps = pageDeps(opts, { standin, bot, signingSecret, servers, api, baseUrl, receiverHost });
+  try {
+    servePage(deps, page.server);
+  } catch (error) {
+    await bot.stop();
+    await standin.close();
+    await closePage();
+    throw error;
+  }
   return {
-    url: `http://localhost:${page.port}/`,
+    url: `${baseUrl}/`,
+    api: { url: `${baseUrl}/api/v1`, token: api.token, tokenFromEnv: api.tokenFromEnv },
+    botPort: bot.port,
     stop: async () => {
-      changes.close();
-      page.server.closeAllConnections();
-      await new Promise<void>((resolve) => page.server.close(() => resolve()));
+      deps.changes.close();
+      await closePage();
       await bot.stop();
       await standin.close();
     },

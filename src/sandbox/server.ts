@@ -1,12 +1,15 @@
-// The sandbox page's HTTP server: the page's three files, its state long-poll and its action endpoints.
+// The sandbox page's HTTP server: the page's files, its state long-poll and its action endpoints; the
+// Automations API passed on to the bot (so the panel's commands use the page's address) and the sandbox's
+// own webhook receiver.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../logger.js';
 import { McpClientError, type ToolSummary } from '../mcp/index.js';
 import { StandinError } from '../standin/index.js';
 import { ACTIONS, type ActionDeps, SandboxError } from './actions.js';
+import { type Automations, RECEIVER_PATH, type WebhookReceiver } from './automations.js';
 import { conversations, personState } from './state.js';
 
 /** The longest a state long-poll waits for a change before answering anyway, in ms. */
@@ -34,6 +37,11 @@ export interface PageDeps extends ActionDeps {
   /** The tools of one server, as one person's MCP session lists them. */
   listTools(server: string, userId: string): Promise<ToolSummary[]>;
   logger: Logger;
+  /** The bot's own HTTP port: /api/v1 and /mcp are passed on to it. */
+  botPort: number;
+  receiver: WebhookReceiver;
+  /** The Automations panel's commands for one person. */
+  automationsFor(userId: string): Automations;
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -65,11 +73,43 @@ async function state(deps: PageDeps, url: URL, res: ServerResponse): Promise<voi
   if (channel !== undefined && !known.some((c) => c.id === channel))
     return send(res, 404, { error: 'unknown_conversation', message: `no conversation ${channel}` });
   const version = deps.changes.version();
-  send(
-    res,
-    200,
-    personState(deps.standin, deps.timeline, { userId, channel, version, conversations: known }),
+  const automations = { ...deps.automationsFor(userId), webhooks: deps.receiver.list() };
+  send(res, 200, {
+    ...personState(deps.standin, deps.timeline, { userId, channel, version, conversations: known }),
+    automations,
+  });
+}
+
+/** The bot's paths the page's address also serves: the Automations API and the MCP endpoint. */
+const isBotPath = (path: string): boolean => path.startsWith('/api/v1/') || path === '/mcp';
+
+/** Streams the request to the bot and its answer back, headers and status unchanged. */
+function forward(deps: PageDeps, req: IncomingMessage, res: ServerResponse): void {
+  const upstream = request(
+    { host: '127.0.0.1', port: deps.botPort, path: req.url, method: req.method, headers: req.headers },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    },
   );
+  let gone = false;
+  upstream.on('error', (error) => {
+    if (!gone) fail(deps, res, error);
+  });
+  // A client that gives up (a long-poll closed) frees the bot's waiter too.
+  res.on('close', () => {
+    if (res.writableFinished) return;
+    gone = true;
+    upstream.destroy();
+  });
+  req.pipe(upstream);
+}
+
+async function receive(deps: PageDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  deps.receiver.receive(req.headers, Buffer.concat(chunks).toString('utf8'), Date.now());
+  send(res, 200, { ok: true });
 }
 
 /** The page's files by URL path (`/` is index.html), read once at start. */
@@ -100,6 +140,8 @@ async function tools(deps: PageDeps, url: URL, res: ServerResponse): Promise<voi
 
 async function handle(deps: PageDeps, assets: Assets, req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://sandbox');
+  if (isBotPath(url.pathname)) return forward(deps, req, res);
+  if (req.method === 'POST' && url.pathname === RECEIVER_PATH) return receive(deps, req, res);
   const asset = assets.get(url.pathname);
   if (req.method === 'GET' && asset) {
     res.writeHead(200, { 'content-type': asset.type, 'cache-control': 'no-store' });
@@ -115,6 +157,7 @@ async function handle(deps: PageDeps, assets: Assets, req: IncomingMessage, res:
 
 /** Answers errors the person can act on (unknown block, required field empty) with 422 and their code. */
 function fail(deps: PageDeps, res: ServerResponse, error: unknown): void {
+  if (res.headersSent) return void res.destroy();
   if (error instanceof SandboxError || error instanceof StandinError) {
     return send(res, 422, { error: error.code, message: error.message });
   }
@@ -122,19 +165,20 @@ function fail(deps: PageDeps, res: ServerResponse, error: unknown): void {
   send(res, 500, { error: 'internal_error', message: String(error) });
 }
 
-/** Serves the page on host:port (0 = a free port); resolves once it listens. */
-export async function servePage(
-  deps: PageDeps,
-  host: string,
-  port: number,
-): Promise<{ server: Server; port: number }> {
-  const assets = readAssets(pageDir());
-  const server = createServer((req, res) => {
-    handle(deps, assets, req, res).catch((error: unknown) => fail(deps, res, error));
-  });
+/** Listens on host:port (0 = a free port) before the bot starts, so the bot can allow the receiver's port. */
+export async function listenPage(host: string, port: number): Promise<{ server: Server; port: number }> {
+  const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
   return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** Serves the page on a listening server (nothing answers until this runs; its address is not out yet). */
+export function servePage(deps: PageDeps, server: Server): void {
+  const assets = readAssets(pageDir());
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    handle(deps, assets, req, res).catch((error: unknown) => fail(deps, res, error));
+  });
 }

@@ -6,6 +6,7 @@ import { $, h } from './dom.js';
 import { setViewer } from './dates.js';
 import { setNameResolver } from './mrkdwn.js';
 import { note, post, session } from './api.js';
+import { forgetAutomations, renderAutomations } from './automations.js';
 import { setUpInspector } from './inspector.js';
 import { forgetModal, modalBanner, renderModal } from './modal.js';
 import { forgetTimeline, renderHome, renderTimeline } from './timeline.js';
@@ -48,6 +49,7 @@ function renderConversations(state) {
     ),
   );
   $('tab-home').classList.toggle('active', tab === 'home');
+  $('tab-automations').classList.toggle('active', tab === 'automations');
 }
 
 function renderServers() {
@@ -97,6 +99,7 @@ function render(state) {
     (s) => renderTimeline(s, act),
     (s) => renderHome(s, act),
     (s) => renderModal(s, act),
+    (s) => renderAutomations(s, nameOf(s.userId)),
   ];
   for (const part of parts) {
     try {
@@ -132,6 +135,7 @@ function restart() {
   shownSidebar = '';
   forgetTimeline();
   forgetModal();
+  forgetAutomations();
   loop += 1;
   void follow(loop);
 }
@@ -159,6 +163,7 @@ function showTab(next) {
   $('composer').hidden = tab !== 'messages';
   $('home').hidden = tab !== 'home';
   $('tools').hidden = !tab.startsWith('tools:');
+  $('automations').hidden = tab !== 'automations';
   if (tab !== 'messages') $('onlooker').hidden = true;
   renderServers();
 }
@@ -206,6 +211,12 @@ async function main() {
   $('tab-home').addEventListener('click', () => {
     showTab('home');
     act('/api/home-open', {});
+    version = -1;
+    loop += 1;
+    void follow(loop);
+  });
+  $('tab-automations').addEventListener('click', () => {
+    showTab('automations');
     version = -1;
     loop += 1;
     void follow(loop);
