@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import type { McpServerSpec } from '../../src/mcp/types.js';
 
 const require = createRequire(import.meta.url);
@@ -41,9 +42,10 @@ export async function startHttpPeer(
   args: string[],
   ready: RegExp,
   path = '/mcp',
+  nodeArgs: string[] = [],
 ): Promise<HttpPeer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [script, ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     env: { PATH: process.env['PATH'] ?? '', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -88,6 +90,12 @@ export function startEverythingSse(): Promise<HttpPeer> {
 /** The SDK's `elicitationFormExample` (register_user, create_event, update_shipping_address) over HTTP. */
 export function startFormExample(): Promise<HttpPeer> {
   return startHttpPeer(join(sdkExamples, 'elicitationFormExample.js'), [], /is running on/);
+}
+
+/** The 2026-07-28 fixture (test/fixtures/mrtr-server.ts), stateless Streamable HTTP, run through tsx. */
+export function startMrtrFixture(): Promise<HttpPeer> {
+  const script = fileURLToPath(new URL('../fixtures/mrtr-server.ts', import.meta.url));
+  return startHttpPeer(script, [], /MRTR fixture listening/, '/mcp', ['--import', 'tsx']);
 }
 
 export function httpSpec(name: string, url: string): McpServerSpec {

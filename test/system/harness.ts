@@ -208,3 +208,13 @@ function parsesAsJson(text: string): boolean {
     return false;
   }
 }
+
+/** The block id of the input of form `viewId` whose label starts with `label`. */
+export function inputLabelled(h: Harness, viewId: string, label: string): string {
+  const view = h.standin.view(viewId)?.view as {
+    blocks: { type: string; block_id: string; label?: { text: string } }[];
+  };
+  const block = view.blocks.find((b) => b.type === 'input' && b.label?.text.startsWith(label));
+  if (!block) throw new Error(`no input labelled ${label}`);
+  return block.block_id;
+}

@@ -4,18 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultText } from '../support/slack-text.js';
 import { startFormExample, type HttpPeer } from '../mcp/peers.js';
-import { startHarness, type Harness } from './harness.js';
+import { inputLabelled, startHarness, type Harness } from './harness.js';
 
 type Block = { type: string; block_id: string; label?: { text: string }; elements?: { text?: string }[] };
 
 const blocksOf = (h: Harness, viewId: string): Block[] =>
   (h.standin.view(viewId)?.view as { blocks: Block[] }).blocks;
-
-const inputLabelled = (h: Harness, viewId: string, label: string): string => {
-  const block = blocksOf(h, viewId).find((b) => b.type === 'input' && b.label?.text.startsWith(label));
-  if (!block) throw new Error(`no input labelled ${label}`);
-  return block.block_id;
-};
 
 async function openForm(h: Harness, userId: string, card: { channel: string; ts: string }): Promise<string> {
   const before = new Set(h.standin.openViews(userId).map((v) => v.id));

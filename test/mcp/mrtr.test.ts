@@ -1,0 +1,114 @@
+// The hub against a 2026-07-28 server (test/fixtures/mrtr-server.ts, served in process through its fetch
+// handler): era negotiation lands on 'modern', and each `input_required` round's requests reach the sink as
+// questions of the call that caused them, the SDK retrying with the answers until the result comes.
+import { afterEach, describe, expect, it } from 'vitest';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { McpHub } from '../../src/mcp/hub.js';
+import type { McpServerSpec } from '../../src/mcp/types.js';
+import type { Content, Outcome } from '../../src/relay/types.js';
+import { createMrtrHandler } from '../fixtures/mrtr-server.js';
+import { inMemoryConnect, inMemorySpec, recordingSink, type Asked } from './support.js';
+
+const origin = { userId: 'U1', teamId: 'T1', channelId: 'D1' };
+const MODERN: McpServerSpec = {
+  name: 'modern',
+  transport: { kind: 'http', url: 'http://mrtr.test/mcp', headers: {} },
+  elicitationTimeoutMs: 60_000,
+};
+
+let hub: McpHub | undefined;
+afterEach(async () => {
+  await hub?.close();
+  hub = undefined;
+});
+
+/** A hub whose 'modern' server is the MRTR fixture (in process) and whose other servers are 2025 fixtures. */
+function makeHub(
+  answer: (asked: Asked) => Outcome,
+  legacy: McpServerSpec[] = [],
+  expiringTtlSeconds?: number,
+) {
+  const handler = createMrtrHandler(expiringTtlSeconds === undefined ? {} : { expiringTtlSeconds });
+  const memory = inMemoryConnect();
+  const sink = recordingSink(answer);
+  hub = new McpHub({
+    servers: [MODERN, ...legacy],
+    sink,
+    connect: (spec) =>
+      spec.name === MODERN.name
+        ? new StreamableHTTPClientTransport(
+            new URL(MODERN.transport.kind === 'http' ? MODERN.transport.url : ''),
+            {
+              fetch: (url, init) => handler.fetch(new Request(url, init)),
+            },
+          )
+        : memory.connect(),
+  });
+  return { hub, sink };
+}
+
+const call = (h: McpHub, tool: string) => h.callTool({ server: 'modern', tool, args: {}, origin });
+
+describe('McpHub against a 2026-07-28 (MRTR) server', () => {
+  it('negotiates 2026-07-28 with it and 2025-11-25 with a 2025 server in the same hub, and lists its tools', async () => {
+    const { hub: h } = makeHub(() => ({ action: 'cancel' }), [inMemorySpec('legacy')]);
+    const tools = await h.listTools('modern');
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'expiring',
+      'three_requests',
+      'two_rounds',
+      'url_round',
+    ]);
+    await h.listTools('legacy');
+    expect(h.status().map((s) => [s.server, s.state, s.protocolVersion])).toEqual([
+      ['modern', 'connected', '2026-07-28'],
+      ['legacy', 'connected', '2025-11-25'],
+    ]);
+  });
+
+  it('answers two rounds, each question carrying the call’s origin, then returns the result', async () => {
+    const { hub: h, sink } = makeHub(({ request }): Outcome => {
+      const content: Content = request.message === 'Your name?' ? { name: 'Ada' } : { ok: true };
+      return { action: 'accept', content };
+    });
+    const result = await call(h, 'two_rounds');
+    expect(result).toMatchObject({ isError: false, text: 'Hello, Ada!' });
+    expect(sink.asked.map((a) => a.request.message)).toEqual(['Your name?', 'Send a greeting to Ada?']);
+    expect(sink.asked.map((a) => a.ctx.origin)).toEqual([origin, origin]);
+  });
+
+  it('asks the three requests of one round and sends every answer back keyed as requested', async () => {
+    const content: Record<string, Record<string, string | number>> = {
+      'Name?': { name: 'Ada' },
+      'Age?': { age: 36 },
+      'Colour?': { colour: 'green' },
+    };
+    const { hub: h, sink } = makeHub(({ request }) => ({
+      action: 'accept',
+      content: content[request.message] ?? {},
+    }));
+    const result = await call(h, 'three_requests');
+    expect(result.text).toBe('name=Ada age=36 colour=green');
+    expect(sink.asked.map((a) => a.request.message).sort()).toEqual(['Age?', 'Colour?', 'Name?']);
+  });
+
+  it('sends a decline back, and the server’s answer to it is the result', async () => {
+    const { hub: h, sink } = makeHub(() => ({ action: 'decline' }));
+    expect((await call(h, 'two_rounds')).text).toBe('name declined in round 1');
+    expect(sink.asked).toHaveLength(1);
+  });
+
+  it('asks a URL-mode request (no elicitationId in 2026: the hub names it) and accept finishes the call', async () => {
+    const { hub: h, sink } = makeHub(() => ({ action: 'accept', content: {} }));
+    expect((await call(h, 'url_round')).text).toBe('account linked');
+    const [asked] = sink.asked;
+    expect(asked?.request).toMatchObject({ mode: 'url', url: 'https://example.com/link?flow=mrtr' });
+    expect(asked?.request.mode === 'url' ? asked.request.elicitationId : '').toMatch(/^mrtr:/);
+  });
+
+  it('fails the call with the server’s -32602 when the round’s requestState has expired by the retry', async () => {
+    const { hub: h, sink } = makeHub(() => ({ action: 'accept', content: { ok: true } }), [], -1);
+    await expect(call(h, 'expiring')).rejects.toMatchObject({ code: 'tool_failed', rpcCode: -32602 });
+    expect(sink.asked).toHaveLength(1);
+  });
+});

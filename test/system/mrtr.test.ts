@@ -1,0 +1,66 @@
+// A 2026-07-28 server (test/fixtures/mrtr-server.ts, its own process, stateless Streamable HTTP) beside the
+// 2025 fixture in one bot: /mcp servers shows the revision each negotiated, its tools are listed, and a tool
+// that asks in two `input_required` rounds gets one card per round, then its result, through Slack.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordedCall } from '../../src/standin/index.js';
+import { resultText } from '../support/slack-text.js';
+import { startMrtrFixture, type HttpPeer } from '../mcp/peers.js';
+import { inputLabelled, openForm, startHarness, type Harness } from './harness.js';
+
+describe('a 2026-07-28 (MRTR) server and a 2025 server in one bot', () => {
+  let peer: HttpPeer;
+  let h: Harness;
+  beforeAll(async () => {
+    peer = await startMrtrFixture();
+    h = await startHarness({ servers: { modern: { url: peer.url } } });
+  }, 60_000);
+  afterAll(async () => {
+    await h.close();
+    await peer.stop();
+  });
+
+  const command = (userId: string, text: string) => h.driver.slashCommand({ userId, command: '/mcp', text });
+  const reply = (marker: string): Promise<RecordedCall> =>
+    h.standin.waitForCall('response_url', (c) => JSON.stringify(c.args).includes(marker), 15_000);
+  const inDm = (userId: string, match: (c: RecordedCall) => boolean) =>
+    h.standin.waitForCall(
+      'chat.postMessage',
+      (c) => c.ok && c.args.channel === h.standin.dmChannelOf(userId) && match(c),
+      15_000,
+    );
+  it('lists the 2026 server’s tools, and /mcp servers names the revision each server negotiated', async () => {
+    await command('U1', 'tools modern');
+    expect(JSON.stringify((await reply('Tools of modern')).args)).toContain('two_rounds');
+    await command('U1', 'tools fixture');
+    await reply('Tools of fixture');
+    const servers = ((await command('U1', 'servers')).json as { text: string }).text;
+    expect(servers).toContain('`fixture` connected, MCP 2025-11-25');
+    expect(servers).toContain('`modern` connected, MCP 2026-07-28');
+  });
+
+  it('asks each of two rounds on its own card and posts the result once the second is answered', async () => {
+    const first = await h.run('U2', 'two_rounds', {}, 'modern');
+    const nameForm = await openForm(h, 'U2', first);
+    await h.driver.submitView({
+      userId: 'U2',
+      viewId: nameForm,
+      values: { [inputLabelled(h, nameForm, 'Name')]: 'Ada' },
+    });
+    const second = await inDm('U2', (c) =>
+      JSON.stringify(c.args.blocks ?? '').includes('Send a greeting to Ada?'),
+    );
+    const channel = String(second.args.channel);
+    const posted = h.standin
+      .messagesIn(channel)
+      .findLast((m) => JSON.stringify(m.blocks ?? '').includes('Send a greeting'));
+    const card = { channel, ts: posted?.ts ?? '' };
+    const confirmForm = await openForm(h, 'U2', card);
+    await h.driver.submitView({
+      userId: 'U2',
+      viewId: confirmForm,
+      values: { [inputLabelled(h, confirmForm, 'Send it?')]: 'Yes' },
+    });
+    const result = await inDm('U2', (c) => resultText(c.args.blocks).includes('Hello, Ada!'));
+    expect(resultText(result.args.blocks)).toContain('Hello, Ada!');
+  });
+});
