@@ -9,7 +9,7 @@ import type { ToolSummary } from './mcp/index.js';
 import { openState, startQuestionWork } from './persistence.js';
 import { ServerPolicies } from './policies.js';
 import { Answering } from './answering/service.js';
-import { questionView, startApi } from './api/index.js';
+import { questionView, startApi, type RunningApi } from './api/index.js';
 import { startAudit } from './audit/index.js';
 import { systemClock } from './clock.js';
 import { Relay, observeAll } from './relay/relay.js';
@@ -50,6 +50,8 @@ export async function start(config: SlackAppConfig, logger: Logger): Promise<Run
 async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecycle): Promise<RunningRelay> {
   const holderId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   let serving = false;
+  // The API lists a call's questions on it; it starts after the relay, which tells it of new questions.
+  const late: { api?: RunningApi } = {};
   const opened = await openState(config, { holderId, logger }, parts);
   const audit = await startAudit(config, { logger, clock: systemClock }, parts);
   const metrics = new Metrics(systemClock);
@@ -73,7 +75,10 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     logger,
     clock: systemClock,
     reminderTimes: (timeoutMs, now, server) => policies.reminderTimes(timeoutMs, now, server),
-    observer: observeAll(metrics.relay, audit.questions),
+    observer: observeAll(metrics.relay, audit.questions, {
+      created: (question) => late.api?.questionCreated(question),
+      ended: () => undefined,
+    }),
   });
   const intake = new Intake({
     relay,
@@ -99,18 +104,21 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     clock: systemClock,
   });
   const tools = mcpToolRunner(hub);
-  slack.listen({ answering, tools });
+  const { runTool } = slack.listen({ answering, tools });
   const apiDeps = {
     relay,
     answerers: slack.audience,
     store: opened.store,
     checkSchema: slack.checks.schema,
     tools,
+    runTool,
     observe: metrics.apiRequest,
   };
   const api = await startApi(config, { ...apiDeps, audit, holderId, clock: systemClock, logger }, parts);
+  late.api = api;
   const webhookDeps = {
     get: (id: string) => opened.store.get(id),
+    callEnded: api.callEnded,
     view: questionView,
     clock: systemClock,
     logger,

@@ -1,5 +1,6 @@
-// Question ends as the store announces them: the finish script XADDs {id, state} to one stream
-// (`${prefix}:{q}:ended`, capped at ~100k entries) for every question that ends, whatever its source.
+// Question and call ends as the stores announce them: the finish scripts XADD {id, state} to one stream
+// (`${prefix}:{q}:ended`, capped at ~100k entries) for every question that ends, whatever its source, and
+// {id, state, kind: call} for every API call that ends (call-store.ts).
 //
 // Contract of EndedEvents (one per replica):
 // - subscribe(id): resolves `ended` once question `id` ends after the call, on any replica. Subscribe BEFORE
@@ -23,9 +24,10 @@ const RETRY_MS = 250;
 const BATCH = 100;
 
 export interface EndedEvent {
-  /** The question's id. */
+  /** The question's or call's id. */
   id: string;
-  /** The state it ended in: accepted, declined or cancelled. */
+  kind: 'question' | 'call';
+  /** The state it ended in: accepted, declined or cancelled (a call: completed or failed). */
   state: string;
   /** The stream entry id, unique per end. */
   entryId: string;
@@ -174,7 +176,8 @@ function toEvent([entryId, fields]: [string, string[]]): EndedEvent {
     const at = fields.indexOf(name);
     return at % 2 === 0 ? (fields[at + 1] ?? '') : '';
   };
-  return { id: field('id'), state: field('state'), entryId };
+  const kind = field('kind') === 'call' ? 'call' : 'question';
+  return { id: field('id'), kind, state: field('state'), entryId };
 }
 
 /** Creates the group at the stream's end unless it exists (two replicas may race: the loser finds it there). */

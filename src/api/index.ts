@@ -8,6 +8,8 @@ import { RedisConnections, endClient, keys } from '../redis/index.js';
 import type { Relay, RelayClock } from '../relay/relay.js';
 import { openQuestion, type AnswererResolver } from '../relay/sources/intake.js';
 import type { ToolRunner } from '../relay/sources/mcp.js';
+import type { CallRunnerDeps } from './call-runner.js';
+import { startCalls, type CallsPart } from './start-calls.js';
 import type { Question } from '../relay/types.js';
 import type { Mount } from '../slack/index.js';
 import type { AuditReader } from './audit.js';
@@ -37,8 +39,10 @@ export interface ApiDeps {
   holderId: string;
   clock: RelayClock;
   logger: Logger;
-  /** The audit trail GET /api/v1/audit reads. */
-  audit: AuditReader;
+  /** The audit trail GET /api/v1/audit reads, and calls are recorded in. */
+  audit: AuditReader & CallRunnerDeps['audit'];
+  /** `/mcp run`'s own run (the Slack side's): calls on a person's behalf go through it. */
+  runTool: CallRunnerDeps['runTool'];
   /** Hears each answered API request (route template, method, status), for metrics. */
   observe?: (route: string, method: string, status: number) => void;
 }
@@ -46,9 +50,15 @@ export interface ApiDeps {
 export interface RunningApi {
   /** Handlers for the bot's HTTP server; none when the API is off. */
   mounts: Mount[];
-  /** Question ends across replicas (see ended.ts for the contract). */
+  /** Question and call ends across replicas (see ended.ts for the contract). */
   ended: EndedEvents;
+  /** The relay's hook that lists a call's questions on it (does nothing when the API is off). */
+  questionCreated: CallsPart['questionCreated'];
+  /** An ended call's webhook delivery (none when the API is off). */
+  callEnded: CallsPart['callEnded'];
 }
+
+const API_OFF = { questionCreated: () => undefined, callEnded: () => Promise.resolve(undefined) };
 
 export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycle): Promise<RunningApi> {
   const { url, prefix } = config.redis;
@@ -63,7 +73,7 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
   await ended.start();
   parts.push('ended events', () => ended.stop());
   const clients = new Clients(config.api.clients);
-  if (!clients.enabled) return { mounts: [], ended };
+  if (!clients.enabled) return { mounts: [], ended, ...API_OFF };
   const redis = await connections.command(k.connectionName('api', deps.holderId));
   parts.push('API connection', () => endClient(redis, true));
   const stopSweep = startDeliverySweep({
@@ -85,8 +95,16 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
     idempotency: new Idempotency(redis, (client, key) => k.idempotency(client, key)),
     clock: deps.clock,
   };
+  const calls = startCalls(config, deps, { redis, keys: k, questions }, parts);
   const observe = deps.observe ? { observe: deps.observe } : {};
-  const handler = apiRouter({ clients, logger: deps.logger, questions, audit: deps.audit, ...observe });
+  const handler = apiRouter({
+    clients,
+    logger: deps.logger,
+    questions,
+    calls: calls.routes,
+    audit: deps.audit,
+    ...observe,
+  });
   const gatewayServers = config.servers.filter((s) => s.gateway).map((s) => s.name);
   const endpoint = mcpEndpointMount({
     clients,
@@ -95,5 +113,10 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
     ...(config.api.gatewayAs ? { gatewayAs: config.api.gatewayAs } : {}),
     logger: deps.logger,
   });
-  return { mounts: [{ prefix: API_PREFIX, handler }, endpoint], ended };
+  return {
+    mounts: [{ prefix: API_PREFIX, handler }, endpoint],
+    ended,
+    questionCreated: calls.questionCreated,
+    callEnded: calls.callEnded,
+  };
 }

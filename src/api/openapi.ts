@@ -1,6 +1,17 @@
 // GET /api/v1/openapi.json: the OpenAPI 3.1 document, built from the same schema objects the validators use
 // (schemas.ts), so what it documents is what the API checks.
-import { ERROR, QUESTION, QUESTION_CREATE, QUESTION_CREATED, RECIPIENTS, WAIT_QUERY } from './schemas.js';
+import {
+  AUDIT_PAGE,
+  CALL,
+  CALL_CREATE,
+  CALL_CREATED,
+  ERROR,
+  QUESTION,
+  QUESTION_CREATE,
+  QUESTION_CREATED,
+  RECIPIENTS,
+  WAIT_QUERY,
+} from './schemas.js';
 
 const json = (schema: object, description: string) => ({
   description,
@@ -14,14 +25,15 @@ const WAIT_PARAM = {
   name: 'wait',
   in: 'query',
   required: false,
-  description: 'Seconds to hold the request until the question ends (at most 60).',
+  description: 'Seconds to hold the request until the question or call ends (at most 60).',
   schema: WAIT_QUERY.properties.wait,
 };
 const IDEMPOTENCY_PARAM = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
-  description: 'Kept 24 h per client: the same key and body give the same question (200), another body 409.',
+  description:
+    'Kept 24 h per client: the same key and body give the same question or call (200), another body 409.',
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 const COMMON_ERRORS = {
@@ -47,6 +59,10 @@ export function openApiDocument(serverUrl: string): object {
         QuestionCreated: QUESTION_CREATED,
         Question: QUESTION,
         Recipients: RECIPIENTS,
+        CallCreate: CALL_CREATE,
+        CallCreated: CALL_CREATED,
+        Call: CALL,
+        AuditPage: AUDIT_PAGE,
         Error: ERROR,
       },
     },
@@ -89,6 +105,8 @@ export function openApiDocument(serverUrl: string): object {
           },
         },
       },
+      ...CALL_PATHS,
+      '/audit': AUDIT_PATH,
       '/openapi.json': {
         get: {
           operationId: 'openApi',
@@ -99,3 +117,67 @@ export function openApiDocument(serverUrl: string): object {
     },
   };
 }
+
+const CALL_PATHS = {
+  '/calls': {
+    post: {
+      operationId: 'createCall',
+      summary:
+        "Run a server's tool on behalf of a person, as if they had typed /mcp run (their questions, their DM).",
+      parameters: [IDEMPOTENCY_PARAM],
+      requestBody: { required: true, content: { 'application/json': { schema: ref('CallCreate') } } },
+      responses: {
+        '202': json(ref('CallCreated'), 'Started.'),
+        '200': json(ref('Call'), 'The call this Idempotency-Key already started.'),
+        ...COMMON_ERRORS,
+        '403': error('This client may not use the server, or run calls as this person.'),
+        '409': error('The Idempotency-Key was used with another body.'),
+        '413': error('The body is over 1 MB.'),
+        '415': error('The body is not application/json.'),
+      },
+    },
+  },
+  '/calls/{id}': {
+    get: {
+      operationId: 'getCall',
+      parameters: [ID_PARAM, WAIT_PARAM],
+      responses: {
+        '200': json(ref('Call'), 'The call (once ended, with its result or error).'),
+        ...COMMON_ERRORS,
+        '404': error('No such call of this client.'),
+      },
+    },
+  },
+};
+
+const query = (name: string, description: string, schema: object = { type: 'string' }) => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema,
+});
+
+const AUDIT_PATH = {
+  get: {
+    operationId: 'listAudit',
+    summary: 'The audit trail, oldest first (a named client sees only its own events).',
+    parameters: [
+      query('since', 'RFC 3339: events at or after it.', { type: 'string', format: 'date-time' }),
+      query('until', 'RFC 3339: events before it.', { type: 'string', format: 'date-time' }),
+      query('server', 'Only events of this MCP server.'),
+      query('user', 'Only events naming this person (who ran, was asked, or answered).'),
+      query('client', 'Only events of this API client.'),
+      query('limit', 'At most this many events (default 100).', {
+        type: 'integer',
+        minimum: 1,
+        maximum: 1000,
+      }),
+      query('cursor', "A previous page's cursor: continue after it."),
+    ],
+    responses: {
+      '200': json(ref('AuditPage'), 'A page of events.'),
+      ...COMMON_ERRORS,
+    },
+  },
+};

@@ -10,6 +10,7 @@ import type { EndedEvents } from './ended.js';
 import { ApiError, fromRelayError } from './errors.js';
 import { readJson, sendJson } from './http.js';
 import { requestHash, type Idempotency } from './idempotency.js';
+import { waitForEnd, type LongPoll } from './long-poll.js';
 import { QUESTION_CREATE, WAIT_QUERY } from './schemas.js';
 import { validator } from './validate.js';
 
@@ -23,10 +24,10 @@ export interface QuestionCreate {
 }
 
 const validCreate = validator<QuestionCreate>(QUESTION_CREATE);
-const validWait = validator<{ wait?: number }>(WAIT_QUERY, { coerce: true });
+export const validWait = validator<{ wait?: number }>(WAIT_QUERY, { coerce: true });
 
-/** Question ids are the store's 120-bit base64url ids; anything else cannot be one. */
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Question and call ids are 120-bit base64url ids (a call's with `call_`); anything else cannot be one. */
+export const ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** A minute per new question and client: `ratePerMinute` counts per 60 000 ms. */
 const RATE_WINDOW_MS = 60_000;
 
@@ -127,7 +128,7 @@ function targetsOf(to: Recipients): string[] {
   return 'usergroup' in to ? [to.usergroup] : [to.channel];
 }
 
-function idempotencyKey(req: IncomingMessage): string | undefined {
+export function idempotencyKey(req: IncomingMessage): string | undefined {
   const key = req.headers['idempotency-key'];
   if (key === undefined) return undefined;
   if (typeof key !== 'string' || key.length === 0 || key.length > 255) {
@@ -153,42 +154,16 @@ export async function getQuestion(
   const { wait = 0 } = validWait(Object.fromEntries(query));
   let question = await ownQuestion(deps, client, id);
   if (question.state === 'pending' && wait > 0)
-    question = (await waitForEnd(deps, id, wait * 1000, res)) ?? question;
+    question = (await waitForEnd(pollOf(deps, id), id, wait * 1000, res)) ?? question;
   sendJson(res, 200, questionView(question));
 }
 
-/**
- * Holds the request until the question ends (woken by the ended stream's reader, on whichever replica it
- * ended), `ms` pass, or the client goes away; then reads the record once more.
- */
-async function waitForEnd(
-  deps: QuestionsDeps,
-  id: string,
-  ms: number,
-  res: ServerResponse,
-): Promise<Question | undefined> {
-  const subscription = deps.ended.subscribe(id);
-  let cancelTimer = (): void => undefined;
-  let onClose = (): void => undefined;
-  try {
-    // Subscribed first, then read: an end between the two still wakes us.
-    const current = await deps.get(id);
-    if (current?.state !== 'pending') return current;
-    await Promise.race([
-      subscription.ended,
-      new Promise<void>((resolve) => {
-        cancelTimer = deps.clock.schedule(resolve, ms);
-        onClose = resolve;
-        res.once('close', onClose);
-      }),
-    ]);
-  } finally {
-    subscription.cancel();
-    cancelTimer();
-    res.off('close', onClose);
-  }
-  return res.destroyed ? undefined : await deps.get(id);
-}
+const pollOf = (deps: QuestionsDeps, id: string): LongPoll<Question> => ({
+  ended: deps.ended,
+  clock: deps.clock,
+  read: () => deps.get(id),
+  pending: (question) => question.state === 'pending',
+});
 
 export async function withdrawQuestion(
   deps: QuestionsDeps,

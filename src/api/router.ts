@@ -6,6 +6,7 @@ import { ApiError } from './errors.js';
 import { sendError, sendJson } from './http.js';
 import { openApiDocument } from './openapi.js';
 import { listAudit, type AuditReader } from './audit.js';
+import { createCall, getCall, type CallsDeps } from './calls.js';
 import { createQuestion, getQuestion, withdrawQuestion, type QuestionsDeps } from './questions.js';
 
 export const API_PREFIX = '/api/v1';
@@ -14,6 +15,8 @@ export interface RouterDeps {
   clients: Clients;
   questions: QuestionsDeps;
   logger: { error(obj: object, msg: string): void };
+  /** /calls; without it those routes are not served. */
+  calls?: CallsDeps;
   /** GET /audit reads it (src/audit); without it the route is not served. */
   audit?: AuditReader;
   /** Hears each answered request: its route template (never an id), method and status (metrics). */
@@ -58,6 +61,17 @@ async function route(
     if (method === 'DELETE') return withdrawQuestion(deps.questions, client, id, res);
     throw notAllowed('GET, DELETE');
   }
+  if (deps.calls) {
+    if (path === '/calls') {
+      if (method !== 'POST') throw notAllowed('POST');
+      return createCall(deps.calls, client, req, res);
+    }
+    const call = /^\/calls\/([^/]+)$/.exec(path);
+    if (call?.[1] !== undefined) {
+      if (method !== 'GET') throw notAllowed('GET');
+      return getCall(deps.calls, client, call[1], url.searchParams, res);
+    }
+  }
   if (path === '/audit' && deps.audit) {
     if (method !== 'GET') throw notAllowed('GET');
     return listAudit(deps.audit, client, url.searchParams, res);
@@ -68,8 +82,9 @@ async function route(
 /** The route a request is for, as a template: `/api/v1/questions/{id}`; `unmatched` for any other path. */
 function routeOf(req: IncomingMessage): string {
   const path = new URL(req.url ?? '/', 'http://bot').pathname.slice(API_PREFIX.length);
-  if (path === '/openapi.json' || path === '/questions') return `${API_PREFIX}${path}`;
-  return /^\/questions\/[^/]+$/.test(path) ? `${API_PREFIX}/questions/{id}` : 'unmatched';
+  if (['/openapi.json', '/questions', '/calls', '/audit'].includes(path)) return `${API_PREFIX}${path}`;
+  const one = /^\/(questions|calls)\/[^/]+$/.exec(path);
+  return one ? `${API_PREFIX}/${one[1]}/{id}` : 'unmatched';
 }
 
 const notAllowed = (allowed: string): ApiError =>

@@ -1,6 +1,7 @@
 // The one source of truth for the API's shapes: JSON Schemas (2020-12, as OpenAPI 3.1 uses them) from which
 // both the ajv validators (validate.ts) and GET /api/v1/openapi.json (openapi.ts) are built. Request schemas
 // refuse unknown fields (additionalProperties: false).
+import { AUDIT_EVENT_TYPES } from '../audit/types.js';
 import { END_REASONS, QUESTION_STATES } from '../relay/types.js';
 
 /** Slack ids: people U…/W…, user groups S…, channels C…/G…. */
@@ -125,4 +126,86 @@ export const WAIT_QUERY = {
   type: 'object',
   additionalProperties: false,
   properties: { wait: { type: 'integer', minimum: 0, maximum: 60 } },
+} as const;
+
+/** A configured MCP server's or its tool's name. */
+const NAME = { type: 'string', minLength: 1, maxLength: 200 } as const;
+const CALL_STATUSES = ['running', 'completed', 'failed'] as const;
+
+export const CALL_CREATE = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['server', 'tool', 'as'],
+  properties: {
+    server: { ...NAME, description: 'A configured MCP server (a named client: one of its `servers`).' },
+    tool: NAME,
+    arguments: { type: 'object', description: "The tool's arguments; default {}." },
+    as: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['user'],
+      properties: { user: USER_ID },
+      description: 'The person the call runs for, as if they had typed /mcp run: its questions go to them.',
+    },
+    callbackUrl: QUESTION_CREATE.properties.callbackUrl,
+  },
+} as const;
+
+export const CALL_CREATED = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'status'],
+  properties: { id: { type: 'string' }, status: { const: 'running' } },
+} as const;
+
+export const CALL = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'status', 'questions'],
+  properties: {
+    id: { type: 'string' },
+    status: { enum: CALL_STATUSES },
+    result: {
+      type: 'object',
+      description: "The tool's MCP CallToolResult (content, structuredContent, isError), once it answered.",
+    },
+    error: { type: 'string', description: 'Why the call failed.' },
+    questions: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'The ids of the questions the call asked, in order.',
+    },
+  },
+} as const;
+
+/** GET /audit's answer: events oldest first (see src/audit/types.ts AuditEvent), and a cursor when there may be more. */
+export const AUDIT_PAGE = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['events'],
+  properties: {
+    events: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['type', 'at'],
+        properties: {
+          id: { type: 'string' },
+          type: { enum: AUDIT_EVENT_TYPES },
+          at: DATE_TIME,
+          question: { type: 'string' },
+          call: { type: 'string' },
+          server: { type: 'string' },
+          tool: { type: 'string' },
+          user: { type: 'string' },
+          client: { type: 'string' },
+          action: { enum: ['accept', 'decline', 'cancel'] },
+          reason: { enum: END_REASONS },
+          answeredBy: { type: 'string' },
+          status: { enum: ['completed', 'failed'] },
+        },
+      },
+    },
+    cursor: { type: 'string', description: 'Pass as `cursor` for the next page.' },
+  },
 } as const;

@@ -13,6 +13,7 @@ export { AuditError, type AuditErrorCode } from './errors.js';
 export type { AuditedCall, GivenUpDelivery } from './events.js';
 export { PostgresAuditLog } from './postgres-log.js';
 export { DEFAULT_RETENTION_MS, RedisAuditLog } from './redis-log.js';
+export { AUDIT_EVENT_TYPES } from './types.js';
 export type {
   AuditContentMode,
   AuditEvent,

@@ -85,17 +85,22 @@ export function matches(event: AuditEvent, query: AuditQuery): boolean {
   return true;
 }
 
-const EVENT_TYPES: readonly string[] = [
+/** Every AuditEventType, for checking stored values and for the API's schemas. */
+export const AUDIT_EVENT_TYPES: readonly AuditEventType[] = [
   'question.created',
   'question.ended',
   'call.created',
   'call.ended',
   'webhook.gave_up',
-] satisfies AuditEventType[];
+];
 
 function isAuditEvent(value: unknown): value is AuditEvent {
   if (typeof value !== 'object' || value === null || !('type' in value) || !('at' in value)) return false;
-  return typeof value.type === 'string' && EVENT_TYPES.includes(value.type) && typeof value.at === 'string';
+  return (
+    typeof value.type === 'string' &&
+    AUDIT_EVENT_TYPES.some((type) => type === value.type) &&
+    typeof value.at === 'string'
+  );
 }
 
 /** An event read back from storage (written by append), or undefined when it is not one. */

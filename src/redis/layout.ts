@@ -11,7 +11,10 @@
 //   ${prefix}:{q}:user:<userId>     zset    pending question ids a person must answer, scored by deadline
 //   ${prefix}:{q}:rate:<server>     string  new-question counter of the server's current rate window
 //   ${prefix}:{q}:ended             stream  {id, state} of every question that ended (capped, ~100k entries)
-//   ${prefix}:{q}:idem:<client>:<key>  string  an API client's Idempotency-Key: request hash and question id (24 h)
+//   ${prefix}:{q}:idem:<client>:<key>  string  an API client's Idempotency-Key: request hash and question or call id (24 h)
+//   ${prefix}:{q}:call:<id>         hash    one API call on a person's behalf (src/api/call-store.ts)
+//   ${prefix}:{q}:call:<id>:questions  list  ids of the questions the call caused, in order
+//   ${prefix}:{q}:calls:running     zset    ids of running calls, scored by creation (the holder sweep's list)
 // BullMQ queues, owner `{bull}` (BullMQ builds the keys below `${prefix}:{bull}:<queue>:` itself):
 //   timeouts, reminders (src/store), outbox (src/slack/outbox), webhooks (src/webhooks)
 // Slack's own state (src/slack), owner `slack`; one key per command, so no hash tag is needed:
@@ -47,6 +50,9 @@ export interface Keys {
   rate(server: string): string;
   readonly ended: string;
   idempotency(client: string, key: string): string;
+  call(id: string): string;
+  callQuestions(id: string): string;
+  readonly runningCalls: string;
   /** The BullMQ `prefix` option: queue keys become `${bullPrefix}:${queueName}:...`. */
   readonly bullPrefix: string;
   history(userId: string): string;
@@ -74,6 +80,9 @@ export function keys(prefix: string): Keys {
     rate: (server) => `${prefix}:{q}:rate:${server}`,
     ended: `${prefix}:{q}:ended`,
     idempotency: (client, key) => `${prefix}:{q}:idem:${client}:${key}`,
+    call: (id) => `${prefix}:{q}:call:${id}`,
+    callQuestions: (id) => `${prefix}:{q}:call:${id}:questions`,
+    runningCalls: `${prefix}:{q}:calls:running`,
     bullPrefix: `${prefix}:{bull}`,
     history: (userId) => `${slack}:history:${userId}`,
     modals: (questionId) => `${slack}:modals:${questionId}`,

@@ -58,6 +58,8 @@ export interface Origin {
   /** Conversation where the call was started, and the thread in it, when known. */
   channelId?: string;
   threadTs?: string;
+  /** The API call (POST /api/v1/calls) this work runs for: its questions are listed on it. */
+  callId?: string;
 }
 
 /** What an MCP server says about itself in `initialize` (`serverInfo`), shown on the card. */

@@ -4,7 +4,7 @@
 import type { RequestListener } from 'node:http';
 import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
 import type { Logger } from '../logger.js';
-import type { ServerStatus } from '../mcp/index.js';
+import type { ServerStatus, ToolResult } from '../mcp/index.js';
 import type { Answering } from '../answering/service.js';
 import type { ToolRunner } from '../relay/sources/mcp.js';
 import type { Question } from '../relay/types.js';
@@ -18,7 +18,7 @@ import { OpenModals } from './open-modals.js';
 import type { Outbox } from './outbox/index.js';
 import type { SlackState } from './state/index.js';
 import type { SlackSurface } from './surface.js';
-import { ToolResults } from './tool-results.js';
+import { ToolResults, type ToolRun } from './tool-results.js';
 import { UrlCompletions } from './url-completions.js';
 
 export interface SlackOptions {
@@ -56,8 +56,13 @@ export interface Slack {
     /** Throws RelayError('invalid_schema') for a form whose fields look like secrets. */
     refuseSecrets: (requestedSchema: unknown) => void;
   };
-  /** Registers every listener; call once the relay and the tools exist. */
-  listen(deps: { answering: Answering; tools: ToolRunner }): void;
+  /**
+   * Registers every listener; call once the relay and the tools exist. Answers `/mcp run`'s own run (the
+   * person's place, progress and result post), for calls started elsewhere (the API).
+   */
+  listen(deps: { answering: Answering; tools: ToolRunner }): {
+    runTool: (run: ToolRun) => Promise<ToolResult>;
+  };
   /** Starts the outbox worker, the Socket Mode connection or HTTP server; resolves with the bound port. */
   start(port: number, mounts?: readonly Mount[]): Promise<{ port: number }>;
   /** Stops taking Slack's requests (closes the HTTP server, disconnects Socket Mode). */
@@ -93,6 +98,7 @@ export function createSlack(options: SlackOptions): Slack {
     listen: ({ answering, tools }) => {
       const results = toolResults(app, options, { tools, completions });
       app.listen({ answering, home, modals, tools, results });
+      return { runTool: (run) => results.run(run) };
     },
     start: (port, mounts) => app.start(port, mounts),
     stop: () => app.stop(),

@@ -61,8 +61,8 @@ export class ToolResults {
     return channelId !== (await this.opts.dmOf(userId, teamId));
   }
 
-  /** Calls the tool for `origin.userId`; its questions, progress and result go to its place. */
-  async run(call: ToolRun): Promise<void> {
+  /** Calls the tool for `origin.userId`; its questions, progress and result go to its place. Resolves with the result once posted. */
+  async run(call: ToolRun): Promise<ToolResult> {
     const place = await this.placeOf(call);
     const progress = new ProgressMessage(place, this.opts);
     let result: ToolResult;
@@ -76,6 +76,7 @@ export class ToolResults {
     }
     await progress.end(result.isError);
     await this.show(place, call.args, result);
+    return result;
   }
 
   /** Claims the `/mcp run` with this `trigger_id` (see ToolResultsOptions.claimCommand). */
@@ -216,6 +217,11 @@ export class ToolResults {
 
 /** The origin without its conversation: the run's questions then go to the DM, as its result does. */
 function outsideConversation(origin: Origin): Origin {
-  const { userId, teamId, appId } = origin;
-  return { userId, ...(teamId ? { teamId } : {}), ...(appId ? { appId } : {}) };
+  const { userId, teamId, appId, callId } = origin;
+  return {
+    userId,
+    ...(teamId ? { teamId } : {}),
+    ...(appId ? { appId } : {}),
+    ...(callId ? { callId } : {}),
+  };
 }

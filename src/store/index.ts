@@ -18,4 +18,5 @@ export {
   type SweepOptions,
 } from './lease.js';
 export type { RateLimit } from './pending.js';
+export { ENDED_MAX_LEN } from './transitions.js';
 export { MemoryBackend, MemoryRelayStore } from './memory.js';

@@ -140,7 +140,7 @@ function parseUrl(h: Record<string, string>): { url: string; elicitationId: stri
   throw bad(h.id ?? '?', 'url');
 }
 
-const ORIGIN_PLACES = ['teamId', 'appId', 'channelId', 'threadTs'] as const;
+const ORIGIN_PLACES = ['teamId', 'appId', 'channelId', 'threadTs', 'callId'] as const;
 
 /** Records written before origins were stored have none: their requester was the person asked. */
 function parseOrigin(h: Record<string, string>, userId: string): Origin {

@@ -4,8 +4,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUESTION_CREATE } from '../../src/api/schemas.js';
-import type { RecordedCall } from '../../src/standin/index.js';
 import { redisUrl } from '../setup/context.js';
+import { apiOf, cardWith, type Api, type RequestOptions } from './api-support.js';
 import { openForm, startHarness, type Harness } from './harness.js';
 
 const TOKEN = 'api-token-default-0123456789';
@@ -17,15 +17,10 @@ const SCHEMA = {
   required: ['reason'],
 };
 
-interface Reply {
-  status: number;
-  headers: Headers;
-  body: Record<string, unknown>;
-}
-
 describe('the questions API', () => {
   let h: Harness;
   let redis: Redis;
+  let api: Api;
   beforeAll(async () => {
     h = await startHarness({
       replicas: 3,
@@ -44,40 +39,14 @@ describe('the questions API', () => {
       },
     });
     redis = new Redis(redisUrl());
+    api = apiOf(h, TOKEN);
   });
   afterAll(async () => {
     redis.disconnect();
     await h.close();
   });
 
-  /** One request to replica `on` (default the first). */
-  async function api(
-    method: string,
-    path: string,
-    opts: { body?: unknown; token?: string | null; on?: number; headers?: Record<string, string> } = {},
-  ): Promise<Reply> {
-    const replica = h.replicas[opts.on ?? 0];
-    const token = opts.token === undefined ? TOKEN : opts.token;
-    const response = await fetch(`http://127.0.0.1:${replica?.port}/api/v1${path}`, {
-      method,
-      headers: {
-        ...(token === null ? {} : { authorization: `Bearer ${token}` }),
-        ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...opts.headers,
-      },
-      ...(opts.body === undefined
-        ? {}
-        : { body: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body) }),
-    });
-    const text = await response.text();
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-    };
-  }
-
-  const ask = (extra: Record<string, unknown> = {}, opts: Parameters<typeof api>[2] = {}) =>
+  const ask = (extra: Record<string, unknown> = {}, opts: RequestOptions = {}) =>
     api('POST', '/questions', {
       ...opts,
       body: { message: 'Deploy to prod?', requestedSchema: SCHEMA, to: { user: 'U1' }, ...extra },
@@ -86,14 +55,7 @@ describe('the questions API', () => {
   /** Keys under the harness's prefix (to show a refused request wrote nothing). */
   const keyCount = async (): Promise<number> => (await redis.keys(`${h.prefix}:{q}:*`)).length;
 
-  /** The card of question `id` once posted: where it is, and its message ts. */
-  const cardOf = async (id: string): Promise<{ channel: string; ts: string; call: RecordedCall }> => {
-    const hasId = (blocks: unknown): boolean => JSON.stringify(blocks ?? '').includes(id);
-    const call = await h.standin.waitForCall('chat.postMessage', (c) => c.ok && hasId(c.args.blocks), 15_000);
-    const channel = String(call.args.channel);
-    const posted = h.standin.messagesIn(channel).find((m) => hasId(m.blocks));
-    return { channel, ts: posted?.ts ?? '', call };
-  };
+  const cardOf = (id: string) => cardWith(h, id);
 
   it('serves its OpenAPI 3.1 document without a token, built from the schemas it validates with', async () => {
     const doc = await api('GET', '/openapi.json', { token: null });

@@ -1,0 +1,119 @@
+// /api/v1/calls: run a tool on a configured server on behalf of a person (POST), and read the call with an
+// optional long-poll (GET ?wait=). The call runs as if the person had typed `/mcp run` (call-runner.ts); a
+// client sees only its own calls, and a named client only its `servers` and, as the person, its `targets`.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RelayClock } from '../relay/relay.js';
+import { mayTarget, type ApiClient } from './auth.js';
+import type { CallRecord, NewCall } from './call-store.js';
+import type { EndedEvents } from './ended.js';
+import { ApiError } from './errors.js';
+import { readJson, sendJson } from './http.js';
+import { requestHash, type Idempotency } from './idempotency.js';
+import { waitForEnd, type LongPoll } from './long-poll.js';
+import { ID, idempotencyKey, validWait } from './questions.js';
+import { CALL_CREATE } from './schemas.js';
+import { validator } from './validate.js';
+
+interface CallCreate {
+  server: string;
+  tool: string;
+  arguments?: Record<string, unknown>;
+  as: { user: string };
+  callbackUrl?: string;
+}
+
+const validCreate = validator<CallCreate>(CALL_CREATE);
+
+export interface CallsDeps {
+  /** The configured MCP servers' names. */
+  servers: readonly string[];
+  /** Stores the call and starts it (CallRunner.start). */
+  start(call: NewCall, args: Record<string, unknown>): Promise<CallRecord>;
+  get(id: string): Promise<CallRecord | undefined>;
+  /** Why a callbackUrl may not be used (its host is not allowed), or undefined when it may. */
+  refuseCallback(url: string): string | undefined;
+  ended: Pick<EndedEvents, 'subscribe'>;
+  idempotency: Idempotency;
+  clock: RelayClock;
+}
+
+/** The contract's GET shape. */
+export function callView(call: CallRecord): Record<string, unknown> {
+  return {
+    id: call.id,
+    status: call.status,
+    ...(call.result === undefined ? {} : { result: call.result }),
+    ...(call.error === undefined ? {} : { error: call.error }),
+    questions: call.questions,
+  };
+}
+
+export async function createCall(
+  deps: CallsDeps,
+  client: ApiClient,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const body = validCreate(await readJson(req));
+  const call = newCall(deps, client, body);
+  const start = (): Promise<CallRecord> => deps.start(call, body.arguments ?? {});
+  const key = idempotencyKey(req);
+  if (key === undefined) return sendJson(res, 202, created(await start()));
+  let started: CallRecord | undefined;
+  const { id, replay } = await deps.idempotency.once(client.name, key, requestHash(body), async () => {
+    started = await start();
+    return started.id;
+  });
+  if (!replay && started) return sendJson(res, 202, created(started));
+  const existing = await deps.get(id);
+  if (!existing) throw new ApiError('not_found', `Call ${id} has expired.`);
+  sendJson(res, 200, callView(existing));
+}
+
+const created = (call: CallRecord) => ({ id: call.id, status: 'running' });
+
+/** The call to store, once every rule of the client and the deployment allows it. */
+function newCall(deps: CallsDeps, client: ApiClient, body: CallCreate): NewCall {
+  const { server, tool, callbackUrl } = body;
+  if (!deps.servers.includes(server)) {
+    throw new ApiError('invalid_request', `/server: no MCP server named "${server}" is configured`);
+  }
+  if (client.servers !== undefined && !client.servers.includes(server)) {
+    throw new ApiError('forbidden', `This client may not use the server ${server}.`);
+  }
+  if (!mayTarget(client, body.as.user)) {
+    throw new ApiError('forbidden', `This client may not run calls as ${body.as.user}.`);
+  }
+  const refusal = callbackUrl === undefined ? undefined : deps.refuseCallback(callbackUrl);
+  if (refusal) throw new ApiError('invalid_request', `/callbackUrl: ${refusal}`);
+  return {
+    client: client.name,
+    server,
+    tool,
+    user: body.as.user,
+    ...(callbackUrl === undefined ? {} : { callbackUrl }),
+  };
+}
+
+export async function getCall(
+  deps: CallsDeps,
+  client: ApiClient,
+  id: string,
+  query: URLSearchParams,
+  res: ServerResponse,
+): Promise<void> {
+  const { wait = 0 } = validWait(Object.fromEntries(query));
+  const found = ID.test(id) ? await deps.get(id) : undefined;
+  if (!found || found.client !== client.name) throw new ApiError('not_found', `No call ${id}.`);
+  let call = found;
+  if (call.status === 'running' && wait > 0)
+    call = (await waitForEnd(pollOf(deps, id), id, wait * 1000, res)) ?? call;
+  sendJson(res, 200, callView(call));
+}
+
+const pollOf = (deps: CallsDeps, id: string): LongPoll<CallRecord> => ({
+  ended: deps.ended,
+  clock: deps.clock,
+  read: () => deps.get(id),
+  pending: (call) => call.status === 'running',
+});

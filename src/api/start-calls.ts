@@ -1,0 +1,63 @@
+// The calls part of the API as startApi builds it: the Redis records, the runner and its sweep for calls whose
+// replica is gone (both stopped with the API), the routes' dependencies, and the hooks other parts use (the
+// relay lists a call's questions on it; the webhooks consumer asks for an ended call's delivery).
+import type { AppConfig } from '../config/index.js';
+import type { Lifecycle } from '../lifecycle.js';
+import type { Keys, RedisClient } from '../redis/index.js';
+import type { Question } from '../relay/types.js';
+import { ENDED_MAX_LEN } from '../store/index.js';
+import { CallRunner, type CallRunnerDeps } from './call-runner.js';
+import { CallStore } from './call-store.js';
+import { callView, type CallsDeps } from './calls.js';
+import type { QuestionsDeps } from './questions.js';
+
+/** Finished calls are kept as long as finished questions when ELICIT_RELAY_RETENTION is unset: 24 h, in s. */
+const DEFAULT_RETENTION_SEC = 86_400;
+
+export interface CallsPart {
+  /** What the /calls routes need. */
+  routes: CallsDeps;
+  /** The relay's hook that lists a call's questions on it. */
+  questionCreated: (question: Question) => void;
+  /** An ended call's webhook delivery: its GET JSON, when it has a callbackUrl. */
+  callEnded: (
+    id: string,
+  ) => Promise<{ url: string; client: string; body: Record<string, unknown> } | undefined>;
+}
+
+export function startCalls(
+  config: AppConfig,
+  deps: Omit<CallRunnerDeps, 'store'> & { holderId: string },
+  shared: { redis: RedisClient; keys: Keys; questions: QuestionsDeps },
+  parts: Lifecycle,
+): CallsPart {
+  const store = new CallStore({
+    redis: shared.redis,
+    keys: shared.keys,
+    holderId: deps.holderId,
+    retentionSec: config.redis.retentionSec ?? DEFAULT_RETENTION_SEC,
+    endedMaxLen: ENDED_MAX_LEN,
+    now: () => deps.clock.now(),
+  });
+  const runner = new CallRunner({ ...deps, store });
+  parts.push('calls of stopped replicas sweep', runner.startSweep());
+  parts.push('running calls', () => runner.stop());
+  const { questions } = shared;
+  return {
+    routes: {
+      servers: config.servers.map((s) => s.name),
+      start: (call, args) => runner.start(call, args),
+      get: (id) => store.get(id),
+      refuseCallback: (url) => questions.refuseCallback(url),
+      ended: questions.ended,
+      idempotency: questions.idempotency,
+      clock: deps.clock,
+    },
+    questionCreated: (question) => runner.questionCreated(question),
+    callEnded: async (id) => {
+      const call = await store.get(id);
+      if (call?.callbackUrl === undefined) return undefined;
+      return { url: call.callbackUrl, client: call.client, body: callView(call) };
+    },
+  };
+}
