@@ -6,6 +6,7 @@ import type { AuditSource, AuditedCall } from '../audit/index.js';
 import type { RelayClock } from '../relay/relay.js';
 import type { Origin, Question } from '../relay/types.js';
 import type { CallEnd, CallRecord, CallStore, NewCall } from './call-store.js';
+import { repeatEvery } from './repeat.js';
 
 /** Time between sweeps for calls whose replica is gone, ms: the question store's orphan sweep interval. */
 export const CALL_SWEEP_EVERY_MS = 5_000;
@@ -71,24 +72,12 @@ export class CallRunner {
 
   /** Sweeps every CALL_SWEEP_EVERY_MS until the returned stop() (which waits for a sweep in progress). */
   startSweep(everyMs = CALL_SWEEP_EVERY_MS): () => Promise<void> {
-    let running: Promise<void> = Promise.resolve();
-    let cancel = (): void => undefined;
-    let stopped = false;
-    const next = (): void => {
-      cancel = this.deps.clock.schedule(() => {
-        running = this.sweep()
-          .catch((err: unknown) => this.deps.logger.warn({ err }, 'calls of stopped replicas not swept'))
-          .finally(() => {
-            if (!stopped) next();
-          });
-      }, everyMs);
-    };
-    next();
-    return async () => {
-      stopped = true;
-      cancel();
-      await running;
-    };
+    return repeatEvery(
+      this.deps.clock,
+      everyMs,
+      () => this.sweep(),
+      (err) => this.deps.logger.warn({ err }, 'calls of stopped replicas not swept'),
+    );
   }
 
   /** This replica stops: the calls it still runs end failed now rather than at a survivor's sweep. */

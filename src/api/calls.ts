@@ -2,15 +2,13 @@
 // optional long-poll (GET ?wait=). The call runs as if the person had typed `/mcp run` (call-runner.ts); a
 // client sees only its own calls, and a named client only its `servers` and, as the person, its `targets`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RelayClock } from '../relay/relay.js';
 import { mayTarget, type ApiClient } from './auth.js';
 import type { CallRecord, NewCall } from './call-store.js';
-import type { EndedEvents } from './ended.js';
 import { ApiError } from './errors.js';
 import { readJson, sendJson } from './http.js';
-import { requestHash, type Idempotency } from './idempotency.js';
-import { waitForEnd, type LongPoll } from './long-poll.js';
-import { ID, idempotencyKey, validWait } from './questions.js';
+import { createOnce } from './idempotency.js';
+import { afterWait, validWait, type LongPoll } from './long-poll.js';
+import { ID, type ResourceDeps } from './questions.js';
 import { CALL_CREATE } from './schemas.js';
 import { validator } from './validate.js';
 
@@ -24,17 +22,12 @@ interface CallCreate {
 
 const validCreate = validator<CallCreate>(CALL_CREATE);
 
-export interface CallsDeps {
+export interface CallsDeps extends ResourceDeps {
   /** The configured MCP servers' names. */
   servers: readonly string[];
   /** Stores the call and starts it (CallRunner.start). */
   start(call: NewCall, args: Record<string, unknown>): Promise<CallRecord>;
   get(id: string): Promise<CallRecord | undefined>;
-  /** Why a callbackUrl may not be used (its host is not allowed), or undefined when it may. */
-  refuseCallback(url: string): string | undefined;
-  ended: Pick<EndedEvents, 'subscribe'>;
-  idempotency: Idempotency;
-  clock: RelayClock;
 }
 
 /** The contract's GET shape. */
@@ -57,16 +50,10 @@ export async function createCall(
   const body = validCreate(await readJson(req));
   const call = newCall(deps, client, body);
   const start = (): Promise<CallRecord> => deps.start(call, body.arguments ?? {});
-  const key = idempotencyKey(req);
-  if (key === undefined) return sendJson(res, 202, created(await start()));
-  let started: CallRecord | undefined;
-  const { id, replay } = await deps.idempotency.once(client.name, key, requestHash(body), async () => {
-    started = await start();
-    return started.id;
-  });
-  if (!replay && started) return sendJson(res, 202, created(started));
-  const existing = await deps.get(id);
-  if (!existing) throw new ApiError('not_found', `Call ${id} has expired.`);
+  const once = await createOnce(deps.idempotency, client.name, req, body, start);
+  if ('created' in once) return sendJson(res, 202, created(once.created));
+  const existing = await deps.get(once.replayOf);
+  if (!existing) throw new ApiError('not_found', `Call ${once.replayOf} has expired.`);
   sendJson(res, 200, callView(existing));
 }
 
@@ -105,15 +92,10 @@ export async function getCall(
   const { wait = 0 } = validWait(Object.fromEntries(query));
   const found = ID.test(id) ? await deps.get(id) : undefined;
   if (!found || found.client !== client.name) throw new ApiError('not_found', `No call ${id}.`);
-  let call = found;
-  if (call.status === 'running' && wait > 0)
-    call = (await waitForEnd(pollOf(deps, id), id, wait * 1000, res)) ?? call;
-  sendJson(res, 200, callView(call));
+  const poll: LongPoll<CallRecord> = {
+    ...deps,
+    read: () => deps.get(id),
+    pending: (call) => call.status === 'running',
+  };
+  sendJson(res, 200, callView(await afterWait(poll, found, id, wait, res)));
 }
-
-const pollOf = (deps: CallsDeps, id: string): LongPoll<CallRecord> => ({
-  ended: deps.ended,
-  clock: deps.clock,
-  read: () => deps.get(id),
-  pending: (call) => call.status === 'running',
-});

@@ -5,6 +5,7 @@
 // delivery_failed (Relay.deliver), so none hangs silently until its deadline.
 import type { RelayClock } from '../relay/relay.js';
 import type { Question } from '../relay/types.js';
+import { repeatEvery } from './repeat.js';
 
 export interface DeliverySweepDeps {
   undelivered(graceMs: number): Promise<Question[]>;
@@ -40,22 +41,10 @@ export function startDeliverySweep(
 ): () => Promise<void> {
   const everyMs = options.everyMs ?? 30_000;
   const graceMs = options.graceMs ?? 60_000;
-  let running: Promise<unknown> = Promise.resolve();
-  let cancel = (): void => undefined;
-  let stopped = false;
-  const next = (): void => {
-    cancel = deps.clock.schedule(() => {
-      running = sweepUndelivered(deps, graceMs)
-        .catch((err: unknown) => deps.logger.warn({ err }, 'undelivered API questions not swept'))
-        .finally(() => {
-          if (!stopped) next();
-        });
-    }, everyMs);
-  };
-  next();
-  return async () => {
-    stopped = true;
-    cancel();
-    await running;
-  };
+  return repeatEvery(
+    deps.clock,
+    everyMs,
+    () => sweepUndelivered(deps, graceMs),
+    (err) => deps.logger.warn({ err }, 'undelivered API questions not swept'),
+  );
 }

@@ -2,6 +2,7 @@
 // reserves the key (SET NX) before it creates anything, so concurrent duplicates, on any replica, create
 // exactly one resource: the others wait for the first's result and return it; another body gets 409.
 import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RedisClient } from '../redis/index.js';
 import { ApiError } from './errors.js';
@@ -104,4 +105,34 @@ function parse(raw: string | null): Stored | undefined {
   return 'id' in value && typeof value.id === 'string'
     ? { hash: value.hash, id: value.id }
     : { hash: value.hash };
+}
+
+/** A create under an optional Idempotency-Key: what this request created, or the id of what an earlier one did. */
+export type Created<T> = { created: T } | { replayOf: string };
+
+/** Runs `create` unless the request's Idempotency-Key (if any) already did, for this client and body. */
+export async function createOnce<T extends { id: string }>(
+  idempotency: Idempotency,
+  client: string,
+  req: IncomingMessage,
+  body: unknown,
+  create: () => Promise<T>,
+): Promise<Created<T>> {
+  const key = idempotencyKey(req);
+  if (key === undefined) return { created: await create() };
+  let made: T | undefined;
+  const { id, replay } = await idempotency.once(client, key, requestHash(body), async () => {
+    made = await create();
+    return made.id;
+  });
+  return !replay && made ? { created: made } : { replayOf: id };
+}
+
+function idempotencyKey(req: IncomingMessage): string | undefined {
+  const key = req.headers['idempotency-key'];
+  if (key === undefined) return undefined;
+  if (typeof key !== 'string' || key.length === 0 || key.length > 255) {
+    throw new ApiError('invalid_request', 'Idempotency-Key: must be 1 to 255 characters');
+  }
+  return key;
 }

@@ -3,6 +3,11 @@
 import type { ServerResponse } from 'node:http';
 import type { RelayClock } from '../relay/relay.js';
 import type { EndedEvents } from './ended.js';
+import { WAIT_QUERY } from './schemas.js';
+import { validator } from './validate.js';
+
+/** Query of GET …/{id}: `wait` seconds (0–60). */
+export const validWait = validator<{ wait?: number }>(WAIT_QUERY, { coerce: true });
 
 export interface LongPoll<T> {
   ended: Pick<EndedEvents, 'subscribe'>;
@@ -13,8 +18,20 @@ export interface LongPoll<T> {
   pending(resource: T): boolean;
 }
 
+/** `current` if it has ended or `waitSec` is 0; else the resource once it ended or `waitSec` passed. */
+export async function afterWait<T>(
+  poll: LongPoll<T>,
+  current: T,
+  id: string,
+  waitSec: number,
+  res: ServerResponse,
+): Promise<T> {
+  if (waitSec === 0 || !poll.pending(current)) return current;
+  return (await waitForEnd(poll, id, waitSec * 1000, res)) ?? current;
+}
+
 /** The resource once it ended or `ms` passed; undefined when it is gone or the client left. */
-export async function waitForEnd<T>(
+async function waitForEnd<T>(
   poll: LongPoll<T>,
   id: string,
   ms: number,

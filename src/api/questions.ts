@@ -9,9 +9,9 @@ import { mayTarget, type ApiClient } from './auth.js';
 import type { EndedEvents } from './ended.js';
 import { ApiError, fromRelayError } from './errors.js';
 import { readJson, sendJson } from './http.js';
-import { requestHash, type Idempotency } from './idempotency.js';
-import { waitForEnd, type LongPoll } from './long-poll.js';
-import { QUESTION_CREATE, WAIT_QUERY } from './schemas.js';
+import { createOnce, type Idempotency } from './idempotency.js';
+import { afterWait, validWait, type LongPoll } from './long-poll.js';
+import { QUESTION_CREATE } from './schemas.js';
 import { validator } from './validate.js';
 
 export interface QuestionCreate {
@@ -24,14 +24,13 @@ export interface QuestionCreate {
 }
 
 const validCreate = validator<QuestionCreate>(QUESTION_CREATE);
-export const validWait = validator<{ wait?: number }>(WAIT_QUERY, { coerce: true });
 
 /** Question and call ids are 120-bit base64url ids (a call's with `call_`); anything else cannot be one. */
 export const ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** A minute per new question and client: `ratePerMinute` counts per 60 000 ms. */
 const RATE_WINDOW_MS = 60_000;
 
-export interface QuestionsDeps {
+export interface QuestionsDeps extends ResourceDeps {
   open(request: { message: string; requestedSchema: unknown }, context: OpenContext): Promise<Question>;
   get(id: string): Promise<Question | undefined>;
   end(id: string, outcome: Outcome, reason: EndReason): Promise<FinishResult>;
@@ -39,8 +38,13 @@ export interface QuestionsDeps {
   checkSchema(requestedSchema: unknown): void;
   /** Turns `timeout` into ms within the allowed bounds; undefined when it is not a valid duration. */
   timeoutMs(timeout: string | number | undefined): number | undefined;
+}
+
+/** What the questions and the calls routes both need. */
+export interface ResourceDeps {
   /** Why a callbackUrl may not be used (its host is not allowed), or undefined when it may. */
   refuseCallback(url: string): string | undefined;
+  /** Wakes long-polls when a question or call ends. */
   ended: Pick<EndedEvents, 'subscribe'>;
   idempotency: Idempotency;
   clock: RelayClock;
@@ -80,16 +84,10 @@ export async function createQuestion(
       throw fromRelayError(error);
     }
   };
-  const key = idempotencyKey(req);
-  if (key === undefined) return sendJson(res, 201, created(await ask()));
-  let asked: Question | undefined;
-  const { id, replay } = await deps.idempotency.once(client.name, key, requestHash(body), async () => {
-    asked = await ask();
-    return asked.id;
-  });
-  if (!replay && asked) return sendJson(res, 201, created(asked));
-  const question = await deps.get(id);
-  if (!question) throw new ApiError('not_found', `Question ${id} has expired.`);
+  const once = await createOnce(deps.idempotency, client.name, req, body, ask);
+  if ('created' in once) return sendJson(res, 201, created(once.created));
+  const question = await deps.get(once.replayOf);
+  if (!question) throw new ApiError('not_found', `Question ${once.replayOf} has expired.`);
   sendJson(res, 200, questionView(question));
 }
 
@@ -128,15 +126,6 @@ function targetsOf(to: Recipients): string[] {
   return 'usergroup' in to ? [to.usergroup] : [to.channel];
 }
 
-export function idempotencyKey(req: IncomingMessage): string | undefined {
-  const key = req.headers['idempotency-key'];
-  if (key === undefined) return undefined;
-  if (typeof key !== 'string' || key.length === 0 || key.length > 255) {
-    throw new ApiError('invalid_request', 'Idempotency-Key: must be 1 to 255 characters');
-  }
-  return key;
-}
-
 /** The client's own question, or 404 (unknown ids and other clients' alike). */
 async function ownQuestion(deps: QuestionsDeps, client: ApiClient, id: string): Promise<Question> {
   const question = ID.test(id) ? await deps.get(id) : undefined;
@@ -152,18 +141,14 @@ export async function getQuestion(
   res: ServerResponse,
 ): Promise<void> {
   const { wait = 0 } = validWait(Object.fromEntries(query));
-  let question = await ownQuestion(deps, client, id);
-  if (question.state === 'pending' && wait > 0)
-    question = (await waitForEnd(pollOf(deps, id), id, wait * 1000, res)) ?? question;
-  sendJson(res, 200, questionView(question));
+  const question = await ownQuestion(deps, client, id);
+  const poll: LongPoll<Question> = {
+    ...deps,
+    read: () => deps.get(id),
+    pending: (question) => question.state === 'pending',
+  };
+  sendJson(res, 200, questionView(await afterWait(poll, question, id, wait, res)));
 }
-
-const pollOf = (deps: QuestionsDeps, id: string): LongPoll<Question> => ({
-  ended: deps.ended,
-  clock: deps.clock,
-  read: () => deps.get(id),
-  pending: (question) => question.state === 'pending',
-});
 
 export async function withdrawQuestion(
   deps: QuestionsDeps,
