@@ -86,6 +86,8 @@ export function callError(
     });
   if (run?.timedOut === true) return fail('timeout', `${what} on ${server} timed out`);
   if (run?.abortedByCaller === true) return fail('aborted', `${what} on ${server} was aborted`);
+  // Already said in the hub's words (a round limit, a refused input request).
+  if (error instanceof McpClientError) return error;
   if (isSessionExpired(error))
     return fail('session_expired', `${server} no longer knows the session (${what})`);
   if (isTransportFailure(error))

@@ -5,6 +5,7 @@ import {
   RELATED_TASK_META_KEY,
   type ClientCapabilities,
   type ClientContext,
+  type ElicitResult,
   type PriorDiscovery,
   type RequestId,
   type RequestOptions,
@@ -19,6 +20,7 @@ import {
   toElicitResult,
   toRpcError,
 } from './elicitation.js';
+import { callWithRounds, DEFAULT_MAX_ROUNDS, onlyElicitation } from './rounds.js';
 import { cancelToolTask, runToolTask } from './tasks.js';
 import { callError, toSummary, toToolResult, urlRequiredResult } from './results.js';
 import { refusesStreamableHttp } from './transport.js';
@@ -122,6 +124,8 @@ export class McpSession {
     const client = new RelayClient(opts.clientInfo, {
       capabilities: capabilities(mode),
       versionNegotiation: { mode: 'auto', probe: { timeoutMs: PROBE_TIMEOUT_MS } },
+      // The hub runs a 2026 server's input rounds itself (rounds.ts).
+      inputRequired: { autoFulfill: false },
     });
     const session = new McpSession(client, opts);
     session.register(mode);
@@ -226,7 +230,31 @@ export class McpSession {
 
   private async runPlain(call: ToolCall, run: CallRun): Promise<ToolResult> {
     const params = { name: call.tool, arguments: call.args };
-    return toToolResult(await this.client.callTool(params, this.requestOptions(run)));
+    if (this.client.getProtocolEra() !== 'modern') {
+      return toToolResult(await this.client.callTool(params, this.requestOptions(run)));
+    }
+    const server = this.opts.spec.name;
+    const result = await callWithRounds(this.client, params, {
+      server,
+      maxRounds: this.opts.spec.maxRounds ?? DEFAULT_MAX_ROUNDS,
+      request: this.requestOptions(run),
+      answer: (key, request) => this.answerInput(onlyElicitation(server, request), key, run),
+    });
+    return toToolResult(result);
+  }
+
+  /** One entry of a 2026 round, a question of `run` like a 2025 `elicitation/create` (policy included). */
+  private async answerInput(params: unknown, key: string, run: CallRun): Promise<ElicitResult> {
+    const mode = this.opts.spec.elicitationMode ?? 'form';
+    if (mode === 'off') {
+      const server = this.opts.spec.name;
+      throw new McpClientError(
+        'tool_failed',
+        server,
+        `${server} asked a question, but its elicitation is off`,
+      );
+    }
+    return mode === 'decline' ? this.decline(params) : this.answer(params, key, run.signal, run);
   }
 
   /** Task-augmented (revision 2025-11-25, see tasks.ts); the task is cancelled when the call is abandoned. */
@@ -290,7 +318,9 @@ export class McpSession {
     );
     if (mode === 'off') return;
     this.client.setRequestHandler('elicitation/create', RAW_ELICIT_PARAMS, (params, ctx) =>
-      mode === 'decline' ? this.decline(params) : this.answer(params, ctx),
+      mode === 'decline'
+        ? this.decline(params)
+        : this.answer(params, ctx.mcpReq.id, ctx.mcpReq.signal, this.runFor(relatedTask(ctx))),
     );
     if (mode !== 'form') return;
     this.client.setNotificationHandler('notifications/elicitation/complete', ({ params }) =>
@@ -326,13 +356,11 @@ export class McpSession {
   }
 
   /**
-   * One question: a 2025 server's `elicitation/create`, or one `inputRequests` entry of a 2026 server's
-   * `input_required` answer (the SDK fulfils those itself, one at a time per key, then retries the call).
+   * One question: a 2025 server's `elicitation/create` (`id` its JSON-RPC id, `connection` aborting when
+   * the connection ends), or one `inputRequests` entry of a 2026 round (`id` its key, see rounds.ts).
    */
-  private async answer(params: unknown, client: ClientContext) {
+  private async answer(params: unknown, id: RequestId, connection: AbortSignal, run: CallRun | undefined) {
     const request = parseElicitation(params);
-    const { id, signal: connection } = client.mcpReq;
-    const run = this.runFor(relatedTask(client));
     // No call of ours caused it: the session's person (whoever called last) did not ask, so it is not theirs.
     const origin = run?.origin ?? this.opts.spec.unsolicitedTo;
     if (origin === undefined) {

@@ -30,6 +30,10 @@ export interface McpServerSpec {
   elicitationTimeoutMs: number;
   /** Default 'form'. */
   elicitationMode?: ElicitationMode;
+  /**
+   * A 2026-07-28 server: how many times one call is sent again with answers before it fails. Default 10.
+   */
+  maxRounds?: number;
   /** Most of its elicitations waiting for a person at once on this hub; more get -32600. Default: no limit. */
   maxPending?: number;
   /**

@@ -22,30 +22,55 @@ afterEach(async () => {
   hub = undefined;
 });
 
-/** A hub whose 'modern' server is the MRTR fixture (in process) and whose other servers are 2025 fixtures. */
+/** Each `tools/call` the hub sent to the fixture, and the text of the fixture's answer to it. */
+interface Exchange {
+  sent: { id: unknown; params: { inputResponses?: Record<string, unknown>; requestState?: string } };
+  answered: string;
+}
+
+/**
+ * A hub whose 'modern' server is the MRTR fixture (in process) and whose other servers are 2025 fixtures;
+ * `exchanges` records its tools/call traffic.
+ */
 function makeHub(
   answer: (asked: Asked) => Outcome,
   legacy: McpServerSpec[] = [],
   expiringTtlSeconds?: number,
+  maxRounds = 10,
 ) {
   const handler = createMrtrHandler(expiringTtlSeconds === undefined ? {} : { expiringTtlSeconds });
   const memory = inMemoryConnect();
   const sink = recordingSink(answer);
+  const exchanges: Exchange[] = [];
+  const fetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const response = await handler.fetch(new Request(url, init));
+    const sent: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    if (isToolCall(sent)) exchanges.push({ sent, answered: await response.clone().text() });
+    return response;
+  };
   hub = new McpHub({
-    servers: [MODERN, ...legacy],
+    servers: [{ ...MODERN, maxRounds }, ...legacy],
     sink,
     connect: (spec) =>
       spec.name === MODERN.name
         ? new StreamableHTTPClientTransport(
             new URL(MODERN.transport.kind === 'http' ? MODERN.transport.url : ''),
             {
-              fetch: (url, init) => handler.fetch(new Request(url, init)),
+              fetch,
             },
           )
         : memory.connect(),
   });
-  return { hub, sink };
+  return { hub, sink, exchanges };
 }
+
+function isToolCall(body: unknown): body is Exchange['sent'] {
+  return typeof body === 'object' && body !== null && 'method' in body && body.method === 'tools/call';
+}
+
+/** The requestState in the text of a fixture answer (JSON or an SSE event), as the bytes it sent. */
+const stateIn = (answered: string): string | undefined =>
+  /"requestState":("(?:[^"\\]|\\.)*")/.exec(answered)?.[1];
 
 const call = (h: McpHub, tool: string) => h.callTool({ server: 'modern', tool, args: {}, origin });
 
@@ -54,6 +79,7 @@ describe('McpHub against a 2026-07-28 (MRTR) server', () => {
     const { hub: h } = makeHub(() => ({ action: 'cancel' }), [inMemorySpec('legacy')]);
     const tools = await h.listTools('modern');
     expect(tools.map((t) => t.name).sort()).toEqual([
+      'endless',
       'expiring',
       'three_requests',
       'two_rounds',
@@ -110,5 +136,42 @@ describe('McpHub against a 2026-07-28 (MRTR) server', () => {
     const { hub: h, sink } = makeHub(() => ({ action: 'accept', content: { ok: true } }), [], -1);
     await expect(call(h, 'expiring')).rejects.toMatchObject({ code: 'tool_failed', rpcCode: -32602 });
     expect(sink.asked).toHaveLength(1);
+  });
+
+  it('sends each retry as a new request: new id, answers keyed as requested, requestState byte for byte', async () => {
+    const { hub: h, exchanges } = makeHub((): Outcome => ({
+      action: 'accept',
+      content: { name: 'Ada', ok: true },
+    }));
+    expect((await call(h, 'two_rounds')).text).toBe('Hello, Ada!');
+    expect(exchanges).toHaveLength(3);
+    const [first, second, third] = exchanges.map((e) => e.sent);
+    expect(new Set(exchanges.map((e) => e.sent.id)).size).toBe(3);
+    expect(first?.params).not.toHaveProperty('requestState');
+    expect(first?.params).not.toHaveProperty('inputResponses');
+    expect(Object.keys(second?.params.inputResponses ?? {})).toEqual(['name']);
+    expect(Object.keys(third?.params.inputResponses ?? {})).toEqual(['confirm']);
+    expect(JSON.stringify(second?.params.requestState)).toBe(stateIn(exchanges[0]?.answered ?? ''));
+    expect(JSON.stringify(third?.params.requestState)).toBe(stateIn(exchanges[1]?.answered ?? ''));
+  });
+
+  it('sends no requestState back when the round had none, and every key of a three-request round', async () => {
+    const { hub: h, exchanges } = makeHub(() => ({ action: 'decline' }));
+    expect((await call(h, 'three_requests')).text).toBe('name=declined age=declined colour=declined');
+    expect(exchanges[1]?.sent.params).not.toHaveProperty('requestState');
+    expect(Object.keys(exchanges[1]?.sent.params.inputResponses ?? {}).sort()).toEqual([
+      'age',
+      'colour',
+      'name',
+    ]);
+  });
+
+  it('fails the call, saying so, once the server still asks after maxRounds retries', async () => {
+    const { hub: h, sink } = makeHub(() => ({ action: 'accept', content: { ok: true } }), [], undefined, 2);
+    await expect(call(h, 'endless')).rejects.toMatchObject({
+      code: 'tool_failed',
+      message: 'endless on modern still asked for input after 2 rounds, the most allowed',
+    });
+    expect(sink.asked).toHaveLength(2);
   });
 });
