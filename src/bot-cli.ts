@@ -90,6 +90,9 @@ async function main(): Promise<void> {
  * When no Redis answers at a local address and a redis-server is on PATH, it runs on a private one.
  */
 async function runSandbox(config: AppConfig, servers: ServerConfig[], banner: string): Promise<void> {
+  if (!('url' in config.redis)) {
+    fail('the sandbox runs on one Redis: set REDIS_URL instead of REDIS_CLUSTER_NODES or REDIS_SENTINELS', 2);
+  }
   const options: SandboxOptions = {
     port: config.port,
     redisUrl: config.redis.url,

@@ -18,15 +18,15 @@ export async function openState(
   who: { holderId: string; logger: Logger },
   parts: Lifecycle,
 ): Promise<OpenedState> {
-  const { url, prefix } = config.redis;
-  const retention = config.redis.retentionSec ? { retentionSec: config.redis.retentionSec } : {};
-  const store = await QuestionStore.open({ url, prefix, ...who, ...retention });
+  const { retentionSec, ...redis } = config.redis;
+  const retention = retentionSec ? { retentionSec } : {};
+  const store = await QuestionStore.open({ ...redis, ...who, ...retention });
   parts.push('question store', () => store.close());
   // The lease comes first: a holder is only ever swept once it has one, so no question predates it.
   await store.startLease();
-  const state = await SlackState.open({ url, prefix, ...who, ...retention });
+  const state = await SlackState.open({ ...redis, ...who, ...retention });
   parts.push('Slack state', () => state.close());
-  const outbox = await Outbox.open({ url, prefix, logger: who.logger });
+  const outbox = await Outbox.open({ ...redis, logger: who.logger });
   parts.push('outbox', () => outbox.close());
   return { store, state, outbox };
 }

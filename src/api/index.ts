@@ -61,9 +61,8 @@ export interface RunningApi {
 const API_OFF = { questionCreated: () => undefined, callEnded: () => Promise.resolve(undefined) };
 
 export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycle): Promise<RunningApi> {
-  const { url, prefix } = config.redis;
-  const k = keys(prefix);
-  const connections = new RedisConnections({ url }, deps.logger);
+  const k = keys(config.redis.prefix);
+  const connections = new RedisConnections(config.redis, deps.logger);
   const ended = new EndedEvents({
     connect: (role) => connections.blocking(k.connectionName(role, deps.holderId)),
     key: k.ended,

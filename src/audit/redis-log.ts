@@ -51,13 +51,13 @@ const BATCH = 200;
 /** Entries one list() call reads at most; a page with filters that match little ends early with a cursor. */
 const MAX_SCANNED = 10_000;
 
-export interface RedisAuditOptions extends RedisSetting {
+export type RedisAuditOptions = RedisSetting & {
   prefix: string;
   logger: StoreLogger;
   clock: Pick<Clock, 'now'>;
   /** Default DEFAULT_RETENTION_MS. */
   retentionMs?: number;
-}
+};
 
 type Entry = [id: string, event: AuditEvent];
 

@@ -5,6 +5,7 @@ import { ConfigError } from './error.js';
 import { parseDuration } from './duration.js';
 import { readApi } from './api.js';
 import { readAudit } from './audit.js';
+import { readRedisSetting } from './redis.js';
 import { readServers } from './servers.js';
 import { readSlack } from './slack-env.js';
 import type { AppConfig, SlackAppConfig } from './types.js';
@@ -28,7 +29,7 @@ export function loadConfig({ env, readFile }: ConfigSources): AppConfig {
   const file = text === undefined ? undefined : parseFile(configPath, text);
   return {
     slack: readSlack(env, readApiUrl(env)),
-    redis: readRedis(env),
+    redis: readRedis(env, readFile),
     port: readPort(env.PORT),
     configPath,
     servers: readServers(file, env),
@@ -49,8 +50,8 @@ export function connectedConfig(config: AppConfig): SlackAppConfig | undefined {
   return slack.mode === 'sandbox' ? undefined : { ...config, slack };
 }
 
-function readRedis(env: ConfigSources['env']): AppConfig['redis'] {
-  const url = readUrl('REDIS_URL', env.REDIS_URL || 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
+function readRedis(env: ConfigSources['env'], readFile: ConfigSources['readFile']): AppConfig['redis'] {
+  const setting = readRedisSetting(env, readFile);
   const prefix = env.REDIS_PREFIX || 'elicit-relay';
   if (!/^[A-Za-z0-9._:-]+$/.test(prefix)) {
     throw new ConfigError(
@@ -59,7 +60,7 @@ function readRedis(env: ConfigSources['env']): AppConfig['redis'] {
       'Use letters, digits, ".", "_", ":" or "-" (braces are reserved for hash tags).',
     );
   }
-  return { url, prefix, retentionSec: readRetention(env.ELICIT_RELAY_RETENTION) };
+  return { ...setting, prefix, retentionSec: readRetention(env.ELICIT_RELAY_RETENTION) };
 }
 
 /** Finished records are kept 24 h by default; at least a minute, so a late click still reads "already answered". */

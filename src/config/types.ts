@@ -1,6 +1,7 @@
 // The configuration as the rest of the bot sees it: parsed once (load.ts), as unions whose variants carry
 // exactly the values their mode needs, so nothing downstream checks a setting again.
 import type { AuditConfig } from './audit.js';
+import type { RedisConfig } from './redis.js';
 import type { SlackPolicy } from './slack-policy.js';
 
 /** How Slack's requests reach the bot: signed HTTP requests (Events API), or Socket Mode's WebSocket. */
@@ -95,11 +96,8 @@ export interface ApiConfig {
 
 export interface AppConfig {
   slack: SlackConfig;
-  /**
-   * retentionSec: how long finished questions (and each person's recent answers) are kept, in seconds.
-   * ELICIT_RELAY_RETENTION; default 86400 (24h). Absent means the default.
-   */
-  redis: { url: string; prefix: string; retentionSec?: number };
+  /** The Redis topology, its credentials and TLS, REDIS_PREFIX and ELICIT_RELAY_RETENTION (see redis.ts). */
+  redis: RedisConfig;
   /** HTTP port for Slack's requests and /healthz. Default 3000; 0 picks a free port. */
   port: number;
   configPath: string;

@@ -1,17 +1,17 @@
-// Every Redis connection the bot opens is built here, from one RedisSetting: command clients that fail fast,
-// blocking readers that wait out outages, and the unconnected templates BullMQ duplicates for its own blocking
-// connections. Later topologies (Cluster, Sentinel) become variants of RedisSetting handled in this file alone;
-// TLS already works through a rediss:// URL. Outages are logged once each; the eviction policy is checked here.
-import { Redis, ReplyError, type RedisOptions } from 'ioredis';
-import { StoreError, redactUrl } from './errors.js';
-
-/** A connected ioredis client; the rest of the bot names the type through this alias, never ioredis itself. */
-export type RedisClient = Redis;
-
-/** Where Redis is: REDIS_URL (`redis://`, or `rediss://` for TLS). The one place a topology is described. */
-export interface RedisSetting {
-  url: string;
-}
+// Every Redis connection the bot opens is built here, from one RedisSetting (one Redis, a Cluster or a Sentinel
+// group, each with TLS and credentials; topology.ts): command clients that fail fast, blocking readers that
+// wait out outages, and the unconnected templates BullMQ duplicates for its own blocking connections. Outages
+// are logged once each; a failed start names the setting at fault (diagnose.ts); the eviction policy is checked.
+import { ReplyError } from 'ioredis';
+import { diagnose } from './diagnose.js';
+import { StoreError } from './errors.js';
+import {
+  buildClient,
+  describeSetting,
+  type ConnectionOptions,
+  type RedisClient,
+  type RedisSetting,
+} from './topology.js';
 
 /** How long open() waits for Redis before giving up, in ms. */
 export const CONNECT_TIMEOUT_MS = 3_000;
@@ -34,13 +34,17 @@ export const defaultLogger: StoreLogger = {
 };
 
 /** A lazily connecting client that logs the first error of each outage (ioredis repeats it per retry). */
-function createClient(url: string, name: string, logger: StoreLogger, options: RedisOptions): Redis {
+function createClient(
+  setting: RedisSetting,
+  name: string,
+  logger: StoreLogger,
+  options: ConnectionOptions,
+): RedisClient {
   // Errors before the first 'ready' are start-up failures, which connectOrFail reports as a StoreError.
   let reported = true;
   let wasReady = false;
-  const redis = new Redis(url, {
+  const redis = buildClient(setting, {
     ...options,
-    lazyConnect: true,
     connectionName: name,
     connectTimeout: CONNECT_TIMEOUT_MS,
     // No retry before the first success (open() fails fast); afterwards back off up to 2 s between attempts.
@@ -49,7 +53,10 @@ function createClient(url: string, name: string, logger: StoreLogger, options: R
   redis.on('error', (err: unknown) => {
     if (reported) return;
     reported = true;
-    logger.warn({ err, connection: name, url: redactUrl(url) }, 'Redis connection error; retrying');
+    logger.warn(
+      { err, connection: name, redis: describeSetting(setting) },
+      'Redis connection error; retrying',
+    );
   });
   redis.on('ready', () => {
     if (wasReady && reported) logger.info({ connection: name }, 'Redis connection restored');
@@ -73,8 +80,8 @@ export class RedisConnections {
    * A connected client for ordinary commands. No offline queue and one retry: with Redis down, a call fails at
    * once (StoreError 'redis_unavailable') instead of waiting in a buffer.
    */
-  async command(name: string): Promise<Redis> {
-    const redis = createClient(this.setting.url, name, this.logger, {
+  async command(name: string): Promise<RedisClient> {
+    const redis = createClient(this.setting, name, this.logger, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       // Bounds a command on a connection that died without a FIN (partition), which ioredis cannot see.
@@ -83,14 +90,14 @@ export class RedisConnections {
       // a command timeout alone would leave every later command to time out on the dead socket.
       socketTimeout: COMMAND_TIMEOUT_MS,
     });
-    await connectOrFail(redis, this.setting.url);
+    await connectOrFail(redis, this.setting);
     return redis;
   }
 
   /** A connected client for a blocking read loop: its commands wait out an outage (no retry limit). */
-  async blocking(name: string): Promise<Redis> {
-    const redis = createClient(this.setting.url, name, this.logger, { maxRetriesPerRequest: null });
-    await connectOrFail(redis, this.setting.url);
+  async blocking(name: string): Promise<RedisClient> {
+    const redis = createClient(this.setting, name, this.logger, { maxRetriesPerRequest: null });
+    await connectOrFail(redis, this.setting);
     return redis;
   }
 
@@ -99,9 +106,8 @@ export class RedisConnections {
    * errors reach the owner's 'error' event). `silenceMs`: no data for this long while a command waits means the
    * socket died without a FIN, so it is dropped and reconnected; leave it out when reads may block longer.
    */
-  template(name: string, silenceMs?: number): Redis {
-    const redis = new Redis(this.setting.url, {
-      lazyConnect: true,
+  template(name: string, silenceMs?: number): RedisClient {
+    const redis = buildClient(this.setting, {
       connectionName: name,
       connectTimeout: CONNECT_TIMEOUT_MS,
       enableOfflineQueue: true,
@@ -116,16 +122,11 @@ export class RedisConnections {
   }
 }
 
-function unavailable(url: string, cause: unknown): StoreError {
-  return new StoreError(
-    'redis_unavailable',
-    `Cannot reach Redis at ${redactUrl(url)}. Start Redis there, or set REDIS_URL to a Redis that answers.`,
-    { cause },
-  );
-}
-
-/** Connects within CONNECT_TIMEOUT_MS or rejects with StoreError 'redis_unavailable' (no endless retry). */
-async function connectOrFail(redis: Redis, url: string): Promise<void> {
+/**
+ * Connects within CONNECT_TIMEOUT_MS or rejects with a StoreError naming the setting at fault: 'redis_refused'
+ * (credentials, TLS, cluster slots, Sentinel master name) or 'redis_unavailable' (nothing answers).
+ */
+async function connectOrFail(redis: RedisClient, setting: RedisSetting): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -133,13 +134,21 @@ async function connectOrFail(redis: Redis, url: string): Promise<void> {
       CONNECT_TIMEOUT_MS,
     );
   });
+  // connect() rejects with "Connection is closed"; the real cause (ECONNREFUSED, WRONGPASS, a TLS code) was
+  // emitted as 'error' first.
+  let first: unknown;
+  const record = (error: unknown): void => {
+    first ??= error;
+  };
+  redis.on('error', record);
   try {
     await Promise.race([redis.connect(), timeout]);
   } catch (cause) {
     if (redis.status !== 'end') redis.disconnect();
-    throw unavailable(url, cause);
+    throw await diagnose(setting, first ?? cause);
   } finally {
     clearTimeout(timer);
+    redis.off('error', record);
   }
 }
 
@@ -154,7 +163,11 @@ export function commandError(what: string, cause: unknown): StoreError {
  * BullMQ and the question records need `noeviction`: an evicting Redis silently drops pending questions and
  * timeout jobs. Managed Redis often forbids CONFIG; then the check is skipped (logged at info).
  */
-export async function checkEvictionPolicy(redis: Redis, logger: StoreLogger, refuse: boolean): Promise<void> {
+export async function checkEvictionPolicy(
+  redis: RedisClient,
+  logger: StoreLogger,
+  refuse: boolean,
+): Promise<void> {
   let policy: string | undefined;
   try {
     const reply = await redis.call('CONFIG', 'GET', 'maxmemory-policy');
@@ -173,7 +186,7 @@ export async function checkEvictionPolicy(redis: Redis, logger: StoreLogger, ref
  * Ends a client and resolves once its socket is closed. `graceful` sends QUIT after pending replies; otherwise
  * the socket is dropped at once (needed while a blocking read holds the connection).
  */
-export async function endClient(redis: Redis, graceful: boolean): Promise<void> {
+export async function endClient(redis: RedisClient, graceful: boolean): Promise<void> {
   if (redis.status === 'end') return;
   if (redis.status === 'reconnecting' || redis.status === 'close') {
     // The socket is already gone, so no 'end' will follow; disconnect only cancels the pending reconnect.

@@ -4,6 +4,8 @@ import { RelayError } from '../relay/errors.js';
 export type StoreErrorCode =
   /** Redis could not be reached, or dropped the command (connection down; nothing is buffered). */
   | 'redis_unavailable'
+  /** Redis answered but refused the setting: credentials, TLS, a cluster with uncovered slots, a Sentinel master name. */
+  | 'redis_refused'
   /** Redis answered with an error reply (script error, wrong type, OOM...). */
   | 'redis_error'
   /** `maxmemory-policy` is not `noeviction` and the store was told to refuse that. */

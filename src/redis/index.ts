@@ -8,9 +8,8 @@ export {
   commandError,
   defaultLogger,
   endClient,
-  type RedisClient,
-  type RedisSetting,
   type StoreLogger,
 } from './connection.js';
+export { describeSetting, serving, type RedisClient, type RedisSetting } from './topology.js';
 export { StoreError, redactUrl, type StoreErrorCode } from './errors.js';
 export { OUTBOX_QUEUE, REMINDER_QUEUE, TIMEOUT_QUEUE, WEBHOOK_QUEUE, keys, type Keys } from './layout.js';

@@ -51,8 +51,8 @@ export {
 } from './timers.js';
 export type { CreateOptions } from './transitions.js';
 
-/** `url`: REDIS_URL, e.g. `redis://127.0.0.1:6379`. */
-export interface StoreOptions extends RedisSetting {
+/** Where Redis is (RedisSetting: REDIS_URL, or a Cluster or Sentinel group) and the store's own settings. */
+export type StoreOptions = RedisSetting & {
   /** REDIS_PREFIX; every key and BullMQ queue lives under `${prefix}:`. */
   prefix: string;
   /** This replica's id; outcomes of questions it created are delivered to its inbox. */
@@ -67,7 +67,7 @@ export interface StoreOptions extends RedisSetting {
   /** Refuse to open (StoreError 'not_noeviction') instead of warning when maxmemory-policy is wrong. Default false. */
   requireNoeviction?: boolean;
   logger?: StoreLogger;
-}
+};
 
 interface Parts extends Collaborators {
   opts: StoreOptions;

@@ -57,7 +57,7 @@ const MAX_ATTEMPTS = 1_000_000;
 /** How long close() lets running attempts finish, in ms. */
 const CLOSE_GRACE_MS = 5_000;
 
-export interface WebhooksOptions extends RedisSetting {
+export type WebhooksOptions = RedisSetting & {
   prefix: string;
   /** ELICIT_RELAY_WEBHOOK_SECRET: the HMAC key. */
   secret: string;
@@ -73,7 +73,7 @@ export interface WebhooksOptions extends RedisSetting {
   attemptTimeoutMs?: number;
   /** Default node:dns lookup. */
   resolve?: Resolve;
-}
+};
 
 type Data = Omit<WebhookRequest, 'body'> & { deliveryId: string; body?: string };
 type Result = { delivered: number } | { gaveUp: WebhookError['code'] };

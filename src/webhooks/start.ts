@@ -35,9 +35,8 @@ export async function startWebhooks(config: AppConfig, deps: WebhookDeps, parts:
   const secret = config.api.webhookSecret;
   const allowed = allowListOf(config.api.webhookHosts);
   if (secret === undefined || allowed.length === 0) return;
-  const { url, prefix } = config.redis;
   const { clock, logger, onGaveUp } = deps;
-  const webhooks = await Webhooks.open({ url, prefix, secret, allowed, clock, logger, onGaveUp });
+  const webhooks = await Webhooks.open({ ...config.redis, secret, allowed, clock, logger, onGaveUp });
   parts.push('webhooks', () => webhooks.close());
   await webhooks.start();
   await deps.ended.consume(ENDED_GROUP, async ({ id, kind }) => {

@@ -32,7 +32,7 @@ export function recordingLogger(): StoreLogger & { logged: Logged[] } {
 export async function openStore(
   prefix: string,
   holderId: string,
-  extra: Partial<StoreOptions> = {},
+  extra: Partial<Extract<StoreOptions, { url: string }>> = {},
 ): Promise<QuestionStore> {
   const store = await QuestionStore.open({
     url: redisUrl(),

@@ -61,6 +61,8 @@ export interface HarnessOptions {
   servers?: Record<string, unknown>;
   /** REDIS_URL of the replicas (e.g. a proxy a test can cut); default the test Redis. */
   redisUrl?: string;
+  /** The Redis settings instead of REDIS_URL (e.g. REDIS_CLUSTER_NODES of a test topology). */
+  redisEnv?: Record<string, string>;
   /** Socket Mode (SLACK_APP_TOKEN, no signing secret): the drivers send envelopes over the socket. */
   socketMode?: boolean;
   /** The replicas' logger; default silent. */
@@ -87,7 +89,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       SLACK_BOT_TOKEN: BOT_TOKEN,
       ...slackEnv,
       SLACK_API_URL: standin.apiUrl,
-      REDIS_URL: options.redisUrl ?? redisUrl(),
+      ...(options.redisEnv ?? { REDIS_URL: options.redisUrl ?? redisUrl() }),
       REDIS_PREFIX: prefix,
       PORT: '0',
       ELICIT_RELAY_CONFIG: 'fixture.json',

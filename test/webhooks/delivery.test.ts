@@ -70,7 +70,11 @@ afterEach(async () => {
   for (const close of opened.splice(0).reverse()) await close();
 });
 
-async function webhooks(hosts: string, extra: Partial<WebhooksOptions> = {}, prefix = uniquePrefix()) {
+async function webhooks(
+  hosts: string,
+  extra: Partial<Extract<WebhooksOptions, { url: string }>> = {},
+  prefix = uniquePrefix(),
+) {
   const parsed = parseAllowList(hosts);
   if ('bad' in parsed) throw new Error(parsed.bad);
   const gaveUp: GaveUp[] = [];

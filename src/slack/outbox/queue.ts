@@ -87,8 +87,8 @@ export interface Classified {
 
 export type OutboxHandler = (job: OutboxJob) => Promise<{ ts?: string; channel?: string }>;
 
-/** `url`: REDIS_URL. */
-export interface OutboxOptions extends RedisSetting {
+/** Where Redis is (RedisSetting) and the outbox's own settings. */
+export type OutboxOptions = RedisSetting & {
   /** REDIS_PREFIX; the queue lives under `${prefix}:{bull}:outbox`. */
   prefix: string;
   logger?: StoreLogger;
@@ -100,7 +100,7 @@ export interface OutboxOptions extends RedisSetting {
   limit?: { max: number; duration: number };
   /** Default OUTBOX_CHANNEL_PACE_MS; 0 turns per-channel pacing off. */
   channelPaceMs?: number;
-}
+};
 
 /** Reserves the next slot of a channel (KEYS[1]) ARGV[1] ms after the last one; returns the wait in ms. */
 const PACE_SCRIPT = `

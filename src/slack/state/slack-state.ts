@@ -8,6 +8,7 @@ import {
   defaultLogger,
   endClient,
   keys,
+  serving,
   type Keys,
   type RedisClient,
   type RedisSetting,
@@ -25,7 +26,7 @@ import type { AnswerRecord, OpenModal, SlackStatePorts } from './ports.js';
 export const COMMAND_CLAIM_TTL_SEC = 600;
 
 /** `url`: REDIS_URL. */
-export interface SlackStateOptions extends RedisSetting {
+export type SlackStateOptions = RedisSetting & {
   /** REDIS_PREFIX; every key lives under `${prefix}:`. */
   prefix: string;
   /** This replica's id, used in the connection's name. */
@@ -33,7 +34,7 @@ export interface SlackStateOptions extends RedisSetting {
   /** How long a person's answer history is kept after their latest answer, in seconds. Default 86400 (one day). */
   retentionSec?: number;
   logger?: StoreLogger;
-}
+};
 
 export class SlackState implements SlackStatePorts {
   /** Events API deliveries already taken by some replica (each event is processed once). */
@@ -126,13 +127,9 @@ export class SlackState implements SlackStatePorts {
     }
   }
 
-  /** True when Redis answers a PING now (a failed PING is the answer, not an error). */
-  async answers(): Promise<boolean> {
-    try {
-      return (await this.cmd.ping()) === 'PONG';
-    } catch {
-      return false;
-    }
+  /** True when Redis serves now: PONG, and on Cluster `cluster_state:ok` (a failure is the answer, not an error). */
+  answers(): Promise<boolean> {
+    return serving(this.cmd);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,99 @@
+// One RedisSetting (src/config/redis.ts) turned into an ioredis client of its topology: a Redis for one server
+// or a Sentinel group (ioredis asks the sentinels for the master and follows failovers), a Cluster for Redis
+// Cluster (ioredis follows MOVED/ASK and refreshes the slot map). Credentials and TLS apply to every node.
+import { Cluster, Redis, ReplyError, type ClusterOptions, type RedisOptions } from 'ioredis';
+import type { RedisNode, RedisSetting } from '../config/index.js';
+import { redactUrl } from './errors.js';
+
+export type { RedisNode, RedisSetting } from '../config/index.js';
+
+/** A connected ioredis client of any topology; the rest of the bot names the type through this alias. */
+export type RedisClient = Redis | Cluster;
+
+/** The per-connection options the factory chooses (timeouts, retries, offline queue, name). */
+export type ConnectionOptions = Omit<RedisOptions, 'sentinels' | 'name' | 'tls' | 'username' | 'password'>;
+
+/**
+ * After a failover the old master may come back as a replica; a write sent there gets READONLY. Redis's error
+ * code (the reply's first word, part of the protocol) says so; reconnecting re-resolves the master.
+ */
+function readOnlyReply(err: Error): boolean {
+  return replyCode(err) === 'READONLY';
+}
+
+/** Redis's error code: the first word of an error reply (WRONGPASS, NOAUTH, READONLY...); '' for other errors. */
+export function replyCode(err: unknown): string {
+  return err instanceof ReplyError && err instanceof Error ? (err.message.split(' ', 1)[0] ?? '') : '';
+}
+
+function access(setting: RedisSetting): Pick<RedisOptions, 'username' | 'password' | 'tls'> {
+  return {
+    ...(setting.username === undefined ? {} : { username: setting.username }),
+    ...(setting.password === undefined ? {} : { password: setting.password }),
+    ...(setting.tls === undefined ? {} : { tls: { ...setting.tls } }),
+  };
+}
+
+/** An unconnected client (lazyConnect) of the setting's topology with the given per-connection options. */
+export function buildClient(setting: RedisSetting, options: ConnectionOptions): RedisClient {
+  const { retryStrategy, enableOfflineQueue, ...perNode } = options;
+  if (setting.topology === 'cluster') {
+    const clusterOptions: ClusterOptions = {
+      lazyConnect: true,
+      ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
+      redisOptions: { ...perNode, ...access(setting) },
+      // Same back-off as a single Redis between attempts to reach any node (retryStrategy gets attempt counts).
+      clusterRetryStrategy: (attempt) => retryStrategy?.(attempt) ?? null,
+      // A failover takes the cluster down for a few seconds (cluster-node-timeout); commands wait that out in
+      // ioredis's retries (every 200 ms, up to maxRedirections times) instead of failing at once.
+      retryDelayOnClusterDown: 200,
+      retryDelayOnFailover: 200,
+    };
+    return new Cluster(setting.nodes, clusterOptions);
+  }
+  const base: RedisOptions = { ...perNode, ...access(setting), lazyConnect: true };
+  if (retryStrategy !== undefined) base.retryStrategy = retryStrategy;
+  if (enableOfflineQueue !== undefined) base.enableOfflineQueue = enableOfflineQueue;
+  if (setting.topology === 'sentinel') {
+    return new Redis({
+      ...base,
+      sentinels: setting.sentinels,
+      name: setting.master,
+      ...(setting.sentinelPassword === undefined ? {} : { sentinelPassword: setting.sentinelPassword }),
+      ...(setting.tls === undefined
+        ? {}
+        : { enableTLSForSentinelMode: true, sentinelTLS: { ...setting.tls } }),
+      // Listen for +switch-master on the sentinels, so a failover is followed at once, not on the next error.
+      failoverDetector: true,
+      reconnectOnError: readOnlyReply,
+      sentinelRetryStrategy: (attempt) => retryStrategy?.(attempt) ?? null,
+    });
+  }
+  return new Redis(setting.url, base);
+}
+
+/** Where the setting points, for messages and logs (no password). */
+export function describeSetting(setting: RedisSetting): string {
+  if (setting.topology === 'cluster') return `Redis Cluster ${nodeList(setting.nodes)}`;
+  if (setting.topology === 'sentinel') {
+    return `master "${setting.master}" of the sentinels ${nodeList(setting.sentinels)}`;
+  }
+  return redactUrl(setting.url);
+}
+
+export function nodeList(nodes: RedisNode[]): string {
+  return nodes.map((n) => `${n.host}:${n.port}`).join(',');
+}
+
+/**
+ * True when the Redis behind `client` serves commands now. On Cluster, a PING answered by any node is not
+ * enough: while a master is down (until its replica takes over) every node reports `cluster_state:fail`.
+ */
+export async function serving(client: RedisClient): Promise<boolean> {
+  try {
+    if (client instanceof Cluster) return /^cluster_state:ok\r?$/m.test(await client.cluster('INFO'));
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  }
+}

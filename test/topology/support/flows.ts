@@ -1,0 +1,128 @@
+// The system suite's core flows, run against whatever topology `redisEnv` describes: two in-process replicas
+// (the system harness) plus, for the holder-killed flow, a third replica as a child process.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { SlackDriver } from '../../../src/standin/index.js';
+import { loadConfig, type RedisConfig } from '../../../src/config/index.js';
+import { LEASE_TTL_MS, QuestionStore, SWEEP_EVERY_MS } from '../../../src/store/index.js';
+import { questionIdOnCard } from '../../support/slack-text.js';
+import { freePort, runCli, waitUntilReady } from '../../system/child.js';
+import {
+  BOT_TOKEN,
+  FIXTURE,
+  SIGNING_SECRET,
+  openForm,
+  startHarness,
+  type Harness,
+} from '../../system/harness.js';
+
+export const SCHEMA = {
+  type: 'object',
+  properties: { reason: { type: 'string', title: 'Reason' } },
+  required: ['reason'],
+};
+
+/** Longest the holder-killed flow may take: the lease must lapse and a sweep run, plus start-up. */
+export const HOLDER_KILLED_MS = LEASE_TTL_MS + SWEEP_EVERY_MS + 20_000;
+
+/** The RedisSetting the bot reads from `redisEnv`, with `prefix`. */
+export function redisSetting(redisEnv: Record<string, string>, prefix: string): RedisConfig {
+  return loadConfig({ env: { ...redisEnv, REDIS_PREFIX: prefix }, readFile: () => undefined }).redis;
+}
+
+/** Two replicas on the topology, with a `quick` server whose questions time out after 2 s. */
+export function startOn(redisEnv: Record<string, string>): Promise<Harness> {
+  return startHarness({ redisEnv, replicas: 2, moreFixtures: { quick: { timeout: '2s' } } });
+}
+
+/** Opens the form on replica `via` and submits it there; the holder (replica 0) relays the answer. */
+export async function accept(h: Harness, userId: string, via = 0): Promise<void> {
+  const driver = h.drivers[via];
+  if (!driver) throw new Error(`no replica ${via}`);
+  const card = await h.ask(userId, SCHEMA);
+  const viewId = await openForm(h, userId, card);
+  const block = (h.standin.view(viewId)?.view.blocks as { type: string; block_id: string }[]).find(
+    (b) => b.type === 'input',
+  )?.block_id;
+  const submit = await driver.submitView({ userId, viewId, values: { [block ?? '']: 'ship it' } });
+  expect(submit.body).toBe('');
+  expect(await h.toolResult(userId)).toEqual({ action: 'accept', content: { reason: 'ship it' } });
+}
+
+export async function decline(h: Harness, userId: string): Promise<void> {
+  const card = await h.ask(userId, SCHEMA);
+  await h.driver.clickButton({ userId, ...card, actionId: 'elicit_decline' });
+  expect(await h.toolResult(userId)).toEqual({ action: 'decline' });
+  await h.standin.waitForCall('chat.update', (c) => c.ok && c.args.ts === card.ts);
+}
+
+export async function timeout(h: Harness, userId: string): Promise<void> {
+  const card = await h.run(userId, 'ask', { message: 'Anyone?', schema: SCHEMA }, 'quick');
+  expect(await h.toolResult(userId)).toEqual({ action: 'cancel' });
+  const update = await h.standin.waitForCall('chat.update', (c) => c.ok && c.args.ts === card.ts);
+  expect(JSON.stringify(update.args.blocks)).toMatch(/expired|timed out|No answer/i);
+}
+
+/**
+ * A replica (child process) holding the MCP session is SIGKILLed with a question pending: a survivor in `h`
+ * sees its lease lapse and ends the question as holder_lost, updating the card once.
+ */
+export async function holderKilled(
+  h: Harness,
+  redisEnv: Record<string, string>,
+  userId: string,
+): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-topology-'));
+  const config = join(dir, 'config.json');
+  const server = { command: process.execPath, args: ['--import', 'tsx', FIXTURE] };
+  writeFileSync(config, JSON.stringify({ mcpServers: { fixture: server } }));
+  const port = await freePort();
+  const doomed = runCli({
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: h.standin.apiUrl,
+    REDIS_PREFIX: h.prefix,
+    PORT: String(port),
+    ELICIT_RELAY_CONFIG: config,
+    ...redisEnv,
+  });
+  try {
+    await waitUntilReady(doomed);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const driver = new SlackDriver({
+    eventsUrl: `http://127.0.0.1:${port}/slack/events`,
+    signingSecret: SIGNING_SECRET,
+    standin: h.standin,
+  });
+  const ask = { message: 'Still there?', schema: SCHEMA };
+  await driver.slashCommand({ userId, command: '/mcp', text: `run fixture ask ${JSON.stringify(ask)}` });
+  const channel = h.standin.dmChannelOf(userId);
+  // The card's ts is stored with the question once the post succeeded; the holder dies after that.
+  await h.standin.waitForCall(
+    'chat.postMessage',
+    (c) => c.ok && c.args.channel === channel && JSON.stringify(c.args.blocks).includes('elicit_respond'),
+  );
+  const card = h.standin.messagesIn(channel).find((m) => JSON.stringify(m.blocks).includes('elicit_respond'));
+  const ts = card?.ts;
+  const store = await QuestionStore.open({ ...redisSetting(redisEnv, h.prefix), holderId: 'inspector' });
+  try {
+    // Killed once the card is recorded with the question (nothing announces that step, so look for it).
+    const id = questionIdOnCard(card?.blocks);
+    while (!(await store.get(id))?.card) await new Promise((resolve) => setTimeout(resolve, 20));
+  } finally {
+    await store.close();
+  }
+  doomed.child.kill('SIGKILL');
+  await doomed.done;
+  const updated = await h.standin.waitForCall(
+    'chat.update',
+    (c) => c.ok && c.args.ts === ts,
+    HOLDER_KILLED_MS,
+  );
+  expect(JSON.stringify(updated.args.blocks)).toContain('connection to the server was lost');
+  expect(h.standin.calls.filter((c) => c.method === 'chat.update' && c.args.ts === ts)).toHaveLength(1);
+}

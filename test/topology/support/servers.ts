@@ -1,0 +1,223 @@
+// Private Redis topologies for the topology tests, started from the machine's redis-server on free ports in
+// temp dirs and deleted afterwards: a Cluster of 3 masters with a replica each, a Sentinel group (1 master,
+// 1 replica, 3 sentinels) and a TLS Redis with a CA made at test time. Readiness is awaited from each
+// server's log line or by polling its state with a deadline, never by sleeping a fixed time.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '../../system/child.js';
+
+const REDIS_SERVER = '/usr/bin/redis-server';
+const REDIS_CLI = '/usr/bin/redis-cli';
+const run = promisify(execFile);
+
+/** A redis-server process: its port, and how to kill it like a crash (SIGKILL, no save). */
+export interface Server {
+  port: number;
+  kill(): Promise<void>;
+  readonly alive: boolean;
+}
+
+/** The durability every topology here runs with: what the README's "lost last second" note is about. */
+const DURABLE = [
+  '--appendonly',
+  'yes',
+  '--appendfsync',
+  'everysec',
+  '--save',
+  '',
+  '--maxmemory-policy',
+  'noeviction',
+];
+
+/**
+ * Starts redis-server with `args` (plus a port given with `portFlag`, dir and log on stdout) and resolves once
+ * its log matches `ready`.
+ */
+export async function startServer(
+  dir: string,
+  args: string[],
+  ready: RegExp,
+  port?: number,
+  portFlag = '--port',
+): Promise<Server> {
+  const p = port ?? (await freePort());
+  const child: ChildProcess = spawn(
+    REDIS_SERVER,
+    [...args, portFlag, String(p), '--bind', '127.0.0.1', '--dir', dir, '--logfile', ''],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let log = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+      if (ready.test(log)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`redis-server exited (${String(code)}): ${log}`)));
+  });
+  return {
+    port: p,
+    get alive() {
+      return child.exitCode === null && child.signalCode === null;
+    },
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** redis-cli against one port; returns stdout. */
+export async function cli(port: number, ...args: string[]): Promise<string> {
+  const { stdout } = await run(REDIS_CLI, ['-h', '127.0.0.1', '-p', String(port), ...args]);
+  return stdout;
+}
+
+/** Polls `check` every 50 ms until it is true, failing after `deadlineMs` with `what`. */
+export async function until(what: string, deadlineMs: number, check: () => Promise<boolean>): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > end) throw new Error(`not within ${deadlineMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export interface Topology {
+  /** The environment that points the bot at it (REDIS_CLUSTER_NODES, REDIS_SENTINELS...). */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export interface ClusterTopology extends Topology {
+  nodes: Server[];
+  /** The port of the master now serving `slot`. */
+  masterOf(slot: number): Promise<number>;
+  /** Whether every node still running reports cluster_state:ok. */
+  healthy(): Promise<boolean>;
+}
+
+/** How long a cluster node may be silent before it counts as failing, ms (Redis's default is 15 s). */
+const NODE_TIMEOUT_MS = 1_000;
+
+export async function startCluster(extra: string[] = []): Promise<ClusterTopology> {
+  const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-cluster-'));
+  const nodes = await Promise.all(
+    Array.from({ length: 6 }, async () => {
+      const port = await freePort();
+      const args = ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`];
+      args.push('--cluster-node-timeout', String(NODE_TIMEOUT_MS), ...DURABLE, ...extra);
+      args.push('--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`);
+      return startServer(dir, args, /Ready to accept connections/, port);
+    }),
+  );
+  const addresses = nodes.map((n) => `127.0.0.1:${n.port}`);
+  await run(REDIS_CLI, ['--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes']);
+  const healthy = async (): Promise<boolean> => {
+    const states = await Promise.all(nodes.filter((n) => n.alive).map((n) => cli(n.port, 'CLUSTER', 'INFO')));
+    return states.every((s) => /cluster_state:ok/.test(s));
+  };
+  await until('the new cluster reports cluster_state:ok on every node', 20_000, healthy);
+  return {
+    nodes,
+    env: { REDIS_CLUSTER_NODES: addresses.slice(0, 2).join(',') },
+    healthy,
+    masterOf: async (slot) => {
+      const alive = nodes.find((n) => n.alive);
+      if (!alive) throw new Error('no node alive');
+      const port = findSlotOwner(await cli(alive.port, 'CLUSTER', 'NODES'), slot);
+      if (port === undefined) throw new Error(`no live master serves slot ${slot}`);
+      return port;
+    },
+    stop: async () => {
+      await Promise.all(nodes.map((n) => n.kill()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The port of the live master whose slot ranges in CLUSTER NODES output include `slot`. */
+function findSlotOwner(nodesText: string, slot: number): number | undefined {
+  for (const line of nodesText.trim().split('\n')) {
+    const [, address = '', flags = '', , , , , , ...slots] = line.split(' ');
+    if (!flags.includes('master') || flags.includes('fail')) continue;
+    const serves = slots.some((range) => {
+      const [from = '', to = from] = range.split('-');
+      return slot >= Number(from) && slot <= Number(to);
+    });
+    if (serves) return Number(/:(\d+)@/.exec(address)?.[1]);
+  }
+  return undefined;
+}
+
+export interface SentinelTopology extends Topology {
+  master: Server;
+  replica: Server;
+  sentinels: Server[];
+  /** The address the sentinels give for the master now, e.g. `127.0.0.1:6380`. */
+  masterAddress(): Promise<string>;
+}
+
+export const SENTINEL_MASTER = 'relay-master';
+
+export async function startSentinelGroup(): Promise<SentinelTopology> {
+  const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-sentinel-'));
+  const master = await startServer(dir, [...DURABLE, '--appenddirname', 'aof-master'], /Ready to accept/);
+  const replicaArgs = [
+    ...DURABLE,
+    '--appenddirname',
+    'aof-replica',
+    '--replicaof',
+    '127.0.0.1',
+    String(master.port),
+  ];
+  const replica = await startServer(dir, replicaArgs, /MASTER <-> REPLICA sync: Finished with success/);
+  const sentinels = await Promise.all(
+    [0, 1, 2].map(async (i) => {
+      const config = join(dir, `sentinel-${i}.conf`);
+      writeFileSync(
+        config,
+        [
+          `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${master.port} 2`,
+          `sentinel down-after-milliseconds ${SENTINEL_MASTER} 1000`,
+          `sentinel failover-timeout ${SENTINEL_MASTER} 5000`,
+          `sentinel parallel-syncs ${SENTINEL_MASTER} 1`,
+          '',
+        ].join('\n'),
+      );
+      return startServer(dir, [config, '--sentinel'], /\+monitor master/);
+    }),
+  );
+  const masterAddress = async (): Promise<string> => {
+    const [first] = sentinels.filter((s) => s.alive);
+    if (!first) throw new Error('no sentinel alive');
+    const [host, port] = (await cli(first.port, 'SENTINEL', 'get-master-addr-by-name', SENTINEL_MASTER))
+      .trim()
+      .split('\n');
+    return `${host ?? ''}:${port ?? ''}`;
+  };
+  // Every sentinel has found the replica and the others, so a failover can reach its quorum.
+  await until('every sentinel knows the replica and the two other sentinels', 20_000, async () => {
+    const views = await Promise.all(sentinels.map((s) => cli(s.port, 'SENTINEL', 'master', SENTINEL_MASTER)));
+    return views.every((v) => /num-slaves\n1\n/.test(v) && /num-other-sentinels\n2\n/.test(v));
+  });
+  return {
+    master,
+    replica,
+    sentinels,
+    masterAddress,
+    env: {
+      REDIS_SENTINELS: sentinels.map((s) => `127.0.0.1:${s.port}`).join(','),
+      REDIS_SENTINEL_MASTER: SENTINEL_MASTER,
+    },
+    stop: async () => {
+      await Promise.all([master, replica, ...sentinels].map((s) => s.kill()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
