@@ -120,7 +120,7 @@ describe('the calls API', () => {
     expect([conflict.status, codeOf(conflict)]).toEqual([409, 'idempotency_conflict']);
   });
 
-  it('refuses no token (401), an unknown server (400 naming /server), servers and people a client may not use (403), and writes nothing', async () => {
+  it('refuses no token (401), an unknown server (400 naming /server), a callback host not allowed (400), servers and people a client may not use (403), and writes nothing', async () => {
     const body = { tool: 'echo', arguments: { text: 'no' } };
     expect((await call(body, { token: null })).status).toBe(401);
     expect((await call(body, { token: 'wrong' })).status).toBe(401);
@@ -133,6 +133,11 @@ describe('the calls API', () => {
     expect((badArgs.body.error as { message: string }).message).toMatch(/^\/arguments: /);
     const badUser = await call({ ...body, as: { user: 'bob' } });
     expect((badUser.body.error as { message: string }).message).toMatch(/^\/as\/user: /);
+    const hook = await call({ ...body, callbackUrl: 'https://evil.example/hook' });
+    expect([hook.status, (hook.body.error as { message: string }).message]).toEqual([
+      400,
+      expect.stringMatching(/^\/callbackUrl: host evil.example is not allowed/),
+    ]);
     const server = await call(body, { token: NARROW });
     expect([server.status, codeOf(server)]).toEqual([403, 'forbidden']);
     const person = await call({ ...body, server: 'deploy' }, { token: NARROW });

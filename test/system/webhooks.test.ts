@@ -15,6 +15,7 @@ describe('an API question with a callbackUrl', () => {
   let port: number;
   const received: { headers: IncomingHttpHeaders; body: string }[] = [];
   let onReceived: () => void = () => undefined;
+  const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
   beforeAll(async () => {
     receiver = createServer((req, res) => {
       let body = '';
@@ -43,7 +44,6 @@ describe('an API question with a callbackUrl', () => {
 
   it('is POSTed its GET JSON plus type, signed, once it ends', { timeout: 60_000 }, async () => {
     const url = `http://127.0.0.1:${h.replicas[0]?.port}/api/v1`;
-    const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
     const delivered = new Promise<void>((resolve) => (onReceived = resolve));
     const created = await fetch(`${url}/questions`, {
       method: 'POST',
@@ -67,17 +67,45 @@ describe('an API question with a callbackUrl', () => {
       h.standin.messagesIn(channel).find((m) => JSON.stringify(m.blocks).includes('Hook me?'))?.ts ?? '';
     await h.driver.clickButton({ userId: 'U1', channel, ts, actionId: 'elicit_decline' });
     await delivered;
-    const [hook] = received;
+    await expectSignedDelivery(received.at(-1), `${url}/questions/${id}`, 'question.ended');
+  });
+
+  it('is POSTed for a call: its GET JSON plus type call.ended, signed, once the call ends', async () => {
+    const url = `http://127.0.0.1:${h.replicas[0]?.port}/api/v1`;
+    const delivered = new Promise<void>((resolve) => (onReceived = resolve));
+    const created = await fetch(`${url}/calls`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        server: 'fixture',
+        tool: 'echo',
+        arguments: { text: 'hooked' },
+        as: { user: 'U1' },
+        callbackUrl: `http://127.0.0.1:${port}/hook`,
+      }),
+    });
+    expect(created.status).toBe(202);
+    const { id } = (await created.json()) as { id: string };
+    await delivered;
+    const body = await expectSignedDelivery(received.at(-1), `${url}/calls/${id}`, 'call.ended');
+    expect(body).toMatchObject({ id, status: 'completed', result: { content: [{ text: 'hooked' }] } });
+  });
+
+  /** Checks a delivery's signature with our own HMAC code, and that its body is the resource's GET plus type. */
+  async function expectSignedDelivery(
+    hook: { headers: IncomingHttpHeaders; body: string } | undefined,
+    resource: string,
+    type: string,
+  ): Promise<unknown> {
     const timestamp = String(hook?.headers['x-elicit-relay-timestamp']);
     const mac = createHmac('sha256', SECRET).update(`v1:${timestamp}:${hook?.body}`).digest('hex');
     expect(hook?.headers['x-elicit-relay-signature']).toBe(`v1=${mac}`);
     expect(hook?.headers['x-elicit-relay-delivery']).toMatch(/^dlv_/);
-    const got = (await (await fetch(`${url}/questions/${id}`, { headers })).json()) as Record<
-      string,
-      unknown
-    >;
-    expect(JSON.parse(hook?.body ?? '')).toEqual({ ...got, type: 'question.ended' });
-  });
+    const got = (await (await fetch(resource, { headers })).json()) as Record<string, unknown>;
+    const body: unknown = JSON.parse(hook?.body ?? '');
+    expect(body).toEqual({ ...got, type });
+    return body;
+  }
 
   it('is refused at creation with 400 when its host is not allowed', async () => {
     const url = `http://127.0.0.1:${h.replicas[0]?.port}/api/v1`;
