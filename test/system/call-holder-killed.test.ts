@@ -1,14 +1,9 @@
 // Fault: the replica running an API call is killed (SIGKILL) while the call waits on its person's answer. A
 // surviving replica sees the lease lapse and ends the call failed, saying why; a long-poll on it wakes then.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEASE_TTL_MS, SWEEP_EVERY_MS } from '../../src/store/index.js';
-import { redisUrl } from '../setup/context.js';
 import { apiOf, cardWith, type Api } from './api-support.js';
-import { freePort, runCli, waitUntilReady } from './child.js';
-import { BOT_TOKEN, FIXTURE, SIGNING_SECRET, startHarness, type Harness } from './harness.js';
+import { childReplica, startHarness, type Harness } from './harness.js';
 
 const TOKEN = 'api-token-killed-0123456789';
 
@@ -27,23 +22,7 @@ describe('a replica killed while it runs an API call', () => {
     'leaves the call failed by a survivor, with an error saying its replica stopped',
     { timeout: LEASE_TTL_MS + SWEEP_EVERY_MS + 30_000 },
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-call-kill-'));
-      const config = join(dir, 'config.json');
-      const fixture = { command: process.execPath, args: ['--import', 'tsx', FIXTURE] };
-      writeFileSync(config, JSON.stringify({ mcpServers: { fixture } }));
-      const port = await freePort();
-      const doomed = runCli({
-        SLACK_BOT_TOKEN: BOT_TOKEN,
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: survivor.standin.apiUrl,
-        REDIS_URL: redisUrl(),
-        REDIS_PREFIX: survivor.prefix,
-        PORT: String(port),
-        ELICIT_RELAY_CONFIG: config,
-        ELICIT_RELAY_API_TOKEN: TOKEN,
-      });
-      await waitUntilReady(doomed);
-      rmSync(dir, { recursive: true, force: true });
+      const { run: doomed, port } = await childReplica(survivor, { ELICIT_RELAY_API_TOKEN: TOKEN });
       const created = await fetch(`http://127.0.0.1:${port}/api/v1/calls`, {
         method: 'POST',
         headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },

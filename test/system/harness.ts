@@ -1,5 +1,8 @@
 // System-test harness: the real bot (in-process), real Redis, the Slack stand-in, and the fixture MCP server
 // as a stdio child process. Each harness gets its own Redis prefix, so tests never share state.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSlackConfig } from '../support/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
@@ -13,6 +16,7 @@ import {
 } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { resultText } from '../support/slack-text.js';
+import { freePort, runCli, waitUntilReady, type CliRun } from './child.js';
 
 export const BOT_TOKEN = 'xoxb-test-token';
 export const SIGNING_SECRET = 'test-signing-secret';
@@ -219,4 +223,36 @@ export function inputLabelled(h: Harness, viewId: string, label: string): string
   const block = view.blocks.find((b) => b.type === 'input' && b.label?.text.startsWith(label));
   if (!block) throw new Error(`no input labelled ${label}`);
   return block.block_id;
+}
+
+/**
+ * One more replica of a harness's deployment as a child process (same Redis prefix, same Slack stand-in, the
+ * fixture server), on its own port; resolves once it is ready. Kill it through `run.child`.
+ */
+export async function childReplica(
+  of: Pick<Harness, 'prefix' | 'standin'>,
+  env: Record<string, string> = {},
+): Promise<{ run: CliRun; port: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-replica-'));
+  const config = join(dir, 'config.json');
+  const fixture = { command: process.execPath, args: ['--import', 'tsx', FIXTURE] };
+  writeFileSync(config, JSON.stringify({ mcpServers: { fixture } }));
+  const port = await freePort();
+  const run = runCli({
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: of.standin.apiUrl,
+    REDIS_URL: redisUrl(),
+    REDIS_PREFIX: of.prefix,
+    PORT: String(port),
+    ELICIT_RELAY_CONFIG: config,
+    ...env,
+  });
+  try {
+    await waitUntilReady(run);
+  } finally {
+    // The replica has read its config at start-up; nothing else uses the folder.
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { run, port };
 }

@@ -1,15 +1,11 @@
 // Fault: the replica holding the MCP session is killed (SIGKILL) while a question is pending. A surviving
 // replica sees its lease lapse, ends the question exactly once as holder_lost and updates the card.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlackDriver } from '../../src/standin/index.js';
 import { LEASE_TTL_MS, QuestionStore, SWEEP_EVERY_MS } from '../../src/store/index.js';
 import { redisUrl } from '../setup/context.js';
 import { questionIdOnCard } from '../support/slack-text.js';
-import { freePort, runCli, waitUntilReady } from './child.js';
-import { BOT_TOKEN, FIXTURE, SIGNING_SECRET, startHarness, type Harness } from './harness.js';
+import { SIGNING_SECRET, childReplica, startHarness, type Harness } from './harness.js';
 
 describe('a holder replica killed mid-question', () => {
   let survivor: Harness;
@@ -24,27 +20,7 @@ describe('a holder replica killed mid-question', () => {
     'is swept by a survivor: holder_lost, card updated, within the lease bound',
     { timeout: LEASE_TTL_MS + SWEEP_EVERY_MS + 20_000 },
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-kill-'));
-      const config = join(dir, 'config.json');
-      writeFileSync(
-        config,
-        JSON.stringify({
-          mcpServers: { fixture: { command: process.execPath, args: ['--import', 'tsx', FIXTURE] } },
-        }),
-      );
-      const port = await freePort();
-      const doomed = runCli({
-        SLACK_BOT_TOKEN: BOT_TOKEN,
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: survivor.standin.apiUrl,
-        REDIS_URL: redisUrl(),
-        REDIS_PREFIX: survivor.prefix,
-        PORT: String(port),
-        ELICIT_RELAY_CONFIG: config,
-      });
-      await waitUntilReady(doomed);
-      // The replica has read its config at start-up; nothing else uses the folder.
-      rmSync(dir, { recursive: true, force: true });
+      const { run: doomed, port } = await childReplica(survivor);
       const driver = new SlackDriver({
         eventsUrl: `http://127.0.0.1:${port}/slack/events`,
         signingSecret: SIGNING_SECRET,
