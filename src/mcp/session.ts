@@ -1,32 +1,16 @@
 // One MCP client connection to one server, for one person (or for the server's control link), running at
 // most one tool call at a time: so every elicitation that arrives on it belongs to that call (see pool.ts).
-import {
-  ProtocolErrorCode,
-  RELATED_TASK_META_KEY,
-  type ClientCapabilities,
-  type ClientContext,
-  type ElicitResult,
-  type PriorDiscovery,
-  type RequestId,
-  type RequestOptions,
-} from '@modelcontextprotocol/client';
-import { CallRun, TOOL_TIMEOUT_MARGIN_MS, type WithdrawReason } from './call.js';
+import type { ClientCapabilities, PriorDiscovery, RequestOptions } from '@modelcontextprotocol/client';
+import { CallRun, TOOL_TIMEOUT_MARGIN_MS } from './call.js';
 import type { Clock } from '../clock.js';
-import {
-  parseElicitation,
-  RAW_ELICIT_PARAMS,
-  RelayClient,
-  RpcRefusal,
-  toElicitResult,
-  toRpcError,
-} from './elicitation.js';
+import { RelayClient } from './elicitation.js';
+import { SessionQuestions } from './questions.js';
 import { callWithRounds, DEFAULT_MAX_ROUNDS, onlyElicitation } from './rounds.js';
 import { cancelToolTask, runToolTask } from './tasks.js';
 import { callError, toSummary, toToolResult, urlRequiredResult } from './results.js';
 import { refusesStreamableHttp } from './transport.js';
 import {
   McpClientError,
-  type ElicitationContext,
   type ElicitationMode,
   type ElicitationSink,
   type McpLogger,
@@ -56,10 +40,6 @@ const NO_SDK_TIMEOUT_MS = 2 ** 31 - 1;
  */
 const LIVENESS_PING_MS = 5_000;
 
-/** Sent with -32600 for an elicitation no tool call of this client caused (and no `unsolicited` route). */
-export const UNSOLICITED_REFUSAL =
-  'No tool call of this client is in flight to ask for: elicitations outside a tool call are refused';
-
 export interface SessionOptions {
   spec: McpServerSpec;
   /** The person this session works for; undefined for the control link, which runs no tool calls. */
@@ -86,19 +66,22 @@ export class McpSession {
   private current: CallRun | undefined;
   private closed = false;
   private checkingLiveness = false;
-  /**
-   * SDK 1.32.2 ignored notifications/cancelled for request id 0 (a server's first request on a
-   * connection), so cancellation is tracked here, for every id; the withdraw reason is the relay's own.
-   */
-  private readonly cancels = new Map<RequestId, AbortController>();
-  private readonly ended: Promise<void>;
+  private readonly questions: SessionQuestions;
   private end: () => void = () => undefined;
 
   private constructor(
     private readonly client: RelayClient,
     private readonly opts: SessionOptions,
   ) {
-    this.ended = new Promise((resolve) => (this.end = resolve));
+    this.questions = new SessionQuestions({
+      spec: opts.spec,
+      person: opts.person,
+      sink: opts.sink,
+      current: () => this.current,
+      ended: new Promise<void>((resolve) => (this.end = resolve)),
+      serverInfo: () => this.serverInfo,
+      ...(opts.logger === undefined ? {} : { logger: opts.logger }),
+    });
   }
 
   /** Connects and completes the initialize handshake; throws McpClientError 'connect_failed'. */
@@ -128,7 +111,8 @@ export class McpSession {
       inputRequired: { autoFulfill: false },
     });
     const session = new McpSession(client, opts);
-    session.register(mode);
+    session.questions.register(client);
+    client.setNotificationHandler('notifications/tools/list_changed', () => opts.onToolsChanged?.());
     try {
       await client.connect(transport, opts.prior === undefined ? undefined : { prior: opts.prior });
     } catch (error) {
@@ -207,11 +191,16 @@ export class McpSession {
   async ping(timeoutMs: number): Promise<void> {
     this.assertOpen();
     try {
-      if (this.client.getProtocolEra() === 'modern') await this.client.discover({ timeout: timeoutMs });
-      else await this.client.ping({ timeout: timeoutMs });
+      await this.answersWithin(timeoutMs);
     } catch (error) {
       throw this.failure(error, undefined, 'ping');
     }
+  }
+
+  /** A ping, or for a 2026-07-28 server (which has no ping) a `server/discover`. */
+  private async answersWithin(timeoutMs: number): Promise<void> {
+    if (this.client.getProtocolEra() === 'modern') await this.client.discover({ timeout: timeoutMs });
+    else await this.client.ping({ timeout: timeoutMs });
   }
 
   async close(): Promise<void> {
@@ -238,23 +227,9 @@ export class McpSession {
       server,
       maxRounds: this.opts.spec.maxRounds ?? DEFAULT_MAX_ROUNDS,
       request: this.requestOptions(run),
-      answer: (key, request) => this.answerInput(onlyElicitation(server, request), key, run),
+      answer: (key, request) => this.questions.answerInput(onlyElicitation(server, request), key, run),
     });
     return toToolResult(result);
-  }
-
-  /** One entry of a 2026 round, a question of `run` like a 2025 `elicitation/create` (policy included). */
-  private async answerInput(params: unknown, key: string, run: CallRun): Promise<ElicitResult> {
-    const mode = this.opts.spec.elicitationMode ?? 'form';
-    if (mode === 'off') {
-      const server = this.opts.spec.name;
-      throw new McpClientError(
-        'tool_failed',
-        server,
-        `${server} asked a question, but its elicitation is off`,
-      );
-    }
-    return mode === 'decline' ? this.decline(params) : this.answer(params, key, run.signal, run);
   }
 
   /** Task-augmented (revision 2025-11-25, see tasks.ts); the task is cancelled when the call is abandoned. */
@@ -304,117 +279,10 @@ export class McpSession {
     throw new McpClientError('connection_closed', server, `session to ${server} closed`);
   }
 
-  /**
-   * With mode 'off' no elicitation handler exists, so the SDK answers a request anyway with -32601.
-   * Completion notifications only matter when the sink was asked, i.e. in mode 'form'.
-   */
-  private register(mode: ElicitationMode): void {
-    this.client.setNotificationHandler('notifications/cancelled', ({ params }) => {
-      const withdrawn: WithdrawReason = 'withdrawn';
-      if (params.requestId !== undefined) this.cancels.get(params.requestId)?.abort(withdrawn);
-    });
-    this.client.setNotificationHandler('notifications/tools/list_changed', () =>
-      this.opts.onToolsChanged?.(),
-    );
-    if (mode === 'off') return;
-    this.client.setRequestHandler('elicitation/create', RAW_ELICIT_PARAMS, (params, ctx) =>
-      mode === 'decline'
-        ? this.decline(params)
-        : this.answer(params, ctx.mcpReq.id, ctx.mcpReq.signal, this.runFor(relatedTask(ctx))),
-    );
-    if (mode !== 'form') return;
-    this.client.setNotificationHandler('notifications/elicitation/complete', ({ params }) =>
-      this.completed(params.elicitationId),
-    );
-  }
-
-  /** Policy 'decline': still -32602 for an invalid request (parseElicitation throws), else decline. */
-  private decline(params: unknown): Promise<{ action: 'decline' }> {
-    parseElicitation(params);
-    return Promise.resolve({ action: 'decline' });
-  }
-
-  /**
-   * The call an elicitation belongs to: the one in flight (a session runs one at a time), unless the request
-   * names a task (related-task metadata) that is not that call's, which makes it nobody's call.
-   */
-  private runFor(taskId: string | undefined): CallRun | undefined {
-    const run = this.current;
-    if (taskId === undefined || run?.taskId === undefined || run.taskId === taskId) return run;
-    return undefined;
-  }
-
-  private completed(elicitationId: string): void {
-    const origin = this.current?.origin ?? this.opts.person;
-    if (origin === undefined) return;
-    const ctx = { server: this.opts.spec.name, origin };
-    try {
-      this.opts.sink.complete?.(elicitationId, ctx);
-    } catch (error) {
-      this.opts.logger?.warn({ ...ctx, elicitationId, err: error }, 'elicitation complete failed in sink');
-    }
-  }
-
-  /**
-   * One question: a 2025 server's `elicitation/create` (`id` its JSON-RPC id, `connection` aborting when
-   * the connection ends), or one `inputRequests` entry of a 2026 round (`id` its key, see rounds.ts).
-   */
-  private async answer(params: unknown, id: RequestId, connection: AbortSignal, run: CallRun | undefined) {
-    const request = parseElicitation(params);
-    // No call of ours caused it: the session's person (whoever called last) did not ask, so it is not theirs.
-    const origin = run?.origin ?? this.opts.spec.unsolicitedTo;
-    if (origin === undefined) {
-      this.opts.logger?.warn({ server: this.opts.spec.name }, 'elicitation outside any tool call: refused');
-      throw new RpcRefusal(ProtocolErrorCode.InvalidRequest, UNSOLICITED_REFUSAL);
-    }
-    const withdraw = new AbortController();
-    this.cancels.set(id, withdraw);
-    const onConnectionClosed = (): void => withdraw.abort('call_ended' satisfies WithdrawReason);
-    connection.addEventListener('abort', onConnectionClosed, { once: true });
-    const questionEnded = run?.questionOpened(withdraw);
-    const ctx = this.context(origin, run, withdraw.signal);
-    try {
-      const outcome = await this.opts.sink.ask(request, ctx);
-      const schema = request.mode === 'form' ? request.requestedSchema : undefined;
-      const result = toElicitResult(outcome, request.mode, schema);
-      return await this.unlessWithdrawn(withdraw.signal, result);
-    } catch (error) {
-      this.opts.logger?.warn(
-        { server: ctx.server, userId: origin.userId, err: error },
-        'elicitation sink failed',
-      );
-      await this.unlessWithdrawn(withdraw.signal, undefined);
-      throw toRpcError(error);
-    } finally {
-      this.cancels.delete(id);
-      connection.removeEventListener('abort', onConnectionClosed);
-      questionEnded?.();
-    }
-  }
-
-  /** No response to a request the server cancelled (spec): wait until the session ends instead. */
-  private async unlessWithdrawn<T>(signal: AbortSignal, value: T): Promise<T> {
-    if (signal.aborted && signal.reason === ('withdrawn' satisfies WithdrawReason)) await this.ended;
-    return value;
-  }
-
-  private context(origin: Origin, run: CallRun | undefined, signal: AbortSignal): ElicitationContext {
-    const configured = this.opts.spec.elicitationTimeoutMs;
-    const serverInfo = this.serverInfo;
-    return {
-      server: this.opts.spec.name,
-      origin,
-      signal,
-      timeoutMs: run ? run.questionTimeout(configured) : configured,
-      ...(serverInfo === undefined ? {} : { serverInfo }),
-    };
-  }
-
   private checkLiveness(): void {
     if (this.closed || this.checkingLiveness) return;
     this.checkingLiveness = true;
-    this.client
-      .ping({ timeout: LIVENESS_PING_MS })
+    this.answersWithin(LIVENESS_PING_MS)
       .catch(async (error: unknown) => {
         this.opts.logger?.warn({ server: this.opts.spec.name, err: error }, 'MCP server stopped answering');
         await this.client.close();
@@ -434,13 +302,6 @@ export class McpSession {
 function failedToConnect(opts: SessionOptions, error: unknown): McpClientError {
   const server = opts.spec.name;
   return new McpClientError('connect_failed', server, `could not connect to ${server}`, { cause: error });
-}
-
-/** The task a request says it belongs to (related-task metadata of revision 2025-11-25). */
-function relatedTask(ctx: ClientContext): string | undefined {
-  const related: unknown = ctx.mcpReq._meta?.[RELATED_TASK_META_KEY];
-  if (typeof related !== 'object' || related === null || !('taskId' in related)) return undefined;
-  return typeof related.taskId === 'string' ? related.taskId : undefined;
 }
 
 function capabilities(mode: ElicitationMode): ClientCapabilities {

@@ -174,4 +174,21 @@ describe('McpHub against a 2026-07-28 (MRTR) server', () => {
     });
     expect(sink.asked).toHaveLength(2);
   });
+
+  it('withdraws the round’s questions with call_ended when the caller abandons the call', async () => {
+    const abandon = new AbortController();
+    const { hub: h, sink } = makeHub(() => {
+      abandon.abort();
+      return { action: 'accept', content: { name: 'Ada' } };
+    });
+    const calling = h.callTool({
+      server: 'modern',
+      tool: 'two_rounds',
+      args: {},
+      origin,
+      signal: abandon.signal,
+    });
+    await expect(calling).rejects.toMatchObject({ code: 'aborted' });
+    expect(sink.asked.map((a) => a.ctx.signal.reason as unknown)).toEqual(['call_ended']);
+  });
 });

@@ -1,0 +1,186 @@
+// The questions of one session: the `elicitation/create` requests of a 2025 server and the `inputRequests`
+// entries of a 2026 server's rounds, each tied to the session's one call in flight and asked through the
+// sink under the server's policy ('form', 'decline', 'off'), withdrawn when the server cancels it or the
+// call ends.
+import {
+  ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
+  type ClientContext,
+  type ElicitResult,
+  type RequestId,
+} from '@modelcontextprotocol/client';
+import type { CallRun, WithdrawReason } from './call.js';
+import {
+  parseElicitation,
+  RAW_ELICIT_PARAMS,
+  RpcRefusal,
+  toElicitResult,
+  toRpcError,
+  type RelayClient,
+} from './elicitation.js';
+import {
+  McpClientError,
+  type ElicitationContext,
+  type ElicitationMode,
+  type ElicitationSink,
+  type McpLogger,
+  type McpServerSpec,
+  type ServerInfo,
+} from './types.js';
+import type { Origin } from '../relay/types.js';
+
+/** Sent with -32600 for an elicitation no tool call of this client caused (and no `unsolicited` route). */
+export const UNSOLICITED_REFUSAL =
+  'No tool call of this client is in flight to ask for: elicitations outside a tool call are refused';
+
+export interface QuestionsOptions {
+  spec: McpServerSpec;
+  /** The session's person (undefined for the control link). */
+  person: Origin | undefined;
+  sink: ElicitationSink;
+  /** The call in flight on the session, if any. */
+  current: () => CallRun | undefined;
+  /** Settles when the session has ended. */
+  ended: Promise<void>;
+  serverInfo: () => ServerInfo | undefined;
+  logger?: McpLogger;
+}
+
+export class SessionQuestions {
+  /**
+   * SDK 1.32.2 ignored notifications/cancelled for request id 0 (a server's first request on a
+   * connection), so cancellation is tracked here, for every id; the withdraw reason is the relay's own.
+   */
+  private readonly cancels = new Map<RequestId, AbortController>();
+
+  constructor(private readonly opts: QuestionsOptions) {}
+
+  private get mode(): ElicitationMode {
+    return this.opts.spec.elicitationMode ?? 'form';
+  }
+
+  /**
+   * With mode 'off' no elicitation handler exists, so the SDK answers a request anyway with -32601.
+   * Completion notifications only matter when the sink was asked, i.e. in mode 'form'.
+   */
+  register(client: RelayClient): void {
+    const mode = this.mode;
+    client.setNotificationHandler('notifications/cancelled', ({ params }) => {
+      const withdrawn: WithdrawReason = 'withdrawn';
+      if (params.requestId !== undefined) this.cancels.get(params.requestId)?.abort(withdrawn);
+    });
+    if (mode === 'off') return;
+    client.setRequestHandler('elicitation/create', RAW_ELICIT_PARAMS, (params, ctx) =>
+      mode === 'decline'
+        ? this.decline(params)
+        : this.answer(params, ctx.mcpReq.id, ctx.mcpReq.signal, this.runFor(relatedTask(ctx))),
+    );
+    if (mode !== 'form') return;
+    client.setNotificationHandler('notifications/elicitation/complete', ({ params }) =>
+      this.completed(params.elicitationId),
+    );
+  }
+
+  /** One entry of a 2026 round, a question of `run` like a 2025 `elicitation/create` (policy included). */
+  async answerInput(params: unknown, key: string, run: CallRun): Promise<ElicitResult> {
+    const mode = this.mode;
+    if (mode === 'off') {
+      const server = this.opts.spec.name;
+      throw new McpClientError(
+        'tool_failed',
+        server,
+        `${server} asked a question, but its elicitation is off`,
+      );
+    }
+    return mode === 'decline' ? this.decline(params) : this.answer(params, key, run.signal, run);
+  }
+
+  /** Policy 'decline': still -32602 for an invalid request (parseElicitation throws), else decline. */
+  private decline(params: unknown): Promise<{ action: 'decline' }> {
+    parseElicitation(params);
+    return Promise.resolve({ action: 'decline' });
+  }
+
+  /**
+   * The call an elicitation belongs to: the one in flight (a session runs one at a time), unless the request
+   * names a task (related-task metadata) that is not that call's, which makes it nobody's call.
+   */
+  private runFor(taskId: string | undefined): CallRun | undefined {
+    const run = this.opts.current();
+    if (taskId === undefined || run?.taskId === undefined || run.taskId === taskId) return run;
+    return undefined;
+  }
+
+  private completed(elicitationId: string): void {
+    const origin = this.opts.current()?.origin ?? this.opts.person;
+    if (origin === undefined) return;
+    const ctx = { server: this.opts.spec.name, origin };
+    try {
+      this.opts.sink.complete?.(elicitationId, ctx);
+    } catch (error) {
+      this.opts.logger?.warn({ ...ctx, elicitationId, err: error }, 'elicitation complete failed in sink');
+    }
+  }
+
+  /**
+   * One question: a 2025 server's `elicitation/create` (`id` its JSON-RPC id, `connection` aborting when
+   * the connection ends), or one `inputRequests` entry of a 2026 round (`id` its key, see rounds.ts).
+   */
+  private async answer(params: unknown, id: RequestId, connection: AbortSignal, run: CallRun | undefined) {
+    const request = parseElicitation(params);
+    // No call of ours caused it: the session's person (whoever called last) did not ask, so it is not theirs.
+    const origin = run?.origin ?? this.opts.spec.unsolicitedTo;
+    if (origin === undefined) {
+      this.opts.logger?.warn({ server: this.opts.spec.name }, 'elicitation outside any tool call: refused');
+      throw new RpcRefusal(ProtocolErrorCode.InvalidRequest, UNSOLICITED_REFUSAL);
+    }
+    const withdraw = new AbortController();
+    this.cancels.set(id, withdraw);
+    const onConnectionClosed = (): void => withdraw.abort('call_ended' satisfies WithdrawReason);
+    connection.addEventListener('abort', onConnectionClosed, { once: true });
+    const questionEnded = run?.questionOpened(withdraw);
+    const ctx = this.context(origin, run, withdraw.signal);
+    try {
+      const outcome = await this.opts.sink.ask(request, ctx);
+      const schema = request.mode === 'form' ? request.requestedSchema : undefined;
+      const result = toElicitResult(outcome, request.mode, schema);
+      return await this.unlessWithdrawn(withdraw.signal, result);
+    } catch (error) {
+      this.opts.logger?.warn(
+        { server: ctx.server, userId: origin.userId, err: error },
+        'elicitation sink failed',
+      );
+      await this.unlessWithdrawn(withdraw.signal, undefined);
+      throw toRpcError(error);
+    } finally {
+      this.cancels.delete(id);
+      connection.removeEventListener('abort', onConnectionClosed);
+      questionEnded?.();
+    }
+  }
+
+  /** No response to a request the server cancelled (spec): wait until the session ends instead. */
+  private async unlessWithdrawn<T>(signal: AbortSignal, value: T): Promise<T> {
+    if (signal.aborted && signal.reason === ('withdrawn' satisfies WithdrawReason)) await this.opts.ended;
+    return value;
+  }
+
+  private context(origin: Origin, run: CallRun | undefined, signal: AbortSignal): ElicitationContext {
+    const configured = this.opts.spec.elicitationTimeoutMs;
+    const serverInfo = this.opts.serverInfo();
+    return {
+      server: this.opts.spec.name,
+      origin,
+      signal,
+      timeoutMs: run ? run.questionTimeout(configured) : configured,
+      ...(serverInfo === undefined ? {} : { serverInfo }),
+    };
+  }
+}
+
+/** The task a request says it belongs to (related-task metadata of revision 2025-11-25). */
+function relatedTask(ctx: ClientContext): string | undefined {
+  const related: unknown = ctx.mcpReq._meta?.[RELATED_TASK_META_KEY];
+  if (typeof related !== 'object' || related === null || !('taskId' in related)) return undefined;
+  return typeof related.taskId === 'string' ? related.taskId : undefined;
+}
