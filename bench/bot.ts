@@ -30,8 +30,13 @@ export interface Bot {
   driver: SlackDriver;
 }
 
-/** The bot with the fixture server; `elicitation` is the fixture's policy (timeout, limits). */
-export async function startBot(url: string, prefix: string, elicitation: object = {}): Promise<Bot> {
+/** The bot with the fixture server; `elicitation` is the fixture's policy (timeout, limits); `env` adds settings. */
+export async function startBot(
+  url: string,
+  prefix: string,
+  elicitation: object = {},
+  env: Record<string, string> = {},
+): Promise<Bot> {
   const standin = await startSlackStandin({ botToken: BOT_TOKEN });
   const config = loadSlackConfig({
     env: {
@@ -42,6 +47,7 @@ export async function startBot(url: string, prefix: string, elicitation: object 
       REDIS_PREFIX: prefix,
       PORT: '0',
       ELICIT_RELAY_CONFIG: 'bench.json',
+      ...env,
     },
     readFile: () =>
       JSON.stringify({
@@ -95,7 +101,8 @@ async function cycle(bot: Bot, userId: string, seen: Set<RecordedCall>): Promise
   return { slashAck, card, submitAck };
 }
 
-const isCard = (c: { args: Record<string, unknown> }): boolean =>
+/** A request card: a message with the Respond button. */
+export const isCard = (c: { args: Record<string, unknown> }): boolean =>
   JSON.stringify(c.args.blocks ?? '').includes('elicit_respond');
 
 export async function botBench(url: string, prefix: string, n: number): Promise<Row[]> {

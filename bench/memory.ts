@@ -20,7 +20,8 @@ function collectGarbage(): void {
   (runInNewContext('gc') as () => void)();
 }
 
-function settled(): { heap: number; rss: number } {
+/** The process's heap and RSS right after a full GC. */
+export function settled(): { heap: number; rss: number } {
   collectGarbage();
   const { heapUsed, rss } = process.memoryUsage();
   return { heap: heapUsed, rss };

@@ -7,9 +7,13 @@
 //   BENCH_BOT_N              full-bot elicitation cycles, default 50 (0 skips the bot benchmark)
 //   BENCH_BURST              timeouts due at the same moment in the burst run, default 10000 (0 skips it)
 //   BENCH_MEMORY             bursts of pending questions through the whole bot, default "1000,2000" ("" skips)
+//   BENCH_API_N              Automations API create→card and end→webhook samples, default 50 (0 skips them)
+//   BENCH_WAITERS            long-poll waiters held on one replica, default 1000 (0 skips)
+//   BENCH_ONLY               run only the steps whose label starts with this (e.g. "automations")
 import { randomBytes } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
 import type { StoreLogger } from '../src/store/index.js';
+import { automationsBench } from './automations.js';
 import { botBench } from './bot.js';
 import { burstBench } from './burst.js';
 import { formBench } from './forms.js';
@@ -42,28 +46,38 @@ async function main(): Promise<void> {
   const spreadMs = intEnv('BENCH_TIMEOUT_SPREAD_MS', Math.max(3_000, count));
   const botN = intEnv('BENCH_BOT_N', 50);
   const burst = intEnv('BENCH_BURST', 10_000);
+  const apiN = intEnv('BENCH_API_N', 50);
+  const waiters = intEnv('BENCH_WAITERS', 1_000);
   const memory = (process.env.BENCH_MEMORY ?? '1000,2000').split(',').filter(Boolean).map(Number);
   console.log(
     `elicit-relay bench: node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), `,
   );
   console.log(`${Math.round(totalmem() / 2 ** 30)} GiB RAM, Redis ${url}, prefix ${prefix}\n`);
   const rows: Row[] = [];
+  const only = process.env.BENCH_ONLY ?? '';
   const step = async (label: string, run: () => Promise<Row[]>): Promise<void> => {
+    if (!label.startsWith(only)) return;
     console.error(`… ${label}`);
     rows.push(...(await run()));
   };
   const opts = { url, prefix, n, logger };
   try {
-    rows.push(await pingFloor(url, 10_000));
+    await step('PING floor', async () => [await pingFloor(url, 10_000)]);
     await step('store create/get/finish', () => storeOps(opts));
     await step('inbox delivery', async () => [await inboxDelivery(opts)]);
     await step('question lifecycle vs in-memory', () => lifecycleBench(opts));
     await step(`timeouts (${count} pending)`, () => timeoutAccuracy({ ...opts, count, spreadMs }));
     if (burst > 0) await step(`burst (${burst} due at once)`, () => burstBench({ ...opts, count: burst }));
     // A floor after the long runs shows how much the machine drifted during the run.
-    rows.push({ ...(await pingFloor(url, 10_000)), name: 'PING again (drift check)' });
+    await step('PING again', async () => [
+      { ...(await pingFloor(url, 10_000)), name: 'PING again (drift check)' },
+    ]);
     await step('form engine', () => Promise.resolve(formBench(n)));
     if (botN > 0) await step(`full bot (${botN} cycles)`, () => botBench(url, `${prefix}:bot`, botN));
+    if (apiN > 0 || waiters > 0)
+      await step(`automations (${apiN} samples, ${waiters} waiters)`, () =>
+        automationsBench(url, `${prefix}:api`, apiN, waiters),
+      );
     if (memory.length > 0)
       await step(`memory (bursts of ${memory.join(', ')})`, () => memoryBench(url, `${prefix}:mem`, memory));
   } finally {

@@ -107,20 +107,24 @@ export function row(
 /**
  * Like timeSequential, but each call of `op` is preceded by one timed call of `floor`, so the floor is sampled
  * under the same machine conditions as the operation (this VM's speed drifts by up to 4× within a run).
+ * `pause` runs untimed before each pair (e.g. to stay under a rate limit the operation would otherwise queue on).
  */
 export async function timePaired(
   n: number,
   warmup: number,
   floor: () => Promise<unknown>,
   op: (i: number) => Promise<unknown>,
+  pause: () => Promise<unknown> = () => Promise.resolve(),
 ): Promise<{ samples: number[]; floorSamples: number[]; opsPerSec: number }> {
   for (let i = 0; i < warmup; i++) {
+    await pause();
     await floor();
     await op(i);
   }
   const samples: number[] = [];
   const floorSamples: number[] = [];
   for (let i = 0; i < n; i++) {
+    await pause();
     const t0 = nowUs();
     await floor();
     const t1 = nowUs();

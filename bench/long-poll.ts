@@ -1,0 +1,247 @@
+// 1,000 long-poll waiters (`GET …?wait=60`) on one replica: the bot's RSS and heap growth per waiter, and the
+// wake-up of each waiter after its question ends, beside a raw XADD → blocking XREAD wake-up on the same
+// Redis (the floor: the store's own outcome delivery cannot be faster than that).
+// The waiters live in a child process (bench/waiters.ts), so the bot's process carries only their server side.
+// SINGLE_QUESTIONS questions have one waiter each; the rest wait at most WAITERS_PER_QUESTION to a question (1,000
+// questions would need 2,000 outbox calls, conversations.open + chat.postMessage, at the outbox's 10 calls/s).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
+import { Redis } from 'ioredis';
+import { ask, withdraw, type Api } from './api-client.js';
+import type { EndWatch } from './end-watch.js';
+import { settled } from './memory.js';
+import { row, summarize, type Row } from './stats.js';
+
+const WAITERS = new URL('./waiters.ts', import.meta.url).pathname;
+/** Questions with one waiter each: the common case, one automation waiting for its own question. */
+const SINGLE_QUESTIONS = 50;
+/** Most waiters on each of the other questions (spread evenly); one end wakes them together. */
+const WAITERS_PER_QUESTION = 100;
+/** Sequential no-op reads after the child sent every request, so the bot has subscribed them all. */
+const SETTLE_READS = 3;
+const KB = 1024;
+
+export interface LongPollOptions {
+  url: string;
+  prefix: string;
+  api: Api;
+  token: string;
+  count: number;
+  watch: EndWatch;
+  /** Resolves once the card of the question asked of `user` is posted. */
+  cardPosted(user: string): Promise<void>;
+}
+
+type Memory = ReturnType<typeof settled>;
+
+/** The child holding the waiters: resolves `sent` once every request is out; `done(id)` gives its answer time. */
+function startWaiters(
+  base: string,
+  token: string,
+  ids: string[],
+): { child: ChildProcess; sent: Promise<void>; done(id: string, count: number): Promise<number[]> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', WAITERS], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const answered = new Map<string, number[]>();
+  const waiting = new Map<string, { left: number; resolve: (ms: number[]) => void }>();
+  let markSent = (): void => undefined;
+  const sent = new Promise<void>((resolve) => (markSent = resolve));
+  createInterface({ input: child.stdout ?? process.stdin }).on('line', (line) => {
+    if (line === 'sent') return markSent();
+    const [, id = '', ms = '', http = '', status = ''] = line.split(' ');
+    // A waiter whose wait ran out (still pending) or failed would make the timing meaningless.
+    if (http !== '200' || status !== 'cancelled')
+      throw new Error(`waiter on ${id} answered ${http} ${status}`);
+    const times = [...(answered.get(id) ?? []), Number(ms)];
+    answered.set(id, times);
+    const waiter = waiting.get(id);
+    if (waiter && times.length === waiter.left) waiter.resolve(times);
+  });
+  child.stdin?.end(`${JSON.stringify({ base, token, ids })}\n`);
+  return {
+    child,
+    sent,
+    /** The answer times of `count` waiters on `id`, once all of them answered. */
+    done: (id, count) => {
+      const times = answered.get(id) ?? [];
+      if (times.length === count) return Promise.resolve(times);
+      return new Promise((resolve) => waiting.set(id, { left: count, resolve }));
+    },
+  };
+}
+
+/** One raw XADD on one connection until a blocking XREAD on another returns it, in µs. */
+async function xreadFloor(
+  writer: Redis,
+  reader: Redis,
+  key: string,
+  lastId: string,
+): Promise<[number, string]> {
+  const read = reader.xread('BLOCK', 5_000, 'STREAMS', key, lastId);
+  const t0 = performance.now();
+  await writer.xadd(key, 'MAXLEN', '~', '1000', '*', 'id', 'x');
+  const reply = await read;
+  const us = (performance.now() - t0) * 1000;
+  return [us, reply?.[0]?.[1][0]?.[0] ?? lastId];
+}
+
+/** The questions, each with its card posted (so the outbox is idle when the measuring starts). */
+async function createQuestions(o: LongPollOptions, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const user = `U0WAIT${i}`;
+    ids.push(await ask(o.api, user));
+    await o.cardPosted(user);
+  }
+  return ids;
+}
+
+/** Ends each question in turn (DELETE: Relay.end) and times its waiters' answers from the end, in ms. */
+async function endEach(
+  o: LongPollOptions,
+  waiters: ReturnType<typeof startWaiters>,
+  floorOnce: () => Promise<number>,
+  ends: { id: string; held: number }[],
+): Promise<{ wake: number[]; floor: number[] }> {
+  const wake: number[] = [];
+  const floor: number[] = [];
+  for (const { id, held } of ends) {
+    // As many floor samples as waiters this end wakes, so both rows have the same n.
+    for (let i = 0; i < held; i++) floor.push(await floorOnce());
+    const answered = waiters.done(id, held);
+    await withdraw(o.api, id);
+    const endedAt = await o.watch.ended(id);
+    wake.push(...(await answered).map((ms) => ms - endedAt));
+  }
+  return { wake, floor };
+}
+
+/**
+ * The floor of a waiter's memory: a bare node:http server holding the same number of requests from the same
+ * child, answering none until all are counted (the sockets, parsers, request and response objects every
+ * long-poll costs, with no bot behind it).
+ */
+async function bareHoldFloor(count: number): Promise<{ before: Memory; holding: Memory }> {
+  const open: ServerResponse[] = [];
+  let all = (): void => undefined;
+  const counted = new Promise<void>((resolve) => (all = resolve));
+  const server = createServer((_req, res) => {
+    if (open.push(res) === count) all();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const before = settled();
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const waiters = startWaiters(
+    base,
+    '-',
+    Array.from({ length: count }, (_, i) => `floor${i}`),
+  );
+  try {
+    await counted;
+    const holding = settled();
+    for (const res of open) res.end('{"status":"cancelled"}');
+    return { before, holding };
+  } finally {
+    waiters.child.kill();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+
+function memoryRows(
+  count: number,
+  floor: { before: Memory; holding: Memory },
+  before: Memory,
+  holding: Memory,
+): Row[] {
+  const perWaiter = (name: string, bytes: number, note: string): Row => ({
+    group: 'long-poll',
+    name,
+    n: count,
+    p50: Math.round(bytes / count),
+    p95: Number.NaN,
+    p99: Number.NaN,
+    max: Number.NaN,
+    unit: 'bytes',
+    note,
+  });
+  const rss = holding.rss - before.rss;
+  const floorHeap = (floor.holding.heap - floor.before.heap) / count;
+  return [
+    perWaiter(
+      `bare node:http server holding ${count} requests, heap growth per request = floor`,
+      floor.holding.heap - floor.before.heap,
+      `RSS ${mb(floor.before.rss)} → ${mb(floor.holding.rss)}`,
+    ),
+    perWaiter(
+      `RSS growth per waiter, ${count} held (goal ≤ 10 KB)`,
+      rss,
+      `RSS ${mb(before.rss)} → ${mb(holding.rss)} (${(rss / count / KB).toFixed(1)} KB per waiter)`,
+    ),
+    {
+      ...perWaiter(
+        `heap growth per waiter, ${count} held`,
+        holding.heap - before.heap,
+        `heap ${mb(before.heap)} → ${mb(holding.heap)}`,
+      ),
+      xFloor: (holding.heap - before.heap) / count / floorHeap,
+    },
+  ];
+}
+
+export async function longPollBench(o: LongPollOptions): Promise<Row[]> {
+  const floorMemory = await bareHoldFloor(o.count);
+  const singles = Math.min(SINGLE_QUESTIONS, o.count);
+  const fanned = o.count - singles;
+  const ids = await createQuestions(o, singles + Math.ceil(fanned / WAITERS_PER_QUESTION));
+  const [alone, shared] = [ids.slice(0, singles), ids.slice(singles)];
+  const held = [...alone, ...Array.from({ length: fanned }, (_, i) => shared[i % shared.length] ?? '')];
+  const ends = ids.map((id) => ({ id, held: held.filter((h) => h === id).length }));
+  const before = settled();
+  const waiters = startWaiters(o.api.base, o.token, held);
+  const writer = new Redis(o.url);
+  const reader = new Redis(o.url);
+  const key = `${o.prefix}:bench-floor-stream`;
+  let lastId = '0-0';
+  const floorOnce = async (): Promise<number> => {
+    const [us, last] = await xreadFloor(writer, reader, key, lastId);
+    lastId = last;
+    return us / 1000;
+  };
+  try {
+    await waiters.sent;
+    for (let i = 0; i < SETTLE_READS; i++) await o.api.request('GET', `/api/v1/questions/${ids[0] ?? ''}`);
+    const holding = settled();
+    const one = await endEach(o, waiters, floorOnce, ends.slice(0, singles));
+    const fan = await endEach(o, waiters, floorOnce, ends.slice(singles));
+    const wakeRow = (name: string, t: { wake: number[]; floor: number[] }, note: string): Row[] => {
+      const floor = summarize(t.floor);
+      return [
+        row('long-poll', 'raw XADD → blocking XREAD wake-up = floor', floor, { unit: 'ms' }),
+        row('long-poll', name, summarize(t.wake), { unit: 'ms', floorP50: floor.p50, note }),
+      ];
+    };
+    return [
+      ...memoryRows(o.count, floorMemory, before, holding),
+      ...wakeRow(
+        `end → its one waiter's answer, ${o.count} held (goal p99 ≤ 50 ms)`,
+        one,
+        `${singles} questions with one waiter each, ended one at a time while the others wait`,
+      ),
+      ...(fanned > 0
+        ? wakeRow(
+            `end → each of the ≈ ${Math.round(fanned / shared.length)} waiters on that question answered`,
+            fan,
+            `${fanned} waiters on ${shared.length} questions, ended one at a time: one end wakes all of its waiters at once`,
+          )
+        : []),
+    ];
+  } finally {
+    waiters.child.kill();
+    writer.disconnect();
+    reader.disconnect();
+  }
+}
