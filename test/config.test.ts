@@ -129,6 +129,11 @@ describe('loadConfig', () => {
     ],
     [
       {},
+      { './elicit-relay.yml': 'mcpServers:\n  a: { command: x, elicitation: { maxRounds: 0 } }' },
+      'mcpServers.a.elicitation.maxRounds',
+    ],
+    [
+      {},
       {
         './elicit-relay.yml':
           'mcpServers:\n  a: { command: x, elicitation: { unsolicited: { user: alice } } }',
@@ -146,7 +151,7 @@ describe('loadConfig', () => {
 
   it('reads the per-server elicitation policy', () => {
     const yaml =
-      'mcpServers:\n  a: { command: x, elicitation: { mode: decline, ratePerMinute: 30, maxPending: 5, timeout: 2h, secrets: refuse } }';
+      'mcpServers:\n  a: { command: x, elicitation: { mode: decline, ratePerMinute: 30, maxPending: 5, timeout: 2h, secrets: refuse, maxRounds: 3 } }';
     const config = loadConfig({ env: {}, readFile: files({ './elicit-relay.yml': yaml }) });
     expect(config.servers[0]).toMatchObject({
       elicitationMode: 'decline',
@@ -154,6 +159,7 @@ describe('loadConfig', () => {
       maxPending: 5,
       refuseSecrets: true,
       elicitationTimeoutMs: 7_200_000,
+      maxRounds: 3,
     });
   });
 

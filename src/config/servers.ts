@@ -126,6 +126,7 @@ function readElicitation(
   | 'maxPending'
   | 'refuseSecrets'
   | 'unsolicitedUser'
+  | 'maxRounds'
 > {
   const policy = {
     elicitationTimeoutMs: DEFAULT_ELICITATION_TIMEOUT_MS,
@@ -147,6 +148,15 @@ function readElicitation(
     ...(elicitation.unsolicited === undefined
       ? {}
       : { unsolicitedUser: readUnsolicited(`${key}.elicitation.unsolicited`, elicitation.unsolicited) }),
+    ...(elicitation.maxRounds === undefined
+      ? {}
+      : {
+          maxRounds: readCount(
+            `${key}.elicitation.maxRounds`,
+            elicitation.maxRounds,
+            'Give how many times one call may be sent again with answers, e.g. 10.',
+          ),
+        }),
   };
 }
 

@@ -60,6 +60,11 @@ export interface ServerConfig {
    * this bot in flight. Absent: such an elicitation is refused with -32600.
    */
   unsolicitedUser?: string;
+  /**
+   * `elicitation.maxRounds`: a 2026-07-28 server may ask for input again after each answer; after this many
+   * retries of one call it fails. Absent: the hub's default, 10.
+   */
+  maxRounds?: number;
   /** Refuse (-32602) forms with fields that look like secrets, which the spec forbids in form mode; default warn. */
   refuseSecrets?: boolean;
   /** Where questions go in Slack, who answers, review, close and reminders; DEFAULT_SLACK_POLICY when absent. */

@@ -97,7 +97,7 @@ export function mcpToolRunner(hub: McpHub): ToolRunner {
   };
 }
 
-/** What the hub needs of a configured server (its connection, timeout, mode and pending cap). */
+/** What the hub needs of a configured server (its connection, timeout, mode, pending cap and round limit). */
 function mcpServerSpec(server: ServerConfig): McpServerSpec {
   return {
     name: server.name,
@@ -105,6 +105,7 @@ function mcpServerSpec(server: ServerConfig): McpServerSpec {
     elicitationTimeoutMs: server.elicitationTimeoutMs,
     elicitationMode: server.elicitationMode,
     ...(server.maxPending === undefined ? {} : { maxPending: server.maxPending }),
+    ...(server.maxRounds === undefined ? {} : { maxRounds: server.maxRounds }),
     ...(server.unsolicitedUser === undefined ? {} : { unsolicitedTo: { userId: server.unsolicitedUser } }),
   };
 }
