@@ -9,7 +9,8 @@ import { SIGNATURE_HEADER, TIMESTAMP_HEADER, DELIVERY_HEADER, signature } from '
 export const RECEIVER_PATH = '/sandbox/webhooks';
 
 /** The receiver keeps the newest deliveries only (the panel lists them, newest first). */
-const KEPT_WEBHOOKS = 50;
+const KEPT_WEBHOOKS = 50; /** A delivery whose timestamp is further than this from the receiver's clock is a replay, in seconds. */
+export const TIMESTAMP_TOLERANCE_SEC = 300;
 
 /** A small approval: Respond opens a one-field form (sending it accepts), Decline declines. */
 export const APPROVAL_SCHEMA = {
@@ -85,7 +86,10 @@ export interface ReceivedWebhook {
   type: string;
   id: string;
   status: string;
-  /** The signature header is v1=HMAC-SHA256("v1:<timestamp>:<body>") with the deployment's secret. */
+  /**
+   * The signature header is v1=HMAC-SHA256("v1:<timestamp>:<body>") with the deployment's secret, and the
+   * timestamp within TIMESTAMP_TOLERANCE_SEC of now (an older one is a replay).
+   */
   verified: boolean;
   /** When it arrived, RFC 3339. */
   receivedAt: string;
@@ -116,15 +120,16 @@ export class WebhookReceiver {
       type: text(parsed.type),
       id: text(parsed.id),
       status: text(parsed.status),
-      verified: this.verifies(header(TIMESTAMP_HEADER), header(SIGNATURE_HEADER), body),
+      verified: this.verifies(header(TIMESTAMP_HEADER), header(SIGNATURE_HEADER), body, nowMs),
       receivedAt: new Date(nowMs).toISOString(),
     });
     this.received.length = Math.min(this.received.length, KEPT_WEBHOOKS);
     this.onChange();
   }
 
-  private verifies(timestamp: string, given: string, body: string): boolean {
+  private verifies(timestamp: string, given: string, body: string, nowMs: number): boolean {
     if (!/^\d+$/.test(timestamp)) return false;
+    if (Math.abs(nowMs / 1000 - Number(timestamp)) > TIMESTAMP_TOLERANCE_SEC) return false;
     const expected = Buffer.from(signature(this.secret, Number(timestamp), body));
     const actual = Buffer.from(given);
     return actual.length === expected.length && timingSafeEqual(actual, expected);

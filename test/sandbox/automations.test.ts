@@ -10,7 +10,8 @@ import {
   type RunningSandbox,
   startSandbox,
 } from '../../src/sandbox/index.js';
-import { sandboxApi } from '../../src/sandbox/automations.js';
+import { TIMESTAMP_TOLERANCE_SEC, WebhookReceiver, sandboxApi } from '../../src/sandbox/automations.js';
+import { signature } from '../../src/webhooks/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { newestCard, sandboxClient, type SandboxClient } from './client.js';
 
@@ -151,5 +152,40 @@ describe('the sandbox API settings', () => {
     expect(api).toMatchObject({ token: 'from-env', tokenFromEnv: true, secret: 'configured-secret' });
     expect(api.config.clients).toEqual(configured.clients);
     expect(api.config.webhookHosts).toEqual(['hooks.example.com', '127.0.0.1:4000']);
+  });
+});
+
+describe('the sandbox webhook receiver', () => {
+  const NOW_MS = Date.UTC(2026, 11, 4, 9, 0, 0);
+  const body = JSON.stringify({ type: 'question.ended', id: 'q1', status: 'accepted' });
+  const headersAt = (secret: string, timestamp: number): Record<string, string> => ({
+    'x-elicit-relay-timestamp': String(timestamp),
+    'x-elicit-relay-signature': signature(secret, timestamp, body),
+    'x-elicit-relay-delivery': 'dlv_1',
+  });
+
+  it('verifies a delivery signed with its secret within the tolerance, and lists it with its fields', () => {
+    let changes = 0;
+    const receiver = new WebhookReceiver('secret', () => (changes += 1));
+    receiver.receive(headersAt('secret', NOW_MS / 1000 - TIMESTAMP_TOLERANCE_SEC), body, NOW_MS);
+    expect(receiver.list()).toEqual([
+      {
+        deliveryId: 'dlv_1',
+        type: 'question.ended',
+        id: 'q1',
+        status: 'accepted',
+        verified: true,
+        receivedAt: '2026-12-04T09:00:00.000Z',
+      },
+    ]);
+    expect(changes).toBe(1);
+  });
+
+  it('does not verify another secret, a replayed (old) timestamp or a changed body', () => {
+    const receiver = new WebhookReceiver('secret', () => undefined);
+    receiver.receive(headersAt('other', NOW_MS / 1000), body, NOW_MS);
+    receiver.receive(headersAt('secret', NOW_MS / 1000 - TIMESTAMP_TOLERANCE_SEC - 1), body, NOW_MS);
+    receiver.receive(headersAt('secret', NOW_MS / 1000), body.replace('accepted', 'declined'), NOW_MS);
+    expect(receiver.list().map((w) => w.verified)).toEqual([false, false, false]);
   });
 });
