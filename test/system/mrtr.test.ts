@@ -63,4 +63,35 @@ describe('a 2026-07-28 (MRTR) server and a 2025 server in one bot', () => {
     const result = await inDm('U2', (c) => resultText(c.args.blocks).includes('Hello, Ada!'));
     expect(resultText(result.args.blocks)).toContain('Hello, Ada!');
   });
+
+  it('posts the server’s answer to a declined round as the result', async () => {
+    const card = await h.run('U3', 'two_rounds', {}, 'modern');
+    await h.driver.clickButton({ userId: 'U3', ...card, actionId: 'elicit_decline' });
+    await inDm('U3', (c) => resultText(c.args.blocks).includes('name declined in round 1'));
+  });
+
+  it('asks a 2026 URL-mode round on a link card whose click is consent, and the call then finishes', async () => {
+    const card = await h.run('U4', 'url_round', {}, 'modern');
+    const post = h.standin.calls.find(
+      (c) =>
+        c.method === 'chat.postMessage' &&
+        c.args.channel === card.channel &&
+        JSON.stringify(c.args).includes('elicit_url_open'),
+    );
+    expect(JSON.stringify(post?.args.blocks)).toContain('example.com');
+    await h.driver.clickButton({ userId: 'U4', ...card, actionId: 'elicit_url_open' });
+    await inDm('U4', (c) => resultText(c.args.blocks).includes('account linked'));
+  });
+
+  it('asks the three requests of one round, each on its own card today, and sends all answers in one retry', async () => {
+    await h.driver.slashCommand({ userId: 'U5', command: '/mcp', text: 'run modern three_requests {}' });
+    const channel = h.standin.dmChannelOf('U5');
+    const cards = () =>
+      h.standin.messagesIn(channel).filter((m) => JSON.stringify(m.blocks ?? '').includes('elicit_decline'));
+    await h.standin.waitForCall('chat.postMessage', () => cards().length === 3, 15_000);
+    for (const card of cards()) {
+      await h.driver.clickButton({ userId: 'U5', channel, ts: card.ts, actionId: 'elicit_decline' });
+    }
+    await inDm('U5', (c) => resultText(c.args.blocks).includes('name=declined age=declined colour=declined'));
+  });
 });
