@@ -89,6 +89,15 @@ export function renderAutomations(state, person) {
     copyable('curl', a.curl),
     copyable('elicit-relay ask', a.ask),
     h(
+      'p',
+      { class: 'copy-note' },
+      'In this checkout, ',
+      h('code', {}, 'npx elicit-relay'),
+      ' needs ',
+      h('code', {}, 'npm run build'),
+      ' first. It waits for the answer, prints it and exits 0 when accepted, 1 declined, 3 cancelled or timed out.',
+    ),
+    h(
       'div',
       { class: 'command-head' },
       h(
