@@ -3,7 +3,7 @@
 // becoming mentions.
 import type { Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
 import type { EndReason } from '../src/relay/types.js';
-import { uiText, type Locale } from './i18n.js';
+import { uiText, type Locale, type UiText } from './i18n.js';
 import { DECLINE_ACTION, RESPOND_ACTION } from './ids.js';
 import { BUTTON_TEXT_MAX, BUTTON_VALUE_MAX, SECTION_TEXT_MAX } from './slack-limits.js';
 import { SlackLimitError, escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, section, truncate } from './text.js';
@@ -95,7 +95,7 @@ export function endedCard(
   const t = uiText(input.locale);
   const server = serverName(input.server);
   const by = input.byUserId !== undefined && isUserId(input.byUserId) ? input.byUserId : undefined;
-  const base = input.mode === 'url' && input.reason === 'answered' ? t.linkOpened : t.ended[input.reason];
+  const base = endedStatus(input, t);
   const named = NAMED.includes(input.reason) && by !== undefined ? t.byPerson(base, `<@${by}>`) : base;
   const status = input.at === undefined ? named : t.endedAt(named, dateToken(input.at, input.locale));
   return {
@@ -109,6 +109,21 @@ export function endedCard(
     ],
   };
 }
+
+/** What happened, before who did it and when: an automation that withdrew its question is named. */
+function endedStatus(
+  input: { reason: EndReason; mode?: 'form' | 'url'; requester?: string },
+  t: UiText,
+): string {
+  if (input.mode === 'url' && input.reason === 'answered') return t.linkOpened;
+  const who = input.requester;
+  if (input.reason !== 'withdrawn' || who === undefined || isUserId(who)) return t.ended[input.reason];
+  return t.withdrawnBy(automation(who, t));
+}
+
+/** A requester that is not a person, named as an automation. */
+const automation = (name: string, t: UiText): string =>
+  t.automation(escapeMrkdwn(truncate(name, SERVER_MAX)));
 
 /** Slack user ids become mentions; anything else is a name. */
 const isUserId = (id: string): boolean => /^[UW][A-Z0-9]{1,20}$/.test(id);
@@ -124,7 +139,7 @@ function aboutContext(about: CardAbout, locale?: Locale): ContextBlock[] {
   }
   const who = about.requester;
   if (who !== undefined && who !== '') {
-    const requester = isUserId(who) ? `<@${who}>` : t.automation(escapeMrkdwn(truncate(who, SERVER_MAX)));
+    const requester = isUserId(who) ? `<@${who}>` : automation(who, t);
     parts.push(t.requestedBy(requester));
   }
   return parts.length === 0 ? [] : [{ type: 'context', elements: parts.map((p) => mrkdwn(p)) }];

@@ -39,6 +39,8 @@ export interface UiText {
   noAnswers: string;
   ended: Record<EndReason, string>;
   byPerson: (status: string, mention: string) => string;
+  /** An API question its automation withdrew (`who` is `automation(name)`). */
+  withdrawnBy: (who: string) => string;
   linkOpened: string;
   from: (server: string) => string;
   titleFallback: string;
@@ -141,6 +143,7 @@ const en: UiText = {
     delivery_failed: 'Cancelled: the request could not be delivered',
   },
   byPerson: (status, mention) => `${status} by ${mention}`,
+  withdrawnBy: (who) => `Withdrawn by ${who}`,
   linkOpened: 'Link opened',
   from: (server) => `From ${server}`,
   titleFallback: 'Request',
@@ -238,6 +241,7 @@ const zhCN: UiText = {
     delivery_failed: '已取消：请求无法送达',
   },
   byPerson: (status, mention) => `${mention} ${status}`,
+  withdrawnBy: (who) => `已由${who}撤回`,
   linkOpened: '已打开链接',
   from: (server) => `来自 ${server}`,
   titleFallback: '请求',

@@ -21,7 +21,7 @@ export const DURATION = {
 
 export const RECIPIENTS = {
   description:
-    "Who may answer: one person (in their DM), several people or a user group (the card goes to the first one's DM; each has it in their App Home), or anyone in a channel (the card is posted there).",
+    "Who may answer: one person (in their DM), several people (up to 8 in one multi-person DM with the bot, more in the first one's DM), a user group (in the first member's DM), or anyone in a channel (the card is posted there). Each named person has it in their App Home; the first authorised answer wins.",
   oneOf: [
     { type: 'object', additionalProperties: false, required: ['user'], properties: { user: USER_ID } },
     {

@@ -123,8 +123,11 @@ export interface NewQuestion {
   metadata?: Record<string, unknown>;
 }
 
-/** Where a card is posted: a person's DM, or a conversation (in a thread when `threadTs` is set). */
-export type Place = { dm: string } | { channel: string; threadTs?: string };
+/**
+ * Where a card is posted: a person's DM, a multi-person DM with several people (and the bot), or a
+ * conversation (in a thread when `threadTs` is set).
+ */
+export type Place = { dm: string } | { mpim: string[] } | { channel: string; threadTs?: string };
 
 /** A question as stored (one Redis hash). */
 export interface Question extends NewQuestion {

@@ -17,7 +17,7 @@ import {
 import { systemClock, type Clock } from '../clock.js';
 import { RelayError } from '../relay/errors.js';
 import type { CardChange, Surface } from '../relay/relay.js';
-import type { Question } from '../relay/types.js';
+import type { Place, Question } from '../relay/types.js';
 import type { Outbox } from './outbox/index.js';
 import { placeOfQuestion, type Audience } from './audience.js';
 import type { Locales } from './locales.js';
@@ -51,7 +51,7 @@ export class SlackSurface implements Surface {
 
   async postQuestion(question: Question): Promise<{ channel: string; ts: string }> {
     const place = placeOfQuestion(this.audience.policyOf(question.server), question);
-    const channel = 'dm' in place ? await this.dmOf(question.userId, question.origin.teamId) : place.channel;
+    const channel = await this.channelOf(place, question);
     const input = {
       locale: await this.locales.of(question.userId, question.origin.teamId),
       questionId: question.id,
@@ -168,12 +168,27 @@ export class SlackSurface implements Surface {
   }
 
   /** The person's DM channel with the bot (conversations.open once, then cached). */
-  async dmOf(userId: string, teamId: string | undefined): Promise<string> {
-    const key = `${teamId ?? ''}:${userId}`;
+  dmOf(userId: string, teamId: string | undefined): Promise<string> {
+    return this.directMessage(userId, teamId);
+  }
+
+  /** The card's channel: the asked person's DM, the multi-person DM of several people, or the conversation. */
+  private async channelOf(place: Place, question: Question): Promise<string> {
+    if ('channel' in place) return place.channel;
+    const users = 'mpim' in place ? place.mpim.join(',') : question.userId;
+    return this.directMessage(users, question.origin.teamId);
+  }
+
+  /**
+   * The DM with one person, or the multi-person DM with several (`users` comma-separated, as
+   * conversations.open takes them): opened once, then cached.
+   */
+  private async directMessage(users: string, teamId: string | undefined): Promise<string> {
+    const key = `${teamId ?? ''}:${users}`;
     const known = this.dms.get(key);
     if (known) return known;
     const client = await this.clients.for(teamId);
-    const opened = await client.conversations.open({ users: userId });
+    const opened = await client.conversations.open({ users });
     const id = opened.channel?.id;
     if (!id) throw new RelayError('slack_bad_response', 'conversations.open returned no channel');
     this.dms.set(key, id);

@@ -108,13 +108,18 @@ const postEphemeral: Handler = (args, store) => {
   return { ok: true, message_ts: store.nextTs() };
 };
 
+/** Most users conversations.open takes besides the caller: a multi-person DM has at most 9 members. */
+const MPIM_MAX_USERS = 8;
+
+/** One user: the DM with them; several (comma-separated): the multi-person DM of them and the bot. */
 const conversationsOpen: Handler = (args, store) => {
   const users = (nonEmpty(args.users) ?? '').split(',').filter(Boolean);
   const [first] = users;
   if (first === undefined) return fail('users_list_not_supplied');
-  if (users.length > 1) return fail('not_implemented');
-  if (!/^[UW][A-Z0-9]+$/.test(first)) return fail('user_not_found');
-  return { ok: true, channel: { id: store.dmChannelOf(first) } };
+  if (!users.every((id) => /^[UW][A-Z0-9]+$/.test(id))) return fail('user_not_found');
+  if (users.length > MPIM_MAX_USERS) return fail('too_many_users');
+  const id = users.length === 1 ? store.dmChannelOf(first) : store.mpimChannelOf(users);
+  return { ok: true, channel: { id } };
 };
 
 const usersInfo: Handler = (args, store) => {

@@ -82,6 +82,8 @@ export interface SlackStandin {
   channelsWithMessages(): string[];
   ephemeralsFor(userId: string): EphemeralMessage[];
   dmChannelOf(userId: string): string;
+  /** The multi-person DM conversations.open gives these people (in any order). */
+  mpimChannelOf(userIds: readonly string[]): string;
   view(id: string): OpenedView | undefined;
   /** The open modal stack of a user, root first. */
   openViews(userId: string): OpenedView[];
@@ -252,6 +254,9 @@ class Standin implements SlackStandin {
   }
   dmChannelOf(userId: string): string {
     return this.store.dmChannelOf(userId);
+  }
+  mpimChannelOf(userIds: readonly string[]): string {
+    return this.store.mpimChannelOf(userIds);
   }
   view(id: string): OpenedView | undefined {
     return this.store.views.get(id);

@@ -80,6 +80,7 @@ export class Store {
   origin = '';
   readonly triggers = new Map<string, Trigger>();
   private readonly dms = new Map<string, string>();
+  private readonly mpims = new Map<string, string>();
   private seq = 0;
 
   /** The workspace whose token made the call being answered; the stand-in's own between calls. */
@@ -129,6 +130,17 @@ export class Store {
     if (!id) {
       id = `D0${(0x10000000 + this.next()).toString(36).toUpperCase()}`;
       this.dms.set(userId, id);
+    }
+    return id;
+  }
+
+  /** The multi-person DM of these people and the bot (conversations.open with several users): one per set. */
+  mpimChannelOf(userIds: readonly string[]): string {
+    const key = [...userIds].sort().join(',');
+    let id = this.mpims.get(key);
+    if (!id) {
+      id = `G0${(0x10000000 + this.next()).toString(36).toUpperCase()}`;
+      this.mpims.set(key, id);
     }
     return id;
   }

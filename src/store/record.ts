@@ -191,8 +191,9 @@ function parseMetadata(h: Record<string, string>): Record<string, unknown> {
 }
 
 function parsePlace(h: Record<string, string>): Place {
-  const v = json(h, 'place') as Partial<Record<'dm' | 'channel' | 'threadTs', unknown>> | null;
+  const v = json(h, 'place') as Partial<Record<'dm' | 'mpim' | 'channel' | 'threadTs', unknown>> | null;
   if (typeof v?.dm === 'string') return { dm: v.dm };
+  if (Array.isArray(v?.mpim) && v.mpim.every((id) => typeof id === 'string')) return { mpim: v.mpim };
   if (typeof v?.channel !== 'string') throw bad(h.id ?? '?', 'place');
   if (v.threadTs === undefined) return { channel: v.channel };
   if (typeof v.threadTs !== 'string') throw bad(h.id ?? '?', 'place');

@@ -79,6 +79,22 @@ describe('endedCard', () => {
     expect(ended('declined', 'declined').text).toBe('github: Declined');
   });
 
+  it('names the automation that withdrew its question, in each language', () => {
+    const withdrawn = {
+      server: 'api:ci',
+      message: 'Ship?',
+      state: 'cancelled',
+      reason: 'withdrawn',
+    } as const;
+    const en = endedCard({ ...withdrawn, requester: 'ci' });
+    expect(status(en)).toContain('Withdrawn by an automation (ci)');
+    expect(status(en)).not.toContain('server');
+    expect(status(endedCard({ ...withdrawn, requester: 'ci', locale: 'zh-CN' }))).toContain(
+      '已由自动化任务（ci）撤回',
+    );
+    expect(status(endedCard({ ...withdrawn, requester: 'U1' }))).toContain('Withdrawn by the server');
+  });
+
   it('never turns a malformed user id into markup', () => {
     expect(status(ended('accepted', 'answered', '<!channel>'))).not.toContain('<');
   });

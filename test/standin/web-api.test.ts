@@ -34,6 +34,22 @@ describe('Slack stand-in: identity and conversations', () => {
     expect(standin.dmChannelOf('U1')).toMatch(/^D/);
   });
 
+  it('opens one stable G… multi-person DM per set of users, and refuses more than 8', async () => {
+    const group = await callApi(standin, 'conversations.open', { users: 'U1,U2,U3' });
+    const reordered = await callApi(standin, 'conversations.open', { users: 'U3,U1,U2' });
+    expect(group.body.channel).toEqual({ id: standin.mpimChannelOf(['U1', 'U2', 'U3']) });
+    expect(reordered.body.channel).toEqual(group.body.channel);
+    expect((group.body.channel as { id: string }).id).toMatch(/^G/);
+    const nine = Array.from({ length: 9 }, (_, i) => `U${i + 1}`).join(',');
+    expect((await callApi(standin, 'conversations.open', { users: nine })).body).toMatchObject({
+      ok: false,
+      error: 'too_many_users',
+    });
+    expect((await callApi(standin, 'conversations.open', { users: 'U1,bob' })).body.error).toBe(
+      'user_not_found',
+    );
+  });
+
   it('answers users.info with the configured name, and the locale when asked', async () => {
     const { body } = await callApi(standin, 'users.info', { user: 'U2', include_locale: true });
     expect(body.user).toMatchObject({ id: 'U2', name: 'li.wei', tz: 'Asia/Shanghai', locale: 'zh-CN' });

@@ -19,6 +19,14 @@ describe('question records', () => {
     expect(created).toMatchObject({ state: 'pending', holder: 'holder-a' });
   });
 
+  it('round-trips a multi-person DM place and the call an origin runs for', async () => {
+    const store = await openStore(uniquePrefix(), 'holder-a');
+    const asked = newQuestion({ place: { mpim: ['U1', 'U2'] }, origin: { userId: 'U1', callId: 'call_x' } });
+    const created = await store.create(asked);
+    expect(await store.get(created.id)).toMatchObject({ place: asked.place, origin: asked.origin });
+    await store.close();
+  });
+
   it('returns undefined for an unknown id', async () => {
     const store = await openStore(uniquePrefix(), 'holder-a');
     expect(await store.get('no-such-question')).toBeUndefined();

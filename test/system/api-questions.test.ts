@@ -162,7 +162,7 @@ describe('the questions API', () => {
     await api('DELETE', `/questions/${id}`);
   });
 
-  it('withdraws a pending question: cancelled, reason withdrawn, result cancel, and the card says so', async () => {
+  it('withdraws a pending question: cancelled, reason withdrawn, result cancel, and the card names the automation that withdrew it', async () => {
     const id = String((await ask()).body.id);
     const card = await cardOf(id);
     const withdrawn = await api('DELETE', `/questions/${id}`, { on: 1 });
@@ -175,7 +175,7 @@ describe('the questions API', () => {
     });
     expect(withdrawn.body.answeredBy).toBeUndefined();
     const update = await h.standin.waitForCall('chat.update', (c) => c.args.ts === card.ts, 15_000);
-    expect(JSON.stringify(update.args.blocks)).toContain('Withdrawn');
+    expect(JSON.stringify(update.args.blocks)).toContain('Withdrawn by an automation (default)');
   });
 
   it('creates exactly one question (one card) for concurrent duplicates on two replicas; another body gets 409', async () => {
@@ -237,6 +237,20 @@ describe('the questions API', () => {
     expect([second.status, (second.body.error as { code: string }).code]).toEqual([429, 'rate_limited']);
     expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     await api('DELETE', `/questions/${String(first.body.id)}`, { token: NARROW });
+  });
+
+  it('asks several people in one multi-person DM: someone not listed is refused, the first listed person to act wins', async () => {
+    const id = String((await ask({ to: { users: ['U1', 'U2'] }, message: 'Both of you?' })).body.id);
+    const card = await cardOf(id);
+    expect(card.channel).toBe(h.standin.mpimChannelOf(['U1', 'U2']));
+    await h.driver.clickButton({ userId: 'U3', ...card, actionId: 'elicit_decline' });
+    expect((await api('GET', `/questions/${id}`)).body.status).toBe('pending');
+    await h.drivers[1]?.clickButton({ userId: 'U2', ...card, actionId: 'elicit_decline' });
+    await h.drivers[2]?.clickButton({ userId: 'U1', ...card, actionId: 'elicit_decline' });
+    const ended = await api('GET', `/questions/${id}?wait=30`);
+    expect(ended.body).toMatchObject({ status: 'declined', answeredBy: 'U2' });
+    const update = await h.standin.waitForCall('chat.update', (c) => c.args.ts === card.ts, 15_000);
+    expect(JSON.stringify(update.args.blocks)).toContain('<@U2>');
   });
 
   it('asks a user group: members resolved when asked, the card in the first member’s DM, any member may answer', async () => {

@@ -106,8 +106,9 @@ export class Intake implements QuestionIntake {
 }
 
 /**
- * Asks the people an API client names, without waiting: the card goes to the person's DM (the first named
- * person's for several people or a group; every named person has it in their App Home), or into the channel.
+ * Asks the people an API client names, without waiting: the card goes to the person's DM, to one multi-person
+ * DM of several listed people (so every one of them sees it; the first to answer wins), to the first member's
+ * DM for a user group (every member has it in their App Home), or into the channel.
  */
 export async function openQuestion(
   deps: { relay: Pick<Relay, 'open'>; answerers: Pick<AnswererResolver, 'answerersTo'> },
@@ -117,7 +118,7 @@ export async function openQuestion(
   const answerers = await deps.answerers.answerersTo(context.to);
   const person = 'channel' in context.to ? context.to.channel : namedFirst(answerers);
   if (person === undefined) throw new RelayError('no_answerers', 'the user group has no members to ask');
-  const place: Place = 'channel' in context.to ? { channel: context.to.channel } : { dm: person };
+  const place = placeOf(context.to, person);
   return deps.relay.open({
     server: apiServerName(context.client),
     client: context.client,
@@ -133,6 +134,22 @@ export async function openQuestion(
     ...(context.callbackUrl === undefined ? {} : { callbackUrl: context.callbackUrl }),
     ...(context.metadata === undefined ? {} : { metadata: context.metadata }),
   });
+}
+
+/**
+ * Most people a multi-person DM takes besides the bot (Slack's conversations.open: a group DM has at most 9
+ * members). More people than this are asked in the first one's DM, the others through their App Home.
+ */
+const MPIM_MAX_PEOPLE = 8;
+
+/** The card's place: the channel; several listed people's multi-person DM; else the person's DM. */
+function placeOf(to: Recipients, person: string): Place {
+  if ('channel' in to) return { channel: to.channel };
+  if ('users' in to) {
+    const people = [...new Set(to.users)];
+    if (people.length > 1 && people.length <= MPIM_MAX_PEOPLE) return { mpim: people };
+  }
+  return { dm: person };
 }
 
 const namedFirst = (answerers: Answerers): string | undefined =>
