@@ -63,8 +63,6 @@ export function buildClient(setting: RedisSetting, options: ConnectionOptions): 
       ...(setting.tls === undefined
         ? {}
         : { enableTLSForSentinelMode: true, sentinelTLS: { ...setting.tls } }),
-      // Listen for +switch-master on the sentinels, so a failover is followed at once, not on the next error.
-      failoverDetector: true,
       reconnectOnError: readOnlyReply,
       sentinelRetryStrategy: (attempt) => retryStrategy?.(attempt) ?? null,
     });

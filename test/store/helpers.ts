@@ -3,6 +3,7 @@
 import { Redis } from 'ioredis';
 import { afterEach } from 'vitest';
 import type { NewQuestion } from '../../src/relay/types.js';
+import type { RedisClient } from '../../src/redis/index.js';
 import { QuestionStore, type StoreLogger, type StoreOptions } from '../../src/store/index.js';
 import { redisUrl } from '../setup/context.js';
 
@@ -82,7 +83,7 @@ export function collector<T>(): { push(value: T): void; values: T[]; next(count:
 }
 
 /** Every key matching a SCAN pattern. */
-export async function scanAll(redis: Redis, pattern: string): Promise<string[]> {
+export async function scanAll(redis: RedisClient, pattern: string): Promise<string[]> {
   const found: string[] = [];
   let cursor = '0';
   do {
@@ -93,13 +94,13 @@ export async function scanAll(redis: Redis, pattern: string): Promise<string[]> 
   return found;
 }
 
-export async function redisTimeMs(redis: Redis): Promise<number> {
+export async function redisTimeMs(redis: RedisClient): Promise<number> {
   const [sec, micro] = await redis.time();
   return Number(sec) * 1000 + Math.floor(Number(micro) / 1000);
 }
 
 /** CLIENT LIST ids of the connections with this exact name. */
-export async function clientIds(redis: Redis, name: string): Promise<string[]> {
+export async function clientIds(redis: RedisClient, name: string): Promise<string[]> {
   const list = (await redis.client('LIST')) as string;
   return list
     .split('\n')

@@ -1,14 +1,16 @@
 // A run of store replicas (child processes) on one Redis prefix, wired to a History: outcomes delivered to a
 // holder are its MCP responses, and every transition a replica wins is the card update that replica makes.
-import { Redis } from 'ioredis';
 import type { EndReason, NewQuestion, Outcome, Question } from '../../../src/relay/types.js';
-import { keys } from '../../../src/redis/index.js';
+import { loadConfig } from '../../../src/config/index.js';
+import { RedisConnections, endClient, keys, type RedisClient } from '../../../src/redis/index.js';
 import { uniquePrefix } from '../../setup/context.js';
 import { History } from './history.js';
 import { Replica } from './processes.js';
 
 export interface ClusterOptions {
   redisUrl: string;
+  /** The Redis settings instead of REDIS_URL (a test topology's REDIS_CLUSTER_NODES, REDIS_SENTINELS...). */
+  redisEnv?: Record<string, string>;
   replicas: number;
   /** Timer job lock and stalled-check interval of every replica, ms. */
   lockMs?: number;
@@ -25,7 +27,7 @@ export class Cluster {
   private constructor(
     readonly prefix: string,
     readonly replicas: Replica[],
-    readonly redis: Redis,
+    readonly redis: RedisClient,
   ) {
     for (const replica of replicas) {
       replica.on((e) => {
@@ -44,6 +46,7 @@ export class Cluster {
       Array.from({ length: o.replicas }, (_, i) =>
         Replica.start({
           redisUrl: o.redisUrl,
+          ...(o.redisEnv ? { redisEnv: o.redisEnv } : {}),
           prefix,
           holderId: `replica-${i}`,
           lockMs: o.lockMs ?? 2_000,
@@ -52,7 +55,9 @@ export class Cluster {
         }),
       ),
     );
-    return new Cluster(prefix, replicas, new Redis(o.redisUrl));
+    const env = o.redisEnv ?? { REDIS_URL: o.redisUrl };
+    const { redis } = loadConfig({ env, readFile: () => undefined });
+    return new Cluster(prefix, replicas, await new RedisConnections(redis).command('fault-inspector'));
   }
 
   /** `replicas` replica processes on a fresh prefix, each reading its inbox (so each can hold questions). */
@@ -106,6 +111,6 @@ export class Cluster {
 
   async close(): Promise<void> {
     await Promise.all(this.replicas.map((r) => r.stop()));
-    this.redis.disconnect();
+    await endClient(this.redis, false);
   }
 }

@@ -9,6 +9,8 @@ const ENTRY = new URL('./replica.ts', import.meta.url).pathname;
 
 export interface ReplicaOptions {
   redisUrl: string;
+  /** The Redis settings instead of REDIS_URL (REDIS_CLUSTER_NODES, REDIS_SENTINELS... of a test topology). */
+  redisEnv?: Record<string, string>;
   prefix: string;
   holderId: string;
   /** Timer job lock and stalled-check interval, ms (small, so recovery bounds stay short). */
@@ -39,7 +41,7 @@ export class Replica {
       execArgv: ['--import', 'tsx'],
       env: {
         PATH: process.env.PATH ?? '',
-        REDIS_URL: o.redisUrl,
+        ...(o.redisEnv ?? { REDIS_URL: o.redisUrl }),
         REDIS_PREFIX: o.prefix,
         HOLDER_ID: o.holderId,
         TIMER_LOCK_MS: String(o.lockMs),

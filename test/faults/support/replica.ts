@@ -1,6 +1,6 @@
 // A store replica as a child process (forked by processes.ts): one QuestionStore driven over IPC, so tests
 // can SIGKILL, SIGSTOP and SIGCONT a real process that holds questions, timer jobs or connections.
-// Environment: REDIS_URL, REDIS_PREFIX, HOLDER_ID, TIMER_LOCK_MS, TIMER_STALL_MS, CLOCK_SKEW_MS (this
+// Environment: the bot's Redis settings (REDIS_URL, or a Cluster's or Sentinel group's), REDIS_PREFIX, HOLDER_ID, TIMER_LOCK_MS, TIMER_STALL_MS, CLOCK_SKEW_MS (this
 // process's Date.now runs that many ms off, as on a host with a skewed clock).
 import type { EndReason, NewQuestion, Outcome } from '../../../src/relay/types.js';
 
@@ -27,12 +27,12 @@ if (skew !== 0) {
   Date.now = () => realNow() + skew;
 }
 const { QuestionStore } = await import('../../../src/store/index.js');
+const { loadConfig } = await import('../../../src/config/index.js');
 
 const send = (message: object): void => void process.send?.(message);
 const releases = new Map<string, () => void>();
 const store = await QuestionStore.open({
-  url: env('REDIS_URL') ?? '',
-  prefix: env('REDIS_PREFIX') ?? '',
+  ...loadConfig({ env: process.env, readFile: () => undefined }).redis,
   holderId: env('HOLDER_ID') ?? '',
   timers: { lockDurationMs: Number(env('TIMER_LOCK_MS')), stalledIntervalMs: Number(env('TIMER_STALL_MS')) },
   logger: { warn: () => undefined, info: () => undefined },
