@@ -1,6 +1,6 @@
 // System-test harness: the real bot (in-process), real Redis, the Slack stand-in, and the fixture MCP server
 // as a stdio child process. Each harness gets its own Redis prefix, so tests never share state.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,25 +99,28 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       ELICIT_RELAY_CONFIG: 'fixture.json',
       ...options.env,
     },
-    readFile: () =>
-      JSON.stringify({
-        mcpServers: {
-          fixture: {
-            command: process.execPath,
-            args: ['--import', 'tsx', FIXTURE],
-            elicitation: { timeout: options.timeout ?? '2m', ...options.policy },
-            ...(options.slack ? { slack: options.slack } : {}),
-          },
-          ...Object.fromEntries(
-            Object.entries(options.moreFixtures ?? {}).map(([name, { timeout }]) => [
-              name,
-              { command: process.execPath, args: ['--import', 'tsx', FIXTURE], elicitation: { timeout } },
-            ]),
-          ),
-          ...options.servers,
-        },
-        ...options.config,
-      }),
+    // The config file is this fixture; any other file (e.g. REDIS_TLS_CA_FILE) is read from disk.
+    readFile: (path) =>
+      path !== 'fixture.json'
+        ? readFileSync(path, 'utf8')
+        : JSON.stringify({
+            mcpServers: {
+              fixture: {
+                command: process.execPath,
+                args: ['--import', 'tsx', FIXTURE],
+                elicitation: { timeout: options.timeout ?? '2m', ...options.policy },
+                ...(options.slack ? { slack: options.slack } : {}),
+              },
+              ...Object.fromEntries(
+                Object.entries(options.moreFixtures ?? {}).map(([name, { timeout }]) => [
+                  name,
+                  { command: process.execPath, args: ['--import', 'tsx', FIXTURE], elicitation: { timeout } },
+                ]),
+              ),
+              ...options.servers,
+            },
+            ...options.config,
+          }),
   });
   const replicas: RunningRelay[] = [];
   for (let i = 0; i < (options.replicas ?? 1); i++) {

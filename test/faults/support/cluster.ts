@@ -1,9 +1,9 @@
 // A run of store replicas (child processes) on one Redis prefix, wired to a History: outcomes delivered to a
 // holder are its MCP responses, and every transition a replica wins is the card update that replica makes.
 import type { EndReason, NewQuestion, Outcome, Question } from '../../../src/relay/types.js';
-import { loadConfig } from '../../../src/config/index.js';
 import { RedisConnections, endClient, keys, type RedisClient } from '../../../src/redis/index.js';
 import { uniquePrefix } from '../../setup/context.js';
+import { loadRedisConfig } from '../../support/config.js';
 import { History } from './history.js';
 import { Replica } from './processes.js';
 
@@ -56,8 +56,8 @@ export class Cluster {
       ),
     );
     const env = o.redisEnv ?? { REDIS_URL: o.redisUrl };
-    const { redis } = loadConfig({ env, readFile: () => undefined });
-    return new Cluster(prefix, replicas, await new RedisConnections(redis).command('fault-inspector'));
+    const inspector = await new RedisConnections(loadRedisConfig(env)).command('fault-inspector');
+    return new Cluster(prefix, replicas, inspector);
   }
 
   /** `replicas` replica processes on a fresh prefix, each reading its inbox (so each can hold questions). */

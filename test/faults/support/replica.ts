@@ -27,12 +27,12 @@ if (skew !== 0) {
   Date.now = () => realNow() + skew;
 }
 const { QuestionStore } = await import('../../../src/store/index.js');
-const { loadConfig } = await import('../../../src/config/index.js');
+const { loadRedisConfig } = await import('../../support/config.js');
 
 const send = (message: object): void => void process.send?.(message);
 const releases = new Map<string, () => void>();
 const store = await QuestionStore.open({
-  ...loadConfig({ env: process.env, readFile: () => undefined }).redis,
+  ...loadRedisConfig(process.env),
   holderId: env('HOLDER_ID') ?? '',
   timers: { lockDurationMs: Number(env('TIMER_LOCK_MS')), stalledIntervalMs: Number(env('TIMER_STALL_MS')) },
   logger: { warn: () => undefined, info: () => undefined },

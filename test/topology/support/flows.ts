@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { SlackDriver } from '../../../src/standin/index.js';
-import { loadConfig, type RedisConfig } from '../../../src/config/index.js';
+import type { RedisConfig } from '../../../src/config/index.js';
 import { LEASE_TTL_MS, QuestionStore, SWEEP_EVERY_MS } from '../../../src/store/index.js';
+import { loadRedisConfig } from '../../support/config.js';
 import { questionIdOnCard } from '../../support/slack-text.js';
 import { freePort, runCli, waitUntilReady } from '../../system/child.js';
 import {
@@ -29,7 +30,7 @@ export const HOLDER_KILLED_MS = LEASE_TTL_MS + SWEEP_EVERY_MS + 20_000;
 
 /** The RedisSetting the bot reads from `redisEnv`, with `prefix`. */
 export function redisSetting(redisEnv: Record<string, string>, prefix: string): RedisConfig {
-  return loadConfig({ env: { ...redisEnv, REDIS_PREFIX: prefix }, readFile: () => undefined }).redis;
+  return loadRedisConfig({ ...redisEnv, REDIS_PREFIX: prefix });
 }
 
 /** Two replicas on the topology, with a `quick` server whose questions time out after 2 s. */

@@ -1,0 +1,29 @@
+// The core flows on a Redis that serves TLS only, its certificate signed by a private CA made at test time:
+// rediss:// with REDIS_TLS_CA_FILE, for every connection the bot opens.
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { Harness } from '../system/harness.js';
+import { HOLDER_KILLED_MS, accept, decline, holderKilled, startOn, timeout } from './support/flows.js';
+import { startTlsRedis, type TlsRedis } from './support/tls.js';
+
+describe('on a TLS Redis with a private CA (rediss://, REDIS_TLS_CA_FILE)', () => {
+  let redis: TlsRedis;
+  let env: Record<string, string>;
+  let h: Harness;
+  beforeAll(async () => {
+    redis = await startTlsRedis();
+    env = { REDIS_URL: redis.url, REDIS_TLS_CA_FILE: redis.caFile };
+    h = await startOn(env);
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+    await redis?.stop();
+  });
+
+  it('relays an accepted form', () => accept(h, 'U1'));
+  it('relays a decline and updates the card', () => decline(h, 'U2'));
+  it('times a question out', () => timeout(h, 'U3'));
+  it('delivers an answer handled by another replica to the holder', () => accept(h, 'U4', 1));
+  it('sweeps the question of a killed holder as holder_lost', { timeout: HOLDER_KILLED_MS + 10_000 }, () =>
+    holderKilled(h, env, 'U5'),
+  );
+});
