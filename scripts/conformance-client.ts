@@ -2,7 +2,7 @@
 // It drives the relay's real MCP client (McpHub over Streamable HTTP) the way the bot does: list the
 // tools, call each one, and accept every elicitation with empty content so that the SDK's applyDefaults
 // fills in the schema defaults (scenario elicitation-sep1034-client-defaults checks exactly that).
-import { McpHub } from '../src/mcp/index.js';
+import { McpClientError, McpHub, type ToolResult } from '../src/mcp/index.js';
 
 const SERVER = 'conformance';
 const PERSON = { userId: 'conformance-user' };
@@ -27,11 +27,29 @@ async function main(url: string): Promise<void> {
     const tools = await hub.listTools(SERVER);
     for (const tool of tools) {
       const args = TOOL_ARGS[tool.name] ?? {};
-      const result = await hub.callTool({ server: SERVER, tool: tool.name, args, origin: PERSON });
+      const result = await callAsTheBotDoes(hub, tool.name, args);
       process.stdout.write(`${tool.name}: ${JSON.stringify(result)}\n`);
     }
   } finally {
     await hub.close();
+  }
+}
+
+/**
+ * A failed call is a result the person sees, as in the bot's tool runner (relay/sources/mcp.ts), not a crash:
+ * e.g. scenario sep-2322-client-request-state's test_mrtr_no_result_type, which SDK 2.4 rejects
+ * (INVALID_RESULT: a 2026 server must send resultType), must not end the run before the other tools.
+ */
+async function callAsTheBotDoes(
+  hub: McpHub,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<ToolResult> {
+  try {
+    return await hub.callTool({ server: SERVER, tool, args, origin: PERSON });
+  } catch (error) {
+    if (error instanceof McpClientError) return { isError: true, text: error.message };
+    throw error;
   }
 }
 
