@@ -59,35 +59,39 @@ describe('the calls API', () => {
     expect(schemas.CallCreate).toEqual(JSON.parse(JSON.stringify(CALL_CREATE)));
   });
 
-  it('runs the tool as the person: its question in their DM, answered on the card; a long-poll on B wakes with the result and the question', async () => {
-    const args = { message: 'Deploy via the API?', schema: SCHEMA };
-    const created = await call({ tool: 'ask', arguments: args });
-    expect(created.status).toBe(202);
-    const id = String(created.body.id);
-    expect(created.body).toEqual({ id, status: 'running' });
-    const card = await cardWith(h, 'Deploy via the API?');
-    expect(card.channel).toBe(h.standin.dmChannelOf('U1'));
-    const questionId = questionIdOnCard(card.call.args.blocks);
-    const running = await api('GET', `/calls/${id}`, { on: 2 });
-    expect(running.body).toEqual({ id, status: 'running', questions: [questionId] });
-    const waiting = api('GET', `/calls/${id}?wait=30`, { on: 1 });
-    const viewId = await openForm(h, 'U1', card);
-    const block =
-      (h.standin.view(viewId)?.view.blocks as { type: string; block_id: string }[]).find(
-        (b) => b.type === 'input',
-      )?.block_id ?? '';
-    await h.drivers[2]?.submitView({ userId: 'U1', viewId, values: { [block]: 'ship it' } });
-    const ended = await waiting;
-    const answer = { action: 'accept', content: { reason: 'ship it' } };
-    expect(ended.body).toEqual({
-      id,
-      status: 'completed',
-      result: { content: [{ type: 'text', text: JSON.stringify(answer) }] },
-      questions: [questionId],
-    });
-    // The same result post as /mcp run, in the person's DM.
-    expect(await h.toolResult('U1')).toEqual(answer);
-  });
+  it(
+    'runs the tool as the person: its question in their DM, answered on the card; a long-poll on B wakes with the result and the question',
+    { timeout: 60_000 },
+    async () => {
+      const args = { message: 'Deploy via the API?', schema: SCHEMA };
+      const created = await call({ tool: 'ask', arguments: args });
+      expect(created.status).toBe(202);
+      const id = String(created.body.id);
+      expect(created.body).toEqual({ id, status: 'running' });
+      const card = await cardWith(h, 'Deploy via the API?');
+      expect(card.channel).toBe(h.standin.dmChannelOf('U1'));
+      const questionId = questionIdOnCard(card.call.args.blocks);
+      const running = await api('GET', `/calls/${id}`, { on: 2 });
+      expect(running.body).toEqual({ id, status: 'running', questions: [questionId] });
+      const waiting = api('GET', `/calls/${id}?wait=30`, { on: 1 });
+      const viewId = await openForm(h, 'U1', card);
+      const block =
+        (h.standin.view(viewId)?.view.blocks as { type: string; block_id: string }[]).find(
+          (b) => b.type === 'input',
+        )?.block_id ?? '';
+      await h.drivers[2]?.submitView({ userId: 'U1', viewId, values: { [block]: 'ship it' } });
+      const ended = await waiting;
+      const answer = { action: 'accept', content: { reason: 'ship it' } };
+      expect(ended.body).toEqual({
+        id,
+        status: 'completed',
+        result: { content: [{ type: 'text', text: JSON.stringify(answer) }] },
+        questions: [questionId],
+      });
+      // The same result post as /mcp run, in the person's DM.
+      expect(await h.toolResult('U1')).toEqual(answer);
+    },
+  );
 
   it('ends failed with the error when the tool reports one, its result kept', async () => {
     const created = await call({ tool: 'fail', arguments: { reason: 'disk full' } }, { on: 1 });

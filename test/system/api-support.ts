@@ -56,7 +56,8 @@ export async function cardWith(
   const call = await h.standin.waitForCall(
     'chat.postMessage',
     (c) => c.ok && has(c.args.blocks) && JSON.stringify(c.args.blocks).includes('elicit_respond'),
-    15_000,
+    // A first call starts its MCP server's process: on a loaded machine that alone can take seconds.
+    30_000,
   );
   const channel = String(call.args.channel);
   const posted = h.standin.messagesIn(channel).find((m) => has(m.blocks));
