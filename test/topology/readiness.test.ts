@@ -1,0 +1,67 @@
+// /readyz's Redis probe (serving(), which Slack's state answers /readyz and redis_up with) follows the
+// topology: not serving while a Cluster reports cluster_state:fail (slots no node serves) or a Sentinel group
+// has no live master, serving again once the sentinels promoted the replica.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisConnections, endClient, serving, type RedisClient } from '../../src/redis/index.js';
+import { loadRedisConfig } from '../support/config.js';
+import { GRACE_MS } from './support/failover.js';
+import {
+  cli,
+  startCluster,
+  startSentinelGroup,
+  until,
+  type ClusterTopology,
+  type SentinelTopology,
+} from './support/servers.js';
+
+async function probeOf(env: Record<string, string>): Promise<RedisClient> {
+  return new RedisConnections(loadRedisConfig(env)).command('readiness-probe');
+}
+
+describe('readiness on a failing-over topology', () => {
+  let cluster: ClusterTopology;
+  let group: SentinelTopology;
+  const clients: RedisClient[] = [];
+  beforeAll(async () => {
+    [cluster, group] = await Promise.all([startCluster(), startSentinelGroup()]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => endClient(c, false)));
+    await Promise.all([cluster?.stop(), group?.stop()]);
+  });
+
+  it('is not ready while a Cluster has slots no node serves', { timeout: 3 * GRACE_MS }, async () => {
+    const client = await probeOf(cluster.env);
+    clients.push(client);
+    expect(await serving(client)).toBe(true);
+    // A master and its replica both gone: nothing can take over slot 0, so the cluster stays down.
+    const master = await cluster.masterOf(0);
+    const nodes = await cli(master, 'CLUSTER', 'NODES');
+    const id =
+      nodes
+        .split('\n')
+        .find((line) => line.includes('myself'))
+        ?.split(' ')[0] ?? '';
+    const doomed = nodes
+      .split('\n')
+      .filter((line) => line.includes('myself') || line.split(' ')[3] === id)
+      .map((line) => Number(/:(\d+)@/.exec(line)?.[1]));
+    expect(doomed).toHaveLength(2);
+    await Promise.all(cluster.nodes.filter((n) => doomed.includes(n.port)).map((n) => n.kill()));
+    await until('the probe reports the cluster down', GRACE_MS, async () => !(await serving(client)));
+  });
+
+  it(
+    'is not ready while the Sentinel master is down, and ready once the replica was promoted',
+    { timeout: 3 * GRACE_MS },
+    async () => {
+      const client = await probeOf(group.env);
+      clients.push(client);
+      expect(await serving(client)).toBe(true);
+      await group.master.kill();
+      await until('the probe reports no master', GRACE_MS, async () => !(await serving(client)));
+      await until('the probe reports a master again', GRACE_MS, () => serving(client));
+      expect(await group.masterAddress()).toBe(`127.0.0.1:${group.replica.port}`);
+    },
+  );
+});
