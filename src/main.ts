@@ -124,7 +124,8 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     logger,
   };
   const onGaveUp = (gaveUp: GaveUp): Promise<void> => audit.webhookGaveUp(gaveUp);
-  await startWebhooks(config, { ...webhookDeps, ended: api.ended, onGaveUp }, parts);
+  const onAttempt = metrics.webhookAttempt;
+  await startWebhooks(config, { ...webhookDeps, ended: api.ended, onGaveUp, onAttempt }, parts);
   const { port } = await slack.start(config.port, api.mounts);
   parts.push('Slack requests', () => slack.stop());
   parts.push('waiting questions', () => relay.endAllWaiting('call_ended'));

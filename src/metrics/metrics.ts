@@ -88,6 +88,12 @@ export class Metrics {
     labelNames: ['route', 'method', 'status'] as const,
     registers: [this.registry],
   });
+  private readonly webhookAttempts = new Counter({
+    name: 'elicit_relay_webhook_attempts_total',
+    help: 'Webhook delivery attempts by type (question.ended|call.ended) and outcome (delivered|retry|gave_up).',
+    labelNames: ['type', 'outcome'] as const,
+    registers: [this.registry],
+  });
   private readonly reconnects = new Counter({
     name: 'elicit_relay_mcp_reconnects_total',
     help: 'Times an MCP server came back connected after being down.',
@@ -134,6 +140,11 @@ export class Metrics {
   /** One Automations API request answered; `route` is its template (`/api/v1/questions/{id}`). */
   readonly apiRequest = (route: string, method: string, status: number): void => {
     this.apiRequests.inc({ route, method, status: String(status) });
+  };
+
+  /** One webhook delivery attempt and what came of it. */
+  readonly webhookAttempt = (type: string, outcome: string): void => {
+    this.webhookAttempts.inc({ type, outcome });
   };
 
   /** The exposition text and its content type, for GET /metrics. */

@@ -13,6 +13,7 @@ export {
   ATTEMPT_TIMEOUT_MS,
   Webhooks,
   deliveryId,
+  type AttemptOutcome,
   type GaveUp,
   type WebhookRequest,
   type WebhookType,

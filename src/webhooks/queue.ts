@@ -24,6 +24,9 @@ import { retryDelay, DEFAULT_RETRY, type RetrySettings } from './retry.js';
 
 export type WebhookType = 'question.ended' | 'call.ended';
 
+/** What came of one delivery attempt. */
+export type AttemptOutcome = 'delivered' | 'retry' | 'gave_up';
+
 /** One end to report: `body` is the resource as its GET returns it; `type` is added to it. */
 export interface WebhookRequest {
   type: WebhookType;
@@ -64,6 +67,8 @@ export type WebhooksOptions = RedisSetting & {
   /** ELICIT_RELAY_WEBHOOK_HOSTS, parsed. */
   allowed: AllowList;
   logger: StoreLogger & { error(obj: object, msg: string): void };
+  /** Hears each attempt's outcome (metrics): delivered (2xx), retry (will be tried again) or gave_up. */
+  onAttempt?: (type: WebhookType, outcome: AttemptOutcome) => void;
   /** Told once per delivery that gives up (the audit records it); its failure is logged, not retried. */
   onGaveUp?: (gaveUp: GaveUp) => Promise<void>;
   clock: Pick<Clock, 'now' | 'random'>;
@@ -183,12 +188,15 @@ export class Webhooks {
     };
     try {
       const status = await attempt(url, body, headers, settings);
+      this.opts.onAttempt?.(job.data.type, 'delivered');
       await this.dropBody(job);
       return { delivered: status };
     } catch (err) {
       const error =
         err instanceof WebhookError ? err : new WebhookError('network', 'attempt failed', { cause: err });
-      if (!this.givesUp(job, error)) throw error;
+      const givesUp = this.givesUp(job, error);
+      this.opts.onAttempt?.(job.data.type, givesUp ? 'gave_up' : 'retry');
+      if (!givesUp) throw error;
       await this.giveUp(job, error);
       return { gaveUp: error.code };
     }

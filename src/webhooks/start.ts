@@ -8,7 +8,7 @@ import type { Lifecycle } from '../lifecycle.js';
 import type { Question } from '../relay/types.js';
 import type { StoreLogger } from '../redis/index.js';
 import { allowListOf } from './hosts.js';
-import { Webhooks, type GaveUp, type WebhookRequest } from './queue.js';
+import { Webhooks, type GaveUp, type WebhookRequest, type WebhooksOptions } from './queue.js';
 
 /** The consumer group of the ended stream whose consumers queue deliveries. */
 const ENDED_GROUP = 'webhooks';
@@ -27,6 +27,8 @@ export interface WebhookDeps {
   /** An ended call's delivery (its GET JSON as body), or undefined when it has no callbackUrl (src/api). */
   callEnded(id: string): Promise<Omit<WebhookRequest, 'type' | 'resourceId'> | undefined>;
   onGaveUp: (gaveUp: GaveUp) => Promise<void>;
+  /** Hears each attempt's outcome (metrics). */
+  onAttempt?: WebhooksOptions['onAttempt'];
   clock: Pick<Clock, 'now' | 'random'>;
   logger: StoreLogger & { error(obj: object, msg: string): void };
 }

@@ -103,9 +103,16 @@ async function webhooks(
 const question = { id: 'q1', status: 'accepted', result: { action: 'accept', content: { ok: true } } };
 
 describe('webhook deliveries', () => {
-  it('are signed, retried after a 500 with the same delivery id, and carry the resource plus its type', async () => {
+  it('are signed, retried after a 500 with the same delivery id, and carry the resource plus its type; each attempt’s outcome is reported', async () => {
     const rx = await receiver([500, 200]);
-    const { hooks } = await webhooks(`127.0.0.1:${rx.port}`);
+    const outcomes: string[] = [];
+    let onDelivered: () => void = () => undefined;
+    const delivered = new Promise<void>((resolve) => (onDelivered = resolve));
+    const onAttempt = (type: string, outcome: string): void => {
+      outcomes.push(`${type} ${outcome}`);
+      if (outcome === 'delivered') onDelivered();
+    };
+    const { hooks } = await webhooks(`127.0.0.1:${rx.port}`, { onAttempt });
     await hooks.start();
     const id = await hooks.enqueue({
       type: 'question.ended',
@@ -123,6 +130,8 @@ describe('webhook deliveries', () => {
     expect(Math.abs(Number(second?.headers['x-elicit-relay-timestamp']) - Date.now() / 1000)).toBeLessThan(5);
     expect(first?.headers['content-type']).toBe('application/json');
     expect(JSON.parse(second?.body ?? '')).toEqual({ ...question, type: 'question.ended' });
+    await delivered;
+    expect(outcomes).toEqual(['question.ended retry', 'question.ended delivered']);
   });
 
   it('is one delivery when two replicas enqueue the same end', async () => {
