@@ -3,22 +3,24 @@
 // state, a timer per question, a callback), sequential and 100 at a time; and the Redis commands one
 // lifecycle costs (MONITOR), beside the fewest this flow could need.
 import { Redis } from 'ioredis';
+import type { RedisSetting } from '../src/redis/index.js';
 import { QuestionStore } from '../src/store/index.js';
 import { sampleQuestion, type RedisBenchOptions } from './redis.js';
 import { nowUs, row, summarize, timeSequential, type Row } from './stats.js';
 
 /** Lifecycles in flight at once in the concurrent run. */
-const CONCURRENCY = 100;
+export const CONCURRENCY = 100;
 
-interface Flow {
+export interface Flow {
   /** One lifecycle, resolved when the holder has the outcome. */
   cycle(): Promise<void>;
   close(): Promise<void>;
 }
 
-async function redisFlow(o: RedisBenchOptions): Promise<Flow> {
+/** The lifecycle on Redis at `setting` (default the run's REDIS_URL). */
+export async function redisFlow(o: RedisBenchOptions, setting: RedisSetting = { url: o.url }): Promise<Flow> {
   const open = (holderId: string) =>
-    QuestionStore.open({ url: o.url, prefix: o.prefix, holderId, logger: o.logger });
+    QuestionStore.open({ ...setting, prefix: o.prefix, holderId, logger: o.logger });
   const [holder, other] = [await open('bench-life-a'), await open('bench-life-b')];
   const waiting = new Map<string, () => void>();
   await holder.startInbox((q) => waiting.get(q.id)?.());
@@ -63,7 +65,7 @@ function memoryFlow(): Flow {
 }
 
 /** `n` lifecycles, `CONCURRENCY` at a time: per-lifecycle latency (µs) and lifecycles per second. */
-async function concurrent(flow: Flow, n: number): Promise<{ samples: number[]; opsPerSec: number }> {
+export async function concurrent(flow: Flow, n: number): Promise<{ samples: number[]; opsPerSec: number }> {
   const samples: number[] = [];
   let started = 0;
   const start = nowUs();

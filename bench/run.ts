@@ -16,6 +16,7 @@ import type { StoreLogger } from '../src/store/index.js';
 import { automationsBench } from './automations.js';
 import { botBench } from './bot.js';
 import { burstBench } from './burst.js';
+import { clusterLifecycleBench } from './cluster.js';
 import { formBench } from './forms.js';
 import { lifecycleBench } from './lifecycle.js';
 import { memoryBench } from './memory.js';
@@ -66,6 +67,9 @@ async function main(): Promise<void> {
     await step('store create/get/finish', () => storeOps(opts));
     await step('inbox delivery', async () => [await inboxDelivery(opts)]);
     await step('question lifecycle vs in-memory', () => lifecycleBench(opts));
+    await step('cluster: question lifecycle on a 3-master Cluster vs one Redis', () =>
+      clusterLifecycleBench(opts),
+    );
     await step(`timeouts (${count} pending)`, () => timeoutAccuracy({ ...opts, count, spreadMs }));
     if (burst > 0) await step(`burst (${burst} due at once)`, () => burstBench({ ...opts, count: burst }));
     // A floor after the long runs shows how much the machine drifted during the run.
