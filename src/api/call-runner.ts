@@ -6,6 +6,7 @@ import type { AuditSource, AuditedCall } from '../audit/index.js';
 import type { RelayClock } from '../relay/relay.js';
 import type { Origin, Question } from '../relay/types.js';
 import type { CallEnd, CallRecord, CallStore, NewCall } from './call-store.js';
+import { summaryResult } from '../mcp/index.js';
 import { repeatEvery } from './repeat.js';
 
 /** Time between sweeps for calls whose replica is gone, ms: the question store's orphan sweep interval. */
@@ -91,7 +92,7 @@ export class CallRunner {
     let end: CallEnd;
     try {
       const answer = await this.deps.runTool({ server: call.server, tool: call.tool, args, origin });
-      const result = callToolResult(answer);
+      const result = summaryResult(answer);
       end = answer.isError
         ? { status: 'failed', error: answer.text || 'The tool reported an error.', result }
         : { status: 'completed', result };
@@ -118,14 +119,3 @@ const audited = (call: CallRecord): AuditedCall => ({
 });
 
 const sourceOf = (call: CallRecord): AuditSource => ({ kind: 'api', client: call.client, user: call.user });
-
-/** The MCP CallToolResult of a tool's answer: its text, its structured content, whether it failed. */
-export function callToolResult(answer: ToolAnswer): Record<string, unknown> {
-  const { structured } = answer;
-  const isObject = typeof structured === 'object' && structured !== null && !Array.isArray(structured);
-  return {
-    content: [{ type: 'text', text: answer.text }],
-    ...(isObject ? { structuredContent: structured } : {}),
-    ...(answer.isError ? { isError: true } : {}),
-  };
-}

@@ -15,6 +15,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from './types.js';
+import { summaryResult } from './results.js';
 
 /** How often a long wait sends a progress notification, in ms (hosts commonly time out after 60 s). */
 export const KEEPALIVE_MS = 15_000;
@@ -186,7 +187,7 @@ function endpointServer(ports: EndpointPorts, client: string): Server {
       const target = await gatewayTarget(ports, client, name);
       const call = { ...target, args };
       const options = { signal: extra.signal, onProgress: progress.note };
-      return callToolResult(await ports.callGatewayTool(client, call, options));
+      return summaryResult(await ports.callGatewayTool(client, call, options));
     } catch (error) {
       if (error instanceof EndpointRefusal) return refusalResult(error);
       throw error;
@@ -240,16 +241,6 @@ async function gatewayTarget(
 
 function answerResult(answer: HumanAnswer): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: { ...answer } };
-}
-
-/** The hub's summary of a call as the host receives it: its text, its structured content, whether it failed. */
-function callToolResult(result: ToolResult): CallToolResult {
-  const structured = isObject(result.structured) ? { structuredContent: result.structured } : {};
-  return {
-    content: [{ type: 'text', text: result.text }],
-    ...structured,
-    ...(result.isError ? { isError: true } : {}),
-  };
 }
 
 function refusalResult(refusal: EndpointRefusal): CallToolResult {

@@ -46,6 +46,25 @@ export function toToolResult(result: Record<string, unknown>): ToolResult {
   return tool;
 }
 
+/** The MCP CallToolResult a summary stands for: its text, its structured content (objects only), whether it failed. */
+export type SummaryResult = {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: true;
+};
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export function summaryResult(result: Pick<ToolResult, 'isError' | 'text' | 'structured'>): SummaryResult {
+  const { structured } = result;
+  return {
+    content: [{ type: 'text', text: result.text }],
+    ...(isPlainObject(structured) ? { structuredContent: structured } : {}),
+    ...(result.isError ? { isError: true } : {}),
+  };
+}
+
 /**
  * SDK 1.x servers send "MCP error <code>: " before their own words (SDK 2.x clients no longer add it);
  * the server's own words follow.
