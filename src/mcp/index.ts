@@ -28,3 +28,15 @@ export {
   type GatewayTool,
   type HumanAnswer,
 } from './endpoint.js';
+export {
+  CALLBACK_PATH,
+  SignInError,
+  type CallbackParams,
+  type Connection,
+  type Connections,
+  type Person,
+  type SignInErrorCode,
+  type SignInNeeded,
+  type SignInPrompter,
+  type SignInReason,
+} from './auth/types.js';

@@ -1,0 +1,94 @@
+// The port between the MCP side's sign-in (OAuth per person, src/mcp/auth) and the Slack side that tells
+// the person and receives the browser's callback (src/slack). Nothing here holds a token: tokens stay in
+// the vault, encrypted, and never cross this port.
+
+/** A person in one Slack workspace: tokens and sign-ins belong to this pair. */
+export interface Person {
+  teamId: string;
+  userId: string;
+}
+
+/** Why the person must sign in: never connected, the grant expired or was revoked, or a tool needs more scope. */
+export type SignInReason = 'first' | 'expired' | 'revoked' | 'step_up';
+
+/** A sign-in the person has to do in their browser before calls to `server` can go on. */
+export interface SignInNeeded {
+  server: string;
+  person: Person;
+  /** The authorization server's page (PKCE, `state` and `resource` included); the Connect button links here. */
+  authorizationUrl: URL;
+  scopes: string[];
+  reason: SignInReason;
+}
+
+/** Implemented by src/slack: tells the person (a DM with a Connect button naming the server and the scopes). */
+export interface SignInPrompter {
+  prompt(need: SignInNeeded): Promise<void>;
+}
+
+/** One server a person is connected to, as shown in the App Home. */
+export interface Connection {
+  server: string;
+  scopes: string[];
+  /** When the access token expires; absent when the server did not say (it may still be refreshed). */
+  expiresAt?: Date;
+  connectedAt: Date;
+}
+
+/** What the callback route hands over: the query of `${ELICIT_RELAY_PUBLIC_URL}/oauth/mcp/callback`. */
+export interface CallbackParams {
+  state: string;
+  code?: string;
+  /** The authorization server's `error` (e.g. access_denied) when the person refused or it failed. */
+  error?: string;
+}
+
+/** Implemented by src/mcp, used by src/slack (commands, App Home, the callback route). */
+export interface Connections {
+  /** `/mcp connect <server>`: a fresh sign-in for the person. Rejects SignInError 'not_oauth_server'. */
+  begin(server: string, person: Person): Promise<SignInNeeded>;
+  /** The callback: checks and consumes `state`, exchanges the code, stores the tokens, wakes waiting calls. */
+  complete(params: CallbackParams): Promise<{ server: string; person: Person }>;
+  list(person: Person): Promise<Connection[]>;
+  /** Deletes the person's tokens for `server`; false when they had none. */
+  disconnect(server: string, person: Person): Promise<boolean>;
+}
+
+/** The path of the callback route on PORT; the full URL is ELICIT_RELAY_PUBLIC_URL + this. */
+export const CALLBACK_PATH = '/oauth/mcp/callback';
+
+export type SignInErrorCode =
+  /** `state` unknown (forged, or never issued by this deployment). */
+  | 'state_invalid'
+  /** `state` was issued but its 10 minutes are over. */
+  | 'state_expired'
+  /** `state` was already consumed by an earlier callback (a replay). */
+  | 'state_used'
+  /** The person refused at the authorization server (error=access_denied or any other `error`). */
+  | 'denied'
+  | 'token_exchange_failed'
+  /** The server's protected resource metadata names a resource other than the configured URL. */
+  | 'resource_mismatch'
+  /** A call for a person with no tokens, where no prompt can be shown (the HTTP API): connect first. */
+  | 'not_connected'
+  /** The server is not configured with `auth.mode: oauth`. */
+  | 'not_oauth_server'
+  /** No sign-in completed within the wait (ELICIT_RELAY_SIGN_IN_WAIT, default 10 min). */
+  | 'sign_in_timeout'
+  /** The server kept answering insufficient_scope after the step-up limit. */
+  | 'step_up_limit'
+  /** Discovery or registration with the authorization server failed. */
+  | 'discovery_failed';
+
+/** A sign-in that could not go on; `code` says why, `server` which server. Never carries a token. */
+export class SignInError extends Error {
+  override name = 'SignInError';
+  constructor(
+    readonly code: SignInErrorCode,
+    readonly server: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
