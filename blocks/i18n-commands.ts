@@ -64,6 +64,8 @@ export interface CommandText {
   linksDoneRetrying: ToolOn;
   retryTaken: string;
   retryTooLong: string;
+  roundExpired: string;
+  startAgain: string;
   working: ToolOn;
   stillWorking: string;
   workDone: ToolOn;
@@ -136,6 +138,9 @@ const en: CommandText = {
   linksDoneRetrying: (tool, server) => `The server says every link is done; retrying ${tool} on ${server}…`,
   retryTaken: 'This call is already being retried.',
   retryTooLong: 'The arguments are too long to retry from a button; run the command again when you are done.',
+  roundExpired:
+    'The server waited too long for the answers, so it no longer accepts them. Start again to be asked anew.',
+  startAgain: 'Start again',
   working: (tool, server) => `${tool} on ${server} is working…`,
   stillWorking: 'Working…',
   workDone: (tool, server) => `${tool} on ${server} is done; the result follows.`,
@@ -207,6 +212,8 @@ const zh: CommandText = {
   linksDoneRetrying: (tool, server) => `服务器表示所有链接都已完成；正在重试 ${server} 上的 ${tool}……`,
   retryTaken: '该调用已经在重试了。',
   retryTooLong: '参数太长，无法通过按钮重试；完成后请重新运行该命令。',
+  roundExpired: '服务器等待回答的时间过长，已不再接受这些回答。请重新开始，再回答一次。',
+  startAgain: '重新开始',
   working: (tool, server) => `${server} 上的 ${tool} 正在运行……`,
   stillWorking: '运行中……',
   workDone: (tool, server) => `${server} 上的 ${tool} 已完成；结果如下。`,

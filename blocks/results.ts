@@ -12,7 +12,10 @@ import { urlFacts } from './url-card.js';
 /** Output longer than this many characters, or than INLINE_LINES_MAX lines, goes out as a snippet file. */
 export const INLINE_CHARS_MAX = SECTION_TEXT_MAX;
 export const INLINE_LINES_MAX = 40;
-/** Retry button (value: the call as JSON) and the link buttons of a -32042 answer. */
+/**
+ * Retry button (value: the call as JSON) of a -32042 answer, also the Start again button of a call whose
+ * round expired; and the link buttons of a -32042 answer.
+ */
 export const RETRY_ACTION = 'mcp_retry';
 export const LINK_ACTION_PREFIX = 'mcp_link_';
 /** Links shown from one -32042 answer (each one section and one button). */
@@ -41,7 +44,7 @@ export function needsSnippet(text: string): boolean {
  * attaching failed and the text is cut to one section with a note.
  */
 export function resultMessage(
-  input: ToolOutcome & { attached?: boolean; shortened?: boolean },
+  input: ToolOutcome & { attached?: boolean; shortened?: boolean; restart?: RetryTarget },
 ): SlackMessage {
   const t = commandText(input.locale);
   const [tool, server] = names(input);
@@ -62,6 +65,9 @@ export function resultMessage(
     blocks.push(context(`*${t.structuredHeader}*`), { type: 'section', text: mrkdwn(summary) });
   }
   if (blocks.length === 1) blocks.push(context(t.noOutput));
+  if (input.restart !== undefined) {
+    blocks.push(context(t.roundExpired), rerunBlock(input.restart, t.startAgain, t.retryTooLong));
+  }
   const plainTool = escapeMrkdwn(truncate(input.tool, TOOL_MAX));
   return { text: input.isError ? t.failed(plainTool, server) : t.finished(plainTool, server), blocks };
 }
@@ -108,20 +114,25 @@ export function urlRequiredMessage(input: {
     { type: 'section', text: mrkdwn(`:link: ${t.urlRequired(`*${tool}*`, `*${server}*`)}`) },
   ];
   input.links.slice(0, URL_LINKS_MAX).forEach((link, i) => blocks.push(...linkBlocks(link, i, t.openLink)));
-  const value = JSON.stringify({ s: input.server, t: input.tool, a: input.args });
-  if (value.length <= BUTTON_VALUE_MAX) {
-    const retry: Button = {
-      type: 'button',
-      action_id: RETRY_ACTION,
-      text: plain(t.retry, BUTTON_TEXT_MAX),
-      value,
-      style: 'primary',
-    };
-    blocks.push({ type: 'actions', block_id: 'mcp_retry', elements: [retry] });
-  } else {
-    blocks.push(context(t.retryTooLong));
-  }
+  blocks.push(rerunBlock(input, t.retry, t.retryTooLong));
   return { text: t.urlRequired(tool, server), blocks };
+}
+
+/**
+ * The button that runs `target` again (RETRY_ACTION, the call in its value), labelled `label`; when the
+ * arguments do not fit a button's value, a line saying so (`tooLong`) instead.
+ */
+function rerunBlock(target: RetryTarget, label: string, tooLong: string): KnownBlock {
+  const value = JSON.stringify({ s: target.server, t: target.tool, a: target.args });
+  if (value.length > BUTTON_VALUE_MAX) return context(tooLong);
+  const rerun: Button = {
+    type: 'button',
+    action_id: RETRY_ACTION,
+    text: plain(label, BUTTON_TEXT_MAX),
+    value,
+    style: 'primary',
+  };
+  return { type: 'actions', block_id: 'mcp_retry', elements: [rerun] };
 }
 
 function linkBlocks(link: { url: string; message: string }, index: number, openLink: string): KnownBlock[] {

@@ -7,6 +7,8 @@
 // sent none. The server may answer `input_required` again; after `maxRounds` retries the call fails.
 import {
   isInputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
   withInputRequired,
   type Client,
   type ElicitResult,
@@ -40,13 +42,17 @@ export async function callWithRounds(
   let retry: { inputResponses?: Record<string, ElicitResult>; requestState?: string } = {};
   for (let round = 0; ; round += 1) {
     const sent = { method: 'tools/call', params: { ...params, ...retry } };
-    const result = await client.request(sent, schema, { ...opts.request, allowInputRequired: true });
+    const result = await client
+      .request(sent, schema, { ...opts.request, allowInputRequired: true })
+      .catch((error: unknown) => {
+        throw retry.requestState === undefined ? error : expiredRound(error, params.name, opts.server, round);
+      });
     if (!isInputRequiredResult(result)) return result;
     if (round >= opts.maxRounds) {
       throw new McpClientError(
         'tool_failed',
         opts.server,
-        `${params.name} on ${opts.server} still asked for input after ${opts.maxRounds} rounds, the most allowed`,
+        `${params.name} on ${opts.server} still asked for input after ${rounds(opts.maxRounds)}, the most allowed`,
       );
     }
     const entries = Object.entries(result.inputRequests ?? {});
@@ -58,6 +64,25 @@ export async function callWithRounds(
       ...(result.requestState === undefined ? {} : { requestState: result.requestState }),
     };
   }
+}
+
+const rounds = (n: number): string => (n === 1 ? '1 round' : `${n} rounds`);
+
+/**
+ * A retry refused with -32602 (invalid params) is the server refusing the `requestState` it minted: the
+ * SDK's codec answers "Invalid or expired requestState" once its TTL (600 s by default) has passed, which
+ * people answering in Slack easily outlast. It is said as 'round_expired', so the person can start again;
+ * anything else is left as it was.
+ */
+function expiredRound(error: unknown, tool: string, server: string, round: number): unknown {
+  const invalidParams: number = ProtocolErrorCode.InvalidParams;
+  if (!(error instanceof ProtocolError) || error.code !== invalidParams) return error;
+  return new McpClientError(
+    'round_expired',
+    server,
+    `${server} no longer accepts the answers to round ${round} of ${tool}: it says its request state is invalid or expired`,
+    { cause: error, rpcCode: error.code },
+  );
 }
 
 /** Refuses an entry that is not a question (sampling, roots): this client never declares those. */

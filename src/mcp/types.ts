@@ -171,6 +171,11 @@ export interface ToolResult {
    * be retried with the same arguments. `isError` is true and `text` is the server's message.
    */
   urlRequired?: UrlRequired[];
+  /**
+   * The call cannot go on but may be started again from the beginning with the same arguments: a 2026
+   * server no longer accepted a round's answers (McpClientError 'round_expired'). `isError` is true.
+   */
+  restartable?: true;
 }
 
 /** Minimal structured logger (pino-compatible). */
@@ -183,6 +188,7 @@ export type McpClientErrorCode =
   | 'unknown_server' // no server with that name is configured
   | 'connect_failed' // the transport or the initialize handshake failed
   | 'tool_failed' // the server answered the request with a JSON-RPC error
+  | 'round_expired' // a 2026 server refused a round's retry (-32602): its requestState expired; start again
   | 'timeout' // no answer within the request timeout
   | 'connection_closed' // the session ended (or its transport failed) while the request was in flight
   | 'session_expired' // the server no longer knows the session (HTTP 404); the hub retries on a new one
@@ -191,7 +197,7 @@ export type McpClientErrorCode =
 
 export class McpClientError extends Error {
   override name = 'McpClientError';
-  /** The JSON-RPC error code the server sent, for code 'tool_failed'. */
+  /** The JSON-RPC error code the server sent, for codes 'tool_failed' and 'round_expired'. */
   readonly rpcCode: number | undefined;
   constructor(
     readonly code: McpClientErrorCode,

@@ -4,7 +4,8 @@
 // shows a "working…" message that progress updates (progress-message.ts), then the result: inline text, a
 // snippet file for long output, a readable summary of structured content, the error and its reason, or the
 // links a -32042 answer asks them to open with a Retry button; once the server says every link is done,
-// the call is retried without waiting for the click.
+// the call is retried without waiting for the click. A call whose 2026 round expired gets a Start again
+// button, the same rerun.
 import {
   needsSnippet,
   resultMessage,
@@ -153,7 +154,15 @@ export class ToolResults {
       });
       return;
     }
-    const outcome = { ...common, isError: result.isError, text: result.text, structured: result.structured };
+    // A call whose round expired can only start again: its message carries the button that does.
+    const restart = result.restartable ? { restart: { server: place.server, tool: place.tool, args } } : {};
+    const outcome = {
+      ...common,
+      isError: result.isError,
+      text: result.text,
+      structured: result.structured,
+      ...restart,
+    };
     if (!needsSnippet(result.text)) {
       await this.post(place, resultMessage(outcome));
       return;

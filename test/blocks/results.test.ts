@@ -100,6 +100,29 @@ describe('structuredSummary', () => {
   });
 });
 
+describe('resultMessage of a call whose round expired', () => {
+  const failed = { server: 'gh', tool: 'deploy', isError: true, text: 'gh no longer accepts the answers' };
+
+  it('says why and carries a Start again button that reruns the same call', () => {
+    const restart = { server: 'gh', tool: 'deploy', args: { env: 'prod' } };
+    const message = resultMessage({ ...failed, restart });
+    const button = message.blocks.at(-1) as { elements: { text: { text: string }; value: string }[] };
+    expect(button.elements[0]?.text.text).toBe('Start again');
+    expect(retryTargetOf(button.elements[0]?.value)).toEqual(restart);
+    expect(JSON.stringify(message.blocks)).toContain('no longer accepts them. Start again to be asked anew.');
+    expect(slackIssues(message)).toEqual([]);
+  });
+
+  it('says so in Chinese, and says the arguments are too long for a button when they are', () => {
+    const restart = { server: 'gh', tool: 'deploy', args: { blob: 'z'.repeat(3000) } };
+    const message = resultMessage({ ...failed, restart, locale: 'zh-CN' });
+    expect(JSON.stringify(message.blocks)).not.toContain('mcp_retry');
+    expect(JSON.stringify(message.blocks)).toContain('重新开始');
+    expect(JSON.stringify(message.blocks)).toContain('参数太长');
+    expect(slackIssues(message)).toEqual([]);
+  });
+});
+
 describe('urlRequiredMessage', () => {
   const input = {
     server: 'gh',

@@ -132,9 +132,14 @@ describe('McpHub against a 2026-07-28 (MRTR) server', () => {
     expect(asked?.request.mode === 'url' ? asked.request.elicitationId : '').toMatch(/^mrtr:/);
   });
 
-  it('fails the call with the server’s -32602 when the round’s requestState has expired by the retry', async () => {
+  it('fails the call as round_expired, with the server’s -32602, when the round’s requestState has expired by the retry', async () => {
     const { hub: h, sink } = makeHub(() => ({ action: 'accept', content: { ok: true } }), [], -1);
-    await expect(call(h, 'expiring')).rejects.toMatchObject({ code: 'tool_failed', rpcCode: -32602 });
+    await expect(call(h, 'expiring')).rejects.toMatchObject({
+      code: 'round_expired',
+      rpcCode: -32602,
+      message:
+        'modern no longer accepts the answers to round 1 of expiring: it says its request state is invalid or expired',
+    });
     expect(sink.asked).toHaveLength(1);
   });
 

@@ -43,10 +43,11 @@ export async function startHttpPeer(
   ready: RegExp,
   path = '/mcp',
   nodeArgs: string[] = [],
+  env: Record<string, string> = {},
 ): Promise<HttpPeer> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
-    env: { PATH: process.env['PATH'] ?? '', PORT: String(port) },
+    env: { ...env, PATH: process.env['PATH'] ?? '', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = once(child, 'exit').then(([code]) => {
@@ -92,10 +93,13 @@ export function startFormExample(): Promise<HttpPeer> {
   return startHttpPeer(join(sdkExamples, 'elicitationFormExample.js'), [], /is running on/);
 }
 
-/** The 2026-07-28 fixture (test/fixtures/mrtr-server.ts), stateless Streamable HTTP, run through tsx. */
-export function startMrtrFixture(): Promise<HttpPeer> {
+/**
+ * The 2026-07-28 fixture (test/fixtures/mrtr-server.ts), stateless Streamable HTTP, run through tsx;
+ * `env` e.g. REQUEST_STATE_TTL_S ('-1': the `expiring` tool's requestState is born expired).
+ */
+export function startMrtrFixture(env: Record<string, string> = {}): Promise<HttpPeer> {
   const script = fileURLToPath(new URL('../fixtures/mrtr-server.ts', import.meta.url));
-  return startHttpPeer(script, [], /MRTR fixture listening/, '/mcp', ['--import', 'tsx']);
+  return startHttpPeer(script, [], /MRTR fixture listening/, '/mcp', ['--import', 'tsx'], env);
 }
 
 export function httpSpec(name: string, url: string): McpServerSpec {

@@ -11,8 +11,11 @@ describe('a 2026-07-28 (MRTR) server and a 2025 server in one bot', () => {
   let peer: HttpPeer;
   let h: Harness;
   beforeAll(async () => {
-    peer = await startMrtrFixture();
-    h = await startHarness({ servers: { modern: { url: peer.url } } });
+    // The `expiring` tool's requestState is born expired, so its retry is always refused (-32602).
+    peer = await startMrtrFixture({ REQUEST_STATE_TTL_S: '-1' });
+    h = await startHarness({
+      servers: { modern: { url: peer.url }, limited: { url: peer.url, elicitation: { maxRounds: 1 } } },
+    });
   }, 60_000);
   afterAll(async () => {
     await h.close();
@@ -93,5 +96,36 @@ describe('a 2026-07-28 (MRTR) server and a 2025 server in one bot', () => {
       await h.driver.clickButton({ userId: 'U5', channel, ts: card.ts, actionId: 'elicit_decline' });
     }
     await inDm('U5', (c) => resultText(c.args.blocks).includes('name=declined age=declined colour=declined'));
+  });
+
+  it('explains a round whose requestState expired, and its Start again button runs the call anew', async () => {
+    const card = await h.run('U6', 'expiring', {}, 'modern');
+    const form = await openForm(h, 'U6', card);
+    await h.driver.submitView({
+      userId: 'U6',
+      viewId: form,
+      values: { [inputLabelled(h, form, 'Send it?')]: 'Yes' },
+    });
+    const expired = await inDm('U6', (c) => JSON.stringify(c.args.blocks ?? '').includes('Start again'));
+    expect(resultText(expired.args.blocks)).toContain('no longer accepts the answers to round 1 of expiring');
+    const channel = String(expired.args.channel);
+    const withButton = h.standin
+      .messagesIn(channel)
+      .find((m) => JSON.stringify(m.blocks ?? '').includes('Start again'));
+    const ts = withButton?.ts ?? '';
+    await h.driver.clickButton({ userId: 'U6', channel, ts, actionId: 'mcp_retry' });
+    const cardsAsked = () =>
+      h.standin.messagesIn(channel).filter((m) => JSON.stringify(m.blocks ?? '').includes('Still there?'));
+    await h.standin.waitForCall('chat.postMessage', () => cardsAsked().length === 2, 15_000);
+    expect(cardsAsked()).toHaveLength(2);
+  });
+
+  it('fails a call whose server still asks after maxRounds, saying so', async () => {
+    const card = await h.run('U7', 'endless', {}, 'limited');
+    await h.driver.clickButton({ userId: 'U7', ...card, actionId: 'elicit_decline' });
+    const failed = await inDm('U7', (c) => resultText(c.args.blocks).includes('the most allowed'));
+    expect(resultText(failed.args.blocks)).toContain(
+      'endless on limited still asked for input after 1 round,',
+    );
   });
 });

@@ -90,8 +90,9 @@ export function mcpToolRunner(hub: McpHub): ToolRunner {
       try {
         return await hub.callTool(input);
       } catch (error) {
-        if (error instanceof McpClientError) return { isError: true, text: error.message };
-        throw error;
+        if (!(error instanceof McpClientError)) throw error;
+        const restartable = error.code === 'round_expired' ? { restartable: true as const } : {};
+        return { isError: true, text: error.message, ...restartable };
       }
     },
   };

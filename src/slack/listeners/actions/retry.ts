@@ -1,4 +1,5 @@
-// A -32042 answer's buttons: Retry reruns the call; a link button only needs its click acked.
+// A -32042 answer's buttons: Retry reruns the call; a link button only needs its click acked. A call whose
+// 2026 round expired has a Start again button: the same action, the same rerun.
 import type { AllMiddlewareArgs, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { commandText, retryingMessage, retryTargetOf } from '../../../../blocks/index.js';
 import { originOfInteraction } from '../../run-form.js';
@@ -6,8 +7,9 @@ import type { CommandDeps } from '../deps.js';
 import type { ButtonArgs } from './question-buttons.js';
 
 /**
- * Reruns the call, for the person who clicks, once they opened the links. The automatic retry (once the
- * server says every link is done) may have claimed it first, on any replica.
+ * Reruns the call, for the person who clicks (once they opened the links, or to start an expired call
+ * again). The automatic retry (once the server says every link is done) may have claimed it first, on any
+ * replica; the claim also makes a double click one rerun.
  */
 export async function retryCall(
   { ack, body, action, respond }: ButtonArgs,
