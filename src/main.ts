@@ -10,7 +10,7 @@ import { openState, startQuestionWork } from './persistence.js';
 import { ServerPolicies } from './policies.js';
 import { Answering } from './answering/service.js';
 import { questionView, startApi, type RunningApi } from './api/index.js';
-import { startAudit } from './audit/index.js';
+import { auditedToolRuns, startAudit } from './audit/index.js';
 import { systemClock } from './clock.js';
 import { Relay, observeAll } from './relay/relay.js';
 import { Intake } from './relay/sources/intake.js';
@@ -104,7 +104,8 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     clock: systemClock,
   });
   const tools = mcpToolRunner(hub);
-  const { runTool } = slack.listen({ answering, tools });
+  // A person's own runs are audited here; an API call's run is audited by the API's call runner.
+  const { runTool } = slack.listen({ answering, tools: auditedToolRuns(tools, audit, systemClock) });
   const apiDeps = {
     relay,
     answerers: slack.audience,

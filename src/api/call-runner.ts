@@ -12,11 +12,13 @@ import { repeatEvery } from './repeat.js';
 /** Time between sweeps for calls whose replica is gone, ms: the question store's orphan sweep interval. */
 export const CALL_SWEEP_EVERY_MS = 5_000;
 
-/** A tool's answer as the MCP side summarises it (src/mcp ToolResult). */
+/** A tool's answer as the MCP side hands it over (src/mcp ToolResult). */
 export interface ToolAnswer {
   isError: boolean;
   text: string;
   structured?: unknown;
+  /** The whole CallToolResult as the server returned it; absent when the server sent none. */
+  callResult?: Record<string, unknown>;
 }
 
 export interface CallRunnerDeps {
@@ -92,7 +94,8 @@ export class CallRunner {
     let end: CallEnd;
     try {
       const answer = await this.deps.runTool({ server: call.server, tool: call.tool, args, origin });
-      const result = summaryResult(answer);
+      // The server's own result is kept whole; a failure the hub reported in words becomes a text result.
+      const result = answer.callResult ?? summaryResult(answer);
       end = answer.isError
         ? { status: 'failed', error: answer.text || 'The tool reported an error.', result }
         : { status: 'completed', result };

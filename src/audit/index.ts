@@ -12,6 +12,7 @@ export { Audit, type AuditOptions } from './audit.js';
 export { AuditError, type AuditErrorCode } from './errors.js';
 export type { AuditedCall, GivenUpDelivery } from './events.js';
 export { PostgresAuditLog } from './postgres-log.js';
+export { auditedToolRuns } from './tool-runs.js';
 export { DEFAULT_RETENTION_MS, RedisAuditLog } from './redis-log.js';
 export { AUDIT_EVENT_TYPES } from './types.js';
 export type {

@@ -38,10 +38,17 @@ function summarize(block: ContentBlockLike): string {
   }
 }
 
-/** Text content joined by newlines; images, audio and resources become short placeholders. */
+/**
+ * Text content joined by newlines (images, audio and resources become short placeholders) for people to
+ * read, and the whole result as the server sent it (`callResult`) for callers that keep it.
+ */
 export function toToolResult(result: Record<string, unknown>): ToolResult {
   const content = Array.isArray(result['content']) ? (result['content'] as ContentBlockLike[]) : [];
-  const tool: ToolResult = { isError: result['isError'] === true, text: content.map(summarize).join('\n') };
+  const tool: ToolResult = {
+    isError: result['isError'] === true,
+    text: content.map(summarize).join('\n'),
+    callResult: result,
+  };
   if (result['structuredContent'] !== undefined) tool.structured = result['structuredContent'];
   return tool;
 }

@@ -167,6 +167,12 @@ export interface ToolResult {
   text: string;
   structured?: unknown;
   /**
+   * The whole CallToolResult as the server returned it (every content block, `structuredContent`, `_meta`,
+   * `isError`), for callers that keep the result rather than show it (the API's calls). Absent when the
+   * server sent no result: a -32042 answer, or a failure the hub reports as a result.
+   */
+  callResult?: Record<string, unknown>;
+  /**
    * The server answered the call with -32042: the person must open these links first, then the call may
    * be retried with the same arguments. `isError` is true and `text` is the server's message.
    */

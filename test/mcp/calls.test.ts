@@ -126,7 +126,11 @@ describe('sessions per person', () => {
     });
     controller.abort();
     await expect(held).rejects.toMatchObject({ code: 'aborted' });
-    expect(await queued).toEqual({ isError: false, text: 'next' });
+    expect(await queued).toEqual({
+      isError: false,
+      text: 'next',
+      callResult: { content: [{ type: 'text', text: 'next' }] },
+    });
     expect(opened()).toBe(1);
   });
 

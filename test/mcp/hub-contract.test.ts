@@ -71,7 +71,11 @@ describe('what the Slack side reads from the hub', () => {
       origin: U1,
       onProgress: (update) => updates.push(update),
     });
-    expect(result).toEqual({ isError: false, text: 'done' });
+    expect(result).toEqual({
+      isError: false,
+      text: 'done',
+      callResult: { content: [{ type: 'text', text: 'done' }] },
+    });
     expect(updates).toEqual([1, 2, 3].map((n) => ({ progress: n, total: 3, message: `step ${n}` })));
   });
 

@@ -201,7 +201,11 @@ describe('McpHub sessions', () => {
       args: { text: 'again' },
       origin: { userId: 'U1' },
     });
-    expect(again).toEqual({ isError: false, text: 'again' });
+    expect(again).toEqual({
+      isError: false,
+      text: 'again',
+      callResult: { content: [{ type: 'text', text: 'again' }] },
+    });
     expect(opened()).toBe(2);
   });
 

@@ -102,7 +102,11 @@ describe('URL-mode completion (notifications/elicitation/complete)', () => {
     for (const sink of [recordingSink(accept), throwing]) {
       const hub = makeHub(sink);
       await call(hub, 'ask_url_then_complete', URL_ARGS);
-      expect(await call(hub, 'echo', { text: 'still here' })).toEqual({ isError: false, text: 'still here' });
+      expect(await call(hub, 'echo', { text: 'still here' })).toEqual({
+        isError: false,
+        text: 'still here',
+        callResult: { content: [{ type: 'text', text: 'still here' }] },
+      });
     }
   });
 });

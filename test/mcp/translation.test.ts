@@ -84,8 +84,8 @@ describe('results and errors', () => {
     expect(internal.message).not.toContain('secret');
   });
 
-  it('joins text content and summarises the rest', () => {
-    const result = toToolResult({
+  it('joins text content and summarises the rest for people, and keeps the whole result as the server sent it', () => {
+    const sent = {
       content: [
         { type: 'text', text: 'one' },
         { type: 'image', data: 'xx', mimeType: 'image/png' },
@@ -93,11 +93,14 @@ describe('results and errors', () => {
         { type: 'text', text: 'two' },
       ],
       structuredContent: { ok: true },
-    });
+      _meta: { trace: 't-1' },
+    };
+    const result = toToolResult(structuredClone(sent));
     expect(result).toEqual({
       isError: false,
       text: 'one\n[image]\n[link file:///a]\ntwo',
       structured: { ok: true },
+      callResult: sent,
     });
   });
 

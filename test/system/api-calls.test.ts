@@ -4,6 +4,7 @@
 // wakes when it ends, duplicates across replicas make one call, and the audit trail records it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_CREATE } from '../../src/api/schemas.js';
+import { RICH_RESULT } from '../fixtures/elicit-server.js';
 import { questionIdOnCard, resultText } from '../support/slack-text.js';
 import { apiOf, auditEventWith, cardWith, codeOf, type Api, type RequestOptions } from './api-support.js';
 import { openForm, startHarness, type Harness } from './harness.js';
@@ -93,6 +94,18 @@ describe('the calls API', () => {
     },
   );
 
+  it('keeps the whole CallToolResult as the server returned it (image, resource, link, structuredContent, _meta) while the DM shows its summary', async () => {
+    const created = await call({ tool: 'rich', arguments: {} }, { on: 1 });
+    const ended = await api('GET', `/calls/${String(created.body.id)}?wait=30`, { on: 2 });
+    expect(ended.body).toEqual({
+      id: created.body.id,
+      status: 'completed',
+      result: RICH_RESULT,
+      questions: [],
+    });
+    expect(resultsWith('U1', 'chart attached')).toHaveLength(1);
+  });
+
   it('ends failed with the error when the tool reports one, its result kept', async () => {
     const created = await call({ tool: 'fail', arguments: { reason: 'disk full' } }, { on: 1 });
     const ended = await api('GET', `/calls/${String(created.body.id)}?wait=30`, { on: 2 });
@@ -156,6 +169,25 @@ describe('the calls API', () => {
     expect(codeOf(await api('GET', '/calls/call_nope'))).toBe('not_found');
     expect((await api('GET', `/calls/${id}?wait=61`)).status).toBe(400);
     expect((await api('GET', `/calls/${id}?wait=30`)).body.status).toBe('completed');
+  });
+
+  it('records a /mcp run typed in Slack as call.created and call.ended, naming the server, the tool and who ran it', async () => {
+    await h.driver.slashCommand({
+      userId: 'U6',
+      command: '/mcp',
+      text: 'run fixture fail {"reason":"typed"}',
+    });
+    await auditEventWith(h, 'call.ended', 'U6');
+    const page = await api('GET', '/audit?user=U6');
+    const who = { server: 'fixture', tool: 'fail', user: 'U6' };
+    const events = page.body.events as Record<string, unknown>[];
+    const call = events[0]?.call;
+    expect(call).toMatch(/^run_/);
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'call.created', call, ...who }),
+      expect.objectContaining({ type: 'call.ended', call, status: 'failed', ...who }),
+    ]);
+    expect(events[0]).not.toHaveProperty('client');
   });
 
   it('records call.created and call.ended in the audit trail, naming the client, the person, the server and the tool', async () => {
