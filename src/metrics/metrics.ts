@@ -77,8 +77,8 @@ export class Metrics {
   });
   private readonly ackSeconds = new Histogram({
     name: 'elicit_relay_slack_ack_seconds',
-    help: 'Seconds from receiving a Slack request at /slack/events to its response (HTTP mode), by status.',
-    labelNames: ['status'] as const,
+    help: 'Seconds from receiving a Slack request to its ack: by mode (http: arrival at /slack/events to the response, by HTTP status; socket: an envelope\'s receipt to its ack, status "ack").',
+    labelNames: ['mode', 'status'] as const,
     buckets: ACK_BUCKETS,
     registers: [this.registry],
   });
@@ -134,7 +134,12 @@ export class Metrics {
 
   /** One Slack request answered at /slack/events after `ms` milliseconds with `status`. */
   readonly slackAck = (ms: number, status: number): void => {
-    this.ackSeconds.observe({ status: String(status) }, ms / 1000);
+    this.ackSeconds.observe({ mode: 'http', status: String(status) }, ms / 1000);
+  };
+
+  /** One Socket Mode envelope acked after `ms` milliseconds. */
+  readonly socketAck = (ms: number): void => {
+    this.ackSeconds.observe({ mode: 'socket', status: 'ack' }, ms / 1000);
   };
 
   /** One Automations API request answered; `route` is its template (`/api/v1/questions/{id}`). */

@@ -7,6 +7,7 @@ import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { Outbox } from './outbox/index.js';
 import type { SlackStatePorts } from './state/index.js';
+import { AckTimingApp } from './ack-timing.js';
 import { Audience } from './audience.js';
 import { countedFetch, type SlackCallObserver } from './counted-fetch.js';
 import { processEventsOnce } from './event-dedupe.js';
@@ -43,6 +44,8 @@ export interface SlackAppOptions {
 export interface SlackObserver {
   slackCall: SlackCallObserver;
   slackAck: (ms: number, status: number) => void;
+  /** Socket Mode: milliseconds from an envelope's receipt to its ack. */
+  socketAck: (ms: number) => void;
 }
 
 export interface SlackApp {
@@ -73,13 +76,12 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     clientOptions,
     logger,
   });
-  const app = new App({
-    ...bolt,
-    receiver: built.receiver,
-    logger,
-    logLevel: LogLevel.INFO,
-    clientOptions,
-  });
+  const appOptions = { ...bolt, receiver: built.receiver, logger, logLevel: LogLevel.INFO, clientOptions };
+  // HTTP acks are timed by our HTTP server (onSlackResponse below); Socket Mode acks by the app itself.
+  const app =
+    options.observe && options.slack.mode === 'socket'
+      ? new AckTimingApp(appOptions, options.observe.socketAck)
+      : new App(appOptions);
   app.use(processEventsOnce(options.state.deliveries, options.logger));
   app.error((error) => {
     options.logger.error(

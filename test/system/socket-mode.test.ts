@@ -2,6 +2,7 @@
 // stand-in's WebSocket, takes a slash command, a click and a submission as envelopes and acks them over the
 // socket, and reconnects when Slack sends `disconnect`. Probes stay on PORT; nothing listens for Slack there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSamples, valueOf } from '../support/prometheus.js';
 import { startHarness, type Harness } from './harness.js';
 
 const NAME_FORM = {
@@ -79,6 +80,26 @@ describe('Socket Mode', () => {
     const decline = await h.driver.clickButton({ userId: 'U2', ...card, actionId: 'elicit_decline' });
     expect(decline.status).toBe(200);
     expect(await h.toolResult('U2')).toEqual({ action: 'decline' });
+  });
+
+  it('times each acked envelope in the Slack ack latency histogram, labelled socket', async () => {
+    const socketAcks = async (): Promise<{ count?: number; within3s?: number; http?: number }> => {
+      const samples = parseSamples(await (await fetch(`http://127.0.0.1:${h.relay.port}/metrics`)).text());
+      const labels = { mode: 'socket', status: 'ack' };
+      return {
+        count: valueOf(samples, 'elicit_relay_slack_ack_seconds_count', labels),
+        within3s: valueOf(samples, 'elicit_relay_slack_ack_seconds_bucket', { ...labels, le: '3' }),
+        http: valueOf(samples, 'elicit_relay_slack_ack_seconds_count', { mode: 'http' }),
+      };
+    };
+    const before = await socketAcks();
+    const command = await h.driver.slashCommand({ userId: 'U3', command: '/mcp', text: 'help' });
+    expect(command.status).toBe(200);
+    const after = await socketAcks();
+    expect(before.count).toBeGreaterThan(0);
+    expect(after.count).toBe((before.count ?? 0) + 1);
+    expect(after.within3s).toBe(after.count);
+    expect(after.http).toBeUndefined();
   });
 
   it('serves /healthz and /readyz on PORT, and no Slack endpoint there', async () => {
