@@ -9,6 +9,7 @@ import { commandText } from './i18n-commands.js';
 import { DECLINE_ACTION, RESPOND_ACTION, URL_CONSENT_ACTION } from './ids.js';
 import { mrkdwn, mrkdwnChunks, mrkdwnContext, plain, section } from './text.js';
 import { urlFacts } from './url-card.js';
+import { connectionBlocks, type HomeConnection } from './sign-in.js';
 
 /** Pending questions shown (3 blocks each); with the frame and HOME_RECENT_MAX answers this stays ≤ 100 blocks. */
 export const HOME_PENDING_MAX = 25;
@@ -43,6 +44,8 @@ const ICON: Record<AnswerSummary['state'], string> = {
 export function homeView(input: {
   pending: HomeQuestion[];
   recent: HomeAnswer[];
+  /** The person's sign-ins to servers that need one; absent when no server does (no section then). */
+  connections?: HomeConnection[];
   locale?: Locale;
 }): HomeView {
   const t = commandText(input.locale);
@@ -60,6 +63,7 @@ export function homeView(input: {
       { type: 'divider' },
       { type: 'header', text: plain(t.homeRecentHeader, HEADER_TEXT_MAX) },
       ...(recent.length > 0 ? recent : [mrkdwnContext(t.homeNoRecent)]),
+      ...(input.connections ? connectionBlocks(input.connections, input.locale) : []),
     ],
   };
 }

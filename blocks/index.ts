@@ -69,3 +69,16 @@ export {
   type RunTarget,
   type RunFormTarget,
 } from './run-form.js';
+export {
+  signInPrompt,
+  signInDone,
+  signInText,
+  connectionBlocks,
+  SIGN_IN_TEXT,
+  CONNECT_ACTION,
+  DISCONNECT_ACTION,
+  HOME_CONNECTIONS_MAX,
+  type HomeConnection,
+  type SignInPromptInput,
+  type SignInText,
+} from './sign-in.js';

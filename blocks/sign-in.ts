@@ -1,0 +1,169 @@
+// Signing in to MCP servers that need it (issue #20), as Slack shows it: the private Connect message (the
+// server, the scopes, a button to the authorization server's page), the same message once connected, and the
+// App Home's list of connections with Disconnect buttons. Texts in English and Chinese. Pure: nothing here
+// holds or shows a token.
+import type { Button, KnownBlock } from '@slack/types';
+import type { SlackMessage } from './card.js';
+import { serverName } from './card.js';
+import type { Locale } from './i18n.js';
+import { BUTTON_TEXT_MAX, HEADER_TEXT_MAX } from './slack-limits.js';
+import { mrkdwnContext, plain, section } from './text.js';
+
+export const DISCONNECT_ACTION = 'mcp_disconnect';
+/** The Connect button only opens a link; its click is acked and nothing else. */
+export const CONNECT_ACTION = 'mcp_connect';
+/**
+ * Connections shown in the App Home (1 block each): with their divider and header, and the inbox at its fullest
+ * (90 blocks, home.ts), the Home stays inside Slack's 100 blocks.
+ */
+export const HOME_CONNECTIONS_MAX = 8;
+
+export type SignInReason = 'first' | 'expired' | 'revoked' | 'step_up';
+
+export interface SignInPromptInput {
+  server: string;
+  scopes: string[];
+  reason: SignInReason;
+  authorizationUrl: string;
+}
+
+export interface HomeConnection {
+  server: string;
+  scopes: string[];
+  /** Epoch ms; absent when the server did not say. */
+  expiresAt?: number;
+}
+
+export interface SignInText {
+  why: Record<SignInReason, (server: string) => string>;
+  scopes: (scopes: string) => string;
+  noScopes: string;
+  connect: string;
+  connected: (server: string) => string;
+  connectionsHeader: string;
+  noConnections: string;
+  expires: (when: string) => string;
+  noExpiry: string;
+  disconnect: string;
+  /** `/mcp connect` and `/mcp disconnect` replies. */
+  connectSent: (server: string) => string;
+  disconnected: (server: string) => string;
+  wasNotConnected: (server: string) => string;
+  notOAuthServer: (server: string) => string;
+  connectNeedsServer: string;
+}
+
+const en: SignInText = {
+  why: {
+    first: (s) => `${s} needs you to sign in before the bot can call it as you.`,
+    expired: (s) => `Your sign-in to ${s} has expired. Connect again to go on.`,
+    revoked: (s) => `Your access to ${s} was revoked. Connect again to go on.`,
+    step_up: (s) => `${s} needs more access for this call.`,
+  },
+  scopes: (scopes) => `Access asked for: ${scopes}`,
+  noScopes: 'Access asked for: what the server grants by default',
+  connect: 'Connect',
+  connected: (s) => `:white_check_mark: Connected to ${s}. Calls waiting for it go on now.`,
+  connectionsHeader: 'Your connections',
+  noConnections: 'You are not connected to any server that needs sign-in.',
+  expires: (when) => `access renews ${when}`,
+  noExpiry: 'no expiry given',
+  disconnect: 'Disconnect',
+  connectSent: (s) => `I sent you a private message with a Connect button for ${s}.`,
+  disconnected: (s) => `Disconnected from ${s}: the bot no longer holds your access to it.`,
+  wasNotConnected: (s) => `You were not connected to ${s}.`,
+  notOAuthServer: (s) => `${s} does not need sign-in.`,
+  connectNeedsServer: 'Name the server: `/mcp connect <server>` or `/mcp disconnect <server>`.',
+};
+
+const zhCN: SignInText = {
+  why: {
+    first: (s) => `${s} 需要你先登录，机器人才能以你的身份调用它。`,
+    expired: (s) => `你在 ${s} 的登录已过期。请重新连接以继续。`,
+    revoked: (s) => `你对 ${s} 的访问权限已被撤销。请重新连接以继续。`,
+    step_up: (s) => `${s} 需要更多权限才能完成此调用。`,
+  },
+  scopes: (scopes) => `请求的权限：${scopes}`,
+  noScopes: '请求的权限：服务器默认授予的权限',
+  connect: '连接',
+  connected: (s) => `:white_check_mark: 已连接到 ${s}。等待它的调用现在继续。`,
+  connectionsHeader: '你的连接',
+  noConnections: '你尚未连接任何需要登录的服务器。',
+  expires: (when) => `访问将于 ${when} 续期`,
+  noExpiry: '未给出过期时间',
+  disconnect: '断开连接',
+  connectSent: (s) => `我已私信你一个用于 ${s} 的连接按钮。`,
+  disconnected: (s) => `已断开与 ${s} 的连接：机器人不再保留你对它的访问权限。`,
+  wasNotConnected: (s) => `你没有连接到 ${s}。`,
+  notOAuthServer: (s) => `${s} 不需要登录。`,
+  connectNeedsServer: '请指定服务器：`/mcp connect <服务器>` 或 `/mcp disconnect <服务器>`。',
+};
+
+export const SIGN_IN_TEXT: Record<Locale, SignInText> = { en, 'zh-CN': zhCN };
+
+export function signInText(locale?: Locale): SignInText {
+  return locale === 'zh-CN' ? zhCN : en;
+}
+
+const scopeList = (scopes: string[], t: SignInText): string =>
+  scopes.length > 0 ? t.scopes(scopes.map((s) => `\`${s.replace(/`/g, "'")}\``).join(', ')) : t.noScopes;
+
+/** The private message asking the person to connect: why, which scopes, and a Connect button to `authorizationUrl`. */
+export function signInPrompt(input: SignInPromptInput, locale?: Locale): SlackMessage {
+  const t = signInText(locale);
+  const why = t.why[input.reason](`*${serverName(input.server)}*`);
+  const connect: Button = {
+    type: 'button',
+    action_id: CONNECT_ACTION,
+    text: plain(t.connect, BUTTON_TEXT_MAX),
+    url: input.authorizationUrl,
+    style: 'primary',
+  };
+  return {
+    text: t.why[input.reason](serverName(input.server)),
+    blocks: [
+      section(why),
+      mrkdwnContext(scopeList(input.scopes, t)),
+      { type: 'actions', elements: [connect] },
+    ],
+  };
+}
+
+/** The Connect message once the sign-in completed: no button left to click. */
+export function signInDone(server: string, locale?: Locale): SlackMessage {
+  const text = signInText(locale).connected(`*${serverName(server)}*`);
+  return { text: signInText(locale).connected(serverName(server)), blocks: [section(text)] };
+}
+
+/** The App Home's section listing the person's connections, each with a Disconnect button. */
+export function connectionBlocks(connections: HomeConnection[], locale?: Locale): KnownBlock[] {
+  const t = signInText(locale);
+  const shown = connections.slice(0, HOME_CONNECTIONS_MAX);
+  const rows = shown.map((c, i): KnownBlock => {
+    const expiry = c.expiresAt === undefined ? t.noExpiry : t.expires(slackDate(c.expiresAt));
+    return {
+      type: 'section',
+      block_id: `home_conn${i}`,
+      text: { type: 'mrkdwn', text: `*${serverName(c.server)}*\n${scopeList(c.scopes, t)} · ${expiry}` },
+      accessory: {
+        type: 'button',
+        action_id: DISCONNECT_ACTION,
+        text: plain(t.disconnect, BUTTON_TEXT_MAX),
+        value: c.server,
+        style: 'danger',
+      },
+    };
+  });
+  return [
+    { type: 'divider' },
+    { type: 'header', text: plain(t.connectionsHeader, HEADER_TEXT_MAX) },
+    ...(rows.length > 0 ? rows : [mrkdwnContext(t.noConnections)]),
+  ];
+}
+
+/** Slack's date formatting in the reader's own time zone, with a UTC fallback. */
+function slackDate(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  const fallback = new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
+  return `<!date^${seconds}^{date_short_pretty} {time}|${fallback} UTC>`;
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { homeView } from '../../blocks/home.js';
+import {
+  CONNECT_ACTION,
+  DISCONNECT_ACTION,
+  HOME_CONNECTIONS_MAX,
+  SIGN_IN_TEXT,
+  connectionBlocks,
+  signInDone,
+  signInPrompt,
+} from '../../blocks/sign-in.js';
+import { slackIssues } from './testing.js';
+
+const prompt = {
+  server: 'tracker',
+  scopes: ['mcp', 'admin'],
+  reason: 'first' as const,
+  authorizationUrl: 'https://auth.example/authorize?state=s1&client_id=c',
+};
+
+type Element = { action_id?: string; url?: string; value?: string };
+type Block = { type: string; elements?: Element[]; accessory?: Element; text?: { text: string } };
+const blocksOf = (message: { blocks: object[] }) => message.blocks as Block[];
+
+describe('the Connect message', () => {
+  it('names the server and the scopes and links its Connect button to the authorization page', () => {
+    const message = signInPrompt(prompt);
+    expect(slackIssues(message)).toEqual([]);
+    expect(message.text).toBe('tracker needs you to sign in before the bot can call it as you.');
+    expect(JSON.stringify(message.blocks)).toContain('Access asked for: `mcp`, `admin`');
+    const button = blocksOf(message).find((b) => b.type === 'actions')?.elements?.[0];
+    expect(button).toMatchObject({ action_id: CONNECT_ACTION, url: prompt.authorizationUrl });
+  });
+
+  it('says why: expired, revoked, step-up; in Chinese for a Chinese locale', () => {
+    expect(signInPrompt({ ...prompt, reason: 'revoked' }).text).toContain('was revoked');
+    expect(signInPrompt({ ...prompt, reason: 'expired' }).text).toContain('has expired');
+    expect(signInPrompt({ ...prompt, reason: 'step_up' }).text).toContain('needs more access');
+    expect(signInPrompt(prompt, 'zh-CN').text).toBe('tracker 需要你先登录，机器人才能以你的身份调用它。');
+  });
+
+  it('once connected has no button left', () => {
+    const done = signInDone('tracker');
+    expect(slackIssues(done)).toEqual([]);
+    expect(done.text).toContain('Connected to tracker');
+    expect(blocksOf(done).some((b) => b.type === 'actions')).toBe(false);
+  });
+});
+
+describe("the App Home's connections", () => {
+  it('lists each connection with its scopes, expiry and a Disconnect button carrying the server', () => {
+    const blocks = connectionBlocks([
+      { server: 'tracker', scopes: ['mcp'], expiresAt: Date.UTC(2026, 11, 4, 13, 0) },
+      { server: 'docs', scopes: [] },
+    ]) as Block[];
+    const rows = blocks.filter((b) => b.type === 'section');
+    expect(rows.map((b) => b.accessory)).toMatchObject([
+      { action_id: DISCONNECT_ACTION, value: 'tracker' },
+      { action_id: DISCONNECT_ACTION, value: 'docs' },
+    ]);
+    expect(rows[0]?.text?.text).toContain('<!date^1796389200^');
+    expect(rows[1]?.text?.text).toContain('no expiry given');
+  });
+
+  it('keeps the fullest Home inside 100 blocks and valid', () => {
+    const pending = Array.from({ length: 30 }, (_, i) => ({
+      id: `q${i}`,
+      server: 's',
+      message: 'm',
+      deadline: 1796205600000,
+    }));
+    const recent = Array.from({ length: 12 }, () => ({
+      server: 's',
+      message: 'm',
+      state: 'accepted' as const,
+      reason: 'answered' as const,
+      at: 1796200000000,
+      mode: 'form' as const,
+    }));
+    const connections = Array.from({ length: 12 }, (_, i) => ({ server: `s${i}`, scopes: ['mcp'] }));
+    const view = homeView({ pending, recent, connections });
+    expect(view.blocks.length).toBeLessThanOrEqual(100);
+    expect(slackIssues(view)).toEqual([]);
+    const disconnects = (view.blocks as Block[]).filter((b) => b.accessory?.action_id === DISCONNECT_ACTION);
+    expect(disconnects).toHaveLength(HOME_CONNECTIONS_MAX);
+  });
+
+  it('has no connections section when no server needs sign-in', () => {
+    const view = homeView({ pending: [], recent: [] });
+    expect(JSON.stringify(view)).not.toContain(SIGN_IN_TEXT.en.connectionsHeader);
+  });
+});
+
+describe('sign-in texts', () => {
+  it('English and Chinese have the same keys', () => {
+    const keys = (t: object): string[] =>
+      Object.entries(t).flatMap(([k, v]: [string, unknown]) =>
+        typeof v === 'object' && v !== null ? keys(v).map((n) => `${k}.${n}`) : [k],
+      );
+    expect(keys(SIGN_IN_TEXT['zh-CN']).sort()).toEqual(keys(SIGN_IN_TEXT.en).sort());
+  });
+});
