@@ -4,11 +4,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mayTarget, type ApiClient } from './auth.js';
 import type { CallRecord, NewCall } from './call-store.js';
-import { ApiError } from './errors.js';
+import { apiServerName } from '../relay/sources/intake.js';
+import type { RateLimit } from '../store/index.js';
+import { ApiError, fromRelayError } from './errors.js';
 import { readJson, sendJson } from './http.js';
 import { createOnce } from './idempotency.js';
 import { afterWait, validWait, type LongPoll } from './long-poll.js';
-import { ID, type ResourceDeps } from './questions.js';
+import { ID, rateLimitOf, type ResourceDeps } from './questions.js';
 import { CALL_CREATE } from './schemas.js';
 import { validator } from './validate.js';
 
@@ -27,6 +29,8 @@ export interface CallsDeps extends ResourceDeps {
   servers: readonly string[];
   /** Stores the call and starts it (CallRunner.start). */
   start(call: NewCall, args: Record<string, unknown>): Promise<CallRecord>;
+  /** Counts one new call against the client's budget (shared with its questions); RateLimitedError beyond it. */
+  admit(name: string, limit: RateLimit): Promise<void>;
   get(id: string): Promise<CallRecord | undefined>;
 }
 
@@ -49,7 +53,14 @@ export async function createCall(
 ): Promise<void> {
   const body = validCreate(await readJson(req));
   const call = newCall(deps, client, body);
-  const start = (): Promise<CallRecord> => deps.start(call, body.arguments ?? {});
+  const start = async (): Promise<CallRecord> => {
+    const limit = rateLimitOf(client);
+    if (limit)
+      await deps.admit(apiServerName(client.name), limit).catch((error: unknown) => {
+        throw fromRelayError(error);
+      });
+    return deps.start(call, body.arguments ?? {});
+  };
   const once = await createOnce(deps.idempotency, client.name, req, body, start);
   if ('created' in once) return sendJson(res, 202, created(once.created));
   const existing = await deps.get(once.replayOf);

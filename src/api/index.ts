@@ -19,6 +19,8 @@ import { EndedEvents } from './ended.js';
 import { Idempotency } from './idempotency.js';
 import { mcpEndpointMount } from './mcp-endpoint.js';
 import type { QuestionsDeps } from './questions.js';
+import type { CallsDeps } from './calls.js';
+import type { RateLimit } from '../store/index.js';
 import { apiRouter, API_PREFIX } from './router.js';
 import { allowListOf, refuseCallbackUrl } from '../webhooks/index.js';
 import { apiTimeoutMs } from './settings.js';
@@ -32,6 +34,8 @@ export interface ApiDeps {
   store: {
     get(id: string): Promise<Question | undefined>;
     undelivered(graceMs: number): Promise<Question[]>;
+    /** The per-client rate limit's counter, shared by questions and calls (QuestionStore.admit). */
+    admit(name: string, limit: RateLimit): Promise<void>;
   };
   checkSchema: (requestedSchema: unknown) => unknown;
   /** Runs the gateway servers' tools for POST /mcp. */
@@ -94,7 +98,8 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
     idempotency: new Idempotency(redis, (client, key) => k.idempotency(client, key)),
     clock: deps.clock,
   };
-  const calls = startCalls(config, deps, { redis, keys: k, questions }, parts);
+  const admit: CallsDeps['admit'] = (name, limit) => deps.store.admit(name, limit);
+  const calls = startCalls(config, deps, { redis, keys: k, questions, admit }, parts);
   const observe = deps.observe ? { observe: deps.observe } : {};
   const handler = apiRouter({
     clients,

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RelayClock } from '../relay/relay.js';
 import type { OpenContext, Recipients } from '../relay/sources/intake.js';
 import type { EndReason, FinishResult, Outcome, Question } from '../relay/types.js';
+import type { RateLimit } from '../store/index.js';
 import { mayTarget, type ApiClient } from './auth.js';
 import type { EndedEvents } from './ended.js';
 import { ApiError, fromRelayError } from './errors.js';
@@ -27,8 +28,12 @@ const validCreate = validator<QuestionCreate>(QUESTION_CREATE);
 
 /** Question and call ids are 120-bit base64url ids (a call's with `call_`); anything else cannot be one. */
 export const ID = /^[A-Za-z0-9_-]{1,64}$/;
-/** A minute per new question and client: `ratePerMinute` counts per 60 000 ms. */
+/** A minute per new question or call and client: `ratePerMinute` counts per 60 000 ms. */
 const RATE_WINDOW_MS = 60_000;
+
+/** The client's limit on new questions and calls (one budget for both), when it has one. */
+export const rateLimitOf = (client: ApiClient): RateLimit | undefined =>
+  client.ratePerMinute ? { max: client.ratePerMinute, perMs: RATE_WINDOW_MS } : undefined;
 
 export interface QuestionsDeps extends ResourceDeps {
   open(request: { message: string; requestedSchema: unknown }, context: OpenContext): Promise<Question>;
@@ -110,11 +115,12 @@ export function openContext(
   if (refused) throw new ApiError('forbidden', `This client may not ask ${refused}.`);
   const callbackRefusal = body.callbackUrl === undefined ? undefined : deps.refuseCallback(body.callbackUrl);
   if (callbackRefusal) throw new ApiError('invalid_request', `/callbackUrl: ${callbackRefusal}`);
+  const rateLimit = rateLimitOf(client);
   return {
     client: client.name,
     to: body.to,
     timeoutMs,
-    ...(client.ratePerMinute ? { rateLimit: { max: client.ratePerMinute, perMs: RATE_WINDOW_MS } } : {}),
+    ...(rateLimit ? { rateLimit } : {}),
     ...(body.callbackUrl === undefined ? {} : { callbackUrl: body.callbackUrl }),
     ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
   };

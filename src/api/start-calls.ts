@@ -28,7 +28,7 @@ export interface CallsPart {
 export function startCalls(
   config: AppConfig,
   deps: Omit<CallRunnerDeps, 'store'> & { holderId: string },
-  shared: { redis: RedisClient; keys: Keys; questions: QuestionsDeps },
+  shared: { redis: RedisClient; keys: Keys; questions: QuestionsDeps; admit: CallsDeps['admit'] },
   parts: Lifecycle,
 ): CallsPart {
   const store = new CallStore({
@@ -48,6 +48,7 @@ export function startCalls(
       servers: config.servers.map((s) => s.name),
       start: (call, args) => runner.start(call, args),
       get: (id) => store.get(id),
+      admit: shared.admit,
       refuseCallback: (url) => questions.refuseCallback(url),
       ended: questions.ended,
       idempotency: questions.idempotency,

@@ -25,11 +25,12 @@ import {
   type RedisSetting,
   type StoreLogger,
 } from '../redis/index.js';
+import { RateLimitedError } from './errors.js';
 import { Inbox } from './inbox.js';
 import { settleWithin } from '../settle.js';
 import { deferIfEarly } from './jobs.js';
 import { Lease, OrphanSweeper, type LeaseOptions, type SweepOptions } from './lease.js';
-import { pendingFor, undeliveredBefore } from './pending.js';
+import { admit, pendingFor, undeliveredBefore, type RateLimit } from './pending.js';
 import { draftField, parseDraft, parseQuestion } from './record.js';
 import { reminderHandler } from './reminders.js';
 import { withScripts } from './scripts.js';
@@ -116,6 +117,19 @@ export class QuestionStore {
       return Promise.reject(new StoreError('draining', 'This replica is shutting down; no new questions'));
     }
     return this.track(writeQuestion(this.c, q, opts));
+  }
+
+  /**
+   * Counts one new creation against `name`'s per-window limit across replicas (the same counter `create`'s
+   * `rateLimit` uses: an API client's calls and questions share its budget); throws RateLimitedError beyond it.
+   */
+  async admit(name: string, limit: RateLimit): Promise<void> {
+    try {
+      await admit(this.c.cmd, this.c.keys, name, limit);
+    } catch (err) {
+      if (err instanceof RateLimitedError) throw err;
+      throw commandError('admit', err);
+    }
   }
 
   async get(id: string): Promise<Question | undefined> {

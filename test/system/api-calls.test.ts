@@ -12,6 +12,7 @@ import { openForm, startHarness, type Harness } from './harness.js';
 const TOKEN = 'api-token-calls-0123456789';
 const OTHER = 'api-token-calls-other-0123456789';
 const NARROW = 'api-token-calls-narrow-0123456789';
+const LIMITED = 'api-token-calls-limited-0123456789';
 const SCHEMA = {
   type: 'object',
   properties: { reason: { type: 'string', title: 'Reason' } },
@@ -31,6 +32,7 @@ describe('the calls API', () => {
           clients: {
             other: { token: OTHER },
             narrow: { token: NARROW, servers: ['deploy'], targets: ['U7'] },
+            limited: { token: LIMITED, ratePerMinute: 1 },
           },
         },
       },
@@ -160,6 +162,24 @@ describe('the calls API', () => {
     const person = await call({ ...body, server: 'deploy' }, { token: NARROW });
     expect([person.status, codeOf(person)]).toEqual([403, 'forbidden']);
     expect(resultsWith('U1', 'no')).toHaveLength(0);
+  });
+
+  it('obeys the client’s rate limit across replicas, one budget with its questions: 429 with Retry-After, nothing run', async () => {
+    const first = await call({ tool: 'echo', arguments: { text: 'within the rate' } }, { token: LIMITED });
+    expect(first.status).toBe(202);
+    const second = await call(
+      { tool: 'echo', arguments: { text: 'past the rate' } },
+      { token: LIMITED, on: 1 },
+    );
+    expect([second.status, codeOf(second)]).toEqual([429, 'rate_limited']);
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const question = { message: 'Past the rate too', requestedSchema: SCHEMA, to: { user: 'U1' } };
+    const asked = await api('POST', '/questions', { token: LIMITED, on: 2, body: question });
+    expect([asked.status, codeOf(asked)]).toEqual([429, 'rate_limited']);
+    expect(
+      (await api('GET', `/calls/${String(first.body.id)}?wait=30`, { token: LIMITED })).body.status,
+    ).toBe('completed');
+    expect(resultsWith('U1', 'past the rate')).toHaveLength(0);
   });
 
   it('answers 404 for unknown ids and for another client’s call, and 400 for a wait over 60', async () => {
