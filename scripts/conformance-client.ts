@@ -2,7 +2,8 @@
 // It drives the relay's real MCP client (McpHub over Streamable HTTP) the way the bot does: list the
 // tools, call each one, and accept every elicitation with empty content so that the SDK's applyDefaults
 // fills in the schema defaults (scenario elicitation-sep1034-client-defaults checks exactly that).
-import { McpClientError, McpHub, type ToolResult } from '../src/mcp/index.js';
+import { McpClientError, McpHub, type McpAuth, type ToolResult } from '../src/mcp/index.js';
+import { conformanceAuth } from './conformance-auth.js';
 
 const SERVER = 'conformance';
 const PERSON = { userId: 'conformance-user' };
@@ -22,6 +23,7 @@ async function main(url: string): Promise<void> {
     ],
     sink: { ask: () => Promise.resolve({ action: 'accept', content: {} }) },
     clientInfo: { name: 'elicit-relay-conformance', version: '0.1.0' },
+    ...authFor(url),
   });
   try {
     const tools = await hub.listTools(SERVER);
@@ -33,6 +35,12 @@ async function main(url: string): Promise<void> {
   } finally {
     await hub.close();
   }
+}
+
+/** The auth/* scenarios' sign-in (scripts/conformance-auth.ts); none for the others. */
+function authFor(url: string): { auth?: McpAuth } {
+  const auth = conformanceAuth(url);
+  return auth === undefined ? {} : { auth };
 }
 
 /**

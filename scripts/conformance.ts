@@ -1,5 +1,5 @@
 // Runs the official MCP conformance scenarios (client mode) against the relay's real MCP client code.
-//   npx tsx scripts/conformance.ts [scenario ...]      exit 1 if any check fails or warns
+//   npx tsx scripts/conformance.ts [scenario ...]      all 23 by default; exit 1 if any check fails or warns
 // The CLI (@modelcontextprotocol/conformance 0.1.13, the last release that starts on Node 20) starts a
 // scenario server, runs scripts/conformance-client.ts with the server URL, and judges what it saw.
 import { spawn } from 'node:child_process';
@@ -9,6 +9,29 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
+
+/** The 19 auth/* client scenarios: the bot's sign-in (src/mcp/auth) through scripts/conformance-auth.ts. */
+export const AUTH_SCENARIOS = [
+  'auth/metadata-default',
+  'auth/metadata-var1',
+  'auth/metadata-var2',
+  'auth/metadata-var3',
+  'auth/basic-cimd',
+  'auth/scope-from-www-authenticate',
+  'auth/scope-from-scopes-supported',
+  'auth/scope-omitted-when-undefined',
+  'auth/scope-step-up',
+  'auth/scope-retry-limit',
+  'auth/token-endpoint-auth-basic',
+  'auth/token-endpoint-auth-post',
+  'auth/token-endpoint-auth-none',
+  'auth/resource-mismatch',
+  'auth/pre-registration',
+  'auth/2025-03-26-oauth-metadata-backcompat',
+  'auth/2025-03-26-oauth-endpoint-fallback',
+  'auth/client-credentials-jwt',
+  'auth/client-credentials-basic',
+];
 
 const repoRoot = fileURLToPath(new URL('../', import.meta.url));
 const cliPath = join(repoRoot, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
@@ -67,12 +90,15 @@ export async function runScenario(scenario: string, timeoutMs = 20_000): Promise
   }
 }
 
-/** The CLI writes `<outDir>/<scenario>-<timestamp>/checks.json`; none when it crashed before judging. */
+/**
+ * The CLI writes `<outDir>/<scenario>-<timestamp>/checks.json` (so `auth/x` lands one folder deeper);
+ * none when it crashed before judging.
+ */
 async function readChecks(outDir: string): Promise<Check[]> {
-  const [runDir] = await readdir(outDir);
-  if (runDir === undefined) return [];
-  const text = await readFile(join(outDir, runDir, 'checks.json'), 'utf8').catch(() => '[]');
-  return JSON.parse(text) as Check[];
+  const files = await readdir(outDir, { recursive: true });
+  const checksFile = files.find((file) => file.endsWith('checks.json'));
+  if (checksFile === undefined) return [];
+  return JSON.parse(await readFile(join(outDir, checksFile), 'utf8')) as Check[];
 }
 
 /** Scenarios run one after another: sse-retry measures reconnection timing and wants a quiet machine. */
@@ -102,7 +128,8 @@ export function summarize(results: ScenarioResult[]): string {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const requested = process.argv.slice(2);
-  const results = await runConformance(requested.length > 0 ? requested : SCENARIOS);
+  const all = [...SCENARIOS, ...AUTH_SCENARIOS];
+  const results = await runConformance(requested.length > 0 ? requested : all);
   for (const result of results.filter((r) => !r.passed)) process.stderr.write(`\n${result.output}\n`);
   process.stdout.write(`${summarize(results)}\n`);
   process.exitCode = results.every((result) => result.passed) ? 0 : 1;

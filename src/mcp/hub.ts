@@ -7,6 +7,7 @@
 import { systemClock, type Clock } from '../clock.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { ServerLink } from './link.js';
+import type { McpAuth } from './auth/sign-in.js';
 import {
   McpClientError,
   type ElicitationSink,
@@ -42,6 +43,8 @@ export interface McpHubOptions {
   /** Timers, time and jitter; default real ones. */
   clock?: Partial<Clock>;
   logger?: McpLogger;
+  /** Sign-in for servers that need it (MCP authorization, auth/sign-in.ts); absent: none signs in. */
+  auth?: McpAuth;
 }
 
 const DEFAULT_IDLE_CLOSE_MS = 10 * 60_000;
@@ -64,6 +67,7 @@ export class McpHub {
       ...(opts.connect === undefined ? {} : { connect: opts.connect }),
       ...(opts.onStatus === undefined ? {} : { onStatus: opts.onStatus }),
       ...(opts.logger === undefined ? {} : { logger: opts.logger }),
+      ...(opts.auth === undefined ? {} : { auth: opts.auth }),
     };
     this.links = new Map(opts.servers.map((spec) => [spec.name, new ServerLink(spec, shared)]));
   }

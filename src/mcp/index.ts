@@ -40,3 +40,19 @@ export {
   type SignInPrompter,
   type SignInReason,
 } from './auth/types.js';
+export {
+  exchangeCode,
+  MAX_SIGN_INS,
+  MAX_STEP_UPS,
+  needsSignIn,
+  type McpAuth,
+  type SessionAuth,
+} from './auth/sign-in.js';
+export {
+  memoryStorage,
+  SignInProvider,
+  type SignInProviderOptions,
+  type SignInRecord,
+  type SignInStorage,
+} from './auth/provider.js';
+export { deploymentAuth, type DeploymentGrant } from './auth/deployment.js';

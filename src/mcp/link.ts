@@ -14,6 +14,7 @@ import { SessionPool } from './pool.js';
 import { McpSession } from './session.js';
 import { Health } from './status.js';
 import { isLastingFailure, transportPlan, type TransportPlan } from './transport.js';
+import { MAX_SIGN_INS, MAX_STEP_UPS, needsSignIn, type McpAuth, type SessionAuth } from './auth/sign-in.js';
 import type { PriorDiscovery } from '@modelcontextprotocol/client';
 import {
   McpClientError,
@@ -43,6 +44,8 @@ export interface LinkOptions {
   maxSessionsPerPerson: number;
   onStatus?: (status: ServerStatus) => void;
   logger?: McpLogger;
+  /** Sign-in for servers with `auth` (auth/sign-in.ts); absent: no session signs in. */
+  auth?: McpAuth;
 }
 
 export class ServerLink {
@@ -101,6 +104,11 @@ export class ServerLink {
           tools.find((t) => t.name === call.tool),
         );
       } catch (error) {
+        // A step-up (403 insufficient_scope) or a revoked grant: the request never ran; once signed in, again.
+        if (session.auth !== undefined && needsSignIn(error) && attempt < MAX_STEP_UPS) {
+          await session.auth.signedIn(call.signal);
+          continue;
+        }
         if (attempt > 0 || !(error instanceof McpClientError) || error.code !== 'session_expired')
           throw error;
       } finally {
@@ -195,11 +203,28 @@ export class ServerLink {
     return opening;
   }
 
+  /** A new session; when the server wants a sign-in first, waits for it and tries again (MAX_SIGN_INS). */
   private async open(person: Origin | undefined, onClosed: (dropped: boolean) => void): Promise<McpSession> {
+    const sessionAuth = await this.opts.auth?.forSession(this.spec.name, person);
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.openOnce(person, onClosed, sessionAuth);
+      } catch (error) {
+        if (sessionAuth === undefined || !needsSignIn(error) || attempt >= MAX_SIGN_INS) throw error;
+        await sessionAuth.signedIn();
+      }
+    }
+  }
+
+  private async openOnce(
+    person: Origin | undefined,
+    onClosed: (dropped: boolean) => void,
+    sessionAuth: SessionAuth | undefined,
+  ): Promise<McpSession> {
     const connect = this.opts.connect;
     const plan: TransportPlan = connect
       ? { primary: () => connect(this.spec) }
-      : transportPlan(this.spec, this.opts.logger);
+      : transportPlan(this.spec, this.opts.logger, sessionAuth?.provider);
     let transport;
     try {
       transport = await plan.primary();
@@ -223,6 +248,7 @@ export class ServerLink {
       onToolsChanged: () => (this.tools = undefined),
       ...(prior === undefined ? {} : { prior }),
       ...(this.opts.logger === undefined ? {} : { logger: this.opts.logger }),
+      ...(sessionAuth === undefined ? {} : { auth: sessionAuth }),
     }).catch((error: unknown) => {
       this.era = undefined;
       throw error;

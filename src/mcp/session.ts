@@ -9,6 +9,7 @@ import { callWithRounds, DEFAULT_MAX_ROUNDS, onlyElicitation } from './rounds.js
 import { cancelToolTask, runToolTask } from './tasks.js';
 import { callError, toSummary, toToolResult, urlRequiredResult } from './results.js';
 import { refusesStreamableHttp } from './transport.js';
+import type { SessionAuth } from './auth/sign-in.js';
 import {
   McpClientError,
   type ElicitationMode,
@@ -60,6 +61,8 @@ export interface SessionOptions {
   /** The server's era as an earlier connection found it: connect without probing again. */
   prior?: PriorDiscovery;
   logger?: McpLogger;
+  /** The session's sign-in, for a server with `auth`: the hub waits on it after an UnauthorizedError. */
+  auth?: SessionAuth;
 }
 
 export class McpSession {
@@ -123,6 +126,10 @@ export class McpSession {
     client.onclose = () => session.markClosed(true);
     client.onerror = () => session.checkLiveness();
     return session;
+  }
+
+  get auth(): SessionAuth | undefined {
+    return this.opts.auth;
   }
 
   get isClosed(): boolean {

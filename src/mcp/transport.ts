@@ -9,6 +9,7 @@ import {
   SSEClientTransport,
   StreamableHTTPClientTransport,
   type JSONRPCMessage,
+  type OAuthClientProvider,
   type StreamableHTTPReconnectionOptions,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -53,9 +54,17 @@ export function childEnv(
   return { ...env, ...configured };
 }
 
-export function transportPlan(spec: McpServerSpec, logger?: McpLogger): TransportPlan {
+/** `authProvider`: the session's sign-in (auth/sign-in.ts), for HTTP transports; stdio has no OAuth. */
+export function transportPlan(
+  spec: McpServerSpec,
+  logger?: McpLogger,
+  authProvider?: OAuthClientProvider,
+): TransportPlan {
   const t = spec.transport;
-  const requestInit = t.kind === 'stdio' ? {} : { requestInit: { headers: t.headers } };
+  const requestInit =
+    t.kind === 'stdio'
+      ? {}
+      : { requestInit: { headers: t.headers }, ...(authProvider === undefined ? {} : { authProvider }) };
   if (t.kind === 'sse') return { primary: () => new SSEClientTransport(new URL(t.url), requestInit) };
   if (t.kind === 'http') {
     return {

@@ -1,0 +1,69 @@
+// The sign-in the conformance client uses for the auth/* scenarios: the bot's own SignInProvider and
+// deployment grant (src/mcp/auth), with the person's browser replaced by following the authorization
+// server's redirect (the scenarios' servers approve at once) and handing the code to exchangeCode, as the
+// bot's callback route does.
+import {
+  deploymentAuth,
+  exchangeCode,
+  memoryStorage,
+  SignInProvider,
+  type McpAuth,
+  type SessionAuth,
+} from '../src/mcp/index.js';
+
+/** The scenarios' client ID metadata document URL (auth/basic-cimd expects exactly this one). */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+const REDIRECT_URL = 'http://localhost:3000/callback';
+
+interface ScenarioContext {
+  name?: string;
+  client_id?: string;
+  client_secret?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
+}
+
+/** The sign-in for `serverUrl` in the scenario the CLI named in MCP_CONFORMANCE_SCENARIO (undefined: none). */
+export function conformanceAuth(serverUrl: string, env = process.env): McpAuth | undefined {
+  if (env.MCP_CONFORMANCE_SCENARIO?.startsWith('auth/') !== true) return undefined;
+  const context = JSON.parse(env.MCP_CONFORMANCE_CONTEXT ?? '{}') as ScenarioContext;
+  const sessionAuth = sessionAuthFor(serverUrl, context);
+  return { forSession: () => Promise.resolve(sessionAuth) };
+}
+
+function sessionAuthFor(serverUrl: string, context: ScenarioContext): SessionAuth {
+  const { client_id: clientId, client_secret: clientSecret, private_key_pem: pem } = context;
+  if (clientId !== undefined && pem !== undefined) {
+    const algorithm = context.signing_algorithm ?? 'ES256';
+    return deploymentAuth('conformance', { kind: 'jwt', clientId, privateKeyPem: pem, algorithm });
+  }
+  if (clientId !== undefined && clientSecret !== undefined && context.name?.includes('client-credentials'))
+    return deploymentAuth('conformance', { kind: 'secret', clientId, clientSecret });
+  let exchange: Promise<void> = Promise.resolve();
+  const provider: SignInProvider = new SignInProvider({
+    redirectUrl: REDIRECT_URL,
+    clientName: 'elicit-relay-conformance',
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    ...(clientId === undefined
+      ? {}
+      : { preRegistered: { client_id: clientId, ...(clientSecret ? { client_secret: clientSecret } : {}) } }),
+    storage: memoryStorage(),
+    onRedirect: (url) => {
+      // Not awaited here: the SDK is still inside auth(); the hub awaits signedIn() after the 401.
+      exchange = followAuthorization(url).then((code) => exchangeCode(provider, serverUrl, code));
+      exchange.catch(() => undefined);
+      return Promise.resolve();
+    },
+  });
+  return { provider, signedIn: () => exchange };
+}
+
+/** What the person's browser would do: open the authorization URL and land on the callback with `code`. */
+async function followAuthorization(url: URL): Promise<string> {
+  const response = await fetch(url, { redirect: 'manual' });
+  const location = response.headers.get('location');
+  if (location === null) throw new Error(`authorization answered ${response.status} without a redirect`);
+  const code = new URL(location).searchParams.get('code');
+  if (code === null) throw new Error(`authorization redirected without a code: ${location}`);
+  return code;
+}

@@ -1,0 +1,135 @@
+// One person's OAuth client for one MCP server, on the SDK's OAuthClientProvider: the SDK runs discovery
+// (protected resource metadata, authorization server metadata and the 2025-03-26 fallbacks), registration
+// (pre-registered, client ID metadata document or dynamic), PKCE, the `resource` indicator, refresh and
+// step-up; this class only keeps what it is given in a SignInStorage and hands the authorization URL on.
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
+
+/** What one person (or the deployment) keeps for one server. Secret: stored only encrypted (vault.ts). */
+export interface SignInRecord {
+  client?: StoredOAuthClientInformation;
+  tokens?: StoredOAuthTokens;
+  codeVerifier?: string;
+  discovery?: OAuthDiscoveryState;
+}
+
+/** Where a SignInRecord lives: memory (conformance, tests) or the encrypted Redis vault (the bot). */
+export interface SignInStorage {
+  load(): Promise<SignInRecord>;
+  save(record: SignInRecord): Promise<void>;
+}
+
+export interface SignInProviderOptions {
+  /** The bot's callback (`${ELICIT_RELAY_PUBLIC_URL}/oauth/mcp/callback`). */
+  redirectUrl: string;
+  clientName: string;
+  /** `auth.scopes` of the server's config: asked when neither WWW-Authenticate nor the metadata says. */
+  scopes?: string[];
+  /** An HTTPS URL serving this client's metadata document, used when the server supports it (SEP-991). */
+  clientMetadataUrl?: string;
+  /** A pre-registered client (`auth.clientId` / `auth.clientSecret`); otherwise CIMD or registration. */
+  preRegistered?: OAuthClientInformationMixed;
+  tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
+  storage: SignInStorage;
+  /** A fresh `state` for one authorization request (bound to the person and server by the caller). */
+  state?: () => Promise<string>;
+  /** The person must open `url`; called by the SDK when no usable token is left. */
+  onRedirect: (url: URL) => Promise<void>;
+}
+
+export class SignInProvider implements OAuthClientProvider {
+  readonly clientMetadataUrl: string | undefined;
+  state?: () => Promise<string>;
+
+  constructor(private readonly opts: SignInProviderOptions) {
+    this.clientMetadataUrl = opts.clientMetadataUrl;
+    if (opts.state !== undefined) this.state = opts.state;
+  }
+
+  get redirectUrl(): string {
+    return this.opts.redirectUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const method = this.opts.tokenEndpointAuthMethod;
+    return {
+      client_name: this.opts.clientName,
+      redirect_uris: [this.opts.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      ...(method === undefined ? {} : { token_endpoint_auth_method: method }),
+      ...(this.opts.scopes === undefined ? {} : { scope: this.opts.scopes.join(' ') }),
+    };
+  }
+
+  async clientInformation(): Promise<StoredOAuthClientInformation | undefined> {
+    return (await this.opts.storage.load()).client ?? this.opts.preRegistered;
+  }
+
+  async saveClientInformation(client: StoredOAuthClientInformation): Promise<void> {
+    await this.update({ client });
+  }
+
+  async tokens(): Promise<StoredOAuthTokens | undefined> {
+    return (await this.opts.storage.load()).tokens;
+  }
+
+  async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
+    await this.update({ tokens });
+  }
+
+  async redirectToAuthorization(url: URL): Promise<void> {
+    await this.opts.onRedirect(url);
+  }
+
+  async saveCodeVerifier(codeVerifier: string): Promise<void> {
+    await this.update({ codeVerifier });
+  }
+
+  async codeVerifier(): Promise<string> {
+    const { codeVerifier } = await this.opts.storage.load();
+    // The SDK asks only on the callback leg, after saveCodeVerifier; a missing one is a lost sign-in.
+    if (codeVerifier === undefined) throw new Error('no PKCE code verifier saved for this sign-in');
+    return codeVerifier;
+  }
+
+  async saveDiscoveryState(discovery: OAuthDiscoveryState): Promise<void> {
+    await this.update({ discovery });
+  }
+
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    return (await this.opts.storage.load()).discovery;
+  }
+
+  /** The server said these are no good (revoked grant, unknown client): forget them. */
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    const record = await this.opts.storage.load();
+    if (scope === 'all' || scope === 'client') delete record.client;
+    if (scope === 'all' || scope === 'tokens') delete record.tokens;
+    if (scope === 'all' || scope === 'verifier') delete record.codeVerifier;
+    if (scope === 'all' || scope === 'discovery') delete record.discovery;
+    await this.opts.storage.save(record);
+  }
+
+  private async update(patch: SignInRecord): Promise<void> {
+    await this.opts.storage.save({ ...(await this.opts.storage.load()), ...patch });
+  }
+}
+
+/** A SignInStorage in this process's memory (conformance client, tests). */
+export function memoryStorage(): SignInStorage {
+  let record: SignInRecord = {};
+  return {
+    load: () => Promise.resolve({ ...record }),
+    save: (next) => {
+      record = { ...next };
+      return Promise.resolve();
+    },
+  };
+}
