@@ -65,7 +65,7 @@ export async function storeOps(o: RedisBenchOptions): Promise<Row[]> {
       store.finish(ids[i] ?? '', { action: 'cancel' }, 'timed_out'),
     );
     return [
-      pairedRow('store', 'create (TIME + MULTI HSET/PEXPIRE + BullMQ delayed add)', created),
+      pairedRow('store', 'create (Lua: TIME + record + indexes; BullMQ delayed add)', created),
       pairedRow('store', 'get (HGETALL + parse)', got),
       pairedRow('store', 'finish, winning (HGET + Lua CAS/XADD + job remove)', won),
       pairedRow('store', 'finish, losing (already finished)', lost),
@@ -77,7 +77,7 @@ export async function storeOps(o: RedisBenchOptions): Promise<Row[]> {
 }
 
 /**
- * Finish on replica B → outcome delivered by replica A's inbox (XREAD BLOCK loop + HGETALL). Measured from
+ * Finish on replica B → outcome delivered by replica A's inbox (XREAD BLOCK loop; the entry carries the record). Measured from
  * just before B calls finish to A's onOutcome callback, so it includes finish itself.
  */
 export async function inboxDelivery(o: RedisBenchOptions): Promise<Row> {

@@ -1,13 +1,14 @@
 // The holder's inbox: a blocking XREAD loop on its own connection. The stream keeps entries while the
 // connection is down (pub/sub would drop them), and the loop always reads after the last entry it handled,
-// so a reconnect re-issues the same XREAD and nothing is lost or repeated within one process. Handled entries
-// are deleted; whatever is still in the stream at start (a previous process with this holder id) is
-// delivered first.
+// so a reconnect re-issues the same XREAD and nothing is lost or repeated within one process. Each entry carries
+// the ended record; a batch is handed over, then acknowledged in one script (accepted content dropped, entries
+// deleted). Whatever is still in the stream at start (a previous process with this holder id) is delivered first.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RedisClient } from '../redis/index.js';
+import type { StoreScripts } from './scripts.js';
 import type { Question } from '../relay/types.js';
 import { endClient, type StoreLogger } from '../redis/index.js';
-import { parseQuestion } from './record.js';
+import { pairs, parseQuestion } from './record.js';
 
 /** XREAD BLOCK time in ms: how long one read waits for new entries before it is issued again. */
 export const INBOX_BLOCK_MS = 2_000;
@@ -22,11 +23,9 @@ export const INBOX_RETRY_MS = 250;
 const BATCH = 100;
 
 export interface InboxDeps {
-  redis: RedisClient;
+  redis: RedisClient & Pick<StoreScripts, 'inboxAck'>;
   streamKey: string;
   questionKey(id: string): string;
-  /** Drops an accepted answer's content from the record, once read for delivery. */
-  dropContent(id: string): Promise<unknown>;
   logger: StoreLogger;
 }
 
@@ -65,16 +64,73 @@ export class Inbox {
     }
   }
 
+  /**
+   * One XREAD, then the whole batch: handed over in order, then acknowledged in one script (accepted answers'
+   * content dropped, entries deleted). A failed read of a record throws before lastId moves, so the batch is
+   * read again on the next pass.
+   */
   private async readOnce(): Promise<void> {
     const { redis, streamKey } = this.deps;
     const read = redis.xread('COUNT', BATCH, 'BLOCK', INBOX_BLOCK_MS, 'STREAMS', streamKey, this.lastId);
-    const reply = await this.guard(read);
-    for (const [, entries] of reply ?? []) {
-      for (const [entryId, fields] of entries) {
-        if (this.stopped) return;
-        await this.deliver(entryId, fields);
-      }
+    const entries = ((await this.guard(read)) ?? []).flatMap(([, batch]) => batch);
+    if (entries.length === 0) return;
+    const records = await this.records(entries);
+    const handed: string[] = [];
+    const accepted: string[] = [];
+    for (const [i, [entryId]] of entries.entries()) {
+      if (this.stopped) break;
+      const question = this.readRecord(records[i] ?? {}, entryId);
+      if (question?.outcome?.action === 'accept') accepted.push(question.id);
+      if (question !== undefined) this.handOver(question);
+      handed.push(entryId);
+      this.lastId = entryId;
     }
+    await this.ack(handed, accepted);
+  }
+
+  /**
+   * Each entry's record: the entry itself since the finish script writes the record into it; an entry that only
+   * names its question (written before that) is read with HGETALL, all of them in one pipeline.
+   */
+  private async records(entries: [string, string[]][]): Promise<Record<string, string>[]> {
+    const { redis } = this.deps;
+    const records = entries.map(([, fields]) => pairs(fields));
+    const missing = records.flatMap((r, i) => (r.state === undefined && r.id !== undefined ? [i] : []));
+    if (missing.length === 0) return records;
+    const pipeline = redis.pipeline();
+    for (const i of missing) pipeline.hgetall(this.deps.questionKey(records[i]?.id ?? ''));
+    const replies = (await this.guard(pipeline.exec())) ?? [];
+    replies.forEach(([err, hash], j) => {
+      if (err) throw err;
+      records[missing[j] ?? 0] = hash as Record<string, string>;
+    });
+    return records;
+  }
+
+  private readRecord(hash: Record<string, string>, entryId: string): Question | undefined {
+    const { logger } = this.deps;
+    try {
+      const question = parseQuestion(hash);
+      if (question === undefined)
+        logger.warn({ id: hash.id, entryId }, 'inbox: finished question not found; skipped');
+      return question;
+    } catch (err) {
+      logger.warn({ err, id: hash.id }, 'inbox: unreadable question record; skipped');
+      return undefined;
+    }
+  }
+
+  /** The answers are in hand; a failed ack only means entries are re-delivered after a restart, content expires. */
+  private async ack(entryIds: string[], acceptedIds: string[]): Promise<void> {
+    if (entryIds.length === 0) return;
+    const { redis, streamKey, logger } = this.deps;
+    const keys = [streamKey, ...acceptedIds.map((id) => this.deps.questionKey(id))];
+    await this.guard(redis.inboxAck(keys.length, ...keys, ...entryIds)).catch((err: unknown) => {
+      logger.warn(
+        { err, entries: entryIds.length },
+        'inbox: ack failed; the entries will be re-delivered after a restart',
+      );
+    });
   }
 
   private reconnectIfStalled(): void {
@@ -107,39 +163,6 @@ export class Inbox {
           settle();
           reject(err instanceof Error ? err : new Error(String(err)));
         },
-      );
-    });
-  }
-
-  /** A failed HGETALL throws before lastId moves, so the entry is read again on the next pass. */
-  private async deliver(entryId: string, fields: string[]): Promise<void> {
-    const { redis, streamKey, logger } = this.deps;
-    const at = fields.indexOf('id');
-    const id = at % 2 === 0 ? fields[at + 1] : undefined;
-    const hash = id === undefined ? {} : await this.guard(redis.hgetall(this.deps.questionKey(id)));
-    let question: Question | undefined;
-    try {
-      question = parseQuestion(hash);
-    } catch (err) {
-      logger.warn({ err, id }, 'inbox: unreadable question record; skipped');
-    }
-    if (question === undefined) logger.warn({ id, entryId }, 'inbox: finished question not found; skipped');
-    else {
-      if (question.outcome?.action === 'accept') await this.dropContent(question.id);
-      this.handOver(question);
-    }
-    this.lastId = entryId;
-    await this.guard(redis.xdel(streamKey, entryId)).catch((err: unknown) => {
-      logger.warn({ err, entryId }, 'inbox: XDEL failed; the entry will be re-delivered after a restart');
-    });
-  }
-
-  /** The answer is in hand; a failure only means the content stays until the record expires. */
-  private async dropContent(id: string): Promise<void> {
-    await this.guard(Promise.resolve(this.deps.dropContent(id))).catch((err: unknown) => {
-      this.deps.logger.warn(
-        { err, id },
-        'inbox: could not drop the answer content; it expires with the record',
       );
     });
   }

@@ -12,6 +12,8 @@ export const DROPPED_OUTCOME = '{"action":"accept","contentDropped":true}';
 // ARGV[1] new state  ARGV[2] outcome JSON  ARGV[3] reason  ARGV[4] retention seconds
 // ARGV[5] approximate inbox length cap  ARGV[6] question id  ARGV[7] who ended it ('' for nobody)
 // ARGV[8] '1' when a holder waits (XADD its inbox)  ARGV[9] approximate ended-stream length cap
+// The inbox entry carries the ended record itself (its fields, 'id' among them), so the holder reads it with the
+// entry instead of one HGETALL per question.
 // Every win is announced on the ended stream ({id, state}): long-polls, webhooks and the audit follow it.
 // Returns {'missing'} | {'lost', HGETALL} | {'won', HGETALL}.
 export const FINISH_LUA = `
@@ -27,22 +29,30 @@ for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
   if string.sub(field, 1, 6) == 'draft:' then redis.call('HDEL', KEYS[1], field) end
 end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
+local record = redis.call('HGETALL', KEYS[1])
 if ARGV[8] == '1' then
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'id', ARGV[6])
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', unpack(record))
   redis.call('EXPIRE', KEYS[2], ARGV[4])
 end
 redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[9], '*', 'id', ARGV[6], 'state', ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[6])
 redis.call('ZREM', KEYS[4], ARGV[6])
-return {'won', redis.call('HGETALL', KEYS[1])}
+return {'won', record}
 `;
 
-// An accepted answer's content is needed only until the holder has handed it to the MCP server; after that the
-// record keeps that it was accepted, not what was answered. KEYS[1] question. Returns 1 when content was dropped.
-export const DROP_CONTENT_LUA = `
-if redis.call('HGET', KEYS[1], 'state') ~= 'accepted' then return 0 end
-redis.call('HSET', KEYS[1], 'outcome', '${DROPPED_OUTCOME}')
-return 1
+// Writes a new pending question in one step, dated by Redis TIME: the record with its expiry (timeout plus
+// retention, in case every timer is lost) and its entries in the holder's and each answerer's pending index.
+// KEYS[1] question hash  KEYS[2] holder's pending zset  KEYS[3..] pending zsets of the person and answerers
+// ARGV[1] timeout ms  ARGV[2] retention ms  ARGV[3] question id  ARGV[4..] the record's other field/value pairs.
+// Returns the creation time, epoch ms on the Redis clock.
+export const CREATE_LUA = `
+local t = redis.call('TIME')
+local now = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))
+local deadline = string.format('%d', tonumber(now) + tonumber(ARGV[1]))
+redis.call('HSET', KEYS[1], 'createdAt', now, 'deadline', deadline, unpack(ARGV, 4))
+redis.call('PEXPIRE', KEYS[1], string.format('%d', tonumber(ARGV[1]) + tonumber(ARGV[2])))
+for i = 2, #KEYS do redis.call('ZADD', KEYS[i], deadline, ARGV[3]) end
+return now
 `;
 
 // Sets the card only while the question exists, so a late attach cannot resurrect an expired record. Returns
@@ -98,11 +108,26 @@ if n > tonumber(ARGV[1]) then return {0, redis.call('PTTL', KEYS[1])} end
 return {1, 0}
 `;
 
+// The holder's acknowledgement of a batch of inbox entries it has handed over. An accepted answer's content is
+// needed only until the holder has handed it to the MCP server; after that the record keeps that it was
+// accepted, not what was answered. So this drops the content of the accepted ones and deletes the entries, in one step so an entry is never deleted with its content
+// still kept. KEYS[1] inbox stream, KEYS[2..] question keys of accepted ones; ARGV entry ids. Returns XDEL's count.
+export const INBOX_ACK_LUA = `
+for i = 2, #KEYS do
+  if redis.call('HGET', KEYS[i], 'state') == 'accepted' then
+    redis.call('HSET', KEYS[i], 'outcome', '${DROPPED_OUTCOME}')
+  end
+end
+return redis.call('XDEL', KEYS[1], unpack(ARGV))
+`;
+
 export interface StoreScripts {
+  /** CREATE_LUA: (numberOfKeys, questionKey, heldKey, ...userKeys, timeoutMs, retentionMs, id, ...fieldValuePairs). */
+  questionCreate(numberOfKeys: number, ...args: (string | number)[]): Promise<unknown>;
   /** FINISH_LUA: (questionKey, inboxKey, heldKey, userKey, endedKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id, endedBy, toInbox, endedMaxLen). */
   questionFinish(...args: (string | number)[]): Promise<unknown>;
-  /** DROP_CONTENT_LUA: (questionKey). */
-  questionDropContent(key: string): Promise<unknown>;
+  /** INBOX_ACK_LUA: (numberOfKeys, inboxKey, ...acceptedQuestionKeys, ...entryIds). */
+  inboxAck(numberOfKeys: number, ...args: string[]): Promise<unknown>;
   /** ATTACH_CARD_LUA: (questionKey, channel, ts). */
   questionAttachCard(...args: string[]): Promise<unknown>;
   /** SAVE_DRAFT_LUA: (questionKey, draftField, draftJson). */
@@ -117,8 +142,9 @@ export interface StoreScripts {
 
 /** Registers the scripts on a client; ioredis then runs them by EVALSHA, loading them when Redis lacks them. */
 export function withScripts(redis: RedisClient): RedisClient & StoreScripts {
+  redis.defineCommand('questionCreate', { lua: CREATE_LUA });
   redis.defineCommand('questionFinish', { numberOfKeys: 5, lua: FINISH_LUA });
-  redis.defineCommand('questionDropContent', { numberOfKeys: 1, lua: DROP_CONTENT_LUA });
+  redis.defineCommand('inboxAck', { lua: INBOX_ACK_LUA });
   redis.defineCommand('questionAttachCard', { numberOfKeys: 1, lua: ATTACH_CARD_LUA });
   redis.defineCommand('questionSaveDraft', { numberOfKeys: 1, lua: SAVE_DRAFT_LUA });
   redis.defineCommand('holderLease', { numberOfKeys: 3, lua: LEASE_LUA });

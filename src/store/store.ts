@@ -222,7 +222,6 @@ export class QuestionStore {
       redis,
       streamKey: k.inbox(opts.holderId),
       questionKey: (id: string) => k.question(id),
-      dropContent: (id: string) => redis.questionDropContent(k.question(id)),
       logger,
     };
     this.inbox = new Inbox(deps, onOutcome);

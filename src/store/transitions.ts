@@ -52,41 +52,33 @@ export async function writeQuestion(
   q: NewQuestion,
   opts: CreateOptions,
 ): Promise<Question> {
-  const { cmd, keys: k } = c;
   try {
-    if (opts.rateLimit) await admit(cmd, k, q.server, opts.rateLimit);
-    const now = await redisNow(c.cmd);
-    const holder = q.client === undefined ? c.holderId : DETACHED_HOLDER;
-    const question: Question = {
-      ...q,
-      id: newId(),
-      state: 'pending',
-      holder,
-      createdAt: now,
-      deadline: now + q.timeoutMs,
-    };
-    const key = k.question(question.id);
+    if (opts.rateLimit) await admit(c.cmd, c.keys, q.server, opts.rateLimit);
     const remindAt = opts.remindAt ?? [];
-    const write = cmd
-      .multi()
-      .hset(key, {
-        ...toHash(question),
-        ...(remindAt.length > 0 && { reminders: String(remindAt.length) }),
-      })
-      // Unanswered records still expire: deadline plus retention, in case every timer was lost.
-      .pexpire(key, q.timeoutMs + c.retentionSec * 1000)
-      .zadd(k.held(holder), question.deadline, question.id)
-      .zadd(k.user(question.userId), question.deadline, question.id);
-    // Everyone named to answer it has it in their inbox too (pendingFor drops it once it has ended).
-    for (const userId of namedAnswerers(question)) write.zadd(k.user(userId), question.deadline, question.id);
-    const replies = await write.exec();
-    const failed = replies?.find(([err]) => err !== null);
-    if (failed?.[0]) throw failed[0];
+    const question = await writeRecord(c, q, remindAt.length);
     await addTimers(c, question, remindAt);
     return question;
   } catch (err) {
     throw commandError('create', err);
   }
+}
+
+/** The record and its index entries (CREATE_LUA), dated by Redis TIME in the same step. */
+async function writeRecord(c: Collaborators, q: NewQuestion, reminders: number): Promise<Question> {
+  const { cmd, keys: k } = c;
+  const holder = q.client === undefined ? c.holderId : DETACHED_HOLDER;
+  // createdAt and deadline are placeholders here: the script writes them from Redis TIME.
+  const question: Question = { ...q, id: newId(), state: 'pending', holder, createdAt: 0, deadline: 0 };
+  const fields = toHash(question);
+  delete fields.createdAt;
+  delete fields.deadline;
+  if (reminders > 0) fields.reminders = String(reminders);
+  // Everyone named to answer it has it in their pending index too (pendingFor drops it once it has ended).
+  const users = new Set([question.userId, ...namedAnswerers(question)]);
+  const zsets = [k.held(holder), ...[...users].map((userId) => k.user(userId))];
+  const args = [q.timeoutMs, c.retentionSec * 1000, question.id, ...Object.entries(fields).flat()];
+  const now = Number(await cmd.questionCreate(1 + zsets.length, k.question(question.id), ...zsets, ...args));
+  return { ...question, createdAt: now, deadline: now + q.timeoutMs };
 }
 
 export async function finishQuestion(
