@@ -64,6 +64,8 @@ export interface CommandText {
   linksDoneRetrying: ToolOn;
   retryTaken: string;
   retryTooLong: string;
+  /** Shown instead of Retry when an automation's call waits for the links (API calls). */
+  retriesItself: string;
   roundExpired: string;
   startAgain: string;
   working: ToolOn;
@@ -138,6 +140,8 @@ const en: CommandText = {
   linksDoneRetrying: (tool, server) => `The server says every link is done; retrying ${tool} on ${server}…`,
   retryTaken: 'This call is already being retried.',
   retryTooLong: 'The arguments are too long to retry from a button; run the command again when you are done.',
+  retriesItself:
+    'An automation is waiting for this call: it goes on by itself once the server says every link is done.',
   roundExpired:
     'The server waited too long for the answers, so it no longer accepts them. Start again to be asked anew.',
   startAgain: 'Start again',
@@ -212,6 +216,7 @@ const zh: CommandText = {
   linksDoneRetrying: (tool, server) => `服务器表示所有链接都已完成；正在重试 ${server} 上的 ${tool}……`,
   retryTaken: '该调用已经在重试了。',
   retryTooLong: '参数太长，无法通过按钮重试；完成后请重新运行该命令。',
+  retriesItself: '有自动化流程在等待此调用：服务器确认所有链接都已完成后，它会自动继续。',
   roundExpired: '服务器等待回答的时间过长，已不再接受这些回答。请重新开始，再回答一次。',
   startAgain: '重新开始',
   working: (tool, server) => `${server} 上的 ${tool} 正在运行……`,

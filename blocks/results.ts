@@ -107,6 +107,11 @@ export function urlRequiredMessage(input: {
   links: { url: string; message: string }[];
   args: Record<string, unknown>;
   locale?: Locale;
+  /**
+   * An automation's call (the API's): no Retry button, whose rerun would not reach the automation; the call
+   * retries itself once the server says every link is done.
+   */
+  retriesItself?: boolean;
 }): SlackMessage {
   const t = commandText(input.locale);
   const [tool, server] = names(input);
@@ -114,7 +119,7 @@ export function urlRequiredMessage(input: {
     { type: 'section', text: mrkdwn(`:link: ${t.urlRequired(`*${tool}*`, `*${server}*`)}`) },
   ];
   input.links.slice(0, URL_LINKS_MAX).forEach((link, i) => blocks.push(...linkBlocks(link, i, t.openLink)));
-  blocks.push(rerunBlock(input, t.retry, t.retryTooLong));
+  blocks.push(input.retriesItself ? context(t.retriesItself) : rerunBlock(input, t.retry, t.retryTooLong));
   return { text: t.urlRequired(tool, server), blocks };
 }
 

@@ -16,7 +16,7 @@ import {
   type Locale,
   type SlackMessage,
 } from '../../blocks/index.js';
-import type { ToolCall, ToolResult } from '../mcp/index.js';
+import type { ToolCall, ToolResult, UrlRequired } from '../mcp/index.js';
 import type { Origin } from '../relay/types.js';
 import type { Locales } from './locales.js';
 import { slackErrorCode } from './outbox/index.js';
@@ -76,6 +76,11 @@ export class ToolResults {
       throw error;
     }
     await progress.end(result.isError);
+    if (result.urlRequired) {
+      const { final } = await this.askForLinks(place, call.args, result, result.urlRequired);
+      // A person's run ends here (its retry posts its own result); an API call goes on with the retry's result.
+      return call.origin.callId === undefined ? result : final;
+    }
     await this.show(place, call.args, result);
     return result;
   }
@@ -139,21 +144,6 @@ export class ToolResults {
 
   private async show(place: RunPlace, args: Record<string, unknown>, result: ToolResult): Promise<void> {
     const common = { server: place.server, tool: place.tool, locale: place.locale };
-    if (result.urlRequired) {
-      const links = result.urlRequired.map(({ url, message }) => ({ url, message }));
-      const ts = await this.post(place, urlRequiredMessage({ ...common, links, args }));
-      const ids = result.urlRequired.map((link) => link.elicitationId);
-      const call = { server: place.server, tool: place.tool, args, origin: place.origin };
-      this.opts.completions.watch(place.server, ids, () => {
-        this.retryOnceDone(place, call, ts).catch((error: unknown) => {
-          this.opts.logger.warn(
-            { err: error, server: place.server, tool: place.tool },
-            'automatic retry failed',
-          );
-        });
-      });
-      return;
-    }
     // A call whose round expired can only start again: its message carries the button that does.
     const restart = result.restartable ? { restart: { server: place.server, tool: place.tool, args } } : {};
     const outcome = {
@@ -177,11 +167,48 @@ export class ToolResults {
   }
 
   /**
+   * Posts a -32042 answer's links and watches them; `final` resolves with the retry's result once the server
+   * says every link is done, or with this answer when the watch lapses or the retry was claimed by a click.
+   * An API call's message has no Retry button: only the automatic retry reaches the automation.
+   */
+  private async askForLinks(
+    place: RunPlace,
+    args: Record<string, unknown>,
+    result: ToolResult,
+    required: UrlRequired[],
+  ): Promise<{ final: Promise<ToolResult> }> {
+    const common = { server: place.server, tool: place.tool, locale: place.locale };
+    const links = required.map(({ url, message }) => ({ url, message }));
+    const retriesItself = place.origin.callId !== undefined;
+    const ts = await this.post(place, urlRequiredMessage({ ...common, links, args, retriesItself }));
+    const ids = required.map((link) => link.elicitationId);
+    const call = { server: place.server, tool: place.tool, args, origin: place.origin };
+    const final = new Promise<ToolResult>((resolve, reject) => {
+      const retry = (): void => {
+        this.retryOnceDone(place, call, ts).then(
+          (retried) => resolve(retried ?? result),
+          (error: unknown) => {
+            this.opts.logger.warn(
+              { err: error, server: place.server, tool: place.tool },
+              'automatic retry failed',
+            );
+            reject(error instanceof Error ? error : new Error(String(error)));
+          },
+        );
+      };
+      this.opts.completions.watch(place.server, ids, retry, () => resolve(result));
+    });
+    // A person's run does not wait for it; the failure is logged above.
+    final.catch(() => undefined);
+    return { final };
+  }
+
+  /**
    * Every link of the -32042 answer at `ts` is done: unless the person's click already claimed it, the
    * message loses its buttons and says so, and the call runs again in the same place.
    */
-  private async retryOnceDone(place: RunPlace, call: ToolRun, ts: string): Promise<void> {
-    if (!(await this.opts.claimRetry(place.channel, ts))) return;
+  private async retryOnceDone(place: RunPlace, call: ToolRun, ts: string): Promise<ToolResult | undefined> {
+    if (!(await this.opts.claimRetry(place.channel, ts))) return undefined;
     const client = await this.opts.clients.for(place.origin.teamId);
     const message = retryingMessage({ ...call, locale: place.locale, linksDone: true });
     await client.chat.update({
@@ -190,7 +217,7 @@ export class ToolResults {
       text: message.text,
       blocks: message.blocks,
     });
-    await this.run(call);
+    return this.run(call);
   }
 
   /** Posts in the run's DM or thread; resolves with the message's ts. */

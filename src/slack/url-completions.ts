@@ -9,6 +9,8 @@ export const URL_WATCH_MS = 15 * 60_000;
 interface Watch {
   left: Set<string>;
   allDone: () => void;
+  /** Told when the watch ends before every link is done (it lapsed, or the bot is stopping). */
+  lapsed: () => void;
   /** Ends the watch when it lapses (after ttlMs). */
   cancelLapse: () => void;
 }
@@ -31,11 +33,14 @@ export class UrlCompletions {
     this.clock = opts.clock ?? systemClock;
   }
 
-  /** Calls `allDone` once, when every one of `ids` of `server` is complete, unless the watch lapses first. */
-  watch(server: string, ids: string[], allDone: () => void): void {
+  /**
+   * Calls `allDone` once, when every one of `ids` of `server` is complete, or else `lapsed` once, when the
+   * watch lapses or the bot stops first.
+   */
+  watch(server: string, ids: string[], allDone: () => void, lapsed: () => void = () => undefined): void {
     const keys = [...new Set(ids)].map((id) => keyOf(server, id));
     if (keys.length === 0) return;
-    const watch: Watch = { left: new Set(keys), allDone, cancelLapse: () => undefined };
+    const watch: Watch = { left: new Set(keys), allDone, lapsed, cancelLapse: () => undefined };
     watch.cancelLapse = this.clock.schedule(() => this.forget(watch), this.ttlMs);
     for (const key of keys) this.waiting.set(key, (this.waiting.get(key) ?? new Set()).add(watch));
   }
@@ -59,6 +64,7 @@ export class UrlCompletions {
   }
 
   private forget(watch: Watch): void {
+    if (watch.left.size > 0) watch.lapsed();
     watch.cancelLapse();
     for (const key of watch.left) {
       const watches = this.waiting.get(key);

@@ -162,6 +162,15 @@ describe('urlRequiredMessage', () => {
     expect(JSON.stringify(message.blocks)).not.toContain('mcp_retry');
     expect(JSON.stringify(message.blocks)).toContain('too long to retry');
   });
+
+  it('has no Retry for an automation’s call, saying it goes on by itself, valid for Slack in both languages', () => {
+    for (const locale of ['en', 'zh-CN'] as const) {
+      const message = urlRequiredMessage({ ...input, retriesItself: true, locale });
+      expect(slackIssues(message)).toEqual([]);
+      expect(JSON.stringify(message.blocks)).not.toContain('mcp_retry');
+      expect(JSON.stringify(message.blocks.at(-1))).toContain(COMMAND_TEXT[locale].retriesItself);
+    }
+  });
 });
 
 describe('retryTargetOf', () => {

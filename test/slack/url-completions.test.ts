@@ -59,4 +59,24 @@ describe('UrlCompletions', () => {
     completions.completed('ops', 'b');
     expect(done).toEqual([]);
   });
+
+  it('tells a watch that ends before its links are done that it lapsed, and never one that completed', () => {
+    const timers = manualTimers();
+    const completions = new UrlCompletions({ clock: timers });
+    const told: string[] = [];
+    const watch = (id: string) =>
+      completions.watch(
+        'ops',
+        [id],
+        () => told.push(`${id} done`),
+        () => told.push(`${id} lapsed`),
+      );
+    watch('a');
+    watch('b');
+    completions.completed('ops', 'b');
+    timers.fireAll();
+    watch('c');
+    completions.close();
+    expect(told).toEqual(['b done', 'a lapsed', 'c lapsed']);
+  });
 });

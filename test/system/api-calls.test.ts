@@ -108,6 +108,27 @@ describe('the calls API', () => {
     expect(resultsWith('U1', 'chart attached')).toHaveLength(1);
   });
 
+  it('follows a -32042 answer as /mcp run does: the person gets the links (no Retry), the call retries once the server says they are done', async () => {
+    const url = `https://auth.example.com/api-${Date.now()}`;
+    const created = await call({ tool: 'require_url_then_complete', arguments: { url, afterMs: 300 } });
+    const id = String(created.body.id);
+    const links = await h.standin.waitForCall(
+      'chat.postMessage',
+      (c) => c.args.channel === h.standin.dmChannelOf('U1') && JSON.stringify(c.args).includes(url),
+      30_000,
+    );
+    expect(JSON.stringify(links.args.blocks)).toContain('goes on by itself');
+    expect(JSON.stringify(links.args.blocks)).not.toContain('mcp_retry');
+    const ended = await api('GET', `/calls/${id}?wait=30`, { on: 1 });
+    expect(ended.body).toEqual({
+      id,
+      status: 'completed',
+      result: { content: [{ type: 'text', text: `signed in at ${url}` }] },
+      questions: [],
+    });
+    expect(resultsWith('U1', `signed in at ${url}`)).toHaveLength(1);
+  });
+
   it('ends failed with the error when the tool reports one, its result kept', async () => {
     const created = await call({ tool: 'fail', arguments: { reason: 'disk full' } }, { on: 1 });
     const ended = await api('GET', `/calls/${String(created.body.id)}?wait=30`, { on: 2 });
