@@ -24,7 +24,7 @@
 //   ${prefix}:slack:retry:<channel>:<ts>            string  "1" once the retry of a -32042 answer was claimed
 //   ${prefix}:slack:command:<trigger_id>            string  "1" once a slash command was claimed (replays refused)
 //   ${prefix}:slack:installation:<kind>:<id>        string  JSON Installation (kind `team` or `enterprise`)
-//   ${prefix}:slack:pace:<channel>                  string  epoch ms of the channel's last reserved post slot
+//   ${prefix}:slack:pace:<channel|method@team>      string  epoch ms of the next free slot of a Slack limit
 // The audit trail (src/audit), owner `audit`:
 //   ${prefix}:audit:events                          stream  one JSON event per entry, trimmed by age (MINID)
 //

@@ -12,6 +12,7 @@ import { OAuthEndpoint, type OAuthApp, type StandinWorkspace } from './oauth.js'
 import { SocketModeEndpoint, SocketTransport } from './socket-mode.js';
 import type { Transport } from './transports.js';
 import { type ResponseTarget, ResponseUrls, applyViewAck } from './responses.js';
+import { RateLimits } from './rate-limits.js';
 import {
   type EphemeralMessage,
   type Identity,
@@ -49,6 +50,11 @@ export interface StandinOptions {
    * bot user refuses its posts (`not_in_channel`), as Slack does; unlisted channels take them.
    */
   channels?: Record<string, string[]>;
+  /**
+   * Enforce Slack's documented rate limits (blocks/slack-rate-limits.ts): past them a call gets HTTP 429
+   * `ratelimited` with Retry-After. Off by default, so tests that do not study pacing are not slowed by it.
+   */
+  rateLimits?: boolean;
 }
 
 export interface FailOptions {
@@ -128,6 +134,7 @@ class Standin implements SlackStandin {
   readonly log = new CallLog();
   private readonly failures = new Map<string, Injected[]>();
   private readonly holds = new Map<string, { arrive: () => void; released: Promise<void> }[]>();
+  private readonly limits: RateLimits | undefined;
   readonly responses: ResponseUrls;
   server: Server | undefined;
   origin = '';
@@ -139,6 +146,7 @@ class Standin implements SlackStandin {
     opts: StandinOptions,
   ) {
     this.responses = new ResponseUrls(store);
+    this.limits = opts.rateLimits ? new RateLimits(() => store.now()) : undefined;
     const workspaces = new Map<string, StandinWorkspace>(
       [
         { teamId: store.identity.teamId, teamDomain: store.identity.teamDomain },
@@ -231,6 +239,13 @@ class Standin implements SlackStandin {
     if (!token) return { answer: { status: 200, body: fail('not_authed') } };
     const caller = this.callerOf(token);
     if (!caller) return { answer: { status: 200, body: fail('invalid_auth') } };
+    const retryAfterSec = this.limits?.admit(caller.teamId, method, args);
+    if (retryAfterSec !== undefined) {
+      return {
+        answer: injectedAnswer({ error: 'ratelimited', opts: { retryAfterSec } }),
+        teamId: caller.teamId,
+      };
+    }
     const body = this.store.as(caller, () => handler(args, this.store));
     return { answer: { status: 200, body }, teamId: caller.teamId };
   }

@@ -1,13 +1,15 @@
-// The Slack outbox: card posts and updates go through a BullMQ queue so that every replica shares one rate
-// limit, posts to one channel are spaced out, a `ratelimited` answer pauses the queue for its Retry-After, 5xx
-// answers back off exponentially, and a call that cannot be made before its deadline gives up at once (the
-// caller then ends the question).
+// The Slack outbox: card posts and updates go through a BullMQ queue so that every replica keeps to Slack's
+// documented limits (blocks/slack-rate-limits.ts): each call reserves its slot in Redis when it is queued (posts
+// per channel, chat.update per workspace) and is delayed until it; a `ratelimited` answer delays that call and
+// that limit's later calls by its Retry-After, 5xx answers back off exponentially, and a call that cannot be
+// made before its deadline gives up at once (the caller then ends the question).
 //
 // The worker never lets a job fail for a Slack reason: it completes with an OutboxResult, so send() gets
 // `{ ok: false, error }` instead of BullMQ's failure text. Only transient errors are thrown, to be retried.
 import { randomUUID } from 'node:crypto';
 import type { KnownBlock } from '@slack/types';
-import { Queue, QueueEvents, Worker, type Job, type JobType } from 'bullmq';
+import { DelayedError, Queue, QueueEvents, Worker, type Job, type JobType } from 'bullmq';
+import { POST_PER_CHANNEL, methodLimit } from '../../../blocks/slack-rate-limits.js';
 import {
   OUTBOX_QUEUE,
   RedisConnections,
@@ -25,12 +27,6 @@ import { settleWithin } from '../../settle.js';
 import { Waiters, isOutboxResult } from './waiters.js';
 
 export { OUTBOX_QUEUE } from '../../redis/index.js';
-/**
- * Calls per second across all replicas. Slack's limits are per method and workspace: chat.postMessage allows
- * about 1 message/s per channel with short bursts, chat.update is Tier 3 (50+/min with bursts). 10/s keeps a
- * burst of cards moving while a 429's Retry-After pauses the whole queue for the rest.
- */
-export const OUTBOX_LIMIT = { max: 10, duration: 1_000 };
 /** Deadline of a call sent without one, in ms from send(): bounds retries of card updates. */
 export const OUTBOX_DEFAULT_DEADLINE_MS = 5 * 60_000;
 /** First 5xx/network retry waits this long, doubling each time, in ms (BullMQ exponential backoff). */
@@ -38,14 +34,15 @@ export const OUTBOX_RETRY_BASE_MS = 1_000;
 /** Runs of one call before a transient error is reported as final. */
 export const OUTBOX_MAX_ATTEMPTS = 5;
 /**
- * Spacing of chat.postMessage calls to one channel, in ms (Slack: about 1 message/s per channel). Each post
- * reserves the channel's next free slot in Redis and is queued with the delay until it, across replicas.
+ * Spacing of chat.postMessage calls to one channel, in ms (Slack: one message per second per channel). Each
+ * post reserves the channel's next free slot in Redis and is queued with the delay until it, across replicas.
+ * No burst is planned: the burst Slack tolerates absorbs the lateness of a delayed job.
  */
-export const OUTBOX_CHANNEL_PACE_MS = 1_000;
+export const OUTBOX_CHANNEL_PACE_MS = POST_PER_CHANNEL.intervalMs;
 /** How long send() waits past the deadline for the worker's answer, in ms (covers a call in flight). */
 const WAIT_GRACE_MS = 5_000;
-/** Slack calls in progress at once per worker. */
-const CONCURRENCY = 4;
+/** Slack calls in progress at once per worker: calls are paced by their own limits, not by this. */
+const CONCURRENCY = 16;
 /**
  * Completed jobs are kept this long, in seconds, so a send() with the same key gets the same result. Only the
  * result is kept: the message itself is dropped as soon as the call is settled (see Data).
@@ -96,20 +93,35 @@ export type OutboxOptions = RedisSetting & {
   clock?: () => number;
   /** Default OUTBOX_RETRY_BASE_MS. */
   retryBaseMs?: number;
-  /** Default OUTBOX_LIMIT. */
-  limit?: { max: number; duration: number };
   /** Default OUTBOX_CHANNEL_PACE_MS; 0 turns per-channel pacing off. */
   channelPaceMs?: number;
 };
 
-/** Reserves the next slot of a channel (KEYS[1]) ARGV[1] ms after the last one; returns the wait in ms. */
+/**
+ * One limit (KEYS[1] holds its next free slot, epoch ms by Redis's clock), GCRA: reserves a slot ARGV[1] ms
+ * after the last, letting a call go up to ARGV[2] ms early (the planned burst); returns the wait in ms. With
+ * ARGV[3] > 0 (a Retry-After in ms) it reserves nothing and moves the next free slot past it instead.
+ */
 const PACE_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local pace = tonumber(ARGV[1])
-local slot = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0') + pace)
-redis.call('SET', KEYS[1], slot, 'PX', slot - now + pace)
-return slot - now`;
+local interval = tonumber(ARGV[1])
+local due = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
+local hold = tonumber(ARGV[3])
+if hold > 0 then
+  due = math.max(due, now + hold)
+  redis.call('SET', KEYS[1], due, 'PX', due - now + interval)
+  return 0
+end
+redis.call('SET', KEYS[1], due + interval, 'PX', due + interval - now)
+return math.max(now, due - tonumber(ARGV[2])) - now`;
+
+/** A limit the outbox paces by: its Redis key, spacing and planned burst (half what Slack tolerates). */
+interface Pace {
+  key: string;
+  intervalMs: number;
+  earlyMs: number;
+}
 
 /**
  * A job as stored. Its `args` (a card may show a person's answer) are replaced by the call's result once the
@@ -178,7 +190,8 @@ export class Outbox {
     const id = job.key ?? randomUUID();
     const waiting = this.p.waiters.wait(id, Math.max(0, deadline - this.clock()) + WAIT_GRACE_MS);
     try {
-      const delay = job.method === 'chat.postMessage' ? await this.paceDelay(job.channel) : 0;
+      const pace = this.paceOf(job);
+      const delay = pace ? await this.reserve(pace, 0) : 0;
       await this.p.queue.add(job.method, { ...job, deadline }, { ...this.jobOptions(id), delay });
       // The same key sent earlier may have finished already: no event will come, so read its result.
       if (job.key !== undefined) await this.settleFinished(id);
@@ -209,15 +222,14 @@ export class Outbox {
   /** Runs this replica's worker; `classify` decides whether a handler error is retried. Once per outbox. */
   async start(handler: OutboxHandler, classify: (err: unknown) => Classified): Promise<void> {
     if (this.worker) return;
-    const { opts, base, logger } = this.p;
+    const { base, logger } = this.p;
     const worker = new Worker<Data, OutboxResult>(
       OUTBOX_QUEUE,
-      (job) => this.process(job, handler, classify),
+      (job, token) => this.process(job, token, handler, classify),
       {
         connection: base,
         prefix: this.p.keys.bullPrefix,
         concurrency: CONCURRENCY,
-        limiter: opts.limit ?? OUTBOX_LIMIT,
       },
     );
     this.worker = worker;
@@ -243,11 +255,22 @@ export class Outbox {
     await endClient(producer, true);
   }
 
-  private async paceDelay(channel: string): Promise<number> {
-    const pace = this.p.opts.channelPaceMs ?? OUTBOX_CHANNEL_PACE_MS;
-    if (pace <= 0) return 0;
-    const key = this.p.keys.pace(channel);
-    const wait = await this.p.producer.eval(PACE_SCRIPT, 1, key, pace);
+  /** The limit a call is paced by: its channel for a post, its workspace's tier for chat.update. */
+  private paceOf(job: Pick<OutboxJob, 'method' | 'channel' | 'teamId'>): Pace | undefined {
+    if (job.method === 'chat.postMessage') {
+      const intervalMs = this.p.opts.channelPaceMs ?? OUTBOX_CHANNEL_PACE_MS;
+      return intervalMs > 0 ? { key: this.p.keys.pace(job.channel), intervalMs, earlyMs: 0 } : undefined;
+    }
+    const limit = methodLimit(job.method);
+    if (!limit) return undefined;
+    const earlyMs = (Math.max(1, Math.floor(limit.burst / 2)) - 1) * limit.intervalMs;
+    const key = this.p.keys.pace(`${job.method}@${job.teamId ?? '-'}`);
+    return { key, intervalMs: limit.intervalMs, earlyMs };
+  }
+
+  /** Reserves a slot of `pace` and returns the wait for it in ms; or, with `holdMs`, holds the limit that long. */
+  private async reserve(pace: Pace, holdMs: number): Promise<number> {
+    const wait = await this.p.producer.eval(PACE_SCRIPT, 1, pace.key, pace.intervalMs, pace.earlyMs, holdMs);
     return typeof wait === 'number' ? wait : 0;
   }
 
@@ -272,6 +295,7 @@ export class Outbox {
 
   private async process(
     job: Job<Data, OutboxResult>,
+    token: string | undefined,
     handler: OutboxHandler,
     classify: (err: unknown) => Classified,
   ): Promise<OutboxResult> {
@@ -285,7 +309,7 @@ export class Outbox {
         const { method, channel, args, teamId } = data;
         result = { ok: true, ...(await handler({ method, channel, args, ...(teamId ? { teamId } : {}) })) };
       } catch (err) {
-        result = await this.onError(job, classify(err), err);
+        result = await this.onError(job, token, classify(err), err);
       }
     }
     await this.dropArgs(job, result);
@@ -300,17 +324,25 @@ export class Outbox {
     });
   }
 
-  /** Gives up, or throws so BullMQ runs the job again: after Retry-After (whole queue) or after backoff. */
-  private async onError(job: Job<Data, OutboxResult>, c: Classified, cause: unknown): Promise<OutboxResult> {
+  /** Gives up, or throws so BullMQ runs the job again: after Retry-After (this limit) or after backoff. */
+  private async onError(
+    job: Job<Data, OutboxResult>,
+    token: string | undefined,
+    c: Classified,
+    cause: unknown,
+  ): Promise<OutboxResult> {
     if (!c.retry) return { ok: false, error: c.error };
     const retryBaseMs = this.p.opts.retryBaseMs ?? OUTBOX_RETRY_BASE_MS;
     // BullMQ's exponential backoff waits base * 2^(runs so far - 1); attemptsMade counts the earlier runs.
     const waitMs = c.retryAfterMs ?? retryBaseMs * 2 ** job.attemptsMade;
     if (this.clock() + waitMs >= job.data.deadline) return { ok: false, error: 'deadline' };
     if (c.retryAfterMs !== undefined) {
-      // Slack limits per method and workspace, so the whole queue waits; the job goes back to waiting.
-      await this.p.queue.rateLimit(c.retryAfterMs);
-      throw Worker.RateLimitError();
+      // Later calls under the same limit queue behind the Retry-After; this one runs again once it passed.
+      const pace = this.paceOf(job.data);
+      if (pace) await this.reserve(pace, c.retryAfterMs);
+      // BullMQ's delayed set is ordered by Date.now() timestamps, so this one is not the injected clock.
+      await job.moveToDelayed(Date.now() + c.retryAfterMs, token);
+      throw new DelayedError();
     }
     if (job.attemptsMade + 1 >= OUTBOX_MAX_ATTEMPTS) return { ok: false, error: c.error };
     throw new RetryLater('outbox_retry', `Slack call failed (${c.error}); retrying`, { cause });
