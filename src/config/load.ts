@@ -6,6 +6,7 @@ import { parseDuration } from './duration.js';
 import { readApi } from './api.js';
 import { readAudit } from './audit.js';
 import { readRedisSetting } from './redis.js';
+import { readSignIn } from './server-auth.js';
 import { readServers } from './servers.js';
 import { readSlack } from './slack-env.js';
 import type { AppConfig, SlackAppConfig } from './types.js';
@@ -27,14 +28,17 @@ export function loadConfig({ env, readFile }: ConfigSources): AppConfig {
     );
   }
   const file = text === undefined ? undefined : parseFile(configPath, text);
+  const servers = readServers(file, env);
+  const signIn = readSignIn(env, servers);
   return {
     slack: readSlack(env, readApiUrl(env)),
     redis: readRedis(env, readFile),
     port: readPort(env.PORT),
     configPath,
-    servers: readServers(file, env),
+    servers,
     audit: readAudit(isMapping(file) ? file.audit : undefined, env),
     api: readApi(file, env),
+    ...(signIn ? { signIn } : {}),
   };
 }
 

@@ -3,6 +3,7 @@
 // plus our optional per-server `elicitation: { timeout }` and `slack` (slack-policy.ts). Unknown top-level keys (Claude Desktop has
 // several) are ignored so that its file works unchanged.
 import { ConfigError } from './error.js';
+import { readServerAuth } from './server-auth.js';
 import { readSlackPolicy } from './slack-policy.js';
 import type { ServerConfig, TransportConfig } from './types.js';
 import { parseDuration } from './duration.js';
@@ -50,9 +51,12 @@ function readServer(name: string, entry: unknown, env: Env): ServerConfig {
   if (!isRecord(entry))
     throw new ConfigError(key, 'is not a mapping', 'Give it `command` (stdio) or `url` (HTTP).');
   const slack = readSlackPolicy(key, entry.slack);
+  const transport = readTransport(key, entry, env);
+  const auth = readServerAuth(key, entry.auth, transport.kind, (k, v) => expand(k, v, env));
   return {
     name,
-    transport: readTransport(key, entry, env),
+    transport,
+    ...(auth ? { auth } : {}),
     ...readElicitation(key, entry.elicitation),
     ...(slack ? { slack } : {}),
     ...(readGateway(key, entry.gateway) ? { gateway: true } : {}),

@@ -71,6 +71,8 @@ export interface ServerConfig {
   slack?: SlackPolicy;
   /** `gateway: true`: its tools are offered at the bot's MCP endpoint as `<server>__<tool>`. */
   gateway?: true;
+  /** `auth`: MCP authorization (server-auth.ts); absent for `mode: none`. */
+  auth?: ServerAuthConfig;
 }
 
 /** One client of the Automations API. */
@@ -99,6 +101,40 @@ export interface ApiConfig {
   gatewayAs?: string;
 }
 
+/** How the bot signs in to a server that needs it (per person, or as the deployment for automations). */
+export type ServerAuthConfig =
+  | {
+      mode: 'oauth';
+      /** Pre-registered client; absent: a client ID metadata document or dynamic registration. */
+      clientId?: string;
+      clientSecret?: string;
+      /** Asked when neither the server's WWW-Authenticate nor its metadata says. */
+      scopes?: string[];
+      /** The protected resource metadata URL, when the server's 401 does not give one. */
+      metadataUrl?: string;
+      tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
+    }
+  | {
+      mode: 'clientCredentials';
+      clientId: string;
+      /** client_secret_basic; or */
+      clientSecret?: string;
+      /** a PEM private key signing a JWT assertion (private_key_jwt) with `signingAlgorithm` (default ES256). */
+      privateKeyFile?: string;
+      signingAlgorithm?: string;
+      scopes?: string[];
+    };
+
+/** The settings every sign-in needs; present once any server has `auth`. */
+export interface SignInConfig {
+  /** ELICIT_RELAY_TOKEN_KEY: 32 bytes (AES-256-GCM) that encrypt tokens in Redis. */
+  tokenKey: Buffer;
+  /** ELICIT_RELAY_TOKEN_KEY_PREVIOUS: still decrypts while a rotation is under way. */
+  previousTokenKey?: Buffer;
+  /** ELICIT_RELAY_PUBLIC_URL without a trailing "/"; required for `mode: oauth`. */
+  publicUrl?: string;
+}
+
 export interface AppConfig {
   slack: SlackConfig;
   /** The Redis topology, its credentials and TLS, REDIS_PREFIX and ELICIT_RELAY_RETENTION (see redis.ts). */
@@ -111,6 +147,8 @@ export interface AppConfig {
   audit?: AuditConfig;
   /** The Automations API (src/api) and its webhooks. */
   api: ApiConfig;
+  /** Token key and callback URL, once a server has `auth` (server-auth.ts). */
+  signIn?: SignInConfig;
 }
 
 /** The configuration of a bot connected to Slack (every mode but the sandbox). */

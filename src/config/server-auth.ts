@@ -1,0 +1,188 @@
+// Per server `auth:` (MCP authorization, issue #20) and the settings every sign-in needs: the key that
+// encrypts tokens in Redis and the public URL of the bot's OAuth callback.
+//   auth: { mode: none | oauth | clientCredentials, clientId?, clientSecret? (${VAR}), scopes?, metadataUrl?,
+//           tokenEndpointAuthMethod?, privateKeyFile?, signingAlgorithm? }
+import { ConfigError } from './error.js';
+import type { ServerAuthConfig, ServerConfig, SignInConfig } from './types.js';
+
+type Env = Record<string, string | undefined>;
+type Expand = (key: string, value: string) => string;
+
+const MODES = ['none', 'oauth', 'clientCredentials'] as const;
+const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
+const KNOWN_KEYS = [
+  'mode',
+  'clientId',
+  'clientSecret',
+  'scopes',
+  'metadataUrl',
+  'tokenEndpointAuthMethod',
+  'privateKeyFile',
+  'signingAlgorithm',
+];
+
+/** `auth` of one server; undefined for none. Only HTTP servers sign in (stdio servers get env instead). */
+export function readServerAuth(
+  key: string,
+  value: unknown,
+  transportKind: string,
+  expand: Expand,
+): ServerAuthConfig | undefined {
+  if (value === undefined) return undefined;
+  const at = `${key}.auth`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ConfigError(at, 'is not a mapping', 'Write `auth: { mode: oauth }`.');
+  const entry = value as Record<string, unknown>;
+  const unknown = Object.keys(entry).find((name) => !KNOWN_KEYS.includes(name));
+  if (unknown !== undefined)
+    throw new ConfigError(
+      `${at}.${unknown}`,
+      'is not a setting of auth',
+      `Use one of ${KNOWN_KEYS.join(', ')}.`,
+    );
+  const mode = MODES.find((m) => m === (entry.mode ?? 'oauth'));
+  if (mode === undefined)
+    throw new ConfigError(
+      `${at}.mode`,
+      `${JSON.stringify(entry.mode)} is not a mode`,
+      'Use none, oauth or clientCredentials.',
+    );
+  if (mode === 'none') return undefined;
+  if (transportKind === 'stdio')
+    throw new ConfigError(
+      at,
+      'is set on a stdio server',
+      'MCP authorization is for HTTP servers; give a stdio server its credentials in `env`.',
+    );
+  const text = (name: string): string | undefined => optionalText(`${at}.${name}`, entry[name], expand);
+  const common = {
+    ...optional('clientId', text('clientId')),
+    ...optional('clientSecret', text('clientSecret')),
+    ...optional('scopes', readScopes(`${at}.scopes`, entry.scopes)),
+  };
+  if (mode === 'oauth') {
+    return {
+      mode,
+      ...common,
+      ...optional('metadataUrl', readMetadataUrl(`${at}.metadataUrl`, text('metadataUrl'))),
+      ...optional(
+        'tokenEndpointAuthMethod',
+        readAuthMethod(`${at}.tokenEndpointAuthMethod`, entry.tokenEndpointAuthMethod),
+      ),
+    };
+  }
+  return readClientCredentials(at, common, text('privateKeyFile'), text('signingAlgorithm'));
+}
+
+function readClientCredentials(
+  at: string,
+  common: { clientId?: string; clientSecret?: string; scopes?: string[] },
+  privateKeyFile: string | undefined,
+  signingAlgorithm: string | undefined,
+): ServerAuthConfig {
+  if (common.clientId === undefined)
+    throw new ConfigError(
+      `${at}.clientId`,
+      'is missing',
+      'clientCredentials needs the client id the authorization server gave the bot.',
+    );
+  if ((common.clientSecret === undefined) === (privateKeyFile === undefined))
+    throw new ConfigError(
+      at,
+      'needs exactly one of clientSecret and privateKeyFile',
+      'Give `clientSecret: ${VAR}` (client_secret_basic) or `privateKeyFile:` (a PEM key signing a JWT assertion).',
+    );
+  return {
+    mode: 'clientCredentials',
+    clientId: common.clientId,
+    ...optional('clientSecret', common.clientSecret),
+    ...optional('scopes', common.scopes),
+    ...optional('privateKeyFile', privateKeyFile),
+    ...(privateKeyFile === undefined ? {} : { signingAlgorithm: signingAlgorithm ?? 'ES256' }),
+  };
+}
+
+function optional<K extends string, V>(name: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [name]: value }) as { [P in K]?: V };
+}
+
+function optionalText(key: string, value: unknown, expand: Expand): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '')
+    throw new ConfigError(key, 'is not a non-empty string', 'Quote the value; write secrets as ${VAR}.');
+  return expand(key, value);
+}
+
+function readScopes(key: string, scopes: unknown): string[] | undefined {
+  if (scopes === undefined) return undefined;
+  const list = typeof scopes === 'string' ? scopes.split(' ').filter(Boolean) : scopes;
+  if (
+    !Array.isArray(list) ||
+    list.length === 0 ||
+    !list.every((s) => typeof s === 'string' && /^[\x21\x23-\x5B\x5D-\x7E]+$/.test(s))
+  )
+    throw new ConfigError(
+      key,
+      `${JSON.stringify(scopes)} is not a list of scopes`,
+      'Write `scopes: [repo, read:user]` (RFC 6749 scope tokens).',
+    );
+  return list as string[];
+}
+
+function readMetadataUrl(key: string, url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  if (!/^https?:\/\//.test(url))
+    throw new ConfigError(
+      key,
+      `"${url}" is not an http(s) URL`,
+      'Give the protected resource metadata URL, e.g. https://host/.well-known/oauth-protected-resource.',
+    );
+  return url;
+}
+
+function readAuthMethod(key: string, method: unknown): (typeof AUTH_METHODS)[number] | undefined {
+  if (method === undefined) return undefined;
+  const found = AUTH_METHODS.find((m) => m === method);
+  if (found === undefined)
+    throw new ConfigError(
+      key,
+      `${JSON.stringify(method)} is not supported`,
+      `Use ${AUTH_METHODS.join(', ')}.`,
+    );
+  return found;
+}
+
+/**
+ * ELICIT_RELAY_TOKEN_KEY (and _PREVIOUS while rotating) and ELICIT_RELAY_PUBLIC_URL: required once any
+ * server has `auth`; undefined when none has.
+ */
+export function readSignIn(env: Env, servers: ServerConfig[]): SignInConfig | undefined {
+  const signing = servers.filter((server) => server.auth !== undefined);
+  if (signing.length === 0) return undefined;
+  const needer = `mcpServers.${signing[0]?.name ?? ''}.auth`;
+  const tokenKey = readKey('ELICIT_RELAY_TOKEN_KEY', env.ELICIT_RELAY_TOKEN_KEY, needer);
+  const previous = env.ELICIT_RELAY_TOKEN_KEY_PREVIOUS;
+  const publicUrl = env.ELICIT_RELAY_PUBLIC_URL;
+  const interactive = signing.some((server) => server.auth?.mode === 'oauth');
+  if (interactive && (publicUrl === undefined || !/^https?:\/\/[^/]/.test(publicUrl)))
+    throw new ConfigError(
+      'ELICIT_RELAY_PUBLIC_URL',
+      publicUrl ? `"${publicUrl}" is not an http(s) URL` : 'is not set',
+      `${needer} signs people in: set it to the bot's public base URL (the callback is <it>/oauth/mcp/callback).`,
+    );
+  return {
+    tokenKey,
+    ...(previous ? { previousTokenKey: readKey('ELICIT_RELAY_TOKEN_KEY_PREVIOUS', previous, needer) } : {}),
+    ...(publicUrl ? { publicUrl: publicUrl.replace(/\/+$/, '') } : {}),
+  };
+}
+
+function readKey(name: string, value: string | undefined, needer: string): Buffer {
+  const fix = 'Make one with `openssl rand -base64 32` (32 bytes, base64).';
+  if (value === undefined || value === '')
+    throw new ConfigError(name, `is not set but ${needer} stores tokens`, fix);
+  const key = Buffer.from(value, 'base64');
+  if (key.length !== 32 || key.toString('base64') !== value.trim())
+    throw new ConfigError(name, 'is not 32 bytes in base64', fix);
+  return key;
+}

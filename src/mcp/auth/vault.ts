@@ -1,0 +1,88 @@
+// The token vault in Redis: per person and server (or the deployment) one sealed SignInRecord (client
+// registration, tokens, PKCE verifier, discovery state), and the `state` of each sign-in in flight, bound to
+// the person, workspace and server, single use (GETDEL) and expiring after STATE_TTL_SEC. Everything secret is
+// sealed (sealed.ts); a key names only the server and the Slack ids. Every replica reads the same records.
+import { randomBytes } from 'node:crypto';
+import type { RedisClient } from '../../redis/index.js';
+import type { SignInRecord, SignInStorage } from './provider.js';
+import type { Sealer } from './sealed.js';
+import { SignInError, type Person } from './types.js';
+
+/** A sign-in must come back within 10 minutes. */
+export const STATE_TTL_SEC = 600;
+/** A consumed state is remembered this long, so that a replay is told apart from a forgery. */
+const USED_TTL_SEC = 3600;
+
+/** What issueState makes: the issue time (ms, base 36), a dot, 24 random bytes in base64url. */
+const STATE_SHAPE = /^[0-9a-z]{1,12}\.[\w-]{32}$/;
+
+/** Whose grant: a person's, or the deployment's own (client credentials). */
+export type GrantOwner = Person | 'deployment';
+
+export interface StateBinding {
+  server: string;
+  person: Person;
+}
+
+export class TokenVault {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly prefix: string,
+    private readonly sealer: Sealer,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The SignInStorage of one grant, for SignInProvider. */
+  storage(server: string, owner: GrantOwner): SignInStorage {
+    const key = this.grantKey(server, owner);
+    return {
+      load: async () => {
+        const sealed = await this.redis.get(key);
+        return sealed === null ? {} : (JSON.parse(this.sealer.open(sealed, key)) as SignInRecord);
+      },
+      save: async (record) => {
+        await this.redis.set(key, this.sealer.seal(JSON.stringify(record), key));
+      },
+    };
+  }
+
+  /** Deletes a grant (disconnect, or a refresh refused as revoked); false when there was none. */
+  async remove(server: string, owner: GrantOwner): Promise<boolean> {
+    return (await this.redis.del(this.grantKey(server, owner))) > 0;
+  }
+
+  /** A new `state` for one authorization request, bound to the person and server. */
+  async issueState(binding: StateBinding): Promise<string> {
+    const state = `${this.now().toString(36)}.${randomBytes(24).toString('base64url')}`;
+    const key = this.stateKey(state);
+    await this.redis.set(key, this.sealer.seal(JSON.stringify(binding), key), 'EX', STATE_TTL_SEC);
+    return state;
+  }
+
+  /** Consumes `state` once: its binding, or SignInError state_invalid | state_expired | state_used. */
+  async consumeState(state: string): Promise<StateBinding> {
+    if (!STATE_SHAPE.test(state))
+      throw new SignInError('state_invalid', '', 'this sign-in link was not issued by this bot');
+    const key = this.stateKey(state);
+    const sealed = await this.redis.getdel(key);
+    if (sealed !== null) await this.redis.set(`${key}:used`, '1', 'EX', USED_TTL_SEC);
+    else if ((await this.redis.exists(`${key}:used`)) > 0)
+      throw new SignInError('state_used', '', 'this sign-in link was already used');
+    // Also checked when the record is still there: Redis expires it by its own clock, this by the bot's.
+    const age = this.now() - parseInt(state.split('.')[0] ?? '', 36);
+    if (age > STATE_TTL_SEC * 1000)
+      throw new SignInError('state_expired', '', 'this sign-in link expired (10 minutes)');
+    if (sealed === null)
+      throw new SignInError('state_invalid', '', 'this sign-in link was not issued by this bot');
+    return JSON.parse(this.sealer.open(sealed, key)) as StateBinding;
+  }
+
+  private grantKey(server: string, owner: GrantOwner): string {
+    const who = owner === 'deployment' ? 'deployment' : `${owner.teamId}:${owner.userId}`;
+    return `${this.prefix}:auth:grant:${encodeURIComponent(server)}:${who}`;
+  }
+
+  private stateKey(state: string): string {
+    return `${this.prefix}:auth:state:${state}`;
+  }
+}

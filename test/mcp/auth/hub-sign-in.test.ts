@@ -1,0 +1,120 @@
+// The hub signing people in (src/mcp/auth) against the real OAuth fixture and protected MCP fixture over HTTP,
+// tokens in the Redis vault: a call that needs sign-in waits, the person approves, the callback's state is
+// consumed and the code exchanged, and the call goes on by itself with that person's token; nobody else's.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  exchangeCode,
+  McpHub,
+  SignInProvider,
+  type McpAuth,
+  type Person,
+  type SessionAuth,
+} from '../../../src/mcp/index.js';
+import { Sealer } from '../../../src/mcp/auth/sealed.js';
+import { TokenVault } from '../../../src/mcp/auth/vault.js';
+import { startOAuthServer, type OAuthServer } from '../../fixtures/oauth-server.js';
+import { startProtectedServer, type ProtectedServer } from '../../fixtures/protected-server.js';
+import { deleteUnder } from '../../support/redis-cleanup.js';
+import { redisUrl, uniquePrefix } from '../../setup/context.js';
+
+const REDIRECT = 'https://bot.example.com/oauth/mcp/callback';
+const SERVER = 'tracker';
+
+let oauth: OAuthServer;
+let server: ProtectedServer;
+let redis: Redis;
+let prefix: string;
+let vault: TokenVault;
+/** Authorization URLs the people were sent to, per user id (what the Connect message would link to). */
+const prompts = new Map<string, URL[]>();
+
+beforeAll(async () => {
+  oauth = await startOAuthServer();
+  server = await startProtectedServer(oauth);
+  redis = new Redis(redisUrl());
+  prefix = uniquePrefix();
+  vault = new TokenVault(redis, prefix, new Sealer(Buffer.alloc(32, 3)));
+});
+afterAll(async () => {
+  await server.close();
+  await oauth.close();
+  await deleteUnder(prefix);
+  await redis.quit();
+});
+
+/** Each person's sessions: a SignInProvider over the vault; signedIn() resolves when their callback lands. */
+function vaultAuth(): McpAuth & { callback(url: URL): Promise<void> } {
+  // One sign-in awaited per person, made when they are sent to sign in (before the hub can wait on it).
+  const waiting = new Map<string, { done: Promise<void>; resolve: () => void }>();
+  const providerFor = (person: Person): SignInProvider =>
+    new SignInProvider({
+      redirectUrl: REDIRECT,
+      clientName: 'elicit-relay test',
+      storage: vault.storage(SERVER, person),
+      state: () => vault.issueState({ server: SERVER, person }),
+      onRedirect: (url) => {
+        let resolve = (): void => undefined;
+        const done = new Promise<void>((r) => (resolve = r));
+        waiting.set(person.userId, { done, resolve });
+        prompts.set(person.userId, [...(prompts.get(person.userId) ?? []), url]);
+        return Promise.resolve();
+      },
+    });
+  return {
+    forSession: (_server, origin) => {
+      if (origin === undefined) return Promise.resolve(undefined);
+      const person = { teamId: origin.teamId ?? 'T1', userId: origin.userId };
+      const signedIn = () => waiting.get(person.userId)?.done ?? Promise.reject(new Error('no sign-in'));
+      const sessionAuth: SessionAuth = { provider: providerFor(person), signedIn };
+      return Promise.resolve(sessionAuth);
+    },
+    // What the callback route does: the state names the person; their code is exchanged into their record.
+    async callback(url) {
+      const binding = await vault.consumeState(url.searchParams.get('state') ?? '');
+      await exchangeCode(providerFor(binding.person), server.url.href, url.searchParams.get('code') ?? '');
+      waiting.get(binding.person.userId)?.resolve();
+    },
+  };
+}
+
+async function approveNext(auth: ReturnType<typeof vaultAuth>, userId: string, subject: string) {
+  await expect.poll(() => prompts.get(userId)?.length ?? 0).toBeGreaterThan(0);
+  const url = prompts.get(userId)?.shift();
+  if (url === undefined) throw new Error('no prompt');
+  const callback = await oauth.decide(url, subject);
+  await auth.callback(callback);
+  return callback;
+}
+
+describe('McpHub signing people in to a protected server', () => {
+  it('waits for each person’s own sign-in, then runs their call with their token; a replayed state is refused', async () => {
+    const auth = vaultAuth();
+    const hub = new McpHub({
+      servers: [
+        {
+          name: SERVER,
+          transport: { kind: 'http', url: server.url.href, headers: {} },
+          elicitationTimeoutMs: 60_000,
+        },
+      ],
+      sink: { ask: () => Promise.resolve({ action: 'decline' }) },
+      auth,
+    });
+    try {
+      const call = (userId: string) =>
+        hub.callTool({ server: SERVER, tool: 'whoami', args: {}, origin: { teamId: 'T1', userId } });
+      const ann = call('UANN');
+      const used = await approveNext(auth, 'UANN', 'ann@example.com');
+      expect((await ann).text).toContain('ann@example.com');
+      const bob = call('UBOB');
+      await approveNext(auth, 'UBOB', 'bob@example.com');
+      expect((await bob).text).toContain('bob@example.com');
+      expect((await call('UANN')).text).toContain('ann@example.com');
+      expect(prompts.get('UANN')).toEqual([]);
+      await expect(auth.callback(used)).rejects.toMatchObject({ code: 'state_used' });
+    } finally {
+      await hub.close();
+    }
+  });
+});

@@ -1,0 +1,121 @@
+// The token vault (src/mcp/auth/vault.ts, sealed.ts) on the real Redis: records sealed with AES-256-GCM and
+// bound to their key, key rotation, and the sign-in `state`: single use, bound to person and server, expiring.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SealError, Sealer } from '../../../src/mcp/auth/sealed.js';
+import { SignInError } from '../../../src/mcp/index.js';
+import { STATE_TTL_SEC, TokenVault } from '../../../src/mcp/auth/vault.js';
+import { deleteUnder } from '../../support/redis-cleanup.js';
+import { redisUrl, uniquePrefix } from '../../setup/context.js';
+
+const KEY = Buffer.alloc(32, 1);
+const OLD_KEY = Buffer.alloc(32, 2);
+const ANN = { teamId: 'T1', userId: 'UANN' };
+const BOB = { teamId: 'T1', userId: 'UBOB' };
+const TOKENS = { access_token: 'at-planted-4f1c', token_type: 'Bearer', refresh_token: 'rt-planted-9a2e' };
+
+function refusal(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected a refusal');
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe('Sealer', () => {
+  const sealer = new Sealer(KEY);
+
+  it('opens what it sealed, only with the same context, and never shows the plain text', () => {
+    const sealed = sealer.seal('secret-token', 'k:ann');
+    expect(sealed).not.toContain('secret-token');
+    expect(sealer.open(sealed, 'k:ann')).toBe('secret-token');
+    expect(() => sealer.open(sealed, 'k:bob')).toThrow(SealError);
+    const flipped = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'B' : 'A') + sealed.slice(-1);
+    expect(() => sealer.open(flipped, 'k:ann')).toThrow(SealError);
+  });
+
+  it('during a rotation opens values of the previous key, marks them stale, and seals with the new one', () => {
+    const old = new Sealer(OLD_KEY).seal('v', 'c');
+    const rotating = new Sealer(KEY, OLD_KEY);
+    expect(rotating.open(old, 'c')).toBe('v');
+    expect(rotating.isStale(old)).toBe(true);
+    expect(rotating.isStale(rotating.seal('v', 'c'))).toBe(false);
+    let error: unknown;
+    try {
+      new Sealer(KEY).open(old, 'c');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(SealError);
+    expect((error as SealError).code).toBe('unknown_key');
+  });
+});
+
+describe('TokenVault on Redis', () => {
+  let redis: Redis;
+  let prefix: string;
+  let vault: TokenVault;
+
+  beforeAll(() => {
+    redis = new Redis(redisUrl());
+    prefix = uniquePrefix();
+    vault = new TokenVault(redis, prefix, new Sealer(KEY));
+  });
+  afterAll(async () => {
+    await deleteUnder(prefix);
+    await redis.quit();
+  });
+
+  it('keeps each person their own record, with nothing secret in clear text in Redis', async () => {
+    await vault.storage('tracker', ANN).save({ tokens: TOKENS, codeVerifier: 'verifier-planted-77' });
+    expect((await vault.storage('tracker', ANN).load()).tokens).toEqual(TOKENS);
+    expect(await vault.storage('tracker', BOB).load()).toEqual({});
+    expect(await vault.storage('other', ANN).load()).toEqual({});
+    const keys = await redis.keys(`${prefix}:*`);
+    expect(keys.length).toBeGreaterThan(0);
+    for (const key of keys) {
+      const value = (await redis.get(key)) ?? '';
+      for (const secret of ['at-planted-4f1c', 'rt-planted-9a2e', 'verifier-planted-77']) {
+        expect(value).not.toContain(secret);
+        expect(key).not.toContain(secret);
+      }
+    }
+  });
+
+  it('refuses a record copied under another person’s key', async () => {
+    const annKey = (await redis.keys(`${prefix}:auth:grant:tracker:T1:UANN`))[0] ?? '';
+    const copied = (await redis.get(annKey)) ?? '';
+    await redis.set(annKey.replace('UANN', 'UBOB'), copied);
+    await expect(vault.storage('tracker', BOB).load()).rejects.toBeInstanceOf(SealError);
+    expect(await vault.remove('tracker', BOB)).toBe(true);
+  });
+
+  it('deletes a grant on remove, and says false when there was none', async () => {
+    expect(await vault.remove('tracker', ANN)).toBe(true);
+    expect(await vault.storage('tracker', ANN).load()).toEqual({});
+    expect(await vault.remove('tracker', ANN)).toBe(false);
+  });
+
+  it('binds a state to the person and server and takes it once; a replay is state_used', async () => {
+    const state = await vault.issueState({ server: 'tracker', person: ANN });
+    expect(await vault.consumeState(state)).toEqual({ server: 'tracker', person: ANN });
+    const replay = await refusal(vault.consumeState(state));
+    expect(replay).toBeInstanceOf(SignInError);
+    expect((replay as SignInError).code).toBe('state_used');
+  });
+
+  it('refuses a forged state as state_invalid and one older than 10 minutes as state_expired', async () => {
+    const forged = await refusal(vault.consumeState(`${Date.now().toString(36)}.${'x'.repeat(32)}`));
+    expect((forged as SignInError).code).toBe('state_invalid');
+    expect(((await refusal(vault.consumeState('anything'))) as SignInError).code).toBe('state_invalid');
+    const issuedEarlier = new TokenVault(
+      redis,
+      prefix,
+      new Sealer(KEY),
+      () => Date.now() - (STATE_TTL_SEC + 1) * 1000,
+    );
+    const old = await issuedEarlier.issueState({ server: 'tracker', person: BOB });
+    expect(((await refusal(vault.consumeState(old))) as SignInError).code).toBe('state_expired');
+  });
+});
