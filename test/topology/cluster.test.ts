@@ -1,11 +1,12 @@
 // The core flows on a Redis Cluster of three masters with a replica each: every key of a question, and every
-// BullMQ queue, sits in one slot ({q}, {bull}), so the scripts and queues work unchanged across nodes.
-// Failover on Cluster is not claimed: after the master holding {q} is killed, a replica's finish keeps failing
-// (see README, "Redis Cluster, Sentinel and TLS"); Sentinel's failover is tested in sentinel.test.ts.
-import { afterAll, beforeAll, describe, it } from 'vitest';
+// BullMQ queue, sits in one slot ({q}, {bull}), so the scripts and queues work unchanged across nodes. Then
+// the master holding {q} is killed with questions pending, and its replica (in sync: startCluster waits for
+// every replica's first sync, without which Redis refuses the failover) takes over.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../system/harness.js';
+import { GRACE_MS, failover } from './support/failover.js';
 import { HOLDER_KILLED_MS, accept, decline, holderKilled, startOn, timeout } from './support/flows.js';
-import { startCluster, type ClusterTopology } from './support/servers.js';
+import { cli, replicated, startCluster, until, type ClusterTopology } from './support/servers.js';
 
 describe('on a Redis Cluster (3 masters, 1 replica each)', () => {
   let cluster: ClusterTopology;
@@ -25,5 +26,35 @@ describe('on a Redis Cluster (3 masters, 1 replica each)', () => {
   it('delivers an answer handled by another replica to the holder', () => accept(h, 'U4', 1));
   it('sweeps the question of a killed holder as holder_lost', { timeout: HOLDER_KILLED_MS + 10_000 }, () =>
     holderKilled(h, cluster.env, 'U5'),
+  );
+});
+
+describe('a Redis Cluster failing over with questions pending', () => {
+  let cluster: ClusterTopology;
+  beforeAll(async () => {
+    cluster = await startCluster();
+  }, 60_000);
+  afterAll(() => cluster?.stop());
+
+  it(
+    'ends every question exactly once after the master holding {q} is killed',
+    { timeout: 3 * GRACE_MS },
+    async () => {
+      const first = cluster.nodes[0];
+      if (!first) throw new Error('no node');
+      const slot = Number(await cli(first.port, 'CLUSTER', 'KEYSLOT', '{q}'));
+      const master = await cluster.masterOf(slot);
+      const node = cluster.nodes.find((n) => n.port === master);
+      const run = await failover(cluster.env, {
+        // WAIT: the replica has every write the master acknowledged (see the README on the last second).
+        synced: () => replicated(master),
+        kill: async () => node?.kill(),
+        failedOver: () =>
+          until('a replica serves {q} and the cluster is ok again', GRACE_MS, async () => {
+            return (await cluster.masterOf(slot)) !== master && (await cluster.healthy());
+          }),
+      });
+      expect(run.problems).toEqual([]);
+    },
   );
 });

@@ -21,7 +21,8 @@ async function refusal(env: Record<string, string>): Promise<{ code: number | nu
   return run.done;
 }
 
-describe('start-up refusals of a wrong Redis topology', () => {
+// Each refusal starts the bot as a child process (tsx), which takes well over 10 s on a busy machine.
+describe('start-up refusals of a wrong Redis topology', { timeout: 45_000 }, () => {
   const servers: Server[] = [];
   let dir: string;
   let tls: TlsRedis;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../system/harness.js';
 import { GRACE_MS, failover } from './support/failover.js';
 import { HOLDER_KILLED_MS, accept, decline, holderKilled, startOn, timeout } from './support/flows.js';
-import { cli, startSentinelGroup, until, type SentinelTopology } from './support/servers.js';
+import { replicated, startSentinelGroup, until, type SentinelTopology } from './support/servers.js';
 
 describe('on a Sentinel group (1 master, 1 replica, 3 sentinels)', () => {
   let group: SentinelTopology;
@@ -39,7 +39,7 @@ describe('a Sentinel group failing over with questions pending', () => {
     const promoted = `127.0.0.1:${group.replica.port}`;
     const run = await failover(group.env, {
       // WAIT: the replica has every write the master acknowledged (see the README on the last second).
-      synced: async () => void (await cli(group.master.port, 'WAIT', '1', '2000')),
+      synced: () => replicated(group.master.port),
       kill: () => group.master.kill(),
       failedOver: () =>
         until('the sentinels name the replica as master', GRACE_MS, async () => {

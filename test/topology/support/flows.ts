@@ -9,7 +9,7 @@ import type { RedisConfig } from '../../../src/config/index.js';
 import { LEASE_TTL_MS, QuestionStore, SWEEP_EVERY_MS } from '../../../src/store/index.js';
 import { loadRedisConfig } from '../../support/config.js';
 import { questionIdOnCard } from '../../support/slack-text.js';
-import { freePort, runCli, waitUntilReady } from '../../system/child.js';
+import { freePort, runCli, waitUntilReady, type CliRun } from '../../system/child.js';
 import {
   BOT_TOKEN,
   FIXTURE,
@@ -25,17 +25,27 @@ export const SCHEMA = {
   required: ['reason'],
 };
 
-/** Longest the holder-killed flow may take: the lease must lapse and a sweep run, plus start-up. */
-export const HOLDER_KILLED_MS = LEASE_TTL_MS + SWEEP_EVERY_MS + 20_000;
+/** Longest wait for the doomed replica's card: a new MCP session's start-up, slow on a busy machine. */
+const CARD_WAIT_MS = 30_000;
+
+/** Longest the holder-killed flow may take: start-up and the card, then the lease must lapse and a sweep run. */
+export const HOLDER_KILLED_MS = LEASE_TTL_MS + SWEEP_EVERY_MS + CARD_WAIT_MS + 20_000;
 
 /** The RedisSetting the bot reads from `redisEnv`, with `prefix`. */
 export function redisSetting(redisEnv: Record<string, string>, prefix: string): RedisConfig {
   return loadRedisConfig({ ...redisEnv, REDIS_PREFIX: prefix });
 }
 
-/** Two replicas on the topology, with a `quick` server whose questions time out after 2 s. */
-export function startOn(redisEnv: Record<string, string>): Promise<Harness> {
-  return startHarness({ redisEnv, replicas: 2, moreFixtures: { quick: { timeout: '2s' } } });
+/**
+ * Two replicas on the topology, with a `quick` server whose questions time out after 2 s. Each replica's MCP
+ * servers are connected before it returns (listing their tools waits for that), so the first flow does not
+ * pay their start-up within its 15 s wait for a card.
+ */
+export async function startOn(redisEnv: Record<string, string>): Promise<Harness> {
+  const h = await startHarness({ redisEnv, replicas: 2, moreFixtures: { quick: { timeout: '2s' } } });
+  const lists = h.replicas.flatMap((r) => ['fixture', 'quick'].map((server) => r.listTools(server, 'UWARM')));
+  await Promise.all(lists);
+  return h;
 }
 
 /** Opens the form on replica `via` and submits it there; the holder (replica 0) relays the answer. */
@@ -89,11 +99,32 @@ export async function holderKilled(
     ELICIT_RELAY_CONFIG: config,
     ...redisEnv,
   });
+  let ts: unknown;
   try {
-    await waitUntilReady(doomed);
+    await waitUntilReady(doomed).finally(() => rmSync(dir, { recursive: true, force: true }));
+    ts = await askAndKill(h, doomed, port, redisEnv, userId);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    // Also when a step above failed, so no holder outlives the test.
+    doomed.child.kill('SIGKILL');
+    await doomed.done;
   }
+  const updated = await h.standin.waitForCall(
+    'chat.update',
+    (c) => c.ok && c.args.ts === ts,
+    HOLDER_KILLED_MS,
+  );
+  expect(JSON.stringify(updated.args.blocks)).toContain('connection to the server was lost');
+  expect(h.standin.calls.filter((c) => c.method === 'chat.update' && c.args.ts === ts)).toHaveLength(1);
+}
+
+/** Asks through the `doomed` replica and SIGKILLs it once the card is recorded; returns the card's ts. */
+async function askAndKill(
+  h: Harness,
+  doomed: CliRun,
+  port: number,
+  redisEnv: Record<string, string>,
+  userId: string,
+): Promise<unknown> {
   const driver = new SlackDriver({
     eventsUrl: `http://127.0.0.1:${port}/slack/events`,
     signingSecret: SIGNING_SECRET,
@@ -106,9 +137,9 @@ export async function holderKilled(
   await h.standin.waitForCall(
     'chat.postMessage',
     (c) => c.ok && c.args.channel === channel && JSON.stringify(c.args.blocks).includes('elicit_respond'),
+    CARD_WAIT_MS,
   );
   const card = h.standin.messagesIn(channel).find((m) => JSON.stringify(m.blocks).includes('elicit_respond'));
-  const ts = card?.ts;
   const store = await QuestionStore.open({ ...redisSetting(redisEnv, h.prefix), holderId: 'inspector' });
   try {
     // Killed once the card is recorded with the question (nothing announces that step, so look for it).
@@ -118,12 +149,5 @@ export async function holderKilled(
     await store.close();
   }
   doomed.child.kill('SIGKILL');
-  await doomed.done;
-  const updated = await h.standin.waitForCall(
-    'chat.update',
-    (c) => c.ok && c.args.ts === ts,
-    HOLDER_KILLED_MS,
-  );
-  expect(JSON.stringify(updated.args.blocks)).toContain('connection to the server was lost');
-  expect(h.standin.calls.filter((c) => c.method === 'chat.update' && c.args.ts === ts)).toHaveLength(1);
+  return card?.ts;
 }

@@ -73,9 +73,39 @@ export async function startServer(
 }
 
 /** redis-cli against one port; returns stdout. */
-export async function cli(port: number, ...args: string[]): Promise<string> {
-  const { stdout } = await run(REDIS_CLI, ['-h', '127.0.0.1', '-p', String(port), ...args]);
-  return stdout;
+export type Cli = (port: number, ...args: string[]) => Promise<string>;
+
+/** A Cli that connects with `access` (TLS and credentials: see Access.cliArgs). */
+export function cliWith(access: string[]): Cli {
+  return async (port, ...args) => {
+    const { stdout } = await run(REDIS_CLI, [...access, '-h', '127.0.0.1', '-p', String(port), ...args]);
+    return stdout;
+  };
+}
+
+export const cli: Cli = cliWith([]);
+
+/** How a secured topology is served and reached (TLS, an ACL user); plain when left out. */
+export interface Access {
+  /** Added to every redis-server's arguments. */
+  serverArgs: string[];
+  /** The flag that takes each server's port (`--tls-port` when it serves TLS only). */
+  portFlag: string;
+  /** Added to every redis-cli call (`--tls --cacert ...`, `--user ... --pass ...`). */
+  cliArgs: string[];
+  /** Added to the bot's environment (REDIS_TLS_CA_FILE, REDIS_USERNAME...). */
+  env: Record<string, string>;
+}
+
+const PLAIN: Access = { serverArgs: [], portFlag: '--port', cliArgs: [], env: {} };
+
+/**
+ * Resolves once a replica of the master at `port` has every write it acknowledged (WAIT 1); throws when none
+ * confirms within 2 s, so a failover test never starts from a replica that is behind.
+ */
+export async function replicated(port: number): Promise<void> {
+  const acks = Number(await cli(port, 'WAIT', '1', '2000'));
+  if (!(acks >= 1)) throw new Error(`no replica of 127.0.0.1:${port} confirmed its writes`);
 }
 
 /** Polls `check` every 50 ms until it is true, failing after `deadlineMs` with `what`. */
@@ -105,32 +135,45 @@ export interface ClusterTopology extends Topology {
 /** How long a cluster node may be silent before it counts as failing, ms (Redis's default is 15 s). */
 const NODE_TIMEOUT_MS = 1_000;
 
-export async function startCluster(extra: string[] = []): Promise<ClusterTopology> {
+export async function startCluster(access: Access = PLAIN): Promise<ClusterTopology> {
   const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-cluster-'));
+  const nodeCli = cliWith(access.cliArgs);
   const nodes = await Promise.all(
     Array.from({ length: 6 }, async () => {
       const port = await freePort();
       const args = ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`];
-      args.push('--cluster-node-timeout', String(NODE_TIMEOUT_MS), ...DURABLE, ...extra);
+      args.push('--cluster-node-timeout', String(NODE_TIMEOUT_MS), ...DURABLE, ...access.serverArgs);
+      // A master waits 5 s (Redis's default) before a replica's first full sync, hoping for more replicas.
+      args.push('--repl-diskless-sync-delay', '0');
       args.push('--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`);
-      return startServer(dir, args, /Ready to accept connections/, port);
+      return startServer(dir, args, /Ready to accept connections/, port, access.portFlag);
     }),
   );
   const addresses = nodes.map((n) => `127.0.0.1:${n.port}`);
-  await run(REDIS_CLI, ['--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes']);
+  const create = ['--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes'];
+  await run(REDIS_CLI, [...access.cliArgs, ...create]);
   const healthy = async (): Promise<boolean> => {
-    const states = await Promise.all(nodes.filter((n) => n.alive).map((n) => cli(n.port, 'CLUSTER', 'INFO')));
+    const states = await Promise.all(
+      nodes.filter((n) => n.alive).map((n) => nodeCli(n.port, 'CLUSTER', 'INFO')),
+    );
     return states.every((s) => /cluster_state:ok/.test(s));
   };
   await until('the new cluster reports cluster_state:ok on every node', 20_000, healthy);
+  // A replica that never finished its first sync will not take over its master (its data counts as too old:
+  // "Disconnected from master for longer than allowed"), so a failover test must start with every link up.
+  await until('every replica has synced with its master', 20_000, async () => {
+    const infos = await Promise.all(nodes.map((n) => nodeCli(n.port, 'INFO', 'replication')));
+    const replicas = infos.filter((i) => /role:slave/.test(i));
+    return replicas.length === 3 && replicas.every((i) => /master_link_status:up/.test(i));
+  });
   return {
     nodes,
-    env: { REDIS_CLUSTER_NODES: addresses.slice(0, 2).join(',') },
+    env: { REDIS_CLUSTER_NODES: addresses.slice(0, 2).join(','), ...access.env },
     healthy,
     masterOf: async (slot) => {
       const alive = nodes.find((n) => n.alive);
       if (!alive) throw new Error('no node alive');
-      const port = findSlotOwner(await cli(alive.port, 'CLUSTER', 'NODES'), slot);
+      const port = findSlotOwner(await nodeCli(alive.port, 'CLUSTER', 'NODES'), slot);
       if (port === undefined) throw new Error(`no live master serves slot ${slot}`);
       return port;
     },
