@@ -1,9 +1,13 @@
 // The core flows on a Redis that serves TLS only, its certificate signed by a private CA made at test time:
 // rediss:// with REDIS_TLS_CA_FILE, for every connection the bot opens.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Harness } from '../system/harness.js';
 import { HOLDER_KILLED_MS, accept, decline, holderKilled, startOn, timeout } from './support/flows.js';
-import { startTlsRedis, type TlsRedis } from './support/tls.js';
+import { startCluster, type ClusterTopology } from './support/servers.js';
+import { makeCerts, secureAccess, startTlsRedis, type TlsRedis } from './support/tls.js';
 
 describe('on a TLS Redis with a private CA (rediss://, REDIS_TLS_CA_FILE)', () => {
   let redis: TlsRedis;
@@ -26,4 +30,23 @@ describe('on a TLS Redis with a private CA (rediss://, REDIS_TLS_CA_FILE)', () =
   it('sweeps the question of a killed holder as holder_lost', { timeout: HOLDER_KILLED_MS + 10_000 }, () =>
     holderKilled(h, env, 'U5'),
   );
+});
+
+describe('on a Redis Cluster serving TLS only, to an ACL user (REDIS_USERNAME, REDIS_PASSWORD)', () => {
+  let dir: string;
+  let cluster: ClusterTopology;
+  let h: Harness;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'elicit-relay-tls-cluster-'));
+    cluster = await startCluster(secureAccess(await makeCerts(dir)));
+    h = await startOn(cluster.env);
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+    await cluster?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('relays an accepted form', () => accept(h, 'U1', 1));
+  it('times a question out', () => timeout(h, 'U2'));
 });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../system/child.js';
-import { startServer, type Server } from './servers.js';
+import { startServer, type Access, type Server } from './servers.js';
 
 const run = promisify(execFile);
 
@@ -39,8 +39,15 @@ async function makeCa(dir: string, name: string): Promise<void> {
   ]);
 }
 
-export async function startTlsRedis(): Promise<TlsRedis> {
-  const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-tls-'));
+/** A CA made here, a server certificate it signed for 127.0.0.1, and a second CA that signed nothing. */
+export interface Certs {
+  ca: string;
+  otherCa: string;
+  cert: string;
+  key: string;
+}
+
+export async function makeCerts(dir: string): Promise<Certs> {
   await makeCa(dir, 'ca');
   await makeCa(dir, 'other-ca');
   const key = join(dir, 'server.key');
@@ -76,25 +83,32 @@ export async function startTlsRedis(): Promise<TlsRedis> {
     '-out',
     cert,
   ]);
+  return { ca: join(dir, 'ca.pem'), otherCa: join(dir, 'other-ca.pem'), cert, key };
+}
+
+/** redis-server arguments serving TLS only with `certs` (the port goes with --tls-port); clients need no cert. */
+export function tlsArgs(certs: Certs): string[] {
+  return [
+    '--port',
+    '0',
+    '--tls-cert-file',
+    certs.cert,
+    '--tls-key-file',
+    certs.key,
+    '--tls-ca-cert-file',
+    certs.ca,
+    '--tls-auth-clients',
+    'no',
+  ];
+}
+
+export async function startTlsRedis(): Promise<TlsRedis> {
+  const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-tls-'));
+  const certs = await makeCerts(dir);
   const port = await freePort();
   const server = await startServer(
     dir,
-    [
-      '--port',
-      '0',
-      '--tls-cert-file',
-      cert,
-      '--tls-key-file',
-      key,
-      '--tls-ca-cert-file',
-      join(dir, 'ca.pem'),
-      '--tls-auth-clients',
-      'no',
-      '--save',
-      '',
-      '--maxmemory-policy',
-      'noeviction',
-    ],
+    [...tlsArgs(certs), '--save', '', '--maxmemory-policy', 'noeviction'],
     /Ready to accept connections/,
     port,
     '--tls-port',
@@ -102,11 +116,33 @@ export async function startTlsRedis(): Promise<TlsRedis> {
   return {
     server,
     url: `rediss://127.0.0.1:${port}`,
-    caFile: join(dir, 'ca.pem'),
-    otherCaFile: join(dir, 'other-ca.pem'),
+    caFile: certs.ca,
+    otherCaFile: certs.otherCa,
     stop: async () => {
       await server.kill();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** The ACL user the secured topologies admit (the default user is off there). */
+export const ACL_USER = { name: 'relay-bot', password: 'relay-secret' };
+
+/**
+ * Access to a topology serving TLS only (clients, replication and the cluster bus) with certificates from
+ * `certs`, where only ACL_USER may log in (replicas too, as masteruser).
+ */
+export function secureAccess(certs: Certs): Access {
+  const { name, password } = ACL_USER;
+  return {
+    serverArgs: [
+      ...tlsArgs(certs),
+      ...['--tls-replication', 'yes', '--tls-cluster', 'yes'],
+      ...['--user', 'default', 'off', '--user', name, 'on', `>${password}`, '~*', '&*', '+@all'],
+      ...['--masteruser', name, '--masterauth', password],
+    ],
+    portFlag: '--tls-port',
+    cliArgs: ['--tls', '--cacert', certs.ca, '--user', name, '--pass', password, '--no-auth-warning'],
+    env: { REDIS_TLS_CA_FILE: certs.ca, REDIS_USERNAME: name, REDIS_PASSWORD: password },
   };
 }
