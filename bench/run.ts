@@ -22,6 +22,7 @@ import { lifecycleBench } from './lifecycle.js';
 import { memoryBench } from './memory.js';
 import { cleanPrefix, inboxDelivery, pingFloor, storeOps } from './redis.js';
 import type { Row } from './stats.js';
+import { slackLimitsBench } from './slack-limits.js';
 import { renderTable } from './table.js';
 import { timeoutAccuracy } from './timeouts.js';
 
@@ -77,6 +78,9 @@ async function main(): Promise<void> {
       { ...(await pingFloor(url, 10_000)), name: 'PING again (drift check)' },
     ]);
     await step('form engine', () => Promise.resolve(formBench(n)));
+    await step('slack limits (500 cards paced by Slack’s documented limits)', () =>
+      slackLimitsBench(url, `${prefix}:limits`),
+    );
     if (botN > 0) await step(`full bot (${botN} cycles)`, () => botBench(url, `${prefix}:bot`, botN));
     if (apiN > 0 || waiters > 0)
       await step(`automations (${apiN} samples, ${waiters} waiters)`, () =>
