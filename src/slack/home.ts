@@ -1,11 +1,12 @@
 // The App Home tab as each person's inbox: published when they open it (app_home_opened) and re-published when
 // one of their questions starts or ends, with each ended question added to their recent answers first.
 import type { webApi } from '@slack/bolt';
-import { HOME_RECENT_MAX, homeView } from '../../blocks/index.js';
+import { HOME_RECENT_MAX, homeView, type HomeConnection } from '../../blocks/index.js';
 import { namedAnswerers, type Question } from '../relay/types.js';
 import type { AnswerHistory, AnswerRecord } from './state/index.js';
 import type { Locales } from './locales.js';
 import type { SlackClients } from './workspaces.js';
+import type { Connections } from '../mcp/index.js';
 import type { QuestionObserver } from './surface.js';
 
 export interface HomeDeps {
@@ -14,6 +15,8 @@ export interface HomeDeps {
   /** A person's pending questions, soonest deadline first. */
   pendingFor(userId: string): Promise<Question[]>;
   history: AnswerHistory;
+  /** The person's sign-ins, listed under their answers; absent when no server needs sign-in. */
+  connections?: Pick<Connections, 'list'>;
   locales: Pick<Locales, 'of'>;
   logger: { error(obj: object, msg: string): void };
   /** Epoch ms; when an answer is recorded. Default Date.now. */
@@ -35,14 +38,25 @@ export class HomeTab implements QuestionObserver {
 
   /** Renders and publishes `userId`'s Home tab now, in workspace `teamId` (Bolt's `client` inside a listener). */
   async publish(userId: string, teamId?: string, client?: webApi.WebClient): Promise<void> {
-    const [pending, recent, locale] = await Promise.all([
+    const [pending, recent, locale, connections] = await Promise.all([
       this.deps.pendingFor(userId),
       this.deps.history.recentAnswers(userId, HOME_RECENT_MAX),
       this.deps.locales.of(userId, teamId),
+      this.connectionsOf(userId, teamId),
     ]);
-    const view = homeView({ pending, recent, locale });
+    const view = homeView({ pending, recent, locale, ...(connections ? { connections } : {}) });
     const slack = client ?? (await this.deps.clients.for(teamId));
     await slack.views.publish({ user_id: userId, view });
+  }
+
+  private async connectionsOf(userId: string, teamId?: string): Promise<HomeConnection[] | undefined> {
+    if (this.deps.connections === undefined) return undefined;
+    const listed = await this.deps.connections.list({ teamId: teamId ?? '', userId });
+    return listed.map((c) => ({
+      server: c.server,
+      scopes: c.scopes,
+      ...(c.expiresAt ? { expiresAt: c.expiresAt.getTime() } : {}),
+    }));
   }
 
   /** Publishes the Home tab; a call while one is running makes that one publish once more when done. */

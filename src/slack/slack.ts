@@ -4,7 +4,14 @@
 import type { RequestListener } from 'node:http';
 import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
 import type { Logger } from '../logger.js';
-import type { ServerStatus, ToolResult } from '../mcp/index.js';
+import {
+  CALLBACK_PATH,
+  type Connections,
+  type Person,
+  type ServerStatus,
+  type SignInPrompter,
+  type ToolResult,
+} from '../mcp/index.js';
 import type { Answering } from '../answering/service.js';
 import type { ToolRunner } from '../relay/sources/mcp.js';
 import type { Question } from '../relay/types.js';
@@ -20,6 +27,8 @@ import type { SlackState } from './state/index.js';
 import type { SlackSurface } from './surface.js';
 import { ToolResults, type ToolRun } from './tool-results.js';
 import { UrlCompletions } from './url-completions.js';
+import { SlackSignIn } from './sign-in.js';
+import { signInCallback } from './sign-in-callback.js';
 
 export interface SlackOptions {
   config: ConnectedSlack;
@@ -40,11 +49,18 @@ export interface SlackOptions {
   routes?: Record<string, RequestListener>;
   /** Metrics hooks: each Web API call and each answered Slack request. */
   observe?: SlackObserver;
+  /**
+   * Per-person sign-in to the servers that need it (issue #20): `/mcp connect|disconnect`, the App Home's
+   * connections and the callback route at CALLBACK_PATH. Absent when no server needs sign-in.
+   */
+  connections?: Connections;
 }
 
 export interface Slack {
   /** Where the relay posts and updates cards. */
   surface: SlackSurface;
+  /** Tells a person to sign in (a DM with a Connect button); present when `connections` was given. */
+  signIn?: SignInPrompter;
   /** Who may answer a server's question (the relay's AnswererResolver). */
   audience: Pick<Audience, 'answerersFor' | 'answerersTo'>;
   /** -32042 links being waited on (the MCP sink reports completions here). */
@@ -72,6 +88,9 @@ export interface Slack {
 }
 
 export function createSlack(options: SlackOptions): Slack {
+  // The callback route is built before the app and the prompter after it (it posts through the app's surface).
+  const late: { signIn?: SlackSignIn } = {};
+  const routes = { ...options.routes, ...callbackRoute(options, late) };
   const app = createSlackApp({
     slack: options.config,
     logger: options.logger,
@@ -80,14 +99,20 @@ export function createSlack(options: SlackOptions): Slack {
     isLive: options.serving,
     readiness: () => readiness(options),
     policyOf: options.policyOf,
-    ...(options.routes ? { routes: options.routes } : {}),
+    routes,
     ...(options.observe ? { observe: options.observe } : {}),
   });
   const { surface } = app;
   const { home, modals } = observers(app, options);
   const completions = new UrlCompletions();
+  const { connections } = options;
+  late.signIn = connections
+    ? new SlackSignIn({ clients: app.clients, locales: surface.locales, dmOf: surface.dmOf.bind(surface) })
+    : undefined;
+  const signIn = connections && late.signIn ? { connections, prompter: late.signIn } : undefined;
   return {
     surface,
+    ...(late.signIn ? { signIn: late.signIn } : {}),
     audience: surface.audience,
     completions,
     checks: {
@@ -97,7 +122,7 @@ export function createSlack(options: SlackOptions): Slack {
     },
     listen: ({ answering, tools }) => {
       const results = toolResults(app, options, { tools, completions });
-      app.listen({ answering, home, modals, tools, results });
+      app.listen({ answering, home, modals, tools, results, ...(signIn ? { signIn } : {}) });
       return { runTool: (run) => results.run(run) };
     },
     start: (port, mounts) => app.start(port, mounts),
@@ -120,6 +145,7 @@ function observers(app: SlackApp, options: SlackOptions): { home: HomeTab; modal
     clients,
     pendingFor: (userId) => options.store.pendingFor(userId),
     history: state,
+    ...(options.connections ? { connections: options.connections } : {}),
     locales: surface.locales,
     logger,
   });
@@ -146,6 +172,18 @@ function toolResults(
     claimCommand: (triggerId) => options.state.claimCommand(triggerId),
     logger: options.logger,
   });
+}
+
+/** GET CALLBACK_PATH when some server needs sign-in: completes it and tells the person in Slack. */
+function callbackRoute(
+  options: SlackOptions,
+  late: { signIn?: SlackSignIn },
+): Record<string, RequestListener> {
+  const { connections, logger } = options;
+  if (!connections) return {};
+  const connected = async (server: string, person: Person): Promise<void> =>
+    late.signIn?.connected(server, person);
+  return { [CALLBACK_PATH]: signInCallback({ connections, connected, logger }) };
 }
 
 /** Ready: serving (started, not draining) and Redis answers; each MCP server's state is shown, not required. */

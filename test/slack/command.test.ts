@@ -30,3 +30,11 @@ describe('parseMcpCommand', () => {
     });
   });
 });
+
+describe('parseMcpCommand: sign-in', () => {
+  it('reads connect and disconnect with their server, and names a missing one', () => {
+    expect(parseMcpCommand('connect tracker')).toEqual({ kind: 'connect', server: 'tracker' });
+    expect(parseMcpCommand('disconnect tracker')).toEqual({ kind: 'disconnect', server: 'tracker' });
+    expect(parseMcpCommand('connect')).toEqual({ kind: 'invalid', problem: 'connect_needs_server' });
+  });
+});

@@ -6,6 +6,8 @@ import type { OpenModals } from '../open-modals.js';
 import type { SlackSurface } from '../surface.js';
 import type { ToolResults } from '../tool-results.js';
 import type { ToolRunner } from '../../relay/sources/mcp.js';
+import type { Connections } from '../../mcp/index.js';
+import type { SlackSignIn } from '../sign-in.js';
 
 export interface ListenerDeps {
   /** Decides and records what each click and submit on a question means. */
@@ -20,7 +22,14 @@ export interface ListenerDeps {
   /** Runs a tool for a person and shows its progress and result. */
   results: ToolResults;
   locales: Locales;
+  /** Sign-in to servers that need it; absent when no server does (issue #20). */
+  signIn?: SignInDeps;
+}
+
+export interface SignInDeps {
+  connections: Connections;
+  prompter: Pick<SlackSignIn, 'prompt'>;
 }
 
 /** What `/mcp` and its follow-ups (Retry, the arguments form) need. */
-export type CommandDeps = Pick<ListenerDeps, 'tools' | 'results' | 'locales'>;
+export type CommandDeps = Pick<ListenerDeps, 'tools' | 'results' | 'locales' | 'signIn'>;

@@ -2,13 +2,20 @@
 // reach the person who ran it, and so do its progress and result (tool-results.ts). `run` without
 // arguments opens the arguments form (run-form.ts).
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs, SlashCommand } from '@slack/bolt';
-import { commandText, escapeMrkdwn, toolsMessage, type Locale } from '../../../../blocks/index.js';
+import {
+  commandText,
+  escapeMrkdwn,
+  signInText,
+  toolsMessage,
+  type Locale,
+} from '../../../../blocks/index.js';
 import type { ServerStatus, ToolSummary } from '../../../mcp/index.js';
 import type { Origin } from '../../../relay/types.js';
 import { parseMcpCommand, type CommandProblem, type McpCommand } from '../../command.js';
 import { openRunForm } from '../../run-form.js';
 import { answerWithin } from '../../../settle.js';
 import type { CommandDeps } from '../deps.js';
+import { connectReply } from './connect.js';
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
@@ -34,6 +41,13 @@ export async function mcpCommand(
     const reply: Reply = (text, blocks) =>
       respond({ response_type: 'ephemeral', text, ...(blocks ? { blocks: blocks } : {}) });
     await listTools(parsed.server, { deps, origin, locale, reply });
+    return;
+  }
+  if ((parsed.kind === 'connect' || parsed.kind === 'disconnect') && known(deps, parsed.server)) {
+    await ack();
+    const person = { teamId: command.team_id, userId: command.user_id };
+    const text = await connectReply({ ...parsed, person, locale }, deps.signIn);
+    await respond({ response_type: 'ephemeral', text });
     return;
   }
   if (parsed.kind === 'run' && known(deps, parsed.server)) {
@@ -82,6 +96,8 @@ function immediateReply(parsed: McpCommand, deps: CommandDeps, locale: Locale): 
     }
     case 'tools':
     case 'run':
+    case 'connect':
+    case 'disconnect':
       if (!known(deps, parsed.server)) return t.noSuchServer(escapeMrkdwn(parsed.server));
       return parsed.kind === 'run' ? t.running(...codeNames(parsed)) : usage;
   }
@@ -125,6 +141,7 @@ function problemText(problem: CommandProblem, locale: Locale, verb = ''): string
     unknown_subcommand: t.unknownSubcommand(escapeMrkdwn(verb)),
     run_needs_tool: t.runNeedsTool,
     tools_needs_server: t.toolsNeedsServer,
+    connect_needs_server: signInText(locale).connectNeedsServer,
     bad_json: t.badJson,
     not_object: t.notObject,
   };

@@ -1,0 +1,106 @@
+// GET ${ELICIT_RELAY_PUBLIC_URL}/oauth/mcp/callback: where the person's browser lands after the authorization
+// server's page. Hands the query to Connections.complete (which checks and consumes `state`, exchanges the code
+// and wakes the waiting call) and shows a small page: connected, or refused with the reason. The page is in
+// Chinese when the browser prefers it. Nothing of the query but the server's name is echoed back.
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { SignInError, type Connections, type Person, type SignInErrorCode } from '../mcp/index.js';
+
+export interface SignInCallbackDeps {
+  connections: Pick<Connections, 'complete'>;
+  /** Tells the person in Slack (their Connect message becomes "Connected"). */
+  connected(server: string, person: Person): Promise<void>;
+  logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+type PageLocale = 'en' | 'zh-CN';
+
+const TITLE: Record<PageLocale, { ok: string; refused: string }> = {
+  en: { ok: 'Connected', refused: 'Sign-in refused' },
+  'zh-CN': { ok: '已连接', refused: '登录被拒绝' },
+};
+
+const CONNECTED: Record<PageLocale, (server: string) => string> = {
+  en: (s) => `You are connected to ${s}. You can close this page and go back to Slack: your call goes on.`,
+  'zh-CN': (s) => `你已连接到 ${s}。可以关闭此页面回到 Slack：你的调用会继续。`,
+};
+
+const REFUSED: Record<PageLocale, Partial<Record<SignInErrorCode, string>> & { other: string }> = {
+  en: {
+    state_invalid: 'This sign-in link was not issued by this bot (it may be forged). Nothing was connected.',
+    state_used:
+      'This sign-in was already completed: the link cannot be used twice. Nothing more was connected.',
+    state_expired: 'This sign-in link expired. Run /mcp connect <server> in Slack for a new one.',
+    denied: 'Access was not granted at the sign-in page. Run /mcp connect <server> in Slack to try again.',
+    token_exchange_failed:
+      "The server's sign-in did not complete (the code was refused). Try again from Slack.",
+    resource_mismatch: 'The server named a different resource than the one configured: refused.',
+    other: 'Signing in failed. Try again from Slack with /mcp connect <server>.',
+  },
+  'zh-CN': {
+    state_invalid: '此登录链接不是本机器人发出的（可能是伪造的）。未连接任何内容。',
+    state_used: '此登录已完成：链接不能使用两次。未再连接任何内容。',
+    state_expired: '此登录链接已过期。请在 Slack 中运行 /mcp connect <服务器> 获取新链接。',
+    denied: '登录页面未授予访问权限。请在 Slack 中运行 /mcp connect <服务器> 重试。',
+    token_exchange_failed: '服务器的登录未完成（授权码被拒绝）。请从 Slack 重试。',
+    resource_mismatch: '服务器声明的资源与配置的不同：已拒绝。',
+    other: '登录失败。请在 Slack 中用 /mcp connect <服务器> 重试。',
+  },
+};
+
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function localeOf(req: IncomingMessage): PageLocale {
+  return /^\s*zh\b/i.test(req.headers['accept-language'] ?? '') ? 'zh-CN' : 'en';
+}
+
+function page(res: ServerResponse, status: number, title: string, text: string, code?: string): void {
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    // The page shows text only; nothing is loaded or run.
+    'content-security-policy': "default-src 'none'",
+    'referrer-policy': 'no-referrer',
+  });
+  const data = code === undefined ? '' : ` data-code="${escapeHtml(code)}"`;
+  res.end(
+    `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
+      `<h1>${escapeHtml(title)}</h1><p id="outcome"${data}>${escapeHtml(text)}</p>`,
+  );
+}
+
+/** The callback's query as Connections.complete takes it; undefined when `state` is missing. */
+function paramsOf(req: IncomingMessage): { state: string; code?: string; error?: string } | undefined {
+  const query = new URL(req.url ?? '/', 'http://bot').searchParams;
+  const state = query.get('state');
+  if (state === null || state === '') return undefined;
+  const code = query.get('code');
+  const error = query.get('error');
+  return { state, ...(code === null ? {} : { code }), ...(error === null ? {} : { error }) };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, deps: SignInCallbackDeps): Promise<void> {
+  const locale = localeOf(req);
+  const refused = REFUSED[locale];
+  const params = paramsOf(req);
+  if (params === undefined)
+    return page(res, 400, TITLE[locale].refused, refused.state_invalid ?? refused.other, 'state_invalid');
+  try {
+    const { server, person } = await deps.connections.complete(params);
+    page(res, 200, TITLE[locale].ok, CONNECTED[locale](server));
+    await deps.connected(server, person).catch((err: unknown) => {
+      deps.logger.error({ err, server }, 'could not tell the person in Slack that the sign-in completed');
+    });
+  } catch (error) {
+    if (!(error instanceof SignInError)) {
+      deps.logger.error({ err: error }, 'sign-in callback failed');
+      return page(res, 500, TITLE[locale].refused, refused.other);
+    }
+    deps.logger.warn({ code: error.code, server: error.server }, 'sign-in callback refused');
+    page(res, 400, TITLE[locale].refused, refused[error.code] ?? refused.other, error.code);
+  }
+}
+
+/** The route's handler, for the bot's HTTP server (GET CALLBACK_PATH). */
+export function signInCallback(deps: SignInCallbackDeps): RequestListener {
+  return (req, res) => void handle(req, res, deps).catch(() => res.destroy());
+}

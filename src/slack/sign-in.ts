@@ -1,0 +1,53 @@
+// Signing in to MCP servers from Slack (issue #20): the SignInPrompter the MCP side calls when a person's call
+// needs sign-in (a private message with a Connect button), and that message turned into "Connected" once the
+// callback completed. The tokens never come here: only the authorization page's URL, the server and scopes.
+import { signInDone, signInPrompt } from '../../blocks/index.js';
+import type { Person, SignInNeeded, SignInPrompter } from '../mcp/index.js';
+import type { Locales } from './locales.js';
+import type { SlackClients } from './workspaces.js';
+
+export interface SlackSignInDeps {
+  clients: SlackClients;
+  locales: Pick<Locales, 'of'>;
+  dmOf(userId: string, teamId: string | undefined): Promise<string>;
+}
+
+const keyOf = (server: string, person: Person): string => `${person.teamId}:${person.userId}:${server}`;
+
+export class SlackSignIn implements SignInPrompter {
+  /**
+   * The latest Connect message per person and server, posted from this replica. A callback completed on
+   * another replica cannot update it, so that one posts "Connected" as a new message instead.
+   */
+  private readonly prompts = new Map<string, { channel: string; ts: string }>();
+
+  constructor(private readonly deps: SlackSignInDeps) {}
+
+  async prompt(need: SignInNeeded): Promise<void> {
+    const { person } = need;
+    const [locale, channel] = await Promise.all([
+      this.deps.locales.of(person.userId, person.teamId),
+      this.deps.dmOf(person.userId, person.teamId),
+    ]);
+    const message = signInPrompt({ ...need, authorizationUrl: need.authorizationUrl.href }, locale);
+    const client = await this.deps.clients.for(person.teamId);
+    const posted = await client.chat.postMessage({ channel, ...message });
+    if (posted.ts !== undefined) this.prompts.set(keyOf(need.server, person), { channel, ts: posted.ts });
+  }
+
+  /** Tells the person the sign-in to `server` completed: their Connect message loses its button. */
+  async connected(server: string, person: Person): Promise<void> {
+    const locale = await this.deps.locales.of(person.userId, person.teamId);
+    const message = signInDone(server, locale);
+    const client = await this.deps.clients.for(person.teamId);
+    const key = keyOf(server, person);
+    const prompt = this.prompts.get(key);
+    this.prompts.delete(key);
+    if (prompt !== undefined) {
+      await client.chat.update({ channel: prompt.channel, ts: prompt.ts, ...message });
+      return;
+    }
+    const channel = await this.deps.dmOf(person.userId, person.teamId);
+    await client.chat.postMessage({ channel, ...message });
+  }
+}
