@@ -50,7 +50,9 @@ function sessionAuthFor(serverUrl: string, context: ScenarioContext): SessionAut
     storage: memoryStorage(),
     onRedirect: (url) => {
       // Not awaited here: the SDK is still inside auth(); the hub awaits signedIn() after the 401.
-      exchange = followAuthorization(url).then((code) => exchangeCode(provider, serverUrl, code));
+      exchange = followAuthorization(url).then((callback) =>
+        exchangeCode(provider, serverUrl, callback.code, callback.iss),
+      );
       exchange.catch(() => undefined);
       return Promise.resolve();
     },
@@ -59,11 +61,13 @@ function sessionAuthFor(serverUrl: string, context: ScenarioContext): SessionAut
 }
 
 /** What the person's browser would do: open the authorization URL and land on the callback with `code`. */
-async function followAuthorization(url: URL): Promise<string> {
+async function followAuthorization(url: URL): Promise<{ code: string; iss?: string }> {
   const response = await fetch(url, { redirect: 'manual' });
   const location = response.headers.get('location');
   if (location === null) throw new Error(`authorization answered ${response.status} without a redirect`);
-  const code = new URL(location).searchParams.get('code');
+  const query = new URL(location).searchParams;
+  const code = query.get('code');
   if (code === null) throw new Error(`authorization redirected without a code: ${location}`);
-  return code;
+  const iss = query.get('iss');
+  return iss === null ? { code } : { code, iss };
 }

@@ -51,7 +51,13 @@ export async function exchangeCode(
   provider: OAuthClientProvider,
   serverUrl: string,
   code: string,
+  /** The callback's `iss` (RFC 9207); the SDK refuses a missing one when the server says it sends it. */
+  iss?: string,
 ): Promise<void> {
-  const result = await auth(provider, { serverUrl, authorizationCode: code });
+  const result = await auth(provider, {
+    serverUrl,
+    authorizationCode: code,
+    ...(iss === undefined ? {} : { iss }),
+  });
   if (result !== 'AUTHORIZED') throw new UnauthorizedError(`token exchange ended in ${result}`);
 }

@@ -41,6 +41,8 @@ export interface CallbackParams {
   code?: string;
   /** The authorization server's `error` (e.g. access_denied) when the person refused or it failed. */
   error?: string;
+  /** The authorization server's `iss` (RFC 9207), when it sends one: pass it on, it is checked. */
+  iss?: string;
 }
 
 /** Implemented by src/mcp, used by src/slack (commands, App Home, the callback route). */

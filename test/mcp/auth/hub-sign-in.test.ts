@@ -28,6 +28,8 @@ let prefix: string;
 let vault: TokenVault;
 /** Authorization URLs the people were sent to, per user id (what the Connect message would link to). */
 const prompts = new Map<string, URL[]>();
+/** Who the test is waiting to see sent to sign in (the Connect message being posted, in the bot). */
+const prompted = new Map<string, () => void>();
 
 beforeAll(async () => {
   oauth = await startOAuthServer();
@@ -58,6 +60,7 @@ function vaultAuth(): McpAuth & { callback(url: URL): Promise<void> } {
         const done = new Promise<void>((r) => (resolve = r));
         waiting.set(person.userId, { done, resolve });
         prompts.set(person.userId, [...(prompts.get(person.userId) ?? []), url]);
+        prompted.get(person.userId)?.();
         return Promise.resolve();
       },
     });
@@ -79,7 +82,10 @@ function vaultAuth(): McpAuth & { callback(url: URL): Promise<void> } {
 }
 
 async function approveNext(auth: ReturnType<typeof vaultAuth>, userId: string, subject: string) {
-  await expect.poll(() => prompts.get(userId)?.length ?? 0).toBeGreaterThan(0);
+  await new Promise<void>((resolve) => {
+    if ((prompts.get(userId)?.length ?? 0) > 0) resolve();
+    else prompted.set(userId, resolve);
+  });
   const url = prompts.get(userId)?.shift();
   if (url === undefined) throw new Error('no prompt');
   const callback = await oauth.decide(url, subject);
