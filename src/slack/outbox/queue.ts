@@ -338,10 +338,12 @@ export class Outbox {
     if (this.clock() + waitMs >= job.data.deadline) return { ok: false, error: 'deadline' };
     if (c.retryAfterMs !== undefined) {
       // Later calls under the same limit queue behind the Retry-After; this one runs again once it passed.
+      // It takes a fresh slot after them, so it does not collide with a call already queued for that slot.
       const pace = this.paceOf(job.data);
       if (pace) await this.reserve(pace, c.retryAfterMs);
+      const waitMs = pace ? Math.max(c.retryAfterMs, await this.reserve(pace, 0)) : c.retryAfterMs;
       // BullMQ's delayed set is ordered by Date.now() timestamps, so this one is not the injected clock.
-      await job.moveToDelayed(Date.now() + c.retryAfterMs, token);
+      await job.moveToDelayed(Date.now() + waitMs, token);
       throw new DelayedError();
     }
     if (job.attemptsMade + 1 >= OUTBOX_MAX_ATTEMPTS) return { ok: false, error: c.error };
