@@ -9,6 +9,7 @@
 //   BENCH_MEMORY             bursts of pending questions through the whole bot, default "1000,2000" ("" skips)
 //   BENCH_API_N              Automations API create→card and end→webhook samples, default 50 (0 skips them)
 //   BENCH_WAITERS            long-poll waiters held on one replica, default 1000 (0 skips)
+//   BENCH_MCP_N              MCP cycles of each era (2026 two-round MRTR, 2025 elicitation), default 200 (0 skips)
 //   BENCH_ONLY               run only the steps whose label starts with this (e.g. "automations")
 import { randomBytes } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
@@ -20,6 +21,7 @@ import { clusterLifecycleBench } from './cluster.js';
 import { formBench } from './forms.js';
 import { lifecycleBench } from './lifecycle.js';
 import { memoryBench } from './memory.js';
+import { roundsBench } from './rounds.js';
 import { cleanPrefix, inboxDelivery, pingFloor, storeOps } from './redis.js';
 import type { Row } from './stats.js';
 import { slackLimitsBench } from './slack-limits.js';
@@ -49,6 +51,7 @@ async function main(): Promise<void> {
   const botN = intEnv('BENCH_BOT_N', 50);
   const burst = intEnv('BENCH_BURST', 10_000);
   const apiN = intEnv('BENCH_API_N', 50);
+  const mcpN = intEnv('BENCH_MCP_N', 200);
   const waiters = intEnv('BENCH_WAITERS', 1_000);
   const memory = (process.env.BENCH_MEMORY ?? '1000,2000').split(',').filter(Boolean).map(Number);
   console.log(
@@ -81,6 +84,7 @@ async function main(): Promise<void> {
     await step('slack limits (500 cards paced by Slack’s documented limits)', () =>
       slackLimitsBench(url, `${prefix}:limits`),
     );
+    if (mcpN > 0) await step(`mcp: 2026 rounds and 2025 elicitation (${mcpN} each)`, () => roundsBench(mcpN));
     if (botN > 0) await step(`full bot (${botN} cycles)`, () => botBench(url, `${prefix}:bot`, botN));
     if (apiN > 0 || waiters > 0)
       await step(`automations (${apiN} samples, ${waiters} waiters)`, () =>
