@@ -6,8 +6,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Harness } from '../system/harness.js';
 import { HOLDER_KILLED_MS, accept, decline, holderKilled, startOn, timeout } from './support/flows.js';
-import { startCluster, type ClusterTopology } from './support/servers.js';
-import { makeCerts, secureAccess, startTlsRedis, type TlsRedis } from './support/tls.js';
+import {
+  startCluster,
+  startSentinelGroup,
+  type ClusterTopology,
+  type SentinelTopology,
+} from './support/servers.js';
+import {
+  makeCerts,
+  secureAccess,
+  secureSentinelAccess,
+  startTlsRedis,
+  type TlsRedis,
+} from './support/tls.js';
 
 describe('on a TLS Redis with a private CA (rediss://, REDIS_TLS_CA_FILE)', () => {
   let redis: TlsRedis;
@@ -44,6 +55,26 @@ describe('on a Redis Cluster serving TLS only, to an ACL user (REDIS_USERNAME, R
   afterAll(async () => {
     await h?.close();
     await cluster?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('relays an accepted form', () => accept(h, 'U1', 1));
+  it('times a question out', () => timeout(h, 'U2'));
+});
+
+describe('on a Sentinel group serving TLS only, with an ACL user and a sentinel password', () => {
+  let dir: string;
+  let group: SentinelTopology;
+  let h: Harness;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'elicit-relay-tls-sentinel-'));
+    const certs = await makeCerts(dir);
+    group = await startSentinelGroup(secureAccess(certs), secureSentinelAccess(certs));
+    h = await startOn(group.env);
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+    await group?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -208,34 +208,32 @@ export interface SentinelTopology extends Topology {
 
 export const SENTINEL_MASTER = 'relay-master';
 
-export async function startSentinelGroup(): Promise<SentinelTopology> {
+/** How the sentinels of a secured group are served and reached (see Access); plain when left out. */
+export interface SentinelAccess {
+  serverArgs: string[];
+  /** Added to each sentinel's configuration (`sentinel auth-user ...`). */
+  configLines: string[];
+  cliArgs: string[];
+  env: Record<string, string>;
+}
+
+const PLAIN_SENTINELS: SentinelAccess = { serverArgs: [], configLines: [], cliArgs: [], env: {} };
+
+export async function startSentinelGroup(
+  access: Access = PLAIN,
+  sentinelAccess: SentinelAccess = PLAIN_SENTINELS,
+): Promise<SentinelTopology> {
   const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-sentinel-'));
-  const master = await startServer(dir, [...DURABLE, '--appenddirname', 'aof-master'], /Ready to accept/);
-  const replicaArgs = [
-    ...DURABLE,
-    '--appenddirname',
-    'aof-replica',
-    '--replicaof',
-    '127.0.0.1',
-    String(master.port),
-  ];
-  const replica = await startServer(dir, replicaArgs, /MASTER <-> REPLICA sync: Finished with success/);
-  const sentinels = await Promise.all(
-    [0, 1, 2].map(async (i) => {
-      const config = join(dir, `sentinel-${i}.conf`);
-      writeFileSync(
-        config,
-        [
-          `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${master.port} 2`,
-          `sentinel down-after-milliseconds ${SENTINEL_MASTER} 1000`,
-          `sentinel failover-timeout ${SENTINEL_MASTER} 5000`,
-          `sentinel parallel-syncs ${SENTINEL_MASTER} 1`,
-          '',
-        ].join('\n'),
-      );
-      return startServer(dir, [config, '--sentinel'], /\+monitor master/);
-    }),
+  const serve = (args: string[], ready: RegExp): Promise<Server> =>
+    startServer(dir, [...DURABLE, ...access.serverArgs, ...args], ready, undefined, access.portFlag);
+  const master = await serve(['--appenddirname', 'aof-master'], /Ready to accept/);
+  const replicaOf = ['--replicaof', '127.0.0.1', String(master.port)];
+  const replica = await serve(
+    ['--appenddirname', 'aof-replica', ...replicaOf],
+    /MASTER <-> REPLICA sync: Finished with success/,
   );
+  const sentinels = await startSentinels(dir, master.port, access.portFlag, sentinelAccess);
+  const cli = cliWith(sentinelAccess.cliArgs);
   const masterAddress = async (): Promise<string> => {
     const [first] = sentinels.filter((s) => s.alive);
     if (!first) throw new Error('no sentinel alive');
@@ -257,10 +255,39 @@ export async function startSentinelGroup(): Promise<SentinelTopology> {
     env: {
       REDIS_SENTINELS: sentinels.map((s) => `127.0.0.1:${s.port}`).join(','),
       REDIS_SENTINEL_MASTER: SENTINEL_MASTER,
+      ...access.env,
+      ...sentinelAccess.env,
     },
     stop: async () => {
       await Promise.all([master, replica, ...sentinels].map((s) => s.kill()));
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Three sentinels watching the master at `masterPort` as SENTINEL_MASTER (quorum 2, down after 1 s). */
+function startSentinels(
+  dir: string,
+  masterPort: number,
+  portFlag: string,
+  access: SentinelAccess,
+): Promise<Server[]> {
+  return Promise.all(
+    [0, 1, 2].map(async (i) => {
+      const config = join(dir, `sentinel-${i}.conf`);
+      writeFileSync(
+        config,
+        [
+          `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${masterPort} 2`,
+          `sentinel down-after-milliseconds ${SENTINEL_MASTER} 1000`,
+          `sentinel failover-timeout ${SENTINEL_MASTER} 5000`,
+          `sentinel parallel-syncs ${SENTINEL_MASTER} 1`,
+          ...access.configLines,
+          '',
+        ].join('\n'),
+      );
+      const args = [config, '--sentinel', ...access.serverArgs];
+      return startServer(dir, args, /\+monitor master/, undefined, portFlag);
+    }),
+  );
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../system/child.js';
-import { startServer, type Access, type Server } from './servers.js';
+import { SENTINEL_MASTER, startServer, type Access, type SentinelAccess, type Server } from './servers.js';
 
 const run = promisify(execFile);
 
@@ -144,5 +144,21 @@ export function secureAccess(certs: Certs): Access {
     portFlag: '--tls-port',
     cliArgs: ['--tls', '--cacert', certs.ca, '--user', name, '--pass', password, '--no-auth-warning'],
     env: { REDIS_TLS_CA_FILE: certs.ca, REDIS_USERNAME: name, REDIS_PASSWORD: password },
+  };
+}
+
+/** The sentinels' own password (REDIS_SENTINEL_PASSWORD), distinct from the data nodes' ACL user. */
+export const SENTINEL_PASSWORD = 'sentinel-secret';
+
+/** Sentinels serving TLS only, reaching the master and replica over TLS as ACL_USER, with their own password. */
+export function secureSentinelAccess(certs: Certs): SentinelAccess {
+  return {
+    serverArgs: [...tlsArgs(certs), '--tls-replication', 'yes', '--requirepass', SENTINEL_PASSWORD],
+    configLines: [
+      `sentinel auth-user ${SENTINEL_MASTER} ${ACL_USER.name}`,
+      `sentinel auth-pass ${SENTINEL_MASTER} ${ACL_USER.password}`,
+    ],
+    cliArgs: ['--tls', '--cacert', certs.ca, '-a', SENTINEL_PASSWORD, '--no-auth-warning'],
+    env: { REDIS_SENTINEL_PASSWORD: SENTINEL_PASSWORD },
   };
 }
