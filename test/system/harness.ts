@@ -140,10 +140,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   if (!relay || !driver) throw new Error('harness needs at least one replica');
   const seen = new Set<RecordedCall>();
   const nextPost = async (channel: string, match: (c: RecordedCall) => boolean): Promise<RecordedCall> => {
+    // Up to 30 s: a person's first run spawns their own stdio fixture (node + tsx, ~2 s on a quiet machine),
+    // which takes several times longer while the suite's Cluster, Sentinel and conformance tiers run beside it.
     const call = await standin.waitForCall(
       'chat.postMessage',
       (c) => !seen.has(c) && c.ok && c.args.channel === channel && match(c),
-      15_000,
+      30_000,
     );
     seen.add(call);
     return call;
