@@ -141,7 +141,10 @@ export async function startCluster(access: Access = PLAIN): Promise<ClusterTopol
   const nodes = await Promise.all(
     Array.from({ length: 6 }, async () => {
       const port = await freePort();
+      // The cluster bus's own free port: Redis's default (port + 10000) may belong to another test's server.
+      const busPort = await freePort();
       const args = ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`];
+      args.push('--cluster-port', String(busPort));
       args.push('--cluster-node-timeout', String(NODE_TIMEOUT_MS), ...DURABLE, ...access.serverArgs);
       // A master waits 5 s (Redis's default) before a replica's first full sync, hoping for more replicas.
       args.push('--repl-diskless-sync-delay', '0');
