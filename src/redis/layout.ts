@@ -15,6 +15,10 @@
 //   ${prefix}:{q}:call:<id>         hash    one API call on a person's behalf (src/api/call-store.ts)
 //   ${prefix}:{q}:call:<id>:questions  list  ids of the questions the call caused, in order
 //   ${prefix}:{q}:calls:running     zset    ids of running calls, scored by creation (the holder sweep's list)
+//   ${prefix}:{q}:round:<id>        hash    a 2026 call's current input round (src/rounds/redis-store.ts)
+//   ${prefix}:{q}:round:<id>:requests  hash  request key → the inputRequests entry's JSON
+//   ${prefix}:{q}:round:<id>:answers   hash  request key → the answer's JSON, first answer kept
+//   ${prefix}:{q}:rounds:open       zset    ids of rounds in progress, scored by deadline (the take-over list)
 // BullMQ queues, owner `{bull}` (BullMQ builds the keys below `${prefix}:{bull}:<queue>:` itself):
 //   timeouts, reminders (src/store), outbox (src/slack/outbox), webhooks (src/webhooks)
 // Slack's own state (src/slack), owner `slack`; one key per command, so no hash tag is needed:
@@ -53,6 +57,10 @@ export interface Keys {
   call(id: string): string;
   callQuestions(id: string): string;
   readonly runningCalls: string;
+  round(id: string): string;
+  roundRequests(id: string): string;
+  roundAnswers(id: string): string;
+  readonly openRounds: string;
   /** The BullMQ `prefix` option: queue keys become `${bullPrefix}:${queueName}:...`. */
   readonly bullPrefix: string;
   history(userId: string): string;
@@ -83,6 +91,10 @@ export function keys(prefix: string): Keys {
     call: (id) => `${prefix}:{q}:call:${id}`,
     callQuestions: (id) => `${prefix}:{q}:call:${id}:questions`,
     runningCalls: `${prefix}:{q}:calls:running`,
+    round: (id) => `${prefix}:{q}:round:${id}`,
+    roundRequests: (id) => `${prefix}:{q}:round:${id}:requests`,
+    roundAnswers: (id) => `${prefix}:{q}:round:${id}:answers`,
+    openRounds: `${prefix}:{q}:rounds:open`,
     bullPrefix: `${prefix}:{bull}`,
     history: (userId) => `${slack}:history:${userId}`,
     modals: (questionId) => `${slack}:modals:${questionId}`,

@@ -1,0 +1,100 @@
+// The durable state of a 2026-07-28 input round (MRTR): what a replica needs to send the call again with the
+// round's answers, and to deliver its result to where the call came from, when the replica that started the
+// call is gone. One record per call in its rounds (a *continuation*); each further `input_required` answer
+// replaces its requests and answers and counts the round up.
+//
+// Claims. The answer that completes a round claims it in the same atomic step (`answer`), so of two answers
+// landing on two replicas at once exactly one sees 'claimed' and sends the retry. A claim holds a lease; a
+// claimant that dies stops renewing it, and a survivor's `takeOver` claims the round once the lease lapsed
+// (or a round whose answers are all in but that nobody claimed). Every write after the claim names the
+// claimant, so a claimant that lost its lease (it paused past it) cannot move the round on twice.
+//
+// Values are opaque here: requests and answers are the JSON the MCP side gives (this folder never imports the
+// SDK); `requestState` is kept byte for byte as a string, and a round without one stays without one.
+import type { Origin } from '../relay/types.js';
+
+/**
+ * How long a round is kept after its deadline, in ms (1 h): its questions time out at the deadline, and
+ * their cancels still make a retry (the server says what happens then), which a sweep may have to take over.
+ */
+export const ROUND_GRACE_MS = 3_600_000;
+
+/** One `inputRequests` entry of a round: its key, the entry as the server sent it, and its question. */
+export interface RoundRequest {
+  key: string;
+  /** The entry as the server sent it (JSON), e.g. an `elicitation/create` request. */
+  request: unknown;
+  /** The question asked for it, once asked. */
+  questionId?: string;
+}
+
+/** What a round needs to be sent again: the call, where it came from, and what the server asked. */
+export interface NewRound {
+  server: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** Who ran the call and where its result goes: `callId` for an API call's record, else the person's run. */
+  origin: Origin;
+  /** As the server sent it, byte for byte; absent when it sent none. */
+  requestState?: string;
+  requests: RoundRequest[];
+  /** 1 for the call's first `input_required` answer, counted up by each further one. */
+  round: number;
+  /** Epoch ms after which nobody waits for the round's answers any more; the record goes soon after. */
+  deadline: number;
+}
+
+export type RoundStatus = 'waiting' | 'claimed';
+
+export interface Round extends NewRound {
+  /** The continuation's id: the same for every round of one call. */
+  id: string;
+  status: RoundStatus;
+  /** The replica retrying the round, while claimed. */
+  claimant?: string;
+  /** Epoch ms at which the claim lapses unless renewed, while claimed. */
+  leaseUntil?: number;
+  /** The answers recorded so far, by request key (the first answer to a key is the one kept). */
+  answers: Record<string, unknown>;
+}
+
+/**
+ * What recording an answer did: 'claimed' = it was the round's last missing answer and this caller now holds
+ * the retry; 'recorded' = kept (or the key was already answered), the round waits for more or is already
+ * claimed; 'stale' = the round has moved on (its number differs) or the key is not one of its requests;
+ * 'missing' = no such continuation (finished, or expired).
+ */
+export type AnswerRecorded = 'claimed' | 'recorded' | 'stale' | 'missing';
+
+/** A claim: who holds it, when (epoch ms, the caller's clock) and for how long (ms). */
+export interface Claim {
+  claimant: string;
+  now: number;
+  leaseMs: number;
+}
+
+/** The next round of a claimed continuation: the server answered the retry with `input_required` again. */
+export interface NextRound {
+  requestState?: string;
+  requests: RoundRequest[];
+  deadline: number;
+}
+
+/** Where rounds live: Redis (RedisRoundStore) or one process (MemoryRoundStore), one contract for both. */
+export interface RoundStore {
+  /** Records a call's first round, waiting for answers. */
+  open(round: NewRound): Promise<Round>;
+  get(id: string): Promise<Round | undefined>;
+  /** Notes the question asked for request `key` of round `round`; false when the round moved on or is gone. */
+  attachQuestion(id: string, round: number, key: string, questionId: string): Promise<boolean>;
+  /** Records the answer to request `key` of round `round`; claims the retry when it was the last (see above). */
+  answer(id: string, round: number, key: string, answer: unknown, claim: Claim): Promise<AnswerRecorded>;
+  /** Claims every round whose claim lapsed, or whose answers are all in and nobody claimed; returns them. */
+  takeOver(claim: Claim): Promise<Round[]>;
+  /** Extends `claimant`'s lease; false when it no longer holds the claim. */
+  renew(id: string, claim: Claim): Promise<boolean>;
+  /** The retry asked again: the next round waits for answers (the old answers go). False unless `claimant` holds it. */
+  next(id: string, claimant: string, next: NextRound): Promise<boolean>;
+  /** The retry ended the call (result or failure): the continuation goes. False unless `claimant` holds it. */
+  finish(id: string, claimant: string): Promise<boolean>;
+}

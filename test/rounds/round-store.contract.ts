@@ -1,0 +1,175 @@
+// The RoundStore contract, one suite run against every implementation: round-store.memory.test.ts and
+// round-store.redis.test.ts each call roundStoreContract. Claims take the caller's `now`, so lease lapses are
+// tested by the clock value given, never by waiting.
+import { describe, expect, it } from 'vitest';
+import type { Claim, NewRound, RoundStore } from '../../src/rounds/index.js';
+
+/** Opens one store per replica name, all over one shared state (one deployment). */
+export type OpenRoundStores = (replicas: number) => Promise<RoundStore[]>;
+
+const LEASE_MS = 5_000;
+const T = 1_000_000;
+const claimBy = (claimant: string, now = T): Claim => ({ claimant, now, leaseMs: LEASE_MS });
+
+/** A requestState no codec would simplify: JSON-like text, spaces, quotes, newlines, padding, non-ASCII. */
+const STATE = ' {"step":1}\n\t=="é✓\\u0000" 🙂 ';
+
+function newRound(overrides: Partial<NewRound> = {}): NewRound {
+  return {
+    server: 'mrtr',
+    tool: 'two_rounds',
+    args: { greeting: 'hi', nested: { list: [], empty: {} } },
+    origin: { userId: 'U1', teamId: 'T1', channelId: 'C1', threadTs: '1.000' },
+    requestState: STATE,
+    requests: [
+      { key: 'name', request: { method: 'elicitation/create', params: { message: 'Name?' } } },
+      { key: 'age', request: { method: 'elicitation/create', params: { message: 'Age?', list: [] } } },
+    ],
+    round: 1,
+    deadline: Date.now() + 60_000,
+    ...overrides,
+  };
+}
+
+async function stores(open: OpenRoundStores, n: number): Promise<RoundStore[]> {
+  const opened = await open(n);
+  if (opened.length !== n) throw new Error('stores not opened');
+  return opened;
+}
+
+export function roundStoreContract(name: string, open: OpenRoundStores): void {
+  describe(`RoundStore contract: ${name}`, () => {
+    it('keeps the call, its origin and requestState byte for byte, and reads the round back whole', async () => {
+      const [a, b] = await stores(open, 2);
+      const round = newRound();
+      const opened = await a!.open(round);
+      expect(opened).toEqual({ ...round, id: opened.id, status: 'waiting', answers: {} });
+      const read = await b!.get(opened.id);
+      expect(read).toEqual(opened);
+      expect(read?.requestState).toBe(STATE);
+      expect(await b!.get('round_never')).toBeUndefined();
+    });
+
+    it('keeps a round without requestState without one, and an empty one empty', async () => {
+      const [store] = await stores(open, 1);
+      const without = newRound();
+      delete without.requestState;
+      const none = await store!.open(without);
+      expect(await store!.get(none.id)).not.toHaveProperty('requestState');
+      const empty = await store!.open(newRound({ requestState: '' }));
+      expect((await store!.get(empty.id))?.requestState).toBe('');
+    });
+
+    it('keeps answers already given while another is pending, the first answer to a key kept', async () => {
+      const [a, b] = await stores(open, 2);
+      const round = await a!.open(newRound());
+      const name = { action: 'accept', content: { name: 'Ada' } };
+      expect(await a!.answer(round.id, 1, 'name', name, claimBy('a'))).toBe('recorded');
+      expect(await b!.answer(round.id, 1, 'name', { action: 'decline' }, claimBy('b'))).toBe('recorded');
+      expect(await b!.get(round.id)).toMatchObject({ status: 'waiting', answers: { name } });
+      expect(await b!.get(round.id)).not.toHaveProperty('claimant');
+      expect(await b!.answer(round.id, 1, 'age', { action: 'cancel' }, claimBy('b'))).toBe('claimed');
+      expect(await a!.get(round.id)).toMatchObject({
+        status: 'claimed',
+        claimant: 'b',
+        leaseUntil: T + LEASE_MS,
+        answers: { name, age: { action: 'cancel' } },
+      });
+    });
+
+    it('claims a round exactly once when its last answers land on several replicas at once', async () => {
+      const replicas = await stores(open, 4);
+      const keys = ['a', 'b', 'c', 'd', 'e', 'f'];
+      const requests = keys.map((key) => ({ key, request: { method: 'elicitation/create' } }));
+      for (let attempt = 0; attempt < 20; attempt += 1) {
+        const round = await replicas[0]!.open(newRound({ requests }));
+        const recorded = await Promise.all(
+          keys.map((key, i) =>
+            replicas[i % replicas.length]!.answer(round.id, 1, key, { action: 'accept' }, claimBy(`r${i}`)),
+          ),
+        );
+        expect(recorded.filter((r) => r === 'claimed')).toHaveLength(1);
+        const again = await Promise.all(
+          replicas.map((store, i) => store.answer(round.id, 1, 'a', { action: 'decline' }, claimBy(`x${i}`))),
+        );
+        expect(again).toEqual(replicas.map(() => 'recorded'));
+      }
+    });
+
+    it('refuses an answer for another round, an unknown key, or a continuation that is gone', async () => {
+      const [store] = await stores(open, 1);
+      const round = await store!.open(newRound());
+      expect(await store!.answer(round.id, 2, 'name', { action: 'accept' }, claimBy('a'))).toBe('stale');
+      expect(await store!.answer(round.id, 1, 'colour', { action: 'accept' }, claimBy('a'))).toBe('stale');
+      expect(await store!.answer('round_never', 1, 'name', { action: 'accept' }, claimBy('a'))).toBe(
+        'missing',
+      );
+      expect((await store!.get(round.id))?.answers).toEqual({});
+    });
+
+    it('notes each request’s question for its round only', async () => {
+      const [store] = await stores(open, 1);
+      const round = await store!.open(newRound());
+      expect(await store!.attachQuestion(round.id, 1, 'name', 'q-name')).toBe(true);
+      expect(await store!.attachQuestion(round.id, 2, 'age', 'q-age')).toBe(false);
+      expect(await store!.attachQuestion(round.id, 1, 'colour', 'q-colour')).toBe(false);
+      expect((await store!.get(round.id))?.requests.map((r) => r.questionId)).toEqual(['q-name', undefined]);
+    });
+
+    it('lets a survivor take over a claim whose lease lapsed, and fences the old claimant out', async () => {
+      const [a, b] = await stores(open, 2);
+      const round = await a!.open(newRound({ requests: [{ key: 'ok', request: {} }] }));
+      expect(await a!.answer(round.id, 1, 'ok', { action: 'accept' }, claimBy('a'))).toBe('claimed');
+      expect(await b!.takeOver(claimBy('b', T + LEASE_MS - 1))).toEqual([]);
+      expect(await a!.renew(round.id, claimBy('a', T + 1_000))).toBe(true);
+      expect(await b!.takeOver(claimBy('b', T + LEASE_MS))).toEqual([]);
+      const taken = await b!.takeOver(claimBy('b', T + 1_000 + LEASE_MS));
+      expect(taken).toEqual([
+        expect.objectContaining({
+          id: round.id,
+          status: 'claimed',
+          claimant: 'b',
+          answers: { ok: { action: 'accept' } },
+        }),
+      ]);
+      expect(await a!.renew(round.id, claimBy('a', T + 7_000))).toBe(false);
+      expect(await a!.next(round.id, 'a', { requests: [], deadline: Date.now() + 60_000 })).toBe(false);
+      expect(await a!.finish(round.id, 'a')).toBe(false);
+      expect(await b!.finish(round.id, 'b')).toBe(true);
+      expect(await a!.get(round.id)).toBeUndefined();
+      expect(await a!.takeOver(claimBy('a', T + 100_000))).toEqual([]);
+    });
+
+    it('takes over a round whose answers are all in but that nobody claimed, and no round still waiting', async () => {
+      const [a, b] = await stores(open, 2);
+      const ready = await a!.open(newRound({ requests: [] }));
+      const waiting = await a!.open(newRound());
+      const taken = await b!.takeOver(claimBy('b'));
+      expect(taken.map((r) => r.id)).toEqual([ready.id]);
+      expect(await a!.takeOver(claimBy('a', T + 1))).toEqual([]);
+      expect((await a!.get(waiting.id))?.status).toBe('waiting');
+    });
+
+    it('moves a claimed round on to the next one: new requests and state, old answers gone', async () => {
+      const [a, b] = await stores(open, 2);
+      const round = await a!.open(newRound({ requests: [{ key: 'name', request: {}, questionId: 'q1' }] }));
+      expect(await a!.answer(round.id, 1, 'name', { action: 'accept' }, claimBy('a'))).toBe('claimed');
+      const deadline = Date.now() + 30_000;
+      const requests = [{ key: 'confirm', request: { message: 'Sure?' } }];
+      expect(await b!.next(round.id, 'b', { requests, deadline })).toBe(false);
+      expect(await a!.next(round.id, 'a', { requestState: 'second', requests, deadline })).toBe(true);
+      const second = await b!.get(round.id);
+      expect(second).toEqual({
+        ...newRound({ requests, deadline, round: 2, requestState: 'second' }),
+        id: round.id,
+        status: 'waiting',
+        answers: {},
+      });
+      expect(await b!.answer(round.id, 1, 'name', { action: 'accept' }, claimBy('b'))).toBe('stale');
+      expect(await b!.answer(round.id, 2, 'confirm', { action: 'accept' }, claimBy('b'))).toBe('claimed');
+      expect(await b!.next(round.id, 'b', { requests, deadline })).toBe(true);
+      expect(await a!.get(round.id)).not.toHaveProperty('requestState');
+      expect((await a!.get(round.id))?.round).toBe(3);
+    });
+  });
+}
