@@ -56,3 +56,9 @@ export {
   type SignInStorage,
 } from './auth/provider.js';
 export { deploymentAuth, type DeploymentGrant } from './auth/deployment.js';
+export { VaultConnections, type VaultConnectionsDeps } from './auth/connections.js';
+export { PersonGrants, type PersonSignInServer } from './auth/grants.js';
+export { DEFAULT_SIGN_IN_WAIT_MS, PersonAuth, type PersonAuthDeps } from './auth/person-auth.js';
+export { Sealer } from './auth/sealed.js';
+export { TokenVault } from './auth/vault.js';
+export { SignInWakes } from './auth/wakes.js';

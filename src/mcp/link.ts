@@ -141,9 +141,16 @@ export class ServerLink {
   }
 
   private poolFor(origin: Origin): SessionPool {
-    const person: Origin = { userId: origin.userId, ...(origin.teamId ? { teamId: origin.teamId } : {}) };
+    // An API call's sessions are kept apart from the person's own: when one needs a sign-in, nobody can be
+    // prompted in Slack while it runs (auth/person-auth.ts reads the callId; it names the first such call).
+    const api = origin.callId === undefined ? {} : { callId: origin.callId };
+    const person: Origin = {
+      userId: origin.userId,
+      ...(origin.teamId ? { teamId: origin.teamId } : {}),
+      ...api,
+    };
     // JSON keeps any two (workspace, user) pairs apart, whatever characters they contain.
-    const key = JSON.stringify([person.teamId ?? '', person.userId]);
+    const key = JSON.stringify([person.teamId ?? '', person.userId, origin.callId !== undefined]);
     const existing = this.pools.get(key);
     if (existing !== undefined) return existing;
     const pool: SessionPool = new SessionPool({

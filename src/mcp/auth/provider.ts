@@ -17,6 +17,10 @@ export interface SignInRecord {
   tokens?: StoredOAuthTokens;
   codeVerifier?: string;
   discovery?: OAuthDiscoveryState;
+  /** When the person's sign-in completed (epoch ms), shown in the App Home. */
+  connectedAt?: number;
+  /** When `tokens` were issued or refreshed (epoch ms): with `expires_in`, when they expire. */
+  tokensAt?: number;
 }
 
 /** Where a SignInRecord lives: memory (conformance, tests) or the encrypted Redis vault (the bot). */

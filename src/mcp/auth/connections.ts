@@ -1,0 +1,94 @@
+// Connections (types.ts) over the vault: what `/mcp connect|disconnect`, the App Home and the callback route
+// do with a person's sign-ins. begin() runs the SDK's auth flow up to the authorization URL (discovery,
+// registration, PKCE, `resource`, a `state` bound to the person, workspace and server); complete() consumes
+// the `state` once, exchanges the code through the SDK, seals the tokens into the vault and announces the
+// sign-in to every replica, where the person's waiting calls go on.
+import { auth } from '@modelcontextprotocol/client';
+import { scopesOf, type PersonGrants } from './grants.js';
+import { exchangeCode } from './sign-in.js';
+import type { TokenVault } from './vault.js';
+import type { SignInWakes } from './wakes.js';
+import {
+  SignInError,
+  type CallbackParams,
+  type Connection,
+  type Connections,
+  type Person,
+  type SignInNeeded,
+} from './types.js';
+
+export interface VaultConnectionsDeps {
+  grants: PersonGrants;
+  vault: TokenVault;
+  wakes: Pick<SignInWakes, 'announce'>;
+  now: () => number;
+}
+
+export class VaultConnections implements Connections {
+  constructor(private readonly deps: VaultConnectionsDeps) {}
+
+  async begin(server: string, person: Person): Promise<SignInNeeded> {
+    const spec = this.deps.grants.server(server);
+    let authorizationUrl: URL | undefined;
+    const provider = this.deps.grants.provider(server, person, {
+      fresh: true,
+      onRedirect: (url) => Promise.resolve(void (authorizationUrl = url)),
+    });
+    try {
+      await auth(provider, { serverUrl: spec.url });
+    } catch (cause) {
+      throw new SignInError('discovery_failed', server, `could not start signing in to ${server}`, { cause });
+    }
+    if (authorizationUrl === undefined)
+      throw new SignInError('discovery_failed', server, `${server} gave no authorization page`);
+    return { server, person, authorizationUrl, scopes: scopesOf(authorizationUrl), reason: 'first' };
+  }
+
+  async complete(params: CallbackParams): Promise<{ server: string; person: Person }> {
+    const { server, person } = await this.deps.vault.consumeState(params.state);
+    if (params.error !== undefined)
+      throw new SignInError('denied', server, `the sign-in to ${server} was refused (${params.error})`);
+    const spec = this.deps.grants.server(server);
+    if (params.code === undefined)
+      throw new SignInError('token_exchange_failed', server, `the callback for ${server} has no code`);
+    const provider = this.deps.grants.provider(server, person, { onRedirect: () => Promise.resolve() });
+    try {
+      await exchangeCode(provider, spec.url, params.code, params.iss);
+    } catch (cause) {
+      throw new SignInError('token_exchange_failed', server, `${server} refused the sign-in's code`, {
+        cause,
+      });
+    }
+    const storage = this.deps.vault.storage(server, person);
+    await storage.save({ ...(await storage.load()), connectedAt: this.deps.now() });
+    await this.deps.wakes.announce(server, person);
+    return { server, person };
+  }
+
+  async list(person: Person): Promise<Connection[]> {
+    const { grants } = this.deps;
+    const records = await Promise.all(
+      grants.names().map(async (server) => ({ server, record: await grants.record(server, person) })),
+    );
+    return records.flatMap(({ server, record }) => {
+      const { tokens, tokensAt, connectedAt } = record;
+      if (tokens === undefined) return [];
+      const expiresIn = tokens.expires_in;
+      const connection: Connection = {
+        server,
+        scopes: (tokens.scope ?? '').split(' ').filter(Boolean),
+        connectedAt: new Date(connectedAt ?? tokensAt ?? 0),
+        // expires_in is in seconds from when the tokens were issued.
+        ...(expiresIn === undefined || tokensAt === undefined
+          ? {}
+          : { expiresAt: new Date(tokensAt + expiresIn * 1000) }),
+      };
+      return [connection];
+    });
+  }
+
+  async disconnect(server: string, person: Person): Promise<boolean> {
+    this.deps.grants.server(server);
+    return this.deps.vault.remove(server, person);
+  }
+}

@@ -1,0 +1,122 @@
+// Each person's OAuth client for each server with `auth.mode: oauth`: a SignInProvider over their sealed record
+// in the vault, whose `state` is bound to the person, workspace and server. The record's storage also stamps
+// when tokens arrive (for their expiry in the App Home) and notices tokens being dropped (a refresh refused
+// as invalid_grant: the grant was revoked), so the next sign-in can say why it is asked for.
+import type { OAuthClientInformationMixed } from '@modelcontextprotocol/client';
+import { SignInProvider, type SignInRecord, type SignInStorage } from './provider.js';
+import type { TokenVault } from './vault.js';
+import { SignInError, type Person } from './types.js';
+
+/** A server people sign in to, from its config (`auth.mode: oauth`). */
+export interface PersonSignInServer {
+  name: string;
+  /** The MCP endpoint (the protected resource). */
+  url: string;
+  scopes?: string[];
+  clientId?: string;
+  clientSecret?: string;
+  tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
+}
+
+export interface GrantsDeps {
+  servers: readonly PersonSignInServer[];
+  vault: TokenVault;
+  /** `${ELICIT_RELAY_PUBLIC_URL}/oauth/mcp/callback`. */
+  redirectUrl: string;
+  /** The client_name the bot registers with (dynamic registration). */
+  clientName: string;
+  now: () => number;
+}
+
+export interface ProviderHooks {
+  onRedirect: (url: URL) => Promise<void>;
+  /** A refresh was refused and the SDK dropped the person's tokens. */
+  onTokensDropped?: () => void;
+  /** Hide the tokens held (a fresh sign-in, `/mcp connect`) without deleting them until new ones arrive. */
+  fresh?: boolean;
+}
+
+export class PersonGrants {
+  private readonly servers: Map<string, PersonSignInServer>;
+
+  constructor(private readonly deps: GrantsDeps) {
+    this.servers = new Map(deps.servers.map((server) => [server.name, server]));
+  }
+
+  /** The server's settings; SignInError not_oauth_server when it does not sign people in. */
+  server(name: string): PersonSignInServer {
+    const server = this.servers.get(name);
+    if (server === undefined)
+      throw new SignInError('not_oauth_server', name, `${name} is not a server people sign in to`);
+    return server;
+  }
+
+  has(name: string): boolean {
+    return this.servers.has(name);
+  }
+
+  names(): string[] {
+    return [...this.servers.keys()];
+  }
+
+  record(server: string, person: Person): Promise<SignInRecord> {
+    return this.deps.vault.storage(server, person).load();
+  }
+
+  provider(server: string, person: Person, hooks: ProviderHooks): SignInProvider {
+    const spec = this.server(server);
+    const { vault } = this.deps;
+    const stored = tracked(vault.storage(server, person), this.deps.now, hooks.onTokensDropped);
+    return new SignInProvider({
+      redirectUrl: this.deps.redirectUrl,
+      clientName: this.deps.clientName,
+      storage: hooks.fresh === true ? withoutTokens(stored) : stored,
+      state: () => vault.issueState({ server, person }),
+      onRedirect: hooks.onRedirect,
+      ...(spec.scopes === undefined ? {} : { scopes: spec.scopes }),
+      ...(spec.tokenEndpointAuthMethod === undefined
+        ? {}
+        : { tokenEndpointAuthMethod: spec.tokenEndpointAuthMethod }),
+      ...preRegistered(spec),
+    });
+  }
+}
+
+function preRegistered(spec: PersonSignInServer): { preRegistered?: OAuthClientInformationMixed } {
+  if (spec.clientId === undefined) return {};
+  const secret = spec.clientSecret === undefined ? {} : { client_secret: spec.clientSecret };
+  return { preRegistered: { client_id: spec.clientId, ...secret } };
+}
+
+/** Stamps `tokensAt` when new tokens are saved; calls `onDropped` when saved tokens disappear. */
+function tracked(storage: SignInStorage, now: () => number, onDropped?: () => void): SignInStorage {
+  return {
+    load: () => storage.load(),
+    save: async (next) => {
+      const previous = (await storage.load()).tokens;
+      if (previous !== undefined && next.tokens === undefined) onDropped?.();
+      const fresh = next.tokens !== undefined && next.tokens.access_token !== previous?.access_token;
+      await storage.save(fresh ? { ...next, tokensAt: now() } : next);
+    },
+  };
+}
+
+/** The record as if it held no tokens; the tokens it holds are kept on every save. */
+function withoutTokens(storage: SignInStorage): SignInStorage {
+  return {
+    load: async () => {
+      const record = await storage.load();
+      delete record.tokens;
+      return record;
+    },
+    save: async (next) => {
+      const { tokens, tokensAt } = await storage.load();
+      await storage.save({ ...next, ...(tokens === undefined ? {} : { tokens, tokensAt }) });
+    },
+  };
+}
+
+/** The scopes an authorization URL asks for. */
+export function scopesOf(authorizationUrl: URL): string[] {
+  return (authorizationUrl.searchParams.get('scope') ?? '').split(' ').filter(Boolean);
+}
