@@ -79,12 +79,17 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
   if (!clients.enabled) return { mounts: [], ended, ...API_OFF };
   const redis = await connections.command(k.connectionName('api', deps.holderId));
   parts.push('API connection', () => endClient(redis, true));
-  const stopSweep = startDeliverySweep({
-    undelivered: (graceMs) => deps.store.undelivered(graceMs),
-    redeliver: (question) => deps.relay.redeliver(question),
+  const graceMs = config.api.redeliverAfterMs;
+  const sweepDeps = {
+    undelivered: (ms: number) => deps.store.undelivered(ms),
+    redeliver: (question: Question) => deps.relay.redeliver(question),
     clock: deps.clock,
     logger: deps.logger,
-  });
+  };
+  const stopSweep = startDeliverySweep(
+    sweepDeps,
+    graceMs === undefined ? {} : { graceMs, everyMs: Math.ceil(graceMs / 2) },
+  );
   parts.push('undelivered API questions sweep', stopSweep);
   const allowed = allowListOf(config.api.webhookHosts);
   const questions: QuestionsDeps = {

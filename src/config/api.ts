@@ -1,6 +1,7 @@
 // The Automations API's settings: its clients (ELICIT_RELAY_API_TOKEN is the `default` client with every right;
 // `api.clients.<name>` in the config file adds more, each with its own token, servers, targets and rate) and
 // the webhook settings (ELICIT_RELAY_WEBHOOK_HOSTS, ELICIT_RELAY_WEBHOOK_SECRET). No client: the API is off.
+import { parseDuration } from './duration.js';
 import { ConfigError } from './error.js';
 import { expand, isRecord } from './servers.js';
 import type { ApiClientConfig, ApiConfig } from './types.js';
@@ -26,12 +27,30 @@ export function readApi(file: unknown, env: Env): ApiConfig {
   checkDistinctTokens(clients);
   const secret = env.ELICIT_RELAY_WEBHOOK_SECRET;
   const gatewayAs = readGatewayAs(isRecord(file) ? file.api : undefined);
+  const retryBaseMs = readMs('ELICIT_RELAY_WEBHOOK_RETRY_BASE', env.ELICIT_RELAY_WEBHOOK_RETRY_BASE);
+  const redeliverAfterMs = readMs('ELICIT_RELAY_REDELIVER_AFTER', env.ELICIT_RELAY_REDELIVER_AFTER);
   return {
     clients,
     ...(gatewayAs ? { gatewayAs } : {}),
     webhookHosts: readHosts(env.ELICIT_RELAY_WEBHOOK_HOSTS),
     ...(secret ? { webhookSecret: secret } : {}),
+    ...(retryBaseMs === undefined ? {} : { webhookRetryBaseMs: retryBaseMs }),
+    ...(redeliverAfterMs === undefined ? {} : { redeliverAfterMs }),
   };
+}
+
+/** An optional duration setting in ms (at least 100 ms: a sweep or retry loop must not spin). */
+function readMs(key: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const ms = parseDuration(value);
+  if (ms === undefined || ms < 100) {
+    throw new ConfigError(
+      key,
+      `"${value}" is not a duration of at least 100ms`,
+      'Write e.g. "10s" or "500ms".',
+    );
+  }
+  return ms;
 }
 
 function readClients(api: unknown, env: Env): ApiClientConfig[] {

@@ -99,6 +99,13 @@ export interface ApiConfig {
   webhookSecret?: string;
   /** `api.gateway.as`: the Slack user gateway tool calls run for (their elicitations go to them). */
   gatewayAs?: string;
+  /** ELICIT_RELAY_WEBHOOK_RETRY_BASE: wait after a delivery's first failed attempt, ms (default 10 s, doubling). */
+  webhookRetryBaseMs?: number;
+  /**
+   * ELICIT_RELAY_REDELIVER_AFTER: age (ms) past which a pending API question without a card is posted and
+   * attached by any replica's sweep (default 60 s; the sweep runs every half of it).
+   */
+  redeliverAfterMs?: number;
 }
 
 /** How the bot signs in to a server that needs it (per person, or as the deployment for automations). */

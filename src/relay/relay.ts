@@ -45,7 +45,8 @@ export type CardChange = { kind: 'ended'; byUserId?: string } | { kind: 'url_com
 
 /** Where people see questions (implemented by src/slack). */
 export interface Surface {
-  postQuestion(question: Question): Promise<{ channel: string; ts: string }>;
+  /** `queued` is called once the post is durable (any replica would make it if this one died). */
+  postQuestion(question: Question, queued?: () => void): Promise<{ channel: string; ts: string }>;
   /** The one way a posted card changes; a question without a card is left alone. */
   updateCard(question: Question, change: CardChange): Promise<void>;
   /** Nudges those who may answer a question that is still pending; `at` (epoch ms) names the reminder. */
@@ -174,7 +175,9 @@ export class Relay {
 
   /**
    * Asks without waiting (an API question, `client` set): stores the question, posts its card in the
-   * background and returns it at once. No replica holds it; its outcome is read from the store.
+   * background and returns it once the post is queued (durable), or has failed and ended the question: a
+   * replica killed after answering the API's 201 leaves the post to another's outbox worker. No replica holds
+   * the question; its outcome is read from the store.
    */
   async open(ask: DetachedAsk): Promise<Question> {
     this.options.checkSchema(ask.requestedSchema);
@@ -185,10 +188,13 @@ export class Relay {
       remindAt: (this.options.reminderTimes ?? defaultReminders)(fields.timeoutMs, now, fields.server),
     });
     this.options.observer?.created(question);
-    const delivery = this.deliver(question)
+    let queued = (): void => undefined;
+    const isQueued = new Promise<void>((resolve) => (queued = resolve));
+    const delivery = this.deliver(question, queued)
       .catch((error: unknown) => this.logFailure(question.id, error))
       .finally(() => this.deliveries.delete(delivery));
     this.deliveries.add(delivery);
+    await Promise.race([isQueued, delivery]);
     return question;
   }
 
@@ -310,10 +316,10 @@ export class Relay {
     await Promise.all([...this.deliveries]);
   }
 
-  private async deliver(question: Question): Promise<void> {
+  private async deliver(question: Question, queued?: () => void): Promise<void> {
     let card: { channel: string; ts: string };
     try {
-      card = await this.options.surface.postQuestion(question);
+      card = await this.options.surface.postQuestion(question, queued);
     } catch (error) {
       // The person will never see this question: end it now rather than let it time out silently.
       this.logFailure(question.id, error);

@@ -18,7 +18,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { RelayError } from '../relay/errors.js';
 import type { CardChange, Surface } from '../relay/relay.js';
 import type { Place, Question } from '../relay/types.js';
-import type { Outbox } from './outbox/index.js';
+import type { Outbox, OutboxJob } from './outbox/index.js';
 import { placeOfQuestion, type Audience } from './audience.js';
 import type { Locales } from './locales.js';
 import type { SlackClients } from './workspaces.js';
@@ -49,7 +49,8 @@ export class SlackSurface implements Surface {
     private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {}
 
-  async postQuestion(question: Question): Promise<{ channel: string; ts: string }> {
+  /** `queued` runs once the post is in the outbox (Redis): from then on any replica's worker makes it. */
+  async postQuestion(question: Question, queued?: () => void): Promise<{ channel: string; ts: string }> {
     const place = placeOfQuestion(this.audience.policyOf(question.server), question);
     const channel = await this.channelOf(place, question);
     const input = {
@@ -63,7 +64,7 @@ export class SlackSurface implements Surface {
     const card = question.url
       ? urlCard({ ...input, url: question.url.url })
       : requestCard({ ...input, secretFields: secretLabels(question) });
-    const posted = await this.outbox.send({
+    const post: OutboxJob = {
       method: 'chat.postMessage',
       channel,
       deadline: question.deadline,
@@ -77,7 +78,8 @@ export class SlackSurface implements Surface {
         unfurl_media: false,
         ...('threadTs' in place && place.threadTs ? { thread_ts: place.threadTs } : {}),
       },
-    });
+    };
+    const posted = await this.outbox.send(post, queued);
     if (!posted.ok) throw new RelayError('slack_post_failed', `chat.postMessage failed: ${posted.error}`);
     if (!posted.ts) throw new RelayError('slack_bad_response', 'chat.postMessage returned no ts');
     for (const observer of this.observers) observer.started(question);

@@ -8,6 +8,7 @@ import type { Lifecycle } from '../lifecycle.js';
 import type { Question } from '../relay/types.js';
 import type { StoreLogger } from '../redis/index.js';
 import { allowListOf } from './hosts.js';
+import { DEFAULT_RETRY } from './retry.js';
 import { Webhooks, type GaveUp, type WebhookRequest, type WebhooksOptions } from './queue.js';
 
 /** The consumer group of the ended stream whose consumers queue deliveries. */
@@ -38,7 +39,17 @@ export async function startWebhooks(config: AppConfig, deps: WebhookDeps, parts:
   const allowed = allowListOf(config.api.webhookHosts);
   if (secret === undefined || allowed.length === 0) return;
   const { clock, logger, onGaveUp } = deps;
-  const webhooks = await Webhooks.open({ ...config.redis, secret, allowed, clock, logger, onGaveUp });
+  const baseMs = config.api.webhookRetryBaseMs;
+  const retry = baseMs === undefined ? {} : { retry: { ...DEFAULT_RETRY, baseMs } };
+  const webhooks = await Webhooks.open({
+    ...config.redis,
+    secret,
+    allowed,
+    clock,
+    logger,
+    onGaveUp,
+    ...retry,
+  });
   parts.push('webhooks', () => webhooks.close());
   await webhooks.start();
   await deps.ended.consume(ENDED_GROUP, async ({ id, kind }) => {

@@ -59,6 +59,17 @@ describe('the API configuration', () => {
     expect(configError(() => load({ ELICIT_RELAY_WEBHOOK_HOSTS: 'http://x' })).key).toBe(
       'ELICIT_RELAY_WEBHOOK_HOSTS',
     );
+    expect(configError(() => load({ ELICIT_RELAY_REDELIVER_AFTER: '10ms' })).key).toBe(
+      'ELICIT_RELAY_REDELIVER_AFTER',
+    );
+    expect(configError(() => load({ ELICIT_RELAY_WEBHOOK_RETRY_BASE: 'soon' })).key).toBe(
+      'ELICIT_RELAY_WEBHOOK_RETRY_BASE',
+    );
+  });
+
+  it('reads the redelivery age and the webhook retry base as durations in ms, unset by default', () => {
+    const api = load({ ELICIT_RELAY_REDELIVER_AFTER: '2s', ELICIT_RELAY_WEBHOOK_RETRY_BASE: '250ms' });
+    expect(api).toMatchObject({ redeliverAfterMs: 2000, webhookRetryBaseMs: 250 });
   });
 });
 

@@ -183,8 +183,11 @@ export class Outbox {
     return outbox;
   }
 
-  /** Queues one call and waits for its result; rejects with a StoreError only when Redis refuses the job. */
-  async send(job: OutboxJob): Promise<OutboxResult> {
+  /**
+   * Queues one call and waits for its result; rejects with a StoreError only when Redis refuses the job.
+   * `queued` runs once the job is in Redis, where any replica's worker makes the call if this one dies.
+   */
+  async send(job: OutboxJob, queued?: () => void): Promise<OutboxResult> {
     const deadline = job.deadline ?? this.clock() + OUTBOX_DEFAULT_DEADLINE_MS;
     // The job id is ours, so the wait is registered before the job exists and no completion is missed.
     const id = job.key ?? randomUUID();
@@ -195,6 +198,7 @@ export class Outbox {
       await this.p.queue.add(job.method, { ...job, deadline }, { ...this.jobOptions(id), delay });
       // The same key sent earlier may have finished already: no event will come, so read its result.
       if (job.key !== undefined) await this.settleFinished(id);
+      queued?.();
     } catch (err) {
       waiting.cancel();
       throw commandError('outbox send', err);

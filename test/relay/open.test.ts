@@ -1,0 +1,90 @@
+// Relay.open (an API question, nobody waiting on it) on a real Redis store: it hands the question back only
+// once its card's post is durable, so a replica killed after the API's 201 leaves the post to another.
+import { afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.js';
+import { RelayError } from '../../src/relay/errors.js';
+import { Relay, type DetachedAsk, type Surface } from '../../src/relay/relay.js';
+import type { Question } from '../../src/relay/types.js';
+import { checkFormSchema } from '../../src/slack/checks.js';
+import { QuestionStore } from '../../src/store/index.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+
+const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
+
+/** A surface whose post is queued on the next turn of the event loop and answered when the test says. */
+function queueingSurface(options: { failBeforeQueued?: boolean } = {}) {
+  const events: string[] = [];
+  let answer = (): void => undefined;
+  const slackAnswered = new Promise<void>((resolve) => (answer = resolve));
+  const surface: Surface = {
+    postQuestion: async (_question: Question, queued?: () => void) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (options.failBeforeQueued) throw new RelayError('slack_post_failed', 'channel_not_found');
+      events.push('queued');
+      queued?.();
+      await slackAnswered;
+      events.push('posted');
+      return { channel: 'D1', ts: '1.1' };
+    },
+    updateCard: () => Promise.resolve(),
+    remind: () => Promise.resolve(),
+  };
+  return { surface, events, answer };
+}
+
+const stores: QuestionStore[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+});
+
+async function relayWith(surface: Surface) {
+  const store = await QuestionStore.open({
+    url: redisUrl(),
+    prefix: uniquePrefix(),
+    holderId: 'holder-a',
+    logger: silent,
+  });
+  stores.push(store);
+  const relay = new Relay({
+    store,
+    surface,
+    checkSchema: checkFormSchema,
+    checkUrl: () => undefined,
+    logger: silent,
+    clock: systemClock,
+  });
+  return { store, relay };
+}
+
+const apiAsk: DetachedAsk = {
+  server: 'api',
+  client: 'default',
+  userId: 'U1',
+  origin: { userId: 'U1' },
+  place: { dm: 'U1' },
+  message: 'Deploy?',
+  requestedSchema: { type: 'object', properties: {} },
+  timeoutMs: 60_000,
+  source: 'api',
+};
+
+describe('Relay.open (an API question)', () => {
+  it("returns the question once its card's post is queued, before Slack has answered the post", async () => {
+    const { surface, events, answer } = queueingSurface();
+    const { relay, store } = await relayWith(surface);
+    const question = await relay.open(apiAsk);
+    events.push('returned');
+    expect(events).toEqual(['queued', 'returned']);
+    answer();
+    await relay.endAllWaiting();
+    expect(events).toEqual(['queued', 'returned', 'posted']);
+    expect((await store.get(question.id))?.card).toEqual({ channel: 'D1', ts: '1.1' });
+  });
+
+  it('returns the question ended as delivery_failed when its post fails before it was queued', async () => {
+    const { surface } = queueingSurface({ failBeforeQueued: true });
+    const { relay, store } = await relayWith(surface);
+    const question = await relay.open(apiAsk);
+    expect(await store.get(question.id)).toMatchObject({ state: 'cancelled', reason: 'delivery_failed' });
+  });
+});
