@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/setup/redis.ts'],
+    globalSetup: ['test/setup/redis.ts', 'test/setup/compile.ts'],
     // 40 s: above the system harness's 30 s wait for a first card (test/system/harness.ts), so a slow spawn
     // under CI's load fails with the wait's own message rather than a bare timeout.
     testTimeout: 40_000,

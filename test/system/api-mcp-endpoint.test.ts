@@ -4,7 +4,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE, openForm, startHarness, type Harness } from './harness.js';
+import { fixtureCommand } from '../setup/compiled.js';
+import { openForm, startHarness, type Harness } from './harness.js';
 
 const TOKEN = 'mcp-endpoint-token-0123456789';
 const APPROVE = {
@@ -19,7 +20,7 @@ describe('the MCP endpoint', () => {
   beforeAll(async () => {
     h = await startHarness({
       env: { ELICIT_RELAY_API_TOKEN: TOKEN },
-      servers: { gw: { command: process.execPath, args: ['--import', 'tsx', FIXTURE], gateway: true } },
+      servers: { gw: { ...fixtureCommand(), gateway: true } },
       config: { api: { gateway: { as: 'U2' } } },
     });
   }, 60_000);

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import net from 'node:net';
+import { compiled } from '../setup/compiled.js';
 
 const CLI = new URL('../../src/cli.ts', import.meta.url).pathname;
 
@@ -10,9 +11,18 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs src/cli.ts with only PATH, HOME, LOG_LEVEL and `env` in its environment, and `args` after it. */
-export function runCli(env: Record<string, string>, args: string[] = []): CliRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+/**
+ * Runs src/cli.ts with only PATH, HOME, LOG_LEVEL and `env` in its environment, and `args` after it: `from`
+ * 'source' through tsx; 'compiled' as the run's bundle of it (test/setup/compiled.ts), which starts in a third of
+ * the time but cannot run the sandbox (it finds examples/ and its page next to its own file).
+ */
+export function runCli(
+  env: Record<string, string>,
+  args: string[] = [],
+  from: 'source' | 'compiled' = 'source',
+): CliRun {
+  const entry = from === 'source' ? ['--import', 'tsx', CLI] : [compiled('src/cli.ts')];
+  const child = spawn(process.execPath, [...entry, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

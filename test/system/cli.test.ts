@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { freePort, runCli, waitUntilReady } from './child.js';
-import { BOT_TOKEN, FIXTURE, SIGNING_SECRET } from './harness.js';
+import { fixtureCommand } from '../setup/compiled.js';
+import { BOT_TOKEN, SIGNING_SECRET } from './harness.js';
 
 const slackEnv = { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET };
 
@@ -53,7 +54,7 @@ describe('elicit-relay start-up', () => {
     writeFileSync(
       file,
       JSON.stringify({
-        mcpServers: { fixture: { command: process.execPath, args: ['--import', 'tsx', FIXTURE] } },
+        mcpServers: { fixture: fixtureCommand() },
       }),
     );
     const port = await freePort();

@@ -3,7 +3,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadSlackConfig } from '../support/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { start, type RunningRelay } from '../../src/main.js';
@@ -14,6 +13,7 @@ import {
   type SlackStandin,
   type StandinOptions,
 } from '../../src/standin/index.js';
+import { fixtureCommand } from '../setup/compiled.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { resultText } from '../support/slack-text.js';
 import { freePort, runCli, waitUntilReady, type CliRun } from './child.js';
@@ -21,7 +21,6 @@ import { freePort, runCli, waitUntilReady, type CliRun } from './child.js';
 export const BOT_TOKEN = 'xoxb-test-token';
 export const SIGNING_SECRET = 'test-signing-secret';
 export const APP_TOKEN = 'xapp-1-test-app-token';
-export const FIXTURE = fileURLToPath(new URL('../fixtures/elicit-server.ts', import.meta.url));
 
 export interface Harness {
   /** The first replica; `replicas` holds all of them (same Redis prefix, same Slack stand-in). */
@@ -106,15 +105,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         : JSON.stringify({
             mcpServers: {
               fixture: {
-                command: process.execPath,
-                args: ['--import', 'tsx', FIXTURE],
+                ...fixtureCommand(),
                 elicitation: { timeout: options.timeout ?? '2m', ...options.policy },
                 ...(options.slack ? { slack: options.slack } : {}),
               },
               ...Object.fromEntries(
                 Object.entries(options.moreFixtures ?? {}).map(([name, { timeout }]) => [
                   name,
-                  { command: process.execPath, args: ['--import', 'tsx', FIXTURE], elicitation: { timeout } },
+                  { ...fixtureCommand(), elicitation: { timeout } },
                 ]),
               ),
               ...options.servers,
@@ -140,7 +138,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   if (!relay || !driver) throw new Error('harness needs at least one replica');
   const seen = new Set<RecordedCall>();
   const nextPost = async (channel: string, match: (c: RecordedCall) => boolean): Promise<RecordedCall> => {
-    // Up to 30 s: a person's first run spawns their own stdio fixture (node + tsx, ~2 s on a quiet machine),
+    // Up to 30 s: a person's first run spawns their own stdio fixture (compiled JS, ~1 s on a loaded machine),
     // which takes several times longer while the suite's Cluster, Sentinel and conformance tiers run beside it.
     const call = await standin.waitForCall(
       'chat.postMessage',
@@ -240,19 +238,23 @@ export async function childReplica(
 ): Promise<{ run: CliRun; port: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-replica-'));
   const config = join(dir, 'config.json');
-  const fixture = { command: process.execPath, args: ['--import', 'tsx', FIXTURE] };
+  const fixture = fixtureCommand();
   writeFileSync(config, JSON.stringify({ mcpServers: { fixture } }));
   const port = await freePort();
-  const run = runCli({
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: of.standin.apiUrl,
-    REDIS_URL: redisUrl(),
-    REDIS_PREFIX: of.prefix,
-    PORT: String(port),
-    ELICIT_RELAY_CONFIG: config,
-    ...env,
-  });
+  const run = runCli(
+    {
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: of.standin.apiUrl,
+      REDIS_URL: redisUrl(),
+      REDIS_PREFIX: of.prefix,
+      PORT: String(port),
+      ELICIT_RELAY_CONFIG: config,
+      ...env,
+    },
+    [],
+    'compiled',
+  );
   try {
     await waitUntilReady(run);
   } finally {

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { freePort, runCli, waitUntilReady, type CliRun } from './child.js';
-import { BOT_TOKEN, FIXTURE, SIGNING_SECRET } from './harness.js';
+import { fixtureCommand } from '../setup/compiled.js';
+import { BOT_TOKEN, SIGNING_SECRET } from './harness.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
@@ -47,18 +48,22 @@ describe('signed requests with a body Slack never sends', () => {
     standin = await startSlackStandin({ botToken: BOT_TOKEN });
     dir = mkdtempSync(join(tmpdir(), 'elicit-relay-bodies-'));
     const file = join(dir, 'ok.json');
-    const fixture = { command: process.execPath, args: ['--import', 'tsx', FIXTURE] };
+    const fixture = fixtureCommand();
     writeFileSync(file, JSON.stringify({ mcpServers: { fixture } }));
     port = await freePort();
-    run = runCli({
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: standin.apiUrl,
-      REDIS_URL: redisUrl(),
-      REDIS_PREFIX: uniquePrefix(),
-      PORT: String(port),
-      ELICIT_RELAY_CONFIG: file,
-    });
+    run = runCli(
+      {
+        SLACK_BOT_TOKEN: BOT_TOKEN,
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        SLACK_API_URL: standin.apiUrl,
+        REDIS_URL: redisUrl(),
+        REDIS_PREFIX: uniquePrefix(),
+        PORT: String(port),
+        ELICIT_RELAY_CONFIG: file,
+      },
+      [],
+      'compiled',
+    );
     await waitUntilReady(run);
   });
   afterAll(async () => {

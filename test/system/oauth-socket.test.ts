@@ -7,7 +7,8 @@ import { start, type RunningRelay } from '../../src/main.js';
 import { SlackDriver, startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { askThroughInstall, install } from '../support/oauth-install.js';
-import { APP_TOKEN, FIXTURE } from './harness.js';
+import { fixtureCommand } from '../setup/compiled.js';
+import { APP_TOKEN } from './harness.js';
 
 const OAUTH = { clientId: '1111.3333', clientSecret: 'client-secret-for-socket-tests' };
 const SECOND = 'T0SOCKET';
@@ -35,7 +36,7 @@ describe('OAuth installs with Socket Mode', () => {
       },
       readFile: () =>
         JSON.stringify({
-          mcpServers: { fixture: { command: process.execPath, args: ['--import', 'tsx', FIXTURE] } },
+          mcpServers: { fixture: fixtureCommand() },
         }),
     });
     expect(config.slack.mode).toBe('socket');

@@ -9,7 +9,8 @@ import { SlackDriver, startSlackStandin, type SlackStandin } from '../../src/sta
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { askThroughInstall, install } from '../support/oauth-install.js';
 import { resultText } from '../support/slack-text.js';
-import { FIXTURE, SIGNING_SECRET } from './harness.js';
+import { fixtureCommand } from '../setup/compiled.js';
+import { SIGNING_SECRET } from './harness.js';
 
 const OAUTH = { clientId: '1111.2222', clientSecret: 'client-secret-for-tests' };
 const SECOND = 'T0SECOND';
@@ -36,7 +37,7 @@ describe('OAuth installs in several workspaces', () => {
       },
       readFile: () =>
         JSON.stringify({
-          mcpServers: { fixture: { command: process.execPath, args: ['--import', 'tsx', FIXTURE] } },
+          mcpServers: { fixture: fixtureCommand() },
         }),
     });
     replicas = [await start(config, createLogger('silent')), await start(config, createLogger('silent'))];

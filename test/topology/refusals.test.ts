@@ -11,17 +11,21 @@ import { startServer, type Server } from './support/servers.js';
 import { startTlsRedis, type TlsRedis } from './support/tls.js';
 
 async function refusal(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const run = runCli({
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: 'http://127.0.0.1:9/api/',
-    PORT: '0',
-    ...env,
-  });
+  const run = runCli(
+    {
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: 'http://127.0.0.1:9/api/',
+      PORT: '0',
+      ...env,
+    },
+    [],
+    'compiled',
+  );
   return run.done;
 }
 
-// Each refusal starts the bot as a child process (tsx), which takes well over 10 s on a busy machine.
+// Each refusal starts the bot as a child process (compiled), which took well over 10 s through tsx on a busy machine.
 describe('start-up refusals of a wrong Redis topology', { timeout: 45_000 }, () => {
   const servers: Server[] = [];
   let dir: string;

@@ -3,9 +3,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import type { NewQuestion, Outcome, Question, EndReason, FinishResult } from '../../../src/relay/types.js';
+import { compiled } from '../../setup/compiled.js';
 import type { ReplicaEvent, Request } from './replica.js';
-
-const ENTRY = new URL('./replica.ts', import.meta.url).pathname;
 
 export interface ReplicaOptions {
   redisUrl: string;
@@ -37,8 +36,9 @@ export class Replica {
   }
 
   static async start(o: ReplicaOptions): Promise<Replica> {
-    const child = fork(ENTRY, [], {
-      execArgv: ['--import', 'tsx'],
+    // replica.ts compiled once for the run (test/setup/compiled.ts), and none of this worker's Node flags.
+    const child = fork(compiled('test/faults/support/replica.ts'), [], {
+      execArgv: [],
       env: {
         PATH: process.env.PATH ?? '',
         ...(o.redisEnv ?? { REDIS_URL: o.redisUrl }),

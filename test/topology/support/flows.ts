@@ -7,17 +7,11 @@ import { expect } from 'vitest';
 import { SlackDriver } from '../../../src/standin/index.js';
 import type { RedisConfig } from '../../../src/config/index.js';
 import { LEASE_TTL_MS, QuestionStore, SWEEP_EVERY_MS } from '../../../src/store/index.js';
+import { fixtureCommand } from '../../setup/compiled.js';
 import { loadRedisConfig } from '../../support/config.js';
 import { questionIdOnCard } from '../../support/slack-text.js';
 import { freePort, runCli, waitUntilReady, type CliRun } from '../../system/child.js';
-import {
-  BOT_TOKEN,
-  FIXTURE,
-  SIGNING_SECRET,
-  openForm,
-  startHarness,
-  type Harness,
-} from '../../system/harness.js';
+import { BOT_TOKEN, SIGNING_SECRET, openForm, startHarness, type Harness } from '../../system/harness.js';
 
 export const SCHEMA = {
   type: 'object',
@@ -87,18 +81,22 @@ export async function holderKilled(
 ): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-topology-'));
   const config = join(dir, 'config.json');
-  const server = { command: process.execPath, args: ['--import', 'tsx', FIXTURE] };
+  const server = fixtureCommand();
   writeFileSync(config, JSON.stringify({ mcpServers: { fixture: server } }));
   const port = await freePort();
-  const doomed = runCli({
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: h.standin.apiUrl,
-    REDIS_PREFIX: h.prefix,
-    PORT: String(port),
-    ELICIT_RELAY_CONFIG: config,
-    ...redisEnv,
-  });
+  const doomed = runCli(
+    {
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: h.standin.apiUrl,
+      REDIS_PREFIX: h.prefix,
+      PORT: String(port),
+      ELICIT_RELAY_CONFIG: config,
+      ...redisEnv,
+    },
+    [],
+    'compiled',
+  );
   let ts: unknown;
   try {
     await waitUntilReady(doomed).finally(() => rmSync(dir, { recursive: true, force: true }));
