@@ -18,6 +18,7 @@ import { mcpToolRunner, startMcpServers } from './relay/sources/mcp.js';
 import { Metrics, metricSources, metricsRoute } from './metrics/index.js';
 import { startWebhooks, type GaveUp } from './webhooks/index.js';
 import { createSlack } from './slack/index.js';
+import { openSignIns } from './sign-ins.js';
 
 export interface RunningRelay {
   /** The HTTP port actually bound (useful with PORT=0). */
@@ -56,6 +57,9 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
   const audit = await startAudit(config, { logger, clock: systemClock }, parts);
   const metrics = new Metrics(systemClock);
   const policies = new ServerPolicies(config.servers);
+  // Sign-ins come before the Slack side (its commands, App Home and callback use them); the hub's part needs
+  // the Slack side's Connect prompter, so it is made once that exists (hubAuth below).
+  const signIns = await openSignIns(config, { holderId, logger }, parts);
   const slack = createSlack({
     ...opened,
     config: config.slack,
@@ -65,6 +69,7 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     servers: () => hub.status(),
     routes: { '/metrics': metricsRoute(metrics) },
     observe: metrics,
+    ...(signIns.connections ? { connections: signIns.connections } : {}),
   });
   parts.push('Slack background work', () => slack.settle());
   const relay = new Relay({
@@ -87,7 +92,9 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     refuseSecrets: slack.checks.refuseSecrets,
   });
   const { completions } = slack;
+  const auth = signIns.hubAuth(slack.signIn);
   const hub = startMcpServers(config.servers, {
+    ...(auth === undefined ? {} : { auth }),
     intake,
     relay,
     completions,
@@ -114,6 +121,7 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     tools,
     runTool,
     observe: metrics.apiRequest,
+    connected: (server: string, userId: string) => signIns.connected(server, { teamId: '', userId }),
   };
   const api = await startApi(config, { ...apiDeps, audit, holderId, clock: systemClock, logger }, parts);
   late.api = api;

@@ -32,6 +32,8 @@ export interface CallsDeps extends ResourceDeps {
   /** Counts one new call against the client's budget (shared with its questions); RateLimitedError beyond it. */
   admit(name: string, limit: RateLimit): Promise<void>;
   get(id: string): Promise<CallRecord | undefined>;
+  /** Whether the person may call the server without signing in first (a call cannot show them a prompt). */
+  connected(server: string, userId: string): Promise<boolean>;
 }
 
 /** The contract's GET shape. */
@@ -54,6 +56,11 @@ export async function createCall(
   const body = validCreate(await readJson(req));
   const call = newCall(deps, client, body);
   const start = async (): Promise<CallRecord> => {
+    if (!(await deps.connected(call.server, call.user)))
+      throw new ApiError(
+        'not_connected',
+        `${call.user} has not signed in to ${call.server}: they run /mcp connect ${call.server} in Slack, then the call can be made.`,
+      );
     const limit = rateLimitOf(client);
     if (limit)
       await deps.admit(apiServerName(client.name), limit).catch((error: unknown) => {

@@ -26,6 +26,8 @@ const STATUS = {
   invalid_schema: 400,
   /** The named user group has no members. */
   no_answerers: 400,
+  /** The person (`as.user`) has not signed in to this server: they run `/mcp connect <server>` in Slack first. */
+  not_connected: 409,
   /** The client asked more questions per minute than its ratePerMinute allows. */
   rate_limited: 429,
   /** Slack could not list the user group's members. */

@@ -49,6 +49,8 @@ export interface ApiDeps {
   runTool: CallRunnerDeps['runTool'];
   /** Hears each answered API request (route template, method, status), for metrics. */
   observe?: (route: string, method: string, status: number) => void;
+  /** Whether a person has signed in to a server that needs it; absent: no server does. */
+  connected?: CallsDeps['connected'];
 }
 
 export interface RunningApi {

@@ -131,7 +131,10 @@ const CALL_PATHS = {
         '200': json(ref('Call'), 'The call this Idempotency-Key already started.'),
         ...COMMON_ERRORS,
         '403': error('This client may not use the server, or run calls as this person.'),
-        '409': error('The Idempotency-Key was used with another body.'),
+        '409': error(
+          'idempotency_conflict: the Idempotency-Key was used with another body; or not_connected: the person has ' +
+            'not signed in to this server (it needs sign-in), and must run /mcp connect <server> in Slack first.',
+        ),
         '413': error('The body is over 1 MB.'),
         '415': error('The body is not application/json.'),
       },

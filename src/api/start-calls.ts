@@ -27,7 +27,7 @@ export interface CallsPart {
 
 export function startCalls(
   config: AppConfig,
-  deps: Omit<CallRunnerDeps, 'store'> & { holderId: string },
+  deps: Omit<CallRunnerDeps, 'store'> & { holderId: string; connected?: CallsDeps['connected'] },
   shared: { redis: RedisClient; keys: Keys; questions: QuestionsDeps; admit: CallsDeps['admit'] },
   parts: Lifecycle,
 ): CallsPart {
@@ -48,6 +48,7 @@ export function startCalls(
       servers: config.servers.map((s) => s.name),
       start: (call, args) => runner.start(call, args),
       get: (id) => store.get(id),
+      connected: deps.connected ?? (() => Promise.resolve(true)),
       admit: shared.admit,
       refuseCallback: (url) => questions.refuseCallback(url),
       ended: questions.ended,

@@ -3,7 +3,13 @@
 // and wakes the waiting call) and shows a small page: connected, or refused with the reason. The page is in
 // Chinese when the browser prefers it. Nothing of the query but the server's name is echoed back.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { SignInError, type Connections, type Person, type SignInErrorCode } from '../mcp/index.js';
+import {
+  SignInError,
+  type CallbackParams,
+  type Connections,
+  type Person,
+  type SignInErrorCode,
+} from '../mcp/index.js';
 
 export interface SignInCallbackDeps {
   connections: Pick<Connections, 'complete'>;
@@ -69,13 +75,20 @@ function page(res: ServerResponse, status: number, title: string, text: string, 
 }
 
 /** The callback's query as Connections.complete takes it; undefined when `state` is missing. */
-function paramsOf(req: IncomingMessage): { state: string; code?: string; error?: string } | undefined {
+function paramsOf(req: IncomingMessage): CallbackParams | undefined {
   const query = new URL(req.url ?? '/', 'http://bot').searchParams;
   const state = query.get('state');
   if (state === null || state === '') return undefined;
   const code = query.get('code');
   const error = query.get('error');
-  return { state, ...(code === null ? {} : { code }), ...(error === null ? {} : { error }) };
+  // RFC 9207: the SDK checks `iss` against the authorization server's metadata.
+  const iss = query.get('iss');
+  return {
+    state,
+    ...(code === null ? {} : { code }),
+    ...(error === null ? {} : { error }),
+    ...(iss === null ? {} : { iss }),
+  };
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, deps: SignInCallbackDeps): Promise<void> {

@@ -27,7 +27,8 @@ export interface VaultConnectionsDeps {
 export class VaultConnections implements Connections {
   constructor(private readonly deps: VaultConnectionsDeps) {}
 
-  async begin(server: string, person: Person): Promise<SignInNeeded> {
+  async begin(server: string, requester: Person): Promise<SignInNeeded> {
+    const person = this.deps.grants.personOf(requester);
     const spec = this.deps.grants.server(server);
     let authorizationUrl: URL | undefined;
     const provider = this.deps.grants.provider(server, person, {
@@ -65,8 +66,9 @@ export class VaultConnections implements Connections {
     return { server, person };
   }
 
-  async list(person: Person): Promise<Connection[]> {
+  async list(requester: Person): Promise<Connection[]> {
     const { grants } = this.deps;
+    const person = grants.personOf(requester);
     const records = await Promise.all(
       grants.names().map(async (server) => ({ server, record: await grants.record(server, person) })),
     );
@@ -89,6 +91,6 @@ export class VaultConnections implements Connections {
 
   async disconnect(server: string, person: Person): Promise<boolean> {
     this.deps.grants.server(server);
-    return this.deps.vault.remove(server, person);
+    return this.deps.vault.remove(server, this.deps.grants.personOf(person));
   }
 }

@@ -25,6 +25,11 @@ export interface GrantsDeps {
   redirectUrl: string;
   /** The client_name the bot registers with (dynamic registration). */
   clientName: string;
+  /**
+   * The deployment serves one workspace: a person's grant is theirs whatever workspace id a request names
+   * (slash commands carry one, API calls do not), so every person is taken with the workspace id ''.
+   */
+  oneWorkspace: boolean;
   now: () => number;
 }
 
@@ -57,6 +62,11 @@ export class PersonGrants {
 
   names(): string[] {
     return [...this.servers.keys()];
+  }
+
+  /** Whose grant a request's person uses (see `oneWorkspace`); every caller takes people through this. */
+  personOf(person: Person): Person {
+    return this.deps.oneWorkspace ? { teamId: '', userId: person.userId } : person;
   }
 
   record(server: string, person: Person): Promise<SignInRecord> {

@@ -33,7 +33,7 @@ export class PersonAuth implements McpAuth {
     if (grant !== undefined) return Promise.resolve(deploymentAuth(server, grant));
     // The control link has no person, so no tokens: it only learns the server wants a sign-in.
     if (origin === undefined || !this.deps.grants.has(server)) return Promise.resolve(undefined);
-    const person = { teamId: origin.teamId ?? '', userId: origin.userId };
+    const person = this.deps.grants.personOf({ teamId: origin.teamId ?? '', userId: origin.userId });
     // An API call (callId) has no one to prompt in Slack while it runs.
     return Promise.resolve(new PersonSession(this.deps, server, person, origin.callId === undefined));
   }

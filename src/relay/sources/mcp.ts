@@ -3,7 +3,9 @@
 import {
   McpClientError,
   McpHub,
+  SignInError,
   type ElicitationSink,
+  type McpAuth,
   type McpServerSpec,
   type ServerStatus,
   type ToolCall,
@@ -22,10 +24,11 @@ import type { QuestionIntake } from './intake.js';
  */
 export function startMcpServers(
   servers: readonly ServerConfig[],
-  deps: McpSinkDeps & { logger: Logger; onStatus?: (status: ServerStatus) => void },
+  deps: McpSinkDeps & { logger: Logger; onStatus?: (status: ServerStatus) => void; auth?: McpAuth },
 ): McpHub {
   const { logger } = deps;
   const hub = new McpHub({
+    ...(deps.auth === undefined ? {} : { auth: deps.auth }),
     servers: servers.map(mcpServerSpec),
     sink: mcpElicitationSink(deps),
     logger: logger.child({ component: 'mcp' }),
@@ -90,6 +93,8 @@ export function mcpToolRunner(hub: McpHub): ToolRunner {
       try {
         return await hub.callTool(input);
       } catch (error) {
+        // A sign-in that did not happen (not connected, timed out, refused): its message says what to do.
+        if (error instanceof SignInError) return { isError: true, text: error.message };
         if (!(error instanceof McpClientError)) throw error;
         const restartable = error.code === 'round_expired' ? { restartable: true as const } : {};
         return { isError: true, text: error.message, ...restartable };

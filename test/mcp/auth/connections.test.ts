@@ -49,6 +49,7 @@ async function replica(): Promise<Replica> {
     vault,
     redirectUrl: REDIRECT,
     clientName: 'elicit-relay test',
+    oneWorkspace: false,
     now,
   });
   const prompts: SignInNeeded[] = [];

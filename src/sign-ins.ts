@@ -1,0 +1,110 @@
+// Sign-in to MCP servers that need it (issue #20), as the composition root builds it: the token vault on its
+// own Redis connection, the subscriber that hears sign-ins completed on any replica, the Connections the
+// Slack side uses (`/mcp connect|disconnect`, the App Home, the callback route), and, once the Slack side has
+// made its prompter, the hub's McpAuth. Nothing is built when no server has `auth`.
+import { readFile } from 'node:fs/promises';
+import type { AppConfig, ServerConfig } from './config/index.js';
+import type { Lifecycle } from './lifecycle.js';
+import type { Logger } from './logger.js';
+import {
+  CALLBACK_PATH,
+  PersonAuth,
+  PersonGrants,
+  Sealer,
+  SignInWakes,
+  TokenVault,
+  VaultConnections,
+  type Connections,
+  type DeploymentGrant,
+  type McpAuth,
+  type PersonSignInServer,
+  type SignInPrompter,
+} from './mcp/index.js';
+import { RedisConnections, endClient, keys } from './redis/index.js';
+
+export interface SignIns {
+  /** Per-person sign-ins; absent when no server has `auth.mode: oauth`. */
+  connections?: Connections;
+  /** The hub's sign-in, given the Slack side's Connect prompter; undefined when no server has `auth`. */
+  hubAuth(prompter: SignInPrompter | undefined): McpAuth | undefined;
+  /** Whether `person` may call `server` without signing in first (API calls cannot prompt). */
+  connected(server: string, person: { teamId: string; userId: string }): Promise<boolean>;
+}
+
+const NONE: SignIns = { hubAuth: () => undefined, connected: () => Promise.resolve(true) };
+
+export async function openSignIns(
+  config: AppConfig,
+  who: { holderId: string; logger: Logger },
+  parts: Lifecycle,
+): Promise<SignIns> {
+  const settings = config.signIn;
+  if (settings === undefined) return NONE;
+  const k = keys(config.redis.prefix);
+  const factory = new RedisConnections(config.redis, who.logger);
+  const redis = await factory.command(k.connectionName('auth', who.holderId));
+  parts.push('sign-in connection', () => endClient(redis, true));
+  const subscriber = await factory.blocking(k.connectionName('auth-wakes', who.holderId));
+  parts.push('sign-in subscriber', () => endClient(subscriber, false));
+  const wakes = new SignInWakes(subscriber, redis, `${config.redis.prefix}:auth:signed-in`);
+  await wakes.start();
+  parts.push('sign-in wakes', () => wakes.stop());
+  const sealer = new Sealer(settings.tokenKey, settings.previousTokenKey);
+  const vault = new TokenVault(redis, config.redis.prefix, sealer);
+  const now = Date.now;
+  const grants = new PersonGrants({
+    servers: config.servers.flatMap(personSignInServer),
+    vault,
+    redirectUrl: `${settings.publicUrl ?? ''}${CALLBACK_PATH}`,
+    clientName: 'elicit-relay',
+    oneWorkspace: config.slack.mode === 'sandbox' || config.slack.auth === 'token',
+    now,
+  });
+  const deploymentGrants = new Map(await Promise.all(config.servers.flatMap(deploymentGrant)));
+  const connections =
+    grants.names().length === 0 ? {} : { connections: new VaultConnections({ grants, vault, wakes, now }) };
+  return {
+    ...connections,
+    hubAuth: (prompter) =>
+      new PersonAuth({ grants, wakes, deploymentGrants, ...(prompter === undefined ? {} : { prompter }) }),
+    connected: async (server, person) =>
+      !grants.has(server) || (await grants.record(server, grants.personOf(person))).tokens !== undefined,
+  };
+}
+
+function personSignInServer(server: ServerConfig): PersonSignInServer[] {
+  const { auth, transport } = server;
+  if (auth?.mode !== 'oauth' || transport.kind !== 'http') return [];
+  const { clientId, clientSecret, scopes, tokenEndpointAuthMethod } = auth;
+  return [
+    {
+      name: server.name,
+      url: transport.url,
+      ...(clientId === undefined ? {} : { clientId }),
+      ...(clientSecret === undefined ? {} : { clientSecret }),
+      ...(scopes === undefined ? {} : { scopes }),
+      ...(tokenEndpointAuthMethod === undefined ? {} : { tokenEndpointAuthMethod }),
+    },
+  ];
+}
+
+/** A `clientCredentials` server's grant; its private key file is read once, at start-up. */
+function deploymentGrant(server: ServerConfig): Promise<[string, DeploymentGrant]>[] {
+  const { auth } = server;
+  if (auth?.mode !== 'clientCredentials') return [];
+  const scopes = auth.scopes === undefined ? {} : { scopes: auth.scopes };
+  const { clientId, clientSecret, privateKeyFile } = auth;
+  if (privateKeyFile === undefined)
+    return [
+      Promise.resolve([
+        server.name,
+        { kind: 'secret', clientId, clientSecret: clientSecret ?? '', ...scopes },
+      ]),
+    ];
+  return [
+    readFile(privateKeyFile, 'utf8').then((privateKeyPem) => [
+      server.name,
+      { kind: 'jwt', clientId, privateKeyPem, algorithm: auth.signingAlgorithm ?? 'ES256', ...scopes },
+    ]),
+  ];
+}

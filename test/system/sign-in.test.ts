@@ -1,0 +1,165 @@
+// Signing people in to a remote MCP server that needs it (issue #20), end to end: two bot replicas on real
+// Redis, the Slack stand-in, the OAuth authorization server fixture and the protected Streamable HTTP fixture.
+// The test plays each person's browser with plain HTTP: it opens the Connect message's link, approves on the
+// fixture's consent endpoint and follows the redirect to the bot's own callback (on the other replica).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONNECT_ACTION } from '../../blocks/index.js';
+import type { RecordedCall } from '../../src/standin/index.js';
+import { startOAuthServer, type OAuthServer } from '../fixtures/oauth-server.js';
+import { startProtectedServer, type ProtectedServer } from '../fixtures/protected-server.js';
+import { apiOf } from './api-support.js';
+import { startHarness, type Harness } from './harness.js';
+
+const PUBLIC_URL = 'https://relay.example.com';
+const TOKEN_KEY = Buffer.alloc(32, 9).toString('base64');
+const API_TOKEN = 'api-token-for-sign-in-tests';
+
+describe('signing in to a server that needs it, from Slack', () => {
+  let oauth: OAuthServer;
+  let tracker: ProtectedServer;
+  let h: Harness;
+  const seen = new Set<RecordedCall>();
+
+  beforeAll(async () => {
+    oauth = await startOAuthServer();
+    tracker = await startProtectedServer(oauth);
+    h = await startHarness({
+      replicas: 2,
+      env: {
+        ELICIT_RELAY_TOKEN_KEY: TOKEN_KEY,
+        ELICIT_RELAY_PUBLIC_URL: PUBLIC_URL,
+        ELICIT_RELAY_API_TOKEN: API_TOKEN,
+      },
+      servers: { tracker: { url: tracker.url.href, auth: { mode: 'oauth' } } },
+    });
+  });
+  afterAll(async () => {
+    await h.close();
+    await tracker.close();
+    await oauth.close();
+  });
+
+  /** The next message posted to the person's DM whose blocks contain `text`. */
+  const nextPost = async (userId: string, text: string): Promise<RecordedCall> => {
+    const channel = h.standin.dmChannelOf(userId);
+    const call = await h.standin.waitForCall(
+      'chat.postMessage',
+      (c) =>
+        !seen.has(c) && c.ok && c.args.channel === channel && JSON.stringify(c.args.blocks).includes(text),
+      30_000,
+    );
+    seen.add(call);
+    return call;
+  };
+
+  const run = async (userId: string, tool: string): Promise<void> => {
+    const response = await h.driver.slashCommand({ userId, command: '/mcp', text: `run tracker ${tool} {}` });
+    expect(response.status).toBe(200);
+  };
+
+  /** The Connect message's button link (the authorization server's page). */
+  const connectLink = (message: RecordedCall): URL => {
+    const found = /"url":"(http:\/\/127\.0\.0\.1:[^"]+\/authorize\?[^"]+)"/.exec(
+      JSON.stringify(message.args.blocks),
+    );
+    if (found?.[1] === undefined) throw new Error('no Connect link in the message');
+    return new URL(found[1]);
+  };
+
+  /** The person's browser: approves as `subject`, then lands on the bot's callback on the second replica. */
+  const signIn = async (
+    link: URL,
+    subject: string,
+  ): Promise<{ status: number; page: string; callback: URL }> => {
+    const redirect = await oauth.decide(link, subject);
+    expect(redirect.origin + redirect.pathname).toBe(`${PUBLIC_URL}/oauth/mcp/callback`);
+    const callback = new URL(
+      `${redirect.pathname}${redirect.search}`,
+      `http://127.0.0.1:${h.replicas[1]?.port}`,
+    );
+    const response = await fetch(callback);
+    return { status: response.status, page: await response.text(), callback };
+  };
+
+  let annCallback: URL;
+
+  it("sends a person's first call a Connect message naming the server and scopes, then runs it as them", async () => {
+    await run('UANN', 'whoami');
+    const prompt = await nextPost('UANN', CONNECT_ACTION);
+    const text = JSON.stringify(prompt.args.blocks);
+    expect(text).toContain('tracker');
+    expect(text).toContain('mcp');
+    const link = connectLink(prompt);
+    expect(link.searchParams.get('redirect_uri')).toBe(`${PUBLIC_URL}/oauth/mcp/callback`);
+    expect(link.searchParams.get('resource')).toBe(tracker.url.href);
+    const landed = await signIn(link, 'ann@example.com');
+    expect(landed.status).toBe(200);
+    expect(landed.page).toContain('connected to tracker');
+    annCallback = landed.callback;
+    await nextPost('UANN', 'ann@example.com');
+  });
+
+  it("gives a second person their own Connect message and never the first person's token", async () => {
+    await run('UBOB', 'whoami');
+    const link = connectLink(await nextPost('UBOB', CONNECT_ACTION));
+    expect((await signIn(link, 'bob@example.com')).status).toBe(200);
+    const result = await nextPost('UBOB', '@example.com');
+    expect(JSON.stringify(result.args.blocks)).toContain('bob@example.com');
+    expect(JSON.stringify(result.args.blocks)).not.toContain('ann@example.com');
+    await run('UANN', 'whoami');
+    await nextPost('UANN', 'ann@example.com');
+  });
+
+  it('refreshes an expired access token without asking the person again', async () => {
+    oauth.expireAccessTokens();
+    const refreshes = oauth.tokenRequests.filter((r) => r.grantType === 'refresh_token').length;
+    await run('UANN', 'whoami');
+    await nextPost('UANN', 'ann@example.com');
+    const after = oauth.tokenRequests.filter((r) => r.grantType === 'refresh_token');
+    expect(after.slice(refreshes).map((r) => r.subject)).toContain('ann@example.com');
+  });
+
+  it('asks a person whose grant was revoked to connect again, then goes on', async () => {
+    oauth.revokeGrants('bob@example.com');
+    await run('UBOB', 'whoami');
+    const prompt = await nextPost('UBOB', CONNECT_ACTION);
+    expect(JSON.stringify(prompt.args.blocks)).toContain('revoked');
+    expect((await signIn(connectLink(prompt), 'bob@example.com')).status).toBe(200);
+    await nextPost('UBOB', 'bob@example.com');
+  });
+
+  it('asks for the extra scope a tool needs (step-up), then runs it', async () => {
+    await run('UANN', 'admin_report');
+    const prompt = await nextPost('UANN', CONNECT_ACTION);
+    const scopes = connectLink(prompt).searchParams.get('scope')?.split(' ');
+    expect(scopes).toContain('admin');
+    expect(JSON.stringify(prompt.args.blocks)).toContain('more access');
+    expect((await signIn(connectLink(prompt), 'ann@example.com')).status).toBe(200);
+    await nextPost('UANN', 'report for ann@example.com');
+  });
+
+  it('refuses a forged and a replayed state with a page saying so', async () => {
+    const port = h.replicas[0]?.port;
+    const forged = await fetch(`http://127.0.0.1:${port}/oauth/mcp/callback?state=forged&code=x`);
+    expect(forged.status).toBe(400);
+    expect(await forged.text()).toContain('data-code="state_invalid"');
+    const replayed = await fetch(annCallback);
+    expect(replayed.status).toBe(400);
+    expect(await replayed.text()).toContain('data-code="state_used"');
+  });
+
+  it('refuses an API call as a person who has not connected with not_connected, saying how to connect', async () => {
+    const api = apiOf(h, API_TOKEN);
+    const reply = await api('POST', '/calls', {
+      body: { server: 'tracker', tool: 'whoami', as: { user: 'UCAROL' } },
+    });
+    expect(reply.status).toBe(409);
+    expect(reply.body.error).toMatchObject({ code: 'not_connected' });
+    expect(JSON.stringify(reply.body)).toContain('/mcp connect tracker');
+    const connected = await api('POST', '/calls', {
+      body: { server: 'tracker', tool: 'whoami', as: { user: 'UANN' } },
+    });
+    expect(connected.status).toBe(202);
+    await nextPost('UANN', 'ann@example.com');
+  });
+});
