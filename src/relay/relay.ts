@@ -9,6 +9,7 @@
 // updates the card (surface.updateCard).
 import type {
   Answerers,
+  CardRef,
   Draft,
   EndReason,
   FinishResult,
@@ -30,8 +31,8 @@ export interface RelayStore {
   /** Rejects with RelayError code 'rate_limited' beyond the server's limit. */
   create(question: NewQuestion, options?: { rateLimit?: RateLimit; remindAt?: number[] }): Promise<Question>;
   get(id: string): Promise<Question | undefined>;
-  /** Records the posted card; answers the question's state then ('missing' when it is gone). */
-  attachCard(id: string, card: { channel: string; ts: string }): Promise<QuestionState | 'missing'>;
+  /** Records the posted cards; answers the question's state then ('missing' when it is gone). */
+  attachCards(id: string, cards: [CardRef, ...CardRef[]]): Promise<QuestionState | 'missing'>;
   /** The one atomic transition; `endedBy` is the person whose act ended it, stored with the outcome. */
   finish(id: string, outcome: Outcome, reason: EndReason, endedBy?: string): Promise<FinishResult>;
   /** One person's draft of a pending question's form, when they have one. */
@@ -43,11 +44,23 @@ export interface RelayStore {
 /** What changed on a question's card: it ended (by this person's act, when one ended it), or its link's step is done. */
 export type CardChange = { kind: 'ended'; byUserId?: string } | { kind: 'url_completed' };
 
+/**
+ * What posting a question gave: every card that is out (one per place the question goes), and why the others
+ * are not, when one could not be posted.
+ */
+export interface PostedCards {
+  cards: CardRef[];
+  failure?: unknown;
+}
+
 /** Where people see questions (implemented by src/slack). */
 export interface Surface {
-  /** `queued` is called once the post is durable (any replica would make it if this one died). */
-  postQuestion(question: Question, queued?: () => void): Promise<{ channel: string; ts: string }>;
-  /** The one way a posted card changes; a question without a card is left alone. */
+  /**
+   * Posts the question's card in every place it goes; rejects only when it posted none. `queued` is called
+   * once every post is durable (any replica would make them if this one died).
+   */
+  postQuestion(question: Question, queued?: () => void): Promise<PostedCards>;
+  /** The one way a posted card changes (every card of the question); a question without one is left alone. */
   updateCard(question: Question, change: CardChange): Promise<void>;
   /** Nudges those who may answer a question that is still pending; `at` (epoch ms) names the reminder. */
   remind(question: Question, at?: number): Promise<void>;
@@ -317,20 +330,33 @@ export class Relay {
   }
 
   private async deliver(question: Question, queued?: () => void): Promise<void> {
-    let card: { channel: string; ts: string };
-    try {
-      card = await this.options.surface.postQuestion(question, queued);
-    } catch (error) {
-      // The person will never see this question: end it now rather than let it time out silently.
-      this.logFailure(question.id, error);
-      await this.end(question.id, { action: 'cancel' }, 'delivery_failed');
-      return;
-    }
-    const state = await this.options.store.attachCard(question.id, card);
+    const {
+      cards: [first, ...more],
+      failure,
+    } = await this.postCards(question, queued);
+    if (first === undefined) return this.failDelivery(question.id, failure);
+    const state = await this.options.store.attachCards(question.id, [first, ...more]);
+    // Some of the people asked would never see it: it ends now (the cards that are out say so).
+    if (failure !== undefined) return this.failDelivery(question.id, failure);
     if (state === 'pending' || state === 'missing') return;
-    // It ended before the card was attached, so its winner saw no card: the card is ours to update.
+    // It ended before the cards were attached, so its winner saw none: they are ours to update.
     const finished = await this.options.store.get(question.id);
     if (finished?.card) await this.updateEndedCard(finished);
+  }
+
+  /** Someone asked will never see this question: it ends now rather than time out silently. */
+  private async failDelivery(id: string, failure: unknown): Promise<void> {
+    this.logFailure(id, failure);
+    await this.end(id, { action: 'cancel' }, 'delivery_failed');
+  }
+
+  /** The surface's posts; a surface that rejects all the same posted nothing. */
+  private async postCards(question: Question, queued?: () => void): Promise<PostedCards> {
+    try {
+      return await this.options.surface.postQuestion(question, queued);
+    } catch (failure) {
+      return { cards: [], failure };
+    }
   }
 
   private async updateEndedCard(question: Question): Promise<void> {

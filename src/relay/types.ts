@@ -124,10 +124,18 @@ export interface NewQuestion {
 }
 
 /**
- * Where a card is posted: a person's DM, a multi-person DM with several people (and the bot), or a
- * conversation (in a thread when `threadTs` is set).
+ * Where a card is posted: a person's DM, a multi-person DM with several people (and the bot), one card in each
+ * of several such DMs (more people than one takes; a group of one is that person's DM), or a conversation (in
+ * a thread when `threadTs` is set).
  */
-export type Place = { dm: string } | { mpim: string[] } | { channel: string; threadTs?: string };
+export type Place =
+  { dm: string } | { mpim: string[] } | { mpims: string[][] } | { channel: string; threadTs?: string };
+
+/** A posted Slack card: its conversation and message ts. */
+export interface CardRef {
+  channel: string;
+  ts: string;
+}
 
 /** A question as stored (one Redis hash). */
 export interface Question extends NewQuestion {
@@ -138,8 +146,10 @@ export interface Question extends NewQuestion {
   /** Unix epoch milliseconds, taken from Redis TIME at creation. */
   createdAt: number;
   deadline: number;
-  /** The Slack card, once posted. */
-  card?: { channel: string; ts: string };
+  /** The Slack card, once posted (the first one when the question went to several places). */
+  card?: CardRef;
+  /** The question's other cards, when it went to several multi-person DMs (Place `mpims`). */
+  moreCards?: CardRef[];
   outcome?: Outcome;
   reason?: EndReason;
   /** When it ended, Unix epoch milliseconds from Redis TIME. */
@@ -182,7 +192,14 @@ export type FinishResult =
  * answerers cannot be listed ahead of time and are left out.
  */
 export function namedAnswerers(question: Pick<Question, 'userId' | 'answerers'>): string[] {
-  const { answerers } = question;
-  if (!answerers) return [question.userId];
-  return [...new Set([...answerers.users, ...(answerers.groups ?? []).flatMap((group) => group.members)])];
+  return question.answerers ? peopleNamed(question.answerers) : [question.userId];
 }
+
+/** The people answerers name one by one or through their user groups, each once, in the order named. */
+export const peopleNamed = (answerers: Answerers): string[] => [
+  ...new Set([...answerers.users, ...(answerers.groups ?? []).flatMap((group) => group.members)]),
+];
+
+/** Every card of a question that is out: the first, then the others. */
+export const cardsOf = (question: Pick<Question, 'card' | 'moreCards'>): CardRef[] =>
+  question.card ? [question.card, ...(question.moreCards ?? [])] : [];

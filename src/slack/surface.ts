@@ -16,8 +16,8 @@ import {
 } from '../../blocks/index.js';
 import { systemClock, type Clock } from '../clock.js';
 import { RelayError } from '../relay/errors.js';
-import type { CardChange, Surface } from '../relay/relay.js';
-import type { Place, Question } from '../relay/types.js';
+import type { CardChange, PostedCards, Surface } from '../relay/relay.js';
+import { cardsOf, type CardRef, type Place, type Question } from '../relay/types.js';
 import type { Outbox, OutboxJob } from './outbox/index.js';
 import { placeOfQuestion, type Audience } from './audience.js';
 import type { Locales } from './locales.js';
@@ -49,10 +49,35 @@ export class SlackSurface implements Surface {
     private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {}
 
-  /** `queued` runs once the post is in the outbox (Redis): from then on any replica's worker makes it. */
-  async postQuestion(question: Question, queued?: () => void): Promise<{ channel: string; ts: string }> {
+  /**
+   * One card in each place the question goes (several multi-person DMs for many people), all at once.
+   * `queued` runs once every post is in the outbox (Redis): from then on any replica's worker makes them.
+   */
+  async postQuestion(question: Question, queued?: () => void): Promise<PostedCards> {
     const place = placeOfQuestion(this.audience.policyOf(question.server), question);
-    const channel = await this.channelOf(place, question);
+    const card = await this.cardOf(question);
+    const thread = 'threadTs' in place && place.threadTs ? { thread_ts: place.threadTs } : {};
+    const places = placesOf(place);
+    let toQueue = places.length;
+    const oneQueued = (): void => {
+      toQueue -= 1;
+      if (toQueue === 0) queued?.();
+    };
+    const posts = await Promise.allSettled(
+      places.map(async (one, index) => {
+        const channel = await this.channelOf(one, question);
+        const key = cardKey('card', question.id, index);
+        return this.postCard(question, card, { channel, key, thread }, oneQueued);
+      }),
+    );
+    const cards = posts.flatMap((post) => (post.status === 'fulfilled' ? [post.value] : []));
+    const failed = posts.find((post) => post.status === 'rejected');
+    if (cards.length === 0 && failed) throw failed.reason;
+    if (cards.length > 0) for (const observer of this.observers) observer.started(question);
+    return { cards, ...(failed ? { failure: failed.reason } : {}) };
+  }
+
+  private async cardOf(question: Question): Promise<SlackMessage> {
     const input = {
       locale: await this.locales.of(question.userId, question.origin.teamId),
       questionId: question.id,
@@ -61,36 +86,37 @@ export class SlackSurface implements Surface {
       deadline: question.deadline,
       ...aboutOf(question),
     };
-    const card = question.url
+    return question.url
       ? urlCard({ ...input, url: question.url.url })
       : requestCard({ ...input, secretFields: secretLabels(question) });
+  }
+
+  private async postCard(
+    question: Question,
+    card: SlackMessage,
+    to: { channel: string; key: string; thread: { thread_ts?: string } },
+    queued: () => void,
+  ): Promise<CardRef> {
     const post: OutboxJob = {
       method: 'chat.postMessage',
-      channel,
+      channel: to.channel,
       deadline: question.deadline,
-      key: `card-${question.id}`,
+      key: to.key,
       ...workspaceOf(question),
       // A server-chosen link must never be previewed (fetched) on its behalf.
-      args: {
-        text: card.text,
-        blocks: card.blocks,
-        unfurl_links: false,
-        unfurl_media: false,
-        ...('threadTs' in place && place.threadTs ? { thread_ts: place.threadTs } : {}),
-      },
+      args: { text: card.text, blocks: card.blocks, unfurl_links: false, unfurl_media: false, ...to.thread },
     };
     const posted = await this.outbox.send(post, queued);
     if (!posted.ok) throw new RelayError('slack_post_failed', `chat.postMessage failed: ${posted.error}`);
     if (!posted.ts) throw new RelayError('slack_bad_response', 'chat.postMessage returned no ts');
-    for (const observer of this.observers) observer.started(question);
-    return { channel: posted.channel ?? channel, ts: posted.ts };
+    return { channel: posted.channel ?? to.channel, ts: posted.ts };
   }
 
   observe(observer: QuestionObserver): void {
     this.observers.push(observer);
   }
 
-  /** The one way a posted card changes: it ended, or its link's step is done. */
+  /** The one way a posted card changes (each of the question's cards): it ended, or its link's step is done. */
   async updateCard(question: Question, change: CardChange): Promise<void> {
     if (!question.card) return;
     const card =
@@ -98,14 +124,19 @@ export class SlackSurface implements Surface {
         ? await this.endedCardOf(question, change.byUserId)
         : await this.completedCardOf(question);
     if (!card) return;
-    const updated = await this.outbox.send({
-      method: 'chat.update',
-      channel: question.card.channel,
-      key: `${change.kind === 'ended' ? 'ended' : 'completed'}-${question.id}`,
-      ...workspaceOf(question),
-      args: { ts: question.card.ts, text: card.text, blocks: card.blocks },
-    });
-    if (!updated.ok) throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
+    const kind = change.kind === 'ended' ? 'ended' : 'completed';
+    await allOrFirstFailure(
+      cardsOf(question).map(async (posted, index) => {
+        const updated = await this.outbox.send({
+          method: 'chat.update',
+          channel: posted.channel,
+          key: cardKey(kind, question.id, index),
+          ...workspaceOf(question),
+          args: { ts: posted.ts, text: card.text, blocks: card.blocks },
+        });
+        if (!updated.ok) throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
+      }),
+    );
   }
 
   /** The ended card (observers told first), or undefined while the question is pending. */
@@ -148,18 +179,23 @@ export class SlackSurface implements Surface {
       deadline: question.deadline,
       locale: await this.locales.of(question.userId, question.origin.teamId),
     });
-    // In the card's thread: the thread the card itself went to, else the card's own.
+    // In each card's thread: the thread the card itself went to, else the card's own.
     const place = placeOfQuestion(this.audience.policyOf(question.server), question);
-    const thread = 'threadTs' in place && place.threadTs ? place.threadTs : question.card.ts;
-    const sent = await this.outbox.send({
-      method: 'chat.postMessage',
-      channel: question.card.channel,
-      deadline: question.deadline,
-      key: `remind-${question.id}-${remindKey}`,
-      ...workspaceOf(question),
-      args: { text: message.text, blocks: message.blocks, thread_ts: thread },
-    });
-    if (!sent.ok) throw new RelayError('slack_post_failed', `reminder failed: ${sent.error}`);
+    const threadOf = (card: CardRef): string =>
+      'threadTs' in place && place.threadTs ? place.threadTs : card.ts;
+    await allOrFirstFailure(
+      cardsOf(question).map(async (card, index) => {
+        const sent = await this.outbox.send({
+          method: 'chat.postMessage',
+          channel: card.channel,
+          deadline: question.deadline,
+          key: cardKey(`remind-${question.id}`, String(remindKey), index),
+          ...workspaceOf(question),
+          args: { text: message.text, blocks: message.blocks, thread_ts: threadOf(card) },
+        });
+        if (!sent.ok) throw new RelayError('slack_post_failed', `reminder failed: ${sent.error}`);
+      }),
+    );
   }
 
   /** The answer's lines for an answered form, 'hidden' when the server's policy hides content. */
@@ -174,8 +210,8 @@ export class SlackSurface implements Surface {
     return this.directMessage(userId, teamId);
   }
 
-  /** The card's channel: the asked person's DM, the multi-person DM of several people, or the conversation. */
-  private async channelOf(place: Place, question: Question): Promise<string> {
+  /** A card's channel: the asked person's DM, the multi-person DM of several people, or the conversation. */
+  private async channelOf(place: OnePlace, question: Question): Promise<string> {
     if ('channel' in place) return place.channel;
     const users = 'mpim' in place ? place.mpim.join(',') : question.userId;
     return this.directMessage(users, question.origin.teamId);
@@ -196,6 +232,30 @@ export class SlackSurface implements Surface {
     this.dms.set(key, id);
     return id;
   }
+}
+
+/** A place that takes one card. */
+type OnePlace = Exclude<Place, { mpims: string[][] }>;
+
+/** Each place of `place` that takes one card: a group of one is that person's DM. */
+function placesOf(place: Place): OnePlace[] {
+  if (!('mpims' in place)) return [place];
+  return place.mpims.map((people) =>
+    people.length === 1 && people[0] ? { dm: people[0] } : { mpim: people },
+  );
+}
+
+/**
+ * The outbox key of one card's post or update: `<kind>-<id>` for the first card (as before there were several),
+ * `<kind>-<id>-<n>` for the n-th other.
+ */
+const cardKey = (kind: string, id: string, index: number): string =>
+  index === 0 ? `${kind}-${id}` : `${kind}-${id}-${index}`;
+
+/** Waits for every one of `work`; rejects with the first failure once all are done. */
+async function allOrFirstFailure(work: Promise<void>[]): Promise<void> {
+  const failed = (await Promise.allSettled(work)).find((done) => done.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** The server's identity and the requester, for the card's context line. */

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../clock.js';
 import type { RelayStore } from '../relay/relay.js';
 import type {
+  CardRef,
   Draft,
   EndReason,
   FinishResult,
@@ -67,11 +68,12 @@ export class MemoryRelayStore implements RelayStore {
     return Promise.resolve(question && structuredClone(question));
   }
 
-  /** Records the posted card and answers the question's state; 'missing' (and nothing kept) when it does not exist. */
-  attachCard(id: string, card: { channel: string; ts: string }): Promise<QuestionState | 'missing'> {
+  /** Records the posted cards and answers the question's state; 'missing' (and nothing kept) when it does not exist. */
+  attachCards(id: string, [card, ...more]: [CardRef, ...CardRef[]]): Promise<QuestionState | 'missing'> {
     const question = this.backend.questions.get(id);
     if (!question) return Promise.resolve('missing');
     question.card = { ...card };
+    if (more.length > 0) question.moreCards = more.map((other) => ({ ...other }));
     return Promise.resolve(question.state);
   }
 

@@ -4,7 +4,8 @@
 //   timeoutMs createdAt deadline endedAt            decimal integers (ms; epoch ms from Redis TIME)
 //   requestedSchema outcome                         JSON; an accepted outcome whose holder has it loses its content
 //                                                   ({"action":"accept","contentDropped":true}, read back as content {})
-//   cardChannel cardTs                              the Slack card, once posted
+//   cardChannel cardTs                              the Slack card, once posted (the first of several)
+//   moreCards                                       JSON [{channel, ts}]: the others, when there are several
 //   reminders                                       count of reminder jobs (absent when none; not part of Question)
 //   url                                             JSON: URL mode's link
 //   draft:<userId>                                  JSON: that person's Draft of the form (not part of Question)
@@ -18,6 +19,7 @@ import {
   isEndReason,
   isQuestionState,
   type Answerers,
+  type CardRef,
   type Content,
   type Draft,
   type Origin,
@@ -191,13 +193,29 @@ function parseMetadata(h: Record<string, string>): Record<string, unknown> {
 }
 
 function parsePlace(h: Record<string, string>): Place {
-  const v = json(h, 'place') as Partial<Record<'dm' | 'mpim' | 'channel' | 'threadTs', unknown>> | null;
+  const v = json(h, 'place') as Partial<
+    Record<'dm' | 'mpim' | 'mpims' | 'channel' | 'threadTs', unknown>
+  > | null;
   if (typeof v?.dm === 'string') return { dm: v.dm };
-  if (Array.isArray(v?.mpim) && v.mpim.every((id) => typeof id === 'string')) return { mpim: v.mpim };
+  if (isStrings(v?.mpim)) return { mpim: v.mpim };
+  if (Array.isArray(v?.mpims) && v.mpims.every(isStrings)) return { mpims: v.mpims };
   if (typeof v?.channel !== 'string') throw bad(h.id ?? '?', 'place');
   if (v.threadTs === undefined) return { channel: v.channel };
   if (typeof v.threadTs !== 'string') throw bad(h.id ?? '?', 'place');
   return { channel: v.channel, threadTs: v.threadTs };
+}
+
+function parseMoreCards(h: Record<string, string>): CardRef[] {
+  const v = json(h, 'moreCards');
+  const isCard = (c: unknown): c is CardRef =>
+    typeof c === 'object' &&
+    c !== null &&
+    'channel' in c &&
+    typeof c.channel === 'string' &&
+    'ts' in c &&
+    typeof c.ts === 'string';
+  if (!Array.isArray(v) || !v.every(isCard)) throw bad(h.id ?? '?', 'moreCards');
+  return v.map(({ channel, ts }) => ({ channel, ts }));
 }
 
 function parseSource(h: Record<string, string>): QuestionSource {
@@ -227,6 +245,7 @@ export function parseQuestion(h: Record<string, string>): Question | undefined {
   };
   if (h.cardChannel !== undefined && h.cardTs !== undefined)
     q.card = { channel: h.cardChannel, ts: h.cardTs };
+  if (h.moreCards !== undefined) q.moreCards = parseMoreCards(h);
   if (h.url !== undefined) q.url = parseUrl(h);
   if (h.serverInfo !== undefined) q.serverInfo = parseServerInfo(h);
   if (h.answerers !== undefined) q.answerers = parseAnswerers(h);

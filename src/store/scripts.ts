@@ -55,12 +55,14 @@ for i = 2, #KEYS do redis.call('ZADD', KEYS[i], deadline, ARGV[3]) end
 return now
 `;
 
-// Sets the card only while the question exists, so a late attach cannot resurrect an expired record. Returns
+// Sets the cards only while the question exists, so a late attach cannot resurrect an expired record. Returns
 // the question's state (0 when it is gone): attach and finish are ordered on one key, so when the state is no
-// longer pending the finish ran first, saw no card, and the attacher must update the card.
+// longer pending the finish ran first, saw no card, and the attacher must update the cards. ARGV[1], ARGV[2]:
+// the first card's channel and ts; ARGV[3], when given: the other cards' JSON.
 export const ATTACH_CARD_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], 'cardChannel', ARGV[1], 'cardTs', ARGV[2])
+if ARGV[3] then redis.call('HSET', KEYS[1], 'moreCards', ARGV[3]) end
 return redis.call('HGET', KEYS[1], 'state')
 `;
 

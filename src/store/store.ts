@@ -4,6 +4,7 @@
 import { Queue } from 'bullmq';
 import {
   isQuestionState,
+  type CardRef,
   type Draft,
   type EndReason,
   type FinishResult,
@@ -142,13 +143,18 @@ export class QuestionStore {
     return parseQuestion(hash);
   }
 
-  /** Records the posted Slack card; a no-op when the question no longer exists. */
-  async attachCard(id: string, card: { channel: string; ts: string }): Promise<QuestionState | 'missing'> {
+  /** Records the posted Slack cards (at least one); a no-op when the question no longer exists. */
+  async attachCards(
+    id: string,
+    [card, ...more]: [CardRef, ...CardRef[]],
+  ): Promise<QuestionState | 'missing'> {
     try {
-      const state = await this.c.cmd.questionAttachCard(this.c.keys.question(id), card.channel, card.ts);
+      const others = more.length > 0 ? [JSON.stringify(more)] : [];
+      const key = this.c.keys.question(id);
+      const state = await this.c.cmd.questionAttachCard(key, card.channel, card.ts, ...others);
       return isQuestionState(state) ? state : 'missing';
     } catch (err) {
-      throw commandError('attachCard', err);
+      throw commandError('attachCards', err);
     }
   }
 

@@ -17,7 +17,7 @@ function surface(fail: boolean): Surface & { posted: string[] } {
     postQuestion: (question: Question) => {
       if (fail) return Promise.reject(new RelayError('slack_post_failed', 'channel_not_found'));
       posted.push(question.id);
-      return Promise.resolve({ channel: 'D1', ts: `1.${posted.length}` });
+      return Promise.resolve({ cards: [{ channel: 'D1', ts: `1.${posted.length}` }] });
     },
     updateCard: () => Promise.resolve(),
     remind: () => Promise.resolve(),

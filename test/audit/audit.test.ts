@@ -26,7 +26,7 @@ function surface(): Surface & { posted: Promise<string> } {
     posted,
     postQuestion: (q) => {
       onPosted(q.id);
-      return Promise.resolve({ channel: 'D1', ts: '1.1' });
+      return Promise.resolve({ cards: [{ channel: 'D1', ts: '1.1' }] });
     },
     updateCard: () => Promise.resolve(),
     remind: () => Promise.resolve(),

@@ -24,7 +24,7 @@ function queueingSurface(options: { failBeforeQueued?: boolean } = {}) {
       queued?.();
       await slackAnswered;
       events.push('posted');
-      return { channel: 'D1', ts: '1.1' };
+      return { cards: [{ channel: 'D1', ts: '1.1' }] };
     },
     updateCard: () => Promise.resolve(),
     remind: () => Promise.resolve(),

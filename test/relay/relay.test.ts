@@ -3,7 +3,13 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { RelayError } from '../../src/relay/errors.js';
-import { Relay, type CardChange, type RelayClock, type Surface } from '../../src/relay/relay.js';
+import {
+  Relay,
+  type CardChange,
+  type PostedCards,
+  type RelayClock,
+  type Surface,
+} from '../../src/relay/relay.js';
 import type { Question } from '../../src/relay/types.js';
 import { checkFormSchema } from '../../src/slack/checks.js';
 import { QuestionStore } from '../../src/store/index.js';
@@ -15,18 +21,23 @@ const silent = { error: () => undefined, warn: () => undefined, info: () => unde
 class RecordingSurface implements Surface {
   readonly ended: Question[] = [];
   failPosting = false;
+  /** When set, one card is out and another could not be posted (a question asked in several places). */
+  failOneOfTwo = false;
   attempted: Question | undefined;
   /** When set, Slack's answer to the post (and so attachCard) waits for it. */
   slowPost: Promise<void> | undefined;
   private onPosted: ((q: Question) => void) | undefined;
   readonly posted = new Promise<Question>((resolve) => (this.onPosted = resolve));
 
-  async postQuestion(question: Question): Promise<{ channel: string; ts: string }> {
+  async postQuestion(question: Question): Promise<PostedCards> {
     this.attempted = question;
     if (this.failPosting) throw new RelayError('slack_post_failed', 'channel_not_found');
     this.onPosted?.(question);
     await this.slowPost;
-    return { channel: 'D1', ts: '1.1' };
+    if (this.failOneOfTwo) {
+      return { cards: [{ channel: 'G1', ts: '1.1' }], failure: new RelayError('slack_post_failed', 'no') };
+    }
+    return { cards: [{ channel: 'D1', ts: '1.1' }] };
   }
 
   private onEnded: ((q: Question) => void) | undefined;
@@ -165,6 +176,15 @@ describe('Relay', () => {
       state: 'cancelled',
       reason: 'delivery_failed',
     });
+  });
+
+  it('ends a question one of whose cards cannot be posted as delivery_failed, and updates the card that is out', async () => {
+    const { relay, surface, store } = await setUp();
+    surface.failOneOfTwo = true;
+    expect(await relay.askForm(ask())).toEqual({ action: 'cancel' });
+    const ended = await surface.firstEnded;
+    expect(ended).toMatchObject({ reason: 'delivery_failed', card: { channel: 'G1', ts: '1.1' } });
+    expect(await store.get(ended.id)).toMatchObject({ state: 'cancelled', reason: 'delivery_failed' });
   });
 
   it('answers cancel at the deadline even when Redis lost the question and its timer (local backstop)', async () => {

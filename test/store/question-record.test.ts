@@ -35,8 +35,8 @@ describe('question records', () => {
   it('keeps the Slack card on the record and ignores a card for a question that does not exist', async () => {
     const store = await openStore(uniquePrefix(), 'holder-a');
     const q = await store.create(newQuestion());
-    await store.attachCard(q.id, { channel: 'D1', ts: '1700000000.000100' });
-    await store.attachCard('gone', { channel: 'D1', ts: '1' });
+    await store.attachCards(q.id, [{ channel: 'D1', ts: '1700000000.000100' }]);
+    await store.attachCards('gone', [{ channel: 'D1', ts: '1' }]);
     expect((await store.get(q.id))?.card).toEqual({ channel: 'D1', ts: '1700000000.000100' });
     expect(await store.get('gone')).toBeUndefined();
   });
@@ -61,7 +61,7 @@ describe('question records', () => {
     const store = await openStore(prefix, `holder-${tag}`);
     await store.startTimeouts(() => Promise.resolve());
     const q = await store.create(newQuestion());
-    await store.attachCard(q.id, { channel: 'C1', ts: '1.2' });
+    await store.attachCards(q.id, [{ channel: 'C1', ts: '1.2' }]);
     await store.finish(q.id, { action: 'accept', content: { ok: true } }, 'answered');
     await store.create(newQuestion());
 

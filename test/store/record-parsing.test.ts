@@ -92,6 +92,8 @@ describe('stored question records', () => {
     ],
     ['an origin without its user', { ...toHash(pending), origin: '{"channelId":"C1"}' }],
     ['an origin with a non-string place', { ...toHash(pending), origin: '{"userId":"U1","threadTs":1.5}' }],
+    ['other cards without a ts', { ...toHash(pending), moreCards: '[{"channel":"G2"}]' }],
+    ['several places with a non-string person', { ...toHash(pending), place: '{"mpims":[["U1"],[2]]}' }],
     [
       'an unknown reason',
       { ...toHash(pending), state: 'declined', reason: 'bored', outcome: '{"action":"decline"}' },

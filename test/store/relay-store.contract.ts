@@ -43,17 +43,32 @@ export function relayStoreContract(name: string, open: OpenStores): void {
     it('keeps the card on the question and ignores a card for a question that does not exist', async () => {
       const store = await one(open);
       const q = await store.create(newQuestion());
-      expect(await store.attachCard(q.id, { channel: 'D1', ts: '1.000' })).toBe('pending');
-      expect(await store.attachCard('never-created', { channel: 'D1', ts: '2.000' })).toBe('missing');
+      expect(await store.attachCards(q.id, [{ channel: 'D1', ts: '1.000' }])).toBe('pending');
+      expect(await store.attachCards('never-created', [{ channel: 'D1', ts: '2.000' }])).toBe('missing');
       expect((await store.get(q.id))?.card).toEqual({ channel: 'D1', ts: '1.000' });
       expect(await store.get('never-created')).toBeUndefined();
+    });
+
+    it('keeps every card of a question asked in several places, the first as its card; one card has no others', async () => {
+      const store = await one(open);
+      const [several, single] = [await store.create(newQuestion()), await store.create(newQuestion())];
+      const cards = [
+        { channel: 'G1', ts: '1.000' },
+        { channel: 'G2', ts: '2.000' },
+        { channel: 'D3', ts: '3.000' },
+      ] as const;
+      expect(await store.attachCards(several.id, [cards[0], cards[1], cards[2]])).toBe('pending');
+      await store.attachCards(single.id, [cards[0]]);
+      await store.finish(several.id, { action: 'decline' }, 'declined', 'U7');
+      expect(await store.get(several.id)).toMatchObject({ card: cards[0], moreCards: [cards[1], cards[2]] });
+      expect((await store.get(single.id))?.moreCards).toBeUndefined();
     });
 
     it('tells the card attacher that the question ended first, so the card still gets its update', async () => {
       const store = await one(open);
       const q = await store.create(newQuestion());
       await store.finish(q.id, { action: 'decline' }, 'declined', 'U7');
-      expect(await store.attachCard(q.id, { channel: 'D1', ts: '1.000' })).toBe('declined');
+      expect(await store.attachCards(q.id, [{ channel: 'D1', ts: '1.000' }])).toBe('declined');
       expect(await store.get(q.id)).toMatchObject({ card: { channel: 'D1', ts: '1.000' }, endedBy: 'U7' });
     });
 

@@ -11,6 +11,9 @@ import { openForm, startHarness, type Harness } from './harness.js';
 const TOKEN = 'api-token-default-0123456789';
 const OTHER = 'api-token-other-0123456789';
 const NARROW = 'api-token-narrow-0123456789';
+/** People enough for several multi-person DMs (Slack's conversations.open takes at most 8 besides the bot). */
+const TWENTY = Array.from({ length: 20 }, (_, n) => `U0MANY${n + 10}`);
+const TEN = Array.from({ length: 10 }, (_, n) => `U0GROUP${n + 10}`);
 const SCHEMA = {
   type: 'object',
   properties: { reason: { type: 'string', title: 'Reason' } },
@@ -35,7 +38,7 @@ describe('the questions API', () => {
       },
       workspace: {
         channels: { C0APPROVE: ['U1', 'U2', 'U0STANDINBOT'] },
-        usergroups: { S0ONCALL: ['U4', 'U5'] },
+        usergroups: { S0ONCALL: ['U4', 'U5'], S0TEN: TEN },
       },
     });
     redis = new Redis(redisUrl());
@@ -257,10 +260,65 @@ describe('the questions API', () => {
     expect(JSON.stringify(update.args.blocks)).toContain('<@U2>');
   });
 
-  it('asks a user group: members resolved when asked, the card in the first member’s DM, any member may answer', async () => {
+  /** The card of question `id` posted in the multi-person DM of `people`. */
+  const cardAmong = async (id: string, people: string[]): Promise<{ channel: string; ts: string }> => {
+    const channel = h.standin.mpimChannelOf(people);
+    await h.standin.waitForCall(
+      'chat.postMessage',
+      (c) => c.ok && c.args.channel === channel && JSON.stringify(c.args.blocks).includes(id),
+      30_000,
+    );
+    const posted = h.standin.messagesIn(channel).find((m) => JSON.stringify(m.blocks).includes(id));
+    return { channel, ts: posted?.ts ?? '' };
+  };
+
+  /** Resolves once every one of `cards` was updated to name `person` as the one who ended the question. */
+  const allNaming = async (cards: { channel: string; ts: string }[], person: string): Promise<void> => {
+    for (const card of cards) {
+      const update = await h.standin.waitForCall(
+        'chat.update',
+        (c) => c.ok && c.args.channel === card.channel && c.args.ts === card.ts,
+        15_000,
+      );
+      expect(JSON.stringify(update.args.blocks)).toContain(`<@${person}>`);
+    }
+  };
+
+  it('asks 20 listed people with one card in each of 3 multi-person DMs of 8, 8 and 4; one answer ends it on every card', async () => {
+    const id = String((await ask({ to: { users: TWENTY }, message: 'Twenty of you?' })).body.id);
+    const cards = await Promise.all([
+      cardAmong(id, TWENTY.slice(0, 8)),
+      cardAmong(id, TWENTY.slice(8, 16)),
+      cardAmong(id, TWENTY.slice(16)),
+    ]);
+    expect(new Set(cards.map((card) => card.channel)).size).toBe(3);
+    const cardCalls = h.standin.calls.filter(
+      (c) => c.method === 'chat.postMessage' && JSON.stringify(c.args.blocks).includes(id),
+    );
+    expect(cardCalls).toHaveLength(3);
+    const last = TWENTY[19] ?? '';
+    await h.drivers[1]?.clickButton({ userId: last, ...cards[2], actionId: 'elicit_decline' });
+    const ended = await api('GET', `/questions/${id}?wait=30`);
+    expect(ended.body).toMatchObject({ status: 'declined', answeredBy: last });
+    await allNaming(cards, last);
+  });
+
+  it('asks a user group of 10 in 2 multi-person DMs (8 and 2): a member of the second answers, both cards say so', async () => {
+    const id = String((await ask({ to: { usergroup: 'S0TEN' }, message: 'Group of ten?' })).body.id);
+    const cards = await Promise.all([cardAmong(id, TEN.slice(0, 8)), cardAmong(id, TEN.slice(8))]);
+    const answerer = TEN[9] ?? '';
+    await h.drivers[2]?.clickButton({ userId: answerer, ...cards[1], actionId: 'elicit_decline' });
+    expect((await api('GET', `/questions/${id}?wait=30`)).body).toMatchObject({
+      status: 'declined',
+      answeredBy: answerer,
+    });
+    await allNaming(cards, answerer);
+  });
+
+  it('asks a user group: members resolved when asked, the card in their multi-person DM, any member may answer', async () => {
     const id = String((await ask({ to: { usergroup: 'S0ONCALL' }, message: 'On-call sign-off?' })).body.id);
     const card = await cardOf(id);
-    expect(card.channel).toBe(h.standin.dmChannelOf('U4'));
+    expect(card.channel).toBe(h.standin.mpimChannelOf(['U4', 'U5']));
     await h.drivers[1]?.clickButton({ userId: 'U1', ...card, actionId: 'elicit_decline' });
     expect((await api('GET', `/questions/${id}`)).body.status).toBe('pending');
     await h.drivers[2]?.clickButton({ userId: 'U5', ...card, actionId: 'elicit_decline' });

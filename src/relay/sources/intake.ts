@@ -3,14 +3,15 @@
 // the intake applies the source's policy (secret refusal, rate limit), fixes who may answer, and asks.
 import { RelayError } from '../errors.js';
 import type { FormAsk, RateLimit, Relay } from '../relay.js';
-import type {
-  Answerers,
-  Origin,
-  Outcome,
-  Place,
-  Question,
-  QuestionSource,
-  ServerIdentity,
+import {
+  peopleNamed,
+  type Answerers,
+  type Origin,
+  type Outcome,
+  type Place,
+  type Question,
+  type QuestionSource,
+  type ServerIdentity,
 } from '../types.js';
 
 /** A question as any source asks it. */
@@ -106,9 +107,9 @@ export class Intake implements QuestionIntake {
 }
 
 /**
- * Asks the people an API client names, without waiting: the card goes to the person's DM, to one multi-person
- * DM of several listed people (so every one of them sees it; the first to answer wins), to the first member's
- * DM for a user group (every member has it in their App Home), or into the channel.
+ * Asks the people an API client names, without waiting: the card goes to the person's DM, to the multi-person
+ * DM of several listed people or of a user group's members (one card in each DM of at most 8 of them when they
+ * are more, so every one of them sees it; the first to answer wins), or into the channel.
  */
 export async function openQuestion(
   deps: { relay: Pick<Relay, 'open'>; answerers: Pick<AnswererResolver, 'answerersTo'> },
@@ -116,9 +117,9 @@ export async function openQuestion(
   context: OpenContext,
 ): Promise<Question> {
   const answerers = await deps.answerers.answerersTo(context.to);
-  const person = 'channel' in context.to ? context.to.channel : namedFirst(answerers);
-  if (person === undefined) throw new RelayError('no_answerers', 'the user group has no members to ask');
-  const place = placeOf(context.to, person);
+  const asked = askedWhere(context.to, answerers);
+  if (!asked) throw new RelayError('no_answerers', 'the user group has no members to ask');
+  const { person, place } = asked;
   return deps.relay.open({
     server: apiServerName(context.client),
     client: context.client,
@@ -137,20 +138,28 @@ export async function openQuestion(
 }
 
 /**
- * Most people a multi-person DM takes besides the bot (Slack's conversations.open: a group DM has at most 9
- * members). More people than this are asked in the first one's DM, the others through their App Home.
+ * Most people a multi-person DM takes besides the bot (Slack's conversations.open refuses more: a group DM has
+ * at most 9 members).
  */
 const MPIM_MAX_PEOPLE = 8;
 
-/** The card's place: the channel; several listed people's multi-person DM; else the person's DM. */
-function placeOf(to: Recipients, person: string): Place {
-  if ('channel' in to) return { channel: to.channel };
-  if ('users' in to) {
-    const people = [...new Set(to.users)];
-    if (people.length > 1 && people.length <= MPIM_MAX_PEOPLE) return { mpim: people };
-  }
-  return { dm: person };
+/** The question's person (the channel, else the first person named) and its card's place; undefined: nobody. */
+function askedWhere(to: Recipients, answerers: Answerers): { person: string; place: Place } | undefined {
+  if ('channel' in to) return { person: to.channel, place: { channel: to.channel } };
+  const [first, ...others] = peopleNamed(answerers);
+  return first === undefined ? undefined : { person: first, place: placeOfPeople(first, others) };
 }
 
-const namedFirst = (answerers: Answerers): string | undefined =>
-  answerers.users[0] ?? answerers.groups?.flatMap((group) => group.members)[0];
+/**
+ * Where people (at least `first`) see the card: one person's DM; the multi-person DM of up to 8; else one card
+ * in each of several multi-person DMs of at most 8, in the order named (20 people: 8, 8 and 4).
+ */
+function placeOfPeople(first: string, others: string[]): Place {
+  if (others.length === 0) return { dm: first };
+  const people = [first, ...others];
+  if (people.length <= MPIM_MAX_PEOPLE) return { mpim: people };
+  const groups: string[][] = [];
+  for (let at = 0; at < people.length; at += MPIM_MAX_PEOPLE)
+    groups.push(people.slice(at, at + MPIM_MAX_PEOPLE));
+  return { mpims: groups };
+}
