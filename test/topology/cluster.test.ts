@@ -8,53 +8,52 @@ import { GRACE_MS, failover } from './support/failover.js';
 import { HOLDER_KILLED_MS, accept, decline, holderKilled, startOn, timeout } from './support/flows.js';
 import { cli, replicated, startCluster, until, type ClusterTopology } from './support/servers.js';
 
+// One Cluster serves the whole file (started once, ≈ 6 redis-servers plus `--cluster create` and the first
+// syncs): the core flows run first under their own prefix, then the failover, which kills a master, runs last.
 describe('on a Redis Cluster (3 masters, 1 replica each)', () => {
-  let cluster: ClusterTopology;
-  let h: Harness;
-  beforeAll(async () => {
-    cluster = await startCluster();
-    h = await startOn(cluster.env);
-  }, 60_000);
-  afterAll(async () => {
-    await h?.close();
-    await cluster?.stop();
-  });
-
-  it('relays an accepted form', () => accept(h, 'U1'));
-  it('relays a decline and updates the card', () => decline(h, 'U2'));
-  it('times a question out', () => timeout(h, 'U3'));
-  it('delivers an answer handled by another replica to the holder', () => accept(h, 'U4', 1));
-  it('sweeps the question of a killed holder as holder_lost', { timeout: HOLDER_KILLED_MS + 10_000 }, () =>
-    holderKilled(h, cluster.env, 'U5'),
-  );
-});
-
-describe('a Redis Cluster failing over with questions pending', () => {
   let cluster: ClusterTopology;
   beforeAll(async () => {
     cluster = await startCluster();
   }, 60_000);
   afterAll(() => cluster?.stop());
 
-  it(
-    'ends every question exactly once after the master holding {q} is killed',
-    { timeout: 3 * GRACE_MS },
-    async () => {
-      const first = cluster.nodes[0];
-      if (!first) throw new Error('no node');
-      const slot = Number(await cli(first.port, 'CLUSTER', 'KEYSLOT', '{q}'));
-      const master = await cluster.masterOf(slot);
-      const node = cluster.nodes.find((n) => n.port === master);
-      const run = await failover(cluster.env, {
-        // WAIT: the replica has every write the master acknowledged (see the README on the last second).
-        synced: () => replicated(master),
-        kill: async () => node?.kill(),
-        failedOver: () =>
-          until('a replica serves {q} and the cluster is ok again', GRACE_MS, async () => {
-            return (await cluster.masterOf(slot)) !== master && (await cluster.healthy());
-          }),
-      });
-      expect(run.problems).toEqual([]);
-    },
-  );
+  describe('the core flows', () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await startOn(cluster.env);
+    }, 60_000);
+    afterAll(() => h?.close());
+
+    it('relays an accepted form', () => accept(h, 'U1'));
+    it('relays a decline and updates the card', () => decline(h, 'U2'));
+    it('times a question out', () => timeout(h, 'U3'));
+    it('delivers an answer handled by another replica to the holder', () => accept(h, 'U4', 1));
+    it('sweeps the question of a killed holder as holder_lost', { timeout: HOLDER_KILLED_MS + 10_000 }, () =>
+      holderKilled(h, cluster.env, 'U5'),
+    );
+  });
+
+  describe('failing over with questions pending', () => {
+    it(
+      'ends every question exactly once after the master holding {q} is killed',
+      { timeout: 3 * GRACE_MS },
+      async () => {
+        const first = cluster.nodes[0];
+        if (!first) throw new Error('no node');
+        const slot = Number(await cli(first.port, 'CLUSTER', 'KEYSLOT', '{q}'));
+        const master = await cluster.masterOf(slot);
+        const node = cluster.nodes.find((n) => n.port === master);
+        const run = await failover(cluster.env, {
+          // WAIT: the replica has every write the master acknowledged (see the README on the last second).
+          synced: () => replicated(master),
+          kill: async () => node?.kill(),
+          failedOver: () =>
+            until('a replica serves {q} and the cluster is ok again', GRACE_MS, async () => {
+              return (await cluster.masterOf(slot)) !== master && (await cluster.healthy());
+            }),
+        });
+        expect(run.problems).toEqual([]);
+      },
+    );
+  });
 });
