@@ -1,7 +1,7 @@
 // A small client of the bot's Automations API for the benchmarks: create, withdraw, any request.
 
 /** A small approval: the schema the sandbox's panel sends. */
-const SCHEMA = { type: 'object', properties: { comment: { type: 'string', title: 'Comment' } } };
+export const SCHEMA = { type: 'object', properties: { comment: { type: 'string', title: 'Comment' } } };
 
 /** The bot's API at `base`, with one token. */
 export interface Api {

@@ -2,23 +2,24 @@
 // wake-up of each waiter after its question ends, beside a raw XADD → blocking XREAD wake-up on the same
 // Redis (the floor: the store's own outcome delivery cannot be faster than that).
 // The waiters live in a child process (bench/waiters.ts), so the bot's process carries only their server side.
-// SINGLE_QUESTIONS questions have one waiter each; the rest wait at most WAITERS_PER_QUESTION to a question (1,000
-// questions would need 2,000 outbox calls, conversations.open + chat.postMessage, at the outbox's 10 calls/s).
+// One waiter per question, 1,000 questions: they are written straight into the store as Relay.open writes an
+// API question, without a card (1,000 cards would be 2,000 outbox calls, conversations.open + chat.postMessage,
+// at the outbox's 10 calls/s, before the run could start); a long-poll reads only the record.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
-import { ask, withdraw, type Api } from './api-client.js';
+import { apiServerName } from '../src/relay/sources/intake.js';
+import { QuestionStore } from '../src/store/index.js';
+import { SCHEMA, withdraw, type Api } from './api-client.js';
 import type { EndWatch } from './end-watch.js';
 import { settled } from './memory.js';
 import { row, summarize, type Row } from './stats.js';
 
 const WAITERS = new URL('./waiters.ts', import.meta.url).pathname;
-/** Questions with one waiter each: the common case, one automation waiting for its own question. */
-const SINGLE_QUESTIONS = 50;
-/** Most waiters on each of the other questions (spread evenly); one end wakes them together. */
-const WAITERS_PER_QUESTION = 100;
+/** Each question's timeout, ms: longer than the run, so only the bench ends them. */
+const QUESTION_TIMEOUT_MS = 30 * 60_000;
 /** Sequential no-op reads after the child sent every request, so the bot has subscribed them all. */
 const SETTLE_READS = 3;
 const KB = 1024;
@@ -28,10 +29,10 @@ export interface LongPollOptions {
   prefix: string;
   api: Api;
   token: string;
+  /** The API client `token` stands for (the questions are its own). */
+  client: string;
   count: number;
   watch: EndWatch;
-  /** Resolves once the card of the question asked of `user` is posted. */
-  cardPosted(user: string): Promise<void>;
 }
 
 type Memory = ReturnType<typeof settled>;
@@ -86,30 +87,44 @@ async function xreadFloor(
   return [us, reply?.[0]?.[1][0]?.[0] ?? lastId];
 }
 
-/** The questions, each with its card posted (so the outbox is idle when the measuring starts). */
+/** `count` API questions of `o.client`, stored as Relay.open stores them (detached), without cards. */
 async function createQuestions(o: LongPollOptions, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const user = `U0WAIT${i}`;
-    ids.push(await ask(o.api, user));
-    await o.cardPosted(user);
+  const store = await QuestionStore.open({ url: o.url, prefix: o.prefix, holderId: 'bench-long-poll' });
+  try {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const user = `U0WAIT${i}`;
+      const question = await store.create({
+        server: apiServerName(o.client),
+        client: o.client,
+        source: 'api',
+        userId: user,
+        origin: { userId: o.client },
+        message: 'Deploy?',
+        requestedSchema: SCHEMA,
+        timeoutMs: QUESTION_TIMEOUT_MS,
+        place: { dm: user },
+      });
+      ids.push(question.id);
+    }
+    return ids;
+  } finally {
+    await store.close();
   }
-  return ids;
 }
 
-/** Ends each question in turn (DELETE: Relay.end) and times its waiters' answers from the end, in ms. */
+/** Ends each question in turn (DELETE: Relay.end) and times its waiter's answer from the end, in ms. */
 async function endEach(
   o: LongPollOptions,
   waiters: ReturnType<typeof startWaiters>,
   floorOnce: () => Promise<number>,
-  ends: { id: string; held: number }[],
+  ids: string[],
 ): Promise<{ wake: number[]; floor: number[] }> {
   const wake: number[] = [];
   const floor: number[] = [];
-  for (const { id, held } of ends) {
-    // As many floor samples as waiters this end wakes, so both rows have the same n.
-    for (let i = 0; i < held; i++) floor.push(await floorOnce());
-    const answered = waiters.done(id, held);
+  for (const id of ids) {
+    floor.push(await floorOnce());
+    const answered = waiters.done(id, 1);
     await withdraw(o.api, id);
     const endedAt = await o.watch.ended(id);
     wake.push(...(await answered).map((ms) => ms - endedAt));
@@ -194,14 +209,9 @@ function memoryRows(
 
 export async function longPollBench(o: LongPollOptions): Promise<Row[]> {
   const floorMemory = await bareHoldFloor(o.count);
-  const singles = Math.min(SINGLE_QUESTIONS, o.count);
-  const fanned = o.count - singles;
-  const ids = await createQuestions(o, singles + Math.ceil(fanned / WAITERS_PER_QUESTION));
-  const [alone, shared] = [ids.slice(0, singles), ids.slice(singles)];
-  const held = [...alone, ...Array.from({ length: fanned }, (_, i) => shared[i % shared.length] ?? '')];
-  const ends = ids.map((id) => ({ id, held: held.filter((h) => h === id).length }));
+  const ids = await createQuestions(o, o.count);
   const before = settled();
-  const waiters = startWaiters(o.api.base, o.token, held);
+  const waiters = startWaiters(o.api.base, o.token, ids);
   const writer = new Redis(o.url);
   const reader = new Redis(o.url);
   const key = `${o.prefix}:bench-floor-stream`;
@@ -215,29 +225,21 @@ export async function longPollBench(o: LongPollOptions): Promise<Row[]> {
     await waiters.sent;
     for (let i = 0; i < SETTLE_READS; i++) await o.api.request('GET', `/api/v1/questions/${ids[0] ?? ''}`);
     const holding = settled();
-    const one = await endEach(o, waiters, floorOnce, ends.slice(0, singles));
-    const fan = await endEach(o, waiters, floorOnce, ends.slice(singles));
-    const wakeRow = (name: string, t: { wake: number[]; floor: number[] }, note: string): Row[] => {
-      const floor = summarize(t.floor);
-      return [
-        row('long-poll', 'raw XADD → blocking XREAD wake-up = floor', floor, { unit: 'ms' }),
-        row('long-poll', name, summarize(t.wake), { unit: 'ms', floorP50: floor.p50, note }),
-      ];
-    };
+    const woken = await endEach(o, waiters, floorOnce, ids);
+    const floor = summarize(woken.floor);
     return [
       ...memoryRows(o.count, floorMemory, before, holding),
-      ...wakeRow(
-        `end → its one waiter's answer, ${o.count} held (goal p99 ≤ 50 ms)`,
-        one,
-        `${singles} questions with one waiter each, ended one at a time while the others wait`,
+      row('long-poll', 'raw XADD → blocking XREAD wake-up = floor', floor, { unit: 'ms' }),
+      row(
+        'long-poll',
+        `end → its waiter's answer, ${o.count} held (goal p99 ≤ 50 ms)`,
+        summarize(woken.wake),
+        {
+          unit: 'ms',
+          floorP50: floor.p50,
+          note: `${o.count} questions with one waiter each, ended one at a time while the others wait`,
+        },
       ),
-      ...(fanned > 0
-        ? wakeRow(
-            `end → each of the ≈ ${Math.round(fanned / shared.length)} waiters on that question answered`,
-            fan,
-            `${fanned} waiters on ${shared.length} questions, ended one at a time: one end wakes all of its waiters at once`,
-          )
-        : []),
     ];
   } finally {
     waiters.child.kill();
