@@ -142,5 +142,10 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
   serving = true;
   parts.push('readiness', () => void (serving = false));
   logger.info({ port, holderId, servers: hub.serverNames() }, 'elicit-relay is ready');
-  return { port, holderId, listTools: (server) => hub.listTools(server), stop: () => parts.stop() };
+  return {
+    port,
+    holderId,
+    listTools: (server, userId) => hub.listTools(server, { userId }),
+    stop: () => parts.stop(),
+  };
 }

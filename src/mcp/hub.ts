@@ -8,6 +8,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { ServerLink } from './link.js';
 import type { McpAuth } from './auth/sign-in.js';
+import type { Origin } from '../relay/types.js';
 import {
   McpClientError,
   type ElicitationSink,
@@ -91,9 +92,12 @@ export class McpHub {
     return this.link(call.server).callTool(call);
   }
 
-  /** The server's tools (one list per server, cached, fetched again after the server says it changed). */
-  async listTools(server: string): Promise<ToolSummary[]> {
-    return this.link(server).listTools();
+  /**
+   * The server's tools (one list per server, cached, fetched again after the server says it changed). A server
+   * each person signs in to lists them in `person`'s own session (they may be asked to sign in first).
+   */
+  async listTools(server: string, person?: Origin): Promise<ToolSummary[]> {
+    return this.link(server).listTools(person);
   }
 
   /** Closes every session (stdio children exit) and stops reconnecting; later calls fail with 'closed'. */

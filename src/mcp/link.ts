@@ -80,15 +80,34 @@ export class ServerLink {
     return this.health.status();
   }
 
-  /** Opens the control link in the background; status() tells how it went. */
+  /** Opens the control link in the background (none for a server each person signs in to); see status(). */
   start(): void {
-    if (this.health.current === 'idle') this.retryNow();
+    if (this.health.current === 'idle' && !this.personal) this.retryNow();
   }
 
-  /** The server's tools: from the cache, else listed over the control link. */
-  async listTools(): Promise<ToolSummary[]> {
+  /** The server's tools: from the cache, else listed over the control link (or `person`'s own session). */
+  async listTools(person?: Origin): Promise<ToolSummary[]> {
     this.assertOpen();
-    return this.tools ?? this.cacheTools(this.controlSession().then((control) => control.listTools()));
+    if (this.tools !== undefined) return this.tools;
+    if (!this.personal) return this.cacheTools(this.controlSession().then((control) => control.listTools()));
+    if (person === undefined)
+      throw new McpClientError(
+        'connect_failed',
+        this.spec.name,
+        `${this.spec.name} lists its tools to signed-in people only`,
+      );
+    const pool = this.poolFor(person);
+    const session = await pool.acquire();
+    try {
+      return await this.cacheTools(session.listTools());
+    } finally {
+      pool.release(session);
+    }
+  }
+
+  /** Each person signs in to this server: a session without a person cannot reach it. */
+  private get personal(): boolean {
+    return this.opts.auth?.personal?.(this.spec.name) ?? false;
   }
 
   async callTool(call: ToolCall): Promise<ToolResult> {
@@ -178,14 +197,16 @@ export class ServerLink {
     } catch (error) {
       this.health.noteError(error);
       // The server may be down although the control link has not noticed yet: check it now.
-      if (this.health.current === 'connected' || this.health.current === 'idle') this.retryNow();
+      if (!this.personal && (this.health.current === 'connected' || this.health.current === 'idle'))
+        this.retryNow();
       throw error;
     }
     this.health.sessions += 1;
     // A person reached a server the hub thought down: check the control link at once. (A server never
     // checked before counts as connected; its control link opens with start() or the first listing.)
     if (this.health.current === 'idle') this.health.up();
-    else if (this.health.current !== 'connected') this.retryNow();
+    else if (this.health.current !== 'connected' && !this.personal) this.retryNow();
+    else if (this.health.current !== 'connected') this.health.up();
     return session;
   }
 

@@ -28,6 +28,10 @@ export interface PersonAuthDeps {
 export class PersonAuth implements McpAuth {
   constructor(private readonly deps: PersonAuthDeps) {}
 
+  personal(server: string): boolean {
+    return !this.deps.deploymentGrants?.has(server) && this.deps.grants.has(server);
+  }
+
   forSession(server: string, origin: Origin | undefined): Promise<SessionAuth | undefined> {
     const grant = this.deps.deploymentGrants?.get(server);
     if (grant !== undefined) return Promise.resolve(deploymentAuth(server, grant));

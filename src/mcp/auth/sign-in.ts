@@ -31,6 +31,11 @@ export interface SessionAuth {
 /** Given to the hub: the sign-in of each session, or undefined for a server that needs none. */
 export interface McpAuth {
   forSession(server: string, person: Origin | undefined): Promise<SessionAuth | undefined>;
+  /**
+   * True for a server each person signs in to: a session without a person (the control link) cannot reach
+   * it, so the hub opens none and lists its tools in the asking person's own session.
+   */
+  personal?(server: string): boolean;
 }
 
 /** True when `error` (or a cause of it) says the server wants a sign-in first. */

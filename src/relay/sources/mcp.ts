@@ -88,7 +88,7 @@ export function mcpToolRunner(hub: McpHub): ToolRunner {
   return {
     serverNames: () => hub.serverNames(),
     status: () => hub.status(),
-    listTools: (server) => hub.listTools(server),
+    listTools: (server, person) => hub.listTools(server, person),
     callTool: async (input) => {
       try {
         return await hub.callTool(input);

@@ -173,6 +173,20 @@ describe('PersonAuth', () => {
     }
   });
 
+  it('opens no control link to a server people sign in to, and lists its tools in the person’s own session', async () => {
+    const hub = a.hub();
+    try {
+      hub.start();
+      expect(hub.status()[0]?.state).toBe('idle');
+      // UCAT signed in above: their session lists the tools with their token.
+      const tools = await hub.listTools(SERVER, { teamId: 'T1', userId: 'UCAT' });
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['whoami', 'admin_report']));
+      expect(hub.status()[0]?.state).toBe('connected');
+    } finally {
+      await hub.close();
+    }
+  });
+
   it('fails an API call for a person who has not connected with not_connected, prompting nobody', async () => {
     const hub = a.hub();
     try {
