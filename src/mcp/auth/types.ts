@@ -75,7 +75,7 @@ export type SignInErrorCode =
   | 'not_connected'
   /** The server is not configured with `auth.mode: oauth`. */
   | 'not_oauth_server'
-  /** No sign-in completed within the wait (ELICIT_RELAY_SIGN_IN_WAIT, default 10 min). */
+  /** No sign-in completed within the wait (10 minutes, as long as a `state` lives; person-auth.ts). */
   | 'sign_in_timeout'
   /** The server kept answering insufficient_scope after the step-up limit. */
   | 'step_up_limit'
