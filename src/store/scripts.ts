@@ -7,11 +7,17 @@ export const DROPPED_OUTCOME = '{"action":"accept","contentDropped":true}';
 // submits, a submit racing the timeout, or two replicas at once can never produce two outcomes. The winner
 // also drops the question from its holder's and its person's pending indexes in the same step.
 //
-// KEYS[1] question hash   KEYS[2] inbox stream of the question's holder (same hash slot, see keys.ts)
-// KEYS[3] holder's pending zset   KEYS[4] person's pending zset   KEYS[5] the deployment's ended stream
+// The holder's inbox and pending zset and the person's pending zset are named by the record's own holder and
+// userId, so the script builds those keys from their prefixes (ARGV[10..12]) instead of the caller reading the
+// two fields first: one Redis round trip per finish instead of two (issue #19 goal 1). They share the question's
+// `{q}` hash tag (src/redis/layout.ts), so on a Cluster they live on the node that owns KEYS[1] and the script
+// may touch them there.
+//
+// KEYS[1] question hash   KEYS[2] the deployment's ended stream
 // ARGV[1] new state  ARGV[2] outcome JSON  ARGV[3] reason  ARGV[4] retention seconds
 // ARGV[5] approximate inbox length cap  ARGV[6] question id  ARGV[7] who ended it ('' for nobody)
-// ARGV[8] '1' when a holder waits (XADD its inbox)  ARGV[9] approximate ended-stream length cap
+// ARGV[8] the holder that means nobody waits (no inbox entry)  ARGV[9] approximate ended-stream length cap
+// ARGV[10] inbox key prefix (+ holder)  ARGV[11] holder's pending zset prefix  ARGV[12] person's zset prefix
 // The inbox entry carries the ended record itself (its fields, 'id' among them), so the holder reads it with the
 // entry instead of one HGETALL per question.
 // Every win is announced on the ended stream ({id, state}): long-polls, webhooks and the audit follow it.
@@ -30,13 +36,16 @@ for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
 end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 local record = redis.call('HGETALL', KEYS[1])
-if ARGV[8] == '1' then
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', unpack(record))
-  redis.call('EXPIRE', KEYS[2], ARGV[4])
+local holder = redis.call('HGET', KEYS[1], 'holder') or ''
+local userId = redis.call('HGET', KEYS[1], 'userId') or ''
+if holder ~= ARGV[8] then
+  local inbox = ARGV[10] .. holder
+  redis.call('XADD', inbox, 'MAXLEN', '~', ARGV[5], '*', unpack(record))
+  redis.call('EXPIRE', inbox, ARGV[4])
 end
-redis.call('XADD', KEYS[5], 'MAXLEN', '~', ARGV[9], '*', 'id', ARGV[6], 'state', ARGV[1])
-redis.call('ZREM', KEYS[3], ARGV[6])
-redis.call('ZREM', KEYS[4], ARGV[6])
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[9], '*', 'id', ARGV[6], 'state', ARGV[1])
+redis.call('ZREM', ARGV[11] .. holder, ARGV[6])
+redis.call('ZREM', ARGV[12] .. userId, ARGV[6])
 return {'won', record}
 `;
 
@@ -126,7 +135,7 @@ return redis.call('XDEL', KEYS[1], unpack(ARGV))
 export interface StoreScripts {
   /** CREATE_LUA: (numberOfKeys, questionKey, heldKey, ...userKeys, timeoutMs, retentionMs, id, ...fieldValuePairs). */
   questionCreate(numberOfKeys: number, ...args: (string | number)[]): Promise<unknown>;
-  /** FINISH_LUA: (questionKey, inboxKey, heldKey, userKey, endedKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id, endedBy, toInbox, endedMaxLen). */
+  /** FINISH_LUA: (questionKey, endedKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id, endedBy, detachedHolder, endedMaxLen, inboxPrefix, heldPrefix, userPrefix). */
   questionFinish(...args: (string | number)[]): Promise<unknown>;
   /** INBOX_ACK_LUA: (numberOfKeys, inboxKey, ...acceptedQuestionKeys, ...entryIds). */
   inboxAck(numberOfKeys: number, ...args: string[]): Promise<unknown>;
@@ -145,7 +154,7 @@ export interface StoreScripts {
 /** Registers the scripts on a client; ioredis then runs them by EVALSHA, loading them when Redis lacks them. */
 export function withScripts(redis: RedisClient): RedisClient & StoreScripts {
   redis.defineCommand('questionCreate', { lua: CREATE_LUA });
-  redis.defineCommand('questionFinish', { numberOfKeys: 5, lua: FINISH_LUA });
+  redis.defineCommand('questionFinish', { numberOfKeys: 2, lua: FINISH_LUA });
   redis.defineCommand('inboxAck', { lua: INBOX_ACK_LUA });
   redis.defineCommand('questionAttachCard', { numberOfKeys: 1, lua: ATTACH_CARD_LUA });
   redis.defineCommand('questionSaveDraft', { numberOfKeys: 1, lua: SAVE_DRAFT_LUA });

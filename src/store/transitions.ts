@@ -91,10 +91,6 @@ export async function finishQuestion(
   const { cmd, keys: k } = c;
   let reply: FinishReply;
   try {
-    // Holder and person never change after creation; the script needs their keys declared up front.
-    const [holder, userId] = await cmd.hmget(k.question(id), 'holder', 'userId');
-    if (holder === null || holder === undefined) return { won: false, state: 'missing' };
-    const indexKeys = [k.inbox(holder), k.held(holder), k.user(userId ?? ''), k.ended];
     const args = [
       stateFor(outcome),
       JSON.stringify(outcome),
@@ -103,10 +99,14 @@ export async function finishQuestion(
       INBOX_MAX_LEN,
       id,
       endedBy ?? '',
-      holder === DETACHED_HOLDER ? '0' : '1',
+      DETACHED_HOLDER,
       ENDED_MAX_LEN,
+      // The script names the holder's and person's keys from the record (see FINISH_LUA).
+      k.inbox(''),
+      k.held(''),
+      k.user(''),
     ];
-    reply = (await cmd.questionFinish(k.question(id), ...indexKeys, ...args)) as FinishReply;
+    reply = (await cmd.questionFinish(k.question(id), k.ended, ...args)) as FinishReply;
   } catch (err) {
     throw commandError('finish', err);
   }
