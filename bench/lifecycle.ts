@@ -5,6 +5,7 @@
 import { Redis } from 'ioredis';
 import type { RedisSetting } from '../src/redis/index.js';
 import { QuestionStore } from '../src/store/index.js';
+import { rawFlow } from './raw-lifecycle.js';
 import { sampleQuestion, type RedisBenchOptions } from './redis.js';
 import { nowUs, row, summarize, timeSequential, type Row } from './stats.js';
 
@@ -18,10 +19,14 @@ export interface Flow {
 }
 
 /** The lifecycle on Redis at `setting` (default the run's REDIS_URL). */
-export async function redisFlow(o: RedisBenchOptions, setting: RedisSetting = { url: o.url }): Promise<Flow> {
-  const open = (holderId: string) =>
-    QuestionStore.open({ ...setting, prefix: o.prefix, holderId, logger: o.logger });
-  const [holder, other] = [await open('bench-life-a'), await open('bench-life-b')];
+export async function redisFlow(
+  o: RedisBenchOptions,
+  setting: RedisSetting = { url: o.url },
+  [holderId, answererId] = ['bench-life-a', 'bench-life-b'],
+): Promise<Flow> {
+  const open = (id: string) =>
+    QuestionStore.open({ ...setting, prefix: o.prefix, holderId: id, logger: o.logger });
+  const [holder, other] = [await open(holderId), await open(answererId)];
   const waiting = new Map<string, () => void>();
   await holder.startInbox((q) => waiting.get(q.id)?.());
   return {
@@ -83,12 +88,15 @@ export async function concurrent(flow: Flow, n: number): Promise<{ samples: numb
 export async function lifecycleBench(o: RedisBenchOptions): Promise<Row[]> {
   const memory = memoryFlow();
   const redis = await redisFlow(o);
+  const raw = await rawFlow(o.url, o.prefix);
   try {
     const n = Math.min(o.n, 2_000);
     const memSeq = await timeSequential(n, 200, () => memory.cycle());
     const redisSeq = await timeSequential(n, 200, () => redis.cycle());
+    const rawSeq = await timeSequential(n, 200, () => raw.cycle());
     const memConc = await concurrent(memory, n * 5);
     const redisConc = await concurrent(redis, n * 5);
+    const rawConc = await concurrent(raw, n * 5);
     const memSeqP50 = summarize(memSeq.samples).p50;
     const memConcP50 = summarize(memConc.samples).p50;
     const seqRatio = memSeq.opsPerSec / redisSeq.opsPerSec;
@@ -110,12 +118,38 @@ export async function lifecycleBench(o: RedisBenchOptions): Promise<Row[]> {
         floorP50: memConcP50,
         note: `throughput ${concRatio.toFixed(0)}× below the baseline`,
       }),
+      ...rawRows(rawSeq, rawConc, redisSeq.opsPerSec, redisConc.opsPerSec),
       await roundTrips(o, redis),
     ];
   } finally {
+    await raw.close();
     await redis.close();
     await memory.close();
   }
+}
+
+/** The raw-Redis flow's rows (bench/raw-lifecycle.ts), each the floor of the store's row of the same shape. */
+function rawRows(
+  seq: { samples: number[]; opsPerSec: number },
+  conc: { samples: number[]; opsPerSec: number },
+  storeSeqOps: number,
+  storeConcOps: number,
+): Row[] {
+  return [
+    row(
+      'lifecycle',
+      'raw Redis flow (record + deadline, CAS + XADD, XREAD), sequential',
+      summarize(seq.samples),
+      {
+        opsPerSec: seq.opsPerSec,
+        note: `store's throughput ${(seq.opsPerSec / storeSeqOps).toFixed(2)}× below this`,
+      },
+    ),
+    row('lifecycle', `raw Redis flow, ${CONCURRENCY} concurrent`, summarize(conc.samples), {
+      opsPerSec: conc.opsPerSec,
+      note: `store's throughput ${(conc.opsPerSec / storeConcOps).toFixed(2)}× below this (goal ≤ 2×)`,
+    }),
+  ];
 }
 
 /** Addresses (ip:port) of this run's own connections, found by their CLIENT SETNAME prefix. */

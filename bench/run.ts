@@ -19,6 +19,7 @@ import { botBench } from './bot.js';
 import { burstBench } from './burst.js';
 import { clusterLifecycleBench } from './cluster.js';
 import { formBench } from './forms.js';
+import { holdersBench } from './holders.js';
 import { lifecycleBench } from './lifecycle.js';
 import { memoryBench } from './memory.js';
 import { roundsBench } from './rounds.js';
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
     await step('store create/get/finish', () => storeOps(opts));
     await step('inbox delivery', async () => [await inboxDelivery(opts)]);
     await step('question lifecycle vs in-memory', () => lifecycleBench(opts));
+    await step('holders: one holder process vs three', () => holdersBench(opts));
     await step('cluster: question lifecycle on a 3-master Cluster vs one Redis', () =>
       clusterLifecycleBench(opts),
     );
