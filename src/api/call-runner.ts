@@ -6,7 +6,7 @@ import type { AuditSource, AuditedCall } from '../audit/index.js';
 import type { RelayClock } from '../relay/relay.js';
 import type { Origin, Question } from '../relay/types.js';
 import type { CallEnd, CallRecord, CallStore, NewCall } from './call-store.js';
-import { summaryResult } from '../mcp/index.js';
+import { wholeResult } from '../mcp/index.js';
 import { repeatEvery } from './repeat.js';
 
 /** Time between sweeps for calls whose replica is gone, ms: the question store's orphan sweep interval. */
@@ -95,7 +95,7 @@ export class CallRunner {
     try {
       const answer = await this.deps.runTool({ server: call.server, tool: call.tool, args, origin });
       // The server's own result is kept whole; a failure the hub reported in words becomes a text result.
-      const result = answer.callResult ?? summaryResult(answer);
+      const result = wholeResult(answer);
       end = answer.isError
         ? { status: 'failed', error: answer.text || 'The tool reported an error.', result }
         : { status: 'completed', result };

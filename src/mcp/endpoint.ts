@@ -15,7 +15,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from './types.js';
-import { summaryResult } from './results.js';
+import { wholeResult } from './results.js';
 
 /** How often a long wait sends a progress notification, in ms (hosts commonly time out after 60 s). */
 export const KEEPALIVE_MS = 15_000;
@@ -187,7 +187,7 @@ function endpointServer(ports: EndpointPorts, client: string): Server {
       const target = await gatewayTarget(ports, client, name);
       const call = { ...target, args };
       const options = { signal: extra.signal, onProgress: progress.note };
-      return summaryResult(await ports.callGatewayTool(client, call, options));
+      return wholeResult(await ports.callGatewayTool(client, call, options));
     } catch (error) {
       if (error instanceof EndpointRefusal) return refusalResult(error);
       throw error;

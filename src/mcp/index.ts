@@ -1,6 +1,6 @@
 // Public surface of the MCP side; the rest of the bot imports from here, never from the SDK.
 export { McpHub, type McpHubOptions } from './hub.js';
-export { summaryResult, type SummaryResult } from './results.js';
+export { wholeResult } from './results.js';
 export {
   McpClientError,
   type ElicitationContext,

@@ -73,6 +73,14 @@ export function summaryResult(result: Pick<ToolResult, 'isError' | 'text' | 'str
 }
 
 /**
+ * What a caller that keeps a tool's result returns: the server's whole CallToolResult (images, structured
+ * content, `_meta`), else the result the hub reported in words as a text result.
+ */
+export function wholeResult(result: ToolResult): Record<string, unknown> {
+  return result.callResult ?? summaryResult(result);
+}
+
+/**
  * SDK 1.x servers send "MCP error <code>: " before their own words (SDK 2.x clients no longer add it);
  * the server's own words follow.
  */

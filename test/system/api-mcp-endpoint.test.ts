@@ -1,9 +1,10 @@
 // The bot's MCP endpoint (POST /mcp) through the SDK's own client, with real Redis, the Slack stand-in and an
 // MCP server behind it: ask_human answered in Slack, a gateway server's tool whose elicitation is answered in
-// Slack by the configured person, and the API's refusals as tool errors.
+// Slack by the configured person, its whole result passed through, and the API's refusals as tool errors.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RICH_RESULT } from '../fixtures/elicit-server.js';
 import { fixtureCommand } from '../setup/compiled.js';
 import { openForm, startHarness, type Harness } from './harness.js';
 
@@ -108,5 +109,11 @@ describe('the MCP endpoint', () => {
     const result = await called;
     expect(result.isError).toBeFalsy();
     expect(JSON.stringify(result.content)).toContain('decline');
+  });
+
+  it("returns a gateway tool's whole result: every content block (an image among them), structuredContent and _meta", async () => {
+    const host = await agentHost();
+    const result = await host.callTool({ name: 'gw__rich', arguments: {} });
+    expect(result).toEqual(RICH_RESULT);
   });
 });
