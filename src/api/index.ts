@@ -16,6 +16,7 @@ import type { AuditReader } from './audit.js';
 import { Clients } from './auth.js';
 import { startDeliverySweep } from './delivery-sweep.js';
 import { EndedEvents } from './ended.js';
+import { RedisEndpointCalls } from './endpoint-calls.js';
 import { Idempotency } from './idempotency.js';
 import { mcpEndpointMount } from './mcp-endpoint.js';
 import type { QuestionsDeps } from './questions.js';
@@ -121,6 +122,7 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
     clients,
     questions,
     gateway: { servers: gatewayServers, tools: deps.tools },
+    calls: new RedisEndpointCalls(redis, (client, id) => k.endpointCall(client, id)),
     ...(config.api.gatewayAs ? { gatewayAs: config.api.gatewayAs } : {}),
     logger: deps.logger,
   });

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import {
   EndpointRefusal,
   mcpEndpoint,
+  type EndpointCall,
   type EndpointPorts,
   type GatewayTool,
   type HumanAnswer,
@@ -13,6 +14,7 @@ import type { ToolRunner } from '../relay/sources/mcp.js';
 import type { Question } from '../relay/types.js';
 import type { Mount } from '../slack/index.js';
 import type { ApiClient, Clients } from './auth.js';
+import type { EndpointCalls } from './endpoint-calls.js';
 import { ApiError, fromRelayError } from './errors.js';
 import { openContext, type QuestionCreate, type QuestionsDeps } from './questions.js';
 import { QUESTION_CREATE } from './schemas.js';
@@ -44,6 +46,8 @@ export interface McpEndpointDeps {
   questions: Pick<QuestionsDeps, 'open' | 'get' | 'end' | 'checkSchema' | 'timeoutMs' | 'ended' | 'clock'>;
   /** The servers marked `gateway: true`, and the hub that runs their tools. */
   gateway: { servers: readonly string[]; tools: Pick<ToolRunner, 'listTools' | 'callTool'> };
+  /** ask_human calls by the host's JSON-RPC id, for cancels that reach another replica. */
+  calls: EndpointCalls;
   /** `api.gateway.as`: whom gateway calls run for when the client names nobody. */
   gatewayAs?: string;
   logger: Pick<Logger, 'warn'>;
@@ -62,7 +66,11 @@ function endpointPorts(deps: McpEndpointDeps): EndpointPorts {
   return {
     authenticate: (header) => deps.clients.fromAuthorization(header)?.name,
     askHumanSchema: ASK_HUMAN_INPUT,
-    askHuman: (name, args, signal) => askHuman(deps, client(name), args, signal),
+    askHuman: (name, args, call) => askHuman(deps, client(name), args, call),
+    cancelElsewhere: async (name, requestId) => {
+      const id = await deps.calls.questionOf(name, requestId);
+      if (id !== undefined) await deps.questions.end(id, { action: 'cancel' }, 'withdrawn');
+    },
     gatewayTools: (name) => gatewayTools(deps, client(name)),
     callGatewayTool: async (name, call, options) => {
       const as = client(name).as ?? deps.gatewayAs;
@@ -86,7 +94,7 @@ async function askHuman(
   deps: McpEndpointDeps,
   client: ApiClient,
   args: Record<string, unknown>,
-  signal: AbortSignal,
+  { requestId, signal }: EndpointCall,
 ): Promise<HumanAnswer> {
   const { questions } = deps;
   const question = await refusing(async () => {
@@ -95,6 +103,8 @@ async function askHuman(
     questions.checkSchema(body.requestedSchema);
     return questions.open({ message: body.message, requestedSchema: body.requestedSchema }, context);
   });
+  const lifetimeMs = question.deadline - questions.clock.now() + DEADLINE_GRACE_MS;
+  await deps.calls.remember(client.name, requestId, question.id, lifetimeMs);
   const ended = await untilEnded(questions, question, signal);
   return ended?.outcome ?? { action: 'cancel' };
 }

@@ -31,6 +31,12 @@ export interface HumanAnswer {
   content?: Record<string, unknown>;
 }
 
+/** One tools/call of a host: its JSON-RPC id and the signal that fires when the host stops waiting. */
+export interface EndpointCall {
+  requestId: string;
+  signal: AbortSignal;
+}
+
 /** A gateway tool as the agent host sees it. */
 export interface GatewayTool {
   server: string;
@@ -56,8 +62,13 @@ export interface EndpointPorts {
   authenticate(authorization: string | undefined): string | undefined;
   /** The JSON Schema of ask_human's arguments (the API's question shape, one source of truth). */
   askHumanSchema: Tool['inputSchema'];
-  /** Asks and waits for the outcome; rejects with EndpointRefusal for input the API would refuse. */
-  askHuman(client: string, args: Record<string, unknown>, signal: AbortSignal): Promise<HumanAnswer>;
+  /**
+   * Asks and waits for the outcome; rejects with EndpointRefusal for input the API would refuse. `call` is the
+   * host's JSON-RPC id of the tools/call, by which a cancel reaching another replica finds the question.
+   */
+  askHuman(client: string, args: Record<string, unknown>, call: EndpointCall): Promise<HumanAnswer>;
+  /** A `notifications/cancelled` for a call not running on this replica: withdraws its question, if any. */
+  cancelElsewhere(client: string, requestId: string): Promise<void>;
   /** The tools of the gateway servers this client may use. */
   gatewayTools(client: string): Promise<GatewayTool[]>;
   /** Runs a gateway tool; its elicitations go to the client's target in Slack. */
@@ -86,8 +97,9 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * The request listener for POST /mcp; other methods get 405 (a stateless server keeps no streams). A host's
- * `notifications/cancelled` arrives as a POST of its own: when the call it names runs on this replica, that
- * call's handler is aborted (on another replica the call ends when the host drops its connection).
+ * `notifications/cancelled` arrives as a POST of its own, on whichever replica the host's balancer picks: when
+ * the call it names runs on this replica, that call's handler is aborted; otherwise the question an ask_human
+ * call of that id waits on is withdrawn, and the replica running it answers the host with `cancel`.
  */
 export function mcpEndpoint(ports: EndpointPorts): (req: IncomingMessage, res: ServerResponse) => void {
   const inFlight = new Map<string, StreamableHTTPServerTransport>();
@@ -125,7 +137,7 @@ async function serveOne(
   const called = callKey(client, body, 'tools/call');
   if (called !== undefined) inFlight.set(called, transport);
   const cancelled = callKey(client, body, 'notifications/cancelled');
-  if (cancelled !== undefined) void inFlight.get(cancelled)?.close();
+  if (cancelled !== undefined) cancelCall({ ports, inFlight }, client, cancelled);
   res.on('close', () => {
     if (called !== undefined && inFlight.get(called) === transport) inFlight.delete(called);
     void transport.close();
@@ -133,6 +145,15 @@ async function serveOne(
   });
   await server.connect(transport);
   await transport.handleRequest(req, res, body.parsed);
+}
+
+function cancelCall({ ports, inFlight }: Endpoint, client: string, key: string): void {
+  const local = inFlight.get(key);
+  if (local !== undefined) return void local.close();
+  const requestId = key.slice(client.length + 1);
+  ports.cancelElsewhere(client, requestId).catch((err: unknown) => {
+    ports.logger.warn({ err, requestId }, 'MCP endpoint could not withdraw a cancelled call');
+  });
 }
 
 /** The body as JSON (`parsed` undefined when it is not, for the transport to answer); undefined when too big. */
@@ -183,7 +204,10 @@ function endpointServer(ports: EndpointPorts, client: string): Server {
       (params) => extra.sendNotification({ method: 'notifications/progress', params }),
     );
     try {
-      if (name === ASK_HUMAN) return answerResult(await ports.askHuman(client, args, extra.signal));
+      if (name === ASK_HUMAN) {
+        const call = { requestId: String(extra.requestId), signal: extra.signal };
+        return answerResult(await ports.askHuman(client, args, call));
+      }
       const target = await gatewayTarget(ports, client, name);
       const call = { ...target, args };
       const options = { signal: extra.signal, onProgress: progress.note };

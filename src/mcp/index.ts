@@ -24,6 +24,7 @@ export {
   EndpointRefusal,
   GATEWAY_SEPARATOR,
   mcpEndpoint,
+  type EndpointCall,
   type EndpointPorts,
   type GatewayTool,
   type HumanAnswer,

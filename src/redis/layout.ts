@@ -54,6 +54,8 @@ export interface Keys {
   rate(server: string): string;
   readonly ended: string;
   idempotency(client: string, key: string): string;
+  /** The question an ask_human call of POST /mcp waits on, by API client and the host's JSON-RPC id. */
+  endpointCall(client: string, requestId: string): string;
   call(id: string): string;
   callQuestions(id: string): string;
   readonly runningCalls: string;
@@ -88,6 +90,7 @@ export function keys(prefix: string): Keys {
     rate: (server) => `${prefix}:{q}:rate:${server}`,
     ended: `${prefix}:{q}:ended`,
     idempotency: (client, key) => `${prefix}:{q}:idem:${client}:${key}`,
+    endpointCall: (client, requestId) => `${prefix}:{q}:mcpcall:${client}:${requestId}`,
     call: (id) => `${prefix}:{q}:call:${id}`,
     callQuestions: (id) => `${prefix}:{q}:call:${id}:questions`,
     runningCalls: `${prefix}:{q}:calls:running`,

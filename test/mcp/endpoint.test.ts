@@ -26,9 +26,13 @@ function recordingPorts() {
   const asks: {
     client: string;
     args: Record<string, unknown>;
+    requestId: string;
     signal: AbortSignal;
     answer: (a: HumanAnswer) => void;
   }[] = [];
+  /** Cancels this replica had no call for, as (client, JSON-RPC id). */
+  const elsewhere: [string, string][] = [];
+  let onElsewhere: () => void = () => undefined;
   let onAsk: () => void = () => undefined;
   const ports: EndpointPorts = {
     authenticate: (header) => (header === `Bearer ${TOKEN}` ? 'ci' : undefined),
@@ -41,13 +45,18 @@ function recordingPorts() {
       },
       required: ['message', 'requestedSchema', 'to'],
     },
-    askHuman: (client, args, signal) => {
+    askHuman: (client, args, { requestId, signal }) => {
       if (args.to === 'nobody')
         return Promise.reject(new EndpointRefusal('invalid_request', '/to is not an object'));
       return new Promise((answer) => {
-        asks.push({ client, args, signal, answer });
+        asks.push({ client, args, requestId, signal, answer });
         onAsk();
       });
+    },
+    cancelElsewhere: (client, requestId) => {
+      elsewhere.push([client, requestId]);
+      onElsewhere();
+      return Promise.resolve();
     },
     gatewayTools: () =>
       Promise.resolve([
@@ -70,7 +79,8 @@ function recordingPorts() {
     keepaliveMs: 20,
   };
   const nextAsk = () => new Promise<void>((resolve) => (onAsk = resolve));
-  return { ports, asks, nextAsk };
+  const nextElsewhere = () => new Promise<void>((resolve) => (onElsewhere = resolve));
+  return { ports, asks, nextAsk, elsewhere, nextElsewhere };
 }
 
 const servers: Server[] = [];
@@ -100,6 +110,18 @@ async function connect(url: URL, token = TOKEN): Promise<Client> {
   return client;
 }
 
+/** One JSON-RPC message POSTed with the token, as a host's transport would. */
+const postMessage = (url: URL, message: object) =>
+  fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+  });
+
 describe('the MCP endpoint', () => {
   it('refuses a request without a valid bearer token with 401, changing nothing', async () => {
     const { ports, asks } = recordingPorts();
@@ -125,19 +147,10 @@ describe('the MCP endpoint', () => {
     const { ports, asks } = recordingPorts();
     const url = await serve(ports);
     const message = 'x'.repeat(1024 * 1024);
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${TOKEN}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'ask_human', arguments: { message, requestedSchema: {}, to: { user: 'U1' } } },
-      }),
+    const res = await postMessage(url, {
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'ask_human', arguments: { message, requestedSchema: {}, to: { user: 'U1' } } },
     });
     expect(res.status).toBe(413);
     expect(asks).toEqual([]);
@@ -220,7 +233,7 @@ describe('the MCP endpoint', () => {
   });
 
   it('aborts the wait when the agent host cancels its request', async () => {
-    const { ports, asks, nextAsk } = recordingPorts();
+    const { ports, asks, nextAsk, elsewhere } = recordingPorts();
     const client = await connect(await serve(ports));
     const controller = new AbortController();
     const asked = nextAsk();
@@ -233,5 +246,20 @@ describe('the MCP endpoint', () => {
     await expect(result).rejects.toThrow();
     await aborted;
     expect(asks[0]!.signal.aborted).toBe(true);
+    expect(elsewhere).toEqual([]);
+  });
+
+  it("passes a cancel for a call this replica is not running on, with the client and the host's id", async () => {
+    const { ports, asks, elsewhere, nextElsewhere } = recordingPorts();
+    const url = await serve(ports);
+    const cancelled = nextElsewhere();
+    const res = await postMessage(url, {
+      method: 'notifications/cancelled',
+      params: { requestId: 42, reason: 'the agent gave up' },
+    });
+    expect(res.status).toBe(202);
+    await cancelled;
+    expect(elsewhere).toEqual([['ci', '42']]);
+    expect(asks).toEqual([]);
   });
 });

@@ -23,6 +23,7 @@ describe('the MCP endpoint', () => {
       env: { ELICIT_RELAY_API_TOKEN: TOKEN },
       servers: { gw: { ...fixtureCommand(), gateway: true } },
       config: { api: { gateway: { as: 'U2' } } },
+      replicas: 2,
     });
   }, 60_000);
   afterAll(async () => {
@@ -30,7 +31,18 @@ describe('the MCP endpoint', () => {
     await h.close();
   });
 
-  const endpoint = () => new URL(`http://127.0.0.1:${h.replicas[0]?.port}/mcp`);
+  const endpoint = (replica = 0) => new URL(`http://127.0.0.1:${h.replicas[replica]?.port}/mcp`);
+  /** One JSON-RPC message POSTed as a host would, to the given replica. */
+  const post = (replica: number, message: object) =>
+    fetch(endpoint(replica), {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+    });
   async function agentHost(): Promise<Client> {
     const client = new Client({ name: 'headless-agent', version: '1.0.0' });
     clients.push(client);
@@ -111,9 +123,37 @@ describe('the MCP endpoint', () => {
     expect(JSON.stringify(result.content)).toContain('decline');
   });
 
+  it("withdraws ask_human's question when the host's cancel lands on another replica; the call answers cancel", async () => {
+    const requestId = `cancel-elsewhere-${Date.now()}`;
+    const call = await post(0, {
+      id: requestId,
+      method: 'tools/call',
+      params: {
+        name: 'ask_human',
+        arguments: { message: 'Ship it on Friday?', requestedSchema: APPROVE, to: { user: 'U3' } },
+      },
+    });
+    const card = await cardFor('U3');
+    const cancel = await post(1, { method: 'notifications/cancelled', params: { requestId } });
+    expect(cancel.status).toBe(202);
+    const update = await h.standin.waitForCall('chat.update', (c) => c.args.ts === card.ts, 15_000);
+    expect(JSON.stringify(update.args.blocks)).toContain('Withdrawn by an automation (default)');
+    // Replica 0 still holds the host's request open: the withdrawal reaches it as the call's answer.
+    const answer = sseMessages(await call.text()).find((m) => m.id === requestId);
+    expect(answer?.result?.structuredContent).toEqual({ action: 'cancel' });
+  });
+
   it("returns a gateway tool's whole result: every content block (an image among them), structuredContent and _meta", async () => {
     const host = await agentHost();
     const result = await host.callTool({ name: 'gw__rich', arguments: {} });
     expect(result).toEqual(RICH_RESULT);
   });
 });
+
+/** The JSON-RPC messages of a Streamable HTTP response's event stream. */
+function sseMessages(text: string): { id?: unknown; result?: { structuredContent?: unknown } }[] {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice('data: '.length)) as { id?: unknown });
+}
