@@ -70,12 +70,19 @@ function runCli(args: string[]): Promise<{ exitCode: number; output: string }> {
   });
 }
 
-/** Runs one scenario; `timeoutMs` is the CLI's limit for the client process (default 20 s). */
-export async function runScenario(scenario: string, timeoutMs = 20_000): Promise<ScenarioResult> {
+/**
+ * Runs one scenario; `timeoutMs` is the CLI's limit for the client process (default 20 s). `clientArgs` are
+ * node's arguments for the client: its source through tsx unless a caller has it compiled (the tests do).
+ */
+export async function runScenario(
+  scenario: string,
+  timeoutMs = 20_000,
+  clientArgs = ['--import', 'tsx', clientPath],
+): Promise<ScenarioResult> {
   const outDir = await mkdtemp(join(tmpdir(), 'elicit-relay-conformance-'));
   try {
     // The CLI splits --command on spaces and appends the server URL; these paths contain none.
-    const command = `${process.execPath} --import tsx ${clientPath}`;
+    const command = [process.execPath, ...clientArgs].join(' ');
     const args = ['client', '--command', command, '--scenario', scenario, '--timeout', String(timeoutMs)];
     const { exitCode, output } = await runCli([...args, '-o', outDir]);
     const checks = await readChecks(outDir);

@@ -3,6 +3,7 @@
 // (about 5 s each on the 2-core CI machine), so they live in a folder of their own.
 import { describe, expect, it } from 'vitest';
 import { AUTH_SCENARIOS, runScenario } from '../../scripts/conformance.js';
+import { conformanceClient } from '../setup/compiled.js';
 
 /**
  * In these two, 0.1.13's authorization server metadata (fetched for the issuer `<server>/tenant1` that the
@@ -16,7 +17,7 @@ describe('MCP conformance auth/* scenarios against McpHub with the bot sign-in',
   const passing = AUTH_SCENARIOS.filter((scenario) => !ISSUER_MISMATCH.includes(scenario));
 
   it.each(passing)('passes every check of %s', { timeout: 40_000 }, async (scenario) => {
-    const result = await runScenario(scenario);
+    const result = await runScenario(scenario, undefined, conformanceClient());
     const notPassed = result.checks.filter((check) => check.status !== 'SUCCESS');
     expect(notPassed, result.output).toEqual([]);
     expect(result.checks.length).toBeGreaterThan(0);
@@ -27,7 +28,7 @@ describe('MCP conformance auth/* scenarios against McpHub with the bot sign-in',
     'refuses %s, whose authorization server metadata names another issuer',
     { timeout: 40_000 },
     async (scenario) => {
-      const result = await runScenario(scenario);
+      const result = await runScenario(scenario, undefined, conformanceClient());
       expect(result.output).toContain('IssuerMismatchError');
       const failed = result.checks.filter((check) => check.status === 'FAILURE').map((c) => c.id);
       expect(failed).toEqual(['client-registration', 'authorization-request', 'token-request']);

@@ -2,10 +2,11 @@
 // same function as `npm run conformance`. Each scenario spawns the CLI and the client (about 2 s each).
 import { describe, expect, it } from 'vitest';
 import { runScenario, SCENARIOS } from '../../scripts/conformance.js';
+import { conformanceClient } from '../setup/compiled.js';
 
 describe('MCP conformance (client scenarios) against McpHub', () => {
   it.each(SCENARIOS)('passes every check of %s', { timeout: 40_000 }, async (scenario) => {
-    const result = await runScenario(scenario);
+    const result = await runScenario(scenario, undefined, conformanceClient());
     const notPassed = result.checks.filter((check) => check.status !== 'SUCCESS');
     expect(notPassed, result.output).toEqual([]);
     expect(result.checks.length).toBeGreaterThan(0);

@@ -14,6 +14,7 @@ export const COMPILED_ENTRIES = [
   'test/fixtures/elicit-server.ts',
   'test/faults/support/replica.ts',
   'src/cli.ts',
+  'scripts/conformance-client.ts',
 ] as const;
 
 export type CompiledEntry = (typeof COMPILED_ENTRIES)[number];
@@ -26,4 +27,9 @@ export function compiled(entry: CompiledEntry): string {
 /** The fixture MCP server as an `mcpServers` entry's command and arguments (stdio). */
 export function fixtureCommand(): { command: string; args: string[] } {
   return { command: process.execPath, args: [compiled('test/fixtures/elicit-server.ts')] };
+}
+
+/** node's arguments for the conformance client (scripts/conformance-client.ts), for runScenario. */
+export function conformanceClient(): string[] {
+  return [compiled('scripts/conformance-client.ts')];
 }
