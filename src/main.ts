@@ -6,7 +6,8 @@ import type { SlackAppConfig } from './config/index.js';
 import { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import type { ToolSummary } from './mcp/index.js';
-import { openState, startQuestionWork } from './persistence.js';
+import { openRounds, openState, startQuestionWork } from './persistence.js';
+import { roundKeeper, startTakeOver } from './rounds/index.js';
 import { ServerPolicies } from './policies.js';
 import { Answering } from './answering/service.js';
 import { questionView, startApi, type RunningApi } from './api/index.js';
@@ -54,6 +55,7 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
   // The API lists a call's questions on it; it starts after the relay, which tells it of new questions.
   const late: { api?: RunningApi } = {};
   const opened = await openState(config, { holderId, logger }, parts);
+  const roundStore = await openRounds(config, { holderId, logger }, parts);
   const audit = await startAudit(config, { logger, clock: systemClock }, parts);
   const metrics = new Metrics(systemClock);
   const policies = new ServerPolicies(config.servers);
@@ -100,6 +102,7 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     completions,
     logger,
     onStatus: metrics.mcpStatus,
+    rounds: roundKeeper({ store: roundStore, claimant: holderId, clock: systemClock, logger }),
   });
   metrics.watch(metricSources({ relay, outbox: opened.outbox, hub, state: opened.state }));
   parts.push('MCP sessions', () => hub.close());
@@ -113,6 +116,9 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
   const tools = mcpToolRunner(hub);
   // A person's own runs are audited here; an API call's run is audited by the API's call runner.
   const { runTool } = slack.listen({ answering, tools: auditedToolRuns(tools, audit, systemClock) });
+  // Rounds whose replica stopped: their retry is sent here and the result posted where the run was.
+  const takeOver = { store: roundStore, claimant: holderId, clock: systemClock, logger };
+  parts.push('rounds take-over', startTakeOver({ ...takeOver, resume: (call) => runTool(call) }));
   const apiDeps = {
     relay,
     answerers: slack.audience,

@@ -6,6 +6,8 @@ import type { Logger } from './logger.js';
 import type { Relay } from './relay/relay.js';
 import { Outbox, SlackState } from './slack/index.js';
 import { QuestionStore } from './store/index.js';
+import { RedisConnections, endClient, keys } from './redis/index.js';
+import { RedisRoundStore } from './rounds/index.js';
 
 export interface OpenedState {
   store: QuestionStore;
@@ -29,6 +31,19 @@ export async function openState(
   const outbox = await Outbox.open({ ...redis, logger: who.logger });
   parts.push('outbox', () => outbox.close());
   return { store, state, outbox };
+}
+
+/** The round store of durable 2026 rounds, on its own command connection. */
+export async function openRounds(
+  config: AppConfig,
+  who: { holderId: string; logger: Logger },
+  parts: Lifecycle,
+): Promise<RedisRoundStore> {
+  const k = keys(config.redis.prefix);
+  const connections = new RedisConnections(config.redis, who.logger);
+  const redis = await connections.command(k.connectionName('rounds', who.holderId));
+  parts.push('rounds connection', () => endClient(redis, true));
+  return new RedisRoundStore({ redis, keys: k });
 }
 
 /**

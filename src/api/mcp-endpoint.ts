@@ -78,6 +78,8 @@ function endpointPorts(deps: McpEndpointDeps): EndpointPorts {
         const fix = 'Set api.gateway.as (or the client’s `as`) to the Slack user its questions go to.';
         throw new EndpointRefusal('no_person', `Gateway tools need a person to ask. ${fix}`);
       }
+      // Not `durable`: a gateway call is bound to its HTTP request, so its 2026 rounds stay in this
+      // replica's memory (a survivor would have nobody to answer).
       return deps.gateway.tools.callTool({
         ...call,
         origin: { userId: as },

@@ -11,6 +11,7 @@ import type { McpAuth } from './auth/sign-in.js';
 import type { Origin } from '../relay/types.js';
 import {
   McpClientError,
+  type DurableRounds,
   type ElicitationSink,
   type McpLogger,
   type McpServerSpec,
@@ -46,6 +47,11 @@ export interface McpHubOptions {
   logger?: McpLogger;
   /** Sign-in for servers that need it (MCP authorization, auth/sign-in.ts); absent: none signs in. */
   auth?: McpAuth;
+  /**
+   * Where calls marked `durable` keep their 2026 input rounds (src/rounds over Redis), so a survivor can
+   * retry them; absent: every round lives in the memory of the replica running the call.
+   */
+  rounds?: DurableRounds;
 }
 
 const DEFAULT_IDLE_CLOSE_MS = 10 * 60_000;
@@ -69,6 +75,7 @@ export class McpHub {
       ...(opts.onStatus === undefined ? {} : { onStatus: opts.onStatus }),
       ...(opts.logger === undefined ? {} : { logger: opts.logger }),
       ...(opts.auth === undefined ? {} : { auth: opts.auth }),
+      ...(opts.rounds === undefined ? {} : { rounds: opts.rounds }),
     };
     this.links = new Map(opts.servers.map((spec) => [spec.name, new ServerLink(spec, shared)]));
   }

@@ -3,6 +3,8 @@ export { McpHub, type McpHubOptions } from './hub.js';
 export { wholeResult } from './results.js';
 export {
   McpClientError,
+  type DurableRound,
+  type DurableRounds,
   type ElicitationContext,
   type ElicitationMode,
   type ElicitationSink,
@@ -12,6 +14,7 @@ export {
   type McpServerSpec,
   type McpTransportSpec,
   type ProgressUpdate,
+  type ResumedRound,
   type ServerInfo,
   type ServerStatus,
   type ToolCall,

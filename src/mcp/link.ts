@@ -18,6 +18,7 @@ import { MAX_SIGN_INS, MAX_STEP_UPS, needsSignIn, type McpAuth, type SessionAuth
 import type { PriorDiscovery } from '@modelcontextprotocol/client';
 import {
   McpClientError,
+  type DurableRounds,
   type ElicitationSink,
   type McpLogger,
   type McpServerSpec,
@@ -46,6 +47,8 @@ export interface LinkOptions {
   logger?: McpLogger;
   /** Sign-in for servers with `auth` (auth/sign-in.ts); absent: no session signs in. */
   auth?: McpAuth;
+  /** Where durable calls keep their 2026 rounds; absent: every round stays in memory. */
+  rounds?: DurableRounds;
 }
 
 export class ServerLink {
@@ -277,6 +280,7 @@ export class ServerLink {
       ...(prior === undefined ? {} : { prior }),
       ...(this.opts.logger === undefined ? {} : { logger: this.opts.logger }),
       ...(sessionAuth === undefined ? {} : { auth: sessionAuth }),
+      ...(this.opts.rounds === undefined ? {} : { rounds: this.opts.rounds }),
     }).catch((error: unknown) => {
       this.era = undefined;
       throw error;

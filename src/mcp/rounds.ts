@@ -5,6 +5,8 @@
 // then the call is sent again as a new request (so a new JSON-RPC id) with `inputResponses` keyed exactly
 // as the entries were and `requestState` passed back byte for byte, never parsed; absent when the server
 // sent none. The server may answer `input_required` again; after `maxRounds` retries the call fails.
+// A durable call (ToolCall.durable) also keeps each round in the round store (continuation.ts), so that a
+// survivor can send the retry if this replica dies; otherwise the round lives in this promise only.
 import {
   isInputRequiredResult,
   ProtocolError,
@@ -16,6 +18,7 @@ import {
   type RequestOptions,
 } from '@modelcontextprotocol/client';
 import { CallToolResultSchema } from '@modelcontextprotocol/core';
+import { Continuation, type DurableCall, type Retry } from './continuation.js';
 import { McpClientError } from './types.js';
 
 /** How many times a call is sent again for input before it fails; the spec's suggested default. */
@@ -30,6 +33,8 @@ export interface RoundsOptions {
   /** Per-leg request options (signal, progress); the time people take answering is outside them. */
   request: RequestOptions;
   answer: AnswerInput;
+  /** Keep the rounds in the round store (and resume one); absent: in this replica's memory. */
+  durable?: DurableCall;
 }
 
 /** Runs `tools/call` through as many rounds as the server asks for; resolves with its `CallToolResult`. */
@@ -38,32 +43,69 @@ export async function callWithRounds(
   params: { name: string; arguments: Record<string, unknown> },
   opts: RoundsOptions,
 ): Promise<Record<string, unknown>> {
-  const schema = withInputRequired(CallToolResultSchema);
-  let retry: { inputResponses?: Record<string, ElicitResult>; requestState?: string } = {};
-  for (let round = 0; ; round += 1) {
-    const sent = { method: 'tools/call', params: { ...params, ...retry } };
-    const result = await client
-      .request(sent, schema, { ...opts.request, allowInputRequired: true })
-      .catch((error: unknown) => {
-        throw retry.requestState === undefined ? error : expiredRound(error, params.name, opts.server, round);
-      });
-    if (!isInputRequiredResult(result)) return result;
-    if (round >= opts.maxRounds) {
-      throw new McpClientError(
-        'tool_failed',
-        opts.server,
-        `${params.name} on ${opts.server} still asked for input after ${rounds(opts.maxRounds)}, the most allowed`,
-      );
+  const kept = opts.durable === undefined ? undefined : new Continuation(opts.durable);
+  let retry: Retry = kept?.resumed() ?? {};
+  try {
+    for (let round = opts.durable?.resume?.round ?? 0; ; round += 1) {
+      const result = await send(client, { ...params, ...retry }, opts, round, kept);
+      if (!isInputRequiredResult(result)) return result;
+      if (round >= opts.maxRounds) {
+        throw new McpClientError(
+          'tool_failed',
+          opts.server,
+          `${params.name} on ${opts.server} still asked for input after ${rounds(opts.maxRounds)}, the most allowed`,
+        );
+      }
+      retry = await answerRound(result, round + 1, opts, kept);
     }
-    const entries = Object.entries(result.inputRequests ?? {});
-    const answers = await Promise.all(
-      entries.map(async ([key, request]) => [key, await opts.answer(key, request)] as const),
-    );
-    retry = {
-      ...(entries.length === 0 ? {} : { inputResponses: Object.fromEntries(answers) }),
-      ...(result.requestState === undefined ? {} : { requestState: result.requestState }),
-    };
+  } finally {
+    await kept?.finished();
   }
+}
+
+/** Sends the call (or its `round`-th retry); a durable retry holds its claim until it is answered. */
+async function send(
+  client: Client,
+  params: { [field: string]: unknown; name: string; requestState?: string },
+  opts: RoundsOptions,
+  round: number,
+  kept: Continuation | undefined,
+) {
+  const release = kept?.hold();
+  try {
+    return await client.request({ method: 'tools/call', params }, withInputRequired(CallToolResultSchema), {
+      ...opts.request,
+      allowInputRequired: true,
+    });
+  } catch (error) {
+    throw params.requestState === undefined ? error : expiredRound(error, params.name, opts.server, round);
+  } finally {
+    release?.();
+  }
+}
+
+/** Gathers every answer of round `round` (recorded as they come when durable); resolves with the retry. */
+async function answerRound(
+  result: { inputRequests?: Record<string, InputRequest>; requestState?: string },
+  round: number,
+  opts: RoundsOptions,
+  kept: Continuation | undefined,
+): Promise<Retry> {
+  const entries = Object.entries(result.inputRequests ?? {});
+  // A round that asks nothing is retried at once (the spec allows it): nothing to keep.
+  if (entries.length > 0) await kept?.record(round, result.requestState, entries);
+  const answers = await Promise.all(
+    entries.map(async ([key, request]) => {
+      const answer = await opts.answer(key, request);
+      await kept?.answered(round, key, answer);
+      return [key, answer] as const;
+    }),
+  );
+  if (entries.length > 0) kept?.assertClaimed(round);
+  return {
+    ...(entries.length === 0 ? {} : { inputResponses: Object.fromEntries(answers) }),
+    ...(result.requestState === undefined ? {} : { requestState: result.requestState }),
+  };
 }
 
 const rounds = (n: number): string => (n === 1 ? '1 round' : `${n} rounds`);

@@ -6,12 +6,14 @@ import type { Clock } from '../clock.js';
 import { RelayClient } from './elicitation.js';
 import { SessionQuestions } from './questions.js';
 import { callWithRounds, DEFAULT_MAX_ROUNDS, onlyElicitation } from './rounds.js';
+import type { DurableCall } from './continuation.js';
 import { cancelToolTask, runToolTask } from './tasks.js';
 import { callError, toSummary, toToolResult, urlRequiredResult } from './results.js';
 import { refusesStreamableHttp } from './transport.js';
 import type { SessionAuth } from './auth/sign-in.js';
 import {
   McpClientError,
+  type DurableRounds,
   type ElicitationMode,
   type ElicitationSink,
   type McpLogger,
@@ -63,6 +65,8 @@ export interface SessionOptions {
   logger?: McpLogger;
   /** The session's sign-in, for a server with `auth`: the hub waits on it after an UnauthorizedError. */
   auth?: SessionAuth;
+  /** Where durable calls keep their 2026 rounds (McpHubOptions.rounds). */
+  rounds?: DurableRounds;
 }
 
 export class McpSession {
@@ -230,13 +234,27 @@ export class McpSession {
       return toToolResult(await this.client.callTool(params, this.requestOptions(run)));
     }
     const server = this.opts.spec.name;
+    const durable = this.durable(call);
     const result = await callWithRounds(this.client, params, {
       server,
       maxRounds: this.opts.spec.maxRounds ?? DEFAULT_MAX_ROUNDS,
       request: this.requestOptions(run),
       answer: (key, request) => this.questions.answerInput(onlyElicitation(server, request), key, run),
+      ...(durable === undefined ? {} : { durable }),
     });
     return toToolResult(result);
+  }
+
+  /** A durable call's rounds in the round store; a new round's answers are waited for as long as a question. */
+  private durable(call: ToolCall): DurableCall | undefined {
+    const { rounds, spec, clock } = this.opts;
+    if (rounds === undefined || (call.durable !== true && call.resume === undefined)) return undefined;
+    return {
+      rounds,
+      call: { server: spec.name, tool: call.tool, args: call.args, origin: call.origin },
+      deadline: () => clock.now() + spec.elicitationTimeoutMs + TOOL_TIMEOUT_MARGIN_MS,
+      ...(call.resume === undefined ? {} : { resume: call.resume }),
+    };
   }
 
   /** Task-augmented (revision 2025-11-25, see tasks.ts); the task is cancelled when the call is abandoned. */

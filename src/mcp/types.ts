@@ -152,6 +152,55 @@ export interface ToolCall {
   timeoutMs?: number;
   /** Progress notifications of the call (and status messages of its task). */
   onProgress?: (update: ProgressUpdate) => void;
+  /**
+   * Keep this call's 2026 input rounds in the deployment's round store (McpHubOptions.rounds), so that a
+   * survivor sends the retry when this replica dies. A person's `/mcp run` sets it; API calls and the gateway's
+   * calls (bound to their HTTP request) keep their rounds in this replica's memory.
+   */
+  durable?: true;
+  /** A round this replica took over from the round store: the call starts with its retry. */
+  resume?: ResumedRound;
+}
+
+/** A round taken over from the round store: its continuation, number, state and answers (see DurableRounds). */
+export interface ResumedRound {
+  id: string;
+  /** The round's number: the retry sent is the call's `round`-th. */
+  round: number;
+  requestState?: string;
+  /** By request key, as recorded (ElicitResult JSON). */
+  answers: Record<string, unknown>;
+}
+
+/** One `input_required` answer of a durable call, as the round store keeps it. */
+export interface DurableRound {
+  server: string;
+  tool: string;
+  args: Record<string, unknown>;
+  origin: Origin;
+  requestState?: string;
+  /** Each `inputRequests` entry by key, as the server sent it. */
+  requests: { key: string; request: unknown }[];
+  /** 1 for the call's first `input_required` answer. */
+  round: number;
+  /** Epoch ms after which nobody waits for the round's answers. */
+  deadline: number;
+}
+
+/**
+ * Where a durable call's rounds live (implemented over src/rounds' RoundStore for this replica): `answered`
+ * is true when the answer was the round's last and this replica claimed the retry; `hold` keeps the claim
+ * while the retry is out (returns its stop); `finished` drops the continuation once the call has ended.
+ */
+export interface DurableRounds {
+  open(round: DurableRound): Promise<string>;
+  next(
+    id: string,
+    round: Omit<DurableRound, 'server' | 'tool' | 'args' | 'origin' | 'round'>,
+  ): Promise<boolean>;
+  answered(id: string, round: number, key: string, answer: unknown): Promise<boolean>;
+  hold(id: string): () => void;
+  finished(id: string): Promise<void>;
 }
 
 /** One URL-mode elicitation of a -32042 (`URLElicitationRequiredError`) answer to a tool call. */

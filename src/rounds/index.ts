@@ -12,3 +12,5 @@ export {
   type RoundStatus,
   type RoundStore,
 } from './types.js';
+export { ROUND_LEASE_MS, roundKeeper, type KeeperOptions } from './keeper.js';
+export { TAKE_OVER_EVERY_MS, startTakeOver, type ResumedCall, type TakeOverOptions } from './take-over.js';

@@ -16,7 +16,7 @@ import {
   type Locale,
   type SlackMessage,
 } from '../../blocks/index.js';
-import type { ToolCall, ToolResult, UrlRequired } from '../mcp/index.js';
+import type { ResumedRound, ToolCall, ToolResult, UrlRequired } from '../mcp/index.js';
 import type { Origin } from '../relay/types.js';
 import type { Locales } from './locales.js';
 import { slackErrorCode } from './outbox/index.js';
@@ -47,6 +47,8 @@ export interface ToolRun {
   tool: string;
   args: Record<string, unknown>;
   origin: Origin;
+  /** A 2026 round another replica started, taken over from the round store: the run starts with its retry. */
+  resume?: ResumedRound;
 }
 
 export class ToolResults {
@@ -69,7 +71,10 @@ export class ToolResults {
     let result: ToolResult;
     try {
       const onProgress = progress.update.bind(progress);
-      result = await this.opts.callTool({ ...call, origin: place.origin, onProgress });
+      // A person's run keeps its 2026 rounds in the round store, so a survivor can finish it (an API call's
+      // rounds stay with the replica running it, which is the one its record names).
+      const durable = call.origin.callId === undefined ? { durable: true as const } : {};
+      result = await this.opts.callTool({ ...call, origin: place.origin, onProgress, ...durable });
     } catch (error) {
       // An unexpected failure still ends the "working…" message; the error goes on to be logged.
       await progress.end(true);

@@ -230,16 +230,18 @@ export function inputLabelled(h: Harness, viewId: string, label: string): string
 
 /**
  * One more replica of a harness's deployment as a child process (same Redis prefix, same Slack stand-in, the
- * fixture server), on its own port; resolves once it is ready. Kill it through `run.child`.
+ * fixture server, and `servers`: more `mcpServers` entries), on its own port; resolves once it is ready. Kill it
+ * through `run.child`.
  */
 export async function childReplica(
   of: Pick<Harness, 'prefix' | 'standin'>,
   env: Record<string, string> = {},
+  servers: Record<string, unknown> = {},
 ): Promise<{ run: CliRun; port: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-replica-'));
   const config = join(dir, 'config.json');
   const fixture = fixtureCommand();
-  writeFileSync(config, JSON.stringify({ mcpServers: { fixture } }));
+  writeFileSync(config, JSON.stringify({ mcpServers: { fixture, ...servers } }));
   const port = await freePort();
   const run = runCli(
     {

@@ -2,6 +2,7 @@
 // and `/mcp` runs tools through the tool runner. (Only src/mcp imports the MCP SDK; this uses its front door.)
 import {
   McpClientError,
+  type DurableRounds,
   McpHub,
   SignInError,
   type ElicitationSink,
@@ -24,13 +25,19 @@ import type { QuestionIntake } from './intake.js';
  */
 export function startMcpServers(
   servers: readonly ServerConfig[],
-  deps: McpSinkDeps & { logger: Logger; onStatus?: (status: ServerStatus) => void; auth?: McpAuth },
+  deps: McpSinkDeps & {
+    logger: Logger;
+    onStatus?: (status: ServerStatus) => void;
+    auth?: McpAuth;
+    rounds?: DurableRounds;
+  },
 ): McpHub {
   const { logger } = deps;
   const hub = new McpHub({
     ...(deps.auth === undefined ? {} : { auth: deps.auth }),
     servers: servers.map(mcpServerSpec),
     sink: mcpElicitationSink(deps),
+    ...(deps.rounds === undefined ? {} : { rounds: deps.rounds }),
     logger: logger.child({ component: 'mcp' }),
     onStatus: (status) => {
       deps.onStatus?.(status);

@@ -1,0 +1,108 @@
+// A durable call's rounds as this replica sees them (rounds.ts drives them): each `input_required` answer is
+// recorded in the round store before its questions are asked, each answer as it comes, and the answer that
+// completes a round claims its retry for this replica (atomically, see src/rounds). While the retry is out the
+// claim is held; if this replica dies, the claim lapses and a survivor's take-over resumes the call from the
+// store (ToolCall.resume), sending the retry itself.
+import { ElicitResultSchema } from '@modelcontextprotocol/core';
+import type { ElicitResult, InputRequest } from '@modelcontextprotocol/client';
+import { McpClientError, type DurableRound, type DurableRounds, type ResumedRound } from './types.js';
+
+/** What rounds.ts needs to keep a call's rounds durable. */
+export interface DurableCall {
+  rounds: DurableRounds;
+  call: Pick<DurableRound, 'server' | 'tool' | 'args' | 'origin'>;
+  /** When a new round's answers stop being waited for, epoch ms. */
+  deadline: () => number;
+  /** The round this call resumes, when a survivor took it over. */
+  resume?: ResumedRound;
+}
+
+/** The parts of a retry that carry a round's answers. */
+export interface Retry {
+  inputResponses?: Record<string, ElicitResult>;
+  requestState?: string;
+}
+
+export class Continuation {
+  private id: string | undefined;
+  private claimedRound: number;
+
+  constructor(private readonly durable: DurableCall) {
+    this.id = durable.resume?.id;
+    this.claimedRound = durable.resume?.round ?? 0;
+  }
+
+  /** The retry of the resumed round (its answers as recorded, its requestState untouched); {} for a new call. */
+  resumed(): Retry {
+    const resume = this.durable.resume;
+    if (resume === undefined) return {};
+    const answers = Object.entries(resume.answers).map(([key, json]): [string, ElicitResult] => [
+      key,
+      this.answerOf(key, json),
+    ]);
+    return {
+      ...(answers.length === 0 ? {} : { inputResponses: Object.fromEntries(answers) }),
+      ...(resume.requestState === undefined ? {} : { requestState: resume.requestState }),
+    };
+  }
+
+  /** Records round `round` (the first opens the continuation) before anyone is asked. */
+  async record(round: number, requestState: string | undefined, entries: [string, InputRequest][]) {
+    const { rounds, call } = this.durable;
+    const requests = entries.map(([key, request]) => ({ key, request }));
+    const next = {
+      ...(requestState === undefined ? {} : { requestState }),
+      requests,
+      deadline: this.durable.deadline(),
+    };
+    if (this.id === undefined) {
+      this.id = await rounds.open({ ...call, ...next, round });
+      return;
+    }
+    if (!(await rounds.next(this.id, next))) throw this.lost(round);
+  }
+
+  /** Records one answer of round `round`; the last one claims the retry for this replica. */
+  async answered(round: number, key: string, answer: ElicitResult): Promise<void> {
+    if (this.id === undefined) return;
+    if (await this.durable.rounds.answered(this.id, round, key, answer)) this.claimedRound = round;
+  }
+
+  /** Fails unless this replica claimed round `round`'s retry (it was taken over, or the round is gone). */
+  assertClaimed(round: number): void {
+    if (this.id !== undefined && this.claimedRound !== round) throw this.lost(round);
+  }
+
+  /** Holds the claim while a retry is out; call the returned stop when it answered. */
+  hold(): () => void {
+    return this.id === undefined ? () => undefined : this.durable.rounds.hold(this.id);
+  }
+
+  /** The call ended here (result or failure): its continuation goes. */
+  async finished(): Promise<void> {
+    if (this.id !== undefined) await this.durable.rounds.finished(this.id);
+  }
+
+  private answerOf(key: string, json: unknown): ElicitResult {
+    const parsed = ElicitResultSchema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    const { server, tool } = this.durable.call;
+    throw new McpClientError(
+      'tool_failed',
+      server,
+      `the recorded answer to ${key} of ${tool} cannot be read`,
+      {
+        cause: parsed.error,
+      },
+    );
+  }
+
+  private lost(round: number): McpClientError {
+    const { server, tool } = this.durable.call;
+    return new McpClientError(
+      'tool_failed',
+      server,
+      `round ${round} of ${tool} on ${server} is no longer this replica's to send: the round store lost it or another replica took it over`,
+    );
+  }
+}

@@ -1,0 +1,47 @@
+// This replica's side of the round store, as the MCP hub uses it (DurableRounds): claims are this replica's
+// (its holder id), timed by its clock; a held claim is renewed every third of its lease while a retry is out,
+// so only a replica that stopped loses it. Leases are judged by the clock of the replica taking over, so
+// replicas' clocks are assumed to agree within a few seconds (as the question store's leases assume).
+import type { Clock } from '../clock.js';
+import type { DurableRound, DurableRounds } from '../mcp/index.js';
+import type { Claim, RoundStore } from './types.js';
+
+/** How long a claim on a round's retry holds without renewal, ms: a survivor takes over after this. */
+export const ROUND_LEASE_MS = 15_000;
+
+export interface KeeperOptions {
+  store: RoundStore;
+  /** This replica's holder id. */
+  claimant: string;
+  clock: Pick<Clock, 'now' | 'schedule'>;
+  leaseMs?: number;
+  logger: { warn(obj: object, msg: string): void };
+}
+
+export function roundKeeper(opts: KeeperOptions): DurableRounds {
+  const { store, claimant, clock, logger } = opts;
+  const leaseMs = opts.leaseMs ?? ROUND_LEASE_MS;
+  const claim = (): Claim => ({ claimant, now: clock.now(), leaseMs });
+  return {
+    open: async (round: DurableRound) => (await store.open(round)).id,
+    next: (id, next) => store.next(id, claimant, next),
+    answered: async (id, round, key, answer) =>
+      (await store.answer(id, round, key, answer, claim())) === 'claimed',
+    hold: (id) => {
+      let cancel = (): void => undefined;
+      const renew = (): void => {
+        cancel = clock.schedule(() => {
+          store.renew(id, claim()).then(
+            (held) => held && renew(),
+            (err: unknown) => logger.warn({ err, round: id }, 'round claim not renewed; retrying'),
+          );
+        }, leaseMs / 3);
+      };
+      renew();
+      return () => cancel();
+    },
+    finished: async (id) => {
+      await store.finish(id, claimant);
+    },
+  };
+}
