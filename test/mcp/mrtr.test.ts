@@ -79,6 +79,7 @@ describe('McpHub against a 2026-07-28 (MRTR) server', () => {
     const { hub: h } = makeHub(() => ({ action: 'cancel' }), [inMemorySpec('legacy')]);
     const tools = await h.listTools('modern');
     expect(tools.map((t) => t.name).sort()).toEqual([
+      'counted',
       'echo',
       'endless',
       'expiring',
