@@ -17,7 +17,7 @@ describe('MCP conformance auth/* scenarios against McpHub with the bot sign-in',
   const passing = AUTH_SCENARIOS.filter((scenario) => !ISSUER_MISMATCH.includes(scenario));
 
   it.each(passing)('passes every check of %s', { timeout: 40_000 }, async (scenario) => {
-    const result = await runScenario(scenario, undefined, conformanceClient());
+    const result = await runScenario(scenario, { clientArgs: conformanceClient() });
     const notPassed = result.checks.filter((check) => check.status !== 'SUCCESS');
     expect(notPassed, result.output).toEqual([]);
     expect(result.checks.length).toBeGreaterThan(0);
@@ -28,7 +28,7 @@ describe('MCP conformance auth/* scenarios against McpHub with the bot sign-in',
     'refuses %s, whose authorization server metadata names another issuer',
     { timeout: 40_000 },
     async (scenario) => {
-      const result = await runScenario(scenario, undefined, conformanceClient());
+      const result = await runScenario(scenario, { clientArgs: conformanceClient() });
       expect(result.output).toContain('IssuerMismatchError');
       const failed = result.checks.filter((check) => check.status === 'FAILURE').map((c) => c.id);
       expect(failed).toEqual(['client-registration', 'authorization-request', 'token-request']);

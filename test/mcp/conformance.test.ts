@@ -6,7 +6,7 @@ import { conformanceClient } from '../setup/compiled.js';
 
 describe('MCP conformance (client scenarios) against McpHub', () => {
   it.each(SCENARIOS)('passes every check of %s', { timeout: 40_000 }, async (scenario) => {
-    const result = await runScenario(scenario, undefined, conformanceClient());
+    const result = await runScenario(scenario, { clientArgs: conformanceClient() });
     const notPassed = result.checks.filter((check) => check.status !== 'SUCCESS');
     expect(notPassed, result.output).toEqual([]);
     expect(result.checks.length).toBeGreaterThan(0);
