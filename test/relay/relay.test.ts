@@ -1,6 +1,6 @@
 // The relay core in-process, on a real Redis store, with a recording surface in place of Slack.
 import { Redis } from 'ioredis';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { RelayError } from '../../src/relay/errors.js';
 import {
@@ -210,9 +210,12 @@ describe('Relay', () => {
   });
 
   it('updates the card after the step given as beforeCard (a listener acks Slack there)', async () => {
-    const { relay, surface } = await setUp();
+    const { relay, surface, store } = await setUp();
     const answer = relay.askForm(ask());
     const question = await surface.posted;
+    // A click that beats the card's attach is the poster's to update (deliver), not end()'s: this test is about
+    // the click on a card that is out, so it waits until the card is attached.
+    await vi.waitFor(async () => expect((await store.get(question.id))?.card).toBeDefined());
     const seen: string[] = [];
     await relay.end(question.id, { action: 'decline' }, 'declined', {
       beforeCard: (result) =>

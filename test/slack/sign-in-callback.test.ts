@@ -80,7 +80,7 @@ describe(`GET ${CALLBACK_PATH}`, () => {
       status: 200,
       text: expect.stringContaining('You are connected to tracker') as string,
     });
-    expect(states.received.at(-1)).toEqual({ state: 's-alice', code: 'c1' });
+    expect(states.received.at(-1)).toEqual({ state: 's-alice', code: 'c1', iss: 'http://as' });
     expect(told).toEqual(['tracker:U1']);
   });
 
