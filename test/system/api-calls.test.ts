@@ -218,7 +218,7 @@ describe('the calls API', () => {
       command: '/mcp',
       text: 'run fixture fail {"reason":"typed"}',
     });
-    await auditEventWith(h, 'call.ended', 'U6');
+    await auditEventWith(h, { type: 'call.ended', user: 'U6' });
     const page = await api('GET', '/audit?user=U6');
     const who = { server: 'fixture', tool: 'fail', user: 'U6' };
     const events = page.body.events as Record<string, unknown>[];
@@ -234,7 +234,7 @@ describe('the calls API', () => {
   it('records call.created and call.ended in the audit trail, naming the client, the person, the server and the tool', async () => {
     const created = await call({ tool: 'echo', arguments: { text: 'audited' } }, { token: OTHER });
     const id = String(created.body.id);
-    await auditEventWith(h, id, 'call.ended');
+    await auditEventWith(h, { type: 'call.ended', call: id });
     const page = await api('GET', '/audit?client=other');
     const events = (page.body.events as Record<string, unknown>[]).filter((e) => e.call === id);
     const who = { client: 'other', user: 'U1', server: 'fixture', tool: 'echo' };

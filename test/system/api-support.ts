@@ -67,18 +67,22 @@ export async function cardWith(
 /** The error code of an API error reply. */
 export const codeOf = (reply: Reply): unknown => (reply.body.error as { code?: unknown } | undefined)?.code;
 
-/** Resolves once the audit stream holds an event whose JSON contains every one of `texts` (XREAD BLOCK). */
-export async function auditEventWith(h: Harness, ...texts: string[]): Promise<void> {
+/**
+ * Resolves once the audit stream holds an event with every one of `fields` (XREAD BLOCK). Fields are compared
+ * whole: a substring test once matched a user id such as U6 inside another event's random ids.
+ */
+export async function auditEventWith(h: Harness, fields: Record<string, string>): Promise<void> {
   const redis = new Redis(redisUrl());
   try {
     let last = '0';
     for (;;) {
       const reply = await redis.xread('BLOCK', 15_000, 'STREAMS', keys(h.prefix).auditEvents, last);
-      if (reply === null) throw new Error(`no audit event with ${texts.join(', ')}`);
+      if (reply === null) throw new Error(`no audit event with ${JSON.stringify(fields)}`);
       for (const [, entries] of reply) {
-        for (const [id, fields] of entries) {
+        for (const [id, entry] of entries) {
           last = id;
-          if (texts.every((text) => fields.join(' ').includes(text))) return;
+          const event = JSON.parse(entry[1] ?? '{}') as Record<string, unknown>;
+          if (Object.entries(fields).every(([name, value]) => event[name] === value)) return;
         }
       }
     }
