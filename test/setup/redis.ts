@@ -1,7 +1,10 @@
 // Vitest global setup: make sure a Redis answers for the whole run and give the run its own key prefix.
 // Uses 127.0.0.1:6379 when it answers; otherwise starts a private redis-server on a free port.
-// Never flushes anything: every test isolates itself under TEST_REDIS_PREFIX.
+// Never flushes anything: every test isolates itself under the run's prefix, and at the end of the run every
+// key under that prefix is deleted (SCAN + UNLINK), so a run leaves nothing behind even when a test stopped
+// before its own cleanup.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import type { TestProject } from 'vitest/node';
@@ -47,12 +50,27 @@ export default async function setup(project: TestProject): Promise<() => Promise
     for (let i = 0; i < 100 && !(await answers(port)); i++) await new Promise((r) => setTimeout(r, 50));
     url = `redis://127.0.0.1:${port}`;
   }
+  const prefix = `test-${randomBytes(4).toString('hex')}`;
   project.provide('redisUrl', url);
-  project.provide('redisPrefix', `test-${randomBytes(4).toString('hex')}`);
-  return () => {
+  project.provide('redisPrefix', prefix);
+  return async () => {
+    await deleteKeysUnder(url, prefix);
     child?.kill();
-    return Promise.resolve();
   };
+}
+
+/** Deletes every key whose name starts with `prefix`, in batches of SCAN's pages. */
+async function deleteKeysUnder(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    for await (const page of redis.scanStream({ match: `${prefix}*`, count: 1000 })) {
+      const names = page as string[];
+      if (names.length > 0) await redis.unlink(...names);
+    }
+  } finally {
+    redis.disconnect();
+  }
 }
 
 declare module 'vitest' {
