@@ -13,6 +13,7 @@
 //   the ends that happen after it is first created. Webhooks and the audit trail hang off this.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { endClient, type RedisClient, type StoreLogger } from '../redis/index.js';
+import { Wakers } from '../wakers.js';
 
 /** XREAD BLOCK time in ms: how long one read waits before it is issued again. */
 export const ENDED_BLOCK_MS = 2_000;
@@ -46,7 +47,7 @@ export interface EndedEventsDeps {
 type Entries = [string, string[]][];
 
 export class EndedEvents {
-  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly waiters = new Wakers();
   private readonly loops: { stop(): Promise<void> }[] = [];
 
   constructor(private readonly deps: EndedEventsDeps) {}
@@ -70,7 +71,7 @@ export class EndedEvents {
         for (const [, entries] of reply ?? []) {
           for (const entry of entries) {
             lastId = entry[0];
-            this.wake(toEvent(entry).id);
+            this.waiters.wake(toEvent(entry).id);
           }
         }
       }),
@@ -79,23 +80,13 @@ export class EndedEvents {
 
   /** Waits for question `id` to end (see the contract above). */
   subscribe(id: string): { ended: Promise<void>; cancel(): void } {
-    let wake = (): void => undefined;
-    const ended = new Promise<void>((resolve) => (wake = resolve));
-    const set = this.waiters.get(id) ?? new Set();
-    set.add(wake);
-    this.waiters.set(id, set);
-    const cancel = (): void => {
-      set.delete(wake);
-      if (set.size === 0 && this.waiters.get(id) === set) this.waiters.delete(id);
-    };
-    return { ended, cancel };
+    const waiting = this.waiters.wait(id);
+    return { ended: waiting.done, cancel: () => waiting.cancel() };
   }
 
   /** How many requests are waiting (for tests and metrics). */
   get waiting(): number {
-    let n = 0;
-    for (const set of this.waiters.values()) n += set.size;
-    return n;
+    return this.waiters.size;
   }
 
   /** Hands every end to exactly one consumer of `group` (see the contract above); stop() ends the loop. */
@@ -136,15 +127,7 @@ export class EndedEvents {
 
   async stop(): Promise<void> {
     await Promise.all(this.loops.map((loop) => loop.stop()));
-    for (const set of this.waiters.values()) for (const wake of set) wake();
-    this.waiters.clear();
-  }
-
-  private wake(id: string): void {
-    const set = this.waiters.get(id);
-    if (!set) return;
-    this.waiters.delete(id);
-    for (const wake of set) wake();
+    this.waiters.wakeAll();
   }
 
   private loop(redis: RedisClient, name: string, once: () => Promise<void>): { stop(): Promise<void> } {

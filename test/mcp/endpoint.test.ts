@@ -13,6 +13,7 @@ import {
   type EndpointPorts,
   type HumanAnswer,
 } from '../../src/mcp/endpoint.js';
+import { postJsonRpc } from '../support/json-rpc.js';
 
 const TOKEN = 'tok-ci';
 /** An ask_human call the recording ports hold until the test answers it. */
@@ -111,16 +112,7 @@ async function connect(url: URL, token = TOKEN): Promise<Client> {
 }
 
 /** One JSON-RPC message POSTed with the token, as a host's transport would. */
-const postMessage = (url: URL, message: object) =>
-  fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${TOKEN}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', ...message }),
-  });
+const postMessage = (url: URL, message: object) => postJsonRpc(url, TOKEN, message);
 
 describe('the MCP endpoint', () => {
   it('refuses a request without a valid bearer token with 401, changing nothing', async () => {

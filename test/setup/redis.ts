@@ -4,10 +4,10 @@
 // key under that prefix is deleted (SCAN + UNLINK), so a run leaves nothing behind even when a test stopped
 // before its own cleanup.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import type { TestProject } from 'vitest/node';
+import { deleteKeysUnder } from './delete-keys.js';
 
 function answers(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -57,20 +57,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await deleteKeysUnder(url, prefix);
     child?.kill();
   };
-}
-
-/** Deletes every key whose name starts with `prefix`, in batches of SCAN's pages. */
-async function deleteKeysUnder(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  try {
-    await redis.connect();
-    for await (const page of redis.scanStream({ match: `${prefix}*`, count: 1000 })) {
-      const names = page as string[];
-      if (names.length > 0) await redis.unlink(...names);
-    }
-  } finally {
-    redis.disconnect();
-  }
 }
 
 declare module 'vitest' {

@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RICH_RESULT } from '../fixtures/elicit-server.js';
 import { fixtureCommand } from '../setup/compiled.js';
+import { postJsonRpc } from '../support/json-rpc.js';
 import { openForm, startHarness, type Harness } from './harness.js';
 
 const TOKEN = 'mcp-endpoint-token-0123456789';
@@ -33,16 +34,7 @@ describe('the MCP endpoint', () => {
 
   const endpoint = (replica = 0) => new URL(`http://127.0.0.1:${h.replicas[replica]?.port}/mcp`);
   /** One JSON-RPC message POSTed as a host would, to the given replica. */
-  const post = (replica: number, message: object) =>
-    fetch(endpoint(replica), {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${TOKEN}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', ...message }),
-    });
+  const post = (replica: number, message: object) => postJsonRpc(endpoint(replica), TOKEN, message);
   async function agentHost(): Promise<Client> {
     const client = new Client({ name: 'headless-agent', version: '1.0.0' });
     clients.push(client);

@@ -3,9 +3,8 @@
 // the master holding {q} is killed with questions pending, and its replica (in sync: startCluster waits for
 // every replica's first sync, without which Redis refuses the failover) takes over.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Harness } from '../system/harness.js';
 import { GRACE_MS, failover } from './support/failover.js';
-import { HOLDER_KILLED_MS, accept, decline, holderKilled, startOn, timeout } from './support/flows.js';
+import { describeCoreFlows } from './support/flows.js';
 import { cli, replicated, startCluster, until, type ClusterTopology } from './support/servers.js';
 
 // One Cluster serves the whole file (started once, ≈ 6 redis-servers plus `--cluster create` and the first
@@ -17,21 +16,7 @@ describe('on a Redis Cluster (3 masters, 1 replica each)', () => {
   }, 60_000);
   afterAll(() => cluster?.stop());
 
-  describe('the core flows', () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startOn(cluster.env);
-    }, 60_000);
-    afterAll(() => h?.close());
-
-    it('relays an accepted form', () => accept(h, 'U1'));
-    it('relays a decline and updates the card', () => decline(h, 'U2'));
-    it('times a question out', () => timeout(h, 'U3'));
-    it('delivers an answer handled by another replica to the holder', () => accept(h, 'U4', 1));
-    it('sweeps the question of a killed holder as holder_lost', { timeout: HOLDER_KILLED_MS + 10_000 }, () =>
-      holderKilled(h, cluster.env, 'U5'),
-    );
-  });
+  describeCoreFlows(() => cluster.env);
 
   describe('failing over with questions pending', () => {
     it(

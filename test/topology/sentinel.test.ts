@@ -2,9 +2,8 @@
 // for the master of REDIS_SENTINEL_MASTER. Then the master is killed with questions pending and the sentinels
 // promote the replica.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Harness } from '../system/harness.js';
 import { GRACE_MS, failover } from './support/failover.js';
-import { HOLDER_KILLED_MS, accept, decline, holderKilled, startOn, timeout } from './support/flows.js';
+import { describeCoreFlows } from './support/flows.js';
 import { replicated, startSentinelGroup, until, type SentinelTopology } from './support/servers.js';
 
 // One Sentinel group serves the whole file (started once): the core flows run first under their own prefix,
@@ -16,21 +15,7 @@ describe('on a Sentinel group (1 master, 1 replica, 3 sentinels)', () => {
   }, 60_000);
   afterAll(() => group?.stop());
 
-  describe('the core flows', () => {
-    let h: Harness;
-    beforeAll(async () => {
-      h = await startOn(group.env);
-    }, 60_000);
-    afterAll(() => h?.close());
-
-    it('relays an accepted form', () => accept(h, 'U1'));
-    it('relays a decline and updates the card', () => decline(h, 'U2'));
-    it('times a question out', () => timeout(h, 'U3'));
-    it('delivers an answer handled by another replica to the holder', () => accept(h, 'U4', 1));
-    it('sweeps the question of a killed holder as holder_lost', { timeout: HOLDER_KILLED_MS + 10_000 }, () =>
-      holderKilled(h, group.env, 'U5'),
-    );
-  });
+  describeCoreFlows(() => group.env);
 
   describe('failing over with questions pending', () => {
     it('ends every question exactly once after the master is killed', { timeout: 3 * GRACE_MS }, async () => {

@@ -4,16 +4,14 @@
 // the server and the Slack ids, never a token. A message lost in a Redis outage leaves the call to its
 // bounded wait (SignInError sign_in_timeout), and the person's next call finds their tokens in the vault.
 import type { RedisClient } from '../../redis/index.js';
+import { Wakers, type Waiting } from '../../wakers.js';
 import type { Person } from './types.js';
 
-export interface SignInWaiter {
-  /** Resolves when a sign-in of this server and person completes on any replica. */
-  done: Promise<void>;
-  cancel(): void;
-}
+/** `done` resolves when a sign-in of this server and person completes on any replica. */
+export type SignInWaiter = Waiting;
 
 export class SignInWakes {
-  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly waiters = new Wakers();
 
   /**
    * `subscriber` is given over to this class (a connection in subscriber mode takes no other commands);
@@ -28,24 +26,14 @@ export class SignInWakes {
   /** Subscribes; ioredis subscribes again by itself after a reconnect. */
   async start(): Promise<void> {
     this.subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.channel) this.wake(message);
+      if (channel === this.channel) this.waiters.wake(message);
     });
     await this.subscriber.subscribe(this.channel);
   }
 
   /** Starts waiting for `person`'s sign-in to `server`; register before the person is sent to sign in. */
   wait(server: string, person: Person): SignInWaiter {
-    const id = idOf(server, person);
-    let wake = (): void => undefined;
-    const done = new Promise<void>((resolve) => (wake = resolve));
-    const set = this.waiters.get(id) ?? new Set();
-    set.add(wake);
-    this.waiters.set(id, set);
-    const cancel = (): void => {
-      set.delete(wake);
-      if (set.size === 0 && this.waiters.get(id) === set) this.waiters.delete(id);
-    };
-    return { done, cancel };
+    return this.waiters.wait(idOf(server, person));
   }
 
   /** Tells every replica (this one included) that `person` signed in to `server`. */
@@ -55,21 +43,12 @@ export class SignInWakes {
 
   /** How many calls wait on this replica (tests). */
   get waiting(): number {
-    let n = 0;
-    for (const set of this.waiters.values()) n += set.size;
-    return n;
+    return this.waiters.size;
   }
 
   async stop(): Promise<void> {
     await this.subscriber.unsubscribe(this.channel).catch(() => undefined);
     this.waiters.clear();
-  }
-
-  private wake(id: string): void {
-    const set = this.waiters.get(id);
-    if (set === undefined) return;
-    this.waiters.delete(id);
-    for (const wake of set) wake();
   }
 }
 

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlackDriver } from '../../../src/standin/index.js';
 import type { RedisConfig } from '../../../src/config/index.js';
 import { LEASE_TTL_MS, QuestionStore, SWEEP_EVERY_MS } from '../../../src/store/index.js';
@@ -148,4 +148,27 @@ async function askAndKill(
   }
   doomed.child.kill('SIGKILL');
   return card?.ts;
+}
+
+/**
+ * The flows every topology must carry, on one harness over `redisEnv()` (read when the block starts, so a
+ * topology started in an outer beforeAll serves it): accept, decline, timeout, an answer handled by another
+ * replica, and a killed holder's question swept.
+ */
+export function describeCoreFlows(redisEnv: () => Record<string, string>): void {
+  describe('the core flows', () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await startOn(redisEnv());
+    }, 60_000);
+    afterAll(() => h?.close());
+
+    it('relays an accepted form', () => accept(h, 'U1'));
+    it('relays a decline and updates the card', () => decline(h, 'U2'));
+    it('times a question out', () => timeout(h, 'U3'));
+    it('delivers an answer handled by another replica to the holder', () => accept(h, 'U4', 1));
+    it('sweeps the question of a killed holder as holder_lost', { timeout: HOLDER_KILLED_MS + 10_000 }, () =>
+      holderKilled(h, redisEnv(), 'U5'),
+    );
+  });
 }
