@@ -46,13 +46,16 @@ export class VaultConnections implements Connections {
   }
 
   async complete(params: CallbackParams): Promise<{ server: string; person: Person }> {
-    const { server, person } = await this.deps.vault.consumeState(params.state);
+    const { server, person, codeVerifier } = await this.deps.vault.consumeState(params.state);
     if (params.error !== undefined)
       throw new SignInError('denied', server, `the sign-in to ${server} was refused (${params.error})`);
     const spec = this.deps.grants.server(server);
     if (params.code === undefined)
       throw new SignInError('token_exchange_failed', server, `the callback for ${server} has no code`);
-    const provider = this.deps.grants.provider(server, person, { onRedirect: () => Promise.resolve() });
+    const provider = this.deps.grants.provider(server, person, {
+      onRedirect: () => Promise.resolve(),
+      ...(codeVerifier === undefined ? {} : { codeVerifier }),
+    });
     try {
       await exchangeCode(provider, spec.url, params.code, params.iss);
     } catch (cause) {

@@ -39,6 +39,8 @@ export interface ProviderHooks {
   onTokensDropped?: () => void;
   /** Hide the tokens held (a fresh sign-in, `/mcp connect`) without deleting them until new ones arrive. */
   fresh?: boolean;
+  /** The callback leg: the PKCE verifier bound to the callback's `state`. */
+  codeVerifier?: string;
 }
 
 export class PersonGrants {
@@ -82,7 +84,9 @@ export class PersonGrants {
       clientName: this.deps.clientName,
       storage: hooks.fresh === true ? withoutTokens(stored) : stored,
       state: () => vault.issueState({ server, person }),
+      bindVerifier: (state, verifier) => vault.bindVerifier(state, verifier),
       onRedirect: hooks.onRedirect,
+      ...(hooks.codeVerifier === undefined ? {} : { codeVerifier: hooks.codeVerifier }),
       ...(spec.scopes === undefined ? {} : { scopes: spec.scopes }),
       ...(spec.tokenEndpointAuthMethod === undefined
         ? {}

@@ -10,6 +10,7 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
+import { createHash } from 'node:crypto';
 
 /** What one person (or the deployment) keeps for one server. Secret: stored only encrypted (vault.ts). */
 export interface SignInRecord {
@@ -45,11 +46,20 @@ export interface SignInProviderOptions {
   state?: () => Promise<string>;
   /** The person must open `url`; called by the SDK when no usable token is left. */
   onRedirect: (url: URL) => Promise<void>;
+  /**
+   * Keeps each authorization request's PKCE verifier with its `state` (not in the one record, where a
+   * second sign-in in flight would overwrite the first's); called before the person is sent to the URL.
+   */
+  bindVerifier?: (state: string, codeVerifier: string) => Promise<void>;
+  /** The callback leg: the verifier bound to the callback's `state` (else the record's is used). */
+  codeVerifier?: string;
 }
 
 export class SignInProvider implements OAuthClientProvider {
   readonly clientMetadataUrl: string | undefined;
   state?: () => Promise<string>;
+  /** Verifiers saved for an authorization URL not yet handed on, by their S256 code_challenge. */
+  private readonly verifiers = new Map<string, string>();
 
   constructor(private readonly opts: SignInProviderOptions) {
     this.clientMetadataUrl = opts.clientMetadataUrl;
@@ -89,14 +99,25 @@ export class SignInProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(url: URL): Promise<void> {
+    const { bindVerifier } = this.opts;
+    const state = url.searchParams.get('state');
+    const challenge = url.searchParams.get('code_challenge') ?? '';
+    const verifier = this.verifiers.get(challenge);
+    this.verifiers.delete(challenge);
+    if (bindVerifier !== undefined && state !== null && verifier !== undefined)
+      await bindVerifier(state, verifier);
     await this.opts.onRedirect(url);
   }
 
   async saveCodeVerifier(codeVerifier: string): Promise<void> {
-    await this.update({ codeVerifier });
+    if (this.opts.bindVerifier === undefined) return this.update({ codeVerifier });
+    // Found again by the URL's code_challenge, so concurrent sign-ins of this provider keep theirs apart.
+    this.verifiers.set(s256(codeVerifier), codeVerifier);
+    return Promise.resolve();
   }
 
   async codeVerifier(): Promise<string> {
+    if (this.opts.codeVerifier !== undefined) return this.opts.codeVerifier;
     const { codeVerifier } = await this.opts.storage.load();
     // The SDK asks only on the callback leg, after saveCodeVerifier; a missing one is a lost sign-in.
     if (codeVerifier === undefined) throw new Error('no PKCE code verifier saved for this sign-in');
@@ -136,4 +157,9 @@ export function memoryStorage(): SignInStorage {
       return Promise.resolve();
     },
   };
+}
+
+/** The PKCE S256 code challenge of `verifier` (RFC 7636 §4.2). */
+function s256(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
 }

@@ -22,6 +22,11 @@ export type GrantOwner = Person | 'deployment';
 export interface StateBinding {
   server: string;
   person: Person;
+  /**
+   * The PKCE verifier of the one authorization request this `state` went out with (bindVerifier): each Connect
+   * link of a person has its own, so two links opened in any order both complete.
+   */
+  codeVerifier?: string;
 }
 
 export class TokenVault {
@@ -57,6 +62,18 @@ export class TokenVault {
     const key = this.stateKey(state);
     await this.redis.set(key, this.sealer.seal(JSON.stringify(binding), key), 'EX', STATE_TTL_SEC);
     return state;
+  }
+
+  /**
+   * Binds the PKCE verifier of the authorization request sent with `state` to it, keeping its expiry; a state
+   * already consumed or expired is left alone (its callback is refused anyway).
+   */
+  async bindVerifier(state: string, codeVerifier: string): Promise<void> {
+    const key = this.stateKey(state);
+    const sealed = await this.redis.get(key);
+    if (sealed === null) return;
+    const binding = { ...(JSON.parse(this.sealer.open(sealed, key)) as StateBinding), codeVerifier };
+    await this.redis.set(key, this.sealer.seal(JSON.stringify(binding), key), 'KEEPTTL', 'XX');
   }
 
   /** Consumes `state` once: its binding, or SignInError state_invalid | state_expired | state_used. */

@@ -135,6 +135,32 @@ describe('VaultConnections', () => {
     expect(await a.connections.disconnect(SERVER, ANN)).toBe(false);
   });
 
+  it('completes two Connect links of one person in either order, each with its own PKCE verifier', async () => {
+    const person = { teamId: 'T1', userId: 'UTWO' };
+    const approved = async (need: SignInNeeded): Promise<{ state: string; code: string }> => {
+      const callback = await oauth.decide(need.authorizationUrl, 'two@example.com');
+      return {
+        state: callback.searchParams.get('state') ?? '',
+        code: callback.searchParams.get('code') ?? '',
+      };
+    };
+    for (const order of ['older first', 'newer first']) {
+      const older = await a.connections.begin(SERVER, person);
+      const newer = await b.connections.begin(SERVER, person);
+      const challenge = (need: SignInNeeded) => need.authorizationUrl.searchParams.get('code_challenge');
+      expect(challenge(older)).not.toBe(challenge(newer));
+      const links = order === 'older first' ? [older, newer] : [newer, older];
+      const callbacks = [await approved(links[0] as SignInNeeded), await approved(links[1] as SignInNeeded)];
+      // The first completion connects; the second connects again (new tokens), neither is refused.
+      for (const params of callbacks)
+        expect(await a.connections.complete(params)).toEqual({ server: SERVER, person });
+      const [listed] = await a.connections.list(person);
+      expect(listed?.server).toBe(SERVER);
+    }
+    expect(oauth.tokenRequests.filter((r) => r.subject === 'two@example.com')).toHaveLength(4);
+    await a.connections.disconnect(SERVER, person);
+  });
+
   it('refuses a forged state, a refused consent and a server that signs nobody in', async () => {
     await expect(a.connections.complete({ state: 'forged', code: 'x' })).rejects.toMatchObject({
       code: 'state_invalid',
