@@ -10,7 +10,7 @@ import type { DurableCall } from './continuation.js';
 import { cancelToolTask, runToolTask } from './tasks.js';
 import { callError, toSummary, toToolResult, urlRequiredResult } from './results.js';
 import { refusesStreamableHttp } from './transport.js';
-import type { SessionAuth } from './auth/sign-in.js';
+import { needsSignIn, type SessionAuth } from './auth/sign-in.js';
 import {
   McpClientError,
   type DurableRounds,
@@ -128,7 +128,11 @@ export class McpSession {
     }
     // Set only now, so that a failed connect (already reported by the rejection) never calls onClosed.
     client.onclose = () => session.markClosed(true);
-    client.onerror = () => session.checkLiveness();
+    // A 401 (UnauthorizedError) is the request's own to handle by signing in, not a sign the server is gone:
+    // a liveness ping would meet the same 401 and start a second sign-in behind the person's back.
+    client.onerror = (error) => {
+      if (!needsSignIn(error)) session.checkLiveness();
+    };
     return session;
   }
 

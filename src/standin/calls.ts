@@ -55,6 +55,8 @@ export class CallLog {
     const matches = (c: RecordedCall): boolean => c.method === method && predicate(c);
     const hit = this.calls.find(matches);
     if (hit) return Promise.resolve(hit);
+    // Made here, not in the timer, so its stack names the test line that waited.
+    const timedOut = new StandinError('wait_timeout', `no matching ${method} call within ${timeoutMs} ms`);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         matches,
@@ -62,7 +64,7 @@ export class CallLog {
         reject,
         timer: setTimeout(() => {
           this.waiters.delete(waiter);
-          reject(new StandinError('wait_timeout', `no matching ${method} call within ${timeoutMs} ms`));
+          reject(timedOut);
         }, timeoutMs),
       };
       this.waiters.add(waiter);

@@ -123,4 +123,35 @@ describe('McpHub signing people in to a protected server', () => {
       await hub.close();
     }
   });
+
+  it('sends a person whose grant was revoked mid-session to sign in once, and their call goes on', async () => {
+    const auth = vaultAuth();
+    const hub = new McpHub({
+      servers: [
+        {
+          name: SERVER,
+          transport: { kind: 'http', url: server.url.href, headers: {} },
+          elicitationTimeoutMs: 60_000,
+        },
+      ],
+      sink: { ask: () => Promise.resolve({ action: 'decline' }) },
+      auth,
+    });
+    try {
+      const call = () =>
+        hub.callTool({ server: SERVER, tool: 'whoami', args: {}, origin: { teamId: 'T1', userId: 'UCAT' } });
+      const first = call();
+      await approveNext(auth, 'UCAT', 'cat@example.com');
+      expect((await first).text).toContain('cat@example.com');
+      oauth.revokeGrants('cat@example.com');
+      // The 401 on the open session must not be taken for a dead server: a liveness ping would meet the same
+      // 401 and start a second sign-in, whose PKCE verifier replaces the one the person's link was made with.
+      const again = call();
+      await approveNext(auth, 'UCAT', 'cat@example.com');
+      expect((await again).text).toContain('cat@example.com');
+      expect(prompts.get('UCAT')).toEqual([]);
+    } finally {
+      await hub.close();
+    }
+  });
 });
