@@ -20,6 +20,7 @@ import { fieldElement } from './elements.js';
 import { uiText, type Locale } from './i18n.js';
 import { FORM_CALLBACK, PAGE_BACK_ACTION } from './ids.js';
 import { pageCount, pageFields, withAnswer } from './pages.js';
+import { sectionedFields } from './sections.js';
 import type { FieldSpec, FormSpec } from './spec.js';
 import { SlackLimitError, mrkdwn, mrkdwnChunks, escapeMrkdwn, plain, section, truncate } from './text.js';
 
@@ -71,10 +72,17 @@ export function formModal(spec: FormSpec, input: FormModalInput): FormModalView 
   const from = mrkdwn(t.from(`*${escapeMrkdwn(truncate(input.server, 200))}*`));
   const header = pages > 1 ? [from, mrkdwn(t.page(page + 1, pages))] : [from];
   const blocks: KnownBlock[] = [{ type: 'context', elements: header }, ...secretWarning(spec, input.locale)];
-  blocks.push(...mrkdwnChunks(input.message, SECTION_TEXT_MAX, MESSAGE_SECTIONS_MAX).map(section));
-  blocks.push(
-    ...fields.flatMap((f) => [inputBlock(f, input.locale), ...fieldError(input.errors?.[f.blockId])]),
-  );
+  const draw = (f: FieldSpec): KnownBlock[] => [
+    inputBlock(f, input.locale),
+    ...fieldError(input.errors?.[f.blockId]),
+  ];
+  if (spec.sections === undefined) {
+    blocks.push(...mrkdwnChunks(input.message, SECTION_TEXT_MAX, MESSAGE_SECTIONS_MAX).map(section));
+    blocks.push(...fields.flatMap(draw));
+  } else {
+    // Each section carries its request's message; the question's own message is the card's.
+    blocks.push(...sectionedFields({ ...spec, sections: spec.sections }, page, fields, draw));
+  }
   if (page > 0) blocks.push(backButton(input.questionId, t.back));
   return {
     type: 'modal',

@@ -1,6 +1,7 @@
 // Elicitation `requestedSchema` → FormSpec: the one place that decides what a form is.
 // Accepts the flat schemas of MCP revisions 2025-06-18 and 2025-11-25 and refuses anything else
 // with a SchemaError naming the property, which the MCP layer answers as JSON-RPC -32602.
+import { FORM_SECTIONS_KEYWORD } from '../src/relay/types.js';
 import { fieldBlockId } from './ids.js';
 import { parseField } from './fields.js';
 import { describe, isRecord } from './guards.js';
@@ -9,9 +10,11 @@ import {
   FIELDS_BYTES_MAX,
   MAX_FIELDS,
   MAX_PAGES,
+  MAX_SECTIONS,
   PAGE_FIELDS,
   SchemaError,
   type FieldSpec,
+  type FormSection,
   type FormSpec,
 } from './spec.js';
 
@@ -47,11 +50,38 @@ export function parseFormSchema(requestedSchema: unknown): FormSpec {
   const normalized = Object.fromEntries(parsed.map(({ field, schema }) => [field.name, schema]));
   const fields = parsed.map((p) => p.field);
   assertFits(fields);
+  const sections = parseSections(requestedSchema[FORM_SECTIONS_KEYWORD], names);
   return {
     fields,
+    ...(sections === undefined ? {} : { sections }),
     required,
     schema: { type: 'object', properties: normalized, required, additionalProperties: false },
   };
+}
+
+/**
+ * The form's sections (FORM_SECTIONS_KEYWORD), when it has them: each names its properties, and together they
+ * must name every property once, in the schema's order, so each section's fields are one run of the form's.
+ */
+function parseSections(raw: unknown, names: string[]): FormSection[] | undefined {
+  if (raw === undefined) return undefined;
+  const bad = (why: string) => new SchemaError(`"${FORM_SECTIONS_KEYWORD}" ${why}`);
+  if (!Array.isArray(raw) || raw.length === 0) throw bad('must be a non-empty array');
+  if (raw.length > MAX_SECTIONS) throw bad(`has ${raw.length} sections; at most ${MAX_SECTIONS} fit`);
+  const sections: FormSection[] = [];
+  let start = 0;
+  for (const entry of raw as unknown[]) {
+    const properties = isRecord(entry) ? entry['properties'] : undefined;
+    const message = isRecord(entry) ? entry['message'] : undefined;
+    if (typeof message !== 'string' || !Array.isArray(properties))
+      throw bad('entries must be { message: string, properties: string[] }');
+    if (properties.some((name, at) => name !== names[start + at]))
+      throw bad("must name every property once, in the schema's order");
+    sections.push({ message, start, count: properties.length });
+    start += properties.length;
+  }
+  if (start !== names.length) throw bad("must name every property once, in the schema's order");
+  return sections;
 }
 
 function parseRequired(raw: unknown, names: string[]): string[] {

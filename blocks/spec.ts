@@ -5,6 +5,11 @@ export const PAGE_FIELDS = 20;
 export const MAX_PAGES = 5;
 /** Most fields in one form (PAGE_FIELDS × MAX_PAGES); a larger schema is refused with a SchemaError. */
 export const MAX_FIELDS = PAGE_FIELDS * MAX_PAGES;
+/**
+ * Most sections in one form. Each takes at most 2 blocks (header, and the message when the header cannot hold
+ * it), so 20 of them beside a page of 20 inputs with their errors stay under a modal's 100 blocks.
+ */
+export const MAX_SECTIONS = 20;
 /** Most options in one select (beyond 100 the person types and the bot suggests); more are refused. */
 export const MAX_OPTIONS = 1000;
 
@@ -75,9 +80,21 @@ export interface MultiSelectField extends FieldCommon {
 
 export type FieldSpec = TextField | NumberField | BooleanField | SingleSelectField | MultiSelectField;
 
+/**
+ * One titled part of a form that answers several requests at once (a 2026 round's form requests asked of one
+ * person): the request's message, then its `count` fields from index `start` of FormSpec.fields.
+ */
+export interface FormSection {
+  message: string;
+  start: number;
+  count: number;
+}
+
 export interface FormSpec {
   /** In the server's property order. */
   fields: FieldSpec[];
+  /** Present when the form answers several requests: its parts in order, covering every field once. */
+  sections?: FormSection[];
   required: string[];
   /** Normalized JSON Schema (only the keywords the form enforces) that content is validated against. */
   schema: object;

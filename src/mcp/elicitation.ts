@@ -114,7 +114,7 @@ function setOwn(target: Content, name: string, value: Content[string]): void {
   Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

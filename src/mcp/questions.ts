@@ -10,6 +10,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/client';
 import type { CallRun, WithdrawReason } from './call.js';
+import { combineForms } from './round-form.js';
 import {
   parseElicitation,
   RAW_ELICIT_PARAMS,
@@ -93,6 +94,21 @@ export class SessionQuestions {
       );
     }
     return mode === 'decline' ? this.decline(params) : this.answer(params, key, run.signal, run);
+  }
+
+  /**
+   * Several form entries of one 2026 round (`[key, params]`), asked as one form with a section each when they
+   * fit one (round-form.ts), else each alone; resolves with each key's answer.
+   */
+  async answerInputs(entries: [string, unknown][], run: CallRun): Promise<[string, ElicitResult][]> {
+    const combined = this.mode === 'form' ? combineForms(entries) : undefined;
+    if (combined === undefined) {
+      return Promise.all(
+        entries.map(async ([key, params]) => [key, await this.answerInput(params, key, run)] as const),
+      );
+    }
+    const id = entries.map(([key]) => key).join('\n');
+    return combined.split(await this.answer(combined.request, id, run.signal, run));
   }
 
   /** Policy 'decline': still -32602 for an invalid request (parseElicitation throws), else decline. */

@@ -27,12 +27,17 @@ export const DEFAULT_MAX_ROUNDS = 10;
 /** Answers one entry of a round; only `elicitation/create` is ever declared, so only it is answered. */
 export type AnswerInput = (key: string, request: InputRequest) => Promise<ElicitResult>;
 
+/** Answers a round's form entries (two or more) together, as one question; resolves with each key's answer. */
+export type AnswerInputs = (entries: [string, InputRequest][]) => Promise<[string, ElicitResult][]>;
+
 export interface RoundsOptions {
   server: string;
   maxRounds: number;
   /** Per-leg request options (signal, progress); the time people take answering is outside them. */
   request: RequestOptions;
   answer: AnswerInput;
+  /** The round's form entries together (#17.4); absent: each is answered alone. */
+  answerTogether?: AnswerInputs;
   /** Keep the rounds in the round store (and resume one); absent: in this replica's memory. */
   durable?: DurableCall;
 }
@@ -94,18 +99,46 @@ async function answerRound(
   const entries = Object.entries(result.inputRequests ?? {});
   // A round that asks nothing is retried at once (the spec allows it): nothing to keep.
   if (entries.length > 0) await kept?.record(round, result.requestState, entries);
-  const answers = await Promise.all(
-    entries.map(async ([key, request]) => {
-      const answer = await opts.answer(key, request);
-      await kept?.answered(round, key, answer);
-      return [key, answer] as const;
-    }),
-  );
+  const together = opts.answerTogether === undefined ? [] : entries.filter(([, request]) => isForm(request));
+  const alone = together.length < 2 ? entries : entries.filter(([, request]) => !isForm(request));
+  const asked = alone.map(async ([key, request]): Promise<[string, ElicitResult][]> => {
+    const answer = await opts.answer(key, request);
+    await kept?.answered(round, key, answer);
+    return [[key, answer]];
+  });
+  if (together.length >= 2 && opts.answerTogether !== undefined) {
+    asked.push(answeredTogether(opts.answerTogether, together, round, kept));
+  }
+  const answers = new Map((await Promise.all(asked)).flat());
   if (entries.length > 0) kept?.assertClaimed(round);
+  // Keyed as asked, in the order asked.
+  const responses = entries.flatMap(([key]) => {
+    const answer = answers.get(key);
+    return answer === undefined ? [] : [[key, answer] as const];
+  });
   return {
-    ...(entries.length === 0 ? {} : { inputResponses: Object.fromEntries(answers) }),
+    ...(entries.length === 0 ? {} : { inputResponses: Object.fromEntries(responses) }),
     ...(result.requestState === undefined ? {} : { requestState: result.requestState }),
   };
+}
+
+/** A form-mode `elicitation/create` entry (a missing `mode` is form mode): one that can share a form. */
+function isForm(request: InputRequest): boolean {
+  if (request.method !== 'elicitation/create') return false;
+  const params: unknown = request.params;
+  return typeof params === 'object' && params !== null && (params as { mode?: unknown }).mode !== 'url';
+}
+
+/** The form entries' one answer, recorded key by key (one answer records all its keys; the last one claims). */
+async function answeredTogether(
+  answerTogether: AnswerInputs,
+  entries: [string, InputRequest][],
+  round: number,
+  kept: Continuation | undefined,
+): Promise<[string, ElicitResult][]> {
+  const answers = await answerTogether(entries);
+  for (const [key, answer] of answers) await kept?.answered(round, key, answer);
+  return answers;
 }
 
 const rounds = (n: number): string => (n === 1 ? '1 round' : `${n} rounds`);

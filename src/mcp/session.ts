@@ -244,6 +244,11 @@ export class McpSession {
       maxRounds: this.opts.spec.maxRounds ?? DEFAULT_MAX_ROUNDS,
       request: this.requestOptions(run),
       answer: (key, request) => this.questions.answerInput(onlyElicitation(server, request), key, run),
+      answerTogether: (entries) =>
+        this.questions.answerInputs(
+          entries.map(([key, request]) => [key, onlyElicitation(server, request)]),
+          run,
+        ),
       ...(durable === undefined ? {} : { durable }),
     });
     return toToolResult(result);

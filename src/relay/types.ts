@@ -4,6 +4,14 @@
 /** What a person's answer looks like once typed by the schema (MCP `ElicitResult.content`). */
 export type Content = Record<string, string | number | boolean | string[]>;
 
+/**
+ * The schema keyword (this bot's own, never sent to a server) that makes one form of several requests: a list of
+ * `{ message, properties }`, one per request in order, naming the properties (of the combined schema) that
+ * answer it. src/mcp writes it for a 2026 round's form requests asked together; blocks/ draws a titled
+ * section per entry.
+ */
+export const FORM_SECTIONS_KEYWORD = 'x-elicit-relay-sections';
+
 /** The answer that goes back to the MCP server: exactly one per question. */
 export type Outcome = { action: 'accept'; content: Content } | { action: 'decline' } | { action: 'cancel' };
 

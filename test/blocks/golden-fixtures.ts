@@ -15,6 +15,29 @@ const modal = (
   extra: Partial<Parameters<typeof formModal>[1]> = {},
 ) => formModal(parseFormSchema(schema), { questionId: 'q-123', server, message, ...extra });
 
+/**
+ * Three form requests of one 2026 round answered in one form (src/mcp/round-form.ts builds such a schema): a
+ * section per request, the third with a message too long for its header, so it is shown in full below it.
+ */
+const sectioned = {
+  type: 'object',
+  properties: {
+    '1.name': { type: 'string', title: 'Name' },
+    '2.age': { type: 'integer', title: 'Age', minimum: 0 },
+    '3.colour': { type: 'string', title: 'Colour', enum: ['red', 'green', 'blue'] },
+    '3.note': { type: 'string', title: 'note' },
+  },
+  required: ['1.name', '2.age', '3.colour'],
+  'x-elicit-relay-sections': [
+    { message: 'Name?', properties: ['1.name'] },
+    { message: 'Age?', properties: ['2.age'] },
+    {
+      message: `Colour? ${'The card is printed in the colour you pick, so pick one you like. '.repeat(3)}\nA note is optional.`,
+      properties: ['3.colour', '3.note'],
+    },
+  ],
+};
+
 /** Every field kind, enum variant and default, plus a 150-value enum and a long CJK/emoji title. */
 const everyKind = {
   type: 'object',
@@ -293,6 +316,7 @@ export const goldenFixtures: Record<string, () => unknown> = {
       byUserId: 'U1',
     }),
   'modal-every-kind': () => modal(everyKind, hostile),
+  'modal-sections': () => modal(sectioned, '1. Name?\n2. Age?\n3. Colour?', 'modern'),
   'modal-spec-contact': () => modal(specContact, 'Please provide your contact information'),
   'modal-spec-github': () => modal(specGithub, '请输入你的GitHub用户名', 'github-助手'),
   'modal-server-everything': () => modal(serverEverything, 'Please provide inputs for the following fields:'),

@@ -105,19 +105,34 @@ describe('McpHub against a 2026-07-28 (MRTR) server', () => {
     expect(sink.asked.map((a) => a.ctx.origin)).toEqual([origin, origin]);
   });
 
-  it('asks the three requests of one round and sends every answer back keyed as requested', async () => {
-    const content: Record<string, Record<string, string | number>> = {
-      'Name?': { name: 'Ada' },
-      'Age?': { age: 36 },
-      'Colour?': { colour: 'green' },
-    };
-    const { hub: h, sink } = makeHub(({ request }) => ({
+  it('asks the three form requests of one round as one question, a section each, and splits its answer back by key', async () => {
+    const { hub: h, sink } = makeHub(() => ({
       action: 'accept',
-      content: content[request.message] ?? {},
+      content: { '1.name': 'Ada', '2.age': 36, '3.colour': 'green' },
     }));
     const result = await call(h, 'three_requests');
     expect(result.text).toBe('name=Ada age=36 colour=green');
-    expect(sink.asked.map((a) => a.request.message).sort()).toEqual(['Age?', 'Colour?', 'Name?']);
+    expect(sink.asked).toHaveLength(1);
+    const [asked] = sink.asked;
+    expect(asked?.request).toMatchObject({
+      mode: 'form',
+      message: '1. Name?\n2. Age?\n3. Colour?',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          '1.name': { type: 'string', title: 'Name' },
+          '2.age': { type: 'integer', title: 'Age', minimum: 0 },
+          '3.colour': { type: 'string', title: 'Colour', enum: ['red', 'green', 'blue'] },
+        },
+        required: ['1.name', '2.age', '3.colour'],
+        'x-elicit-relay-sections': [
+          { message: 'Name?', properties: ['1.name'] },
+          { message: 'Age?', properties: ['2.age'] },
+          { message: 'Colour?', properties: ['3.colour'] },
+        ],
+      },
+    });
+    expect(asked?.ctx.origin).toEqual(origin);
   });
 
   it('sends a decline back, and the server’s answer to it is the result', async () => {

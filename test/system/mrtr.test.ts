@@ -86,18 +86,6 @@ describe('a 2026-07-28 (MRTR) server and a 2025 server in one bot', () => {
     await inDm('U4', (c) => resultText(c.args.blocks).includes('account linked'));
   });
 
-  it('asks the three requests of one round, each on its own card today, and sends all answers in one retry', async () => {
-    await h.driver.slashCommand({ userId: 'U5', command: '/mcp', text: 'run modern three_requests {}' });
-    const channel = h.standin.dmChannelOf('U5');
-    const cards = () =>
-      h.standin.messagesIn(channel).filter((m) => JSON.stringify(m.blocks ?? '').includes('elicit_decline'));
-    await h.standin.waitForCall('chat.postMessage', () => cards().length === 3, 15_000);
-    for (const card of cards()) {
-      await h.driver.clickButton({ userId: 'U5', channel, ts: card.ts, actionId: 'elicit_decline' });
-    }
-    await inDm('U5', (c) => resultText(c.args.blocks).includes('name=declined age=declined colour=declined'));
-  });
-
   it('explains a round whose requestState expired, and its Start again button runs the call anew', async () => {
     const card = await h.run('U6', 'expiring', {}, 'modern');
     const form = await openForm(h, 'U6', card);
