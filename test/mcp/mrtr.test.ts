@@ -4,7 +4,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { McpHub } from '../../src/mcp/hub.js';
-import type { McpServerSpec } from '../../src/mcp/types.js';
+import type { DurableRounds, McpServerSpec } from '../../src/mcp/types.js';
+import { systemClock } from '../../src/clock.js';
+import { roundKeeper } from '../../src/rounds/keeper.js';
+import { MemoryRoundStore } from '../../src/rounds/memory-store.js';
 import type { Content, Outcome } from '../../src/relay/types.js';
 import { createMrtrHandler } from '../fixtures/mrtr-server.js';
 import { inMemoryConnect, inMemorySpec, recordingSink, type Asked } from './support.js';
@@ -37,6 +40,7 @@ function makeHub(
   legacy: McpServerSpec[] = [],
   expiringTtlSeconds?: number,
   maxRounds = 10,
+  rounds?: DurableRounds,
 ) {
   const handler = createMrtrHandler(expiringTtlSeconds === undefined ? {} : { expiringTtlSeconds });
   const memory = inMemoryConnect();
@@ -51,6 +55,7 @@ function makeHub(
   hub = new McpHub({
     servers: [{ ...MODERN, maxRounds }, ...legacy],
     sink,
+    ...(rounds === undefined ? {} : { rounds }),
     connect: (spec) =>
       spec.name === MODERN.name
         ? new StreamableHTTPClientTransport(
@@ -133,6 +138,35 @@ describe('McpHub against a 2026-07-28 (MRTR) server', () => {
       },
     });
     expect(asked?.ctx.origin).toEqual(origin);
+  });
+
+  it('records the one combined answer of a durable round key by key, the last key claiming the retry', async () => {
+    const store = new MemoryRoundStore();
+    const recorded: [string, unknown, string][] = [];
+    const answer = store.answer.bind(store);
+    store.answer = async (id, round, key, value, claim) => {
+      const result = await answer(id, round, key, value, claim);
+      recorded.push([key, value, result]);
+      return result;
+    };
+    const logger = { warn: () => undefined };
+    const rounds = roundKeeper({ store, claimant: 'r1', clock: systemClock, logger });
+    const content = { '1.name': 'Ada', '2.age': 36, '3.colour': 'green' };
+    const { hub: h, sink } = makeHub(() => ({ action: 'accept', content }), [], undefined, 10, rounds);
+    const result = await h.callTool({
+      server: 'modern',
+      tool: 'three_requests',
+      args: {},
+      origin,
+      durable: true,
+    });
+    expect(result.text).toBe('name=Ada age=36 colour=green');
+    expect(sink.asked).toHaveLength(1);
+    expect(recorded).toEqual([
+      ['name', { action: 'accept', content: { name: 'Ada' } }, 'recorded'],
+      ['age', { action: 'accept', content: { age: 36 } }, 'recorded'],
+      ['colour', { action: 'accept', content: { colour: 'green' } }, 'claimed'],
+    ]);
   });
 
   it('sends a decline back, and the server’s answer to it is the result', async () => {
