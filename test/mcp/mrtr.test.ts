@@ -91,6 +91,7 @@ describe('McpHub against a 2026-07-28 (MRTR) server', () => {
       'three_requests',
       'two_rounds',
       'url_round',
+      'url_steps',
     ]);
     await h.listTools('legacy');
     expect(h.status().map((s) => [s.server, s.state, s.protocolVersion])).toEqual([
@@ -181,6 +182,22 @@ describe('McpHub against a 2026-07-28 (MRTR) server', () => {
     const [asked] = sink.asked;
     expect(asked?.request).toMatchObject({ mode: 'url', url: 'https://example.com/link?flow=mrtr' });
     expect(asked?.request.mode === 'url' ? asked.request.elicitationId : '').toMatch(/^mrtr:/);
+  });
+
+  it('asks a 2026 URL request again while the server says its flow is not finished, each accept a retry', async () => {
+    const { hub: h, sink, exchanges } = makeHub(() => ({ action: 'accept', content: {} }));
+    expect((await call(h, 'url_steps')).text).toBe('account linked after 2 checks');
+    expect(sink.asked.map((a) => a.request.mode)).toEqual(['url', 'url']);
+    expect(exchanges.map((e) => e.sent.params.inputResponses?.['link'])).toEqual([
+      undefined,
+      { action: 'accept' },
+      { action: 'accept' },
+    ]);
+  });
+
+  it('ends a 2026 URL flow with the cancel its card answered', async () => {
+    const { hub: h } = makeHub(() => ({ action: 'cancel' }));
+    expect((await call(h, 'url_steps')).text).toBe('link cancelled');
   });
 
   it('fails the call as round_expired, with the server’s -32602, when the round’s requestState has expired by the retry', async () => {
