@@ -75,7 +75,7 @@ export async function openSignIns(
 function personSignInServer(server: ServerConfig): PersonSignInServer[] {
   const { auth, transport } = server;
   if (auth?.mode !== 'oauth' || transport.kind !== 'http') return [];
-  const { clientId, clientSecret, scopes, tokenEndpointAuthMethod } = auth;
+  const { clientId, clientSecret, scopes, tokenEndpointAuthMethod, metadataUrl } = auth;
   return [
     {
       name: server.name,
@@ -84,6 +84,7 @@ function personSignInServer(server: ServerConfig): PersonSignInServer[] {
       ...(clientSecret === undefined ? {} : { clientSecret }),
       ...(scopes === undefined ? {} : { scopes }),
       ...(tokenEndpointAuthMethod === undefined ? {} : { tokenEndpointAuthMethod }),
+      ...(metadataUrl === undefined ? {} : { metadataUrl }),
     },
   ];
 }

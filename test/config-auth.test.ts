@@ -27,7 +27,7 @@ describe('auth: per server', () => {
   it('reads oauth with a pre-registered client, ${VAR} secret, scopes and metadata URL, and the key settings', () => {
     const config = load(
       server(
-        '{ mode: oauth, clientId: relay, clientSecret: "${TRACKER_SECRET}", scopes: [read, "write:issues"], metadataUrl: "https://mcp.example.com/.well-known/oauth-protected-resource", tokenEndpointAuthMethod: client_secret_post }',
+        '{ mode: oauth, clientId: relay, clientSecret: "${TRACKER_SECRET}", scopes: [read, "write:issues"], metadataUrl: "https://auth.example.com/.well-known/oauth-authorization-server", tokenEndpointAuthMethod: client_secret_post }',
       ),
       { ...BASE_ENV, TRACKER_SECRET: 's3cret', ELICIT_RELAY_TOKEN_KEY_PREVIOUS: OLD_KEY },
     );
@@ -36,7 +36,7 @@ describe('auth: per server', () => {
       clientId: 'relay',
       clientSecret: 's3cret',
       scopes: ['read', 'write:issues'],
-      metadataUrl: 'https://mcp.example.com/.well-known/oauth-protected-resource',
+      metadataUrl: 'https://auth.example.com/.well-known/oauth-authorization-server',
       tokenEndpointAuthMethod: 'client_secret_post',
     });
     expect(config.signIn?.tokenKey.equals(Buffer.alloc(32, 7))).toBe(true);

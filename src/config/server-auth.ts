@@ -135,7 +135,7 @@ function readMetadataUrl(key: string, url: string | undefined): string | undefin
     throw new ConfigError(
       key,
       `"${url}" is not an http(s) URL`,
-      'Give the protected resource metadata URL, e.g. https://host/.well-known/oauth-protected-resource.',
+      'Give the authorization server metadata URL, e.g. https://host/.well-known/oauth-authorization-server.',
     );
   return url;
 }

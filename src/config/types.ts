@@ -117,7 +117,10 @@ export type ServerAuthConfig =
       clientSecret?: string;
       /** Asked when neither the server's WWW-Authenticate nor its metadata says. */
       scopes?: string[];
-      /** The protected resource metadata URL, when the server's 401 does not give one. */
+      /**
+       * The authorization server's metadata URL (RFC 8414), used instead of finding the authorization server
+       * from the protected resource metadata (for a server whose resource metadata is missing or wrong).
+       */
       metadataUrl?: string;
       tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
     }

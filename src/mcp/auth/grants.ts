@@ -2,8 +2,14 @@
 // in the vault, whose `state` is bound to the person, workspace and server. The record's storage also stamps
 // when tokens arrive (for their expiry in the App Home) and notices tokens being dropped (a refresh refused
 // as invalid_grant: the grant was revoked), so the next sign-in can say why it is asked for.
-import type { OAuthClientInformationMixed } from '@modelcontextprotocol/client';
-import { SignInProvider, type SignInRecord, type SignInStorage } from './provider.js';
+import type { AuthorizationServerMetadata, OAuthClientInformationMixed } from '@modelcontextprotocol/client';
+import { configuredResource, fetchAuthorizationServerMetadata } from './as-metadata.js';
+import {
+  SignInProvider,
+  type ConfiguredAuthorizationServer,
+  type SignInRecord,
+  type SignInStorage,
+} from './provider.js';
 import type { TokenVault } from './vault.js';
 import { SignInError, type Person } from './types.js';
 
@@ -16,6 +22,8 @@ export interface PersonSignInServer {
   clientId?: string;
   clientSecret?: string;
   tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
+  /** `auth.metadataUrl`: the authorization server's metadata (RFC 8414); skips finding it from the resource. */
+  metadataUrl?: string;
 }
 
 export interface GrantsDeps {
@@ -45,6 +53,8 @@ export interface ProviderHooks {
 
 export class PersonGrants {
   private readonly servers: Map<string, PersonSignInServer>;
+  /** `auth.metadataUrl` documents, fetched once per server (again after a failed fetch). */
+  private readonly metadata = new Map<string, Promise<AuthorizationServerMetadata>>();
 
   constructor(private readonly deps: GrantsDeps) {
     this.servers = new Map(deps.servers.map((server) => [server.name, server]));
@@ -92,7 +102,26 @@ export class PersonGrants {
         ? {}
         : { tokenEndpointAuthMethod: spec.tokenEndpointAuthMethod }),
       ...preRegistered(spec),
+      ...this.configuredAuthorizationServer(spec),
     });
+  }
+
+  private configuredAuthorizationServer(spec: PersonSignInServer): {
+    authorizationServer?: ConfiguredAuthorizationServer;
+  } {
+    const { metadataUrl, name } = spec;
+    if (metadataUrl === undefined) return {};
+    const metadata = (): Promise<AuthorizationServerMetadata> => {
+      const cached = this.metadata.get(name);
+      if (cached !== undefined) return cached;
+      const fetched = fetchAuthorizationServerMetadata(name, metadataUrl);
+      this.metadata.set(name, fetched);
+      fetched.catch(() => this.metadata.delete(name));
+      return fetched;
+    };
+    return {
+      authorizationServer: { metadata, resource: (url, named) => configuredResource(name, url, named) },
+    };
   }
 }
 

@@ -3,6 +3,7 @@
 // (pre-registered, client ID metadata document or dynamic), PKCE, the `resource` indicator, refresh and
 // step-up; this class only keeps what it is given in a SignInStorage and hands the authorization URL on.
 import type {
+  AuthorizationServerMetadata,
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -53,6 +54,14 @@ export interface SignInProviderOptions {
   bindVerifier?: (state: string, codeVerifier: string) => Promise<void>;
   /** The callback leg: the verifier bound to the callback's `state` (else the record's is used). */
   codeVerifier?: string;
+  /** `auth.metadataUrl`: the authorization server from the config, not from the resource metadata. */
+  authorizationServer?: ConfiguredAuthorizationServer;
+}
+
+export interface ConfiguredAuthorizationServer {
+  metadata(): Promise<AuthorizationServerMetadata>;
+  /** The resource indicator for `serverUrl`, given the `resource` its metadata names (if it was found). */
+  resource(serverUrl: URL, named: string | undefined): URL;
 }
 
 export class SignInProvider implements OAuthClientProvider {
@@ -64,7 +73,14 @@ export class SignInProvider implements OAuthClientProvider {
   constructor(private readonly opts: SignInProviderOptions) {
     this.clientMetadataUrl = opts.clientMetadataUrl;
     if (opts.state !== undefined) this.state = opts.state;
+    const configured = opts.authorizationServer;
+    if (configured !== undefined)
+      this.validateResourceURL = (serverUrl, named) =>
+        Promise.resolve(configured.resource(new URL(String(serverUrl)), named));
   }
+
+  /** Set with `authorizationServer`: the SDK then takes the resource indicator from here. */
+  validateResourceURL?: (serverUrl: string | URL, resource?: string) => Promise<URL | undefined>;
 
   get redirectUrl(): string {
     return this.opts.redirectUrl;
@@ -129,7 +145,13 @@ export class SignInProvider implements OAuthClientProvider {
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    return (await this.opts.storage.load()).discovery;
+    const { discovery } = await this.opts.storage.load();
+    const configured = this.opts.authorizationServer;
+    if (configured === undefined) return discovery;
+    // The config wins over what was discovered before the setting was there.
+    const metadata = await configured.metadata();
+    if (discovery?.authorizationServerMetadata?.issuer === metadata.issuer) return discovery;
+    return { authorizationServerUrl: metadata.issuer, authorizationServerMetadata: metadata };
   }
 
   /** The server said these are no good (revoked grant, unknown client): forget them. */

@@ -1,0 +1,122 @@
+// `auth.metadataUrl` (src/mcp/auth/as-metadata.ts) on real Redis, against the OAuth fixture and protected MCP
+// servers whose protected resource metadata is absent or names an authorization server that is not there:
+// without the setting nobody can sign in; with it the bot takes the authorization server from the config,
+// the person signs in, and their call runs with a token issued for the configured MCP URL.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  McpHub,
+  PersonAuth,
+  PersonGrants,
+  Sealer,
+  SignInWakes,
+  TokenVault,
+  VaultConnections,
+  type PersonSignInServer,
+} from '../../../src/mcp/index.js';
+import { startOAuthServer, type OAuthServer } from '../../fixtures/oauth-server.js';
+import { startProtectedServer, type ProtectedServer } from '../../fixtures/protected-server.js';
+import { deleteUnder } from '../../support/redis-cleanup.js';
+import { redisUrl, uniquePrefix } from '../../setup/context.js';
+
+const ANN = { teamId: 'T1', userId: 'UANN' };
+
+let oauth: OAuthServer;
+let absent: ProtectedServer;
+let wrong: ProtectedServer;
+let prefix: string;
+let redis: Redis;
+let subscriber: Redis;
+let wakes: SignInWakes;
+
+beforeAll(async () => {
+  oauth = await startOAuthServer();
+  absent = await startProtectedServer(oauth, { resourceMetadata: 'absent' });
+  wrong = await startProtectedServer(oauth, { resourceMetadata: 'wrong' });
+  prefix = uniquePrefix();
+  [redis, subscriber] = [new Redis(redisUrl()), new Redis(redisUrl())];
+  wakes = new SignInWakes(subscriber, redis, `${prefix}:auth:signed-in`);
+  await wakes.start();
+});
+afterAll(async () => {
+  await wakes.stop();
+  await Promise.all([absent.close(), wrong.close()]);
+  await oauth.close();
+  await deleteUnder(prefix);
+  await Promise.all([redis.quit(), subscriber.quit()]);
+});
+
+function parts(servers: PersonSignInServer[]) {
+  const vault = new TokenVault(redis, prefix, new Sealer(Buffer.alloc(32, 5)));
+  const grants = new PersonGrants({
+    servers,
+    vault,
+    redirectUrl: 'https://bot.example.com/oauth/mcp/callback',
+    clientName: 'elicit-relay test',
+    oneWorkspace: false,
+    now: Date.now,
+  });
+  return { grants, connections: new VaultConnections({ grants, vault, wakes, now: Date.now }) };
+}
+
+/** Runs `whoami` on `name` as ANN, who is already connected. */
+async function whoami(grants: PersonGrants, name: string, url: URL): Promise<string> {
+  const hub = new McpHub({
+    servers: [
+      { name, transport: { kind: 'http', url: url.href, headers: {} }, elicitationTimeoutMs: 60_000 },
+    ],
+    sink: { ask: () => Promise.resolve({ action: 'decline' }) },
+    auth: new PersonAuth({ grants, wakes }),
+  });
+  try {
+    return (await hub.callTool({ server: name, tool: 'whoami', args: {}, origin: ANN })).text;
+  } finally {
+    await hub.close();
+  }
+}
+
+const AS_METADATA = (): string => new URL('/.well-known/oauth-authorization-server', oauth.issuer).href;
+
+describe('auth.metadataUrl', () => {
+  it('cannot sign anyone in to a server whose resource metadata is absent or wrong without it', async () => {
+    const { connections } = parts([
+      { name: 'absent', url: absent.url.href },
+      { name: 'wrong', url: wrong.url.href },
+    ]);
+    await expect(connections.begin('absent', ANN)).rejects.toMatchObject({ code: 'discovery_failed' });
+    await expect(connections.begin('wrong', ANN)).rejects.toMatchObject({ code: 'discovery_failed' });
+  });
+
+  it.each([
+    ['absent', () => absent],
+    ['wrong', () => wrong],
+  ])(
+    'signs a person in to a server whose resource metadata is %s through the configured authorization server',
+    async (name, server) => {
+      const url = server().url;
+      const { grants, connections } = parts([{ name, url: url.href, metadataUrl: AS_METADATA() }]);
+      const need = await connections.begin(name, ANN);
+      expect(need.authorizationUrl.origin).toBe(oauth.issuer.origin);
+      expect(need.authorizationUrl.searchParams.get('resource')).toBe(url.href);
+      const callback = await oauth.decide(need.authorizationUrl, `ann-${name}@example.com`);
+      await connections.complete({
+        state: callback.searchParams.get('state') ?? '',
+        code: callback.searchParams.get('code') ?? '',
+        iss: callback.searchParams.get('iss') ?? '',
+      });
+      const { tokens } = await grants.record(name, ANN);
+      expect(oauth.verify(tokens?.access_token ?? '')?.resource).toBe(url.href);
+      expect(await whoami(grants, name, url)).toContain(`ann-${name}@example.com`);
+    },
+  );
+
+  it('fails with discovery_failed naming the setting when the metadata URL serves none', async () => {
+    const { connections } = parts([
+      { name: 'absent', url: absent.url.href, metadataUrl: new URL('/nothing-here', oauth.issuer).href },
+    ]);
+    await expect(connections.begin('absent', ANN)).rejects.toMatchObject({
+      code: 'discovery_failed',
+      cause: { code: 'discovery_failed', message: expect.stringContaining('auth.metadataUrl') as unknown },
+    });
+  });
+});
