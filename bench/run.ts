@@ -10,6 +10,7 @@
 //   BENCH_API_N              Automations API create→card and end→webhook samples, default 50 (0 skips them)
 //   BENCH_WAITERS            long-poll waiters held on one replica, default 1000 (0 skips)
 //   BENCH_MCP_N              MCP cycles of each era (2026 two-round MRTR, 2025 elicitation), default 200 (0 skips)
+//   BENCH_REDIS_MEMORY       pending questions (13-field schema) whose Redis memory is summed, default 5000 (0 skips)
 //   BENCH_ONLY               run only the steps whose label starts with this (e.g. "automations")
 import { randomBytes } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
@@ -22,6 +23,7 @@ import { formBench } from './forms.js';
 import { holdersBench } from './holders.js';
 import { lifecycleBench } from './lifecycle.js';
 import { memoryBench } from './memory.js';
+import { redisMemoryBench } from './redis-memory.js';
 import { roundsBench } from './rounds.js';
 import { cleanPrefix, inboxDelivery, pingFloor, storeOps } from './redis.js';
 import type { Row } from './stats.js';
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
   const apiN = intEnv('BENCH_API_N', 50);
   const mcpN = intEnv('BENCH_MCP_N', 200);
   const waiters = intEnv('BENCH_WAITERS', 1_000);
+  const redisMemory = intEnv('BENCH_REDIS_MEMORY', 5_000);
   const memory = (process.env.BENCH_MEMORY ?? '1000,2000').split(',').filter(Boolean).map(Number);
   console.log(
     `elicit-relay bench: node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), `,
@@ -77,6 +80,8 @@ async function main(): Promise<void> {
       clusterLifecycleBench(opts),
     );
     await step(`timeouts (${count} pending)`, () => timeoutAccuracy({ ...opts, count, spreadMs }));
+    if (redisMemory > 0)
+      await step(`redis memory (${redisMemory} pending)`, () => redisMemoryBench(opts, redisMemory));
     if (burst > 0) await step(`burst (${burst} due at once)`, () => burstBench({ ...opts, count: burst }));
     // A floor after the long runs shows how much the machine drifted during the run.
     await step('PING again', async () => [

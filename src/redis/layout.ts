@@ -3,6 +3,8 @@
 //
 // Questions (src/store), owner `{q}`, a Redis Cluster hash tag (see below):
 //   ${prefix}:{q}:question:<id>     hash    one question (see store/record.ts for the fields)
+//   ${prefix}:{q}:schema:<ref>      string  a requestedSchema's JSON, stored once for every question that names
+//                                   it by <ref> (its content hash, store/schemas.ts); expires after the last of them
 //   ${prefix}:{q}:inbox:<holder>    stream  ids of finished questions whose MCP session <holder> holds
 //   ${prefix}:{q}:lease:<holder>    string  present while the replica <holder> is alive (SET PX, renewed)
 //   ${prefix}:{q}:holders           set     holders that have acquired a lease (the sweeper's work list)
@@ -45,6 +47,8 @@ const unsafeName = /[^\w.:{}-]/g;
 
 export interface Keys {
   question(id: string): string;
+  /** A stored requestedSchema by its content hash; `schema('')` is the prefix the scripts append a ref to. */
+  schema(ref: string): string;
   inbox(holder: string): string;
   lease(holder: string): string;
   readonly holders: string;
@@ -81,6 +85,7 @@ export function keys(prefix: string): Keys {
   const slack = `${prefix}:slack`;
   return {
     question: (id) => `${prefix}:{q}:question:${id}`,
+    schema: (ref) => `${prefix}:{q}:schema:${ref}`,
     inbox: (holder) => `${prefix}:{q}:inbox:${holder}`,
     lease: (holder) => `${prefix}:{q}:lease:${holder}`,
     holders: `${prefix}:{q}:holders`,

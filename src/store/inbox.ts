@@ -9,6 +9,7 @@ import type { StoreScripts } from './scripts.js';
 import type { Question } from '../relay/types.js';
 import { endClient, type StoreLogger } from '../redis/index.js';
 import { pairs, parseQuestion } from './record.js';
+import { readRecords } from './schemas.js';
 
 /** XREAD BLOCK time in ms: how long one read waits for new entries before it is issued again. */
 export const INBOX_BLOCK_MS = 2_000;
@@ -23,9 +24,11 @@ export const INBOX_RETRY_MS = 250;
 const BATCH = 100;
 
 export interface InboxDeps {
-  redis: RedisClient & Pick<StoreScripts, 'inboxAck'>;
+  redis: RedisClient & Pick<StoreScripts, 'inboxAck' | 'questionRead'>;
   streamKey: string;
   questionKey(id: string): string;
+  /** The shared schemas' key prefix (store/schemas.ts), for entries that only name their question. */
+  schemaPrefix: string;
   logger: StoreLogger;
 }
 
@@ -90,20 +93,16 @@ export class Inbox {
 
   /**
    * Each entry's record: the entry itself since the finish script writes the record into it; an entry that only
-   * names its question (written before that) is read with HGETALL, all of them in one pipeline.
+   * names its question (written before that) is read from the record, all of them in one script.
    */
   private async records(entries: [string, string[]][]): Promise<Record<string, string>[]> {
-    const { redis } = this.deps;
+    const { redis, schemaPrefix } = this.deps;
     const records = entries.map(([, fields]) => pairs(fields));
     const missing = records.flatMap((r, i) => (r.state === undefined && r.id !== undefined ? [i] : []));
     if (missing.length === 0) return records;
-    const pipeline = redis.pipeline();
-    for (const i of missing) pipeline.hgetall(this.deps.questionKey(records[i]?.id ?? ''));
-    const replies = (await this.guard(pipeline.exec())) ?? [];
-    replies.forEach(([err, hash], j) => {
-      if (err) throw err;
-      records[missing[j] ?? 0] = hash as Record<string, string>;
-    });
+    const keys = missing.map((i) => this.deps.questionKey(records[i]?.id ?? ''));
+    const read = await this.guard(readRecords(redis, keys, schemaPrefix));
+    read.forEach((record, j) => (records[missing[j] ?? 0] = pairs(record)));
     return records;
   }
 

@@ -4,7 +4,8 @@ import type { Question } from '../relay/types.js';
 import type { StoreLogger } from '../redis/index.js';
 import { RateLimitedError } from './errors.js';
 import type { Keys } from '../redis/index.js';
-import { DETACHED_HOLDER, parseQuestion } from './record.js';
+import { DETACHED_HOLDER, pairs, parseQuestion } from './record.js';
+import { readRecords } from './schemas.js';
 import type { StoreScripts } from './scripts.js';
 
 export interface RateLimit {
@@ -19,22 +20,23 @@ export interface RateLimit {
  * leaving the index (a lost timer) are dropped from it on the way.
  */
 export async function pendingFor(
-  cmd: RedisClient,
+  cmd: RedisClient & StoreScripts,
   k: Keys,
   userId: string,
   logger: StoreLogger,
 ): Promise<Question[]> {
   const ids = await cmd.zrange(k.user(userId), '0', '-1');
   if (ids.length === 0) return [];
-  const pipeline = cmd.pipeline();
-  for (const id of ids) pipeline.hgetall(k.question(id));
-  const replies = (await pipeline.exec()) ?? [];
+  const records = await readRecords(
+    cmd,
+    ids.map((id) => k.question(id)),
+    k.schema(''),
+  );
   const pending: Question[] = [];
   const stale: string[] = [];
-  replies.forEach(([err, hash], i) => {
-    if (err) throw err;
+  records.forEach((record, i) => {
     const id = ids[i] ?? '';
-    const question = readOrSkip(hash as Record<string, string>, id, logger);
+    const question = readOrSkip(pairs(record), id, logger);
     if (question?.state === 'pending') pending.push(question);
     else stale.push(id);
   });
@@ -70,19 +72,20 @@ const UNDELIVERED_BATCH = 1000;
  * the Redis clock) whose card was never attached: their creator may have died before posting it.
  */
 export async function undeliveredBefore(
-  cmd: RedisClient,
+  cmd: RedisClient & StoreScripts,
   k: Keys,
   before: number,
   logger: StoreLogger,
 ): Promise<Question[]> {
   const ids = await cmd.zrange(k.held(DETACHED_HOLDER), '0', String(UNDELIVERED_BATCH - 1));
   if (ids.length === 0) return [];
-  const pipeline = cmd.pipeline();
-  for (const id of ids) pipeline.hgetall(k.question(id));
-  const replies = (await pipeline.exec()) ?? [];
-  return replies.flatMap(([err, hash], i) => {
-    if (err) throw err;
-    const question = readOrSkip(hash as Record<string, string>, ids[i] ?? '', logger);
+  const records = await readRecords(
+    cmd,
+    ids.map((id) => k.question(id)),
+    k.schema(''),
+  );
+  return records.flatMap((record, i) => {
+    const question = readOrSkip(pairs(record), ids[i] ?? '', logger);
     const stuck = question?.state === 'pending' && !question.card && question.createdAt < before;
     return stuck ? [question] : [];
   });

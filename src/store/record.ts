@@ -1,7 +1,9 @@
 // A question as one Redis hash of string fields, and the defensive way back. Fields:
 //   id server userId message holder state reason   plain strings
 //   endedBy                                         plain string: who ended it, when a person did
-//   timeoutMs createdAt deadline endedAt            decimal integers (ms; epoch ms from Redis TIME)
+//   timeoutMs createdAt deadline endedAt            decimal integers (ms; epoch ms from Redis TIME); the store
+//                                                   writes no timeoutMs (it is deadline - createdAt, ~20 B saved)
+//   schemaRef                                       the shared requestedSchema's content hash (store/schemas.ts)
 //   requestedSchema outcome                         JSON; an accepted outcome whose holder has it loses its content
 //                                                   ({"action":"accept","contentDropped":true}, read back as content {})
 //   cardChannel cardTs                              the Slack card, once posted (the first of several)
@@ -237,12 +239,13 @@ export function parseQuestion(h: Record<string, string>): Question | undefined {
     origin: parseOrigin(h, userId),
     message: str(h, 'message'),
     requestedSchema: json(h, 'requestedSchema'),
-    timeoutMs: int(h, 'timeoutMs'),
+    timeoutMs: 0,
     state,
     holder: str(h, 'holder'),
     createdAt: int(h, 'createdAt'),
     deadline: int(h, 'deadline'),
   };
+  q.timeoutMs = h.timeoutMs === undefined ? q.deadline - q.createdAt : int(h, 'timeoutMs');
   if (h.cardChannel !== undefined && h.cardTs !== undefined)
     q.card = { channel: h.cardChannel, ts: h.cardTs };
   if (h.moreCards !== undefined) q.moreCards = parseMoreCards(h);

@@ -3,6 +3,25 @@ import type { RedisClient } from '../redis/index.js';
 /** The stored outcome of an accepted question once its content was dropped (see record.ts). */
 export const DROPPED_OUTCOME = '{"action":"accept","contentDropped":true}';
 
+// Puts a record's shared schema back (store/schemas.ts): a flat HGETALL reply naming `schemaRef` gets the
+// schema's JSON appended as `requestedSchema`. `schemaPrefix` is the schema key without its ref, which shares the
+// question's `{q}` hash tag, so on a Cluster it is on the node that runs the script.
+const WITH_SCHEMA_LUA = `
+local function withSchema(record, schemaPrefix)
+  for i = 1, #record, 2 do
+    if record[i] == 'schemaRef' then
+      local json = redis.call('GET', schemaPrefix .. record[i + 1])
+      if json then
+        record[#record + 1] = 'requestedSchema'
+        record[#record + 1] = json
+      end
+      break
+    end
+  end
+  return record
+end
+`;
+
 // The one atomic transition. Everything that decides an outcome happens inside this script, so duplicate
 // submits, a submit racing the timeout, or two replicas at once can never produce two outcomes. The winner
 // also drops the question from its holder's and its person's pending indexes in the same step.
@@ -18,14 +37,15 @@ export const DROPPED_OUTCOME = '{"action":"accept","contentDropped":true}';
 // ARGV[5] approximate inbox length cap  ARGV[6] question id  ARGV[7] who ended it ('' for nobody)
 // ARGV[8] the holder that means nobody waits (no inbox entry)  ARGV[9] approximate ended-stream length cap
 // ARGV[10] inbox key prefix (+ holder)  ARGV[11] holder's pending zset prefix  ARGV[12] person's zset prefix
+// ARGV[13] schema key prefix (+ ref): the record's shared schema is kept at least as long as the record now is.
 // The inbox entry carries the ended record itself (its fields, 'id' among them), so the holder reads it with the
 // entry instead of one HGETALL per question.
 // Every win is announced on the ended stream ({id, state}): long-polls, webhooks and the audit follow it.
 // Returns {'missing'} | {'lost', HGETALL} | {'won', HGETALL}.
-export const FINISH_LUA = `
+export const FINISH_LUA = `${WITH_SCHEMA_LUA}
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
 if redis.call('HGET', KEYS[1], 'state') ~= 'pending' then
-  return {'lost', redis.call('HGETALL', KEYS[1])}
+  return {'lost', withSchema(redis.call('HGETALL', KEYS[1]), ARGV[13])}
 end
 local t = redis.call('TIME')
 local endedAt = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))
@@ -35,7 +55,9 @@ for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
   if string.sub(field, 1, 6) == 'draft:' then redis.call('HDEL', KEYS[1], field) end
 end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
-local record = redis.call('HGETALL', KEYS[1])
+local ref = redis.call('HGET', KEYS[1], 'schemaRef')
+if ref then redis.call('EXPIRE', ARGV[13] .. ref, ARGV[4], 'GT') end
+local record = withSchema(redis.call('HGETALL', KEYS[1]), ARGV[13])
 local holder = redis.call('HGET', KEYS[1], 'holder') or ''
 local userId = redis.call('HGET', KEYS[1], 'userId') or ''
 if holder ~= ARGV[8] then
@@ -51,17 +73,31 @@ return {'won', record}
 
 // Writes a new pending question in one step, dated by Redis TIME: the record with its expiry (timeout plus
 // retention, in case every timer is lost) and its entries in the holder's and each answerer's pending index.
+// The shared schema (store/schemas.ts) is written, or its expiry pushed to at least the record's, in the same step.
 // KEYS[1] question hash  KEYS[2] holder's pending zset  KEYS[3..] pending zsets of the person and answerers
-// ARGV[1] timeout ms  ARGV[2] retention ms  ARGV[3] question id  ARGV[4..] the record's other field/value pairs.
+// ARGV[1] timeout ms  ARGV[2] retention ms  ARGV[3] question id  ARGV[4] schema key ('' when it is inline)
+// ARGV[5] schema JSON  ARGV[6..] the record's other field/value pairs.
 // Returns the creation time, epoch ms on the Redis clock.
 export const CREATE_LUA = `
 local t = redis.call('TIME')
 local now = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))
 local deadline = string.format('%d', tonumber(now) + tonumber(ARGV[1]))
-redis.call('HSET', KEYS[1], 'createdAt', now, 'deadline', deadline, unpack(ARGV, 4))
-redis.call('PEXPIRE', KEYS[1], string.format('%d', tonumber(ARGV[1]) + tonumber(ARGV[2])))
+local ttl = string.format('%d', tonumber(ARGV[1]) + tonumber(ARGV[2]))
+redis.call('HSET', KEYS[1], 'createdAt', now, 'deadline', deadline, unpack(ARGV, 6))
+redis.call('PEXPIRE', KEYS[1], ttl)
+if ARGV[4] ~= '' and redis.call('PTTL', ARGV[4]) < tonumber(ttl) then
+  redis.call('SET', ARGV[4], ARGV[5], 'PX', ttl)
+end
 for i = 2, #KEYS do redis.call('ZADD', KEYS[i], deadline, ARGV[3]) end
 return now
+`;
+
+// Reads records in one step, each with its shared schema put back. KEYS: question hashes; ARGV[1] schema key
+// prefix. Returns one flat HGETALL reply per key (empty for a missing one).
+export const READ_LUA = `${WITH_SCHEMA_LUA}
+local out = {}
+for i = 1, #KEYS do out[i] = withSchema(redis.call('HGETALL', KEYS[i]), ARGV[1]) end
+return out
 `;
 
 // Sets the cards only while the question exists, so a late attach cannot resurrect an expired record. Returns
@@ -133,10 +169,12 @@ return redis.call('XDEL', KEYS[1], unpack(ARGV))
 `;
 
 export interface StoreScripts {
-  /** CREATE_LUA: (numberOfKeys, questionKey, heldKey, ...userKeys, timeoutMs, retentionMs, id, ...fieldValuePairs). */
+  /** CREATE_LUA: (numberOfKeys, questionKey, heldKey, ...userKeys, timeoutMs, retentionMs, id, schemaKey, schemaJson, ...fieldValuePairs). */
   questionCreate(numberOfKeys: number, ...args: (string | number)[]): Promise<unknown>;
-  /** FINISH_LUA: (questionKey, endedKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id, endedBy, detachedHolder, endedMaxLen, inboxPrefix, heldPrefix, userPrefix). */
+  /** FINISH_LUA: (questionKey, endedKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id, endedBy, detachedHolder, endedMaxLen, inboxPrefix, heldPrefix, userPrefix, schemaPrefix). */
   questionFinish(...args: (string | number)[]): Promise<unknown>;
+  /** READ_LUA: (numberOfKeys, ...questionKeys, schemaPrefix). */
+  questionRead(numberOfKeys: number, ...args: string[]): Promise<unknown>;
   /** INBOX_ACK_LUA: (numberOfKeys, inboxKey, ...acceptedQuestionKeys, ...entryIds). */
   inboxAck(numberOfKeys: number, ...args: string[]): Promise<unknown>;
   /** ATTACH_CARD_LUA: (questionKey, channel, ts). */
@@ -155,6 +193,7 @@ export interface StoreScripts {
 export function withScripts(redis: RedisClient): RedisClient & StoreScripts {
   redis.defineCommand('questionCreate', { lua: CREATE_LUA });
   redis.defineCommand('questionFinish', { numberOfKeys: 2, lua: FINISH_LUA });
+  redis.defineCommand('questionRead', { lua: READ_LUA });
   redis.defineCommand('inboxAck', { lua: INBOX_ACK_LUA });
   redis.defineCommand('questionAttachCard', { numberOfKeys: 1, lua: ATTACH_CARD_LUA });
   redis.defineCommand('questionSaveDraft', { numberOfKeys: 1, lua: SAVE_DRAFT_LUA });

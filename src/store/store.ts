@@ -32,7 +32,8 @@ import { settleWithin } from '../settle.js';
 import { deferIfEarly } from './jobs.js';
 import { Lease, OrphanSweeper, type LeaseOptions, type SweepOptions } from './lease.js';
 import { admit, pendingFor, undeliveredBefore, type RateLimit } from './pending.js';
-import { draftField, parseDraft, parseQuestion } from './record.js';
+import { draftField, pairs, parseDraft, parseQuestion } from './record.js';
+import { readRecords } from './schemas.js';
 import { reminderHandler } from './reminders.js';
 import { withScripts } from './scripts.js';
 import { CLOSE_GRACE_MS, Timers, type TimerSettings } from './timers.js';
@@ -71,6 +72,9 @@ export type StoreOptions = RedisSetting & {
   logger?: StoreLogger;
 };
 
+/** Approximate cap on the timer queues' BullMQ event streams (entries). */
+const TIMER_EVENTS_MAX_LEN = 100;
+
 interface Parts extends Collaborators {
   opts: StoreOptions;
   connections: RedisConnections;
@@ -98,7 +102,10 @@ export class QuestionStore {
     try {
       await checkEvictionPolicy(cmd, logger, opts.requireNoeviction ?? false);
       const [queue, reminders] = [TIMEOUT_QUEUE, REMINDER_QUEUE].map((name) => {
-        const q = new Queue(name, { connection: cmd, prefix: k.bullPrefix });
+        // Nothing reads these queues' event streams (no QueueEvents on them), so keep them short: at the default
+        // 10,000 entries the timeout queue's stream cost ~70 B per pending question at 10,000 pending.
+        const streams = { events: { maxLen: TIMER_EVENTS_MAX_LEN } };
+        const q = new Queue(name, { connection: cmd, prefix: k.bullPrefix, streams });
         q.on('error', (err) => logger.warn({ err, queue: name }, 'timer queue error'));
         return q;
       }) as [Queue, Queue];
@@ -134,13 +141,14 @@ export class QuestionStore {
   }
 
   async get(id: string): Promise<Question | undefined> {
-    let hash: Record<string, string>;
+    let record: string[];
     try {
-      hash = await this.c.cmd.hgetall(this.c.keys.question(id));
+      const k = this.c.keys;
+      [record = []] = await readRecords(this.c.cmd, [k.question(id)], k.schema(''));
     } catch (err) {
       throw commandError('get', err);
     }
-    return parseQuestion(hash);
+    return parseQuestion(pairs(record));
   }
 
   /** Records the posted Slack cards (at least one); a no-op when the question no longer exists. */
@@ -210,6 +218,7 @@ export class QuestionStore {
 
   async startTimeouts(onDue: (questionId: string) => Promise<void>): Promise<void> {
     await this.timers.start(TIMEOUT_QUEUE, async (job, token) => {
+      // Jobs added before the id moved out of the data still carry it there.
       const id = job.data.id ?? job.id ?? '';
       await deferIfEarly(this.c.cmd, this.c.keys.question(id), job, token);
       await onDue(id);
@@ -228,6 +237,7 @@ export class QuestionStore {
       redis,
       streamKey: k.inbox(opts.holderId),
       questionKey: (id: string) => k.question(id),
+      schemaPrefix: k.schema(''),
       logger,
     };
     this.inbox = new Inbox(deps, onOutcome);

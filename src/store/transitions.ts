@@ -16,6 +16,7 @@ import type { Keys } from '../redis/index.js';
 import { admit, type RateLimit } from './pending.js';
 import { DETACHED_HOLDER, pairs, parseQuestion, stateFor, toHash } from './record.js';
 import { addReminders, removeReminders } from './reminders.js';
+import { shareSchema } from './schemas.js';
 import type { StoreScripts } from './scripts.js';
 
 /** Approximate cap on an inbox stream, so a holder that never reads cannot grow it without bound. */
@@ -69,14 +70,18 @@ async function writeRecord(c: Collaborators, q: NewQuestion, reminders: number):
   const holder = q.client === undefined ? c.holderId : DETACHED_HOLDER;
   // createdAt and deadline are placeholders here: the script writes them from Redis TIME.
   const question: Question = { ...q, id: newId(), state: 'pending', holder, createdAt: 0, deadline: 0 };
-  const fields = toHash(question);
-  delete fields.createdAt;
-  delete fields.deadline;
+  const all = toHash(question);
+  // The script dates the record; timeoutMs is its deadline - createdAt, so it is not stored either.
+  delete all.createdAt;
+  delete all.deadline;
+  delete all.timeoutMs;
+  const { fields, schema } = shareSchema(all);
   if (reminders > 0) fields.reminders = String(reminders);
   // Everyone named to answer it has it in their pending index too (pendingFor drops it once it has ended).
   const users = new Set([question.userId, ...namedAnswerers(question)]);
   const zsets = [k.held(holder), ...[...users].map((userId) => k.user(userId))];
-  const args = [q.timeoutMs, c.retentionSec * 1000, question.id, ...Object.entries(fields).flat()];
+  const shared = schema ? [k.schema(schema.ref), schema.json] : ['', ''];
+  const args = [q.timeoutMs, c.retentionSec * 1000, question.id, ...shared, ...Object.entries(fields).flat()];
   const now = Number(await cmd.questionCreate(1 + zsets.length, k.question(question.id), ...zsets, ...args));
   return { ...question, createdAt: now, deadline: now + q.timeoutMs };
 }
@@ -105,6 +110,7 @@ export async function finishQuestion(
       k.inbox(''),
       k.held(''),
       k.user(''),
+      k.schema(''),
     ];
     reply = (await cmd.questionFinish(k.question(id), k.ended, ...args)) as FinishReply;
   } catch (err) {
@@ -145,7 +151,8 @@ export async function redisNow(cmd: RedisClient): Promise<number> {
 async function addTimers(c: Collaborators, question: Question, remindAt: number[]): Promise<void> {
   const { cmd, keys: k, queue, reminders, logger } = c;
   try {
-    await queue.add('timeout', { id: question.id }, timeoutJobOptions(question, c.retentionSec));
+    // No data: the job id is the question id (a job's data is stored with it, ~40 B per pending question).
+    await queue.add('timeout', {}, timeoutJobOptions(question, c.retentionSec));
   } catch (err) {
     const { id, holder, userId } = question;
     await cmd

@@ -4,21 +4,24 @@
 import { Redis } from 'ioredis';
 import { keys } from '../../../src/redis/index.js';
 import { isEndReason, type Outcome, type Question } from '../../../src/relay/types.js';
-import { parseQuestion } from '../../../src/store/record.js';
+import { pairs, parseQuestion } from '../../../src/store/record.js';
+import { readRecords } from '../../../src/store/schemas.js';
+import { withScripts, type StoreScripts } from '../../../src/store/scripts.js';
 import type { History } from './history.js';
 
 export class Records {
-  private readonly redis: Redis;
+  private readonly redis: Redis & StoreScripts;
   private readonly k: ReturnType<typeof keys>;
 
   constructor(redisUrl: string, prefix: string) {
-    this.redis = new Redis(redisUrl, { lazyConnect: true });
+    this.redis = withScripts(new Redis(redisUrl, { lazyConnect: true })) as Redis & StoreScripts;
     this.k = keys(prefix);
   }
 
-  /** The stored question `id` (throws when there is none). */
+  /** The stored question `id`, read as the store reads it (its shared schema put back); throws when there is none. */
   async question(id: string): Promise<Question> {
-    const q = parseQuestion(await this.redis.hgetall(this.k.question(id)));
+    const [record = []] = await readRecords(this.redis, [this.k.question(id)], this.k.schema(''));
+    const q = parseQuestion(pairs(record));
     if (!q) throw new Error(`no record of question ${id}`);
     return q;
   }

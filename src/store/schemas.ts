@@ -1,0 +1,49 @@
+// A question's requestedSchema is stored once per distinct schema, not once per question (issue #19 goal 5):
+// the record names it by `schemaRef`, the SHA-256 of its JSON, and the JSON sits in `{q}:schema:<ref>`. A
+// 13-field schema is ~1.6 KB, and it pushes the record hash out of Redis's compact listpack encoding (values
+// over 64 bytes), so sharing it cuts a pending question from ~4 KB to ~1.4 KB.
+//
+// Lifetime: a TTL, not a reference count. Every record that names a schema expires (timeout + retention at
+// creation, retention after its end), and each of those writes pushes the schema's expiry to at least the
+// record's (CREATE_LUA, FINISH_LUA), so the schema outlives every record that names it; a crash between
+// steps cannot leave a count wrong, because there is none. It is deleted by Redis once the last record is gone.
+//
+// Reads put the JSON back under `requestedSchema` inside the same script (READ_LUA, FINISH_LUA), so parsing
+// is unchanged and records written before this (the schema inline, no schemaRef) read as they always did.
+import { createHash } from 'node:crypto';
+import type { StoreScripts } from './scripts.js';
+
+/** The record field naming a shared schema. */
+export const SCHEMA_REF_FIELD = 'schemaRef';
+
+/** A schema's content address: base64url SHA-256 of its JSON (43 characters, under listpack's 64). */
+export function schemaRef(json: string): string {
+  return createHash('sha256').update(json).digest('base64url');
+}
+
+/**
+ * Moves a record's requestedSchema out of its fields: returns the fields naming it by ref instead, and the
+ * JSON to store once. A null schema (URL mode) stays inline: 4 bytes, nothing to share.
+ */
+export function shareSchema(fields: Record<string, string>): {
+  fields: Record<string, string>;
+  schema?: { ref: string; json: string };
+} {
+  const { requestedSchema: json, ...rest } = fields;
+  if (json === undefined || json === 'null') return { fields };
+  const ref = schemaRef(json);
+  return { fields: { ...rest, [SCHEMA_REF_FIELD]: ref }, schema: { ref, json } };
+}
+
+/**
+ * The records of these question keys (HGETALL replies as flat arrays, empty for a missing key), each with its
+ * shared schema put back, in one round trip.
+ */
+export async function readRecords(
+  redis: Pick<StoreScripts, 'questionRead'>,
+  questionKeys: readonly string[],
+  schemaPrefix: string,
+): Promise<string[][]> {
+  if (questionKeys.length === 0) return [];
+  return (await redis.questionRead(questionKeys.length, ...questionKeys, schemaPrefix)) as string[][];
+}
