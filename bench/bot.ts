@@ -30,14 +30,26 @@ export interface Bot {
   driver: SlackDriver;
 }
 
+export interface BotOptions {
+  /** The stand-in enforces Slack's documented rate limits (blocks/slack-rate-limits.ts) when true. */
+  rateLimits?: boolean;
+  /** The fixture served over Streamable HTTP at this URL (see fixture-http.ts); default: over stdio. */
+  fixtureUrl?: string;
+}
+
 /** The bot with the fixture server; `elicitation` is the fixture's policy (timeout, limits); `env` adds settings. */
 export async function startBot(
   url: string,
   prefix: string,
   elicitation: object = {},
   env: Record<string, string> = {},
+  opts: BotOptions = {},
 ): Promise<Bot> {
-  const standin = await startSlackStandin({ botToken: BOT_TOKEN });
+  const { rateLimits = false, fixtureUrl } = opts;
+  const fixture = fixtureUrl
+    ? { url: fixtureUrl, elicitation }
+    : { command: process.execPath, args: ['--import', 'tsx', FIXTURE], elicitation };
+  const standin = await startSlackStandin({ botToken: BOT_TOKEN, rateLimits });
   const config = loadSlackConfig({
     env: {
       SLACK_BOT_TOKEN: BOT_TOKEN,
@@ -52,7 +64,7 @@ export async function startBot(
     readFile: () =>
       JSON.stringify({
         mcpServers: {
-          fixture: { command: process.execPath, args: ['--import', 'tsx', FIXTURE], elicitation },
+          fixture,
         },
       }),
   });

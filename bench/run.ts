@@ -11,6 +11,10 @@
 //   BENCH_WAITERS            long-poll waiters held on one replica, default 1000 (0 skips)
 //   BENCH_MCP_N              MCP cycles of each era (2026 two-round MRTR, 2025 elicitation), default 200 (0 skips)
 //   BENCH_REDIS_MEMORY       pending questions (13-field schema) whose Redis memory is summed, default 5000 (0 skips)
+//   BENCH_FLOOD              people × questions each for the whole bot under Slack's limits, default "50x10"
+//                            ("0" skips); the card updates alone take ≈ 10 min at Tier 3 with the default
+//   BENCH_OPEN_LOOP_S        seconds of each open-loop phase (view_submission 200/s, /mcp run 100/s) against
+//                            one bot process, default 60 (0 skips)
 //   BENCH_ONLY               run only the steps whose label starts with this (e.g. "automations")
 import { randomBytes } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
@@ -24,9 +28,11 @@ import { holdersBench } from './holders.js';
 import { lifecycleBench } from './lifecycle.js';
 import { memoryBench } from './memory.js';
 import { redisMemoryBench } from './redis-memory.js';
+import { openLoopBench } from './open-loop.js';
 import { roundsBench } from './rounds.js';
 import { cleanPrefix, inboxDelivery, pingFloor, storeOps } from './redis.js';
 import type { Row } from './stats.js';
+import { slackFloodBench } from './slack-flood.js';
 import { slackLimitsBench } from './slack-limits.js';
 import { renderTable } from './table.js';
 import { timeoutAccuracy } from './timeouts.js';
@@ -38,6 +44,15 @@ function intEnv(name: string, fallback: number): number {
   if (!Number.isInteger(value) || value < 0)
     throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
+}
+
+/** "50x10" → 50 people with 10 questions each; "0" → none. */
+function floodEnv(raw: string): { people: number; cards: number } | undefined {
+  if (raw === '0') return undefined;
+  const [people, cards] = raw.split('x').map(Number);
+  if (!Number.isInteger(people) || !Number.isInteger(cards) || !people || !cards)
+    throw new Error(`BENCH_FLOOD must look like 50x10 or be 0, got "${raw}"`);
+  return { people, cards };
 }
 
 const logger: StoreLogger = {
@@ -57,6 +72,8 @@ async function main(): Promise<void> {
   const mcpN = intEnv('BENCH_MCP_N', 200);
   const waiters = intEnv('BENCH_WAITERS', 1_000);
   const redisMemory = intEnv('BENCH_REDIS_MEMORY', 5_000);
+  const openLoopS = intEnv('BENCH_OPEN_LOOP_S', 60);
+  const flood = floodEnv(process.env.BENCH_FLOOD ?? '50x10');
   const memory = (process.env.BENCH_MEMORY ?? '1000,2000').split(',').filter(Boolean).map(Number);
   console.log(
     `elicit-relay bench: node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), `,
@@ -91,6 +108,20 @@ async function main(): Promise<void> {
     await step('slack limits (500 cards paced by Slack’s documented limits)', () =>
       slackLimitsBench(url, `${prefix}:limits`),
     );
+    if (flood)
+      await step(`slack flood: the whole bot under Slack's limits (${flood.people} × ${flood.cards})`, () =>
+        slackFloodBench(url, `${prefix}:flood`, flood),
+      );
+    if (openLoopS > 0)
+      await step(`open loop: view_submission 200/s and /mcp run 100/s, ${openLoopS} s each`, () =>
+        openLoopBench({
+          url,
+          prefix: `${prefix}:open`,
+          seconds: openLoopS,
+          submitRate: 200,
+          commandRate: 100,
+        }),
+      );
     if (mcpN > 0) await step(`mcp: 2026 rounds and 2025 elicitation (${mcpN} each)`, () => roundsBench(mcpN));
     if (botN > 0) await step(`full bot (${botN} cycles)`, () => botBench(url, `${prefix}:bot`, botN));
     if (apiN > 0 || waiters > 0)

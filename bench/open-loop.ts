@@ -1,0 +1,165 @@
+// Goal 6 of issue 19: an open-loop load generator. Requests go on a schedule (request i at start + i / rate),
+// each fired at its time whether or not earlier ones have been answered, and each latency is taken from its
+// scheduled time, not from when it was sent, so a slow bot cannot slow the load down and hide its own delay
+// (coordinated omission). Two phases against one replica in its own process (open-loop-bot.ts):
+// `view_submission` at 200/s and `/mcp run fixture echo` at 100/s, each for BENCH_OPEN_LOOP_S seconds (60).
+// Checked, not only timed: every submitted question ended exactly once, accepted with the answer submitted
+// (the generator holds the questions, so each outcome comes to its inbox), and every command's tool result was
+// posted exactly once. The 2 cores are shared by the generator (with the Slack stand-in), the bot, the
+// fixture MCP server and Redis, and by whatever else runs on the machine.
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Question } from '../src/relay/types.js';
+import type { SlackStandin } from '../src/standin/index.js';
+import { QuestionStore } from '../src/store/index.js';
+import { prepareSubmissions, startChildBot, type ChildBot, type Submission } from './open-loop-bot.js';
+import { row, summarize, type Row } from './stats.js';
+
+/** How long the generator waits after the last request for outcomes and results to arrive, in ms. */
+const SETTLE_MS = 120_000;
+
+export interface OpenLoopOptions {
+  url: string;
+  prefix: string;
+  /** Seconds of each phase. */
+  seconds: number;
+  submitRate: number;
+  commandRate: number;
+}
+
+interface Fired {
+  /** ms from each request's scheduled time to its complete answer. */
+  latencies: number[];
+  /** Requests answered other than as expected (status, body) or not at all. */
+  errors: number;
+  /** The generator's own lateness: ms from each scheduled time to the moment it was sent, worst one. */
+  worstSendLagMs: number;
+}
+
+/** Fires `fire(i)` for i < rate × seconds at start + i / rate, never waiting for earlier answers. */
+export async function openLoop(
+  rate: number,
+  seconds: number,
+  fire: (i: number) => Promise<boolean>,
+): Promise<Fired> {
+  const total = Math.round(rate * seconds);
+  const start = performance.now() + 100;
+  const pending: Promise<number | undefined>[] = [];
+  let worstSendLagMs = 0;
+  for (let i = 0; i < total; i++) {
+    const at = start + (i * 1000) / rate;
+    const wait = at - performance.now();
+    if (wait > 1) await sleep(wait);
+    worstSendLagMs = Math.max(worstSendLagMs, performance.now() - at);
+    pending.push(
+      fire(i).then(
+        (ok) => (ok ? performance.now() - at : undefined),
+        () => undefined,
+      ),
+    );
+  }
+  const answered = await Promise.all(pending);
+  const latencies = answered.filter((ms): ms is number => ms !== undefined);
+  return { latencies, errors: total - latencies.length, worstSendLagMs };
+}
+
+/** Outcomes that came to the holder's inbox, by question id. */
+function outcomeLog(): { byId: Map<string, Question[]>; onOutcome: (q: Question) => void } {
+  const byId = new Map<string, Question[]>();
+  return { byId, onOutcome: (q) => byId.set(q.id, [...(byId.get(q.id) ?? []), q]) };
+}
+
+/** Waits (polling: a bench, not a test) until `done()` or SETTLE_MS passed. */
+async function settle(done: () => boolean): Promise<void> {
+  const until = Date.now() + SETTLE_MS;
+  while (!done() && Date.now() < until) await sleep(250);
+}
+
+/** Questions not ended exactly once with their submitted answer (lost, doubled, or a wrong outcome). */
+function wrongOutcomes(subs: Submission[], byId: Map<string, Question[]>): number {
+  return subs.filter((s) => {
+    const got = byId.get(s.question.id) ?? [];
+    const outcome = got[0]?.outcome;
+    const content = outcome?.action === 'accept' ? outcome.content : undefined;
+    return got.length !== 1 || content?.name !== s.answer;
+  }).length;
+}
+
+async function submitPhase(o: OpenLoopOptions, bot: ChildBot): Promise<Row> {
+  const holder = await QuestionStore.open({ url: o.url, prefix: o.prefix, holderId: 'bench-open-loop' });
+  try {
+    const log = outcomeLog();
+    await holder.startInbox(log.onOutcome);
+    const subs = await prepareSubmissions(holder, bot.standin, Math.round(o.submitRate * o.seconds));
+    const fired = await openLoop(o.submitRate, o.seconds, async (i) => {
+      const reply = await bot.driver.send({ payload: subs[i]?.payload ?? {} });
+      return reply.status === 200 && reply.body === '';
+    });
+    await settle(() => log.byId.size >= subs.length);
+    const wrong = wrongOutcomes(subs, log.byId);
+    const name = `view_submission at ${o.submitRate}/s for ${o.seconds} s, open loop → HTTP ack`;
+    return loopRow(
+      name,
+      fired,
+      `${wrong} of ${subs.length} questions not ended exactly once with the answer`,
+    );
+  } finally {
+    await holder.close();
+  }
+}
+
+/** Tool-result posts per marker `ol-<i>-run` seen by the stand-in (a post counted once per marker). */
+function resultsByMarker(standin: SlackStandin): Map<string, number> {
+  const seen = new Map<string, number>();
+  for (const c of standin.calls) {
+    if (c.method !== 'chat.postMessage' || !c.ok) continue;
+    const markers = new Set(JSON.stringify(c.args).match(/ol-\d+-run/g) ?? []);
+    for (const m of markers) seen.set(m, (seen.get(m) ?? 0) + 1);
+  }
+  return seen;
+}
+
+async function commandPhase(o: OpenLoopOptions, bot: ChildBot): Promise<Row> {
+  const total = Math.round(o.commandRate * o.seconds);
+  // A person's results share their DM's 1 post/s: each person runs a command at most every 5 s.
+  const people = Math.max(1, o.commandRate * 5);
+  const fired = await openLoop(o.commandRate, o.seconds, async (i) => {
+    const text = `run fixture echo ${JSON.stringify({ text: `ol-${i}-run` })}`;
+    const reply = await bot.driver.slashCommand({ userId: `U0OLC${i % people}`, command: '/mcp', text });
+    return (
+      reply.status === 200 &&
+      (reply.json as { text?: string } | undefined)?.text?.startsWith('Running') === true
+    );
+  });
+  await settle(() => resultsByMarker(bot.standin).size >= total);
+  const seen = resultsByMarker(bot.standin);
+  const lost = total - seen.size;
+  const doubled = [...seen.values()].filter((n) => n > 1).length;
+  const name = `/mcp run at ${o.commandRate}/s for ${o.seconds} s, open loop → HTTP ack`;
+  return loopRow(
+    name,
+    fired,
+    `tool results: ${lost} of ${total} not posted, ${doubled} posted more than once`,
+  );
+}
+
+function loopRow(name: string, fired: Fired, checked: string): Row {
+  const lag = `generator's worst send lag ${fired.worstSendLagMs.toFixed(1)} ms`;
+  return row('open loop', name, summarize(fired.latencies), {
+    unit: 'ms',
+    note: `goal p99 ≤ 25 ms; ${fired.errors} errors; ${checked}; ${lag}`,
+  });
+}
+
+export async function openLoopBench(o: OpenLoopOptions): Promise<Row[]> {
+  const bot = await startChildBot(o.url, o.prefix);
+  try {
+    // A few commands first: the replica's first requests load code paths and open the MCP session.
+    for (let i = 0; i < 5; i++) {
+      await bot.driver.slashCommand({ userId: 'U0OLWARM', command: '/mcp', text: 'servers' });
+    }
+    return [await submitPhase(o, bot), await commandPhase(o, bot)];
+  } finally {
+    await bot.close();
+  }
+}
