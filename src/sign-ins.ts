@@ -62,7 +62,9 @@ export async function openSignIns(
   });
   const deploymentGrants = new Map(await Promise.all(config.servers.flatMap(deploymentGrant)));
   const connections =
-    grants.names().length === 0 ? {} : { connections: new VaultConnections({ grants, vault, wakes, now }) };
+    grants.names().length === 0
+      ? {}
+      : { connections: new VaultConnections({ grants, vault, wakes, now, logger: who.logger }) };
   return {
     ...connections,
     hubAuth: (prompter) =>

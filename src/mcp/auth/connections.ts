@@ -2,9 +2,12 @@
 // do with a person's sign-ins. begin() runs the SDK's auth flow up to the authorization URL (discovery,
 // registration, PKCE, `resource`, a `state` bound to the person, workspace and server); complete() consumes
 // the `state` once, exchanges the code through the SDK, seals the tokens into the vault and announces the
-// sign-in to every replica, where the person's waiting calls go on.
+// sign-in to every replica, where the person's waiting calls go on. disconnect() also revokes the grant at
+// the authorization server when it offers revocation (RFC 7009).
 import { auth } from '@modelcontextprotocol/client';
 import { scopesOf, type PersonGrants } from './grants.js';
+import type { McpLogger } from '../types.js';
+import { revokeGrant } from './revoke.js';
 import { exchangeCode } from './sign-in.js';
 import type { TokenVault } from './vault.js';
 import type { SignInWakes } from './wakes.js';
@@ -22,6 +25,8 @@ export interface VaultConnectionsDeps {
   vault: TokenVault;
   wakes: Pick<SignInWakes, 'announce'>;
   now: () => number;
+  /** Where a failed revocation at the authorization server is told (never with a token). */
+  logger?: McpLogger;
 }
 
 export class VaultConnections implements Connections {
@@ -92,8 +97,14 @@ export class VaultConnections implements Connections {
     });
   }
 
-  async disconnect(server: string, person: Person): Promise<boolean> {
-    this.deps.grants.server(server);
-    return this.deps.vault.remove(server, this.deps.grants.personOf(person));
+  /** Deletes the grant here first, then revokes it at the authorization server (revoke.ts). */
+  async disconnect(server: string, requester: Person): Promise<boolean> {
+    const { grants, vault, logger } = this.deps;
+    grants.server(server);
+    const person = grants.personOf(requester);
+    const record = await grants.record(server, person);
+    const removed = await vault.remove(server, person);
+    if (record.tokens !== undefined) await revokeGrant(server, record, logger);
+    return removed;
   }
 }
