@@ -7,17 +7,18 @@
 // sent none. The server may answer `input_required` again; after `maxRounds` retries the call fails.
 // A durable call (ToolCall.durable) also keeps each round in the round store (continuation.ts), so that a
 // survivor can send the retry if this replica dies; otherwise the round lives in this promise only.
+// Each leg goes through Client.callTool so that the SDK mirrors the tool's `x-mcp-header` arguments into
+// `Mcp-Param-*` headers (SEP-2243; a 2026 server refuses a call without them); see `send`.
 import {
   isInputRequiredResult,
   ProtocolError,
   ProtocolErrorCode,
-  withInputRequired,
   type Client,
   type ElicitResult,
   type InputRequest,
   type RequestOptions,
+  type Tool,
 } from '@modelcontextprotocol/client';
-import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import { Continuation, type DurableCall, type Retry } from './continuation.js';
 import { McpClientError } from './types.js';
 
@@ -40,6 +41,8 @@ export interface RoundsOptions {
   answerTogether?: AnswerInputs;
   /** Keep the rounds in the round store (and resume one); absent: in this replica's memory. */
   durable?: DurableCall;
+  /** The tool's `inputSchema` as listed, which names the arguments sent again as headers; absent: none. */
+  inputSchema?: unknown;
 }
 
 /** Runs `tools/call` through as many rounds as the server asks for; resolves with its `CallToolResult`. */
@@ -75,18 +78,32 @@ async function send(
   opts: RoundsOptions,
   round: number,
   kept: Continuation | undefined,
-) {
+): Promise<Record<string, unknown>> {
   const release = kept?.hold();
   try {
-    return await client.request({ method: 'tools/call', params }, withInputRequired(CallToolResultSchema), {
+    return await client.callTool(params, {
       ...opts.request,
       allowInputRequired: true,
+      toolDefinition: headersOnly(params.name, opts.inputSchema),
     });
   } catch (error) {
     throw params.requestState === undefined ? error : expiredRound(error, params.name, opts.server, round);
   } finally {
     release?.();
   }
+}
+
+/**
+ * The definition callTool mirrors `Mcp-Param-*` headers from: the listed `inputSchema` only. Given one,
+ * the SDK neither reads its own tools/list cache nor checks the result against an `outputSchema` (an
+ * `input_required` round carries no structuredContent, so that check would refuse every round of a tool
+ * with one); a call of the 2025 revisions, which has no rounds, is still checked (session.ts).
+ * Without a listed schema the call goes without headers.
+ */
+function headersOnly(name: string, inputSchema: unknown): Tool {
+  const listed = typeof inputSchema === 'object' && inputSchema !== null;
+  // The SDK parsed this schema as a Tool's inputSchema when it listed the tool (results.ts toSummary).
+  return { name, inputSchema: listed ? (inputSchema as Tool['inputSchema']) : { type: 'object' } };
 }
 
 /** Gathers every answer of round `round` (recorded as they come when durable); resolves with the retry. */

@@ -178,7 +178,7 @@ export class McpSession {
     );
     this.current = run;
     try {
-      return this.asTask(tool) ? await this.runTask(call, run) : await this.runPlain(call, run);
+      return this.asTask(tool) ? await this.runTask(call, run) : await this.runPlain(call, run, tool);
     } catch (error) {
       const urlRequired = urlRequiredResult(error);
       if (urlRequired !== undefined) return urlRequired;
@@ -232,7 +232,7 @@ export class McpSession {
     };
   }
 
-  private async runPlain(call: ToolCall, run: CallRun): Promise<ToolResult> {
+  private async runPlain(call: ToolCall, run: CallRun, tool: ToolSummary | undefined): Promise<ToolResult> {
     const params = { name: call.tool, arguments: call.args };
     if (this.client.getProtocolEra() !== 'modern') {
       return toToolResult(await this.client.callTool(params, this.requestOptions(run)));
@@ -250,6 +250,7 @@ export class McpSession {
           run,
         ),
       ...(durable === undefined ? {} : { durable }),
+      ...(tool === undefined ? {} : { inputSchema: tool.inputSchema }),
     });
     return toToolResult(result);
   }

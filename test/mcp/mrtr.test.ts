@@ -29,6 +29,8 @@ afterEach(async () => {
 interface Exchange {
   sent: { id: unknown; params: { inputResponses?: Record<string, unknown>; requestState?: string } };
   answered: string;
+  /** The request's Mcp-Param-Region header (SEP-2243), null when it had none. */
+  region: string | null;
 }
 
 /**
@@ -49,7 +51,10 @@ function makeHub(
   const fetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
     const response = await handler.fetch(new Request(url, init));
     const sent: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    if (isToolCall(sent)) exchanges.push({ sent, answered: await response.clone().text() });
+    if (isToolCall(sent)) {
+      const region = new Headers(init?.headers).get('mcp-param-region');
+      exchanges.push({ sent, answered: await response.clone().text(), region });
+    }
     return response;
   };
   hub = new McpHub({
@@ -88,6 +93,7 @@ describe('McpHub against a 2026-07-28 (MRTR) server', () => {
       'echo',
       'endless',
       'expiring',
+      'routed',
       'three_requests',
       'two_rounds',
       'url_round',
@@ -237,6 +243,20 @@ describe('McpHub against a 2026-07-28 (MRTR) server', () => {
       'colour',
       'name',
     ]);
+  });
+
+  it('mirrors an x-mcp-header argument into Mcp-Param-Region on every leg, through a round of a tool with an outputSchema', async () => {
+    const { hub: h, sink, exchanges } = makeHub(() => ({ action: 'accept', content: { ok: true } }));
+    await h.listTools('modern');
+    const result = await h.callTool({
+      server: 'modern',
+      tool: 'routed',
+      args: { region: 'eu-west' },
+      origin,
+    });
+    expect(result).toMatchObject({ isError: false, text: 'routed to eu-west: true' });
+    expect(sink.asked.map((a) => a.request.message)).toEqual(['Route to eu-west?']);
+    expect(exchanges.map((e) => e.region)).toEqual(['eu-west', 'eu-west']);
   });
 
   it('fails the call, saying so, once the server still asks after maxRounds retries', async () => {

@@ -18,15 +18,6 @@ const NOT_IMPLEMENTED: Record<string, { why: string; failed: string[] }> = {
     why: 'SEP-2352: SignInProvider keeps the client registration of the first authorization server when the protected resource metadata names a new one',
     failed: ['sep-2352-reregister-on-as-change'],
   },
-  'http-custom-headers': {
-    why: 'SEP-2243: the SDK mirrors x-mcp-header arguments into Mcp-Param-* headers only in Client.callTool; the hub sends 2026 calls with client.request (manual rounds, src/mcp/rounds.ts), which does not',
-    failed: [
-      'sep-2243-client-base64-unsafe',
-      'sep-2243-client-encode-values',
-      'sep-2243-client-mirrors-designated-params',
-      'sep-2243-client-supports-custom-headers',
-    ],
-  },
   'auth/enterprise-managed-authorization': {
     why: 'extension: the bot signs in with authorization code or client credentials, not token exchange + JWT bearer',
     failed: ['complete-flow-jwt-bearer', 'complete-flow-token-exchange'],
