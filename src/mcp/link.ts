@@ -92,7 +92,11 @@ export class ServerLink {
   async listTools(person?: Origin): Promise<ToolSummary[]> {
     this.assertOpen();
     if (this.tools !== undefined) return this.tools;
-    if (!this.personal) return this.cacheTools(this.controlSession().then((control) => control.listTools()));
+    if (!this.personal) {
+      return this.cacheTools(
+        this.controlSession().then((control) => withSignIn(control, () => control.listTools())),
+      );
+    }
     if (person === undefined)
       throw new McpClientError(
         'connect_failed',
@@ -102,7 +106,7 @@ export class ServerLink {
     const pool = this.poolFor(person);
     const session = await pool.acquire();
     try {
-      return await this.cacheTools(session.listTools());
+      return await this.cacheTools(withSignIn(session, () => session.listTools()));
     } finally {
       pool.release(session);
     }
@@ -355,5 +359,21 @@ export class ServerLink {
 
   private assertOpen(): void {
     if (this.closed) throw new McpClientError('closed', this.spec.name, 'the MCP hub is closed');
+  }
+}
+
+/**
+ * `work` on `session`, and once more when the server refused it for want of a sign-in that the session's
+ * person (or deployment) then completed: a revoked grant, or (SEP-2352) a server that moved to another
+ * authorization server, which refuses the old one's token after the session opened. A call retries in
+ * callTool's own loop (on a new session when the old one expired).
+ */
+async function withSignIn<T>(session: McpSession, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (session.auth === undefined || !needsSignIn(error)) throw error;
+    await session.auth.signedIn();
+    return work();
   }
 }

@@ -13,6 +13,7 @@ import {
   type StreamableHTTPReconnectionOptions,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { rediscoverOnRefusedToken } from './auth/rediscover.js';
 import type { McpLogger, McpServerSpec, McpTransport } from './types.js';
 
 /**
@@ -61,10 +62,7 @@ export function transportPlan(
   authProvider?: OAuthClientProvider,
 ): TransportPlan {
   const t = spec.transport;
-  const requestInit =
-    t.kind === 'stdio'
-      ? {}
-      : { requestInit: { headers: t.headers }, ...(authProvider === undefined ? {} : { authProvider }) };
+  const requestInit = t.kind === 'stdio' ? {} : httpOptions(new URL(t.url), t.headers, authProvider);
   if (t.kind === 'sse') return { primary: () => new SSEClientTransport(new URL(t.url), requestInit) };
   if (t.kind === 'http') {
     return {
@@ -77,6 +75,13 @@ export function transportPlan(
     };
   }
   return { primary: () => stdioTransport(spec.name, t, logger) };
+}
+
+/** The HTTP transports' options: the configured headers, and the sign-in when the server has one. */
+function httpOptions(endpoint: URL, headers: Record<string, string>, authProvider?: OAuthClientProvider) {
+  const requestInit = { headers };
+  if (authProvider === undefined) return { requestInit };
+  return { requestInit, authProvider, fetch: rediscoverOnRefusedToken(endpoint, authProvider) };
 }
 
 /**

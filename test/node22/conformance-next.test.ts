@@ -14,10 +14,6 @@ const TIMING = 'sse-retry';
  * gets wrong by accident: each is a part of a 2026 spec change or an extension the bot does not implement yet.
  */
 const NOT_IMPLEMENTED: Record<string, { why: string; failed: string[] }> = {
-  'auth/authorization-server-migration': {
-    why: 'SEP-2352: SignInProvider keeps the client registration of the first authorization server when the protected resource metadata names a new one',
-    failed: ['sep-2352-reregister-on-as-change'],
-  },
   'auth/enterprise-managed-authorization': {
     why: 'extension: the bot signs in with authorization code or client credentials, not token exchange + JWT bearer',
     failed: ['complete-flow-jwt-bearer', 'complete-flow-token-exchange'],

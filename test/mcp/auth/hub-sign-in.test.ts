@@ -45,8 +45,11 @@ afterAll(async () => {
   await redis.quit();
 });
 
-/** Each person's sessions: a SignInProvider over the vault; signedIn() resolves when their callback lands. */
-function vaultAuth(): McpAuth & { callback(url: URL): Promise<void> } {
+/**
+ * Each person's sessions (of `target`): a SignInProvider over the vault; signedIn() resolves when their
+ * callback lands.
+ */
+function vaultAuth(target = (): ProtectedServer => server): McpAuth & { callback(url: URL): Promise<void> } {
   // One sign-in awaited per person, made when they are sent to sign in (before the hub can wait on it).
   const waiting = new Map<string, { done: Promise<void>; resolve: () => void }>();
   const providerFor = (person: Person): SignInProvider =>
@@ -75,43 +78,50 @@ function vaultAuth(): McpAuth & { callback(url: URL): Promise<void> } {
     // What the callback route does: the state names the person; their code is exchanged into their record.
     async callback(url) {
       const binding = await vault.consumeState(url.searchParams.get('state') ?? '');
-      await exchangeCode(providerFor(binding.person), server.url.href, url.searchParams.get('code') ?? '');
+      await exchangeCode(providerFor(binding.person), target().url.href, url.searchParams.get('code') ?? '');
       waiting.get(binding.person.userId)?.resolve();
     },
   };
 }
 
-async function approveNext(auth: ReturnType<typeof vaultAuth>, userId: string, subject: string) {
+/** Approves `userId`'s next sign-in at `at` as `subject`; resolves with where they were sent and the callback. */
+async function approveNext(
+  auth: ReturnType<typeof vaultAuth>,
+  userId: string,
+  subject: string,
+  at = (): OAuthServer => oauth,
+): Promise<{ authorization: URL; callback: URL }> {
   await new Promise<void>((resolve) => {
     if ((prompts.get(userId)?.length ?? 0) > 0) resolve();
     else prompted.set(userId, resolve);
   });
   const url = prompts.get(userId)?.shift();
   if (url === undefined) throw new Error('no prompt');
-  const callback = await oauth.decide(url, subject);
+  const callback = await at().decide(url, subject);
   await auth.callback(callback);
-  return callback;
+  return { authorization: url, callback };
+}
+
+/** A hub with the one server `url`, signing in through `auth`. */
+function hubOf(url: URL, auth: McpAuth): McpHub {
+  return new McpHub({
+    servers: [
+      { name: SERVER, transport: { kind: 'http', url: url.href, headers: {} }, elicitationTimeoutMs: 60_000 },
+    ],
+    sink: { ask: () => Promise.resolve({ action: 'decline' }) },
+    auth,
+  });
 }
 
 describe('McpHub signing people in to a protected server', () => {
   it('waits for each person’s own sign-in, then runs their call with their token; a replayed state is refused', async () => {
     const auth = vaultAuth();
-    const hub = new McpHub({
-      servers: [
-        {
-          name: SERVER,
-          transport: { kind: 'http', url: server.url.href, headers: {} },
-          elicitationTimeoutMs: 60_000,
-        },
-      ],
-      sink: { ask: () => Promise.resolve({ action: 'decline' }) },
-      auth,
-    });
+    const hub = hubOf(server.url, auth);
     try {
       const call = (userId: string) =>
         hub.callTool({ server: SERVER, tool: 'whoami', args: {}, origin: { teamId: 'T1', userId } });
       const ann = call('UANN');
-      const used = await approveNext(auth, 'UANN', 'ann@example.com');
+      const { callback: used } = await approveNext(auth, 'UANN', 'ann@example.com');
       expect((await ann).text).toContain('ann@example.com');
       const bob = call('UBOB');
       await approveNext(auth, 'UBOB', 'bob@example.com');
@@ -126,17 +136,7 @@ describe('McpHub signing people in to a protected server', () => {
 
   it('sends a person whose grant was revoked mid-session to sign in once, and their call goes on', async () => {
     const auth = vaultAuth();
-    const hub = new McpHub({
-      servers: [
-        {
-          name: SERVER,
-          transport: { kind: 'http', url: server.url.href, headers: {} },
-          elicitationTimeoutMs: 60_000,
-        },
-      ],
-      sink: { ask: () => Promise.resolve({ action: 'decline' }) },
-      auth,
-    });
+    const hub = hubOf(server.url, auth);
     try {
       const call = () =>
         hub.callTool({ server: SERVER, tool: 'whoami', args: {}, origin: { teamId: 'T1', userId: 'UCAT' } });
@@ -152,6 +152,35 @@ describe('McpHub signing people in to a protected server', () => {
       expect(prompts.get('UCAT')).toEqual([]);
     } finally {
       await hub.close();
+    }
+  });
+
+  it('signs the person in at the authorization server the server moved to, as a client registered there (SEP-2352)', async () => {
+    const [first, second] = [await startOAuthServer(), await startOAuthServer()];
+    const moving = await startProtectedServer(first);
+    const auth = { ...vaultAuth(() => moving), personal: () => true };
+    const origin = { teamId: 'T1', userId: 'UMOVE' };
+    const [before, after] = [hubOf(moving.url, auth), hubOf(moving.url, auth)];
+    try {
+      const call = before.callTool({ server: SERVER, tool: 'whoami', args: {}, origin });
+      await approveNext(auth, 'UMOVE', 'mo@example.com', () => first);
+      expect((await call).text).toContain('mo@example.com');
+
+      moving.moveTo(second);
+      // Another hub (a restart): its sessions present the stored token of the first server, which is refused.
+      const listing = after.listTools(SERVER, origin);
+      const { authorization } = await approveNext(auth, 'UMOVE', 'mo@example.com', () => second);
+      expect((await listing).map((tool) => tool.name)).toContain('whoami');
+      expect(authorization.origin).toBe(second.issuer.origin);
+      const clientId = authorization.searchParams.get('client_id') ?? '';
+      expect([second.clients.has(clientId), first.clients.has(clientId)]).toEqual([true, false]);
+      expect((await after.callTool({ server: SERVER, tool: 'whoami', args: {}, origin })).text).toContain(
+        'mo@example.com',
+      );
+    } finally {
+      await Promise.all([before.close(), after.close()]);
+      await moving.close();
+      await Promise.all([first.close(), second.close()]);
     }
   });
 });
