@@ -70,6 +70,10 @@ export interface UiText {
   /** The server said the step behind the link is done (notifications/elicitation/complete). */
   urlCompleted: (server: string) => string;
   openLink: string;
+  /** A 2026 server asked for the same link again: its step is not done yet (Retry and Cancel follow). */
+  urlAgain: (server: string) => string;
+  urlRetry: string;
+  urlCancel: string;
   /** Why a click or submit changed nothing. */
   refusals: {
     answered: string;
@@ -174,6 +178,10 @@ const en: UiText = {
   urlUserInfo: ':warning: This link has a user name before the site name, a trick to hide the real site.',
   urlCompleted: (server) => `Done: ${server} says the step behind the link is complete`,
   openLink: 'Open link',
+  urlAgain: (server) =>
+    `${server} says the step behind the link is not done yet. Finish it there, then press Retry; Cancel ends the call.`,
+  urlRetry: 'Retry',
+  urlCancel: 'Cancel',
   refusals: {
     answered: 'This question has already been answered.',
     declined: 'This question has already been declined.',
@@ -272,6 +280,10 @@ const zhCN: UiText = {
   urlUserInfo: ':warning: 此链接在网站名之前带有用户名，这是隐藏真实网站的常见手法。',
   urlCompleted: (server) => `已完成：${server} 确认链接中的步骤已完成`,
   openLink: '打开链接',
+  urlAgain: (server) =>
+    `${server} 表示链接中的步骤尚未完成。请在那里完成后点击“重试”；“取消”会结束此次调用。`,
+  urlRetry: '重试',
+  urlCancel: '取消',
   refusals: {
     answered: '此问题已有人回答。',
     declined: '此问题已被拒绝。',

@@ -10,6 +10,12 @@ export const DECLINE_ACTION = 'elicit_decline';
  * bot records the person's consent.
  */
 export const URL_CONSENT_ACTION = 'elicit_url_open';
+/**
+ * A 2026 URL-mode card the server asked for again (the step behind the link is not done yet): Retry counts as
+ * consent and sends the call again; Cancel ends the call cancelled. Value: the question id.
+ */
+export const URL_RETRY_ACTION = 'elicit_url_retry';
+export const URL_CANCEL_ACTION = 'elicit_url_cancel';
 /** "Back" button of a paged form (value: the question id); the page is the person's draft, kept by the bot. */
 export const PAGE_BACK_ACTION = 'elicit_page_back';
 /** callback_id of the form modal. */

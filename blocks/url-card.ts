@@ -1,5 +1,6 @@
 // The URL-mode card: the full URL as inert text with its host in bold, warnings for look-alike (punycode/IDN),
-// non-HTTPS and user-info URLs, an explicit "Open link" consent button and Decline. Nothing here is a link
+// non-HTTPS and user-info URLs, an explicit "Open link" consent button and Decline (Retry and Cancel when a 2026
+// server asks for the same link again, so the person can say the step is done or give up). Nothing here is a link
 // Slack could unfurl or a server could forge: the only clickable URL is the button's own `url`.
 import { BUTTON_URL_MAX } from './slack-limits.js';
 import { domainToUnicode } from 'node:url';
@@ -13,7 +14,7 @@ import {
   type SlackMessage,
 } from './card.js';
 import { uiText, type Locale } from './i18n.js';
-import { DECLINE_ACTION, URL_CONSENT_ACTION } from './ids.js';
+import { DECLINE_ACTION, URL_CANCEL_ACTION, URL_CONSENT_ACTION, URL_RETRY_ACTION } from './ids.js';
 import { escapeMrkdwn, mrkdwn, truncate } from './text.js';
 
 const HOST_MAX = 255;
@@ -72,6 +73,8 @@ export function urlCard(input: {
   deadline: number;
   /** UI language; English when absent. */
   locale?: Locale;
+  /** A 2026 server asks for this link again (its step is not done): Retry and Cancel instead of Decline. */
+  again?: boolean;
 }): SlackMessage {
   const t = uiText(input.locale);
   const facts = urlFacts(input.url);
@@ -82,6 +85,9 @@ export function urlCard(input: {
     facts.https ? '' : t.urlNotHttps,
     facts.hasUserInfo ? t.urlUserInfo : '',
   ].filter((w) => w !== '');
+  const again: ContextBlock[] = input.again
+    ? [{ type: 'context', elements: [mrkdwn(t.urlAgain(`*${server}*`))] }]
+    : [];
   const warning: ContextBlock[] =
     warnings.length > 0 ? [{ type: 'context', elements: warnings.map((w) => mrkdwn(w)) }] : [];
   return {
@@ -94,13 +100,19 @@ export function urlCard(input: {
         text: mrkdwn(`${t.urlHost(`*${host}*`)}\n\`${escapeMrkdwn(facts.href)}\``),
       },
       ...warning,
+      ...again,
       deadlineContext(input.deadline, input.locale),
       {
         type: 'actions',
         block_id: 'elicit_actions',
         elements: [
           { ...button(t.openLink, URL_CONSENT_ACTION, input.questionId), url: facts.href, style: 'primary' },
-          button(t.decline, DECLINE_ACTION, input.questionId),
+          ...(input.again
+            ? [
+                button(t.urlRetry, URL_RETRY_ACTION, input.questionId),
+                button(t.urlCancel, URL_CANCEL_ACTION, input.questionId),
+              ]
+            : [button(t.decline, DECLINE_ACTION, input.questionId)]),
         ],
       },
     ],

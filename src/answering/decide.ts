@@ -38,7 +38,9 @@ export type Act =
   | { kind: 'send' }
   | { kind: 'decline' }
   | { kind: 'close'; from: 'form' | 'review'; cleared: boolean }
-  | { kind: 'consent' };
+  | { kind: 'consent' }
+  /** A 2026 URL card's Cancel: the person gives up on the link, and the call ends cancelled. */
+  | { kind: 'cancel' };
 
 /** The server's answering policy (its `slack` config). */
 export interface AnswerPolicy {
@@ -97,6 +99,10 @@ export function decide(situation: Situation): Decision {
       return { kind: 'finish', outcome: { action: 'decline' }, reason: 'declined' };
     case 'consent':
       return question.url ? accept({}) : { kind: 'ignore' };
+    case 'cancel':
+      return question.url
+        ? { kind: 'finish', outcome: { action: 'cancel' }, reason: 'closed' }
+        : { kind: 'ignore' };
     case 'close':
       if (act.from === 'review' && !act.cleared) return { kind: 'ignore' };
       if (situation.policy.onClose === 'keep') return { kind: 'ignore' };

@@ -6,6 +6,7 @@
 // any sign of life from the server (progress, task status, a new elicitation), and it is paused while a
 // question the call caused is open. The caller may also give the call a hard `timeoutMs` (an automation's
 // deadline); the questions the call causes are never given longer than what is left of it.
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { ProgressUpdate, ToolCall } from './types.js';
 import type { Origin } from '../relay/types.js';
@@ -23,6 +24,10 @@ export const MIN_QUESTION_MS = 1000;
 export type WithdrawReason = 'withdrawn' | 'call_ended';
 
 export class CallRun {
+  /** Names this call in the ids the hub gives its 2026 URL requests (`mrtr:<id>:<key>`), stable across rounds. */
+  readonly id = randomUUID();
+  /** The ids of the 2026 URL requests this call asked: the sink learns they are settled when the call ends. */
+  readonly links = new Set<string>();
   readonly origin: Origin;
   /** The task the server created for this call (task-augmented calls only). */
   taskId: string | undefined;

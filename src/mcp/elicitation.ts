@@ -48,9 +48,10 @@ function describeIssue(issue: Issue | undefined): string {
  * Validates raw `elicitation/create` params exactly as the SDK would (same schemas, chosen by `mode`),
  * and keeps the raw `requestedSchema`: the SDK's parsed copy drops keywords it does not model
  * (`pattern`, `$schema`, unknown keys) that the relay's validator can still use.
- * Throws RpcRefusal -32602 with a short reason when the request is invalid.
+ * Throws RpcRefusal -32602 with a short reason when the request is invalid. `linkId`: the id a 2026 URL
+ * request (which has none) gets; absent, a random one.
  */
-export function parseElicitation(params: unknown): IncomingElicitation {
+export function parseElicitation(params: unknown, linkId?: string): IncomingElicitation {
   if (typeof params !== 'object' || params === null) {
     throw new RpcRefusal(
       ProtocolErrorCode.InvalidParams,
@@ -69,7 +70,7 @@ export function parseElicitation(params: unknown): IncomingElicitation {
       mode: 'url',
       message,
       url,
-      elicitationId: modern ? `mrtr:${randomUUID()}` : parsed.data.elicitationId,
+      elicitationId: modern ? (linkId ?? `mrtr:${randomUUID()}`) : parsed.data.elicitationId,
     };
   }
   // A missing `mode` is form mode (revision 2025-06-18 has no `mode` at all).

@@ -26,5 +26,6 @@ export function gateSink(sink: ElicitationSink, server: string, max: number | un
       }
     },
     ...(sink.complete === undefined ? {} : { complete: sink.complete.bind(sink) }),
+    ...(sink.linksSettled === undefined ? {} : { linksSettled: sink.linksSettled.bind(sink) }),
   };
 }

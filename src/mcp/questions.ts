@@ -127,6 +127,17 @@ export class SessionQuestions {
     return undefined;
   }
 
+  /** `run` ended: the sink learns that its 2026 URL requests are settled (their cards can show the end). */
+  callEnded(run: CallRun): void {
+    if (run.links.size === 0) return;
+    const ctx = { server: this.opts.spec.name, origin: run.origin };
+    try {
+      this.opts.sink.linksSettled?.([...run.links], ctx);
+    } catch (error) {
+      this.opts.logger?.warn({ ...ctx, err: error }, 'URL requests not settled in sink');
+    }
+  }
+
   private completed(elicitationId: string): void {
     const origin = this.opts.current()?.origin ?? this.opts.person;
     if (origin === undefined) return;
@@ -143,7 +154,9 @@ export class SessionQuestions {
    * the connection ends), or one `inputRequests` entry of a 2026 round (`id` its key, see rounds.ts).
    */
   private async answer(params: unknown, id: RequestId, connection: AbortSignal, run: CallRun | undefined) {
-    const request = parseElicitation(params);
+    const linkId = run === undefined ? undefined : `mrtr:${run.id}:${String(id)}`;
+    const request = parseElicitation(params, linkId);
+    if (request.mode === 'url' && request.elicitationId === linkId) run?.links.add(linkId);
     // No call of ours caused it: the session's person (whoever called last) did not ask, so it is not theirs.
     const origin = run?.origin ?? this.opts.spec.unsolicitedTo;
     if (origin === undefined) {

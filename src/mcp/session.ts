@@ -185,6 +185,7 @@ export class McpSession {
       throw this.failure(error, run, `tool ${call.tool}`);
     } finally {
       run.end();
+      this.questions.callEnded(run);
       this.current = undefined;
     }
   }

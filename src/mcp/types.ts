@@ -46,7 +46,9 @@ export interface McpServerSpec {
 /**
  * An `elicitation/create` request as the relay sees it; `requestedSchema` is the raw JSON the server sent.
  * A 2026-07-28 URL-mode request has no `elicitationId` (nor a completion notification): the hub gives it
- * one of its own ("mrtr:" and a random UUID) that no server will ever complete.
+ * one of its own that no server will ever complete, `mrtr:<call id>:<key>`, the same in every round of one
+ * call that asks under that key (so the relay can keep one card for it), or "mrtr:" and a random UUID outside
+ * a call.
  */
 export type IncomingElicitation =
   | { mode: 'form'; message: string; requestedSchema: unknown }
@@ -91,6 +93,11 @@ export interface ElicitationSink {
    * finished ids are for the sink to ignore. A throw is logged, never sent to the server.
    */
   complete?(elicitationId: string, ctx: { server: string; origin: Origin }): void;
+  /**
+   * The call that asked these 2026 URL requests (`mrtr:` ids) ended, by result or failure: no round asks
+   * for them again, so their cards can show how they ended. A throw is logged.
+   */
+  linksSettled?(elicitationIds: string[], ctx: { server: string; origin: Origin }): void;
 }
 
 /**

@@ -25,6 +25,8 @@ import type {
 import type { Clock } from '../clock.js';
 import { relayErrorCode } from './errors.js';
 import { reminderTimes } from './reminders.js';
+import { endWaitsForCall, isRoundLink } from './round-links.js';
+import { cardsOf } from './types.js';
 
 /** What the relay needs from durable state (implemented by src/store). */
 export interface RelayStore {
@@ -219,15 +221,42 @@ export class Relay {
     await this.deliver(question);
   }
 
-  /** Asks a person to open a link (URL mode); accept means they consented and opened it. */
+  /**
+   * Asks a person to open a link (URL mode); accept means they consented and opened it. A 2026 request asked
+   * again by the next round of its call takes over the previous round's card (see round-links.ts).
+   */
   async askUrl(ask: UrlAsk): Promise<Outcome> {
     this.options.checkUrl(ask.url);
     const { signal, url, elicitationId, rateLimit, ...fields } = ask;
+    const replaces = await this.previousCards(fields.server, elicitationId);
     return await this.askPerson(
-      { ...fields, requestedSchema: null, url: { url, elicitationId } },
+      { ...fields, requestedSchema: null, url: { url, elicitationId, ...(replaces ? { replaces } : {}) } },
       signal,
       rateLimit,
     );
+  }
+
+  /** The cards of the previous round's question for the same 2026 URL request, asked here; none otherwise. */
+  private async previousCards(server: string, elicitationId: string): Promise<CardRef[] | undefined> {
+    const id = isRoundLink(elicitationId) ? this.urlQuestions.get(urlKey(server, elicitationId)) : undefined;
+    const previous = id === undefined ? undefined : await this.options.store.get(id);
+    const cards = previous === undefined ? [] : cardsOf(previous);
+    return cards.length > 0 ? cards : undefined;
+  }
+
+  /**
+   * The call that asked these 2026 URL requests ended: no round asks for them again, so the card of each one's
+   * last question shows how it ended (those updates waited for this, see round-links.ts).
+   */
+  async settleLinks(server: string, elicitationIds: string[]): Promise<void> {
+    for (const elicitationId of elicitationIds) {
+      const key = urlKey(server, elicitationId);
+      const id = this.urlQuestions.get(key);
+      if (id === undefined) continue;
+      this.urlQuestions.delete(key);
+      const question = await this.options.store.get(id);
+      if (question?.card && endWaitsForCall(question)) await this.updateEndedCard(question);
+    }
   }
 
   /**
@@ -315,7 +344,8 @@ export class Relay {
     await options.beforeCard?.(result);
     if (result.won) this.options.observer?.ended(result.question);
     // Without a card yet (a click can beat attachCard by milliseconds), the card's poster updates it (deliver).
-    if (result.won && result.question.card) await this.updateEndedCard(result.question);
+    if (result.won && result.question.card && !endWaitsForCall(result.question))
+      await this.updateEndedCard(result.question);
     return result;
   }
 
@@ -341,7 +371,7 @@ export class Relay {
     if (state === 'pending' || state === 'missing') return;
     // It ended before the cards were attached, so its winner saw none: they are ours to update.
     const finished = await this.options.store.get(question.id);
-    if (finished?.card) await this.updateEndedCard(finished);
+    if (finished?.card && !this.waitsForCallHere(finished)) await this.updateEndedCard(finished);
   }
 
   /** Someone asked will never see this question: it ends now rather than time out silently. */
@@ -357,6 +387,13 @@ export class Relay {
     } catch (failure) {
       return { cards: [], failure };
     }
+  }
+
+  /** A round link's card whose call has not ended yet (settleLinks has not run for it). */
+  private waitsForCallHere(question: Question): boolean {
+    const link = question.url;
+    if (link === undefined || !endWaitsForCall(question)) return false;
+    return this.urlQuestions.get(urlKey(question.server, link.elicitationId)) === question.id;
   }
 
   private async updateEndedCard(question: Question): Promise<void> {

@@ -108,7 +108,7 @@ export interface NewQuestion {
   /** Time the person has to answer, in milliseconds. */
   timeoutMs: number;
   /** URL mode: the link the person is asked to open (requestedSchema is then null). */
-  url?: { url: string; elicitationId: string };
+  url?: UrlLink;
   /** The asking server's own name and version, when it gave them. */
   serverInfo?: ServerIdentity;
   /** Who may answer; only `userId` when absent. */
@@ -138,6 +138,17 @@ export interface NewQuestion {
  */
 export type Place =
   { dm: string } | { mpim: string[] } | { mpims: string[][] } | { channel: string; threadTs?: string };
+
+/** A URL-mode question's link. */
+export interface UrlLink {
+  url: string;
+  elicitationId: string;
+  /**
+   * The cards of the previous round's question for the same 2026 URL request (same `elicitationId`, one
+   * call): this question's card replaces them (the same messages are updated) instead of being posted anew.
+   */
+  replaces?: CardRef[];
+}
 
 /** A posted Slack card: its conversation and message ts. */
 export interface CardRef {

@@ -54,15 +54,13 @@ export class SlackSurface implements Surface {
    * `queued` runs once every post is in the outbox (Redis): from then on any replica's worker makes them.
    */
   async postQuestion(question: Question, queued?: () => void): Promise<PostedCards> {
-    const place = placeOfQuestion(this.audience.policyOf(question.server), question);
     const card = await this.cardOf(question);
+    const replaces = question.url?.replaces;
+    if (replaces !== undefined) return this.replaceCards(question, replaces, card, queued);
+    const place = placeOfQuestion(this.audience.policyOf(question.server), question);
     const thread = 'threadTs' in place && place.threadTs ? { thread_ts: place.threadTs } : {};
     const places = placesOf(place);
-    let toQueue = places.length;
-    const oneQueued = (): void => {
-      toQueue -= 1;
-      if (toQueue === 0) queued?.();
-    };
+    const oneQueued = countdown(places.length, queued);
     const posts = await Promise.allSettled(
       places.map(async (one, index) => {
         const channel = await this.channelOf(one, question);
@@ -70,6 +68,40 @@ export class SlackSurface implements Surface {
         return this.postCard(question, card, { channel, key, thread }, oneQueued);
       }),
     );
+    return this.cardsOut(question, posts);
+  }
+
+  /**
+   * The next round's card of a 2026 URL request, in the previous round's messages (chat.update of each), so
+   * the person keeps one card for it across the rounds of the call.
+   */
+  private async replaceCards(
+    question: Question,
+    replaces: CardRef[],
+    card: SlackMessage,
+    queued?: () => void,
+  ): Promise<PostedCards> {
+    const oneQueued = countdown(replaces.length, queued);
+    const updates = await Promise.allSettled(
+      replaces.map(async (posted, index): Promise<CardRef> => {
+        const update: OutboxJob = {
+          method: 'chat.update',
+          channel: posted.channel,
+          deadline: question.deadline,
+          key: cardKey('card', question.id, index),
+          ...workspaceOf(question),
+          args: { ts: posted.ts, text: card.text, blocks: card.blocks },
+        };
+        const updated = await this.outbox.send(update, oneQueued);
+        if (!updated.ok) throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
+        return posted;
+      }),
+    );
+    return this.cardsOut(question, updates);
+  }
+
+  /** The cards that are out (observers told), and why the others are not; rejects when none is. */
+  private cardsOut(question: Question, posts: PromiseSettledResult<CardRef>[]): PostedCards {
     const cards = posts.flatMap((post) => (post.status === 'fulfilled' ? [post.value] : []));
     const failed = posts.find((post) => post.status === 'rejected');
     if (cards.length === 0 && failed) throw failed.reason;
@@ -87,7 +119,7 @@ export class SlackSurface implements Surface {
       ...aboutOf(question),
     };
     return question.url
-      ? urlCard({ ...input, url: question.url.url })
+      ? urlCard({ ...input, url: question.url.url, again: question.url.replaces !== undefined })
       : requestCard({ ...input, secretFields: secretLabels(question) });
   }
 
@@ -251,6 +283,15 @@ function placesOf(place: Place): OnePlace[] {
  */
 const cardKey = (kind: string, id: string, index: number): string =>
   index === 0 ? `${kind}-${id}` : `${kind}-${id}-${index}`;
+
+/** Calls `done` once it was itself called `count` times. */
+function countdown(count: number, done?: () => void): () => void {
+  let left = count;
+  return () => {
+    left -= 1;
+    if (left === 0) done?.();
+  };
+}
 
 /** Waits for every one of `work`; rejects with the first failure once all are done. */
 async function allOrFirstFailure(work: Promise<void>[]): Promise<void> {

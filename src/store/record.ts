@@ -31,6 +31,7 @@ import {
   type QuestionSource,
   type QuestionState,
   type ServerIdentity,
+  type UrlLink,
 } from '../relay/types.js';
 import { StoreError } from './errors.js';
 
@@ -135,11 +136,20 @@ function parseOutcome(h: Record<string, string>): Outcome {
   throw bad(h.id ?? '?', 'outcome');
 }
 
-function parseUrl(h: Record<string, string>): { url: string; elicitationId: string } {
+function parseUrl(h: Record<string, string>): UrlLink {
   const v = json(h, 'url');
   if (typeof v === 'object' && v !== null && 'url' in v && 'elicitationId' in v) {
-    if (typeof v.url === 'string' && typeof v.elicitationId === 'string')
-      return { url: v.url, elicitationId: v.elicitationId };
+    const replaces = 'replaces' in v ? v.replaces : undefined;
+    if (
+      typeof v.url === 'string' &&
+      typeof v.elicitationId === 'string' &&
+      (replaces === undefined || areCards(replaces))
+    )
+      return {
+        url: v.url,
+        elicitationId: v.elicitationId,
+        ...(replaces ? { replaces: copyCards(replaces) } : {}),
+      };
   }
   throw bad(h.id ?? '?', 'url');
 }
@@ -209,16 +219,23 @@ function parsePlace(h: Record<string, string>): Place {
 
 function parseMoreCards(h: Record<string, string>): CardRef[] {
   const v = json(h, 'moreCards');
-  const isCard = (c: unknown): c is CardRef =>
-    typeof c === 'object' &&
-    c !== null &&
-    'channel' in c &&
-    typeof c.channel === 'string' &&
-    'ts' in c &&
-    typeof c.ts === 'string';
-  if (!Array.isArray(v) || !v.every(isCard)) throw bad(h.id ?? '?', 'moreCards');
-  return v.map(({ channel, ts }) => ({ channel, ts }));
+  if (!areCards(v)) throw bad(h.id ?? '?', 'moreCards');
+  return copyCards(v);
 }
+
+const areCards = (v: unknown): v is CardRef[] =>
+  Array.isArray(v) &&
+  v.every(
+    (c: unknown) =>
+      typeof c === 'object' &&
+      c !== null &&
+      'channel' in c &&
+      typeof c.channel === 'string' &&
+      'ts' in c &&
+      typeof c.ts === 'string',
+  );
+
+const copyCards = (cards: CardRef[]): CardRef[] => cards.map(({ channel, ts }) => ({ channel, ts }));
 
 function parseSource(h: Record<string, string>): QuestionSource {
   if (h.source === 'api' || h.source === 'mcp') return h.source;

@@ -369,6 +369,25 @@ export const goldenFixtures: Record<string, () => unknown> = {
       deadline: 1796205600000,
       locale: 'zh-CN',
     }),
+  'url-card-again': () =>
+    urlCard({
+      questionId: 'q-124',
+      server: 'everything',
+      message: 'Link your account',
+      url: 'https://example.com/link?flow=steps',
+      deadline: 1796205600000,
+      again: true,
+    }),
+  'url-card-again-zh-CN': () =>
+    urlCard({
+      questionId: 'q-124',
+      server: 'github-助手',
+      message: '请关联你的账号',
+      url: 'https://example.com/link?flow=steps',
+      deadline: 1796205600000,
+      locale: 'zh-CN',
+      again: true,
+    }),
   'ended-card-url-opened': () =>
     endedCard({
       server: 'everything',

@@ -199,6 +199,11 @@ describe('McpHub against a 2026-07-28 (MRTR) server', () => {
       { action: 'accept' },
       { action: 'accept' },
     ]);
+    // One id for the request in both rounds (the relay keeps one card for it), settled when the call ended.
+    const ids = sink.asked.map((a) => (a.request.mode === 'url' ? a.request.elicitationId : ''));
+    expect(ids[0]).toMatch(/^mrtr:[0-9a-f-]{36}:link$/);
+    expect(ids[1]).toBe(ids[0]);
+    expect(sink.settled).toEqual([[ids[0]]]);
   });
 
   it('ends a 2026 URL flow with the cancel its card answered', async () => {

@@ -61,18 +61,21 @@ export interface Asked {
   ctx: ElicitationContext;
 }
 
-/** A sink that records every elicitation and answers with `answer`. */
+/** A sink that records every elicitation (and each call's settled 2026 URL ids) and answers with `answer`. */
 export function recordingSink(
   answer: (asked: Asked) => Outcome | Promise<Outcome>,
-): ElicitationSink & { asked: Asked[] } {
+): ElicitationSink & { asked: Asked[]; settled: string[][] } {
   const asked: Asked[] = [];
+  const settled: string[][] = [];
   return {
     asked,
+    settled,
     ask: (request, ctx) => {
       const entry = { request, ctx };
       asked.push(entry);
       return Promise.resolve(answer(entry));
     },
+    linksSettled: (ids) => void settled.push(ids),
   };
 }
 

@@ -118,6 +118,16 @@ describe('ending acts', () => {
       { kind: 'ignore' },
     ],
     [
+      'the Cancel button of a 2026 URL card cancels it',
+      situation(link, { kind: 'cancel' }),
+      { kind: 'finish', outcome: { action: 'cancel' }, reason: 'closed' },
+    ],
+    [
+      'a Cancel click on a form question changes nothing',
+      situation(form, { kind: 'cancel' }),
+      { kind: 'ignore' },
+    ],
+    [
       'a form submit on a URL question changes nothing',
       situation(link, { kind: 'send' }),
       { kind: 'ignore' },

@@ -51,7 +51,7 @@ export function startMcpServers(
 
 export interface McpSinkDeps {
   intake: QuestionIntake;
-  relay: Pick<Relay, 'completeUrl'>;
+  relay: Pick<Relay, 'completeUrl' | 'settleLinks'>;
   /** -32042 links being waited on: a completion may be one of theirs rather than a question's. */
   completions: { completed(server: string, elicitationId: string): void };
   logger: { warn(obj: object, msg: string): void };
@@ -72,6 +72,11 @@ export function mcpElicitationSink(deps: McpSinkDeps): ElicitationSink {
       deps.completions.completed(ctx.server, elicitationId);
       deps.relay.completeUrl(ctx.server, elicitationId).catch((err: unknown) => {
         deps.logger.warn({ err, server: ctx.server, elicitationId }, 'URL elicitation completion not shown');
+      });
+    },
+    linksSettled: (elicitationIds, ctx) => {
+      deps.relay.settleLinks(ctx.server, elicitationIds).catch((err: unknown) => {
+        deps.logger.warn({ err, server: ctx.server, elicitationIds }, 'ended URL cards not shown');
       });
     },
   };

@@ -34,9 +34,17 @@ export async function decline(args: ButtonArgs, deps: ListenerDeps): Promise<voi
   await actOnCard(args, deps, { kind: 'decline' });
 }
 
-/** A URL-mode card's link button: Slack opens the link in the person's browser; the click is their consent. */
+/**
+ * A URL-mode card's link button (Slack opens the link in the person's browser; the click is their consent), or
+ * a 2026 URL card's Retry (the step is done, by the person's word: the call is sent again).
+ */
 export async function consentToUrl(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
   await actOnCard(args, deps, { kind: 'consent' });
+}
+
+/** A 2026 URL card's Cancel: the round's answer is cancel, which ends the call. */
+export async function cancelUrl(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
+  await actOnCard(args, deps, { kind: 'cancel' });
 }
 
 async function actOnCard(args: ButtonArgs, deps: ListenerDeps, act: Act): Promise<void> {
