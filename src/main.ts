@@ -5,9 +5,9 @@ import { randomBytes } from 'node:crypto';
 import type { SlackAppConfig } from './config/index.js';
 import { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
-import type { ToolSummary } from './mcp/index.js';
+import { roundAnswersOf, type ToolSummary } from './mcp/index.js';
 import { openRounds, openState, startQuestionWork } from './persistence.js';
-import { roundKeeper, startTakeOver } from './rounds/index.js';
+import { roundKeeper, roundRecorder, startTakeOver } from './rounds/index.js';
 import { ServerPolicies } from './policies.js';
 import { Answering } from './answering/service.js';
 import { questionView, startApi, type RunningApi } from './api/index.js';
@@ -131,6 +131,13 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
   };
   const api = await startApi(config, { ...apiDeps, audit, holderId, clock: systemClock, logger }, parts);
   late.api = api;
+  // Each round question's end is recorded in its round by one replica, so a round outlives its holder.
+  const recordRounds = {
+    ...takeOver,
+    question: (id: string) => opened.store.get(id),
+    answersOf: roundAnswersOf,
+  };
+  await api.ended.consume('rounds', roundRecorder({ ...recordRounds, resume: (call) => runTool(call) }));
   const webhookDeps = {
     get: (id: string) => opened.store.get(id),
     callEnded: api.callEnded,

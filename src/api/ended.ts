@@ -32,6 +32,8 @@ export interface EndedEvent {
   state: string;
   /** The stream entry id, unique per end. */
   entryId: string;
+  /** A question answering a durable 2026 round's request (src/rounds records its end in the round). */
+  round?: true;
 }
 
 export interface EndedEventsDeps {
@@ -160,7 +162,8 @@ function toEvent([entryId, fields]: [string, string[]]): EndedEvent {
     return at % 2 === 0 ? (fields[at + 1] ?? '') : '';
   };
   const kind = field('kind') === 'call' ? 'call' : 'question';
-  return { id: field('id'), kind, state: field('state'), entryId };
+  const round = field('round') === '1' ? { round: true as const } : {};
+  return { id: field('id'), kind, state: field('state'), entryId, ...round };
 }
 
 /** Creates the group at the stream's end unless it exists (two replicas may race: the loser finds it there). */

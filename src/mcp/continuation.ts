@@ -6,6 +6,35 @@
 import { ElicitResultSchema } from '@modelcontextprotocol/core';
 import type { ElicitResult, InputRequest } from '@modelcontextprotocol/client';
 import { McpClientError, type DurableRound, type DurableRounds, type ResumedRound } from './types.js';
+import type { Question, RoundRef } from '../relay/types.js';
+import { toElicitResult } from './elicitation.js';
+import { combineForms } from './round-form.js';
+
+/**
+ * The answers a round keeps for one of its questions, by request key, as the call's own process would have sent
+ * them: what any replica records when the question's end reaches it (src/rounds/recorder.ts). `requests` are the
+ * question's requests (Question.round.keys) as the round recorded them; several are one combined form, whose
+ * answer splits back per key as round-form.ts splits it. Throws McpClientError when they cannot be combined.
+ */
+export function roundAnswersOf(
+  question: Pick<Question, 'outcome' | 'url' | 'requestedSchema'>,
+  requests: { key: string; request: unknown }[],
+): [string, ElicitResult][] {
+  const outcome = question.outcome ?? { action: 'cancel' };
+  const answer = toElicitResult(outcome, question.url ? 'url' : 'form', question.requestedSchema);
+  const [only, ...more] = requests;
+  if (only !== undefined && more.length === 0) return [[only.key, answer]];
+  const combined = combineForms(requests.map(({ key, request }) => [key, paramsOf(request)]));
+  if (combined === undefined) {
+    throw new McpClientError('tool_failed', '', 'the recorded requests of a combined form no longer combine');
+  }
+  return combined.split(answer);
+}
+
+/** The `params` of a recorded `inputRequests` entry (`{method, params}`). */
+function paramsOf(request: unknown): unknown {
+  return typeof request === 'object' && request !== null && 'params' in request ? request.params : undefined;
+}
 
 /** What rounds.ts needs to keep a call's rounds durable. */
 export interface DurableCall {
@@ -60,6 +89,11 @@ export class Continuation {
       return;
     }
     if (!(await rounds.next(this.id, next))) throw this.lost(round);
+  }
+
+  /** The requests `keys` of round `round`, as their question names them (once the round is recorded). */
+  ref(round: number, keys: string[]): RoundRef | undefined {
+    return this.id === undefined ? undefined : { id: this.id, round, keys };
   }
 
   /** Records one answer of round `round`; the last one claims the retry for this replica. */

@@ -28,7 +28,7 @@ import {
   type McpServerSpec,
   type ServerInfo,
 } from './types.js';
-import type { Origin } from '../relay/types.js';
+import type { Origin, RoundRef } from '../relay/types.js';
 
 /** Sent with -32600 for an elicitation no tool call of this client caused (and no `unsolicited` route). */
 export const UNSOLICITED_REFUSAL =
@@ -83,7 +83,7 @@ export class SessionQuestions {
   }
 
   /** One entry of a 2026 round, a question of `run` like a 2025 `elicitation/create` (policy included). */
-  async answerInput(params: unknown, key: string, run: CallRun): Promise<ElicitResult> {
+  async answerInput(params: unknown, key: string, run: CallRun, round?: RoundRef): Promise<ElicitResult> {
     const mode = this.mode;
     if (mode === 'off') {
       const server = this.opts.spec.name;
@@ -93,22 +93,29 @@ export class SessionQuestions {
         `${server} asked a question, but its elicitation is off`,
       );
     }
-    return mode === 'decline' ? this.decline(params) : this.answer(params, key, run.signal, run);
+    return mode === 'decline' ? this.decline(params) : this.answer(params, key, run.signal, run, round);
   }
 
   /**
    * Several form entries of one 2026 round (`[key, params]`), asked as one form with a section each when they
    * fit one (round-form.ts), else each alone; resolves with each key's answer.
    */
-  async answerInputs(entries: [string, unknown][], run: CallRun): Promise<[string, ElicitResult][]> {
+  async answerInputs(
+    entries: [string, unknown][],
+    run: CallRun,
+    round?: RoundRef,
+  ): Promise<[string, ElicitResult][]> {
     const combined = this.mode === 'form' ? combineForms(entries) : undefined;
     if (combined === undefined) {
       return Promise.all(
-        entries.map(async ([key, params]) => [key, await this.answerInput(params, key, run)] as const),
+        entries.map(async ([key, params]) => {
+          const single = round === undefined ? undefined : { ...round, keys: [key] };
+          return [key, await this.answerInput(params, key, run, single)] as const;
+        }),
       );
     }
     const id = entries.map(([key]) => key).join('\n');
-    return combined.split(await this.answer(combined.request, id, run.signal, run));
+    return combined.split(await this.answer(combined.request, id, run.signal, run, round));
   }
 
   /** Policy 'decline': still -32602 for an invalid request (parseElicitation throws), else decline. */
@@ -153,7 +160,13 @@ export class SessionQuestions {
    * One question: a 2025 server's `elicitation/create` (`id` its JSON-RPC id, `connection` aborting when
    * the connection ends), or one `inputRequests` entry of a 2026 round (`id` its key, see rounds.ts).
    */
-  private async answer(params: unknown, id: RequestId, connection: AbortSignal, run: CallRun | undefined) {
+  private async answer(
+    params: unknown,
+    id: RequestId,
+    connection: AbortSignal,
+    run: CallRun | undefined,
+    round?: RoundRef,
+  ) {
     const linkId = run === undefined ? undefined : `mrtr:${run.id}:${String(id)}`;
     const request = parseElicitation(params, linkId);
     if (request.mode === 'url' && request.elicitationId === linkId) run?.links.add(linkId);
@@ -168,7 +181,7 @@ export class SessionQuestions {
     const onConnectionClosed = (): void => withdraw.abort('call_ended' satisfies WithdrawReason);
     connection.addEventListener('abort', onConnectionClosed, { once: true });
     const questionEnded = run?.questionOpened(withdraw);
-    const ctx = this.context(origin, run, withdraw.signal);
+    const ctx = { ...this.context(origin, run, withdraw.signal), ...(round === undefined ? {} : { round }) };
     try {
       const outcome = await this.opts.sink.ask(request, ctx);
       const schema = request.mode === 'form' ? request.requestedSchema : undefined;

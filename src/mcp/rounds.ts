@@ -21,15 +21,19 @@ import {
 } from '@modelcontextprotocol/client';
 import { Continuation, type DurableCall, type Retry } from './continuation.js';
 import { McpClientError } from './types.js';
+import type { RoundRef } from '../relay/types.js';
 
 /** How many times a call is sent again for input before it fails; the spec's suggested default. */
 export const DEFAULT_MAX_ROUNDS = 10;
 
 /** Answers one entry of a round; only `elicitation/create` is ever declared, so only it is answered. */
-export type AnswerInput = (key: string, request: InputRequest) => Promise<ElicitResult>;
+export type AnswerInput = (key: string, request: InputRequest, round?: RoundRef) => Promise<ElicitResult>;
 
 /** Answers a round's form entries (two or more) together, as one question; resolves with each key's answer. */
-export type AnswerInputs = (entries: [string, InputRequest][]) => Promise<[string, ElicitResult][]>;
+export type AnswerInputs = (
+  entries: [string, InputRequest][],
+  round?: RoundRef,
+) => Promise<[string, ElicitResult][]>;
 
 export interface RoundsOptions {
   server: string;
@@ -119,7 +123,7 @@ async function answerRound(
   const together = opts.answerTogether === undefined ? [] : entries.filter(([, request]) => isForm(request));
   const alone = together.length < 2 ? entries : entries.filter(([, request]) => !isForm(request));
   const asked = alone.map(async ([key, request]): Promise<[string, ElicitResult][]> => {
-    const answer = await opts.answer(key, request);
+    const answer = await opts.answer(key, request, kept?.ref(round, [key]));
     await kept?.answered(round, key, answer);
     return [[key, answer]];
   });
@@ -153,7 +157,13 @@ async function answeredTogether(
   round: number,
   kept: Continuation | undefined,
 ): Promise<[string, ElicitResult][]> {
-  const answers = await answerTogether(entries);
+  const answers = await answerTogether(
+    entries,
+    kept?.ref(
+      round,
+      entries.map(([key]) => key),
+    ),
+  );
   for (const [key, answer] of answers) await kept?.answered(round, key, answer);
   return answers;
 }

@@ -244,11 +244,13 @@ export class McpSession {
       server,
       maxRounds: this.opts.spec.maxRounds ?? DEFAULT_MAX_ROUNDS,
       request: this.requestOptions(run),
-      answer: (key, request) => this.questions.answerInput(onlyElicitation(server, request), key, run),
-      answerTogether: (entries) =>
+      answer: (key, request, round) =>
+        this.questions.answerInput(onlyElicitation(server, request), key, run, round),
+      answerTogether: (entries, round) =>
         this.questions.answerInputs(
           entries.map(([key, request]) => [key, onlyElicitation(server, request)]),
           run,
+          round,
         ),
       ...(durable === undefined ? {} : { durable }),
       ...(tool === undefined ? {} : { inputSchema: tool.inputSchema }),

@@ -1,7 +1,7 @@
 // The words the rest of the bot uses to talk to MCP servers. Nothing outside src/mcp imports the SDK;
 // the one SDK type that leaks (Transport, for the test factory) is re-exported here as McpTransport.
 import type { Transport } from '@modelcontextprotocol/client';
-import type { Origin, Outcome } from '../relay/types.js';
+import type { Origin, Outcome, RoundRef } from '../relay/types.js';
 
 export type McpTransport = Transport;
 
@@ -82,6 +82,11 @@ export interface ElicitationContext {
    * left of the causing call's deadline (ToolCall.timeoutMs), so the card never promises more time.
    */
   timeoutMs: number;
+  /**
+   * The durable round request it answers (a person's run of a 2026 server): any replica records its end in
+   * the round, so the question outlives this replica.
+   */
+  round?: RoundRef;
 }
 
 /** Implemented by the relay: returns exactly one outcome per elicitation. */

@@ -20,6 +20,7 @@ import type {
   Question,
   QuestionSource,
   QuestionState,
+  RoundRef,
   ServerIdentity,
 } from './types.js';
 import type { Clock } from '../clock.js';
@@ -125,6 +126,8 @@ export interface FormAsk {
   /** Who may answer besides `userId` alone (resolved by the surface's policy); only `userId` when absent. */
   answerers?: Answerers; /** Where the question came from; 'mcp' when absent. */
   source?: QuestionSource;
+  /** The durable round request it answers (see Question.round). */
+  round?: RoundRef;
 }
 
 /** A question nobody waits on (see Relay.open): `client` names the API client that asked. */

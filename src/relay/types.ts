@@ -94,6 +94,18 @@ export interface Answerers {
 /** Where a question came from: an MCP server's elicitation, or the HTTP API / MCP endpoint (Automations). */
 export type QuestionSource = 'mcp' | 'api';
 
+/**
+ * The durable 2026 round (src/rounds) a question answers requests of: the continuation's id, the round's
+ * number and the keys of the requests it asks (one, or several form requests asked as one form). Such a
+ * question's end is recorded in the round by whichever replica reads it off the ended stream, so it needs no
+ * living holder: the orphan sweep leaves it alone.
+ */
+export interface RoundRef {
+  id: string;
+  round: number;
+  keys: string[];
+}
+
 /** A new question as the MCP side hands it to the relay. */
 export interface NewQuestion {
   /** Configured server name (key of `mcpServers`). */
@@ -129,6 +141,8 @@ export interface NewQuestion {
   callbackUrl?: string;
   /** An API client's own data about the question, kept with it as given. */
   metadata?: Record<string, unknown>;
+  /** The durable round request it answers; its accepted content stays in the record until it ends (retention). */
+  round?: RoundRef;
 }
 
 /**

@@ -14,3 +14,4 @@ export {
 } from './types.js';
 export { ROUND_LEASE_MS, roundKeeper, type KeeperOptions } from './keeper.js';
 export { TAKE_OVER_EVERY_MS, startTakeOver, type ResumedCall, type TakeOverOptions } from './take-over.js';
+export { roundRecorder, type EndedRoundQuestion, type RecorderOptions } from './recorder.js';

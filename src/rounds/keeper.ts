@@ -23,7 +23,7 @@ export function roundKeeper(opts: KeeperOptions): DurableRounds {
   const leaseMs = opts.leaseMs ?? ROUND_LEASE_MS;
   const claim = (): Claim => ({ claimant, now: clock.now(), leaseMs });
   return {
-    open: async (round: DurableRound) => (await store.open(round)).id,
+    open: async (round: DurableRound) => (await store.open({ ...round, holder: claimant })).id,
     next: (id, next) => store.next(id, claimant, next),
     answered: async (id, round, key, answer) =>
       (await store.answer(id, round, key, answer, claim())) === 'claimed',

@@ -7,6 +7,8 @@ import { ROUND_GRACE_MS } from './types.js';
 /** The state several MemoryRoundStores share (one deployment). */
 export class MemoryRounds {
   readonly rounds = new Map<string, Round>();
+  /** The holders whose lease lives (the question store's `lease:<holder>` in Redis). */
+  readonly alive = new Set<string>();
 }
 
 export class MemoryRoundStore implements RoundStore {
@@ -36,6 +38,7 @@ export class MemoryRoundStore implements RoundStore {
     if (this.requestOf(id, round, key) === undefined) return Promise.resolve('stale');
     if (!(key in stored.answers)) stored.answers[key] = copy(answer);
     if (stored.status !== 'waiting' || !allAnswered(stored)) return Promise.resolve('recorded');
+    if (this.holderAlive(stored, claim.claimant)) return Promise.resolve('recorded');
     claimFor(stored, claim);
     return Promise.resolve('claimed');
   }
@@ -45,6 +48,7 @@ export class MemoryRoundStore implements RoundStore {
     for (const id of [...this.shared.rounds.keys()]) {
       const stored = this.live(id);
       if (stored === undefined || !claimable(stored, claim.now)) continue;
+      if (stored.status === 'waiting' && this.holderAlive(stored, claim.claimant)) continue;
       claimFor(stored, claim);
       taken.push(copy(stored));
     }
@@ -72,6 +76,7 @@ export class MemoryRoundStore implements RoundStore {
       requests,
       deadline,
       round: stored.round + 1,
+      holder: claimant,
       status: 'waiting',
       answers: {},
     };
@@ -80,7 +85,9 @@ export class MemoryRoundStore implements RoundStore {
   }
 
   finish(id: string, claimant: string): Promise<boolean> {
-    const held = this.held(id, claimant) !== undefined;
+    const stored = this.live(id);
+    const asking = stored?.status === 'waiting' && stored.holder === claimant;
+    const held = asking || this.held(id, claimant) !== undefined;
     if (held) this.shared.rounds.delete(id);
     return Promise.resolve(held);
   }
@@ -99,6 +106,11 @@ export class MemoryRoundStore implements RoundStore {
     const stored = this.live(id);
     if (stored?.round !== round) return undefined;
     return stored.requests.find((request) => request.key === key);
+  }
+
+  /** A holder other than `claimant` that is alive claims its round itself. */
+  private holderAlive(round: Round, claimant: string): boolean {
+    return round.holder !== undefined && round.holder !== claimant && this.shared.alive.has(round.holder);
   }
 
   private held(id: string, claimant: string): Round | undefined {

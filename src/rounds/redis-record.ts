@@ -28,6 +28,7 @@ export function parseRound(
     deadline: Number(deadline),
     status,
     ...(hash.requestState === undefined ? {} : { requestState: hash.requestState }),
+    ...(hash.holder === undefined ? {} : { holder: hash.holder }),
     ...(hash.claimant === undefined ? {} : { claimant: hash.claimant }),
     ...(hash.leaseUntil === undefined ? {} : { leaseUntil: Number(hash.leaseUntil) }),
     requests: keys.map((key) => requestOf(id, key, requests[key], hash[`question:${key}`])),

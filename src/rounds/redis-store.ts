@@ -2,7 +2,7 @@
 // redis/layout.ts, all under the `{q}` hash tag so each script's keys share a Cluster slot). Every step that
 // reads and writes is one Lua script, so two replicas recording the last two answers at once claim the retry
 // once. The round hash holds the call (JSON fields), `requestState` (present only when the server sent one),
-// the round number, status, claimant, lease and each request's question (`question:<key>`); the requests
+// the round number, status, holder, claimant, lease and each request's question (`question:<key>`); the requests
 // hash maps key → the entry's JSON, the answers hash key → the answer's JSON. All expire ROUND_GRACE_MS after
 // the deadline.
 import { randomBytes } from 'node:crypto';
@@ -19,30 +19,41 @@ import {
   type RoundStore,
 } from './types.js';
 
+// Whether a waiting round's holder other than ARGV[1] still lives: its lease key (the question store's, same
+// {q} slot) is named from the prefix in ARGV[LEASE]. Such a holder claims its round's retry itself.
+const HOLDER_ALIVE = (lease: number): string => `
+local function holderAlive(holder)
+  return holder and holder ~= ARGV[1] and redis.call('EXISTS', ARGV[${lease}] .. holder) == 1
+end
+`;
+
 // KEYS[1] round  KEYS[2] requests  KEYS[3] answers
-// ARGV[1] round number  ARGV[2] key  ARGV[3] answer JSON  ARGV[4] claimant  ARGV[5] lease end (epoch ms)
-const ANSWER_LUA = `
-local r = redis.call('HMGET', KEYS[1], 'round', 'status')
+// ARGV[1] claimant  ARGV[2] round number  ARGV[3] key  ARGV[4] answer JSON  ARGV[5] lease end (epoch ms)
+// ARGV[6] lease key prefix
+const ANSWER_LUA = `${HOLDER_ALIVE(6)}
+local r = redis.call('HMGET', KEYS[1], 'round', 'status', 'holder')
 if not r[1] then return 'missing' end
-if r[1] ~= ARGV[1] or redis.call('HEXISTS', KEYS[2], ARGV[2]) == 0 then return 'stale' end
-redis.call('HSETNX', KEYS[3], ARGV[2], ARGV[3])
+if r[1] ~= ARGV[2] or redis.call('HEXISTS', KEYS[2], ARGV[3]) == 0 then return 'stale' end
+redis.call('HSETNX', KEYS[3], ARGV[3], ARGV[4])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[3], ttl) end
 if r[2] ~= 'waiting' or redis.call('HLEN', KEYS[3]) < redis.call('HLEN', KEYS[2]) then return 'recorded' end
-redis.call('HSET', KEYS[1], 'status', 'claimed', 'claimant', ARGV[4], 'leaseUntil', ARGV[5])
+if holderAlive(r[3]) then return 'recorded' end
+redis.call('HSET', KEYS[1], 'status', 'claimed', 'claimant', ARGV[1], 'leaseUntil', ARGV[5])
 return 'claimed'
 `;
 
 // KEYS[1] round  KEYS[2] requests  KEYS[3] answers  KEYS[4] open set
-// ARGV[1] claimant  ARGV[2] now (epoch ms)  ARGV[3] lease end  ARGV[4] id. 1 when claimed.
-const TAKE_OVER_LUA = `
-local r = redis.call('HMGET', KEYS[1], 'status', 'leaseUntil')
+// ARGV[1] claimant  ARGV[2] now (epoch ms)  ARGV[3] lease end  ARGV[4] id  ARGV[5] lease key prefix.
+// 1 when claimed.
+const TAKE_OVER_LUA = `${HOLDER_ALIVE(5)}
+local r = redis.call('HMGET', KEYS[1], 'status', 'leaseUntil', 'holder')
 if not r[1] then
   redis.call('ZREM', KEYS[4], ARGV[4])
   return 0
 end
 if r[1] == 'waiting' then
-  if redis.call('HLEN', KEYS[3]) < redis.call('HLEN', KEYS[2]) then return 0 end
+  if redis.call('HLEN', KEYS[3]) < redis.call('HLEN', KEYS[2]) or holderAlive(r[3]) then return 0 end
 elseif tonumber(r[2]) > tonumber(ARGV[2]) then
   return 0
 end
@@ -71,7 +82,7 @@ end
 redis.call('DEL', KEYS[2], KEYS[3])
 for i = 8, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 redis.call('HINCRBY', KEYS[1], 'round', 1)
-redis.call('HSET', KEYS[1], 'status', 'waiting', 'order', ARGV[5], 'deadline', ARGV[6])
+redis.call('HSET', KEYS[1], 'status', 'waiting', 'order', ARGV[5], 'deadline', ARGV[6], 'holder', ARGV[1])
 redis.call('HDEL', KEYS[1], 'claimant', 'leaseUntil')
 if ARGV[4] == '1' then redis.call('HSET', KEYS[1], 'requestState', ARGV[3])
 else redis.call('HDEL', KEYS[1], 'requestState') end
@@ -82,7 +93,11 @@ return 1
 `;
 
 // KEYS[1] round  KEYS[2] requests  KEYS[3] answers  KEYS[4] open set  ARGV[1] claimant  ARGV[2] id
-const FINISH_LUA = `${HELD}
+// The claimant, or the holder of a round still waiting (its call failed while asking), may finish it.
+const FINISH_LUA = `
+local r = redis.call('HMGET', KEYS[1], 'status', 'claimant', 'holder')
+local claimed = r[1] == 'claimed' and r[2] == ARGV[1]
+if not claimed and not (r[1] == 'waiting' and r[3] == ARGV[1]) then return 0 end
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 redis.call('ZREM', KEYS[4], ARGV[2])
 return 1
@@ -118,6 +133,7 @@ export class RedisRoundStore implements RoundStore {
       status: 'waiting',
       order: JSON.stringify(round.requests.map((request) => request.key)),
       ...(round.requestState === undefined ? {} : { requestState: round.requestState }),
+      ...(round.holder === undefined ? {} : { holder: round.holder }),
       ...questionFields(round.requests),
     };
     const expireAt = round.deadline + ROUND_GRACE_MS;
@@ -170,11 +186,12 @@ export class RedisRoundStore implements RoundStore {
       keys.round(id),
       keys.roundRequests(id),
       keys.roundAnswers(id),
+      claim.claimant,
       round,
       key,
       JSON.stringify(answer),
-      claim.claimant,
       claim.now + claim.leaseMs,
+      keys.lease(''),
     );
     return toRecorded(recorded);
   }
@@ -192,6 +209,7 @@ export class RedisRoundStore implements RoundStore {
         claim.now,
         claim.now + claim.leaseMs,
         id,
+        keys.lease(''),
       );
       const round = claimed === 1 ? await this.get(id) : undefined;
       if (round !== undefined) taken.push(round);

@@ -46,7 +46,8 @@ export function startTakeOver(opts: TakeOverOptions): () => Promise<void> {
   );
 }
 
-function resumedCall(round: Round): ResumedCall {
+/** The call a claimed round resumes: sent again with the round's recorded answers and its requestState. */
+export function resumedCall(round: Round): ResumedCall {
   const { id, server, tool, args, origin, requestState, answers } = round;
   const state = requestState === undefined ? {} : { requestState };
   return { server, tool, args, origin, resume: { id, round: round.round, answers, ...state } };

@@ -7,7 +7,8 @@
 // landing on two replicas at once exactly one sees 'claimed' and sends the retry. A claim holds a lease; a
 // claimant that dies stops renewing it, and a survivor's `takeOver` claims the round once the lease lapsed
 // (or a round whose answers are all in but that nobody claimed). Every write after the claim names the
-// claimant, so a claimant that lost its lease (it paused past it) cannot move the round on twice.
+// claimant, so a claimant that lost its lease (it paused past it) cannot move the round on twice. While the
+// round's holder (the replica asking its questions) is alive, only it claims: its call goes on in-process.
 //
 // Values are opaque here: requests and answers are the JSON the MCP side gives (this folder never imports the
 // SDK); `requestState` is kept byte for byte as a string, and a round without one stays without one.
@@ -42,6 +43,12 @@ export interface NewRound {
   round: number;
   /** Epoch ms after which nobody waits for the round's answers any more; the record goes soon after. */
   deadline: number;
+  /**
+   * The replica whose call waits for the round's answers (it asked the questions). While its lease (the
+   * question store's `lease:<holder>`) lives, only it claims the round's retry; once it is gone, the answer that
+   * completes the round claims it on any replica, or a take-over sweep does. Absent: anyone may claim.
+   */
+  holder?: string;
 }
 
 export type RoundStatus = 'waiting' | 'claimed';
@@ -60,7 +67,7 @@ export interface Round extends NewRound {
 
 /**
  * What recording an answer did: 'claimed' = it was the round's last missing answer and this caller now holds
- * the retry; 'recorded' = kept (or the key was already answered), the round waits for more or is already
+ * the retry (only the round's holder, or anyone once the holder is gone); 'recorded' = kept (or the key was already answered), the round waits for more or is already
  * claimed; 'stale' = the round has moved on (its number differs) or the key is not one of its requests;
  * 'missing' = no such continuation (finished, or expired).
  */
@@ -89,12 +96,21 @@ export interface RoundStore {
   attachQuestion(id: string, round: number, key: string, questionId: string): Promise<boolean>;
   /** Records the answer to request `key` of round `round`; claims the retry when it was the last (see above). */
   answer(id: string, round: number, key: string, answer: unknown, claim: Claim): Promise<AnswerRecorded>;
-  /** Claims every round whose claim lapsed, or whose answers are all in and nobody claimed; returns them. */
+  /**
+   * Claims every round whose claim lapsed, or whose answers are all in, nobody claimed it and its holder is
+   * gone; returns them.
+   */
   takeOver(claim: Claim): Promise<Round[]>;
   /** Extends `claimant`'s lease; false when it no longer holds the claim. */
   renew(id: string, claim: Claim): Promise<boolean>;
-  /** The retry asked again: the next round waits for answers (the old answers go). False unless `claimant` holds it. */
+  /**
+   * The retry asked again: the next round waits for answers (the old answers go), held by `claimant`. False
+   * unless `claimant` holds the claim.
+   */
   next(id: string, claimant: string, next: NextRound): Promise<boolean>;
-  /** The retry ended the call (result or failure): the continuation goes. False unless `claimant` holds it. */
+  /**
+   * The call ended (result or failure): the continuation goes. False unless `claimant` holds the claim, or is
+   * the holder of the round while it waits (its call failed while asking).
+   */
   finish(id: string, claimant: string): Promise<boolean>;
 }

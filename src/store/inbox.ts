@@ -83,7 +83,8 @@ export class Inbox {
     for (const [i, [entryId]] of entries.entries()) {
       if (this.stopped) break;
       const question = this.readRecord(records[i] ?? {}, entryId);
-      if (question?.outcome?.action === 'accept') accepted.push(question.id);
+      // A round's answer is kept until the round has it: another replica may record it (src/rounds).
+      if (question?.outcome?.action === 'accept' && question.round === undefined) accepted.push(question.id);
       if (question !== undefined) this.handOver(question);
       handed.push(entryId);
       this.lastId = entryId;

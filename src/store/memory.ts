@@ -152,7 +152,8 @@ export class MemoryRelayStore implements RelayStore {
       if (!question) continue;
       const handed = structuredClone(question);
       // Once in the holder's hands the content is no longer kept, as the Redis inbox drops it.
-      if (question.outcome?.action === 'accept') question.outcome = { action: 'accept', content: {} };
+      if (question.outcome?.action === 'accept' && question.round === undefined)
+        question.outcome = { action: 'accept', content: {} };
       deliver(handed);
     }
   }

@@ -17,6 +17,7 @@
 //   place                                           JSON: where the card goes, when the asker said
 //   client callbackUrl                              the API client that asked (a detached question); its webhook
 //   metadata                                        JSON: the API client's own data about the question
+//   round                                           JSON {id, round, keys}: the durable 2026 round requests it asks
 import {
   isEndReason,
   isQuestionState,
@@ -30,6 +31,7 @@ import {
   type Question,
   type QuestionSource,
   type QuestionState,
+  type RoundRef,
   type ServerIdentity,
   type UrlLink,
 } from '../relay/types.js';
@@ -63,6 +65,7 @@ export function toHash(q: Question): Record<string, string> {
     ...(q.client === undefined ? {} : { client: q.client }),
     ...(q.callbackUrl === undefined ? {} : { callbackUrl: q.callbackUrl }),
     ...(q.metadata === undefined ? {} : { metadata: JSON.stringify(q.metadata) }),
+    ...(q.round === undefined ? {} : { round: JSON.stringify(q.round) }),
   };
 }
 
@@ -204,6 +207,14 @@ function parseMetadata(h: Record<string, string>): Record<string, unknown> {
   return { ...v };
 }
 
+function parseRoundRef(h: Record<string, string>): RoundRef {
+  const v = json(h, 'round') as Partial<Record<keyof RoundRef, unknown>> | null;
+  const { id, round, keys } = v ?? {};
+  if (typeof id !== 'string' || !Number.isSafeInteger(round) || !isStrings(keys))
+    throw bad(h.id ?? '?', 'round');
+  return { id, round: round as number, keys };
+}
+
 function parsePlace(h: Record<string, string>): Place {
   const v = json(h, 'place') as Partial<
     Record<'dm' | 'mpim' | 'mpims' | 'channel' | 'threadTs', unknown>
@@ -274,6 +285,7 @@ export function parseQuestion(h: Record<string, string>): Question | undefined {
   if (h.client !== undefined) q.client = h.client;
   if (h.callbackUrl !== undefined) q.callbackUrl = h.callbackUrl;
   if (h.metadata !== undefined) q.metadata = parseMetadata(h);
+  if (h.round !== undefined) q.round = parseRoundRef(h);
   if (state === 'pending') return q;
   q.outcome = parseOutcome(h);
   const reason = str(h, 'reason');

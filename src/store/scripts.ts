@@ -40,7 +40,8 @@ end
 // ARGV[13] schema key prefix (+ ref): the record's shared schema is kept at least as long as the record now is.
 // The inbox entry carries the ended record itself (its fields, 'id' among them), so the holder reads it with the
 // entry instead of one HGETALL per question.
-// Every win is announced on the ended stream ({id, state}): long-polls, webhooks and the audit follow it.
+// Every win is announced on the ended stream ({id, state}, and round: 1 for a durable round's question, whose
+// answer the rounds group records): long-polls, webhooks and the audit follow it.
 // Returns {'missing'} | {'lost', HGETALL} | {'won', HGETALL}.
 export const FINISH_LUA = `${WITH_SCHEMA_LUA}
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
@@ -65,7 +66,9 @@ if holder ~= ARGV[8] then
   redis.call('XADD', inbox, 'MAXLEN', '~', ARGV[5], '*', unpack(record))
   redis.call('EXPIRE', inbox, ARGV[4])
 end
-redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[9], '*', 'id', ARGV[6], 'state', ARGV[1])
+local round = {}
+if redis.call('HEXISTS', KEYS[1], 'round') == 1 then round = {'round', '1'} end
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[9], '*', 'id', ARGV[6], 'state', ARGV[1], unpack(round))
 redis.call('ZREM', ARGV[11] .. holder, ARGV[6])
 redis.call('ZREM', ARGV[12] .. userId, ARGV[6])
 return {'won', record}

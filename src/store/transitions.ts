@@ -79,7 +79,10 @@ async function writeRecord(c: Collaborators, q: NewQuestion, reminders: number):
   if (reminders > 0) fields.reminders = String(reminders);
   // Everyone named to answer it has it in their pending index too (pendingFor drops it once it has ended).
   const users = new Set([question.userId, ...namedAnswerers(question)]);
-  const zsets = [k.held(holder), ...[...users].map((userId) => k.user(userId))];
+  // A round's question is not in its holder's index: the orphan sweep never ends it holder_lost, since any
+  // replica records its end in the round (src/rounds/recorder.ts) and its timeout job ends it at the latest.
+  const held = q.round === undefined ? [k.held(holder)] : [];
+  const zsets = [...held, ...[...users].map((userId) => k.user(userId))];
   const shared = schema ? [k.schema(schema.ref), schema.json] : ['', ''];
   const args = [q.timeoutMs, c.retentionSec * 1000, question.id, ...shared, ...Object.entries(fields).flat()];
   const now = Number(await cmd.questionCreate(1 + zsets.length, k.question(question.id), ...zsets, ...args));

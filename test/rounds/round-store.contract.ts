@@ -4,8 +4,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Claim, NewRound, RoundStore } from '../../src/rounds/index.js';
 
-/** Opens one store per replica name, all over one shared state (one deployment). */
-export type OpenRoundStores = (replicas: number) => Promise<RoundStore[]>;
+/**
+ * One deployment: a store per replica over one shared state, and `live(holder, alive)` setting whether a
+ * holder's lease lives (the question store's `lease:<holder>` in Redis).
+ */
+export interface RoundDeployment {
+  stores: RoundStore[];
+  live(holder: string, alive: boolean): Promise<void>;
+}
+
+export type OpenRoundStores = (replicas: number) => Promise<RoundDeployment>;
 
 const LEASE_MS = 5_000;
 const T = 1_000_000;
@@ -32,7 +40,7 @@ function newRound(overrides: Partial<NewRound> = {}): NewRound {
 }
 
 async function stores(open: OpenRoundStores, n: number): Promise<RoundStore[]> {
-  const opened = await open(n);
+  const opened = (await open(n)).stores;
   if (opened.length !== n) throw new Error('stores not opened');
   return opened;
 }
@@ -161,6 +169,7 @@ export function roundStoreContract(name: string, open: OpenRoundStores): void {
       const second = await b!.get(round.id);
       expect(second).toEqual({
         ...newRound({ requests, deadline, round: 2, requestState: 'second' }),
+        holder: 'a',
         id: round.id,
         status: 'waiting',
         answers: {},
@@ -170,6 +179,44 @@ export function roundStoreContract(name: string, open: OpenRoundStores): void {
       expect(await b!.next(round.id, 'b', { requests, deadline })).toBe(true);
       expect(await a!.get(round.id)).not.toHaveProperty('requestState');
       expect((await a!.get(round.id))?.round).toBe(3);
+    });
+    it('lets only a living holder claim its round, and the completing answer claim it anywhere once it is gone', async () => {
+      const deployment = await open(2);
+      const [a, b] = deployment.stores;
+      await deployment.live('h', true);
+      const held = await a!.open(newRound({ holder: 'h' }));
+      expect(await b!.answer(held.id, 1, 'name', { action: 'decline' }, claimBy('b'))).toBe('recorded');
+      expect(await b!.answer(held.id, 1, 'age', { action: 'decline' }, claimBy('b'))).toBe('recorded');
+      expect(await b!.takeOver(claimBy('b'))).toEqual([]);
+      expect(await a!.get(held.id)).toMatchObject({ status: 'waiting', holder: 'h' });
+      expect(await a!.answer(held.id, 1, 'age', { action: 'accept' }, claimBy('h'))).toBe('claimed');
+      expect((await b!.get(held.id))?.answers.age).toEqual({ action: 'decline' });
+
+      const orphaned = await a!.open(newRound({ holder: 'gone' }));
+      expect(await a!.answer(orphaned.id, 1, 'name', { action: 'decline' }, claimBy('a'))).toBe('recorded');
+      expect(await b!.answer(orphaned.id, 1, 'age', { action: 'cancel' }, claimBy('b'))).toBe('claimed');
+      expect(await a!.get(orphaned.id)).toMatchObject({ status: 'claimed', claimant: 'b' });
+    });
+
+    it('takes over a round whose answers all came while its holder lived, once the holder is gone', async () => {
+      const deployment = await open(2);
+      const [a, b] = deployment.stores;
+      await deployment.live('h', true);
+      const round = await a!.open(newRound({ holder: 'h' }));
+      await b!.answer(round.id, 1, 'name', { action: 'decline' }, claimBy('b'));
+      await b!.answer(round.id, 1, 'age', { action: 'decline' }, claimBy('b'));
+      expect(await b!.takeOver(claimBy('b'))).toEqual([]);
+      await deployment.live('h', false);
+      const taken = await b!.takeOver(claimBy('b'));
+      expect(taken).toEqual([expect.objectContaining({ id: round.id, status: 'claimed', claimant: 'b' })]);
+    });
+
+    it('lets the holder of a round still waiting drop it (its call failed), and nobody else', async () => {
+      const [a] = await stores(open, 1);
+      const round = await a!.open(newRound({ holder: 'h' }));
+      expect(await a!.finish(round.id, 'other')).toBe(false);
+      expect(await a!.finish(round.id, 'h')).toBe(true);
+      expect(await a!.get(round.id)).toBeUndefined();
     });
   });
 }

@@ -19,11 +19,19 @@ roundStoreContract('RedisRoundStore', async (replicas) => {
   const prefix = uniquePrefix();
   prefixes.push(prefix);
   const connections = new RedisConnections({ url: redisUrl() }, recordingLogger());
-  return Promise.all(
+  const k = keys(prefix);
+  const redis = await Promise.all(
     Array.from({ length: replicas }, async (_, i) => {
-      const redis = await connections.command(keys(prefix).connectionName('rounds', `replica-${i}`));
-      clients.push(redis);
-      return new RedisRoundStore({ redis, keys: keys(prefix) });
+      const client = await connections.command(k.connectionName('rounds', `replica-${i}`));
+      clients.push(client);
+      return client;
     }),
   );
+  const stores = redis.map((client) => new RedisRoundStore({ redis: client, keys: k }));
+  // A holder's lease as the question store keeps it (SET PX, renewed): present while it lives.
+  const live = async (holder: string, alive: boolean): Promise<void> => {
+    if (alive) await redis[0]!.set(k.lease(holder), holder, 'PX', 60_000);
+    else await redis[0]!.del(k.lease(holder));
+  };
+  return { stores, live };
 });

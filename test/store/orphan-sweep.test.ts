@@ -46,6 +46,24 @@ describe('orphan sweep', () => {
     expect(await redis.smembers(`${prefix}:{q}:holders`)).toEqual(expect.not.arrayContaining(['holder-b']));
   });
 
+  it('leaves a dead holder’s round questions pending: any replica records their ends in the round', async () => {
+    const prefix = uniquePrefix();
+    const redis = rawRedis();
+    const [a, b] = await Promise.all(['a', 'b'].map((h) => openStore(prefix, `holder-${h}`)));
+    for (const s of [a!, b!]) await s.startLease(steady);
+    const ofRound = await b!.create(newQuestion({ round: { id: 'round_1', round: 1, keys: ['ok'] } }));
+    const plain = await b!.create(newQuestion());
+    b!.stopLease();
+    await redis.del(`${prefix}:{q}:lease:holder-b`);
+
+    expect(ids(await a!.sweepOrphans(() => Promise.resolve()))).toEqual([plain.id]);
+    expect((await a!.get(ofRound.id))?.state).toBe('pending');
+    const ended = await a!.finish(ofRound.id, { action: 'decline' }, 'declined');
+    expect(ended).toMatchObject({ won: true, question: { state: 'declined' } });
+    const [last] = await redis.xrevrange(`${prefix}:{q}:ended`, '+', '-', 'COUNT', 1);
+    expect(last?.[1]).toEqual(['id', ofRound.id, 'state', 'declined', 'round', '1']);
+  });
+
   it('leaves alone holders whose lease is alive and holders that never took a lease', async () => {
     const prefix = uniquePrefix();
     const [a, b, early] = await Promise.all(['a', 'b', 'early'].map((h) => openStore(prefix, `holder-${h}`)));

@@ -175,5 +175,22 @@ export function relayStoreContract(name: string, open: OpenStores): void {
       expect(atA.values.map((question) => question.id)).toEqual([q.id]);
       expect((await a!.get(q.id))?.outcome).toEqual({ action: 'accept', content: {} });
     });
+
+    it('keeps a round question’s accepted content once its holder has it: another replica records it in the round', async () => {
+      const [a, b] = await open(['holder-a', 'holder-b']);
+      const atA = collector<Question>();
+      await a!.startInbox((question) => atA.push(question));
+      const round = { id: 'round_1', round: 2, keys: ['name', 'age'] };
+      const q = await a!.create(newQuestion({ round }));
+      expect(await b!.get(q.id)).toMatchObject({ round });
+      await b!.finish(q.id, { action: 'accept', content: { name: 'Ada' } }, 'answered');
+      const [delivered] = await atA.next(1);
+      expect(delivered).toMatchObject({ round, outcome: { action: 'accept', content: { name: 'Ada' } } });
+      // A later delivery proves the first one was acknowledged (its content would be dropped by then).
+      const later = await a!.create(newQuestion());
+      await b!.finish(later.id, { action: 'decline' }, 'declined');
+      await atA.next(2);
+      expect((await b!.get(q.id))?.outcome).toEqual({ action: 'accept', content: { name: 'Ada' } });
+    });
   });
 }

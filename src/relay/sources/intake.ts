@@ -11,6 +11,7 @@ import {
   type Place,
   type Question,
   type QuestionSource,
+  type RoundRef,
   type ServerIdentity,
 } from '../types.js';
 
@@ -32,6 +33,8 @@ export interface AskContext {
   signal: AbortSignal;
   /** Which source asks (a metrics label); default 'mcp'. */
   source?: QuestionSource;
+  /** The durable round request it answers (see Question.round). */
+  round?: RoundRef;
 }
 
 /** Whom an asker names, instead of a server's policy: a person, people, a user group or anyone in a channel. */
@@ -97,6 +100,7 @@ export class Intake implements QuestionIntake {
       ...(context.serverInfo ? { serverInfo: context.serverInfo } : {}),
       ...(answerers ? { answerers } : {}),
       ...(context.source ? { source: context.source } : {}),
+      ...(context.round ? { round: context.round } : {}),
     };
     if (request.mode === 'url') {
       return relay.askUrl({ ...common, url: request.url, elicitationId: request.elicitationId });

@@ -67,6 +67,7 @@ export function mcpElicitationSink(deps: McpSinkDeps): ElicitationSink {
         timeoutMs: ctx.timeoutMs,
         signal: ctx.signal,
         ...(ctx.serverInfo ? { serverInfo: ctx.serverInfo } : {}),
+        ...(ctx.round ? { round: ctx.round } : {}),
       }),
     complete: (elicitationId, ctx) => {
       deps.completions.completed(ctx.server, elicitationId);
