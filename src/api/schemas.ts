@@ -21,7 +21,7 @@ export const DURATION = {
 
 export const RECIPIENTS = {
   description:
-    "Who may answer: one person (in their DM), several people (up to 8 in one multi-person DM with the bot, more in the first one's DM), a user group (in the first member's DM), or anyone in a channel (the card is posted there). Each named person has it in their App Home; the first authorised answer wins.",
+    "Who may answer: one person (in their DM), several people (in a multi-person DM with the bot; more than 8, Slack's limit for one, get one card per DM of at most 8), a user group (its members, split the same way), or anyone in a channel (the card is posted there). Each named person has it in their App Home; the first authorised answer wins.",
   oneOf: [
     { type: 'object', additionalProperties: false, required: ['user'], properties: { user: USER_ID } },
     {
