@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUESTION_CREATE } from '../../src/api/schemas.js';
 import { redisUrl } from '../setup/context.js';
-import { apiOf, cardWith, type Api, type RequestOptions } from './api-support.js';
+import { apiOf, cardWith, codeOf, type Api, type RequestOptions } from './api-support.js';
 import { openForm, startHarness, type Harness } from './harness.js';
 
 const TOKEN = 'api-token-default-0123456789';
@@ -111,6 +111,8 @@ describe('the questions API', () => {
       /^\/callbackUrl: host evil.example is not allowed/,
     );
     expect((await ask({ timeout: '45d' })).status).toBe(400);
+    const notJson = await api('POST', '/questions', { body: '{"message":' });
+    expect([notJson.status, codeOf(notJson)]).toEqual([400, 'invalid_json']);
     expect(await keyCount()).toBe(before);
   });
 
@@ -168,6 +170,8 @@ describe('the questions API', () => {
   it('withdraws a pending question: cancelled, reason withdrawn, result cancel, and the card names the automation that withdrew it', async () => {
     const id = String((await ask()).body.id);
     const card = await cardOf(id);
+    expect((await api('DELETE', `/questions/${id}`, { token: 'wrong-token' })).status).toBe(401);
+    expect((await api('GET', `/questions/${id}`)).body.status).toBe('pending');
     const withdrawn = await api('DELETE', `/questions/${id}`, { on: 1 });
     expect(withdrawn.status).toBe(200);
     expect(withdrawn.body).toMatchObject({
@@ -179,6 +183,47 @@ describe('the questions API', () => {
     expect(withdrawn.body.answeredBy).toBeUndefined();
     const update = await h.standin.waitForCall('chat.update', (c) => c.args.ts === card.ts, 15_000);
     expect(JSON.stringify(update.args.blocks)).toContain('Withdrawn by an automation (default)');
+  });
+
+  it('takes a timeout in milliseconds and ends at its deadline: cancelled, reason timed_out, result cancel, the card expired', async () => {
+    const created = await ask({ timeout: 2000, message: 'Anyone awake?' });
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    const card = await cardOf(id);
+    const pending = await api('GET', `/questions/${id}`);
+    expect(Date.parse(String(pending.body.deadline)) - Date.parse(String(pending.body.createdAt))).toBe(2000);
+    const ended = await api('GET', `/questions/${id}?wait=30`, { on: 1 });
+    expect(ended.body).toEqual({
+      id,
+      status: 'cancelled',
+      result: { action: 'cancel' },
+      reason: 'timed_out',
+      createdAt: pending.body.createdAt,
+      deadline: pending.body.deadline,
+      endedAt: expect.any(String) as string,
+    });
+    expect(Date.parse(String(ended.body.endedAt))).toBeGreaterThanOrEqual(
+      Date.parse(String(ended.body.deadline)),
+    );
+    const update = await h.standin.waitForCall('chat.update', (c) => c.args.ts === card.ts, 15_000);
+    expect(JSON.stringify(update.args.blocks)).toContain('Expired: no answer in time');
+  });
+
+  it('ends cancelled, reason closed, naming who closed the form without answering', async () => {
+    const id = String((await ask({ message: 'Close me?' })).body.id);
+    const card = await cardOf(id);
+    const viewId = await openForm(h, 'U1', card);
+    const waiting = api('GET', `/questions/${id}?wait=30`, { on: 2 });
+    expect((await h.drivers[1]?.closeView({ userId: 'U1', viewId }))?.status).toBe(200);
+    expect((await waiting).body).toMatchObject({
+      id,
+      status: 'cancelled',
+      result: { action: 'cancel' },
+      reason: 'closed',
+      answeredBy: 'U1',
+    });
+    const update = await h.standin.waitForCall('chat.update', (c) => c.args.ts === card.ts, 15_000);
+    expect(JSON.stringify(update.args.blocks)).toContain('Closed without answering by <@U1>');
   });
 
   it('creates exactly one question (one card) for concurrent duplicates on two replicas; another body gets 409', async () => {

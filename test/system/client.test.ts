@@ -1,8 +1,11 @@
 // `elicit-relay ask` as a child process against a running bot (real Redis, real HTTP, the Slack stand-in):
 // the card is posted, the answer decides the exit code and what is printed.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './child.js';
-import { startHarness, type Harness } from './harness.js';
+import { inputLabelled, openForm, startHarness, type Harness } from './harness.js';
 
 const TOKEN = 'api-token-client-0123456789';
 
@@ -105,6 +108,38 @@ describe('elicit-relay ask against a running bot', () => {
       ]).done;
       expect(usage.code).toBe(2);
       expect(usage.stderr).toContain('--message is required');
+    },
+  );
+
+  it(
+    'exits 0 and prints the typed answer when the person accepts, the schema read from a file',
+    { timeout: 60_000 },
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'elicit-relay-ask-'));
+      const schemaFile = join(dir, 'schema.json');
+      await writeFile(
+        schemaFile,
+        JSON.stringify({
+          type: 'object',
+          properties: {
+            why: { type: 'string', title: 'Why' },
+            replicas: { type: 'integer', title: 'Replicas' },
+          },
+          required: ['why', 'replicas'],
+        }),
+      );
+      const env = { ELICIT_RELAY_URL: url, ELICIT_RELAY_API_TOKEN: TOKEN };
+      const run = runCli(env, ['ask', '--message', 'Scale build 18?', '--to', 'U1', '--schema', schemaFile]);
+      const viewId = await openForm(h, 'U1', await cardOf('Scale build 18?'));
+      const values = {
+        [inputLabelled(h, viewId, 'Why')]: 'load',
+        [inputLabelled(h, viewId, 'Replicas')]: '3',
+      };
+      expect((await h.driver.submitView({ userId: 'U1', viewId, values })).status).toBe(200);
+      const { code } = await run.done;
+      await rm(dir, { recursive: true });
+      expect(code).toBe(0);
+      expect(JSON.parse(run.stdout())).toEqual({ action: 'accept', content: { why: 'load', replicas: 3 } });
     },
   );
 });

@@ -145,6 +145,9 @@ describe('an API question with a callbackUrl', () => {
     type: string,
   ): Promise<unknown> {
     const timestamp = String(hook?.headers['x-elicit-relay-timestamp']);
+    // Unix seconds (not milliseconds), close to now.
+    expect(timestamp).toMatch(/^\d{10}$/);
+    expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(300);
     const mac = createHmac('sha256', SECRET).update(`v1:${timestamp}:${hook?.body}`).digest('hex');
     expect(hook?.headers['x-elicit-relay-signature']).toBe(`v1=${mac}`);
     expect(hook?.headers['x-elicit-relay-delivery']).toMatch(/^dlv_/);
