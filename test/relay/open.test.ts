@@ -37,7 +37,7 @@ afterEach(async () => {
   await Promise.all(stores.splice(0).map((s) => s.close()));
 });
 
-async function relayWith(surface: Surface) {
+async function relayWith(surface: Surface, reminderTimes?: (timeoutMs: number, now: number) => number[]) {
   const store = await QuestionStore.open({
     url: redisUrl(),
     prefix: uniquePrefix(),
@@ -52,6 +52,7 @@ async function relayWith(surface: Surface) {
     checkUrl: () => undefined,
     logger: silent,
     clock: systemClock,
+    ...(reminderTimes ? { reminderTimes } : {}),
   });
   return { store, relay };
 }
@@ -86,5 +87,19 @@ describe('Relay.open (an API question)', () => {
     const { relay, store } = await relayWith(surface);
     const question = await relay.open(apiAsk);
     expect(await store.get(question.id)).toMatchObject({ state: 'cancelled', reason: 'delivery_failed' });
+  });
+  it('nudges the people an API question asks at its reminder times, as for an MCP question', async () => {
+    let reminded = (_id: string): void => undefined;
+    const firstReminder = new Promise<string>((resolve) => (reminded = resolve));
+    const surface: Surface = {
+      postQuestion: () => Promise.resolve({ cards: [{ channel: 'D1', ts: '1.1' }] }),
+      updateCard: () => Promise.resolve(),
+      remind: (question) => Promise.resolve(reminded(question.id)),
+    };
+    // One reminder 150 ms after asking (the default is half time for questions of two minutes or more).
+    const { relay, store } = await relayWith(surface, (_timeoutMs, now) => [now + 150]);
+    await store.startReminders((id) => relay.remind(id));
+    const question = await relay.open(apiAsk);
+    expect(await firstReminder).toBe(question.id);
   });
 });

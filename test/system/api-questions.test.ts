@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUESTION_CREATE } from '../../src/api/schemas.js';
 import { redisUrl } from '../setup/context.js';
 import { apiOf, cardWith, codeOf, type Api, type RequestOptions } from './api-support.js';
-import { openForm, startHarness, type Harness } from './harness.js';
+import { inputLabelled, openForm, startHarness, type Harness } from './harness.js';
 
 const TOKEN = 'api-token-default-0123456789';
 const OTHER = 'api-token-other-0123456789';
@@ -369,5 +369,51 @@ describe('the questions API', () => {
     await h.drivers[2]?.clickButton({ userId: 'U5', ...card, actionId: 'elicit_decline' });
     const ended = await api('GET', `/questions/${id}?wait=30`);
     expect(ended.body).toMatchObject({ status: 'declined', answeredBy: 'U5' });
+  });
+  it('lists the question in the App Home of each person it names; a decline from one Home ends it for all', async () => {
+    const people = ['U0HOME1', 'U0HOME2'];
+    for (const person of people) expect((await h.driver.openHome(person)).status).toBe(200);
+    const id = String((await ask({ to: { users: people }, message: 'Decline from Home?' })).body.id);
+    const card = await cardOf(id);
+    const home = (person: string, matches: (view: string) => boolean) =>
+      h.standin.waitForCall(
+        'views.publish',
+        (c) => c.ok && c.args.user_id === person && matches(JSON.stringify(c.args.view)),
+        15_000,
+      );
+    const listed = (view: string): boolean => view.includes(`"value":"${id}"`);
+    for (const person of people) await home(person, listed);
+    const decline = { userId: 'U0HOME2', actionId: 'elicit_decline', value: id };
+    expect((await h.drivers[2]?.clickHomeButton(decline))?.status).toBe(200);
+    expect((await api('GET', `/questions/${id}?wait=30`)).body).toMatchObject({
+      status: 'declined',
+      answeredBy: 'U0HOME2',
+    });
+    await home('U0HOME2', (view) => !listed(view) && view.includes('Declined'));
+    const update = await h.standin.waitForCall('chat.update', (c) => c.args.ts === card.ts, 15_000);
+    expect(JSON.stringify(update.args.blocks)).toContain('<@U0HOME2>');
+  });
+  it('has the review step of an approving form: the summary is pushed, Send relays the typed answer', async () => {
+    const approval = {
+      type: 'object',
+      properties: { approve: { type: 'boolean', title: 'Approve the release' } },
+      required: ['approve'],
+    };
+    const created = await ask({ requestedSchema: approval, to: { user: 'U0REVIEW' }, message: 'Release 9?' });
+    const id = String(created.body.id);
+    const form = await openForm(h, 'U0REVIEW', await cardOf(id));
+    const values = { [inputLabelled(h, form, 'Approve the release')]: 'Yes' };
+    const submitted = await h.drivers[1]?.submitView({ userId: 'U0REVIEW', viewId: form, values });
+    expect(submitted?.json).toMatchObject({ response_action: 'push' });
+    const review = h.standin.openViews('U0REVIEW').at(-1);
+    expect(review?.view.callback_id).toBe('elicit_review');
+    expect((await api('GET', `/questions/${id}`)).body.status).toBe('pending');
+    const send = await h.drivers[2]?.submitView({ userId: 'U0REVIEW', viewId: review?.id ?? '', values: {} });
+    expect(send?.json).toEqual({ response_action: 'clear' });
+    expect((await api('GET', `/questions/${id}?wait=30`)).body).toMatchObject({
+      status: 'accepted',
+      result: { action: 'accept', content: { approve: true } },
+      answeredBy: 'U0REVIEW',
+    });
   });
 });
