@@ -127,7 +127,8 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     tools,
     runTool,
     observe: metrics.apiRequest,
-    connected: (server: string, userId: string) => signIns.connected(server, { teamId: '', userId }),
+    connected: (server: string, person: { teamId: string; userId: string }) =>
+      signIns.connected(server, person),
   };
   const api = await startApi(config, { ...apiDeps, audit, holderId, clock: systemClock, logger }, parts);
   late.api = api;

@@ -3,7 +3,7 @@
 // Slack side uses (`/mcp connect|disconnect`, the App Home, the callback route), and, once the Slack side has
 // made its prompter, the hub's McpAuth. Nothing is built when no server has `auth`.
 import { readFile } from 'node:fs/promises';
-import type { AppConfig, ServerConfig } from './config/index.js';
+import { servesSeveralWorkspaces, type AppConfig, type ServerConfig } from './config/index.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import {
@@ -57,7 +57,7 @@ export async function openSignIns(
     vault,
     redirectUrl: `${settings.publicUrl ?? ''}${CALLBACK_PATH}`,
     clientName: 'elicit-relay',
-    oneWorkspace: config.slack.mode === 'sandbox' || config.slack.auth === 'token',
+    oneWorkspace: !servesSeveralWorkspaces(config.slack),
     now,
   });
   const deploymentGrants = new Map(await Promise.all(config.servers.flatMap(deploymentGrant)));

@@ -90,7 +90,8 @@ export class CallRunner {
   }
 
   private async run(call: CallRecord, args: Record<string, unknown>): Promise<void> {
-    const origin: Origin = { userId: call.user, callId: call.id };
+    const workspace = call.team === undefined ? {} : { teamId: call.team };
+    const origin: Origin = { userId: call.user, ...workspace, callId: call.id };
     let end: CallEnd;
     try {
       const answer = await this.deps.runTool({ server: call.server, tool: call.tool, args, origin });

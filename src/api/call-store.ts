@@ -14,6 +14,8 @@ export interface NewCall {
   tool: string;
   /** The person the call runs for (`as.user`). */
   user: string;
+  /** Their workspace (`as.team`), when the bot is installed in several. */
+  team?: string;
   callbackUrl?: string;
 }
 
@@ -157,6 +159,7 @@ function parseCall(h: Record<string, string>, questions: string[]): CallRecord |
     status,
     createdAt: Number(createdAt),
     questions,
+    ...(h.team === undefined ? {} : { team: h.team }),
     ...(h.callbackUrl === undefined ? {} : { callbackUrl: h.callbackUrl }),
     ...(h.endedAt === undefined ? {} : { endedAt: Number(h.endedAt) }),
     ...(result === undefined ? {} : { result }),

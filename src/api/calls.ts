@@ -13,12 +13,13 @@ import { afterWait, validWait, type LongPoll } from './long-poll.js';
 import { ID, rateLimitOf, type ResourceDeps } from './questions.js';
 import { CALL_CREATE } from './schemas.js';
 import { validator } from './validate.js';
+import { workspaceOf } from './workspace.js';
 
 interface CallCreate {
   server: string;
   tool: string;
   arguments?: Record<string, unknown>;
-  as: { user: string };
+  as: { user: string; team?: string };
   callbackUrl?: string;
 }
 
@@ -33,7 +34,7 @@ export interface CallsDeps extends ResourceDeps {
   admit(name: string, limit: RateLimit): Promise<void>;
   get(id: string): Promise<CallRecord | undefined>;
   /** Whether the person may call the server without signing in first (a call cannot show them a prompt). */
-  connected(server: string, userId: string): Promise<boolean>;
+  connected(server: string, person: { teamId: string; userId: string }): Promise<boolean>;
 }
 
 /** The contract's GET shape. */
@@ -56,11 +57,8 @@ export async function createCall(
   const body = validCreate(await readJson(req));
   const call = newCall(deps, client, body);
   const start = async (): Promise<CallRecord> => {
-    if (!(await deps.connected(call.server, call.user)))
-      throw new ApiError(
-        'not_connected',
-        `${call.user} has not signed in to ${call.server}: they run /mcp connect ${call.server} in Slack, then the call can be made.`,
-      );
+    if (!(await deps.connected(call.server, { teamId: call.team ?? '', userId: call.user })))
+      throw notConnected(call);
     const limit = rateLimitOf(client);
     if (limit)
       await deps.admit(apiServerName(client.name), limit).catch((error: unknown) => {
@@ -77,6 +75,15 @@ export async function createCall(
 
 const created = (call: CallRecord) => ({ id: call.id, status: 'running' });
 
+function notConnected({ user, team, server }: NewCall): ApiError {
+  const who = team === undefined ? user : `${user} (workspace ${team})`;
+  const where = team === undefined ? 'in Slack' : 'in Slack, in that workspace';
+  return new ApiError(
+    'not_connected',
+    `${who} has not signed in to ${server}: they run /mcp connect ${server} ${where}, then the call can be made.`,
+  );
+}
+
 /** The call to store, once every rule of the client and the deployment allows it. */
 function newCall(deps: CallsDeps, client: ApiClient, body: CallCreate): NewCall {
   const { server, tool, callbackUrl } = body;
@@ -91,11 +98,13 @@ function newCall(deps: CallsDeps, client: ApiClient, body: CallCreate): NewCall 
   }
   const refusal = callbackUrl === undefined ? undefined : deps.refuseCallback(callbackUrl);
   if (refusal) throw new ApiError('invalid_request', `/callbackUrl: ${refusal}`);
+  const { teamId } = workspaceOf(deps.severalWorkspaces ?? false, body.as.team, '/as/team');
   return {
     client: client.name,
     server,
     tool,
     user: body.as.user,
+    ...(teamId === undefined ? {} : { team: teamId }),
     ...(callbackUrl === undefined ? {} : { callbackUrl }),
   };
 }

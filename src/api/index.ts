@@ -1,7 +1,7 @@
 // The Automations API's front door: startApi opens what the API needs in Redis (the ended-stream reader, the
 // idempotency keys), builds the router and returns it as a mount for the bot's HTTP server, with the
 // ended-events port other parts (webhooks, audit) consume. With no client configured the API is off.
-import type { AppConfig } from '../config/index.js';
+import { servesSeveralWorkspaces, type AppConfig } from '../config/index.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { Logger } from '../logger.js';
 import { RedisConnections, endClient, keys } from '../redis/index.js';
@@ -105,6 +105,7 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
     ended,
     idempotency: new Idempotency(redis, (client, key) => k.idempotency(client, key)),
     clock: deps.clock,
+    severalWorkspaces: servesSeveralWorkspaces(config.slack),
   };
   const admit: CallsDeps['admit'] = (name, limit) => deps.store.admit(name, limit);
   const calls = startCalls(config, deps, { redis, keys: k, questions, admit }, parts);

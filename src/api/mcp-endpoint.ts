@@ -34,16 +34,20 @@ export const ASK_HUMAN_INPUT = {
     message: QUESTION_CREATE.properties.message,
     requestedSchema: QUESTION_CREATE.properties.requestedSchema,
     to: QUESTION_CREATE.properties.to,
+    team: QUESTION_CREATE.properties.team,
     timeout: QUESTION_CREATE.properties.timeout,
   },
 };
 
-type AskHuman = Pick<QuestionCreate, 'message' | 'requestedSchema' | 'to' | 'timeout'>;
+type AskHuman = Pick<QuestionCreate, 'message' | 'requestedSchema' | 'to' | 'team' | 'timeout'>;
 const validAsk = validator<AskHuman>(ASK_HUMAN_INPUT);
 
 export interface McpEndpointDeps {
   clients: Clients;
-  questions: Pick<QuestionsDeps, 'open' | 'get' | 'end' | 'checkSchema' | 'timeoutMs' | 'ended' | 'clock'>;
+  questions: Pick<
+    QuestionsDeps,
+    'open' | 'get' | 'end' | 'checkSchema' | 'timeoutMs' | 'ended' | 'clock' | 'severalWorkspaces'
+  >;
   /** The servers marked `gateway: true`, and the hub that runs their tools. */
   gateway: { servers: readonly string[]; tools: Pick<ToolRunner, 'listTools' | 'callTool'> };
   /** ask_human calls by the host's JSON-RPC id, for cancels that reach another replica. */

@@ -14,11 +14,14 @@ import { createOnce, type Idempotency } from './idempotency.js';
 import { afterWait, validWait, type LongPoll } from './long-poll.js';
 import { QUESTION_CREATE } from './schemas.js';
 import { validator } from './validate.js';
+import { workspaceOf } from './workspace.js';
 
 export interface QuestionCreate {
   message: string;
   requestedSchema: Record<string, unknown>;
   to: Recipients;
+  /** The workspace of `to` (a Slack team id); see workspace.ts. */
+  team?: string;
   timeout?: string | number;
   callbackUrl?: string;
   metadata?: Record<string, unknown>;
@@ -53,6 +56,8 @@ export interface ResourceDeps {
   ended: Pick<EndedEvents, 'subscribe'>;
   idempotency: Idempotency;
   clock: RelayClock;
+  /** The bot is installed in several Slack workspaces: each question and call names its `team`. */
+  severalWorkspaces?: boolean;
 }
 
 /** The contract's GET shape. */
@@ -103,7 +108,7 @@ const created = (q: Question) => ({
 });
 
 export function openContext(
-  deps: Pick<QuestionsDeps, 'timeoutMs' | 'refuseCallback'>,
+  deps: Pick<QuestionsDeps, 'timeoutMs' | 'refuseCallback' | 'severalWorkspaces'>,
   client: ApiClient,
   body: QuestionCreate,
 ): OpenContext {
@@ -119,6 +124,7 @@ export function openContext(
   return {
     client: client.name,
     to: body.to,
+    ...workspaceOf(deps.severalWorkspaces ?? false, body.team, '/team'),
     timeoutMs,
     ...(rateLimit ? { rateLimit } : {}),
     ...(body.callbackUrl === undefined ? {} : { callbackUrl: body.callbackUrl }),

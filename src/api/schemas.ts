@@ -8,6 +8,13 @@ import { END_REASONS, QUESTION_STATES } from '../relay/types.js';
 const USER_ID = { type: 'string', pattern: '^[UW][A-Z0-9]{1,20}$', description: 'A Slack user id.' } as const;
 const USERGROUP_ID = { type: 'string', pattern: '^S[A-Z0-9]{1,20}$' } as const;
 const CHANNEL_ID = { type: 'string', pattern: '^[CG][A-Z0-9]{1,20}$' } as const;
+/** A Slack workspace (team) id, T…: only a bot installed in several workspaces needs it, and then always. */
+const TEAM_ID = {
+  type: 'string',
+  pattern: '^T[A-Z0-9]{1,20}$',
+  description:
+    'The Slack workspace (team id, T…) of the people named. Required when the bot is installed in several workspaces (OAuth distribution); ignored when it serves one.',
+} as const;
 
 /** A duration as in the config file: milliseconds, or a string such as "90s", "10m", "2h", "1d". */
 export const DURATION = {
@@ -56,6 +63,7 @@ export const QUESTION_CREATE = {
       description: 'An MCP elicitation requestedSchema (a flat object of primitive fields).',
     },
     to: RECIPIENTS,
+    team: TEAM_ID,
     timeout: DURATION,
     callbackUrl: { type: 'string', format: 'uri', maxLength: 2048 },
     metadata: { type: 'object', description: 'Kept with the question and returned as given.' },
@@ -144,8 +152,9 @@ export const CALL_CREATE = {
       type: 'object',
       additionalProperties: false,
       required: ['user'],
-      properties: { user: USER_ID },
-      description: 'The person the call runs for, as if they had typed /mcp run: its questions go to them.',
+      properties: { user: USER_ID, team: TEAM_ID },
+      description:
+        "The person the call runs for, as if they had typed /mcp run: its questions go to them, and a server they sign in to is called with their grant (of that workspace's account).",
     },
     callbackUrl: QUESTION_CREATE.properties.callbackUrl,
   },

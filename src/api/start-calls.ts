@@ -54,6 +54,9 @@ export function startCalls(
       ended: questions.ended,
       idempotency: questions.idempotency,
       clock: deps.clock,
+      ...(questions.severalWorkspaces === undefined
+        ? {}
+        : { severalWorkspaces: questions.severalWorkspaces }),
     },
     questionCreated: (question) => runner.questionCreated(question),
     callEnded: async (id) => {

@@ -6,6 +6,7 @@ export { logFormat } from './log-format.js';
 export { connectedConfig, loadConfig, type ConfigSources } from './load.js';
 export { DEFAULT_ELICITATION_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from './servers.js';
 export { parseDuration } from './duration.js';
+export { servesSeveralWorkspaces } from './slack-env.js';
 export type { RedisAccess, RedisConfig, RedisNode, RedisSetting, RedisTopology } from './redis.js';
 export { DEFAULT_SLACK_POLICY, type ReminderSpec, type SlackPolicy } from './slack-policy.js';
 export { DEFAULT_API_CLIENT } from './api.js';

@@ -5,6 +5,11 @@ import type { OAuthConfig, SlackAuth, SlackConfig, SlackConnection } from './typ
 
 type Env = Record<string, string | undefined>;
 
+/** Installed in several workspaces (OAuth distribution), not the one of a bot token or the sandbox. */
+export function servesSeveralWorkspaces(slack: SlackConfig): boolean {
+  return slack.mode !== 'sandbox' && slack.auth === 'oauth';
+}
+
 /** `apiUrl` is SLACK_API_URL, already checked, ending in "/". */
 export function readSlack(env: Env, apiUrl: string): SlackConfig {
   const oauth = readOAuth(env);

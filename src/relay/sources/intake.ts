@@ -45,6 +45,8 @@ export interface OpenContext {
   /** The API client's name: named on the card as the asker; its questions belong to it. */
   client: string;
   to: Recipients;
+  /** The workspace (Slack team id) of `to`, when the deployment serves several. */
+  teamId?: string;
   timeoutMs: number;
   /** The client's limit on new questions, across replicas. */
   rateLimit?: RateLimit;
@@ -120,7 +122,8 @@ export async function openQuestion(
   request: { message: string; requestedSchema: unknown },
   context: OpenContext,
 ): Promise<Question> {
-  const answerers = await deps.answerers.answerersTo(context.to);
+  const { teamId } = context;
+  const answerers = await deps.answerers.answerersTo(context.to, teamId);
   const asked = askedWhere(context.to, answerers);
   if (!asked) throw new RelayError('no_answerers', 'the user group has no members to ask');
   const { person, place } = asked;
@@ -129,7 +132,7 @@ export async function openQuestion(
     client: context.client,
     source: 'api',
     userId: person,
-    origin: { userId: context.client },
+    origin: { userId: context.client, ...(teamId === undefined ? {} : { teamId }) },
     message: request.message,
     requestedSchema: request.requestedSchema,
     timeoutMs: context.timeoutMs,

@@ -1,0 +1,200 @@
+// API questions and calls in a bot installed in several Slack workspaces (OAuth distribution) name the
+// workspace: `as.team` on a call, `team` on a question. A call then runs with that workspace in its origin (its
+// messages go out with that workspace's token) and finds the person's grant to a server they sign in to, which
+// is kept per workspace and person; a call without one is refused saying what to add, and a person who has not
+// connected from that workspace is told how to. A bot serving one workspace needs no `team` and ignores one.
+// In process: the API as startApi builds it from the config, with the real sign-in vault on real Redis; the
+// relay, Slack side and tool run are recorded stand-ins.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startApi, type ApiDeps } from '../../src/api/index.js';
+import { systemClock } from '../../src/clock.js';
+import { Lifecycle } from '../../src/lifecycle.js';
+import { createLogger } from '../../src/logger.js';
+import { Sealer, TokenVault } from '../../src/mcp/index.js';
+import type { Origin } from '../../src/relay/types.js';
+import { openSignIns } from '../../src/sign-ins.js';
+import { RedisConnections } from '../../src/redis/index.js';
+import { loadSlackConfig } from '../support/config.js';
+import { deleteUnder } from '../support/redis-cleanup.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+
+const TOKEN = 'api-token-for-workspace-tests';
+const TOKEN_KEY = Buffer.alloc(32, 5);
+const SEVERAL = {
+  SLACK_CLIENT_ID: '1111.2222',
+  SLACK_CLIENT_SECRET: 'client-secret-for-tests',
+  SLACK_STATE_SECRET: 'state-secret-of-sixteen-plus',
+};
+const ONE = { SLACK_BOT_TOKEN: 'xoxb-one-workspace' };
+
+interface Bot {
+  post(path: string, body: unknown): Promise<{ status: number; error?: { code: string; message: string } }>;
+  /** The origins of the calls run, in order. */
+  runs: Origin[];
+  /** The origins of the questions opened, in order. */
+  asked: Origin[];
+  /** Saves tokens for `person` to `tracker`, as a completed sign-in does. */
+  connect(person: { teamId: string; userId: string }): Promise<void>;
+}
+
+const parts: Lifecycle[] = [];
+const servers: Server[] = [];
+const prefixes: string[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+  for (const lifecycle of parts.splice(0)) await lifecycle.stop();
+  await Promise.all(prefixes.splice(0).map(deleteUnder));
+});
+
+async function startBot(slackEnv: Record<string, string>): Promise<Bot> {
+  const prefix = uniquePrefix();
+  prefixes.push(prefix);
+  const config = loadSlackConfig({
+    env: {
+      ...slackEnv,
+      SLACK_SIGNING_SECRET: 'signing-secret',
+      REDIS_URL: redisUrl(),
+      REDIS_PREFIX: prefix,
+      ELICIT_RELAY_API_TOKEN: TOKEN,
+      ELICIT_RELAY_TOKEN_KEY: TOKEN_KEY.toString('base64'),
+      ELICIT_RELAY_PUBLIC_URL: 'https://relay.example.com',
+      ELICIT_RELAY_CONFIG: 'servers.json',
+    },
+    readFile: () =>
+      JSON.stringify({
+        mcpServers: { tracker: { url: 'https://tracker.example.com/mcp', auth: { mode: 'oauth' } } },
+      }),
+  });
+  const logger = createLogger('silent');
+  const lifecycle = new Lifecycle();
+  parts.push(lifecycle);
+  const signIns = await openSignIns(config, { holderId: 'h1', logger }, lifecycle);
+  const runs: Origin[] = [];
+  const asked: Origin[] = [];
+  const deps: ApiDeps = {
+    relay: {
+      open: (question) => {
+        asked.push(question.origin);
+        return Promise.resolve({
+          ...question,
+          id: `q${asked.length}`,
+          state: 'pending',
+          holder: '-',
+          createdAt: 0,
+          deadline: 60_000,
+        });
+      },
+      end: () => Promise.reject(new Error('not ended in these tests')),
+      redeliver: () => Promise.resolve(),
+    },
+    answerers: { answerersTo: (to) => Promise.resolve({ users: 'user' in to ? [to.user] : [] }) },
+    store: {
+      get: () => Promise.resolve(undefined),
+      undelivered: () => Promise.resolve([]),
+      admit: () => Promise.resolve(),
+    },
+    checkSchema: () => undefined,
+    tools: {
+      listTools: () => Promise.resolve([]),
+      callTool: () => Promise.reject(new Error('no gateway')),
+    },
+    runTool: ({ origin }) => {
+      runs.push(origin);
+      return Promise.resolve({ isError: false, text: 'done' });
+    },
+    audit: {
+      list: () => Promise.resolve({ events: [] }),
+      callCreated: () => Promise.resolve(),
+      callEnded: () => Promise.resolve(),
+    },
+    holderId: 'h1',
+    clock: systemClock,
+    logger,
+    connected: (server, person) => signIns.connected(server, person),
+  };
+  const api = await startApi(config, deps, lifecycle);
+  const handler = api.mounts[0]?.handler;
+  if (handler === undefined) throw new Error('the API is off');
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const redis = await new RedisConnections(config.redis, logger).command('workspaces-test');
+  lifecycle.push('test connection', () => void redis.disconnect());
+  const vault = new TokenVault(redis, prefix, new Sealer(TOKEN_KEY));
+  return {
+    runs,
+    asked,
+    post: async (path, body) => {
+      const response = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const { error } = JSON.parse(await response.text()) as { error?: { code: string; message: string } };
+      return { status: response.status, ...(error === undefined ? {} : { error }) };
+    },
+    connect: (person) =>
+      vault.storage('tracker', person).save({ tokens: { access_token: 'at', token_type: 'Bearer' } }),
+  };
+}
+
+const call = (as: Record<string, string>) => ({ server: 'tracker', tool: 'whoami', as });
+
+describe('a bot installed in several workspaces', () => {
+  it("runs a call as the person of the workspace it names, with that workspace's grant", async () => {
+    const bot = await startBot(SEVERAL);
+    await bot.connect({ teamId: 'T1', userId: 'UANN' });
+    expect((await bot.post('/calls', call({ user: 'UANN', team: 'T1' }))).status).toBe(202);
+    await expect.poll(() => bot.runs).toHaveLength(1);
+    expect(bot.runs[0]).toMatchObject({ userId: 'UANN', teamId: 'T1' });
+  });
+
+  it('tells a person who connected only from another workspace how to connect from this one', async () => {
+    const bot = await startBot(SEVERAL);
+    await bot.connect({ teamId: 'T1', userId: 'UANN' });
+    const reply = await bot.post('/calls', call({ user: 'UANN', team: 'T2' }));
+    expect(reply.status).toBe(409);
+    expect(reply.error).toMatchObject({ code: 'not_connected' });
+    expect(reply.error?.message).toContain('/mcp connect tracker');
+    expect(reply.error?.message).toContain('workspace T2');
+    expect(bot.runs).toEqual([]);
+  });
+
+  it('refuses a call or a question that names no workspace, saying which field to add', async () => {
+    const bot = await startBot(SEVERAL);
+    await bot.connect({ teamId: 'T1', userId: 'UANN' });
+    const calling = await bot.post('/calls', call({ user: 'UANN' }));
+    expect(calling.status).toBe(400);
+    expect(calling.error?.message).toMatch(/^\/as\/team: .*several Slack workspaces/);
+    const asking = await bot.post('/questions', {
+      message: 'Ship?',
+      requestedSchema: {},
+      to: { user: 'UANN' },
+    });
+    expect(asking.status).toBe(400);
+    expect(asking.error?.message).toMatch(/^\/team: /);
+    expect(bot.runs).toEqual([]);
+    expect(bot.asked).toEqual([]);
+  });
+
+  it('asks a question in the workspace it names', async () => {
+    const bot = await startBot(SEVERAL);
+    const body = { message: 'Ship?', requestedSchema: {}, to: { user: 'UANN' }, team: 'T1' };
+    expect((await bot.post('/questions', body)).status).toBe(201);
+    expect(bot.asked).toEqual([{ userId: 'default', teamId: 'T1' }]);
+  });
+});
+
+describe('a bot serving one workspace', () => {
+  it("finds a person's grant without a team, and ignores one that is named", async () => {
+    const bot = await startBot(ONE);
+    await bot.connect({ teamId: '', userId: 'UANN' });
+    expect((await bot.post('/calls', call({ user: 'UANN' }))).status).toBe(202);
+    expect((await bot.post('/calls', call({ user: 'UANN', team: 'T9' }))).status).toBe(202);
+    await expect.poll(() => bot.runs).toHaveLength(2);
+    expect(bot.runs.map((origin) => origin.teamId)).toEqual([undefined, undefined]);
+  });
+});
