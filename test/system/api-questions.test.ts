@@ -1,9 +1,11 @@
 // The Automations API's questions (PRODUCT "Automations contract") against three replicas, real Redis and
 // the Slack stand-in: the same card and form as an MCP elicitation, long-polls woken across replicas,
 // idempotency across replicas, withdraw, channel approvers, and every error code.
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUESTION_CREATE } from '../../src/api/schemas.js';
+import { keys } from '../../src/redis/index.js';
 import { redisUrl } from '../setup/context.js';
 import { apiOf, cardWith, codeOf, type Api, type RequestOptions } from './api-support.js';
 import { inputLabelled, openForm, startHarness, type Harness } from './harness.js';
@@ -244,6 +246,11 @@ describe('the questions API', () => {
         c.method === 'chat.postMessage' && JSON.stringify(c.args.blocks ?? '').includes(`Idempotent ${key}`),
     );
     expect(cards).toHaveLength(1);
+    // Kept 24 h for the client, under the SHA-256 of the key.
+    const stored = keys(h.prefix).idempotency('default', createHash('sha256').update(key).digest('hex'));
+    const ttl = await redis.ttl(stored);
+    expect(ttl).toBeGreaterThan(86_400 - 60);
+    expect(ttl).toBeLessThanOrEqual(86_400);
     const conflict = await ask({ message: 'Something else' }, { headers });
     expect([conflict.status, (conflict.body.error as { code: string }).code]).toEqual([
       409,

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { keys } from '../../src/redis/index.js';
 import {
+  ATTEMPT_TIMEOUT_MS,
   Webhooks,
   parseAllowList,
   type GaveUp,
@@ -230,5 +231,39 @@ describe('webhook deliveries', () => {
     await rx.requests(1);
     expect(rx.received[0]?.headers.host).toBe(`localhost:${rx.port}`);
     expect(rx.received[0]?.path).toBe('/hook?x=1');
+  });
+  it('gives up on an attempt the receiver does not answer in time (10 s by default) and tries again', async () => {
+    const arrived: string[] = [];
+    let secondArrived: () => void = () => undefined;
+    const second = new Promise<void>((resolve) => (secondArrived = resolve));
+    // The first request is never answered; the second gets 200.
+    const server = createServer((req, res) => {
+      arrived.push(String(req.headers['x-elicit-relay-delivery']));
+      if (arrived.length === 1) return;
+      res.writeHead(200).end();
+      secondArrived();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    opened.push(() => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    });
+    const { port } = server.address() as AddressInfo;
+    const outcomes: string[] = [];
+    const onAttempt = (_type: string, outcome: string): void => void outcomes.push(outcome);
+    const { hooks } = await webhooks(`127.0.0.1:${port}`, { attemptTimeoutMs: 200, onAttempt });
+    await hooks.start();
+    const url = `http://127.0.0.1:${port}/hook`;
+    const id = await hooks.enqueue({
+      type: 'question.ended',
+      resourceId: 'q7',
+      url,
+      body: question,
+      client: 'ci',
+    });
+    await second;
+    expect(arrived).toEqual([id, id]);
+    expect(outcomes[0]).toBe('retry');
+    expect(ATTEMPT_TIMEOUT_MS).toBe(10_000);
   });
 });
