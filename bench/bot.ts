@@ -68,7 +68,8 @@ export async function startBot(
         },
       }),
   });
-  const relay = await start(config, createLogger('silent'));
+  // BENCH_LOG_LEVEL (default silent) shows the bot's own logs on stderr, e.g. debug to find where a run stalls.
+  const relay = await start(config, createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent', process.stderr));
   const eventsUrl = `http://127.0.0.1:${relay.port}/slack/events`;
   return { relay, standin, driver: new SlackDriver({ eventsUrl, signingSecret: SIGNING_SECRET, standin }) };
 }

@@ -18,12 +18,16 @@ export async function startHttpFixture(): Promise<HttpFixture> {
   const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, '--http', '0'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // The fixture ends with the bench, even one stopped by a signal.
+  const stop = () => child.kill('SIGTERM');
+  process.once('exit', stop);
   const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
   const port = /^listening (\d+)$/.exec(line)?.[1];
   if (!port) throw new Error(`the HTTP fixture said "${line}"`);
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     close: async () => {
+      process.off('exit', stop);
       if (child.exitCode !== null || child.signalCode !== null) return;
       const gone = once(child, 'exit');
       child.kill('SIGTERM');

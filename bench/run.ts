@@ -79,6 +79,7 @@ async function main(): Promise<void> {
     `elicit-relay bench: node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), `,
   );
   console.log(`${Math.round(totalmem() / 2 ** 30)} GiB RAM, Redis ${url}, prefix ${prefix}\n`);
+  deleteKeysOnSignal(url, prefix);
   const rows: Row[] = [];
   const only = process.env.BENCH_ONLY ?? '';
   const step = async (label: string, run: () => Promise<Row[]>): Promise<void> => {
@@ -135,6 +136,25 @@ async function main(): Promise<void> {
     console.error(`… deleted ${deleted} keys under ${prefix}:`);
   }
   console.log(renderTable(rows));
+}
+
+/** A run stopped by Ctrl-C or a kill still deletes its keys (a stopped 50 × 10 flood once left 1,320). */
+function deleteKeysOnSignal(url: string, prefix: string): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`… ${signal}: deleting the keys under ${prefix}: before exiting`);
+      cleanPrefix(url, prefix).then(
+        (deleted) => {
+          console.error(`… deleted ${deleted} keys under ${prefix}:`);
+          process.exit(1);
+        },
+        (err: unknown) => {
+          console.error(err);
+          process.exit(1);
+        },
+      );
+    });
+  }
 }
 
 main().then(

@@ -7,13 +7,17 @@
 // workspace's updates take a burst then one per Tier 3 interval.
 import { DECLINE_ACTION } from '../blocks/ids.js';
 import { POST_PER_CHANNEL, methodLimit } from '../blocks/slack-rate-limits.js';
-import type { RecordedCall } from '../src/standin/index.js';
+import { StandinError, type RecordedCall } from '../src/standin/index.js';
 import { isCard, startBot, type Bot } from './bot.js';
 import { startHttpFixture } from './fixture-http.js';
 import { nowUs, row, summarize, type Row } from './stats.js';
 
-/** Longest wait for all cards, or all updates, in ms: the updates alone are ≈ 10 min at Tier 3. */
-const WAIT_MS = 30 * 60_000;
+/** Longest wait for all cards, and again for all updates, in ms: the 500 updates alone need ≈ 10 min at Tier 3. */
+const WAIT_MS = 20 * 60_000;
+/** A wait also ends when no expected call came for this long, in ms (the paced calls come every ≈ 1 s). */
+const STALL_MS = 2 * 60_000;
+/** How often the wait says on stderr how many calls it has seen, in ms. */
+const PROGRESS_MS = 30_000;
 /** The questions' timeout, in ms: longer than the whole run, so none ends before it is declined. */
 const QUESTION_TIMEOUT_MS = 60 * 60_000;
 
@@ -22,18 +26,46 @@ export interface FloodOptions {
   cards: number;
 }
 
-/** Resolves with the first `count` calls of `method` matching `matches`, recorded or still to come. */
+/** The calls seen before the wait ended and how many of those expected never came. */
+interface Collected {
+  calls: RecordedCall[];
+  missing: number;
+}
+
+/** The next call of `method` matching `matches` within `ms`, or undefined. */
+const nextCall = (bot: Bot, method: string, matches: (c: RecordedCall) => boolean, ms: number) =>
+  bot.standin.waitForCall(method, matches, Math.max(1, ms)).catch((e: unknown) => {
+    if (e instanceof StandinError && e.code === 'wait_timeout') return undefined;
+    throw e;
+  });
+
+/**
+ * The first `count` calls of `method` matching `matches`, recorded or still to come, or those seen before
+ * WAIT_MS passed or none came for STALL_MS: the run always ends, and says on stderr what it still waits for.
+ */
 async function collect(
   bot: Bot,
   method: string,
   count: number,
   matches: (c: RecordedCall) => boolean,
-): Promise<RecordedCall[]> {
+): Promise<Collected> {
+  const deadline = Date.now() + WAIT_MS;
   const seen = new Set<RecordedCall>();
-  while (seen.size < count) {
-    seen.add(await bot.standin.waitForCall(method, (c) => !seen.has(c) && matches(c), WAIT_MS));
+  let [lastSeen, nextReport] = [Date.now(), Date.now() + PROGRESS_MS];
+  while (seen.size < count && Date.now() < Math.min(deadline, lastSeen + STALL_MS)) {
+    const until = Math.min(deadline, lastSeen + STALL_MS, nextReport);
+    const call = await nextCall(bot, method, (c) => !seen.has(c) && matches(c), until - Date.now());
+    if (call) {
+      seen.add(call);
+      lastSeen = Date.now();
+    }
+    if (Date.now() >= nextReport) {
+      console.error(`… ${method}: ${seen.size} of ${count} seen`);
+      nextReport = Date.now() + PROGRESS_MS;
+    }
   }
-  return [...seen];
+  if (seen.size < count) console.error(`… ${method}: ${count - seen.size} of ${count} never came`);
+  return { calls: [...seen], missing: count - seen.size };
 }
 
 /** Milliseconds from each of `sends` being started to its HTTP answer, and how many were not answered 200. */
@@ -57,7 +89,7 @@ interface Timed {
 const people = (n: number): string[] => Array.from({ length: n }, (_, i) => `U0FLOOD${i}`);
 
 /** All commands at once; then every card posted. Returns the ack samples and each card's time, in ms. */
-async function postCards(bot: Bot, opts: FloodOptions): Promise<{ acks: Timed; cards: RecordedCall[] }> {
+async function postCards(bot: Bot, opts: FloodOptions): Promise<{ acks: Timed; cards: Collected }> {
   const users = people(opts.people);
   const channels = new Set(users.map((u) => bot.standin.dmChannelOf(u)));
   const text = `run fixture flood {"count": ${opts.cards}}`;
@@ -70,7 +102,17 @@ async function postCards(bot: Bot, opts: FloodOptions): Promise<{ acks: Timed; c
     opts.people * opts.cards,
     (c) => c.ok && channels.has(String(c.args.channel)) && isCard(c),
   );
+  if (cards.missing > 0) console.error(`… cards missing per person: ${cardsShort(bot, users, opts.cards)}`);
   return { acks, cards };
+}
+
+/** `U0FLOOD3 has 7` for each person with fewer than `expected` cards in their DM. */
+function cardsShort(bot: Bot, users: string[], expected: number): string {
+  const counts = users.map((u) => ({ u, n: cardsIn(bot, [u]).length }));
+  return counts
+    .filter((c) => c.n < expected)
+    .map((c) => `${c.u} has ${c.n}`)
+    .join(', ');
 }
 
 /** Every card now in the people's DMs: where it is and whose it is. */
@@ -83,7 +125,7 @@ function cardsIn(bot: Bot, users: string[]): { channel: string; ts: string; user
 }
 
 /** Declines every card at once; resolves with the clicks' acks (ms) and each card's update call. */
-async function declineAll(bot: Bot, users: string[]): Promise<{ acks: Timed; updates: RecordedCall[] }> {
+async function declineAll(bot: Bot, users: string[]): Promise<{ acks: Timed; updates: Collected }> {
   const targets = cardsIn(bot, users);
   const acks = await timedAll(
     targets.map((t) => () => bot.driver.clickButton({ ...t, actionId: DECLINE_ACTION })),
@@ -124,10 +166,10 @@ export async function slackFloodBench(url: string, prefix: string, opts: FloodOp
     const clicked = Date.now();
     const { acks: clickAcks, updates } = await declineAll(bot, people(opts.people));
     return floodRows(
-      { opts, acks, clickAcks, bot },
+      { opts, acks, clickAcks, bot, missing: { cards: cards.missing, updates: updates.missing } },
       {
-        cards: cards.map((c) => c.at - started),
-        updates: updates.map((c) => c.at - clicked),
+        cards: cards.calls.map((c) => c.at - started),
+        updates: updates.calls.map((c) => c.at - clicked),
       },
     );
   } finally {
@@ -138,7 +180,13 @@ export async function slackFloodBench(url: string, prefix: string, opts: FloodOp
 }
 
 function floodRows(
-  run: { opts: FloodOptions; acks: Timed; clickAcks: Timed; bot: Bot },
+  run: {
+    opts: FloodOptions;
+    acks: Timed;
+    clickAcks: Timed;
+    bot: Bot;
+    missing: { cards: number; updates: number };
+  },
   times: { cards: number[]; updates: number[] },
 ): Row[] {
   const { opts, bot } = run;
@@ -161,7 +209,7 @@ function floodRows(
     ),
     row('slack flood', `${who} cards: command → each card posted`, summarize(times.cards), {
       unit: 'ms',
-      note: lastVsFloor('card', last(times.cards), cardFloor, refusals(bot, 'chat.postMessage')),
+      note: `${lastVsFloor('card', last(times.cards), cardFloor, refusals(bot, 'chat.postMessage'))}; ${run.missing.cards} never posted`,
     }),
     row('slack flood', `${total} Decline clicks at once → HTTP ack`, summarize(run.clickAcks.ms), {
       unit: 'ms',
@@ -169,7 +217,7 @@ function floodRows(
     }),
     row('slack flood', `${total} declined cards: first click → each card updated`, summarize(times.updates), {
       unit: 'ms',
-      note: lastVsFloor('update', last(times.updates), updateFloor, refusals(bot, 'chat.update')),
+      note: `${lastVsFloor('update', last(times.updates), updateFloor, refusals(bot, 'chat.update'))}; ${run.missing.updates} never updated`,
     }),
   ];
 }

@@ -2,6 +2,7 @@
 // (the arguments form built from the tool's inputSchema, or a JSON field when it cannot be one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordedCall, validateMessage, validateView } from '../../src/standin/index.js';
+import { commandAnswer } from '../support/command-answers.js';
 import { resultText } from '../support/slack-text.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -16,10 +17,13 @@ describe('/mcp commands', () => {
 
   const command = async (userId: string, text: string) =>
     h.driver.slashCommand({ userId, command: '/mcp', text });
-  const ackText = async (userId: string, text: string): Promise<string> => {
-    const delivery = await command(userId, text);
-    expect(delivery.json).toMatchObject({ response_type: 'ephemeral' });
-    return (delivery.json as { text: string }).text;
+  /** The command is acked empty at once; its private answer comes through its response_url. */
+  const answerText = async (userId: string, text: string): Promise<string> => {
+    const request = h.driver.slashCommandRequest({ userId, command: '/mcp', text });
+    const { ack, answer } = await commandAnswer((r) => h.driver.send(r), h.standin, request);
+    expect(ack).toMatchObject({ status: 200, body: '' });
+    expect(answer.args.response_type).toBe('ephemeral');
+    return String(answer.args.text);
   };
   /** The next private reply through the command's response_url that mentions `marker`. */
   const reply = (marker: string): Promise<RecordedCall> =>
@@ -49,18 +53,18 @@ describe('/mcp commands', () => {
     return found.block_id;
   };
 
-  it('answers help, servers and malformed commands at once, privately', async () => {
-    expect(await ackText('U1', 'help')).toContain('/mcp tools <server>');
-    expect(await ackText('U1', 'servers')).toMatch(/`fixture` (connected|idle)/);
-    expect(await ackText('U1', 'run fixture ask {not json')).toContain('not valid JSON');
-    expect(await ackText('U1', 'run nowhere ask {}')).toContain('no MCP server named `nowhere`');
-    expect(await ackText('U1', 'tools')).toContain('Name a server');
-    expect(await ackText('U1', 'frobnicate')).toContain('Unknown subcommand `frobnicate`');
+  it('acks help, servers and malformed commands at once and answers them privately', async () => {
+    expect(await answerText('U1', 'help')).toContain('/mcp tools <server>');
+    expect(await answerText('U1', 'servers')).toMatch(/`fixture` (connected|idle)/);
+    expect(await answerText('U1', 'run fixture ask {not json')).toContain('not valid JSON');
+    expect(await answerText('U1', 'run nowhere ask {}')).toContain('no MCP server named `nowhere`');
+    expect(await answerText('U1', 'tools')).toContain('Name a server');
+    expect(await answerText('U1', 'frobnicate')).toContain('Unknown subcommand `frobnicate`');
   });
 
   it('answers in Chinese to a person whose Slack locale is zh-CN', async () => {
-    expect(await ackText('UZH', 'help')).toContain('用法');
-    expect(await ackText('UZH', 'run nowhere ask {}')).toContain('没有名为 `nowhere` 的 MCP 服务器');
+    expect(await answerText('UZH', 'help')).toContain('用法');
+    expect(await answerText('UZH', 'run nowhere ask {}')).toContain('没有名为 `nowhere` 的 MCP 服务器');
   });
 
   it('lists a server’s tools privately: name, title, description and whether each takes arguments', async () => {
@@ -74,7 +78,7 @@ describe('/mcp commands', () => {
   });
 
   it('says which server it does not know when asked for its tools', async () => {
-    expect(await ackText('U2', 'tools nowhere')).toContain('no MCP server named `nowhere`');
+    expect(await answerText('U2', 'tools nowhere')).toContain('no MCP server named `nowhere`');
   });
 
   it('opens the arguments form at once, shows field errors inline, then runs the tool with typed arguments', async () => {

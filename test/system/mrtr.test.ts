@@ -36,7 +36,8 @@ describe('a 2026-07-28 (MRTR) server and a 2025 server in one bot', () => {
     expect(JSON.stringify((await reply('Tools of modern')).args)).toContain('two_rounds');
     await command('U1', 'tools fixture');
     await reply('Tools of fixture');
-    const servers = ((await command('U1', 'servers')).json as { text: string }).text;
+    await command('U1', 'servers');
+    const servers = String((await reply('MCP 2026-07-28')).args.text);
     expect(servers).toContain('`fixture` connected, MCP 2025-11-25');
     expect(servers).toContain('`modern` connected, MCP 2026-07-28');
   });

@@ -2,6 +2,7 @@
 // stand-in's WebSocket, takes a slash command, a click and a submission as envelopes and acks them over the
 // socket, and reconnects when Slack sends `disconnect`. Probes stay on PORT; nothing listens for Slack there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandAnswer } from '../support/command-answers.js';
 import { parseSamples, valueOf } from '../support/prometheus.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -39,13 +40,15 @@ describe('Socket Mode', () => {
   });
 
   it('takes a slash command, a click and a submission as envelopes and answers the server', async () => {
-    const command = await h.driver.slashCommand({
+    const request = h.driver.slashCommandRequest({
       userId: 'U1',
       command: '/mcp',
       text: `run fixture ask ${JSON.stringify({ message: 'Name?', schema: NAME_FORM })}`,
     });
-    // The command's ack carries the response payload (accepts_response_payload: true).
-    expect(command.json).toMatchObject({
+    // Acked at once over the socket with no payload; "Running…" comes through the command's response_url.
+    const { ack, answer } = await commandAnswer((r) => h.driver.send(r), h.standin, request);
+    expect(ack).toMatchObject({ status: 200, body: '' });
+    expect(answer.args).toMatchObject({
       response_type: 'ephemeral',
       text: expect.stringContaining('Running') as unknown,
     });

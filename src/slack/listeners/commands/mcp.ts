@@ -1,6 +1,6 @@
-// `/mcp`: acks at once, then answers privately (help, servers, tools) or runs the tool; its elicitations
-// reach the person who ran it, and so do its progress and result (tool-results.ts). `run` without
-// arguments opens the arguments form (run-form.ts).
+// `/mcp`: acks at once, then answers privately through the response_url (help, servers, tools) or runs the
+// tool; its elicitations reach the person who ran it, and so do its progress and result (tool-results.ts).
+// `run` without arguments opens the arguments form (run-form.ts).
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs, SlashCommand } from '@slack/bolt';
 import {
   commandText,
@@ -13,7 +13,6 @@ import type { ServerStatus, ToolSummary } from '../../../mcp/index.js';
 import type { Origin } from '../../../relay/types.js';
 import { parseMcpCommand, type CommandProblem, type McpCommand } from '../../command.js';
 import { openRunForm } from '../../run-form.js';
-import { answerWithin } from '../../../settle.js';
 import type { CommandDeps } from '../deps.js';
 import { connectReply } from './connect.js';
 
@@ -25,54 +24,67 @@ export async function mcpCommand(
   { ack, command, respond, client }: CommandArgs,
   deps: CommandDeps,
 ): Promise<void> {
+  // Acked before anything that waits (Redis, Slack, an MCP server): Slack allows 3 s, and under load the event
+  // loop may run other commands' work first. Every answer then goes privately through the response_url.
+  await ack();
   const parsed = parseMcpCommand(command.text);
   const origin = originOf(command);
   if (parsed.kind === 'run' && parsed.args === undefined && known(deps, parsed.server)) {
-    await ack();
     // The trigger_id expires 3 s after the command: the form opens before anything slower.
     const target = { server: parsed.server, tool: parsed.tool };
     await openRunForm({ client, triggerId: command.trigger_id, origin, ...target }, deps);
     return;
   }
-  // The locale is cached per person, so the ack still leaves well inside Slack's 3 s.
+  const reply: Reply = (text, blocks) =>
+    respond({ response_type: 'ephemeral', text, ...(blocks ? { blocks: blocks } : {}) });
+  if (parsed.kind === 'run' && known(deps, parsed.server)) {
+    await runTool({ ...parsed, args: parsed.args ?? {} }, { command, origin, reply }, deps);
+    return;
+  }
   const locale = await deps.locales.of(command.user_id, command.team_id);
   if (parsed.kind === 'tools' && known(deps, parsed.server)) {
-    await ack();
-    const reply: Reply = (text, blocks) =>
-      respond({ response_type: 'ephemeral', text, ...(blocks ? { blocks: blocks } : {}) });
     await listTools(parsed.server, { deps, origin, locale, reply });
     return;
   }
   if ((parsed.kind === 'connect' || parsed.kind === 'disconnect') && known(deps, parsed.server)) {
-    await ack();
     const person = { teamId: command.team_id, userId: command.user_id };
-    const text = await connectReply({ ...parsed, person, locale }, deps.signIn);
-    await respond({ response_type: 'ephemeral', text });
+    await reply(await connectReply({ ...parsed, person, locale }, deps.signIn));
     return;
   }
-  if (parsed.kind === 'run' && known(deps, parsed.server)) {
-    // Slack may deliver one command more than once, and a signed one can be replayed: run each trigger_id once.
-    const claim = await claimRun(deps, command.trigger_id);
-    await ack({ response_type: 'ephemeral', text: runReply(claim, parsed, locale) });
-    if (claim !== 'first') return;
-    await deps.results.run({ server: parsed.server, tool: parsed.tool, args: parsed.args ?? {}, origin });
-    return;
-  }
-  await ack({ response_type: 'ephemeral', text: immediateReply(parsed, deps, locale) });
+  await reply(immediateReply(parsed, deps, locale));
 }
 
-/** Longest the ack waits for the command's claim, in ms: Slack wants the ack within 3 s. */
-const CLAIM_WITHIN_MS = 1_000;
+/** `/mcp run` with arguments: claimed, announced ("Running…", or why not), then run if this is its first delivery. */
+async function runTool(
+  run: { server: string; tool: string; args: Record<string, unknown> },
+  ctx: { command: SlashCommand; origin: Origin; reply: Reply },
+  deps: CommandDeps,
+): Promise<void> {
+  const { command, origin, reply } = ctx;
+  // Slack may deliver one command more than once, and a signed one can be replayed: run each trigger_id once.
+  const [claim, locale] = await Promise.all([
+    claimRun(deps, command.trigger_id),
+    deps.locales.of(command.user_id, command.team_id),
+  ]);
+  try {
+    await reply(runReply(claim, run, locale));
+  } finally {
+    // A "Running…" note Slack refused does not stop the run it announces.
+    if (claim === 'first') await deps.results.run({ ...run, origin });
+  }
+}
 
 type RunClaim = 'first' | 'replay' | 'unrecorded';
 
-/** Claims the run across replicas; 'unrecorded' when Redis fails or does not answer within CLAIM_WITHIN_MS. */
+/**
+ * Claims the run across replicas; 'unrecorded' when Redis fails. Not bounded in time: the ack has gone, and a
+ * claim given up while Redis still writes it would leave a retry of the command "already running", never run.
+ */
 function claimRun(deps: CommandDeps, triggerId: string): Promise<RunClaim> {
-  const claim = deps.results.claimCommand(triggerId).then(
+  return deps.results.claimCommand(triggerId).then(
     (first): RunClaim => (first ? 'first' : 'replay'),
     (): RunClaim => 'unrecorded',
   );
-  return answerWithin(claim, CLAIM_WITHIN_MS, 'unrecorded');
 }
 
 function runReply(claim: RunClaim, run: { tool: string; server: string }, locale: Locale): string {
@@ -81,7 +93,7 @@ function runReply(claim: RunClaim, run: { tool: string; server: string }, locale
   return text(...codeNames(run));
 }
 
-/** The ack's text: help, servers, a usage problem, an unknown server, or "Running…". */
+/** The answer to help, servers, a usage problem, an unknown server, or "Running…". */
 function immediateReply(parsed: McpCommand, deps: CommandDeps, locale: Locale): string {
   const t = commandText(locale);
   const usage = t.usage.join('\n');
