@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_CREATE } from '../../src/api/schemas.js';
 import { RICH_RESULT } from '../fixtures/elicit-server.js';
+import { fixtureCommand } from '../setup/compiled.js';
 import { questionIdOnCard, resultText } from '../support/slack-text.js';
 import { apiOf, auditEventWith, cardWith, codeOf, type Api, type RequestOptions } from './api-support.js';
 import { openForm, startHarness, type Harness } from './harness.js';
@@ -27,6 +28,9 @@ describe('the calls API', () => {
       replicas: 3,
       env: { ELICIT_RELAY_API_TOKEN: TOKEN },
       moreFixtures: { deploy: { timeout: '2m' } },
+      // A server whose questions its slack.route posts in a channel instead of the person's DM.
+      servers: { routed: { ...fixtureCommand(), slack: { route: 'channel', channel: 'C0ROUTED' } } },
+      workspace: { channels: { C0ROUTED: ['U1', 'U0STANDINBOT'] } },
       config: {
         api: {
           clients: {
@@ -127,6 +131,21 @@ describe('the calls API', () => {
       questions: [],
     });
     expect(resultsWith('U1', `signed in at ${url}`)).toHaveLength(1);
+  });
+
+  it("posts the call's question where the server's slack.route says (a channel), and the person answers there", async () => {
+    const args = { message: 'Routed via the API?', schema: SCHEMA };
+    const created = await call({ server: 'routed', tool: 'ask', arguments: args });
+    expect(created.status).toBe(202);
+    const card = await cardWith(h, 'Routed via the API?');
+    expect(card.channel).toBe('C0ROUTED');
+    const waiting = api('GET', `/calls/${String(created.body.id)}?wait=30`, { on: 1 });
+    await h.drivers[2]?.clickButton({ userId: 'U1', ...card, actionId: 'elicit_decline' });
+    expect((await waiting).body).toMatchObject({
+      status: 'completed',
+      result: { content: [{ type: 'text', text: JSON.stringify({ action: 'decline' }) }] },
+      questions: [questionIdOnCard(card.call.args.blocks)],
+    });
   });
 
   it('ends failed with the error when the tool reports one, its result kept', async () => {
