@@ -4,16 +4,18 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Clock } from '../clock.js';
 import type { RedisClient } from '../redis/index.js';
 import { ApiError } from './errors.js';
 
 /** How long a key is remembered: 24 h, in seconds. */
 export const IDEMPOTENCY_TTL_SEC = 86_400;
 /**
- * How long a duplicate waits for the first request's result, ms. Creating a question takes a few Redis round
- * trips; past this the first is presumed dead (its reservation is then released or expires with the key).
+ * How long a reservation may stay without a result, ms. Creating a question takes a few Redis round trips; a
+ * reservation older than this is presumed dead (its replica died while creating) and the next request with the
+ * key takes it over, instead of every retry getting 409 until the key expires 24 h later.
  */
-const WAIT_FOR_FIRST_MS = 10_000;
+export const WAIT_FOR_FIRST_MS = 10_000;
 /** First pause between looks at a reservation still in progress, ms; doubles up to 200 ms. */
 const FIRST_PAUSE_MS = 10;
 
@@ -21,7 +23,15 @@ interface Stored {
   hash: string;
   /** The id of what the first request created; absent while it is being created. */
   id?: string;
+  /** When the reservation was made, epoch ms (absent in reservations written before it was recorded). */
+  at?: number;
 }
+
+/** Replaces a reservation only if it is still the one read (KEYS[1]; ARGV: the value read, the new value). */
+const TAKE_OVER_LUA = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+return 1`;
 
 /** SHA-256 of the request's JSON with keys sorted at every level, so key order does not matter. */
 export function requestHash(value: unknown): string {
@@ -42,6 +52,7 @@ export class Idempotency {
     private readonly redis: RedisClient,
     /** The Redis key of a client's key (Keys.idempotency). */
     private readonly keyOf: (client: string, key: string) => string,
+    private readonly clock: Pick<Clock, 'now'>,
   ) {}
 
   /**
@@ -55,27 +66,41 @@ export class Idempotency {
     create: () => Promise<string>,
   ): Promise<{ id: string; replay: boolean }> {
     const redisKey = this.keyOf(client, createHash('sha256').update(key).digest('hex'));
-    const started = Date.now();
+    const started = this.clock.now();
     let pause = FIRST_PAUSE_MS;
-    while (Date.now() - started < WAIT_FOR_FIRST_MS) {
-      const reserved = await this.redis.set(
-        redisKey,
-        JSON.stringify({ hash }),
-        'EX',
-        IDEMPOTENCY_TTL_SEC,
-        'NX',
-      );
+    for (;;) {
+      const reservation = JSON.stringify({ hash, at: this.clock.now() } satisfies Stored);
+      const reserved = await this.redis.set(redisKey, reservation, 'EX', IDEMPOTENCY_TTL_SEC, 'NX');
       if (reserved === 'OK') return { id: await this.createReserved(redisKey, hash, create), replay: false };
-      const stored = parse(await this.redis.get(redisKey));
+      const raw = await this.redis.get(redisKey);
+      const stored = parse(raw);
       if (stored && stored.hash !== hash) {
         throw new ApiError('idempotency_conflict', 'This Idempotency-Key was used with another request.');
       }
       if (stored?.id !== undefined) return { id: stored.id, replay: true };
+      if (raw !== null && this.presumedDead(stored) && (await this.takeOver(redisKey, raw, hash))) {
+        return { id: await this.createReserved(redisKey, hash, create), replay: false };
+      }
+      if (this.clock.now() - started >= WAIT_FOR_FIRST_MS) {
+        throw new ApiError(
+          'idempotency_conflict',
+          'A request with this Idempotency-Key is still in progress.',
+        );
+      }
       // The first request is still creating (or its reservation was just released): look again shortly.
       await sleep(pause);
       pause = Math.min(pause * 2, 200);
     }
-    throw new ApiError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress.');
+  }
+
+  private presumedDead(stored: Stored | undefined): boolean {
+    return stored?.at !== undefined && this.clock.now() - stored.at >= WAIT_FOR_FIRST_MS;
+  }
+
+  /** Makes a dead reservation this request's own; false when another request changed it first. */
+  private async takeOver(redisKey: string, read: string, hash: string): Promise<boolean> {
+    const mine = JSON.stringify({ hash, at: this.clock.now() } satisfies Stored);
+    return (await this.redis.eval(TAKE_OVER_LUA, 1, redisKey, read, mine)) === 1;
   }
 
   private async createReserved(
@@ -102,9 +127,10 @@ function parse(raw: string | null): Stored | undefined {
   if (typeof value !== 'object' || value === null || !('hash' in value) || typeof value.hash !== 'string') {
     return undefined;
   }
+  const at = 'at' in value && typeof value.at === 'number' ? { at: value.at } : {};
   return 'id' in value && typeof value.id === 'string'
-    ? { hash: value.hash, id: value.id }
-    : { hash: value.hash };
+    ? { hash: value.hash, id: value.id, ...at }
+    : { hash: value.hash, ...at };
 }
 
 /** A create under an optional Idempotency-Key: what this request created, or the id of what an earlier one did. */

@@ -103,7 +103,7 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
     timeoutMs: apiTimeoutMs,
     refuseCallback: (callback) => refuseCallbackUrl(callback, allowed)?.reason,
     ended,
-    idempotency: new Idempotency(redis, (client, key) => k.idempotency(client, key)),
+    idempotency: new Idempotency(redis, (client, key) => k.idempotency(client, key), deps.clock),
     clock: deps.clock,
     severalWorkspaces: servesSeveralWorkspaces(config.slack),
   };

@@ -50,7 +50,7 @@ describe('a long-poll whose client disconnects', () => {
         checkSchema: () => undefined,
         timeoutMs: () => 1000,
         refuseCallback: () => undefined,
-        idempotency: new Idempotency(redis, (client, key) => `unused:${client}:${key}`),
+        idempotency: new Idempotency(redis, (client, key) => `unused:${client}:${key}`, systemClock),
         clock: systemClock,
         ended: {
           subscribe: () => {
