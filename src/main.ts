@@ -7,7 +7,7 @@ import { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import { roundAnswersOf, type ToolSummary } from './mcp/index.js';
 import { openRounds, openState, startQuestionWork } from './persistence.js';
-import { roundKeeper, roundRecorder, startTakeOver } from './rounds/index.js';
+import { roundKeeper, roundRecorder, startTakeOver, type ResumedCall } from './rounds/index.js';
 import { ServerPolicies } from './policies.js';
 import { Answering } from './answering/service.js';
 import { questionView, startApi, type RunningApi } from './api/index.js';
@@ -116,9 +116,6 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
   const tools = mcpToolRunner(hub);
   // A person's own runs are audited here; an API call's run is audited by the API's call runner.
   const { runTool } = slack.listen({ answering, tools: auditedToolRuns(tools, audit, systemClock) });
-  // Rounds whose replica stopped: their retry is sent here and the result posted where the run was.
-  const takeOver = { store: roundStore, claimant: holderId, clock: systemClock, logger };
-  parts.push('rounds take-over', startTakeOver({ ...takeOver, resume: (call) => runTool(call) }));
   const apiDeps = {
     relay,
     answerers: slack.audience,
@@ -129,16 +126,23 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     observe: metrics.apiRequest,
     connected: (server: string, person: { teamId: string; userId: string }) =>
       signIns.connected(server, person),
+    inRound: async (callId: string) => (await roundStore.ofCall(callId)) !== undefined,
   };
   const api = await startApi(config, { ...apiDeps, audit, holderId, clock: systemClock, logger }, parts);
   late.api = api;
+  // Rounds whose replica stopped: their retry is sent here and the result posted where the run was; an API
+  // call's record ends here too.
+  const resume = (call: ResumedCall): Promise<unknown> =>
+    call.origin.callId === undefined ? runTool(call) : api.resumeCall(call);
+  const takeOver = { store: roundStore, claimant: holderId, clock: systemClock, logger, resume };
+  parts.push('rounds take-over', startTakeOver(takeOver));
   // Each round question's end is recorded in its round by one replica, so a round outlives its holder.
   const recordRounds = {
     ...takeOver,
     question: (id: string) => opened.store.get(id),
     answersOf: roundAnswersOf,
   };
-  await api.ended.consume('rounds', roundRecorder({ ...recordRounds, resume: (call) => runTool(call) }));
+  await api.ended.consume('rounds', roundRecorder(recordRounds));
   const webhookDeps = {
     get: (id: string) => opened.store.get(id),
     callEnded: api.callEnded,

@@ -1,12 +1,14 @@
 // Runs API calls on a person's behalf through the same path as `/mcp run` (the Slack side's tool run: their DM
 // or the server's route, the same progress message and result post), and ends each call once: with the
 // tool's result, with the error that stopped it, or, when the replica running it is gone, as failed by a
-// survivor's sweep (its holder's lease lapsed), so that no call stays `running` forever.
+// survivor's sweep (its holder's lease lapsed), so that no call stays `running` forever. A call waiting in a
+// durable 2026 round (src/rounds) is the round's: the sweep leaves it, and the replica that resumes the round
+// adopts the call (becomes its holder) and ends it with the retry's result.
 import type { AuditSource, AuditedCall } from '../audit/index.js';
 import type { RelayClock } from '../relay/relay.js';
 import type { Origin, Question } from '../relay/types.js';
 import type { CallEnd, CallRecord, CallStore, NewCall } from './call-store.js';
-import { wholeResult } from '../mcp/index.js';
+import { wholeResult, type ResumedRound } from '../mcp/index.js';
 import { repeatEvery } from './repeat.js';
 
 /** Time between sweeps for calls whose replica is gone, ms: the question store's orphan sweep interval. */
@@ -21,15 +23,24 @@ export interface ToolAnswer {
   callResult?: Record<string, unknown>;
 }
 
+/** A tool run as `/mcp run` makes it; `resume` when it starts with the retry of a round taken over. */
+export interface ApiToolRun {
+  server: string;
+  tool: string;
+  args: Record<string, unknown>;
+  origin: Origin;
+  resume?: ResumedRound;
+}
+
 export interface CallRunnerDeps {
-  store: Pick<CallStore, 'create' | 'finish' | 'addQuestion' | 'orphaned'>;
+  store: Pick<CallStore, 'create' | 'finish' | 'addQuestion' | 'orphaned' | 'get' | 'adopt'>;
   /** `/mcp run`'s own run: posts the progress and the result in the person's place, resolves with the result. */
-  runTool(run: {
-    server: string;
-    tool: string;
-    args: Record<string, unknown>;
-    origin: Origin;
-  }): Promise<ToolAnswer>;
+  runTool(run: ApiToolRun): Promise<ToolAnswer>;
+  /**
+   * Whether the call waits in an open durable round (the round store's `ofCall`): a survivor resumes it, so
+   * neither the sweep nor stop() fails the call. Absent: no call does.
+   */
+  inRound?: (callId: string) => Promise<boolean>;
   audit: {
     callCreated(call: AuditedCall, source: AuditSource): Promise<void>;
     callEnded(
@@ -52,7 +63,10 @@ export class CallRunner {
     const record = await this.deps.store.create(call);
     void this.deps.audit.callCreated(audited(record), sourceOf(record));
     this.running.set(record.id, record);
-    void this.run(record, args).finally(() => this.running.delete(record.id));
+    const workspace = record.team === undefined ? {} : { teamId: record.team };
+    const origin: Origin = { userId: record.user, ...workspace, callId: record.id };
+    const run = { server: record.server, tool: record.tool, args, origin };
+    void this.run(record, run).finally(() => this.running.delete(record.id));
     return record;
   }
 
@@ -65,12 +79,34 @@ export class CallRunner {
     });
   }
 
-  /** One sweep: every running call whose replica's lease lapsed ends failed, saying so. */
+  /**
+   * One sweep: every running call whose replica's lease lapsed ends failed, saying so, unless it waits in a
+   * durable round. The end holds only while the call keeps that dead holder: a replica resuming its round
+   * adopts it first, so a round that finishes between the two reads here never fails its call.
+   */
   async sweep(): Promise<void> {
     for (const call of await this.deps.store.orphaned()) {
+      if (await this.inRound(call.id)) continue;
       const error = `The bot replica running this call (${call.holder}) stopped before the tool answered.`;
-      await this.end(call, { status: 'failed', error });
+      await this.end(call, { status: 'failed', error }, call.holder);
     }
+  }
+
+  /**
+   * Resumes a call from its durable round, taken over by this replica (the take-over sweep, or the answer that
+   * completed the round): the call becomes this replica's, and ends here with the retry's result.
+   */
+  async resume(run: ApiToolRun & { resume: ResumedRound }): Promise<void> {
+    const { callId } = run.origin;
+    const call = callId === undefined ? undefined : await this.deps.store.get(callId);
+    // Its record gone or ended (it expired, or was ended before the round was taken over): the round still
+    // runs to its end, so that the person sees the result and the continuation goes.
+    if (call === undefined || !(await this.deps.store.adopt(call.id))) {
+      await this.deps.runTool(run);
+      return;
+    }
+    this.running.set(call.id, call);
+    await this.run(call, run).finally(() => this.running.delete(call.id));
   }
 
   /** Sweeps every CALL_SWEEP_EVERY_MS until the returned stop() (which waits for a sweep in progress). */
@@ -83,18 +119,29 @@ export class CallRunner {
     );
   }
 
-  /** This replica stops: the calls it still runs end failed now rather than at a survivor's sweep. */
+  /**
+   * This replica stops: the calls it still runs end failed now rather than at a survivor's sweep, except
+   * those waiting in a durable round, which a survivor resumes.
+   */
   async stop(): Promise<void> {
     const error = 'The bot replica running this call stopped before the tool answered.';
-    await Promise.all([...this.running.values()].map((call) => this.end(call, { status: 'failed', error })));
+    const running = [...this.running.values()];
+    await Promise.all(
+      running.map(async (call) => {
+        if (!(await this.inRound(call.id))) await this.end(call, { status: 'failed', error });
+      }),
+    );
   }
 
-  private async run(call: CallRecord, args: Record<string, unknown>): Promise<void> {
-    const workspace = call.team === undefined ? {} : { teamId: call.team };
-    const origin: Origin = { userId: call.user, ...workspace, callId: call.id };
+  private inRound(callId: string): Promise<boolean> {
+    return this.deps.inRound?.(callId) ?? Promise.resolve(false);
+  }
+
+  /** Runs the call's tool and ends the call with what it answered. */
+  private async run(call: CallRecord, run: ApiToolRun): Promise<void> {
     let end: CallEnd;
     try {
-      const answer = await this.deps.runTool({ server: call.server, tool: call.tool, args, origin });
+      const answer = await this.deps.runTool(run);
       // The server's own result is kept whole; a failure the hub reported in words becomes a text result.
       const result = wholeResult(answer);
       end = answer.isError
@@ -108,8 +155,8 @@ export class CallRunner {
     });
   }
 
-  private async end(call: CallRecord, end: CallEnd): Promise<void> {
-    if (!(await this.deps.store.finish(call.id, end))) return;
+  private async end(call: CallRecord, end: CallEnd, holder?: string): Promise<void> {
+    if (!(await this.deps.store.finish(call.id, end, holder))) return;
     const ended = { ...audited(call), status: end.status, endedAt: this.deps.clock.now() };
     void this.deps.audit.callEnded(ended, sourceOf(call));
   }

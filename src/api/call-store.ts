@@ -41,9 +41,11 @@ export type CallEnd =
 
 // KEYS[1] call hash  KEYS[2] its question list  KEYS[3] running zset  KEYS[4] ended stream
 // ARGV[1] status  ARGV[2] result JSON or ''  ARGV[3] error or ''  ARGV[4] retention s  ARGV[5] id
-// ARGV[6] endedAt ms  ARGV[7] approximate ended-stream cap. Returns 1 for the one end that won, else 0.
+// ARGV[6] endedAt ms  ARGV[7] approximate ended-stream cap  ARGV[8] the holder it must still have, or ''.
+// Returns 1 for the one end that won, else 0.
 const FINISH_CALL_LUA = `
-if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
+local r = redis.call('HMGET', KEYS[1], 'status', 'holder')
+if r[1] ~= 'running' or (ARGV[8] ~= '' and r[2] ~= ARGV[8]) then return 0 end
 redis.call('HSET', KEYS[1], 'status', ARGV[1], 'endedAt', ARGV[6])
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'result', ARGV[2]) end
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'error', ARGV[3]) end
@@ -61,6 +63,13 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('RPUSH', KEYS[2], ARGV[1])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+return 1
+`;
+
+// KEYS[1] call hash  ARGV[1] new holder. 1 when the call was still running (it is now ARGV[1]'s).
+const ADOPT_CALL_LUA = `
+if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
+redis.call('HSET', KEYS[1], 'holder', ARGV[1])
 return 1
 `;
 
@@ -97,8 +106,11 @@ export class CallStore {
     return parseCall(hash, questions);
   }
 
-  /** Ends a running call; true for the one end that won (a call ends once, whoever tries). */
-  async finish(id: string, end: CallEnd): Promise<boolean> {
+  /**
+   * Ends a running call; true for the one end that won (a call ends once, whoever tries). With `holder`, only
+   * while the call still has that holder (a sweep ending a dead holder's call loses to a replica adopting it).
+   */
+  async finish(id: string, end: CallEnd, holder?: string): Promise<boolean> {
     const { redis, keys, retentionSec, endedMaxLen, now } = this.opts;
     const won = await redis.eval(
       FINISH_CALL_LUA,
@@ -114,8 +126,15 @@ export class CallStore {
       id,
       now(),
       endedMaxLen,
+      holder ?? '',
     );
     return won === 1;
+  }
+
+  /** This replica runs the running call `id` from now on (it resumed the call's round); false when it ended. */
+  async adopt(id: string): Promise<boolean> {
+    const { redis, keys, holderId } = this.opts;
+    return (await redis.eval(ADOPT_CALL_LUA, 1, keys.call(id), holderId)) === 1;
   }
 
   /** Lists question `questionId` on call `callId` (nothing when the call is gone). */

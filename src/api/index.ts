@@ -48,6 +48,8 @@ export interface ApiDeps {
   audit: AuditReader & CallRunnerDeps['audit'];
   /** `/mcp run`'s own run (the Slack side's): calls on a person's behalf go through it. */
   runTool: CallRunnerDeps['runTool'];
+  /** Whether an API call waits in an open durable 2026 round (the round store's `ofCall`). */
+  inRound?: CallRunnerDeps['inRound'];
   /** Hears each answered API request (route template, method, status), for metrics. */
   observe?: (route: string, method: string, status: number) => void;
   /** Whether a person has signed in to a server that needs it; absent: no server does. */
@@ -63,6 +65,8 @@ export interface RunningApi {
   questionCreated: CallsPart['questionCreated'];
   /** An ended call's webhook delivery (none when the API is off). */
   callEnded: CallsPart['callEnded'];
+  /** Resumes an API call from its durable round taken over by this replica (its record ends here). */
+  resumeCall: CallsPart['resumeCall'];
 }
 
 const API_OFF = { questionCreated: () => undefined, callEnded: () => Promise.resolve(undefined) };
@@ -79,7 +83,11 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
   await ended.start();
   parts.push('ended events', () => ended.stop());
   const clients = new Clients(config.api.clients);
-  if (!clients.enabled) return { mounts: [], ended, ...API_OFF };
+  // With the API off no call has a record; a round naming one (the API was on before) still runs to its end.
+  const runOnly = async (run: Parameters<CallsPart['resumeCall']>[0]): Promise<void> => {
+    await deps.runTool(run);
+  };
+  if (!clients.enabled) return { mounts: [], ended, ...API_OFF, resumeCall: runOnly };
   const redis = await connections.command(k.connectionName('api', deps.holderId));
   parts.push('API connection', () => endClient(redis, true));
   const graceMs = config.api.redeliverAfterMs;
@@ -132,5 +140,6 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
     ended,
     questionCreated: calls.questionCreated,
     callEnded: calls.callEnded,
+    resumeCall: calls.resumeCall,
   };
 }

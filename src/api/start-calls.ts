@@ -4,9 +4,10 @@
 import type { AppConfig } from '../config/index.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { Keys, RedisClient } from '../redis/index.js';
+import type { ResumedRound } from '../mcp/index.js';
 import type { Question } from '../relay/types.js';
 import { ENDED_MAX_LEN } from '../store/index.js';
-import { CallRunner, type CallRunnerDeps } from './call-runner.js';
+import { CallRunner, type ApiToolRun, type CallRunnerDeps } from './call-runner.js';
 import { CallStore } from './call-store.js';
 import { callView, type CallsDeps } from './calls.js';
 import type { QuestionsDeps } from './questions.js';
@@ -19,6 +20,8 @@ export interface CallsPart {
   routes: CallsDeps;
   /** The relay's hook that lists a call's questions on it. */
   questionCreated: (question: Question) => void;
+  /** Resumes an API call from its durable round taken over here; its record ends here (CallRunner.resume). */
+  resumeCall: (run: ApiToolRun & { resume: ResumedRound }) => Promise<void>;
   /** An ended call's webhook delivery: its GET JSON, when it has a callbackUrl. */
   callEnded: (
     id: string,
@@ -59,6 +62,7 @@ export function startCalls(
         : { severalWorkspaces: questions.severalWorkspaces }),
     },
     questionCreated: (question) => runner.questionCreated(question),
+    resumeCall: (run) => runner.resume(run),
     callEnded: async (id) => {
       const call = await store.get(id);
       if (call?.callbackUrl === undefined) return undefined;

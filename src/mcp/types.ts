@@ -166,8 +166,8 @@ export interface ToolCall {
   onProgress?: (update: ProgressUpdate) => void;
   /**
    * Keep this call's 2026 input rounds in the deployment's round store (McpHubOptions.rounds), so that a
-   * survivor sends the retry when this replica dies. A person's `/mcp run` sets it; API calls and the gateway's
-   * calls (bound to their HTTP request) keep their rounds in this replica's memory.
+   * survivor sends the retry when this replica dies. A person's `/mcp run` and an API call set it; the
+   * gateway's calls (bound to their HTTP request) keep their rounds in this replica's memory.
    */
   durable?: true;
   /** A round this replica took over from the round store: the call starts with its retry. */

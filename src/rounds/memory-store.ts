@@ -92,6 +92,12 @@ export class MemoryRoundStore implements RoundStore {
     return Promise.resolve(held);
   }
 
+  ofCall(callId: string): Promise<Round | undefined> {
+    const ids = [...this.shared.rounds.keys()];
+    const found = ids.map((id) => this.live(id)).find((round) => round?.origin.callId === callId);
+    return Promise.resolve(found === undefined ? undefined : copy(found));
+  }
+
   /** A round past its deadline plus the grace is gone, as its Redis keys expire. */
   private live(id: string): Round | undefined {
     const stored = this.shared.rounds.get(id);

@@ -57,7 +57,8 @@ function objectOf(id: string, json: string): Record<string, unknown> {
   return { ...value };
 }
 
-function originOf(id: string, json: string): Origin {
+/** A round's `origin` field read back (StoreError 'bad_record' when it is not one). */
+export function originOf(id: string, json: string): Origin {
   const value = objectOf(id, json);
   const { userId } = value;
   if (typeof userId !== 'string') throw badRecord(id, 'origin without userId');

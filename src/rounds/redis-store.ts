@@ -7,7 +7,7 @@
 // the deadline.
 import { randomBytes } from 'node:crypto';
 import { StoreError, type Keys, type RedisClient } from '../redis/index.js';
-import { parseRound } from './redis-record.js';
+import { originOf, parseRound } from './redis-record.js';
 import {
   ROUND_GRACE_MS,
   type AnswerRecorded,
@@ -252,6 +252,15 @@ export class RedisRoundStore implements RoundStore {
   async finish(id: string, claimant: string): Promise<boolean> {
     const done = await this.opts.redis.eval(FINISH_LUA, 4, ...this.roundKeys(id), claimant, id);
     return done === 1;
+  }
+
+  async ofCall(callId: string): Promise<Round | undefined> {
+    const { redis, keys } = this.opts;
+    for (const id of await redis.zrange(keys.openRounds, '0', '-1')) {
+      const origin = await redis.hget(keys.round(id), 'origin');
+      if (origin !== null && originOf(id, origin).callId === callId) return this.get(id);
+    }
+    return undefined;
   }
 
   private roundKeys(id: string): [string, string, string, string] {

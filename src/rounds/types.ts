@@ -113,4 +113,9 @@ export interface RoundStore {
    * the holder of the round while it waits (its call failed while asking).
    */
   finish(id: string, claimant: string): Promise<boolean>;
+  /**
+   * The open round of the API call `callId` (its origin's `callId`), if any: such a call waits for it (a
+   * survivor resumes it), so the call sweep leaves the call alone.
+   */
+  ofCall(callId: string): Promise<Round | undefined>;
 }

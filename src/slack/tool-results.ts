@@ -71,10 +71,9 @@ export class ToolResults {
     let result: ToolResult;
     try {
       const onProgress = progress.update.bind(progress);
-      // A person's run keeps its 2026 rounds in the round store, so a survivor can finish it (an API call's
-      // rounds stay with the replica running it, which is the one its record names).
-      const durable = call.origin.callId === undefined ? { durable: true as const } : {};
-      result = await this.opts.callTool({ ...call, origin: place.origin, onProgress, ...durable });
+      // A run keeps its 2026 rounds in the round store, so a survivor can finish it: a person's run posts its
+      // result, an API call's run also ends the call's record on whichever replica resumes it.
+      result = await this.opts.callTool({ ...call, origin: place.origin, onProgress, durable: true });
     } catch (error) {
       // An unexpected failure still ends the "working…" message; the error goes on to be logged.
       await progress.end(true);

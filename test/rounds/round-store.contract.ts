@@ -218,5 +218,16 @@ export function roundStoreContract(name: string, open: OpenRoundStores): void {
       expect(await a!.finish(round.id, 'h')).toBe(true);
       expect(await a!.get(round.id)).toBeUndefined();
     });
+
+    it('finds the open round of an API call by its call id, on any replica, until the round finishes', async () => {
+      const [a, b] = await stores(open, 2);
+      const callId = `call_${Math.random().toString(36).slice(2)}`;
+      await a!.open(newRound());
+      const round = await a!.open(newRound({ origin: { userId: 'U1', callId }, holder: 'h' }));
+      expect(await b!.ofCall(callId)).toEqual(round);
+      expect(await b!.ofCall('call_other')).toBeUndefined();
+      await a!.finish(round.id, 'h');
+      expect(await b!.ofCall(callId)).toBeUndefined();
+    });
   });
 }
