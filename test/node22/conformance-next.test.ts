@@ -18,24 +18,6 @@ const NOT_IMPLEMENTED: Record<string, { why: string; failed: string[] }> = {
     why: 'extension: the bot signs in with authorization code or client credentials, not token exchange + JWT bearer',
     failed: ['complete-flow-jwt-bearer', 'complete-flow-token-exchange'],
   },
-  'auth/dpop': {
-    why: 'extension SEP-1932: the bot presents Bearer tokens, not DPoP-bound ones',
-    failed: [
-      'sep-1932-client-dpop-auth-scheme',
-      'sep-1932-client-fresh-proof',
-      'sep-1932-client-token-request-proof',
-    ],
-  },
-  'auth/dpop-nonce': {
-    why: 'extension SEP-1932: the bot presents Bearer tokens, not DPoP-bound ones',
-    failed: [
-      'sep-1932-client-as-nonce',
-      'sep-1932-client-dpop-auth-scheme',
-      'sep-1932-client-fresh-proof',
-      'sep-1932-client-rs-nonce',
-      'sep-1932-client-token-request-proof',
-    ],
-  },
   'auth/wif-jwt-bearer': {
     why: 'extension: the bot has no workload identity federation (JWT bearer grant); it asks for authorization code',
     failed: ['wif-grant-type'],

@@ -134,7 +134,7 @@ function preRegistered(spec: PersonSignInServer): { preRegistered?: OAuthClientI
 /** Stamps `tokensAt` when new tokens are saved; calls `onDropped` when saved tokens disappear. */
 function tracked(storage: SignInStorage, now: () => number, onDropped?: () => void): SignInStorage {
   return {
-    load: () => storage.load(),
+    ...storage,
     save: async (next) => {
       const previous = (await storage.load()).tokens;
       if (previous !== undefined && next.tokens === undefined) onDropped?.();
@@ -147,6 +147,7 @@ function tracked(storage: SignInStorage, now: () => number, onDropped?: () => vo
 /** The record as if it held no tokens; the tokens it holds are kept on every save. */
 function withoutTokens(storage: SignInStorage): SignInStorage {
   return {
+    ...storage,
     load: async () => {
       const record = await storage.load();
       delete record.tokens;

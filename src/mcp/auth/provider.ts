@@ -4,6 +4,7 @@
 // step-up; this class only keeps what it is given in a SignInStorage and hands the authorization URL on.
 import type {
   AuthorizationServerMetadata,
+  DpopSession,
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -12,6 +13,7 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { createHash } from 'node:crypto';
+import { GrantDpop, type DpopKeyStorage, type StoredDpopKey } from './dpop-key.js';
 
 /** What one person (or the deployment) keeps for one server. Secret: stored only encrypted (vault.ts). */
 export interface SignInRecord {
@@ -25,8 +27,11 @@ export interface SignInRecord {
   tokensAt?: number;
 }
 
-/** Where a SignInRecord lives: memory (conformance, tests) or the encrypted Redis vault (the bot). */
-export interface SignInStorage {
+/**
+ * Where a SignInRecord lives: memory (conformance, tests) or the encrypted Redis vault (the bot). The grant's
+ * DPoP key is kept beside the record, claimed once (dpop-key.ts).
+ */
+export interface SignInStorage extends DpopKeyStorage {
   load(): Promise<SignInRecord>;
   save(record: SignInRecord): Promise<void>;
 }
@@ -69,9 +74,14 @@ export class SignInProvider implements OAuthClientProvider {
   state?: () => Promise<string>;
   /** Verifiers saved for an authorization URL not yet handed on, by their S256 code_challenge. */
   private readonly verifiers = new Map<string, string>();
+  private readonly grantDpop: GrantDpop;
 
   constructor(private readonly opts: SignInProviderOptions) {
     this.clientMetadataUrl = opts.clientMetadataUrl;
+    this.grantDpop = new GrantDpop(
+      opts.storage,
+      async () => (await this.discoveryState())?.authorizationServerMetadata,
+    );
     if (opts.state !== undefined) this.state = opts.state;
     const configured = opts.authorizationServer;
     if (configured !== undefined)
@@ -154,6 +164,11 @@ export class SignInProvider implements OAuthClientProvider {
     return { authorizationServerUrl: metadata.issuer, authorizationServerMetadata: metadata };
   }
 
+  /** DPoP-bound tokens when the authorization server does DPoP (dpop-key.ts); undefined: Bearer tokens. */
+  dpop(): Promise<DpopSession | undefined> {
+    return this.grantDpop.session();
+  }
+
   /** The server said these are no good (revoked grant, unknown client): forget them. */
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     const record = await this.opts.storage.load();
@@ -172,12 +187,15 @@ export class SignInProvider implements OAuthClientProvider {
 /** A SignInStorage in this process's memory (conformance client, tests). */
 export function memoryStorage(): SignInStorage {
   let record: SignInRecord = {};
+  let dpopKey: StoredDpopKey | undefined;
   return {
     load: () => Promise.resolve({ ...record }),
     save: (next) => {
       record = { ...next };
       return Promise.resolve();
     },
+    loadDpopKey: () => Promise.resolve(dpopKey),
+    claimDpopKey: (key) => Promise.resolve((dpopKey ??= key)),
   };
 }
 

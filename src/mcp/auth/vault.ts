@@ -1,9 +1,12 @@
 // The token vault in Redis: per person and server (or the deployment) one sealed SignInRecord (client
-// registration, tokens, PKCE verifier, discovery state), and the `state` of each sign-in in flight, bound to
-// the person, workspace and server, single use (GETDEL) and expiring after STATE_TTL_SEC. Everything secret is
-// sealed (sealed.ts); a key names only the server and the Slack ids. Every replica reads the same records.
+// registration, tokens, PKCE verifier, discovery state) and, beside it, the grant's sealed DPoP key (created
+// once with SET NX, so replicas racing to create one all sign with the first), and the `state` of each
+// sign-in in flight, bound to the person, workspace and server, single use (GETDEL) and expiring after
+// STATE_TTL_SEC. Everything secret is sealed (sealed.ts); a key names only the server and the Slack ids.
+// Every replica reads the same records.
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '../../redis/index.js';
+import type { StoredDpopKey } from './dpop-key.js';
 import type { SignInRecord, SignInStorage } from './provider.js';
 import type { Sealer } from './sealed.js';
 import { SignInError, type Person } from './types.js';
@@ -40,20 +43,26 @@ export class TokenVault {
   /** The SignInStorage of one grant, for SignInProvider. */
   storage(server: string, owner: GrantOwner): SignInStorage {
     const key = this.grantKey(server, owner);
+    const dpopKey = `${key}:dpop`;
     return {
-      load: async () => {
-        const sealed = await this.redis.get(key);
-        return sealed === null ? {} : (JSON.parse(this.sealer.open(sealed, key)) as SignInRecord);
-      },
+      load: async () => (await this.opened<SignInRecord>(key)) ?? {},
       save: async (record) => {
         await this.redis.set(key, this.sealer.seal(JSON.stringify(record), key));
+      },
+      loadDpopKey: () => this.opened<StoredDpopKey>(dpopKey),
+      claimDpopKey: async (fresh) => {
+        await this.redis.set(dpopKey, this.sealer.seal(JSON.stringify(fresh), dpopKey), 'NX');
+        // Another replica may have claimed first: the key kept is the one every proof is signed with.
+        return (await this.opened<StoredDpopKey>(dpopKey)) ?? fresh;
       },
     };
   }
 
-  /** Deletes a grant (disconnect, or a refresh refused as revoked); false when there was none. */
+  /** Deletes a grant and its DPoP key (disconnect, or a refresh refused as revoked); false when there was none. */
   async remove(server: string, owner: GrantOwner): Promise<boolean> {
-    return (await this.redis.del(this.grantKey(server, owner))) > 0;
+    const key = this.grantKey(server, owner);
+    const [removed] = await Promise.all([this.redis.del(key), this.redis.del(`${key}:dpop`)]);
+    return removed > 0;
   }
 
   /** A new `state` for one authorization request, bound to the person and server. */
@@ -92,6 +101,11 @@ export class TokenVault {
     if (sealed === null)
       throw new SignInError('state_invalid', '', 'this sign-in link was not issued by this bot');
     return JSON.parse(this.sealer.open(sealed, key)) as StateBinding;
+  }
+
+  private async opened<T>(key: string): Promise<T | undefined> {
+    const sealed = await this.redis.get(key);
+    return sealed === null ? undefined : (JSON.parse(this.sealer.open(sealed, key)) as T);
   }
 
   private grantKey(server: string, owner: GrantOwner): string {
