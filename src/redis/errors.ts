@@ -16,6 +16,8 @@ export type StoreErrorCode =
   | 'rate_limited'
   /** drain() was called: this replica takes no new questions. */
   | 'draining'
+  /** A timeout job's finish came before the question's deadline on the Redis clock (see NotDueError). */
+  | 'not_due'
   /** The Slack app has no installation for the workspace (or org) asked for. */
   | 'not_installed';
 

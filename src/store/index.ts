@@ -7,7 +7,7 @@ export {
   TIMER_MAX_BLOCK_MS,
 } from './store.js';
 export type { CreateOptions, StoreOptions } from './store.js';
-export { RateLimitedError, StoreError, type StoreErrorCode } from './errors.js';
+export { NotDueError, RateLimitedError, StoreError, type StoreErrorCode } from './errors.js';
 export { COMMAND_TIMEOUT_MS, CONNECT_TIMEOUT_MS, type StoreLogger } from '../redis/index.js';
 export { INBOX_BLOCK_MS, INBOX_STALL_MS } from './inbox.js';
 export {

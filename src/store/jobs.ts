@@ -1,7 +1,8 @@
-// BullMQ job options and small timing helpers shared by the store's workers.
+// BullMQ job options, the question ids they are keyed by, and the timeout jobs' processor.
 import { randomBytes } from 'node:crypto';
 import { DelayedError, type Job } from 'bullmq';
-import type { RedisClient } from '../redis/index.js';
+import { NotDueError } from './errors.js';
+import type { JobData } from './timers.js';
 import type { Question } from '../relay/types.js';
 
 /**
@@ -29,22 +30,23 @@ export function newId(): string {
 }
 
 /**
- * BullMQ dates a delayed job by the producer's clock and promotes it by the worker's, so a worker whose clock
- * runs ahead would fire a timeout early. The deadline is Redis TIME, so check it there: a job that came due
- * early is put back for the time still left (measured on Redis, scheduled on this worker's clock) and BullMQ
- * is told so with DelayedError. A worker whose clock runs behind fires late by its skew.
+ * The timeout job's processor. While onDue runs, the question is in `runningHere`, which tells finish it is
+ * this job's own (see Finisher.timeoutJobHere). A finish refused as early (NotDueError: this worker's clock runs
+ * ahead of Redis TIME) puts the job back for the time still left, and DelayedError tells BullMQ so.
  */
-export async function deferIfEarly(
-  cmd: RedisClient,
-  questionKey: string,
-  job: Job,
-  token?: string,
-): Promise<void> {
-  const replies = await cmd.multi().hget(questionKey, 'deadline').time().exec();
-  const deadline = Number(replies?.[0]?.[1] ?? NaN);
-  const [sec, micro] = (replies?.[1]?.[1] ?? ['0', '0']) as [string, string];
-  const left = deadline - (Number(sec) * 1000 + Math.floor(Number(micro) / 1000));
-  if (!(left > 0)) return;
-  await job.moveToDelayed(Date.now() + left, token);
-  throw new DelayedError();
+export function timeoutHandler(runningHere: Set<string>, onDue: (questionId: string) => Promise<void>) {
+  return async (job: Job<JobData>, token?: string): Promise<void> => {
+    // Jobs added before the id moved out of the data still carry it there.
+    const id = job.data.id ?? job.id ?? '';
+    runningHere.add(id);
+    try {
+      await onDue(id);
+    } catch (err) {
+      if (!(err instanceof NotDueError)) throw err;
+      await job.moveToDelayed(Date.now() + err.retryAfterMs, token);
+      throw new DelayedError();
+    } finally {
+      runningHere.delete(id);
+    }
+  };
 }

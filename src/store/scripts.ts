@@ -38,11 +38,13 @@ end
 // ARGV[8] the holder that means nobody waits (no inbox entry)  ARGV[9] approximate ended-stream length cap
 // ARGV[10] inbox key prefix (+ holder)  ARGV[11] holder's pending zset prefix  ARGV[12] person's zset prefix
 // ARGV[13] schema key prefix (+ ref): the record's shared schema is kept at least as long as the record now is.
+// ARGV[14] '1' when a timeout job ends it: a pending question whose deadline is still ahead on Redis TIME is left
+// as it is (the job fired early by its worker's clock), checked here rather than by one more round trip first.
 // The inbox entry carries the ended record itself (its fields, 'id' among them), so the holder reads it with the
 // entry instead of one HGETALL per question.
 // Every win is announced on the ended stream ({id, state}, and round: 1 for a durable round's question, whose
 // answer the rounds group records): long-polls, webhooks and the audit follow it.
-// Returns {'missing'} | {'lost', HGETALL} | {'won', HGETALL}.
+// Returns {'missing'} | {'lost', HGETALL} | {'early', ms left} | {'won', HGETALL}.
 export const FINISH_LUA = `${WITH_SCHEMA_LUA}
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
 if redis.call('HGET', KEYS[1], 'state') ~= 'pending' then
@@ -50,6 +52,10 @@ if redis.call('HGET', KEYS[1], 'state') ~= 'pending' then
 end
 local t = redis.call('TIME')
 local endedAt = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))
+if ARGV[14] == '1' then
+  local left = tonumber(redis.call('HGET', KEYS[1], 'deadline') or '0') - tonumber(endedAt)
+  if left > 0 then return {'early', string.format('%d', left)} end
+end
 redis.call('HSET', KEYS[1], 'state', ARGV[1], 'outcome', ARGV[2], 'reason', ARGV[3], 'endedAt', endedAt)
 if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'endedBy', ARGV[7]) end
 for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
@@ -174,7 +180,7 @@ return redis.call('XDEL', KEYS[1], unpack(ARGV))
 export interface StoreScripts {
   /** CREATE_LUA: (numberOfKeys, questionKey, heldKey, ...userKeys, timeoutMs, retentionMs, id, schemaKey, schemaJson, ...fieldValuePairs). */
   questionCreate(numberOfKeys: number, ...args: (string | number)[]): Promise<unknown>;
-  /** FINISH_LUA: (questionKey, endedKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id, endedBy, detachedHolder, endedMaxLen, inboxPrefix, heldPrefix, userPrefix, schemaPrefix). */
+  /** FINISH_LUA: (questionKey, endedKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id, endedBy, detachedHolder, endedMaxLen, inboxPrefix, heldPrefix, userPrefix, schemaPrefix, byTimeoutJob). */
   questionFinish(...args: (string | number)[]): Promise<unknown>;
   /** READ_LUA: (numberOfKeys, ...questionKeys, schemaPrefix). */
   questionRead(numberOfKeys: number, ...args: string[]): Promise<unknown>;

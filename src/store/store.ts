@@ -28,8 +28,8 @@ import {
 } from '../redis/index.js';
 import { RateLimitedError } from './errors.js';
 import { Inbox } from './inbox.js';
+import { timeoutHandler } from './jobs.js';
 import { settleWithin } from '../settle.js';
-import { deferIfEarly } from './jobs.js';
 import { Lease, OrphanSweeper, type LeaseOptions, type SweepOptions } from './lease.js';
 import { admit, pendingFor, undeliveredBefore, type RateLimit } from './pending.js';
 import { draftField, pairs, parseDraft, parseQuestion } from './record.js';
@@ -87,6 +87,8 @@ export class QuestionStore {
   private sweeper: OrphanSweeper | undefined;
   /** create and finish calls in progress, so drain() can let them complete. */
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** Questions whose timeout job this replica's worker is running (see Finisher.timeoutJobHere). */
+  private readonly timeoutJobsHere = new Set<string>();
   private draining = false;
   private closed = false;
 
@@ -213,16 +215,22 @@ export class QuestionStore {
 
   /** Ends a pending question exactly once; every other attempt learns the state it is already in. */
   finish(id: string, outcome: Outcome, reason: EndReason, endedBy?: string): Promise<FinishResult> {
-    return this.track(finishQuestion(this.c, id, outcome, reason, endedBy));
+    const finisher = {
+      reason,
+      timeoutJobHere: this.timeoutJobsHere.has(id),
+      ...(endedBy ? { endedBy } : {}),
+    };
+    return this.track(finishQuestion(this.c, id, outcome, finisher));
   }
 
+  /**
+   * Runs onDue(questionId) when a question's timeout job comes due; onDue ends it with finish(..., 'timed_out').
+   * BullMQ fires a job by its worker's clock, the deadline is Redis TIME: on a worker whose clock runs ahead,
+   * onDue runs early and that finish throws NotDueError (the question stays pending), and the job is put back
+   * for the time still left. A worker whose clock runs behind fires late by its skew.
+   */
   async startTimeouts(onDue: (questionId: string) => Promise<void>): Promise<void> {
-    await this.timers.start(TIMEOUT_QUEUE, async (job, token) => {
-      // Jobs added before the id moved out of the data still carry it there.
-      const id = job.data.id ?? job.id ?? '';
-      await deferIfEarly(this.c.cmd, this.c.keys.question(id), job, token);
-      await onDue(id);
-    });
+    await this.timers.start(TIMEOUT_QUEUE, timeoutHandler(this.timeoutJobsHere, onDue));
   }
 
   /** Runs onReminder(questionId, at) for each reminder time that comes due while its question is pending. */

@@ -13,6 +13,7 @@ import {
 import { commandError, type StoreLogger } from '../redis/index.js';
 import { newId, timeoutJobOptions } from './jobs.js';
 import type { Keys } from '../redis/index.js';
+import { NotDueError } from './errors.js';
 import { admit, type RateLimit } from './pending.js';
 import { DETACHED_HOLDER, pairs, parseQuestion, stateFor, toHash } from './record.js';
 import { addReminders, removeReminders } from './reminders.js';
@@ -46,7 +47,19 @@ export interface Collaborators {
   reminders: Queue;
 }
 
-type FinishReply = ['missing'] | ['won' | 'lost', string[]];
+type FinishReply = ['missing'] | ['early', string] | ['won' | 'lost', string[]];
+
+/** Who is finishing: a timeout job running on this replica for the question, or anyone else. */
+export interface Finisher {
+  reason: EndReason;
+  endedBy?: string;
+  /**
+   * This replica's timeout worker is running the question's job. A 'timed_out' end is then refused while the
+   * deadline is ahead on Redis TIME (NotDueError), and the job is not removed: BullMQ cannot remove a job it
+   * holds locked, and deletes it when it completes (removeOnComplete).
+   */
+  timeoutJobHere: boolean;
+}
 
 export async function writeQuestion(
   c: Collaborators,
@@ -93,8 +106,7 @@ export async function finishQuestion(
   c: Collaborators,
   id: string,
   outcome: Outcome,
-  reason: EndReason,
-  endedBy?: string,
+  { reason, endedBy, timeoutJobHere }: Finisher,
 ): Promise<FinishResult> {
   const { cmd, keys: k } = c;
   let reply: FinishReply;
@@ -114,17 +126,19 @@ export async function finishQuestion(
       k.held(''),
       k.user(''),
       k.schema(''),
+      timeoutJobHere && reason === 'timed_out' ? '1' : '0',
     ];
     reply = (await cmd.questionFinish(k.question(id), k.ended, ...args)) as FinishReply;
   } catch (err) {
     throw commandError('finish', err);
   }
   if (reply[0] === 'missing') return { won: false, state: 'missing' };
+  if (reply[0] === 'early') throw new NotDueError(id, Number(reply[1]));
   const hash = pairs(reply[1]);
   const question = parseQuestion(hash);
   if (question === undefined) return { won: false, state: 'missing' };
   if (reply[0] === 'lost') return { won: false, state: question.state, question };
-  await removeTimers(c, id, Number(hash.reminders ?? 0));
+  await removeTimers(c, id, Number(hash.reminders ?? 0), !timeoutJobHere);
   await removeFromInboxes(c, question);
   return { won: true, question };
 }
@@ -174,10 +188,16 @@ async function addTimers(c: Collaborators, question: Question, remindAt: number[
 }
 
 /** Cleanup only: a surviving job finds the question finished (its finish loses, a reminder is skipped). */
-async function removeTimers(c: Collaborators, id: string, reminderCount: number): Promise<void> {
+async function removeTimers(
+  c: Collaborators,
+  id: string,
+  reminderCount: number,
+  timeoutJob: boolean,
+): Promise<void> {
   const { queue, reminders, logger } = c;
   try {
-    await Promise.all([queue.remove(id), removeReminders(reminders, id, reminderCount)]);
+    const timeout = timeoutJob ? [queue.remove(id)] : [];
+    await Promise.all([...timeout, removeReminders(reminders, id, reminderCount)]);
   } catch (err) {
     logger.warn({ err, id }, 'could not remove timer jobs; they will find the question finished');
   }
