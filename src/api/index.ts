@@ -26,6 +26,9 @@ import { apiRouter, API_PREFIX } from './router.js';
 import { allowListOf, refuseCallbackUrl } from '../webhooks/index.js';
 import { apiTimeoutMs } from './settings.js';
 
+/** Without ELICIT_RELAY_WEBHOOK_SECRET no replica delivers (src/webhooks/start.ts): a callback would never come. */
+const UNSIGNED_WEBHOOKS =
+  'webhooks are off: ELICIT_RELAY_WEBHOOK_SECRET is not set, so nothing would be sent';
 export { EndedEvents, type EndedEvent } from './ended.js';
 export { questionView } from './questions.js';
 
@@ -109,7 +112,9 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
     end: (id, outcome, reason) => deps.relay.end(id, outcome, reason),
     checkSchema: (schema) => void deps.checkSchema(schema),
     timeoutMs: apiTimeoutMs,
-    refuseCallback: (callback) => refuseCallbackUrl(callback, allowed)?.reason,
+    refuseCallback: (callback) =>
+      refuseCallbackUrl(callback, allowed)?.reason ??
+      (config.api.webhookSecret === undefined ? UNSIGNED_WEBHOOKS : undefined),
     ended,
     idempotency: new Idempotency(redis, (client, key) => k.idempotency(client, key), deps.clock),
     clock: deps.clock,

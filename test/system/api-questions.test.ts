@@ -112,6 +112,12 @@ describe('the questions API', () => {
     expect((badHook.body.error as { message: string }).message).toMatch(
       /^\/callbackUrl: host evil.example is not allowed/,
     );
+    // The host is allowed, but this harness has no ELICIT_RELAY_WEBHOOK_SECRET: nothing would deliver it.
+    const unsigned = await ask({ callbackUrl: 'https://hooks.example/hook' });
+    expect([unsigned.status, (unsigned.body.error as { message: string }).message]).toEqual([
+      400,
+      '/callbackUrl: webhooks are off: ELICIT_RELAY_WEBHOOK_SECRET is not set, so nothing would be sent',
+    ]);
     expect((await ask({ timeout: '45d' })).status).toBe(400);
     const notJson = await api('POST', '/questions', { body: '{"message":' });
     expect([notJson.status, codeOf(notJson)]).toEqual([400, 'invalid_json']);
