@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { singleWorkspace } from '../../src/slack/workspaces.js';
 import { classifySlackError, slackHandler } from '../../src/slack/outbox/index.js';
 import { type RecordedCall, type SlackStandin, startSlackStandin } from '../../src/standin/index.js';
-import { Outbox, type OutboxJob } from '../../src/slack/outbox/index.js';
+import { OUTBOX_DEFAULT_DEADLINE_MS, Outbox, type OutboxJob } from '../../src/slack/outbox/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 
 const BOT_TOKEN = 'xoxb-outbox-test';
@@ -38,12 +38,13 @@ afterEach(async () => {
   await standin.close();
 });
 
-async function startOutbox(): Promise<Outbox> {
+async function startOutbox(opts: { clock?: () => number; channelPaceMs?: number } = {}): Promise<Outbox> {
   outbox = await Outbox.open({
     url: redisUrl(),
     prefix: uniquePrefix(),
     logger: quiet,
     retryBaseMs: RETRY_BASE_MS,
+    ...opts,
   });
   await outbox.start(slackHandler(singleWorkspace(client)), classifySlackError);
   return outbox;
@@ -148,5 +149,20 @@ describe('Slack calls through the outbox', () => {
     const result = await box.send({ ...card(standin.dmChannelOf('U1')), deadline: Date.now() + 1_000 });
     expect(result).toEqual({ ok: false, error: 'deadline' });
     expect(posts()).toHaveLength(1);
+  });
+
+  it('makes a call sent without a deadline that waited its paced slot longer than the default deadline', async () => {
+    // A flood's card updates wait their Tier 3 slots for ≈ 10 min; before, the default 5 min ran from send(),
+    // so every update queued past 5 min gave up with "deadline" and its card kept its buttons. The clock is
+    // moved past 5 min once the second post is queued (its slot is 1 s behind the first, by channel pace).
+    let now = Date.now();
+    const box = await startOutbox({ clock: () => now, channelPaceMs: 1_000 });
+    const dm = standin.dmChannelOf('U1');
+    expect(await box.send(card(dm, 'first'))).toMatchObject({ ok: true });
+    const second = await box.send(card(dm, 'second'), () => {
+      now += OUTBOX_DEFAULT_DEADLINE_MS + 500;
+    });
+    expect(second).toMatchObject({ ok: true });
+    expect(posts().map((c) => c.args.text)).toEqual(['first', 'second']);
   });
 });

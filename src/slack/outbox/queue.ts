@@ -27,7 +27,14 @@ import { settleWithin } from '../../settle.js';
 import { Waiters, isOutboxResult } from './waiters.js';
 
 export { OUTBOX_QUEUE } from '../../redis/index.js';
-/** Deadline of a call sent without one, in ms from send(): bounds retries of card updates. */
+/** A Redis failure as the outbox's StoreError. */
+const rethrowAs =
+  (what: string) =>
+  (err: unknown): never => {
+    throw commandError(what, err);
+  };
+
+/** Deadline of a call sent without one, in ms from its paced slot: bounds retries of card updates. */
 export const OUTBOX_DEFAULT_DEADLINE_MS = 5 * 60_000;
 /** First 5xx/network retry waits this long, doubling each time, in ms (BullMQ exponential backoff). */
 export const OUTBOX_RETRY_BASE_MS = 1_000;
@@ -188,13 +195,15 @@ export class Outbox {
    * `queued` runs once the job is in Redis, where any replica's worker makes the call if this one dies.
    */
   async send(job: OutboxJob, queued?: () => void): Promise<OutboxResult> {
-    const deadline = job.deadline ?? this.clock() + OUTBOX_DEFAULT_DEADLINE_MS;
+    const pace = this.paceOf(job);
+    const delay = pace ? await this.reserve(pace, 0).catch(rethrowAs('outbox send')) : 0;
+    // The default deadline runs from the call's slot: the wait for Slack's budget (a flood's card updates wait
+    // ≈ 10 min at Tier 3) is not a reason to give up on a card update.
+    const deadline = job.deadline ?? this.clock() + delay + OUTBOX_DEFAULT_DEADLINE_MS;
     // The job id is ours, so the wait is registered before the job exists and no completion is missed.
     const id = job.key ?? randomUUID();
     const waiting = this.p.waiters.wait(id, Math.max(0, deadline - this.clock()) + WAIT_GRACE_MS);
     try {
-      const pace = this.paceOf(job);
-      const delay = pace ? await this.reserve(pace, 0) : 0;
       await this.p.queue.add(job.method, { ...job, deadline }, { ...this.jobOptions(id), delay });
       // The same key sent earlier may have finished already: no event will come, so read its result.
       if (job.key !== undefined) await this.settleFinished(id);
