@@ -44,8 +44,8 @@ export interface AnsweringOptions {
 }
 
 export interface ActOptions {
-  /** Language of field errors. */
-  locale?: Locale;
+  /** Language of field errors; a lookup still under way is awaited beside the question's reads. */
+  locale?: Locale | Promise<Locale>;
   /** Called exactly once with the outcome (for an ending act: after the transition, before the card update). */
   reply: (reply: Reply) => Promise<void>;
 }
@@ -84,7 +84,7 @@ export class Answering {
     id: string,
     actor: Actor,
     act: Act,
-    locale: Locale | undefined,
+    locale: Locale | Promise<Locale> | undefined,
     reply: OnceReply,
   ): Promise<void> {
     const situation = await this.situation(id, actor, act, locale);
@@ -123,10 +123,10 @@ export class Answering {
     id: string,
     actor: Actor,
     act: Act,
-    locale: Locale | undefined,
+    localeLookup: Locale | Promise<Locale> | undefined,
   ): Promise<Situation> {
     const { store, mayAnswer, policyOf } = this.options;
-    const question = await store.get(id);
+    const [question, locale] = await Promise.all([store.get(id), localeLookup]);
     const base = { question, actor, act, ...(locale ? { locale } : {}) };
     if (!question || refusalBeforeMembership(question, actor)) {
       return { ...base, mayAnswer: false, draft: undefined, policy: { review: 'never', onClose: 'cancel' } };
