@@ -3,7 +3,7 @@
 // becoming mentions.
 import type { Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
 import type { EndReason } from '../src/relay/types.js';
-import { uiText, type Locale, type UiText } from './i18n.js';
+import { endedLabel, uiText, type Locale, type UiText } from './i18n.js';
 import { DECLINE_ACTION, RESPOND_ACTION } from './ids.js';
 import { BUTTON_TEXT_MAX, BUTTON_VALUE_MAX, SECTION_TEXT_MAX } from './slack-limits.js';
 import { SlackLimitError, escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, section, truncate } from './text.js';
@@ -115,9 +115,10 @@ function endedStatus(
   input: { reason: EndReason; mode?: 'form' | 'url'; requester?: string },
   t: UiText,
 ): string {
-  if (input.mode === 'url' && input.reason === 'answered') return t.linkOpened;
   const who = input.requester;
-  if (input.reason !== 'withdrawn' || who === undefined || isUserId(who)) return t.ended[input.reason];
+  if (input.reason !== 'withdrawn' || who === undefined || isUserId(who)) {
+    return endedLabel(t, input.reason, input.mode);
+  }
   return t.withdrawnBy(automation(who, t));
 }
 

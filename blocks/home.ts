@@ -4,7 +4,7 @@ import { HEADER_TEXT_MAX } from './slack-limits.js';
 import type { Button, ContextBlock, HomeView, KnownBlock } from '@slack/types';
 import type { AnswerSummary } from '../src/relay/types.js';
 import { button, deadlineContext, serverName } from './card.js';
-import { uiText, type Locale } from './i18n.js';
+import { endedLabel, uiText, type Locale } from './i18n.js';
 import { commandText } from './i18n-commands.js';
 import { DECLINE_ACTION, RESPOND_ACTION, URL_CONSENT_ACTION } from './ids.js';
 import { mrkdwn, mrkdwnChunks, mrkdwnContext, plain, section } from './text.js';
@@ -101,7 +101,7 @@ function hrefOf(url: string): string | undefined {
 
 function answerBlock(a: HomeAnswer, locale?: Locale): ContextBlock {
   const t = uiText(locale);
-  const status = a.mode === 'url' && a.reason === 'answered' ? t.linkOpened : t.ended[a.reason];
+  const status = endedLabel(t, a.reason, a.mode);
   const [message] = mrkdwnChunks(a.message, RECENT_MESSAGE_MAX, 1);
   const seconds = Math.floor(a.at / 1000);
   const fallback = new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ');

@@ -12,6 +12,16 @@ export function localeOf(slackLocale?: string): Locale {
 
 type Count = (n: number) => string;
 
+/**
+ * An ended question's status: a URL question's own words for a link opened, or given up on. A URL card has no
+ * form to close, so its 'closed' (the contract's reason for a cancel by the person's own act) is its Cancel.
+ */
+export function endedLabel(t: UiText, reason: EndReason, mode?: 'form' | 'url'): string {
+  if (mode === 'url' && reason === 'answered') return t.linkOpened;
+  if (mode === 'url' && reason === 'closed') return t.linkCancelled;
+  return t.ended[reason];
+}
+
 export interface UiText {
   needsInput: (server: string) => string;
   /** Nudge in the card's thread before the deadline. */
@@ -42,6 +52,8 @@ export interface UiText {
   /** An API question its automation withdrew (`who` is `automation(name)`). */
   withdrawnBy: (who: string) => string;
   linkOpened: string;
+  /** A URL question the person gave up on (a 2026 URL card's Cancel; stored as reason 'closed'). */
+  linkCancelled: string;
   from: (server: string) => string;
   titleFallback: string;
   submit: string;
@@ -74,6 +86,8 @@ export interface UiText {
   urlAgain: (server: string) => string;
   urlRetry: string;
   urlCancel: string;
+  /** A 2026 URL request's first card: what its Cancel does. */
+  urlCancelHint: string;
   /** Why a click or submit changed nothing. */
   refusals: {
     answered: string;
@@ -149,6 +163,7 @@ const en: UiText = {
   byPerson: (status, mention) => `${status} by ${mention}`,
   withdrawnBy: (who) => `Withdrawn by ${who}`,
   linkOpened: 'Link opened',
+  linkCancelled: 'Cancelled',
   from: (server) => `From ${server}`,
   titleFallback: 'Request',
   submit: 'Send',
@@ -182,6 +197,7 @@ const en: UiText = {
     `${server} says the step behind the link is not done yet. Finish it there, then press Retry; Cancel ends the call.`,
   urlRetry: 'Retry',
   urlCancel: 'Cancel',
+  urlCancelHint: 'Cancel stops the call that asks for this link.',
   refusals: {
     answered: 'This question has already been answered.',
     declined: 'This question has already been declined.',
@@ -251,6 +267,7 @@ const zhCN: UiText = {
   byPerson: (status, mention) => `${mention} ${status}`,
   withdrawnBy: (who) => `已由${who}撤回`,
   linkOpened: '已打开链接',
+  linkCancelled: '已取消',
   from: (server) => `来自 ${server}`,
   titleFallback: '请求',
   submit: '发送',
@@ -284,6 +301,7 @@ const zhCN: UiText = {
     `${server} 表示链接中的步骤尚未完成。请在那里完成后点击“重试”；“取消”会结束此次调用。`,
   urlRetry: '重试',
   urlCancel: '取消',
+  urlCancelHint: '“取消”会结束请求此链接的调用。',
   refusals: {
     answered: '此问题已有人回答。',
     declined: '此问题已被拒绝。',

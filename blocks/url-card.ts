@@ -73,6 +73,11 @@ export function urlCard(input: {
   deadline: number;
   /** UI language; English when absent. */
   locale?: Locale;
+  /**
+   * A 2026 URL request (no completion notification; the call goes on after each answer): its card has Cancel,
+   * which ends the call, from the first round on, so the person can always stop it.
+   */
+  roundLink?: boolean;
   /** A 2026 server asks for this link again (its step is not done): Retry and Cancel instead of Decline. */
   again?: boolean;
 }): SlackMessage {
@@ -85,9 +90,8 @@ export function urlCard(input: {
     facts.https ? '' : t.urlNotHttps,
     facts.hasUserInfo ? t.urlUserInfo : '',
   ].filter((w) => w !== '');
-  const again: ContextBlock[] = input.again
-    ? [{ type: 'context', elements: [mrkdwn(t.urlAgain(`*${server}*`))] }]
-    : [];
+  const roundHint = input.again ? t.urlAgain(`*${server}*`) : input.roundLink ? t.urlCancelHint : undefined;
+  const again: ContextBlock[] = roundHint ? [{ type: 'context', elements: [mrkdwn(roundHint)] }] : [];
   const warning: ContextBlock[] =
     warnings.length > 0 ? [{ type: 'context', elements: warnings.map((w) => mrkdwn(w)) }] : [];
   return {
@@ -107,12 +111,12 @@ export function urlCard(input: {
         block_id: 'elicit_actions',
         elements: [
           { ...button(t.openLink, URL_CONSENT_ACTION, input.questionId), url: facts.href, style: 'primary' },
-          ...(input.again
-            ? [
-                button(t.urlRetry, URL_RETRY_ACTION, input.questionId),
-                button(t.urlCancel, URL_CANCEL_ACTION, input.questionId),
-              ]
-            : [button(t.decline, DECLINE_ACTION, input.questionId)]),
+          input.again
+            ? button(t.urlRetry, URL_RETRY_ACTION, input.questionId)
+            : button(t.decline, DECLINE_ACTION, input.questionId),
+          ...(input.again || input.roundLink
+            ? [button(t.urlCancel, URL_CANCEL_ACTION, input.questionId)]
+            : []),
         ],
       },
     ],

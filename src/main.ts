@@ -76,6 +76,7 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
   parts.push('Slack background work', () => slack.settle());
   const relay = new Relay({
     store: opened.store,
+    links: opened.store.roundLinks(),
     surface: slack.surface,
     checkSchema: slack.checks.schema,
     checkUrl: slack.checks.url,

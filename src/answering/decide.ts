@@ -100,6 +100,8 @@ export function decide(situation: Situation): Decision {
     case 'consent':
       return question.url ? accept({}) : { kind: 'ignore' };
     case 'cancel':
+      // The contract (PRODUCT.md) names no other reason for a cancel by the person's own act: a URL question's
+      // 'closed' is shown as "Cancelled" (blocks/i18n.ts endedLabel), since a link has no form to close.
       return question.url
         ? { kind: 'finish', outcome: { action: 'cancel' }, reason: 'closed' }
         : { kind: 'ignore' };

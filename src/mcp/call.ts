@@ -23,11 +23,21 @@ export const MIN_QUESTION_MS = 1000;
  */
 export type WithdrawReason = 'withdrawn' | 'call_ended';
 
+/**
+ * The id the hub gives a 2026 URL request (which has none): `mrtr:<call>:<key>`, the same in every round of one
+ * call. `callId` is a durable call's continuation id (the same on whichever replica asks the round), else the
+ * run's own.
+ */
+export const roundLinkId = (callId: string, key: string): string => `mrtr:${callId}:${key}`;
+
 export class CallRun {
-  /** Names this call in the ids the hub gives its 2026 URL requests (`mrtr:<id>:<key>`), stable across rounds. */
+  /** Names a call that keeps no durable rounds in its 2026 URL requests' ids (see roundLinkId). */
   readonly id = randomUUID();
-  /** The ids of the 2026 URL requests this call asked: the sink learns they are settled when the call ends. */
-  readonly links = new Set<string>();
+  /**
+   * The ids of the 2026 URL requests this call asked (a resumed call: those its round may have asked on the
+   * replica that asked it): the sink learns they are settled when the call ends.
+   */
+  readonly links: Set<string>;
   readonly origin: Origin;
   /** The task the server created for this call (task-augmented calls only). */
   taskId: string | undefined;
@@ -52,6 +62,10 @@ export class CallRun {
     private readonly clock: Clock,
   ) {
     this.origin = { ...call.origin };
+    const resumed = call.resume;
+    this.links = new Set(
+      Object.keys(resumed?.answers ?? {}).map((key) => roundLinkId(resumed?.id ?? '', key)),
+    );
     this.signal = call.signal ? AbortSignal.any([call.signal, this.expiry.signal]) : this.expiry.signal;
     if (call.timeoutMs !== undefined) {
       this.deadline = clock.now() + call.timeoutMs;

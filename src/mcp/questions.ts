@@ -9,7 +9,7 @@ import {
   type ElicitResult,
   type RequestId,
 } from '@modelcontextprotocol/client';
-import type { CallRun, WithdrawReason } from './call.js';
+import { roundLinkId, type CallRun, type WithdrawReason } from './call.js';
 import { combineForms } from './round-form.js';
 import {
   parseElicitation,
@@ -167,7 +167,7 @@ export class SessionQuestions {
     run: CallRun | undefined,
     round?: RoundRef,
   ) {
-    const linkId = run === undefined ? undefined : `mrtr:${run.id}:${String(id)}`;
+    const linkId = run === undefined ? undefined : roundLinkId(round?.id ?? run.id, String(id));
     const request = parseElicitation(params, linkId);
     if (request.mode === 'url' && request.elicitationId === linkId) run?.links.add(linkId);
     // No call of ours caused it: the session's person (whoever called last) did not ask, so it is not theirs.

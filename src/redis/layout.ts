@@ -21,6 +21,8 @@
 //   ${prefix}:{q}:round:<id>:requests  hash  request key → the inputRequests entry's JSON
 //   ${prefix}:{q}:round:<id>:answers   hash  request key → the answer's JSON, first answer kept
 //   ${prefix}:{q}:rounds:open       zset    ids of rounds in progress, scored by deadline (the take-over list)
+//   ${prefix}:{q}:link:<server>:<id>  string  the latest question of a 2026 URL request (id `mrtr:…`), until its
+//                                   call ends (src/store/round-links.ts); expires with that question's record
 // BullMQ queues, owner `{bull}` (BullMQ builds the keys below `${prefix}:{bull}:<queue>:` itself):
 //   timeouts, reminders (src/store), outbox (src/slack/outbox), webhooks (src/webhooks)
 // Slack's own state (src/slack), owner `slack`; one key per command, so no hash tag is needed:
@@ -67,6 +69,8 @@ export interface Keys {
   roundRequests(id: string): string;
   roundAnswers(id: string): string;
   readonly openRounds: string;
+  /** The latest question of a 2026 URL request of `server` (its hub-given `mrtr:` id). */
+  roundLink(server: string, elicitationId: string): string;
   /** The BullMQ `prefix` option: queue keys become `${bullPrefix}:${queueName}:...`. */
   readonly bullPrefix: string;
   history(userId: string): string;
@@ -103,6 +107,7 @@ export function keys(prefix: string): Keys {
     roundRequests: (id) => `${prefix}:{q}:round:${id}:requests`,
     roundAnswers: (id) => `${prefix}:{q}:round:${id}:answers`,
     openRounds: `${prefix}:{q}:rounds:open`,
+    roundLink: (server, elicitationId) => `${prefix}:{q}:link:${server}:${elicitationId}`,
     bullPrefix: `${prefix}:{bull}`,
     history: (userId) => `${slack}:history:${userId}`,
     modals: (questionId) => `${slack}:modals:${questionId}`,

@@ -26,7 +26,7 @@ import type {
 import type { Clock } from '../clock.js';
 import { relayErrorCode } from './errors.js';
 import { reminderTimes } from './reminders.js';
-import { endWaitsForCall, isRoundLink } from './round-links.js';
+import { endWaitsForCall, isRoundLink, type RoundLink, type RoundLinkStore } from './round-links.js';
 import { cardsOf } from './types.js';
 
 /** What the relay needs from durable state (implemented by src/store). */
@@ -44,8 +44,15 @@ export interface RelayStore {
   saveDraft(id: string, userId: string, draft: Draft): Promise<boolean>;
 }
 
-/** What changed on a question's card: it ended (by this person's act, when one ended it), or its link's step is done. */
-export type CardChange = { kind: 'ended'; byUserId?: string } | { kind: 'url_completed' };
+/**
+ * What changed on a question's card (`byUserId`: the person whose act ended it, when one did): 'ended' = it
+ * ended, those who follow questions (the App Home) are told and the card shows it; 'ended_card_waits' = it
+ * ended, but its card (a 2026 round link's, see round-links.ts) keeps its buttons until the call ends, so only
+ * those who follow are told; 'settled' = that call ended, and the card shows the end (those who follow were
+ * told already); 'url_completed' = its link's step is done.
+ */
+export type CardChange =
+  { kind: 'ended' | 'ended_card_waits' | 'settled'; byUserId?: string } | { kind: 'url_completed' };
 
 /**
  * What posting a question gave: every card that is out (one per place the question goes), and why the others
@@ -146,6 +153,8 @@ export interface UrlAsk extends Omit<FormAsk, 'requestedSchema'> {
 
 export interface RelayOptions {
   store: RelayStore;
+  /** The latest question of each 2026 URL request, shared by the replicas (see round-links.ts). */
+  links: RoundLinkStore;
   surface: Surface;
   /** Checks that the form can be rendered; throws RelayError('invalid_schema') when it cannot. */
   checkSchema: (requestedSchema: unknown) => unknown;
@@ -163,14 +172,14 @@ export interface RelayOptions {
 
 type Waiter = (outcome: Outcome) => void;
 
-/** URL-mode questions remembered for notifications/elicitation/complete; the oldest go first beyond this. */
+/** 2025 URL-mode questions remembered for notifications/elicitation/complete; the oldest go first beyond this. */
 const URL_QUESTIONS_MAX = 10_000;
 
 export class Relay {
   private readonly waiters = new Map<string, Waiter>();
   /** Card posts of detached questions in flight (endAllWaiting awaits them). */
   private readonly deliveries = new Set<Promise<void>>();
-  /** Question ids of the URL-mode questions asked here, by server and elicitationId. */
+  /** Question ids of the 2025 URL-mode questions asked here, by server and elicitationId. */
   private readonly urlQuestions = new Map<string, string>();
 
   private readonly clock: RelayClock;
@@ -231,7 +240,8 @@ export class Relay {
   async askUrl(ask: UrlAsk): Promise<Outcome> {
     this.options.checkUrl(ask.url);
     const { signal, url, elicitationId, rateLimit, ...fields } = ask;
-    const replaces = await this.previousCards(fields.server, elicitationId);
+    const link = { server: fields.server, elicitationId };
+    const replaces = isRoundLink(elicitationId) ? await this.previousCards(link) : undefined;
     return await this.askPerson(
       { ...fields, requestedSchema: null, url: { url, elicitationId, ...(replaces ? { replaces } : {}) } },
       signal,
@@ -239,9 +249,9 @@ export class Relay {
     );
   }
 
-  /** The cards of the previous round's question for the same 2026 URL request, asked here; none otherwise. */
-  private async previousCards(server: string, elicitationId: string): Promise<CardRef[] | undefined> {
-    const id = isRoundLink(elicitationId) ? this.urlQuestions.get(urlKey(server, elicitationId)) : undefined;
+  /** The cards of the previous round's question for the same 2026 URL request, on whichever replica it was asked. */
+  private async previousCards(link: RoundLink): Promise<CardRef[] | undefined> {
+    const id = await this.options.links.latest(link);
     const previous = id === undefined ? undefined : await this.options.store.get(id);
     const cards = previous === undefined ? [] : cardsOf(previous);
     return cards.length > 0 ? cards : undefined;
@@ -253,12 +263,9 @@ export class Relay {
    */
   async settleLinks(server: string, elicitationIds: string[]): Promise<void> {
     for (const elicitationId of elicitationIds) {
-      const key = urlKey(server, elicitationId);
-      const id = this.urlQuestions.get(key);
-      if (id === undefined) continue;
-      this.urlQuestions.delete(key);
-      const question = await this.options.store.get(id);
-      if (question?.card && endWaitsForCall(question)) await this.updateEndedCard(question);
+      const id = await this.options.links.settle({ server, elicitationId });
+      const question = id === undefined ? undefined : await this.options.store.get(id);
+      if (question?.card && endWaitsForCall(question)) await this.showEnd(question, 'settled');
     }
   }
 
@@ -280,8 +287,18 @@ export class Relay {
       await this.options.surface.updateCard(question, { kind: 'url_completed' });
   }
 
-  private rememberUrl(question: Question): void {
+  /** Notes a URL question: a 2026 round link's for every replica, a 2025 one's here (for completeUrl). */
+  private async rememberUrl(question: Question): Promise<void> {
     if (!question.url) return;
+    const { elicitationId } = question.url;
+    if (isRoundLink(elicitationId)) {
+      await this.options.links.note(
+        { server: question.server, elicitationId },
+        question.id,
+        question.timeoutMs,
+      );
+      return;
+    }
     const oldest = this.urlQuestions.keys().next();
     if (this.urlQuestions.size >= URL_QUESTIONS_MAX && !oldest.done) this.urlQuestions.delete(oldest.value);
     this.urlQuestions.set(urlKey(question.server, question.url.elicitationId), question.id);
@@ -297,7 +314,7 @@ export class Relay {
         fields.server,
       ),
     });
-    this.rememberUrl(question);
+    await this.rememberUrl(question);
     this.options.observer?.created(question);
     const answered = new Promise<Outcome>((resolve) => this.waiters.set(question.id, resolve));
     // Both paths also resolve locally, so the MCP request never hangs even if Redis lost the question.
@@ -347,8 +364,9 @@ export class Relay {
     await options.beforeCard?.(result);
     if (result.won) this.options.observer?.ended(result.question);
     // Without a card yet (a click can beat attachCard by milliseconds), the card's poster updates it (deliver).
-    if (result.won && result.question.card && !endWaitsForCall(result.question))
-      await this.updateEndedCard(result.question);
+    if (result.won && result.question.card) {
+      await this.showEnd(result.question, endWaitsForCall(result.question) ? 'ended_card_waits' : 'ended');
+    }
     return result;
   }
 
@@ -374,7 +392,8 @@ export class Relay {
     if (state === 'pending' || state === 'missing') return;
     // It ended before the cards were attached, so its winner saw none: they are ours to update.
     const finished = await this.options.store.get(question.id);
-    if (finished?.card && !this.waitsForCallHere(finished)) await this.updateEndedCard(finished);
+    if (finished?.card)
+      await this.showEnd(finished, (await this.waitsForCall(finished)) ? 'ended_card_waits' : 'ended');
   }
 
   /** Someone asked will never see this question: it ends now rather than time out silently. */
@@ -393,15 +412,19 @@ export class Relay {
   }
 
   /** A round link's card whose call has not ended yet (settleLinks has not run for it). */
-  private waitsForCallHere(question: Question): boolean {
+  private async waitsForCall(question: Question): Promise<boolean> {
     const link = question.url;
     if (link === undefined || !endWaitsForCall(question)) return false;
-    return this.urlQuestions.get(urlKey(question.server, link.elicitationId)) === question.id;
+    const latest = await this.options.links.latest({
+      server: question.server,
+      elicitationId: link.elicitationId,
+    });
+    return latest === question.id;
   }
 
-  private async updateEndedCard(question: Question): Promise<void> {
+  private async showEnd(question: Question, kind: 'ended' | 'ended_card_waits' | 'settled'): Promise<void> {
     const byUserId = question.endedBy;
-    await this.options.surface.updateCard(question, { kind: 'ended', ...(byUserId ? { byUserId } : {}) });
+    await this.options.surface.updateCard(question, { kind, ...(byUserId ? { byUserId } : {}) });
   }
 
   private async endAndRelease(id: string, reason: EndReason): Promise<void> {

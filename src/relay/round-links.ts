@@ -4,7 +4,9 @@
 // next round's question takes over the previous one's card (the same message is updated, with Retry and
 // Cancel). So a round link's card does not show its end while the call goes on: that update would race the
 // next round's in the outbox, which keeps no order between them. It shows its end when the call ends
-// (Relay.settleLinks), and never when the next round took the card.
+// (Relay.settleLinks), and never when the next round took the card. Which question was the latest for each
+// link is kept in Redis (RoundLinkStore), not in the asking replica's memory: a durable round taken over by
+// another replica (src/rounds) asks the link again there, and the call may end there.
 import type { EndReason, Question } from './types.js';
 
 const ROUND_LINK_PREFIX = 'mrtr:';
@@ -19,4 +21,23 @@ export const isRoundLink = (elicitationId: string): boolean => elicitationId.sta
 export function endWaitsForCall(question: Pick<Question, 'url' | 'reason'>): boolean {
   if (question.url === undefined || !isRoundLink(question.url.elicitationId)) return false;
   return question.reason !== undefined && CALL_GOES_ON.includes(question.reason);
+}
+
+/** A 2026 URL request of one call: the asking server and the hub's `mrtr:` id. */
+export interface RoundLink {
+  server: string;
+  elicitationId: string;
+}
+
+/**
+ * The latest question asked for each 2026 URL request, shared by every replica (src/store): the next round, on
+ * whichever replica asks it, takes over that question's card, and the replica where the call ends settles it.
+ */
+export interface RoundLinkStore {
+  /** Notes `questionId` as the latest question of `link`, kept as long as its record (timeout + retention). */
+  note(link: RoundLink, questionId: string, timeoutMs: number): Promise<void>;
+  /** The latest question of `link`, until it is settled; undefined when none (or it expired). */
+  latest(link: RoundLink): Promise<string | undefined>;
+  /** The call ended: answers the latest question of `link` and forgets it, so it is settled once. */
+  settle(link: RoundLink): Promise<string | undefined>;
 }

@@ -17,6 +17,7 @@ import {
 import { systemClock, type Clock } from '../clock.js';
 import { RelayError } from '../relay/errors.js';
 import type { CardChange, PostedCards, Surface } from '../relay/relay.js';
+import { isRoundLink } from '../relay/round-links.js';
 import { cardsOf, type CardRef, type Place, type Question } from '../relay/types.js';
 import type { Outbox, OutboxJob } from './outbox/index.js';
 import { placeOfQuestion, type Audience } from './audience.js';
@@ -119,7 +120,12 @@ export class SlackSurface implements Surface {
       ...aboutOf(question),
     };
     return question.url
-      ? urlCard({ ...input, url: question.url.url, again: question.url.replaces !== undefined })
+      ? urlCard({
+          ...input,
+          url: question.url.url,
+          roundLink: isRoundLink(question.url.elicitationId),
+          again: question.url.replaces !== undefined,
+        })
       : requestCard({ ...input, secretFields: secretLabels(question) });
   }
 
@@ -148,15 +154,22 @@ export class SlackSurface implements Surface {
     this.observers.push(observer);
   }
 
-  /** The one way a posted card changes (each of the question's cards): it ended, or its link's step is done. */
+  /**
+   * The one way a posted card changes (each of the question's cards): it ended (observers told, then the card
+   * shows it, unless it waits for its call), its call ended (the card shows it), or its link's step is done.
+   */
   async updateCard(question: Question, change: CardChange): Promise<void> {
-    if (!question.card) return;
+    if (!question.card || question.state === 'pending') return;
+    if (change.kind === 'ended' || change.kind === 'ended_card_waits') {
+      for (const observer of this.observers) observer.ended(question, change.byUserId);
+    }
+    if (change.kind === 'ended_card_waits') return;
     const card =
-      change.kind === 'ended'
-        ? await this.endedCardOf(question, change.byUserId)
-        : await this.completedCardOf(question);
+      change.kind === 'url_completed'
+        ? await this.completedCardOf(question)
+        : await this.endedCardOf(question, change.byUserId);
     if (!card) return;
-    const kind = change.kind === 'ended' ? 'ended' : 'completed';
+    const kind = change.kind === 'url_completed' ? 'completed' : 'ended';
     await allOrFirstFailure(
       cardsOf(question).map(async (posted, index) => {
         const updated = await this.outbox.send({
@@ -171,10 +184,9 @@ export class SlackSurface implements Surface {
     );
   }
 
-  /** The ended card (observers told first), or undefined while the question is pending. */
+  /** The ended card; undefined while the question is pending. */
   private async endedCardOf(question: Question, byUserId?: string): Promise<SlackMessage | undefined> {
     if (question.state === 'pending') return undefined;
-    for (const observer of this.observers) observer.ended(question, byUserId);
     const locale = await this.locales.of(question.userId, question.origin.teamId);
     const answer = this.answerOf(question, locale);
     return endedCard({

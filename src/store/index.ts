@@ -19,4 +19,5 @@ export {
 } from './lease.js';
 export type { RateLimit } from './pending.js';
 export { ENDED_MAX_LEN } from './transitions.js';
-export { MemoryBackend, MemoryRelayStore } from './memory.js';
+export { MemoryBackend, MemoryRelayStore, MemoryRoundLinks } from './memory.js';
+export { RedisRoundLinks } from './round-links.js';

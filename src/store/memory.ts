@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../clock.js';
 import type { RelayStore } from '../relay/relay.js';
+import type { RoundLink, RoundLinkStore } from '../relay/round-links.js';
 import type {
   CardRef,
   Draft,
@@ -158,3 +159,25 @@ export class MemoryRelayStore implements RelayStore {
     }
   }
 }
+
+/** The latest question of each 2026 URL request in one process (RedisRoundLinks' contract; nothing expires). */
+export class MemoryRoundLinks implements RoundLinkStore {
+  private readonly latestIds = new Map<string, string>();
+
+  note(link: RoundLink, questionId: string): Promise<void> {
+    this.latestIds.set(linkKey(link), questionId);
+    return Promise.resolve();
+  }
+
+  latest(link: RoundLink): Promise<string | undefined> {
+    return Promise.resolve(this.latestIds.get(linkKey(link)));
+  }
+
+  settle(link: RoundLink): Promise<string | undefined> {
+    const id = this.latestIds.get(linkKey(link));
+    this.latestIds.delete(linkKey(link));
+    return Promise.resolve(id);
+  }
+}
+
+const linkKey = (link: RoundLink): string => `${link.server}\u0000${link.elicitationId}`;

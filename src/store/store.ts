@@ -33,6 +33,8 @@ import { settleWithin } from '../settle.js';
 import { Lease, OrphanSweeper, type LeaseOptions, type SweepOptions } from './lease.js';
 import { admit, pendingFor, undeliveredBefore, type RateLimit } from './pending.js';
 import { draftField, pairs, parseDraft, parseQuestion } from './record.js';
+import { RedisRoundLinks } from './round-links.js';
+import type { RoundLinkStore } from '../relay/round-links.js';
 import { readRecords } from './schemas.js';
 import { reminderHandler } from './reminders.js';
 import { withScripts } from './scripts.js';
@@ -119,6 +121,11 @@ export class QuestionStore {
       await endClient(cmd, false);
       throw commandError('start-up', err);
     }
+  }
+
+  /** The latest question of each 2026 URL request, on this store's connection and retention. */
+  roundLinks(): RoundLinkStore {
+    return new RedisRoundLinks(this.c.cmd, this.c.keys, this.c.retentionSec);
   }
 
   /** Writes a pending question, its indexes and its timer jobs; refuses with 'draining' after drain(). */

@@ -29,6 +29,7 @@ async function setUp(fail: boolean) {
   const cards = surface(fail);
   const relay = new Relay({
     store,
+    links: store.roundLinks(),
     surface: cards,
     checkSchema: () => undefined,
     checkUrl: () => undefined,

@@ -51,6 +51,7 @@ async function replicas(content: AuditContentMode = 'none') {
     const ui = surface();
     const relay = new Relay({
       store,
+      links: store.roundLinks(),
       surface: ui,
       checkSchema: checkFormSchema,
       checkUrl: () => undefined,

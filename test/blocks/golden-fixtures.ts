@@ -235,6 +235,21 @@ const thirty = {
 };
 
 /** A card's context: the server's own name and version, and who ran the tool. */
+/** A 2026 URL request of the fixture's url_steps, as its cards show it (English, Chinese). */
+const STEPS_LINK = {
+  questionId: 'q-124',
+  server: 'everything',
+  message: 'Link your account',
+  url: 'https://example.com/link?flow=steps',
+  deadline: 1796205600000,
+};
+const STEPS_LINK_ZH = {
+  ...STEPS_LINK,
+  server: 'github-助手',
+  message: '请关联你的账号',
+  locale: 'zh-CN' as const,
+};
+
 const about = { serverInfo: { name: 'github-mcp', version: '1.4.2', title: 'GitHub' }, requester: 'U1' };
 const approval = {
   type: 'object',
@@ -369,23 +384,24 @@ export const goldenFixtures: Record<string, () => unknown> = {
       deadline: 1796205600000,
       locale: 'zh-CN',
     }),
+  'url-card-round': () =>
+    urlCard({
+      ...STEPS_LINK,
+      roundLink: true,
+    }),
+  'url-card-round-zh-CN': () =>
+    urlCard({
+      ...STEPS_LINK_ZH,
+      roundLink: true,
+    }),
   'url-card-again': () =>
     urlCard({
-      questionId: 'q-124',
-      server: 'everything',
-      message: 'Link your account',
-      url: 'https://example.com/link?flow=steps',
-      deadline: 1796205600000,
+      ...STEPS_LINK,
       again: true,
     }),
   'url-card-again-zh-CN': () =>
     urlCard({
-      questionId: 'q-124',
-      server: 'github-助手',
-      message: '请关联你的账号',
-      url: 'https://example.com/link?flow=steps',
-      deadline: 1796205600000,
-      locale: 'zh-CN',
+      ...STEPS_LINK_ZH,
       again: true,
     }),
   'ended-card-url-opened': () =>
@@ -396,6 +412,16 @@ export const goldenFixtures: Record<string, () => unknown> = {
       reason: 'answered',
       byUserId: 'U1',
       mode: 'url',
+    }),
+  'ended-card-url-cancelled': () =>
+    endedCard({
+      server: 'everything',
+      message: 'Link your account',
+      state: 'cancelled',
+      reason: 'closed',
+      byUserId: 'U1',
+      mode: 'url',
+      locale: 'zh-CN',
     }),
   'home-inbox': () =>
     homeView({

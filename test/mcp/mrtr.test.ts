@@ -206,6 +206,27 @@ describe('McpHub against a 2026-07-28 (MRTR) server', () => {
     expect(sink.settled).toEqual([[ids[0]]]);
   });
 
+  it('names a durable call’s URL request after its continuation, which any replica resuming it shares', async () => {
+    const store = new MemoryRoundStore();
+    const opened: string[] = [];
+    const open = store.open.bind(store);
+    store.open = async (round) => {
+      const kept = await open(round);
+      opened.push(kept.id);
+      return kept;
+    };
+    const logger = { warn: () => undefined };
+    const rounds = roundKeeper({ store, claimant: 'r1', clock: systemClock, logger });
+    const accept = (): Outcome => ({ action: 'accept', content: {} });
+    const { hub: h, sink } = makeHub(accept, [], undefined, 10, rounds);
+    const result = await h.callTool({ server: 'modern', tool: 'url_steps', args: {}, origin, durable: true });
+    expect(result.text).toBe('account linked after 2 checks');
+    const ids = sink.asked.map((a) => (a.request.mode === 'url' ? a.request.elicitationId : ''));
+    expect(opened).toHaveLength(1);
+    expect(ids).toEqual([`mrtr:${opened[0]}:link`, `mrtr:${opened[0]}:link`]);
+    expect(sink.settled).toEqual([[ids[0]]]);
+  });
+
   it('ends a 2026 URL flow with the cancel its card answered', async () => {
     const { hub: h } = makeHub(() => ({ action: 'cancel' }));
     expect((await call(h, 'url_steps')).text).toBe('link cancelled');

@@ -47,6 +47,7 @@ async function relayWith(surface: Surface, reminderTimes?: (timeoutMs: number, n
   stores.push(store);
   const relay = new Relay({
     store,
+    links: store.roundLinks(),
     surface,
     checkSchema: checkFormSchema,
     checkUrl: () => undefined,

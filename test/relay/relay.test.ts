@@ -105,6 +105,7 @@ async function setUp(
   const relay = new Relay({
     ...(options.reminderTimes ? { reminderTimes: options.reminderTimes } : {}),
     store,
+    links: store.roundLinks(),
     surface,
     checkSchema: checkFormSchema,
     checkUrl: () => undefined,

@@ -1,7 +1,9 @@
 // A 2026 URL request asked again by the next round of its call (#17.5): the relay hands the previous round's
-// card to the next question (kept in its stored record), never sends the previous question's ended update
-// (it would race the next round's update of the same message), and shows the last question's end once the
-// call ends (settleLinks). On a real Redis store, with a surface that records what it was asked to do.
+// card to the next question (kept in its stored record), never sends the previous question's ended card update
+// (it would race the next round's update of the same message) but tells the surface each question ended (the
+// App Home follows), and shows the last question's end once the call ends (settleLinks). The latest question
+// of each link is in Redis, so a round taken over by another replica finds the card. On a real Redis store,
+// with a surface that records what it was asked to do.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { Relay, type CardChange, type PostedCards, type Surface } from '../../src/relay/relay.js';
@@ -45,17 +47,14 @@ afterEach(async () => {
   await Promise.all(stores.splice(0).map((s) => s.close()));
 });
 
-async function setUp() {
-  const store = await QuestionStore.open({
-    url: redisUrl(),
-    prefix: uniquePrefix(),
-    holderId: 'holder-a',
-    logger: silent,
-  });
+/** One replica: its store (on `prefix`), surface and relay. */
+async function setUp(prefix = uniquePrefix(), holderId = 'holder-a') {
+  const store = await QuestionStore.open({ url: redisUrl(), prefix, holderId, logger: silent });
   stores.push(store);
   const surface = new CardLog();
   const relay = new Relay({
     store,
+    links: store.roundLinks(),
     surface,
     checkSchema: checkFormSchema,
     checkUrl: () => undefined,
@@ -93,16 +92,36 @@ describe('a 2026 URL request asked again', () => {
   it('takes over the previous round’s card; only the last question’s card shows the end, once the call ends', async () => {
     const setup = await setUp();
     const first = await askAndAccept(setup, 'mrtr:call-1:link');
-    expect(setup.surface.changes).toEqual([]);
+    expect(setup.surface.changes).toEqual([[first.id, 'ended_card_waits']]);
     const firstCard = (await setup.store.get(first.id))?.card;
     expect(firstCard).toEqual({ channel: 'D1', ts: '1.1' });
     const second = await askAndAccept(setup, 'mrtr:call-1:link');
     expect(second.url?.replaces).toEqual([firstCard]);
     expect((await setup.store.get(second.id))?.url?.replaces).toEqual([firstCard]);
     expect((await setup.store.get(second.id))?.card).toEqual(firstCard);
-    expect(setup.surface.changes).toEqual([]);
+    const ends = [
+      [first.id, 'ended_card_waits'],
+      [second.id, 'ended_card_waits'],
+    ];
+    expect(setup.surface.changes).toEqual(ends);
     await setup.relay.settleLinks('fixture', ['mrtr:call-1:link']);
-    expect(setup.surface.changes).toEqual([[second.id, 'ended']]);
+    expect(setup.surface.changes).toEqual([...ends, [second.id, 'settled']]);
+    await setup.relay.settleLinks('fixture', ['mrtr:call-1:link']);
+    expect(setup.surface.changes).toHaveLength(3);
+  });
+
+  it('finds the previous round’s card asked on another replica, and the call ends on a third', async () => {
+    const prefix = uniquePrefix();
+    const asking = await setUp(prefix, 'holder-a');
+    const takingOver = await setUp(prefix, 'holder-b');
+    const ending = await setUp(prefix, 'holder-c');
+    const first = await askAndAccept(asking, 'mrtr:call-1:link');
+    const second = await askAndAccept(takingOver, 'mrtr:call-1:link');
+    const firstCard = (await asking.store.get(first.id))?.card;
+    expect(second.url?.replaces).toEqual([firstCard]);
+    expect(takingOver.surface.changes).toEqual([[second.id, 'ended_card_waits']]);
+    await ending.relay.settleLinks('fixture', ['mrtr:call-1:link']);
+    expect(ending.surface.changes).toEqual([[second.id, 'settled']]);
   });
 
   it('gives another call’s request, or another key, a card of its own', async () => {

@@ -265,3 +265,17 @@ export async function childReplica(
   }
   return { run, port };
 }
+
+/** A childReplica with `servers` (for a test to SIGKILL through `doomed.child`), and a Slack driver for its events. */
+export async function doomedReplica(
+  of: Pick<Harness, 'prefix' | 'standin'>,
+  servers: Record<string, unknown>,
+): Promise<{ doomed: CliRun; driver: SlackDriver }> {
+  const { run: doomed, port } = await childReplica(of, {}, servers);
+  const driver = new SlackDriver({
+    eventsUrl: `http://127.0.0.1:${port}/slack/events`,
+    signingSecret: SIGNING_SECRET,
+    standin: of.standin,
+  });
+  return { doomed, driver };
+}

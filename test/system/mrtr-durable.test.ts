@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { keys } from '../../src/redis/index.js';
 import { ROUND_LEASE_MS, TAKE_OVER_EVERY_MS } from '../../src/rounds/index.js';
-import { SlackDriver } from '../../src/standin/index.js';
+import type { SlackDriver } from '../../src/standin/index.js';
 import { startMrtrFixture, type HttpPeer } from '../mcp/peers.js';
 import { redisUrl } from '../setup/context.js';
 import { holdRetries } from '../support/hold-retries.js';
 import { resultText } from '../support/slack-text.js';
 import type { CliRun } from './child.js';
-import { SIGNING_SECRET, childReplica, startHarness, type Harness } from './harness.js';
+import { doomedReplica, startHarness, type Harness } from './harness.js';
 
 describe('durable 2026 rounds across replicas', () => {
   let peer: HttpPeer;
@@ -91,23 +91,12 @@ describe('durable 2026 rounds across replicas', () => {
     );
   }
 
-  /** A bot replica in a child process (SIGKILLed by the test), and a Slack driver for its events. */
-  async function doomedReplica(url: string): Promise<{ doomed: CliRun; driver: SlackDriver }> {
-    const { run: doomed, port } = await childReplica(h, {}, { modern: { url } });
-    const driver = new SlackDriver({
-      eventsUrl: `http://127.0.0.1:${port}/slack/events`,
-      signingSecret: SIGNING_SECRET,
-      standin: h.standin,
-    });
-    return { doomed, driver };
-  }
-
   /**
    * `counted` run by `userId` on a doomed replica, once both its cards are out; their declines, clicked later
    * through replica 0 (First?) and `secondAt` (Second?).
    */
   async function askedByDoomed(userId: string, secondAt: SlackDriver) {
-    const { doomed, driver } = await doomedReplica(peer.url);
+    const { doomed, driver } = await doomedReplica(h, { modern: { url: peer.url } });
     await driver.slashCommand({ userId, command: '/mcp', text: 'run modern counted {}' });
     const first = await declineOf(userId, 'First?', h.drivers[0]!);
     const second = await declineOf(userId, 'Second?', secondAt);
@@ -146,7 +135,7 @@ describe('durable 2026 rounds across replicas', () => {
     { timeout: ROUND_LEASE_MS + TAKE_OVER_EVERY_MS + 60_000 },
     async () => {
       const hold = await holdRetries(peer.url);
-      const { doomed, driver } = await doomedReplica(hold.url);
+      const { doomed, driver } = await doomedReplica(h, { modern: { url: hold.url } });
       try {
         await driver.slashCommand({ userId: 'U2', command: '/mcp', text: 'run modern counted {}' });
         // Answered through a survivor; the doomed replica holds the questions, records both answers and claims
