@@ -21,6 +21,8 @@ interface ScenarioContext {
   client_secret?: string;
   private_key_pem?: string;
   signing_algorithm?: string;
+  /** auth/wif-jwt-bearer: the workload's JWT (the bot reads it from `auth.assertionFile`). */
+  valid_jwt?: string;
 }
 
 /** The sign-in for `serverUrl` in the scenario the CLI named in MCP_CONFORMANCE_SCENARIO (undefined: none). */
@@ -32,7 +34,13 @@ export function conformanceAuth(serverUrl: string, env = process.env): McpAuth |
 }
 
 function sessionAuthFor(serverUrl: string, context: ScenarioContext): SessionAuth {
-  const { client_id: clientId, client_secret: clientSecret, private_key_pem: pem } = context;
+  const { client_id: clientId, client_secret: clientSecret, private_key_pem: pem, valid_jwt: jwt } = context;
+  if (clientId !== undefined && jwt !== undefined)
+    return deploymentAuth('conformance', {
+      kind: 'workload',
+      clientId,
+      assertion: () => Promise.resolve(jwt),
+    });
   if (clientId !== undefined && pem !== undefined) {
     const algorithm = context.signing_algorithm ?? 'ES256';
     return deploymentAuth('conformance', { kind: 'jwt', clientId, privateKeyPem: pem, algorithm });

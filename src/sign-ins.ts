@@ -91,11 +91,19 @@ function personSignInServer(server: ServerConfig): PersonSignInServer[] {
   ];
 }
 
-/** A `clientCredentials` server's grant; its private key file is read once, at start-up. */
+/**
+ * A `clientCredentials` server's grant (its private key file is read once, at start-up), or a
+ * `workloadIdentity` server's (its JWT file is read at each token request: the platform rotates it).
+ */
 function deploymentGrant(server: ServerConfig): Promise<[string, DeploymentGrant]>[] {
   const { auth } = server;
+  const scopes = auth?.scopes === undefined ? {} : { scopes: auth.scopes };
+  if (auth?.mode === 'workloadIdentity') {
+    const { clientId, assertionFile } = auth;
+    const assertion = async (): Promise<string> => (await readFile(assertionFile, 'utf8')).trim();
+    return [Promise.resolve([server.name, { kind: 'workload', clientId, assertion, ...scopes }])];
+  }
   if (auth?.mode !== 'clientCredentials') return [];
-  const scopes = auth.scopes === undefined ? {} : { scopes: auth.scopes };
   const { clientId, clientSecret, privateKeyFile } = auth;
   if (privateKeyFile === undefined)
     return [

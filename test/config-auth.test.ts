@@ -69,6 +69,13 @@ describe('auth: per server', () => {
     });
   });
 
+  it('reads workloadIdentity: a client id and the file of the JWT the platform issues the workload', () => {
+    expect(
+      load(server('{ mode: workloadIdentity, clientId: bot, assertionFile: /var/run/token, scopes: [a] }'))
+        .servers[0]?.auth,
+    ).toEqual({ mode: 'workloadIdentity', clientId: 'bot', assertionFile: '/var/run/token', scopes: ['a'] });
+  });
+
   it('a deployment grant alone needs the token key but no public URL', () => {
     const config = load(server('{ mode: clientCredentials, clientId: bot, clientSecret: x }'), {
       ELICIT_RELAY_TOKEN_KEY: KEY,
@@ -89,6 +96,12 @@ describe('auth: per server', () => {
     [
       '{ mode: clientCredentials, clientId: a, clientSecret: b, privateKeyFile: c }',
       'mcpServers.tracker.auth',
+    ],
+    ['{ mode: workloadIdentity, assertionFile: /t }', 'mcpServers.tracker.auth.clientId'],
+    ['{ mode: workloadIdentity, clientId: a }', 'mcpServers.tracker.auth.assertionFile'],
+    [
+      '{ mode: workloadIdentity, clientId: a, assertionFile: /t, clientSecret: b }',
+      'mcpServers.tracker.auth.clientSecret',
     ],
     ['{ clientSecret: "${UNSET_SECRET}" }', 'mcpServers.tracker.auth.clientSecret'],
     ['[oauth]', 'mcpServers.tracker.auth'],

@@ -1,14 +1,14 @@
 // Per server `auth:` (MCP authorization, issue #20) and the settings every sign-in needs: the key that
 // encrypts tokens in Redis and the public URL of the bot's OAuth callback.
-//   auth: { mode: none | oauth | clientCredentials, clientId?, clientSecret? (${VAR}), scopes?, metadataUrl?,
-//           tokenEndpointAuthMethod?, privateKeyFile?, signingAlgorithm? }
+//   auth: { mode: none | oauth | clientCredentials | workloadIdentity, clientId?, clientSecret? (${VAR}), scopes?,
+//           metadataUrl?, tokenEndpointAuthMethod?, privateKeyFile?, signingAlgorithm?, assertionFile? }
 import { ConfigError } from './error.js';
 import type { ServerAuthConfig, ServerConfig, SignInConfig } from './types.js';
 
 type Env = Record<string, string | undefined>;
 type Expand = (key: string, value: string) => string;
 
-const MODES = ['none', 'oauth', 'clientCredentials'] as const;
+const MODES = ['none', 'oauth', 'clientCredentials', 'workloadIdentity'] as const;
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
 const KNOWN_KEYS = [
   'mode',
@@ -19,6 +19,7 @@ const KNOWN_KEYS = [
   'tokenEndpointAuthMethod',
   'privateKeyFile',
   'signingAlgorithm',
+  'assertionFile',
 ];
 
 /** `auth` of one server; undefined for none. Only HTTP servers sign in (stdio servers get env instead). */
@@ -45,7 +46,7 @@ export function readServerAuth(
     throw new ConfigError(
       `${at}.mode`,
       `${JSON.stringify(entry.mode)} is not a mode`,
-      'Use none, oauth or clientCredentials.',
+      'Use none, oauth, clientCredentials or workloadIdentity.',
     );
   if (mode === 'none') return undefined;
   if (transportKind === 'stdio')
@@ -71,7 +72,39 @@ export function readServerAuth(
       ),
     };
   }
+  if (mode === 'workloadIdentity') return readWorkloadIdentity(at, common, text('assertionFile'));
   return readClientCredentials(at, common, text('privateKeyFile'), text('signingAlgorithm'));
+}
+
+function readWorkloadIdentity(
+  at: string,
+  common: { clientId?: string; clientSecret?: string; scopes?: string[] },
+  assertionFile: string | undefined,
+): ServerAuthConfig {
+  if (common.clientId === undefined)
+    throw new ConfigError(
+      `${at}.clientId`,
+      'is missing',
+      'workloadIdentity needs the client id the authorization server knows the workload by.',
+    );
+  if (assertionFile === undefined)
+    throw new ConfigError(
+      `${at}.assertionFile`,
+      'is missing',
+      'Give the path of the JWT the platform issues to the workload (e.g. a projected service account token).',
+    );
+  if (common.clientSecret !== undefined)
+    throw new ConfigError(
+      `${at}.clientSecret`,
+      'is set with workloadIdentity',
+      'The workload JWT is the credential; remove clientSecret.',
+    );
+  return {
+    mode: 'workloadIdentity',
+    clientId: common.clientId,
+    assertionFile,
+    ...optional('scopes', common.scopes),
+  };
 }
 
 function readClientCredentials(

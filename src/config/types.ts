@@ -133,6 +133,14 @@ export type ServerAuthConfig =
       privateKeyFile?: string;
       signingAlgorithm?: string;
       scopes?: string[];
+    }
+  | {
+      /** Workload identity federation (SEP-1933): the platform's JWT for the workload as a JWT-bearer grant. */
+      mode: 'workloadIdentity';
+      clientId: string;
+      /** The JWT's file, read at each token request (platforms rotate it). */
+      assertionFile: string;
+      scopes?: string[];
     };
 
 /** The settings every sign-in needs; present once any server has `auth`. */

@@ -11,16 +11,14 @@ const TIMING = 'sse-retry';
 
 /**
  * Scenarios the bot does not pass, with the exact checks that fail and why. None is a check the bot
- * gets wrong by accident: each is a part of a 2026 spec change or an extension the bot does not implement yet.
+ * gets wrong by accident: each is an extension the bot does not implement.
  */
 const NOT_IMPLEMENTED: Record<string, { why: string; failed: string[] }> = {
   'auth/enterprise-managed-authorization': {
-    why: 'extension: the bot signs in with authorization code or client credentials, not token exchange + JWT bearer',
+    why:
+      "extension SEP-990: the token exchange needs the person's ID token from the enterprise IdP; the bot knows " +
+      'people by their Slack identity only and holds no IdP ID token, and a deployment grant has no person',
     failed: ['complete-flow-jwt-bearer', 'complete-flow-token-exchange'],
-  },
-  'auth/wif-jwt-bearer': {
-    why: 'extension: the bot has no workload identity federation (JWT bearer grant); it asks for authorization code',
-    failed: ['wif-grant-type'],
   },
 };
 
