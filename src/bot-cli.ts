@@ -12,7 +12,13 @@ import {
 import { createLogger, type LogFormat } from './logger.js';
 import { start } from './main.js';
 import { type CliArgs, SANDBOX_USAGE, UsageError, parseCliArgs } from './sandbox/args.js';
-import { sandboxServers, startSandbox, type RunningSandbox, type SandboxOptions } from './sandbox/index.js';
+import {
+  TRACKER,
+  sandboxServers,
+  startSandbox,
+  type RunningSandbox,
+  type SandboxOptions,
+} from './sandbox/index.js';
 import {
   PrivateRedisError,
   isLoopbackRedis,
@@ -49,7 +55,7 @@ function fail(message: string, exitCode: number): never {
 
 /** The command line: no arguments runs the bot; `sandbox [--server …]` runs the sandbox with more servers. */
 function readArgs(argv: string[], config: AppConfig): CliArgs {
-  const taken = [...sandboxServers(), ...config.servers].map((s) => s.name);
+  const taken = [...sandboxServers().map((s) => s.name), TRACKER, ...config.servers.map((s) => s.name)];
   try {
     return parseCliArgs(argv, { cwd: process.cwd(), taken });
   } catch (error) {
@@ -139,6 +145,10 @@ function announce(banner: string, sandbox: RunningSandbox): void {
   process.stdout.write(`${banner}: open ${sandbox.url}\n`);
   const token = sandbox.api.tokenFromEnv ? 'the one in ELICIT_RELAY_API_TOKEN' : sandbox.api.token;
   process.stdout.write(`elicit-relay sandbox: Automations API at ${sandbox.api.url}, token ${token}\n`);
+  process.stdout.write(
+    `elicit-relay sandbox: the tracker signs people in at the local authorization server ${sandbox.signIn.issuer}; ` +
+      'their tokens are sealed in Redis with a sandbox key made for this run (not ELICIT_RELAY_TOKEN_KEY)\n',
+  );
 }
 
 /** SIGTERM and SIGINT stop what `running` starts, once it has started, then exit (0, or 1 when stopping failed). */

@@ -13,12 +13,15 @@ import {
   sandboxApi,
 } from './automations.js';
 import { Changes } from './changes.js';
+import { forgetEarlierSignIns } from './oauth/forget.js';
+import { startSandboxSignIn } from './oauth/index.js';
 import { SANDBOX_PEOPLE, SUGGESTED_COMMANDS, sandboxServers } from './people.js';
 import { type PageDeps, listenPage, servePage } from './server.js';
 import { Timeline } from './state.js';
 
 export { SandboxError } from './actions.js';
 export { APPROVAL_SCHEMA, type Automations, type ReceivedWebhook } from './automations.js';
+export { TRACKER } from './oauth/index.js';
 export { SANDBOX_PEOPLE, SLOW_TIMEOUT_MS, sandboxServers } from './people.js';
 export type { PersonState, TimelineItem, ViewState } from './state.js';
 
@@ -41,26 +44,33 @@ export interface RunningSandbox {
   url: string;
   /** The Automations API at the page's address; `tokenFromEnv`: ELICIT_RELAY_API_TOKEN (not printed). */
   api: { url: string; token: string; tokenFromEnv: boolean };
-  /** The bot's own HTTP port (the page passes /api/v1 and /mcp on to it). */
+  /** The bot's own HTTP port (the page passes /api/v1, /mcp and the sign-in callback on to it). */
   botPort: number;
+  /** The local authorization server the tracker's sign-in uses (tokens sealed with a key made for this run). */
+  signIn: { issuer: string };
   stop(): Promise<void>;
 }
 
 const BOT_TOKEN = 'xoxb-sandbox';
 
-function serversOf(extra: ServerConfig[] = []): ServerConfig[] {
+/** The examples and the tracker, then `extra`; a same-named one of `extra` replaces an example. */
+function serversOf(tracker: ServerConfig, extra: ServerConfig[] = []): ServerConfig[] {
   const names = new Set(extra.map((s) => s.name));
-  return [...sandboxServers().filter((s) => !names.has(s.name)), ...extra];
+  return [...[...sandboxServers(), tracker].filter((s) => !names.has(s.name)), ...extra];
 }
 
-/** The bot's config in the sandbox: HTTP mode against the stand-in, on a free internal port. */
+/**
+ * The bot's config in the sandbox: HTTP mode against the stand-in, on a free internal port; sign-ins come
+ * back to the page's address (`publicUrl`), and tokens are sealed with a key made for this run.
+ */
 function botConfig(
   opts: SandboxOptions,
-  apiUrl: string,
+  where: { apiUrl: string; publicUrl: string; tokenKey: Buffer },
   signingSecret: string,
   servers: ServerConfig[],
   api: ApiConfig,
 ): SlackAppConfig {
+  const { apiUrl, publicUrl, tokenKey } = where;
   return {
     slack: { mode: 'http', signingSecret, auth: 'token', botToken: BOT_TOKEN, apiUrl },
     redis: { url: opts.redisUrl, prefix: opts.redisPrefix },
@@ -68,6 +78,7 @@ function botConfig(
     configPath: '(sandbox)',
     servers,
     api,
+    signIn: { tokenKey, publicUrl },
   };
 }
 
@@ -112,6 +123,21 @@ function pageDeps(opts: SandboxOptions, started: Started): PageDeps {
   };
 }
 
+/** Runs `steps` from the last one started back to the first (what a failed start or a stop undoes). */
+async function undo(steps: (() => Promise<void>)[]): Promise<void> {
+  for (const step of [...steps].reverse()) await step();
+}
+
+/** `start()`'s value, or, when it throws, everything started before it stopped and the error passed on. */
+async function orUndo<T>(started: (() => Promise<void>)[], start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    await undo(started);
+    throw error;
+  }
+}
+
 export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox> {
   // A fresh secret each run: only this process's driver can sign requests the bot accepts.
   const signingSecret = randomBytes(16).toString('hex');
@@ -124,37 +150,33 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
     page.server.closeAllConnections();
     return new Promise<void>((resolve) => page.server.close(() => resolve()));
   };
-  const standin = await startSlackStandin({ botToken: BOT_TOKEN, users: { ...SANDBOX_PEOPLE } }).catch(
-    async (error: unknown) => {
-      await closePage();
-      throw error;
-    },
+  const stops = [closePage];
+  const standin = await orUndo(stops, () =>
+    startSlackStandin({ botToken: BOT_TOKEN, users: { ...SANDBOX_PEOPLE } }),
   );
-  const servers = serversOf(opts.extraServers);
-  const config = botConfig(opts, standin.apiUrl, signingSecret, servers, api.config);
-  const bot = await start(config, opts.logger).catch(async (error: unknown) => {
-    await standin.close();
-    await closePage();
-    throw error;
-  });
+  stops.push(() => standin.close());
+  const signIn = await orUndo(stops, startSandboxSignIn);
+  stops.push(() => signIn.stop());
+  const servers = serversOf(signIn.server, opts.extraServers);
+  // AES-256-GCM, 32 bytes, made for this run: the sandbox never needs ELICIT_RELAY_TOKEN_KEY.
+  const where = { apiUrl: standin.apiUrl, publicUrl: baseUrl, tokenKey: randomBytes(32) };
+  const config = botConfig(opts, where, signingSecret, servers, api.config);
+  const bot = await orUndo(stops, () => start(config, opts.logger));
+  stops.push(() => bot.stop());
+  const people = Object.keys(SANDBOX_PEOPLE);
+  await orUndo(stops, () => forgetEarlierSignIns({ ...config, people, ...where, logger: opts.logger }));
   const deps = pageDeps(opts, { standin, bot, signingSecret, servers, api, baseUrl, receiverHost });
-  try {
-    servePage(deps, page.server);
-  } catch (error) {
-    await bot.stop();
-    await standin.close();
-    await closePage();
-    throw error;
-  }
+  await orUndo(stops, () => Promise.resolve(servePage(deps, page.server)));
   return {
     url: `${baseUrl}/`,
     api: { url: `${baseUrl}/api/v1`, token: api.token, tokenFromEnv: api.tokenFromEnv },
     botPort: bot.port,
+    signIn: { issuer: signIn.issuer.href },
     stop: async () => {
+      // The page (and the long-polls it passes on) first, then the bot, then what the bot talks to.
       deps.changes.close();
       await closePage();
-      await bot.stop();
-      await standin.close();
+      await undo(stops.slice(1));
     },
   };
 }

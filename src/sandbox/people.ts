@@ -16,6 +16,7 @@ export const SUGGESTED_COMMANDS = [
   '/mcp run forms sign_in {}',
   '/mcp run approvals deploy {"service": "web", "env": "production"}',
   '/mcp run slow ask {}',
+  '/mcp run tracker hello {}',
   '/mcp servers',
 ];
 
@@ -27,14 +28,19 @@ const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 // at the same relative place in both trees: examples/*.ts beside src, dist/examples/*.js beside dist/src.
 const fromSource = import.meta.url.endsWith('.ts');
 
-function exampleServer(name: string, timeoutMs: number, slack?: SlackPolicy): ServerConfig {
+/** How to run examples/<name> with this Node: its command line, and (from source) the folder to run it in. */
+export function exampleCommand(name: string): { command: string; args: string[]; cwd?: string } {
   const file = fileURLToPath(new URL(`../../examples/${name}.${fromSource ? 'ts' : 'js'}`, import.meta.url));
   // tsx is resolved from the child's working directory, so run it at the repository root.
   const cwd = fileURLToPath(new URL('../../', import.meta.url));
   const args = fromSource ? ['--import', 'tsx', file] : [file];
+  return { command: process.execPath, args, ...(fromSource && { cwd }) };
+}
+
+function exampleServer(name: string, timeoutMs: number, slack?: SlackPolicy): ServerConfig {
   return {
     name,
-    transport: { kind: 'stdio', command: process.execPath, args, env: {}, ...(fromSource && { cwd }) },
+    transport: { kind: 'stdio', env: {}, ...exampleCommand(name) },
     elicitationTimeoutMs: timeoutMs,
     elicitationMode: 'form',
     ...(slack && { slack }),

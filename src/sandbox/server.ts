@@ -6,7 +6,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer, r
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../logger.js';
-import { McpClientError, type ToolSummary } from '../mcp/index.js';
+import { CALLBACK_PATH, McpClientError, type ToolSummary } from '../mcp/index.js';
 import { StandinError } from '../standin/index.js';
 import { ACTIONS, type ActionDeps, SandboxError } from './actions.js';
 import { type Automations, RECEIVER_PATH, type WebhookReceiver } from './automations.js';
@@ -37,7 +37,7 @@ export interface PageDeps extends ActionDeps {
   /** The tools of one server, as one person's MCP session lists them. */
   listTools(server: string, userId: string): Promise<ToolSummary[]>;
   logger: Logger;
-  /** The bot's own HTTP port: /api/v1 and /mcp are passed on to it. */
+  /** The bot's own HTTP port: /api/v1, /mcp and the sign-in callback are passed on to it. */
   botPort: number;
   receiver: WebhookReceiver;
   /** The Automations panel's commands for one person. */
@@ -80,8 +80,9 @@ async function state(deps: PageDeps, url: URL, res: ServerResponse): Promise<voi
   });
 }
 
-/** The bot's paths the page's address also serves: the Automations API and the MCP endpoint. */
-const isBotPath = (path: string): boolean => path.startsWith('/api/v1/') || path === '/mcp';
+/** The bot's paths the page's address also serves: the Automations API, the MCP endpoint, the sign-in callback. */
+const isBotPath = (path: string): boolean =>
+  path.startsWith('/api/v1/') || path === '/mcp' || path === CALLBACK_PATH;
 
 /** Streams the request to the bot and its answer back, headers and status unchanged. */
 function forward(deps: PageDeps, req: IncomingMessage, res: ServerResponse): void {

@@ -4,7 +4,7 @@
 // are connected; their waiting call then completes with their token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECT_ACTION } from '../../blocks/index.js';
-import { startOAuthServer, type OAuthServer } from '../fixtures/oauth-server.js';
+import { startOAuthServer, type OAuthServer } from '../../src/sandbox/oauth/index.js';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/protected-server.js';
 import { freePort } from '../system/child.js';
 import { startHarness, type Harness } from '../system/harness.js';

@@ -12,7 +12,7 @@ import {
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
-import { startOAuthServer, type OAuthServer } from '../fixtures/oauth-server.js';
+import { startOAuthServer, type OAuthServer } from '../../src/sandbox/oauth/index.js';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/protected-server.js';
 
 const REDIRECT = 'http://127.0.0.1:9/oauth/mcp/callback';

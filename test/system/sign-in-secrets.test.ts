@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECT_ACTION } from '../../blocks/index.js';
 import { redisUrl } from '../setup/context.js';
 import { captureLogs, type CapturedLogs } from '../slack/log-capture.js';
-import { startOAuthServer, type OAuthServer } from '../fixtures/oauth-server.js';
+import { startOAuthServer, type OAuthServer } from '../../src/sandbox/oauth/index.js';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/protected-server.js';
 import { startHarness, type Harness } from './harness.js';
 

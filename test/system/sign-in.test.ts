@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CONNECT_ACTION } from '../../blocks/index.js';
 import type { RecordedCall } from '../../src/standin/index.js';
 import { captureLogs } from '../slack/log-capture.js';
-import { startOAuthServer, type OAuthServer } from '../fixtures/oauth-server.js';
+import { startOAuthServer, type OAuthServer } from '../../src/sandbox/oauth/index.js';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/protected-server.js';
 import { apiOf } from './api-support.js';
 import { startHarness, type Harness } from './harness.js';

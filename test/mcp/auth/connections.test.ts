@@ -14,7 +14,7 @@ import {
   VaultConnections,
   type SignInNeeded,
 } from '../../../src/mcp/index.js';
-import { startOAuthServer, type OAuthServer } from '../../fixtures/oauth-server.js';
+import { startOAuthServer, type OAuthServer } from '../../../src/sandbox/oauth/index.js';
 import { startProtectedServer, type ProtectedServer } from '../../fixtures/protected-server.js';
 import { deleteUnder } from '../../support/redis-cleanup.js';
 import { redisUrl, uniquePrefix } from '../../setup/context.js';

@@ -13,7 +13,7 @@ import {
 } from '../../../src/mcp/index.js';
 import { Sealer } from '../../../src/mcp/auth/sealed.js';
 import { TokenVault } from '../../../src/mcp/auth/vault.js';
-import { startOAuthServer, type OAuthServer } from '../../fixtures/oauth-server.js';
+import { startOAuthServer, type OAuthServer } from '../../../src/sandbox/oauth/index.js';
 import { startProtectedServer, type ProtectedServer } from '../../fixtures/protected-server.js';
 import { deleteUnder } from '../../support/redis-cleanup.js';
 import { redisUrl, uniquePrefix } from '../../setup/context.js';

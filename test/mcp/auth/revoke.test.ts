@@ -5,7 +5,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PersonGrants, Sealer, TokenVault, VaultConnections } from '../../../src/mcp/index.js';
-import { startOAuthServer, type OAuthServer } from '../../fixtures/oauth-server.js';
+import { startOAuthServer, type OAuthServer } from '../../../src/sandbox/oauth/index.js';
 import { startProtectedServer, type ProtectedServer } from '../../fixtures/protected-server.js';
 import { deleteUnder } from '../../support/redis-cleanup.js';
 import { redisUrl, uniquePrefix } from '../../setup/context.js';
