@@ -10,7 +10,7 @@ const WORKER_CONCURRENCY = 20;
 /** Creations in flight while filling the store. */
 const CREATE_CONCURRENCY = 50;
 
-async function pool(n: number, concurrency: number, op: (i: number) => Promise<void>): Promise<void> {
+export async function pool(n: number, concurrency: number, op: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < n) await op(next++);

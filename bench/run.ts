@@ -6,6 +6,7 @@
 //   BENCH_TIMEOUT_SPREAD_MS  deadlines spread over this many ms, default max(3000, BENCH_TIMEOUTS)
 //   BENCH_BOT_N              full-bot elicitation cycles, default 50 (0 skips the bot benchmark)
 //   BENCH_BURST              timeouts due at the same moment in the burst run, default 10000 (0 skips it)
+//   BENCH_HOLDER_RSS         in-flight questions in the holder RSS run, default 10000 (0 skips it)
 //   BENCH_MEMORY             bursts of pending questions through the whole bot, default "1000,2000" ("" skips)
 //   BENCH_API_N              Automations API create→card and end→webhook samples, default 50 (0 skips them)
 //   BENCH_WAITERS            long-poll waiters held on one replica, default 1000 (0 skips)
@@ -22,6 +23,7 @@ import type { StoreLogger } from '../src/store/index.js';
 import { automationsBench } from './automations.js';
 import { botBench } from './bot.js';
 import { burstBench } from './burst.js';
+import { holderRssBench } from './holder-rss.js';
 import { clusterLifecycleBench } from './cluster.js';
 import { formBench } from './forms.js';
 import { holdersBench } from './holders.js';
@@ -68,6 +70,7 @@ async function main(): Promise<void> {
   const spreadMs = intEnv('BENCH_TIMEOUT_SPREAD_MS', Math.max(3_000, count));
   const botN = intEnv('BENCH_BOT_N', 50);
   const burst = intEnv('BENCH_BURST', 10_000);
+  const holderRss = intEnv('BENCH_HOLDER_RSS', 10_000);
   const apiN = intEnv('BENCH_API_N', 50);
   const mcpN = intEnv('BENCH_MCP_N', 200);
   const waiters = intEnv('BENCH_WAITERS', 1_000);
@@ -101,6 +104,10 @@ async function main(): Promise<void> {
     if (redisMemory > 0)
       await step(`redis memory (${redisMemory} pending)`, () => redisMemoryBench(opts, redisMemory));
     if (burst > 0) await step(`burst (${burst} due at once)`, () => burstBench({ ...opts, count: burst }));
+    if (holderRss > 0)
+      await step(`rss: a holder with ${holderRss} questions in flight`, () =>
+        holderRssBench(opts, holderRss),
+      );
     // A floor after the long runs shows how much the machine drifted during the run.
     await step('PING again', async () => [
       { ...(await pingFloor(url, 10_000)), name: 'PING again (drift check)' },
