@@ -93,7 +93,13 @@ async function startCli(o: {
 }
 
 async function stopChild(run: CliRun): Promise<void> {
-  if (run.child.exitCode !== null || run.child.signalCode !== null) return;
+  if (run.child.exitCode !== null || run.child.signalCode !== null) {
+    // The bot died under the load: what it said last is the run's explanation.
+    const { code, stderr } = await run.done;
+    const said = `${stderr}${run.stdout()}`.trim().split('\n').slice(-5).join('\n');
+    console.error(`… the bot had exited (code ${String(code)}); its last lines:\n${said}`);
+    return;
+  }
   run.child.kill('SIGTERM');
   await run.done;
 }
