@@ -1,19 +1,14 @@
-// Everything the hub keeps for one configured server: its health, its control link, its tool list and one
-// session pool per person.
-//
-// The control link is one session of the server's own (no person, no tool calls) that the hub keeps open:
-// it proves the server is reachable, lists the tools, and hears `notifications/tools/list_changed`. It is
-// opened by start() (in the background) or by the first listing, pinged every `heartbeatMs`, and reopened
-// with exponential backoff and jitter when it fails or drops. Any session that drops, or a connect that
-// fails, also puts the server into 'reconnecting' until the next check succeeds. A lasting failure (the
-// command cannot be run, HTTP 4xx) makes it 'failed' with no retry: only a person's next call tries again.
+// Everything the hub keeps for one configured server: its health, its control link (control.ts), its tool
+// list and one session pool per person. Any session that drops, or a connect that fails, puts the server into
+// 'reconnecting' until the control link's next check succeeds.
 import type { Clock } from '../clock.js';
-import { backoffDelay, type BackoffOptions } from './backoff.js';
+import type { BackoffOptions } from './backoff.js';
+import { ControlLink } from './control.js';
 import { gateSink } from './pending-gate.js';
 import { SessionPool } from './pool.js';
 import { McpSession } from './session.js';
 import { Health } from './status.js';
-import { isLastingFailure, transportPlan, type TransportPlan } from './transport.js';
+import { transportPlan, type TransportPlan } from './transport.js';
 import { MAX_SIGN_INS, MAX_STEP_UPS, needsSignIn, type McpAuth, type SessionAuth } from './auth/sign-in.js';
 import type { PriorDiscovery } from '@modelcontextprotocol/client';
 import {
@@ -29,9 +24,6 @@ import {
   type ToolSummary,
 } from './types.js';
 import type { Origin } from '../relay/types.js';
-
-/** How long a heartbeat ping may take before the control link counts as lost, in milliseconds. */
-export const PING_TIMEOUT_MS = 10_000;
 
 export interface LinkOptions {
   sink: ElicitationSink;
@@ -57,18 +49,13 @@ export class ServerLink {
   private readonly sink: ElicitationSink;
   private readonly pools = new Map<string, SessionPool>();
   private tools: Promise<ToolSummary[]> | undefined;
-  private control: Promise<McpSession> | undefined;
-  /** The control link once it is open (for close(), which must not wait on one still connecting). */
-  private openControl: McpSession | undefined;
+  private readonly control: ControlLink;
   /**
    * The server's era as the latest connection found it, so that further sessions skip the probe (over
    * stdio the SDK probes on a second child process). Forgotten when a connect fails or the control link is
    * lost: the server may have been replaced by one of another era.
    */
   private era: PriorDiscovery | undefined;
-  private cancelRetry: (() => void) | undefined;
-  private cancelHeartbeat: () => void = () => undefined;
-  private attempt = 0;
   private closed = false;
 
   constructor(
@@ -77,6 +64,18 @@ export class ServerLink {
   ) {
     this.health = new Health(spec.name, opts.onStatus);
     this.sink = gateSink(opts.sink, spec.name, spec.maxPending);
+    this.control = new ControlLink({
+      health: this.health,
+      clock: opts.clock,
+      backoff: opts.backoff,
+      heartbeatMs: opts.heartbeatMs,
+      open: (onClosed) => this.open(undefined, onClosed),
+      onLost: () => {
+        // The server may have been replaced by one of another era; idle sessions went with it.
+        this.era = undefined;
+        for (const pool of this.pools.values()) void pool.closeIdle();
+      },
+    });
   }
 
   status(): ServerStatus {
@@ -85,7 +84,7 @@ export class ServerLink {
 
   /** Opens the control link in the background (none for a server each person signs in to); see status(). */
   start(): void {
-    if (this.health.current === 'idle' && !this.personal) this.retryNow();
+    if (this.health.current === 'idle' && !this.personal) this.control.retryNow();
   }
 
   /** The server's tools: from the cache, else listed over the control link (or `person`'s own session). */
@@ -94,7 +93,7 @@ export class ServerLink {
     if (this.tools !== undefined) return this.tools;
     if (!this.personal) {
       return this.cacheTools(
-        this.controlSession().then((control) => withSignIn(control, () => control.listTools())),
+        this.control.session().then((control) => withSignIn(control, () => control.listTools())),
       );
     }
     if (person === undefined)
@@ -145,14 +144,8 @@ export class ServerLink {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.cancelRetry?.();
-    this.cancelHeartbeat();
-    const control = this.control;
-    this.control = undefined;
-    // A control link still connecting is closed once it is open, without waiting for a server that hangs.
-    void control?.then((session) => session.close()).catch(() => undefined);
     await Promise.allSettled([
-      this.openControl?.close(),
+      this.control.close(),
       ...[...this.pools.values()].map((pool) => pool.closeAll()),
     ]);
   }
@@ -199,43 +192,22 @@ export class ServerLink {
       session = await this.open(person, (dropped) => {
         this.health.sessions -= 1;
         if (session !== undefined) pool.closed(session);
-        if (dropped) this.trouble(new Error('connection closed unexpectedly'));
+        if (dropped) this.control.trouble(new Error('connection closed unexpectedly'));
       });
     } catch (error) {
       this.health.noteError(error);
       // The server may be down although the control link has not noticed yet: check it now.
       if (!this.personal && (this.health.current === 'connected' || this.health.current === 'idle'))
-        this.retryNow();
+        this.control.retryNow();
       throw error;
     }
     this.health.sessions += 1;
     // A person reached a server the hub thought down: check the control link at once. (A server never
     // checked before counts as connected; its control link opens with start() or the first listing.)
     if (this.health.current === 'idle') this.health.up();
-    else if (this.health.current !== 'connected' && !this.personal) this.retryNow();
+    else if (this.health.current !== 'connected' && !this.personal) this.control.retryNow();
     else if (this.health.current !== 'connected') this.health.up();
     return session;
-  }
-
-  /** The control link, opened now if it is not open (whatever backoff is pending). */
-  private controlSession(): Promise<McpSession> {
-    if (this.control !== undefined) return this.control;
-    const opening = this.open(undefined, (dropped) => {
-      this.openControl = undefined;
-      if (dropped) this.lostControl(opening, new Error('connection closed unexpectedly'));
-    });
-    this.control = opening;
-    opening.then(
-      (session) => {
-        this.openControl = session;
-        this.up();
-      },
-      (error: unknown) => {
-        if (this.control === opening) this.control = undefined;
-        this.trouble(error);
-      },
-    );
-    return opening;
   }
 
   /** A new session; when the server wants a sign-in first, waits for it and tries again (MAX_SIGN_INS). */
@@ -292,69 +264,6 @@ export class ServerLink {
     this.era = session.era;
     this.health.protocolVersion = session.protocolVersion;
     return session;
-  }
-
-  private up(): void {
-    if (this.closed) return;
-    this.attempt = 0;
-    this.cancelRetry?.();
-    this.cancelRetry = undefined;
-    this.health.up();
-    this.scheduleHeartbeat();
-  }
-
-  /** Something failed: retry with backoff, unless the failure is lasting or a retry is already due. */
-  private trouble(error: unknown): void {
-    if (this.closed) return;
-    this.cancelHeartbeat();
-    if (isLastingFailure(error)) {
-      this.cancelRetry?.();
-      this.cancelRetry = undefined;
-      this.health.down(error, undefined);
-      return;
-    }
-    if (this.cancelRetry !== undefined) return this.health.noteError(error);
-    const delay = backoffDelay(this.attempt, this.opts.clock.random(), this.opts.backoff);
-    this.attempt += 1;
-    this.health.down(error, this.opts.clock.now() + delay);
-    this.cancelRetry = this.opts.clock.schedule(() => this.check(), delay);
-  }
-
-  private retryNow(): void {
-    this.cancelRetry?.();
-    this.cancelRetry = undefined;
-    this.check();
-  }
-
-  /** One check: ping the control link if it is open, else open it. */
-  private check(): void {
-    this.cancelRetry = undefined;
-    if (this.closed) return;
-    if (this.control === undefined) {
-      this.controlSession().catch(() => undefined);
-      return;
-    }
-    const control = this.control;
-    control
-      .then((session) => session.ping(PING_TIMEOUT_MS))
-      .then(
-        () => this.up(),
-        (error: unknown) => this.lostControl(control, error),
-      );
-  }
-
-  private scheduleHeartbeat(): void {
-    this.cancelHeartbeat();
-    this.cancelHeartbeat = this.opts.clock.schedule(() => this.check(), this.opts.heartbeatMs);
-  }
-
-  /** The control link failed its ping or dropped: the server is likely gone, and so are idle sessions. */
-  private lostControl(control: Promise<McpSession>, error: unknown): void {
-    if (this.control === control) this.control = undefined;
-    this.era = undefined;
-    void control.then((session) => session.close()).catch(() => undefined);
-    for (const pool of this.pools.values()) void pool.closeIdle();
-    this.trouble(error);
   }
 
   private assertOpen(): void {

@@ -1,0 +1,135 @@
+// A server's control link: one session of the server's own (no person, no tool calls) that the hub keeps open.
+// It proves the server is reachable, lists the tools, and hears `notifications/tools/list_changed`. It is
+// opened by the first check (ServerLink.start, in the background) or by the first listing, pinged every
+// `heartbeatMs`, and reopened with exponential backoff and jitter when it fails or drops. Any trouble a
+// person's session reports also puts the server into 'reconnecting' until the next check succeeds. A lasting
+// failure (the command cannot be run, HTTP 4xx) makes it 'failed' with no retry: only a person's next call
+// tries again.
+import type { Clock } from '../clock.js';
+import { backoffDelay, type BackoffOptions } from './backoff.js';
+import type { McpSession } from './session.js';
+import type { Health } from './status.js';
+import { isLastingFailure } from './transport.js';
+
+/** How long a heartbeat ping may take before the control link counts as lost, in milliseconds. */
+export const PING_TIMEOUT_MS = 10_000;
+
+export interface ControlLinkDeps {
+  /** The server's health, which this link keeps up to date. */
+  health: Health;
+  clock: Clock;
+  backoff: BackoffOptions;
+  /** Time between pings of the open control link, ms. */
+  heartbeatMs: number;
+  /** Opens a session of the server's own; `onClosed(dropped)` when it closes. */
+  open(onClosed: (dropped: boolean) => void): Promise<McpSession>;
+  /** The control link failed its ping or dropped: the server is likely gone, and so are idle sessions. */
+  onLost(): void;
+}
+
+export class ControlLink {
+  private control: Promise<McpSession> | undefined;
+  /** The control link once it is open (for close(), which must not wait on one still connecting). */
+  private openControl: McpSession | undefined;
+  private cancelRetry: (() => void) | undefined;
+  private cancelHeartbeat: () => void = () => undefined;
+  private attempt = 0;
+  private closed = false;
+
+  constructor(private readonly deps: ControlLinkDeps) {}
+
+  /** The control link, opened now if it is not open (whatever backoff is pending). */
+  session(): Promise<McpSession> {
+    if (this.control !== undefined) return this.control;
+    const opening = this.deps.open((dropped) => {
+      this.openControl = undefined;
+      if (dropped) this.lost(opening, new Error('connection closed unexpectedly'));
+    });
+    this.control = opening;
+    opening.then(
+      (session) => {
+        this.openControl = session;
+        this.up();
+      },
+      (error: unknown) => {
+        if (this.control === opening) this.control = undefined;
+        this.trouble(error);
+      },
+    );
+    return opening;
+  }
+
+  /** Checks the server now: pings the control link if it is open, else opens it. */
+  retryNow(): void {
+    this.cancelRetry?.();
+    this.cancelRetry = undefined;
+    this.check();
+  }
+
+  /** Something failed: retry with backoff, unless the failure is lasting or a retry is already due. */
+  trouble(error: unknown): void {
+    const { health } = this.deps;
+    if (this.closed) return;
+    this.cancelHeartbeat();
+    if (isLastingFailure(error)) {
+      this.cancelRetry?.();
+      this.cancelRetry = undefined;
+      health.down(error, undefined);
+      return;
+    }
+    if (this.cancelRetry !== undefined) return health.noteError(error);
+    const delay = backoffDelay(this.attempt, this.deps.clock.random(), this.deps.backoff);
+    this.attempt += 1;
+    health.down(error, this.deps.clock.now() + delay);
+    this.cancelRetry = this.deps.clock.schedule(() => this.check(), delay);
+  }
+
+  /** Stops checking and closes the control link (one still connecting once it is open, without waiting). */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.cancelRetry?.();
+    this.cancelHeartbeat();
+    const control = this.control;
+    this.control = undefined;
+    void control?.then((session) => session.close()).catch(() => undefined);
+    await this.openControl?.close();
+  }
+
+  private up(): void {
+    if (this.closed) return;
+    this.attempt = 0;
+    this.cancelRetry?.();
+    this.cancelRetry = undefined;
+    this.deps.health.up();
+    this.scheduleHeartbeat();
+  }
+
+  /** One check: ping the control link if it is open, else open it. */
+  private check(): void {
+    this.cancelRetry = undefined;
+    if (this.closed) return;
+    if (this.control === undefined) {
+      this.session().catch(() => undefined);
+      return;
+    }
+    const control = this.control;
+    control
+      .then((session) => session.ping(PING_TIMEOUT_MS))
+      .then(
+        () => this.up(),
+        (error: unknown) => this.lost(control, error),
+      );
+  }
+
+  private scheduleHeartbeat(): void {
+    this.cancelHeartbeat();
+    this.cancelHeartbeat = this.deps.clock.schedule(() => this.check(), this.deps.heartbeatMs);
+  }
+
+  private lost(control: Promise<McpSession>, error: unknown): void {
+    if (this.control === control) this.control = undefined;
+    void control.then((session) => session.close()).catch(() => undefined);
+    this.deps.onLost();
+    this.trouble(error);
+  }
+}
