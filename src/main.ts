@@ -45,9 +45,10 @@ export async function start(config: SlackAppConfig, logger: Logger): Promise<Run
 /**
  * Stopping runs the pushes last first; why each position matters:
  * readiness off (/readyz 503: new work goes elsewhere) → question workers drained (no timeout, reminder or
- * sweep starts here) → waiting questions ended as call_ended while Slack's requests are still served → Slack's
- * HTTP server or Socket Mode closed → MCP sessions closed (their calls ended) → the Slack side's background work
- * settled → outbox, Slack state and question store closed last (openState), since everything above uses them.
+ * sweep starts here) → waiting questions ended as call_ended (a durable round's stay pending for a survivor)
+ * while Slack's requests are still served → Slack's HTTP server or Socket Mode closed → MCP sessions closed
+ * (their calls ended) → the Slack side's background work settled → outbox, Slack state and question store
+ * closed last (openState), since everything above uses them.
  */
 async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecycle): Promise<RunningRelay> {
   const holderId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;

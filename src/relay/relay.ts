@@ -177,6 +177,10 @@ const URL_QUESTIONS_MAX = 10_000;
 
 export class Relay {
   private readonly waiters = new Map<string, Waiter>();
+  /** The waiting questions that answer a durable 2026 round's requests (Question.round). */
+  private readonly roundWaiters = new Set<string>();
+  /** Set by endAllWaiting: this replica is stopping and leaves its round questions to a survivor. */
+  private leaving = false;
   /** Card posts of detached questions in flight (endAllWaiting awaits them). */
   private readonly deliveries = new Set<Promise<void>>();
   /** Question ids of the 2025 URL-mode questions asked here, by server and elicitationId. */
@@ -317,8 +321,11 @@ export class Relay {
     await this.rememberUrl(question);
     this.options.observer?.created(question);
     const answered = new Promise<Outcome>((resolve) => this.waiters.set(question.id, resolve));
+    if (fields.round !== undefined) this.roundWaiters.add(question.id);
     // Both paths also resolve locally, so the MCP request never hangs even if Redis lost the question.
-    const endLocally = (reason: EndReason) => (): void => void this.endAndRelease(question.id, reason);
+    const endLocally = (reason: EndReason) => (): void => {
+      if (!this.leftToSurvivor(question.id)) void this.endAndRelease(question.id, reason);
+    };
     const cancelBackstop = this.clock.schedule(
       endLocally('timed_out'),
       Math.max(0, question.deadline - question.createdAt) + (this.options.backstopGraceMs ?? 5000),
@@ -335,7 +342,17 @@ export class Relay {
       cancelBackstop();
       signal.removeEventListener('abort', onAbort);
       this.waiters.delete(question.id);
+      this.roundWaiters.delete(question.id);
     }
+  }
+
+  /**
+   * A durable round's question while this replica stops: it stays pending and its call here waits on, never
+   * answered, so nothing of the round moves here (no cancel recorded, no retry, the round not dropped); any
+   * replica records its answer and, this replica's lease gone, resumes the call (src/rounds).
+   */
+  private leftToSurvivor(id: string): boolean {
+    return this.leaving && this.roundWaiters.has(id);
   }
 
   /** A reminder job came due: nudge the person if the question is still open and its card is out. */
@@ -347,7 +364,7 @@ export class Relay {
   /** Called by the store's inbox when a question this replica holds has ended, on whichever replica it ended. */
   onFinished(question: Question): void {
     const outcome = question.outcome ?? { action: 'cancel' };
-    this.waiters.get(question.id)?.(outcome);
+    if (!this.leftToSurvivor(question.id)) this.waiters.get(question.id)?.(outcome);
   }
 
   /**
@@ -372,10 +389,13 @@ export class Relay {
 
   /**
    * Ends every question this replica is waiting on (the MCP sessions are about to close, so nobody could
-   * receive the answer) and waits until each has its outcome stored and its card updated.
+   * receive the answer) and waits until each has its outcome stored and its card updated; a durable round's
+   * questions stay pending for a survivor (leftToSurvivor).
    */
   async endAllWaiting(reason: EndReason = 'call_ended'): Promise<void> {
-    await Promise.all([...this.waiters.keys()].map((id) => this.endAndRelease(id, reason)));
+    this.leaving = true;
+    const ending = [...this.waiters.keys()].filter((id) => !this.leftToSurvivor(id));
+    await Promise.all(ending.map((id) => this.endAndRelease(id, reason)));
     // Detached questions stay pending (any replica serves them); only their card posts in flight are awaited.
     await Promise.all([...this.deliveries]);
   }

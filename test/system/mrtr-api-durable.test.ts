@@ -1,8 +1,8 @@
 // An API call's 2026 round outlives the replica running it (#17 items 3 and 6): POST /api/v1/calls on a replica
-// in a child process, which asks the first round of the MRTR fixture's `two_rounds` and is SIGKILLed before the
-// answer; the answer given on the survivor resumes the call there (one retry: one second-round card), and the
-// survivor completes the call's record: a long-poll on it returns the result, and the call's webhook and audit
-// event come once.
+// in a child process, which asks the first round of the MRTR fixture's `two_rounds` and is SIGKILLed (or stopped
+// gracefully, SIGTERM) before the answer; the answer given on the survivor resumes the call there (one retry: one
+// second-round card), and the survivor completes the call's record: a long-poll on it returns the result, and
+// the call's webhook and audit event come once.
 import { EventEmitter, once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEASE_TTL_MS } from '../../src/store/index.js';
 import { TAKE_OVER_EVERY_MS } from '../../src/rounds/index.js';
 import { startMrtrFixture, type HttpPeer } from '../mcp/peers.js';
-import { apiOf, auditEventWith, cardWith, type Api } from './api-support.js';
+import { apiOf, auditEventWith, type Api } from './api-support.js';
+import type { CliRun } from './child.js';
 import { childReplica, inputLabelled, openForm, startHarness, type Harness } from './harness.js';
 
 const TOKEN = 'api-token-mrtr-api-durable-0123456789';
@@ -58,66 +59,94 @@ describe('an API call whose replica dies during a 2026 round', () => {
     while (!deliveries.some((body) => body.id === id)) await once(arrivals, 'delivery');
   }
 
-  /** Answers the form of the card asking `message` on the survivor, setting the input `label` to `value`. */
-  async function answerOnSurvivor(message: string, label: string, value: string): Promise<void> {
-    const card = await cardWith(h, message);
-    const form = await openForm(h, 'U1', card);
-    await h.driver.submitView({
-      userId: 'U1',
-      viewId: form,
-      values: { [inputLabelled(h, form, label)]: value },
+  /** The card asking `message` in `userId`'s DM, once posted (its channel, ts). */
+  async function cardFor(userId: string, message: string): Promise<{ channel: string; ts: string }> {
+    const channel = h.standin.dmChannelOf(userId);
+    const has = (blocks: unknown): boolean => JSON.stringify(blocks ?? '').includes(message);
+    await h.standin.waitForCall(
+      'chat.postMessage',
+      (c) => c.ok && c.args.channel === channel && has(c.args.blocks),
+      30_000,
+    );
+    return { channel, ts: h.standin.messagesIn(channel).find((m) => has(m.blocks))?.ts ?? '' };
+  }
+
+  /** Answers the form of the card asking `userId` `message` on the survivor, setting input `label` to `value`. */
+  async function answerOnSurvivor(userId: string, message: string, label: string, value: string) {
+    const form = await openForm(h, userId, await cardFor(userId, message));
+    const values = { [inputLabelled(h, form, label)]: value };
+    await h.driver.submitView({ userId, viewId: form, values });
+  }
+
+  /** POST /api/v1/calls of `two_rounds` as `userId` on a replica in a child process; the call's id. */
+  async function callOnDoomed(userId: string): Promise<{ id: string; doomed: CliRun }> {
+    const { run: doomed, port } = await childReplica(h, apiEnv, { modern: { url: peer.url } });
+    const created = await fetch(`http://127.0.0.1:${port}/api/v1/calls`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        server: 'modern',
+        tool: 'two_rounds',
+        arguments: {},
+        as: { user: userId },
+        callbackUrl: `http://127.0.0.1:${hookPort}/hook`,
+      }),
     });
+    expect(created.status).toBe(202);
+    const { id } = (await created.json()) as { id: string };
+    return { id, doomed };
+  }
+
+  /**
+   * The first round's card is out, asked by the doomed replica, which `signal` stops before anyone answers;
+   * both rounds are answered on the survivor, and the call completes there once, with one retry per round.
+   */
+  async function resumedOnSurvivor(userId: string, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
+    const { id, doomed } = await callOnDoomed(userId);
+    await cardFor(userId, 'Your name?');
+    doomed.child.kill(signal);
+    expect((await doomed.done).code).toBe(signal === 'SIGTERM' ? 0 : null);
+
+    await answerOnSurvivor(userId, 'Your name?', 'Name', 'Ada');
+    await answerOnSurvivor(userId, 'Send a greeting to Ada?', 'Send it?', 'Yes');
+    const ended = await api('GET', `/calls/${id}?wait=60`);
+    expect(ended.body).toMatchObject({
+      id,
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'Hello, Ada!' }] },
+    });
+    expect(ended.body.questions).toHaveLength(2);
+    // The first round was retried once: one card asks the second round's question.
+    const channel = h.standin.dmChannelOf(userId);
+    const confirmCards = h.standin.calls.filter(
+      (c) =>
+        c.method === 'chat.postMessage' &&
+        c.args.channel === channel &&
+        JSON.stringify(c.args.blocks ?? '').includes('Send a greeting'),
+    );
+    expect(confirmCards).toHaveLength(1);
+
+    await deliveredFor(id);
+    expect(deliveries.filter((body) => body.id === id)).toEqual([
+      expect.objectContaining({ type: 'call.ended', id, status: 'completed' }),
+    ]);
+    await auditEventWith(h, { type: 'call.ended', call: id });
+    const audit = await api('GET', '/audit');
+    const events = (audit.body.events as Record<string, unknown>[]).filter((e) => e.call === id);
+    expect(events.filter((e) => e.type === 'call.ended')).toEqual([
+      expect.objectContaining({ type: 'call.ended', status: 'completed' }),
+    ]);
   }
 
   it(
-    'is resumed by the survivor where its round’s answer is given: one retry, and the call completes there',
+    'is resumed by the survivor where its round’s answer is given after a SIGKILL: one retry, and the call completes there',
     { timeout: LEASE_TTL_MS + TAKE_OVER_EVERY_MS + 90_000 },
-    async () => {
-      const { run: doomed, port } = await childReplica(h, apiEnv, { modern: { url: peer.url } });
-      const created = await fetch(`http://127.0.0.1:${port}/api/v1/calls`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          server: 'modern',
-          tool: 'two_rounds',
-          arguments: {},
-          as: { user: 'U1' },
-          callbackUrl: `http://127.0.0.1:${hookPort}/hook`,
-        }),
-      });
-      expect(created.status).toBe(202);
-      const { id } = (await created.json()) as { id: string };
-      // The first round's card is out, asked by the doomed replica; it dies before anyone answers.
-      await cardWith(h, 'Your name?');
-      doomed.child.kill('SIGKILL');
-      await doomed.done;
+    () => resumedOnSurvivor('U1', 'SIGKILL'),
+  );
 
-      await answerOnSurvivor('Your name?', 'Name', 'Ada');
-      await answerOnSurvivor('Send a greeting to Ada?', 'Send it?', 'Yes');
-      const ended = await api('GET', `/calls/${id}?wait=60`);
-      expect(ended.body).toMatchObject({
-        id,
-        status: 'completed',
-        result: { content: [{ type: 'text', text: 'Hello, Ada!' }] },
-      });
-      expect(ended.body.questions).toHaveLength(2);
-      // The first round was retried once: one card asks the second round's question.
-      const confirmCards = h.standin.calls.filter(
-        (c) =>
-          c.method === 'chat.postMessage' && JSON.stringify(c.args.blocks ?? '').includes('Send a greeting'),
-      );
-      expect(confirmCards).toHaveLength(1);
-
-      await deliveredFor(id);
-      expect(deliveries.filter((body) => body.id === id)).toEqual([
-        expect.objectContaining({ type: 'call.ended', id, status: 'completed' }),
-      ]);
-      await auditEventWith(h, { type: 'call.ended', call: id });
-      const audit = await api('GET', '/audit');
-      const events = (audit.body.events as Record<string, unknown>[]).filter((e) => e.call === id);
-      expect(events.filter((e) => e.type === 'call.ended')).toEqual([
-        expect.objectContaining({ type: 'call.ended', status: 'completed' }),
-      ]);
-    },
+  it(
+    'is left to a survivor by a replica stopped with SIGTERM: its round question stays pending, and the call completes on the survivor',
+    { timeout: LEASE_TTL_MS + TAKE_OVER_EVERY_MS + 90_000 },
+    () => resumedOnSurvivor('U2', 'SIGTERM'),
   );
 });

@@ -1,0 +1,104 @@
+// A replica stopping (SIGTERM: the lifecycle's 'waiting questions' step, Relay.endAllWaiting) ends the questions
+// it waits on as call_ended, except a durable 2026 round's: that one stays pending for a survivor, and neither
+// the call's end nor its answer arriving here moves it on, so the round is resumed elsewhere (src/rounds).
+import { afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.js';
+import { Relay, type Surface } from '../../src/relay/relay.js';
+import type { Question } from '../../src/relay/types.js';
+import { checkFormSchema } from '../../src/slack/checks.js';
+import { QuestionStore } from '../../src/store/index.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+
+const SCHEMA = { type: 'object', properties: { ok: { type: 'boolean' } } };
+const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
+
+const stores: QuestionStore[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+});
+
+/** A relay on a real store whose surface reports each card posted (by message) and answers at once. */
+async function setUp() {
+  const store = await QuestionStore.open({
+    url: redisUrl(),
+    prefix: uniquePrefix(),
+    holderId: 'holder-a',
+    logger: silent,
+  });
+  stores.push(store);
+  const posted = new Map<string, (question: Question) => void>();
+  const postedAs = (message: string): Promise<Question> =>
+    new Promise((resolve) => posted.set(message, resolve));
+  const surface: Surface = {
+    postQuestion: (question) => {
+      posted.get(question.message)?.(question);
+      return Promise.resolve({ cards: [{ channel: 'D1', ts: `1.${question.message.length}` }] });
+    },
+    updateCard: () => Promise.resolve(),
+    remind: () => Promise.resolve(),
+  };
+  const relay = new Relay({
+    store,
+    links: store.roundLinks(),
+    surface,
+    checkSchema: checkFormSchema,
+    checkUrl: () => undefined,
+    logger: silent,
+    clock: systemClock,
+  });
+  await store.startInbox((question) => relay.onFinished(question));
+  return { store, relay, postedAs };
+}
+
+const ask = (
+  message: string,
+  signal: AbortSignal,
+  round?: { id: string; round: number; keys: string[] },
+) => ({
+  server: 'modern',
+  userId: 'U1',
+  origin: { userId: 'U1' },
+  message,
+  requestedSchema: SCHEMA,
+  timeoutMs: 60_000,
+  signal,
+  ...(round === undefined ? {} : { round }),
+});
+
+/** Whether `promise` has settled once the microtasks queued so far have run. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
+describe('a stopping replica’s waiting questions', () => {
+  it('end as call_ended, but a durable round’s question stays pending and its call here is never answered', async () => {
+    const { store, relay, postedAs } = await setUp();
+    const plainPosted = postedAs('Plain?');
+    const roundPosted = postedAs('Round?');
+    const call = new AbortController();
+    const plain = relay.askForm(ask('Plain?', new AbortController().signal));
+    const inRound = relay.askForm(ask('Round?', call.signal, { id: 'round_1', round: 1, keys: ['a'] }));
+    const [plainQuestion, roundQuestion] = await Promise.all([plainPosted, roundPosted]);
+
+    await relay.endAllWaiting('call_ended');
+    expect(await plain).toEqual({ action: 'cancel' });
+    expect(await store.get(plainQuestion.id)).toMatchObject({ state: 'cancelled', reason: 'call_ended' });
+    expect(await store.get(roundQuestion.id)).toMatchObject({ state: 'pending' });
+
+    // The MCP sessions close next, ending the call: the question is still the survivor's to end.
+    call.abort('call_ended');
+    const declined = await relay.end(roundQuestion.id, { action: 'decline' }, 'declined', { byUserId: 'U1' });
+    expect(declined.won).toBe(true);
+    // Its answer reaching this replica does not go on with the call here (a survivor records it in the round).
+    const ended = await store.get(roundQuestion.id);
+    if (ended === undefined) throw new Error('the question is gone');
+    relay.onFinished(ended);
+    expect(await settled(inRound)).toBe(false);
+  });
+});
