@@ -50,8 +50,13 @@ export async function openSignIns(
   await wakes.start();
   parts.push('sign-in wakes', () => wakes.stop());
   const sealer = new Sealer(settings.tokenKey, settings.previousTokenKey);
-  const vault = new TokenVault(redis, config.redis.prefix, sealer);
   const now = Date.now;
+  const vault = new TokenVault(redis, config.redis.prefix, sealer, now, (key, code) =>
+    who.logger.warn(
+      { key, code },
+      'a sealed grant opens with neither ELICIT_RELAY_TOKEN_KEY nor _PREVIOUS: deleted, its person will be asked to connect again',
+    ),
+  );
   const grants = new PersonGrants({
     servers: config.servers.flatMap(personSignInServer),
     vault,

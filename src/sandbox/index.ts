@@ -13,7 +13,6 @@ import {
   sandboxApi,
 } from './automations.js';
 import { Changes } from './changes.js';
-import { forgetEarlierSignIns } from './oauth/forget.js';
 import { startSandboxSignIn } from './oauth/index.js';
 import { SANDBOX_PEOPLE, SUGGESTED_COMMANDS, sandboxServers } from './people.js';
 import { type PageDeps, listenPage, servePage } from './server.js';
@@ -163,8 +162,6 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   const config = botConfig(opts, where, signingSecret, servers, api.config);
   const bot = await orUndo(stops, () => start(config, opts.logger));
   stops.push(() => bot.stop());
-  const people = Object.keys(SANDBOX_PEOPLE);
-  await orUndo(stops, () => forgetEarlierSignIns({ ...config, people, ...where, logger: opts.logger }));
   const deps = pageDeps(opts, { standin, bot, signingSecret, servers, api, baseUrl, receiverHost });
   await orUndo(stops, () => Promise.resolve(servePage(deps, page.server)));
   return {

@@ -1,5 +1,6 @@
 // The sandbox's tracker (a server that needs sign-in) through the page's API, on a Redis prefix an earlier
-// sandbox run left a grant under: that run's key is gone with it, so its sealed grant can never open again.
+// sandbox run left a grant under: that run's key is gone with it, so its sealed grant can never open again and
+// the vault drops it (src/mcp/auth/vault.ts), as it does in the bot for a key rotated away without _PREVIOUS.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '../../redis/index.js';
 import type { StoredDpopKey } from './dpop-key.js';
 import type { SignInRecord, SignInStorage } from './provider.js';
-import type { Sealer } from './sealed.js';
+import { SealError, type Sealer } from './sealed.js';
 import { SignInError, type Person } from './types.js';
 
 /** A sign-in must come back within 10 minutes. */
@@ -18,6 +18,12 @@ const USED_TTL_SEC = 3600;
 
 /** What issueState makes: the issue time (ms, base 36), a dot, 24 random bytes in base64url. */
 const STATE_SHAPE = /^[0-9a-z]{1,12}\.[\w-]{32}$/;
+
+/** Deletes KEYS[1] only while it still holds ARGV[1] (another replica may have written a fresh value since). */
+const DELETE_IF_UNCHANGED = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/** Told when a sealed value no configured key opens was dropped (its Redis key and why; never the value). */
+export type OnUnopenable = (key: string, code: SealError['code']) => void;
 
 /** Whose grant: a person's, or the deployment's own (client credentials). */
 export type GrantOwner = Person | 'deployment';
@@ -38,6 +44,7 @@ export class TokenVault {
     private readonly prefix: string,
     private readonly sealer: Sealer,
     private readonly now: () => number = Date.now,
+    private readonly onUnopenable: OnUnopenable = () => {},
   ) {}
 
   /** The SignInStorage of one grant, for SignInProvider. */
@@ -103,9 +110,22 @@ export class TokenVault {
     return JSON.parse(this.sealer.open(sealed, key)) as StateBinding;
   }
 
+  /**
+   * A grant or DPoP key that no configured key opens (sealed with a key rotated away without
+   * ELICIT_RELAY_TOKEN_KEY_PREVIOUS, or altered in Redis) is no grant: it is deleted, so the person is asked to
+   * connect again (and a DPoP key is made anew) instead of every call to the server failing on it.
+   */
   private async opened<T>(key: string): Promise<T | undefined> {
     const sealed = await this.redis.get(key);
-    return sealed === null ? undefined : (JSON.parse(this.sealer.open(sealed, key)) as T);
+    if (sealed === null) return undefined;
+    try {
+      return JSON.parse(this.sealer.open(sealed, key)) as T;
+    } catch (error) {
+      if (!(error instanceof SealError)) throw error;
+      await this.redis.eval(DELETE_IF_UNCHANGED, 1, key, sealed);
+      this.onUnopenable(key, error.code);
+      return undefined;
+    }
   }
 
   private grantKey(server: string, owner: GrantOwner): string {

@@ -2,6 +2,7 @@
 // bound to their key, key rotation, and the sign-in `state`: single use, bound to person and server, expiring.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newDpopKey } from '../../../src/mcp/auth/dpop-key.js';
 import { SealError, Sealer } from '../../../src/mcp/auth/sealed.js';
 import { SignInError } from '../../../src/mcp/index.js';
 import { STATE_TTL_SEC, TokenVault } from '../../../src/mcp/auth/vault.js';
@@ -83,12 +84,37 @@ describe('TokenVault on Redis', () => {
     }
   });
 
-  it('refuses a record copied under another person’s key', async () => {
+  it('never opens a record copied under another person’s key: it is no grant, and is deleted', async () => {
     const annKey = (await redis.keys(`${prefix}:auth:grant:tracker:T1:UANN`))[0] ?? '';
-    const copied = (await redis.get(annKey)) ?? '';
-    await redis.set(annKey.replace('UANN', 'UBOB'), copied);
-    await expect(vault.storage('tracker', BOB).load()).rejects.toBeInstanceOf(SealError);
-    expect(await vault.remove('tracker', BOB)).toBe(true);
+    const bobKey = annKey.replace('UANN', 'UBOB');
+    await redis.set(bobKey, (await redis.get(annKey)) ?? '');
+    const told: string[] = [];
+    const watched = new TokenVault(redis, prefix, new Sealer(KEY), Date.now, (key, code) =>
+      told.push(`${key} ${code}`),
+    );
+    expect(await watched.storage('tracker', BOB).load()).toEqual({});
+    expect(told).toEqual([`${bobKey} tampered`]);
+    expect(await redis.exists(bobKey)).toBe(0);
+    expect((await vault.storage('tracker', ANN).load()).tokens).toEqual(TOKENS);
+  });
+
+  it('drops a grant and DPoP key sealed with a key rotated away without _PREVIOUS, so its person connects again', async () => {
+    const rotatedAway = new TokenVault(redis, prefix, new Sealer(OLD_KEY));
+    await rotatedAway.storage('tracker', BOB).save({ tokens: TOKENS });
+    await rotatedAway.storage('tracker', BOB).claimDpopKey(await newDpopKey('ES256'));
+    const told: string[] = [];
+    const current = new TokenVault(redis, prefix, new Sealer(KEY), Date.now, (key, code) =>
+      told.push(`${key.split(':').slice(-2).join(':')} ${code}`),
+    );
+    const bob = current.storage('tracker', BOB);
+    expect(await bob.load()).toEqual({});
+    expect(await bob.loadDpopKey()).toBeUndefined();
+    expect(told).toEqual(['T1:UBOB unknown_key', 'UBOB:dpop unknown_key']);
+    const fresh = await newDpopKey('ES256');
+    expect(await bob.claimDpopKey(fresh)).toEqual(fresh);
+    await bob.save({ tokens: TOKENS });
+    expect((await bob.load()).tokens).toEqual(TOKENS);
+    expect(await current.remove('tracker', BOB)).toBe(true);
   });
 
   it('deletes a grant on remove, and says false when there was none', async () => {
