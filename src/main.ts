@@ -46,8 +46,9 @@ export async function start(config: SlackAppConfig, logger: Logger): Promise<Run
  * Stopping runs the pushes last first; why each position matters:
  * readiness off (/readyz 503: new work goes elsewhere) → question workers drained (no timeout, reminder or
  * sweep starts here) → waiting questions ended as call_ended (a durable round's stay pending for a survivor)
- * while Slack's requests are still served → Slack's HTTP server or Socket Mode closed → MCP sessions closed
- * (their calls ended) → the Slack side's background work settled → outbox, Slack state and question store
+ * while Slack's requests are still served → Slack's HTTP server or Socket Mode closed → durable retries out
+ * answered (at most 10 s; the rest left to a survivor) while the API's calls and connection still work → MCP
+ * sessions closed (their calls ended) → the Slack side's background work settled → outbox, Slack state and question store
  * closed last (openState), since everything above uses them.
  */
 async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecycle): Promise<RunningRelay> {
@@ -132,6 +133,8 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
   };
   const api = await startApi(config, { ...apiDeps, audit, holderId, clock: systemClock, logger }, parts);
   late.api = api;
+  // Before the API's calls and connection stop: a durable retry that answers now ends its call as always.
+  parts.push('durable retries out', () => hub.leave());
   // Rounds whose replica stopped: their retry is sent here and the result posted where the run was; an API
   // call's record ends here too.
   const resume = (call: ResumedCall): Promise<unknown> =>

@@ -5,7 +5,8 @@
 // store (ToolCall.resume), sending the retry itself.
 import { ElicitResultSchema } from '@modelcontextprotocol/core';
 import type { ElicitResult, InputRequest } from '@modelcontextprotocol/client';
-import { McpClientError, type DurableRound, type DurableRounds, type ResumedRound } from './types.js';
+import { McpClientError, type DurableRound, type ResumedRound } from './types.js';
+import type { LeavingRounds } from './leaving-rounds.js';
 import type { Question, RoundRef } from '../relay/types.js';
 import { toElicitResult } from './elicitation.js';
 import { combineForms } from './round-form.js';
@@ -38,7 +39,7 @@ function paramsOf(request: unknown): unknown {
 
 /** What rounds.ts needs to keep a call's rounds durable. */
 export interface DurableCall {
-  rounds: DurableRounds;
+  rounds: LeavingRounds;
   call: Pick<DurableRound, 'server' | 'tool' | 'args' | 'origin'>;
   /** When a new round's answers stop being waited for, epoch ms. */
   deadline: () => number;
@@ -110,6 +111,14 @@ export class Continuation {
   /** Holds the claim while a retry is out; call the returned stop when it answered. */
   hold(): () => void {
     return this.id === undefined ? () => undefined : this.durable.rounds.hold(this.id);
+  }
+
+  /**
+   * A retry failed because this replica is stopping (its session closed after the hub's grace): the round
+   * stays in the store for a survivor to send again (leaving-rounds.ts), and the call is not answered here.
+   */
+  leftToSurvivor(): boolean {
+    return this.id !== undefined && this.durable.rounds.left();
   }
 
   /** The call ended here (result or failure): its continuation goes. */

@@ -7,6 +7,7 @@
 import { systemClock, type Clock } from '../clock.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { ServerLink } from './link.js';
+import { leavingRounds, RETRY_GRACE_MS, type LeavingRounds } from './leaving-rounds.js';
 import type { McpAuth } from './auth/sign-in.js';
 import type { Origin } from '../relay/types.js';
 import {
@@ -52,6 +53,11 @@ export interface McpHubOptions {
    * retry them; absent: every round lives in the memory of the replica running the call.
    */
   rounds?: DurableRounds;
+  /**
+   * How long close() lets durable retries out answer before closing their sessions, in ms; default 10 s
+   * (RETRY_GRACE_MS). One still out then is left to a survivor (leaving-rounds.ts).
+   */
+  retryGraceMs?: number;
 }
 
 const DEFAULT_IDLE_CLOSE_MS = 10 * 60_000;
@@ -61,8 +67,13 @@ const DEFAULT_HEARTBEAT_MS = 30_000;
 export class McpHub {
   private readonly links: Map<string, ServerLink>;
   private closed = false;
+  private readonly rounds: LeavingRounds | undefined;
+  private readonly retryGraceMs: number;
+  private leaving: Promise<void> | undefined;
 
   constructor(opts: McpHubOptions) {
+    this.rounds = opts.rounds === undefined ? undefined : leavingRounds(opts.rounds);
+    this.retryGraceMs = opts.retryGraceMs ?? RETRY_GRACE_MS;
     const shared = {
       sink: opts.sink,
       clientInfo: opts.clientInfo ?? { name: 'elicit-relay', version: '0.1.0' },
@@ -75,7 +86,7 @@ export class McpHub {
       ...(opts.onStatus === undefined ? {} : { onStatus: opts.onStatus }),
       ...(opts.logger === undefined ? {} : { logger: opts.logger }),
       ...(opts.auth === undefined ? {} : { auth: opts.auth }),
-      ...(opts.rounds === undefined ? {} : { rounds: opts.rounds }),
+      ...(this.rounds === undefined ? {} : { rounds: this.rounds }),
     };
     this.links = new Map(opts.servers.map((spec) => [spec.name, new ServerLink(spec, shared)]));
   }
@@ -107,9 +118,19 @@ export class McpHub {
     return this.link(server).listTools(person);
   }
 
-  /** Closes every session (stdio children exit) and stops reconnecting; later calls fail with 'closed'. */
+  /**
+   * A graceful stop's first step: lets the durable retries out answer, waiting at most `retryGraceMs`; one
+   * failing from then on (its session closed) is left to a survivor, not failed (leaving-rounds.ts). Once only.
+   */
+  leave(): Promise<void> {
+    this.leaving ??= this.rounds?.leave(this.retryGraceMs) ?? Promise.resolve();
+    return this.leaving;
+  }
+
+  /** Closes every session (stdio children exit) and stops reconnecting; later calls fail with 'closed'. Leaves first. */
   async close(): Promise<void> {
     this.closed = true;
+    await this.leave();
     await Promise.allSettled([...this.links.values()].map((link) => link.close()));
   }
 

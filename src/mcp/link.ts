@@ -3,6 +3,7 @@
 // 'reconnecting' until the control link's next check succeeds.
 import type { Clock } from '../clock.js';
 import type { BackoffOptions } from './backoff.js';
+import type { LeavingRounds } from './leaving-rounds.js';
 import { ControlLink } from './control.js';
 import { gateSink } from './pending-gate.js';
 import { SessionPool } from './pool.js';
@@ -13,7 +14,6 @@ import { MAX_SIGN_INS, MAX_STEP_UPS, needsSignIn, type McpAuth, type SessionAuth
 import type { PriorDiscovery } from '@modelcontextprotocol/client';
 import {
   McpClientError,
-  type DurableRounds,
   type ElicitationSink,
   type McpLogger,
   type McpServerSpec,
@@ -40,7 +40,7 @@ export interface LinkOptions {
   /** Sign-in for servers with `auth` (auth/sign-in.ts); absent: no session signs in. */
   auth?: McpAuth;
   /** Where durable calls keep their 2026 rounds; absent: every round stays in memory. */
-  rounds?: DurableRounds;
+  rounds?: LeavingRounds;
 }
 
 export class ServerLink {

@@ -91,6 +91,8 @@ async function send(
       toolDefinition: headersOnly(params.name, opts.inputSchema),
     });
   } catch (error) {
+    // Neither settled nor finished: the call stays unanswered here and its round goes to a survivor.
+    if (kept?.leftToSurvivor() === true) return new Promise<never>(() => undefined);
     throw params.requestState === undefined ? error : expiredRound(error, params.name, opts.server, round);
   } finally {
     release?.();

@@ -1,6 +1,7 @@
 // One MCP client connection to one server, for one person (or for the server's control link), running at
 // most one tool call at a time: so every elicitation that arrives on it belongs to that call (see pool.ts).
 import type { ClientCapabilities, PriorDiscovery, RequestOptions } from '@modelcontextprotocol/client';
+import type { LeavingRounds } from './leaving-rounds.js';
 import { CallRun, TOOL_TIMEOUT_MARGIN_MS } from './call.js';
 import type { Clock } from '../clock.js';
 import { RelayClient } from './elicitation.js';
@@ -13,7 +14,6 @@ import { refusesStreamableHttp } from './transport.js';
 import { needsSignIn, type SessionAuth } from './auth/sign-in.js';
 import {
   McpClientError,
-  type DurableRounds,
   type ElicitationMode,
   type ElicitationSink,
   type McpLogger,
@@ -66,7 +66,7 @@ export interface SessionOptions {
   /** The session's sign-in, for a server with `auth`: the hub waits on it after an UnauthorizedError. */
   auth?: SessionAuth;
   /** Where durable calls keep their 2026 rounds (McpHubOptions.rounds). */
-  rounds?: DurableRounds;
+  rounds?: LeavingRounds;
 }
 
 export class McpSession {
