@@ -2,7 +2,7 @@
 // each workspace's from its OAuth install), our HTTP server for probes, the install pages and (HTTP mode)
 // Slack's requests, the global middleware that processes each Events API event once, and the surface.
 import type { RequestListener } from 'node:http';
-import { App, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import { LogLevel, type App, type Logger as BoltLogger } from '@slack/bolt';
 import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { Outbox } from './outbox/index.js';
@@ -78,10 +78,14 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   });
   const appOptions = { ...bolt, receiver: built.receiver, logger, logLevel: LogLevel.INFO, clientOptions };
   // HTTP acks are timed by our HTTP server (onSlackResponse below); Socket Mode acks by the app itself.
-  const app =
-    options.observe && options.slack.mode === 'socket'
-      ? new AckTimingApp(appOptions, options.observe.socketAck)
-      : new App(appOptions);
+  const app = new AckTimingApp(appOptions, {
+    ...(options.observe && options.slack.mode === 'socket' ? { onAck: options.observe.socketAck } : {}),
+    onLateAck: ({ ms, type }) =>
+      options.logger.warn(
+        { payloadType: type, ms: Math.round(ms) },
+        "ack came after Slack's 3 s: Slack was already answered without it (the person saw Slack's error)",
+      ),
+  });
   app.use(processEventsOnce(options.state.deliveries, options.logger));
   app.error((error) => {
     options.logger.error(
