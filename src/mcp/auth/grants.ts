@@ -81,8 +81,15 @@ export class PersonGrants {
     return this.deps.oneWorkspace ? { teamId: '', userId: person.userId } : person;
   }
 
-  record(server: string, person: Person): Promise<SignInRecord> {
-    return this.deps.vault.storage(server, person).load();
+  /** The person's record, with the shared registered client it signed in with when it holds none itself. */
+  async record(server: string, person: Person): Promise<SignInRecord> {
+    const { vault } = this.deps;
+    const record = await vault.storage(server, person).load();
+    const issuer = record.tokens?.issuer;
+    if (record.client !== undefined || issuer === undefined || this.server(server).clientId !== undefined)
+      return record;
+    const client = await vault.registrations(server).find(issuer);
+    return client === undefined ? record : { ...record, client };
   }
 
   provider(server: string, person: Person, hooks: ProviderHooks): SignInProvider {
@@ -102,6 +109,7 @@ export class PersonGrants {
         ? {}
         : { tokenEndpointAuthMethod: spec.tokenEndpointAuthMethod }),
       ...preRegistered(spec),
+      ...(spec.clientId === undefined ? { registrations: vault.registrations(server) } : {}),
       ...this.configuredAuthorizationServer(spec),
     });
   }

@@ -14,6 +14,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { createHash } from 'node:crypto';
 import { GrantDpop, type DpopKeyStorage, type StoredDpopKey } from './dpop-key.js';
+import type { ClientRegistrations } from './registrations.js';
 
 /** What one person (or the deployment) keeps for one server. Secret: stored only encrypted (vault.ts). */
 export interface SignInRecord {
@@ -46,6 +47,11 @@ export interface SignInProviderOptions {
   clientMetadataUrl?: string;
   /** A pre-registered client (`auth.clientId` / `auth.clientSecret`); otherwise CIMD or registration. */
   preRegistered?: OAuthClientInformationMixed;
+  /**
+   * Where a registered client is shared by every person and replica (one registration per authorization
+   * server); absent: each record keeps its own. A record that already has a client keeps using it.
+   */
+  registrations?: ClientRegistrations;
   tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
   storage: SignInStorage;
   /** A fresh `state` for one authorization request (bound to the person and server by the caller). */
@@ -72,6 +78,8 @@ export interface ConfiguredAuthorizationServer {
 export class SignInProvider implements OAuthClientProvider {
   readonly clientMetadataUrl: string | undefined;
   state?: () => Promise<string>;
+  /** The issuer whose shared client this provider read (or is registering), when it uses `registrations`. */
+  private sharedAt: string | undefined;
   /** Verifiers saved for an authorization URL not yet handed on, by their S256 code_challenge. */
   private readonly verifiers = new Map<string, string>();
   private readonly grantDpop: GrantDpop;
@@ -108,11 +116,17 @@ export class SignInProvider implements OAuthClientProvider {
     };
   }
 
-  async clientInformation(): Promise<StoredOAuthClientInformation | undefined> {
-    return (await this.opts.storage.load()).client ?? this.opts.preRegistered;
+  async clientInformation(ctx?: { issuer: string }): Promise<StoredOAuthClientInformation | undefined> {
+    const own = (await this.opts.storage.load()).client ?? this.opts.preRegistered;
+    if (own !== undefined || ctx === undefined || this.opts.registrations === undefined) return own;
+    this.sharedAt = ctx.issuer;
+    return this.opts.registrations.claim(ctx.issuer);
   }
 
-  async saveClientInformation(client: StoredOAuthClientInformation): Promise<void> {
+  async saveClientInformation(client: StoredOAuthClientInformation, ctx?: { issuer: string }): Promise<void> {
+    const { registrations } = this.opts;
+    if (registrations !== undefined && ctx !== undefined && ctx.issuer === this.sharedAt)
+      return registrations.save(ctx.issuer, client);
     await this.update({ client });
   }
 
@@ -172,7 +186,10 @@ export class SignInProvider implements OAuthClientProvider {
   /** The server said these are no good (revoked grant, unknown client): forget them. */
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     const record = await this.opts.storage.load();
-    if (scope === 'all' || scope === 'client') delete record.client;
+    if (scope === 'all' || scope === 'client') {
+      delete record.client;
+      if (this.sharedAt !== undefined) await this.opts.registrations?.forget(this.sharedAt);
+    }
     if (scope === 'all' || scope === 'tokens') delete record.tokens;
     if (scope === 'all' || scope === 'verifier') delete record.codeVerifier;
     if (scope === 'all' || scope === 'discovery') delete record.discovery;

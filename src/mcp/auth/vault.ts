@@ -5,9 +5,11 @@
 // STATE_TTL_SEC. Everything secret is sealed (sealed.ts); a key names only the server and the Slack ids.
 // Every replica reads the same records.
 import { randomBytes } from 'node:crypto';
+import type { StoredOAuthClientInformation } from '@modelcontextprotocol/client';
 import type { RedisClient } from '../../redis/index.js';
 import type { StoredDpopKey } from './dpop-key.js';
 import type { SignInRecord, SignInStorage } from './provider.js';
+import { RedisClientRegistrations, type ClientRegistrations } from './registrations.js';
 import { SealError, type Sealer } from './sealed.js';
 import { SignInError, type Person } from './types.js';
 
@@ -65,6 +67,14 @@ export class TokenVault {
     };
   }
 
+  /** The bot's registered clients for `server`, shared by every person (registrations.ts). */
+  registrations(server: string): ClientRegistrations {
+    const keyPrefix = `${this.prefix}:auth:client:${encodeURIComponent(server)}`;
+    return new RedisClientRegistrations(this.redis, keyPrefix, this.sealer, server, (key) =>
+      this.opened<StoredOAuthClientInformation>(key),
+    );
+  }
+
   /** Deletes a grant and its DPoP key (disconnect, or a refresh refused as revoked); false when there was none. */
   async remove(server: string, owner: GrantOwner): Promise<boolean> {
     const key = this.grantKey(server, owner);
@@ -111,7 +121,7 @@ export class TokenVault {
   }
 
   /**
-   * A grant or DPoP key that no configured key opens (sealed with a key rotated away without
+   * A grant, DPoP key or registered client that no configured key opens (sealed with a key rotated away without
    * ELICIT_RELAY_TOKEN_KEY_PREVIOUS, or altered in Redis) is no grant: it is deleted, so the person is asked to
    * connect again (and a DPoP key is made anew) instead of every call to the server failing on it.
    */
