@@ -65,12 +65,14 @@ export class Answering {
   /** Carries out the actor's act on question `id`; errors after the reply are rethrown for the caller to log. */
   async act(id: string, actor: Actor, act: Act, options: ActOptions): Promise<void> {
     const reply = new OnceReply(options.reply);
+    // The timer's reply has no caller to fail to: its failure is kept and passed on by this act below.
     const cancel = this.options.clock.schedule(
-      () => void reply.send({ kind: 'not_recorded' }),
+      () => void reply.send({ kind: 'not_recorded' }).catch(() => undefined),
       this.options.replyWithinMs ?? REPLY_WITHIN_MS,
     );
     try {
       await this.carryOut(id, actor, act, options.locale, reply);
+      await reply.delivery;
     } catch (error) {
       if (reply.sent) throw error;
       await reply.send({ kind: 'not_recorded' });
@@ -142,12 +144,15 @@ export class Answering {
 /** A reply function that runs once; later calls do nothing. */
 class OnceReply {
   sent = false;
+  /** The one delivery, once sent (rejected if it failed). */
+  delivery: Promise<void> | undefined;
 
   constructor(private readonly deliver: (reply: Reply) => Promise<void>) {}
 
   async send(reply: Reply): Promise<void> {
     if (this.sent) return;
     this.sent = true;
-    await this.deliver(reply);
+    this.delivery = this.deliver(reply);
+    await this.delivery;
   }
 }

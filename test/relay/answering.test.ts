@@ -117,6 +117,17 @@ describe('the answering service', () => {
     expect(ended).toEqual([]);
   });
 
+  it('passes on a "not recorded" reply that failed to go out from its timer, instead of leaving it unhandled', async () => {
+    const { answering, store, clock } = setUp();
+    let resume = (): void => undefined;
+    store.hang = new Promise((resolve) => (resume = resolve));
+    const late = new Error('Slack was already answered');
+    const acting = answering.act('Q1', ACTOR, { kind: 'decline' }, { reply: () => Promise.reject(late) });
+    clock.fire();
+    resume();
+    await expect(acting).rejects.toBe(late);
+  });
+
   it('refuses an act on a question that is gone', async () => {
     const { answering, replies, reply, store } = setUp();
     store.get = () => Promise.resolve(undefined);
