@@ -2,6 +2,7 @@
 import { describe, isRecord, type Raw } from './guards.js';
 import { options as parseOptions } from './options.js';
 import { looksSecret } from './secrets.js';
+import { neutralise } from './text.js';
 import {
   SchemaError,
   type BooleanField,
@@ -51,7 +52,9 @@ export function parseField(raw: unknown, common: Common, index: number): ParsedF
 function labelled(raw: Raw, common: Common, index: number): Labelled {
   const title = typeof raw.title === 'string' ? raw.title.trim() : '';
   const description = typeof raw.description === 'string' ? raw.description.trim() : '';
-  const label = title || common.name.trim() || `Field ${index + 1}`;
+  // A title or name with nothing visible once drawn (only zero-width or bidi characters, which plain() strips)
+  // would be a blank label, which Slack refuses: the next candidate is taken instead.
+  const label = [title, common.name.trim()].find(visible) ?? `Field ${index + 1}`;
   const secret = looksSecret(common.name, title, description) && { secret: true };
   return { ...common, label, ...(description && { hint: description }), ...secret };
 }
@@ -187,4 +190,8 @@ function patternOf(raw: Raw, name: string): string | undefined {
 /** The entries of `values` that are not undefined (so optional keys stay absent, not undefined). */
 function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function visible(text: string): boolean {
+  return neutralise(text).trim() !== '';
 }

@@ -7,7 +7,7 @@ import { parseFormSchema } from '../../blocks/schema.js';
 import { readSubmission } from '../../blocks/submission.js';
 import { PAGE_FIELDS } from '../../blocks/spec.js';
 import type { Content } from '../../src/relay/types.js';
-import { stateFor } from './testing.js';
+import { slackIssues, stateFor } from './testing.js';
 
 const SPECIAL = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', ''];
 
@@ -48,5 +48,20 @@ describe('content keeps every property name', () => {
     }
     expect(Object.keys(stored)).toEqual(names);
     expect(JSON.stringify(stored)).toBe(JSON.stringify(all));
+  });
+});
+
+describe('a field whose name or title shows nothing', () => {
+  it('is labelled by what shows: a blank title gives way to the name, an invisible name to "Field n"', () => {
+    const spec = parseFormSchema({
+      type: 'object',
+      properties: {
+        '\u200B': { type: 'string', format: 'email' },
+        ok: { type: 'boolean', title: '\u202E\u2066' },
+      },
+    });
+    expect(spec.fields.map((f) => f.label)).toEqual(['Field 1', 'ok']);
+    const view = formModal(spec, { questionId: 'q', server: 's', message: 'm' });
+    expect(slackIssues(view)).toEqual([]);
   });
 });
