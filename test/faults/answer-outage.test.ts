@@ -3,10 +3,10 @@
 // "not saved" reply (a field error that keeps what was typed, or a private note under the card), nothing may
 // be recorded by that act, and once Redis is back the person's next try ends the question exactly once, as the
 // history checker sees it.
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Outcome } from '../../src/relay/types.js';
 import type { Delivery } from '../../src/standin/index.js';
-import { captureLogs } from '../slack/log-capture.js';
+import { captureLogs, printLogsOnFailure } from '../slack/log-capture.js';
 import { questionIdOnCard } from '../support/slack-text.js';
 import { openForm, startHarness, type Harness } from '../system/harness.js';
 import { History } from './support/history.js';
@@ -37,17 +37,7 @@ let records: Records;
 // The bot's debug lines, printed when a test fails: once in clean-clone CI a Decline after Redis came back was
 // not relayed within 40 s (it takes under a second alone and under load); these lines are what to read then.
 const logs = captureLogs('debug');
-beforeEach(({ onTestFailed }) => {
-  const from = logs.lines.length;
-  onTestFailed(() => {
-    console.error(
-      logs.lines
-        .slice(from)
-        .map((line) => JSON.stringify(line))
-        .join('\n'),
-    );
-  });
-});
+printLogsOnFailure(logs);
 
 beforeAll(async () => {
   redis = await startPrivateRedis({ aof: true });

@@ -2,10 +2,9 @@
 // it waits on as call_ended, except a durable 2026 round's: that one stays pending for a survivor, and neither
 // the call's end nor its answer arriving here moves it on, so the round is resumed elsewhere (src/rounds).
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/clock.js';
-import { Relay, type Surface } from '../../src/relay/relay.js';
+import { type Surface } from '../../src/relay/relay.js';
+import { relayOver } from './support.js';
 import type { Question } from '../../src/relay/types.js';
-import { checkFormSchema } from '../../src/slack/checks.js';
 import { QuestionStore } from '../../src/store/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 
@@ -37,15 +36,7 @@ async function setUp() {
     updateCard: () => Promise.resolve(),
     remind: () => Promise.resolve(),
   };
-  const relay = new Relay({
-    store,
-    links: store.roundLinks(),
-    surface,
-    checkSchema: checkFormSchema,
-    checkUrl: () => undefined,
-    logger: silent,
-    clock: systemClock,
-  });
+  const relay = relayOver(store, surface);
   await store.startInbox((question) => relay.onFinished(question));
   return { store, relay, postedAs };
 }

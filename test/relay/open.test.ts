@@ -1,11 +1,10 @@
 // Relay.open (an API question, nobody waiting on it) on a real Redis store: it hands the question back only
 // once its card's post is durable, so a replica killed after the API's 201 leaves the post to another.
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/clock.js';
 import { RelayError } from '../../src/relay/errors.js';
-import { Relay, type DetachedAsk, type Surface } from '../../src/relay/relay.js';
+import { type DetachedAsk, type Surface } from '../../src/relay/relay.js';
+import { relayOver } from './support.js';
 import type { Question } from '../../src/relay/types.js';
-import { checkFormSchema } from '../../src/slack/checks.js';
 import { QuestionStore } from '../../src/store/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 
@@ -45,16 +44,7 @@ async function relayWith(surface: Surface, reminderTimes?: (timeoutMs: number, n
     logger: silent,
   });
   stores.push(store);
-  const relay = new Relay({
-    store,
-    links: store.roundLinks(),
-    surface,
-    checkSchema: checkFormSchema,
-    checkUrl: () => undefined,
-    logger: silent,
-    clock: systemClock,
-    ...(reminderTimes ? { reminderTimes } : {}),
-  });
+  const relay = relayOver(store, surface, reminderTimes ? { reminderTimes } : {});
   return { store, relay };
 }
 

@@ -5,10 +5,9 @@
 // of each link is in Redis, so a round taken over by another replica finds the card. On a real Redis store,
 // with a surface that records what it was asked to do.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { systemClock } from '../../src/clock.js';
-import { Relay, type CardChange, type PostedCards, type Surface } from '../../src/relay/relay.js';
+import { type CardChange, type PostedCards, type Surface } from '../../src/relay/relay.js';
+import { relayOver } from './support.js';
 import type { CardRef, Question } from '../../src/relay/types.js';
-import { checkFormSchema } from '../../src/slack/checks.js';
 import { QuestionStore } from '../../src/store/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 
@@ -52,15 +51,7 @@ async function setUp(prefix = uniquePrefix(), holderId = 'holder-a') {
   const store = await QuestionStore.open({ url: redisUrl(), prefix, holderId, logger: silent });
   stores.push(store);
   const surface = new CardLog();
-  const relay = new Relay({
-    store,
-    links: store.roundLinks(),
-    surface,
-    checkSchema: checkFormSchema,
-    checkUrl: () => undefined,
-    logger: silent,
-    clock: systemClock,
-  });
+  const relay = relayOver(store, surface);
   await store.startInbox((q) => relay.onFinished(q));
   return { store, surface, relay };
 }

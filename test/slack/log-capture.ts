@@ -1,5 +1,6 @@
 // A pino logger whose JSON lines a test can await, e.g. "the line that says this event was dropped".
 import { Writable } from 'node:stream';
+import { beforeEach } from 'vitest';
 import { createLogger, type Logger } from '../../src/logger.js';
 
 export interface CapturedLogs {
@@ -7,6 +8,24 @@ export interface CapturedLogs {
   lines: Record<string, unknown>[];
   /** Resolves with the first line (logged before or after the call) that matches. */
   waitFor(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+}
+
+/**
+ * Prints the lines logged during each test that fails (call at the top of a describe or file), so a failure in
+ * CI's run can be read afterwards.
+ */
+export function printLogsOnFailure(logs: CapturedLogs): void {
+  beforeEach(({ onTestFailed }) => {
+    const from = logs.lines.length;
+    onTestFailed(() => {
+      console.error(
+        logs.lines
+          .slice(from)
+          .map((line) => JSON.stringify(line))
+          .join('\n'),
+      );
+    });
+  });
 }
 
 /** The bot's own logger (its redaction included) at `level`, writing into `lines`. */

@@ -2,10 +2,10 @@
 // Redis, the Slack stand-in, the OAuth authorization server fixture and the protected Streamable HTTP fixture.
 // The test plays each person's browser with plain HTTP: it opens the Connect message's link, approves on the
 // fixture's consent endpoint and follows the redirect to the bot's own callback (on the other replica).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECT_ACTION } from '../../blocks/index.js';
 import type { RecordedCall } from '../../src/standin/index.js';
-import { captureLogs } from '../slack/log-capture.js';
+import { captureLogs, printLogsOnFailure } from '../slack/log-capture.js';
 import { startOAuthServer, type OAuthServer } from '../../src/sandbox/oauth/index.js';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/protected-server.js';
 import { apiOf } from './api-support.js';
@@ -22,17 +22,7 @@ describe('signing in to a server that needs it, from Slack', () => {
   const seen = new Set<RecordedCall>();
   // The replicas' debug lines, printed when a test fails, so a failure under CI's load can be read afterwards.
   const logs = captureLogs('debug');
-  beforeEach(({ onTestFailed }) => {
-    const from = logs.lines.length;
-    onTestFailed(() => {
-      console.error(
-        logs.lines
-          .slice(from)
-          .map((line) => JSON.stringify(line))
-          .join('\n'),
-      );
-    });
-  });
+  printLogsOnFailure(logs);
 
   beforeAll(async () => {
     oauth = await startOAuthServer();
