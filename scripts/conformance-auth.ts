@@ -4,6 +4,7 @@
 // bot's callback route does.
 import {
   deploymentAuth,
+  EnterpriseProvider,
   exchangeCode,
   memoryStorage,
   SignInProvider,
@@ -23,6 +24,10 @@ interface ScenarioContext {
   signing_algorithm?: string;
   /** auth/wif-jwt-bearer: the workload's JWT (the bot reads it from `auth.assertionFile`). */
   valid_jwt?: string;
+  /** auth/enterprise-managed-authorization (SEP-990): the person's ID token and the IdP that issued it. */
+  idp_id_token?: string;
+  idp_client_id?: string;
+  idp_token_endpoint?: string;
 }
 
 /** The sign-in for `serverUrl` in the scenario the CLI named in MCP_CONFORMANCE_SCENARIO (undefined: none). */
@@ -35,6 +40,7 @@ export function conformanceAuth(serverUrl: string, env = process.env): McpAuth |
 
 function sessionAuthFor(serverUrl: string, context: ScenarioContext): SessionAuth {
   const { client_id: clientId, client_secret: clientSecret, private_key_pem: pem, valid_jwt: jwt } = context;
+  if (clientId !== undefined && context.idp_id_token !== undefined) return enterpriseAuth(clientId, context);
   if (clientId !== undefined && jwt !== undefined)
     return deploymentAuth('conformance', {
       kind: 'workload',
@@ -66,6 +72,35 @@ function sessionAuthFor(serverUrl: string, context: ScenarioContext): SessionAut
     },
   });
   return { provider, signedIn: () => exchange };
+}
+
+/**
+ * SEP-990: the scenario hands over the ID token the bot would hold from the person's IdP sign-in; the bot's
+ * EnterpriseProvider exchanges it at the IdP's token endpoint and presents the ID-JAG at the MCP server's
+ * authorization server (client_secret_basic with the pre-registered client).
+ */
+function enterpriseAuth(clientId: string, context: ScenarioContext): SessionAuth {
+  const {
+    idp_id_token: idToken = '',
+    idp_client_id: idpClientId = '',
+    client_secret: clientSecret,
+  } = context;
+  const provider = new EnterpriseProvider(
+    {
+      clientId,
+      ...(clientSecret === undefined ? {} : { clientSecret }),
+      idp: {
+        clientId: idpClientId,
+        ...(context.idp_token_endpoint === undefined ? {} : { tokenEndpoint: context.idp_token_endpoint }),
+      },
+      idToken: () => Promise.resolve(idToken),
+    },
+    memoryStorage(),
+  );
+  return {
+    provider,
+    signedIn: () => Promise.reject(new Error('the IdP or the authorization server refused')),
+  };
 }
 
 /** What the person's browser would do: open the authorization URL and land on the callback with `code`. */

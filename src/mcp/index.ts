@@ -61,6 +61,12 @@ export {
   type SignInStorage,
 } from './auth/provider.js';
 export { deploymentAuth, type DeploymentGrant } from './auth/deployment.js';
+export {
+  EnterpriseProvider,
+  ExchangeRefusedError,
+  type EnterpriseGrant,
+  type EnterpriseIdp,
+} from './auth/enterprise.js';
 export { VaultConnections, type VaultConnectionsDeps } from './auth/connections.js';
 export { PersonGrants, type PersonSignInServer } from './auth/grants.js';
 export { DEFAULT_SIGN_IN_WAIT_MS, PersonAuth, type PersonAuthDeps } from './auth/person-auth.js';

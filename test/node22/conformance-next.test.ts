@@ -9,28 +9,10 @@ import { NEXT_SCENARIOS, runScenario, type ScenarioResult } from '../../scripts/
 
 const TIMING = 'sse-retry';
 
-/**
- * Scenarios the bot does not pass, with the exact checks that fail and why. None is a check the bot
- * gets wrong by accident: each is an extension the bot does not implement.
- */
-const NOT_IMPLEMENTED: Record<string, { why: string; failed: string[] }> = {
-  'auth/enterprise-managed-authorization': {
-    why:
-      "extension SEP-990: the token exchange needs the person's ID token from the enterprise IdP; the bot knows " +
-      'people by their Slack identity only and holds no IdP ID token, and a deployment grant has no person',
-    failed: ['complete-flow-jwt-bearer', 'complete-flow-token-exchange'],
-  },
-};
-
 /** The skills extension (SEP-2640): the bot never calls skills/list, so each scenario only skips its check. */
 const SKILLS = NEXT_SCENARIOS.filter((scenario) => scenario.startsWith('sep-2640-'));
 
-const PASSING = NEXT_SCENARIOS.filter(
-  (scenario) => scenario !== TIMING && !(scenario in NOT_IMPLEMENTED) && !SKILLS.includes(scenario),
-);
-
-const failedIds = (result: ScenarioResult): string[] =>
-  [...new Set(result.checks.filter((check) => check.status === 'FAILURE').map((check) => check.id))].sort();
+const PASSING = NEXT_SCENARIOS.filter((scenario) => scenario !== TIMING && !SKILLS.includes(scenario));
 
 function expectEveryCheckPassed(result: ScenarioResult): void {
   const failed = result.checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING');
@@ -50,8 +32,8 @@ const run = (scenario: string): Promise<ScenarioResult> =>
   runScenario(scenario, { release: 'next', timeoutMs: 40_000 });
 
 describe('MCP conformance 0.2.0-alpha.12 client scenarios against McpHub (Node 22)', () => {
-  it('lists every client scenario once: passing, skills-only or not implemented', () => {
-    const sorted = [...PASSING, TIMING, ...SKILLS, ...Object.keys(NOT_IMPLEMENTED)].sort();
+  it('lists every client scenario once: passing or skills-only', () => {
+    const sorted = [...PASSING, TIMING, ...SKILLS].sort();
     expect(sorted).toEqual([...NEXT_SCENARIOS].sort());
   });
 
@@ -69,17 +51,6 @@ describe('MCP conformance 0.2.0-alpha.12 client scenarios against McpHub (Node 2
         result.output,
       ).toEqual(['SKIPPED']);
       expect(result.exitCode, result.output).toBe(0);
-    },
-  );
-
-  it.each(Object.keys(NOT_IMPLEMENTED))(
-    'fails exactly the named checks of %s, which the bot does not implement',
-    { timeout: 90_000 },
-    async (scenario) => {
-      const result = await run(scenario);
-      expect(failedIds(result), `${NOT_IMPLEMENTED[scenario]?.why}\n${result.output}`).toEqual(
-        NOT_IMPLEMENTED[scenario]?.failed,
-      );
     },
   );
 });

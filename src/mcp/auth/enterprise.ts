@@ -1,0 +1,152 @@
+// Enterprise-managed authorization (SEP-990, Cross-App Access; `auth.mode: enterpriseManaged`): no consent
+// screen per server. The person's ID token from the company IdP is exchanged at the IdP's token endpoint
+// (RFC 8693, requested_token_type id-jag, audience = the MCP authorization server's issuer, resource = the
+// MCP server) for an ID-JAG, which the bot presents at the MCP authorization server as an RFC 7523
+// JWT-bearer grant for the access token. The SDK's CrossAppAccessProvider builds both requests; this class
+// keeps the access token in a SignInStorage (the vault for a person) instead of the SDK's memory, and turns a
+// refused exchange into a sign-in the caller can ask for.
+import {
+  CrossAppAccessProvider,
+  discoverAndRequestJwtAuthGrant,
+  requestJwtAuthorizationGrant,
+  UnauthorizedError,
+  type CrossAppAccessContext,
+  type OAuthClientInformationMixed,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
+import type { SignInStorage } from './provider.js';
+
+/** The company IdP as the config names it: its issuer (discovered) or its token endpoint, and the bot's client. */
+export interface EnterpriseIdp {
+  issuer?: string;
+  tokenEndpoint?: string;
+  clientId: string;
+  clientSecret?: string;
+}
+
+export interface EnterpriseGrant {
+  /** The client the MCP authorization server knows the bot by (`auth.clientId`). */
+  clientId: string;
+  clientSecret?: string;
+  scopes?: string[];
+  idp: EnterpriseIdp;
+  /**
+   * The person's current ID token from the IdP (a fresh one when it had expired). Rejects with an
+   * UnauthorizedError when the person has none: they must sign in to the IdP first.
+   */
+  idToken: () => Promise<string>;
+  /** The IdP refused the exchange (the ID token is no longer good): the caller drops it before asking again. */
+  onExchangeRefused?: () => Promise<void>;
+}
+
+/** The IdP refused to exchange the person's ID token; an UnauthorizedError, so the hub waits for a new sign-in. */
+export class ExchangeRefusedError extends UnauthorizedError {
+  override name = 'ExchangeRefusedError';
+}
+
+export class EnterpriseProvider implements OAuthClientProvider {
+  private readonly crossApp: CrossAppAccessProvider;
+
+  constructor(
+    private readonly grant: EnterpriseGrant,
+    private readonly storage: SignInStorage,
+  ) {
+    // A client with no secret authenticates with `none` (clientInformation below leaves the secret out).
+    this.crossApp = new CrossAppAccessProvider({
+      clientId: grant.clientId,
+      clientSecret: grant.clientSecret ?? '',
+      clientName: 'elicit-relay',
+      assertion: (context) => this.idJag(context),
+    });
+  }
+
+  get redirectUrl(): undefined {
+    return undefined;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const { scopes, clientSecret } = this.grant;
+    return {
+      ...this.crossApp.clientMetadata,
+      ...(clientSecret === undefined ? { token_endpoint_auth_method: 'none' } : {}),
+      ...(scopes === undefined ? {} : { scope: scopes.join(' ') }),
+    };
+  }
+
+  clientInformation(): OAuthClientInformationMixed {
+    const { clientId, clientSecret } = this.grant;
+    return clientSecret === undefined
+      ? { client_id: clientId }
+      : { client_id: clientId, client_secret: clientSecret };
+  }
+
+  async tokens(): Promise<StoredOAuthTokens | undefined> {
+    return (await this.storage.load()).tokens;
+  }
+
+  async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
+    await this.storage.save({ ...(await this.storage.load()), tokens });
+  }
+
+  redirectToAuthorization(): void {
+    throw new Error('enterprise-managed authorization has no browser step at the MCP authorization server');
+  }
+
+  saveCodeVerifier(): void {
+    // No authorization code at the MCP authorization server, so no PKCE verifier.
+  }
+
+  codeVerifier(): string {
+    throw new Error('enterprise-managed authorization has no PKCE verifier');
+  }
+
+  /** Called by the SDK's auth() after discovery: the ID-JAG's audience. */
+  saveAuthorizationServerUrl(url: string): void {
+    this.crossApp.saveAuthorizationServerUrl(url);
+  }
+
+  /** Called by the SDK's auth() after discovery: the ID-JAG's resource. */
+  saveResourceUrl(url: string): void {
+    this.crossApp.saveResourceUrl?.(url);
+  }
+
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    if (scope !== 'all' && scope !== 'tokens') return;
+    const record = await this.storage.load();
+    delete record.tokens;
+    await this.storage.save(record);
+  }
+
+  prepareTokenRequest(scope?: string): Promise<URLSearchParams> {
+    return this.crossApp.prepareTokenRequest(scope);
+  }
+
+  /** The token exchange at the IdP (RFC 8693) for the MCP authorization server and resource the SDK found. */
+  private async idJag(context: CrossAppAccessContext): Promise<string> {
+    const { idp } = this.grant;
+    const idToken = await this.grant.idToken();
+    const request = {
+      audience: context.authorizationServerUrl,
+      resource: context.resourceUrl,
+      idToken,
+      clientId: idp.clientId,
+      ...(idp.clientSecret === undefined ? {} : { clientSecret: idp.clientSecret }),
+      ...(context.scope === undefined ? {} : { scope: context.scope }),
+      fetchFn: context.fetchFn,
+    };
+    try {
+      const result =
+        idp.tokenEndpoint !== undefined
+          ? await requestJwtAuthorizationGrant({ ...request, tokenEndpoint: idp.tokenEndpoint })
+          : await discoverAndRequestJwtAuthGrant({ ...request, idpUrl: idp.issuer ?? '' });
+      return result.jwtAuthGrant;
+    } catch (cause) {
+      await this.grant.onExchangeRefused?.();
+      // The SDK's message names the IdP's error code and description, never the tokens.
+      const why = cause instanceof Error ? cause.message : String(cause);
+      throw new ExchangeRefusedError(`the company IdP refused the token exchange: ${why}`);
+    }
+  }
+}
