@@ -2,8 +2,11 @@
 // holder is a child process (this file, `node --import tsx`), so the figure is its own: a QuestionStore with
 // its inbox, timeout worker and lease, creating N questions (10-minute timeout, 50 at a time) and keeping one
 // waiter per question for its outcome, as the relay does. The floor is the same process shape without the
-// store: one HSET per question on a plain ioredis client and the same waiter. RSS and heap are read after a
-// full GC, before and after the N creates; the questions stay pending (the run's prefix is deleted at the end).
+// store: one HSET per question on a plain ioredis client and the same waiter. RSS and heap are read before and
+// after the N creates once full GCs give nothing more back (`released`: RSS after a single full GC still
+// counts ~18 MB of old-space pages the creates' garbage left, already free, given back to the OS by the next
+// two GCs). The store runs again with 2N, so the per-question slope and the fixed step show apart. The
+// questions stay pending (the run's prefix is deleted at the end).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -12,7 +15,7 @@ import { Redis } from 'ioredis';
 import { defaultLogger } from '../src/redis/index.js';
 import { QuestionStore } from '../src/store/index.js';
 import { pool } from './burst.js';
-import { settled } from './memory.js';
+import { released } from './memory.js';
 import { sampleQuestion, type RedisBenchOptions } from './redis.js';
 import type { Row } from './stats.js';
 
@@ -22,9 +25,22 @@ const CREATE_CONCURRENCY = 50;
 
 type Mode = 'store' | 'floor';
 
+/** What the child prints: bytes, before and after the N creates. */
+interface ChildReport {
+  rssBefore: number;
+  rssAfter: number;
+  rssAfterOneGc: number;
+  heapBefore: number;
+  heapAfter: number;
+}
+
 interface Growth {
-  rssPerQuestion: number;
-  heapPerQuestion: number;
+  count: number;
+  /** RSS growth, bytes, once full GCs give nothing more back. */
+  rss: number;
+  /** RSS growth, bytes, after a single full GC (what this bench reported before). */
+  rssOneGc: number;
+  heap: number;
   rssBefore: number;
 }
 
@@ -33,7 +49,7 @@ async function measure(o: RedisBenchOptions, mode: Mode, count: number): Promise
     env: {
       ...process.env,
       RSS_URL: o.url,
-      RSS_PREFIX: `${o.prefix}:rss-${mode}`,
+      RSS_PREFIX: `${o.prefix}:rss-${mode}-${count}`,
       RSS_MODE: mode,
       RSS_COUNT: String(count),
     },
@@ -42,39 +58,63 @@ async function measure(o: RedisBenchOptions, mode: Mode, count: number): Promise
   const exited = once(child, 'exit');
   const line = await createInterface({ input: child.stdout })[Symbol.asyncIterator]().next();
   await exited;
-  const growth = JSON.parse(String(line.value)) as Omit<Growth, 'rssPerQuestion' | 'heapPerQuestion'> & {
-    rssAfter: number;
-    heapBefore: number;
-    heapAfter: number;
-  };
+  const r = JSON.parse(String(line.value)) as ChildReport;
   return {
-    rssPerQuestion: (growth.rssAfter - growth.rssBefore) / count,
-    heapPerQuestion: (growth.heapAfter - growth.heapBefore) / count,
-    rssBefore: growth.rssBefore,
+    count,
+    rss: r.rssAfter - r.rssBefore,
+    rssOneGc: r.rssAfterOneGc - r.rssBefore,
+    heap: r.heapAfter - r.heapBefore,
+    rssBefore: r.rssBefore,
   };
 }
+
+const memoryRow = (name: string, n: number, bytes: number, note: string): Row => ({
+  group: 'memory',
+  name,
+  n,
+  p50: Math.round(bytes),
+  p95: Number.NaN,
+  p99: Number.NaN,
+  max: Number.NaN,
+  unit: 'bytes',
+  note,
+});
+
+const perQuestion = (g: Growth) =>
+  `heap ${Math.round(g.heap / g.count)} B per question; RSS before ${Math.round(g.rssBefore / 2 ** 20)} MB; ` +
+  `after a single full GC ${Math.round(g.rssOneGc / g.count)} B per question`;
 
 export async function holderRssBench(o: RedisBenchOptions, count: number): Promise<Row[]> {
   const floor = await measure(o, 'floor', count);
   const store = await measure(o, 'store', count);
-  const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
-  const memoryRow = (name: string, g: Growth, note: string): Row => ({
-    group: 'memory',
-    name,
-    n: count,
-    p50: Math.round(g.rssPerQuestion),
-    p95: Number.NaN,
-    p99: Number.NaN,
-    max: Number.NaN,
-    unit: 'bytes',
-    note: `heap ${Math.round(g.heapPerQuestion)} B per question; RSS before ${Math.round(g.rssBefore / 2 ** 20)} MB. ${note}`,
-  });
+  const twice = await measure(o, 'store', 2 * count);
+  // Growth = step + slope × N, from N and 2N in the same run.
+  const slope = (twice.rss - store.rss) / count;
+  const step = store.rss - slope * count;
   return [
-    memoryRow(`floor: RSS per in-flight question, ${count} (HSET + waiter)`, floor, ''),
+    memoryRow(
+      `floor: RSS per in-flight question, ${count} (HSET + waiter)`,
+      count,
+      floor.rss / count,
+      perQuestion(floor),
+    ),
     memoryRow(
       `holder RSS per in-flight question, ${count} (QuestionStore + waiter)`,
-      store,
-      `${kb(store.rssPerQuestion)} (goal ≤ 2 KB); the floor's RSS growth, ${Math.round(floor.rssPerQuestion)} B, is within RSS's noise`,
+      count,
+      store.rss / count,
+      `${perQuestion(store)}. Goal ≤ 2,048 B`,
+    ),
+    memoryRow(
+      `holder RSS per in-flight question, ${2 * count} (QuestionStore + waiter)`,
+      2 * count,
+      twice.rss / (2 * count),
+      perQuestion(twice),
+    ),
+    memoryRow(
+      `holder RSS slope per question, ${count} → ${2 * count}`,
+      count,
+      slope,
+      `fixed step ${(step / 2 ** 20).toFixed(1)} MB (growth at ${count} minus slope × ${count}); RSS moves by ~1-2 MB between runs`,
     ),
   ];
 }
@@ -87,7 +127,7 @@ async function fillStore(url: string, prefix: string, count: number, waiters: Ma
   await store.startTimeouts(async (id) => {
     await store.finish(id, { action: 'cancel' }, 'timed_out');
   });
-  const before = settled();
+  const before = released();
   await pool(count, CREATE_CONCURRENCY, async () => {
     const q = await store.create(sampleQuestion());
     void new Promise<void>((resolve) => waiters.set(q.id, resolve));
@@ -98,7 +138,7 @@ async function fillStore(url: string, prefix: string, count: number, waiters: Ma
 /** The floor: the same waiters, one HSET per question on a plain client. */
 async function fillFloor(url: string, prefix: string, count: number, waiters: Map<string, () => void>) {
   const redis = new Redis(url);
-  const before = settled();
+  const before = released();
   await pool(count, CREATE_CONCURRENCY, async (i) => {
     const id = `q${i}`;
     await redis.hset(`${prefix}:${id}`, { state: 'pending', message: 'Benchmark question' });
@@ -113,8 +153,14 @@ async function child(): Promise<void> {
   const waiters = new Map<string, () => void>();
   const fill = env.RSS_MODE === 'store' ? fillStore : fillFloor;
   const { before, close } = await fill(url, prefix, count, waiters);
-  const after = settled();
-  const out = { rssBefore: before.rss, rssAfter: after.rss, heapBefore: before.heap, heapAfter: after.heap };
+  const after = released();
+  const out: ChildReport = {
+    rssBefore: before.rss,
+    rssAfter: after.rss,
+    rssAfterOneGc: after.rssAfterOneGc,
+    heapBefore: before.heap,
+    heapAfter: after.heap,
+  };
   process.stdout.write(`${JSON.stringify(out)}\n`);
   await close();
   process.exit(0);
