@@ -40,6 +40,8 @@ const REFUSED: Record<PageLocale, Partial<Record<SignInErrorCode, string>> & { o
     token_exchange_failed:
       "The server's sign-in did not complete (the code was refused). Try again from Slack.",
     resource_mismatch: 'The server named a different resource than the one configured: refused.',
+    client_forgotten:
+      "The server's sign-in no longer knows the registration this link was made with. Run /mcp connect <server> in Slack for a new link.",
     other: 'Signing in failed. Try again from Slack with /mcp connect <server>.',
   },
   'zh-CN': {
@@ -49,6 +51,8 @@ const REFUSED: Record<PageLocale, Partial<Record<SignInErrorCode, string>> & { o
     denied: '登录页面未授予访问权限。请在 Slack 中运行 /mcp connect <服务器> 重试。',
     token_exchange_failed: '服务器的登录未完成（授权码被拒绝）。请从 Slack 重试。',
     resource_mismatch: '服务器声明的资源与配置的不同：已拒绝。',
+    client_forgotten:
+      '服务器的登录已不认识此链接所用的注册。请在 Slack 中运行 /mcp connect <服务器> 获取新链接。',
     other: '登录失败。请在 Slack 中用 /mcp connect <服务器> 重试。',
   },
 };

@@ -51,7 +51,7 @@ export class VaultConnections implements Connections {
   }
 
   async complete(params: CallbackParams): Promise<{ server: string; person: Person }> {
-    const { server, person, codeVerifier } = await this.deps.vault.consumeState(params.state);
+    const { server, person, codeVerifier, client } = await this.deps.vault.consumeState(params.state);
     if (params.error !== undefined)
       throw new SignInError('denied', server, `the sign-in to ${server} was refused (${params.error})`);
     const spec = this.deps.grants.server(server);
@@ -60,10 +60,19 @@ export class VaultConnections implements Connections {
     const provider = this.deps.grants.provider(server, person, {
       onRedirect: () => Promise.resolve(),
       ...(codeVerifier === undefined ? {} : { codeVerifier }),
+      callback: client === undefined ? {} : { client },
     });
     try {
       await exchangeCode(provider, spec.url, params.code, params.iss);
     } catch (cause) {
+      if (provider.clientLost)
+        throw new SignInError(
+          'client_forgotten',
+          server,
+          `${server}'s authorization server no longer knows the bot's registration this sign-in link was made ` +
+            `with; run /mcp connect ${server} for a new link`,
+          { cause },
+        );
       throw new SignInError('token_exchange_failed', server, `${server} refused the sign-in's code`, {
         cause,
       });

@@ -2,7 +2,11 @@
 // in the vault, whose `state` is bound to the person, workspace and server. The record's storage also stamps
 // when tokens arrive (for their expiry in the App Home) and notices tokens being dropped (a refresh refused
 // as invalid_grant: the grant was revoked), so the next sign-in can say why it is asked for.
-import type { AuthorizationServerMetadata, OAuthClientInformationMixed } from '@modelcontextprotocol/client';
+import type {
+  AuthorizationServerMetadata,
+  OAuthClientInformationMixed,
+  StoredOAuthClientInformation,
+} from '@modelcontextprotocol/client';
 import { configuredResource, fetchAuthorizationServerMetadata } from './as-metadata.js';
 import {
   SignInProvider,
@@ -49,6 +53,8 @@ export interface ProviderHooks {
   fresh?: boolean;
   /** The callback leg: the PKCE verifier bound to the callback's `state`. */
   codeVerifier?: string;
+  /** The callback leg: what its `state` is bound to besides the verifier (the link's shared client). */
+  callback?: { client?: StoredOAuthClientInformation };
 }
 
 export class PersonGrants {
@@ -101,9 +107,10 @@ export class PersonGrants {
       clientName: this.deps.clientName,
       storage: hooks.fresh === true ? withoutTokens(stored) : stored,
       state: () => vault.issueState({ server, person }),
-      bindVerifier: (state, verifier) => vault.bindVerifier(state, verifier),
+      bindVerifier: (state, verifier, client) => vault.bindVerifier(state, verifier, client),
       onRedirect: hooks.onRedirect,
       ...(hooks.codeVerifier === undefined ? {} : { codeVerifier: hooks.codeVerifier }),
+      ...(hooks.callback === undefined ? {} : { callback: hooks.callback }),
       ...(spec.scopes === undefined ? {} : { scopes: spec.scopes }),
       ...(spec.tokenEndpointAuthMethod === undefined
         ? {}

@@ -62,9 +62,19 @@ export interface SignInProviderOptions {
    * Keeps each authorization request's PKCE verifier with its `state` (not in the one record, where a
    * second sign-in in flight would overwrite the first's); called before the person is sent to the URL.
    */
-  bindVerifier?: (state: string, codeVerifier: string) => Promise<void>;
+  bindVerifier?: (
+    state: string,
+    codeVerifier: string,
+    /** The shared registered client the request went out with (`registrations`), kept with its `state`. */
+    client?: StoredOAuthClientInformation,
+  ) => Promise<void>;
   /** The callback leg: the verifier bound to the callback's `state` (else the record's is used). */
   codeVerifier?: string;
+  /**
+   * Set on the callback leg: the code is exchanged as the shared client the link went out with (`client`,
+   * bound to its `state`), never one registered since; the callback never claims a registration.
+   */
+  callback?: { client?: StoredOAuthClientInformation };
   /** `auth.metadataUrl`: the authorization server from the config, not from the resource metadata. */
   authorizationServer?: ConfiguredAuthorizationServer;
 }
@@ -80,6 +90,9 @@ export class SignInProvider implements OAuthClientProvider {
   state?: () => Promise<string>;
   /** The issuer whose shared client this provider read (or is registering), when it uses `registrations`. */
   private sharedAt: string | undefined;
+  /** The shared client this provider uses (read, registered, or the callback's link's). */
+  private sharedClient: StoredOAuthClientInformation | undefined;
+  private linkClientRefused = false;
   /** Verifiers saved for an authorization URL not yet handed on, by their S256 code_challenge. */
   private readonly verifiers = new Map<string, string>();
   private readonly grantDpop: GrantDpop;
@@ -116,18 +129,34 @@ export class SignInProvider implements OAuthClientProvider {
     };
   }
 
+  /**
+   * True on the callback leg when no client was left to exchange the code as: the authorization server refused
+   * the link's (invalid_client), or the link recorded none and none is registered. The person must connect again.
+   */
+  get clientLost(): boolean {
+    if (this.opts.callback === undefined || this.sharedAt === undefined) return false;
+    return this.linkClientRefused || this.sharedClient === undefined;
+  }
+
   async clientInformation(ctx?: { issuer: string }): Promise<StoredOAuthClientInformation | undefined> {
     const own = (await this.opts.storage.load()).client ?? this.opts.preRegistered;
-    if (own !== undefined || ctx === undefined || this.opts.registrations === undefined) return own;
+    const { registrations, callback } = this.opts;
+    if (own !== undefined || ctx === undefined || registrations === undefined) return own;
     this.sharedAt = ctx.issuer;
-    return this.opts.registrations.claim(ctx.issuer);
+    if (callback === undefined) this.sharedClient = await registrations.claim(ctx.issuer);
+    else if (this.linkClientRefused) this.sharedClient = undefined;
+    // A link from before links recorded their client: the one shared now, if any (a callback never claims).
+    else this.sharedClient = callback.client ?? (await registrations.find(ctx.issuer));
+    return this.sharedClient;
   }
 
   async saveClientInformation(client: StoredOAuthClientInformation, ctx?: { issuer: string }): Promise<void> {
     const { registrations } = this.opts;
-    if (registrations !== undefined && ctx !== undefined && ctx.issuer === this.sharedAt)
-      return registrations.save(ctx.issuer, client);
-    await this.update({ client });
+    if (registrations === undefined || ctx === undefined || ctx.issuer !== this.sharedAt)
+      return this.update({ client });
+    this.sharedClient = client;
+    // The callback's link's client (stamped with its issuer) is not the shared one to overwrite.
+    if (this.opts.callback === undefined) await registrations.save(ctx.issuer, client);
   }
 
   async tokens(): Promise<StoredOAuthTokens | undefined> {
@@ -135,7 +164,23 @@ export class SignInProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
-    await this.update({ tokens });
+    const kept = await this.linkClientToKeep();
+    await this.update({ tokens, ...(kept === undefined ? {} : { client: kept }) });
+  }
+
+  /**
+   * On the callback leg, the link's client when it is no longer the shared one (forgotten or registered anew
+   * since the link was made): the person's record keeps it, so refreshes and revocation use the client the
+   * tokens were issued to.
+   */
+  private async linkClientToKeep(): Promise<StoredOAuthClientInformation | undefined> {
+    const { registrations, callback } = this.opts;
+    const used = this.sharedClient;
+    if (callback === undefined || registrations === undefined || this.sharedAt === undefined)
+      return undefined;
+    if (used === undefined) return undefined;
+    const shared = await registrations.find(this.sharedAt);
+    return shared?.client_id === used.client_id ? undefined : used;
   }
 
   async redirectToAuthorization(url: URL): Promise<void> {
@@ -145,7 +190,7 @@ export class SignInProvider implements OAuthClientProvider {
     const verifier = this.verifiers.get(challenge);
     this.verifiers.delete(challenge);
     if (bindVerifier !== undefined && state !== null && verifier !== undefined)
-      await bindVerifier(state, verifier);
+      await bindVerifier(state, verifier, this.sharedClient);
     await this.opts.onRedirect(url);
   }
 
@@ -188,7 +233,12 @@ export class SignInProvider implements OAuthClientProvider {
     const record = await this.opts.storage.load();
     if (scope === 'all' || scope === 'client') {
       delete record.client;
-      if (this.sharedAt !== undefined) await this.opts.registrations?.forget(this.sharedAt);
+      const used = this.sharedClient;
+      // Only the client refused: a newer one another sign-in registered since stays shared.
+      if (this.sharedAt !== undefined && used !== undefined)
+        await this.opts.registrations?.forget(this.sharedAt, used.client_id);
+      this.sharedClient = undefined;
+      this.linkClientRefused = this.opts.callback !== undefined;
     }
     if (scope === 'all' || scope === 'tokens') delete record.tokens;
     if (scope === 'all' || scope === 'verifier') delete record.codeVerifier;

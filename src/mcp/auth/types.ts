@@ -79,6 +79,11 @@ export type SignInErrorCode =
   | 'sign_in_timeout'
   /** The server kept answering insufficient_scope after the step-up limit. */
   | 'step_up_limit'
+  /**
+   * The callback's link was made with a registered client the authorization server no longer knows
+   * (invalid_client): the person connects again, with the client registered now.
+   */
+  | 'client_forgotten'
   /** Discovery or registration with the authorization server failed. */
   | 'discovery_failed';
 

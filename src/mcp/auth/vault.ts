@@ -5,11 +5,16 @@
 // STATE_TTL_SEC. Everything secret is sealed (sealed.ts); a key names only the server and the Slack ids.
 // Every replica reads the same records.
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { StoredOAuthClientInformation } from '@modelcontextprotocol/client';
 import type { RedisClient } from '../../redis/index.js';
 import type { StoredDpopKey } from './dpop-key.js';
 import type { SignInRecord, SignInStorage } from './provider.js';
-import { RedisClientRegistrations, type ClientRegistrations } from './registrations.js';
+import {
+  RedisClientRegistrations,
+  type ClientRegistrations,
+  type RegistrationTimers,
+} from './registrations.js';
 import { SealError, type Sealer } from './sealed.js';
 import { SignInError, type Person } from './types.js';
 
@@ -38,6 +43,11 @@ export interface StateBinding {
    * link of a person has its own, so two links opened in any order both complete.
    */
   codeVerifier?: string;
+  /**
+   * The shared registered client the authorization request went out with (registrations.ts): the callback
+   * exchanges the code as this client, even when the shared one was forgotten or registered anew meanwhile.
+   */
+  client?: StoredOAuthClientInformation;
 }
 
 export class TokenVault {
@@ -67,11 +77,19 @@ export class TokenVault {
     };
   }
 
-  /** The bot's registered clients for `server`, shared by every person (registrations.ts). */
-  registrations(server: string): ClientRegistrations {
+  /**
+   * The bot's registered clients for `server`, shared by every person (registrations.ts); `timers` default to
+   * the vault's clock and real waits.
+   */
+  registrations(server: string, timers?: RegistrationTimers): ClientRegistrations {
     const keyPrefix = `${this.prefix}:auth:client:${encodeURIComponent(server)}`;
-    return new RedisClientRegistrations(this.redis, keyPrefix, this.sealer, server, (key) =>
-      this.opened<StoredOAuthClientInformation>(key),
+    return new RedisClientRegistrations(
+      this.redis,
+      keyPrefix,
+      this.sealer,
+      server,
+      (key) => this.opened<StoredOAuthClientInformation>(key),
+      timers ?? { now: this.now, sleep: (ms) => sleep(ms) },
     );
   }
 
@@ -91,14 +109,20 @@ export class TokenVault {
   }
 
   /**
-   * Binds the PKCE verifier of the authorization request sent with `state` to it, keeping its expiry; a state
-   * already consumed or expired is left alone (its callback is refused anyway).
+   * Binds the PKCE verifier (and the shared client, when it used one) of the authorization request sent with
+   * `state` to it, keeping its expiry; a state already consumed or expired is left alone (its callback is
+   * refused anyway).
    */
-  async bindVerifier(state: string, codeVerifier: string): Promise<void> {
+  async bindVerifier(
+    state: string,
+    codeVerifier: string,
+    client?: StoredOAuthClientInformation,
+  ): Promise<void> {
     const key = this.stateKey(state);
     const sealed = await this.redis.get(key);
     if (sealed === null) return;
-    const binding = { ...(JSON.parse(this.sealer.open(sealed, key)) as StateBinding), codeVerifier };
+    const bound = JSON.parse(this.sealer.open(sealed, key)) as StateBinding;
+    const binding: StateBinding = { ...bound, codeVerifier, ...(client === undefined ? {} : { client }) };
     await this.redis.set(key, this.sealer.seal(JSON.stringify(binding), key), 'KEEPTTL', 'XX');
   }
 

@@ -2,11 +2,16 @@
 // (src/mcp/auth/registrations.ts), on real Redis against the OAuth fixture: two Connect links begun at the
 // same instant on two replicas register once, and both links complete (before, each registered its own client
 // and the second overwrote the first's in the person's record, so the first link's code exchange failed).
+// A link's callback exchanges its code as the client the link was made with, even when the shared client was
+// forgotten (or registered anew) meanwhile, and never claims a registration; when the authorization server no
+// longer knows that client (invalid_client) the shared client is forgotten and the person is told to connect
+// again (SignInError client_forgotten), and the next sign-in registers at once.
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
 import {
   PersonGrants,
   Sealer,
+  SignInError,
   SignInWakes,
   TokenVault,
   VaultConnections,
@@ -25,12 +30,15 @@ let server: ProtectedServer;
 let prefix: string;
 const clients: Redis[] = [];
 const wakes: SignInWakes[] = [];
+const vaults: TokenVault[] = [];
+const grantsOf: PersonGrants[] = [];
 
 /** One replica's Connections: its own Redis connections, vault and grants; the key prefix is shared. */
 async function replica(): Promise<VaultConnections> {
   const [redis, subscriber] = [new Redis(redisUrl()), new Redis(redisUrl())];
   clients.push(redis, subscriber);
   const vault = new TokenVault(redis, prefix, new Sealer(Buffer.alloc(32, 7)));
+  vaults.push(vault);
   const signedIn = new SignInWakes(subscriber, redis, `${prefix}:auth:signed-in`);
   await signedIn.start();
   wakes.push(signedIn);
@@ -42,6 +50,7 @@ async function replica(): Promise<VaultConnections> {
     oneWorkspace: false,
     now: Date.now,
   });
+  grantsOf.push(grants);
   return new VaultConnections({ grants, vault, wakes: signedIn, now: Date.now });
 }
 
@@ -94,5 +103,89 @@ describe('one registered client per authorization server', () => {
       person: bob,
     });
     expect(oauth.clients.size).toBe(1);
+  });
+});
+
+/** The client id a Connect link was made with. */
+const clientIdOf = (need: SignInNeeded): string => need.authorizationUrl.searchParams.get('client_id') ?? '';
+
+/**
+ * A check that nobody holds the claim to register, taking no real time: resolves undefined at once when none is
+ * held, rejects at its first wait when one is. Its clock runs a minute behind, so the claim it takes itself has
+ * already lapsed for everyone else.
+ */
+async function claimNowOrFail(issuer: string): Promise<unknown> {
+  const behind = Date.now() - 60_000;
+  const registrations = vaults[0]?.registrations(SERVER, {
+    now: () => behind,
+    sleep: () => Promise.reject(new Error('the registration was still claimed')),
+  });
+  return registrations?.claim(issuer).then(
+    (client) => client,
+    (error: unknown) => error,
+  );
+}
+
+describe('a callback after the shared client was forgotten', () => {
+  const issuer = (): string => oauth.issuer.href.replace(/\/$/, '');
+
+  it('completes with the client its link was made with, and keeps that client for the person', async () => {
+    const cleo = { teamId: 'T1', userId: 'UCLEO' };
+    const need = await a.begin(SERVER, cleo);
+    const linkClient = clientIdOf(need);
+    // The shared client is forgotten in Redis (e.g. its sealed value no key opens), then registered anew.
+    await vaults[0]?.registrations(SERVER).forget(issuer(), linkClient);
+    const dan = { teamId: 'T1', userId: 'UDAN' };
+    const danNeed = await b.begin(SERVER, dan);
+    expect(clientIdOf(danNeed)).not.toBe(linkClient);
+
+    expect(await b.complete(await approved(need, 'cleo@example.com'))).toEqual({
+      server: SERVER,
+      person: cleo,
+    });
+    expect(await a.complete(await approved(danNeed, 'dan@example.com'))).toEqual({
+      server: SERVER,
+      person: dan,
+    });
+    // Cleo's refreshes and revocation go with the client her tokens were issued to; Dan's with the shared one.
+    expect((await grantsOf[0]?.record(SERVER, cleo))?.client?.client_id).toBe(linkClient);
+    expect((await grantsOf[0]?.record(SERVER, dan))?.client?.client_id).toBe(clientIdOf(danNeed));
+    expect((await vaults[0]?.storage(SERVER, dan).load())?.client).toBeUndefined();
+  });
+
+  it('completes with the link client while none is shared, and leaves no claim behind', async () => {
+    const eve = { teamId: 'T1', userId: 'UEVE' };
+    const need = await a.begin(SERVER, eve);
+    await vaults[0]?.registrations(SERVER).forget(issuer(), clientIdOf(need));
+    expect(await b.complete(await approved(need, 'eve@example.com'))).toEqual({
+      server: SERVER,
+      person: eve,
+    });
+    expect(await claimNowOrFail(issuer())).toBeUndefined();
+  });
+
+  it('tells the person to connect again when the server no longer knows the link client, and forgets it', async () => {
+    const fay = { teamId: 'T1', userId: 'UFAY' };
+    const need = await a.begin(SERVER, fay);
+    const linkClient = clientIdOf(need);
+    const back = await approved(need, 'fay@example.com');
+    oauth.clients.delete(linkClient);
+
+    const failure = await b.complete(back).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert(failure instanceof SignInError);
+    expect([failure.code, failure.server]).toEqual(['client_forgotten', SERVER]);
+    expect(failure.message).toContain(`/mcp connect ${SERVER}`);
+    // The shared client is forgotten and no claim is held: the next Connect link registers at once.
+    expect(await vaults[0]?.registrations(SERVER).find(issuer())).toBeUndefined();
+    expect(await claimNowOrFail(issuer())).toBeUndefined();
+    const again = await b.begin(SERVER, fay);
+    expect(clientIdOf(again)).not.toBe(linkClient);
+    expect(await a.complete(await approved(again, 'fay@example.com'))).toEqual({
+      server: SERVER,
+      person: fay,
+    });
   });
 });
