@@ -21,7 +21,14 @@ export {
 } from './card.js';
 export { answerLines, SUMMARY_LINES_MAX } from './summary.js';
 export { urlCard, urlCompletedCard, urlFacts, UrlError, type UrlFacts } from './url-card.js';
-export { formModal, questionIdOf, type ModalView, type FormModalView, type FormModalInput } from './modal.js';
+export {
+  formModal,
+  questionIdOf,
+  viewLocaleOf,
+  type ModalView,
+  type FormModalView,
+  type FormModalInput,
+} from './modal.js';
 export { suggestOptions } from './suggest.js';
 export * from './slack-limits.js';
 export { pageCount, pageFields, mergePageContent, PageError } from './pages.js';

@@ -64,8 +64,9 @@ export function formModal(spec: FormSpec, input: FormModalInput): FormModalView 
   const fields = pageFields(spec, page).map((f) =>
     input.answers && Object.hasOwn(input.answers, f.name) ? withAnswer(f, input.answers[f.name]) : f,
   );
-  // The question id alone: the page and the answers so far are the bot's own state, never the view's.
-  const private_metadata = JSON.stringify({ q: input.questionId });
+  // The question id, and the language the form is drawn in: the page and the answers so far are the bot's
+  // own state, never the view's.
+  const private_metadata = viewMetadata(input.questionId, input.locale);
   if (private_metadata.length > PRIVATE_METADATA_MAX) {
     throw new SlackLimitError('question id too long for private_metadata');
   }
@@ -94,6 +95,21 @@ export function formModal(spec: FormSpec, input: FormModalInput): FormModalView 
     private_metadata,
     notify_on_close: true,
   };
+}
+
+/**
+ * A form's or review's private_metadata: the question id and, when the view was drawn in a known language, that
+ * language, so a submit is answered (field errors, next page, review) in it without asking Slack for the
+ * person's locale again (users.info: a Web API round trip before the ack on a replica that has not cached it).
+ */
+export function viewMetadata(questionId: string, locale?: Locale): string {
+  return JSON.stringify(locale === undefined ? { q: questionId } : { q: questionId, l: locale });
+}
+
+/** The language a form or review view was drawn in, from its private_metadata; undefined when it names none. */
+export function viewLocaleOf(view: { private_metadata?: string }): Locale | undefined {
+  const l = metadataOf(view)?.l;
+  return l === 'en' || l === 'zh-CN' ? l : undefined;
 }
 
 /** The question id stored in a form modal's private_metadata, or undefined for any other view. */

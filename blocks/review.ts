@@ -1,11 +1,12 @@
 // The review step before sending (MCP's "review and modify"): a read-only summary of the answers pushed over
 // the form, with Send and Back. The answers never ride in the view: its private_metadata names the question
-// only, and Send relays the person's own draft as the bot stored it (src/answering).
+// (and the language it is drawn in) only, and Send relays the person's own draft as the bot stored it (src/answering).
 import { SECTION_TEXT_MAX, VIEW_TITLE_MAX } from './slack-limits.js';
 import type { ModalView } from '@slack/types';
 import type { Content } from '../src/relay/types.js';
 import { uiText, type Locale } from './i18n.js';
 import { REVIEW_CALLBACK } from './ids.js';
+import { viewMetadata } from './modal.js';
 import type { FormSpec } from './spec.js';
 import { answerLines } from './summary.js';
 import { escapeMrkdwn, mrkdwn, plain, truncate } from './text.js';
@@ -18,12 +19,12 @@ export function approvesSomething(spec: FormSpec): boolean {
   return spec.fields.some((f) => f.kind === 'boolean' && (APPROVING.test(f.name) || APPROVING.test(f.label)));
 }
 
-/** The review view of `content`; its private_metadata carries the question id alone. */
+/** The review view of `content`; its private_metadata carries the question id and the view's language alone. */
 export function reviewModal(
   spec: FormSpec,
   input: { questionId: string; server: string; content: Content; locale?: Locale },
 ): ModalView {
-  const private_metadata = JSON.stringify({ q: input.questionId });
+  const private_metadata = viewMetadata(input.questionId, input.locale);
   const t = uiText(input.locale);
   const lines = answerLines(spec, input.content, input.locale);
   return {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FORM_CALLBACK } from '../../blocks/ids.js';
-import { formModal, questionIdOf } from '../../blocks/modal.js';
+import { formModal, questionIdOf, viewLocaleOf } from '../../blocks/modal.js';
+import { reviewModal } from '../../blocks/review.js';
 import { parseFormSchema } from '../../blocks/schema.js';
 import { slackIssues } from './testing.js';
 
@@ -155,6 +156,25 @@ describe('formModal: the view', () => {
 
   it('shows no message section when the message has nothing visible', () => {
     expect(modalFor({}, [], { ...meta, message: ' \u0000\u0001 ' }).blocks).toHaveLength(1);
+  });
+
+  it('names the language it is drawn in beside the question id, and so does its review', () => {
+    const spec = parseFormSchema({ type: 'object', properties: { p: { type: 'string' } } });
+    const chinese = formModal(spec, { ...meta, locale: 'zh-CN' });
+    expect(JSON.parse(chinese.private_metadata)).toEqual({ q: 'q1', l: 'zh-CN' });
+    expect(viewLocaleOf(chinese)).toBe('zh-CN');
+    expect(viewLocaleOf(formModal(spec, { ...meta, locale: 'en' }))).toBe('en');
+    const review = reviewModal(spec, { questionId: 'q1', server: 's', content: {}, locale: 'zh-CN' });
+    expect(viewLocaleOf(review)).toBe('zh-CN');
+    // Drawn without a language (the caller did not know it): the view names none, and a submit asks Slack.
+    expect(viewLocaleOf(formModal(spec, meta))).toBeUndefined();
+  });
+
+  it('viewLocaleOf names only a language the bot speaks', () => {
+    expect(viewLocaleOf({})).toBeUndefined();
+    expect(viewLocaleOf({ private_metadata: 'not json' })).toBeUndefined();
+    expect(viewLocaleOf({ private_metadata: '{"q":"q1","l":"fr"}' })).toBeUndefined();
+    expect(viewLocaleOf({ private_metadata: '{"q":"q1","l":1}' })).toBeUndefined();
   });
 
   it('questionIdOf ignores views that are not ours', () => {

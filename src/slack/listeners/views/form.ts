@@ -8,7 +8,7 @@ import type {
   ViewClosedAction,
   ViewSubmitAction,
 } from '@slack/bolt';
-import { localeOf, questionIdOf } from '../../../../blocks/index.js';
+import { localeOf, questionIdOf, viewLocaleOf } from '../../../../blocks/index.js';
 import type { Act, Actor } from '../../../answering/decide.js';
 import { submitAck } from '../../answer-replies.js';
 import type { ListenerDeps } from '../deps.js';
@@ -25,9 +25,12 @@ export async function submitForm(args: SubmitArgs, deps: Deps): Promise<void> {
 
 /** A submit of the form or of its review: the act, answered with the service's reply as Slack's ack. */
 export async function submitted({ ack, body, view }: SubmitArgs, deps: Deps, act: Act): Promise<void> {
-  // A person's first submit asks Slack for their locale: asked beside the question's reads, not before them.
-  // If Slack cannot say, the answer is still taken, in the default language.
-  const locale = deps.surface.locales.of(body.user.id, body.team?.id).catch(() => localeOf(undefined));
+  // The view says which language it was drawn in; only a view that does not (drawn before it said) asks Slack
+  // for the person's locale, beside the question's reads, not before them. If Slack cannot say, the answer is
+  // still taken, in the default language.
+  const locale =
+    viewLocaleOf(view) ??
+    deps.surface.locales.of(body.user.id, body.team?.id).catch(() => localeOf(undefined));
   await deps.answering.act(questionIdOf(view) ?? '', body, act, {
     locale,
     reply: async (reply) => ack(submitAck(reply, view, await locale)),
