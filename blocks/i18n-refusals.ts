@@ -1,0 +1,64 @@
+// UI text of the replies to a click or submit that changed nothing, in English and Chinese; see i18n.ts.
+// Strings that embed server text take it already escaped for mrkdwn.
+import type { Locale } from './i18n.js';
+
+/** Why a click or submit changed nothing. */
+export interface RefusalText {
+  answered: string;
+  declined: string;
+  expired: string;
+  stillOpen: string;
+  /** A submit the bot could not store (Redis down or slow): shown on the form, which keeps what was typed. */
+  notSaved: string;
+  /** A click the bot could not record (Redis down or slow). */
+  notRecorded: string;
+  otherWorkspace: string;
+  /** "This question is for <who>; only they can answer it." */
+  notFor: (who: string) => string;
+  membersOf: (group: string) => string;
+  peopleIn: (channel: string) => string;
+  /** Stands for the people a long list leaves out. */
+  others: string;
+  /** Joins names: "a, b or c". */
+  list: (items: string[]) => string;
+  /** Title and close button of the modal that replaces a form with nothing left to answer. */
+  title: string;
+  close: string;
+}
+
+export const REFUSAL_TEXT: Record<Locale, RefusalText> = {
+  en: {
+    answered: 'This question has already been answered.',
+    declined: 'This question has already been declined.',
+    expired: 'This question has expired or was withdrawn; there is nothing left to answer.',
+    stillOpen: 'This question is still open.',
+    notSaved: 'Your answer was NOT saved (a temporary problem on our side). Press Send again in a moment.',
+    notRecorded: 'That was NOT recorded (a temporary problem on our side). Please try again in a moment.',
+    otherWorkspace: 'This question was asked in another workspace or app; it cannot be answered from here.',
+    notFor: (who) => `This question is for ${who}; only they can answer it.`,
+    membersOf: (group) => `members of ${group}`,
+    peopleIn: (channel) => `people in ${channel}`,
+    others: 'others',
+    list: (items) =>
+      items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1) ?? ''}`,
+    title: 'Nothing to answer',
+    close: 'Close',
+  },
+  'zh-CN': {
+    answered: '此问题已有人回答。',
+    declined: '此问题已被拒绝。',
+    expired: '此问题已过期或已被撤回，无需再回答。',
+    stillOpen: '此问题仍在等待回答。',
+    notSaved: '您的回答未能保存（我们这边出现临时问题）。请稍后再次点击发送。',
+    notRecorded: '此操作未能记录（我们这边出现临时问题）。请稍后重试。',
+    otherWorkspace: '此问题来自另一个工作区或应用，无法在此回答。',
+    notFor: (who) => `此问题只能由 ${who} 回答。`,
+    membersOf: (group) => `${group} 的成员`,
+    peopleIn: (channel) => `${channel} 中的成员`,
+    others: '其他人',
+    list: (items) =>
+      items.length < 2 ? items.join('') : `${items.slice(0, -1).join('、')}或${items.at(-1) ?? ''}`,
+    title: '无需回答',
+    close: '关闭',
+  },
+};

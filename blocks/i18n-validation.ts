@@ -1,0 +1,67 @@
+// UI text of the form's validation errors, in English and Chinese; see i18n.ts.
+import type { Count, Locale } from './i18n.js';
+
+/** Errors shown on a form field whose value the schema refuses. */
+export interface ValidationText {
+  required: string;
+  minLength: Count;
+  maxLength: Count;
+  minimum: Count;
+  maximum: Count;
+  minItems: Count;
+  maxItems: Count;
+  email: string;
+  uri: string;
+  date: string;
+  dateTime: string;
+  pattern: string;
+  enum: string;
+  integer: string;
+  number: string;
+  yesNo: string;
+  listed: string;
+  invalid: string;
+}
+
+export const VALIDATION_TEXT: Record<Locale, ValidationText> = {
+  en: {
+    required: 'This field is required',
+    minLength: (n) => `Must be at least ${n} ${n === 1 ? 'character' : 'characters'}`,
+    maxLength: (n) => `Must be at most ${n} ${n === 1 ? 'character' : 'characters'}`,
+    minimum: (n) => `Must be at least ${n}`,
+    maximum: (n) => `Must be at most ${n}`,
+    minItems: (n) => `Choose at least ${n}`,
+    maxItems: (n) => `Choose at most ${n}`,
+    email: 'Enter a valid email address',
+    uri: 'Enter a valid URL, like https://example.com',
+    date: 'Enter a valid date',
+    dateTime: 'Enter a valid date and time',
+    pattern: 'Does not match the expected format',
+    enum: 'Choose one of the options',
+    integer: 'Enter a whole number',
+    number: 'Enter a number',
+    yesNo: 'Choose Yes or No',
+    listed: 'Choose from the listed options',
+    invalid: 'Enter a valid value',
+  },
+  'zh-CN': {
+    required: '此项为必填项',
+    minLength: (n) => `必须至少为 ${n} 个字符`,
+    maxLength: (n) => `最多 ${n} 个字符`,
+    minimum: (n) => `必须至少为 ${n}`,
+    maximum: (n) => `必须最多为 ${n}`,
+    minItems: (n) => `请至少选择 ${n} 项`,
+    maxItems: (n) => `最多选择 ${n} 项`,
+    email: '请输入有效的电子邮件地址',
+    uri: '请输入有效的网址，例如 https://example.com',
+    date: '请输入有效的日期',
+    dateTime: '请输入有效的日期和时间',
+    pattern: '格式不符合要求',
+    enum: '请选择其中一个选项',
+    integer: '请输入整数',
+    number: '请输入数字',
+    yesNo: '请选择“是”或“否”',
+    listed: '请从列出的选项中选择',
+    invalid: '请输入有效的值',
+  },
+};
