@@ -1,15 +1,13 @@
 // One MCP client connection to one server, for one person (or for the server's control link), running at
 // most one tool call at a time: so every elicitation that arrives on it belongs to that call (see pool.ts).
-import type { ClientCapabilities, PriorDiscovery, RequestOptions } from '@modelcontextprotocol/client';
+import type { ClientCapabilities, PriorDiscovery } from '@modelcontextprotocol/client';
 import type { LeavingRounds } from './leaving-rounds.js';
 import { CallRun, TOOL_TIMEOUT_MARGIN_MS } from './call.js';
 import type { Clock } from '../clock.js';
 import { RelayClient } from './elicitation.js';
 import { SessionQuestions } from './questions.js';
-import { callWithRounds, DEFAULT_MAX_ROUNDS, onlyElicitation } from './rounds.js';
-import type { DurableCall } from './continuation.js';
-import { cancelToolTask, runToolTask } from './tasks.js';
-import { callError, toSummary, toToolResult, urlRequiredResult } from './results.js';
+import { callError, toSummary, urlRequiredResult } from './results.js';
+import { ToolRunner } from './tool-run.js';
 import { refusesStreamableHttp } from './transport.js';
 import { needsSignIn, type SessionAuth } from './auth/sign-in.js';
 import {
@@ -31,9 +29,6 @@ import type { Origin } from '../relay/types.js';
  * 2025 server (the SDK then falls back to `initialize`); over HTTP it is an outage (connect fails).
  */
 const PROBE_TIMEOUT_MS = 10_000;
-
-/** The SDK's per-request timeout is replaced by the call's own timers (call.ts); 2^31 - 1 ms is its ceiling. */
-const NO_SDK_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
  * After a transport error, how long the server has to answer a ping before the session is given up, in ms.
@@ -74,6 +69,7 @@ export class McpSession {
   private closed = false;
   private checkingLiveness = false;
   private readonly questions: SessionQuestions;
+  private readonly tools: ToolRunner;
   private end: () => void = () => undefined;
 
   private constructor(
@@ -87,6 +83,15 @@ export class McpSession {
       current: () => this.current,
       ended: new Promise<void>((resolve) => (this.end = resolve)),
       serverInfo: () => this.serverInfo,
+      ...(opts.logger === undefined ? {} : { logger: opts.logger }),
+    });
+    this.tools = new ToolRunner({
+      client,
+      spec: opts.spec,
+      clock: opts.clock,
+      questions: this.questions,
+      isClosed: () => this.closed,
+      ...(opts.rounds === undefined ? {} : { rounds: opts.rounds }),
       ...(opts.logger === undefined ? {} : { logger: opts.logger }),
     });
   }
@@ -178,7 +183,7 @@ export class McpSession {
     );
     this.current = run;
     try {
-      return this.asTask(tool) ? await this.runTask(call, run) : await this.runPlain(call, run, tool);
+      return await this.tools.run(call, run, tool);
     } catch (error) {
       const urlRequired = urlRequiredResult(error);
       if (urlRequired !== undefined) return urlRequired;
@@ -222,83 +227,6 @@ export class McpSession {
   async close(): Promise<void> {
     this.markClosed(false);
     await this.client.close();
-  }
-
-  private requestOptions(run: CallRun): RequestOptions {
-    return {
-      timeout: NO_SDK_TIMEOUT_MS,
-      signal: run.signal,
-      // Also makes the SDK send a progressToken; without a handler servers send no progress.
-      onprogress: (update) => run.progress(update),
-    };
-  }
-
-  private async runPlain(call: ToolCall, run: CallRun, tool: ToolSummary | undefined): Promise<ToolResult> {
-    const params = { name: call.tool, arguments: call.args };
-    if (this.client.getProtocolEra() !== 'modern') {
-      return toToolResult(await this.client.callTool(params, this.requestOptions(run)));
-    }
-    const server = this.opts.spec.name;
-    const durable = this.durable(call);
-    const result = await callWithRounds(this.client, params, {
-      server,
-      maxRounds: this.opts.spec.maxRounds ?? DEFAULT_MAX_ROUNDS,
-      request: this.requestOptions(run),
-      answer: (key, request, round) =>
-        this.questions.answerInput(onlyElicitation(server, request), key, run, round),
-      answerTogether: (entries, round) =>
-        this.questions.answerInputs(
-          entries.map(([key, request]) => [key, onlyElicitation(server, request)]),
-          run,
-          round,
-        ),
-      ...(durable === undefined ? {} : { durable }),
-      ...(tool === undefined ? {} : { inputSchema: tool.inputSchema }),
-    });
-    return toToolResult(result);
-  }
-
-  /** A durable call's rounds in the round store; a new round's answers are waited for as long as a question. */
-  private durable(call: ToolCall): DurableCall | undefined {
-    const { rounds, spec, clock } = this.opts;
-    if (rounds === undefined || (call.durable !== true && call.resume === undefined)) return undefined;
-    return {
-      rounds,
-      call: { server: spec.name, tool: call.tool, args: call.args, origin: call.origin },
-      deadline: () => clock.now() + spec.elicitationTimeoutMs + TOOL_TIMEOUT_MARGIN_MS,
-      ...(call.resume === undefined ? {} : { resume: call.resume }),
-    };
-  }
-
-  /** Task-augmented (revision 2025-11-25, see tasks.ts); the task is cancelled when the call is abandoned. */
-  private async runTask(call: ToolCall, run: CallRun): Promise<ToolResult> {
-    const params = { name: call.tool, arguments: call.args };
-    const onAbort = (): void => this.cancelTask(run.taskId);
-    run.signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      const options = { ...this.requestOptions(run), signal: run.signal };
-      const result = await runToolTask(this.client, params, options, this.opts.clock, {
-        created: (taskId) => (run.taskId = taskId),
-        status: (message) => run.taskStatus(message),
-      });
-      return toToolResult(result);
-    } finally {
-      run.signal.removeEventListener('abort', onAbort);
-    }
-  }
-
-  private cancelTask(taskId: string | undefined): void {
-    if (taskId === undefined || this.closed) return;
-    cancelToolTask(this.client, taskId).catch((error: unknown) => {
-      this.opts.logger?.debug({ server: this.opts.spec.name, taskId, err: error }, 'tasks/cancel failed');
-    });
-  }
-
-  /** As a task when the tool must be, or may be and the server runs tool calls as tasks. */
-  private asTask(tool: ToolSummary | undefined): boolean {
-    if (tool?.taskSupport === 'required') return true;
-    const supported = this.client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
-    return tool?.taskSupport === 'optional' && supported;
   }
 
   /** Maps a failed request; a transport that failed under us ends the session, so the next call gets a new one. */

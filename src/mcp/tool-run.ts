@@ -1,0 +1,117 @@
+// How one tool call runs on a session's client: task-augmented (revision 2025-11-25, tasks.ts) when the tool
+// must be or may be and the server runs tool calls as tasks; else a plain `tools/call`, whose 2026-07-28 input
+// rounds the hub answers itself (rounds.ts), kept in the round store when the call is durable (continuation.ts).
+import type { RequestOptions } from '@modelcontextprotocol/client';
+import { TOOL_TIMEOUT_MARGIN_MS, type CallRun } from './call.js';
+import type { Clock } from '../clock.js';
+import type { DurableCall } from './continuation.js';
+import type { RelayClient } from './elicitation.js';
+import type { LeavingRounds } from './leaving-rounds.js';
+import type { SessionQuestions } from './questions.js';
+import { toToolResult } from './results.js';
+import { callWithRounds, DEFAULT_MAX_ROUNDS, onlyElicitation } from './rounds.js';
+import { cancelToolTask, runToolTask } from './tasks.js';
+import type { McpLogger, McpServerSpec, ToolCall, ToolResult, ToolSummary } from './types.js';
+
+/** The SDK's per-request timeout is replaced by the call's own timers (call.ts); 2^31 - 1 ms is its ceiling. */
+const NO_SDK_TIMEOUT_MS = 2 ** 31 - 1;
+
+export interface ToolRunnerOptions {
+  client: RelayClient;
+  spec: McpServerSpec;
+  clock: Clock;
+  /** Asks the people a 2026 round's input requests are for. */
+  questions: Pick<SessionQuestions, 'answerInput' | 'answerInputs'>;
+  /** Where durable calls keep their 2026 rounds (McpHubOptions.rounds). */
+  rounds?: LeavingRounds;
+  logger?: McpLogger;
+  /** The session has closed: an abandoned task is not cancelled on it any more. */
+  isClosed: () => boolean;
+}
+
+export class ToolRunner {
+  constructor(private readonly opts: ToolRunnerOptions) {}
+
+  /** Runs `call` as `run` (its timers and signal); rejects with what the SDK threw. */
+  async run(call: ToolCall, run: CallRun, tool: ToolSummary | undefined): Promise<ToolResult> {
+    return this.asTask(tool) ? await this.runTask(call, run) : await this.runPlain(call, run, tool);
+  }
+
+  private requestOptions(run: CallRun): RequestOptions {
+    return {
+      timeout: NO_SDK_TIMEOUT_MS,
+      signal: run.signal,
+      // Also makes the SDK send a progressToken; without a handler servers send no progress.
+      onprogress: (update) => run.progress(update),
+    };
+  }
+
+  private async runPlain(call: ToolCall, run: CallRun, tool: ToolSummary | undefined): Promise<ToolResult> {
+    const { client, questions } = this.opts;
+    const params = { name: call.tool, arguments: call.args };
+    if (client.getProtocolEra() !== 'modern') {
+      return toToolResult(await client.callTool(params, this.requestOptions(run)));
+    }
+    const server = this.opts.spec.name;
+    const durable = this.durable(call);
+    const result = await callWithRounds(client, params, {
+      server,
+      maxRounds: this.opts.spec.maxRounds ?? DEFAULT_MAX_ROUNDS,
+      request: this.requestOptions(run),
+      answer: (key, request, round) =>
+        questions.answerInput(onlyElicitation(server, request), key, run, round),
+      answerTogether: (entries, round) =>
+        questions.answerInputs(
+          entries.map(([key, request]) => [key, onlyElicitation(server, request)]),
+          run,
+          round,
+        ),
+      ...(durable === undefined ? {} : { durable }),
+      ...(tool === undefined ? {} : { inputSchema: tool.inputSchema }),
+    });
+    return toToolResult(result);
+  }
+
+  /** A durable call's rounds in the round store; a new round's answers are waited for as long as a question. */
+  private durable(call: ToolCall): DurableCall | undefined {
+    const { rounds, spec, clock } = this.opts;
+    if (rounds === undefined || (call.durable !== true && call.resume === undefined)) return undefined;
+    return {
+      rounds,
+      call: { server: spec.name, tool: call.tool, args: call.args, origin: call.origin },
+      deadline: () => clock.now() + spec.elicitationTimeoutMs + TOOL_TIMEOUT_MARGIN_MS,
+      ...(call.resume === undefined ? {} : { resume: call.resume }),
+    };
+  }
+
+  /** Task-augmented (revision 2025-11-25, see tasks.ts); the task is cancelled when the call is abandoned. */
+  private async runTask(call: ToolCall, run: CallRun): Promise<ToolResult> {
+    const params = { name: call.tool, arguments: call.args };
+    const onAbort = (): void => this.cancelTask(run.taskId);
+    run.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const options = { ...this.requestOptions(run), signal: run.signal };
+      const result = await runToolTask(this.opts.client, params, options, this.opts.clock, {
+        created: (taskId) => (run.taskId = taskId),
+        status: (message) => run.taskStatus(message),
+      });
+      return toToolResult(result);
+    } finally {
+      run.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private cancelTask(taskId: string | undefined): void {
+    if (taskId === undefined || this.opts.isClosed()) return;
+    cancelToolTask(this.opts.client, taskId).catch((error: unknown) => {
+      this.opts.logger?.debug({ server: this.opts.spec.name, taskId, err: error }, 'tasks/cancel failed');
+    });
+  }
+
+  /** As a task when the tool must be, or may be and the server runs tool calls as tasks. */
+  private asTask(tool: ToolSummary | undefined): boolean {
+    if (tool?.taskSupport === 'required') return true;
+    const supported = this.opts.client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
+    return tool?.taskSupport === 'optional' && supported;
+  }
+}
