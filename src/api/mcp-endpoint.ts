@@ -1,6 +1,7 @@
 // POST /mcp wired to the API (issue 16.8): the same bearer tokens and clients; `ask_human` is an API question
 // (same validation, targets, card, answerers, timeouts) that the tool call waits on; the tools of servers marked
-// `gateway: true` run for the client's person (`as`), so their elicitations reach that person in Slack.
+// `gateway: true` run for the person their `as` argument names (else the client's), so their elicitations
+// reach that person in Slack (gateway-person.ts).
 import type { Logger } from '../logger.js';
 import {
   EndpointRefusal,
@@ -16,6 +17,7 @@ import type { Mount } from '../slack/index.js';
 import type { ApiClient, Clients } from './auth.js';
 import type { EndpointCalls } from './endpoint-calls.js';
 import { ApiError, fromRelayError } from './errors.js';
+import { gatewayPerson, withPersonArgument } from './gateway-person.js';
 import { openContext, type QuestionCreate, type QuestionsDeps } from './questions.js';
 import { QUESTION_CREATE } from './schemas.js';
 import { validator } from './validate.js';
@@ -77,16 +79,22 @@ function endpointPorts(deps: McpEndpointDeps): EndpointPorts {
     },
     gatewayTools: (name) => gatewayTools(deps, client(name)),
     callGatewayTool: async (name, call, options) => {
-      const as = client(name).as ?? deps.gatewayAs;
-      if (as === undefined) {
-        const fix = 'Set api.gateway.as (or the client’s `as`) to the Slack user its questions go to.';
-        throw new EndpointRefusal('no_person', `Gateway tools need a person to ask. ${fix}`);
-      }
+      const several = deps.questions.severalWorkspaces ?? false;
+      const { origin, args } = gatewayPerson(
+        {
+          severalWorkspaces: several,
+          ...(deps.gatewayAs === undefined ? {} : { gatewayAs: deps.gatewayAs }),
+        },
+        client(name),
+        call,
+      );
       // Not `durable`: a gateway call is bound to its HTTP request, so its 2026 rounds stay in this
       // replica's memory (a survivor would have nobody to answer).
       return deps.gateway.tools.callTool({
-        ...call,
-        origin: { userId: as },
+        server: call.server,
+        tool: call.tool,
+        args,
+        origin,
         signal: options.signal,
         onProgress: (update) => options.onProgress(update.message),
       });
@@ -170,7 +178,12 @@ async function gatewayTools(deps: McpEndpointDeps, client: ApiClient): Promise<G
     servers.map(async (server) => {
       try {
         const tools = await deps.gateway.tools.listTools(server, person);
-        return tools.map((t) => ({ server, tool: t.name, ...described(t), inputSchema: t.inputSchema }));
+        return tools.map((t): GatewayTool => {
+          const withAs = withPersonArgument(t.inputSchema);
+          const schema =
+            withAs === undefined ? { inputSchema: t.inputSchema } : { inputSchema: withAs, takesAs: true };
+          return { server, tool: t.name, ...described(t), ...schema };
+        });
       } catch (err) {
         deps.logger.warn({ err, server }, 'gateway server offers no tools now');
         return [];

@@ -44,6 +44,8 @@ export interface GatewayTool {
   title?: string;
   description?: string;
   inputSchema: unknown;
+  /** The endpoint added its own `as` argument (whom the call runs for) to the schema: the call carries it. */
+  takesAs?: boolean;
 }
 
 /** A refusal the caller can act on (a bad argument, a target it may not use): shown as a tool error. */
@@ -54,6 +56,13 @@ export class EndpointRefusal extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/** An argument the caller got wrong, named in the message: answered as the MCP error -32602, not a tool result. */
+export class InvalidArgument extends EndpointRefusal {
+  constructor(message: string) {
+    super('invalid_params', message);
   }
 }
 
@@ -74,7 +83,7 @@ export interface EndpointPorts {
   /** Runs a gateway tool; its elicitations go to the client's target in Slack. */
   callGatewayTool(
     client: string,
-    call: { server: string; tool: string; args: Record<string, unknown> },
+    call: { server: string; tool: string; args: Record<string, unknown>; takesAs?: boolean },
     options: { signal: AbortSignal; onProgress: (message?: string) => void },
   ): Promise<ToolResult>;
   logger: { warn(obj: object, msg: string): void };
@@ -213,6 +222,7 @@ function endpointServer(ports: EndpointPorts, client: string): Server {
       const options = { signal: extra.signal, onProgress: progress.note };
       return wholeResult(await ports.callGatewayTool(client, call, options));
     } catch (error) {
+      if (error instanceof InvalidArgument) throw new McpError(ErrorCode.InvalidParams, error.message);
       if (error instanceof EndpointRefusal) return refusalResult(error);
       throw error;
     } finally {
@@ -255,12 +265,12 @@ async function gatewayTarget(
   ports: EndpointPorts,
   client: string,
   name: string,
-): Promise<{ server: string; tool: string }> {
+): Promise<{ server: string; tool: string; takesAs?: boolean }> {
   const found = (await ports.gatewayTools(client)).find(
     (t) => `${t.server}${GATEWAY_SEPARATOR}${t.tool}` === name,
   );
   if (!found) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  return { server: found.server, tool: found.tool };
+  return { server: found.server, tool: found.tool, ...(found.takesAs === true ? { takesAs: true } : {}) };
 }
 
 function answerResult(answer: HumanAnswer): CallToolResult {

@@ -26,6 +26,7 @@ export {
 export {
   ASK_HUMAN,
   EndpointRefusal,
+  InvalidArgument,
   GATEWAY_SEPARATOR,
   mcpEndpoint,
   type EndpointCall,

@@ -3,16 +3,22 @@
 // messages go out with that workspace's token) and finds the person's grant to a server they sign in to, which
 // is kept per workspace and person; a call without one is refused saying what to add, and a person who has not
 // connected from that workspace is told how to. A bot serving one workspace needs no `team` and ignores one.
+// Gateway tools at POST /mcp (through a real MCP client) take the same `as: {user, team?}` argument: it is
+// required with its team in several workspaces (the MCP error -32602 naming /as/team), and the call runs with
+// that workspace in its origin; the argument is the endpoint's, never passed on to the tool.
 // In process: the API as startApi builds it from the config, with the real sign-in vault on real Redis; the
 // relay, Slack side and tool run are recorded stand-ins.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startApi, type ApiDeps } from '../../src/api/index.js';
 import { systemClock } from '../../src/clock.js';
 import { Lifecycle } from '../../src/lifecycle.js';
 import { createLogger } from '../../src/logger.js';
 import { Sealer, TokenVault } from '../../src/mcp/index.js';
+import type { ToolCall } from '../../src/mcp/index.js';
 import type { Origin } from '../../src/relay/types.js';
 import { openSignIns } from '../../src/sign-ins.js';
 import { RedisConnections } from '../../src/redis/index.js';
@@ -37,12 +43,18 @@ interface Bot {
   asked: Origin[];
   /** Saves tokens for `person` to `tracker`, as a completed sign-in does. */
   connect(person: { teamId: string; userId: string }): Promise<void>;
+  /** An agent host connected to POST /mcp with the API token. */
+  agentHost(): Promise<Client>;
+  /** The gateway tool calls run, in order. */
+  gatewayCalls: ToolCall[];
 }
 
 const parts: Lifecycle[] = [];
 const servers: Server[] = [];
+const hosts: Client[] = [];
 const prefixes: string[] = [];
 afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((host) => host.close()));
   await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
   for (const lifecycle of parts.splice(0)) await lifecycle.stop();
   await Promise.all(prefixes.splice(0).map(deleteUnder));
@@ -64,7 +76,10 @@ async function startBot(slackEnv: Record<string, string>): Promise<Bot> {
     },
     readFile: () =>
       JSON.stringify({
-        mcpServers: { tracker: { url: 'https://tracker.example.com/mcp', auth: { mode: 'oauth' } } },
+        mcpServers: {
+          tracker: { url: 'https://tracker.example.com/mcp', auth: { mode: 'oauth' } },
+          deploy: { url: 'https://deploy.example.com/mcp', gateway: true },
+        },
       }),
   });
   const logger = createLogger('silent');
@@ -73,6 +88,7 @@ async function startBot(slackEnv: Record<string, string>): Promise<Bot> {
   const signIns = await openSignIns(config, { holderId: 'h1', logger }, lifecycle);
   const runs: Origin[] = [];
   const asked: Origin[] = [];
+  const gatewayCalls: ToolCall[] = [];
   const deps: ApiDeps = {
     relay: {
       open: (question) => {
@@ -97,8 +113,11 @@ async function startBot(slackEnv: Record<string, string>): Promise<Bot> {
     },
     checkSchema: () => undefined,
     tools: {
-      listTools: () => Promise.resolve([]),
-      callTool: () => Promise.reject(new Error('no gateway')),
+      listTools: () => Promise.resolve([{ name: 'ship', inputSchema: SHIP_INPUT }]),
+      callTool: (input) => {
+        gatewayCalls.push(input);
+        return Promise.resolve({ isError: false, text: 'shipped' });
+      },
     },
     runTool: ({ origin }) => {
       runs.push(origin);
@@ -115,9 +134,11 @@ async function startBot(slackEnv: Record<string, string>): Promise<Bot> {
     connected: (server, person) => signIns.connected(server, person),
   };
   const api = await startApi(config, deps, lifecycle);
-  const handler = api.mounts[0]?.handler;
-  if (handler === undefined) throw new Error('the API is off');
-  const server = createServer(handler);
+  const [rest, mcp] = api.mounts;
+  if (rest === undefined || mcp === undefined) throw new Error('the API is off');
+  const server = createServer((req, res) =>
+    (req.url?.startsWith(mcp.prefix) === true ? mcp : rest).handler(req, res),
+  );
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -127,6 +148,15 @@ async function startBot(slackEnv: Record<string, string>): Promise<Bot> {
   return {
     runs,
     asked,
+    gatewayCalls,
+    agentHost: async () => {
+      const host = new Client({ name: 'headless-agent', version: '1.0.0' });
+      hosts.push(host);
+      const headers = { authorization: `Bearer ${TOKEN}` };
+      const url = new URL(`http://127.0.0.1:${port}${mcp.prefix}`);
+      await host.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+      return host;
+    },
     post: async (path, body) => {
       const response = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
         method: 'POST',
@@ -140,6 +170,9 @@ async function startBot(slackEnv: Record<string, string>): Promise<Bot> {
       vault.storage('tracker', person).save({ tokens: { access_token: 'at', token_type: 'Bearer' } }),
   };
 }
+
+/** The gateway tool's own input: an `env`, nothing named `as`. */
+const SHIP_INPUT = { type: 'object' as const, properties: { env: { type: 'string' } }, required: ['env'] };
 
 const call = (as: Record<string, string>) => ({ server: 'tracker', tool: 'whoami', as });
 
@@ -188,6 +221,60 @@ describe('a bot installed in several workspaces', () => {
   });
 });
 
+describe('gateway tools at POST /mcp in a bot installed in several workspaces', () => {
+  it('offer an `as` argument beside their own, and run as the person of the workspace it names', async () => {
+    const bot = await startBot(SEVERAL);
+    const host = await bot.agentHost();
+    const { tools } = await host.listTools();
+    const ship = tools.find((tool) => tool.name === 'deploy__ship');
+    expect(ship?.inputSchema.properties).toMatchObject({
+      env: { type: 'string' },
+      as: { properties: { user: { type: 'string' }, team: { type: 'string' } }, required: ['user'] },
+    });
+    expect(ship?.inputSchema.required).toEqual(['env']);
+
+    const result = await host.callTool({
+      name: 'deploy__ship',
+      arguments: { env: 'prod', as: { user: 'UANN', team: 'T2' } },
+    });
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'shipped' }] });
+    expect(result.isError).not.toBe(true);
+    expect(bot.gatewayCalls).toHaveLength(1);
+    expect(bot.gatewayCalls[0]).toMatchObject({
+      server: 'deploy',
+      tool: 'ship',
+      args: { env: 'prod' },
+      origin: { userId: 'UANN', teamId: 'T2' },
+    });
+    expect(bot.gatewayCalls[0]?.args).not.toHaveProperty('as');
+  });
+
+  it('refuse a call that names no workspace with the MCP error naming /as/team, and a malformed one naming its field', async () => {
+    const bot = await startBot(SEVERAL);
+    const host = await bot.agentHost();
+    const noTeam = host.callTool({ name: 'deploy__ship', arguments: { env: 'prod', as: { user: 'UANN' } } });
+    await expect(noTeam).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/\/as\/team: .*several Slack workspaces/) as unknown,
+    });
+    // Nobody named at all (and no api.gateway.as): a tool error saying how to name one.
+    const nobody = await host.callTool({ name: 'deploy__ship', arguments: { env: 'prod' } });
+    expect(nobody).toMatchObject({ isError: true, content: [{ type: 'text' }] });
+    expect(JSON.stringify(nobody.content)).toContain(
+      'no_person: Gateway tools need a person to ask. Name one in the `as` argument',
+    );
+    const badTeam = host.callTool({
+      name: 'deploy__ship',
+      arguments: { env: 'prod', as: { user: 'UANN', team: 'workspace-2' } },
+    });
+    await expect(badTeam).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('/as/team: must match pattern') as unknown,
+    });
+    expect(bot.gatewayCalls).toEqual([]);
+  });
+});
+
 describe('a bot serving one workspace', () => {
   it("finds a person's grant without a team, and ignores one that is named", async () => {
     const bot = await startBot(ONE);
@@ -196,5 +283,16 @@ describe('a bot serving one workspace', () => {
     expect((await bot.post('/calls', call({ user: 'UANN', team: 'T9' }))).status).toBe(202);
     await expect.poll(() => bot.runs).toHaveLength(2);
     expect(bot.runs.map((origin) => origin.teamId)).toEqual([undefined, undefined]);
+  });
+
+  it('runs a gateway tool as the person its `as` names, ignoring a team', async () => {
+    const bot = await startBot(ONE);
+    const host = await bot.agentHost();
+    const result = await host.callTool({
+      name: 'deploy__ship',
+      arguments: { env: 'prod', as: { user: 'UANN', team: 'T9' } },
+    });
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'shipped' }] });
+    expect(bot.gatewayCalls.map((c) => [c.origin, c.args])).toEqual([[{ userId: 'UANN' }, { env: 'prod' }]]);
   });
 });

@@ -1,0 +1,78 @@
+// Whom a gateway tool call at POST /mcp runs for, as POST /api/v1/calls says it: each gateway tool takes an
+// `as` argument of the calls' shape ({user, team?}) besides its own (unless the tool has an `as` of its own),
+// defaulting to the client's `as` or `api.gateway.as`. A bot installed in several Slack workspaces needs the
+// workspace every time (`as.team`): the person's grant to a server they sign in to, and the token their
+// questions go out with, are that workspace's. Argument errors are MCP errors (-32602) naming the argument, as
+// a 400 names the field on the HTTP API; a person the client may not act for is a tool error, as a 403 is there.
+import { EndpointRefusal, InvalidArgument } from '../mcp/index.js';
+import type { Origin } from '../relay/types.js';
+import { mayTarget, type ApiClient } from './auth.js';
+import { ApiError } from './errors.js';
+import { CALL_CREATE } from './schemas.js';
+import { validator } from './validate.js';
+import { workspaceOf } from './workspace.js';
+
+/** The `as` argument added to each gateway tool's input schema. */
+export const GATEWAY_AS = {
+  ...CALL_CREATE.properties.as,
+  description:
+    'The person the call runs for (its questions go to them in Slack, and a server they sign in to is called ' +
+    "with their grant). Default: the API client's `as`, or api.gateway.as. `team` (T…) is required when the " +
+    'bot is installed in several Slack workspaces.',
+};
+
+interface PersonArgument {
+  as?: { user: string; team?: string };
+}
+const validAs = validator<PersonArgument>({ type: 'object', properties: { as: GATEWAY_AS } });
+
+/** A gateway tool's input schema with the `as` argument added; undefined when the tool has its own `as`. */
+export function withPersonArgument(schema: unknown): Record<string, unknown> | undefined {
+  const object = isObject(schema) && schema.type === 'object' ? schema : { type: 'object' };
+  const properties = isObject(object.properties) ? object.properties : {};
+  if ('as' in properties) return undefined;
+  return { ...object, properties: { ...properties, as: GATEWAY_AS } };
+}
+
+export interface GatewayPersonDeps {
+  /** The bot is installed in several Slack workspaces: each call names its `as.team`. */
+  severalWorkspaces: boolean;
+  /** `api.gateway.as`. */
+  gatewayAs?: string;
+}
+
+/**
+ * The origin a gateway call runs with, and the tool's own arguments (`as` taken out when `takesAs`). Throws
+ * InvalidArgument (the MCP error -32602) naming `/as/...` for a bad or missing argument, EndpointRefusal for a person the
+ * client may not act for or when nobody is named at all.
+ */
+export function gatewayPerson(
+  deps: GatewayPersonDeps,
+  client: ApiClient,
+  call: { args: Record<string, unknown>; takesAs?: boolean },
+): { origin: Origin; args: Record<string, unknown> } {
+  const { as: given, ...own } = call.args;
+  const named = call.takesAs === true ? invalidParams(() => validAs({ as: given }).as) : undefined;
+  const user = named?.user ?? client.as ?? deps.gatewayAs;
+  if (user === undefined) {
+    const fix = 'Name one in the `as` argument, or set api.gateway.as (or the client’s `as`).';
+    throw new EndpointRefusal('no_person', `Gateway tools need a person to ask. ${fix}`);
+  }
+  if (named !== undefined && !mayTarget(client, named.user))
+    throw new EndpointRefusal('forbidden', `This client may not run calls as ${named.user}.`);
+  const workspace = invalidParams(() => workspaceOf(deps.severalWorkspaces, named?.team, '/as/team'));
+  return { origin: { userId: user, ...workspace }, args: call.takesAs === true ? own : call.args };
+}
+
+/** An API refusal of an argument as the MCP error a host shows its agent: -32602 with the same message. */
+function invalidParams<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof ApiError) throw new InvalidArgument(error.message);
+    throw error;
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
