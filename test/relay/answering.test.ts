@@ -39,12 +39,15 @@ class MemoryParts implements Pick<RelayStore, 'get' | 'draft' | 'saveDraft'> {
   /** When set, get waits for it (Redis hung). */
   hang: Promise<void> | undefined;
   events: string[] = [];
+  /** Draft reads asked for so far. */
+  draftReads = 0;
 
   async get(): Promise<Question | undefined> {
     await this.hang;
     return QUESTION;
   }
   draft(_id: string, userId: string): Promise<Draft | undefined> {
+    this.draftReads++;
     return Promise.resolve(this.drafts.get(userId));
   }
   saveDraft(_id: string, userId: string, draft: Draft): Promise<boolean> {
@@ -115,6 +118,20 @@ describe('the answering service', () => {
     await acting;
     expect(replies).toEqual([{ kind: 'not_recorded' }]);
     expect(ended).toEqual([]);
+  });
+
+  it("asks for the person's draft beside the question, not once the question has come back", async () => {
+    const { answering, replies, reply, store } = setUp();
+    let resume = (): void => undefined;
+    store.hang = new Promise((resolve) => (resume = resolve));
+    const blockIds = Object.keys(values);
+    const acting = answering.act('Q1', ACTOR, { kind: 'submit', values, shownBlockIds: blockIds }, { reply });
+    // The question's read has not answered, and the draft's is already out.
+    expect(store.draftReads).toBe(1);
+    resume();
+    await acting;
+    expect(store.draftReads).toBe(1);
+    expect(replies).toMatchObject([{ kind: 'review', draft: { answers: { note: 'hello' } } }]);
   });
 
   it('passes on a "not recorded" reply that failed to go out from its timer, instead of leaving it unhandled', async () => {
