@@ -9,17 +9,16 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEASE_TTL_MS } from '../../src/store/index.js';
 import { TAKE_OVER_EVERY_MS } from '../../src/rounds/index.js';
-import { startMrtrFixture, type HttpPeer } from '../mcp/peers.js';
 import { apiOf, auditEventWith, type Api } from './api-support.js';
 import type { CliRun } from './child.js';
-import { childReplica, inputLabelled, openForm, startHarness, type Harness } from './harness.js';
+import { childReplica, inputLabelled, openForm } from './harness.js';
+import { startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
 
 const TOKEN = 'api-token-mrtr-api-durable-0123456789';
 const SECRET = 'whsec-mrtr-api-durable-0123456789';
 
 describe('an API call whose replica dies during a 2026 round', () => {
-  let peer: HttpPeer;
-  let h: Harness;
+  let h: MrtrHarness;
   let api: Api;
   let receiver: Server;
   /** The webhook deliveries' bodies, as received. */
@@ -44,13 +43,11 @@ describe('an API call whose replica dies during a 2026 round', () => {
       ELICIT_RELAY_WEBHOOK_HOSTS: `127.0.0.1:${hookPort}`,
       ELICIT_RELAY_WEBHOOK_SECRET: SECRET,
     };
-    peer = await startMrtrFixture();
-    h = await startHarness({ env: apiEnv, servers: { modern: { url: peer.url } } });
+    h = await startMrtrHarness({ env: apiEnv });
     api = apiOf(h, TOKEN);
   }, 60_000);
   afterAll(async () => {
     await h.close();
-    await peer.stop();
     await new Promise((resolve) => receiver.close(resolve));
   });
 
@@ -80,7 +77,7 @@ describe('an API call whose replica dies during a 2026 round', () => {
 
   /** POST /api/v1/calls of `two_rounds` as `userId` on a replica in a child process; the call's id. */
   async function callOnDoomed(userId: string): Promise<{ id: string; doomed: CliRun }> {
-    const { run: doomed, port } = await childReplica(h, apiEnv, { modern: { url: peer.url } });
+    const { run: doomed, port } = await childReplica(h, apiEnv, { modern: { url: h.peer.url } });
     const created = await fetch(`http://127.0.0.1:${port}/api/v1/calls`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },

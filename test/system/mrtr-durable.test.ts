@@ -7,24 +7,19 @@ import { Redis } from 'ioredis';
 import { keys } from '../../src/redis/index.js';
 import { ROUND_LEASE_MS, TAKE_OVER_EVERY_MS } from '../../src/rounds/index.js';
 import type { SlackDriver } from '../../src/standin/index.js';
-import { startMrtrFixture, type HttpPeer } from '../mcp/peers.js';
 import { redisUrl } from '../setup/context.js';
 import { holdRetries } from '../support/hold-retries.js';
 import { resultText } from '../support/slack-text.js';
 import type { CliRun } from './child.js';
-import { doomedReplica, startHarness, type Harness } from './harness.js';
+import { doomedReplica } from './harness.js';
+import { startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
 
 describe('durable 2026 rounds across replicas', () => {
-  let peer: HttpPeer;
-  let h: Harness;
+  let h: MrtrHarness;
   beforeAll(async () => {
-    peer = await startMrtrFixture();
-    h = await startHarness({ replicas: 2, servers: { modern: { url: peer.url } } });
+    h = await startMrtrHarness({ replicas: 2 });
   }, 60_000);
-  afterAll(async () => {
-    await h.close();
-    await peer.stop();
-  });
+  afterAll(() => h.close());
 
   /** The card asking `message` in `userId`'s DM, once posted. */
   async function card(userId: string, message: string): Promise<{ channel: string; ts: string }> {
@@ -96,7 +91,7 @@ describe('durable 2026 rounds across replicas', () => {
    * through replica 0 (First?) and `secondAt` (Second?).
    */
   async function askedByDoomed(userId: string, secondAt: SlackDriver) {
-    const { doomed, driver } = await doomedReplica(h, { modern: { url: peer.url } });
+    const { doomed, driver } = await doomedReplica(h, { modern: { url: h.peer.url } });
     await driver.slashCommand({ userId, command: '/mcp', text: 'run modern counted {}' });
     const first = await declineOf(userId, 'First?', h.drivers[0]!);
     const second = await declineOf(userId, 'Second?', secondAt);
@@ -134,7 +129,7 @@ describe('durable 2026 rounds across replicas', () => {
     'lets a survivor send the retry, once, of a round whose replica was killed after recording its answers',
     { timeout: ROUND_LEASE_MS + TAKE_OVER_EVERY_MS + 60_000 },
     async () => {
-      const hold = await holdRetries(peer.url);
+      const hold = await holdRetries(h.peer.url);
       const { doomed, driver } = await doomedReplica(h, { modern: { url: hold.url } });
       try {
         await driver.slashCommand({ userId: 'U2', command: '/mcp', text: 'run modern counted {}' });

@@ -5,22 +5,20 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMrtrFixture, type HttpPeer } from '../mcp/peers.js';
 import { apiOf, cardWith, type Api } from './api-support.js';
-import { inputLabelled, openForm, startHarness, type Harness } from './harness.js';
+import { inputLabelled, openForm } from './harness.js';
+import { startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
 
 const TOKEN = 'api-token-mrtr-entry-0123456789';
 
 describe('2026 rounds through the calls API and the MCP endpoint’s gateway', () => {
-  let peer: HttpPeer;
-  let h: Harness;
+  let h: MrtrHarness;
   let api: Api;
   let host: Client | undefined;
   beforeAll(async () => {
-    peer = await startMrtrFixture();
-    h = await startHarness({
+    h = await startMrtrHarness({
       env: { ELICIT_RELAY_API_TOKEN: TOKEN },
-      servers: { modern: { url: peer.url }, gwm: { url: peer.url, gateway: true } },
+      moreServers: (url) => ({ gwm: { url, gateway: true } }),
       config: { api: { gateway: { as: 'U2' } } },
     });
     api = apiOf(h, TOKEN);
@@ -28,7 +26,6 @@ describe('2026 rounds through the calls API and the MCP endpoint’s gateway', (
   afterAll(async () => {
     await host?.close();
     await h.close();
-    await peer.stop();
   });
 
   it(

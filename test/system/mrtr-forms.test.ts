@@ -2,29 +2,17 @@
 // three_requests) come to their one answerer as ONE card whose form has a titled section per request; one
 // submit answers every key, and one decline declines every key (the fixture's result says what it received).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordedCall } from '../../src/standin/index.js';
 import { resultText } from '../support/slack-text.js';
-import { startMrtrFixture, type HttpPeer } from '../mcp/peers.js';
-import { inputLabelled, openForm, startHarness, type Harness } from './harness.js';
+import { inputLabelled, openForm } from './harness.js';
+import { postedInDm, startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
 
 describe('several requests of one 2026 round in one form', () => {
-  let peer: HttpPeer;
-  let h: Harness;
+  let h: MrtrHarness;
   beforeAll(async () => {
-    peer = await startMrtrFixture();
-    h = await startHarness({ servers: { modern: { url: peer.url } } });
+    h = await startMrtrHarness();
   }, 60_000);
-  afterAll(async () => {
-    await h.close();
-    await peer.stop();
-  });
+  afterAll(() => h.close());
 
-  const inDm = (userId: string, match: (c: RecordedCall) => boolean) =>
-    h.standin.waitForCall(
-      'chat.postMessage',
-      (c) => c.ok && c.args.channel === h.standin.dmChannelOf(userId) && match(c),
-      15_000,
-    );
   /** The question cards posted in the person's DM so far. */
   const cards = (userId: string) =>
     h.standin.calls.filter(
@@ -52,7 +40,7 @@ describe('several requests of one 2026 round in one form', () => {
       },
     });
     expect(delivery.status).toBe(200);
-    const result = await inDm('U1', (c) => resultText(c.args.blocks).includes('name='));
+    const result = await postedInDm(h, 'U1', (c) => resultText(c.args.blocks).includes('name='));
     expect(resultText(result.args.blocks)).toContain('name=Ada age=36 colour=green');
     expect(cards('U1')).toHaveLength(1);
   });
@@ -61,7 +49,7 @@ describe('several requests of one 2026 round in one form', () => {
     const card = await h.run('U3', 'three_requests', {}, 'modern');
     expect(cards('U3')).toHaveLength(1);
     await h.driver.clickButton({ userId: 'U3', ...card, actionId: 'elicit_decline' });
-    const result = await inDm('U3', (c) => resultText(c.args.blocks).includes('name='));
+    const result = await postedInDm(h, 'U3', (c) => resultText(c.args.blocks).includes('name='));
     expect(resultText(result.args.blocks)).toContain('name=declined age=declined colour=declined');
   });
 });

@@ -10,31 +10,21 @@ import { keys } from '../../src/redis/index.js';
 import { ROUND_LEASE_MS, TAKE_OVER_EVERY_MS } from '../../src/rounds/index.js';
 import type { RecordedCall } from '../../src/standin/index.js';
 import { resultText } from '../support/slack-text.js';
-import { startMrtrFixture, type HttpPeer } from '../mcp/peers.js';
 import { redisUrl } from '../setup/context.js';
-import { doomedReplica, startHarness, type Harness } from './harness.js';
+import { doomedReplica } from './harness.js';
+import { postedInDm, startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
 
 describe('a 2026 URL request asked again keeps one card with Retry and Cancel', () => {
-  let peer: HttpPeer;
-  let h: Harness;
+  let h: MrtrHarness;
   beforeAll(async () => {
-    peer = await startMrtrFixture();
-    h = await startHarness({ servers: { modern: { url: peer.url } } });
+    h = await startMrtrHarness();
   }, 60_000);
-  afterAll(async () => {
-    await h.close();
-    await peer.stop();
-  });
+  afterAll(() => h.close());
 
   const blocksOf = (c: { blocks?: unknown; args?: { blocks?: unknown } }): string =>
     JSON.stringify(c.args?.blocks ?? c.blocks ?? '');
   const resultIn = (userId: string, text: string): Promise<RecordedCall> =>
-    h.standin.waitForCall(
-      'chat.postMessage',
-      (c) =>
-        c.ok && c.args.channel === h.standin.dmChannelOf(userId) && resultText(c.args.blocks).includes(text),
-      15_000,
-    );
+    postedInDm(h, userId, (c) => resultText(c.args.blocks).includes(text));
   const updateOf = (
     card: { ts: string },
     match: (blocks: string) => boolean,
@@ -122,7 +112,7 @@ describe('a 2026 URL request asked again keeps one card with Retry and Cancel', 
     'updates the same message when the replica that asked the link died and a survivor asks it again',
     { timeout: ROUND_LEASE_MS + TAKE_OVER_EVERY_MS + 60_000 },
     async () => {
-      const { doomed, driver } = await doomedReplica(h, { modern: { url: peer.url } });
+      const { doomed, driver } = await doomedReplica(h, { modern: { url: h.peer.url } });
       await driver.slashCommand({ userId: 'U3', command: '/mcp', text: 'run modern url_steps {}' });
       const channel = h.standin.dmChannelOf('U3');
       await h.standin.waitForCall(

@@ -4,33 +4,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedCall } from '../../src/standin/index.js';
 import { resultText } from '../support/slack-text.js';
-import { startMrtrFixture, type HttpPeer } from '../mcp/peers.js';
-import { inputLabelled, openForm, startHarness, type Harness } from './harness.js';
+import { inputLabelled, openForm } from './harness.js';
+import { postedInDm, startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
 
 describe('a 2026-07-28 (MRTR) server and a 2025 server in one bot', () => {
-  let peer: HttpPeer;
-  let h: Harness;
+  let h: MrtrHarness;
   beforeAll(async () => {
-    // The `expiring` tool's requestState is born expired, so its retry is always refused (-32602).
-    peer = await startMrtrFixture({ REQUEST_STATE_TTL_S: '-1' });
-    h = await startHarness({
-      servers: { modern: { url: peer.url }, limited: { url: peer.url, elicitation: { maxRounds: 1 } } },
+    h = await startMrtrHarness({
+      // The `expiring` tool's requestState is born expired, so its retry is always refused (-32602).
+      fixtureEnv: { REQUEST_STATE_TTL_S: '-1' },
+      moreServers: (url) => ({ limited: { url, elicitation: { maxRounds: 1 } } }),
     });
   }, 60_000);
-  afterAll(async () => {
-    await h.close();
-    await peer.stop();
-  });
+  afterAll(() => h.close());
 
   const command = (userId: string, text: string) => h.driver.slashCommand({ userId, command: '/mcp', text });
   const reply = (marker: string): Promise<RecordedCall> =>
     h.standin.waitForCall('response_url', (c) => JSON.stringify(c.args).includes(marker), 15_000);
-  const inDm = (userId: string, match: (c: RecordedCall) => boolean) =>
-    h.standin.waitForCall(
-      'chat.postMessage',
-      (c) => c.ok && c.args.channel === h.standin.dmChannelOf(userId) && match(c),
-      15_000,
-    );
+  const inDm = (userId: string, match: (c: RecordedCall) => boolean) => postedInDm(h, userId, match);
   it('lists the 2026 server’s tools, and /mcp servers names the revision each server negotiated', async () => {
     await command('U1', 'tools modern');
     expect(JSON.stringify((await reply('Tools of modern')).args)).toContain('two_rounds');

@@ -1,0 +1,46 @@
+// The 2026 harness the MRTR system tests share: the MRTR fixture (test/fixtures/mrtr-server.ts, its own process,
+// stateless Streamable HTTP) and a bot whose server `modern` is that fixture; close() stops both.
+import type { RecordedCall } from '../../src/standin/index.js';
+import { startMrtrFixture, type HttpPeer } from '../mcp/peers.js';
+import { startHarness, type Harness, type HarnessOptions } from './harness.js';
+
+export interface MrtrHarness extends Harness {
+  peer: HttpPeer;
+}
+
+export interface MrtrHarnessOptions extends Omit<HarnessOptions, 'servers'> {
+  /** The fixture's environment (e.g. REQUEST_STATE_TTL_S). */
+  fixtureEnv?: Record<string, string>;
+  /** More `mcpServers` entries beside `modern`, given the fixture's URL (e.g. one with other limits). */
+  moreServers?: (url: string) => Record<string, unknown>;
+}
+
+export async function startMrtrHarness(options: MrtrHarnessOptions = {}): Promise<MrtrHarness> {
+  const { fixtureEnv, moreServers, ...harness } = options;
+  const peer = await startMrtrFixture(fixtureEnv);
+  try {
+    const servers = { modern: { url: peer.url }, ...moreServers?.(peer.url) };
+    const h = await startHarness({ ...harness, servers });
+    const close = async (): Promise<void> => {
+      await h.close();
+      await peer.stop();
+    };
+    return { ...h, peer, close };
+  } catch (error) {
+    await peer.stop();
+    throw error;
+  }
+}
+
+/** The next message posted in `userId`'s DM that `match`es (within 15 s). */
+export function postedInDm(
+  h: Harness,
+  userId: string,
+  match: (c: RecordedCall) => boolean,
+): Promise<RecordedCall> {
+  return h.standin.waitForCall(
+    'chat.postMessage',
+    (c) => c.ok && c.args.channel === h.standin.dmChannelOf(userId) && match(c),
+    15_000,
+  );
+}
