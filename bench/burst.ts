@@ -1,5 +1,6 @@
 // A burst: N questions (default 10 000) whose timeouts all fall due at the same moment, fired by one store's
-// BullMQ worker (concurrency 20). Lateness = when onDue runs minus the deadline (Redis TIME, same host). The
+// BullMQ worker: one job per 10 ms deadline slot (src/store/slots.ts), each handing its questions over 20 at a
+// time, up to 20 jobs at once. Lateness = when onDue runs minus the deadline (Redis TIME, same host). The
 // floor is the work the worker cannot avoid: finishing the same number of questions directly, 20 at a time.
 import { QuestionStore } from '../src/store/index.js';
 import { sampleQuestion, type RedisBenchOptions } from './redis.js';

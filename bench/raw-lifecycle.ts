@@ -2,7 +2,7 @@
 // plain ioredis, no store: the record with its deadline (one script: HSET + ZADD into a deadline index), one
 // CAS script that also queues the delivery (XADD to the holder's inbox stream), and one blocking read by the
 // holder (XREAD). Three round trips; what it leaves out is what the store adds for its guarantees (the BullMQ
-// timer, pending indexes, the ended stream, the inbox acknowledgement).
+// timer per deadline slot, pending indexes, the ended stream, the inbox acknowledgement).
 import { Redis } from 'ioredis';
 import type { Flow } from './lifecycle.js';
 

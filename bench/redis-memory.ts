@@ -62,7 +62,7 @@ export async function redisMemoryBench(o: RedisBenchOptions, count: number): Pro
     return [
       {
         group: 'memory',
-        name: 'Redis per pending question (13-field schema; record, indexes, BullMQ job)',
+        name: 'Redis per pending question (13-field schema; record, indexes, due index, slot markers and jobs)',
         n: count,
         p50: Math.round(total / count),
         p95: nan,

@@ -65,9 +65,17 @@ export async function storeOps(o: RedisBenchOptions): Promise<Row[]> {
       store.finish(ids[i] ?? '', { action: 'cancel' }, 'timed_out'),
     );
     return [
-      pairedRow('store', 'create (Lua: TIME + record + indexes; BullMQ delayed add)', created),
+      pairedRow(
+        'store',
+        'create (Lua: TIME + record + indexes + due index; BullMQ add when it opens a deadline slot)',
+        created,
+      ),
       pairedRow('store', 'get (HGETALL + parse)', got),
-      pairedRow('store', 'finish, winning (HGET + Lua CAS/XADD + job remove)', won),
+      pairedRow(
+        'store',
+        'finish, winning (Lua CAS/XADD; slot job removal, not awaited, when it empties the slot)',
+        won,
+      ),
       pairedRow('store', 'finish, losing (already finished)', lost),
     ];
   } finally {

@@ -1,5 +1,5 @@
 // Timeout accuracy through the real store: N pending questions whose deadlines are spread over a few seconds,
-// fired by the store's BullMQ worker. Lateness = the moment onDue runs minus the question's deadline.
+// fired by the store's BullMQ worker (one job per deadline slot, src/store/slots.ts). Lateness = the moment onDue runs minus the question's deadline.
 import { Redis } from 'ioredis';
 import type { Question } from '../src/relay/types.js';
 import { QuestionStore } from '../src/store/index.js';
@@ -92,7 +92,7 @@ function report(
     row('timeouts', `lateness, ${o.count} pending (fired − deadline)`, s, { unit: 'ms', note }),
     {
       group: 'timeouts',
-      name: 'Redis used_memory per pending question (record + BullMQ job)',
+      name: 'Redis used_memory per pending question (record, indexes, due index, slot jobs)',
       n: o.count,
       p50: mem.perQuestion,
       p95: Number.NaN,

@@ -11,6 +11,8 @@
 //   ${prefix}:{q}:epoch             string  random value set once; its loss means Redis lost its data
 //   ${prefix}:{q}:held:<holder>     zset    pending question ids of <holder>, scored by deadline
 //   ${prefix}:{q}:user:<userId>     zset    pending question ids a person must answer, scored by deadline
+//   ${prefix}:{q}:due               zset    every pending question id, scored by deadline (the timeout jobs' list)
+//   ${prefix}:{q}:slot:<n>          string  gen of the BullMQ timeout job of deadline slot <n> (store/slots.ts)
 //   ${prefix}:{q}:rate:<server>     string  new-question counter of the server's current rate window
 //   ${prefix}:{q}:ended             stream  {id, state} of every question that ended (capped, ~100k entries)
 //   ${prefix}:{q}:idem:<client>:<key>  string  an API client's Idempotency-Key: request hash and question or call id (24 h)
@@ -57,6 +59,10 @@ export interface Keys {
   readonly epoch: string;
   held(holder: string): string;
   user(userId: string): string;
+  /** Pending question ids by deadline, which the timeout jobs read (store/slots.ts). */
+  readonly due: string;
+  /** The marker of deadline slot `n`: the gen of its timeout job; `slot('')` is the prefix the scripts append to. */
+  slot(n: string): string;
   rate(server: string): string;
   readonly ended: string;
   idempotency(client: string, key: string): string;
@@ -96,6 +102,8 @@ export function keys(prefix: string): Keys {
     epoch: `${prefix}:{q}:epoch`,
     held: (holder) => `${prefix}:{q}:held:${holder}`,
     user: (userId) => `${prefix}:{q}:user:${userId}`,
+    due: `${prefix}:{q}:due`,
+    slot: (n) => `${prefix}:{q}:slot:${n}`,
     rate: (server) => `${prefix}:{q}:rate:${server}`,
     ended: `${prefix}:{q}:ended`,
     idempotency: (client, key) => `${prefix}:{q}:idem:${client}:${key}`,
@@ -121,7 +129,7 @@ export function keys(prefix: string): Keys {
   };
 }
 
-/** BullMQ queue of timeout jobs (one per pending question, jobId = question id). */
+/** BullMQ queue of timeout jobs (one per deadline slot, jobId `<slot>.<gen>`; see store/slots.ts). */
 export const TIMEOUT_QUEUE = 'timeouts';
 
 /** BullMQ queue of reminder jobs (jobId `<question id>-r<n>`). */

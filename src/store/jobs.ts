@@ -1,27 +1,9 @@
-// BullMQ job options, the question ids they are keyed by, and the timeout jobs' processor.
+// Question ids, and the processor of a timeout job of one question (jobId = the question id, as added before
+// timeouts were scheduled by deadline slot, store/slots.ts).
 import { randomBytes } from 'node:crypto';
 import { DelayedError, type Job } from 'bullmq';
 import { NotDueError } from './errors.js';
 import type { JobData } from './timers.js';
-import type { Question } from '../relay/types.js';
-
-/**
- * The timeout job comes due at the question's deadline, whenever it is added: BullMQ dates a delayed job
- * `timestamp + delay`, and `timestamp` defaults to when add() runs, which in a burst of creates can be seconds
- * after the Redis TIME the deadline was computed from (2 000 at once ended up to 7 s late, issue 15.6).
- */
-export function timeoutJobOptions(q: Question, retentionSec: number) {
-  return {
-    jobId: q.id,
-    timestamp: q.createdAt,
-    delay: q.deadline - q.createdAt,
-    // The handler is idempotent (finish is a CAS), so retrying a failed run is always safe.
-    attempts: 5,
-    backoff: { type: 'exponential', delay: 1_000 },
-    removeOnComplete: true,
-    removeOnFail: { age: retentionSec },
-  };
-}
 
 /** 120 random bits, url-safe. BullMQ refuses job ids that are all digits, so those (~never) are redrawn. */
 export function newId(): string {

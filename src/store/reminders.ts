@@ -16,7 +16,7 @@ export async function addReminders(queue: Queue, q: Question, remindAt: number[]
     data: { id: q.id, at } satisfies JobData,
     opts: {
       jobId: reminderJobId(q.id, n),
-      // Dated from the question's creation, not from this add (see timeoutJobOptions).
+      // Dated from the question's creation, not from this add (see SlotJobs.add).
       timestamp: q.createdAt,
       delay: Math.max(0, at - q.createdAt),
       attempts: 3,

@@ -1,4 +1,5 @@
 import type { RedisClient } from '../redis/index.js';
+import { SLOT_NEXT_LUA, SLOT_RELEASE_LUA, SLOT_RESCUE_LUA } from './slot-scripts.js';
 
 /** The stored outcome of an accepted question once its content was dropped (see record.ts). */
 export const DROPPED_OUTCOME = '{"action":"accept","contentDropped":true}';
@@ -32,7 +33,7 @@ end
 // `{q}` hash tag (src/redis/layout.ts), so on a Cluster they live on the node that owns KEYS[1] and the script
 // may touch them there.
 //
-// KEYS[1] question hash   KEYS[2] the deployment's ended stream
+// KEYS[1] question hash   KEYS[2] the deployment's ended stream   KEYS[3] the due index (store/slots.ts)
 // ARGV[1] new state  ARGV[2] outcome JSON  ARGV[3] reason  ARGV[4] retention seconds
 // ARGV[5] approximate inbox length cap  ARGV[6] question id  ARGV[7] who ended it ('' for nobody)
 // ARGV[8] the holder that means nobody waits (no inbox entry)  ARGV[9] approximate ended-stream length cap
@@ -44,7 +45,10 @@ end
 // entry instead of one HGETALL per question.
 // Every win is announced on the ended stream ({id, state}, and round: 1 for a durable round's question, whose
 // answer the rounds group records): long-polls, webhooks and the audit follow it.
-// Returns {'missing'} | {'lost', HGETALL} | {'early', ms left} | {'won', HGETALL}.
+// ARGV[15] slot marker key prefix (+ slot number)  ARGV[16] slot width ms. The winner leaves the due index; when
+// it was the last of its deadline slot (and the slot's own timeout job is not the one ending it, ARGV[14]), the
+// slot's marker is deleted here and its gen returned, so the caller removes that job without reading first.
+// Returns {'missing'} | {'lost', HGETALL} | {'early', ms left} | {'won', HGETALL, emptied slot's gen or ''}.
 export const FINISH_LUA = `${WITH_SCHEMA_LUA}
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
 if redis.call('HGET', KEYS[1], 'state') ~= 'pending' then
@@ -77,28 +81,47 @@ if redis.call('HEXISTS', KEYS[1], 'round') == 1 then round = {'round', '1'} end
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[9], '*', 'id', ARGV[6], 'state', ARGV[1], unpack(round))
 redis.call('ZREM', ARGV[11] .. holder, ARGV[6])
 redis.call('ZREM', ARGV[12] .. userId, ARGV[6])
-return {'won', record}
+redis.call('ZREM', KEYS[3], ARGV[6])
+local emptied = ''
+if ARGV[14] ~= '1' then
+  local w = tonumber(ARGV[16])
+  local slot = math.floor(tonumber(redis.call('HGET', KEYS[1], 'deadline') or '0') / w)
+  local first = string.format('%d', slot * w)
+  if redis.call('ZCOUNT', KEYS[3], first, '(' .. string.format('%d', (slot + 1) * w)) == 0 then
+    local marker = ARGV[15] .. string.format('%d', slot)
+    emptied = redis.call('GET', marker) or ''
+    if emptied ~= '' then redis.call('DEL', marker) end
+  end
+end
+return {'won', record, emptied}
 `;
 
 // Writes a new pending question in one step, dated by Redis TIME: the record with its expiry (timeout plus
 // retention, in case every timer is lost) and its entries in the holder's and each answerer's pending index.
 // The shared schema (store/schemas.ts) is written, or its expiry pushed to at least the record's, in the same step.
-// KEYS[1] question hash  KEYS[2] holder's pending zset  KEYS[3..] pending zsets of the person and answerers
+// The question also enters the due index, and its deadline slot (store/slots.ts) gets a marker naming the gen of
+// the slot's timeout job unless it has one: the caller adds that job only when this create opened the slot.
+// KEYS[1] question hash  KEYS[2] the due index  KEYS[3..] pending zsets of the holder, the person and answerers
 // ARGV[1] timeout ms  ARGV[2] retention ms  ARGV[3] question id  ARGV[4] schema key ('' when it is inline)
-// ARGV[5] schema JSON  ARGV[6..] the record's other field/value pairs.
-// Returns the creation time, epoch ms on the Redis clock.
+// ARGV[5] schema JSON  ARGV[6] slot marker key prefix  ARGV[7] slot width ms  ARGV[8] a fresh gen
+// ARGV[9..] the record's other field/value pairs.
+// Returns {creation time (epoch ms on the Redis clock), 1 when this create opened the slot else 0}.
 export const CREATE_LUA = `
 local t = redis.call('TIME')
 local now = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))
 local deadline = string.format('%d', tonumber(now) + tonumber(ARGV[1]))
 local ttl = string.format('%d', tonumber(ARGV[1]) + tonumber(ARGV[2]))
-redis.call('HSET', KEYS[1], 'createdAt', now, 'deadline', deadline, unpack(ARGV, 6))
+redis.call('HSET', KEYS[1], 'createdAt', now, 'deadline', deadline, unpack(ARGV, 9))
 redis.call('PEXPIRE', KEYS[1], ttl)
 if ARGV[4] ~= '' and redis.call('PTTL', ARGV[4]) < tonumber(ttl) then
   redis.call('SET', ARGV[4], ARGV[5], 'PX', ttl)
 end
 for i = 2, #KEYS do redis.call('ZADD', KEYS[i], deadline, ARGV[3]) end
-return now
+local slot = string.format('%d', math.floor(tonumber(deadline) / tonumber(ARGV[7])))
+-- The marker outlives the record at most by one slot: by then every question of the slot has ended or expired.
+local markerTtl = string.format('%d', tonumber(ttl) + tonumber(ARGV[7]))
+local opened = redis.call('SET', ARGV[6] .. slot, ARGV[8], 'NX', 'PX', markerTtl)
+return {now, opened and 1 or 0}
 `;
 
 // Reads records in one step, each with its shared schema put back. KEYS: question hashes; ARGV[1] schema key
@@ -178,10 +201,16 @@ return redis.call('XDEL', KEYS[1], unpack(ARGV))
 `;
 
 export interface StoreScripts {
-  /** CREATE_LUA: (numberOfKeys, questionKey, heldKey, ...userKeys, timeoutMs, retentionMs, id, schemaKey, schemaJson, ...fieldValuePairs). */
+  /** CREATE_LUA: (numberOfKeys, questionKey, dueKey, heldKey?, ...userKeys, timeoutMs, retentionMs, id, schemaKey, schemaJson, slotPrefix, slotMs, gen, ...fieldValuePairs). */
   questionCreate(numberOfKeys: number, ...args: (string | number)[]): Promise<unknown>;
-  /** FINISH_LUA: (questionKey, endedKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id, endedBy, detachedHolder, endedMaxLen, inboxPrefix, heldPrefix, userPrefix, schemaPrefix, byTimeoutJob). */
+  /** FINISH_LUA: (questionKey, endedKey, dueKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id, endedBy, detachedHolder, endedMaxLen, inboxPrefix, heldPrefix, userPrefix, schemaPrefix, byTimeoutJob, slotPrefix, slotMs). */
   questionFinish(...args: (string | number)[]): Promise<unknown>;
+  /** SLOT_NEXT_LUA: (dueKey, markerKey, slotStartMs, slotMs, gen, batch, ...handedOverIds). */
+  slotNext(...args: (string | number)[]): Promise<unknown>;
+  /** SLOT_RESCUE_LUA: (dueKey, slotPrefix, slotMs, overdueMs, markerTtlMs, ...gens). */
+  slotRescue(...args: (string | number)[]): Promise<unknown>;
+  /** SLOT_RELEASE_LUA: (markerKey, gen). */
+  slotRelease(...args: string[]): Promise<unknown>;
   /** READ_LUA: (numberOfKeys, ...questionKeys, schemaPrefix). */
   questionRead(numberOfKeys: number, ...args: string[]): Promise<unknown>;
   /** INBOX_ACK_LUA: (numberOfKeys, inboxKey, ...acceptedQuestionKeys, ...entryIds). */
@@ -201,7 +230,10 @@ export interface StoreScripts {
 /** Registers the scripts on a client; ioredis then runs them by EVALSHA, loading them when Redis lacks them. */
 export function withScripts(redis: RedisClient): RedisClient & StoreScripts {
   redis.defineCommand('questionCreate', { lua: CREATE_LUA });
-  redis.defineCommand('questionFinish', { numberOfKeys: 2, lua: FINISH_LUA });
+  redis.defineCommand('questionFinish', { numberOfKeys: 3, lua: FINISH_LUA });
+  redis.defineCommand('slotNext', { numberOfKeys: 2, lua: SLOT_NEXT_LUA });
+  redis.defineCommand('slotRescue', { numberOfKeys: 1, lua: SLOT_RESCUE_LUA });
+  redis.defineCommand('slotRelease', { numberOfKeys: 1, lua: SLOT_RELEASE_LUA });
   redis.defineCommand('questionRead', { lua: READ_LUA });
   redis.defineCommand('inboxAck', { lua: INBOX_ACK_LUA });
   redis.defineCommand('questionAttachCard', { numberOfKeys: 1, lua: ATTACH_CARD_LUA });

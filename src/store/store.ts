@@ -1,7 +1,7 @@
-// The question store: pending questions in Redis, their timeouts and reminders as BullMQ delayed jobs, one
+// The question store: pending questions in Redis, their timeouts (one BullMQ delayed job per deadline slot) and
+// reminders as BullMQ delayed jobs, one
 // atomic transition that ends them, each holder's inbox of finished questions, replica leases with an orphan
 // sweep, a per-person pending index and a per-server rate limit on new questions.
-import { Queue } from 'bullmq';
 import {
   isQuestionState,
   type CardRef,
@@ -14,21 +14,16 @@ import {
   type QuestionState,
 } from '../relay/types.js';
 import {
-  REMINDER_QUEUE,
   RedisConnections,
   StoreError,
-  TIMEOUT_QUEUE,
   checkEvictionPolicy,
   commandError,
   defaultLogger,
   endClient,
   keys,
-  type RedisSetting,
-  type StoreLogger,
 } from '../redis/index.js';
 import { RateLimitedError } from './errors.js';
 import { Inbox } from './inbox.js';
-import { timeoutHandler } from './jobs.js';
 import { settleWithin } from '../settle.js';
 import { Lease, OrphanSweeper, type LeaseOptions, type SweepOptions } from './lease.js';
 import { admit, pendingFor, undeliveredBefore, type RateLimit } from './pending.js';
@@ -36,9 +31,11 @@ import { draftField, pairs, parseDraft, parseQuestion } from './record.js';
 import { RedisRoundLinks } from './round-links.js';
 import type { RoundLinkStore } from '../relay/round-links.js';
 import { readRecords } from './schemas.js';
-import { reminderHandler } from './reminders.js';
 import { withScripts } from './scripts.js';
-import { CLOSE_GRACE_MS, Timers, type TimerSettings } from './timers.js';
+import type { StoreOptions } from './options.js';
+import { SlotJobs } from './slots.js';
+import { CLOSE_GRACE_MS } from './timers.js';
+import { TimerWork, openTimerQueues } from './timer-work.js';
 import {
   finishQuestion,
   redisNow,
@@ -55,27 +52,7 @@ export {
   TIMER_MAX_BLOCK_MS,
 } from './timers.js';
 export type { CreateOptions } from './transitions.js';
-
-/** Where Redis is (RedisSetting: REDIS_URL, or a Cluster or Sentinel group) and the store's own settings. */
-export type StoreOptions = RedisSetting & {
-  /** REDIS_PREFIX; every key and BullMQ queue lives under `${prefix}:`. */
-  prefix: string;
-  /** This replica's id; outcomes of questions it created are delivered to its inbox. */
-  holderId: string;
-  /** How long finished records are kept, in seconds. Default 86400 (one day). */
-  retentionSec?: number;
-  /**
-   * Lock and stalled-check interval of the timer workers, ms. A timer job held by a crashed worker runs again on
-   * a live one within lockDurationMs + stalledIntervalMs (defaults 10000 + 5000).
-   */
-  timers?: TimerSettings;
-  /** Refuse to open (StoreError 'not_noeviction') instead of warning when maxmemory-policy is wrong. Default false. */
-  requireNoeviction?: boolean;
-  logger?: StoreLogger;
-};
-
-/** Approximate cap on the timer queues' BullMQ event streams (entries). */
-const TIMER_EVENTS_MAX_LEN = 100;
+export type { StoreOptions } from './options.js';
 
 interface Parts extends Collaborators {
   opts: StoreOptions;
@@ -83,19 +60,17 @@ interface Parts extends Collaborators {
 }
 
 export class QuestionStore {
-  private readonly timers: Timers;
+  private readonly timers: TimerWork;
   private inbox: Inbox | undefined;
   private lease: Lease | undefined;
   private sweeper: OrphanSweeper | undefined;
   /** create and finish calls in progress, so drain() can let them complete. */
   private readonly inFlight = new Set<Promise<unknown>>();
-  /** Questions whose timeout job this replica's worker is running (see Finisher.timeoutJobHere). */
-  private readonly timeoutJobsHere = new Set<string>();
   private draining = false;
   private closed = false;
 
   private constructor(private readonly c: Parts) {
-    this.timers = new Timers(c.connections, c.keys, c.opts.holderId, c.logger, c.opts.timers);
+    this.timers = new TimerWork({ ...c, settings: c.opts.timers });
   }
 
   static async open(opts: StoreOptions): Promise<QuestionStore> {
@@ -105,17 +80,10 @@ export class QuestionStore {
     const cmd = withScripts(await connections.command(k.connectionName('cmd', opts.holderId)));
     try {
       await checkEvictionPolicy(cmd, logger, opts.requireNoeviction ?? false);
-      const [queue, reminders] = [TIMEOUT_QUEUE, REMINDER_QUEUE].map((name) => {
-        // Nothing reads these queues' event streams (no QueueEvents on them), so keep them short: at the default
-        // 10,000 entries the timeout queue's stream cost ~70 B per pending question at 10,000 pending.
-        const streams = { events: { maxLen: TIMER_EVENTS_MAX_LEN } };
-        const q = new Queue(name, { connection: cmd, prefix: k.bullPrefix, streams });
-        q.on('error', (err) => logger.warn({ err, queue: name }, 'timer queue error'));
-        return q;
-      }) as [Queue, Queue];
-      await Promise.all([queue.waitUntilReady(), reminders.waitUntilReady()]);
+      const [queue, reminders] = await openTimerQueues(cmd, k, logger);
       const retentionSec = opts.retentionSec ?? 86_400;
-      const parts = { opts, connections, holderId: opts.holderId, retentionSec, keys: k, logger, cmd, queue };
+      const slots = new SlotJobs(queue, logger, retentionSec);
+      const parts = { opts, connections, holderId: opts.holderId, retentionSec, keys: k, logger, cmd, slots };
       return new QuestionStore({ ...parts, reminders });
     } catch (err) {
       await endClient(cmd, false);
@@ -224,25 +192,25 @@ export class QuestionStore {
   finish(id: string, outcome: Outcome, reason: EndReason, endedBy?: string): Promise<FinishResult> {
     const finisher = {
       reason,
-      timeoutJobHere: this.timeoutJobsHere.has(id),
+      timeoutJobHere: this.timers.runningHere.has(id),
       ...(endedBy ? { endedBy } : {}),
     };
     return this.track(finishQuestion(this.c, id, outcome, finisher));
   }
 
   /**
-   * Runs onDue(questionId) when a question's timeout job comes due; onDue ends it with finish(..., 'timed_out').
-   * BullMQ fires a job by its worker's clock, the deadline is Redis TIME: on a worker whose clock runs ahead,
-   * onDue runs early and that finish throws NotDueError (the question stays pending), and the job is put back
-   * for the time still left. A worker whose clock runs behind fires late by its skew.
+   * Runs onDue(questionId) once a question's deadline has passed on Redis TIME (its deadline slot's job hands it
+   * over; store/slots.ts); onDue ends it with finish(..., 'timed_out'). BullMQ fires a job by its worker's clock:
+   * on a worker whose clock runs ahead, the job finds its questions not yet due and is put back for the time
+   * still left. A worker whose clock runs behind fires late by its skew.
    */
   async startTimeouts(onDue: (questionId: string) => Promise<void>): Promise<void> {
-    await this.timers.start(TIMEOUT_QUEUE, timeoutHandler(this.timeoutJobsHere, onDue));
+    await this.timers.startTimeouts(onDue);
   }
 
   /** Runs onReminder(questionId, at) for each reminder time that comes due while its question is pending. */
   async startReminders(onReminder: (questionId: string, at: number) => Promise<void>): Promise<void> {
-    await this.timers.start(REMINDER_QUEUE, reminderHandler(this.c.cmd, this.c.keys, onReminder));
+    await this.timers.startReminders(onReminder);
   }
 
   async startInbox(onOutcome: (question: Question) => void): Promise<void> {
@@ -313,23 +281,21 @@ export class QuestionStore {
     this.draining = true;
     await this.sweeper?.stop();
     await settleWithin([...this.inFlight], CLOSE_GRACE_MS);
-    await this.timers.close(true);
+    await this.timers.stop(true);
   }
 
   /** Stops the workers (letting running jobs finish), the inbox, the sweeper, the lease and every connection. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const { cmd, queue, reminders, logger } = this.c;
+    const { cmd, logger } = this.c;
     await this.sweeper?.stop();
-    await this.timers.close(false);
+    await this.timers.stop(false);
     await this.inbox?.stop();
     await this.lease
       ?.release()
       .catch((err: unknown) => logger.warn({ err }, 'releasing the lease; it will lapse on its own'));
-    for (const q of [queue, reminders]) {
-      await q.close().catch((err: unknown) => logger.warn({ err }, 'closing a timer queue'));
-    }
+    await this.timers.closeQueues();
     await endClient(cmd, true);
   }
 

@@ -39,6 +39,10 @@ export interface TimerSettings {
   lockDurationMs?: number;
   /** Interval between stalled-job checks, ms. Default TIMEOUT_STALLED_INTERVAL_MS (5000). */
   stalledIntervalMs?: number;
+  /** Interval between looks for deadline slots that lost their job, ms (store/slot-rescue.ts). Default 30000. */
+  rescueEveryMs?: number;
+  /** Overdue beyond which a deadline slot counts as having lost its job, ms. Default 60000. */
+  rescueAfterMs?: number;
 }
 
 export class Timers {

@@ -11,7 +11,7 @@ import {
   type Question,
 } from '../relay/types.js';
 import { commandError, type StoreLogger } from '../redis/index.js';
-import { newId, timeoutJobOptions } from './jobs.js';
+import { newId } from './jobs.js';
 import type { Keys } from '../redis/index.js';
 import { NotDueError } from './errors.js';
 import { admit, type RateLimit } from './pending.js';
@@ -19,6 +19,8 @@ import { DETACHED_HOLDER, pairs, parseQuestion, stateFor, toHash } from './recor
 import { addReminders, removeReminders } from './reminders.js';
 import { shareSchema } from './schemas.js';
 import type { StoreScripts } from './scripts.js';
+import { SLOT_RELEASE_LUA } from './slot-scripts.js';
+import { SLOT_MS, newGen, slotOf, type SlotJobs } from './slots.js';
 
 /** Approximate cap on an inbox stream, so a holder that never reads cannot grow it without bound. */
 const INBOX_MAX_LEN = 10_000;
@@ -43,20 +45,22 @@ export interface Collaborators {
   logger: StoreLogger;
   /** Commands and the BullMQ queues. No offline queue: with Redis down, calls fail at once. */
   cmd: RedisClient & StoreScripts;
-  queue: Queue;
+  /** The timeout queue, one job per deadline slot (store/slots.ts). */
+  slots: SlotJobs;
   reminders: Queue;
 }
 
-type FinishReply = ['missing'] | ['early', string] | ['won' | 'lost', string[]];
+type FinishReply = ['missing'] | ['early', string] | ['lost', string[]] | ['won', string[], string];
 
 /** Who is finishing: a timeout job running on this replica for the question, or anyone else. */
 export interface Finisher {
   reason: EndReason;
   endedBy?: string;
   /**
-   * This replica's timeout worker is running the question's job. A 'timed_out' end is then refused while the
-   * deadline is ahead on Redis TIME (NotDueError), and the job is not removed: BullMQ cannot remove a job it
-   * holds locked, and deletes it when it completes (removeOnComplete).
+   * This replica's timeout worker is running the question's (slot) job and handed it this question. A
+   * 'timed_out' end is then refused while the deadline is ahead on Redis TIME (NotDueError), and the slot's
+   * marker and job are left to that job: it deletes the marker once its slot is empty, and BullMQ deletes the
+   * job when it completes (removeOnComplete; a job held locked cannot be removed).
    */
   timeoutJobHere: boolean;
 }
@@ -69,16 +73,23 @@ export async function writeQuestion(
   try {
     if (opts.rateLimit) await admit(c.cmd, c.keys, q.server, opts.rateLimit);
     const remindAt = opts.remindAt ?? [];
-    const question = await writeRecord(c, q, remindAt.length);
-    await addTimers(c, question, remindAt);
+    const { question, opened } = await writeRecord(c, q, remindAt.length);
+    await addTimers(c, question, opened, remindAt);
     return question;
   } catch (err) {
     throw commandError('create', err);
   }
 }
 
-/** The record and its index entries (CREATE_LUA), dated by Redis TIME in the same step. */
-async function writeRecord(c: Collaborators, q: NewQuestion, reminders: number): Promise<Question> {
+/**
+ * The record and its index entries (CREATE_LUA), dated by Redis TIME in the same step; `opened` is the gen of
+ * the slot marker this create set, when its deadline slot had no timeout job yet.
+ */
+async function writeRecord(
+  c: Collaborators,
+  q: NewQuestion,
+  reminders: number,
+): Promise<{ question: Question; opened: string | undefined }> {
   const { cmd, keys: k } = c;
   const holder = q.client === undefined ? c.holderId : DETACHED_HOLDER;
   // createdAt and deadline are placeholders here: the script writes them from Redis TIME.
@@ -95,11 +106,23 @@ async function writeRecord(c: Collaborators, q: NewQuestion, reminders: number):
   // A round's question is not in its holder's index: the orphan sweep never ends it holder_lost, since any
   // replica records its end in the round (src/rounds/recorder.ts) and its timeout job ends it at the latest.
   const held = q.round === undefined ? [k.held(holder)] : [];
-  const zsets = [...held, ...[...users].map((userId) => k.user(userId))];
+  const zsets = [k.due, ...held, ...[...users].map((userId) => k.user(userId))];
   const shared = schema ? [k.schema(schema.ref), schema.json] : ['', ''];
-  const args = [q.timeoutMs, c.retentionSec * 1000, question.id, ...shared, ...Object.entries(fields).flat()];
-  const now = Number(await cmd.questionCreate(1 + zsets.length, k.question(question.id), ...zsets, ...args));
-  return { ...question, createdAt: now, deadline: now + q.timeoutMs };
+  const gen = newGen();
+  const slot = [k.slot(''), SLOT_MS, gen];
+  const args = [
+    q.timeoutMs,
+    c.retentionSec * 1000,
+    question.id,
+    ...shared,
+    ...slot,
+    ...Object.entries(fields).flat(),
+  ];
+  const reply = await cmd.questionCreate(1 + zsets.length, k.question(question.id), ...zsets, ...args);
+  const [createdAt, opened] = reply as [string, number];
+  const now = Number(createdAt);
+  const created = { ...question, createdAt: now, deadline: now + q.timeoutMs };
+  return { question: created, opened: opened === 1 ? gen : undefined };
 }
 
 export async function finishQuestion(
@@ -128,7 +151,14 @@ export async function finishQuestion(
       k.schema(''),
       timeoutJobHere && reason === 'timed_out' ? '1' : '0',
     ];
-    reply = (await cmd.questionFinish(k.question(id), k.ended, ...args)) as FinishReply;
+    reply = (await cmd.questionFinish(
+      k.question(id),
+      k.ended,
+      k.due,
+      ...args,
+      k.slot(''),
+      SLOT_MS,
+    )) as FinishReply;
   } catch (err) {
     throw commandError('finish', err);
   }
@@ -138,7 +168,8 @@ export async function finishQuestion(
   const question = parseQuestion(hash);
   if (question === undefined) return { won: false, state: 'missing' };
   if (reply[0] === 'lost') return { won: false, state: question.state, question };
-  await removeTimers(c, id, Number(hash.reminders ?? 0), !timeoutJobHere);
+  if (reply[2] !== '') c.slots.dropEmptied(question.deadline, reply[2]);
+  await removeReminderJobs(c, id, Number(hash.reminders ?? 0));
   await removeFromInboxes(c, question);
   return { won: true, question };
 }
@@ -162,14 +193,19 @@ export async function redisNow(cmd: RedisClient): Promise<number> {
 }
 
 /**
- * Without its timeout a question could stay pending forever, so a failed add undoes the record and its
- * index entries. A failed reminder add only costs the reminder.
+ * Without its timeout a question could stay pending forever, so a failed add of the slot job this create
+ * opened undoes the record, its index entries and the slot's marker (while it still names this gen, so a later
+ * create into the slot opens a job again). A failed reminder add only costs the reminder.
  */
-async function addTimers(c: Collaborators, question: Question, remindAt: number[]): Promise<void> {
-  const { cmd, keys: k, queue, reminders, logger } = c;
+async function addTimers(
+  c: Collaborators,
+  question: Question,
+  opened: string | undefined,
+  remindAt: number[],
+): Promise<void> {
+  const { cmd, keys: k, slots, reminders, logger } = c;
   try {
-    // No data: the job id is the question id (a job's data is stored with it, ~40 B per pending question).
-    await queue.add('timeout', {}, timeoutJobOptions(question, c.retentionSec));
+    if (opened !== undefined) await slots.add(question, opened);
   } catch (err) {
     const { id, holder, userId } = question;
     await cmd
@@ -177,6 +213,8 @@ async function addTimers(c: Collaborators, question: Question, remindAt: number[
       .del(k.question(id))
       .zrem(k.held(holder), id)
       .zrem(k.user(userId), id)
+      .zrem(k.due, id)
+      .eval(SLOT_RELEASE_LUA, 1, k.slot(String(slotOf(question.deadline))), opened ?? '')
       .exec()
       .catch(() => undefined);
     throw err;
@@ -187,18 +225,12 @@ async function addTimers(c: Collaborators, question: Question, remindAt: number[
   });
 }
 
-/** Cleanup only: a surviving job finds the question finished (its finish loses, a reminder is skipped). */
-async function removeTimers(
-  c: Collaborators,
-  id: string,
-  reminderCount: number,
-  timeoutJob: boolean,
-): Promise<void> {
-  const { queue, reminders, logger } = c;
+/** Cleanup only: a surviving reminder finds the question finished and is skipped. */
+async function removeReminderJobs(c: Collaborators, id: string, reminderCount: number): Promise<void> {
+  if (reminderCount === 0) return;
   try {
-    const timeout = timeoutJob ? [queue.remove(id)] : [];
-    await Promise.all([...timeout, removeReminders(reminders, id, reminderCount)]);
+    await removeReminders(c.reminders, id, reminderCount);
   } catch (err) {
-    logger.warn({ err, id }, 'could not remove timer jobs; they will find the question finished');
+    c.logger.warn({ err, id }, 'could not remove reminder jobs; they will find the question finished');
   }
 }

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Question } from '../../src/relay/types.js';
+import { Queue } from 'bullmq';
+import { TIMEOUT_QUEUE, keys } from '../../src/redis/index.js';
+import { slotOf } from '../../src/store/slots.js';
 import { uniquePrefix } from '../setup/context.js';
-import { collector, newQuestion, openStore, rawRedis, recordingLogger, redisTimeMs } from './helpers.js';
+import {
+  collector,
+  newQuestion,
+  openStore,
+  rawRedis,
+  recordingLogger,
+  redisTimeMs,
+  scanAll,
+} from './helpers.js';
 
 describe('timeouts', () => {
   it('fires onDue once the deadline has passed, never before, and its cancel reaches the holder', async () => {
@@ -32,22 +43,68 @@ describe('timeouts', () => {
     expect(logger.logged.filter((l) => l.level === 'warn')).toEqual([]);
   });
 
-  it('removes the timeout job of a finished question, so only unfinished questions come due', async () => {
+  it('removes the slot job of a slot whose last question finished, so only unfinished questions come due', async () => {
+    const prefix = uniquePrefix();
+    const creator = await openStore(prefix, 'holder-a');
+    const redis = rawRedis();
+    const answered = await creator.create(newQuestion({ timeoutMs: 200 }));
+    const open = await creator.create(newQuestion({ timeoutMs: 400 }));
+    const slotJobs = (q: Question) => scanAll(redis, `${prefix}:{bull}:timeouts:${slotOf(q.deadline)}.*`);
+    expect(await slotJobs(answered)).toHaveLength(1);
+
+    await creator.finish(answered.id, { action: 'accept', content: { ok: true } }, 'answered');
+    // The finish does not wait for the job's removal; close() does.
+    await creator.close();
+    expect(await slotJobs(answered)).toEqual([]);
+    expect(await redis.exists(keys(prefix).slot(String(slotOf(answered.deadline))))).toBe(0);
+    expect(await slotJobs(open)).toHaveLength(1);
+
+    const store = await openStore(prefix, 'holder-b');
+    const due = collector<string>();
+    await store.startTimeouts((id) => Promise.resolve(due.push(id)));
+    // The answered question was due first; had it stayed in the due index, it would be ahead of this one.
+    expect(await due.next(1)).toEqual([open.id]);
+  });
+
+  it('gives questions whose deadlines share a slot one job, and times each of them out', async () => {
     const prefix = uniquePrefix();
     const store = await openStore(prefix, 'holder-a');
     const redis = rawRedis();
-    const answered = await store.create(newQuestion({ timeoutMs: 200 }));
-    const open = await store.create(newQuestion({ timeoutMs: 400 }));
-    const jobKey = (id: string) => `${prefix}:{bull}:timeouts:${id}`;
-    expect(await redis.exists(jobKey(answered.id))).toBe(1);
+    const asked = await Promise.all(
+      Array.from({ length: 50 }, () => store.create(newQuestion({ timeoutMs: 300 }))),
+    );
+    const slots = new Set(asked.map((q) => slotOf(q.deadline)));
+    expect(slots.size).toBeLessThan(asked.length);
+    const jobs = await redis.zrange(`${prefix}:{bull}:timeouts:delayed`, '0', '-1');
+    expect(jobs.map((id) => Number(id.split('.')[0])).sort()).toEqual([...slots].sort());
 
-    await store.finish(answered.id, { action: 'accept', content: { ok: true } }, 'answered');
-    expect(await redis.exists(jobKey(answered.id))).toBe(0);
+    const ended = collector<string>();
+    await store.startTimeouts(async (id) => {
+      const result = await store.finish(id, { action: 'cancel' }, 'timed_out');
+      if (result.won) ended.push(id);
+    });
+    expect((await ended.next(asked.length)).sort()).toEqual(asked.map((q) => q.id).sort());
+    expect(await redis.zcard(keys(prefix).due)).toBe(0);
+    expect(await scanAll(redis, keys(prefix).slot('*'))).toEqual([]);
+  });
 
-    const due = collector<string>();
-    await store.startTimeouts((id) => Promise.resolve(due.push(id)));
-    // The answered question was due first; had its job survived, it would be ahead of this one.
-    expect(await due.next(1)).toEqual([open.id]);
+  it('gives a slot whose job was lost a new one, so its questions still time out (the rescue)', async () => {
+    const prefix = uniquePrefix();
+    const timers = { rescueEveryMs: 50, rescueAfterMs: 200 };
+    const store = await openStore(prefix, 'holder-a', { timers });
+    const redis = rawRedis();
+    const q = await store.create(newQuestion({ timeoutMs: 50 }));
+    const queue = new Queue(TIMEOUT_QUEUE, { connection: redis, prefix: keys(prefix).bullPrefix });
+    // As if the create that opened the slot had died between its script and its BullMQ add: a marker, no job.
+    const [job] = await scanAll(redis, `${prefix}:{bull}:timeouts:${slotOf(q.deadline)}.*`);
+    expect(await queue.remove(job?.split(':').pop() ?? '')).toBe(1);
+    await queue.close();
+
+    const due = collector<{ id: string; at: number }>();
+    await store.startTimeouts(async (id) => due.push({ id, at: await redisTimeMs(redis) }));
+    const [fired] = await due.next(1);
+    expect(fired?.id).toBe(q.id);
+    expect(fired?.at).toBeGreaterThanOrEqual(q.deadline + timers.rescueAfterMs);
   });
 
   it('retries a timeout whose handler failed', async () => {

@@ -1,0 +1,59 @@
+// The Lua scripts of timeouts by deadline slot (store/slots.ts, store/slot-rescue.ts); scripts.ts registers them.
+
+// One step of a slot's timeout job (store/slots.ts): forgets the ids it has handed to onDue, then returns the
+// next batch of the slot's questions that are due on Redis TIME, or how long until the earliest one still ahead
+// is, or, when none is left, deletes the slot's marker if it still names this job's gen and returns 'done'. In
+// one step, so a create racing the end of the job either joins the slot before the check (and is read) or finds
+// no marker and opens a new job.
+// KEYS[1] the due index  KEYS[2] the slot's marker
+// ARGV[1] slot start ms  ARGV[2] slot width ms  ARGV[3] the job's gen  ARGV[4] batch size  ARGV[5..] ids handed over.
+// Returns {'due', ids} | {'wait', ms} | {'done'}.
+export const SLOT_NEXT_LUA = `
+if #ARGV > 4 then redis.call('ZREM', KEYS[1], unpack(ARGV, 5)) end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local first = tonumber(ARGV[1])
+local after = first + tonumber(ARGV[2])
+local upto = math.min(now, after - 1)
+if upto >= first then
+  local ids = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], string.format('%d', upto), 'LIMIT', 0, ARGV[4])
+  if #ids > 0 then return {'due', ids} end
+end
+local ahead = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], '(' .. string.format('%d', after), 'WITHSCORES', 'LIMIT', 0, 1)
+if #ahead > 0 then return {'wait', string.format('%d', tonumber(ahead[2]) - now)} end
+if redis.call('GET', KEYS[2]) == ARGV[3] then redis.call('DEL', KEYS[2]) end
+return {'done'}
+`;
+
+// Finds deadline slots whose questions are overdue by more than ARGV[3] ms on Redis TIME, which their slot's job
+// should have ended long before (the create that opened the slot died before adding the job, or its add failed
+// after other creates had joined the slot), and gives each of them a new marker gen for a new job. A job of the
+// old gen that is merely late still runs: both hand the same questions over, and finish, a CAS, ends each once.
+// KEYS[1] the due index  ARGV[1] slot marker prefix  ARGV[2] slot width ms  ARGV[3] overdue ms  ARGV[4] marker
+// ttl ms  ARGV[5..] fresh gens, one per slot it may rescue. Returns {now, slot, gen, slot, gen, ...}.
+export const SLOT_RESCUE_LUA = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local before = '(' .. string.format('%d', now - tonumber(ARGV[3]))
+local late = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', before, 'WITHSCORES', 'LIMIT', 0, 1000)
+local out = {string.format('%d', now)}
+local seen = {}
+local used = 4
+for i = 2, #late, 2 do
+  local slot = string.format('%d', math.floor(tonumber(late[i]) / tonumber(ARGV[2])))
+  if not seen[slot] and used < #ARGV then
+    seen[slot] = true
+    used = used + 1
+    redis.call('SET', ARGV[1] .. slot, ARGV[used], 'PX', ARGV[4])
+    out[#out + 1] = slot
+    out[#out + 1] = ARGV[used]
+  end
+end
+return out
+`;
+
+// Deletes a slot's marker only while it names the given gen (a create whose job add failed). KEYS[1] marker; ARGV[1] gen.
+export const SLOT_RELEASE_LUA = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
