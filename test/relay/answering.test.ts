@@ -1,9 +1,10 @@
 // The answering service acting on its decisions: one reply per act, the draft stored with the question, the
 // question ended through Relay.end with the reply before the card, and a reply in time whatever the store does.
 import { describe, expect, it } from 'vitest';
-import { Answering, type Reply } from '../../src/answering/service.js';
-import type { RelayClock, RelayStore } from '../../src/relay/relay.js';
+import type { Reply } from '../../src/answering/service.js';
+import type { RelayStore } from '../../src/relay/relay.js';
 import type { Draft, FinishResult, Outcome, Question } from '../../src/relay/types.js';
+import { answeringWith, manualClock } from '../support/answering.js';
 
 const SCHEMA = { type: 'object', properties: { note: { type: 'string' } } };
 const QUESTION: Question = {
@@ -20,19 +21,6 @@ const QUESTION: Question = {
   deadline: 60_000,
 };
 const ACTOR = { user: { id: 'U1' } };
-
-/** A clock whose scheduled work runs only when the test says so. */
-function manualClock(): RelayClock & { fire(): void } {
-  const due: (() => void)[] = [];
-  return {
-    now: () => 0,
-    schedule: (fn) => {
-      due.push(fn);
-      return () => due.splice(due.indexOf(fn), 1);
-    },
-    fire: () => due.splice(0).forEach((fn) => fn()),
-  };
-}
 
 class MemoryParts implements Pick<RelayStore, 'get' | 'draft' | 'saveDraft'> {
   drafts = new Map<string, Draft>();
@@ -75,13 +63,7 @@ function setUp() {
       return result;
     },
   };
-  const answering = new Answering({
-    store,
-    relay,
-    clock,
-    mayAnswer: () => Promise.resolve(true),
-    policyOf: () => ({ review: 'always', onClose: 'cancel' }),
-  });
+  const answering = answeringWith({ store, relay, clock }, { review: 'always', onClose: 'cancel' });
   const replies: Reply[] = [];
   const reply = (r: Reply): Promise<void> => {
     replies.push(r);

@@ -1,65 +1,34 @@
 // Events API retries: Slack redelivers an event it got no 200 for within 3 s (X-Slack-Retry-Num), maybe to
 // another replica. Every delivery gets its 200 at once, and the event is processed by exactly one replica.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
-import { SlackDriver, startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
-import { Outbox, SlackState } from '../../src/slack/index.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
-import { captureLogs, type CapturedLogs } from './log-capture.js';
+import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
+import { uniquePrefix } from '../setup/context.js';
+import { startBoltApp, type RunningBoltApp } from './support.js';
 
 const BOT_TOKEN = 'xoxb-retries';
 const SECRET = 'retries-signing-secret';
 
-interface Replica {
-  slack: SlackApp;
-  driver: SlackDriver;
-  logs: CapturedLogs;
+interface Replica extends RunningBoltApp {
   /** Users whose app_home_opened this replica's listener processed. */
   processed: string[];
-  close(): Promise<void>;
 }
 
 async function startReplica(standin: SlackStandin, prefix: string, name: string): Promise<Replica> {
-  const logs = captureLogs();
-  const outbox = await Outbox.open({ url: redisUrl(), prefix });
-  const state = await SlackState.open({ url: redisUrl(), prefix, holderId: name });
-  const slack = createSlackApp({
-    slack: {
-      mode: 'http',
-      signingSecret: SECRET,
-      auth: 'token',
-      botToken: BOT_TOKEN,
-      apiUrl: standin.apiUrl,
-    },
-    logger: logs.logger,
-    isLive: () => true,
-    readiness: () => Promise.resolve({ ok: true }),
-    outbox,
-    state,
-  });
   const processed: string[] = [];
-  slack.app.event('app_home_opened', ({ event, logger }) => {
-    processed.push(event.user);
-    logger.info(`processed ${event.user}`);
-    return Promise.resolve();
-  });
-  const { port } = await slack.start(0);
-  const driver = new SlackDriver({
-    eventsUrl: `http://127.0.0.1:${port}/slack/events`,
-    signingSecret: SECRET,
+  const app = await startBoltApp({
     standin,
+    botToken: BOT_TOKEN,
+    signingSecret: SECRET,
+    prefix,
+    holderId: name,
+    listen: (slack) =>
+      slack.app.event('app_home_opened', ({ event, logger }) => {
+        processed.push(event.user);
+        logger.info(`processed ${event.user}`);
+        return Promise.resolve();
+      }),
   });
-  return {
-    slack,
-    driver,
-    logs,
-    processed,
-    close: async () => {
-      await slack.stop();
-      await outbox.close();
-      await state.close();
-    },
-  };
+  return { ...app, processed };
 }
 
 const dropped = (eventId: string, retryNum: number) => (line: Record<string, unknown>) =>

@@ -1,0 +1,56 @@
+// The bot's Bolt app as the Slack listener tests run it: HTTP mode against Slack's stand-in with a bot token,
+// its logs captured, its outbox and state in the run's Redis under `prefix`, and the test's own listeners added
+// (`listen`) before it starts on a free port.
+import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
+import { Outbox, SlackState } from '../../src/slack/index.js';
+import { SlackDriver, type SlackStandin } from '../../src/standin/index.js';
+import { redisUrl } from '../setup/context.js';
+import { captureLogs, type CapturedLogs } from './log-capture.js';
+
+export interface BoltAppOptions {
+  standin: SlackStandin;
+  botToken: string;
+  signingSecret: string;
+  /** The Redis key prefix; replicas of one bot share it. */
+  prefix: string;
+  /** This replica's name (SlackState's holder). */
+  holderId: string;
+  listen: (slack: SlackApp) => void;
+}
+
+export interface RunningBoltApp {
+  slack: SlackApp;
+  /** Sends Slack's signed requests to this app. */
+  driver: SlackDriver;
+  logs: CapturedLogs;
+  /** Stops the app and closes its outbox and state (the stand-in is the test's). */
+  close(): Promise<void>;
+}
+
+export async function startBoltApp(options: BoltAppOptions): Promise<RunningBoltApp> {
+  const { standin, botToken, signingSecret, prefix, holderId } = options;
+  const logs = captureLogs();
+  const outbox = await Outbox.open({ url: redisUrl(), prefix });
+  const state = await SlackState.open({ url: redisUrl(), prefix, holderId });
+  const slack = createSlackApp({
+    slack: { mode: 'http', signingSecret, auth: 'token', botToken, apiUrl: standin.apiUrl },
+    logger: logs.logger,
+    isLive: () => true,
+    readiness: () => Promise.resolve({ ok: true }),
+    outbox,
+    state,
+  });
+  options.listen(slack);
+  const { port } = await slack.start(0);
+  const driver = new SlackDriver({
+    eventsUrl: `http://127.0.0.1:${port}/slack/events`,
+    signingSecret,
+    standin,
+  });
+  const close = async (): Promise<void> => {
+    await slack.stop();
+    await outbox.close();
+    await state.close();
+  };
+  return { slack, driver, logs, close };
+}
