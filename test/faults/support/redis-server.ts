@@ -1,14 +1,12 @@
 // A private redis-server for tests that kill or restart Redis: its own free port and temp dir, never the
 // shared server's data. Started from /usr/bin/redis-server with logs on stdout, so readiness is awaited from
 // its "Ready to accept connections" line instead of polled.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnRedisServer, killAndWait } from '../../support/redis-process.js';
 import { freePort } from '../../system/child.js';
-
-const REDIS_SERVER = '/usr/bin/redis-server';
 
 export interface PrivateRedis {
   url: string;
@@ -52,24 +50,12 @@ export async function startPrivateRedis(options: PrivateRedisOptions = {}): Prom
   ];
   let child: ChildProcess | undefined;
   const launch = async (): Promise<void> => {
-    const started = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child = started;
-    let log = '';
-    await new Promise<void>((resolve, reject) => {
-      started.stdout?.on('data', (chunk: Buffer) => {
-        log += chunk.toString();
-        if (log.includes('Ready to accept connections')) resolve();
-      });
-      started.once('exit', (code) => reject(new Error(`redis-server exited (${String(code)}): ${log}`)));
-    });
+    child = await spawnRedisServer(args, /Ready to accept connections/);
   };
   const kill = async (signal: NodeJS.Signals = 'SIGKILL'): Promise<void> => {
     const running = child;
     child = undefined;
-    if (!running || running.exitCode !== null || running.signalCode !== null) return;
-    const exited = once(running, 'exit');
-    running.kill(signal);
-    await exited;
+    if (running) await killAndWait(running, signal);
   };
   await launch();
   return {

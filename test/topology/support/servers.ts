@@ -2,15 +2,14 @@
 // temp dirs and deleted afterwards: a Cluster of 3 masters with a replica each, a Sentinel group (1 master,
 // 1 replica, 3 sentinels) and a TLS Redis with a CA made at test time. Readiness is awaited from each
 // server's log line or by polling its state with a deadline, never by sleeping a fixed time.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { isRunning, killAndWait, spawnRedisServer } from '../../support/redis-process.js';
 import { freePort } from '../../system/child.js';
 
-const REDIS_SERVER = '/usr/bin/redis-server';
 const REDIS_CLI = '/usr/bin/redis-cli';
 const run = promisify(execFile);
 
@@ -45,30 +44,16 @@ export async function startServer(
   portFlag = '--port',
 ): Promise<Server> {
   const p = port ?? (await freePort());
-  const child: ChildProcess = spawn(
-    REDIS_SERVER,
+  const child = await spawnRedisServer(
     [...args, portFlag, String(p), '--bind', '127.0.0.1', '--dir', dir, '--logfile', ''],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    ready,
   );
-  let log = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      log += chunk.toString();
-      if (ready.test(log)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited (${String(code)}): ${log}`)));
-  });
   return {
     port: p,
     get alive() {
-      return child.exitCode === null && child.signalCode === null;
+      return isRunning(child);
     },
-    kill: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGKILL');
-      await exited;
-    },
+    kill: () => killAndWait(child),
   };
 }
 
