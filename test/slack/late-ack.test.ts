@@ -7,10 +7,10 @@ import type { ViewSubmitAction } from '@slack/bolt';
 import type { RelayStore } from '../../src/relay/relay.js';
 import type { Question } from '../../src/relay/types.js';
 import { submitForm } from '../../src/slack/listeners/views/form.js';
-import { startSlackStandin, VERIFICATION_TOKEN, type SlackStandin } from '../../src/standin/index.js';
+import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
 import { uniquePrefix } from '../setup/context.js';
 import { answeringWith, manualClock } from '../support/answering.js';
-import { startBoltApp, type RunningBoltApp } from './support.js';
+import { startBoltApp, viewSubmission, type RunningBoltApp } from './support.js';
 
 const BOT_TOKEN = 'xoxb-late-ack';
 const SECRET = 'late-ack-signing-secret';
@@ -32,26 +32,14 @@ function lateReads(): Pick<RelayStore, 'get' | 'draft' | 'saveDraft'> & { answer
 }
 
 function submission(standin: SlackStandin, userId: string): Record<string, unknown> {
-  const id = standin.identity;
-  return {
-    type: 'view_submission',
-    team: { id: id.teamId, domain: id.teamDomain },
-    user: { id: userId, username: userId, name: userId, team_id: id.teamId },
-    api_app_id: id.appId,
-    token: VERIFICATION_TOKEN,
-    trigger_id: standin.issueTriggerId(userId),
-    view: {
-      id: 'V0LATE',
-      type: 'modal',
-      callback_id: CALLBACK,
-      private_metadata: 'q-late',
-      blocks: [],
-      state: { values: {} },
-    },
-    response_urls: [],
-    is_enterprise_install: false,
-    enterprise: null,
-  };
+  return viewSubmission(standin, userId, {
+    id: 'V0LATE',
+    type: 'modal',
+    callback_id: CALLBACK,
+    private_metadata: 'q-late',
+    blocks: [],
+    state: { values: {} },
+  });
 }
 
 describe('a late ack', () => {

@@ -3,7 +3,7 @@
 // (`listen`) before it starts on a free port.
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
 import { Outbox, SlackState } from '../../src/slack/index.js';
-import { SlackDriver, type SlackStandin } from '../../src/standin/index.js';
+import { SlackDriver, VERIFICATION_TOKEN, type SlackStandin } from '../../src/standin/index.js';
 import { redisUrl } from '../setup/context.js';
 import { captureLogs, type CapturedLogs } from './log-capture.js';
 
@@ -53,4 +53,25 @@ export async function startBoltApp(options: BoltAppOptions): Promise<RunningBolt
     await state.close();
   };
   return { slack, driver, logs, close };
+}
+
+/** A view_submission payload as Slack sends it: `userId` submits `view` (its id, callback, metadata, state). */
+export function viewSubmission(
+  standin: SlackStandin,
+  userId: string,
+  view: Record<string, unknown>,
+): Record<string, unknown> {
+  const id = standin.identity;
+  return {
+    type: 'view_submission',
+    team: { id: id.teamId, domain: id.teamDomain },
+    user: { id: userId, username: userId, name: userId, team_id: id.teamId },
+    api_app_id: id.appId,
+    token: VERIFICATION_TOKEN,
+    trigger_id: standin.issueTriggerId(userId),
+    view,
+    response_urls: [],
+    is_enterprise_install: false,
+    enterprise: null,
+  };
 }
