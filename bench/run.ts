@@ -13,7 +13,9 @@
 //   BENCH_MCP_N              MCP cycles of each era (2026 two-round MRTR, 2025 elicitation), default 200 (0 skips)
 //   BENCH_REDIS_MEMORY       pending questions (13-field schema) whose Redis memory is summed, default 5000 (0 skips)
 //   BENCH_FLOOD              people × questions each for the whole bot under Slack's limits, default "50x10"
-//                            ("0" skips); the card updates alone take ≈ 10 min at Tier 3 with the default
+//                            ("0" skips)
+//   BENCH_FLOOD_UPDATES      1 also declines every flood card and times the updates (≈ 10 min at Tier 3 for
+//                            50x10), default 0: the commands' acks and the cards only (≈ 1 min)
 //   BENCH_OPEN_LOOP_S        seconds of each open-loop phase (view_submission 200/s, /mcp run 100/s) against
 //                            one bot process, default 60 (0 skips)
 //   BENCH_ONLY               run only the steps whose label starts with this (e.g. "automations")
@@ -49,12 +51,12 @@ function intEnv(name: string, fallback: number): number {
 }
 
 /** "50x10" → 50 people with 10 questions each; "0" → none. */
-function floodEnv(raw: string): { people: number; cards: number } | undefined {
+function floodEnv(raw: string): { people: number; cards: number; updates: boolean } | undefined {
   if (raw === '0') return undefined;
   const [people, cards] = raw.split('x').map(Number);
   if (!Number.isInteger(people) || !Number.isInteger(cards) || !people || !cards)
     throw new Error(`BENCH_FLOOD must look like 50x10 or be 0, got "${raw}"`);
-  return { people, cards };
+  return { people, cards, updates: intEnv('BENCH_FLOOD_UPDATES', 0) > 0 };
 }
 
 const logger: StoreLogger = {
@@ -118,7 +120,11 @@ async function main(): Promise<void> {
     );
     if (flood)
       await step(`slack flood: the whole bot under Slack's limits (${flood.people} × ${flood.cards})`, () =>
-        slackFloodBench(url, `${prefix}:flood`, flood),
+        slackFloodBench(url, `${prefix}:flood`, {
+          ...flood,
+          // The cards' rows on stderr at once: the updates phase after them can take ≈ 10 min.
+          report: (cardRows) => console.error(`… cards phase ended:\n${renderTable(cardRows)}`),
+        }),
       );
     if (openLoopS > 0)
       await step(`open loop: view_submission 200/s and /mcp run 100/s, ${openLoopS} s each`, () =>
