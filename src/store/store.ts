@@ -25,7 +25,8 @@ import {
 import { RateLimitedError } from './errors.js';
 import { Inbox } from './inbox.js';
 import { settleWithin } from '../settle.js';
-import { Lease, OrphanSweeper, type LeaseOptions, type SweepOptions } from './lease.js';
+import type { LeaseOptions, SweepOptions } from './lease.js';
+import { Liveness } from './liveness.js';
 import { admit, pendingFor, undeliveredBefore, type RateLimit } from './pending.js';
 import { draftField, pairs, parseDraft, parseQuestion } from './record.js';
 import { RedisRoundLinks } from './round-links.js';
@@ -62,8 +63,7 @@ interface Parts extends Collaborators {
 export class QuestionStore {
   private readonly timers: TimerWork;
   private inbox: Inbox | undefined;
-  private lease: Lease | undefined;
-  private sweeper: OrphanSweeper | undefined;
+  private readonly liveness: Liveness;
   /** create and finish calls in progress, so drain() can let them complete. */
   private readonly inFlight = new Set<Promise<unknown>>();
   private draining = false;
@@ -71,6 +71,7 @@ export class QuestionStore {
 
   private constructor(private readonly c: Parts) {
     this.timers = new TimerWork({ ...c, settings: c.opts.timers });
+    this.liveness = new Liveness({ cmd: c.cmd, keys: c.keys, logger: c.logger, holderId: c.opts.holderId });
   }
 
   static async open(opts: StoreOptions): Promise<QuestionStore> {
@@ -232,19 +233,12 @@ export class QuestionStore {
    * swept once it has taken a lease, so questions created earlier are safe but unprotected until then.
    */
   async startLease(opts?: LeaseOptions): Promise<void> {
-    this.lease?.stop();
-    const lease = new Lease(this.liveness(), opts);
-    try {
-      await lease.start();
-    } catch (err) {
-      throw commandError('startLease', err);
-    }
-    this.lease = lease;
+    await this.liveness.startLease(opts);
   }
 
   /** Stops renewing the lease and leaves it to lapse, as a crash would (close() releases it instead). */
   stopLease(): void {
-    this.lease?.stop();
+    this.liveness.stopLease();
   }
 
   /**
@@ -255,8 +249,7 @@ export class QuestionStore {
     end: (id: string, outcome: Outcome, reason: EndReason) => Promise<FinishResult>,
     opts?: SweepOptions,
   ): void {
-    this.sweeper ??= new OrphanSweeper(this.liveness(), end);
-    this.sweeper.start(opts);
+    this.liveness.startSweep(end, opts);
   }
 
   /**
@@ -264,12 +257,7 @@ export class QuestionStore {
    * runs for the ones this replica won (to update their cards), so exactly once across all sweepers.
    */
   async sweepOrphans(onOrphaned: (question: Question) => Promise<void>): Promise<Question[]> {
-    const sweeper = new OrphanSweeper(this.liveness(), (id, o, r) => this.finish(id, o, r));
-    try {
-      return await sweeper.sweep(onOrphaned);
-    } catch (err) {
-      throw commandError('sweepOrphans', err);
-    }
+    return this.liveness.sweepOnce((id, o, r) => this.finish(id, o, r), onOrphaned);
   }
 
   /**
@@ -279,7 +267,7 @@ export class QuestionStore {
    */
   async drain(): Promise<void> {
     this.draining = true;
-    await this.sweeper?.stop();
+    await this.liveness.stopSweep();
     await settleWithin([...this.inFlight], CLOSE_GRACE_MS);
     await this.timers.stop(true);
   }
@@ -288,20 +276,13 @@ export class QuestionStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const { cmd, logger } = this.c;
-    await this.sweeper?.stop();
+    const { cmd } = this.c;
+    await this.liveness.stopSweep();
     await this.timers.stop(false);
     await this.inbox?.stop();
-    await this.lease
-      ?.release()
-      .catch((err: unknown) => logger.warn({ err }, 'releasing the lease; it will lapse on its own'));
+    await this.liveness.release();
     await this.timers.closeQueues();
     await endClient(cmd, true);
-  }
-
-  private liveness() {
-    const { cmd, keys, logger, opts } = this.c;
-    return { cmd, keys, logger, holderId: opts.holderId };
   }
 
   private track<T>(work: Promise<T>): Promise<T> {
