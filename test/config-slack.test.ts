@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config/index.js';
+import { loadConfig, type ConfigError } from '../src/config/index.js';
+import { configErrorOf } from './support/config.js';
 
 const serverWith = (slack: string) =>
   loadConfig({
@@ -8,15 +9,7 @@ const serverWith = (slack: string) =>
       path === './elicit-relay.yml' ? `mcpServers:\n  a: { command: x, slack: ${slack} }` : undefined,
   }).servers[0];
 
-function errorOf(slack: string): ConfigError {
-  try {
-    serverWith(slack);
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
+const errorOf = (slack: string): ConfigError => configErrorOf(() => serverWith(slack));
 
 describe('the per-server slack policy', () => {
   it('is absent unless written, so the defaults (DM, the requester answers) apply', () => {

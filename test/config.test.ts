@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config/index.js';
+import { loadConfig } from '../src/config/index.js';
+import { configErrorOf } from './support/config.js';
 
 const files = (map: Record<string, string>) => (path: string) => map[path];
-
-function errorOf(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('loadConfig', () => {
   it('applies the contract defaults when nothing is set', () => {
@@ -142,7 +133,7 @@ describe('loadConfig', () => {
     ],
     [{}, { './elicit-relay.yml': 'mcpServers: {a: [' }, './elicit-relay.yml'],
   ])('refuses %j / %j naming the key %s and a fix', (env, map, key) => {
-    const error = errorOf(() => loadConfig({ env, readFile: files(map) }));
+    const error = configErrorOf(() => loadConfig({ env, readFile: files(map) }));
     expect(error.key).toBe(key);
     expect(error.code).toBe('invalid_config');
     expect(error.message.startsWith(`${key}: `)).toBe(true);
@@ -188,7 +179,9 @@ describe('loadConfig', () => {
     expect(a?.gateway).toBe(true);
     expect(b).not.toHaveProperty('gateway');
     const wrong = 'mcpServers:\n  a: { command: x, gateway: "yes" }';
-    const error = errorOf(() => loadConfig({ env: {}, readFile: files({ './elicit-relay.yml': wrong }) }));
+    const error = configErrorOf(() =>
+      loadConfig({ env: {}, readFile: files({ './elicit-relay.yml': wrong }) }),
+    );
     expect(error.message).toContain('mcpServers.a.gateway');
     expect(error.message).toContain('gateway: true');
   });
@@ -229,19 +222,19 @@ describe('loadConfig', () => {
   });
 
   it('refuses a partial OAuth setting, a short state secret, and OAuth together with a bot token', () => {
-    const partial = errorOf(() =>
+    const partial = configErrorOf(() =>
       loadConfig({ env: { SLACK_CLIENT_ID: 'x', SLACK_SIGNING_SECRET: 's' }, readFile: files({}) }),
     );
     expect(partial).toMatchObject({ key: 'SLACK_CLIENT_SECRET' });
     expect(partial.message).toContain('SLACK_STATE_SECRET');
-    const short = errorOf(() =>
+    const short = configErrorOf(() =>
       loadConfig({
         env: { ...OAUTH_ENV, SLACK_STATE_SECRET: 'short', SLACK_SIGNING_SECRET: 's' },
         readFile: files({}),
       }),
     );
     expect(short).toMatchObject({ key: 'SLACK_STATE_SECRET' });
-    const both = errorOf(() =>
+    const both = configErrorOf(() =>
       loadConfig({
         env: { ...OAUTH_ENV, SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' },
         readFile: files({}),
@@ -255,7 +248,9 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: {}, readFile: files({}) }).redis.retentionSec).toBe(86_400);
     const week = loadConfig({ env: { ELICIT_RELAY_RETENTION: '7d' }, readFile: files({}) });
     expect(week.redis.retentionSec).toBe(604_800);
-    const short = errorOf(() => loadConfig({ env: { ELICIT_RELAY_RETENTION: '10s' }, readFile: files({}) }));
+    const short = configErrorOf(() =>
+      loadConfig({ env: { ELICIT_RELAY_RETENTION: '10s' }, readFile: files({}) }),
+    );
     expect(short).toMatchObject({ key: 'ELICIT_RELAY_RETENTION' });
   });
 });

@@ -2,6 +2,7 @@
 // start the bot against the stand-in); sandbox settings are a mistake of the test.
 import { existsSync, readFileSync } from 'node:fs';
 import {
+  ConfigError,
   connectedConfig,
   loadConfig,
   type ConfigSources,
@@ -20,4 +21,15 @@ export function loadRedisConfig(env: Record<string, string | undefined>): RedisC
   const readFile = (path: string): string | undefined =>
     existsSync(path) ? readFileSync(path, 'utf8') : undefined;
   return loadConfig({ env, readFile }).redis;
+}
+
+/** The ConfigError `fn` throws; fails the test when it throws something else or nothing. */
+export function configErrorOf(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
 }
