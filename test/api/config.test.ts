@@ -1,23 +1,14 @@
 // The API's settings, read once with the rest of the configuration: ELICIT_RELAY_API_TOKEN is the `default`
 // client, the file adds named clients, and mistakes name the key and the fix.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { loadConfig } from '../../src/config/index.js';
+import { configErrorOf } from '../support/config.js';
 
 const load = (env: Record<string, string>, file?: object) =>
   loadConfig({
     env: { ELICIT_RELAY_CONFIG: 'c.json', ...env },
     readFile: () => (file ? JSON.stringify(file) : '{}'),
   }).api;
-
-function configError(run: () => unknown): ConfigError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('no ConfigError');
-}
 
 describe('the API configuration', () => {
   it('is off with no client, and the token is the default client with every right', () => {
@@ -46,23 +37,25 @@ describe('the API configuration', () => {
   });
 
   it('names the key and the fix for mistakes', () => {
-    expect(configError(() => load({}, { api: { clients: { ci: {} } } })).key).toBe('api.clients.ci.token');
-    expect(configError(() => load({}, { api: { clients: { ci: { token: '${NOPE}' } } } })).key).toBe(
+    expect(configErrorOf(() => load({}, { api: { clients: { ci: {} } } })).key).toBe('api.clients.ci.token');
+    expect(configErrorOf(() => load({}, { api: { clients: { ci: { token: '${NOPE}' } } } })).key).toBe(
       'api.clients.ci.token',
     );
-    const rate = configError(() => load({}, { api: { clients: { ci: { token: 'a', ratePerMinute: 0 } } } }));
+    const rate = configErrorOf(() =>
+      load({}, { api: { clients: { ci: { token: 'a', ratePerMinute: 0 } } } }),
+    );
     expect(rate.key).toBe('api.clients.ci.ratePerMinute');
-    const same = configError(() =>
+    const same = configErrorOf(() =>
       load({ ELICIT_RELAY_API_TOKEN: 'a' }, { api: { clients: { ci: { token: 'a' } } } }),
     );
     expect(same.message).toMatch(/same as default's/);
-    expect(configError(() => load({ ELICIT_RELAY_WEBHOOK_HOSTS: 'http://x' })).key).toBe(
+    expect(configErrorOf(() => load({ ELICIT_RELAY_WEBHOOK_HOSTS: 'http://x' })).key).toBe(
       'ELICIT_RELAY_WEBHOOK_HOSTS',
     );
-    expect(configError(() => load({ ELICIT_RELAY_REDELIVER_AFTER: '10ms' })).key).toBe(
+    expect(configErrorOf(() => load({ ELICIT_RELAY_REDELIVER_AFTER: '10ms' })).key).toBe(
       'ELICIT_RELAY_REDELIVER_AFTER',
     );
-    expect(configError(() => load({ ELICIT_RELAY_WEBHOOK_RETRY_BASE: 'soon' })).key).toBe(
+    expect(configErrorOf(() => load({ ELICIT_RELAY_WEBHOOK_RETRY_BASE: 'soon' })).key).toBe(
       'ELICIT_RELAY_WEBHOOK_RETRY_BASE',
     );
   });
@@ -90,11 +83,11 @@ describe('the gateway person', () => {
   });
 
   it('refuses a value that is not a Slack user id, naming the key', () => {
-    expect(configError(() => load(env, { api: { gateway: { as: '#ops' } } })).message).toContain(
+    expect(configErrorOf(() => load(env, { api: { gateway: { as: '#ops' } } })).message).toContain(
       'api.gateway.as',
     );
-    expect(configError(() => load(env, { api: { gateway: 'U1' } })).message).toContain('api.gateway');
+    expect(configErrorOf(() => load(env, { api: { gateway: 'U1' } })).message).toContain('api.gateway');
     const client = { api: { clients: { ci: { token: '${CI}', as: 42 } } } };
-    expect(configError(() => load(env, client)).message).toContain('api.clients.ci.as');
+    expect(configErrorOf(() => load(env, client)).message).toContain('api.clients.ci.as');
   });
 });
