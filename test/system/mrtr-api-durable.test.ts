@@ -12,7 +12,7 @@ import { TAKE_OVER_EVERY_MS } from '../../src/rounds/index.js';
 import { apiOf, auditEventWith, type Api } from './api-support.js';
 import type { CliRun } from './child.js';
 import { childReplica, inputLabelled, openForm } from './harness.js';
-import { startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
+import { cardInDm, startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
 
 const TOKEN = 'api-token-mrtr-api-durable-0123456789';
 const SECRET = 'whsec-mrtr-api-durable-0123456789';
@@ -56,21 +56,9 @@ describe('an API call whose replica dies during a 2026 round', () => {
     while (!deliveries.some((body) => body.id === id)) await once(arrivals, 'delivery');
   }
 
-  /** The card asking `message` in `userId`'s DM, once posted (its channel, ts). */
-  async function cardFor(userId: string, message: string): Promise<{ channel: string; ts: string }> {
-    const channel = h.standin.dmChannelOf(userId);
-    const has = (blocks: unknown): boolean => JSON.stringify(blocks ?? '').includes(message);
-    await h.standin.waitForCall(
-      'chat.postMessage',
-      (c) => c.ok && c.args.channel === channel && has(c.args.blocks),
-      30_000,
-    );
-    return { channel, ts: h.standin.messagesIn(channel).find((m) => has(m.blocks))?.ts ?? '' };
-  }
-
   /** Answers the form of the card asking `userId` `message` on the survivor, setting input `label` to `value`. */
   async function answerOnSurvivor(userId: string, message: string, label: string, value: string) {
-    const form = await openForm(h, userId, await cardFor(userId, message));
+    const form = await openForm(h, userId, await cardInDm(h, userId, message));
     const values = { [inputLabelled(h, form, label)]: value };
     await h.driver.submitView({ userId, viewId: form, values });
   }
@@ -100,7 +88,7 @@ describe('an API call whose replica dies during a 2026 round', () => {
    */
   async function resumedOnSurvivor(userId: string, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
     const { id, doomed } = await callOnDoomed(userId);
-    await cardFor(userId, 'Your name?');
+    await cardInDm(h, userId, 'Your name?');
     doomed.child.kill(signal);
     expect((await doomed.done).code).toBe(signal === 'SIGTERM' ? 0 : null);
 

@@ -12,7 +12,7 @@ import { holdRetries } from '../support/hold-retries.js';
 import { resultText } from '../support/slack-text.js';
 import type { CliRun } from './child.js';
 import { doomedReplica } from './harness.js';
-import { startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
+import { cardInDm, startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
 
 describe('durable 2026 rounds across replicas', () => {
   let h: MrtrHarness;
@@ -21,26 +21,13 @@ describe('durable 2026 rounds across replicas', () => {
   }, 60_000);
   afterAll(() => h.close());
 
-  /** The card asking `message` in `userId`'s DM, once posted. */
-  async function card(userId: string, message: string): Promise<{ channel: string; ts: string }> {
-    const channel = h.standin.dmChannelOf(userId);
-    const has = (blocks: unknown): boolean => JSON.stringify(blocks ?? '').includes(message);
-    await h.standin.waitForCall(
-      'chat.postMessage',
-      (c) => c.ok && c.args.channel === channel && has(c.args.blocks),
-      30_000,
-    );
-    const posted = h.standin.messagesIn(channel).find((m) => has(m.blocks));
-    return { channel, ts: posted?.ts ?? '' };
-  }
-
   /** Declines the card asking `message` through `driver` (returned, to be clicked later). */
   async function declineOf(
     userId: string,
     message: string,
     driver: SlackDriver,
   ): Promise<() => Promise<unknown>> {
-    const asked = await card(userId, message);
+    const asked = await cardInDm(h, userId, message);
     return () => driver.clickButton({ userId, ...asked, actionId: 'elicit_decline' });
   }
 

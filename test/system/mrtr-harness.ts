@@ -44,3 +44,20 @@ export function postedInDm(
     15_000,
   );
 }
+
+/** The card asking `message` in `userId`'s DM, once posted (within 30 s): its channel and ts. */
+export async function cardInDm(
+  h: Harness,
+  userId: string,
+  message: string,
+): Promise<{ channel: string; ts: string }> {
+  const channel = h.standin.dmChannelOf(userId);
+  const has = (blocks: unknown): boolean => JSON.stringify(blocks ?? '').includes(message);
+  await h.standin.waitForCall(
+    'chat.postMessage',
+    (c) => c.ok && c.args.channel === channel && has(c.args.blocks),
+    30_000,
+  );
+  const posted = h.standin.messagesIn(channel).find((m) => has(m.blocks));
+  return { channel, ts: posted?.ts ?? '' };
+}
