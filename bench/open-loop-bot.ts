@@ -82,6 +82,8 @@ async function startCli(o: {
     REDIS_PREFIX: o.prefix,
     PORT: String(o.port),
     ELICIT_RELAY_CONFIG: config,
+    // A probe loaded into the bot (e.g. `--import file:///…/probe.mjs` writing a CPU profile at exit).
+    ...(process.env.BENCH_BOT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_BOT_NODE_OPTIONS } : {}),
   });
   try {
     await waitUntilReady(run);

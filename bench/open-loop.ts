@@ -25,6 +25,8 @@ export interface OpenLoopOptions {
   seconds: number;
   submitRate: number;
   commandRate: number;
+  /** The phases to run; default both. */
+  phases?: readonly ('submit' | 'command')[];
 }
 
 interface Fired {
@@ -159,7 +161,11 @@ export async function openLoopBench(o: OpenLoopOptions): Promise<Row[]> {
     for (let i = 0; i < 5; i++) {
       await bot.driver.slashCommand({ userId: 'U0OLWARM', command: '/mcp', text: 'servers' });
     }
-    return [await submitPhase(o, bot), await commandPhase(o, bot)];
+    const phases = o.phases ?? ['submit', 'command'];
+    const rows: Row[] = [];
+    if (phases.includes('submit')) rows.push(await submitPhase(o, bot));
+    if (phases.includes('command')) rows.push(await commandPhase(o, bot));
+    return rows;
   } finally {
     await bot.close();
   }

@@ -18,6 +18,9 @@
 //                            50x10), default 0: the commands' acks and the cards only (≈ 1 min)
 //   BENCH_OPEN_LOOP_S        seconds of each open-loop phase (view_submission 200/s, /mcp run 100/s) against
 //                            one bot process, default 60 (0 skips)
+//   BENCH_OPEN_LOOP_PHASES   which open-loop phases run: "submit", "command" or both (default "submit,command")
+//   BENCH_BOT_NODE_OPTIONS   NODE_OPTIONS of the open loop's bot process (e.g. "--import file:///…/probe.mjs",
+//                            a preload that writes a CPU profile or event-loop delay histogram at exit)
 //   BENCH_ONLY               run only the steps whose label starts with this (e.g. "automations")
 import { randomBytes } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
@@ -57,6 +60,15 @@ function floodEnv(raw: string): { people: number; cards: number; updates: boolea
   if (!Number.isInteger(people) || !Number.isInteger(cards) || !people || !cards)
     throw new Error(`BENCH_FLOOD must look like 50x10 or be 0, got "${raw}"`);
   return { people, cards, updates: intEnv('BENCH_FLOOD_UPDATES', 0) > 0 };
+}
+
+/** "submit,command" → both open-loop phases; "submit" → the view_submission phase only. */
+function openLoopPhases(raw: string): ('submit' | 'command')[] {
+  const phases = raw.split(',').filter(Boolean);
+  const known = phases.filter((p): p is 'submit' | 'command' => p === 'submit' || p === 'command');
+  if (known.length !== phases.length || known.length === 0)
+    throw new Error(`BENCH_OPEN_LOOP_PHASES must list submit and/or command, got "${raw}"`);
+  return known;
 }
 
 const logger: StoreLogger = {
@@ -134,6 +146,7 @@ async function main(): Promise<void> {
           seconds: openLoopS,
           submitRate: 200,
           commandRate: 100,
+          phases: openLoopPhases(process.env.BENCH_OPEN_LOOP_PHASES ?? 'submit,command'),
         }),
       );
     if (mcpN > 0) await step(`mcp: 2026 rounds and 2025 elicitation (${mcpN} each)`, () => roundsBench(mcpN));
