@@ -1,30 +1,18 @@
 // A replica stopping (SIGTERM: the lifecycle's 'waiting questions' step, Relay.endAllWaiting) ends the questions
 // it waits on as call_ended, except a durable 2026 round's: that one stays pending for a survivor, and neither
 // the call's end nor its answer arriving here moves it on, so the round is resumed elsewhere (src/rounds).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Surface } from '../../src/relay/relay.js';
-import { relayOver } from './support.js';
+import { relayOver, storesClosedAfterEach } from './support.js';
 import type { Question } from '../../src/relay/types.js';
-import { QuestionStore } from '../../src/store/index.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
 
 const SCHEMA = { type: 'object', properties: { ok: { type: 'boolean' } } };
-const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
 
-const stores: QuestionStore[] = [];
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-});
+const openStore = storesClosedAfterEach();
 
 /** A relay on a real store whose surface reports each card posted (by message) and answers at once. */
 async function setUp() {
-  const store = await QuestionStore.open({
-    url: redisUrl(),
-    prefix: uniquePrefix(),
-    holderId: 'holder-a',
-    logger: silent,
-  });
-  stores.push(store);
+  const store = await openStore();
   const posted = new Map<string, (question: Question) => void>();
   const postedAs = (message: string): Promise<Question> =>
     new Promise((resolve) => posted.set(message, resolve));

@@ -1,14 +1,10 @@
 // Relay.open (an API question, nobody waiting on it) on a real Redis store: it hands the question back only
 // once its card's post is durable, so a replica killed after the API's 201 leaves the post to another.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RelayError } from '../../src/relay/errors.js';
 import { type DetachedAsk, type Surface } from '../../src/relay/relay.js';
-import { relayOver } from './support.js';
+import { relayOver, storesClosedAfterEach } from './support.js';
 import type { Question } from '../../src/relay/types.js';
-import { QuestionStore } from '../../src/store/index.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
-
-const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
 
 /** A surface whose post is queued on the next turn of the event loop and answered when the test says. */
 function queueingSurface(options: { failBeforeQueued?: boolean } = {}) {
@@ -31,19 +27,10 @@ function queueingSurface(options: { failBeforeQueued?: boolean } = {}) {
   return { surface, events, answer };
 }
 
-const stores: QuestionStore[] = [];
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-});
+const openStore = storesClosedAfterEach();
 
 async function relayWith(surface: Surface, reminderTimes?: (timeoutMs: number, now: number) => number[]) {
-  const store = await QuestionStore.open({
-    url: redisUrl(),
-    prefix: uniquePrefix(),
-    holderId: 'holder-a',
-    logger: silent,
-  });
-  stores.push(store);
+  const store = await openStore();
   const relay = relayOver(store, surface, reminderTimes ? { reminderTimes } : {});
   return { store, relay };
 }

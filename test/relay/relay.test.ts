@@ -1,6 +1,6 @@
 // The relay core in-process, on a real Redis store, with a recording surface in place of Slack.
 import { Redis } from 'ioredis';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { RelayError } from '../../src/relay/errors.js';
 import {
@@ -12,11 +12,10 @@ import {
 } from '../../src/relay/relay.js';
 import type { Question } from '../../src/relay/types.js';
 import { checkFormSchema } from '../../src/slack/checks.js';
-import { QuestionStore } from '../../src/store/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { silent, storesClosedAfterEach } from './support.js';
 
 const SCHEMA = { type: 'object', properties: { ok: { type: 'boolean' } } };
-const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
 
 class RecordingSurface implements Surface {
   readonly ended: Question[] = [];
@@ -86,10 +85,7 @@ function manualClock(): RelayClock & { fire(): void } {
   };
 }
 
-const stores: QuestionStore[] = [];
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-});
+const openStore = storesClosedAfterEach();
 
 async function setUp(
   options: {
@@ -99,8 +95,7 @@ async function setUp(
   } = {},
 ) {
   const prefix = uniquePrefix();
-  const store = await QuestionStore.open({ url: redisUrl(), prefix, holderId: 'holder-a', logger: silent });
-  stores.push(store);
+  const store = await openStore('holder-a', prefix);
   const surface = new RecordingSurface();
   const relay = new Relay({
     ...(options.reminderTimes ? { reminderTimes: options.reminderTimes } : {}),
@@ -138,8 +133,7 @@ describe('Relay', () => {
 
   it('resolves with the outcome of whichever replica ends the question', async () => {
     const { relay, surface, prefix } = await setUp();
-    const other = await QuestionStore.open({ url: redisUrl(), prefix, holderId: 'holder-b', logger: silent });
-    stores.push(other);
+    const other = await openStore('holder-b', prefix);
     const answer = relay.askForm(ask());
     const question = await surface.posted;
     await other.finish(question.id, { action: 'accept', content: { ok: true } }, 'answered');
@@ -247,8 +241,7 @@ describe('Relay', () => {
 
   it('relays the winner’s answer when the backstop loses the race to it', async () => {
     const { relay, surface, prefix } = await setUp({ inbox: false });
-    const other = await QuestionStore.open({ url: redisUrl(), prefix, holderId: 'holder-b', logger: silent });
-    stores.push(other);
+    const other = await openStore('holder-b', prefix);
     const answer = relay.askForm(ask(undefined, 300));
     const question = await surface.posted;
     await other.finish(question.id, { action: 'decline' }, 'declined');

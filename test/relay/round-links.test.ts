@@ -4,14 +4,11 @@
 // App Home follows), and shows the last question's end once the call ends (settleLinks). The latest question
 // of each link is in Redis, so a round taken over by another replica finds the card. On a real Redis store,
 // with a surface that records what it was asked to do.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type CardChange, type PostedCards, type Surface } from '../../src/relay/relay.js';
-import { relayOver } from './support.js';
+import { relayOver, storesClosedAfterEach } from './support.js';
 import type { CardRef, Question } from '../../src/relay/types.js';
-import { QuestionStore } from '../../src/store/index.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
-
-const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
+import { uniquePrefix } from '../setup/context.js';
 
 /** Posts each question's card as a new message unless it replaces earlier ones; records each card change. */
 class CardLog implements Surface {
@@ -41,15 +38,11 @@ class CardLog implements Surface {
   }
 }
 
-const stores: QuestionStore[] = [];
-afterEach(async () => {
-  await Promise.all(stores.splice(0).map((s) => s.close()));
-});
+const openStore = storesClosedAfterEach();
 
 /** One replica: its store (on `prefix`), surface and relay. */
 async function setUp(prefix = uniquePrefix(), holderId = 'holder-a') {
-  const store = await QuestionStore.open({ url: redisUrl(), prefix, holderId, logger: silent });
-  stores.push(store);
+  const store = await openStore(holderId, prefix);
   const surface = new CardLog();
   const relay = relayOver(store, surface);
   await store.startInbox((q) => relay.onFinished(q));
