@@ -35,6 +35,7 @@
 //   ${prefix}:slack:command:<trigger_id>            string  "1" once a slash command was claimed (replays refused)
 //   ${prefix}:slack:installation:<kind>:<id>        string  JSON Installation (kind `team` or `enterprise`)
 //   ${prefix}:slack:pace:<channel|method@team>      string  epoch ms of the next free slot of a Slack limit
+//   ${prefix}:slack:pace:<channel|method@team>:call string  the same for the calls as made (outbox conform)
 // The audit trail (src/audit), owner `audit`:
 //   ${prefix}:audit:events                          stream  one JSON event per entry, trimmed by age (MINID)
 //

@@ -128,6 +128,11 @@ interface Pace {
   key: string;
   intervalMs: number;
   earlyMs: number;
+  /**
+   * How early a call may be made against the limit's calls as actually made (KEY:call, the same GCRA), in ms:
+   * half-way between the planned burst and what Slack tolerates, so a call in flight may arrive that much later.
+   */
+  callEarlyMs: number;
 }
 
 /**
@@ -135,9 +140,11 @@ interface Pace {
  * call is settled: README "Retention" keeps no answer content once relayed, while the job is kept
  * KEEP_COMPLETED_SEC for send()'s idempotency.
  */
-type Data = Omit<OutboxJob, 'args'> & { deadline: number } & (
-    { args: OutboxArgs; settled?: undefined } | { args?: undefined; settled: OutboxResult }
-  );
+type Data = Omit<OutboxJob, 'args'> & {
+  deadline: number;
+  /** Epoch ms of the call slot this job was delayed to (see conform): its next run makes the call. */
+  heldUntil?: number;
+} & ({ args: OutboxArgs; settled?: undefined } | { args?: undefined; settled: OutboxResult });
 
 /** The states of a job not yet done: the outbox's backlog. */
 const BACKLOG_STATES: JobType[] = ['waiting', 'prioritized', 'delayed', 'active'];
@@ -272,13 +279,18 @@ export class Outbox {
   private paceOf(job: Pick<OutboxJob, 'method' | 'channel' | 'teamId'>): Pace | undefined {
     if (job.method === 'chat.postMessage') {
       const intervalMs = this.p.opts.channelPaceMs ?? OUTBOX_CHANNEL_PACE_MS;
-      return intervalMs > 0 ? { key: this.p.keys.pace(job.channel), intervalMs, earlyMs: 0 } : undefined;
+      // Slack tolerates a burst of POST_PER_CHANNEL.burst; none is planned, half of its allowance absorbs lateness.
+      const callEarlyMs = ((POST_PER_CHANNEL.burst - 1) * intervalMs) / 2;
+      return intervalMs > 0
+        ? { key: this.p.keys.pace(job.channel), intervalMs, earlyMs: 0, callEarlyMs }
+        : undefined;
     }
     const limit = methodLimit(job.method);
     if (!limit) return undefined;
     const earlyMs = (Math.max(1, Math.floor(limit.burst / 2)) - 1) * limit.intervalMs;
     const key = this.p.keys.pace(`${job.method}@${job.teamId ?? '-'}`);
-    return { key, intervalMs: limit.intervalMs, earlyMs };
+    const callEarlyMs = (earlyMs + (limit.burst - 1) * limit.intervalMs) / 2;
+    return { key, intervalMs: limit.intervalMs, earlyMs, callEarlyMs };
   }
 
   /** Reserves a slot of `pace` and returns the wait for it in ms; or, with `holdMs`, holds the limit that long. */
@@ -318,6 +330,7 @@ export class Outbox {
     let result: OutboxResult;
     if (this.clock() >= data.deadline) result = { ok: false, error: 'deadline' };
     else {
+      await this.conform(job, token);
       try {
         const { method, channel, args, teamId } = data;
         result = { ok: true, ...(await handler({ method, channel, args, ...(teamId ? { teamId } : {}) })) };
@@ -327,6 +340,27 @@ export class Outbox {
     }
     await this.dropArgs(job, result);
     return result;
+  }
+
+  /**
+   * A job runs late when the worker is busy or was down, and a late call followed by one on time can go past
+   * Slack's burst allowance even though their slots were one interval apart (a late call moves Slack's
+   * theoretical arrival time on from when it came). So each call also takes a slot of the limit's calls as
+   * made; when that slot is later than now, the job is delayed to it (holding it: its next run calls) and
+   * DelayedError thrown. A slot past the deadline is kept too: the next run then gives up at, never before, it.
+   */
+  private async conform(job: Job<Data, OutboxResult>, token: string | undefined): Promise<void> {
+    const pace = this.paceOf(job.data);
+    const held = job.data.heldUntil;
+    if (!pace || (held !== undefined && Date.now() < held + pace.intervalMs)) return;
+    const calls = { ...pace, key: `${pace.key}:call`, earlyMs: pace.callEarlyMs };
+    const waitMs = await this.reserve(calls, 0);
+    if (waitMs <= 0) return;
+    // BullMQ's delayed set is ordered by Date.now() timestamps, so this one is not the injected clock.
+    const heldUntil = Date.now() + waitMs;
+    await job.updateData({ ...job.data, heldUntil });
+    await job.moveToDelayed(heldUntil, token);
+    throw new DelayedError();
   }
 
   /** Keeps the settled call's result instead of its message; a failure only means the message stays longer. */
