@@ -1,6 +1,9 @@
 // Redis memory per pending question (issue #19 goal 5): N questions with the 13-field schema created through
 // `store.create`, then every key under the run's prefix measured with MEMORY USAGE (SAMPLES 0: every element)
 // and summed, ÷ N. The note breaks the sum down by key family, so a change shows where the bytes went.
+// With spacingMs > 0 the questions are created one at a time, each that many ms after the previous one started:
+// the production rate (a few per minute) is the sparse case, where questions share no deadline slot.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { QuestionStore } from '../src/store/index.js';
 import { SCHEMA_13 } from './forms.js';
@@ -12,12 +15,19 @@ const CONCURRENCY = 20;
 /** Pending long enough that none fires during the reading, ms. */
 const TIMEOUT_MS = 600_000;
 
-/** A key's family: the key under the prefix with question ids (20 characters) and holder names folded. */
+/** A part of a key, with question ids (20 characters), slot numbers and slot job ids (`<slot>.<gen>`) folded. */
+const fold = (part: string): string => {
+  if (part.length === 20) return '<id>';
+  if (/^\d+$/.test(part)) return '<slot>';
+  return /^\d+\./.test(part) ? '<slot>.<gen>' : part;
+};
+
+/** A key's family: the key under the prefix with its per-question and per-slot parts folded. */
 const family = (key: string, prefix: string): string =>
   key
     .slice(prefix.length + 1)
     .split(':')
-    .map((part) => (part.length === 20 ? '<id>' : part))
+    .map(fold)
     .join(':');
 
 async function measure(redis: Redis, prefix: string): Promise<Map<string, number>> {
@@ -37,18 +47,27 @@ async function measure(redis: Redis, prefix: string): Promise<Map<string, number
   return sums;
 }
 
-export async function redisMemoryBench(o: RedisBenchOptions, count: number): Promise<Row[]> {
+/** Creates `count` questions, CONCURRENCY at a time, or one every spacingMs (from one start to the next) if > 0. */
+async function createAll(store: QuestionStore, count: number, spacingMs: number): Promise<void> {
+  const one = () => store.create({ ...sampleQuestion(TIMEOUT_MS), requestedSchema: SCHEMA_13 });
+  if (spacingMs > 0) {
+    for (let i = 0; i < count; i++) await Promise.all([one(), sleep(spacingMs)]);
+    return;
+  }
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next++ < count) await one();
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+}
+
+export async function redisMemoryBench(o: RedisBenchOptions, count: number, spacingMs = 0): Promise<Row[]> {
   const prefix = `${o.prefix}:rmem`;
   const redis = new Redis(o.url);
   const store = await QuestionStore.open({ url: o.url, prefix, holderId: 'bench-m', logger: o.logger });
   try {
     const before = await usedMemory(redis);
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next++ < count)
-        await store.create({ ...sampleQuestion(TIMEOUT_MS), requestedSchema: SCHEMA_13 });
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    await createAll(store, count, spacingMs);
     const used = (await usedMemory(redis)) - before;
     const sums = await measure(redis, prefix);
     const total = [...sums.values()].reduce((a, b) => a + b, 0);
@@ -62,7 +81,9 @@ export async function redisMemoryBench(o: RedisBenchOptions, count: number): Pro
     return [
       {
         group: 'memory',
-        name: 'Redis per pending question (13-field schema; record, indexes, due index, slot markers and jobs)',
+        name:
+          'Redis per pending question (13-field schema; record, indexes, due index, slot markers and jobs)' +
+          (spacingMs > 0 ? `, created one every ${spacingMs} ms` : `, created ${CONCURRENCY} at a time`),
         n: count,
         p50: Math.round(total / count),
         p95: nan,

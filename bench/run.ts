@@ -12,6 +12,8 @@
 //   BENCH_WAITERS            long-poll waiters held on one replica, default 1000 (0 skips)
 //   BENCH_MCP_N              MCP cycles of each era (2026 two-round MRTR, 2025 elicitation), default 200 (0 skips)
 //   BENCH_REDIS_MEMORY       pending questions (13-field schema) whose Redis memory is summed, default 5000 (0 skips)
+//   BENCH_REDIS_MEMORY_SPACING_MS  > 0: those questions are created one every this many ms (the sparse case,
+//                            no shared deadline slots), default 0: 20 at a time
 //   BENCH_FLOOD              people × questions each for the whole bot under Slack's limits, default "50x10"
 //                            ("0" skips)
 //   BENCH_FLOOD_UPDATES      1 also declines every flood card and times the updates (≈ 10 min at Tier 3 for
@@ -89,6 +91,7 @@ async function main(): Promise<void> {
   const mcpN = intEnv('BENCH_MCP_N', 200);
   const waiters = intEnv('BENCH_WAITERS', 1_000);
   const redisMemory = intEnv('BENCH_REDIS_MEMORY', 5_000);
+  const redisMemorySpacingMs = intEnv('BENCH_REDIS_MEMORY_SPACING_MS', 0);
   const openLoopS = intEnv('BENCH_OPEN_LOOP_S', 60);
   const flood = floodEnv(process.env.BENCH_FLOOD ?? '50x10');
   const memory = (process.env.BENCH_MEMORY ?? '1000,2000').split(',').filter(Boolean).map(Number);
@@ -116,7 +119,9 @@ async function main(): Promise<void> {
     );
     await step(`timeouts (${count} pending)`, () => timeoutAccuracy({ ...opts, count, spreadMs }));
     if (redisMemory > 0)
-      await step(`redis memory (${redisMemory} pending)`, () => redisMemoryBench(opts, redisMemory));
+      await step(`redis memory (${redisMemory} pending)`, () =>
+        redisMemoryBench(opts, redisMemory, redisMemorySpacingMs),
+      );
     if (burst > 0) await step(`burst (${burst} due at once)`, () => burstBench({ ...opts, count: burst }));
     if (holderRss > 0)
       await step(`rss: a holder with ${holderRss} questions in flight`, () =>
