@@ -7,7 +7,7 @@ import type { SlackMessage } from './card.js';
 import { serverName } from './card.js';
 import type { Locale } from './i18n.js';
 import { BUTTON_TEXT_MAX, HEADER_TEXT_MAX } from './slack-limits.js';
-import { mrkdwnContext, plain, section } from './text.js';
+import { escapeMrkdwn, mrkdwnContext, plain, section } from './text.js';
 
 export const DISCONNECT_ACTION = 'mcp_disconnect';
 /** The Connect button only opens a link; its click is acked and nothing else. */
@@ -25,6 +25,8 @@ export interface SignInPromptInput {
   scopes: string[];
   reason: SignInReason;
   authorizationUrl: string;
+  /** Set when the sign-in is to the company IdP (its issuer URL) for an enterprise-managed server. */
+  idp?: string;
 }
 
 export interface HomeConnection {
@@ -38,6 +40,8 @@ export interface SignInText {
   why: Record<SignInReason, (server: string) => string>;
   scopes: (scopes: string) => string;
   noScopes: string;
+  /** An enterprise-managed server: the sign-in is to the company IdP, once for all such servers. */
+  idp: (idp: string) => string;
   connect: string;
   connected: (server: string) => string;
   connectionsHeader: string;
@@ -62,6 +66,7 @@ const en: SignInText = {
   },
   scopes: (scopes) => `Access asked for: ${scopes}`,
   noScopes: 'Access asked for: what the server grants by default',
+  idp: (idp) => `You sign in to your company's identity provider, ${idp}, once for every server it manages.`,
   connect: 'Connect',
   connected: (s) => `:white_check_mark: Connected to ${s}. Calls waiting for it go on now.`,
   connectionsHeader: 'Your connections',
@@ -85,6 +90,7 @@ const zhCN: SignInText = {
   },
   scopes: (scopes) => `请求的权限：${scopes}`,
   noScopes: '请求的权限：服务器默认授予的权限',
+  idp: (idp) => `你只需登录一次公司的身份提供方 ${idp}，即可使用它管理的所有服务器。`,
   connect: '连接',
   connected: (s) => `:white_check_mark: 已连接到 ${s}。等待它的调用现在继续。`,
   connectionsHeader: '你的连接',
@@ -123,6 +129,7 @@ export function signInPrompt(input: SignInPromptInput, locale?: Locale): SlackMe
     text: t.why[input.reason](serverName(input.server)),
     blocks: [
       section(why),
+      ...(input.idp === undefined ? [] : [mrkdwnContext(t.idp(escapeMrkdwn(input.idp)))]),
       mrkdwnContext(scopeList(input.scopes, t)),
       { type: 'actions', elements: [connect] },
     ],

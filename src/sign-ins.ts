@@ -8,6 +8,7 @@ import type { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import {
   CALLBACK_PATH,
+  EnterpriseSignIns,
   PersonAuth,
   PersonGrants,
   Sealer,
@@ -16,6 +17,7 @@ import {
   VaultConnections,
   type Connections,
   type DeploymentGrant,
+  type EnterpriseServer,
   type McpAuth,
   type PersonSignInServer,
   type SignInPrompter,
@@ -23,7 +25,7 @@ import {
 import { RedisConnections, endClient, keys } from './redis/index.js';
 
 export interface SignIns {
-  /** Per-person sign-ins; absent when no server has `auth.mode: oauth`. */
+  /** Per-person sign-ins; absent when no server has `auth.mode: oauth` or `enterpriseManaged`. */
   connections?: Connections;
   /** The hub's sign-in, given the Slack side's Connect prompter; undefined when no server has `auth`. */
   hubAuth(prompter: SignInPrompter | undefined): McpAuth | undefined;
@@ -66,17 +68,48 @@ export async function openSignIns(
     now,
   });
   const deploymentGrants = new Map(await Promise.all(config.servers.flatMap(deploymentGrant)));
+  const enterprise = new EnterpriseSignIns(config.servers.flatMap(enterpriseServer), {
+    vault,
+    redirectUrl: `${settings.publicUrl ?? ''}${CALLBACK_PATH}`,
+    now,
+  });
   const connections =
-    grants.names().length === 0
+    grants.names().length === 0 && enterprise.names().length === 0
       ? {}
-      : { connections: new VaultConnections({ grants, vault, wakes, now, logger: who.logger }) };
+      : { connections: new VaultConnections({ grants, vault, wakes, now, logger: who.logger, enterprise }) };
   return {
     ...connections,
     hubAuth: (prompter) =>
-      new PersonAuth({ grants, wakes, deploymentGrants, ...(prompter === undefined ? {} : { prompter }) }),
-    connected: async (server, person) =>
-      !grants.has(server) || (await grants.record(server, grants.personOf(person))).tokens !== undefined,
+      new PersonAuth({
+        grants,
+        wakes,
+        deploymentGrants,
+        enterprise: { signIns: enterprise, vault },
+        ...(prompter === undefined ? {} : { prompter }),
+      }),
+    connected: async (server, person) => {
+      const who = grants.personOf(person);
+      if (enterprise.has(server)) return (await enterprise.idpOf(server).connectedAt(who)) !== undefined;
+      return !grants.has(server) || (await grants.record(server, who)).tokens !== undefined;
+    },
   };
+}
+
+function enterpriseServer(server: ServerConfig): EnterpriseServer[] {
+  const { auth, transport } = server;
+  if (auth?.mode !== 'enterpriseManaged' || transport.kind !== 'http') return [];
+  const { clientId, clientSecret, scopes, idp, issuer } = auth;
+  return [
+    {
+      name: server.name,
+      url: transport.url,
+      clientId,
+      idp,
+      ...(issuer === undefined ? {} : { issuer }),
+      ...(clientSecret === undefined ? {} : { clientSecret }),
+      ...(scopes === undefined ? {} : { scopes }),
+    },
+  ];
 }
 
 function personSignInServer(server: ServerConfig): PersonSignInServer[] {

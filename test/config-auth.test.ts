@@ -76,6 +76,32 @@ describe('auth: per server', () => {
     ).toEqual({ mode: 'workloadIdentity', clientId: 'bot', assertionFile: '/var/run/token', scopes: ['a'] });
   });
 
+  it('reads enterpriseManaged: the bot client at the authorization server and the company IdP, ${VAR} secrets', () => {
+    const auth =
+      '{ mode: enterpriseManaged, clientId: relay, clientSecret: "${AS_SECRET}", issuer: "https://auth.example.com", scopes: [read], idp: { issuer: "https://idp.example.com", clientId: relay-idp, clientSecret: "${IDP_SECRET}", tokenEndpoint: "https://idp.example.com/oauth2/token" } }';
+    const env = { ...BASE_ENV, AS_SECRET: 'a', IDP_SECRET: 'b' };
+    expect(load(server(auth), env).servers[0]?.auth).toEqual({
+      mode: 'enterpriseManaged',
+      clientId: 'relay',
+      clientSecret: 'a',
+      issuer: 'https://auth.example.com',
+      scopes: ['read'],
+      idp: {
+        issuer: 'https://idp.example.com',
+        clientId: 'relay-idp',
+        clientSecret: 'b',
+        tokenEndpoint: 'https://idp.example.com/oauth2/token',
+      },
+    });
+  });
+
+  it('enterpriseManaged signs people in, so it needs the public URL of the callback', () => {
+    const auth = '{ mode: enterpriseManaged, clientId: a, idp: { issuer: "https://idp", clientId: b } }';
+    expect(errorOf(() => load(server(auth), { ELICIT_RELAY_TOKEN_KEY: KEY })).key).toBe(
+      'ELICIT_RELAY_PUBLIC_URL',
+    );
+  });
+
   it('a deployment grant alone needs the token key but no public URL', () => {
     const config = load(server('{ mode: clientCredentials, clientId: bot, clientSecret: x }'), {
       ELICIT_RELAY_TOKEN_KEY: KEY,
@@ -104,6 +130,38 @@ describe('auth: per server', () => {
       'mcpServers.tracker.auth.clientSecret',
     ],
     ['{ clientSecret: "${UNSET_SECRET}" }', 'mcpServers.tracker.auth.clientSecret'],
+    [
+      '{ mode: enterpriseManaged, idp: { issuer: "https://i", clientId: b } }',
+      'mcpServers.tracker.auth.clientId',
+    ],
+    ['{ mode: enterpriseManaged, clientId: a }', 'mcpServers.tracker.auth.idp'],
+    ['{ mode: enterpriseManaged, clientId: a, idp: [x] }', 'mcpServers.tracker.auth.idp'],
+    ['{ mode: enterpriseManaged, clientId: a, idp: { clientId: b } }', 'mcpServers.tracker.auth.idp.issuer'],
+    [
+      '{ mode: enterpriseManaged, clientId: a, idp: { issuer: "idp.example.com", clientId: b } }',
+      'mcpServers.tracker.auth.idp.issuer',
+    ],
+    [
+      '{ mode: enterpriseManaged, clientId: a, idp: { issuer: "https://i" } }',
+      'mcpServers.tracker.auth.idp.clientId',
+    ],
+    [
+      '{ mode: enterpriseManaged, clientId: a, idp: { issuer: "https://i", clientId: b, audience: c } }',
+      'mcpServers.tracker.auth.idp.audience',
+    ],
+    [
+      '{ mode: enterpriseManaged, clientId: a, idp: { issuer: "https://i", clientId: b, tokenEndpoint: "/t" } }',
+      'mcpServers.tracker.auth.idp.tokenEndpoint',
+    ],
+    [
+      '{ mode: enterpriseManaged, clientId: a, idp: { issuer: "https://i", clientId: b, clientSecret: "${UNSET_SECRET}" } }',
+      'mcpServers.tracker.auth.idp.clientSecret',
+    ],
+    ['{ mode: oauth, idp: { issuer: "https://i", clientId: b } }', 'mcpServers.tracker.auth.idp'],
+    [
+      '{ mode: clientCredentials, clientId: a, clientSecret: b, issuer: "https://i" }',
+      'mcpServers.tracker.auth.issuer',
+    ],
     ['[oauth]', 'mcpServers.tracker.auth'],
   ])('refuses auth %s naming %s', (auth, key) => {
     expect(errorOf(() => load(server(auth))).key).toBe(key);

@@ -1,14 +1,15 @@
 // Per server `auth:` (MCP authorization, issue #20) and the settings every sign-in needs: the key that
 // encrypts tokens in Redis and the public URL of the bot's OAuth callback.
-//   auth: { mode: none | oauth | clientCredentials | workloadIdentity, clientId?, clientSecret? (${VAR}), scopes?,
-//           metadataUrl?, tokenEndpointAuthMethod?, privateKeyFile?, signingAlgorithm?, assertionFile? }
+//   auth: { mode: none | oauth | clientCredentials | workloadIdentity | enterpriseManaged, clientId?,
+//           clientSecret? (${VAR}), scopes?, metadataUrl?, tokenEndpointAuthMethod?, privateKeyFile?,
+//           signingAlgorithm?, assertionFile?, issuer?, idp? { issuer, tokenEndpoint?, clientId, clientSecret? } }
 import { ConfigError } from './error.js';
-import type { ServerAuthConfig, ServerConfig, SignInConfig } from './types.js';
+import type { IdpConfig, ServerAuthConfig, ServerConfig, SignInConfig } from './types.js';
 
 type Env = Record<string, string | undefined>;
 type Expand = (key: string, value: string) => string;
 
-const MODES = ['none', 'oauth', 'clientCredentials', 'workloadIdentity'] as const;
+const MODES = ['none', 'oauth', 'clientCredentials', 'workloadIdentity', 'enterpriseManaged'] as const;
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
 const KNOWN_KEYS = [
   'mode',
@@ -20,7 +21,10 @@ const KNOWN_KEYS = [
   'privateKeyFile',
   'signingAlgorithm',
   'assertionFile',
+  'idp',
+  'issuer',
 ];
+const IDP_KEYS = ['issuer', 'tokenEndpoint', 'clientId', 'clientSecret'];
 
 /** `auth` of one server; undefined for none. Only HTTP servers sign in (stdio servers get env instead). */
 export function readServerAuth(
@@ -46,7 +50,7 @@ export function readServerAuth(
     throw new ConfigError(
       `${at}.mode`,
       `${JSON.stringify(entry.mode)} is not a mode`,
-      'Use none, oauth, clientCredentials or workloadIdentity.',
+      'Use none, oauth, clientCredentials, workloadIdentity or enterpriseManaged.',
     );
   if (mode === 'none') return undefined;
   if (transportKind === 'stdio')
@@ -61,6 +65,13 @@ export function readServerAuth(
     ...optional('clientSecret', text('clientSecret')),
     ...optional('scopes', readScopes(`${at}.scopes`, entry.scopes)),
   };
+  const enterpriseOnly = ['idp', 'issuer'].find((name) => entry[name] !== undefined);
+  if (enterpriseOnly !== undefined && mode !== 'enterpriseManaged')
+    throw new ConfigError(
+      `${at}.${enterpriseOnly}`,
+      `is set with mode ${mode}`,
+      `${enterpriseOnly} is for mode enterpriseManaged.`,
+    );
   if (mode === 'oauth') {
     return {
       mode,
@@ -73,6 +84,8 @@ export function readServerAuth(
     };
   }
   if (mode === 'workloadIdentity') return readWorkloadIdentity(at, common, text('assertionFile'));
+  if (mode === 'enterpriseManaged')
+    return readEnterpriseManaged(at, common, entry.idp, expand, text('issuer'));
   return readClientCredentials(at, common, text('privateKeyFile'), text('signingAlgorithm'));
 }
 
@@ -104,6 +117,69 @@ function readWorkloadIdentity(
     clientId: common.clientId,
     assertionFile,
     ...optional('scopes', common.scopes),
+  };
+}
+
+function readEnterpriseManaged(
+  at: string,
+  common: { clientId?: string; clientSecret?: string; scopes?: string[] },
+  idp: unknown,
+  expand: Expand,
+  issuer: string | undefined,
+): ServerAuthConfig {
+  if (common.clientId === undefined)
+    throw new ConfigError(
+      `${at}.clientId`,
+      'is missing',
+      "enterpriseManaged needs the client id the server's authorization server knows the bot by.",
+    );
+  return {
+    mode: 'enterpriseManaged',
+    ...common,
+    clientId: common.clientId,
+    ...optional('issuer', issuer),
+    idp: readIdp(`${at}.idp`, idp, expand),
+  };
+}
+
+/** `auth.idp`: the company IdP every person signs in to once (OpenID Connect, authorization code + PKCE). */
+function readIdp(at: string, value: unknown, expand: Expand): IdpConfig {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ConfigError(
+      at,
+      value === undefined ? 'is missing' : 'is not a mapping',
+      'Write `idp: { issuer: https://idp.example.com, clientId: elicit-relay, clientSecret: ${IDP_SECRET} }`.',
+    );
+  const entry = value as Record<string, unknown>;
+  const unknown = Object.keys(entry).find((name) => !IDP_KEYS.includes(name));
+  if (unknown !== undefined)
+    throw new ConfigError(
+      `${at}.${unknown}`,
+      'is not a setting of idp',
+      `Use one of ${IDP_KEYS.join(', ')}.`,
+    );
+  const text = (name: string): string | undefined => optionalText(`${at}.${name}`, entry[name], expand);
+  const url = (name: string): string | undefined => {
+    const found = text(name);
+    if (found !== undefined && !/^https?:\/\/[^/]/.test(found))
+      throw new ConfigError(`${at}.${name}`, `"${found}" is not an http(s) URL`, "Give the IdP's URL.");
+    return found;
+  };
+  const issuer = url('issuer');
+  if (issuer === undefined)
+    throw new ConfigError(
+      `${at}.issuer`,
+      'is missing',
+      'People sign in to the IdP from Slack: give its issuer (its OpenID configuration names the endpoints).',
+    );
+  const clientId = text('clientId');
+  if (clientId === undefined)
+    throw new ConfigError(`${at}.clientId`, 'is missing', 'Give the client id the IdP knows the bot by.');
+  return {
+    issuer,
+    clientId,
+    ...optional('tokenEndpoint', url('tokenEndpoint')),
+    ...optional('clientSecret', text('clientSecret')),
   };
 }
 
@@ -196,7 +272,9 @@ export function readSignIn(env: Env, servers: ServerConfig[]): SignInConfig | un
   const tokenKey = readKey('ELICIT_RELAY_TOKEN_KEY', env.ELICIT_RELAY_TOKEN_KEY, needer);
   const previous = env.ELICIT_RELAY_TOKEN_KEY_PREVIOUS;
   const publicUrl = env.ELICIT_RELAY_PUBLIC_URL;
-  const interactive = signing.some((server) => server.auth?.mode === 'oauth');
+  const interactive = signing.some(
+    (server) => server.auth?.mode === 'oauth' || server.auth?.mode === 'enterpriseManaged',
+  );
   if (interactive && (publicUrl === undefined || !/^https?:\/\/[^/]/.test(publicUrl)))
     throw new ConfigError(
       'ELICIT_RELAY_PUBLIC_URL',

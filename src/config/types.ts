@@ -141,7 +141,34 @@ export type ServerAuthConfig =
       /** The JWT's file, read at each token request (platforms rotate it). */
       assertionFile: string;
       scopes?: string[];
+    }
+  | {
+      /**
+       * Enterprise-managed authorization (SEP-990): each person signs in once to the company IdP; their ID
+       * token is exchanged for an ID-JAG at the IdP and that for an access token at the server's authorization
+       * server (JWT-bearer grant), with no consent screen per server.
+       */
+      mode: 'enterpriseManaged';
+      /** The client the server's authorization server knows the bot by. */
+      clientId: string;
+      /** client_secret_basic; absent: a public client (`none`). */
+      clientSecret?: string;
+      /** The authorization server's issuer the client is registered with: credentials go to no other. */
+      issuer?: string;
+      scopes?: string[];
+      idp: IdpConfig;
     };
+
+/** The company IdP of `enterpriseManaged` servers (OpenID Connect). */
+export interface IdpConfig {
+  /** Its issuer: the sign-in and token endpoints are read from its OpenID configuration. */
+  issuer: string;
+  /** Its token endpoint for the token exchange, when not the one its configuration names. */
+  tokenEndpoint?: string;
+  /** The bot's client at the IdP (sign-in and token exchange). */
+  clientId: string;
+  clientSecret?: string;
+}
 
 /** The settings every sign-in needs; present once any server has `auth`. */
 export interface SignInConfig {

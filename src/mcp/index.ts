@@ -68,6 +68,8 @@ export {
   type EnterpriseGrant,
   type EnterpriseIdp,
 } from './auth/enterprise.js';
+export { EnterpriseSession, EnterpriseSignIns, type EnterpriseServer } from './auth/enterprise-session.js';
+export { IdpSignIn, type SignInIdp } from './auth/idp.js';
 export { VaultConnections, type VaultConnectionsDeps } from './auth/connections.js';
 export { PersonGrants, type PersonSignInServer } from './auth/grants.js';
 export { DEFAULT_SIGN_IN_WAIT_MS, PersonAuth, type PersonAuthDeps } from './auth/person-auth.js';

@@ -39,6 +39,18 @@ describe('the Connect message', () => {
     expect(signInPrompt(prompt, 'zh-CN').text).toBe('tracker 需要你先登录，机器人才能以你的身份调用它。');
   });
 
+  it('names the company IdP for an enterprise-managed server, and only then', () => {
+    const message = signInPrompt({ ...prompt, scopes: ['openid'], idp: 'https://idp.corp.example' });
+    expect(slackIssues(message)).toEqual([]);
+    expect(JSON.stringify(message.blocks)).toContain(
+      "You sign in to your company's identity provider, https://idp.corp.example, once for every server it manages.",
+    );
+    expect(JSON.stringify(signInPrompt(prompt).blocks)).not.toContain('identity provider');
+    expect(JSON.stringify(signInPrompt({ ...prompt, idp: 'https://i' }, 'zh-CN').blocks)).toContain(
+      '身份提供方',
+    );
+  });
+
   it('once connected has no button left', () => {
     const done = signInDone('tracker');
     expect(slackIssues(done)).toEqual([]);

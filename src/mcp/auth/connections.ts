@@ -9,7 +9,8 @@ import { scopesOf, type PersonGrants } from './grants.js';
 import type { McpLogger } from '../types.js';
 import { revokeGrant } from './revoke.js';
 import { exchangeCode } from './sign-in.js';
-import type { TokenVault } from './vault.js';
+import type { StateBinding, TokenVault } from './vault.js';
+import type { EnterpriseSignIns } from './enterprise-session.js';
 import type { SignInWakes } from './wakes.js';
 import {
   SignInError,
@@ -27,6 +28,8 @@ export interface VaultConnectionsDeps {
   now: () => number;
   /** Where a failed revocation at the authorization server is told (never with a token). */
   logger?: McpLogger;
+  /** The `enterpriseManaged` servers: connecting to one is the person's sign-in to its company IdP. */
+  enterprise?: EnterpriseSignIns;
 }
 
 export class VaultConnections implements Connections {
@@ -34,6 +37,13 @@ export class VaultConnections implements Connections {
 
   async begin(server: string, requester: Person): Promise<SignInNeeded> {
     const person = this.deps.grants.personOf(requester);
+    const enterprise = this.deps.enterprise;
+    if (enterprise?.has(server) === true) {
+      const idp = enterprise.idpOf(server);
+      const authorizationUrl = await idp.begin(server, person);
+      const scopes = scopesOf(authorizationUrl);
+      return { server, person, authorizationUrl, scopes, reason: 'first', idp: idp.idp.issuer };
+    }
     const spec = this.deps.grants.server(server);
     let authorizationUrl: URL | undefined;
     const provider = this.deps.grants.provider(server, person, {
@@ -51,9 +61,11 @@ export class VaultConnections implements Connections {
   }
 
   async complete(params: CallbackParams): Promise<{ server: string; person: Person }> {
-    const { server, person, codeVerifier, client } = await this.deps.vault.consumeState(params.state);
+    const binding = await this.deps.vault.consumeState(params.state);
+    const { server, person, codeVerifier, client } = binding;
     if (params.error !== undefined)
       throw new SignInError('denied', server, `the sign-in to ${server} was refused (${params.error})`);
+    if (binding.idp !== undefined) return this.completeIdp(binding, params);
     const spec = this.deps.grants.server(server);
     if (params.code === undefined)
       throw new SignInError('token_exchange_failed', server, `the callback for ${server} has no code`);
@@ -83,32 +95,94 @@ export class VaultConnections implements Connections {
     return { server, person };
   }
 
+  /** The callback of a sign-in to the company IdP: its tokens sealed, every enterprise call of the person wakes. */
+  private async completeIdp(
+    binding: StateBinding,
+    params: CallbackParams,
+  ): Promise<{ server: string; person: Person }> {
+    const { server, person, codeVerifier, idp: issuer = '' } = binding;
+    const idp = this.enterprise().byIssuer(issuer);
+    if (params.code === undefined || codeVerifier === undefined)
+      throw new SignInError('token_exchange_failed', server, `the IdP's callback for ${server} has no code`);
+    await idp.complete(server, person, params.code, codeVerifier, params.iss);
+    await this.deps.wakes.announce(idp.name, person);
+    return { server, person };
+  }
+
+  private enterprise(): EnterpriseSignIns {
+    const { enterprise } = this.deps;
+    if (enterprise === undefined)
+      throw new SignInError('state_invalid', '', 'this sign-in link names an IdP this bot does not use');
+    return enterprise;
+  }
+
   async list(requester: Person): Promise<Connection[]> {
     const { grants } = this.deps;
     const person = grants.personOf(requester);
     const records = await Promise.all(
       grants.names().map(async (server) => ({ server, record: await grants.record(server, person) })),
     );
-    return records.flatMap(({ server, record }) => {
-      const { tokens, tokensAt, connectedAt } = record;
-      if (tokens === undefined) return [];
-      const expiresIn = tokens.expires_in;
-      const connection: Connection = {
-        server,
-        scopes: (tokens.scope ?? '').split(' ').filter(Boolean),
-        connectedAt: new Date(connectedAt ?? tokensAt ?? 0),
-        // expires_in is in seconds from when the tokens were issued.
-        ...(expiresIn === undefined || tokensAt === undefined
-          ? {}
-          : { expiresAt: new Date(tokensAt + expiresIn * 1000) }),
-      };
-      return [connection];
-    });
+    const enterprise = await this.enterpriseConnections(person);
+    return enterprise.concat(
+      records.flatMap(({ server, record }) => {
+        const { tokens, tokensAt, connectedAt } = record;
+        if (tokens === undefined) return [];
+        const expiresIn = tokens.expires_in;
+        const connection: Connection = {
+          server,
+          scopes: (tokens.scope ?? '').split(' ').filter(Boolean),
+          connectedAt: new Date(connectedAt ?? tokensAt ?? 0),
+          // expires_in is in seconds from when the tokens were issued.
+          ...(expiresIn === undefined || tokensAt === undefined
+            ? {}
+            : { expiresAt: new Date(tokensAt + expiresIn * 1000) }),
+        };
+        return [connection];
+      }),
+    );
+  }
+
+  /** An enterprise-managed server is connected while the person holds an IdP sign-in; scopes of its token. */
+  private async enterpriseConnections(person: Person): Promise<Connection[]> {
+    const { enterprise, vault } = this.deps;
+    if (enterprise === undefined) return [];
+    const rows = await Promise.all(
+      enterprise.names().map(async (server): Promise<Connection[]> => {
+        const connectedAt = await enterprise.idpOf(server).connectedAt(person);
+        if (connectedAt === undefined) return [];
+        const { tokens, tokensAt } = await vault.storage(server, person).load();
+        const expiresIn = tokens?.expires_in;
+        return [
+          {
+            server,
+            scopes: (tokens?.scope ?? '').split(' ').filter(Boolean),
+            connectedAt: new Date(connectedAt),
+            // expires_in is in seconds from when the access token was issued.
+            ...(expiresIn === undefined || tokensAt === undefined
+              ? {}
+              : { expiresAt: new Date(tokensAt + expiresIn * 1000) }),
+          },
+        ];
+      }),
+    );
+    return rows.flat();
   }
 
   /** Deletes the grant here first, then revokes it at the authorization server (revoke.ts). */
   async disconnect(server: string, requester: Person): Promise<boolean> {
-    const { grants, vault, logger } = this.deps;
+    const { grants, vault, logger, enterprise } = this.deps;
+    if (enterprise?.has(server) === true) {
+      // The IdP sign-in is what connects the person: dropping it disconnects every server of that IdP, so
+      // their access tokens go too.
+      const person = grants.personOf(requester);
+      const idp = enterprise.idpOf(server);
+      const covered = enterprise.names().filter((name) => enterprise.idpOf(name) === idp);
+      const removed = await Promise.all([
+        idp.forget(person),
+        ...covered.map((name) => vault.remove(name, person)),
+      ]);
+      return removed.some(Boolean);
+    }
     grants.server(server);
     const person = grants.personOf(requester);
     const record = await grants.record(server, person);

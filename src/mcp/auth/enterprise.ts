@@ -11,9 +11,9 @@ import {
   requestJwtAuthorizationGrant,
   UnauthorizedError,
   type CrossAppAccessContext,
-  type OAuthClientInformationMixed,
   type OAuthClientMetadata,
   type OAuthClientProvider,
+  type StoredOAuthClientInformation,
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import type { SignInStorage } from './provider.js';
@@ -30,6 +30,11 @@ export interface EnterpriseGrant {
   /** The client the MCP authorization server knows the bot by (`auth.clientId`). */
   clientId: string;
   clientSecret?: string;
+  /**
+   * The MCP authorization server's issuer the client is registered with (`auth.issuer`): the SDK then sends
+   * the client's credentials and the ID-JAG to no other (SEP-2352). Absent: to the one the server names.
+   */
+  issuer?: string;
   scopes?: string[];
   idp: EnterpriseIdp;
   /**
@@ -59,6 +64,7 @@ export class EnterpriseProvider implements OAuthClientProvider {
       clientSecret: grant.clientSecret ?? '',
       clientName: 'elicit-relay',
       assertion: (context) => this.idJag(context),
+      ...(grant.issuer === undefined ? {} : { expectedIssuer: grant.issuer }),
     });
   }
 
@@ -75,11 +81,13 @@ export class EnterpriseProvider implements OAuthClientProvider {
     };
   }
 
-  clientInformation(): OAuthClientInformationMixed {
-    const { clientId, clientSecret } = this.grant;
-    return clientSecret === undefined
-      ? { client_id: clientId }
-      : { client_id: clientId, client_secret: clientSecret };
+  clientInformation(): StoredOAuthClientInformation {
+    const { clientId, clientSecret, issuer } = this.grant;
+    return {
+      client_id: clientId,
+      ...(clientSecret === undefined ? {} : { client_secret: clientSecret }),
+      ...(issuer === undefined ? {} : { issuer }),
+    };
   }
 
   async tokens(): Promise<StoredOAuthTokens | undefined> {

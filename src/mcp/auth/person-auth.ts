@@ -5,14 +5,16 @@
 // (no one to show a prompt to) fails with SignInError not_connected, which says how to connect.
 import type { Origin } from '../../relay/types.js';
 import { deploymentAuth, type DeploymentGrant } from './deployment.js';
+import { EnterpriseSession, type EnterpriseSignIns } from './enterprise-session.js';
 import { scopesOf, type PersonGrants } from './grants.js';
 import type { SignInProvider } from './provider.js';
 import type { McpAuth, SessionAuth } from './sign-in.js';
+import type { TokenVault } from './vault.js';
 import type { SignInWaiter, SignInWakes } from './wakes.js';
+import { boundedWait, notConnected } from './waiting.js';
 import { SignInError, type Person, type SignInPrompter, type SignInReason } from './types.js';
 
-/** How long a call waits for its person's sign-in by default: 10 minutes, as long as a `state` lives. */
-export const DEFAULT_SIGN_IN_WAIT_MS = 10 * 60_000;
+export { DEFAULT_SIGN_IN_WAIT_MS } from './waiting.js';
 
 export interface PersonAuthDeps {
   grants: PersonGrants;
@@ -23,18 +25,27 @@ export interface PersonAuthDeps {
   deploymentGrants?: ReadonlyMap<string, DeploymentGrant>;
   /** How long a call waits for a sign-in, ms; default DEFAULT_SIGN_IN_WAIT_MS. */
   waitMs?: number;
+  /** The `enterpriseManaged` servers (enterprise-session.ts) and the vault their access tokens are sealed in. */
+  enterprise?: { signIns: EnterpriseSignIns; vault: TokenVault };
 }
 
 export class PersonAuth implements McpAuth {
   constructor(private readonly deps: PersonAuthDeps) {}
 
   personal(server: string): boolean {
+    if (this.deps.enterprise?.signIns.has(server) === true) return true;
     return !this.deps.deploymentGrants?.has(server) && this.deps.grants.has(server);
   }
 
   forSession(server: string, origin: Origin | undefined): Promise<SessionAuth | undefined> {
     const grant = this.deps.deploymentGrants?.get(server);
     if (grant !== undefined) return Promise.resolve(deploymentAuth(server, grant));
+    const enterprise = this.deps.enterprise;
+    if (origin !== undefined && enterprise?.signIns.has(server) === true) {
+      const person = this.deps.grants.personOf({ teamId: origin.teamId ?? '', userId: origin.userId });
+      const deps = { ...this.deps, ...enterprise };
+      return Promise.resolve(new EnterpriseSession(deps, server, person, origin.callId === undefined));
+    }
     // The control link has no person, so no tokens: it only learns the server wants a sign-in.
     if (origin === undefined || !this.deps.grants.has(server)) return Promise.resolve(undefined);
     const person = this.deps.grants.personOf({ teamId: origin.teamId ?? '', userId: origin.userId });
@@ -68,7 +79,7 @@ class PersonSession implements SessionAuth {
     if (pending === undefined)
       throw new SignInError('token_exchange_failed', this.server, `${this.server} refused the sign-in`);
     try {
-      await this.bounded(pending.done, signal);
+      await boundedWait(pending.done, this.server, this.deps.waitMs, signal);
     } finally {
       pending.cancel();
     }
@@ -95,47 +106,4 @@ class PersonSession implements SessionAuth {
     const held = (tokens.scope ?? '').split(' ');
     return scopes.some((scope) => !held.includes(scope)) ? 'step_up' : 'expired';
   }
-
-  private bounded(done: Promise<void>, signal?: AbortSignal): Promise<void> {
-    const waitMs = this.deps.waitMs ?? DEFAULT_SIGN_IN_WAIT_MS;
-    return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        finish();
-        reject(
-          new SignInError(
-            'sign_in_timeout',
-            this.server,
-            `no sign-in to ${this.server} within ${Math.round(waitMs / 1000)} s; run /mcp connect ${this.server} in Slack, then call again`,
-          ),
-        );
-      }, waitMs);
-      const aborted = (): void => {
-        finish();
-        // The call was cancelled (its person or the bot gave up): end with the reason it was given.
-        const reason: unknown = signal?.reason;
-        reject(
-          reason instanceof Error
-            ? reason
-            : new Error('cancelled while waiting for a sign-in', { cause: reason }),
-        );
-      };
-      const finish = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', aborted);
-      };
-      signal?.addEventListener('abort', aborted, { once: true });
-      done.then(() => {
-        finish();
-        resolve();
-      }, reject);
-    });
-  }
-}
-
-function notConnected(server: string): SignInError {
-  return new SignInError(
-    'not_connected',
-    server,
-    `this person has not connected to ${server}: run /mcp connect ${server} in Slack, sign in, then call again`,
-  );
 }

@@ -19,6 +19,8 @@ export interface SignInNeeded {
   authorizationUrl: URL;
   scopes: string[];
   reason: SignInReason;
+  /** Set when the sign-in is to the company IdP (its issuer) for an enterprise-managed `server`. */
+  idp?: string;
 }
 
 /** Implemented by src/slack: tells the person (a DM with a Connect button naming the server and the scopes). */
@@ -73,7 +75,7 @@ export type SignInErrorCode =
   | 'resource_mismatch'
   /** A call for a person with no tokens, where no prompt can be shown (the HTTP API): connect first. */
   | 'not_connected'
-  /** The server is not configured with `auth.mode: oauth`. */
+  /** The server is not configured with `auth.mode: oauth` or `enterpriseManaged`. */
   | 'not_oauth_server'
   /** No sign-in completed within the wait (10 minutes, as long as a `state` lives; person-auth.ts). */
   | 'sign_in_timeout'

@@ -48,6 +48,8 @@ export interface StateBinding {
    * exchanges the code as this client, even when the shared one was forgotten or registered anew meanwhile.
    */
   client?: StoredOAuthClientInformation;
+  /** Set for a sign-in to the company IdP (its issuer; idp.ts), not to `server`'s own authorization server. */
+  idp?: string;
 }
 
 export class TokenVault {
