@@ -2,9 +2,11 @@
 // `as` argument of the calls' shape ({user, team?}) besides its own (unless the tool has an `as` of its own),
 // defaulting to the client's `as` or `api.gateway.as`. A bot installed in several Slack workspaces needs the
 // workspace every time (`as.team`): the person's grant to a server they sign in to, and the token their
-// questions go out with, are that workspace's. Argument errors are MCP errors (-32602) naming the argument, as
-// a 400 names the field on the HTTP API; a person the client may not act for is a tool error, as a 403 is there.
-import { EndpointRefusal, InvalidArgument } from '../mcp/index.js';
+// questions go out with, are that workspace's. A bad argument is a tool error naming it (`invalid_request:
+// /as/team: …`, as a 400 names the field on the HTTP API and as ask_human answers a bad `/team`): MCP
+// 2025-11-25 reports input validation errors in the tool's result (isError) so the agent can correct its call,
+// and keeps -32602 for a tool that cannot be found. A person the client may not act for is `forbidden` (403).
+import { EndpointRefusal } from '../mcp/index.js';
 import type { Origin } from '../relay/types.js';
 import { mayTarget, type ApiClient } from './auth.js';
 import { ApiError } from './errors.js';
@@ -43,8 +45,8 @@ export interface GatewayPersonDeps {
 
 /**
  * The origin a gateway call runs with, and the tool's own arguments (`as` taken out when `takesAs`). Throws
- * InvalidArgument (the MCP error -32602) naming `/as/...` for a bad or missing argument, EndpointRefusal for a person the
- * client may not act for or when nobody is named at all.
+ * EndpointRefusal: invalid_request naming `/as/...` for a bad or missing argument, forbidden for a person the
+ * client may not act for, no_person when nobody is named at all.
  */
 export function gatewayPerson(
   deps: GatewayPersonDeps,
@@ -52,7 +54,7 @@ export function gatewayPerson(
   call: { args: Record<string, unknown>; takesAs?: boolean },
 ): { origin: Origin; args: Record<string, unknown> } {
   const { as: given, ...own } = call.args;
-  const named = call.takesAs === true ? invalidParams(() => validAs({ as: given }).as) : undefined;
+  const named = call.takesAs === true ? refused(() => validAs({ as: given }).as) : undefined;
   const user = named?.user ?? client.as ?? deps.gatewayAs;
   if (user === undefined) {
     const fix = 'Name one in the `as` argument, or set api.gateway.as (or the client’s `as`).';
@@ -60,16 +62,16 @@ export function gatewayPerson(
   }
   if (named !== undefined && !mayTarget(client, named.user))
     throw new EndpointRefusal('forbidden', `This client may not run calls as ${named.user}.`);
-  const workspace = invalidParams(() => workspaceOf(deps.severalWorkspaces, named?.team, '/as/team'));
+  const workspace = refused(() => workspaceOf(deps.severalWorkspaces, named?.team, '/as/team'));
   return { origin: { userId: user, ...workspace }, args: call.takesAs === true ? own : call.args };
 }
 
-/** An API refusal of an argument as the MCP error a host shows its agent: -32602 with the same message. */
-function invalidParams<T>(run: () => T): T {
+/** An API refusal of an argument as the tool error its agent reads: the same code and message. */
+function refused<T>(run: () => T): T {
   try {
     return run();
   } catch (error) {
-    if (error instanceof ApiError) throw new InvalidArgument(error.message);
+    if (error instanceof ApiError) throw new EndpointRefusal(error.code, error.message);
     throw error;
   }
 }

@@ -59,13 +59,6 @@ export class EndpointRefusal extends Error {
   }
 }
 
-/** An argument the caller got wrong, named in the message: answered as the MCP error -32602, not a tool result. */
-export class InvalidArgument extends EndpointRefusal {
-  constructor(message: string) {
-    super('invalid_params', message);
-  }
-}
-
 export interface EndpointPorts {
   /** The API client a bearer token belongs to (compared in constant time), or undefined. */
   authenticate(authorization: string | undefined): string | undefined;
@@ -222,7 +215,6 @@ function endpointServer(ports: EndpointPorts, client: string): Server {
       const options = { signal: extra.signal, onProgress: progress.note };
       return wholeResult(await ports.callGatewayTool(client, call, options));
     } catch (error) {
-      if (error instanceof InvalidArgument) throw new McpError(ErrorCode.InvalidParams, error.message);
       if (error instanceof EndpointRefusal) return refusalResult(error);
       throw error;
     } finally {

@@ -26,7 +26,6 @@ export {
 export {
   ASK_HUMAN,
   EndpointRefusal,
-  InvalidArgument,
   GATEWAY_SEPARATOR,
   mcpEndpoint,
   type EndpointCall,

@@ -4,8 +4,8 @@
 // is kept per workspace and person; a call without one is refused saying what to add, and a person who has not
 // connected from that workspace is told how to. A bot serving one workspace needs no `team` and ignores one.
 // Gateway tools at POST /mcp (through a real MCP client) take the same `as: {user, team?}` argument: it is
-// required with its team in several workspaces (the MCP error -32602 naming /as/team), and the call runs with
-// that workspace in its origin; the argument is the endpoint's, never passed on to the tool.
+// required with its team in several workspaces (a tool error naming /as/team, as ask_human's names /team), and
+// the call runs with that workspace in its origin; the argument is the endpoint's, never passed on to the tool.
 // In process: the API as startApi builds it from the config, with the real sign-in vault on real Redis; the
 // relay, Slack side and tool run are recorded stand-ins.
 import { createServer, type Server } from 'node:http';
@@ -249,31 +249,53 @@ describe('gateway tools at POST /mcp in a bot installed in several workspaces', 
     expect(bot.gatewayCalls[0]?.args).not.toHaveProperty('as');
   });
 
-  it('refuse a call that names no workspace with the MCP error naming /as/team, and a malformed one naming its field', async () => {
+  it('refuse a call that names no workspace with a tool error naming /as/team, and a malformed one naming its field', async () => {
     const bot = await startBot(SEVERAL);
     const host = await bot.agentHost();
-    const noTeam = host.callTool({ name: 'deploy__ship', arguments: { env: 'prod', as: { user: 'UANN' } } });
-    await expect(noTeam).rejects.toMatchObject({
-      code: -32602,
-      message: expect.stringMatching(/\/as\/team: .*several Slack workspaces/) as unknown,
+    const noTeam = await host.callTool({
+      name: 'deploy__ship',
+      arguments: { env: 'prod', as: { user: 'UANN' } },
     });
+    expect(noTeam).toMatchObject({ isError: true, content: [{ type: 'text' }] });
+    expect(textOf(noTeam)).toMatch(/^invalid_request: \/as\/team: .*several Slack workspaces/);
     // Nobody named at all (and no api.gateway.as): a tool error saying how to name one.
     const nobody = await host.callTool({ name: 'deploy__ship', arguments: { env: 'prod' } });
     expect(nobody).toMatchObject({ isError: true, content: [{ type: 'text' }] });
-    expect(JSON.stringify(nobody.content)).toContain(
+    expect(textOf(nobody)).toContain(
       'no_person: Gateway tools need a person to ask. Name one in the `as` argument',
     );
-    const badTeam = host.callTool({
+    const badTeam = await host.callTool({
       name: 'deploy__ship',
       arguments: { env: 'prod', as: { user: 'UANN', team: 'workspace-2' } },
     });
-    await expect(badTeam).rejects.toMatchObject({
-      code: -32602,
-      message: expect.stringContaining('/as/team: must match pattern') as unknown,
-    });
+    expect(badTeam).toMatchObject({ isError: true });
+    expect(textOf(badTeam)).toMatch(/^invalid_request: \/as\/team: must match pattern/);
     expect(bot.gatewayCalls).toEqual([]);
   });
+
+  it('answer ask_human without a workspace as they answer a gateway call without one: a tool error naming /team', async () => {
+    const bot = await startBot(SEVERAL);
+    const host = await bot.agentHost();
+    const asking = await host.callTool({
+      name: 'ask_human',
+      arguments: { message: 'Ship?', requestedSchema: {}, to: { user: 'UANN' } },
+    });
+    expect(asking).toMatchObject({ isError: true, content: [{ type: 'text' }] });
+    expect(textOf(asking)).toMatch(/^invalid_request: \/team: .*several Slack workspaces/);
+    expect(asking.structuredContent).toBeUndefined();
+    expect(bot.asked).toEqual([]);
+  });
 });
+
+/** The text of a tool result's one content block. */
+function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+  const content: unknown = result.content;
+  const first: unknown = Array.isArray(content) ? content[0] : undefined;
+  return isText(first) ? first.text : '';
+}
+
+const isText = (block: unknown): block is { type: 'text'; text: string } =>
+  typeof block === 'object' && block !== null && 'text' in block && typeof block.text === 'string';
 
 describe('a bot serving one workspace', () => {
   it("finds a person's grant without a team, and ignores one that is named", async () => {
