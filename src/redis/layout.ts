@@ -13,6 +13,7 @@
 //   ${prefix}:{q}:user:<userId>     zset    pending question ids a person must answer, scored by deadline
 //   ${prefix}:{q}:due               zset    every pending question id, scored by deadline (the timeout jobs' list)
 //   ${prefix}:{q}:slot:<n>          string  gen of the BullMQ timeout job of deadline slot <n> (store/slots.ts)
+//   ${prefix}:{q}:rescues           hash    question id -> times its slot was given a new job (store/slot-rescue.ts)
 //   ${prefix}:{q}:rate:<server>     string  new-question counter of the server's current rate window
 //   ${prefix}:{q}:ended             stream  {id, state} of every question that ended (capped, ~100k entries)
 //   ${prefix}:{q}:idem:<client>:<key>  string  an API client's Idempotency-Key: request hash and question or call id (24 h)
@@ -64,6 +65,8 @@ export interface Keys {
   readonly due: string;
   /** The marker of deadline slot `n`: the gen of its timeout job; `slot('')` is the prefix the scripts append to. */
   slot(n: string): string;
+  /** How many times each overdue question's slot was given a new job by the rescue (store/slot-rescue.ts). */
+  readonly rescues: string;
   rate(server: string): string;
   readonly ended: string;
   idempotency(client: string, key: string): string;
@@ -105,6 +108,7 @@ export function keys(prefix: string): Keys {
     user: (userId) => `${prefix}:{q}:user:${userId}`,
     due: `${prefix}:{q}:due`,
     slot: (n) => `${prefix}:{q}:slot:${n}`,
+    rescues: `${prefix}:{q}:rescues`,
     rate: (server) => `${prefix}:{q}:rate:${server}`,
     ended: `${prefix}:{q}:ended`,
     idempotency: (client, key) => `${prefix}:{q}:idem:${client}:${key}`,

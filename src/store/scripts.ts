@@ -207,7 +207,7 @@ export interface StoreScripts {
   questionFinish(...args: (string | number)[]): Promise<unknown>;
   /** SLOT_NEXT_LUA: (dueKey, markerKey, slotStartMs, slotMs, gen, batch, ...handedOverIds). */
   slotNext(...args: (string | number)[]): Promise<unknown>;
-  /** SLOT_RESCUE_LUA: (dueKey, slotPrefix, slotMs, overdueMs, markerTtlMs, ...gens). */
+  /** SLOT_RESCUE_LUA: (dueKey, rescuesKey, slotPrefix, slotMs, overdueMs, ttlMs, maxRescues, ...gens). */
   slotRescue(...args: (string | number)[]): Promise<unknown>;
   /** SLOT_RELEASE_LUA: (markerKey, gen). */
   slotRelease(...args: string[]): Promise<unknown>;
@@ -232,7 +232,7 @@ export function withScripts(redis: RedisClient): RedisClient & StoreScripts {
   redis.defineCommand('questionCreate', { lua: CREATE_LUA });
   redis.defineCommand('questionFinish', { numberOfKeys: 3, lua: FINISH_LUA });
   redis.defineCommand('slotNext', { numberOfKeys: 2, lua: SLOT_NEXT_LUA });
-  redis.defineCommand('slotRescue', { numberOfKeys: 1, lua: SLOT_RESCUE_LUA });
+  redis.defineCommand('slotRescue', { numberOfKeys: 2, lua: SLOT_RESCUE_LUA });
   redis.defineCommand('slotRelease', { numberOfKeys: 1, lua: SLOT_RELEASE_LUA });
   redis.defineCommand('questionRead', { lua: READ_LUA });
   redis.defineCommand('inboxAck', { lua: INBOX_ACK_LUA });

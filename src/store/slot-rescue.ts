@@ -19,6 +19,13 @@ export const RESCUE_EVERY_MS = 30_000;
 export const RESCUE_AFTER_MS = 60_000;
 /** Slots given a new job per look at most. */
 const RESCUE_SLOTS = 20;
+/**
+ * Times a question's slot is given a new job before the rescue gives up on it (it leaves the due index, is
+ * logged, and stays pending until its record expires, as a per-question job did after its 5 attempts). Each
+ * new job itself tries onDue up to 5 times, so a question whose onDue always fails is tried ~15 times over
+ * >= 3 RESCUE_EVERY_MS; without a bound it was retried every 30 s until its record expired.
+ */
+export const MAX_RESCUES = 3;
 
 /** rescueEveryMs (default RESCUE_EVERY_MS) and rescueAfterMs (default RESCUE_AFTER_MS). */
 type RescueSettings = Pick<TimerSettings, 'rescueEveryMs' | 'rescueAfterMs'>;
@@ -62,12 +69,24 @@ export class SlotRescue {
     const { cmd, keys: k, slots, markerTtlMs } = this.deps;
     const afterMs = this.settings.rescueAfterMs ?? RESCUE_AFTER_MS;
     const gens = Array.from({ length: RESCUE_SLOTS }, newGen);
-    const reply = await cmd.slotRescue(k.due, k.slot(''), SLOT_MS, afterMs, markerTtlMs, ...gens);
-    const [now = '0', ...found] = reply as string[];
+    const [due, rescues, prefix] = [k.due, k.rescues, k.slot('')];
+    const reply = await cmd.slotRescue(
+      due,
+      rescues,
+      prefix,
+      SLOT_MS,
+      afterMs,
+      markerTtlMs,
+      MAX_RESCUES,
+      ...gens,
+    );
+    const [now, found, given] = parseRescue(reply);
+    if (given.length > 0)
+      this.deps.logger.warn({ questions: given, rescues: MAX_RESCUES }, 'gave up timing out questions');
     const rescued: number[] = [];
     for (let i = 0; i + 1 < found.length; i += 2) {
       const [slot, gen] = [Number(found[i]), found[i + 1] ?? ''];
-      await slots.addSlot(slot, gen, Number(now));
+      await slots.addSlot(slot, gen, now);
       rescued.push(slot);
     }
     if (rescued.length > 0) this.deps.logger.warn({ slots: rescued }, 'timeout slots had lost their job');
@@ -80,4 +99,14 @@ export class SlotRescue {
     this.timer = undefined;
     await this.looking;
   }
+}
+
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+
+/** SLOT_RESCUE_LUA's reply: {now, {slot, gen, ...}, {question ids given up}}. */
+function parseRescue(reply: unknown): [number, string[], string[]] {
+  const parts: unknown[] = Array.isArray(reply) ? reply : [];
+  const [now, found, given] = parts;
+  return [Number(now ?? 0), strings(found), strings(given)];
 }

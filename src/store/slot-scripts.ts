@@ -29,27 +29,38 @@ return {'done'}
 // should have ended long before (the create that opened the slot died before adding the job, or its add failed
 // after other creates had joined the slot), and gives each of them a new marker gen for a new job. A job of the
 // old gen that is merely late still runs: both hand the same questions over, and finish, a CAS, ends each once.
-// KEYS[1] the due index  ARGV[1] slot marker prefix  ARGV[2] slot width ms  ARGV[3] overdue ms  ARGV[4] marker
-// ttl ms  ARGV[5..] fresh gens, one per slot it may rescue. Returns {now, slot, gen, slot, gen, ...}.
+// Each question of a slot given a new job has its count in KEYS[2] raised; one rescued more than ARGV[5] times
+// (its onDue keeps failing) leaves the due index instead, so no job is made for it again: its record expires.
+// KEYS[1] the due index  KEYS[2] the rescue counts  ARGV[1] slot marker prefix  ARGV[2] slot width ms
+// ARGV[3] overdue ms  ARGV[4] marker and count ttl ms  ARGV[5] most rescues per question  ARGV[6..] fresh gens,
+// one per slot it may rescue. Returns {now, {slot, gen, slot, gen, ...}, {question ids given up}}.
 export const SLOT_RESCUE_LUA = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local before = '(' .. string.format('%d', now - tonumber(ARGV[3]))
 local late = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', before, 'WITHSCORES', 'LIMIT', 0, 1000)
-local out = {string.format('%d', now)}
+local rescued, given = {}, {}
 local seen = {}
-local used = 4
+local used = 5
 for i = 2, #late, 2 do
+  local id = late[i - 1]
   local slot = string.format('%d', math.floor(tonumber(late[i]) / tonumber(ARGV[2])))
-  if not seen[slot] and used < #ARGV then
+  if redis.call('HINCRBY', KEYS[2], id, 1) > tonumber(ARGV[5]) then
+    redis.call('ZREM', KEYS[1], id)
+    redis.call('HDEL', KEYS[2], id)
+    given[#given + 1] = id
+  elseif not seen[slot] and used < #ARGV then
     seen[slot] = true
     used = used + 1
     redis.call('SET', ARGV[1] .. slot, ARGV[used], 'PX', ARGV[4])
-    out[#out + 1] = slot
-    out[#out + 1] = ARGV[used]
+    rescued[#rescued + 1] = slot
+    rescued[#rescued + 1] = ARGV[used]
+  elseif not seen[slot] then
+    redis.call('HINCRBY', KEYS[2], id, -1)
   end
 end
-return out
+if #late > 0 then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
+return {string.format('%d', now), rescued, given}
 `;
 
 // Deletes a slot's marker only while it names the given gen (a create whose job add failed). KEYS[1] marker; ARGV[1] gen.

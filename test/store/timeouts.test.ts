@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Question } from '../../src/relay/types.js';
 import { Queue } from 'bullmq';
 import { TIMEOUT_QUEUE, keys } from '../../src/redis/index.js';
+import { MAX_RESCUES } from '../../src/store/slot-rescue.js';
 import { slotOf } from '../../src/store/slots.js';
 import { uniquePrefix } from '../setup/context.js';
 import {
@@ -105,6 +106,31 @@ describe('timeouts', () => {
     const [fired] = await due.next(1);
     expect(fired?.id).toBe(q.id);
     expect(fired?.at).toBeGreaterThanOrEqual(q.deadline + timers.rescueAfterMs);
+  });
+
+  it('gives up on a question whose timeout handler always fails after MAX_RESCUES rescues, and logs it', async () => {
+    const prefix = uniquePrefix();
+    const gaveUp = collector<unknown>();
+    const logger = {
+      ...recordingLogger(),
+      warn: (obj: unknown, msg: string) => {
+        if (msg === 'gave up timing out questions') gaveUp.push(obj);
+      },
+    };
+    const timers = { rescueEveryMs: 50, rescueAfterMs: 200 };
+    const store = await openStore(prefix, 'holder-a', { timers, logger });
+    const redis = rawRedis();
+    const tried = collector<string>();
+    await store.startTimeouts((id) => {
+      tried.push(id);
+      return Promise.reject(new Error('onDue always fails'));
+    });
+    const q = await store.create(newQuestion({ timeoutMs: 50 }));
+    expect(await gaveUp.next(1)).toEqual([{ questions: [q.id], rescues: MAX_RESCUES }]);
+    // Out of the due index, so no look gives it a job again; its count is gone with it.
+    expect(await redis.zscore(keys(prefix).due, q.id)).toBeNull();
+    expect(await redis.hexists(keys(prefix).rescues, q.id)).toBe(0);
+    expect(tried.values.length).toBeGreaterThan(MAX_RESCUES);
   });
 
   it('retries a timeout whose handler failed', async () => {
