@@ -138,6 +138,7 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
     gateway: { servers: gatewayServers, tools: deps.tools },
     calls: new RedisEndpointCalls(redis, (client, id) => k.endpointCall(client, id)),
     ...(config.api.gatewayAs ? { gatewayAs: config.api.gatewayAs } : {}),
+    ...(config.api.gatewayTeam ? { gatewayTeam: config.api.gatewayTeam } : {}),
     logger: deps.logger,
   });
   return {

@@ -17,7 +17,12 @@ import type { Mount } from '../slack/index.js';
 import type { ApiClient, Clients } from './auth.js';
 import type { EndpointCalls } from './endpoint-calls.js';
 import { ApiError, fromRelayError } from './errors.js';
-import { gatewayPerson, withPersonArgument } from './gateway-person.js';
+import {
+  gatewayPerson,
+  listingPerson,
+  withPersonArgument,
+  type GatewayPersonDeps,
+} from './gateway-person.js';
 import { openContext, type QuestionCreate, type QuestionsDeps } from './questions.js';
 import { QUESTION_CREATE } from './schemas.js';
 import { validator } from './validate.js';
@@ -54,8 +59,9 @@ export interface McpEndpointDeps {
   gateway: { servers: readonly string[]; tools: Pick<ToolRunner, 'listTools' | 'callTool'> };
   /** ask_human calls by the host's JSON-RPC id, for cancels that reach another replica. */
   calls: EndpointCalls;
-  /** `api.gateway.as`: whom gateway calls run for when the client names nobody. */
+  /** `api.gateway.as` and its team: whom gateway calls run for when the client names nobody. */
   gatewayAs?: string;
+  gatewayTeam?: string;
   logger: Pick<Logger, 'warn'>;
 }
 
@@ -79,15 +85,7 @@ function endpointPorts(deps: McpEndpointDeps): EndpointPorts {
     },
     gatewayTools: (name) => gatewayTools(deps, client(name)),
     callGatewayTool: async (name, call, options) => {
-      const several = deps.questions.severalWorkspaces ?? false;
-      const { origin, args } = gatewayPerson(
-        {
-          severalWorkspaces: several,
-          ...(deps.gatewayAs === undefined ? {} : { gatewayAs: deps.gatewayAs }),
-        },
-        client(name),
-        call,
-      );
+      const { origin, args } = gatewayPerson(personDeps(deps), client(name), call);
       // Not `durable`: a gateway call is bound to its HTTP request, so its 2026 rounds stay in this
       // replica's memory (a survivor would have nobody to answer).
       return deps.gateway.tools.callTool({
@@ -100,6 +98,14 @@ function endpointPorts(deps: McpEndpointDeps): EndpointPorts {
       });
     },
     logger: deps.logger,
+  };
+}
+
+function personDeps(deps: McpEndpointDeps): GatewayPersonDeps {
+  return {
+    severalWorkspaces: deps.questions.severalWorkspaces ?? false,
+    ...(deps.gatewayAs === undefined ? {} : { gatewayAs: deps.gatewayAs }),
+    ...(deps.gatewayTeam === undefined ? {} : { gatewayTeam: deps.gatewayTeam }),
   };
 }
 
@@ -173,7 +179,7 @@ async function untilEnded(
 /** The tools of the gateway servers this client may use; a server that cannot list them is left out. */
 async function gatewayTools(deps: McpEndpointDeps, client: ApiClient): Promise<GatewayTool[]> {
   const servers = deps.gateway.servers.filter((s) => client.servers?.includes(s) ?? true);
-  const person = { userId: client.as ?? deps.gatewayAs ?? client.name };
+  const person = listingPerson(personDeps(deps), client);
   const lists = await Promise.all(
     servers.map(async (server) => {
       try {

@@ -26,12 +26,13 @@ export function readApi(file: unknown, env: Env): ApiConfig {
   }
   checkDistinctTokens(clients);
   const secret = env.ELICIT_RELAY_WEBHOOK_SECRET;
-  const gatewayAs = readGatewayAs(isRecord(file) ? file.api : undefined);
+  const gateway = readGatewayAs(isRecord(file) ? file.api : undefined);
   const retryBaseMs = readMs('ELICIT_RELAY_WEBHOOK_RETRY_BASE', env.ELICIT_RELAY_WEBHOOK_RETRY_BASE);
   const redeliverAfterMs = readMs('ELICIT_RELAY_REDELIVER_AFTER', env.ELICIT_RELAY_REDELIVER_AFTER);
   return {
     clients,
-    ...(gatewayAs ? { gatewayAs } : {}),
+    ...(gateway ? { gatewayAs: gateway.user } : {}),
+    ...(gateway?.team === undefined ? {} : { gatewayTeam: gateway.team }),
     webhookHosts: readHosts(env.ELICIT_RELAY_WEBHOOK_HOSTS),
     ...(secret ? { webhookSecret: secret } : {}),
     ...(retryBaseMs === undefined ? {} : { webhookRetryBaseMs: retryBaseMs }),
@@ -95,11 +96,12 @@ function readClient(name: string, entry: unknown, env: Env): ApiClientConfig {
       'Write a number such as 60.',
     );
   }
-  const as = entry.as === undefined ? undefined : readUser(`${key}.as`, entry.as);
+  const as = entry.as === undefined ? undefined : readPerson(`${key}.as`, entry.as);
   return {
     name,
     token: expand(`${key}.token`, entry.token, env),
-    ...(as ? { as } : {}),
+    ...(as ? { as: as.user } : {}),
+    ...(as?.team === undefined ? {} : { asTeam: as.team }),
     ...(servers ? { servers } : {}),
     ...(targets ? { targets } : {}),
     ...(typeof rate === 'number' ? { ratePerMinute: rate } : {}),
@@ -107,12 +109,53 @@ function readClient(name: string, entry: unknown, env: Env): ApiClientConfig {
 }
 
 /** `api.gateway.as`: the person a gateway tool call at POST /mcp runs for, unless its client names its own. */
-function readGatewayAs(api: unknown): string | undefined {
+function readGatewayAs(api: unknown): GatewayPerson | undefined {
   if (!isRecord(api) || api.gateway === undefined) return undefined;
   if (!isRecord(api.gateway) || api.gateway.as === undefined) {
     throw new ConfigError('api.gateway', 'does not name a person', 'Write `gateway: { as: "U0123ABCD" }`.');
   }
-  return readUser('api.gateway.as', api.gateway.as);
+  return readPerson('api.gateway.as', api.gateway.as);
+}
+
+interface GatewayPerson {
+  user: string;
+  team?: string;
+}
+
+/** A gateway person: "U…", or `{ user: "U…", team: "T…" }` (their workspace, when the bot serves several). */
+function readPerson(key: string, value: unknown): GatewayPerson {
+  if (!isRecord(value)) return { user: readUser(key, value) };
+  const user = readUser(`${key}.user`, value.user);
+  if (value.team === undefined) return { user };
+  if (typeof value.team === 'string' && /^T[A-Z0-9]{1,20}$/.test(value.team))
+    return { user, team: value.team };
+  throw new ConfigError(
+    `${key}.team`,
+    `${JSON.stringify(value.team)} is not a Slack team id`,
+    'Write the workspace id, such as "T0123ABCD".',
+  );
+}
+
+/**
+ * In a bot installed in several Slack workspaces each gateway person names their workspace: a gateway call
+ * that names nobody runs as them there, and POST /mcp lists a gateway server they sign in to with their grant,
+ * which is kept per workspace (without one the server's tools could not be listed).
+ */
+export function checkGatewayTeams(api: ApiConfig, severalWorkspaces: boolean): void {
+  if (!severalWorkspaces) return;
+  const people = [
+    ...(api.gatewayAs !== undefined && api.gatewayTeam === undefined ? ['api.gateway.as'] : []),
+    ...api.clients
+      .filter((c) => c.as !== undefined && c.asTeam === undefined)
+      .map((c) => `api.clients.${c.name}.as`),
+  ];
+  const [key] = people;
+  if (key === undefined) return;
+  throw new ConfigError(
+    `${key}.team`,
+    'is missing: this bot is installed in several Slack workspaces, and a person is one in each',
+    'Write `as: { user: "U0123ABCD", team: "T0123ABCD" }`.',
+  );
 }
 
 function readUser(key: string, value: unknown): string {

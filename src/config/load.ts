@@ -3,12 +3,12 @@
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './error.js';
 import { parseDuration } from './duration.js';
-import { readApi } from './api.js';
+import { checkGatewayTeams, readApi } from './api.js';
 import { readAudit } from './audit.js';
 import { readRedisSetting } from './redis.js';
 import { readSignIn } from './server-auth.js';
 import { readServers } from './servers.js';
-import { readSlack } from './slack-env.js';
+import { readSlack, servesSeveralWorkspaces } from './slack-env.js';
 import type { AppConfig, SlackAppConfig } from './types.js';
 
 export interface ConfigSources {
@@ -30,14 +30,17 @@ export function loadConfig({ env, readFile }: ConfigSources): AppConfig {
   const file = text === undefined ? undefined : parseFile(configPath, text);
   const servers = readServers(file, env);
   const signIn = readSignIn(env, servers);
+  const slack = readSlack(env, readApiUrl(env));
+  const api = readApi(file, env);
+  checkGatewayTeams(api, servesSeveralWorkspaces(slack));
   return {
-    slack: readSlack(env, readApiUrl(env)),
+    slack,
     redis: readRedis(env, readFile),
     port: readPort(env.PORT),
     configPath,
     servers,
     audit: readAudit(isMapping(file) ? file.audit : undefined, env),
-    api: readApi(file, env),
+    api,
     ...(signIn ? { signIn } : {}),
   };
 }

@@ -88,6 +88,8 @@ export interface ApiClientConfig {
   ratePerMinute?: number;
   /** The Slack user its gateway tool calls (POST /mcp) run for; ApiConfig.gatewayAs when absent. */
   as?: string;
+  /** The workspace (Slack team id) of `as`; required for an `as` when the bot serves several workspaces. */
+  asTeam?: string;
 }
 
 export interface ApiConfig {
@@ -99,6 +101,8 @@ export interface ApiConfig {
   webhookSecret?: string;
   /** `api.gateway.as`: the Slack user gateway tool calls run for (their elicitations go to them). */
   gatewayAs?: string;
+  /** `api.gateway.as.team`: their workspace; required with gatewayAs when the bot serves several workspaces. */
+  gatewayTeam?: string;
   /** ELICIT_RELAY_WEBHOOK_RETRY_BASE: wait after a delivery's first failed attempt, ms (default 10 s, doubling). */
   webhookRetryBaseMs?: number;
   /**

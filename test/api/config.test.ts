@@ -66,6 +66,14 @@ describe('the API configuration', () => {
   });
 });
 
+/** A bot installed in several Slack workspaces (OAuth distribution). */
+const SEVERAL = {
+  SLACK_CLIENT_ID: '1111.2222',
+  SLACK_CLIENT_SECRET: 'client-secret-for-tests',
+  SLACK_STATE_SECRET: 'state-secret-of-sixteen-plus',
+  SLACK_SIGNING_SECRET: 'signing-secret',
+};
+
 describe('the gateway person', () => {
   const env = { ELICIT_RELAY_API_TOKEN: 't0', CI: 'tci' };
 
@@ -76,6 +84,36 @@ describe('the gateway person', () => {
     expect(api.gatewayAs).toBe('U0OPS');
     expect(api.clients.find((c) => c.name === 'ci')?.as).toBe('W0CI');
     expect(api.clients.find((c) => c.name === 'default')).not.toHaveProperty('as');
+  });
+
+  it('may name their workspace, which a bot installed in several requires, naming the key', () => {
+    const api = load(env, {
+      api: {
+        gateway: { as: { user: 'U0OPS', team: 'T0ONE' } },
+        clients: { ci: { token: '${CI}', as: 'W0CI' } },
+      },
+    });
+    expect(api).toMatchObject({ gatewayAs: 'U0OPS', gatewayTeam: 'T0ONE' });
+    expect(api.clients.find((c) => c.name === 'ci')).not.toHaveProperty('asTeam');
+    const severalEnv = { ...env, ...SEVERAL };
+    const teamless = { api: { gateway: { as: 'U0OPS' } } };
+    expect(configErrorOf(() => load(severalEnv, teamless)).key).toBe('api.gateway.as.team');
+    const client = {
+      api: {
+        gateway: { as: { user: 'U0OPS', team: 'T0ONE' } },
+        clients: { ci: { token: '${CI}', as: { user: 'W0CI' } } },
+      },
+    };
+    expect(configErrorOf(() => load(severalEnv, client)).key).toBe('api.clients.ci.as.team');
+    const both = load(severalEnv, {
+      api: {
+        gateway: { as: { user: 'U0OPS', team: 'T0ONE' } },
+        clients: { ci: { token: '${CI}', as: { user: 'W0CI', team: 'T0TWO' } } },
+      },
+    });
+    expect(both.clients.find((c) => c.name === 'ci')).toMatchObject({ as: 'W0CI', asTeam: 'T0TWO' });
+    const bad = { api: { gateway: { as: { user: 'U0OPS', team: 'ops' } } } };
+    expect(configErrorOf(() => load(env, bad)).key).toBe('api.gateway.as.team');
   });
 
   it('is unset when nothing names one', () => {

@@ -47,6 +47,8 @@ interface Bot {
   agentHost(): Promise<Client>;
   /** The gateway tool calls run, in order. */
   gatewayCalls: ToolCall[];
+  /** Whom each gateway server's tools were listed as, in order. */
+  listedAs: Origin[];
 }
 
 const parts: Lifecycle[] = [];
@@ -60,7 +62,7 @@ afterEach(async () => {
   await Promise.all(prefixes.splice(0).map(deleteUnder));
 });
 
-async function startBot(slackEnv: Record<string, string>): Promise<Bot> {
+async function startBot(slackEnv: Record<string, string>, apiFile?: object): Promise<Bot> {
   const prefix = uniquePrefix();
   prefixes.push(prefix);
   const config = loadSlackConfig({
@@ -80,6 +82,7 @@ async function startBot(slackEnv: Record<string, string>): Promise<Bot> {
           tracker: { url: 'https://tracker.example.com/mcp', auth: { mode: 'oauth' } },
           deploy: { url: 'https://deploy.example.com/mcp', gateway: true },
         },
+        ...(apiFile === undefined ? {} : { api: apiFile }),
       }),
   });
   const logger = createLogger('silent');
@@ -89,6 +92,7 @@ async function startBot(slackEnv: Record<string, string>): Promise<Bot> {
   const runs: Origin[] = [];
   const asked: Origin[] = [];
   const gatewayCalls: ToolCall[] = [];
+  const listedAs: Origin[] = [];
   const deps: ApiDeps = {
     relay: {
       open: (question) => {
@@ -113,7 +117,10 @@ async function startBot(slackEnv: Record<string, string>): Promise<Bot> {
     },
     checkSchema: () => undefined,
     tools: {
-      listTools: () => Promise.resolve([{ name: 'ship', inputSchema: SHIP_INPUT }]),
+      listTools: (_server, person) => {
+        listedAs.push(person);
+        return Promise.resolve([{ name: 'ship', inputSchema: SHIP_INPUT }]);
+      },
       callTool: (input) => {
         gatewayCalls.push(input);
         return Promise.resolve({ isError: false, text: 'shipped' });
@@ -149,6 +156,7 @@ async function startBot(slackEnv: Record<string, string>): Promise<Bot> {
     runs,
     asked,
     gatewayCalls,
+    listedAs,
     agentHost: async () => {
       const host = new Client({ name: 'headless-agent', version: '1.0.0' });
       hosts.push(host);
@@ -273,6 +281,28 @@ describe('gateway tools at POST /mcp in a bot installed in several workspaces', 
     expect(bot.gatewayCalls).toEqual([]);
   });
 
+  it('are listed as the configured person in their configured workspace, without prompting, and run as them when a call names nobody', async () => {
+    const bot = await startBot(SEVERAL, { gateway: { as: { user: 'UOPS', team: 'T1' } } });
+    const host = await bot.agentHost();
+    const { tools } = await host.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('deploy__ship');
+    // The grant of a server people sign in to is kept per workspace: the listing names it. As an API call's,
+    // its origin has a callId, so a person without a grant is not sent a Connect message and tools/list does
+    // not wait for their sign-in.
+    expect(bot.listedAs[0]).toEqual({ userId: 'UOPS', teamId: 'T1', callId: 'tools/list' });
+
+    const result = await host.callTool({ name: 'deploy__ship', arguments: { env: 'prod' } });
+    expect(result.isError).not.toBe(true);
+    expect(bot.gatewayCalls.map((c) => c.origin)).toEqual([{ userId: 'UOPS', teamId: 'T1' }]);
+    // A person named in the call brings their own workspace, never the configured one's.
+    const other = await host.callTool({
+      name: 'deploy__ship',
+      arguments: { env: 'prod', as: { user: 'UANN' } },
+    });
+    expect(textOf(other)).toMatch(/^invalid_request: \/as\/team: /);
+    expect(bot.gatewayCalls).toHaveLength(1);
+  });
+
   it('answer ask_human without a workspace as they answer a gateway call without one: a tool error naming /team', async () => {
     const bot = await startBot(SEVERAL);
     const host = await bot.agentHost();
@@ -305,6 +335,13 @@ describe('a bot serving one workspace', () => {
     expect((await bot.post('/calls', call({ user: 'UANN', team: 'T9' }))).status).toBe(202);
     await expect.poll(() => bot.runs).toHaveLength(2);
     expect(bot.runs.map((origin) => origin.teamId)).toEqual([undefined, undefined]);
+  });
+
+  it('lists gateway tools as the configured person, without a team', async () => {
+    const bot = await startBot(ONE, { gateway: { as: 'UOPS' } });
+    const host = await bot.agentHost();
+    await host.listTools();
+    expect(bot.listedAs[0]).toEqual({ userId: 'UOPS', callId: 'tools/list' });
   });
 
   it('runs a gateway tool as the person its `as` names, ignoring a team', async () => {
