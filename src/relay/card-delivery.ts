@@ -16,13 +16,25 @@ export interface CardDeliveryOptions {
 }
 
 export class CardDelivery {
-  /** Card posts of detached questions in flight (settled awaits them). */
-  private readonly detached = new Set<Promise<void>>();
+  /**
+   * Card posts in flight (settled awaits them): a stopping replica closes its outbox after them, so a card
+   * already in Slack is never taken for undelivered ('delivery_failed') and its question ended behind it.
+   */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly options: CardDeliveryOptions) {}
 
   /** Posts the question's cards and attaches them to it; a failure ends the question. */
-  async deliver(question: Question, queued?: () => void): Promise<void> {
+  deliver(question: Question, queued?: () => void): Promise<void> {
+    const delivery = this.post(question, queued);
+    const tracked: Promise<unknown> = delivery
+      .catch(() => undefined)
+      .finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+    return delivery;
+  }
+
+  private async post(question: Question, queued?: () => void): Promise<void> {
     const {
       cards: [first, ...more],
       failure,
@@ -49,16 +61,15 @@ export class CardDelivery {
   async deliverDetached(question: Question): Promise<void> {
     let queued = (): void => undefined;
     const isQueued = new Promise<void>((resolve) => (queued = resolve));
-    const delivery = this.deliver(question, queued)
-      .catch((error: unknown) => logFailure(this.options.logger, question.id, error))
-      .finally(() => this.detached.delete(delivery));
-    this.detached.add(delivery);
+    const delivery = this.deliver(question, queued).catch((error: unknown) =>
+      logFailure(this.options.logger, question.id, error),
+    );
     await Promise.race([isQueued, delivery]);
   }
 
-  /** Waits for the detached questions' card posts in flight. */
+  /** Waits for the card posts in flight. */
   async settled(): Promise<void> {
-    await Promise.all([...this.detached]);
+    await Promise.all([...this.inFlight]);
   }
 
   /** The card shows the question's end (or, for 'ended_card_waits', only those who follow are told). */

@@ -226,7 +226,8 @@ export class Relay {
   async endAllWaiting(reason: EndReason = 'call_ended'): Promise<void> {
     const ending = this.waiters.leave();
     await Promise.all(ending.map((id) => this.endAndRelease(id, reason)));
-    // Detached questions stay pending (any replica serves them); only their card posts in flight are awaited.
+    // Detached questions and durable rounds' stay pending (any replica serves them); the card posts in flight
+    // are awaited, so that none is cut off by the outbox closing and its question ended as undelivered.
     await this.cards.settled();
   }
 

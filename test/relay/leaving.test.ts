@@ -81,3 +81,32 @@ describe('a stopping replica’s waiting questions', () => {
     expect(await settled(inRound)).toBe(false);
   });
 });
+
+describe('a stopping replica’s card posts in flight', () => {
+  it('are awaited, so a durable round’s card already on its way is attached, not cut off and ended undelivered', async () => {
+    const store = await openStore();
+    let posting = (): void => undefined;
+    const postStarted = new Promise<void>((resolve) => (posting = resolve));
+    let answerPost = (): void => undefined;
+    const surface: Surface = {
+      postQuestion: () => {
+        posting();
+        return new Promise((resolve) => {
+          answerPost = () => resolve({ cards: [{ channel: 'D1', ts: '1.5' }] });
+        });
+      },
+      updateCard: () => Promise.resolve(),
+      remind: () => Promise.resolve(),
+    };
+    const relay = relayOver(store, surface);
+    void relay.askForm(ask('Round?', new AbortController().signal, { id: 'round_1', round: 1, keys: ['a'] }));
+    await postStarted;
+
+    const stopped = relay.endAllWaiting('call_ended');
+    expect(await settled(stopped)).toBe(false);
+    answerPost();
+    await stopped;
+    const [question] = await store.pendingFor('U1');
+    expect(question).toMatchObject({ state: 'pending', card: { channel: 'D1', ts: '1.5' } });
+  });
+});
