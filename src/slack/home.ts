@@ -1,6 +1,10 @@
 // The App Home tab as each person's inbox: published when they open it (app_home_opened) and re-published when
 // one of their questions starts or ends, with each ended question added to their recent answers first.
-import type { webApi } from '@slack/bolt';
+// Those re-publishes are paced by views.publish's documented limit (Tier 4 per workspace, a slot shared by every
+// replica through the outbox) and coalesced per person: a publish waiting for its slot renders the latest state
+// when the slot comes, so a burst of changes for one person makes at most two publishes, the last one current.
+import { setTimeout as delay } from 'node:timers/promises';
+import { webApi } from '@slack/bolt';
 import { HOME_RECENT_MAX, homeView, type HomeConnection } from '../../blocks/index.js';
 import { namedAnswerers, type Question } from '../relay/types.js';
 import type { AnswerHistory, AnswerRecord } from './state/index.js';
@@ -8,6 +12,7 @@ import type { Locales } from './locales.js';
 import type { SlackClients } from './workspaces.js';
 import type { Connections } from '../mcp/index.js';
 import type { QuestionObserver } from './surface.js';
+import { isWebApiCallError } from './outbox/slack-calls.js';
 
 export interface HomeDeps {
   /** Web API clients by workspace, for calls made outside a Bolt listener. */
@@ -21,7 +26,12 @@ export interface HomeDeps {
   logger: { error(obj: object, msg: string): void };
   /** Epoch ms; when an answer is recorded. Default Date.now. */
   now?: () => number;
+  /** Reserves workspace `teamId`'s next views.publish slot and gives the wait for it in ms; absent: unpaced. */
+  slot?: (teamId?: string) => Promise<number>;
 }
+
+/** Refusals (429) of one refresh's publish met by waiting Retry-After, before it is logged as failed. */
+const RATELIMITED_RETRIES = 3;
 
 interface Refresh {
   again: boolean;
@@ -29,7 +39,10 @@ interface Refresh {
 }
 
 export class HomeTab implements QuestionObserver {
-  /** One refresh per person at a time, so an older view never lands after a newer one (from this replica). */
+  /**
+   * One refresh per person and workspace at a time, so an older view never lands after a newer one (from this
+   * replica), and never two waiting: a change while one waits or runs makes it publish once more.
+   */
   private readonly refreshing = new Map<string, Refresh>();
   /** Refreshes started by question events, awaited by close(). */
   private readonly background = new Set<Promise<void>>();
@@ -61,7 +74,8 @@ export class HomeTab implements QuestionObserver {
 
   /** Publishes the Home tab; a call while one is running makes that one publish once more when done. */
   refresh(userId: string, teamId?: string): Promise<void> {
-    const running = this.refreshing.get(userId);
+    const key = `${teamId ?? '-'} ${userId}`;
+    const running = this.refreshing.get(key);
     if (running) {
       running.again = true;
       return running.done;
@@ -69,16 +83,44 @@ export class HomeTab implements QuestionObserver {
     const entry: Refresh = { again: false, done: Promise.resolve() };
     entry.done = (async () => {
       try {
+        let refused = 0;
         do {
+          await this.waitForSlot(teamId);
+          // Changes that came while waiting for the slot are in this publish: it renders now.
           entry.again = false;
-          await this.publish(userId, teamId);
+          const retryAfterMs = await this.publishUnlessRatelimited(userId, teamId, refused++);
+          if (retryAfterMs !== undefined) {
+            await delay(retryAfterMs);
+            entry.again = true;
+          }
         } while (entry.again);
       } finally {
-        this.refreshing.delete(userId);
+        this.refreshing.delete(key);
       }
     })();
-    this.refreshing.set(userId, entry);
+    this.refreshing.set(key, entry);
     return entry.done;
+  }
+
+  private async waitForSlot(teamId?: string): Promise<void> {
+    const waitMs = this.deps.slot ? await this.deps.slot(teamId) : 0;
+    if (waitMs > 0) await delay(waitMs);
+  }
+
+  /** Publishes; a 429 (another app's use, or a slot missed) gives its Retry-After in ms while retries remain. */
+  private async publishUnlessRatelimited(
+    userId: string,
+    teamId: string | undefined,
+    refused: number,
+  ): Promise<number | undefined> {
+    try {
+      await this.publish(userId, teamId);
+      return undefined;
+    } catch (err) {
+      const ratelimited = isWebApiCallError(err) && err.code === webApi.ErrorCode.RateLimitedError;
+      if (!ratelimited || refused >= RATELIMITED_RETRIES) throw err;
+      return err.retryAfter * 1000;
+    }
   }
 
   started(question: Question): void {

@@ -148,6 +148,7 @@ function observers(app: SlackApp, options: SlackOptions): { home: HomeTab; modal
     ...(options.connections ? { connections: options.connections } : {}),
     locales: surface.locales,
     logger,
+    slot: (teamId) => options.outbox.slotFor('views.publish', teamId),
   });
   const modals = new OpenModals({ records: state, clients, locales: surface.locales, logger });
   surface.observe(home);

@@ -275,8 +275,18 @@ export class Outbox {
     await endClient(producer, true);
   }
 
-  /** The limit a call is paced by: its channel for a post, its workspace's tier for chat.update. */
-  private paceOf(job: Pick<OutboxJob, 'method' | 'channel' | 'teamId'>): Pace | undefined {
+  /**
+   * Reserves a slot of a tiered method's per-workspace limit (blocks/slack-rate-limits.ts) for a call made
+   * outside the queue (views.publish of the Home tab), shared by every replica as the queue's own slots are;
+   * returns the wait for it in ms, 0 for a method with no documented tier.
+   */
+  async slotFor(method: string, teamId?: string): Promise<number> {
+    const pace = this.paceOf({ method, channel: '', ...(teamId ? { teamId } : {}) });
+    return pace ? this.reserve(pace, 0).catch(rethrowAs('outbox slot')) : 0;
+  }
+
+  /** The limit a call is paced by: its channel for a post, its workspace's tier for a tiered method. */
+  private paceOf(job: { method: string; channel: string; teamId?: string }): Pace | undefined {
     if (job.method === 'chat.postMessage') {
       const intervalMs = this.p.opts.channelPaceMs ?? OUTBOX_CHANNEL_PACE_MS;
       // Slack tolerates a burst of POST_PER_CHANNEL.burst; none is planned, half of its allowance absorbs lateness.

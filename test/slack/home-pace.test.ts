@@ -1,0 +1,105 @@
+// App Home re-publishes under views.publish's documented limit (Tier 4 per workspace), as the stand-in enforces
+// it (rateLimits: true): 24 people's Home tabs refreshed at once (past the tier's burst of 20) and a run of
+// changes for one person all land with no publish refused; the one person's changes are coalesced into a
+// bounded number of publishes, the last showing the final state. Counts and contents only: no assertion on time.
+import { webApi } from '@slack/bolt';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HomeTab } from '../../src/slack/home.js';
+import { Outbox } from '../../src/slack/outbox/index.js';
+import type { AnswerRecord } from '../../src/slack/state/index.js';
+import { singleWorkspace } from '../../src/slack/workspaces.js';
+import { startSlackStandin, type RecordedCall, type SlackStandin } from '../../src/standin/index.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+
+const BOT_TOKEN = 'xoxb-home-pace';
+const quiet = { warn: () => undefined, info: () => undefined };
+const silent: webApi.Logger = {
+  ...quiet,
+  debug: () => undefined,
+  error: () => undefined,
+  setLevel: () => undefined,
+  getLevel: () => webApi.LogLevel.ERROR,
+  setName: () => undefined,
+};
+
+let standin: SlackStandin;
+let outbox: Outbox;
+let home: HomeTab;
+const errors: object[] = [];
+/** The latest answer shown per person: its message is the version of the person's state. */
+const versions = new Map<string, number>();
+
+const answer = (version: number): AnswerRecord => ({
+  questionId: `q${version}`,
+  server: 'fixture',
+  message: `version ${version}`,
+  state: 'accepted',
+  reason: 'answered',
+  at: 1_700_000_000_000 + version,
+  mode: 'form',
+});
+
+beforeEach(async () => {
+  standin = await startSlackStandin({ botToken: BOT_TOKEN, rateLimits: true });
+  const client = new webApi.WebClient(BOT_TOKEN, {
+    slackApiUrl: standin.apiUrl,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    logger: silent,
+  });
+  outbox = await Outbox.open({ url: redisUrl(), prefix: uniquePrefix(), logger: quiet });
+  versions.clear();
+  errors.length = 0;
+  home = new HomeTab({
+    clients: singleWorkspace(client),
+    pendingFor: () => Promise.resolve([]),
+    history: {
+      recordAnswer: () => Promise.resolve(),
+      recentAnswers: (userId) => Promise.resolve([answer(versions.get(userId) ?? 0)]),
+    },
+    locales: { of: () => Promise.resolve('en') },
+    logger: { error: (obj) => errors.push(obj) },
+    slot: (teamId) => outbox.slotFor('views.publish', teamId),
+  });
+});
+afterEach(async () => {
+  await home.close();
+  await outbox.close();
+  await standin.close();
+});
+
+const publishes = (userId?: string): RecordedCall[] =>
+  standin.calls.filter((c) => c.method === 'views.publish' && (!userId || c.args.user_id === userId));
+
+const shows = (call: RecordedCall | undefined, version: number): boolean =>
+  JSON.stringify(call?.args.view ?? {}).includes(`version ${version}`);
+
+describe('App Home publishes under views.publish’s limit', () => {
+  it('refreshes 24 people’s Home tabs at once with no publish refused, each showing its state', async () => {
+    const people = Array.from({ length: 24 }, (_, i) => `UP${i}`);
+    for (const [i, userId] of people.entries()) versions.set(userId, i);
+    await Promise.all(people.map((userId) => home.refresh(userId)));
+    expect(publishes().filter((c) => !c.ok)).toEqual([]);
+    for (const [i, userId] of people.entries()) {
+      expect(publishes(userId).filter((c) => c.ok)).toHaveLength(1);
+      expect(shows(publishes(userId).at(-1), i)).toBe(true);
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('coalesces 25 changes for one person, among 25 others, into at most 2 publishes, the last final', async () => {
+    const others = Array.from({ length: 25 }, (_, i) => `UO${i}`);
+    const refreshes = others.map((userId) => home.refresh(userId));
+    for (let version = 1; version <= 25; version += 1) {
+      versions.set('UME', version);
+      refreshes.push(home.refresh('UME'));
+    }
+    await Promise.all(refreshes);
+    expect(publishes().filter((c) => !c.ok)).toEqual([]);
+    const mine = publishes('UME');
+    expect(mine.length).toBeGreaterThanOrEqual(1);
+    expect(mine.length).toBeLessThanOrEqual(2);
+    expect(shows(mine.at(-1), 25)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+});
