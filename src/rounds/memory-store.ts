@@ -32,13 +32,19 @@ export class MemoryRoundStore implements RoundStore {
     return Promise.resolve(request !== undefined);
   }
 
-  answer(id: string, round: number, key: string, answer: unknown, claim: Claim): Promise<AnswerRecorded> {
+  answer(
+    id: string,
+    round: number,
+    key: string,
+    answer: unknown,
+    claim: Claim | undefined,
+  ): Promise<AnswerRecorded> {
     const stored = this.live(id);
     if (stored === undefined) return Promise.resolve('missing');
     if (this.requestOf(id, round, key) === undefined) return Promise.resolve('stale');
     if (!(key in stored.answers)) stored.answers[key] = copy(answer);
     if (stored.status !== 'waiting' || !allAnswered(stored)) return Promise.resolve('recorded');
-    if (this.holderAlive(stored, claim.claimant)) return Promise.resolve('recorded');
+    if (claim === undefined || this.holderAlive(stored, claim.claimant)) return Promise.resolve('recorded');
     claimFor(stored, claim);
     return Promise.resolve('claimed');
   }
@@ -48,7 +54,8 @@ export class MemoryRoundStore implements RoundStore {
     for (const id of [...this.shared.rounds.keys()]) {
       const stored = this.live(id);
       if (stored === undefined || !claimable(stored, claim.now)) continue;
-      if (stored.status === 'waiting' && this.holderAlive(stored, claim.claimant)) continue;
+      const waiting = stored.status === 'waiting';
+      if (waiting && (stored.holder === claim.claimant || this.holderAlive(stored, claim.claimant))) continue;
       claimFor(stored, claim);
       taken.push(copy(stored));
     }

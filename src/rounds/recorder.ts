@@ -3,7 +3,8 @@
 // when the replica that asked them (the round's holder) died before they came. The first answer per key is
 // kept, so a repeat, or the holder recording the same answer from its inbox, changes nothing. The answer that
 // completes the round claims its retry here only once the holder is gone (the store decides, atomically);
-// this replica then resumes the call as the take-over sweep does. A holder alive claims it itself.
+// this replica then resumes the call as the take-over sweep does. A holder alive claims it itself, through
+// its waiting call, never through its own recorder or take-over sweep.
 import type { Question } from '../relay/types.js';
 import type { RelayClock } from '../relay/relay.js';
 import { ROUND_LEASE_MS } from './keeper.js';
@@ -47,7 +48,14 @@ export function roundRecorder(opts: RecorderOptions): (event: EndedRoundQuestion
     // Gone (finished, expired) or moved on: nothing of this round waits for the answer.
     if (asked?.round !== ref.round) return;
     const requests = asked.requests.filter((request) => ref.keys.includes(request.key));
-    const claim = { claimant: opts.claimant, now: opts.clock.now(), leaseMs: opts.leaseMs ?? ROUND_LEASE_MS };
+    // On the round's own holder only record: its call waits on these ends (its inbox) and claims the retry
+    // itself. A claim here would take the retry from that call, which then fails ("no longer this replica's")
+    // and finishes, deleting, the round while this claim's retry is out: the answers lost. Stopping, the
+    // holder's call waits on unanswered, and a survivor's take-over claims once the holder's lease is gone.
+    const claim =
+      asked.holder === opts.claimant
+        ? undefined
+        : { claimant: opts.claimant, now: opts.clock.now(), leaseMs: opts.leaseMs ?? ROUND_LEASE_MS };
     let claimed = false;
     for (const [key, answer] of answersOf(opts, question, requests)) {
       if ((await opts.store.answer(ref.id, ref.round, key, answer, claim)) === 'claimed') claimed = true;

@@ -29,7 +29,7 @@ end
 
 // KEYS[1] round  KEYS[2] requests  KEYS[3] answers
 // ARGV[1] claimant  ARGV[2] round number  ARGV[3] key  ARGV[4] answer JSON  ARGV[5] lease end (epoch ms)
-// ARGV[6] lease key prefix
+// ARGV[6] lease key prefix. ARGV[1] '' = record only, never claim.
 const ANSWER_LUA = `${HOLDER_ALIVE(6)}
 local r = redis.call('HMGET', KEYS[1], 'round', 'status', 'holder')
 if not r[1] then return 'missing' end
@@ -38,14 +38,14 @@ redis.call('HSETNX', KEYS[3], ARGV[3], ARGV[4])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then redis.call('PEXPIRE', KEYS[3], ttl) end
 if r[2] ~= 'waiting' or redis.call('HLEN', KEYS[3]) < redis.call('HLEN', KEYS[2]) then return 'recorded' end
-if holderAlive(r[3]) then return 'recorded' end
+if ARGV[1] == '' or holderAlive(r[3]) then return 'recorded' end
 redis.call('HSET', KEYS[1], 'status', 'claimed', 'claimant', ARGV[1], 'leaseUntil', ARGV[5])
 return 'claimed'
 `;
 
 // KEYS[1] round  KEYS[2] requests  KEYS[3] answers  KEYS[4] open set
 // ARGV[1] claimant  ARGV[2] now (epoch ms)  ARGV[3] lease end  ARGV[4] id  ARGV[5] lease key prefix.
-// 1 when claimed.
+// 1 when claimed. A waiting round the claimant holds is its own call's to claim (the claimant is alive).
 const TAKE_OVER_LUA = `${HOLDER_ALIVE(5)}
 local r = redis.call('HMGET', KEYS[1], 'status', 'leaseUntil', 'holder')
 if not r[1] then
@@ -53,7 +53,8 @@ if not r[1] then
   return 0
 end
 if r[1] == 'waiting' then
-  if redis.call('HLEN', KEYS[3]) < redis.call('HLEN', KEYS[2]) or holderAlive(r[3]) then return 0 end
+  if redis.call('HLEN', KEYS[3]) < redis.call('HLEN', KEYS[2]) then return 0 end
+  if r[3] == ARGV[1] or holderAlive(r[3]) then return 0 end
 elseif tonumber(r[2]) > tonumber(ARGV[2]) then
   return 0
 end
@@ -177,7 +178,7 @@ export class RedisRoundStore implements RoundStore {
     round: number,
     key: string,
     answer: unknown,
-    claim: Claim,
+    claim: Claim | undefined,
   ): Promise<AnswerRecorded> {
     const { redis, keys } = this.opts;
     const recorded = await redis.eval(
@@ -186,11 +187,11 @@ export class RedisRoundStore implements RoundStore {
       keys.round(id),
       keys.roundRequests(id),
       keys.roundAnswers(id),
-      claim.claimant,
+      claim?.claimant ?? '',
       round,
       key,
       JSON.stringify(answer),
-      claim.now + claim.leaseMs,
+      claim === undefined ? 0 : claim.now + claim.leaseMs,
       keys.lease(''),
     );
     return toRecorded(recorded);

@@ -94,11 +94,20 @@ export interface RoundStore {
   get(id: string): Promise<Round | undefined>;
   /** Notes the question asked for request `key` of round `round`; false when the round moved on or is gone. */
   attachQuestion(id: string, round: number, key: string, questionId: string): Promise<boolean>;
-  /** Records the answer to request `key` of round `round`; claims the retry when it was the last (see above). */
-  answer(id: string, round: number, key: string, answer: unknown, claim: Claim): Promise<AnswerRecorded>;
+  /**
+   * Records the answer to request `key` of round `round`; claims the retry when it was the last (see above).
+   * Without `claim` it only records: the round's own holder recording an end its waiting call records too.
+   */
+  answer(
+    id: string,
+    round: number,
+    key: string,
+    answer: unknown,
+    claim: Claim | undefined,
+  ): Promise<AnswerRecorded>;
   /**
    * Claims every round whose claim lapsed, or whose answers are all in, nobody claimed it and its holder is
-   * gone; returns them.
+   * gone (never a round `claim.claimant` holds: it is alive, sweeping); returns them.
    */
   takeOver(claim: Claim): Promise<Round[]>;
   /** Extends `claimant`'s lease; false when it no longer holds the claim. */

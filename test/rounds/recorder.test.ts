@@ -53,12 +53,12 @@ function ended(id: string, roundId: string, keys: string[], outcome: Question['o
   };
 }
 
-function recorder(shared: MemoryRounds, questions: Map<string, Question>) {
+function recorder(shared: MemoryRounds, questions: Map<string, Question>, claimant = 'survivor') {
   const store = new MemoryRoundStore(shared);
   const resumed: ResumedCall[] = [];
   const handle = roundRecorder({
     store,
-    claimant: 'survivor',
+    claimant,
     clock: { now: () => 1_000 },
     question: (id) => Promise.resolve(questions.get(id)),
     answersOf: roundAnswersOf,
@@ -93,6 +93,27 @@ describe('round recorder', () => {
       answers: { a: { action: 'accept', content: { n: 7 } }, b: { action: 'decline' } },
     });
     expect(resumed).toEqual([]);
+  });
+
+  it('on the round’s own holder, records its ends but leaves the claim to the holder’s waiting call', async () => {
+    const shared = new MemoryRounds();
+    shared.alive.add('starter');
+    const questions = new Map<string, Question>();
+    const { store, resumed, handle } = recorder(shared, questions, 'starter');
+    const round = await store.open(newRound('starter'));
+    questions.set('q-a', ended('q-a', round.id, ['a'], { action: 'decline' }));
+    questions.set('q-b', ended('q-b', round.id, ['b'], { action: 'decline' }));
+
+    await handle({ id: 'q-a', kind: 'question', round: true });
+    await handle({ id: 'q-b', kind: 'question', round: true });
+    expect(resumed).toEqual([]);
+    expect(await store.get(round.id)).toMatchObject({
+      status: 'waiting',
+      answers: { a: { action: 'decline' }, b: { action: 'decline' } },
+    });
+    // The call waiting on the round (the keeper) records the same end from its inbox and claims the retry.
+    const claim = { claimant: 'starter', now: 1_000, leaseMs: 15_000 };
+    expect(await store.answer(round.id, 1, 'b', { action: 'decline' }, claim)).toBe('claimed');
   });
 
   it('claims and resumes, once, the round its end completes when the holder is gone', async () => {

@@ -211,6 +211,23 @@ export function roundStoreContract(name: string, open: OpenRoundStores): void {
       expect(taken).toEqual([expect.objectContaining({ id: round.id, status: 'claimed', claimant: 'b' })]);
     });
 
+    it('never lets a holder take over its own waiting round, nor an answer given without a claim claim', async () => {
+      const deployment = await open(2);
+      const [a, b] = deployment.stores;
+      await deployment.live('h', true);
+      const round = await a!.open(newRound({ holder: 'h' }));
+      expect(await a!.answer(round.id, 1, 'name', { action: 'decline' }, undefined)).toBe('recorded');
+      expect(await a!.answer(round.id, 1, 'age', { action: 'decline' }, undefined)).toBe('recorded');
+      // All answers in, unclaimed: the holder's own sweep leaves it to the holder's waiting call.
+      expect(await a!.takeOver(claimBy('h'))).toEqual([]);
+      await deployment.live('h', false);
+      const orphaned = await a!.open(newRound({ holder: 'gone' }));
+      await a!.answer(orphaned.id, 1, 'name', { action: 'decline' }, undefined);
+      expect(await b!.answer(orphaned.id, 1, 'age', { action: 'decline' }, undefined)).toBe('recorded');
+      expect(await a!.get(orphaned.id)).toMatchObject({ status: 'waiting' });
+      expect(await a!.answer(round.id, 1, 'age', { action: 'accept' }, claimBy('h'))).toBe('claimed');
+    });
+
     it('lets the holder of a round still waiting drop it (its call failed), and nobody else', async () => {
       const [a] = await stores(open, 1);
       const round = await a!.open(newRound({ holder: 'h' }));
