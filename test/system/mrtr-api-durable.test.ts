@@ -12,7 +12,7 @@ import { TAKE_OVER_EVERY_MS } from '../../src/rounds/index.js';
 import { apiOf, auditEventWith, type Api } from './api-support.js';
 import type { CliRun } from './child.js';
 import { childReplica, inputLabelled, openForm } from './harness.js';
-import { cardInDm, startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
+import { cardInDm, logsOnFailure, startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
 
 const TOKEN = 'api-token-mrtr-api-durable-0123456789';
 const SECRET = 'whsec-mrtr-api-durable-0123456789';
@@ -26,6 +26,7 @@ describe('an API call whose replica dies during a 2026 round', () => {
   const arrivals = new EventEmitter();
   let apiEnv: Record<string, string>;
   let hookPort = 0;
+  const logs = logsOnFailure();
   beforeAll(async () => {
     receiver = createServer((req, res) => {
       let body = '';
@@ -43,7 +44,7 @@ describe('an API call whose replica dies during a 2026 round', () => {
       ELICIT_RELAY_WEBHOOK_HOSTS: `127.0.0.1:${hookPort}`,
       ELICIT_RELAY_WEBHOOK_SECRET: SECRET,
     };
-    h = await startMrtrHarness({ env: apiEnv });
+    h = await startMrtrHarness({ env: apiEnv, logger: logs.logger });
     api = apiOf(h, TOKEN);
   }, 60_000);
   afterAll(async () => {
@@ -66,6 +67,7 @@ describe('an API call whose replica dies during a 2026 round', () => {
   /** POST /api/v1/calls of `two_rounds` as `userId` on a replica in a child process; the call's id. */
   async function callOnDoomed(userId: string): Promise<{ id: string; doomed: CliRun }> {
     const { run: doomed, port } = await childReplica(h, apiEnv, { modern: { url: h.peer.url } });
+    logs.child(doomed);
     const created = await fetch(`http://127.0.0.1:${port}/api/v1/calls`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },

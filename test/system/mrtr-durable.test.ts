@@ -12,12 +12,13 @@ import { holdRetries } from '../support/hold-retries.js';
 import { resultText } from '../support/slack-text.js';
 import type { CliRun } from './child.js';
 import { doomedReplica } from './harness.js';
-import { cardInDm, startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
+import { cardInDm, logsOnFailure, startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
 
 describe('durable 2026 rounds across replicas', () => {
   let h: MrtrHarness;
+  const logs = logsOnFailure();
   beforeAll(async () => {
-    h = await startMrtrHarness({ replicas: 2 });
+    h = await startMrtrHarness({ replicas: 2, logger: logs.logger });
   }, 60_000);
   afterAll(() => h.close());
 
@@ -79,6 +80,7 @@ describe('durable 2026 rounds across replicas', () => {
    */
   async function askedByDoomed(userId: string, secondAt: SlackDriver) {
     const { doomed, driver } = await doomedReplica(h, { modern: { url: h.peer.url } });
+    logs.child(doomed);
     await driver.slashCommand({ userId, command: '/mcp', text: 'run modern counted {}' });
     const first = await declineOf(userId, 'First?', h.drivers[0]!);
     const second = await declineOf(userId, 'Second?', secondAt);
@@ -118,6 +120,7 @@ describe('durable 2026 rounds across replicas', () => {
     async () => {
       const hold = await holdRetries(h.peer.url);
       const { doomed, driver } = await doomedReplica(h, { modern: { url: hold.url } });
+      logs.child(doomed);
       try {
         await driver.slashCommand({ userId: 'U2', command: '/mcp', text: 'run modern counted {}' });
         // Answered through a survivor; the doomed replica holds the questions, records both answers and claims

@@ -1,6 +1,10 @@
 // The 2026 harness the MRTR system tests share: the MRTR fixture (test/fixtures/mrtr-server.ts, its own process,
 // stateless Streamable HTTP) and a bot whose server `modern` is that fixture; close() stops both.
+import { beforeEach } from 'vitest';
+import type { Logger } from '../../src/logger.js';
 import type { RecordedCall } from '../../src/standin/index.js';
+import { captureLogs, printLogsOnFailure } from '../slack/log-capture.js';
+import type { CliRun } from './child.js';
 import { startMrtrFixture, type HttpPeer } from '../mcp/peers.js';
 import { startHarness, type Harness, type HarnessOptions } from './harness.js';
 
@@ -60,4 +64,20 @@ export async function cardInDm(
   );
   const posted = h.standin.messagesIn(channel).find((m) => has(m.blocks));
   return { channel, ts: posted?.ts ?? '' };
+}
+
+/**
+ * For a describe whose replicas run in-process and in child processes: the in-process replicas' logger (debug),
+ * and `child(run)` naming the test's child replica; a failed test prints the lines both logged meanwhile, so a
+ * failure in CI's loaded run can be read afterwards.
+ */
+export function logsOnFailure(): { logger: Logger; child: (run: CliRun) => void } {
+  const logs = captureLogs('debug');
+  printLogsOnFailure(logs);
+  let child: CliRun | undefined;
+  beforeEach(({ onTestFailed }) => {
+    child = undefined;
+    onTestFailed(() => console.error(`child replica's log:\n${child?.stdout() ?? '(none)'}`));
+  });
+  return { logger: logs.logger, child: (run) => (child = run) };
 }
