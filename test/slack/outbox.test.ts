@@ -165,4 +165,26 @@ describe('Slack calls through the outbox', () => {
     expect(second).toMatchObject({ ok: true });
     expect(posts().map((c) => c.args.text)).toEqual(['first', 'second']);
   });
+
+  it('makes a card update sent without a deadline that a Retry-After pushed past its default deadline', async () => {
+    // Flood bench: an ended card's update refused once (429) near its default deadline gave up with "deadline"
+    // and the card kept showing a question that was over. The clock is moved to 0.5 s before that deadline once
+    // the update is queued; the stand-in then asks it to wait 1 s.
+    let now = Date.now();
+    const box = await startOutbox({ clock: () => now });
+    const dm = standin.dmChannelOf('U1');
+    const posted = await box.send(card(dm));
+    const ts = posted.ok ? (posted.ts ?? '') : '';
+    standin.failNext('chat.update', 'ratelimited', { retryAfterSec: 1 });
+    const update: OutboxJob = { method: 'chat.update', channel: dm, args: { ts, text: 'Answered' } };
+    const updated = await box.send(update, () => {
+      now += OUTBOX_DEFAULT_DEADLINE_MS - 500;
+    });
+    expect(updated).toMatchObject({ ok: true, ts });
+    expect(standin.calls.filter((c) => c.method === 'chat.update').map((c) => c.error)).toEqual([
+      'ratelimited',
+      undefined,
+    ]);
+    expect(standin.message(dm, ts)?.text).toBe('Answered');
+  });
 });

@@ -24,7 +24,7 @@ import {
 } from '../../redis/index.js';
 import { RelayError } from '../../relay/errors.js';
 import { settleWithin } from '../../settle.js';
-import { Waiters, isOutboxResult } from './waiters.js';
+import { Waiters, isOutboxResult, type WaitFailure } from './waiters.js';
 
 export { OUTBOX_QUEUE } from '../../redis/index.js';
 /** A Redis failure as the outbox's StoreError. */
@@ -142,6 +142,12 @@ interface Pace {
  */
 type Data = Omit<OutboxJob, 'args'> & {
   deadline: number;
+  /**
+   * Sent without a deadline: the default one runs from the call's slot, so it moves on with the slot a wait
+   * paces the call to (Retry-After, or a later call slot): a card's final update is not dropped while Slack
+   * only asks us to wait. Real errors stay bounded by OUTBOX_MAX_ATTEMPTS.
+   */
+  fromSlot?: true;
   /** Epoch ms of the call slot this job was delayed to (see conform): its next run makes the call. */
   heldUntil?: number;
 } & ({ args: OutboxArgs; settled?: undefined } | { args?: undefined; settled: OutboxResult });
@@ -210,8 +216,13 @@ export class Outbox {
     // The job id is ours, so the wait is registered before the job exists and no completion is missed.
     const id = job.key ?? randomUUID();
     const waiting = this.p.waiters.wait(id, Math.max(0, deadline - this.clock()) + WAIT_GRACE_MS);
+    const data: Data = {
+      ...job,
+      deadline,
+      ...(job.deadline === undefined ? { fromSlot: true as const } : {}),
+    };
     try {
-      await this.p.queue.add(job.method, { ...job, deadline }, { ...this.jobOptions(id), delay });
+      await this.p.queue.add(job.method, data, { ...this.jobOptions(id), delay });
       // The same key sent earlier may have finished already: no event will come, so read its result.
       if (job.key !== undefined) await this.settleFinished(id);
       queued?.();
@@ -219,11 +230,31 @@ export class Outbox {
       waiting.cancel();
       throw commandError('outbox send', err);
     }
-    const result = await waiting.result;
+    const { result, by } = await this.awaitResult(id, waiting.result, deadline, data.fromSlot === true);
     if (typeof result !== 'string') return result;
     // No answer in time (no worker running, Redis gone), BullMQ failed the job, or the outbox closed.
     this.p.logger.warn({ id, why: result }, 'outbox call did not finish');
-    return { ok: false, error: this.clock() >= deadline ? 'deadline' : 'outbox_failed' };
+    return { ok: false, error: this.clock() >= by ? 'deadline' : 'outbox_failed' };
+  }
+
+  /** Waits for job `id`, again while its deadline moved on (Data.fromSlot) and it is still to run by it. */
+  private async awaitResult(
+    id: string,
+    first: Promise<OutboxResult | WaitFailure>,
+    deadline: number,
+    movable: boolean,
+  ): Promise<{ result: OutboxResult | WaitFailure; by: number }> {
+    let result = await first;
+    let by = deadline;
+    while (result === 'timed_out' && movable) {
+      const moved = (await this.p.queue.getJob(id).catch(() => undefined))?.data.deadline;
+      if (moved === undefined || moved <= by) break;
+      by = moved;
+      const again = this.p.waiters.wait(id, Math.max(0, by - this.clock()) + WAIT_GRACE_MS);
+      await this.settleFinished(id).catch(() => undefined);
+      result = await again.result;
+    }
+    return { result, by };
   }
 
   /**
@@ -368,7 +399,7 @@ export class Outbox {
     if (waitMs <= 0) return;
     // BullMQ's delayed set is ordered by Date.now() timestamps, so this one is not the injected clock.
     const heldUntil = Date.now() + waitMs;
-    await job.updateData({ ...job.data, heldUntil });
+    await job.updateData({ ...job.data, heldUntil, deadline: this.movedDeadline(job.data, waitMs) });
     await job.moveToDelayed(heldUntil, token);
     throw new DelayedError();
   }
@@ -379,6 +410,36 @@ export class Outbox {
     await job.updateData({ method, channel, deadline, settled: result }).catch((err: unknown) => {
       this.p.logger.warn({ err, id: job.id }, 'outbox: could not drop a sent message from its job');
     });
+  }
+
+  /**
+   * A 429: later calls under the same limit queue behind the Retry-After; this one runs again once it passed,
+   * taking a fresh slot after them so it does not collide with a call already queued for that slot. A call
+   * sent without a deadline has its deadline moved on with that slot (Data.fromSlot); one with a deadline
+   * gives up when the slot is past it.
+   */
+  private async afterRetryAfter(
+    job: Job<Data, OutboxResult>,
+    token: string | undefined,
+    retryAfterMs: number,
+  ): Promise<OutboxResult> {
+    if (!job.data.fromSlot && this.clock() + retryAfterMs >= job.data.deadline) {
+      return { ok: false, error: 'deadline' };
+    }
+    const pace = this.paceOf(job.data);
+    if (pace) await this.reserve(pace, retryAfterMs);
+    const waitMs = pace ? Math.max(retryAfterMs, await this.reserve(pace, 0)) : retryAfterMs;
+    if (job.data.fromSlot)
+      await job.updateData({ ...job.data, deadline: this.movedDeadline(job.data, waitMs) });
+    // BullMQ's delayed set is ordered by Date.now() timestamps, so this one is not the injected clock.
+    await job.moveToDelayed(Date.now() + waitMs, token);
+    throw new DelayedError();
+  }
+
+  /** The deadline of a call paced `waitMs` on: moved to that slot + the default for a call sent without one. */
+  private movedDeadline(data: Data, waitMs: number): number {
+    if (!data.fromSlot) return data.deadline;
+    return Math.max(data.deadline, this.clock() + waitMs + OUTBOX_DEFAULT_DEADLINE_MS);
   }
 
   /** Gives up, or throws so BullMQ runs the job again: after Retry-After (this limit) or after backoff. */
@@ -392,17 +453,8 @@ export class Outbox {
     const retryBaseMs = this.p.opts.retryBaseMs ?? OUTBOX_RETRY_BASE_MS;
     // BullMQ's exponential backoff waits base * 2^(runs so far - 1); attemptsMade counts the earlier runs.
     const waitMs = c.retryAfterMs ?? retryBaseMs * 2 ** job.attemptsMade;
+    if (c.retryAfterMs !== undefined) return this.afterRetryAfter(job, token, c.retryAfterMs);
     if (this.clock() + waitMs >= job.data.deadline) return { ok: false, error: 'deadline' };
-    if (c.retryAfterMs !== undefined) {
-      // Later calls under the same limit queue behind the Retry-After; this one runs again once it passed.
-      // It takes a fresh slot after them, so it does not collide with a call already queued for that slot.
-      const pace = this.paceOf(job.data);
-      if (pace) await this.reserve(pace, c.retryAfterMs);
-      const waitMs = pace ? Math.max(c.retryAfterMs, await this.reserve(pace, 0)) : c.retryAfterMs;
-      // BullMQ's delayed set is ordered by Date.now() timestamps, so this one is not the injected clock.
-      await job.moveToDelayed(Date.now() + waitMs, token);
-      throw new DelayedError();
-    }
     if (job.attemptsMade + 1 >= OUTBOX_MAX_ATTEMPTS) return { ok: false, error: c.error };
     throw new RetryLater('outbox_retry', `Slack call failed (${c.error}); retrying`, { cause });
   }
