@@ -1,5 +1,6 @@
-// The Slack outbox: queue.ts is the BullMQ queue shared by every replica (rate limit, channel pacing,
-// retries, deadlines); slack-calls.ts makes the Web API calls and sorts their errors.
+// The Slack outbox: queue.ts is the BullMQ queue shared by every replica (send, wait, backlog), pacing.ts keeps
+// Slack's limits in Redis, runs.ts is one run of a call (deadline, retries, Retry-After), types.ts the calls and
+// results; slack-calls.ts makes the Web API calls and sorts their errors.
 export {
   OUTBOX_CHANNEL_PACE_MS,
   OUTBOX_DEFAULT_DEADLINE_MS,
