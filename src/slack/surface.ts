@@ -1,26 +1,15 @@
 // The Slack surface of the relay: posts the request card where the server's policy says (the person's DM, the
 // command's thread, or an approvals channel) and updates it when the question ends. Cards go through the
-// outbox (retries, Retry-After, pacing). Slack API errors propagate, never swallowed: the relay ends a question
-// whose card cannot be posted.
-import {
-  answerLines,
-  endedCard,
-  parseFormSchema,
-  reminderMessage,
-  requestCard,
-  urlCard,
-  urlCompletedCard,
-  type CardAbout,
-  type Locale,
-  type SlackMessage,
-} from '../../blocks/index.js';
+// outbox (retries, Retry-After, pacing); what a card says is built in card-content.ts. Slack API errors
+// propagate, never swallowed: the relay ends a question whose card cannot be posted.
+import { reminderMessage, type SlackMessage } from '../../blocks/index.js';
 import { systemClock, type Clock } from '../clock.js';
 import { RelayError } from '../relay/errors.js';
 import type { CardChange, PostedCards, Surface } from '../relay/relay.js';
-import { isRoundLink } from '../relay/round-links.js';
 import { cardsOf, type CardRef, type Place, type Question } from '../relay/types.js';
 import type { Outbox, OutboxJob } from './outbox/index.js';
 import { placeOfQuestion, type Audience } from './audience.js';
+import { CardContent } from './card-content.js';
 import type { Locales } from './locales.js';
 import type { SlackClients } from './workspaces.js';
 
@@ -39,6 +28,8 @@ export class SlackSurface implements Surface {
   /** DM channel ids by workspace and user id; chat.update needs the D… id, not the user id. */
   private readonly dms = new Map<string, string>();
   private readonly observers: QuestionObserver[] = [];
+  /** What the cards say (this class decides where they go and sends them). */
+  private readonly content: CardContent;
 
   constructor(
     private readonly clients: SlackClients,
@@ -47,15 +38,17 @@ export class SlackSurface implements Surface {
     /** Where each server's questions go and who may answer them. */
     readonly audience: Audience,
     /** When a card says a question ended. Default the system clock. */
-    private readonly clock: Pick<Clock, 'now'> = systemClock,
-  ) {}
+    clock: Pick<Clock, 'now'> = systemClock,
+  ) {
+    this.content = new CardContent(locales, audience, clock);
+  }
 
   /**
    * One card in each place the question goes (several multi-person DMs for many people), all at once.
    * `queued` runs once every post is in the outbox (Redis): from then on any replica's worker makes them.
    */
   async postQuestion(question: Question, queued?: () => void): Promise<PostedCards> {
-    const card = await this.cardOf(question);
+    const card = await this.content.request(question);
     const replaces = question.url?.replaces;
     if (replaces !== undefined) return this.replaceCards(question, replaces, card, queued);
     const place = placeOfQuestion(this.audience.policyOf(question.server), question);
@@ -110,25 +103,6 @@ export class SlackSurface implements Surface {
     return { cards, ...(failed ? { failure: failed.reason } : {}) };
   }
 
-  private async cardOf(question: Question): Promise<SlackMessage> {
-    const input = {
-      locale: await this.locales.of(question.userId, question.origin.teamId),
-      questionId: question.id,
-      server: question.server,
-      message: question.message,
-      deadline: question.deadline,
-      ...aboutOf(question),
-    };
-    return question.url
-      ? urlCard({
-          ...input,
-          url: question.url.url,
-          roundLink: isRoundLink(question.url.elicitationId),
-          again: question.url.replaces !== undefined,
-        })
-      : requestCard({ ...input, secretFields: secretLabels(question) });
-  }
-
   private async postCard(
     question: Question,
     card: SlackMessage,
@@ -166,8 +140,8 @@ export class SlackSurface implements Surface {
     if (change.kind === 'ended_card_waits') return;
     const card =
       change.kind === 'url_completed'
-        ? await this.completedCardOf(question)
-        : await this.endedCardOf(question, change.byUserId);
+        ? await this.content.completed(question)
+        : await this.content.ended(question, change.byUserId);
     if (!card) return;
     const kind = change.kind === 'url_completed' ? 'completed' : 'ended';
     await allOrFirstFailure(
@@ -182,33 +156,6 @@ export class SlackSurface implements Surface {
         if (!updated.ok) throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
       }),
     );
-  }
-
-  /** The ended card; undefined while the question is pending. */
-  private async endedCardOf(question: Question, byUserId?: string): Promise<SlackMessage | undefined> {
-    if (question.state === 'pending') return undefined;
-    const locale = await this.locales.of(question.userId, question.origin.teamId);
-    const answer = this.answerOf(question, locale);
-    return endedCard({
-      locale,
-      server: question.server,
-      message: question.message,
-      state: question.state,
-      reason: question.reason ?? 'timed_out',
-      mode: question.url ? 'url' : 'form',
-      at: this.clock.now(),
-      ...aboutOf(question),
-      ...(answer ? { answer } : {}),
-      ...(byUserId ? { byUserId } : {}),
-    });
-  }
-
-  private async completedCardOf(question: Question): Promise<SlackMessage> {
-    return urlCompletedCard({
-      locale: await this.locales.of(question.userId, question.origin.teamId),
-      server: question.server,
-      message: question.message,
-    });
   }
 
   /** `at` (epoch ms) tells one reminder of a question from another. */
@@ -240,13 +187,6 @@ export class SlackSurface implements Surface {
         if (!sent.ok) throw new RelayError('slack_post_failed', `reminder failed: ${sent.error}`);
       }),
     );
-  }
-
-  /** The answer's lines for an answered form, 'hidden' when the server's policy hides content. */
-  private answerOf(question: Question, locale: Locale): string[] | 'hidden' | undefined {
-    if (question.outcome?.action !== 'accept' || question.url) return undefined;
-    if (!this.audience.policyOf(question.server).showAnswers) return 'hidden';
-    return answerLines(parseFormSchema(question.requestedSchema), question.outcome.content, locale);
   }
 
   /** The person's DM channel with the bot (conversations.open once, then cached). */
@@ -309,19 +249,4 @@ function countdown(count: number, done?: () => void): () => void {
 async function allOrFirstFailure(work: Promise<void>[]): Promise<void> {
   const failed = (await Promise.allSettled(work)).find((done) => done.status === 'rejected');
   if (failed) throw failed.reason;
-}
-
-/** The server's identity and the requester, for the card's context line. */
-function aboutOf(question: Question): CardAbout {
-  return {
-    requester: question.origin.userId,
-    ...(question.serverInfo ? { serverInfo: question.serverInfo } : {}),
-  };
-}
-
-/** Labels of the form's fields that look like secrets (the card warns before the form opens). */
-function secretLabels(question: Question): string[] {
-  return parseFormSchema(question.requestedSchema)
-    .fields.filter((f) => f.secret === true)
-    .map((f) => f.label);
 }

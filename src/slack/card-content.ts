@@ -1,0 +1,98 @@
+// What a question's card says: the request card (form or URL), the ended card and the URL-completed card. The
+// surface decides where cards go and sends them; this only builds their text and blocks.
+import {
+  answerLines,
+  endedCard,
+  parseFormSchema,
+  requestCard,
+  urlCard,
+  urlCompletedCard,
+  type CardAbout,
+  type Locale,
+  type SlackMessage,
+} from '../../blocks/index.js';
+import type { Clock } from '../clock.js';
+import { isRoundLink } from '../relay/round-links.js';
+import type { Question } from '../relay/types.js';
+import type { Audience } from './audience.js';
+import type { Locales } from './locales.js';
+
+export class CardContent {
+  constructor(
+    private readonly locales: Locales,
+    /** Whether the server's policy shows answers on the ended card. */
+    private readonly audience: Audience,
+    /** When a card says a question ended. */
+    private readonly clock: Pick<Clock, 'now'>,
+  ) {}
+
+  /** The card that asks: the form's request card, or the URL card of a URL request. */
+  async request(question: Question): Promise<SlackMessage> {
+    const input = {
+      locale: await this.locales.of(question.userId, question.origin.teamId),
+      questionId: question.id,
+      server: question.server,
+      message: question.message,
+      deadline: question.deadline,
+      ...aboutOf(question),
+    };
+    return question.url
+      ? urlCard({
+          ...input,
+          url: question.url.url,
+          roundLink: isRoundLink(question.url.elicitationId),
+          again: question.url.replaces !== undefined,
+        })
+      : requestCard({ ...input, secretFields: secretLabels(question) });
+  }
+
+  /** The ended card; undefined while the question is pending. */
+  async ended(question: Question, byUserId?: string): Promise<SlackMessage | undefined> {
+    if (question.state === 'pending') return undefined;
+    const locale = await this.locales.of(question.userId, question.origin.teamId);
+    const answer = this.answerOf(question, locale);
+    return endedCard({
+      locale,
+      server: question.server,
+      message: question.message,
+      state: question.state,
+      reason: question.reason ?? 'timed_out',
+      mode: question.url ? 'url' : 'form',
+      at: this.clock.now(),
+      ...aboutOf(question),
+      ...(answer ? { answer } : {}),
+      ...(byUserId ? { byUserId } : {}),
+    });
+  }
+
+  /** The card of a URL request whose link's step is done. */
+  async completed(question: Question): Promise<SlackMessage> {
+    return urlCompletedCard({
+      locale: await this.locales.of(question.userId, question.origin.teamId),
+      server: question.server,
+      message: question.message,
+    });
+  }
+
+  /** The answer's lines for an answered form, 'hidden' when the server's policy hides content. */
+  private answerOf(question: Question, locale: Locale): string[] | 'hidden' | undefined {
+    if (question.outcome?.action !== 'accept' || question.url) return undefined;
+    if (!this.audience.policyOf(question.server).showAnswers) return 'hidden';
+    return answerLines(parseFormSchema(question.requestedSchema), question.outcome.content, locale);
+  }
+}
+
+/** The server's identity and the requester, for the card's context line. */
+function aboutOf(question: Question): CardAbout {
+  return {
+    requester: question.origin.userId,
+    ...(question.serverInfo ? { serverInfo: question.serverInfo } : {}),
+  };
+}
+
+/** Labels of the form's fields that look like secrets (the card warns before the form opens). */
+function secretLabels(question: Question): string[] {
+  return parseFormSchema(question.requestedSchema)
+    .fields.filter((f) => f.secret === true)
+    .map((f) => f.label);
+}
