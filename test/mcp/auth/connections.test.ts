@@ -2,31 +2,23 @@
 // real Redis, against the OAuth fixture and the protected Streamable HTTP fixture: begin gives an
 // authorization URL with PKCE, `resource` and a bound `state`; complete consumes the state once, exchanges the
 // code and wakes a call waiting on another replica; list and disconnect; API calls fail not_connected.
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   McpHub,
   PersonAuth,
-  PersonGrants,
-  Sealer,
-  SignInWakes,
-  TokenVault,
-  VaultConnections,
   type SignInNeeded,
+  type SignInWakes,
+  type VaultConnections,
 } from '../../../src/mcp/index.js';
-import { startOAuthServer, type OAuthServer } from '../../../src/sandbox/oauth/index.js';
-import { startProtectedServer, type ProtectedServer } from '../../fixtures/protected-server.js';
-import { deleteUnder } from '../../support/redis-cleanup.js';
-import { redisUrl, uniquePrefix } from '../../setup/context.js';
+import type { OAuthServer } from '../../../src/sandbox/oauth/index.js';
+import type { ProtectedServer } from '../../fixtures/protected-server.js';
+import { REDIRECT, SERVER, startAuthFixture, type AuthFixture } from './support.js';
 
-const REDIRECT = 'https://bot.example.com/oauth/mcp/callback';
-const SERVER = 'tracker';
 const ANN = { teamId: 'T1', userId: 'UANN' };
 
+let fixture: AuthFixture;
 let oauth: OAuthServer;
 let server: ProtectedServer;
-let prefix: string;
-const clients: Redis[] = [];
 
 /** One replica's sign-in parts: its own Redis connections and subscriber, one vault shared through Redis. */
 interface Replica {
@@ -38,20 +30,7 @@ interface Replica {
 }
 
 async function replica(): Promise<Replica> {
-  const [redis, subscriber] = [new Redis(redisUrl()), new Redis(redisUrl())];
-  clients.push(redis, subscriber);
-  const vault = new TokenVault(redis, prefix, new Sealer(Buffer.alloc(32, 7)));
-  const wakes = new SignInWakes(subscriber, redis, `${prefix}:auth:signed-in`);
-  await wakes.start();
-  const now = Date.now;
-  const grants = new PersonGrants({
-    servers: [{ name: SERVER, url: server.url.href }],
-    vault,
-    redirectUrl: REDIRECT,
-    clientName: 'elicit-relay test',
-    oneWorkspace: false,
-    now,
-  });
+  const { connections, wakes, grants } = await fixture.replica();
   const prompts: SignInNeeded[] = [];
   const listeners: ((need: SignInNeeded) => void)[] = [];
   const prompter = {
@@ -62,7 +41,7 @@ async function replica(): Promise<Replica> {
     },
   };
   return {
-    connections: new VaultConnections({ grants, vault, wakes, now }),
+    connections,
     wakes,
     prompts,
     promptedAgain: () => new Promise((resolve) => listeners.push(resolve)),
@@ -85,19 +64,11 @@ let a: Replica;
 let b: Replica;
 
 beforeAll(async () => {
-  oauth = await startOAuthServer();
-  server = await startProtectedServer(oauth);
-  prefix = uniquePrefix();
+  fixture = await startAuthFixture();
+  ({ oauth, server } = fixture);
   [a, b] = [await replica(), await replica()];
 });
-afterAll(async () => {
-  await a.wakes.stop();
-  await b.wakes.stop();
-  await server.close();
-  await oauth.close();
-  await deleteUnder(prefix);
-  await Promise.all(clients.map((client) => client.quit()));
-});
+afterAll(() => fixture.close());
 
 const whoami = (hub: McpHub, origin: { teamId: string; userId: string; callId?: string }) =>
   hub.callTool({ server: SERVER, tool: 'whoami', args: {}, origin });

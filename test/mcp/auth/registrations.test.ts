@@ -6,70 +6,26 @@
 // forgotten (or registered anew) meanwhile, and never claims a registration; when the authorization server no
 // longer knows that client (invalid_client) the shared client is forgotten and the person is told to connect
 // again (SignInError client_forgotten), and the next sign-in registers at once.
-import { Redis } from 'ioredis';
 import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
-import {
-  PersonGrants,
-  Sealer,
-  SignInError,
-  SignInWakes,
-  TokenVault,
-  VaultConnections,
-  type SignInNeeded,
-} from '../../../src/mcp/index.js';
-import { startOAuthServer, type OAuthServer } from '../../../src/sandbox/oauth/index.js';
-import { startProtectedServer, type ProtectedServer } from '../../fixtures/protected-server.js';
-import { deleteUnder } from '../../support/redis-cleanup.js';
-import { redisUrl, uniquePrefix } from '../../setup/context.js';
+import { SignInError, type SignInNeeded, type VaultConnections } from '../../../src/mcp/index.js';
+import type { OAuthServer } from '../../../src/sandbox/oauth/index.js';
+import { SERVER, startAuthFixture, type AuthFixture, type AuthReplica } from './support.js';
 
-const REDIRECT = 'https://bot.example.com/oauth/mcp/callback';
-const SERVER = 'tracker';
-
+let fixture: AuthFixture;
 let oauth: OAuthServer;
-let server: ProtectedServer;
-let prefix: string;
-const clients: Redis[] = [];
-const wakes: SignInWakes[] = [];
-const vaults: TokenVault[] = [];
-const grantsOf: PersonGrants[] = [];
-
-/** One replica's Connections: its own Redis connections, vault and grants; the key prefix is shared. */
-async function replica(): Promise<VaultConnections> {
-  const [redis, subscriber] = [new Redis(redisUrl()), new Redis(redisUrl())];
-  clients.push(redis, subscriber);
-  const vault = new TokenVault(redis, prefix, new Sealer(Buffer.alloc(32, 7)));
-  vaults.push(vault);
-  const signedIn = new SignInWakes(subscriber, redis, `${prefix}:auth:signed-in`);
-  await signedIn.start();
-  wakes.push(signedIn);
-  const grants = new PersonGrants({
-    servers: [{ name: SERVER, url: server.url.href }],
-    vault,
-    redirectUrl: REDIRECT,
-    clientName: 'elicit-relay test',
-    oneWorkspace: false,
-    now: Date.now,
-  });
-  grantsOf.push(grants);
-  return new VaultConnections({ grants, vault, wakes: signedIn, now: Date.now });
-}
-
+/** The first replica: its vault and grants are read to check what the callbacks kept. */
+let one: AuthReplica;
 let a: VaultConnections;
 let b: VaultConnections;
 
 beforeAll(async () => {
-  oauth = await startOAuthServer();
-  server = await startProtectedServer(oauth);
-  prefix = uniquePrefix();
-  [a, b] = [await replica(), await replica()];
+  fixture = await startAuthFixture();
+  oauth = fixture.oauth;
+  one = await fixture.replica();
+  a = one.connections;
+  b = (await fixture.replica()).connections;
 });
-afterAll(async () => {
-  await Promise.all(wakes.map((w) => w.stop()));
-  await server.close();
-  await oauth.close();
-  await deleteUnder(prefix);
-  await Promise.all(clients.map((client) => client.quit()));
-});
+afterAll(() => fixture.close());
 
 /** The person approves at the authorization server: the callback's parameters. */
 async function approved(need: SignInNeeded, subject: string): Promise<{ state: string; code: string }> {
@@ -116,11 +72,11 @@ const clientIdOf = (need: SignInNeeded): string => need.authorizationUrl.searchP
  */
 async function claimNowOrFail(issuer: string): Promise<unknown> {
   const behind = Date.now() - 60_000;
-  const registrations = vaults[0]?.registrations(SERVER, {
+  const registrations = one.vault.registrations(SERVER, {
     now: () => behind,
     sleep: () => Promise.reject(new Error('the registration was still claimed')),
   });
-  return registrations?.claim(issuer).then(
+  return registrations.claim(issuer).then(
     (client) => client,
     (error: unknown) => error,
   );
@@ -134,7 +90,7 @@ describe('a callback after the shared client was forgotten', () => {
     const need = await a.begin(SERVER, cleo);
     const linkClient = clientIdOf(need);
     // The shared client is forgotten in Redis (e.g. its sealed value no key opens), then registered anew.
-    await vaults[0]?.registrations(SERVER).forget(issuer(), linkClient);
+    await one.vault.registrations(SERVER).forget(issuer(), linkClient);
     const dan = { teamId: 'T1', userId: 'UDAN' };
     const danNeed = await b.begin(SERVER, dan);
     expect(clientIdOf(danNeed)).not.toBe(linkClient);
@@ -148,15 +104,15 @@ describe('a callback after the shared client was forgotten', () => {
       person: dan,
     });
     // Cleo's refreshes and revocation go with the client her tokens were issued to; Dan's with the shared one.
-    expect((await grantsOf[0]?.record(SERVER, cleo))?.client?.client_id).toBe(linkClient);
-    expect((await grantsOf[0]?.record(SERVER, dan))?.client?.client_id).toBe(clientIdOf(danNeed));
-    expect((await vaults[0]?.storage(SERVER, dan).load())?.client).toBeUndefined();
+    expect((await one.grants.record(SERVER, cleo))?.client?.client_id).toBe(linkClient);
+    expect((await one.grants.record(SERVER, dan))?.client?.client_id).toBe(clientIdOf(danNeed));
+    expect((await one.vault.storage(SERVER, dan).load())?.client).toBeUndefined();
   });
 
   it('completes with the link client while none is shared, and leaves no claim behind', async () => {
     const eve = { teamId: 'T1', userId: 'UEVE' };
     const need = await a.begin(SERVER, eve);
-    await vaults[0]?.registrations(SERVER).forget(issuer(), clientIdOf(need));
+    await one.vault.registrations(SERVER).forget(issuer(), clientIdOf(need));
     expect(await b.complete(await approved(need, 'eve@example.com'))).toEqual({
       server: SERVER,
       person: eve,
@@ -179,7 +135,7 @@ describe('a callback after the shared client was forgotten', () => {
     expect([failure.code, failure.server]).toEqual(['client_forgotten', SERVER]);
     expect(failure.message).toContain(`/mcp connect ${SERVER}`);
     // The shared client is forgotten and no claim is held: the next Connect link registers at once.
-    expect(await vaults[0]?.registrations(SERVER).find(issuer())).toBeUndefined();
+    expect(await one.vault.registrations(SERVER).find(issuer())).toBeUndefined();
     expect(await claimNowOrFail(issuer())).toBeUndefined();
     const again = await b.begin(SERVER, fay);
     expect(clientIdOf(again)).not.toBe(linkClient);
