@@ -1,5 +1,5 @@
 import type { RedisClient } from '../redis/index.js';
-import { SLOT_NEXT_LUA, SLOT_RELEASE_LUA, SLOT_RESCUE_LUA } from './slot-scripts.js';
+import { SLOT_NEXT_LUA, SLOT_RELEASE_LUA, SLOT_RESCUE_LUA, SLOT_WAKE_LUA } from './slot-scripts.js';
 
 /** The stored outcome of an accepted question once its content was dropped (see record.ts). */
 export const DROPPED_OUTCOME = '{"action":"accept","contentDropped":true}';
@@ -89,7 +89,7 @@ if ARGV[14] ~= '1' then
   local first = string.format('%d', slot * w)
   if redis.call('ZCOUNT', KEYS[3], first, '(' .. string.format('%d', (slot + 1) * w)) == 0 then
     local marker = ARGV[15] .. string.format('%d', slot)
-    emptied = redis.call('GET', marker) or ''
+    emptied = redis.call('HGET', marker, 'g') or ''
     if emptied ~= '' then redis.call('DEL', marker) end
   end
 end
@@ -99,13 +99,14 @@ return {'won', record, emptied}
 // Writes a new pending question in one step, dated by Redis TIME: the record with its expiry (timeout plus
 // retention, in case every timer is lost) and its entries in the holder's and each answerer's pending index.
 // The shared schema (store/schemas.ts) is written, or its expiry pushed to at least the record's, in the same step.
-// The question also enters the due index, and its deadline slot (store/slots.ts) gets a marker naming the gen of
-// the slot's timeout job unless it has one: the caller adds that job only when this create opened the slot.
+// The question also enters the due index, and its deadline slot (store/slots.ts) gets a marker (hash: g, the gen
+// of the slot's timeout job; w, when that job is due) unless it has one: the caller adds that job only when this
+// create opened the slot, and moves it earlier when this deadline is before w (w is lowered here).
 // KEYS[1] question hash  KEYS[2] the due index  KEYS[3..] pending zsets of the holder, the person and answerers
 // ARGV[1] timeout ms  ARGV[2] retention ms  ARGV[3] question id  ARGV[4] schema key ('' when it is inline)
 // ARGV[5] schema JSON  ARGV[6] slot marker key prefix  ARGV[7] slot width ms  ARGV[8] a fresh gen
 // ARGV[9..] the record's other field/value pairs.
-// Returns {creation time (epoch ms on the Redis clock), 1 when this create opened the slot else 0}.
+// Returns {creation time (epoch ms on the Redis clock), 1 opened the slot | 2 lowered its w | 0, the slot's gen}.
 export const CREATE_LUA = `
 local t = redis.call('TIME')
 local now = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))
@@ -117,11 +118,23 @@ if ARGV[4] ~= '' and redis.call('PTTL', ARGV[4]) < tonumber(ttl) then
   redis.call('SET', ARGV[4], ARGV[5], 'PX', ttl)
 end
 for i = 2, #KEYS do redis.call('ZADD', KEYS[i], deadline, ARGV[3]) end
-local slot = string.format('%d', math.floor(tonumber(deadline) / tonumber(ARGV[7])))
--- The marker outlives the record at most by one slot: by then every question of the slot has ended or expired.
-local markerTtl = string.format('%d', tonumber(ttl) + tonumber(ARGV[7]))
-local opened = redis.call('SET', ARGV[6] .. slot, ARGV[8], 'NX', 'PX', markerTtl)
-return {now, opened and 1 or 0}
+local width = tonumber(ARGV[7])
+local slot = math.floor(tonumber(deadline) / width)
+local marker = ARGV[6] .. string.format('%d', slot)
+local gen = redis.call('HGET', marker, 'g')
+if not gen then
+  -- The marker outlives every record of its slot: each expires by its deadline (< the slot's end) + retention.
+  local markerTtl = string.format('%d', (slot + 1) * width - tonumber(now) + tonumber(ARGV[2]))
+  redis.call('HSET', marker, 'g', ARGV[8], 'w', deadline)
+  redis.call('PEXPIRE', marker, markerTtl)
+  return {now, 1, ARGV[8]}
+end
+local w = tonumber(redis.call('HGET', marker, 'w') or deadline)
+if tonumber(deadline) < w then
+  redis.call('HSET', marker, 'w', deadline)
+  return {now, 2, gen}
+end
+return {now, 0, gen}
 `;
 
 // Reads records in one step, each with its shared schema put back. KEYS: question hashes; ARGV[1] schema key
@@ -211,6 +224,8 @@ export interface StoreScripts {
   slotRescue(...args: (string | number)[]): Promise<unknown>;
   /** SLOT_RELEASE_LUA: (markerKey, gen). */
   slotRelease(...args: string[]): Promise<unknown>;
+  /** SLOT_WAKE_LUA: (markerKey, gen). */
+  slotWake(...args: string[]): Promise<unknown>;
   /** READ_LUA: (numberOfKeys, ...questionKeys, schemaPrefix). */
   questionRead(numberOfKeys: number, ...args: string[]): Promise<unknown>;
   /** INBOX_ACK_LUA: (numberOfKeys, inboxKey, ...acceptedQuestionKeys, ...entryIds). */
@@ -234,6 +249,7 @@ export function withScripts(redis: RedisClient): RedisClient & StoreScripts {
   redis.defineCommand('slotNext', { numberOfKeys: 2, lua: SLOT_NEXT_LUA });
   redis.defineCommand('slotRescue', { numberOfKeys: 2, lua: SLOT_RESCUE_LUA });
   redis.defineCommand('slotRelease', { numberOfKeys: 1, lua: SLOT_RELEASE_LUA });
+  redis.defineCommand('slotWake', { numberOfKeys: 1, lua: SLOT_WAKE_LUA });
   redis.defineCommand('questionRead', { lua: READ_LUA });
   redis.defineCommand('inboxAck', { lua: INBOX_ACK_LUA });
   redis.defineCommand('questionAttachCard', { numberOfKeys: 1, lua: ATTACH_CARD_LUA });

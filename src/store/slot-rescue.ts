@@ -86,7 +86,7 @@ export class SlotRescue {
     const rescued: number[] = [];
     for (let i = 0; i + 1 < found.length; i += 2) {
       const [slot, gen] = [Number(found[i]), found[i + 1] ?? ''];
-      await slots.addSlot(slot, gen, now);
+      await slots.addSlot(slot, gen, now, now);
       rescued.push(slot);
     }
     if (rescued.length > 0) this.deps.logger.warn({ slots: rescued }, 'timeout slots had lost their job');

@@ -2,12 +2,12 @@
 
 // One step of a slot's timeout job (store/slots.ts): forgets the ids it has handed to onDue, then returns the
 // next batch of the slot's questions that are due on Redis TIME, or how long until the earliest one still ahead
-// is, or, when none is left, deletes the slot's marker if it still names this job's gen and returns 'done'. In
+// is (recording that deadline as the job's wake time w in the marker, in the same step: the job walks to it), or, when none is left, deletes the slot's marker if it still names this job's gen and returns 'done'. In
 // one step, so a create racing the end of the job either joins the slot before the check (and is read) or finds
 // no marker and opens a new job.
 // KEYS[1] the due index  KEYS[2] the slot's marker
 // ARGV[1] slot start ms  ARGV[2] slot width ms  ARGV[3] the job's gen  ARGV[4] batch size  ARGV[5..] ids handed over.
-// Returns {'due', ids} | {'wait', ms} | {'done'}.
+// Returns {'due', ids} | {'wait', ms, the deadline waited for} | {'done'}.
 export const SLOT_NEXT_LUA = `
 if #ARGV > 4 then redis.call('ZREM', KEYS[1], unpack(ARGV, 5)) end
 local t = redis.call('TIME')
@@ -20,8 +20,11 @@ if upto >= first then
   if #ids > 0 then return {'due', ids} end
 end
 local ahead = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], '(' .. string.format('%d', after), 'WITHSCORES', 'LIMIT', 0, 1)
-if #ahead > 0 then return {'wait', string.format('%d', tonumber(ahead[2]) - now)} end
-if redis.call('GET', KEYS[2]) == ARGV[3] then redis.call('DEL', KEYS[2]) end
+if #ahead > 0 then
+  if redis.call('HGET', KEYS[2], 'g') == ARGV[3] then redis.call('HSET', KEYS[2], 'w', ahead[2]) end
+  return {'wait', string.format('%d', tonumber(ahead[2]) - now), ahead[2]}
+end
+if redis.call('HGET', KEYS[2], 'g') == ARGV[3] then redis.call('DEL', KEYS[2]) end
 return {'done'}
 `;
 
@@ -52,7 +55,10 @@ for i = 2, #late, 2 do
   elseif not seen[slot] and used < #ARGV then
     seen[slot] = true
     used = used + 1
-    redis.call('SET', ARGV[1] .. slot, ARGV[used], 'PX', ARGV[4])
+    local marker = ARGV[1] .. slot
+    redis.call('DEL', marker)
+    redis.call('HSET', marker, 'g', ARGV[used], 'w', string.format('%d', now))
+    redis.call('PEXPIRE', marker, ARGV[4])
     rescued[#rescued + 1] = slot
     rescued[#rescued + 1] = ARGV[used]
   elseif not seen[slot] then
@@ -65,6 +71,16 @@ return {string.format('%d', now), rescued, given}
 
 // Deletes a slot's marker only while it names the given gen (a create whose job add failed). KEYS[1] marker; ARGV[1] gen.
 export const SLOT_RELEASE_LUA = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+if redis.call('HGET', KEYS[1], 'g') == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
+`;
+
+// The wake time w of a slot's job, read after the job was put back or moved (store/slots.ts): a create may have
+// lowered it meanwhile. KEYS[1] marker; ARGV[1] gen. Returns {w, or '' when the marker names another gen or is
+// gone, Redis TIME ms}.
+export const SLOT_WAKE_LUA = `
+local t = redis.call('TIME')
+local now = string.format('%d', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+if redis.call('HGET', KEYS[1], 'g') ~= ARGV[1] then return {'', now} end
+return {redis.call('HGET', KEYS[1], 'w') or '', now}
 `;

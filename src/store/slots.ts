@@ -1,12 +1,16 @@
 // Timeouts by deadline slot. Every pending question is in the due index ({q}:due, scored by deadline); time is
-// cut into slots of SLOT_MS, and each slot that has pending questions has ONE BullMQ delayed job, due at the
-// slot's end, instead of one job per question. The create script opens a slot (SET {q}:slot:<n> <gen> NX) and
-// only that create adds the job `<n>.<gen>`; the job hands every due question of its slot to onDue, and once the
-// slot is empty deletes the marker if it still names its gen (SLOT_NEXT_LUA). A finish that empties a slot
-// deletes the marker itself and the job is removed without the finish waiting on it.
+// cut into slots of SLOT_MS, and each slot that has pending questions has ONE BullMQ delayed job instead of one
+// job per question. The create script opens a slot (marker hash {q}:slot:<n>: g = gen, w = when the job is due)
+// and only that create adds the job `<n>.<gen>`, due at its own deadline. The job WALKS: it hands every due
+// question of its slot to onDue, then puts itself back for the slot's next deadline, recording it as w in the
+// same script (SLOT_NEXT_LUA); once the slot is empty it deletes the marker if it still names its gen. A create
+// whose deadline is before w lowers w in its script and moves the job earlier (changeDelay); that fails while the
+// job is active, so the job re-reads w after putting itself back and follows it (followWake). A finish that
+// empties a slot deletes the marker itself and the job is removed without the finish waiting on it.
 // Why: a BullMQ job is ~710 B of Redis plus an add and a remove script per question; a slot job is shared by
-// every question whose deadline falls in the same SLOT_MS (issue #19 goals 3-5).
-import { DelayedError, type Job, type Queue } from 'bullmq';
+// every question whose deadline falls in the same SLOT_MS, also when they are created seconds apart (issue #19
+// goals 3-5).
+import { DelayedError, ErrorCode, Job, type Queue } from 'bullmq';
 import type { Keys, RedisClient, StoreLogger } from '../redis/index.js';
 import type { Question } from '../relay/types.js';
 import { settleWithin } from '../settle.js';
@@ -16,11 +20,11 @@ import type { StoreScripts } from './scripts.js';
 import type { JobData } from './timers.js';
 
 /**
- * Width of a deadline slot, ms. A slot's job comes due at the slot's end, so a timeout fires up to this much
- * after its deadline (never before it): 10 ms is a tenth of goal 4's 100 ms p99 lateness, and still lets the
- * questions created within ~10 ms of each other with the same timeout share one job.
+ * Width of a deadline slot, ms. A slot's job is due at its earliest pending deadline (not the slot's end), so
+ * the width does not add lateness; it bounds how many deadlines one job walks through. 60 s: questions created
+ * a few a minute (the usual rate) share one job, while a slot's handful of due-index reads stay small.
  */
-export const SLOT_MS = 10;
+export const SLOT_MS = 60_000;
 /** Due question ids a slot job reads per step (one SLOT_NEXT_LUA call). */
 const SLOT_BATCH = 200;
 /** onDue calls a slot job runs at once: a burst of one slot's questions is finished this many at a time. */
@@ -42,7 +46,47 @@ function parseSlotJobId(id: string): { slot: number; gen: string } | undefined {
   return { slot: Number(id.slice(0, dot)), gen: id.slice(dot + 1) };
 }
 
-type SlotStep = ['due', string[]] | ['wait', string] | ['done'];
+type SlotStep = ['due', string[]] | ['wait', string, string] | ['done'];
+
+/** Where followWake moves the job: a delay from now, ms. */
+type MoveJob = (delayMs: number) => Promise<void>;
+
+/**
+ * After the slot's job was put back or moved to `target` (epoch ms, Redis clock): while the marker's w (lowered
+ * by a create, whose own move may have failed because the job was active, or raced this one) is before what was
+ * set, moves the job to w. Each round needs a strictly lower w, so it ends.
+ */
+async function followWake(
+  cmd: RedisClient & StoreScripts,
+  marker: string,
+  gen: string,
+  target: number,
+  move: MoveJob,
+): Promise<void> {
+  for (let set = target; ;) {
+    const [w, now] = (await cmd.slotWake(marker, gen)) as [string, string];
+    if (w === '' || Number(w) >= set) return;
+    set = Number(w);
+    await move(Math.max(0, set - Number(now)));
+  }
+}
+
+/** changeDelay refused because the job is not delayed (active, waiting) or no longer exists. */
+const activeOrGone = (err: unknown): boolean =>
+  err instanceof Error &&
+  'code' in err &&
+  (err.code === ErrorCode.JobNotInState || err.code === ErrorCode.JobNotExist);
+
+/** The create's side of a lowered w (CREATE_LUA returned 2): which slot job, and the new wake time. */
+export interface Lowered {
+  cmd: RedisClient & StoreScripts;
+  marker: string;
+  slot: number;
+  gen: string;
+  /** The create's deadline and its Redis TIME, epoch ms. */
+  deadline: number;
+  now: number;
+}
 
 /** The timeout queue's side of the slots: adding a slot's job, and removing one that a finish emptied. */
 export class SlotJobs {
@@ -61,18 +105,18 @@ export class SlotJobs {
    * was computed from (2 000 at once ended up to 7 s late, issue 15.6): so it is dated from createdAt.
    */
   async add(question: Question, gen: string): Promise<void> {
-    await this.addSlot(slotOf(question.deadline), gen, question.createdAt);
+    await this.addSlot(slotOf(question.deadline), gen, question.createdAt, question.deadline);
   }
 
-  /** The job `<slot>.<gen>`, due at the slot's end; `now` is the Redis TIME the delay is counted from. */
-  async addSlot(slot: number, gen: string, now: number): Promise<void> {
+  /** The job `<slot>.<gen>`, due at `dueAt`; `now` is the Redis TIME the delay is counted from (epoch ms). */
+  async addSlot(slot: number, gen: string, now: number, dueAt: number): Promise<void> {
     await this.queue.add(
       'timeout',
       {},
       {
         jobId: slotJobId(slot, gen),
         timestamp: now,
-        delay: Math.max(0, (slot + 1) * SLOT_MS - now),
+        delay: Math.max(0, dueAt - now),
         // The handler is idempotent (finish is a CAS), so retrying a failed run is always safe.
         attempts: 5,
         backoff: { type: 'exponential', delay: 1_000 },
@@ -80,6 +124,23 @@ export class SlotJobs {
         removeOnFail: { age: this.retentionSec },
       },
     );
+  }
+
+  /**
+   * Moves the slot's job earlier, to a create's deadline that lowered its w. A job that is active (its processor
+   * re-reads w after putting it back) or gone (its slot was emptied or rescued) refuses: nothing to do then. Any
+   * other failure leaves the job at its old w, so the question times out late, never not at all: logged.
+   */
+  async moveEarlier({ cmd, marker, slot, gen, deadline, now }: Lowered): Promise<void> {
+    const job = new Job(this.queue, 'timeout', {}, {}, slotJobId(slot, gen));
+    const move: MoveJob = (delayMs) => job.changeDelay(delayMs);
+    try {
+      await move(Math.max(0, deadline - now));
+      await followWake(cmd, marker, gen, deadline, move);
+    } catch (err) {
+      if (!activeOrGone(err))
+        this.logger.warn({ err, slot, gen }, 'slot job not moved to an earlier deadline');
+    }
   }
 
   /**
@@ -105,6 +166,7 @@ export interface SlotHandlerDeps {
   /** Questions whose onDue runs here (Finisher.timeoutJobHere). */
   runningHere: Set<string>;
   onDue: (questionId: string) => Promise<void>;
+  logger?: StoreLogger;
 }
 
 /**
@@ -131,10 +193,21 @@ export function slotHandler(deps: SlotHandlerDeps) {
       else ({ handed, retryAfterMs } = await handOver(deps, step[1]));
       if (retryAfterMs > 0) {
         await job.moveToDelayed(Date.now() + retryAfterMs, token);
+        if (step[0] === 'wait') await follow(deps, job, marker, slot.gen, Number(step[2]));
         throw new DelayedError();
       }
     }
   };
+}
+
+/** followWake for a job its processor just put back to `target`; a failure leaves it there (late, not lost). */
+async function follow(deps: SlotHandlerDeps, job: Job<JobData>, marker: string, gen: string, target: number) {
+  try {
+    await followWake(deps.cmd, marker, gen, target, (delayMs) => job.changeDelay(delayMs));
+  } catch (err) {
+    if (!activeOrGone(err))
+      deps.logger?.warn({ err, job: job.id }, 'slot job not moved to a lowered wake time');
+  }
 }
 
 /**

@@ -63,8 +63,9 @@ export class TimerWork {
   }
 
   async startTimeouts(onDue: (questionId: string) => Promise<void>): Promise<void> {
-    const { cmd, keys } = this.deps;
-    await this.timers.start(TIMEOUT_QUEUE, slotHandler({ cmd, keys, runningHere: this.runningHere, onDue }));
+    const { cmd, keys, logger } = this.deps;
+    const handler = slotHandler({ cmd, keys, runningHere: this.runningHere, onDue, logger });
+    await this.timers.start(TIMEOUT_QUEUE, handler);
     this.rescue.start();
   }
 

@@ -20,7 +20,7 @@ import { addReminders, removeReminders } from './reminders.js';
 import { shareSchema } from './schemas.js';
 import type { StoreScripts } from './scripts.js';
 import { SLOT_RELEASE_LUA } from './slot-scripts.js';
-import { SLOT_MS, newGen, slotOf, type SlotJobs } from './slots.js';
+import { SLOT_MS, newGen, slotOf, type Lowered, type SlotJobs } from './slots.js';
 
 /** Approximate cap on an inbox stream, so a holder that never reads cannot grow it without bound. */
 const INBOX_MAX_LEN = 10_000;
@@ -73,7 +73,8 @@ export async function writeQuestion(
   try {
     if (opts.rateLimit) await admit(c.cmd, c.keys, q.server, opts.rateLimit);
     const remindAt = opts.remindAt ?? [];
-    const { question, opened } = await writeRecord(c, q, remindAt.length);
+    const { question, opened, lowered } = await writeRecord(c, q, remindAt.length);
+    if (lowered !== undefined) await c.slots.moveEarlier(lowered);
     await addTimers(c, question, opened, remindAt);
     return question;
   } catch (err) {
@@ -83,13 +84,14 @@ export async function writeQuestion(
 
 /**
  * The record and its index entries (CREATE_LUA), dated by Redis TIME in the same step; `opened` is the gen of
- * the slot marker this create set, when its deadline slot had no timeout job yet.
+ * the slot marker this create set, when its deadline slot had no timeout job yet; `lowered` is set when its
+ * deadline is before the slot job's wake time, which the script lowered (the job is to be moved earlier).
  */
 async function writeRecord(
   c: Collaborators,
   q: NewQuestion,
   reminders: number,
-): Promise<{ question: Question; opened: string | undefined }> {
+): Promise<{ question: Question; opened: string | undefined; lowered: Lowered | undefined }> {
   const { cmd, keys: k } = c;
   const holder = q.client === undefined ? c.holderId : DETACHED_HOLDER;
   // createdAt and deadline are placeholders here: the script writes them from Redis TIME.
@@ -119,10 +121,16 @@ async function writeRecord(
     ...Object.entries(fields).flat(),
   ];
   const reply = await cmd.questionCreate(1 + zsets.length, k.question(question.id), ...zsets, ...args);
-  const [createdAt, opened] = reply as [string, number];
+  const [createdAt, state, slotGen] = reply as [string, number, string];
   const now = Number(createdAt);
   const created = { ...question, createdAt: now, deadline: now + q.timeoutMs };
-  return { question: created, opened: opened === 1 ? gen : undefined };
+  const n = slotOf(created.deadline);
+  const lowered = { cmd, marker: k.slot(String(n)), slot: n, gen: slotGen, deadline: created.deadline, now };
+  return {
+    question: created,
+    opened: state === 1 ? gen : undefined,
+    lowered: state === 2 ? lowered : undefined,
+  };
 }
 
 export async function finishQuestion(

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Question } from '../../src/relay/types.js';
-import { Queue } from 'bullmq';
+import { Queue, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
 import { TIMEOUT_QUEUE, keys } from '../../src/redis/index.js';
 import { MAX_RESCUES } from '../../src/store/slot-rescue.js';
-import { slotOf } from '../../src/store/slots.js';
-import { uniquePrefix } from '../setup/context.js';
+import { withScripts } from '../../src/store/scripts.js';
+import { SLOT_MS, slotHandler, slotOf } from '../../src/store/slots.js';
+import type { JobData } from '../../src/store/timers.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
 import {
   collector,
   newQuestion,
@@ -14,6 +17,13 @@ import {
   redisTimeMs,
   scanAll,
 } from './helpers.js';
+
+/** Waits, when the slot of deadlines up to `ms` ahead would end within them, for the next slot to start. */
+async function slotRoom(redis: Redis, ms: number): Promise<void> {
+  const now = await redisTimeMs(redis);
+  const left = (slotOf(now) + 1) * SLOT_MS - now;
+  if (left <= ms) await new Promise((resolve) => setTimeout(resolve, left + 1));
+}
 
 describe('timeouts', () => {
   it('fires onDue once the deadline has passed, never before, and its cancel reaches the holder', async () => {
@@ -48,8 +58,8 @@ describe('timeouts', () => {
     const prefix = uniquePrefix();
     const creator = await openStore(prefix, 'holder-a');
     const redis = rawRedis();
+    await slotRoom(redis, 2_000);
     const answered = await creator.create(newQuestion({ timeoutMs: 200 }));
-    const open = await creator.create(newQuestion({ timeoutMs: 400 }));
     const slotJobs = (q: Question) => scanAll(redis, `${prefix}:{bull}:timeouts:${slotOf(q.deadline)}.*`);
     expect(await slotJobs(answered)).toHaveLength(1);
 
@@ -58,9 +68,10 @@ describe('timeouts', () => {
     await creator.close();
     expect(await slotJobs(answered)).toEqual([]);
     expect(await redis.exists(keys(prefix).slot(String(slotOf(answered.deadline))))).toBe(0);
-    expect(await slotJobs(open)).toHaveLength(1);
 
     const store = await openStore(prefix, 'holder-b');
+    const open = await store.create(newQuestion({ timeoutMs: 400 }));
+    expect(await slotJobs(open)).toHaveLength(1);
     const due = collector<string>();
     await store.startTimeouts((id) => Promise.resolve(due.push(id)));
     // The answered question was due first; had it stayed in the due index, it would be ahead of this one.
@@ -87,6 +98,100 @@ describe('timeouts', () => {
     expect((await ended.next(asked.length)).sort()).toEqual(asked.map((q) => q.id).sort());
     expect(await redis.zcard(keys(prefix).due)).toBe(0);
     expect(await scanAll(redis, keys(prefix).slot('*'))).toEqual([]);
+  });
+
+  it('gives questions created apart, with deadlines apart in one slot, one job that walks to each', async () => {
+    const prefix = uniquePrefix();
+    const store = await openStore(prefix, 'holder-a');
+    const redis = rawRedis();
+    await slotRoom(redis, 2_000);
+    const asked: Question[] = [];
+    // Deadlines ~100 ms apart, and created one after another: with 10 ms slots each had its own job.
+    for (const timeoutMs of [300, 400, 500, 600, 700])
+      asked.push(await store.create(newQuestion({ timeoutMs })));
+    expect(new Set(asked.map((q) => slotOf(q.deadline))).size).toBe(1);
+    expect(await redis.zcard(`${prefix}:{bull}:timeouts:delayed`)).toBe(1);
+
+    const ended = collector<{ id: string; at: number }>();
+    await store.startTimeouts(async (id) => {
+      const at = await redisTimeMs(redis);
+      if ((await store.finish(id, { action: 'cancel' }, 'timed_out')).won) ended.push({ id, at });
+    });
+    const fired = await ended.next(asked.length);
+    expect(fired.map((f) => f.id)).toEqual(asked.map((q) => q.id));
+    for (const [i, q] of asked.entries()) expect(fired[i]?.at).toBeGreaterThanOrEqual(q.deadline);
+    expect(await redis.zcard(keys(prefix).due)).toBe(0);
+    expect(await scanAll(redis, keys(prefix).slot('*'))).toEqual([]);
+  });
+
+  it('times out a shorter question created after a longer one in the same slot at its own deadline', async () => {
+    const prefix = uniquePrefix();
+    const store = await openStore(prefix, 'holder-a');
+    const redis = rawRedis();
+    await slotRoom(redis, 8_000);
+    const longer = await store.create(newQuestion({ timeoutMs: 5_000 }));
+    const shorter = await store.create(newQuestion({ timeoutMs: 300 }));
+    expect(slotOf(shorter.deadline)).toBe(slotOf(longer.deadline));
+    expect(await redis.zcard(`${prefix}:{bull}:timeouts:delayed`)).toBe(1);
+
+    const due = collector<{ id: string; at: number }>();
+    await store.startTimeouts(async (id) => {
+      const at = await redisTimeMs(redis);
+      if ((await store.finish(id, { action: 'cancel' }, 'timed_out')).won) due.push({ id, at });
+    });
+    const [fired] = await due.next(1);
+    expect(fired?.id).toBe(shorter.id);
+    expect(fired?.at).toBeGreaterThanOrEqual(shorter.deadline);
+    // Not at the longer one's deadline, where the slot's job was due before the create moved it.
+    expect(fired?.at).toBeLessThan(longer.deadline);
+  });
+
+  it('follows a wake time lowered while its job was active (a create racing the job putting itself back)', async () => {
+    const prefix = uniquePrefix();
+    const store = await openStore(prefix, 'holder-a');
+    const redis = rawRedis();
+    await slotRoom(redis, 8_000);
+    const first = await store.create(newQuestion({ timeoutMs: 200 }));
+    const longer = await store.create(newQuestion({ timeoutMs: 5_000 }));
+    const due = collector<{ id: string; at: number }>();
+    const onDue = async (id: string) => {
+      const at = await redisTimeMs(redis);
+      if ((await store.finish(id, { action: 'cancel' }, 'timed_out')).won) due.push({ id, at });
+    };
+    const handler = slotHandler({
+      cmd: withScripts(rawRedis()),
+      keys: keys(prefix),
+      runningHere: new Set(),
+      onDue,
+    });
+    const raced = collector<Question>();
+    const connection = new Redis(redisUrl(), { maxRetriesPerRequest: null });
+    // The processor's steps, driven: after its step found `longer` ahead (w = its deadline) and before it puts
+    // the job back, a create lowers w; that create's own move fails (the job is active).
+    const worker = new Worker(
+      TIMEOUT_QUEUE,
+      (job: Job<JobData>, token?: string) => {
+        const moveToDelayed = job.moveToDelayed.bind(job);
+        job.moveToDelayed = async (at: number, t?: string) => {
+          if (raced.values.length === 0) raced.push(await store.create(newQuestion({ timeoutMs: 300 })));
+          await moveToDelayed(at, t);
+        };
+        return handler(job, token);
+      },
+      { connection, prefix: keys(prefix).bullPrefix },
+    );
+    try {
+      const [[firstFired], [racer]] = [await due.next(1), await raced.next(1)];
+      expect(firstFired?.id).toBe(first.id);
+      expect(slotOf(racer?.deadline ?? 0)).toBe(slotOf(longer.deadline));
+      const [, fired] = await due.next(2);
+      expect(fired?.id).toBe(racer?.id);
+      expect(fired?.at).toBeGreaterThanOrEqual(racer?.deadline ?? Infinity);
+      expect(fired?.at).toBeLessThan(longer.deadline);
+    } finally {
+      await worker.close();
+      await connection.quit();
+    }
   });
 
   it('gives a slot whose job was lost a new one, so its questions still time out (the rescue)', async () => {
