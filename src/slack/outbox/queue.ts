@@ -36,19 +36,6 @@ import {
 import { Waiters, isOutboxResult, type WaitFailure } from './waiters.js';
 
 export { OUTBOX_QUEUE } from '../../redis/index.js';
-export {
-  OUTBOX_CHANNEL_PACE_MS,
-  OUTBOX_DEFAULT_DEADLINE_MS,
-  OUTBOX_MAX_ATTEMPTS,
-  OUTBOX_RETRY_BASE_MS,
-  type Classified,
-  type OutboxArgs,
-  type OutboxHandler,
-  type OutboxJob,
-  type OutboxMethod,
-  type OutboxOptions,
-  type OutboxResult,
-} from './types.js';
 /** A Redis failure as the outbox's StoreError. */
 const rethrowAs =
   (what: string) =>

@@ -2,7 +2,7 @@
 // The WebClient must be built with `rejectRateLimitedCalls: true` and `retryConfig: { retries: 0 }`: otherwise
 // it sleeps out a 429 itself (holding the worker) and the outbox never sees the Retry-After.
 import { webApi } from '@slack/bolt';
-import type { Classified, OutboxHandler, OutboxJob } from './queue.js';
+import type { Classified, OutboxHandler, OutboxJob } from './types.js';
 import { RelayError } from '../../relay/errors.js';
 import type { SlackClients } from '../workspaces.js';
 

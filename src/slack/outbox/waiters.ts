@@ -3,7 +3,7 @@
 // listener to the one Queue per waiting call, so a flood of cards (posts paced 1/s per channel, each send
 // waiting for its ts) passed Node's limit of 10 and warned MaxListenersExceededWarning (issue 15.13).
 import type { QueueEvents } from 'bullmq';
-import type { OutboxResult } from './queue.js';
+import type { OutboxResult } from './types.js';
 
 /** Why a wait ended without the call's result. */
 export type WaitFailure = 'failed' | 'timed_out' | 'closed';
