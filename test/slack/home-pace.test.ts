@@ -2,7 +2,6 @@
 // it (rateLimits: true): 24 people's Home tabs refreshed at once (past the tier's burst of 20) and a run of
 // changes for one person all land with no publish refused; the one person's changes are coalesced into a
 // bounded number of publishes, the last showing the final state. Counts and contents only: no assertion on time.
-import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HomeTab } from '../../src/slack/home.js';
 import { Outbox } from '../../src/slack/outbox/index.js';
@@ -10,17 +9,9 @@ import type { AnswerRecord } from '../../src/slack/state/index.js';
 import { singleWorkspace } from '../../src/slack/workspaces.js';
 import { startSlackStandin, type RecordedCall, type SlackStandin } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { quiet, standinClient } from './standin-client.js';
 
 const BOT_TOKEN = 'xoxb-home-pace';
-const quiet = { warn: () => undefined, info: () => undefined };
-const silent: webApi.Logger = {
-  ...quiet,
-  debug: () => undefined,
-  error: () => undefined,
-  setLevel: () => undefined,
-  getLevel: () => webApi.LogLevel.ERROR,
-  setName: () => undefined,
-};
 
 let standin: SlackStandin;
 let outbox: Outbox;
@@ -41,12 +32,7 @@ const answer = (version: number): AnswerRecord => ({
 
 beforeEach(async () => {
   standin = await startSlackStandin({ botToken: BOT_TOKEN, rateLimits: true });
-  const client = new webApi.WebClient(BOT_TOKEN, {
-    slackApiUrl: standin.apiUrl,
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
-    logger: silent,
-  });
+  const client = standinClient(standin, BOT_TOKEN);
   outbox = await Outbox.open({ url: redisUrl(), prefix: uniquePrefix(), logger: quiet });
   versions.clear();
   errors.length = 0;

@@ -3,7 +3,7 @@
 // sent; when something else used a channel's allowance, the refused post waits its Retry-After and lands; and
 // posts that became due while no worker ran go out one by one, not all at once. Counts and orders only: no
 // assertion on time.
-import { webApi } from '@slack/bolt';
+import type { webApi } from '@slack/bolt';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keys } from '../../src/redis/index.js';
@@ -11,17 +11,9 @@ import { singleWorkspace } from '../../src/slack/workspaces.js';
 import { Outbox, classifySlackError, slackHandler, type OutboxJob } from '../../src/slack/outbox/index.js';
 import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { quiet, standinClient } from './standin-client.js';
 
 const BOT_TOKEN = 'xoxb-outbox-limits';
-const quiet = { warn: () => undefined, info: () => undefined };
-const silent: webApi.Logger = {
-  ...quiet,
-  debug: () => undefined,
-  error: () => undefined,
-  setLevel: () => undefined,
-  getLevel: () => webApi.LogLevel.ERROR,
-  setName: () => undefined,
-};
 
 let standin: SlackStandin;
 let client: webApi.WebClient;
@@ -29,12 +21,7 @@ let outbox: Outbox;
 
 beforeEach(async () => {
   standin = await startSlackStandin({ botToken: BOT_TOKEN, rateLimits: true });
-  client = new webApi.WebClient(BOT_TOKEN, {
-    slackApiUrl: standin.apiUrl,
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
-    logger: silent,
-  });
+  client = standinClient(standin, BOT_TOKEN);
   outbox = await Outbox.open({ url: redisUrl(), prefix: uniquePrefix(), logger: quiet });
   await outbox.start(slackHandler(singleWorkspace(client)), classifySlackError);
 });

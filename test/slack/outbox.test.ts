@@ -5,19 +5,10 @@ import { classifySlackError, slackHandler } from '../../src/slack/outbox/index.j
 import { type RecordedCall, type SlackStandin, startSlackStandin } from '../../src/standin/index.js';
 import { OUTBOX_DEFAULT_DEADLINE_MS, Outbox, type OutboxJob } from '../../src/slack/outbox/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { quiet, standinClient } from './standin-client.js';
 
 const BOT_TOKEN = 'xoxb-outbox-test';
 const RETRY_BASE_MS = 200;
-const quiet = { warn: () => undefined, info: () => undefined };
-/** WebClient logs each refused call at error level; these refusals are the point of the tests. */
-const silent: webApi.Logger = {
-  ...quiet,
-  debug: () => undefined,
-  error: () => undefined,
-  setLevel: () => undefined,
-  getLevel: () => webApi.LogLevel.ERROR,
-  setName: () => undefined,
-};
 
 let standin: SlackStandin;
 let client: webApi.WebClient;
@@ -25,12 +16,7 @@ let outbox: Outbox | undefined;
 
 beforeEach(async () => {
   standin = await startSlackStandin({ botToken: BOT_TOKEN });
-  client = new webApi.WebClient(BOT_TOKEN, {
-    slackApiUrl: standin.apiUrl,
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
-    logger: silent,
-  });
+  client = standinClient(standin, BOT_TOKEN);
 });
 afterEach(async () => {
   await outbox?.close();
