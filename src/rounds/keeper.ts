@@ -28,17 +28,27 @@ export function roundKeeper(opts: KeeperOptions): DurableRounds {
     answered: async (id, round, key, answer) =>
       (await store.answer(id, round, key, answer, claim())) === 'claimed',
     hold: (id) => {
+      let released = false;
       let cancel = (): void => undefined;
-      const renew = (): void => {
-        cancel = clock.schedule(() => {
-          store.renew(id, claim()).then(
-            (held) => held && renew(),
-            (err: unknown) => logger.warn({ err, round: id }, 'round claim not renewed; retrying'),
-          );
-        }, leaseMs / 3);
+      const schedule = (): void => {
+        cancel = clock.schedule(() => void renewOnce(), leaseMs / 3);
       };
-      renew();
-      return () => cancel();
+      // A failed renewal (Redis away for a moment) is tried again at the next third: the claim still holds for
+      // the rest of its lease, and the store only answers false once it is really gone (taken over or done).
+      const renewOnce = async (): Promise<void> => {
+        try {
+          if (!(await store.renew(id, claim()))) return;
+        } catch (err) {
+          logger.warn({ err, round: id }, 'round claim not renewed; retrying');
+        }
+        // Released while the renewal was out: arming again would renew a claim nobody holds any more.
+        if (!released) schedule();
+      };
+      schedule();
+      return () => {
+        released = true;
+        cancel();
+      };
     },
     finished: async (id) => {
       await store.finish(id, claimant);

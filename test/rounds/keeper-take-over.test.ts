@@ -87,6 +87,23 @@ describe('round keeper', () => {
     expect((await store.get(id))?.leaseUntil).toBe(start + (ROUND_LEASE_MS * 5) / 3);
   });
 
+  it('renews no more once released while a renewal was on its way', async () => {
+    const clock = manualClock();
+    const store = new MemoryRoundStore();
+    const keeper = roundKeeper({ store, claimant: 'r1', clock, logger: silent });
+    const id = await keeper.open(round);
+    await keeper.answered(id, 1, 'a', { action: 'decline' });
+    const release = keeper.hold(id);
+    // The renewal's timer runs (its store call is out) and the retry is answered before the store answers.
+    const advanced = clock.advance(ROUND_LEASE_MS / 3);
+    release();
+    await advanced;
+    const renewedUntil = clock.now() + ROUND_LEASE_MS;
+    expect((await store.get(id))?.leaseUntil).toBe(renewedUntil);
+    await clock.advance(ROUND_LEASE_MS);
+    expect((await store.get(id))?.leaseUntil).toBe(renewedUntil);
+  });
+
   it('stops renewing once another replica took the claim over', async () => {
     const clock = manualClock();
     const shared = new MemoryRounds();

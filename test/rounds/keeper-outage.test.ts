@@ -1,0 +1,124 @@
+// The round keeper against a real Redis that goes away for a moment: a renewal that fails is tried again at the
+// next third of the lease, so a claim whose retry is still out is kept, not left to lapse after one error.
+// Time is a hand-fired clock; each renewal's end is awaited through the store, never slept for.
+import { once } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DurableRound } from '../../src/mcp/index.js';
+import { RedisConnections, endClient, keys, type RedisClient } from '../../src/redis/index.js';
+import { ROUND_LEASE_MS, RedisRoundStore, roundKeeper, type Claim } from '../../src/rounds/index.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { recordingLogger } from '../store/helpers.js';
+import { startProxy, type TcpProxy } from '../store/tcp-proxy.js';
+import { deleteUnder } from '../support/redis-cleanup.js';
+
+/** Timers fired by the test: fire() moves time to the earliest and runs it. */
+function handClock(start = 1_000_000) {
+  let now = start;
+  const timers = new Set<{ at: number; fn: () => void }>();
+  return {
+    now: () => now,
+    schedule: (fn: () => void, ms: number) => {
+      const timer = { at: now + ms, fn };
+      timers.add(timer);
+      return () => void timers.delete(timer);
+    },
+    armed: () => timers.size,
+    fire(): void {
+      const next = [...timers].sort((a, b) => a.at - b.at)[0];
+      if (next === undefined) throw new Error('no timer armed');
+      timers.delete(next);
+      now = next.at;
+      next.fn();
+    },
+  };
+}
+
+/** Lets the callbacks of a promise just settled run (the keeper's own, after the store answered). */
+const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** The Redis store, telling the test when each renewal has been answered (or failed). */
+class WatchedStore extends RedisRoundStore {
+  private waiters: (() => void)[] = [];
+  renewed(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+  override async renew(id: string, claim: Claim): Promise<boolean> {
+    try {
+      return await super.renew(id, claim);
+    } finally {
+      for (const wake of this.waiters.splice(0)) wake();
+    }
+  }
+}
+
+const round: DurableRound = {
+  server: 'modern',
+  tool: 'counted',
+  args: { n: 1 },
+  origin: { userId: 'U1' },
+  requestState: 'sealed',
+  requests: [{ key: 'a', request: { method: 'elicitation/create' } }],
+  round: 1,
+  deadline: Date.now() + 600_000,
+};
+
+let proxy: TcpProxy | undefined;
+const clients: RedisClient[] = [];
+const prefixes: string[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => endClient(client, true)));
+  await proxy?.close();
+  await Promise.all(prefixes.splice(0).map((prefix) => deleteUnder(prefix)));
+});
+
+async function client(url: string, prefix: string, name: string): Promise<RedisClient> {
+  const connections = new RedisConnections({ url }, recordingLogger());
+  const opened = await connections.command(keys(prefix).connectionName('rounds', name));
+  clients.push(opened);
+  return opened;
+}
+
+describe('round keeper during a Redis outage', () => {
+  it('goes on renewing a held claim after a renewal failed, and keeps it once Redis is back', async () => {
+    const prefix = uniquePrefix();
+    prefixes.push(prefix);
+    proxy = await startProxy(redisUrl());
+    const viaProxy = await client(proxy.url, prefix, 'keeper');
+    const store = new WatchedStore({ redis: viaProxy, keys: keys(prefix) });
+    const direct = new RedisRoundStore({
+      redis: await client(redisUrl(), prefix, 'look'),
+      keys: keys(prefix),
+    });
+    const clock = handClock();
+    const logger = recordingLogger();
+    const keeper = roundKeeper({ store, claimant: 'r1', clock, logger });
+    const id = await keeper.open(round);
+    expect(await keeper.answered(id, 1, 'a', { action: 'decline' })).toBe(true);
+    const release = keeper.hold(id);
+
+    await proxy.cut();
+    const failed = store.renewed();
+    clock.fire();
+    await failed;
+    await settled();
+    expect(logger.logged.map((l) => l.msg)).toEqual(['round claim not renewed; retrying']);
+    // One failure leaves the claim with two thirds of its lease: the next renewal is armed.
+    expect(clock.armed()).toBe(1);
+
+    const ready = once(viaProxy, 'ready');
+    await proxy.restore();
+    await ready;
+    const renewed = store.renewed();
+    clock.fire();
+    await renewed;
+    await settled();
+    expect(await direct.get(id)).toMatchObject({
+      status: 'claimed',
+      claimant: 'r1',
+      leaseUntil: clock.now() + ROUND_LEASE_MS,
+    });
+    expect(clock.armed()).toBe(1);
+    release();
+    expect(clock.armed()).toBe(0);
+  });
+});
