@@ -3,17 +3,13 @@
 // must be logged and the bot keep serving; before, it threw ERR_HTTP_HEADERS_SENT from the reply timer, an
 // unhandled rejection that killed the process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViewSubmitAction } from '@slack/bolt';
 import type { RelayStore } from '../../src/relay/relay.js';
 import type { Question } from '../../src/relay/types.js';
-import { submitForm } from '../../src/slack/listeners/views/form.js';
 import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
-import { uniquePrefix } from '../setup/context.js';
-import { answeringWith, manualClock } from '../support/answering.js';
-import { startBoltApp, viewSubmission, type RunningBoltApp } from './support.js';
+import { manualClock } from '../support/answering.js';
+import { startFormApp, viewSubmission, type RunningBoltApp } from './support.js';
 
 const BOT_TOKEN = 'xoxb-late-ack';
-const SECRET = 'late-ack-signing-secret';
 const CALLBACK = 'late_ack_form';
 
 /** The question's reads, held until `answer()`: Redis answering late. */
@@ -50,20 +46,13 @@ describe('a late ack', () => {
 
   beforeAll(async () => {
     standin = await startSlackStandin({ botToken: BOT_TOKEN });
-    const answering = answeringWith(
-      { store: reads, relay: { end: () => Promise.reject(new Error('nothing is answered here')) }, clock },
-      { review: 'never', onClose: 'cancel' },
-    );
-    app = await startBoltApp({
+    app = await startFormApp({
       standin,
       botToken: BOT_TOKEN,
-      signingSecret: SECRET,
-      prefix: uniquePrefix(),
       holderId: 'late-ack',
-      listen: (slack) =>
-        slack.app.view<ViewSubmitAction>(CALLBACK, (args) =>
-          submitForm(args, { answering, surface: slack.surface }),
-        ),
+      callbackId: CALLBACK,
+      store: reads,
+      clock,
     });
   });
   afterAll(async () => {

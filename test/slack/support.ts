@@ -1,10 +1,15 @@
 // The bot's Bolt app as the Slack listener tests run it: HTTP mode against Slack's stand-in with a bot token,
 // its logs captured, its outbox and state in the run's Redis under `prefix`, and the test's own listeners added
-// (`listen`) before it starts on a free port.
+// (`listen`) before it starts on a free port; or one serving only a form's submit (`startFormApp`).
+import type { ViewSubmitAction } from '@slack/bolt';
+import type { AnsweringOptions } from '../../src/answering/service.js';
+import type { RelayClock } from '../../src/relay/relay.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
 import { Outbox, SlackState } from '../../src/slack/index.js';
+import { submitForm } from '../../src/slack/listeners/views/form.js';
 import { SlackDriver, VERIFICATION_TOKEN, type SlackStandin } from '../../src/standin/index.js';
-import { redisUrl } from '../setup/context.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { answeringWith } from '../support/answering.js';
 import { captureLogs, type CapturedLogs } from './log-capture.js';
 
 export interface BoltAppOptions {
@@ -53,6 +58,41 @@ export async function startBoltApp(options: BoltAppOptions): Promise<RunningBolt
     await state.close();
   };
   return { slack, driver, logs, close };
+}
+
+export interface FormAppOptions {
+  standin: SlackStandin;
+  botToken: string;
+  /** This replica's name; its signing secret is named after it. */
+  holderId: string;
+  /** The form's callback_id the submit listener serves. */
+  callbackId: string;
+  /** The question's reads as the answering service makes them. */
+  store: AnsweringOptions['store'];
+  clock: RelayClock;
+}
+
+/**
+ * A Bolt app serving only a form's submit (`submitForm`) over an Answering whose reads are `store`: no review,
+ * closing cancels, and nothing may end (these tests' questions are gone, or read late).
+ */
+export function startFormApp(options: FormAppOptions): Promise<RunningBoltApp> {
+  const { standin, botToken, holderId, callbackId, store, clock } = options;
+  const answering = answeringWith(
+    { store, relay: { end: () => Promise.reject(new Error('nothing is answered here')) }, clock },
+    { review: 'never', onClose: 'cancel' },
+  );
+  return startBoltApp({
+    standin,
+    botToken,
+    signingSecret: `${holderId}-signing-secret`,
+    prefix: uniquePrefix(),
+    holderId,
+    listen: (slack) =>
+      slack.app.view<ViewSubmitAction>(callbackId, (args) =>
+        submitForm(args, { answering, surface: slack.surface }),
+      ),
+  });
 }
 
 /** A view_submission payload as Slack sends it: `userId` submits `view` (its id, callback, metadata, state). */

@@ -3,17 +3,12 @@
 // has not cached that person: in the open-loop bench, every submit). A view that names no language (drawn
 // before views said it) still asks, as before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ViewSubmitAction } from '@slack/bolt';
 import { FORM_CALLBACK, formModal, parseFormSchema } from '../../blocks/index.js';
 import { systemClock } from '../../src/clock.js';
-import { submitForm } from '../../src/slack/listeners/views/form.js';
 import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
-import { uniquePrefix } from '../setup/context.js';
-import { answeringWith } from '../support/answering.js';
-import { startBoltApp, viewSubmission, type RunningBoltApp } from './support.js';
+import { startFormApp, viewSubmission, type RunningBoltApp } from './support.js';
 
 const BOT_TOKEN = 'xoxb-view-locale';
-const SECRET = 'view-locale-signing-secret';
 /** Slack says this person reads Chinese; everyone else gets the stand-in's default (English). */
 const CHINESE_READER = 'U0ZHREADER';
 const CHINESE = /[\u4e00-\u9fff]/;
@@ -39,29 +34,18 @@ describe("a form's submit", () => {
       botToken: BOT_TOKEN,
       users: { [CHINESE_READER]: { name: 'mei', realName: 'Mei', locale: 'zh-CN' } },
     });
-    const answering = answeringWith(
-      {
-        // The question is gone: the submit is refused, in words that show the language used.
-        store: {
-          get: () => Promise.resolve(undefined),
-          draft: () => Promise.resolve(undefined),
-          saveDraft: () => Promise.resolve(false),
-        },
-        relay: { end: () => Promise.reject(new Error('nothing is answered here')) },
-        clock: systemClock,
-      },
-      { review: 'never', onClose: 'cancel' },
-    );
-    app = await startBoltApp({
+    app = await startFormApp({
       standin,
       botToken: BOT_TOKEN,
-      signingSecret: SECRET,
-      prefix: uniquePrefix(),
       holderId: 'view-locale',
-      listen: (slack) =>
-        slack.app.view<ViewSubmitAction>(FORM_CALLBACK, (args) =>
-          submitForm(args, { answering, surface: slack.surface }),
-        ),
+      callbackId: FORM_CALLBACK,
+      // The question is gone: the submit is refused, in words that show the language used.
+      store: {
+        get: () => Promise.resolve(undefined),
+        draft: () => Promise.resolve(undefined),
+        saveDraft: () => Promise.resolve(false),
+      },
+      clock: systemClock,
     });
   });
   afterAll(async () => {
