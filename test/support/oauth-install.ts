@@ -1,6 +1,65 @@
-// Bolt's OAuth install as a browser runs it: /slack/install → Slack's authorize page (the stand-in approves
-// for `teamId`) → /slack/oauth_redirect with the state cookie. Resolves with the final page's HTTP status.
-import type { RecordedCall, SlackDriver, SlackStandin } from '../../src/standin/index.js';
+// A bot distributed by OAuth, as the system tests start it: Slack's stand-in that workspaces install it from, the
+// replicas' settings, and Bolt's OAuth install as a browser runs it: /slack/install → Slack's authorize page (the
+// stand-in approves for `teamId`) → /slack/oauth_redirect with the state cookie.
+import type { SlackAppConfig } from '../../src/config/index.js';
+import {
+  startSlackStandin,
+  type OAuthApp,
+  type RecordedCall,
+  type SlackDriver,
+  type SlackStandin,
+  type StandinWorkspace,
+} from '../../src/standin/index.js';
+import { redisUrl } from '../setup/context.js';
+import { loadSlackConfig } from './config.js';
+
+/** Slack's stand-in for an app distributed as `client`, installable in `workspaces`; with `appToken`, Socket Mode. */
+export function startDistributedStandin(
+  client: OAuthApp,
+  workspaces: StandinWorkspace[],
+  appToken?: string,
+): Promise<SlackStandin> {
+  // A distributed app has no bot token of its own: each installation's token is used instead.
+  return startSlackStandin({
+    botToken: 'xoxb-never-used-by-a-distributed-app',
+    appToken,
+    oauth: client,
+    workspaces,
+  });
+}
+
+export interface DistributedOptions {
+  /** The Redis key prefix the replicas share. */
+  prefix: string;
+  /** How Slack reaches the bot (SLACK_SIGNING_SECRET or SLACK_APP_TOKEN) and any more settings. */
+  env: Record<string, string>;
+  /** The config file's `mcpServers`. */
+  servers: Record<string, unknown>;
+}
+
+/** The settings of the replicas of a bot distributed as `client` against `standin`, each on a free port. */
+export function distributedConfig(
+  standin: SlackStandin,
+  client: OAuthApp,
+  options: DistributedOptions,
+): SlackAppConfig {
+  return loadSlackConfig({
+    env: {
+      SLACK_CLIENT_ID: client.clientId,
+      SLACK_CLIENT_SECRET: client.clientSecret,
+      SLACK_STATE_SECRET: 'state-secret-of-sixteen-plus',
+      SLACK_API_URL: standin.apiUrl,
+      REDIS_URL: redisUrl(),
+      REDIS_PREFIX: options.prefix,
+      PORT: '0',
+      ELICIT_RELAY_CONFIG: 'servers.json',
+      ...options.env,
+    },
+    readFile: () => JSON.stringify({ mcpServers: options.servers }),
+  });
+}
+
+/** Installs the app in workspace `teamId` through the bot at `base`; resolves with the final page's HTTP status. */
 
 export async function install(base: string, standin: SlackStandin, teamId: string): Promise<number> {
   const page = await fetch(`${base}/slack/install`);

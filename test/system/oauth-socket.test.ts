@@ -1,12 +1,16 @@
 // OAuth with Socket Mode: a bot behind a firewall serves the install pages on its own HTTP port, and the
 // events of every installed workspace arrive over the one socket, each answered with its own token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSlackConfig } from '../support/config.js';
 import { createLogger } from '../../src/logger.js';
 import { start, type RunningRelay } from '../../src/main.js';
-import { SlackDriver, startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
-import { askThroughInstall, install } from '../support/oauth-install.js';
+import { SlackDriver, type SlackStandin } from '../../src/standin/index.js';
+import { uniquePrefix } from '../setup/context.js';
+import {
+  askThroughInstall,
+  distributedConfig,
+  install,
+  startDistributedStandin,
+} from '../support/oauth-install.js';
 import { fixtureCommand } from '../setup/compiled.js';
 import { APP_TOKEN } from './harness.js';
 
@@ -16,28 +20,11 @@ describe('OAuth installs with Socket Mode', () => {
   let standin: SlackStandin;
   let relay: RunningRelay;
   beforeAll(async () => {
-    standin = await startSlackStandin({
-      botToken: 'xoxb-never-used-by-a-distributed-app',
-      appToken: APP_TOKEN,
-      oauth: OAUTH,
-      workspaces: [{ teamId: SECOND, teamDomain: 'socket' }],
-    });
-    const config = loadSlackConfig({
-      env: {
-        SLACK_CLIENT_ID: OAUTH.clientId,
-        SLACK_CLIENT_SECRET: OAUTH.clientSecret,
-        SLACK_STATE_SECRET: 'state-secret-of-sixteen-plus',
-        SLACK_APP_TOKEN: APP_TOKEN,
-        SLACK_API_URL: standin.apiUrl,
-        REDIS_URL: redisUrl(),
-        REDIS_PREFIX: uniquePrefix(),
-        PORT: '0',
-        ELICIT_RELAY_CONFIG: 'fixture.json',
-      },
-      readFile: () =>
-        JSON.stringify({
-          mcpServers: { fixture: fixtureCommand() },
-        }),
+    standin = await startDistributedStandin(OAUTH, [{ teamId: SECOND, teamDomain: 'socket' }], APP_TOKEN);
+    const config = distributedConfig(standin, OAUTH, {
+      prefix: uniquePrefix(),
+      env: { SLACK_APP_TOKEN: APP_TOKEN },
+      servers: { fixture: fixtureCommand() },
     });
     expect(config.slack.mode).toBe('socket');
     relay = await start(config, createLogger('silent'));

@@ -2,12 +2,16 @@
 // (/slack/install → Slack's authorize page → /slack/oauth_redirect → oauth.v2.access), keeps each installation
 // in Redis and makes every Web API call with the token of the question's workspace, on any replica.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSlackConfig } from '../support/config.js';
 import { createLogger } from '../../src/logger.js';
 import { start, type RunningRelay } from '../../src/main.js';
-import { SlackDriver, startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
-import { askThroughInstall, install } from '../support/oauth-install.js';
+import { SlackDriver, type SlackStandin } from '../../src/standin/index.js';
+import { uniquePrefix } from '../setup/context.js';
+import {
+  askThroughInstall,
+  distributedConfig,
+  install,
+  startDistributedStandin,
+} from '../support/oauth-install.js';
 import { resultText } from '../support/slack-text.js';
 import { fixtureCommand } from '../setup/compiled.js';
 import { SIGNING_SECRET } from './harness.js';
@@ -18,27 +22,11 @@ describe('OAuth installs in several workspaces', () => {
   let standin: SlackStandin;
   let replicas: RunningRelay[];
   beforeAll(async () => {
-    standin = await startSlackStandin({
-      botToken: 'xoxb-never-used-by-a-distributed-app',
-      oauth: OAUTH,
-      workspaces: [{ teamId: SECOND, teamDomain: 'second' }],
-    });
-    const config = loadSlackConfig({
-      env: {
-        SLACK_CLIENT_ID: OAUTH.clientId,
-        SLACK_CLIENT_SECRET: OAUTH.clientSecret,
-        SLACK_STATE_SECRET: 'state-secret-of-sixteen-plus',
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: standin.apiUrl,
-        REDIS_URL: redisUrl(),
-        REDIS_PREFIX: uniquePrefix(),
-        PORT: '0',
-        ELICIT_RELAY_CONFIG: 'fixture.json',
-      },
-      readFile: () =>
-        JSON.stringify({
-          mcpServers: { fixture: fixtureCommand() },
-        }),
+    standin = await startDistributedStandin(OAUTH, [{ teamId: SECOND, teamDomain: 'second' }]);
+    const config = distributedConfig(standin, OAUTH, {
+      prefix: uniquePrefix(),
+      env: { SLACK_SIGNING_SECRET: SIGNING_SECRET },
+      servers: { fixture: fixtureCommand() },
     });
     replicas = [await start(config, createLogger('silent')), await start(config, createLogger('silent'))];
   });

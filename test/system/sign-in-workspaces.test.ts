@@ -8,20 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECT_ACTION } from '../../blocks/index.js';
 import { start, type RunningRelay } from '../../src/main.js';
-import { startOAuthServer, type OAuthServer } from '../../src/sandbox/oauth/index.js';
-import {
-  SlackDriver,
-  startSlackStandin,
-  type RecordedCall,
-  type SlackStandin,
-} from '../../src/standin/index.js';
-import { startProtectedServer, type ProtectedServer } from '../fixtures/protected-server.js';
+import { SlackDriver, type RecordedCall, type SlackStandin } from '../../src/standin/index.js';
 import { captureLogs, printLogsOnFailure } from '../slack/log-capture.js';
-import { loadSlackConfig } from '../support/config.js';
-import { install } from '../support/oauth-install.js';
+import { distributedConfig, install, startDistributedStandin } from '../support/oauth-install.js';
 import { deleteUnder } from '../support/redis-cleanup.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { uniquePrefix } from '../setup/context.js';
 import { SIGNING_SECRET } from './harness.js';
+import { connectLink, nextDmPost, startSignInServers, type SignInServers } from './sign-in-support.js';
 
 const OAUTH = { clientId: '1111.2222', clientSecret: 'client-secret-for-tests' };
 const [T1, T2] = ['T0FIRST', 'T0SECOND'];
@@ -31,8 +24,7 @@ const PUBLIC_URL = 'https://relay.example.com';
 const API_TOKEN = 'api-token-for-workspace-sign-in';
 
 describe('signing in, in a bot installed in two workspaces', () => {
-  let oauth: OAuthServer;
-  let tracker: ProtectedServer;
+  let servers: SignInServers;
   let standin: SlackStandin;
   let replicas: RunningRelay[] = [];
   let prefix: string;
@@ -41,34 +33,21 @@ describe('signing in, in a bot installed in two workspaces', () => {
   printLogsOnFailure(logs);
 
   beforeAll(async () => {
-    oauth = await startOAuthServer();
-    tracker = await startProtectedServer(oauth);
-    standin = await startSlackStandin({
-      botToken: 'xoxb-never-used-by-a-distributed-app',
-      oauth: OAUTH,
-      workspaces: [
-        { teamId: T1, teamDomain: 'first' },
-        { teamId: T2, teamDomain: 'second' },
-      ],
-    });
+    servers = await startSignInServers();
+    standin = await startDistributedStandin(OAUTH, [
+      { teamId: T1, teamDomain: 'first' },
+      { teamId: T2, teamDomain: 'second' },
+    ]);
     prefix = uniquePrefix();
-    const config = loadSlackConfig({
+    const config = distributedConfig(standin, OAUTH, {
+      prefix,
       env: {
-        SLACK_CLIENT_ID: OAUTH.clientId,
-        SLACK_CLIENT_SECRET: OAUTH.clientSecret,
-        SLACK_STATE_SECRET: 'state-secret-of-sixteen-plus',
         SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: standin.apiUrl,
-        REDIS_URL: redisUrl(),
-        REDIS_PREFIX: prefix,
-        PORT: '0',
-        ELICIT_RELAY_CONFIG: 'servers.json',
         ELICIT_RELAY_TOKEN_KEY: Buffer.alloc(32, 4).toString('base64'),
         ELICIT_RELAY_PUBLIC_URL: PUBLIC_URL,
         ELICIT_RELAY_API_TOKEN: API_TOKEN,
       },
-      readFile: () =>
-        JSON.stringify({ mcpServers: { tracker: { url: tracker.url.href, auth: { mode: 'oauth' } } } }),
+      servers: { tracker: { url: servers.tracker.url.href, auth: { mode: 'oauth' } } },
     });
     replicas = [await start(config, logs.logger), await start(config, logs.logger)];
     const first = replicas[0];
@@ -80,8 +59,7 @@ describe('signing in, in a bot installed in two workspaces', () => {
   afterAll(async () => {
     for (const replica of replicas) await replica.stop();
     await standin.close();
-    await tracker.close();
-    await oauth.close();
+    await servers.close();
     await deleteUnder(prefix);
   });
 
@@ -104,34 +82,12 @@ describe('signing in, in a bot installed in two workspaces', () => {
   };
 
   /** The next message posted in workspace `teamId` to the person's DM whose blocks contain `text`. */
-  const nextPost = async (teamId: string, userId: string, text: string): Promise<RecordedCall> => {
-    const channel = standin.dmChannelOf(userId);
-    const call = await standin.waitForCall(
-      'chat.postMessage',
-      (c) =>
-        !seen.has(c) &&
-        c.ok &&
-        c.teamId === teamId &&
-        c.args.channel === channel &&
-        JSON.stringify(c.args.blocks).includes(text),
-      30_000,
-    );
-    seen.add(call);
-    return call;
-  };
-
-  /** The Connect message's button link (the authorization server's page). */
-  const connectLink = (message: RecordedCall): URL => {
-    const found = /"url":"(http:\/\/127\.0\.0\.1:[^"]+\/authorize\?[^"]+)"/.exec(
-      JSON.stringify(message.args.blocks),
-    );
-    if (found?.[1] === undefined) throw new Error('no Connect link in the message');
-    return new URL(found[1]);
-  };
+  const nextPost = (teamId: string, userId: string, text: string): Promise<RecordedCall> =>
+    nextDmPost(standin, seen, { userId, text, teamId });
 
   /** The person's browser: approves as `subject`, then lands on the bot's callback on the second replica. */
   const signIn = async (link: URL, subject: string): Promise<number> => {
-    const redirect = await oauth.decide(link, subject);
+    const redirect = await servers.oauth.decide(link, subject);
     const callback = new URL(`${redirect.pathname}${redirect.search}`, `http://127.0.0.1:${port(1)}`);
     return (await fetch(callback)).status;
   };
@@ -167,13 +123,13 @@ describe('signing in, in a bot installed in two workspaces', () => {
   });
 
   it("sends the person of T2 with the same user id their own Connect message there, never T1's grant", async () => {
-    const tokenRequests = oauth.tokenRequests.length;
+    const tokenRequests = servers.oauth.tokenRequests.length;
     await run(T2, ANN, 1);
     const prompt = await nextPost(T2, ANN, CONNECT_ACTION);
     const before = standin.calls.filter((c) => c.method === 'chat.postMessage' && c.teamId === T2);
     expect(JSON.stringify(before.map((c) => c.args.blocks))).not.toContain('ann-of-first@example.com');
     // No refresh or exchange on the T1 grant's behalf happened for T2's person.
-    expect(oauth.tokenRequests.slice(tokenRequests)).toEqual([]);
+    expect(servers.oauth.tokenRequests.slice(tokenRequests)).toEqual([]);
 
     expect(await signIn(connectLink(prompt), 'ann-of-second@example.com')).toBe(200);
     const result = await nextPost(T2, ANN, 'ann-of-second@example.com');

@@ -6,18 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECT_ACTION } from '../../blocks/index.js';
 import type { RecordedCall } from '../../src/standin/index.js';
 import { captureLogs, printLogsOnFailure } from '../slack/log-capture.js';
-import { startOAuthServer, type OAuthServer } from '../../src/sandbox/oauth/index.js';
-import { startProtectedServer, type ProtectedServer } from '../fixtures/protected-server.js';
 import { apiOf } from './api-support.js';
 import { startHarness, type Harness } from './harness.js';
+import { connectLink, nextDmPost, startSignInServers, type SignInServers } from './sign-in-support.js';
 
 const PUBLIC_URL = 'https://relay.example.com';
 const TOKEN_KEY = Buffer.alloc(32, 9).toString('base64');
 const API_TOKEN = 'api-token-for-sign-in-tests';
 
 describe('signing in to a server that needs it, from Slack', () => {
-  let oauth: OAuthServer;
-  let tracker: ProtectedServer;
+  let servers: SignInServers;
   let h: Harness;
   const seen = new Set<RecordedCall>();
   // The replicas' debug lines, printed when a test fails, so a failure under CI's load can be read afterwards.
@@ -25,8 +23,7 @@ describe('signing in to a server that needs it, from Slack', () => {
   printLogsOnFailure(logs);
 
   beforeAll(async () => {
-    oauth = await startOAuthServer();
-    tracker = await startProtectedServer(oauth);
+    servers = await startSignInServers();
     h = await startHarness({
       replicas: 2,
       env: {
@@ -34,41 +31,22 @@ describe('signing in to a server that needs it, from Slack', () => {
         ELICIT_RELAY_PUBLIC_URL: PUBLIC_URL,
         ELICIT_RELAY_API_TOKEN: API_TOKEN,
       },
-      servers: { tracker: { url: tracker.url.href, auth: { mode: 'oauth' } } },
+      servers: { tracker: { url: servers.tracker.url.href, auth: { mode: 'oauth' } } },
       logger: logs.logger,
     });
   });
   afterAll(async () => {
     await h.close();
-    await tracker.close();
-    await oauth.close();
+    await servers.close();
   });
 
   /** The next message posted to the person's DM whose blocks contain `text`. */
-  const nextPost = async (userId: string, text: string): Promise<RecordedCall> => {
-    const channel = h.standin.dmChannelOf(userId);
-    const call = await h.standin.waitForCall(
-      'chat.postMessage',
-      (c) =>
-        !seen.has(c) && c.ok && c.args.channel === channel && JSON.stringify(c.args.blocks).includes(text),
-      30_000,
-    );
-    seen.add(call);
-    return call;
-  };
+  const nextPost = (userId: string, text: string): Promise<RecordedCall> =>
+    nextDmPost(h.standin, seen, { userId, text });
 
   const run = async (userId: string, tool: string): Promise<void> => {
     const response = await h.driver.slashCommand({ userId, command: '/mcp', text: `run tracker ${tool} {}` });
     expect(response.status).toBe(200);
-  };
-
-  /** The Connect message's button link (the authorization server's page). */
-  const connectLink = (message: RecordedCall): URL => {
-    const found = /"url":"(http:\/\/127\.0\.0\.1:[^"]+\/authorize\?[^"]+)"/.exec(
-      JSON.stringify(message.args.blocks),
-    );
-    if (found?.[1] === undefined) throw new Error('no Connect link in the message');
-    return new URL(found[1]);
   };
 
   /** The person's browser: approves as `subject`, then lands on the bot's callback on the second replica. */
@@ -76,7 +54,7 @@ describe('signing in to a server that needs it, from Slack', () => {
     link: URL,
     subject: string,
   ): Promise<{ status: number; page: string; callback: URL }> => {
-    const redirect = await oauth.decide(link, subject);
+    const redirect = await servers.oauth.decide(link, subject);
     expect(redirect.origin + redirect.pathname).toBe(`${PUBLIC_URL}/oauth/mcp/callback`);
     const callback = new URL(
       `${redirect.pathname}${redirect.search}`,
@@ -96,7 +74,7 @@ describe('signing in to a server that needs it, from Slack', () => {
     expect(text).toContain('mcp');
     const link = connectLink(prompt);
     expect(link.searchParams.get('redirect_uri')).toBe(`${PUBLIC_URL}/oauth/mcp/callback`);
-    expect(link.searchParams.get('resource')).toBe(tracker.url.href);
+    expect(link.searchParams.get('resource')).toBe(servers.tracker.url.href);
     const landed = await signIn(link, 'ann@example.com');
     expect(landed.status).toBe(200);
     expect(landed.page).toContain('connected to tracker');
@@ -116,16 +94,16 @@ describe('signing in to a server that needs it, from Slack', () => {
   });
 
   it('refreshes an expired access token without asking the person again', async () => {
-    oauth.expireAccessTokens();
-    const refreshes = oauth.tokenRequests.filter((r) => r.grantType === 'refresh_token').length;
+    servers.oauth.expireAccessTokens();
+    const refreshes = servers.oauth.tokenRequests.filter((r) => r.grantType === 'refresh_token').length;
     await run('UANN', 'whoami');
     await nextPost('UANN', 'ann@example.com');
-    const after = oauth.tokenRequests.filter((r) => r.grantType === 'refresh_token');
+    const after = servers.oauth.tokenRequests.filter((r) => r.grantType === 'refresh_token');
     expect(after.slice(refreshes).map((r) => r.subject)).toContain('ann@example.com');
   });
 
   it('asks a person whose grant was revoked to connect again, then goes on', async () => {
-    oauth.revokeGrants('bob@example.com');
+    servers.oauth.revokeGrants('bob@example.com');
     await run('UBOB', 'whoami');
     const prompt = await nextPost('UBOB', CONNECT_ACTION);
     expect(JSON.stringify(prompt.args.blocks)).toContain('revoked');
