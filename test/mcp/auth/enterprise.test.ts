@@ -4,18 +4,14 @@
 // access token got by exchanging their ID token for an ID-JAG; each person their own; an expired ID token is
 // refreshed; a refused exchange asks to connect again; API calls fail not_connected; no token is logged nor
 // kept in clear in Redis.
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   EnterpriseSignIns,
   McpHub,
   PersonAuth,
-  PersonGrants,
-  Sealer,
-  SignInWakes,
-  TokenVault,
   VaultConnections,
   type SignInNeeded,
+  type TokenVault,
 } from '../../../src/mcp/index.js';
 import {
   AS_CLIENT,
@@ -24,18 +20,15 @@ import {
   type EnterpriseFixture,
 } from '../../fixtures/enterprise-idp.js';
 import { deleteUnder } from '../../support/redis-cleanup.js';
-import { redisUrl, uniquePrefix } from '../../setup/context.js';
+import { uniquePrefix } from '../../setup/context.js';
+import { REDIRECT, SERVER, startWakes, testGrants, testVault, type WakesOnRedis } from './support.js';
 
-const REDIRECT = 'https://bot.example.com/oauth/mcp/callback';
-const SERVER = 'tracker';
 const HOUR_MS = 3600_000;
 
 let fixture: EnterpriseFixture;
 let prefix: string;
-let redis: Redis;
-let subscriber: Redis;
+let onRedis: WakesOnRedis;
 let vault: TokenVault;
-let wakes: SignInWakes;
 let connections: VaultConnections;
 let hub: McpHub;
 const logged: string[] = [];
@@ -45,19 +38,11 @@ const listeners: ((need: SignInNeeded) => void)[] = [];
 beforeAll(async () => {
   fixture = await startEnterprise();
   prefix = uniquePrefix();
-  [redis, subscriber] = [new Redis(redisUrl()), new Redis(redisUrl())];
-  vault = new TokenVault(redis, prefix, new Sealer(Buffer.alloc(32, 5)), () => fixture.now());
-  wakes = new SignInWakes(subscriber, redis, `${prefix}:auth:signed-in`);
-  await wakes.start();
+  onRedis = await startWakes(prefix);
+  const { wakes } = onRedis;
   const now = (): number => fixture.now();
-  const grants = new PersonGrants({
-    servers: [],
-    vault,
-    redirectUrl: REDIRECT,
-    clientName: 'elicit-relay test',
-    oneWorkspace: false,
-    now,
-  });
+  vault = testVault(onRedis.redis, prefix, now);
+  const grants = testGrants(vault, [], now);
   const signIns = new EnterpriseSignIns(
     [
       {
@@ -99,10 +84,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await hub.close();
-  await wakes.stop();
+  await onRedis.close();
   await fixture.close();
   await deleteUnder(prefix);
-  await Promise.all([redis.quit(), subscriber.quit()]);
 });
 
 const whoami = (userId: string, callId?: string) =>
@@ -204,6 +188,7 @@ describe('enterprise-managed authorization (SEP-990) per person', () => {
 
   it('logs no token and keeps none in clear in Redis', async () => {
     expect(fixture.issued.length).toBeGreaterThan(10);
+    const { redis } = onRedis;
     const keys = await redis.keys(`${prefix}:*`);
     const values = await Promise.all(
       keys.map((key) => redis.type(key).then((t) => (t === 'string' ? redis.get(key) : ''))),

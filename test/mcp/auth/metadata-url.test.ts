@@ -2,22 +2,19 @@
 // servers whose protected resource metadata is absent or names an authorization server that is not there:
 // without the setting nobody can sign in; with it the bot takes the authorization server from the config,
 // the person signs in, and their call runs with a token issued for the configured MCP URL.
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   McpHub,
   PersonAuth,
-  PersonGrants,
-  Sealer,
-  SignInWakes,
-  TokenVault,
   VaultConnections,
+  type PersonGrants,
   type PersonSignInServer,
 } from '../../../src/mcp/index.js';
 import { startOAuthServer, type OAuthServer } from '../../../src/sandbox/oauth/index.js';
 import { startProtectedServer, type ProtectedServer } from '../../fixtures/protected-server.js';
 import { deleteUnder } from '../../support/redis-cleanup.js';
-import { redisUrl, uniquePrefix } from '../../setup/context.js';
+import { uniquePrefix } from '../../setup/context.js';
+import { startWakes, testGrants, testVault, type WakesOnRedis } from './support.js';
 
 const ANN = { teamId: 'T1', userId: 'UANN' };
 
@@ -25,38 +22,29 @@ let oauth: OAuthServer;
 let absent: ProtectedServer;
 let wrong: ProtectedServer;
 let prefix: string;
-let redis: Redis;
-let subscriber: Redis;
-let wakes: SignInWakes;
+let onRedis: WakesOnRedis;
 
 beforeAll(async () => {
   oauth = await startOAuthServer();
   absent = await startProtectedServer(oauth, { resourceMetadata: 'absent' });
   wrong = await startProtectedServer(oauth, { resourceMetadata: 'wrong' });
   prefix = uniquePrefix();
-  [redis, subscriber] = [new Redis(redisUrl()), new Redis(redisUrl())];
-  wakes = new SignInWakes(subscriber, redis, `${prefix}:auth:signed-in`);
-  await wakes.start();
+  onRedis = await startWakes(prefix);
 });
 afterAll(async () => {
-  await wakes.stop();
+  await onRedis.close();
   await Promise.all([absent.close(), wrong.close()]);
   await oauth.close();
   await deleteUnder(prefix);
-  await Promise.all([redis.quit(), subscriber.quit()]);
 });
 
 function parts(servers: PersonSignInServer[]) {
-  const vault = new TokenVault(redis, prefix, new Sealer(Buffer.alloc(32, 5)));
-  const grants = new PersonGrants({
-    servers,
-    vault,
-    redirectUrl: 'https://bot.example.com/oauth/mcp/callback',
-    clientName: 'elicit-relay test',
-    oneWorkspace: false,
-    now: Date.now,
-  });
-  return { grants, connections: new VaultConnections({ grants, vault, wakes, now: Date.now }) };
+  const vault = testVault(onRedis.redis, prefix);
+  const grants = testGrants(vault, servers);
+  return {
+    grants,
+    connections: new VaultConnections({ grants, vault, wakes: onRedis.wakes, now: Date.now }),
+  };
 }
 
 /** Runs `whoami` on `name` as ANN, who is already connected. */
@@ -66,7 +54,7 @@ async function whoami(grants: PersonGrants, name: string, url: URL): Promise<str
       { name, transport: { kind: 'http', url: url.href, headers: {} }, elicitationTimeoutMs: 60_000 },
     ],
     sink: { ask: () => Promise.resolve({ action: 'decline' }) },
-    auth: new PersonAuth({ grants, wakes }),
+    auth: new PersonAuth({ grants, wakes: onRedis.wakes }),
   });
   try {
     return (await hub.callTool({ server: name, tool: 'whoami', args: {}, origin: ANN })).text;

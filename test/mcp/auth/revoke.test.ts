@@ -4,11 +4,12 @@
 // deleted here and the failure is logged without a token.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PersonGrants, Sealer, TokenVault, VaultConnections } from '../../../src/mcp/index.js';
+import { VaultConnections } from '../../../src/mcp/index.js';
 import { startOAuthServer, type OAuthServer } from '../../../src/sandbox/oauth/index.js';
 import { startProtectedServer, type ProtectedServer } from '../../fixtures/protected-server.js';
 import { deleteUnder } from '../../support/redis-cleanup.js';
 import { redisUrl, uniquePrefix } from '../../setup/context.js';
+import { testGrants, testVault } from './support.js';
 
 const ANN = { teamId: 'T1', userId: 'UANN' };
 const warnings: { obj: object; msg: string }[] = [];
@@ -41,15 +42,8 @@ async function connected(name: string, revocationStatus?: number) {
     () => server.close(),
     () => oauth.close(),
   );
-  const vault = new TokenVault(redis, prefix, new Sealer(Buffer.alloc(32, 3)));
-  const grants = new PersonGrants({
-    servers: [{ name, url: server.url.href }],
-    vault,
-    redirectUrl: 'https://bot.example.com/oauth/mcp/callback',
-    clientName: 'elicit-relay test',
-    oneWorkspace: false,
-    now: Date.now,
-  });
+  const vault = testVault(redis, prefix);
+  const grants = testGrants(vault, [{ name, url: server.url.href }]);
   const wakes = { announce: () => Promise.resolve() };
   const connections = new VaultConnections({ grants, vault, wakes, now: Date.now, logger });
   const need = await connections.begin(name, ANN);
