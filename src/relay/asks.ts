@@ -57,4 +57,6 @@ export interface EndOptions {
    * 3 s while the card update may wait for the outbox.
    */
   beforeCard?: (result: FinishResult) => Promise<void>;
+  /** A card update paced to a later slot is only queued, not awaited (CardChange `handOff`): a stop. */
+  handOffCard?: boolean;
 }

@@ -73,9 +73,14 @@ export class CardDelivery {
   }
 
   /** The card shows the question's end (or, for 'ended_card_waits', only those who follow are told). */
-  async showEnd(question: Question, kind: 'ended' | 'ended_card_waits' | 'settled'): Promise<void> {
+  async showEnd(
+    question: Question,
+    kind: 'ended' | 'ended_card_waits' | 'settled',
+    handOff = false,
+  ): Promise<void> {
     const byUserId = question.endedBy;
-    await this.options.surface.updateCard(question, { kind, ...(byUserId ? { byUserId } : {}) });
+    const change = { kind, ...(byUserId ? { byUserId } : {}), ...(handOff ? { handOff } : {}) };
+    await this.options.surface.updateCard(question, change);
   }
 
   /** Someone asked will never see this question: it ends now rather than time out silently. */

@@ -38,10 +38,13 @@ export interface RelayStore {
  * ended, those who follow questions (the App Home) are told and the card shows it; 'ended_card_waits' = it
  * ended, but its card (a 2026 round link's, see round-links.ts) keeps its buttons until the call ends, so only
  * those who follow are told; 'settled' = that call ended, and the card shows the end (those who follow were
- * told already); 'url_completed' = its link's step is done.
+ * told already); 'url_completed' = its link's step is done. `handOff`: an update Slack's pacing puts in a later
+ * slot (chat.update, one per 1.2 s per workspace past its burst) is only queued durably, where any replica's
+ * outbox makes it, and updateCard does not wait for it: a stopping replica does not wait those slots out.
  */
 export type CardChange =
-  { kind: 'ended' | 'ended_card_waits' | 'settled'; byUserId?: string } | { kind: 'url_completed' };
+  | { kind: 'ended' | 'ended_card_waits' | 'settled'; byUserId?: string; handOff?: boolean }
+  | { kind: 'url_completed' };
 
 /**
  * What posting a question gave: every card that is out (one per place the question goes), and why the others

@@ -213,6 +213,7 @@ export class Relay {
       await this.cards.showEnd(
         result.question,
         endWaitsForCall(result.question) ? 'ended_card_waits' : 'ended',
+        options.handOffCard === true,
       );
     }
     return result;
@@ -220,21 +221,23 @@ export class Relay {
 
   /**
    * Ends every question this replica is waiting on (the MCP sessions are about to close, so nobody could
-   * receive the answer) and waits until each has its outcome stored and its card updated; a durable round's
-   * questions stay pending for a survivor (Waiters.leftToSurvivor).
+   * receive the answer) and waits until each has its outcome stored and its card updated, or its update queued
+   * when Slack's pacing puts it in a later slot (any replica's outbox makes it then: CardChange `handOff`); a
+   * durable round's questions stay pending for a survivor (Waiters.leftToSurvivor).
    */
   async endAllWaiting(reason: EndReason = 'call_ended'): Promise<void> {
     const ending = this.waiters.leave();
-    await Promise.all(ending.map((id) => this.endAndRelease(id, reason)));
+    await Promise.all(ending.map((id) => this.endAndRelease(id, reason, true)));
     // Detached questions and durable rounds' stay pending (any replica serves them); the card posts in flight
     // are awaited, so that none is cut off by the outbox closing and its question ended as undelivered.
     await this.cards.settled();
   }
 
-  private async endAndRelease(id: string, reason: EndReason): Promise<void> {
+  /** `leaving`: a paced card update is left queued in the outbox (Redis), so a stop need not wait its slot out. */
+  private async endAndRelease(id: string, reason: EndReason, leaving = false): Promise<void> {
     let outcome: Outcome = { action: 'cancel' };
     try {
-      const result = await this.end(id, outcome, reason);
+      const result = await this.end(id, outcome, reason, leaving ? { handOffCard: true } : {});
       // Lost the race: the question ended elsewhere; relay what it ended with, not our cancel.
       if (!result.won && result.question?.outcome) outcome = result.question.outcome;
     } catch (error) {

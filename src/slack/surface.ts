@@ -144,16 +144,21 @@ export class SlackSurface implements Surface {
         : await this.content.ended(question, change.byUserId);
     if (!card) return;
     const kind = change.kind === 'url_completed' ? 'completed' : 'ended';
+    const updates = cardsOf(question).map((posted, index): OutboxJob => ({
+      method: 'chat.update',
+      channel: posted.channel,
+      key: cardKey(kind, question.id, index),
+      ...workspaceOf(question),
+      args: { ts: posted.ts, text: card.text, blocks: card.blocks },
+    }));
+    const handOff = 'handOff' in change && change.handOff === true;
     await allOrFirstFailure(
-      cardsOf(question).map(async (posted, index) => {
-        const updated = await this.outbox.send({
-          method: 'chat.update',
-          channel: posted.channel,
-          key: cardKey(kind, question.id, index),
-          ...workspaceOf(question),
-          args: { ts: posted.ts, text: card.text, blocks: card.blocks },
-        });
-        if (!updated.ok) throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
+      updates.map(async (update) => {
+        // Handed off, an update paced to a later slot is left queued (undefined): another replica makes it.
+        const updated = await (handOff ? this.outbox.sendOrLeave(update) : this.outbox.send(update));
+        if (updated?.ok === false) {
+          throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
+        }
       }),
     );
   }

@@ -56,6 +56,13 @@ const KEEP_COMPLETED_SEC = 600;
 /** The states of a job not yet done: the outbox's backlog. */
 const BACKLOG_STATES: JobType[] = ['waiting', 'prioritized', 'delayed', 'active'];
 
+/** A call with its slot reserved: its job id, its stored data and the wait for its slot, ms. */
+interface Slotted {
+  id: string;
+  data: Data;
+  delay: number;
+}
+
 interface Parts {
   opts: OutboxOptions;
   keys: Keys;
@@ -111,19 +118,30 @@ export class Outbox {
    * `queued` runs once the job is in Redis, where any replica's worker makes the call if this one dies.
    */
   async send(job: OutboxJob, queued?: () => void): Promise<OutboxResult> {
-    const pace = this.p.pacer.paceOf(job);
-    const delay = pace ? await this.p.pacer.reserve(pace, 0).catch(rethrowAs('outbox send')) : 0;
-    // The default deadline runs from the call's slot: the wait for Slack's budget (a flood's card updates wait
-    // ≈ 10 min at Tier 3) is not a reason to give up on a card update.
-    const deadline = job.deadline ?? this.clock() + delay + OUTBOX_DEFAULT_DEADLINE_MS;
+    return this.made(job, await this.slotted(job), queued);
+  }
+
+  /**
+   * As send() for a call whose slot is now; a call paced to a later slot is only queued (resolves undefined
+   * once it is in Redis): any replica's worker makes it then, its result kept as send()'s but reported to
+   * nobody. A stopping replica leaves its paced card updates so rather than wait their slots out.
+   */
+  async sendOrLeave(job: OutboxJob): Promise<OutboxResult | undefined> {
+    const slotted = await this.slotted(job);
+    if (slotted.delay === 0) return this.made(job, slotted);
+    const { id, data, delay } = slotted;
+    await this.p.queue
+      .add(job.method, data, { ...this.jobOptions(id), delay })
+      .catch(rethrowAs('outbox send'));
+    return undefined;
+  }
+
+  /** Queues the call in its slot and waits for its result (send()). */
+  private async made(job: OutboxJob, slotted: Slotted, queued?: () => void): Promise<OutboxResult> {
+    const { id, data, delay } = slotted;
+    const { deadline } = data;
     // The job id is ours, so the wait is registered before the job exists and no completion is missed.
-    const id = job.key ?? randomUUID();
     const waiting = this.p.waiters.wait(id, Math.max(0, deadline - this.clock()) + WAIT_GRACE_MS);
-    const data: Data = {
-      ...job,
-      deadline,
-      ...(job.deadline === undefined ? { fromSlot: true as const } : {}),
-    };
     try {
       await this.p.queue.add(job.method, data, { ...this.jobOptions(id), delay });
       // The same key sent earlier may have finished already: no event will come, so read its result.
@@ -138,6 +156,21 @@ export class Outbox {
     // No answer in time (no worker running, Redis gone), BullMQ failed the job, or the outbox closed.
     this.p.logger.warn({ id, why: result }, 'outbox call did not finish');
     return { ok: false, error: this.clock() >= by ? 'deadline' : 'outbox_failed' };
+  }
+
+  /** The call's slot (its delay, ms), its job id and its stored data with the deadline. */
+  private async slotted(job: OutboxJob): Promise<Slotted> {
+    const pace = this.p.pacer.paceOf(job);
+    const delay = pace ? await this.p.pacer.reserve(pace, 0).catch(rethrowAs('outbox send')) : 0;
+    // The default deadline runs from the call's slot: the wait for Slack's budget (a flood's card updates wait
+    // ≈ 10 min at Tier 3) is not a reason to give up on a card update.
+    const deadline = job.deadline ?? this.clock() + delay + OUTBOX_DEFAULT_DEADLINE_MS;
+    const data: Data = {
+      ...job,
+      deadline,
+      ...(job.deadline === undefined ? { fromSlot: true as const } : {}),
+    };
+    return { id: job.key ?? randomUUID(), data, delay };
   }
 
   /** Waits for job `id`, again while its deadline moved on (Data.fromSlot) and it is still to run by it. */
