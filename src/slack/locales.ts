@@ -1,6 +1,7 @@
 // Each person's UI language, from their Slack locale (users.info with include_locale), cached per user.
 import { systemClock, type Clock } from '../clock.js';
 import { localeOf, type Locale } from '../../blocks/index.js';
+import { SharedLookup } from './shared-lookup.js';
 import type { SlackClients } from './workspaces.js';
 
 /** How long a looked-up locale is trusted, in ms. Default 1 hour. */
@@ -11,6 +12,8 @@ const USER_ID = /^[UW][A-Z0-9]+$/;
 
 export class Locales {
   private readonly cache = new Map<string, { locale: Locale; until: number }>();
+  /** The lookups out: a person's questions that come together wait for one users.info. */
+  private readonly looking = new SharedLookup<Locale>();
 
   constructor(
     private readonly clients: SlackClients,
@@ -25,10 +28,12 @@ export class Locales {
     const key = `${teamId ?? ''}:${userId}`;
     const cached = this.cache.get(key);
     if (cached && cached.until > this.clock.now()) return cached.locale;
-    const client = await this.clients.for(teamId);
-    const info = await client.users.info({ user: userId, include_locale: true });
-    const locale = localeOf(info.user?.locale);
-    this.cache.set(key, { locale, until: this.clock.now() + LOCALE_TTL_MS });
-    return locale;
+    return this.looking.get(key, async () => {
+      const client = await this.clients.for(teamId);
+      const info = await client.users.info({ user: userId, include_locale: true });
+      const locale = localeOf(info.user?.locale);
+      this.cache.set(key, { locale, until: this.clock.now() + LOCALE_TTL_MS });
+      return locale;
+    });
   }
 }

@@ -11,6 +11,7 @@ import type { Outbox, OutboxJob } from './outbox/index.js';
 import { placeOfQuestion, type Audience } from './audience.js';
 import { CardContent } from './card-content.js';
 import type { Locales } from './locales.js';
+import { SharedLookup } from './shared-lookup.js';
 import type { SlackClients } from './workspaces.js';
 
 /** The outbox job field that picks the question's workspace client. */
@@ -27,6 +28,8 @@ export interface QuestionObserver {
 export class SlackSurface implements Surface {
   /** DM channel ids by workspace and user id; chat.update needs the D… id, not the user id. */
   private readonly dms = new Map<string, string>();
+  /** The DMs being opened: the cards of questions that come together wait for one conversations.open. */
+  private readonly opening = new SharedLookup<string>();
   private readonly observers: QuestionObserver[] = [];
   /** What the cards say (this class decides where they go and sends them). */
   private readonly content: CardContent;
@@ -214,12 +217,14 @@ export class SlackSurface implements Surface {
     const key = `${teamId ?? ''}:${users}`;
     const known = this.dms.get(key);
     if (known) return known;
-    const client = await this.clients.for(teamId);
-    const opened = await client.conversations.open({ users });
-    const id = opened.channel?.id;
-    if (!id) throw new RelayError('slack_bad_response', 'conversations.open returned no channel');
-    this.dms.set(key, id);
-    return id;
+    return this.opening.get(key, async () => {
+      const client = await this.clients.for(teamId);
+      const opened = await client.conversations.open({ users });
+      const id = opened.channel?.id;
+      if (!id) throw new RelayError('slack_bad_response', 'conversations.open returned no channel');
+      this.dms.set(key, id);
+      return id;
+    });
   }
 }
 
