@@ -31,6 +31,8 @@ const SLOT_BATCH = 200;
 const SLOT_CONCURRENCY = 20;
 /** How long close() lets job removals issued by finishes complete, ms. */
 const REMOVAL_GRACE_MS = 5_000;
+/** Wait between tries of a move earlier that Redis refused, ms: the question is late by the outage plus this. */
+const MOVE_RETRY_MS = 1_000;
 
 export const slotOf = (deadline: number): number => Math.floor(deadline / SLOT_MS);
 
@@ -71,6 +73,16 @@ async function followWake(
   }
 }
 
+/** Runs a move: undefined once done or refused as the job is active or gone; the failure when Redis failed it. */
+async function tryMove(run: () => Promise<void>): Promise<{ err: unknown } | undefined> {
+  try {
+    await run();
+    return undefined;
+  } catch (err) {
+    return activeOrGone(err) ? undefined : { err };
+  }
+}
+
 /** changeDelay refused because the job is not delayed (active, waiting) or no longer exists. */
 const activeOrGone = (err: unknown): boolean =>
   err instanceof Error &&
@@ -79,6 +91,8 @@ const activeOrGone = (err: unknown): boolean =>
 
 /** The create's side of a lowered w (CREATE_LUA returned 2): which slot job, and the new wake time. */
 export interface Lowered {
+  /** The question whose create lowered w. */
+  question: string;
   cmd: RedisClient & StoreScripts;
   marker: string;
   slot: number;
@@ -92,6 +106,8 @@ export interface Lowered {
 export class SlotJobs {
   /** Removals issued by finishes and not awaited by them, so close() can let them complete. */
   private readonly removals = new Set<Promise<unknown>>();
+  /** Moves earlier waiting to be tried again (Redis refused them); cancelled by settle(). */
+  private readonly retries = new Set<NodeJS.Timeout>();
 
   constructor(
     readonly queue: Queue,
@@ -129,18 +145,39 @@ export class SlotJobs {
   /**
    * Moves the slot's job earlier, to a create's deadline that lowered its w. A job that is active (its processor
    * re-reads w after putting it back) or gone (its slot was emptied or rescued) refuses: nothing to do then. Any
-   * other failure leaves the job at its old w, so the question times out late, never not at all: logged.
+   * other failure (Redis away) would leave the job at its old w, the question timing out late: logged, and tried
+   * again every MOVE_RETRY_MS, each try moving the job to the marker's w as it is then, until one is done or the
+   * slot has ended (its job, due by then at the latest, has run).
    */
-  async moveEarlier({ cmd, marker, slot, gen, deadline, now }: Lowered): Promise<void> {
+  async moveEarlier(lowered: Lowered): Promise<void> {
+    const { slot, gen, deadline, now } = lowered;
     const job = new Job(this.queue, 'timeout', {}, {}, slotJobId(slot, gen));
     const move: MoveJob = (delayMs) => job.changeDelay(delayMs);
-    try {
-      await move(Math.max(0, deadline - now));
-      await followWake(cmd, marker, gen, deadline, move);
-    } catch (err) {
-      if (!activeOrGone(err))
-        this.logger.warn({ err, slot, gen }, 'slot job not moved to an earlier deadline');
-    }
+    const failed = await tryMove(() =>
+      move(Math.max(0, deadline - now)).then(() =>
+        followWake(lowered.cmd, lowered.marker, gen, deadline, move),
+      ),
+    );
+    if (failed === undefined) return;
+    const what = { question: lowered.question, slot, gen };
+    this.logger.warn({ err: failed.err, ...what }, 'slot job not moved to an earlier deadline; retrying');
+    // Each try moves the job to the marker's w as it is then (gone, or another gen's: nothing to follow).
+    const again = (): Promise<void> => followWake(lowered.cmd, lowered.marker, gen, Infinity, move);
+    this.retryMove(again, (slot + 1) * SLOT_MS, what);
+  }
+
+  /** Tries `run` every MOVE_RETRY_MS until it is done or `until` (epoch ms) has passed, then logs the give-up. */
+  private retryMove(run: () => Promise<void>, until: number, what: object): void {
+    const timer = setTimeout(() => {
+      this.retries.delete(timer);
+      void tryMove(run).then((failed) => {
+        if (failed === undefined) return;
+        if (Date.now() < until) this.retryMove(run, until, what);
+        else
+          this.logger.warn({ err: failed.err, ...what }, 'slot job not moved earlier before its slot ended');
+      });
+    }, MOVE_RETRY_MS);
+    this.retries.add(timer);
   }
 
   /**
@@ -156,6 +193,8 @@ export class SlotJobs {
   }
 
   async settle(): Promise<void> {
+    for (const timer of this.retries) clearTimeout(timer);
+    this.retries.clear();
     await settleWithin([...this.removals], REMOVAL_GRACE_MS);
   }
 }

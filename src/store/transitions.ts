@@ -125,7 +125,15 @@ async function writeRecord(
   const now = Number(createdAt);
   const created = { ...question, createdAt: now, deadline: now + q.timeoutMs };
   const n = slotOf(created.deadline);
-  const lowered = { cmd, marker: k.slot(String(n)), slot: n, gen: slotGen, deadline: created.deadline, now };
+  const lowered = {
+    question: question.id,
+    cmd,
+    marker: k.slot(String(n)),
+    slot: n,
+    gen: slotGen,
+    deadline: created.deadline,
+    now,
+  };
   return {
     question: created,
     opened: state === 1 ? gen : undefined,

@@ -1,0 +1,81 @@
+// A create whose deadline is before its slot job's wake time lowers the wake time (w) in its script and then
+// moves the job earlier (SlotJobs.moveEarlier). When that move fails for a Redis reason (not "the job is active
+// or gone"), the question must still time out, never early, and not at the old w: the move is retried once
+// Redis answers again. Real Redis; the create's queue connection goes through a TCP proxy that is cut.
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TIMEOUT_QUEUE, keys } from '../../src/redis/index.js';
+import { withScripts } from '../../src/store/scripts.js';
+import { SLOT_MS, SlotJobs, slotOf } from '../../src/store/slots.js';
+import { writeQuestion } from '../../src/store/transitions.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { deleteUnder } from '../support/redis-cleanup.js';
+import { collector, newQuestion, openStore, rawRedis, recordingLogger, redisTimeMs } from './helpers.js';
+import { startProxy, type TcpProxy } from './tcp-proxy.js';
+
+let proxy: TcpProxy | undefined;
+const closing: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closing.splice(0).reverse()) await close();
+  await proxy?.close();
+});
+
+/** Waits, when the slot of deadlines up to `ms` ahead would end within them, for the next slot to start. */
+async function slotRoom(redis: Redis, ms: number): Promise<void> {
+  const now = await redisTimeMs(redis);
+  const left = (slotOf(now) + 1) * SLOT_MS - now;
+  if (left <= ms) await new Promise((resolve) => setTimeout(resolve, left + 1));
+}
+
+describe('a slot job not moved earlier because Redis failed', () => {
+  it('is moved once Redis answers again: the question times out at its deadline, not the old wake time', async () => {
+    const prefix = uniquePrefix();
+    closing.push(() => deleteUnder(prefix));
+    const k = keys(prefix);
+    const store = await openStore(prefix, 'holder-a');
+    const redis = rawRedis();
+    await slotRoom(redis, 10_000);
+    const longer = await store.create(newQuestion({ timeoutMs: 6_000 }));
+
+    // Another replica's create: its script runs on a healthy connection, its queue's on one about to be cut.
+    proxy = await startProxy(redisUrl());
+    const queueConnection = new Redis(proxy.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    const queue = new Queue(TIMEOUT_QUEUE, { connection: queueConnection, prefix: k.bullPrefix });
+    queue.on('error', () => undefined);
+    closing.push(() => queueConnection.quit().catch(() => queueConnection.disconnect()));
+    closing.push(() => queue.close());
+    await queue.waitUntilReady();
+    const cmd = withScripts(new Redis(redisUrl()));
+    closing.push(() => cmd.quit());
+    const logger = recordingLogger();
+    const slots = new SlotJobs(queue, logger, 60);
+    closing.push(() => slots.settle());
+    const reminders = new Queue('unused', { connection: cmd, prefix: k.bullPrefix });
+    closing.push(() => reminders.close());
+    const other = { holderId: 'holder-b', retentionSec: 60, keys: k, logger, cmd, slots, reminders };
+
+    await proxy.cut();
+    const shorter = await writeQuestion(other, newQuestion({ timeoutMs: 300 }), {});
+    expect(slotOf(shorter.deadline)).toBe(slotOf(longer.deadline));
+    expect(logger.logged).toMatchObject([
+      {
+        level: 'warn',
+        msg: 'slot job not moved to an earlier deadline; retrying',
+        obj: { question: shorter.id },
+      },
+    ]);
+    await proxy.restore();
+
+    const due = collector<{ id: string; at: number }>();
+    await store.startTimeouts(async (id) => {
+      const at = await redisTimeMs(redis);
+      if ((await store.finish(id, { action: 'cancel' }, 'timed_out')).won) due.push({ id, at });
+    });
+    const [fired] = await due.next(1);
+    expect(fired?.id).toBe(shorter.id);
+    expect(fired?.at).toBeGreaterThanOrEqual(shorter.deadline);
+    // Not at the longer one's deadline, where the slot's job stayed while Redis refused the move.
+    expect(fired?.at).toBeLessThan(longer.deadline);
+  });
+});
