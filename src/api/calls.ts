@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mayTarget, type ApiClient } from './auth.js';
 import type { CallRecord, NewCall } from './call-store.js';
 import { apiServerName } from '../relay/sources/intake.js';
-import type { RateLimit } from '../store/index.js';
+import type { RateLimit } from '../relay/relay.js';
 import { ApiError, fromRelayError } from './errors.js';
 import { readJson, sendJson } from './http.js';
 import { createOnce } from './idempotency.js';

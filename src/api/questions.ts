@@ -2,10 +2,9 @@
 // question goes through the same relay as an MCP elicitation (openQuestion: same card, form, answerers,
 // timeouts, reminders, App Home); it is detached, so any replica answers for it from the record.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RelayClock } from '../relay/relay.js';
+import type { RateLimit, RelayClock } from '../relay/relay.js';
 import type { OpenContext, Recipients } from '../relay/sources/intake.js';
 import type { EndReason, FinishResult, Outcome, Question } from '../relay/types.js';
-import type { RateLimit } from '../store/index.js';
 import { mayTarget, type ApiClient } from './auth.js';
 import type { EndedEvents } from './ended.js';
 import { ApiError, fromRelayError } from './errors.js';

@@ -14,14 +14,23 @@ import type {
 
 /** At most `max` new questions per `perMs` milliseconds from one server, across replicas. */
 export interface RateLimit {
+  /** New questions allowed per window. */
   max: number;
+  /** Window length in ms; a fixed window that starts with its first question. */
   perMs: number;
+}
+
+/** What a new question's record is created with besides its fields. */
+export interface CreateOptions {
+  /** Per-server limit on new questions; beyond it create rejects with an error of code 'rate_limited'. */
+  rateLimit?: RateLimit;
+  /** Reminder times, epoch ms on the store's clock (compare with the returned createdAt/deadline). */
+  remindAt?: number[];
 }
 
 /** What the relay needs from durable state (implemented by src/store). */
 export interface RelayStore {
-  /** Rejects with RelayError code 'rate_limited' beyond the server's limit. */
-  create(question: NewQuestion, options?: { rateLimit?: RateLimit; remindAt?: number[] }): Promise<Question>;
+  create(question: NewQuestion, options?: CreateOptions): Promise<Question>;
   get(id: string): Promise<Question | undefined>;
   /** Records the posted cards; answers the question's state then ('missing' when it is gone). */
   attachCards(id: string, cards: [CardRef, ...CardRef[]]): Promise<QuestionState | 'missing'>;

@@ -21,6 +21,7 @@ export type { DetachedAsk, EndOptions, FormAsk, UrlAsk } from './asks.js';
 export { observeAll } from './ports.js';
 export type {
   CardChange,
+  CreateOptions,
   PostedCards,
   RateLimit,
   RelayClock,

@@ -6,7 +6,7 @@ export {
   TIMEOUT_STALLED_INTERVAL_MS,
   TIMER_MAX_BLOCK_MS,
 } from './store.js';
-export type { CreateOptions, StoreOptions } from './store.js';
+export type { StoreOptions } from './store.js';
 export { NotDueError, RateLimitedError, StoreError, type StoreErrorCode } from './errors.js';
 export { COMMAND_TIMEOUT_MS, CONNECT_TIMEOUT_MS, type StoreLogger } from '../redis/index.js';
 export { INBOX_BLOCK_MS, INBOX_STALL_MS } from './inbox.js';
@@ -17,7 +17,6 @@ export {
   type LeaseOptions,
   type SweepOptions,
 } from './lease.js';
-export type { RateLimit } from './pending.js';
 export { ENDED_MAX_LEN } from './transitions.js';
 export { MemoryBackend, MemoryRelayStore, MemoryRoundLinks } from './memory.js';
 export { RedisRoundLinks } from './round-links.js';

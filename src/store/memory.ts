@@ -4,7 +4,7 @@
 // No timers: timeouts and reminders are the Redis store's BullMQ jobs, and a test drives them by calling finish.
 import { randomBytes } from 'node:crypto';
 import { systemClock, type Clock } from '../clock.js';
-import type { RelayStore } from '../relay/relay.js';
+import type { CreateOptions, RateLimit, RelayStore } from '../relay/relay.js';
 import type { RoundLink, RoundLinkStore } from '../relay/round-links.js';
 import type {
   CardRef,
@@ -17,8 +17,6 @@ import type {
   QuestionState,
 } from '../relay/types.js';
 import { RateLimitedError } from './errors.js';
-import type { RateLimit } from './pending.js';
-import type { CreateOptions } from './transitions.js';
 
 const STATE_OF: Record<Outcome['action'], Exclude<QuestionState, 'pending'>> = {
   accept: 'accepted',

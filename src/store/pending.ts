@@ -1,5 +1,6 @@
 // Reads over the pending indexes, and the per-server admission check for new questions.
 import type { RedisClient } from '../redis/index.js';
+import type { RateLimit } from '../relay/relay.js';
 import type { Question } from '../relay/types.js';
 import type { StoreLogger } from '../redis/index.js';
 import { RateLimitedError } from './errors.js';
@@ -7,13 +8,6 @@ import type { Keys } from '../redis/index.js';
 import { DETACHED_HOLDER, pairs, parseQuestion } from './record.js';
 import { readRecords } from './schemas.js';
 import type { StoreScripts } from './scripts.js';
-
-export interface RateLimit {
-  /** New questions allowed per window. */
-  max: number;
-  /** Window length in ms; a fixed window that starts with its first question. */
-  perMs: number;
-}
 
 /**
  * A person's pending questions, soonest deadline first. Entries whose record has expired or ended without

@@ -27,9 +27,10 @@ import { Inbox } from './inbox.js';
 import { settleWithin } from '../settle.js';
 import type { LeaseOptions, SweepOptions } from './lease.js';
 import { Liveness } from './liveness.js';
-import { admit, pendingFor, undeliveredBefore, type RateLimit } from './pending.js';
+import { admit, pendingFor, undeliveredBefore } from './pending.js';
 import { draftField, pairs, parseDraft, parseQuestion } from './record.js';
 import { RedisRoundLinks } from './round-links.js';
+import type { CreateOptions, RateLimit } from '../relay/relay.js';
 import type { RoundLinkStore } from '../relay/round-links.js';
 import { readRecords } from './schemas.js';
 import { withScripts } from './scripts.js';
@@ -37,13 +38,7 @@ import type { StoreOptions } from './options.js';
 import { SlotJobs } from './slots.js';
 import { CLOSE_GRACE_MS } from './timers.js';
 import { TimerWork, openTimerQueues } from './timer-work.js';
-import {
-  finishQuestion,
-  redisNow,
-  writeQuestion,
-  type Collaborators,
-  type CreateOptions,
-} from './transitions.js';
+import { finishQuestion, redisNow, writeQuestion, type Collaborators } from './transitions.js';
 
 export {
   CLOSE_GRACE_MS,
@@ -52,7 +47,6 @@ export {
   TIMEOUT_STALLED_INTERVAL_MS,
   TIMER_MAX_BLOCK_MS,
 } from './timers.js';
-export type { CreateOptions } from './transitions.js';
 export type { StoreOptions } from './options.js';
 
 interface Parts extends Collaborators {

@@ -2,6 +2,7 @@
 // transition that ends it (FINISH_LUA), with the job cleanup that follows a win.
 import type { Queue } from 'bullmq';
 import type { RedisClient } from '../redis/index.js';
+import type { CreateOptions } from '../relay/relay.js';
 import {
   namedAnswerers,
   type EndReason,
@@ -14,7 +15,7 @@ import { commandError, type StoreLogger } from '../redis/index.js';
 import { newId } from './jobs.js';
 import type { Keys } from '../redis/index.js';
 import { NotDueError } from './errors.js';
-import { admit, type RateLimit } from './pending.js';
+import { admit } from './pending.js';
 import { DETACHED_HOLDER, pairs, parseQuestion, stateFor, toHash } from './record.js';
 import { addReminders, removeReminders } from './reminders.js';
 import { shareSchema } from './schemas.js';
@@ -29,13 +30,6 @@ const INBOX_MAX_LEN = 10_000;
  * stopped for longer than 100k ends take) miss the oldest; the records themselves stay for the retention.
  */
 export const ENDED_MAX_LEN = 100_000;
-
-export interface CreateOptions {
-  /** Per-server limit on new questions; beyond it create throws RateLimitedError (code 'rate_limited'). */
-  rateLimit?: RateLimit;
-  /** Reminder times, epoch ms on the Redis clock (compare with the returned createdAt/deadline). */
-  remindAt?: number[];
-}
 
 export interface Collaborators {
   holderId: string;
