@@ -279,3 +279,18 @@ export async function doomedReplica(
   });
   return { doomed, driver };
 }
+
+/**
+ * A harness whose fixture server asks in the approvals channel C0APPROVE, answered by `users` and the members of
+ * `usergroups` (user group id → member ids), never by the person who ran the tool.
+ */
+export function startApprovals(users: string[], usergroups: Record<string, string[]> = {}): Promise<Harness> {
+  return startHarness({
+    slack: {
+      route: 'channel',
+      channel: 'C0APPROVE',
+      answerers: { requester: false, users, usergroups: Object.keys(usergroups) },
+    },
+    workspace: { usergroups },
+  });
+}

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedCall } from '../../src/standin/index.js';
 import { questionIdOnCard } from '../support/slack-text.js';
-import { startHarness, type Harness } from './harness.js';
+import { startApprovals, type Harness } from './harness.js';
 
 const SCHEMA = { type: 'object', properties: { ok: { type: 'boolean', title: 'OK?' } } };
 
@@ -19,14 +19,7 @@ const respondIds = (call: RecordedCall): string[] =>
 describe('App Home of named answerers', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({
-      slack: {
-        route: 'channel',
-        channel: 'C0APPROVE',
-        answerers: { requester: false, users: ['UAPPX'], usergroups: ['S0ONCALL'] },
-      },
-      workspace: { usergroups: { S0ONCALL: ['UONC1', 'UONC2'] } },
-    });
+    h = await startApprovals(['UAPPX'], { S0ONCALL: ['UONC1', 'UONC2'] });
   });
   afterAll(() => h.close());
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedCall } from '../../src/standin/index.js';
-import { openForm, startHarness, type Harness } from './harness.js';
+import { openForm, startApprovals, type Harness } from './harness.js';
 
 const SCHEMA = { type: 'object', properties: { reason: { type: 'string', title: 'Reason' } } };
 
@@ -37,13 +37,7 @@ const replaced = (h: Harness, viewId: string) =>
 describe('forms left open when their question ends elsewhere', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({
-      slack: {
-        route: 'channel',
-        channel: 'C0APPROVE',
-        answerers: { requester: false, users: ['UAPPA', 'UAPPB'] },
-      },
-    });
+    h = await startApprovals(['UAPPA', 'UAPPB']);
   });
   afterAll(() => h.close());
 

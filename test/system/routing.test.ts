@@ -2,7 +2,7 @@
 // approvers, user groups and channel members; everyone else is told whom the question is for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedCall } from '../../src/standin/index.js';
-import { openForm, startHarness, type Harness } from './harness.js';
+import { openForm, startApprovals, startHarness, type Harness } from './harness.js';
 
 const SCHEMA = {
   type: 'object',
@@ -133,14 +133,7 @@ describe('asking in the thread where the command ran', () => {
 describe('an approvals channel with listed approvers and a user group', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({
-      slack: {
-        route: 'channel',
-        channel: 'C0APPROVE',
-        answerers: { requester: false, users: ['UAPP1'], usergroups: ['S0OPS'] },
-      },
-      workspace: { usergroups: { S0OPS: ['UOPS1', 'UOPS2'] } },
-    });
+    h = await startApprovals(['UAPP1'], { S0OPS: ['UOPS1', 'UOPS2'] });
   });
   afterAll(() => h.close());
 
