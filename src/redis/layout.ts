@@ -12,7 +12,7 @@
 //   ${prefix}:{q}:held:<holder>     zset    pending question ids of <holder>, scored by deadline
 //   ${prefix}:{q}:user:<userId>     zset    pending question ids a person must answer, scored by deadline
 //   ${prefix}:{q}:due               zset    every pending question id, scored by deadline (the timeout jobs' list)
-//   ${prefix}:{q}:slot:<n>          string  gen of the BullMQ timeout job of deadline slot <n> (store/slots.ts)
+//   ${prefix}:{q}:slot:<n>          hash    g: gen of the BullMQ timeout job of deadline slot <n>, w: its wake time
 //   ${prefix}:{q}:rescues           hash    question id -> times its slot was given a new job (store/slot-rescue.ts)
 //   ${prefix}:{q}:rate:<server>     string  new-question counter of the server's current rate window
 //   ${prefix}:{q}:ended             stream  {id, state} of every question that ended (capped, ~100k entries)

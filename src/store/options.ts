@@ -1,5 +1,6 @@
 // The store's options: where Redis is and the store's own settings.
 import type { RedisSetting, StoreLogger } from '../redis/index.js';
+import type { Clock } from '../clock.js';
 import type { TimerSettings } from './timers.js';
 
 /** Where Redis is (RedisSetting: REDIS_URL, or a Cluster or Sentinel group) and the store's own settings. */
@@ -16,6 +17,8 @@ export type StoreOptions = RedisSetting & {
    * deadline slot that lost its job is given a new one (store/slot-rescue.ts).
    */
   timers?: TimerSettings;
+  /** Time and timers of the deferred slot drops (store/slot-drops.ts). Default the system clock. */
+  clock?: Pick<Clock, 'now' | 'schedule'>;
   /** Refuse to open (StoreError 'not_noeviction') instead of warning when maxmemory-policy is wrong. Default false. */
   requireNoeviction?: boolean;
   logger?: StoreLogger;

@@ -1,5 +1,11 @@
 import type { RedisClient } from '../redis/index.js';
-import { SLOT_NEXT_LUA, SLOT_RELEASE_LUA, SLOT_RESCUE_LUA, SLOT_WAKE_LUA } from './slot-scripts.js';
+import {
+  SLOT_DROP_LUA,
+  SLOT_NEXT_LUA,
+  SLOT_RELEASE_LUA,
+  SLOT_RESCUE_LUA,
+  SLOT_WAKE_LUA,
+} from './slot-scripts.js';
 
 /** The stored outcome of an accepted question once its content was dropped (see record.ts). */
 export const DROPPED_OUTCOME = '{"action":"accept","contentDropped":true}';
@@ -45,9 +51,12 @@ end
 // entry instead of one HGETALL per question.
 // Every win is announced on the ended stream ({id, state}, and round: 1 for a durable round's question, whose
 // answer the rounds group records): long-polls, webhooks and the audit follow it.
-// ARGV[15] slot marker key prefix (+ slot number)  ARGV[16] slot width ms. The winner leaves the due index; when
-// it was the last of its deadline slot (and the slot's own timeout job is not the one ending it, ARGV[14]), the
-// slot's marker is deleted here and its gen returned, so the caller removes that job without reading first.
+// ARGV[15] slot marker key prefix (+ slot number)  ARGV[16] slot width ms  ARGV[17] '1' to keep an emptied slot.
+// The winner leaves the due index; when it was the last of its deadline slot (and the slot's own timeout job is
+// not the one ending it, ARGV[14]), the slot's gen is returned so the caller can drop its job without reading
+// first. The marker is deleted here unless ARGV[17] is '1': then the caller drops the slot later, if it is still
+// empty (store/slot-drops.ts), and a create meanwhile joins the slot and its job instead of adding one.
+// KEYS[4] the rescue counts (store/slot-rescue.ts): the winner's count, if it has one, goes with it.
 // Returns {'missing'} | {'lost', HGETALL} | {'early', ms left} | {'won', HGETALL, emptied slot's gen or ''}.
 export const FINISH_LUA = `${WITH_SCHEMA_LUA}
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
@@ -82,6 +91,7 @@ redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[9], '*', 'id', ARGV[6], 'state',
 redis.call('ZREM', ARGV[11] .. holder, ARGV[6])
 redis.call('ZREM', ARGV[12] .. userId, ARGV[6])
 redis.call('ZREM', KEYS[3], ARGV[6])
+redis.call('HDEL', KEYS[4], ARGV[6])
 local emptied = ''
 if ARGV[14] ~= '1' then
   local w = tonumber(ARGV[16])
@@ -90,7 +100,7 @@ if ARGV[14] ~= '1' then
   if redis.call('ZCOUNT', KEYS[3], first, '(' .. string.format('%d', (slot + 1) * w)) == 0 then
     local marker = ARGV[15] .. string.format('%d', slot)
     emptied = redis.call('HGET', marker, 'g') or ''
-    if emptied ~= '' then redis.call('DEL', marker) end
+    if emptied ~= '' and ARGV[17] ~= '1' then redis.call('DEL', marker) end
   end
 end
 return {'won', record, emptied}
@@ -216,12 +226,14 @@ return redis.call('XDEL', KEYS[1], unpack(ARGV))
 export interface StoreScripts {
   /** CREATE_LUA: (numberOfKeys, questionKey, dueKey, heldKey?, ...userKeys, timeoutMs, retentionMs, id, schemaKey, schemaJson, slotPrefix, slotMs, gen, ...fieldValuePairs). */
   questionCreate(numberOfKeys: number, ...args: (string | number)[]): Promise<unknown>;
-  /** FINISH_LUA: (questionKey, endedKey, dueKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id, endedBy, detachedHolder, endedMaxLen, inboxPrefix, heldPrefix, userPrefix, schemaPrefix, byTimeoutJob, slotPrefix, slotMs). */
+  /** FINISH_LUA: (questionKey, endedKey, dueKey, rescuesKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id, endedBy, detachedHolder, endedMaxLen, inboxPrefix, heldPrefix, userPrefix, schemaPrefix, byTimeoutJob, slotPrefix, slotMs, keepEmptied). */
   questionFinish(...args: (string | number)[]): Promise<unknown>;
   /** SLOT_NEXT_LUA: (dueKey, markerKey, slotStartMs, slotMs, gen, batch, ...handedOverIds). */
   slotNext(...args: (string | number)[]): Promise<unknown>;
   /** SLOT_RESCUE_LUA: (dueKey, rescuesKey, slotPrefix, slotMs, overdueMs, ttlMs, maxRescues, ...gens). */
   slotRescue(...args: (string | number)[]): Promise<unknown>;
+  /** SLOT_DROP_LUA: (dueKey, markerKey, slotStartMs, slotMs, gen). */
+  slotDrop(...args: (string | number)[]): Promise<unknown>;
   /** SLOT_RELEASE_LUA: (markerKey, gen). */
   slotRelease(...args: string[]): Promise<unknown>;
   /** SLOT_WAKE_LUA: (markerKey, gen). */
@@ -245,9 +257,10 @@ export interface StoreScripts {
 /** Registers the scripts on a client; ioredis then runs them by EVALSHA, loading them when Redis lacks them. */
 export function withScripts(redis: RedisClient): RedisClient & StoreScripts {
   redis.defineCommand('questionCreate', { lua: CREATE_LUA });
-  redis.defineCommand('questionFinish', { numberOfKeys: 3, lua: FINISH_LUA });
+  redis.defineCommand('questionFinish', { numberOfKeys: 4, lua: FINISH_LUA });
   redis.defineCommand('slotNext', { numberOfKeys: 2, lua: SLOT_NEXT_LUA });
   redis.defineCommand('slotRescue', { numberOfKeys: 2, lua: SLOT_RESCUE_LUA });
+  redis.defineCommand('slotDrop', { numberOfKeys: 2, lua: SLOT_DROP_LUA });
   redis.defineCommand('slotRelease', { numberOfKeys: 1, lua: SLOT_RELEASE_LUA });
   redis.defineCommand('slotWake', { numberOfKeys: 1, lua: SLOT_WAKE_LUA });
   redis.defineCommand('questionRead', { lua: READ_LUA });

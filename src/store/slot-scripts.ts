@@ -69,6 +69,19 @@ if #late > 0 then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
 return {string.format('%d', now), rescued, given}
 `;
 
+// The deferred drop of a slot a finish emptied but kept (store/slot-drops.ts): deletes the marker only while the
+// slot is still empty and the marker still names the gen whose job the caller then removes; a create that joined
+// the slot meanwhile (its question is in the due index) keeps both.
+// KEYS[1] the due index  KEYS[2] the slot's marker; ARGV[1] slot start ms  ARGV[2] slot width ms  ARGV[3] gen.
+// Returns 1 when it deleted the marker (the caller removes the job), else 0.
+export const SLOT_DROP_LUA = `
+if redis.call('HGET', KEYS[2], 'g') ~= ARGV[3] then return 0 end
+local after = '(' .. string.format('%d', tonumber(ARGV[1]) + tonumber(ARGV[2]))
+if redis.call('ZCOUNT', KEYS[1], ARGV[1], after) > 0 then return 0 end
+redis.call('DEL', KEYS[2])
+return 1
+`;
+
 // Deletes a slot's marker only while it names the given gen (a create whose job add failed). KEYS[1] marker; ARGV[1] gen.
 export const SLOT_RELEASE_LUA = `
 if redis.call('HGET', KEYS[1], 'g') == ARGV[1] then return redis.call('DEL', KEYS[1]) end

@@ -6,7 +6,9 @@
 // same script (SLOT_NEXT_LUA); once the slot is empty it deletes the marker if it still names its gen. A create
 // whose deadline is before w lowers w in its script and moves the job earlier (changeDelay); that fails while the
 // job is active, so the job re-reads w after putting itself back and follows it (followWake). A finish that
-// empties a slot deletes the marker itself and the job is removed without the finish waiting on it.
+// empties a slot after a quiet spell deletes the marker itself and the job is removed without the finish waiting
+// on it; while slots keep being emptied (one question at a time), the finish keeps the slot and its job for a
+// later create to join, and the slot is dropped a moment later if still empty (store/slot-drops.ts).
 // Why: a BullMQ job is ~710 B of Redis plus an add and a remove script per question; a slot job is shared by
 // every question whose deadline falls in the same SLOT_MS, also when they are created seconds apart (issue #19
 // goals 3-5).
@@ -102,7 +104,7 @@ export interface Lowered {
   now: number;
 }
 
-/** The timeout queue's side of the slots: adding a slot's job, and removing one that a finish emptied. */
+/** The timeout queue's side of the slots: adding a slot's job, and removing one whose slot was emptied. */
 export class SlotJobs {
   /** Removals issued by finishes and not awaited by them, so close() can let them complete. */
   private readonly removals = new Set<Promise<unknown>>();
@@ -181,11 +183,12 @@ export class SlotJobs {
   }
 
   /**
-   * Removes the job of a slot whose last question a finish ended (the finish script deleted its marker). Cleanup
-   * only: a job left behind finds its slot empty and its marker gone and completes. Not awaited by the finish.
+   * Removes the job of a slot whose last question ended (its marker was deleted: by the finish script or a
+   * deferred drop, store/slot-drops.ts). Cleanup only: a job left behind finds its slot empty and its marker gone
+   * and completes. Not awaited by the finish.
    */
-  dropEmptied(deadline: number, gen: string): void {
-    const removal = this.queue.remove(slotJobId(slotOf(deadline), gen)).catch((err: unknown) => {
+  remove(slot: number, gen: string): void {
+    const removal = this.queue.remove(slotJobId(slot, gen)).catch((err: unknown) => {
       this.logger.warn({ err, gen }, 'could not remove an emptied slot job; it will find its slot empty');
     });
     this.removals.add(removal);

@@ -22,6 +22,7 @@ import {
   endClient,
   keys,
 } from '../redis/index.js';
+import { systemClock } from '../clock.js';
 import { RateLimitedError } from './errors.js';
 import { Inbox } from './inbox.js';
 import { settleWithin } from '../settle.js';
@@ -35,6 +36,7 @@ import type { RoundLinkStore } from '../relay/round-links.js';
 import { readRecords } from './schemas.js';
 import { withScripts } from './scripts.js';
 import type { StoreOptions } from './options.js';
+import { SlotDrops } from './slot-drops.js';
 import { SlotJobs } from './slots.js';
 import { CLOSE_GRACE_MS } from './timers.js';
 import { TimerWork, openTimerQueues } from './timer-work.js';
@@ -78,7 +80,19 @@ export class QuestionStore {
       const [queue, reminders] = await openTimerQueues(cmd, k, logger);
       const retentionSec = opts.retentionSec ?? 86_400;
       const slots = new SlotJobs(queue, logger, retentionSec);
-      const parts = { opts, connections, holderId: opts.holderId, retentionSec, keys: k, logger, cmd, slots };
+      const clock = opts.clock ?? systemClock;
+      const drops = new SlotDrops({ cmd, keys: k, slots, clock, logger });
+      const parts = {
+        opts,
+        connections,
+        holderId: opts.holderId,
+        retentionSec,
+        keys: k,
+        logger,
+        cmd,
+        slots,
+        drops,
+      };
       return new QuestionStore({ ...parts, reminders });
     } catch (err) {
       await endClient(cmd, false);

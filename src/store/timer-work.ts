@@ -11,6 +11,7 @@ import {
 } from '../redis/index.js';
 import { reminderHandler } from './reminders.js';
 import type { StoreScripts } from './scripts.js';
+import type { SlotDrops } from './slot-drops.js';
 import { SlotRescue } from './slot-rescue.js';
 import { slotHandler, type SlotJobs } from './slots.js';
 import { Timers, type TimerSettings } from './timers.js';
@@ -44,6 +45,7 @@ export interface TimerWorkDeps {
   logger: StoreLogger;
   cmd: RedisClient & StoreScripts;
   slots: SlotJobs;
+  drops: SlotDrops;
   reminders: Queue;
   retentionSec: number;
   settings?: TimerSettings;
@@ -73,10 +75,14 @@ export class TimerWork {
     await this.timers.start(REMINDER_QUEUE, reminderHandler(this.deps.cmd, this.deps.keys, onReminder));
   }
 
-  /** Stops the rescue and the workers (see Timers.close) and lets the slot job removals of finishes complete. */
+  /**
+   * Stops the rescue and the workers (see Timers.close), runs the deferred slot drops at once and lets the slot
+   * job removals complete, so a stopped store leaves no job of an empty slot behind.
+   */
   async stop(graceful: boolean): Promise<void> {
     await this.rescue.stop();
     await this.timers.close(graceful);
+    await this.deps.drops.flush();
     await this.deps.slots.settle();
   }
 

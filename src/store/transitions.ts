@@ -20,6 +20,7 @@ import { DETACHED_HOLDER, pairs, parseQuestion, stateFor, toHash } from './recor
 import { addReminders, removeReminders } from './reminders.js';
 import { shareSchema } from './schemas.js';
 import type { StoreScripts } from './scripts.js';
+import type { SlotDrops } from './slot-drops.js';
 import { SLOT_RELEASE_LUA } from './slot-scripts.js';
 import { SLOT_MS, newGen, slotOf, type Lowered, type SlotJobs } from './slots.js';
 
@@ -41,6 +42,8 @@ export interface Collaborators {
   cmd: RedisClient & StoreScripts;
   /** The timeout queue, one job per deadline slot (store/slots.ts). */
   slots: SlotJobs;
+  /** Drops of the slots finishes emptied, some deferred (store/slot-drops.ts). */
+  drops: SlotDrops;
   reminders: Queue;
 }
 
@@ -143,6 +146,7 @@ export async function finishQuestion(
 ): Promise<FinishResult> {
   const { cmd, keys: k } = c;
   let reply: FinishReply;
+  const keep = c.drops.keeping();
   try {
     const args = [
       stateFor(outcome),
@@ -160,15 +164,11 @@ export async function finishQuestion(
       k.user(''),
       k.schema(''),
       timeoutJobHere && reason === 'timed_out' ? '1' : '0',
-    ];
-    reply = (await cmd.questionFinish(
-      k.question(id),
-      k.ended,
-      k.due,
-      ...args,
       k.slot(''),
       SLOT_MS,
-    )) as FinishReply;
+      keep ? '1' : '0',
+    ];
+    reply = (await cmd.questionFinish(k.question(id), k.ended, k.due, k.rescues, ...args)) as FinishReply;
   } catch (err) {
     throw commandError('finish', err);
   }
@@ -178,7 +178,7 @@ export async function finishQuestion(
   const question = parseQuestion(hash);
   if (question === undefined) return { won: false, state: 'missing' };
   if (reply[0] === 'lost') return { won: false, state: question.state, question };
-  if (reply[2] !== '') c.slots.dropEmptied(question.deadline, reply[2]);
+  if (reply[2] !== '') c.drops.emptied(slotOf(question.deadline), reply[2], keep);
   await removeReminderJobs(c, id, Number(hash.reminders ?? 0));
   await removeFromInboxes(c, question);
   return { won: true, question };

@@ -5,6 +5,7 @@ import { afterEach } from 'vitest';
 import type { NewQuestion } from '../../src/relay/types.js';
 import type { RedisClient } from '../../src/redis/index.js';
 import { QuestionStore, type StoreLogger, type StoreOptions } from '../../src/store/index.js';
+import { SLOT_MS, slotOf } from '../../src/store/slots.js';
 import { redisUrl } from '../setup/context.js';
 
 const opened: { close(): Promise<unknown> }[] = [];
@@ -97,6 +98,16 @@ export async function scanAll(redis: RedisClient, pattern: string): Promise<stri
 export async function redisTimeMs(redis: RedisClient): Promise<number> {
   const [sec, micro] = await redis.time();
   return Number(sec) * 1000 + Math.floor(Number(micro) / 1000);
+}
+
+/**
+ * Waits, when the deadline slot (store/slots.ts) of deadlines up to `ms` ahead would end within them, for the
+ * next slot to start, so questions created now with timeouts up to `ms` share one slot.
+ */
+export async function slotRoom(redis: RedisClient, ms: number): Promise<void> {
+  const now = await redisTimeMs(redis);
+  const left = (slotOf(now) + 1) * SLOT_MS - now;
+  if (left <= ms) await new Promise((resolve) => setTimeout(resolve, left + 1));
 }
 
 /** CLIENT LIST ids of the connections with this exact name. */

@@ -5,8 +5,10 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/clock.js';
 import { TIMEOUT_QUEUE, keys } from '../../src/redis/index.js';
 import { withScripts } from '../../src/store/scripts.js';
+import { SlotDrops } from '../../src/store/slot-drops.js';
 import { SLOT_MS, SlotJobs, slotOf } from '../../src/store/slots.js';
 import { writeQuestion } from '../../src/store/transitions.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
@@ -53,7 +55,8 @@ describe('a slot job not moved earlier because Redis failed', () => {
     closing.push(() => slots.settle());
     const reminders = new Queue('unused', { connection: cmd, prefix: k.bullPrefix });
     closing.push(() => reminders.close());
-    const other = { holderId: 'holder-b', retentionSec: 60, keys: k, logger, cmd, slots, reminders };
+    const drops = new SlotDrops({ cmd, keys: k, slots, clock: systemClock, logger });
+    const other = { holderId: 'holder-b', retentionSec: 60, keys: k, logger, cmd, slots, drops, reminders };
 
     await proxy.cut();
     const shorter = await writeQuestion(other, newQuestion({ timeoutMs: 300 }), {});

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { TIMEOUT_QUEUE, keys } from '../../src/redis/index.js';
 import { MAX_RESCUES } from '../../src/store/slot-rescue.js';
 import { withScripts } from '../../src/store/scripts.js';
-import { SLOT_MS, slotHandler, slotOf } from '../../src/store/slots.js';
+import { slotHandler, slotOf } from '../../src/store/slots.js';
 import type { JobData } from '../../src/store/timers.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import {
@@ -16,14 +16,8 @@ import {
   recordingLogger,
   redisTimeMs,
   scanAll,
+  slotRoom,
 } from './helpers.js';
-
-/** Waits, when the slot of deadlines up to `ms` ahead would end within them, for the next slot to start. */
-async function slotRoom(redis: Redis, ms: number): Promise<void> {
-  const now = await redisTimeMs(redis);
-  const left = (slotOf(now) + 1) * SLOT_MS - now;
-  if (left <= ms) await new Promise((resolve) => setTimeout(resolve, left + 1));
-}
 
 describe('timeouts', () => {
   it('fires onDue once the deadline has passed, never before, and its cancel reaches the holder', async () => {
@@ -194,7 +188,7 @@ describe('timeouts', () => {
     }
   });
 
-  it('gives a slot whose job was lost a new one, so its questions still time out (the rescue)', async () => {
+  it('gives a slot whose job was lost a new one, so its questions still time out (the rescue), and forgets their rescue count once they end', async () => {
     const prefix = uniquePrefix();
     const timers = { rescueEveryMs: 50, rescueAfterMs: 200 };
     const store = await openStore(prefix, 'holder-a', { timers });
@@ -207,10 +201,14 @@ describe('timeouts', () => {
     await queue.close();
 
     const due = collector<{ id: string; at: number }>();
-    await store.startTimeouts(async (id) => due.push({ id, at: await redisTimeMs(redis) }));
+    await store.startTimeouts(async (id) => {
+      const at = await redisTimeMs(redis);
+      if ((await store.finish(id, { action: 'cancel' }, 'timed_out')).won) due.push({ id, at });
+    });
     const [fired] = await due.next(1);
     expect(fired?.id).toBe(q.id);
     expect(fired?.at).toBeGreaterThanOrEqual(q.deadline + timers.rescueAfterMs);
+    expect(await redis.hexists(keys(prefix).rescues, q.id)).toBe(0);
   });
 
   it('gives up on a question whose timeout handler always fails after MAX_RESCUES rescues, and logs it', async () => {
