@@ -43,29 +43,34 @@ import { StoreError } from './errors.js';
  */
 export const DETACHED_HOLDER = '-';
 
-/** The fields written at creation (state pending, no card, no outcome). */
+/**
+ * The fields the store writes at creation (state pending, no card, no outcome) as a flat [field, value, ...] list
+ * for HSET, all but the schema and the times: the create script dates the record from Redis TIME, timeoutMs is
+ * deadline - createdAt, and requestedSchema is shared (store/schemas.ts).
+ */
+export function createdFields(q: Question): string[] {
+  const f = ['id', q.id, 'server', q.server, 'userId', q.userId, 'message', q.message, 'state', q.state];
+  f.push('holder', q.holder, 'origin', JSON.stringify(q.origin));
+  if (q.url) f.push('url', JSON.stringify(q.url));
+  if (q.serverInfo) f.push('serverInfo', JSON.stringify(q.serverInfo));
+  if (q.answerers) f.push('answerers', JSON.stringify(q.answerers));
+  if (q.source && q.source !== 'mcp') f.push('source', q.source);
+  if (q.place) f.push('place', JSON.stringify(q.place));
+  if (q.client !== undefined) f.push('client', q.client);
+  if (q.callbackUrl !== undefined) f.push('callbackUrl', q.callbackUrl);
+  if (q.metadata !== undefined) f.push('metadata', JSON.stringify(q.metadata));
+  if (q.round !== undefined) f.push('round', JSON.stringify(q.round));
+  return f;
+}
+
+/** The fields written at creation (state pending, no card, no outcome), the schema inline and the times too. */
 export function toHash(q: Question): Record<string, string> {
   return {
-    id: q.id,
-    server: q.server,
-    userId: q.userId,
-    message: q.message,
+    ...pairs(createdFields(q)),
     requestedSchema: JSON.stringify(q.requestedSchema ?? null),
     timeoutMs: String(q.timeoutMs),
-    state: q.state,
-    holder: q.holder,
     createdAt: String(q.createdAt),
     deadline: String(q.deadline),
-    origin: JSON.stringify(q.origin),
-    ...(q.url ? { url: JSON.stringify(q.url) } : {}),
-    ...(q.serverInfo ? { serverInfo: JSON.stringify(q.serverInfo) } : {}),
-    ...(q.answerers ? { answerers: JSON.stringify(q.answerers) } : {}),
-    ...(q.source && q.source !== 'mcp' ? { source: q.source } : {}),
-    ...(q.place ? { place: JSON.stringify(q.place) } : {}),
-    ...(q.client === undefined ? {} : { client: q.client }),
-    ...(q.callbackUrl === undefined ? {} : { callbackUrl: q.callbackUrl }),
-    ...(q.metadata === undefined ? {} : { metadata: JSON.stringify(q.metadata) }),
-    ...(q.round === undefined ? {} : { round: JSON.stringify(q.round) }),
   };
 }
 

@@ -16,23 +16,33 @@ import type { StoreScripts } from './scripts.js';
 /** The record field naming a shared schema. */
 export const SCHEMA_REF_FIELD = 'schemaRef';
 
+/** Refs of the schemas seen lately, by JSON: questions of one form share one, so most creates skip the hash. */
+const recentRefs = new Map<string, string>();
+/** Distinct schemas kept in recentRefs; past it the map starts over (a bound, not an LRU: a miss only hashes). */
+const RECENT_REFS = 256;
+
 /** A schema's content address: base64url SHA-256 of its JSON (43 characters, under listpack's 64). */
 export function schemaRef(json: string): string {
-  return createHash('sha256').update(json).digest('base64url');
+  let ref = recentRefs.get(json);
+  if (ref === undefined) {
+    ref = createHash('sha256').update(json).digest('base64url');
+    if (recentRefs.size >= RECENT_REFS) recentRefs.clear();
+    recentRefs.set(json, ref);
+  }
+  return ref;
 }
 
 /**
- * Moves a record's requestedSchema out of its fields: returns the fields naming it by ref instead, and the
- * JSON to store once. A null schema (URL mode) stays inline: 4 bytes, nothing to share.
+ * Where a record's requestedSchema (`json`) goes: the field naming it by ref, and the JSON to store once. A null
+ * schema (URL mode) stays inline: 4 bytes, nothing to share.
  */
-export function shareSchema(fields: Record<string, string>): {
-  fields: Record<string, string>;
+export function shareSchema(json: string): {
+  field: [string, string];
   schema?: { ref: string; json: string };
 } {
-  const { requestedSchema: json, ...rest } = fields;
-  if (json === undefined || json === 'null') return { fields };
+  if (json === 'null') return { field: ['requestedSchema', json] };
   const ref = schemaRef(json);
-  return { fields: { ...rest, [SCHEMA_REF_FIELD]: ref }, schema: { ref, json } };
+  return { field: [SCHEMA_REF_FIELD, ref], schema: { ref, json } };
 }
 
 /**

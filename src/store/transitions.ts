@@ -16,7 +16,7 @@ import { newId } from './jobs.js';
 import type { Keys } from '../redis/index.js';
 import { NotDueError } from './errors.js';
 import { admit } from './pending.js';
-import { DETACHED_HOLDER, pairs, parseQuestion, stateFor, toHash } from './record.js';
+import { DETACHED_HOLDER, createdFields, pairs, parseQuestion, stateFor } from './record.js';
 import { addReminders, removeReminders } from './reminders.js';
 import { shareSchema } from './schemas.js';
 import type { StoreScripts } from './scripts.js';
@@ -93,30 +93,25 @@ async function writeRecord(
   const holder = q.client === undefined ? c.holderId : DETACHED_HOLDER;
   // createdAt and deadline are placeholders here: the script writes them from Redis TIME.
   const question: Question = { ...q, id: newId(), state: 'pending', holder, createdAt: 0, deadline: 0 };
-  const all = toHash(question);
-  // The script dates the record; timeoutMs is its deadline - createdAt, so it is not stored either.
-  delete all.createdAt;
-  delete all.deadline;
-  delete all.timeoutMs;
-  const { fields, schema } = shareSchema(all);
-  if (reminders > 0) fields.reminders = String(reminders);
+  const { field, schema } = shareSchema(JSON.stringify(q.requestedSchema ?? null));
+  const fields = createdFields(question);
+  fields.push(...field);
+  if (reminders > 0) fields.push('reminders', String(reminders));
   // Everyone named to answer it has it in their pending index too (pendingFor drops it once it has ended).
   const users = new Set([question.userId, ...namedAnswerers(question)]);
   // A round's question is not in its holder's index: the orphan sweep never ends it holder_lost, since any
   // replica records its end in the round (src/rounds/recorder.ts) and its timeout job ends it at the latest.
-  const held = q.round === undefined ? [k.held(holder)] : [];
-  const zsets = [k.due, ...held, ...[...users].map((userId) => k.user(userId))];
-  const shared = schema ? [k.schema(schema.ref), schema.json] : ['', ''];
+  const zsets = q.round === undefined ? [k.due, k.held(holder)] : [k.due];
+  for (const userId of users) zsets.push(k.user(userId));
   const gen = newGen();
-  const slot = [k.slot(''), SLOT_MS, gen];
-  const args = [
-    q.timeoutMs,
-    c.retentionSec * 1000,
-    question.id,
-    ...shared,
-    ...slot,
-    ...Object.entries(fields).flat(),
-  ];
+  const args = [q.timeoutMs, c.retentionSec * 1000, question.id];
+  args.push(
+    ...(schema ? [k.schema(schema.ref), schema.json] : ['', '']),
+    k.slot(''),
+    SLOT_MS,
+    gen,
+    ...fields,
+  );
   const reply = await cmd.questionCreate(1 + zsets.length, k.question(question.id), ...zsets, ...args);
   const [createdAt, state, slotGen] = reply as [string, number, string];
   const now = Number(createdAt);
