@@ -1,6 +1,7 @@
 // Per server `auth:` and the sign-in settings (src/config/server-auth.ts): read as written, refused with the key.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config/index.js';
+import { loadConfig } from '../src/config/index.js';
+import { configErrorOf } from './support/config.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 const OLD_KEY = Buffer.alloc(32, 9).toString('base64');
@@ -8,16 +9,6 @@ const BASE_ENV = { ELICIT_RELAY_TOKEN_KEY: KEY, ELICIT_RELAY_PUBLIC_URL: 'https:
 
 function load(yaml: string, env: Record<string, string> = BASE_ENV) {
   return loadConfig({ env, readFile: (path) => (path === './elicit-relay.yml' ? yaml : undefined) });
-}
-
-function errorOf(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
 }
 
 const server = (auth: string) =>
@@ -97,7 +88,7 @@ describe('auth: per server', () => {
 
   it('enterpriseManaged signs people in, so it needs the public URL of the callback', () => {
     const auth = '{ mode: enterpriseManaged, clientId: a, idp: { issuer: "https://idp", clientId: b } }';
-    expect(errorOf(() => load(server(auth), { ELICIT_RELAY_TOKEN_KEY: KEY })).key).toBe(
+    expect(configErrorOf(() => load(server(auth), { ELICIT_RELAY_TOKEN_KEY: KEY })).key).toBe(
       'ELICIT_RELAY_PUBLIC_URL',
     );
   });
@@ -164,12 +155,12 @@ describe('auth: per server', () => {
     ],
     ['[oauth]', 'mcpServers.tracker.auth'],
   ])('refuses auth %s naming %s', (auth, key) => {
-    expect(errorOf(() => load(server(auth))).key).toBe(key);
+    expect(configErrorOf(() => load(server(auth))).key).toBe(key);
   });
 
   it('refuses auth on a stdio server', () => {
     const yaml = 'mcpServers:\n  local:\n    command: node\n    auth: { mode: oauth }\n';
-    expect(errorOf(() => load(yaml)).key).toBe('mcpServers.local.auth');
+    expect(configErrorOf(() => load(yaml)).key).toBe('mcpServers.local.auth');
   });
 
   it.each([
@@ -179,7 +170,7 @@ describe('auth: per server', () => {
     [{ ELICIT_RELAY_TOKEN_KEY: KEY }, 'ELICIT_RELAY_PUBLIC_URL'],
     [{ ELICIT_RELAY_TOKEN_KEY: KEY, ELICIT_RELAY_PUBLIC_URL: 'bot.example.com' }, 'ELICIT_RELAY_PUBLIC_URL'],
   ])('refuses the sign-in settings %j naming %s', (env, key) => {
-    const error = errorOf(() => load(server('{ mode: oauth }'), env));
+    const error = configErrorOf(() => load(server('{ mode: oauth }'), env));
     expect(error.key).toBe(key);
     expect(error.message).not.toContain(KEY);
   });
