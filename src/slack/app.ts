@@ -2,7 +2,7 @@
 // each workspace's from its OAuth install), our HTTP server for probes, the install pages and (HTTP mode)
 // Slack's requests, the global middleware that processes each Events API event once, and the surface.
 import type { RequestListener } from 'node:http';
-import { LogLevel, type App, type Logger as BoltLogger } from '@slack/bolt';
+import { LogLevel, type App, type AppOptions, type Logger as BoltLogger } from '@slack/bolt';
 import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { Outbox } from './outbox/index.js';
@@ -76,7 +76,16 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     clientOptions,
     logger,
   });
-  const appOptions = { ...bolt, receiver: built.receiver, logger, logLevel: LogLevel.INFO, clientOptions };
+  const appOptions: AppOptions = {
+    ...bolt,
+    receiver: built.receiver,
+    logger,
+    logLevel: LogLevel.INFO,
+    clientOptions,
+    // No listener keeps conversation state (context.conversation); Bolt's default store would look each
+    // request's conversation up, and reject with a new Error (a stack trace) for every one it never saw.
+    convoStore: false,
+  };
   // HTTP acks are timed by our HTTP server (onSlackResponse below); Socket Mode acks by the app itself.
   const app = new AckTimingApp(appOptions, {
     ...(options.observe && options.slack.mode === 'socket' ? { onAck: options.observe.socketAck } : {}),
