@@ -36,8 +36,9 @@ export interface ChildBot {
   close: () => Promise<void>;
 }
 
-export async function startChildBot(url: string, prefix: string): Promise<ChildBot> {
-  const standin = await startSlackStandin({ botToken: BOT_TOKEN });
+/** `rateLimits`: the stand-in enforces Slack's documented limits (blocks/slack-rate-limits.ts), as in the flood. */
+export async function startChildBot(url: string, prefix: string, rateLimits = false): Promise<ChildBot> {
+  const standin = await startSlackStandin({ botToken: BOT_TOKEN, rateLimits });
   const fixture = await startHttpFixture();
   let run: CliRun | undefined;
   try {

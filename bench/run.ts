@@ -18,6 +18,8 @@
 //                            ("0" skips)
 //   BENCH_FLOOD_UPDATES      1 also declines every flood card and times the updates (≈ 10 min at Tier 3 for
 //                            50x10), default 0: the commands' acks and the cards only (≈ 1 min)
+//   BENCH_FLOOD_BOT          where the flood runs the bot, in turn: "process" (its own process), "inline" (the
+//                            bench's), default "process,inline"
 //   BENCH_OPEN_LOOP_S        seconds of each open-loop phase (view_submission 200/s, /mcp run 100/s) against
 //                            one bot process, default 60 (0 skips)
 //   BENCH_OPEN_LOOP_PHASES   which open-loop phases run: "submit", "command" or both (default "submit,command")
@@ -41,7 +43,7 @@ import { openLoopBench } from './open-loop.js';
 import { roundsBench } from './rounds.js';
 import { cleanPrefix, inboxDelivery, pingFloor, storeOps } from './redis.js';
 import type { Row } from './stats.js';
-import { slackFloodBench } from './slack-flood.js';
+import { slackFloodBench, type FloodBotPlace } from './slack-flood.js';
 import { slackLimitsBench } from './slack-limits.js';
 import { renderTable } from './table.js';
 import { timeoutAccuracy } from './timeouts.js';
@@ -56,12 +58,18 @@ function intEnv(name: string, fallback: number): number {
 }
 
 /** "50x10" → 50 people with 10 questions each; "0" → none. */
-function floodEnv(raw: string): { people: number; cards: number; updates: boolean } | undefined {
+function floodEnv(
+  raw: string,
+): { people: number; cards: number; updates: boolean; places: FloodBotPlace[] } | undefined {
   if (raw === '0') return undefined;
   const [people, cards] = raw.split('x').map(Number);
   if (!Number.isInteger(people) || !Number.isInteger(cards) || !people || !cards)
     throw new Error(`BENCH_FLOOD must look like 50x10 or be 0, got "${raw}"`);
-  return { people, cards, updates: intEnv('BENCH_FLOOD_UPDATES', 0) > 0 };
+  const places = (process.env.BENCH_FLOOD_BOT ?? 'process,inline').split(',').filter(Boolean);
+  const known = places.filter((p): p is FloodBotPlace => p === 'process' || p === 'inline');
+  if (known.length === 0 || known.length !== places.length)
+    throw new Error(`BENCH_FLOOD_BOT must list process and/or inline, got "${places.join(',')}"`);
+  return { people, cards, updates: intEnv('BENCH_FLOOD_UPDATES', 0) > 0, places: known };
 }
 
 /** "submit,command" → both open-loop phases; "submit" → the view_submission phase only. */

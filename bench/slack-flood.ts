@@ -6,12 +6,16 @@
 // The cards' rows are reported as soon as the cards phase ends. Floors are what those limits allow: a DM takes a burst
 // of posts then one per interval, so its 10th card can go (10 − burst) intervals after the first; the
 // workspace's updates take a burst then one per Tier 3 interval.
+// The bot runs in the bench's process ('inline': the bench's HTTP client and the stand-in then wait on the bot's
+// event loop, so the acks measure the three together) or in its own process ('process', as bench/open-loop-bot.ts
+// runs it: Slack is another machine); BENCH_FLOOD_BOT picks either or both, one after the other.
 import { DECLINE_ACTION } from '../blocks/ids.js';
 import { POST_PER_CHANNEL, methodLimit } from '../blocks/slack-rate-limits.js';
 import { settleWithin } from '../src/settle.js';
 import { StandinError, type RecordedCall } from '../src/standin/index.js';
 import { isCard, startBot, type Bot } from './bot.js';
 import { startHttpFixture } from './fixture-http.js';
+import { startChildBot } from './open-loop-bot.js';
 import { nowUs, row, summarize, type Row } from './stats.js';
 
 /** Longest wait for all cards, and again for all updates, in ms: the 500 updates alone need ≈ 10 min at Tier 3. */
@@ -25,6 +29,9 @@ const STOP_MS = 20_000;
 /** The questions' timeout, in ms: longer than the whole run, so none ends before it is declined. */
 const QUESTION_TIMEOUT_MS = 60 * 60_000;
 
+/** Where the bot runs: in the bench's process, or in its own (see the top of this file). */
+export type FloodBotPlace = 'inline' | 'process';
+
 export interface FloodOptions {
   people: number;
   cards: number;
@@ -32,7 +39,12 @@ export interface FloodOptions {
   updates: boolean;
   /** Called with the commands' and cards' rows as soon as the cards phase ends, before any update. */
   report: (rows: Row[]) => void;
+  /** Each place the flood runs the bot in, one run after the other. */
+  places: FloodBotPlace[];
 }
+
+/** The bot as the flood drives it: Slack's side (the stand-in, the driver) and how to stop it. */
+type FloodBot = Pick<Bot, 'standin' | 'driver'> & { place: FloodBotPlace; stop: () => Promise<void> };
 
 /** The calls seen before the wait ended and how many of those expected never came. */
 interface Collected {
@@ -41,7 +53,7 @@ interface Collected {
 }
 
 /** The next call of `method` matching `matches` within `ms`, or undefined. */
-const nextCall = (bot: Bot, method: string, matches: (c: RecordedCall) => boolean, ms: number) =>
+const nextCall = (bot: FloodBot, method: string, matches: (c: RecordedCall) => boolean, ms: number) =>
   bot.standin.waitForCall(method, matches, Math.max(1, ms)).catch((e: unknown) => {
     if (e instanceof StandinError && e.code === 'wait_timeout') return undefined;
     throw e;
@@ -52,7 +64,7 @@ const nextCall = (bot: Bot, method: string, matches: (c: RecordedCall) => boolea
  * WAIT_MS passed or none came for STALL_MS: the run always ends, and says on stderr what it still waits for.
  */
 async function collect(
-  bot: Bot,
+  bot: FloodBot,
   method: string,
   count: number,
   matches: (c: RecordedCall) => boolean,
@@ -97,7 +109,7 @@ interface Timed {
 const people = (n: number): string[] => Array.from({ length: n }, (_, i) => `U0FLOOD${i}`);
 
 /** All commands at once; then every card posted. Returns the ack samples and each card's time, in ms. */
-async function postCards(bot: Bot, opts: FloodOptions): Promise<{ acks: Timed; cards: Collected }> {
+async function postCards(bot: FloodBot, opts: FloodOptions): Promise<{ acks: Timed; cards: Collected }> {
   const users = people(opts.people);
   const channels = new Set(users.map((u) => bot.standin.dmChannelOf(u)));
   const text = `run fixture flood {"count": ${opts.cards}}`;
@@ -115,7 +127,7 @@ async function postCards(bot: Bot, opts: FloodOptions): Promise<{ acks: Timed; c
 }
 
 /** `U0FLOOD3 has 7` for each person with fewer than `expected` cards in their DM. */
-function cardsShort(bot: Bot, users: string[], expected: number): string {
+function cardsShort(bot: FloodBot, users: string[], expected: number): string {
   const counts = users.map((u) => ({ u, n: cardsIn(bot, [u]).length }));
   return counts
     .filter((c) => c.n < expected)
@@ -124,7 +136,7 @@ function cardsShort(bot: Bot, users: string[], expected: number): string {
 }
 
 /** Every card now in the people's DMs: where it is and whose it is. */
-function cardsIn(bot: Bot, users: string[]): { channel: string; ts: string; userId: string }[] {
+function cardsIn(bot: FloodBot, users: string[]): { channel: string; ts: string; userId: string }[] {
   return users.flatMap((userId) => {
     const channel = bot.standin.dmChannelOf(userId);
     const cards = bot.standin.messagesIn(channel).filter((m) => isCard({ args: { blocks: m.blocks } }));
@@ -133,7 +145,7 @@ function cardsIn(bot: Bot, users: string[]): { channel: string; ts: string; user
 }
 
 /** Declines every card at once; resolves with the clicks' acks (ms) and each card's update call. */
-async function declineAll(bot: Bot, users: string[]): Promise<{ acks: Timed; updates: Collected }> {
+async function declineAll(bot: FloodBot, users: string[]): Promise<{ acks: Timed; updates: Collected }> {
   const targets = cardsIn(bot, users);
   const acks = await timedAll(
     targets.map((t) => () => bot.driver.clickButton({ ...t, actionId: DECLINE_ACTION })),
@@ -148,7 +160,7 @@ async function declineAll(bot: Bot, users: string[]): Promise<{ acks: Timed; upd
   return { acks, updates };
 }
 
-const refusals = (bot: Bot, method: string): number =>
+const refusals = (bot: FloodBot, method: string): number =>
   bot.standin.calls.filter((c) => c.method === method && c.error === 'ratelimited').length;
 
 /** The floor of `count` calls paced by `limit`: the burst at once, then one per interval, in ms. */
@@ -162,9 +174,38 @@ function lastVsFloor(what: string, lastMs: number, floorMs: number, refused: num
 }
 
 export async function slackFloodBench(url: string, prefix: string, opts: FloodOptions): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const place of opts.places) rows.push(...(await floodOnce(url, `${prefix}:${place}`, opts, place)));
+  return rows;
+}
+
+/** The bot in `place` under Slack's limits, with the elicit fixture over Streamable HTTP. */
+async function startFloodBot(url: string, prefix: string, place: FloodBotPlace): Promise<FloodBot> {
+  if (place === 'process') {
+    const child = await startChildBot(url, prefix, true);
+    return { place, standin: child.standin, driver: child.driver, stop: child.close };
+  }
   const policy = { timeout: QUESTION_TIMEOUT_MS, maxPending: null, ratePerMinute: null };
   const fixture = await startHttpFixture();
   const bot = await startBot(url, prefix, policy, {}, { rateLimits: true, fixtureUrl: fixture.url });
+  const stop = async () => {
+    // Stopping ends the questions still pending and waits for their cards' updates Slack's pacing lets go
+    // now. Not waited for past STOP_MS: the run exits at its end anyway.
+    if (!(await settleWithin([bot.relay.stop()], STOP_MS)))
+      console.error(`… the bot is still updating its ended questions' cards; not waited for`);
+    await bot.standin.close();
+    await fixture.close();
+  };
+  return { place, standin: bot.standin, driver: bot.driver, stop };
+}
+
+async function floodOnce(
+  url: string,
+  prefix: string,
+  opts: FloodOptions,
+  place: FloodBotPlace,
+): Promise<Row[]> {
+  const bot = await startFloodBot(url, prefix, place);
   try {
     // Bolt, the HTTP server and the MCP connection warm, as a running bot is; these people are not measured.
     for (let i = 0; i < 5; i++)
@@ -182,14 +223,7 @@ export async function slackFloodBench(url: string, prefix: string, opts: FloodOp
     const times = updates.calls.map((c) => c.at - clicked);
     return [...cardRows, ...updateRows(bot, opts, clickAcks, { times, missing: updates.missing })];
   } finally {
-    // Stopping ends the questions still pending and waits for their cards' updates, which Tier 3 paces: after
-    // a cards-only run, 500 updates ≈ 10 min. Not waited for past STOP_MS: the run exits at its end anyway.
-    if (!(await settleWithin([bot.relay.stop()], STOP_MS)))
-      console.error(
-        `… the bot is still updating its ended questions' cards at Tier 3's pace; not waited for`,
-      );
-    await bot.standin.close();
-    await fixture.close();
+    await bot.stop();
   }
 }
 
@@ -199,18 +233,26 @@ interface Phase {
   missing: number;
 }
 
+const whereIs = (bot: FloodBot): string =>
+  bot.place === 'inline' ? "whole bot in the bench's process" : 'whole bot in its own process';
+
 const last = (xs: number[]) => (xs.length > 0 ? Math.max(...xs) : Number.NaN);
 
 /** The commands' acks and the cards, against the channel limit's floor. */
-function cardsRows(bot: Bot, opts: FloodOptions, acks: Timed, cards: Phase): Row[] {
+function cardsRows(bot: FloodBot, opts: FloodOptions, acks: Timed, cards: Phase): Row[] {
   const who = `${opts.people} people × ${opts.cards}`;
   const cardFloor = pacedFloorMs(opts.cards, POST_PER_CHANNEL);
   return [
-    row('slack flood', `${opts.people} simultaneous /mcp run → HTTP ack (whole bot)`, summarize(acks.ms), {
-      unit: 'ms',
-      note: `goal p99 ≤ 100 ms; ${acks.failed} not answered 200`,
-    }),
-    row('slack flood', `${who} cards: command → each card posted`, summarize(cards.times), {
+    row(
+      'slack flood',
+      `${opts.people} simultaneous /mcp run → HTTP ack (${whereIs(bot)})`,
+      summarize(acks.ms),
+      {
+        unit: 'ms',
+        note: `goal p99 ≤ 100 ms; ${acks.failed} not answered 200`,
+      },
+    ),
+    row('slack flood', `${who} cards: command → each card posted (${whereIs(bot)})`, summarize(cards.times), {
       unit: 'ms',
       note: `${lastVsFloor('card', last(cards.times), cardFloor, refusals(bot, 'chat.postMessage'))}; ${cards.missing} never posted; ${refusals(bot, 'views.publish')} Home tab publishes refused (views.publish, Tier 4)`,
     }),
@@ -218,19 +260,29 @@ function cardsRows(bot: Bot, opts: FloodOptions, acks: Timed, cards: Phase): Row
 }
 
 /** The Decline clicks' acks and the cards' updates, against chat.update's Tier 3 floor. */
-function updateRows(bot: Bot, opts: FloodOptions, clickAcks: Timed, updates: Phase): Row[] {
+function updateRows(bot: FloodBot, opts: FloodOptions, clickAcks: Timed, updates: Phase): Row[] {
   const total = opts.people * opts.cards;
   const update = methodLimit('chat.update');
   if (!update) throw new Error('chat.update has no declared limit');
   const updateFloor = pacedFloorMs(total, update);
   return [
-    row('slack flood', `${total} Decline clicks at once → HTTP ack`, summarize(clickAcks.ms), {
-      unit: 'ms',
-      note: `${clickAcks.failed} not answered 200`,
-    }),
-    row('slack flood', `${total} declined cards: first click → each card updated`, summarize(updates.times), {
-      unit: 'ms',
-      note: `${lastVsFloor('update', last(updates.times), updateFloor, refusals(bot, 'chat.update'))}; ${updates.missing} never updated`,
-    }),
+    row(
+      'slack flood',
+      `${total} Decline clicks at once → HTTP ack (${whereIs(bot)})`,
+      summarize(clickAcks.ms),
+      {
+        unit: 'ms',
+        note: `${clickAcks.failed} not answered 200`,
+      },
+    ),
+    row(
+      'slack flood',
+      `${total} declined cards: first click → each card updated (${whereIs(bot)})`,
+      summarize(updates.times),
+      {
+        unit: 'ms',
+        note: `${lastVsFloor('update', last(updates.times), updateFloor, refusals(bot, 'chat.update'))}; ${updates.missing} never updated`,
+      },
+    ),
   ];
 }
