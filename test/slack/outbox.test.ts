@@ -140,13 +140,14 @@ describe('Slack calls through the outbox', () => {
   it('makes a call sent without a deadline that waited its paced slot longer than the default deadline', async () => {
     // A flood's card updates wait their Tier 3 slots for ≈ 10 min; before, the default 5 min ran from send(),
     // so every update queued past 5 min gave up with "deadline" and its card kept its buttons. The clock is
-    // moved past 5 min once the second post is queued (its slot is 1 s behind the first, by channel pace).
+    // moved past 5 min once the second post is queued (its slot is 0.5 s behind the first: the channel pace
+    // plans half of Slack's burst of 2).
     let now = Date.now();
     const box = await startOutbox({ clock: () => now, channelPaceMs: 1_000 });
     const dm = standin.dmChannelOf('U1');
     expect(await box.send(card(dm, 'first'))).toMatchObject({ ok: true });
     const second = await box.send(card(dm, 'second'), () => {
-      now += OUTBOX_DEFAULT_DEADLINE_MS + 500;
+      now += OUTBOX_DEFAULT_DEADLINE_MS + 250;
     });
     expect(second).toMatchObject({ ok: true });
     expect(posts().map((c) => c.args.text)).toEqual(['first', 'second']);
