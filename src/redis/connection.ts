@@ -78,10 +78,13 @@ export class RedisConnections {
 
   /**
    * A connected client for ordinary commands. No offline queue and one retry: with Redis down, a call fails at
-   * once (StoreError 'redis_unavailable') instead of waiting in a buffer.
+   * once (StoreError 'redis_unavailable') instead of waiting in a buffer. `autoPipelining`: the commands issued
+   * in one tick go out in one write and are read back in one go (ioredis enableAutoPipelining), for a client
+   * many concurrent callers share; each command keeps its own reply, error and timeout.
    */
-  async command(name: string): Promise<RedisClient> {
+  async command(name: string, { autoPipelining = false } = {}): Promise<RedisClient> {
     const redis = createClient(this.setting, name, this.logger, {
+      enableAutoPipelining: autoPipelining,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       // Bounds a command on a connection that died without a FIN (partition), which ioredis cannot see.
