@@ -3,38 +3,13 @@
 // Time is a hand-fired clock; each renewal's end is awaited through the store, never slept for.
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DurableRound } from '../../src/mcp/index.js';
 import { RedisConnections, endClient, keys, type RedisClient } from '../../src/redis/index.js';
 import { ROUND_LEASE_MS, RedisRoundStore, roundKeeper, type Claim } from '../../src/rounds/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { recordingLogger } from '../store/helpers.js';
 import { startProxy, type TcpProxy } from '../store/tcp-proxy.js';
 import { deleteUnder } from '../support/redis-cleanup.js';
-
-/** Timers fired by the test: fire() moves time to the earliest and runs it. */
-function handClock(start = 1_000_000) {
-  let now = start;
-  const timers = new Set<{ at: number; fn: () => void }>();
-  return {
-    now: () => now,
-    schedule: (fn: () => void, ms: number) => {
-      const timer = { at: now + ms, fn };
-      timers.add(timer);
-      return () => void timers.delete(timer);
-    },
-    armed: () => timers.size,
-    fire(): void {
-      const next = [...timers].sort((a, b) => a.at - b.at)[0];
-      if (next === undefined) throw new Error('no timer armed');
-      timers.delete(next);
-      now = next.at;
-      next.fn();
-    },
-  };
-}
-
-/** Lets the callbacks of a promise just settled run (the keeper's own, after the store answered). */
-const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+import { handClock, round, settled } from './support.js';
 
 /** The Redis store, telling the test when each renewal has been answered (or failed). */
 class WatchedStore extends RedisRoundStore {
@@ -50,17 +25,6 @@ class WatchedStore extends RedisRoundStore {
     }
   }
 }
-
-const round: DurableRound = {
-  server: 'modern',
-  tool: 'counted',
-  args: { n: 1 },
-  origin: { userId: 'U1' },
-  requestState: 'sealed',
-  requests: [{ key: 'a', request: { method: 'elicitation/create' } }],
-  round: 1,
-  deadline: Date.now() + 600_000,
-};
 
 let proxy: TcpProxy | undefined;
 const clients: RedisClient[] = [];

@@ -2,7 +2,6 @@
 // take-over sweep resumes rounds whose claimant stopped. Over MemoryRoundStore (the contract suite holds it to
 // the Redis store's behaviour).
 import { describe, expect, it } from 'vitest';
-import type { DurableRound } from '../../src/mcp/index.js';
 import {
   MemoryRoundStore,
   MemoryRounds,
@@ -12,54 +11,14 @@ import {
   startTakeOver,
   type ResumedCall,
 } from '../../src/rounds/index.js';
-
-/** Time moved by hand: advance() runs each timer that comes due, in order, at its own time. */
-function manualClock(start = 1_000_000) {
-  let now = start;
-  const timers = new Set<{ at: number; fn: () => void }>();
-  return {
-    now: () => now,
-    schedule: (fn: () => void, ms: number) => {
-      const timer = { at: now + ms, fn };
-      timers.add(timer);
-      return () => void timers.delete(timer);
-    },
-    /** Moves time on by `ms`, letting each timer's async work settle before the next one. */
-    async advance(ms: number): Promise<void> {
-      const until = now + ms;
-      for (;;) {
-        const next = [...timers].filter((t) => t.at <= until).sort((a, b) => a.at - b.at)[0];
-        if (next === undefined) break;
-        timers.delete(next);
-        now = next.at;
-        next.fn();
-        await settled();
-      }
-      now = until;
-    },
-  };
-}
-
-/** Lets promise callbacks already queued run (the stores answer without real I/O). */
-const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+import { handClock, round } from './support.js';
 
 const silent = { warn: () => undefined };
-
-const round: DurableRound = {
-  server: 'modern',
-  tool: 'counted',
-  args: { n: 1 },
-  origin: { userId: 'U1' },
-  requestState: 'sealed',
-  requests: [{ key: 'a', request: { method: 'elicitation/create' } }],
-  round: 1,
-  deadline: Date.now() + 600_000,
-};
 
 describe('round keeper', () => {
   it('names this replica the holder, and answers true only for the answer that claims the retry', async () => {
     const store = new MemoryRoundStore();
-    const keeper = roundKeeper({ store, claimant: 'r1', clock: manualClock(), logger: silent });
+    const keeper = roundKeeper({ store, claimant: 'r1', clock: handClock(), logger: silent });
     const id = await keeper.open({ ...round, requests: [...round.requests, { key: 'b', request: {} }] });
     expect(await store.get(id)).toMatchObject({ holder: 'r1', status: 'waiting' });
     expect(await keeper.answered(id, 1, 'a', { action: 'decline' })).toBe(false);
@@ -69,7 +28,7 @@ describe('round keeper', () => {
   });
 
   it('renews a held claim every third of its lease while the retry is out, and stops once released', async () => {
-    const clock = manualClock();
+    const clock = handClock();
     const store = new MemoryRoundStore();
     const keeper = roundKeeper({ store, claimant: 'r1', clock, logger: silent });
     const id = await keeper.open(round);
@@ -88,7 +47,7 @@ describe('round keeper', () => {
   });
 
   it('renews no more once released while a renewal was on its way', async () => {
-    const clock = manualClock();
+    const clock = handClock();
     const store = new MemoryRoundStore();
     const keeper = roundKeeper({ store, claimant: 'r1', clock, logger: silent });
     const id = await keeper.open(round);
@@ -105,7 +64,7 @@ describe('round keeper', () => {
   });
 
   it('stops renewing once another replica took the claim over', async () => {
-    const clock = manualClock();
+    const clock = handClock();
     const shared = new MemoryRounds();
     const keeper = roundKeeper({
       store: new MemoryRoundStore(shared),
@@ -136,7 +95,7 @@ describe('round take-over sweep', () => {
   }
 
   it('resumes, once, each round whose claimant stopped renewing, from its recorded answers', async () => {
-    const clock = manualClock();
+    const clock = handClock();
     const shared = new MemoryRounds();
     const id = await claimedBy(shared, 'dead', clock.now());
     const resumed: ResumedCall[] = [];
@@ -169,7 +128,7 @@ describe('round take-over sweep', () => {
   });
 
   it('keeps sweeping after a resume that failed, and sweeps no more once stopped', async () => {
-    const clock = manualClock();
+    const clock = handClock();
     const shared = new MemoryRounds();
     await claimedBy(shared, 'dead', clock.now());
     const warned: string[] = [];
