@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRACE_MS, failover } from './support/failover.js';
 import { describeCoreFlows } from './support/flows.js';
-import { cli, replicated, startCluster, until, type ClusterTopology } from './support/servers.js';
+import { cli, replicated, startCluster, type ClusterTopology } from './support/servers.js';
+import { until } from '../support/until.js';
 
 // One Cluster serves the whole file (started once, ≈ 6 redis-servers plus `--cluster create` and the first
 // syncs): the core flows run first under their own prefix, then the failover, which kills a master, runs last.

@@ -9,10 +9,10 @@ import {
   cli,
   startCluster,
   startSentinelGroup,
-  until,
   type ClusterTopology,
   type SentinelTopology,
 } from './support/servers.js';
+import { until } from '../support/until.js';
 
 async function probeOf(env: Record<string, string>): Promise<RedisClient> {
   return new RedisConnections(loadRedisConfig(env)).command('readiness-probe');

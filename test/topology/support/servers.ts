@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { isRunning, killAndWait, spawnRedisServer } from '../../support/redis-process.js';
+import { until } from '../../support/until.js';
 import { freePort } from '../../system/child.js';
 
 const REDIS_CLI = '/usr/bin/redis-cli';
@@ -91,16 +92,6 @@ const PLAIN: Access = { serverArgs: [], portFlag: '--port', cliArgs: [], env: {}
 export async function replicated(port: number): Promise<void> {
   const acks = Number(await cli(port, 'WAIT', '1', '2000'));
   if (!(acks >= 1)) throw new Error(`no replica of 127.0.0.1:${port} confirmed its writes`);
-}
-
-/** Polls `check` every 50 ms until it is true, failing after `deadlineMs` with `what`. */
-export async function until(what: string, deadlineMs: number, check: () => Promise<boolean>): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > end) throw new Error(`not within ${deadlineMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 export interface Topology {
