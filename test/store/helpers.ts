@@ -110,6 +110,19 @@ export async function slotRoom(redis: RedisClient, ms: number): Promise<void> {
   if (left <= ms) await new Promise((resolve) => setTimeout(resolve, left + 1));
 }
 
+/** Starts `store`'s timeouts and collects each question it times out (its finish won), at Redis's time (ms). */
+export async function timedOut(
+  store: QuestionStore,
+  redis: RedisClient,
+): Promise<ReturnType<typeof collector<{ id: string; at: number }>>> {
+  const due = collector<{ id: string; at: number }>();
+  await store.startTimeouts(async (id) => {
+    const at = await redisTimeMs(redis);
+    if ((await store.finish(id, { action: 'cancel' }, 'timed_out')).won) due.push({ id, at });
+  });
+  return due;
+}
+
 /** CLIENT LIST ids of the connections with this exact name. */
 export async function clientIds(redis: RedisClient, name: string): Promise<string[]> {
   const list = (await redis.client('LIST')) as string;

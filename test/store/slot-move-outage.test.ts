@@ -9,11 +9,11 @@ import { systemClock } from '../../src/clock.js';
 import { TIMEOUT_QUEUE, keys } from '../../src/redis/index.js';
 import { withScripts } from '../../src/store/scripts.js';
 import { SlotDrops } from '../../src/store/slot-drops.js';
-import { SLOT_MS, SlotJobs, slotOf } from '../../src/store/slots.js';
+import { SlotJobs, slotOf } from '../../src/store/slots.js';
 import { writeQuestion } from '../../src/store/transitions.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { deleteUnder } from '../support/redis-cleanup.js';
-import { collector, newQuestion, openStore, rawRedis, recordingLogger, redisTimeMs } from './helpers.js';
+import { newQuestion, openStore, rawRedis, recordingLogger, slotRoom, timedOut } from './helpers.js';
 import { startProxy, type TcpProxy } from './tcp-proxy.js';
 
 let proxy: TcpProxy | undefined;
@@ -22,13 +22,6 @@ afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close();
   await proxy?.close();
 });
-
-/** Waits, when the slot of deadlines up to `ms` ahead would end within them, for the next slot to start. */
-async function slotRoom(redis: Redis, ms: number): Promise<void> {
-  const now = await redisTimeMs(redis);
-  const left = (slotOf(now) + 1) * SLOT_MS - now;
-  if (left <= ms) await new Promise((resolve) => setTimeout(resolve, left + 1));
-}
 
 describe('a slot job not moved earlier because Redis failed', () => {
   it('is moved once Redis answers again: the question times out at its deadline, not the old wake time', async () => {
@@ -70,11 +63,7 @@ describe('a slot job not moved earlier because Redis failed', () => {
     ]);
     await proxy.restore();
 
-    const due = collector<{ id: string; at: number }>();
-    await store.startTimeouts(async (id) => {
-      const at = await redisTimeMs(redis);
-      if ((await store.finish(id, { action: 'cancel' }, 'timed_out')).won) due.push({ id, at });
-    });
+    const due = await timedOut(store, redis);
     const [fired] = await due.next(1);
     expect(fired?.id).toBe(shorter.id);
     expect(fired?.at).toBeGreaterThanOrEqual(shorter.deadline);

@@ -17,6 +17,7 @@ import {
   redisTimeMs,
   scanAll,
   slotRoom,
+  timedOut,
 } from './helpers.js';
 
 describe('timeouts', () => {
@@ -106,11 +107,7 @@ describe('timeouts', () => {
     expect(new Set(asked.map((q) => slotOf(q.deadline))).size).toBe(1);
     expect(await redis.zcard(`${prefix}:{bull}:timeouts:delayed`)).toBe(1);
 
-    const ended = collector<{ id: string; at: number }>();
-    await store.startTimeouts(async (id) => {
-      const at = await redisTimeMs(redis);
-      if ((await store.finish(id, { action: 'cancel' }, 'timed_out')).won) ended.push({ id, at });
-    });
+    const ended = await timedOut(store, redis);
     const fired = await ended.next(asked.length);
     expect(fired.map((f) => f.id)).toEqual(asked.map((q) => q.id));
     for (const [i, q] of asked.entries()) expect(fired[i]?.at).toBeGreaterThanOrEqual(q.deadline);
@@ -128,11 +125,7 @@ describe('timeouts', () => {
     expect(slotOf(shorter.deadline)).toBe(slotOf(longer.deadline));
     expect(await redis.zcard(`${prefix}:{bull}:timeouts:delayed`)).toBe(1);
 
-    const due = collector<{ id: string; at: number }>();
-    await store.startTimeouts(async (id) => {
-      const at = await redisTimeMs(redis);
-      if ((await store.finish(id, { action: 'cancel' }, 'timed_out')).won) due.push({ id, at });
-    });
+    const due = await timedOut(store, redis);
     const [fired] = await due.next(1);
     expect(fired?.id).toBe(shorter.id);
     expect(fired?.at).toBeGreaterThanOrEqual(shorter.deadline);
@@ -200,11 +193,7 @@ describe('timeouts', () => {
     expect(await queue.remove(job?.split(':').pop() ?? '')).toBe(1);
     await queue.close();
 
-    const due = collector<{ id: string; at: number }>();
-    await store.startTimeouts(async (id) => {
-      const at = await redisTimeMs(redis);
-      if ((await store.finish(id, { action: 'cancel' }, 'timed_out')).won) due.push({ id, at });
-    });
+    const due = await timedOut(store, redis);
     const [fired] = await due.next(1);
     expect(fired?.id).toBe(q.id);
     expect(fired?.at).toBeGreaterThanOrEqual(q.deadline + timers.rescueAfterMs);
