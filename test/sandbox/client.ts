@@ -48,12 +48,20 @@ export const newestCard = (s: PersonState): TimelineItem | undefined =>
 /** The text of a tool-result message after its headline, with Slack's escaping undone. */
 export const resultText = (item: TimelineItem): string => textOfResult(item.blocks);
 
-/** Tool results posted after `afterTs` (messages that are not cards). */
+/**
+ * Tool results posted after `afterTs`: messages in the DM itself that are not cards. A card's reminder is a reply
+ * in the card's thread (threadTs), and may come before the result.
+ */
 export const resultAfter =
   (afterTs: string) =>
   (s: PersonState): TimelineItem | undefined =>
     s.timeline.find(
-      (m) => m.kind === 'message' && m.ts !== undefined && m.ts > afterTs && !hasButton(m, 'elicit_respond'),
+      (m) =>
+        m.kind === 'message' &&
+        m.threadTs === undefined &&
+        m.ts !== undefined &&
+        m.ts > afterTs &&
+        !hasButton(m, 'elicit_respond'),
     );
 
 /** The block_id of the open view's input labelled `label`. */
