@@ -16,6 +16,7 @@ import {
 import {
   RedisConnections,
   StoreError,
+  type RedisClient,
   checkEvictionPolicy,
   commandError,
   defaultLogger,
@@ -54,6 +55,8 @@ export type { StoreOptions } from './options.js';
 interface Parts extends Collaborators {
   opts: StoreOptions;
   connections: RedisConnections;
+  /** The timer queues' connection (BullMQ's scripts live there, not on the auto-pipelined cmd). */
+  queueConnection: RedisClient;
 }
 
 export class QuestionStore {
@@ -79,9 +82,15 @@ export class QuestionStore {
     // goal 3: the write syscalls were ~20% of create's time in a CPU profile).
     const name = k.connectionName('cmd', opts.holderId);
     const cmd = withScripts(await connections.command(name, { autoPipelining: true }));
+    let queueConnection: RedisClient | undefined;
     try {
       await checkEvictionPolicy(cmd, logger, opts.requireNoeviction ?? false);
-      const [queue, reminders] = await openTimerQueues(cmd, k, logger);
+      // The timer queues get a connection of their own: BullMQ defines its ~64 scripts on the connection it is
+      // given, and ioredis copies every script defined on a client into each pipeline it builds, so on the
+      // auto-pipelined command connection every batch (one per command when questions come one at a time)
+      // paid for 78 scripts instead of the store's 14 (issue #19 goal 2).
+      queueConnection = await connections.command(k.connectionName('queues', opts.holderId));
+      const [queue, reminders] = await openTimerQueues(queueConnection, k, logger);
       const retentionSec = opts.retentionSec ?? 86_400;
       const slots = new SlotJobs(queue, logger, retentionSec);
       const clock = opts.clock ?? systemClock;
@@ -96,9 +105,11 @@ export class QuestionStore {
         cmd,
         slots,
         drops,
+        queueConnection,
       };
       return new QuestionStore({ ...parts, reminders });
     } catch (err) {
+      if (queueConnection) await endClient(queueConnection, false);
       await endClient(cmd, false);
       throw commandError('start-up', err);
     }
@@ -294,6 +305,7 @@ export class QuestionStore {
     await this.inbox?.stop();
     await this.liveness.release();
     await this.timers.closeQueues();
+    await endClient(this.c.queueConnection, true);
     await endClient(cmd, true);
   }
 

@@ -19,7 +19,7 @@ import { Timers, type TimerSettings } from './timers.js';
 /** Approximate cap on the timer queues' BullMQ event streams (entries). */
 const TIMER_EVENTS_MAX_LEN = 100;
 
-/** The timeout and reminder queues, on the store's command connection. */
+/** The timeout and reminder queues, on the connection given (the store gives them one of their own). */
 export async function openTimerQueues(
   cmd: RedisClient,
   k: Keys,
