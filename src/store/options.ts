@@ -17,7 +17,10 @@ export type StoreOptions = RedisSetting & {
    * deadline slot that lost its job is given a new one (store/slot-rescue.ts).
    */
   timers?: TimerSettings;
-  /** Time and timers of the deferred slot drops (store/slot-drops.ts). Default the system clock. */
+  /**
+   * Time and timers of the deferred slot drops (store/slot-drops.ts) and of the retried moves of slot jobs
+   * (store/slots.ts). Default the system clock.
+   */
   clock?: Pick<Clock, 'now' | 'schedule'>;
   /** Refuse to open (StoreError 'not_noeviction') instead of warning when maxmemory-policy is wrong. Default false. */
   requireNoeviction?: boolean;

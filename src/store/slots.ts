@@ -13,6 +13,7 @@
 // every question whose deadline falls in the same SLOT_MS, also when they are created seconds apart (issue #19
 // goals 3-5).
 import { DelayedError, ErrorCode, Job, type Queue } from 'bullmq';
+import type { Clock } from '../clock.js';
 import type { Keys, RedisClient, StoreLogger } from '../redis/index.js';
 import type { Question } from '../relay/types.js';
 import { settleWithin } from '../settle.js';
@@ -108,13 +109,18 @@ export interface Lowered {
 export class SlotJobs {
   /** Removals issued by finishes and not awaited by them, so close() can let them complete. */
   private readonly removals = new Set<Promise<unknown>>();
-  /** Moves earlier waiting to be tried again (Redis refused them); cancelled by settle(). */
-  private readonly retries = new Set<NodeJS.Timeout>();
+  /** Moves earlier waiting to be tried again (Redis refused them), by their cancel; cancelled by settle(). */
+  private readonly retries = new Set<() => void>();
+  /** Tries of those moves under way, so settle() can let them complete. */
+  private readonly tries = new Set<Promise<void>>();
+  private settled = false;
 
+  /** `clock`: the store's (StoreOptions.clock), whose timers run the retries, so tests drive them. */
   constructor(
     readonly queue: Queue,
     private readonly logger: StoreLogger,
     private readonly retentionSec: number,
+    private readonly clock: Pick<Clock, 'now' | 'schedule'>,
   ) {}
 
   /**
@@ -165,21 +171,25 @@ export class SlotJobs {
     this.logger.warn({ err: failed.err, ...what }, 'slot job not moved to an earlier deadline; retrying');
     // Each try moves the job to the marker's w as it is then (gone, or another gen's: nothing to follow).
     const again = (): Promise<void> => followWake(lowered.cmd, lowered.marker, gen, Infinity, move);
-    this.retryMove(again, (slot + 1) * SLOT_MS, what);
+    // Until the slot's end, Redis time, counted as time left on this store's clock (which tests drive).
+    this.retryMove(again, this.clock.now() + (slot + 1) * SLOT_MS - now, what);
   }
 
-  /** Tries `run` every MOVE_RETRY_MS until it is done or `until` (epoch ms) has passed, then logs the give-up. */
+  /** Tries `run` every MOVE_RETRY_MS until it is done or `until` (clock ms) has passed, then logs the give-up. */
   private retryMove(run: () => Promise<void>, until: number, what: object): void {
-    const timer = setTimeout(() => {
-      this.retries.delete(timer);
-      void tryMove(run).then((failed) => {
+    if (this.settled) return;
+    const cancel = this.clock.schedule(() => {
+      this.retries.delete(cancel);
+      const attempt = tryMove(run).then((failed) => {
         if (failed === undefined) return;
-        if (Date.now() < until) this.retryMove(run, until, what);
+        if (this.clock.now() < until) this.retryMove(run, until, what);
         else
           this.logger.warn({ err: failed.err, ...what }, 'slot job not moved earlier before its slot ended');
       });
+      this.tries.add(attempt);
+      void attempt.finally(() => this.tries.delete(attempt));
     }, MOVE_RETRY_MS);
-    this.retries.add(timer);
+    this.retries.add(cancel);
   }
 
   /**
@@ -195,10 +205,12 @@ export class SlotJobs {
     void removal.finally(() => this.removals.delete(removal));
   }
 
+  /** Cancels the moves waiting for a retry (none is scheduled after this) and lets the tries under way end. */
   async settle(): Promise<void> {
-    for (const timer of this.retries) clearTimeout(timer);
+    this.settled = true;
+    for (const cancel of this.retries) cancel();
     this.retries.clear();
-    await settleWithin([...this.removals], REMOVAL_GRACE_MS);
+    await settleWithin([...this.removals, ...this.tries], REMOVAL_GRACE_MS);
   }
 }
 

@@ -92,8 +92,8 @@ export class QuestionStore {
       queueConnection = await connections.command(k.connectionName('queues', opts.holderId));
       const [queue, reminders] = await openTimerQueues(queueConnection, k, logger);
       const retentionSec = opts.retentionSec ?? 86_400;
-      const slots = new SlotJobs(queue, logger, retentionSec);
       const clock = opts.clock ?? systemClock;
+      const slots = new SlotJobs(queue, logger, retentionSec, clock);
       const drops = new SlotDrops({ cmd, keys: k, slots, clock, logger });
       const parts = {
         opts,

@@ -1,7 +1,10 @@
 // A create whose deadline is before its slot job's wake time lowers the wake time (w) in its script and then
 // moves the job earlier (SlotJobs.moveEarlier). When that move fails for a Redis reason (not "the job is active
 // or gone"), the question must still time out, never early, and not at the old w: the move is retried once
-// Redis answers again. Real Redis; the create's queue connection goes through a TCP proxy that is cut.
+// Redis answers again. Real Redis; the create's queue connection goes through a TCP proxy that is cut. The
+// retry waits on the store's clock, here one whose timers run when the test says (the timeout job's own delay
+// stays real: BullMQ's).
+import { once } from 'node:events';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,7 +47,12 @@ describe('a slot job not moved earlier because Redis failed', () => {
     const cmd = withScripts(new Redis(redisUrl()));
     closing.push(() => cmd.quit());
     const logger = recordingLogger();
-    const slots = new SlotJobs(queue, logger, 60);
+    const retries: (() => void)[] = [];
+    const retryClock = {
+      now: () => Date.now(),
+      schedule: (fn: () => void) => (retries.push(fn), () => undefined),
+    };
+    const slots = new SlotJobs(queue, logger, 60, retryClock);
     closing.push(() => slots.settle());
     const reminders = new Queue('unused', { connection: cmd, prefix: k.bullPrefix });
     closing.push(() => reminders.close());
@@ -61,7 +69,11 @@ describe('a slot job not moved earlier because Redis failed', () => {
         obj: { question: shorter.id },
       },
     ]);
+    // The retry waits on the store's clock: one try scheduled there, run once the connection is back.
+    expect(retries).toHaveLength(1);
     await proxy.restore();
+    await once(queueConnection, 'ready');
+    for (const retry of retries.splice(0)) retry();
 
     const due = await timedOut(store, redis);
     const [fired] = await due.next(1);
