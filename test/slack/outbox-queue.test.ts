@@ -196,6 +196,31 @@ describe('Outbox', () => {
   });
 });
 
+describe('Outbox.sendOrLeave', () => {
+  it('logs, with its Slack error, a call it left queued that failed where it settled (no caller hears of it)', async () => {
+    const failing: OutboxHandler = () =>
+      Promise.reject(new FakeError({ retry: false, error: 'message_not_found' }));
+    const logger = recordingLogger();
+    const outbox = await Outbox.open({ url: redisUrl(), prefix: uniquePrefix(), logger, channelPaceMs: 400 });
+    opened.push(outbox);
+    await outbox.start(failing, classify);
+    // The channel's first post has its slot now: made here, its failure the caller's to report.
+    expect(await outbox.sendOrLeave(post({ key: 'now' }))).toEqual({ ok: false, error: 'message_not_found' });
+    // The second is paced to a later slot: left queued.
+    expect(await outbox.sendOrLeave(post({ key: 'later' }))).toBeUndefined();
+    // The same call sent again waits for the left one's result.
+    expect(await outbox.send(post({ key: 'later' }))).toEqual({ ok: false, error: 'message_not_found' });
+    const left = logger.logged.filter((l) => l.msg.includes('left queued'));
+    expect(left).toEqual([
+      {
+        level: 'warn',
+        msg: 'outbox: a call left queued by a stopped replica failed',
+        obj: { id: 'later', method: 'chat.postMessage', channel: 'D1', error: 'message_not_found' },
+      },
+    ]);
+  });
+});
+
 describe('Outbox close', () => {
   it('stops the worker, the events and every connection, leaving no handle behind', async () => {
     const before = liveHandles();

@@ -124,14 +124,15 @@ export class Outbox {
   /**
    * As send() for a call whose slot is now; a call paced to a later slot is only queued (resolves undefined
    * once it is in Redis): any replica's worker makes it then, its result kept as send()'s but reported to
-   * nobody. A stopping replica leaves its paced card updates so rather than wait their slots out.
+   * nobody but the log (a failure is logged where it settles, OutboxRuns). A stopping replica leaves its paced
+   * card updates so rather than wait their slots out.
    */
   async sendOrLeave(job: OutboxJob): Promise<OutboxResult | undefined> {
     const slotted = await this.slotted(job);
     if (slotted.delay === 0) return this.made(job, slotted);
     const { id, data, delay } = slotted;
     await this.p.queue
-      .add(job.method, data, { ...this.jobOptions(id), delay })
+      .add(job.method, { ...data, left: true }, { ...this.jobOptions(id), delay })
       .catch(rethrowAs('outbox send'));
     return undefined;
   }

@@ -51,8 +51,22 @@ export class OutboxRuns {
         result = await this.onError(job, token, classify(err), err);
       }
     }
+    if (data.left && !result.ok) this.reportLeft(job, result.error);
     await this.dropArgs(job, result);
     return result;
+  }
+
+  /**
+   * A call a stopped replica left queued failed for good: nobody waits for its result, so it is logged here
+   * with Slack's error code (or 'deadline'). The Slack call itself, when made, is also counted by
+   * elicit_relay_slack_api_calls_total{method, error} (the counting fetch).
+   */
+  private reportLeft(job: Job<Data, OutboxResult>, error: string): void {
+    const { method, channel, teamId } = job.data;
+    this.r.logger.warn(
+      { id: job.id, method, channel, ...(teamId ? { teamId } : {}), error },
+      'outbox: a call left queued by a stopped replica failed',
+    );
   }
 
   /**

@@ -80,4 +80,9 @@ export type Data = Omit<OutboxJob, 'args'> & {
   fromSlot?: true;
   /** Epoch ms of the call slot this job was delayed to (see conform): its next run makes the call. */
   heldUntil?: number;
+  /**
+   * Left queued by a stopping replica (Outbox.sendOrLeave): nobody waits for its result, so the worker that
+   * settles it logs a failure (runs.ts), there being no caller to report it.
+   */
+  left?: true;
 } & ({ args: OutboxArgs; settled?: undefined } | { args?: undefined; settled: OutboxResult });
