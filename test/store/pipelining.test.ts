@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RedisConnections, type RedisClient } from '../../src/redis/index.js';
-import { redisUrl } from '../setup/context.js';
-import { recordingLogger } from './helpers.js';
+import { RedisConnections, keys, type RedisClient } from '../../src/redis/index.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { newQuestion, openStore, rawRedis, recordingLogger } from './helpers.js';
 
 const opened: RedisClient[] = [];
 afterEach(() => {
@@ -31,5 +31,47 @@ describe('command connection', () => {
     const { client, writes } = await counted(false);
     await Promise.all(Array.from({ length: 20 }, (_, i) => client.echo(`m${i}`)));
     expect(writes()).toBe(20);
+  });
+});
+
+/** The address (ip:port) of each connection whose CLIENT SETNAME is `names`' entry, by that name. */
+async function addresses(redis: Redis, names: string[]): Promise<Map<string, string>> {
+  const list = (await redis.client('LIST')) as string;
+  const found = new Map<string, string>();
+  for (const line of list.split('\n')) {
+    const name = /\bname=(\S+)/.exec(line)?.[1] ?? '';
+    if (names.includes(name)) found.set(name, /\baddr=(\S+)/.exec(line)?.[1] ?? '');
+  }
+  return found;
+}
+
+describe("the store's command connection", () => {
+  it("carries the store's commands only: a create that opens a deadline slot adds its BullMQ job on the queues' own connection", async () => {
+    const prefix = uniquePrefix();
+    const store = await openStore(prefix, 'holder-a');
+    const [cmdName, queuesName] = ['cmd', 'queues'].map((role) =>
+      keys(prefix).connectionName(role, 'holder-a'),
+    );
+    const probe = rawRedis();
+    const by = await addresses(probe, [cmdName ?? '', queuesName ?? '']);
+    const monitor = await rawRedis().monitor();
+    const sent: { source: string; args: string[] }[] = [];
+    const marker = `end-${prefix}`;
+    const ended = new Promise<void>((resolve) =>
+      monitor.on('monitor', (_time: string, args: string[], source: string) => {
+        if (args[0]?.toLowerCase() === 'echo' && args[1] === marker) resolve();
+        else sent.push({ source, args });
+      }),
+    );
+
+    await store.create(newQuestion());
+    // MONITOR lines trail the commands: an ECHO sent after the create marks the end of its commands.
+    await probe.echo(marker);
+    await ended;
+    // One command on the command connection, the create script (EVAL on its first run, EVALSHA after).
+    const onCmd = sent.filter(({ source }) => source === by.get(cmdName ?? ''));
+    expect(onCmd.map(({ args }) => args[0]?.toLowerCase().replace('evalsha', 'eval'))).toEqual(['eval']);
+    expect(sent.filter(({ source }) => source === by.get(queuesName ?? ''))).not.toEqual([]);
+    monitor.disconnect();
   });
 });
