@@ -59,34 +59,46 @@ end
 // KEYS[4] the rescue counts (store/slot-rescue.ts): the winner's count, if it has one, goes with it.
 // Returns {'missing'} | {'lost', HGETALL} | {'early', ms left} | {'won', HGETALL, emptied slot's gen or ''}.
 export const FINISH_LUA = `${WITH_SCHEMA_LUA}
-if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
-if redis.call('HGET', KEYS[1], 'state') ~= 'pending' then
-  return {'lost', withSchema(redis.call('HGETALL', KEYS[1]), ARGV[13])}
-end
+-- The record is read once (issue #19 goal 2): every field the script needs comes from this one HGETALL, and the
+-- ended record (reply and inbox entry) is built from it here instead of being read back after the writes.
+local pending = redis.call('HGETALL', KEYS[1])
+if #pending == 0 then return {'missing'} end
+local f = {}
+for i = 1, #pending, 2 do f[pending[i]] = pending[i + 1] end
+if f.state ~= 'pending' then return {'lost', withSchema(pending, ARGV[13])} end
 local t = redis.call('TIME')
 local endedAt = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))
 if ARGV[14] == '1' then
-  local left = tonumber(redis.call('HGET', KEYS[1], 'deadline') or '0') - tonumber(endedAt)
+  local left = tonumber(f.deadline or '0') - tonumber(endedAt)
   if left > 0 then return {'early', string.format('%d', left)} end
 end
-redis.call('HSET', KEYS[1], 'state', ARGV[1], 'outcome', ARGV[2], 'reason', ARGV[3], 'endedAt', endedAt)
-if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'endedBy', ARGV[7]) end
-for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
-  if string.sub(field, 1, 6) == 'draft:' then redis.call('HDEL', KEYS[1], field) end
+local ends = {'state', ARGV[1], 'outcome', ARGV[2], 'reason', ARGV[3], 'endedAt', endedAt}
+if ARGV[7] ~= '' then ends[#ends + 1] = 'endedBy'; ends[#ends + 1] = ARGV[7] end
+local replaced = {state = true, outcome = true, reason = true, endedAt = true, endedBy = true}
+local record, drafts = {}, {}
+for i = 1, #pending, 2 do
+  local field = pending[i]
+  if string.sub(field, 1, 6) == 'draft:' then drafts[#drafts + 1] = field
+  elseif not replaced[field] then
+    record[#record + 1] = field
+    record[#record + 1] = pending[i + 1]
+  end
 end
+redis.call('HSET', KEYS[1], unpack(ends))
+if #drafts > 0 then redis.call('HDEL', KEYS[1], unpack(drafts)) end
+for i = 1, #ends do record[#record + 1] = ends[i] end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
-local ref = redis.call('HGET', KEYS[1], 'schemaRef')
-if ref then redis.call('EXPIRE', ARGV[13] .. ref, ARGV[4], 'GT') end
-local record = withSchema(redis.call('HGETALL', KEYS[1]), ARGV[13])
-local holder = redis.call('HGET', KEYS[1], 'holder') or ''
-local userId = redis.call('HGET', KEYS[1], 'userId') or ''
+if f.schemaRef then redis.call('EXPIRE', ARGV[13] .. f.schemaRef, ARGV[4], 'GT') end
+record = withSchema(record, ARGV[13])
+local holder = f.holder or ''
+local userId = f.userId or ''
 if holder ~= ARGV[8] then
   local inbox = ARGV[10] .. holder
   redis.call('XADD', inbox, 'MAXLEN', '~', ARGV[5], '*', unpack(record))
   redis.call('EXPIRE', inbox, ARGV[4])
 end
 local round = {}
-if redis.call('HEXISTS', KEYS[1], 'round') == 1 then round = {'round', '1'} end
+if f.round then round = {'round', '1'} end
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[9], '*', 'id', ARGV[6], 'state', ARGV[1], unpack(round))
 redis.call('ZREM', ARGV[11] .. holder, ARGV[6])
 redis.call('ZREM', ARGV[12] .. userId, ARGV[6])
@@ -95,7 +107,7 @@ redis.call('HDEL', KEYS[4], ARGV[6])
 local emptied = ''
 if ARGV[14] ~= '1' then
   local w = tonumber(ARGV[16])
-  local slot = math.floor(tonumber(redis.call('HGET', KEYS[1], 'deadline') or '0') / w)
+  local slot = math.floor(tonumber(f.deadline or '0') / w)
   local first = string.format('%d', slot * w)
   if redis.call('ZCOUNT', KEYS[3], first, '(' .. string.format('%d', (slot + 1) * w)) == 0 then
     local marker = ARGV[15] .. string.format('%d', slot)

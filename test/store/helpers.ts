@@ -132,3 +132,33 @@ export async function clientIds(redis: RedisClient, name: string): Promise<strin
     .map((line) => /(?:^|\s)id=(\d+)/.exec(line)?.[1] ?? '')
     .filter((id) => id !== '');
 }
+
+/** A command Redis ran, as MONITOR shows it: who sent it ('lua' for a script's own) and its arguments. */
+export interface Monitored {
+  source: string;
+  args: string[];
+}
+
+/**
+ * The commands Redis runs while `run` runs (MONITOR), including those scripts make. MONITOR lines trail the
+ * commands, so an ECHO sent through `probe` after `run` marks the end.
+ */
+export async function monitored(probe: Redis, run: () => Promise<unknown>): Promise<Monitored[]> {
+  const monitor = await rawRedis().monitor();
+  const marker = `end-${Math.random()}`;
+  const sent: Monitored[] = [];
+  const ended = new Promise<void>((resolve) =>
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (args[0]?.toLowerCase() === 'echo' && args[1] === marker) resolve();
+      else sent.push({ source, args });
+    }),
+  );
+  try {
+    await run();
+    await probe.echo(marker);
+    await ended;
+    return sent;
+  } finally {
+    monitor.disconnect();
+  }
+}

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RedisConnections, keys, type RedisClient } from '../../src/redis/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
-import { newQuestion, openStore, rawRedis, recordingLogger } from './helpers.js';
+import { monitored, newQuestion, openStore, rawRedis, recordingLogger } from './helpers.js';
 
 const opened: RedisClient[] = [];
 afterEach(() => {
@@ -54,24 +54,10 @@ describe("the store's command connection", () => {
     );
     const probe = rawRedis();
     const by = await addresses(probe, [cmdName ?? '', queuesName ?? '']);
-    const monitor = await rawRedis().monitor();
-    const sent: { source: string; args: string[] }[] = [];
-    const marker = `end-${prefix}`;
-    const ended = new Promise<void>((resolve) =>
-      monitor.on('monitor', (_time: string, args: string[], source: string) => {
-        if (args[0]?.toLowerCase() === 'echo' && args[1] === marker) resolve();
-        else sent.push({ source, args });
-      }),
-    );
-
-    await store.create(newQuestion());
-    // MONITOR lines trail the commands: an ECHO sent after the create marks the end of its commands.
-    await probe.echo(marker);
-    await ended;
+    const sent = await monitored(probe, () => store.create(newQuestion()));
     // One command on the command connection, the create script (EVAL on its first run, EVALSHA after).
     const onCmd = sent.filter(({ source }) => source === by.get(cmdName ?? ''));
     expect(onCmd.map(({ args }) => args[0]?.toLowerCase().replace('evalsha', 'eval'))).toEqual(['eval']);
     expect(sent.filter(({ source }) => source === by.get(queuesName ?? ''))).not.toEqual([]);
-    monitor.disconnect();
   });
 });
