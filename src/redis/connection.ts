@@ -5,6 +5,7 @@
 import { ReplyError } from 'ioredis';
 import { diagnose } from './diagnose.js';
 import { StoreError } from './errors.js';
+import { dropWhenSilent } from './silence.js';
 import {
   buildClient,
   describeSetting,
@@ -16,7 +17,10 @@ import {
 /** How long open() waits for Redis before giving up, in ms. */
 export const CONNECT_TIMEOUT_MS = 3_000;
 
-/** Longest wait for one command on a command connection, in ms (create/get/finish/attachCard, outbox adds...). */
+/**
+ * Longest silence of a command connection while commands wait on it, in ms (create/get/finish/attachCard, outbox
+ * adds...): then the connection is dropped (silence.ts), and its commands resent once it is back or failed.
+ */
 export const COMMAND_TIMEOUT_MS = 5_000;
 
 /** Longest pause between reconnect attempts after an outage, in ms. */
@@ -80,19 +84,18 @@ export class RedisConnections {
    * A connected client for ordinary commands. No offline queue and one retry: with Redis down, a call fails at
    * once (StoreError 'redis_unavailable') instead of waiting in a buffer. `autoPipelining`: the commands issued
    * in one tick go out in one write and are read back in one go (ioredis enableAutoPipelining), for a client
-   * many concurrent callers share; each command keeps its own reply, error and timeout.
+   * many concurrent callers share; each command keeps its own reply and error.
    */
   async command(name: string, { autoPipelining = false } = {}): Promise<RedisClient> {
     const redis = createClient(this.setting, name, this.logger, {
       enableAutoPipelining: autoPipelining,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
-      // Bounds a command on a connection that died without a FIN (partition), which ioredis cannot see.
-      commandTimeout: COMMAND_TIMEOUT_MS,
-      // ...and drops such a connection (no reply for this long while commands wait), so ioredis reconnects;
-      // a command timeout alone would leave every later command to time out on the dead socket.
-      socketTimeout: COMMAND_TIMEOUT_MS,
     });
+    // A connection that died without a FIN (partition), which ioredis cannot see, is dropped once silent for
+    // this long while commands wait, so ioredis reconnects (not ioredis's commandTimeout/socketTimeout, which
+    // fire when this process was merely too busy to read the replies: see silence.ts).
+    dropWhenSilent(redis, COMMAND_TIMEOUT_MS);
     await connectOrFail(redis, this.setting);
     return redis;
   }
