@@ -3,6 +3,7 @@
 // Those re-publishes are paced by views.publish's documented limit (Tier 4 per workspace, a slot shared by every
 // replica through the outbox) and coalesced per person: a publish waiting for its slot renders the latest state
 // when the slot comes, so a burst of changes for one person makes at most two publishes, the last one current.
+// A stopping replica does not wait for those slots: close() skips the refreshes still waiting (see close).
 import { setTimeout as delay } from 'node:timers/promises';
 import { webApi } from '@slack/bolt';
 import { HOME_RECENT_MAX, homeView, type HomeConnection } from '../../blocks/index.js';
@@ -23,7 +24,7 @@ export interface HomeDeps {
   /** The person's sign-ins, listed under their answers; absent when no server needs sign-in. */
   connections?: Pick<Connections, 'list'>;
   locales: Pick<Locales, 'of'>;
-  logger: { error(obj: object, msg: string): void };
+  logger: { error(obj: object, msg: string): void; info(obj: object, msg: string): void };
   /** Epoch ms; when an answer is recorded. Default Date.now. */
   now?: () => number;
   /** Reserves workspace `teamId`'s next views.publish slot and gives the wait for it in ms; absent: unpaced. */
@@ -46,6 +47,10 @@ export class HomeTab implements QuestionObserver {
   private readonly refreshing = new Map<string, Refresh>();
   /** Refreshes started by question events, awaited by close(). */
   private readonly background = new Set<Promise<void>>();
+  /** Aborted by close(): refreshes waiting for a slot (or a Retry-After) give up instead of publishing. */
+  private readonly stopping = new AbortController();
+  /** Refreshes close() skipped, for its log line. */
+  private skipped = 0;
 
   constructor(private readonly deps: HomeDeps) {}
 
@@ -90,7 +95,7 @@ export class HomeTab implements QuestionObserver {
           entry.again = false;
           const retryAfterMs = await this.publishUnlessRatelimited(userId, teamId, refused++);
           if (retryAfterMs !== undefined) {
-            await delay(retryAfterMs);
+            await delay(retryAfterMs, undefined, { signal: this.stopping.signal });
             entry.again = true;
           }
         } while (entry.again);
@@ -104,7 +109,7 @@ export class HomeTab implements QuestionObserver {
 
   private async waitForSlot(teamId?: string): Promise<void> {
     const waitMs = this.deps.slot ? await this.deps.slot(teamId) : 0;
-    if (waitMs > 0) await delay(waitMs);
+    if (waitMs > 0) await delay(waitMs, undefined, { signal: this.stopping.signal });
   }
 
   /** Publishes; a 429 (another app's use, or a slot missed) gives its Retry-After in ms while retries remain. */
@@ -151,15 +156,30 @@ export class HomeTab implements QuestionObserver {
     await Promise.all(userIds.map((userId) => this.refresh(userId, teamId)));
   }
 
-  /** Waits for the refreshes question events started (call before closing Redis and the Slack client). */
+  /**
+   * Skips the refreshes still waiting for their views.publish slot and waits for the others (call before
+   * closing Redis and the Slack client). At views.publish's pace a stop that ends many questions would otherwise
+   * wait a slot per person. Nothing a person needs is lost: the answers are already recorded in the history
+   * (Redis), and the Home tab is rendered afresh from Redis when they next open it (app_home_opened), and by
+   * any replica at their next question's start or end. Handing the refreshes to another replica, as card
+   * updates are, would only publish sooner a tab that nobody may be looking at.
+   */
   async close(): Promise<void> {
+    this.stopping.abort();
     await Promise.all([...this.background]);
+    if (this.skipped > 0) {
+      this.deps.logger.info({ skipped: this.skipped }, 'App Home refreshes skipped at stop');
+    }
   }
 
   // The card is what matters; a Home tab that fails to refresh is logged with Slack's or Redis's code and is
   // right again on the next event or when the person opens it.
   private inBackground(question: Question, work: () => Promise<void>): void {
     const done = work().catch((err: unknown) => {
+      if (this.stopping.signal.aborted && err instanceof Error && err.name === 'AbortError') {
+        this.skipped += 1;
+        return;
+      }
       const code = (err as { code?: unknown }).code;
       this.deps.logger.error({ err, code, questionId: question.id }, 'App Home refresh failed');
     });

@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HomeTab } from '../../src/slack/home.js';
 import { Outbox } from '../../src/slack/outbox/index.js';
+import type { Question } from '../../src/relay/types.js';
 import type { AnswerRecord } from '../../src/slack/state/index.js';
 import { singleWorkspace } from '../../src/slack/workspaces.js';
 import { startSlackStandin, type RecordedCall, type SlackStandin } from '../../src/standin/index.js';
@@ -44,7 +45,7 @@ beforeEach(async () => {
       recentAnswers: (userId) => Promise.resolve([answer(versions.get(userId) ?? 0)]),
     },
     locales: { of: () => Promise.resolve('en') },
-    logger: { error: (obj) => errors.push(obj) },
+    logger: { error: (obj) => errors.push(obj), info: () => undefined },
     slot: (teamId) => outbox.slotFor('views.publish', teamId),
   });
 });
@@ -87,5 +88,45 @@ describe('App Home publishes under views.publish’s limit', () => {
     expect(mine.length).toBeLessThanOrEqual(2);
     expect(shows(mine.at(-1), 25)).toBe(true);
     expect(errors).toEqual([]);
+  });
+});
+
+describe('App Home refreshes at a stop', () => {
+  it('are skipped while waiting for their slot, the answer recorded: close() does not wait the pace out', async () => {
+    const recorded: string[] = [];
+    const infos: object[] = [];
+    const stopping = new HomeTab({
+      clients: singleWorkspace(standinClient(standin, BOT_TOKEN)),
+      pendingFor: () => Promise.resolve([]),
+      history: {
+        recordAnswer: (userId, record) =>
+          Promise.resolve(void recorded.push(`${userId} ${record.questionId}`)),
+        recentAnswers: () => Promise.resolve([]),
+      },
+      locales: { of: () => Promise.resolve('en') },
+      logger: { error: (obj) => errors.push(obj), info: (obj) => infos.push(obj) },
+      // Every slot is ten minutes away: the workspace's views.publish budget is spent.
+      slot: () => Promise.resolve(10 * 60_000),
+    });
+    const question: Question = {
+      id: 'q-stop',
+      server: 'fixture',
+      userId: 'U1',
+      origin: { userId: 'U1' },
+      message: 'Deploy?',
+      requestedSchema: { type: 'object', properties: {} },
+      timeoutMs: 60_000,
+      state: 'cancelled',
+      reason: 'call_ended',
+      holder: 'h',
+      createdAt: 0,
+      deadline: 60_000,
+    };
+    stopping.ended(question);
+    await stopping.close();
+    expect(recorded).toEqual(['U1 q-stop']);
+    expect(publishes()).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(infos).toEqual([{ skipped: 1 }]);
   });
 });
