@@ -20,6 +20,8 @@
 //                            50x10), default 0: the commands' acks and the cards only (≈ 1 min)
 //   BENCH_FLOOD_BOT          where the flood runs the bot, in turn: "process" (its own process), "inline" (the
 //                            bench's), default "process,inline"
+//   BENCH_FLOOD_TIMELINE     1 also prints, after the cards, where each DM's card time went (lookups, question
+//                            created, post queued and planned, taken up by the worker, posted; bench/flood-timeline.ts)
 //   BENCH_OPEN_LOOP_S        seconds of each open-loop phase (view_submission 200/s, /mcp run 100/s) against
 //                            one bot process, default 60 (0 skips)
 //   BENCH_OPEN_LOOP_PHASES   which open-loop phases run: "submit", "command" or both (default "submit,command")

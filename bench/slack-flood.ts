@@ -15,6 +15,7 @@ import { settleWithin } from '../src/settle.js';
 import { StandinError, type RecordedCall } from '../src/standin/index.js';
 import { isCard, startBot, type Bot } from './bot.js';
 import { startHttpFixture } from './fixture-http.js';
+import { floodTimeline, printTimeline } from './flood-timeline.js';
 import { startChildBot } from './open-loop-bot.js';
 import { nowUs, row, summarize, type Row } from './stats.js';
 
@@ -173,6 +174,12 @@ function lastVsFloor(what: string, lastMs: number, floorMs: number, refused: num
   return `last ${what} ${s(lastMs)} s vs ${s(floorMs)} s the limits allow = ${ratio}×; ${refused} refused (429)`;
 }
 
+/** The worst DM's first-to-last card time against the same floor: the pacing's share of the ratio. */
+const dmSpanVsFloor = (spanMs: number | undefined, floorMs: number): string =>
+  spanMs === undefined
+    ? 'no DM span'
+    : `worst DM first → last card ${(spanMs / 1000).toFixed(2)} s = ${(spanMs / floorMs).toFixed(2)}× (pacing alone)`;
+
 export async function slackFloodBench(url: string, prefix: string, opts: FloodOptions): Promise<Row[]> {
   const rows: Row[] = [];
   for (const place of opts.places) rows.push(...(await floodOnce(url, `${prefix}:${place}`, opts, place)));
@@ -215,8 +222,13 @@ async function floodOnce(
     const cardRows = cardsRows(bot, opts, acks, {
       times: cards.calls.map((c) => c.at - started),
       missing: cards.missing,
+      dmSpanMs: worstDmSpanMs(cards.calls),
     });
     opts.report(cardRows);
+    if (process.env.BENCH_FLOOD_TIMELINE === '1') {
+      const dms = new Map(people(opts.people).map((u) => [u, bot.standin.dmChannelOf(u)]));
+      printTimeline(await floodTimeline(url, prefix, started, dms, bot.standin.calls));
+    }
     if (!opts.updates) return cardRows;
     const clicked = Date.now();
     const { acks: clickAcks, updates } = await declineAll(bot, people(opts.people));
@@ -231,6 +243,22 @@ async function floodOnce(
 interface Phase {
   times: number[];
   missing: number;
+  /** The cards phase: the longest time from a DM's first card to its last, ms (the pacing alone). */
+  dmSpanMs?: number;
+}
+
+/**
+ * The longest time from a DM's first post to its last among `posts`, in ms. Against the same floor it shows
+ * the outbox's pacing apart from what comes before a DM's first card (MCP session start, question creation).
+ */
+function worstDmSpanMs(posts: RecordedCall[]): number {
+  const byChannel = new Map<string, number[]>();
+  for (const post of posts) {
+    const channel = String(post.args.channel);
+    byChannel.set(channel, [...(byChannel.get(channel) ?? []), post.at]);
+  }
+  const spans = [...byChannel.values()].map((ats) => Math.max(...ats) - Math.min(...ats));
+  return spans.length > 0 ? Math.max(...spans) : Number.NaN;
 }
 
 const whereIs = (bot: FloodBot): string =>
@@ -254,7 +282,7 @@ function cardsRows(bot: FloodBot, opts: FloodOptions, acks: Timed, cards: Phase)
     ),
     row('slack flood', `${who} cards: command → each card posted (${whereIs(bot)})`, summarize(cards.times), {
       unit: 'ms',
-      note: `${lastVsFloor('card', last(cards.times), cardFloor, refusals(bot, 'chat.postMessage'))}; ${cards.missing} never posted; ${refusals(bot, 'views.publish')} Home tab publishes refused (views.publish, Tier 4)`,
+      note: `${lastVsFloor('card', last(cards.times), cardFloor, refusals(bot, 'chat.postMessage'))}; ${dmSpanVsFloor(cards.dmSpanMs, cardFloor)}; ${cards.missing} never posted; ${refusals(bot, 'views.publish')} Home tab publishes refused (views.publish, Tier 4)`,
     }),
   ];
 }
