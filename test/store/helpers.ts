@@ -1,5 +1,6 @@
 // Shared bits for the store tests: stores on a test prefix, a raw client for inspection, and promises
 // that resolve when a callback fires (so tests await events instead of sleeping).
+import { connect } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterEach } from 'vitest';
 import type { NewQuestion } from '../../src/relay/types.js';
@@ -139,26 +140,49 @@ export interface Monitored {
   args: string[];
 }
 
+/** One MONITOR line (`+<time> [<db> <source>] "arg" ...`); undefined for anything else. */
+function monitorLine(line: string): Monitored | undefined {
+  const head = /^\+\d+\.\d+ \[\d+ ([^\]]+)\] /.exec(line);
+  if (!head) return undefined;
+  const quoted = line.slice(head[0].length).matchAll(/"((?:[^"\\]|\\.)*)"/g);
+  return { source: head[1] ?? '', args: [...quoted].map((m) => (m[1] ?? '').replace(/\\(.)/g, '$1')) };
+}
+
 /**
  * The commands Redis runs while `run` runs (MONITOR), including those scripts make. MONITOR lines trail the
- * commands, so an ECHO sent through `probe` after `run` marks the end.
+ * commands, so an ECHO sent through `probe` after `run` marks the end. A plain socket, not ioredis's monitor():
+ * that one sets its monitoring state a tick after MONITOR's OK, and on a busy Redis the first lines in the same
+ * read are taken for replies ("Command queue state error").
  */
 export async function monitored(probe: Redis, run: () => Promise<unknown>): Promise<Monitored[]> {
-  const monitor = await rawRedis().monitor();
+  const { hostname, port } = new URL(redisUrl());
+  const socket = connect(Number(port || 6379), hostname);
   const marker = `end-${Math.random()}`;
   const sent: Monitored[] = [];
-  const ended = new Promise<void>((resolve) =>
-    monitor.on('monitor', (_time: string, args: string[], source: string) => {
-      if (args[0]?.toLowerCase() === 'echo' && args[1] === marker) resolve();
-      else sent.push({ source, args });
-    }),
-  );
+  let pending = '';
+  let started: () => void = () => undefined;
+  let ended: () => void = () => undefined;
+  const ok = new Promise<void>((resolve) => (started = resolve));
+  const done = new Promise<void>((resolve) => (ended = resolve));
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    const lines = (pending + chunk).split('\r\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line === '+OK') started();
+      const command = monitorLine(line);
+      if (command?.args[0]?.toLowerCase() === 'echo' && command.args[1] === marker) ended();
+      else if (command) sent.push(command);
+    }
+  });
   try {
+    socket.write('MONITOR\r\n');
+    await ok;
     await run();
     await probe.echo(marker);
-    await ended;
+    await done;
     return sent;
   } finally {
-    monitor.disconnect();
+    socket.destroy();
   }
 }
