@@ -1,5 +1,5 @@
-// Every Bolt listener is registered here: interactions (view submissions and closes, block actions) through
-// one routing listener per kind (routes.ts), commands, events and options requests directly.
+// Every handler is registered here, on the routes that one global Bolt middleware dispatches by (routes.ts):
+// view submissions and closes, block actions, commands, events and options requests.
 import type { App } from '@slack/bolt';
 import * as actions from './actions/index.js';
 import * as commands from './commands/index.js';
@@ -15,8 +15,8 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   const routes = new InteractionRoutes();
   actions.register(routes, deps);
   views.register(routes, deps);
+  commands.register(routes, deps);
+  events.register(routes, deps);
+  options.register(routes, deps);
   routes.mount(app);
-  commands.register(app, deps);
-  events.register(app, deps);
-  options.register(app, deps);
 }

@@ -1,8 +1,8 @@
 // Slash commands: `/mcp`.
-import type { App } from '@slack/bolt';
 import type { ListenerDeps } from '../deps.js';
+import type { InteractionRoutes } from '../routes.js';
 import { mcpCommand } from './mcp.js';
 
-export function register(app: App, deps: ListenerDeps): void {
-  app.command('/mcp', async (args) => mcpCommand(args, deps));
+export function register(routes: InteractionRoutes, deps: ListenerDeps): void {
+  routes.command('/mcp', async (args) => mcpCommand(args, deps));
 }
