@@ -1,7 +1,7 @@
 // The bot under the open-loop load (bench/open-loop.ts) as its own process: src/cli.ts through tsx, one replica,
 // with the elicit fixture over Streamable HTTP in a third process. The generator keeps the Slack stand-in (it is
 // Slack's side) and the questions' holder store in its own process, so the bot's event loop carries only the bot.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { localeOf } from '../blocks/index.js';
@@ -33,7 +33,25 @@ const CREATE_CONCURRENCY = 20;
 export interface ChildBot {
   standin: SlackStandin;
   driver: SlackDriver;
+  /** CPU time the bot's process has used so far (user + system), in ms; undefined where /proc is not there. */
+  cpuMs: () => number | undefined;
   close: () => Promise<void>;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (Linux's USER_HZ, 100 on every usual build). */
+const CLOCK_TICKS_PER_S = 100;
+
+/** User + system CPU of process `pid` in ms, from /proc (Linux); undefined elsewhere or once it has exited. */
+function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields after the command's closing parenthesis: state is the 3rd field, utime the 14th, stime the 15th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `rateLimits`: the stand-in enforces Slack's documented limits (blocks/slack-rate-limits.ts), as in the flood. */
@@ -50,6 +68,7 @@ export async function startChildBot(url: string, prefix: string, rateLimits = fa
     return {
       standin,
       driver,
+      cpuMs: () => processCpuMs(child.child.pid),
       close: async () => {
         await stopChild(child);
         await fixture.close();

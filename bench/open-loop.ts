@@ -95,21 +95,33 @@ async function submitPhase(o: OpenLoopOptions, bot: ChildBot): Promise<Row> {
     const log = outcomeLog();
     await holder.startInbox(log.onOutcome);
     const subs = await prepareSubmissions(holder, bot.standin, Math.round(o.submitRate * o.seconds));
+    const cpuBefore = bot.cpuMs();
     const fired = await openLoop(o.submitRate, o.seconds, async (i) => {
       const reply = await bot.driver.send({ payload: subs[i]?.payload ?? {} });
       return reply.status === 200 && reply.body === '';
     });
+    const cpu = cpuPerRequest(cpuBefore, bot.cpuMs(), subs.length);
     await settle(() => log.byId.size >= subs.length);
     const wrong = wrongOutcomes(subs, log.byId);
     const name = `view_submission at ${o.submitRate}/s for ${o.seconds} s, open loop → HTTP ack`;
     return loopRow(
       name,
       fired,
-      `${wrong} of ${subs.length} questions not ended exactly once with the answer`,
+      `${wrong} of ${subs.length} questions not ended exactly once with the answer; ${cpu}`,
     );
   } finally {
     await holder.close();
   }
+}
+
+/**
+ * The bot process's CPU per request over the phase, in µs: on a machine whose cores are shared, what decides
+ * whether the bot keeps up at all. Read once every request was answered (a submission's outcome is stored before
+ * its ack), not after the wait for outcomes, whose idle seconds a missing outcome would add.
+ */
+function cpuPerRequest(before: number | undefined, after: number | undefined, requests: number): string {
+  if (before === undefined || after === undefined || requests === 0) return 'bot CPU not measured';
+  return `bot CPU ${Math.round(((after - before) * 1000) / requests)} µs per request`;
 }
 
 /** Tool-result posts per marker `ol-<i>-run` seen by the stand-in (a post counted once per marker). */
@@ -127,6 +139,7 @@ async function commandPhase(o: OpenLoopOptions, bot: ChildBot): Promise<Row> {
   const total = Math.round(o.commandRate * o.seconds);
   // A person's results share their DM's 1 post/s: each person runs a command at most every 5 s.
   const people = Math.max(1, o.commandRate * 5);
+  const cpuBefore = bot.cpuMs();
   const fired = await openLoop(o.commandRate, o.seconds, async (i) => {
     const text = `run fixture echo ${JSON.stringify({ text: `ol-${i}-run` })}`;
     const reply = await bot.driver.slashCommand({ userId: `U0OLC${i % people}`, command: '/mcp', text });
@@ -134,6 +147,8 @@ async function commandPhase(o: OpenLoopOptions, bot: ChildBot): Promise<Row> {
     return reply.status === 200 && reply.body === '';
   });
   await settle(() => resultsByMarker(bot.standin).size >= total);
+  // Here, not when the last ack came: a command's work (the tool call, its result's post) follows its ack.
+  const cpu = cpuPerRequest(cpuBefore, bot.cpuMs(), total);
   const seen = resultsByMarker(bot.standin);
   const lost = total - seen.size;
   const doubled = [...seen.values()].filter((n) => n > 1).length;
@@ -145,7 +160,7 @@ async function commandPhase(o: OpenLoopOptions, bot: ChildBot): Promise<Row> {
     name,
     fired,
     `tool results: ${lost} of ${total} not posted, ${doubled} posted more than once; ${running} "Running" notes; ` +
-      firstCommandsSplit(fired, people),
+      `${firstCommandsSplit(fired, people)}; ${cpu}`,
   );
 }
 

@@ -24,6 +24,8 @@
 //                            created, post queued and planned, taken up by the worker, posted; bench/flood-timeline.ts)
 //   BENCH_OPEN_LOOP_S        seconds of each open-loop phase (view_submission 200/s, /mcp run 100/s) against
 //                            one bot process, default 60 (0 skips)
+//   BENCH_OPEN_LOOP_SUBMIT_RATE  view_submissions per second of the open loop, default 200 (the goal's); a lower
+//                            rate that a loaded machine keeps up with measures the bot's CPU per submission
 //   BENCH_OPEN_LOOP_PHASES   which open-loop phases run: "submit", "command" or both (default "submit,command")
 //   BENCH_BOT_NODE_OPTIONS   NODE_OPTIONS of the open loop's bot process (e.g. "--import file:///…/probe.mjs",
 //                            a preload that writes a CPU profile or event-loop delay histogram at exit)
@@ -103,6 +105,7 @@ async function main(): Promise<void> {
   const redisMemory = intEnv('BENCH_REDIS_MEMORY', 5_000);
   const redisMemorySpacingMs = intEnv('BENCH_REDIS_MEMORY_SPACING_MS', 0);
   const openLoopS = intEnv('BENCH_OPEN_LOOP_S', 60);
+  const submitRate = intEnv('BENCH_OPEN_LOOP_SUBMIT_RATE', 200);
   const flood = floodEnv(process.env.BENCH_FLOOD ?? '50x10');
   const memory = (process.env.BENCH_MEMORY ?? '1000,2000').split(',').filter(Boolean).map(Number);
   console.log(
@@ -154,12 +157,12 @@ async function main(): Promise<void> {
         }),
       );
     if (openLoopS > 0)
-      await step(`open loop: view_submission 200/s and /mcp run 100/s, ${openLoopS} s each`, () =>
+      await step(`open loop: view_submission ${submitRate}/s and /mcp run 100/s, ${openLoopS} s each`, () =>
         openLoopBench({
           url,
           prefix: `${prefix}:open`,
           seconds: openLoopS,
-          submitRate: 200,
+          submitRate,
           commandRate: 100,
           phases: openLoopPhases(process.env.BENCH_OPEN_LOOP_PHASES ?? 'submit,command'),
         }),
