@@ -140,11 +140,17 @@ async function commandPhase(o: OpenLoopOptions, bot: ChildBot): Promise<Row> {
   // A person's results share their DM's 1 post/s: each person runs a command at most every 5 s.
   const people = Math.max(1, o.commandRate * 5);
   const cpuBefore = bot.cpuMs();
+  const failures = new Map<string, number>();
   const fired = await openLoop(o.commandRate, o.seconds, async (i) => {
     const text = `run fixture echo ${JSON.stringify({ text: `ol-${i}-run` })}`;
-    const reply = await bot.driver.slashCommand({ userId: `U0OLC${i % people}`, command: '/mcp', text });
+    const reply = await bot.driver
+      .slashCommand({ userId: `U0OLC${i % people}`, command: '/mcp', text })
+      .catch((error: unknown) => countFailure(failures, failureOf(error)));
     // Acked empty at once; "Running…" follows through the response_url (counted below).
-    return reply.status === 200 && reply.body === '';
+    if (reply === undefined) return false;
+    const ok = reply.status === 200 && reply.body === '';
+    if (!ok) countFailure(failures, `HTTP ${reply.status} ${reply.body.slice(0, 40)}`);
+    return ok;
   });
   await settle(() => resultsByMarker(bot.standin).size >= total);
   // Here, not when the last ack came: a command's work (the tool call, its result's post) follows its ack.
@@ -159,10 +165,27 @@ async function commandPhase(o: OpenLoopOptions, bot: ChildBot): Promise<Row> {
   return loopRow(
     name,
     fired,
-    `tool results: ${lost} of ${total} not posted, ${doubled} posted more than once; ${running} "Running" notes; ` +
+    `errors by kind: ${kinds(failures)}; tool results: ${lost} of ${total} not posted, ${doubled} posted more than once; ${running} "Running" notes; ` +
       `${firstCommandsSplit(fired, people)}; ${cpu}`,
   );
 }
+
+/** Counts one failed request under `kind`; undefined, so a failed send reads as no reply. */
+function countFailure(failures: Map<string, number>, kind: string): undefined {
+  failures.set(kind, (failures.get(kind) ?? 0) + 1);
+  return undefined;
+}
+
+/** A failed send's kind: the socket error's code when fetch names one (ECONNRESET…), else its message. */
+function failureOf(error: unknown): string {
+  const cause: unknown = error instanceof Error ? error.cause : undefined;
+  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string') return code;
+  return error instanceof Error ? error.message.slice(0, 40) : String(error);
+}
+
+const kinds = (failures: Map<string, number>): string =>
+  failures.size === 0 ? 'none' : [...failures].map(([kind, n]) => `${n}× ${kind}`).join(', ');
 
 /**
  * The acks' p99 over each person's first command (the phase's first 5 s: the replica looks up the person's
