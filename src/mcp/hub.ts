@@ -7,6 +7,7 @@
 import { systemClock, type Clock } from '../clock.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { ServerLink } from './link.js';
+import { DEFAULT_MAX_SESSION_STARTS } from './starts.js';
 import { leavingRounds, RETRY_GRACE_MS, type LeavingRounds } from './leaving-rounds.js';
 import type { McpAuth } from './auth/sign-in.js';
 import type { Origin } from '../relay/types.js';
@@ -37,6 +38,11 @@ export interface McpHubOptions {
    * calls wait for a session to come free. Default 4. (A stdio server runs one process per session.)
    */
   maxSessionsPerPerson?: number;
+  /**
+   * Most sessions to one server opening at once; more wait their turn (starts.ts), so a crowd of first
+   * commands does not starve the requests still arriving. Default 16.
+   */
+  maxSessionStarts?: number;
   /** How often the control link of a connected server is pinged, in milliseconds; default 30 s. */
   heartbeatMs?: number;
   /** Reconnect backoff; default 1 s doubling up to 5 minutes, with jitter (backoff.ts). */
@@ -82,6 +88,7 @@ export class McpHub {
       heartbeatMs: opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
       idleCloseMs: opts.idleCloseMs ?? DEFAULT_IDLE_CLOSE_MS,
       maxSessionsPerPerson: opts.maxSessionsPerPerson ?? DEFAULT_MAX_SESSIONS_PER_PERSON,
+      maxSessionStarts: opts.maxSessionStarts ?? DEFAULT_MAX_SESSION_STARTS,
       ...(opts.connect === undefined ? {} : { connect: opts.connect }),
       ...(opts.onStatus === undefined ? {} : { onStatus: opts.onStatus }),
       ...(opts.logger === undefined ? {} : { logger: opts.logger }),

@@ -8,6 +8,7 @@ import { ControlLink } from './control.js';
 import { gateSink } from './pending-gate.js';
 import { SessionPool } from './pool.js';
 import { McpSession } from './session.js';
+import { SessionStarts } from './starts.js';
 import { Health } from './status.js';
 import { transportPlan, type TransportPlan } from './transport.js';
 import { MAX_SIGN_INS, MAX_STEP_UPS, needsSignIn, type McpAuth, type SessionAuth } from './auth/sign-in.js';
@@ -35,6 +36,8 @@ export interface LinkOptions {
   heartbeatMs: number;
   idleCloseMs: number;
   maxSessionsPerPerson: number;
+  /** Most sessions to this server opening at once (starts.ts). */
+  maxSessionStarts: number;
   onStatus?: (status: ServerStatus) => void;
   logger?: McpLogger;
   /** Sign-in for servers with `auth` (auth/sign-in.ts); absent: no session signs in. */
@@ -56,6 +59,8 @@ export class ServerLink {
    * lost: the server may have been replaced by one of another era.
    */
   private era: PriorDiscovery | undefined;
+  /** Every session's opening (a person's, the control link's) takes a place here; sign-in waits do not. */
+  private readonly starts: SessionStarts;
   private closed = false;
 
   constructor(
@@ -63,6 +68,7 @@ export class ServerLink {
     private readonly opts: LinkOptions,
   ) {
     this.health = new Health(spec.name, opts.onStatus);
+    this.starts = new SessionStarts(opts.maxSessionStarts);
     this.sink = gateSink(opts.sink, spec.name, spec.maxPending);
     this.control = new ControlLink({
       health: this.health,
@@ -215,7 +221,7 @@ export class ServerLink {
     const sessionAuth = await this.opts.auth?.forSession(this.spec.name, person);
     for (let attempt = 0; ; attempt += 1) {
       try {
-        return await this.openOnce(person, onClosed, sessionAuth);
+        return await this.starts.run(() => this.openOnce(person, onClosed, sessionAuth));
       } catch (error) {
         if (sessionAuth === undefined || !needsSignIn(error) || attempt >= MAX_SIGN_INS) throw error;
         await sessionAuth.signedIn();
