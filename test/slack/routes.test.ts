@@ -27,7 +27,7 @@ function routesSaying(seen: string[]): InteractionRoutes {
   routes.action('respond', says('respond'));
   routes.action(/^link_\d+$/, says('link'));
   routes.command('/mcp', says('/mcp'));
-  routes.appHomeOpened(says('home'));
+  routes.event('app_home_opened', says('home'));
   routes.blockSuggestion(says('suggest'));
   return routes;
 }

@@ -39,7 +39,8 @@ export class InteractionRoutes {
   /** Families of action ids (numbered link buttons): checked in order after the exact ids. */
   private readonly actionFamilies: { pattern: RegExp; handler: ButtonHandler }[] = [];
   private readonly commands = new Map<string, CommandHandler>();
-  private homeOpened: HomeOpenedHandler | undefined;
+  /** Events API handlers by event type. */
+  private readonly events = new Map<'app_home_opened', HomeOpenedHandler>();
   private suggestion: SuggestionHandler | undefined;
 
   submission(callbackId: string, handler: SubmitHandler): void {
@@ -61,9 +62,9 @@ export class InteractionRoutes {
     this.commands.set(name, handler);
   }
 
-  /** The Events API's app_home_opened. */
-  appHomeOpened(handler: HomeOpenedHandler): void {
-    this.homeOpened = handler;
+  /** An Events API event by its type; the only one the bot subscribes to is app_home_opened (manifest.yml). */
+  event(type: 'app_home_opened', handler: HomeOpenedHandler): void {
+    this.events.set(type, handler);
   }
 
   /** Options requests of external selects (block_suggestion). */
@@ -101,8 +102,9 @@ export class InteractionRoutes {
       const handler = this.commands.get(args.command.command);
       if (handler) return handler(args);
     }
-    if ('event' in args && args.event.type === 'app_home_opened' && this.homeOpened) {
-      return this.homeOpened(args as SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs);
+    const homeOpened = this.events.get('app_home_opened');
+    if ('event' in args && args.event.type === 'app_home_opened' && homeOpened) {
+      return homeOpened(args as SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs);
     }
     if ('options' in args && type === 'block_suggestion' && this.suggestion) {
       return this.suggestion(args as SlackOptionsMiddlewareArgs<'block_suggestion'> & AllMiddlewareArgs);

@@ -4,5 +4,5 @@ import type { InteractionRoutes } from '../routes.js';
 import { appHomeOpened } from './app-home-opened.js';
 
 export function register(routes: InteractionRoutes, deps: ListenerDeps): void {
-  routes.appHomeOpened(async (args) => appHomeOpened(args, deps));
+  routes.event('app_home_opened', async (args) => appHomeOpened(args, deps));
 }
