@@ -50,7 +50,10 @@ export function createLogger(
   return destination ? pino(options, destination) : pino(options);
 }
 
-/** pino-pretty written synchronously (as pino's default stdout is), so a line is out before an exit. */
+/**
+ * pino-pretty written synchronously, so a line is out before an exit (pino's own JSON stdout is asynchronous,
+ * sonic-boom, and flushed by pino at exit).
+ */
 function readable(destination?: DestinationStream): DestinationStream {
   return pretty({
     sync: true,
