@@ -97,10 +97,18 @@ export class EndedEvents {
     await createGroup(redis, this.deps.key, group);
     const { key, consumer } = this.deps;
     let claimedAt = 0;
+    // One XACK per batch, not per entry (at 200 ends/s that was a round trip and a reply to parse per end on
+    // every replica): each entry still counts as handled only once its handler resolved, so an entry whose
+    // handler threw, and those after it, stay pending and are claimed again.
     const handle = async (entries: Entries): Promise<void> => {
-      for (const entry of entries) {
-        await handler(toEvent(entry));
-        await redis.xack(key, group, entry[0]);
+      const handled: string[] = [];
+      try {
+        for (const entry of entries) {
+          await handler(toEvent(entry));
+          handled.push(entry[0]);
+        }
+      } finally {
+        if (handled.length > 0) await redis.xack(key, group, ...handled);
       }
     };
     this.loops.push(

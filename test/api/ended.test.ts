@@ -1,9 +1,9 @@
 // EndedEvents, the port long-polls and anything else that hangs off question ends use: every end the store's
 // transition makes wakes the subscribers on every replica, a subscriber that leaves is forgotten, and a
 // consumer group hands each end to exactly one replica.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EndedEvents, type EndedEvent } from '../../src/api/ended.js';
-import { RedisConnections, keys } from '../../src/redis/index.js';
+import { RedisConnections, keys, type RedisClient } from '../../src/redis/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { newQuestion, openStore, recordingLogger } from '../store/helpers.js';
 
@@ -12,11 +12,19 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((events) => events.stop()));
 });
 
-async function replica(prefix: string, name: string): Promise<EndedEvents> {
+async function replica(
+  prefix: string,
+  name: string,
+  opened: (role: string, client: RedisClient) => void = () => undefined,
+): Promise<EndedEvents> {
   const logger = recordingLogger();
   const connections = new RedisConnections({ url: redisUrl() }, logger);
   const events = new EndedEvents({
-    connect: (role) => connections.blocking(keys(prefix).connectionName(role, name)),
+    connect: async (role) => {
+      const client = await connections.blocking(keys(prefix).connectionName(role, name));
+      opened(role, client);
+      return client;
+    },
     key: keys(prefix).ended,
     consumer: name,
     logger,
@@ -66,5 +74,92 @@ describe('ended events', () => {
     await three;
     expect(seen.map((s) => s.event.id).sort()).toEqual([...ids].sort());
     expect(seen.every((s) => s.event.state === 'cancelled')).toBe(true);
+  });
+
+  it('acknowledge the entries of one read with one XACK, once each was handled', async () => {
+    const prefix = uniquePrefix();
+    const store = await openStore(prefix, 'replica-a');
+    const xacks: string[][] = [];
+    const events = await replica(prefix, 'replica-b', (role, client) => {
+      if (role !== 'ended-webhooks') return;
+      const xack = client.xack.bind(client);
+      vi.spyOn(client, 'xack').mockImplementation((key, group, ...ids) => {
+        xacks.push(ids.map(String));
+        return xack(key, group, ...ids);
+      });
+    });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let first: () => void = () => undefined;
+    const firstSeen = new Promise<void>((resolve) => (first = resolve));
+    const seen: string[] = [];
+    let five: () => void = () => undefined;
+    const allSeen = new Promise<void>((resolve) => (five = resolve));
+    await events.consume('webhooks', async (event) => {
+      seen.push(event.id);
+      if (seen.length === 1) {
+        first();
+        await held;
+      }
+      if (seen.length === 5) five();
+    });
+    const ids: string[] = [];
+    const end = async (): Promise<void> => {
+      const q = await store.create(newQuestion());
+      ids.push(q.id);
+      await store.finish(q.id, { action: 'cancel' }, 'withdrawn');
+    };
+    await end();
+    await firstSeen;
+    // Four more end while the first one's handler runs: the next read takes them together.
+    for (let i = 0; i < 4; i++) await end();
+    release();
+    await allSeen;
+    await vi.waitFor(() => expect(xacks.flat()).toHaveLength(5));
+    expect(seen).toEqual(ids);
+    expect(xacks.map((batch) => batch.length)).toEqual([1, 4]);
+  });
+
+  it('leave an entry whose handler threw, and the rest of its read, pending', async () => {
+    const prefix = uniquePrefix();
+    const store = await openStore(prefix, 'replica-a');
+    let reader: RedisClient | undefined;
+    const events = await replica(prefix, 'replica-b', (role, client) => {
+      if (role === 'ended-webhooks') reader = client;
+    });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let first: () => void = () => undefined;
+    const firstSeen = new Promise<void>((resolve) => (first = resolve));
+    const seen: string[] = [];
+    let threw: () => void = () => undefined;
+    const failed = new Promise<void>((resolve) => (threw = resolve));
+    await events.consume('webhooks', async (event) => {
+      seen.push(event.id);
+      if (seen.length === 1) {
+        first();
+        await held;
+      }
+      if (seen.length === 3) {
+        threw();
+        throw new Error('handler failed');
+      }
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      if (i === 1) await firstSeen;
+      const q = await store.create(newQuestion());
+      ids.push(q.id);
+      await store.finish(q.id, { action: 'cancel' }, 'withdrawn');
+    }
+    release();
+    await failed;
+    const key = keys(prefix).ended;
+    // Handled: the first read's entry and the second read's first; pending: the one that threw and the last.
+    await vi.waitFor(async () => {
+      const pending = (await reader?.xpending(key, 'webhooks')) as [number, ...unknown[]];
+      expect(pending[0]).toBe(2);
+    });
+    expect(seen).toEqual(ids.slice(0, 3));
   });
 });
