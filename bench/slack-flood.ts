@@ -45,7 +45,12 @@ export interface FloodOptions {
 }
 
 /** The bot as the flood drives it: Slack's side (the stand-in, the driver) and how to stop it. */
-type FloodBot = Pick<Bot, 'standin' | 'driver'> & { place: FloodBotPlace; stop: () => Promise<void> };
+type FloodBot = Pick<Bot, 'standin' | 'driver'> & {
+  place: FloodBotPlace;
+  stop: () => Promise<void>;
+  /** The bot process's CPU so far, ms ('process' only; the inline bot shares the bench's process). */
+  cpuMs?: () => number | undefined;
+};
 
 /** The calls seen before the wait ended and how many of those expected never came. */
 interface Collected {
@@ -190,7 +195,7 @@ export async function slackFloodBench(url: string, prefix: string, opts: FloodOp
 async function startFloodBot(url: string, prefix: string, place: FloodBotPlace): Promise<FloodBot> {
   if (place === 'process') {
     const child = await startChildBot(url, prefix, true);
-    return { place, standin: child.standin, driver: child.driver, stop: child.close };
+    return { place, standin: child.standin, driver: child.driver, stop: child.close, cpuMs: child.cpuMs };
   }
   const policy = { timeout: QUESTION_TIMEOUT_MS, maxPending: null, ratePerMinute: null };
   const fixture = await startHttpFixture();
@@ -218,7 +223,11 @@ async function floodOnce(
     for (let i = 0; i < 5; i++)
       await bot.driver.slashCommand({ userId: `U0WARM${i}`, command: '/mcp', text: 'servers' });
     const started = Date.now();
+    const cpuBefore = bot.cpuMs?.();
     const { acks, cards } = await postCards(bot, opts);
+    const cpuAfter = bot.cpuMs?.();
+    if (cpuBefore !== undefined && cpuAfter !== undefined)
+      console.error(`… the bot's CPU from the commands to the last card: ${cpuAfter - cpuBefore} ms`);
     const cardRows = cardsRows(bot, opts, acks, {
       times: cards.calls.map((c) => c.at - started),
       missing: cards.missing,
