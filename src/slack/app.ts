@@ -3,10 +3,12 @@
 // Slack's requests, the global middleware that processes each Events API event once, and the surface.
 import type { RequestListener } from 'node:http';
 import { LogLevel, type App, type AppOptions, type Logger as BoltLogger } from '@slack/bolt';
+import { systemClock, type Clock } from '../clock.js';
 import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { Outbox } from './outbox/index.js';
 import type { SlackStatePorts } from './state/index.js';
+import { AckGate } from './ack-gate.js';
 import { AckTimingApp } from './ack-timing.js';
 import { Audience } from './audience.js';
 import { countedFetch, type SlackCallObserver } from './counted-fetch.js';
@@ -38,6 +40,8 @@ export interface SlackAppOptions {
   routes?: Record<string, RequestListener>;
   /** Hears every Web API call (method, error) and every answered Slack request (ms, status), for metrics. */
   observe?: SlackObserver;
+  /** Times post-ack work's bounded wait for Slack's requests to be acked (ack-gate.ts); default the system clock. */
+  clock?: Pick<Clock, 'schedule'>;
 }
 
 /** The Slack side's metrics hooks. */
@@ -54,7 +58,7 @@ export interface SlackApp {
   /** The Web API client of each workspace, for calls made outside a Bolt listener. */
   clients: SlackClients;
   /** Registers the listeners; call once the relay and the tools exist. */
-  listen(deps: Omit<ListenerDeps, 'surface' | 'locales'>): void;
+  listen(deps: Omit<ListenerDeps, 'surface' | 'locales' | 'postAck'>): void;
   /** `mounts`: more handlers on the same HTTP server (the Automations API). */
   start(port: number, mounts?: readonly Mount[]): Promise<{ port: number }>;
   stop(): Promise<void>;
@@ -106,12 +110,14 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const clients = distributed?.clients ?? singleWorkspace(app.client);
   const audience = new Audience(clients, options.policyOf);
   const surface = new SlackSurface(clients, new Locales(clients), options.outbox, audience);
+  // HTTP mode counts Slack's requests in flight; in Socket Mode nothing does, so post-ack work never waits.
+  const gate = new AckGate(options.clock ?? systemClock);
   let server: RunningHttpServer | undefined;
   return {
     app,
     surface,
     clients,
-    listen: (deps) => registerListeners(app, { ...deps, surface, locales: surface.locales }),
+    listen: (deps) => registerListeners(app, { ...deps, surface, locales: surface.locales, postAck: gate }),
     start: async (port, mounts = []) => {
       await options.outbox.start(slackHandler(clients), classifySlackError);
       await built.connect?.();
@@ -123,6 +129,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         routes: { ...options.routes, ...distributed?.routes },
         mounts,
         ...(options.observe ? { onSlackResponse: options.observe.slackAck } : {}),
+        inFlight: gate,
       });
       return { port: server.port };
     },

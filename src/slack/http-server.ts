@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../clock.js';
+import type { SlackRequestsInFlight } from './ack-gate.js';
 import { bufferBody, isSlackShaped, RequestBodyError } from './request-body.js';
 
 export const EVENTS_PATH = '/slack/events';
@@ -32,6 +33,8 @@ export interface HttpServerOptions {
   mounts?: readonly Mount[];
   /** Hears each answered request at EVENTS_PATH: milliseconds from its arrival to the response, and the status. */
   onSlackResponse?: (ms: number, status: number) => void;
+  /** Counts each request at EVENTS_PATH from its arrival to its answer (post-ack work waits for none: ack-gate.ts). */
+  inFlight?: SlackRequestsInFlight;
   /** Judges X-Slack-Request-Timestamp; default the system clock. */
   clock?: Pick<Clock, 'now'>;
 }
@@ -105,6 +108,11 @@ function timeResponse(
   res.once('finish', () => observe(clock.now() - started, res.statusCode));
 }
 
+/** Counts `res` in flight until it is answered (a response emits 'close' once, also when its connection broke). */
+function countInFlight(res: ServerResponse, inFlight: SlackRequestsInFlight | undefined): void {
+  if (inFlight) res.once('close', inFlight.arrived());
+}
+
 export async function startHttpServer(opts: HttpServerOptions): Promise<RunningHttpServer> {
   const clock = opts.clock ?? systemClock;
   const route = (req: IncomingMessage, res: ServerResponse): void => {
@@ -112,6 +120,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     const method = req.method ?? 'GET';
     if (path === EVENTS_PATH && method === 'POST' && opts.events) {
       timeResponse(res, clock, opts.onSlackResponse);
+      countInFlight(res, opts.inFlight);
       if (!isFreshTimestamp(req.headers['x-slack-request-timestamp'], clock.now())) {
         res.writeHead(401).end();
         return;

@@ -75,3 +75,41 @@ describe('startHttpServer', () => {
     readiness = () => Promise.resolve(ready);
   });
 });
+
+describe('startHttpServer counting Slack requests in flight', () => {
+  it('counts a request at /slack/events from its arrival until it is answered', async () => {
+    const log: string[] = [];
+    let answer: (() => void) | undefined;
+    const server = await startHttpServer({
+      port: 0,
+      clock: { now: () => NOW_MS },
+      live: () => true,
+      ready: () => Promise.resolve({ ok: true }),
+      events: (_req, res) => {
+        log.push('handed to Bolt');
+        answer = () => res.writeHead(200).end();
+      },
+      inFlight: {
+        arrived: () => {
+          log.push('arrived');
+          return () => log.push('answered');
+        },
+      },
+    });
+    try {
+      const reply = fetch(`http://127.0.0.1:${server.port}/slack/events`, {
+        method: 'POST',
+        headers: { 'x-slack-request-timestamp': String(NOW_SEC) },
+        body: '{"type":"event_callback"}',
+      });
+      await expect.poll(() => log).toEqual(['arrived', 'handed to Bolt']);
+      answer?.();
+      expect((await reply).status).toBe(200);
+      await expect.poll(() => log).toEqual(['arrived', 'handed to Bolt', 'answered']);
+      expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
+      expect(log).toEqual(['arrived', 'handed to Bolt', 'answered']);
+    } finally {
+      await server.close();
+    }
+  });
+});

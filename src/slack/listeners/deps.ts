@@ -1,5 +1,6 @@
 // What the listeners need, built once by the Slack factory and handed to every `register(app, deps)`.
 import type { Answering } from '../../answering/service.js';
+import type { PostAckWork } from '../ack-gate.js';
 import type { HomeTab } from '../home.js';
 import type { Locales } from '../locales.js';
 import type { OpenModals } from '../open-modals.js';
@@ -22,6 +23,8 @@ export interface ListenerDeps {
   /** Runs a tool for a person and shows its progress and result. */
   results: ToolResults;
   locales: Locales;
+  /** Where work that follows an ack waits while other Slack requests still wait for theirs (ack-gate.ts). */
+  postAck: PostAckWork;
   /** Sign-in to servers that need it; absent when no server does (issue #20). */
   signIn?: SignInDeps;
 }
@@ -32,4 +35,4 @@ export interface SignInDeps {
 }
 
 /** What `/mcp` and its follow-ups (Retry, the arguments form) need. */
-export type CommandDeps = Pick<ListenerDeps, 'tools' | 'results' | 'locales' | 'signIn'>;
+export type CommandDeps = Pick<ListenerDeps, 'tools' | 'results' | 'locales' | 'signIn' | 'postAck'>;

@@ -27,6 +27,9 @@ export async function mcpCommand(
   // Acked before anything that waits (Redis, Slack, an MCP server): Slack allows 3 s, and under load the event
   // loop may run other commands' work first. Every answer then goes privately through the response_url.
   await ack();
+  // What follows the ack waits while other requests still wait for theirs (a burst of commands is read and
+  // acked before the runs it starts take the event loop), at most ACK_GATE_MAX_WAIT_MS.
+  await deps.postAck.turn();
   const parsed = parseMcpCommand(command.text);
   const origin = originOf(command);
   if (parsed.kind === 'run' && parsed.args === undefined && known(deps, parsed.server)) {
