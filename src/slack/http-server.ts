@@ -1,12 +1,12 @@
 // The bot's own HTTP server on PORT, the same in every mode: probes (/healthz, /readyz), the OAuth install
 // pages when the app is distributed, and in HTTP mode Slack's requests at POST /slack/events.
-// Slack's requests pass a timestamp check in BOTH directions before Bolt sees them: Bolt verifies the
-// signature but only rejects timestamps more than 5 minutes old, not ones from the future.
+// Slack's requests pass a timestamp check in BOTH directions before their signature is checked
+// (events-receiver.ts, which signs the timestamp header as sent): a timestamp from the future is refused too.
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../clock.js';
 import type { SlackRequestsInFlight } from './ack-gate.js';
-import { bufferBody, isSlackShaped, RequestBodyError } from './request-body.js';
+import { bufferBody, RequestBodyError } from './request-body.js';
 
 export const EVENTS_PATH = '/slack/events';
 /** Largest distance between X-Slack-Request-Timestamp and our clock, in seconds (Slack's sample code). */
@@ -25,7 +25,7 @@ export interface HttpServerOptions {
   live: () => boolean;
   /** Readiness for /readyz: 200 with this body when `ok`, else 503 with it. */
   ready: () => Promise<Readiness>;
-  /** Bolt's HTTPReceiver request listener (HTTP mode); absent in Socket Mode. */
+  /** Slack's requests with their body read into `rawBody` (HTTP mode: events-receiver.ts); absent in Socket Mode. */
   events?: RequestListener;
   /** More GET routes by exact path (the OAuth install and redirect pages). */
   routes?: Record<string, RequestListener>;
@@ -80,16 +80,14 @@ async function answerReadiness(res: ServerResponse, ready: () => Promise<Readine
   }
 }
 
-/** Hands Slack's request to Bolt once its body is read and has a shape Slack sends; 400 or 413 otherwise. */
-async function passSlackShaped(
+/** Hands Slack's request to the receiver once its body is read (events-receiver.ts parses it); 413 past the limit. */
+async function passBuffered(
   req: IncomingMessage,
   res: ServerResponse,
   events: RequestListener,
 ): Promise<void> {
   try {
-    const buffered = await bufferBody(req);
-    if (!isSlackShaped(req.headers['content-type'], buffered.rawBody)) return void res.writeHead(400).end();
-    events(buffered, res);
+    events(await bufferBody(req), res);
   } catch (error) {
     // A body past the limit gets its status; a connection that broke mid-read has no one left to answer.
     if (error instanceof RequestBodyError) res.writeHead(413).end();
@@ -125,7 +123,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
         res.writeHead(401).end();
         return;
       }
-      return void passSlackShaped(req, res, opts.events);
+      return void passBuffered(req, res, opts.events);
     }
     const mount = opts.mounts?.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));
     if (mount) return void mount.handler(req, res);

@@ -1,17 +1,12 @@
-// How Slack's requests reach Bolt. HTTP mode: Bolt's HTTPReceiver, whose request listener our own server calls
-// for POST /slack/events (so probes, OAuth pages and the timestamp check share one port and one server).
+// How Slack's requests reach Bolt. HTTP mode: our SlackEventsReceiver (events-receiver.ts: each body verified
+// and parsed once), whose request listener our own server calls for POST /slack/events (so probes, OAuth pages
+// and the timestamp check share one port and one server).
 // Socket Mode: Bolt's SocketModeReceiver opens the WebSocket from apps.connections.open (app-level token) and
 // reconnects after Slack's `disconnect` messages; nothing listens for Slack, the probes stay on PORT.
-import {
-  HTTPReceiver,
-  SocketModeReceiver,
-  type Logger as BoltLogger,
-  type Receiver,
-  type webApi,
-} from '@slack/bolt';
+import { SocketModeReceiver, type Logger as BoltLogger, type Receiver, type webApi } from '@slack/bolt';
 import type { RequestListener } from 'node:http';
 import type { SlackConnection } from '../config/index.js';
-import { EVENTS_PATH } from './http-server.js';
+import { SlackEventsReceiver } from './events-receiver.js';
 
 export interface BuiltReceiver {
   receiver: Receiver;
@@ -28,11 +23,7 @@ export function buildReceiver(
   clientOptions: webApi.WebClientOptions,
 ): BuiltReceiver {
   if (connection.mode === 'http') {
-    const receiver = new HTTPReceiver({
-      signingSecret: connection.signingSecret,
-      endpoints: EVENTS_PATH,
-      logger,
-    });
+    const receiver = new SlackEventsReceiver({ signingSecret: connection.signingSecret, logger });
     return { receiver, events: receiver.requestListener };
   }
   const receiver = new SocketModeReceiver({

@@ -1,7 +1,6 @@
-// Slack's requests are read whole and their shape checked before Bolt sees them: Bolt's HTTPReceiver reads
-// fields of whatever the body parses to, so a signed `null`, `true` or `[1,2]` threw inside it and took the
-// process down (issue 15 item 1). Bolt skips its own read when `rawBody` is already a Buffer
-// (HTTPModuleFunctions.bufferIncomingMessage), so the bytes read here are the ones it verifies and parses.
+// Slack's requests are read whole (http-server.ts) and parsed once, their shape checked before Bolt sees them
+// (events-receiver.ts): Bolt reads fields of whatever the body parses to, so a signed `null`, `true` or `[1,2]`
+// threw inside it and took the process down (issue 15 item 1).
 import type { BufferedIncomingMessage } from '@slack/bolt';
 import type { IncomingMessage } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
@@ -34,24 +33,35 @@ export async function bufferBody(req: IncomingMessage): Promise<BufferedIncoming
   return Object.assign(req, { rawBody: Buffer.concat(chunks) });
 }
 
-function parsesToTypedObject(text: string): boolean {
+/** The body Slack sent, parsed once: what Bolt is handed, Slack's unsigned certificate probe, or neither. */
+export type SlackBody =
+  { kind: 'slack'; body: Record<string, unknown> } | { kind: 'ssl_check' } | { kind: 'malformed' };
+
+const MALFORMED: SlackBody = { kind: 'malformed' };
+
+/** A JSON object with `type`, as Slack sends (Events API bodies, interactivity payloads). */
+function typedObject(text: string): SlackBody {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) && 'type' in value;
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || !('type' in value))
+      return MALFORMED;
+    return { kind: 'slack', body: value };
   } catch {
-    return false;
+    return MALFORMED;
   }
 }
 
 /**
- * True for the shapes Slack sends: a JSON object with `type` (Events API), a form whose `payload` is such an
- * object (interactivity), a form with `command` (slash commands) or `ssl_check=1` (Slack's certificate probe).
+ * The shapes Slack sends: a JSON object with `type` (Events API), a form whose `payload` is such an object
+ * (interactivity: the payload is the body, as Bolt hands it over), a form with `command` (slash commands: the
+ * form is the body), or a form with `ssl_check=1` (Slack's certificate probe, which Bolt answers unsigned).
  * Bolt compares the content type with ===, so the same comparison decides form vs JSON here.
  */
-export function isSlackShaped(contentType: string | undefined, body: Buffer): boolean {
-  const text = body.toString();
-  if (contentType !== 'application/x-www-form-urlencoded') return parsesToTypedObject(text);
+export function parseSlackBody(contentType: string | undefined, raw: Buffer): SlackBody {
+  const text = raw.toString();
+  if (contentType !== 'application/x-www-form-urlencoded') return typedObject(text);
   const form = parseQuery(text);
-  if (typeof form.payload === 'string') return parsesToTypedObject(form.payload);
-  return typeof form.command === 'string' || form.ssl_check === '1';
+  if (form.ssl_check === '1') return { kind: 'ssl_check' };
+  if (typeof form.payload === 'string') return typedObject(form.payload);
+  return typeof form.command === 'string' ? { kind: 'slack', body: form } : MALFORMED;
 }

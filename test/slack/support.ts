@@ -27,6 +27,8 @@ export interface RunningBoltApp {
   slack: SlackApp;
   /** Sends Slack's signed requests to this app. */
   driver: SlackDriver;
+  /** Where Slack's requests go (POST). */
+  eventsUrl: string;
   logs: CapturedLogs;
   /** Stops the app and closes its outbox and state (the stand-in is the test's). */
   close(): Promise<void>;
@@ -47,17 +49,14 @@ export async function startBoltApp(options: BoltAppOptions): Promise<RunningBolt
   });
   options.listen(slack);
   const { port } = await slack.start(0);
-  const driver = new SlackDriver({
-    eventsUrl: `http://127.0.0.1:${port}/slack/events`,
-    signingSecret,
-    standin,
-  });
+  const eventsUrl = `http://127.0.0.1:${port}/slack/events`;
+  const driver = new SlackDriver({ eventsUrl, signingSecret, standin });
   const close = async (): Promise<void> => {
     await slack.stop();
     await outbox.close();
     await state.close();
   };
-  return { slack, driver, logs, close };
+  return { slack, driver, eventsUrl, logs, close };
 }
 
 export interface FormAppOptions {
