@@ -190,4 +190,14 @@ describe('parseFormSchema: refused schemas name the property', () => {
     const properties = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`p${i}`, field]));
     expect(schemaError(form(properties)).message).toMatch(/too large for a Slack modal/);
   });
+
+  it('parses a schema once: the same schema text, read again, gives the same frozen form', () => {
+    const schema = form({ name: { type: 'string', enum: ['a', 'b'] }, n: { type: 'number' } }, ['name']);
+    const first = parseFormSchema(schema);
+    const again = parseFormSchema(JSON.parse(JSON.stringify(schema)));
+    expect(again).toBe(first);
+    expect(Object.isFrozen(first.fields[0])).toBe(true);
+    expect(Object.isFrozen(first.required)).toBe(true);
+    expect(parseFormSchema(form({ name: { type: 'string' } }))).not.toBe(first);
+  });
 });
