@@ -12,6 +12,10 @@ export interface RefusalText {
   notSaved: string;
   /** A click the bot could not record (Redis down or slow). */
   notRecorded: string;
+  /** A submit whose write went to Redis without its result coming back in time: it may have been saved. */
+  maybeNotSaved: string;
+  /** A click whose write went to Redis without its result coming back in time: it may have been recorded. */
+  maybeNotRecorded: string;
   otherWorkspace: string;
   /** "This question is for <who>; only they can answer it." */
   notFor: (who: string) => string;
@@ -34,6 +38,10 @@ export const REFUSAL_TEXT: Record<Locale, RefusalText> = {
     stillOpen: 'This question is still open.',
     notSaved: 'Your answer was NOT saved (a temporary problem on our side). Press Send again in a moment.',
     notRecorded: 'That was NOT recorded (a temporary problem on our side). Please try again in a moment.',
+    maybeNotSaved:
+      'Your answer may not have been saved (a temporary problem on our side). Press Send again in a moment: it is saved once, or you are told it already was.',
+    maybeNotRecorded:
+      'That may not have been recorded (a temporary problem on our side). Please try again in a moment: it counts once, or you are told it already did.',
     otherWorkspace: 'This question was asked in another workspace or app; it cannot be answered from here.',
     notFor: (who) => `This question is for ${who}; only they can answer it.`,
     membersOf: (group) => `members of ${group}`,
@@ -51,6 +59,10 @@ export const REFUSAL_TEXT: Record<Locale, RefusalText> = {
     stillOpen: '此问题仍在等待回答。',
     notSaved: '您的回答未能保存（我们这边出现临时问题）。请稍后再次点击发送。',
     notRecorded: '此操作未能记录（我们这边出现临时问题）。请稍后重试。',
+    maybeNotSaved:
+      '您的回答可能未能保存（我们这边出现临时问题）。请稍后再次点击发送：回答只会保存一次，若已保存会告知您。',
+    maybeNotRecorded:
+      '此操作可能未能记录（我们这边出现临时问题）。请稍后重试：操作只会记录一次，若已记录会告知您。',
     otherWorkspace: '此问题来自另一个工作区或应用，无法在此回答。',
     notFor: (who) => `此问题只能由 ${who} 回答。`,
     membersOf: (group) => `${group} 的成员`,

@@ -4,6 +4,9 @@
 // The reply must reach Slack within its 3 s window whatever Redis does: when no reply is ready within
 // `replyWithinMs` (Redis down or hung, a slow answerer check), the person is told that nothing was recorded,
 // and from then on this act writes nothing, so "not recorded" stays true and a retry ends the question once.
+// Once the act's write (draft or end) has gone to Redis it can no longer be called back: a reply due then says
+// the act may not have been recorded ('unconfirmed'), since Redis may still apply it (a finish slowed by a
+// restarting Redis did, after the person had been told "NOT saved": answer-outage under load).
 import type { Locale } from '../../blocks/index.js';
 import type { Relay, RelayClock, RelayStore } from '../relay/relay.js';
 import type { Draft, Question } from '../relay/types.js';
@@ -27,7 +30,10 @@ export type Reply =
   | { kind: 'review'; question: Question; draft: Draft }
   | { kind: 'finished'; question: Question }
   /** Nothing was recorded (Redis did not answer in time, or failed): the person should try again. */
-  | { kind: 'not_recorded' };
+  | { kind: 'not_recorded' }
+  /** The act's write went to Redis but its result did not come back in time (or failed): it may have been
+   * recorded. Trying again either records it or finds it recorded. */
+  | { kind: 'unconfirmed' };
 
 /** Longest wait for a reply before the person is told nothing was recorded, in ms (Slack allows 3000). */
 export const REPLY_WITHIN_MS = 1_500;
@@ -67,7 +73,7 @@ export class Answering {
     const reply = new OnceReply(options.reply);
     // The timer's reply has no caller to fail to: its failure is kept and passed on by this act below.
     const cancel = this.options.clock.schedule(
-      () => void reply.send({ kind: 'not_recorded' }).catch(() => undefined),
+      () => void reply.send(reply.unknown()).catch(() => undefined),
       this.options.replyWithinMs ?? REPLY_WITHIN_MS,
     );
     try {
@@ -75,7 +81,7 @@ export class Answering {
       await reply.delivery;
     } catch (error) {
       if (reply.sent) throw error;
-      await reply.send({ kind: 'not_recorded' });
+      await reply.send(reply.unknown());
       throw error;
     } finally {
       cancel();
@@ -103,12 +109,14 @@ export class Answering {
         return reply.send(decision);
       case 'page':
       case 'review': {
+        reply.writing = true;
         const saved = await this.options.store.saveDraft(question.id, actor.user.id, decision.draft);
         return reply.send(
           saved ? { ...decision, question } : { kind: 'refuse', refusal: { ended: 'missing' } },
         );
       }
       case 'finish':
+        reply.writing = true;
         await this.options.relay.end(question.id, decision.outcome, decision.reason, {
           byUserId: actor.user.id,
           beforeCard: (result) =>
@@ -151,10 +159,17 @@ export class Answering {
 /** A reply function that runs once; later calls do nothing. */
 class OnceReply {
   sent = false;
+  /** The act's write was sent to Redis: from then on a reply without its result cannot say "not recorded". */
+  writing = false;
   /** The one delivery, once sent (rejected if it failed). */
   delivery: Promise<void> | undefined;
 
   constructor(private readonly deliver: (reply: Reply) => Promise<void>) {}
+
+  /** The reply when the act's own result is not known: not recorded, or unconfirmed once a write was sent. */
+  unknown(): Reply {
+    return this.writing ? { kind: 'unconfirmed' } : { kind: 'not_recorded' };
+  }
 
   async send(reply: Reply): Promise<void> {
     if (this.sent) return;

@@ -62,16 +62,17 @@ export function submitAck(
       // Send on the review closes the form under it too.
       return submitted.callback_id === REVIEW_CALLBACK ? { response_action: 'clear' } : undefined;
     case 'not_recorded':
-      return notSaved(submitted, locale);
+      return notSaved(submitted, uiText(locale).refusals.notSaved);
+    case 'unconfirmed':
+      return notSaved(submitted, uiText(locale).refusals.maybeNotSaved);
   }
 }
 
 /**
- * Tells the person their submit was NOT saved, keeping the view as it is: an error on its first input (Slack
- * keeps what was typed), or a warning above a view without inputs (the review).
+ * Tells the person their submit was not (or may not have been) saved, keeping the view as it is: `text` as an
+ * error on its first input (Slack keeps what was typed), or as a warning above a view without inputs (the review).
  */
-function notSaved(submitted: ViewOutput, locale: Locale): ViewResponseAction {
-  const text = uiText(locale).refusals.notSaved;
+function notSaved(submitted: ViewOutput, text: string): ViewResponseAction {
   const firstInput = submitted.blocks.find((block) => block.type === 'input' && block.block_id !== undefined);
   if (firstInput?.block_id) return { response_action: 'errors', errors: { [firstInput.block_id]: text } };
   return {
@@ -94,12 +95,20 @@ function notSaved(submitted: ViewOutput, locale: Locale): ViewResponseAction {
 }
 
 /** A reply to a click that changed nothing, which the person is told about. */
-export type NotedReply = Extract<Reply, { kind: 'refuse' | 'not_recorded' }>;
+export type NotedReply = Extract<Reply, { kind: 'refuse' | 'not_recorded' | 'unconfirmed' }>;
 
 export const hasNote = (reply: Reply): reply is NotedReply =>
-  reply.kind === 'refuse' || reply.kind === 'not_recorded';
+  reply.kind === 'refuse' || reply.kind === 'not_recorded' || reply.kind === 'unconfirmed';
 
-/** The private note under a card for a click that changed nothing. */
+/** The private note under a card for a click that changed nothing (or may not have). */
 export function clickNote(reply: NotedReply, locale: Locale): string {
-  return reply.kind === 'refuse' ? refusalText(reply.refusal, locale) : uiText(locale).refusals.notRecorded;
+  const t = uiText(locale).refusals;
+  switch (reply.kind) {
+    case 'refuse':
+      return refusalText(reply.refusal, locale);
+    case 'not_recorded':
+      return t.notRecorded;
+    case 'unconfirmed':
+      return t.maybeNotRecorded;
+  }
 }

@@ -2,7 +2,9 @@
 // the Slack stand-in and a private redis-server with AOF. Each ack must come inside Slack's 3 s with the plain
 // "not saved" reply (a field error that keeps what was typed, or a private note under the card), nothing may
 // be recorded by that act, and once Redis is back the person's next try ends the question exactly once, as the
-// history checker sees it.
+// history checker sees it. "Inside Slack's 3 s" is judged by the bot's own receiver, not by a stopwatch in this
+// (shared, loaded) process: Bolt's HTTPReceiver answers a request nobody acked within 3001 ms with a 404 of its
+// own, so a 200 carrying the bot's reply is an ack that came first.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Outcome } from '../../src/relay/types.js';
 import type { Delivery } from '../../src/standin/index.js';
@@ -13,8 +15,6 @@ import { History } from './support/history.js';
 import { Records } from './support/records.js';
 import { startPrivateRedis, type PrivateRedis } from './support/redis-server.js';
 
-/** Slack shows its own error when an interaction is not acked within this, in ms. */
-const SLACK_ACK_WINDOW_MS = 3_000;
 /**
  * How long Redis may take to come back and the bot to reconnect, in ms (reconnects back off to 2 s); 40 s
  * since the outbox's BullMQ connections reconnect too, slower while the Cluster and conformance tiers run.
@@ -24,6 +24,10 @@ const BACK_WITHIN_MS = 40_000;
 const GRACE_MS = 5_000;
 const NOT_SAVED =
   'Your answer was NOT saved (a temporary problem on our side). Press Send again in a moment.';
+/** The reply when a try's write reached Redis but its result came after the reply bound (Redis just back). */
+const MAYBE_NOT_SAVED =
+  'Your answer may not have been saved (a temporary problem on our side). Press Send again in a moment: it is saved once, or you are told it already was.';
+const ANSWERED = 'This question has already been answered.';
 const NOT_RECORDED = 'That was NOT recorded (a temporary problem on our side). Please try again in a moment.';
 const SCHEMA = {
   type: 'object',
@@ -63,22 +67,32 @@ async function askAndOpen(userId: string) {
   return { card, id, viewId, block };
 }
 
-/** Runs `act` and resolves with its delivery and how long Slack waited for the ack, in ms. */
-async function timed(act: () => Promise<Delivery>): Promise<{ delivery: Delivery; ms: number }> {
-  const t0 = performance.now();
-  const delivery = await act();
-  return { delivery, ms: performance.now() - t0 };
+/** The ack came inside Slack's window: a 200 from the bot, not Bolt's own 404 at 3001 ms, and no late ack. */
+function expectAckedInWindow(delivery: Delivery, linesBefore: number): void {
+  expect(delivery.status).toBe(200);
+  const late = logs.lines
+    .slice(linesBefore)
+    .filter((l) => /not acknowledged|ack came after/.test(String(l.msg)));
+  expect(late).toEqual([]);
 }
 
-/** The person presses Send until an attempt is acked with a plain close (Redis back and reconnected). */
+/**
+ * The person presses Send until an attempt is acked with a plain close (Redis back and reconnected), or is told
+ * the question was already answered: then by an earlier try of theirs whose write reached Redis after its reply
+ * was due, which was told it MAY not have been saved (a try told it was NOT saved writes nothing).
+ */
 async function sendUntilSaved(userId: string, viewId: string, values: Record<string, string>): Promise<void> {
+  const acks: Delivery[] = [];
+  const done = (ack: Delivery | undefined) => ack?.body === '' || ack?.body.includes(ANSWERED) === true;
   await vi.waitFor(
     async () => {
-      const sent = await h.driver.submitView({ userId, viewId, values });
-      expect(sent.body).toBe('');
+      if (!done(acks.at(-1))) acks.push(await h.driver.submitView({ userId, viewId, values }));
+      expect(done(acks.at(-1))).toBe(true);
     },
     { timeout: BACK_WITHIN_MS, interval: 250 },
   );
+  if (acks.at(-1)?.body === '') return;
+  expect(acks.map((ack) => ack.body).filter((body) => body.includes(MAYBE_NOT_SAVED))).not.toEqual([]);
 }
 
 /**
@@ -102,11 +116,9 @@ describe('a person who acts while Redis is down or hung', () => {
   it('Send with Redis killed: told within 3 s it was not saved, the form keeps it, and Send again relays it once', async () => {
     const { card, id, viewId, block } = await askAndOpen('U1');
     await redis.kill('SIGKILL');
-    const { delivery, ms } = await timed(() =>
-      h.driver.submitView({ userId: 'U1', viewId, values: { [block]: 'Ada' } }),
-    );
-    expect(ms).toBeLessThan(SLACK_ACK_WINDOW_MS);
-    expect(delivery.status).toBe(200);
+    const linesBefore = logs.lines.length;
+    const delivery = await h.driver.submitView({ userId: 'U1', viewId, values: { [block]: 'Ada' } });
+    expectAckedInWindow(delivery, linesBefore);
     expect(delivery.json).toEqual({ response_action: 'errors', errors: { [block]: NOT_SAVED } });
     expect(h.standin.openViews('U1').map((v) => v.id)).toEqual([viewId]);
 
@@ -122,11 +134,10 @@ describe('a person who acts while Redis is down or hung', () => {
   it('Send with Redis hung: told within 3 s it was not saved, nothing written on resume, and Send again relays it once', async () => {
     const { card, id, viewId, block } = await askAndOpen('U2');
     redis.pause();
-    const { delivery, ms } = await timed(() =>
-      h.driver.submitView({ userId: 'U2', viewId, values: { [block]: 'Grace' } }),
-    );
+    const linesBefore = logs.lines.length;
+    const delivery = await h.driver.submitView({ userId: 'U2', viewId, values: { [block]: 'Grace' } });
     redis.resume();
-    expect(ms).toBeLessThan(SLACK_ACK_WINDOW_MS);
+    expectAckedInWindow(delivery, linesBefore);
     expect(delivery.json).toEqual({ response_action: 'errors', errors: { [block]: NOT_SAVED } });
     // The reads queued while Redis hung are answered now; the act they belonged to must write nothing.
     expect(await stateOf(id)).toBe('pending');
@@ -142,11 +153,9 @@ describe('a person who acts while Redis is down or hung', () => {
     const card = await h.ask('U3', SCHEMA);
     const id = questionIdOnCard(h.standin.message(card.channel, card.ts)?.blocks);
     await redis.kill('SIGKILL');
-    const { delivery, ms } = await timed(() =>
-      h.driver.clickButton({ userId: 'U3', ...card, actionId: 'elicit_decline' }),
-    );
-    expect(ms).toBeLessThan(SLACK_ACK_WINDOW_MS);
-    expect(delivery.status).toBe(200);
+    const linesBefore = logs.lines.length;
+    const delivery = await h.driver.clickButton({ userId: 'U3', ...card, actionId: 'elicit_decline' });
+    expectAckedInWindow(delivery, linesBefore);
     const note = await h.standin.waitForCall('response_url', (c) =>
       JSON.stringify(c.args).includes(NOT_RECORDED),
     );

@@ -1,6 +1,6 @@
 // The answering service acting on its decisions: one reply per act, the draft stored with the question, the
 // question ended through Relay.end with the reply before the card, and a reply in time whatever the store does.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Reply } from '../../src/answering/service.js';
 import type { RelayStore } from '../../src/relay/relay.js';
 import type { Draft, FinishResult, Outcome, Question } from '../../src/relay/types.js';
@@ -29,6 +29,8 @@ class MemoryParts implements Pick<RelayStore, 'get' | 'draft' | 'saveDraft'> {
   events: string[] = [];
   /** Draft reads asked for so far. */
   draftReads = 0;
+  /** When set, an end's finish waits for it after it was sent (Redis slow to apply and answer it). */
+  finishing: Promise<void> | undefined;
 
   async get(): Promise<Question | undefined> {
     await this.hang;
@@ -57,6 +59,7 @@ function setUp() {
       options: { beforeCard?: (r: FinishResult) => Promise<void> } = {},
     ): Promise<FinishResult> => {
       ended.push(outcome);
+      await store.finishing;
       const result: FinishResult = { won: true, question: { ...QUESTION, state: 'accepted', outcome } };
       await options.beforeCard?.(result);
       store.events.push('card');
@@ -100,6 +103,32 @@ describe('the answering service', () => {
     await acting;
     expect(replies).toEqual([{ kind: 'not_recorded' }]);
     expect(ended).toEqual([]);
+  });
+
+  it('replies "unconfirmed", never "not recorded", when the reply bound passes while the end is with Redis', async () => {
+    const { answering, replies, reply, store, clock, ended } = setUp();
+    // The finish has gone to Redis (slowed by a restart), which applies it after the bound: the person must not
+    // have been told it was NOT recorded.
+    let applied = (): void => undefined;
+    store.finishing = new Promise<void>((resolve) => (applied = resolve));
+    const acting = answering.act('Q1', ACTOR, { kind: 'decline' }, { reply });
+    await vi.waitFor(() => expect(ended).toEqual([{ action: 'decline' }]));
+    clock.fire();
+    expect(replies).toEqual([{ kind: 'unconfirmed' }]);
+    applied();
+    await acting;
+    expect(replies).toEqual([{ kind: 'unconfirmed' }]);
+  });
+
+  it('replies "unconfirmed" when the draft was sent to Redis and the store then fails', async () => {
+    const { answering, replies, reply, store } = setUp();
+    const cut = new Error('Redis connection lost during saveDraft');
+    store.saveDraft = () => Promise.reject(cut);
+    const blockIds = Object.keys(values);
+    await expect(
+      answering.act('Q1', ACTOR, { kind: 'submit', values, shownBlockIds: blockIds }, { reply }),
+    ).rejects.toBe(cut);
+    expect(replies).toEqual([{ kind: 'unconfirmed' }]);
   });
 
   it("asks for the person's draft beside the question, not once the question has come back", async () => {
