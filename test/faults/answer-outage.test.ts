@@ -127,7 +127,7 @@ describe('a person who acts while Redis is down or hung', () => {
     await sendUntilSaved('U1', viewId, { [block]: 'Ada' });
     const answer = { action: 'accept', content: { name: 'Ada' } } as const;
     expect(await h.toolResult('U1')).toEqual(answer);
-    await h.standin.waitForCall('chat.update', (c) => c.args.ts === card.ts, 10_000);
+    await h.standin.waitForCall('chat.update', (c) => c.args.ts === card.ts, BACK_WITHIN_MS);
     await expectEndedOnce(id, answer);
   }, 60_000);
 
@@ -145,7 +145,7 @@ describe('a person who acts while Redis is down or hung', () => {
     await sendUntilSaved('U2', viewId, { [block]: 'Grace' });
     const answer = { action: 'accept', content: { name: 'Grace' } } as const;
     expect(await h.toolResult('U2')).toEqual(answer);
-    await h.standin.waitForCall('chat.update', (c) => c.args.ts === card.ts, 10_000);
+    await h.standin.waitForCall('chat.update', (c) => c.args.ts === card.ts, BACK_WITHIN_MS);
     await expectEndedOnce(id, answer);
   }, 60_000);
 
