@@ -5,6 +5,7 @@
 import { ReplyError } from 'ioredis';
 import { diagnose } from './diagnose.js';
 import { StoreError } from './errors.js';
+import { pipelineWhenBusy } from './pipelining.js';
 import { dropWhenSilent } from './silence.js';
 import {
   buildClient,
@@ -84,11 +85,15 @@ export class RedisConnections {
    * A connected client for ordinary commands. No offline queue and one retry: with Redis down, a call fails at
    * once (StoreError 'redis_unavailable') instead of waiting in a buffer. `autoPipelining`: the commands issued
    * in one tick go out in one write and are read back in one go (ioredis enableAutoPipelining), for a client
-   * many concurrent callers share; each command keeps its own reply and error.
+   * many concurrent callers share; each command keeps its own reply and error. 'when-busy': only while commands
+   * wait on the connection; a command issued alone is written at once (pipelining.ts).
    */
-  async command(name: string, { autoPipelining = false } = {}): Promise<RedisClient> {
+  async command(
+    name: string,
+    { autoPipelining = false }: { autoPipelining?: boolean | 'when-busy' } = {},
+  ): Promise<RedisClient> {
     const redis = createClient(this.setting, name, this.logger, {
-      enableAutoPipelining: autoPipelining,
+      enableAutoPipelining: autoPipelining !== false,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
     });
@@ -96,6 +101,7 @@ export class RedisConnections {
     // this long while commands wait, so ioredis reconnects (not ioredis's commandTimeout/socketTimeout, which
     // fire when this process was merely too busy to read the replies: see silence.ts).
     dropWhenSilent(redis, COMMAND_TIMEOUT_MS);
+    if (autoPipelining === 'when-busy') pipelineWhenBusy(redis);
     await connectOrFail(redis, this.setting);
     return redis;
   }

@@ -77,11 +77,12 @@ export class QuestionStore {
     const k = keys(opts.prefix);
     const logger = opts.logger ?? defaultLogger;
     const connections = new RedisConnections(opts, logger);
-    // Auto-pipelined: with many questions created and finished at once, one socket write and one read per
-    // batch of commands instead of one each cut both this process's and Redis's CPU per lifecycle (issue #19
-    // goal 3: the write syscalls were ~20% of create's time in a CPU profile).
+    // Auto-pipelined while busy: with many questions created and finished at once, one socket write and one read
+    // per batch of commands instead of one each cut both this process's and Redis's CPU per lifecycle (issue #19
+    // goal 3: the write syscalls were ~20% of create's time in a CPU profile); a command issued while nothing
+    // else waits goes out at once, without a pipeline of its own (goal 2, src/redis/pipelining.ts).
     const name = k.connectionName('cmd', opts.holderId);
-    const cmd = withScripts(await connections.command(name, { autoPipelining: true }));
+    const cmd = withScripts(await connections.command(name, { autoPipelining: 'when-busy' }));
     let queueConnection: RedisClient | undefined;
     try {
       await checkEvictionPolicy(cmd, logger, opts.requireNoeviction ?? false);

@@ -10,7 +10,9 @@ afterEach(() => {
 });
 
 /** A command client of `connections`, with a count of the writes to its socket. */
-async function counted(autoPipelining: boolean): Promise<{ client: Redis; writes: () => number }> {
+async function counted(
+  autoPipelining: boolean | 'when-busy',
+): Promise<{ client: Redis; writes: () => number }> {
   const connections = new RedisConnections({ url: redisUrl() }, recordingLogger());
   const client = await connections.command('pipelining-test', { autoPipelining });
   opened.push(client);
@@ -25,6 +27,28 @@ describe('command connection', () => {
     const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => client.echo(`m${i}`)));
     expect(replies).toEqual(Array.from({ length: 20 }, (_, i) => `m${i}`));
     expect(writes()).toBe(1);
+  });
+
+  it('when busy only: writes a command issued alone at once, without a pipeline', async () => {
+    const { client, writes } = await counted('when-busy');
+    const pipelines = vi.spyOn(client, 'pipeline');
+    const reply = client.echo('alone');
+    // Written in the call itself, not at the next setImmediate.
+    expect(writes()).toBe(1);
+    expect(await reply).toBe('alone');
+    expect(pipelines).not.toHaveBeenCalled();
+  });
+
+  it('when busy only: batches the commands issued while one waits, none overtaking an earlier one', async () => {
+    const { client, writes } = await counted('when-busy');
+    const key = `${uniquePrefix()}:counter`;
+    const first = client.incr(key);
+    const rest = Array.from({ length: 20 }, () => client.incr(key));
+    // The first went out alone; the other twenty wait for one batch.
+    expect(writes()).toBe(1);
+    expect(await Promise.all([first, ...rest])).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
+    expect(writes()).toBe(2);
+    await client.del(key);
   });
 
   it('without it, writes each command on its own', async () => {
