@@ -8,7 +8,7 @@ import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import type { Outbox } from './outbox/index.js';
 import type { SlackStatePorts } from './state/index.js';
-import { AckGate } from './ack-gate.js';
+import { AckGate, type PostAckWork } from './ack-gate.js';
 import { AckTimingApp } from './ack-timing.js';
 import { Audience } from './audience.js';
 import { countedFetch, type SlackCallObserver } from './counted-fetch.js';
@@ -57,6 +57,8 @@ export interface SlackApp {
   surface: SlackSurface;
   /** The Web API client of each workspace, for calls made outside a Bolt listener. */
   clients: SlackClients;
+  /** Where work that follows an ack waits while Slack's requests still wait for theirs (ack-gate.ts). */
+  postAck: PostAckWork;
   /** Registers the listeners; call once the relay and the tools exist. */
   listen(deps: Omit<ListenerDeps, 'surface' | 'locales' | 'postAck'>): void;
   /** `mounts`: more handlers on the same HTTP server (the Automations API). */
@@ -117,6 +119,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     app,
     surface,
     clients,
+    postAck: gate,
     listen: (deps) => registerListeners(app, { ...deps, surface, locales: surface.locales, postAck: gate }),
     start: async (port, mounts = []) => {
       await options.outbox.start(slackHandler(clients), classifySlackError);

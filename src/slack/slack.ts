@@ -158,7 +158,7 @@ function observers(app: SlackApp, options: SlackOptions): { home: HomeTab; modal
 
 /** Runs a tool for a person and shows its progress and result (`/mcp run`, Retry, the arguments form). */
 function toolResults(
-  { surface, clients }: SlackApp,
+  { surface, clients, postAck }: SlackApp,
   options: SlackOptions,
   deps: { tools: ToolRunner; completions: UrlCompletions },
 ): ToolResults {
@@ -166,7 +166,11 @@ function toolResults(
     clients,
     locales: surface.locales,
     dmOf: (userId, teamId) => surface.dmOf(userId, teamId),
-    callTool: (call) => deps.tools.callTool(call),
+    // A call starts an MCP session or takes one of its turns: CPU that waits while Slack's requests wait for acks.
+    callTool: async (call) => {
+      await postAck.turn();
+      return deps.tools.callTool(call);
+    },
     routesToThread: (server) => options.policyOf(server).route === 'thread',
     completions: deps.completions,
     claimRetry: (channel, ts) => options.state.claimRetry(channel, ts),
