@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Harness } from '../system/harness.js';
-import { HOLDER_KILLED_MS, accept, decline, holderKilled, startOn, timeout } from './support/flows.js';
+import { accept, decline, describeHolderKilled, startOn, timeout } from './support/flows.js';
 import {
   startCluster,
   startSentinelGroup,
@@ -38,8 +38,10 @@ describe('on a TLS Redis with a private CA (rediss://, REDIS_TLS_CA_FILE)', () =
   it('relays a decline and updates the card', () => decline(h, 'U2'));
   it('times a question out', () => timeout(h, 'U3'));
   it('delivers an answer handled by another replica to the holder', () => accept(h, 'U4', 1));
-  it('sweeps the question of a killed holder as holder_lost', { timeout: HOLDER_KILLED_MS + 10_000 }, () =>
-    holderKilled(h, env, 'U5'),
+  describeHolderKilled(
+    () => h,
+    () => env,
+    'U5',
   );
 });
 
