@@ -10,21 +10,18 @@ import { apiRouter } from '../../src/api/router.js';
 import { systemClock } from '../../src/clock.js';
 import type { Question } from '../../src/relay/types.js';
 import { redisUrl } from '../setup/context.js';
+import { question } from '../support/question.js';
 
-const PENDING: Question = {
+const PENDING: Question = question({
   id: 'q1',
   server: 'api:ci',
   client: 'ci',
-  userId: 'U1',
   origin: { userId: 'ci' },
   message: 'Ship it?',
-  requestedSchema: { type: 'object', properties: {} },
   timeoutMs: 600_000,
-  state: 'pending',
   holder: '-',
-  createdAt: 0,
   deadline: 600_000,
-};
+});
 
 let server: Server | undefined;
 let redis: Redis | undefined;

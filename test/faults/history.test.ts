@@ -2,21 +2,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Question } from '../../src/relay/types.js';
 import { History } from './support/history.js';
+import { question as pendingQuestion } from '../support/question.js';
 
 function question(id: string): Question {
-  return {
+  return pendingQuestion({
     id,
     server: 's',
-    userId: 'U1',
-    origin: { userId: 'U1' },
     message: 'm',
     requestedSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
     timeoutMs: 1_000,
-    state: 'pending',
-    holder: 'h',
     createdAt: 10_000,
     deadline: 11_000,
-  };
+  });
 }
 
 describe('history checker', () => {

@@ -5,21 +5,10 @@ import type { Reply } from '../../src/answering/service.js';
 import type { RelayStore } from '../../src/relay/relay.js';
 import type { Draft, FinishResult, Outcome, Question } from '../../src/relay/types.js';
 import { answeringWith, manualClock } from '../support/answering.js';
+import { question } from '../support/question.js';
 
 const SCHEMA = { type: 'object', properties: { note: { type: 'string' } } };
-const QUESTION: Question = {
-  id: 'Q1',
-  server: 'srv',
-  userId: 'U1',
-  origin: { userId: 'U1' },
-  message: 'Tell me',
-  requestedSchema: SCHEMA,
-  timeoutMs: 60_000,
-  state: 'pending',
-  holder: 'h',
-  createdAt: 0,
-  deadline: 60_000,
-};
+const QUESTION: Question = question({ requestedSchema: SCHEMA });
 const ACTOR = { user: { id: 'U1' } };
 
 class MemoryParts implements Pick<RelayStore, 'get' | 'draft' | 'saveDraft'> {

@@ -12,6 +12,7 @@ import {
 } from '../../src/answering/decide.js';
 import type { Content, Draft, Question } from '../../src/relay/types.js';
 import { AGE_COLOR } from '../support/schemas.js';
+import { question as pendingQuestion } from '../support/question.js';
 
 const APPROVAL = {
   type: 'object',
@@ -26,20 +27,7 @@ const LONG = {
 };
 
 function question(schema: unknown, extra: Partial<Question> = {}): Question {
-  return {
-    id: 'Q1',
-    server: 'srv',
-    userId: 'U1',
-    origin: { userId: 'U1', teamId: 'T1' },
-    message: 'Tell me',
-    requestedSchema: schema,
-    timeoutMs: 60_000,
-    state: 'pending',
-    holder: 'h',
-    createdAt: 0,
-    deadline: 60_000,
-    ...extra,
-  };
+  return pendingQuestion({ origin: { userId: 'U1', teamId: 'T1' }, requestedSchema: schema, ...extra });
 }
 
 /** view.state.values of a form page where each named field holds `value` (text inputs and integers). */

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { roundAnswersOf } from '../../src/mcp/index.js';
 import type { Question } from '../../src/relay/types.js';
+import { question } from '../support/question.js';
 import {
   MemoryRoundStore,
   MemoryRounds,
@@ -36,21 +37,16 @@ function newRound(holder: string): NewRound {
 }
 
 function ended(id: string, roundId: string, keys: string[], outcome: Question['outcome']): Question {
-  return {
+  return question({
     id,
     server: 'modern',
-    userId: 'U1',
-    origin: { userId: 'U1' },
     message: keys.join(', '),
     requestedSchema: SCHEMA,
-    timeoutMs: 60_000,
     state: outcome?.action === 'accept' ? 'accepted' : 'declined',
     holder: 'starter',
-    createdAt: 0,
-    deadline: 60_000,
     round: { id: roundId, round: 1, keys },
     ...(outcome === undefined ? {} : { outcome }),
-  };
+  });
 }
 
 function recorder(shared: MemoryRounds, questions: Map<string, Question>, claimant = 'survivor') {

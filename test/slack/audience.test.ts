@@ -5,6 +5,7 @@ import type { Question } from '../../src/relay/types.js';
 import { Audience, placeOf } from '../../src/slack/audience.js';
 import { singleWorkspace } from '../../src/slack/workspaces.js';
 import { type SlackStandin, startSlackStandin } from '../../src/standin/index.js';
+import { question as pendingQuestion } from '../support/question.js';
 
 const TOKEN = 'xoxb-audience';
 /** More members than one conversations.members page holds, so the check has to follow next_cursor. */
@@ -25,20 +26,16 @@ beforeAll(async () => {
 });
 afterAll(() => standin.close());
 
-const question = (answerers: Question['answerers']): Question => ({
-  id: 'q1',
-  server: 's',
-  userId: 'U1',
-  origin: { userId: 'U1' },
-  message: 'm',
-  requestedSchema: {},
-  timeoutMs: 1000,
-  state: 'pending',
-  holder: 'h',
-  createdAt: 0,
-  deadline: 1000,
-  ...(answerers ? { answerers } : {}),
-});
+const question = (answerers: Question['answerers']): Question =>
+  pendingQuestion({
+    id: 'q1',
+    server: 's',
+    message: 'm',
+    requestedSchema: {},
+    timeoutMs: 1000,
+    deadline: 1000,
+    ...(answerers ? { answerers } : {}),
+  });
 
 describe('where a question is asked', () => {
   it('goes to the command’s thread when known, its channel otherwise, and the DM without a channel', () => {

@@ -5,11 +5,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HomeTab } from '../../src/slack/home.js';
 import { Outbox } from '../../src/slack/outbox/index.js';
-import type { Question } from '../../src/relay/types.js';
 import type { AnswerRecord } from '../../src/slack/state/index.js';
 import { singleWorkspace } from '../../src/slack/workspaces.js';
 import { startSlackStandin, type RecordedCall, type SlackStandin } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { question } from '../support/question.js';
 import { quiet, standinClient } from './standin-client.js';
 
 const BOT_TOKEN = 'xoxb-home-pace';
@@ -108,21 +108,15 @@ describe('App Home refreshes at a stop', () => {
       // Every slot is ten minutes away: the workspace's views.publish budget is spent.
       slot: () => Promise.resolve(10 * 60_000),
     });
-    const question: Question = {
-      id: 'q-stop',
-      server: 'fixture',
-      userId: 'U1',
-      origin: { userId: 'U1' },
-      message: 'Deploy?',
-      requestedSchema: { type: 'object', properties: {} },
-      timeoutMs: 60_000,
-      state: 'cancelled',
-      reason: 'call_ended',
-      holder: 'h',
-      createdAt: 0,
-      deadline: 60_000,
-    };
-    stopping.ended(question);
+    stopping.ended(
+      question({
+        id: 'q-stop',
+        server: 'fixture',
+        message: 'Deploy?',
+        state: 'cancelled',
+        reason: 'call_ended',
+      }),
+    );
     await stopping.close();
     expect(recorded).toEqual(['U1 q-stop']);
     expect(publishes()).toEqual([]);

@@ -1,20 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Question } from '../../src/relay/types.js';
 import { parseQuestion, toHash } from '../../src/store/record.js';
+import { question } from '../support/question.js';
 
-const pending: Question = {
+const pending: Question = question({
   id: 'abc',
   server: 'fixture',
-  userId: 'U1',
   origin: { userId: 'U1', teamId: 'T1', channelId: 'C9', threadTs: '1700000000.000100' },
   message: 'Pick one',
-  requestedSchema: { type: 'object', properties: {} },
   timeoutMs: 1000,
-  state: 'pending',
   holder: 'h1',
   createdAt: 1_700_000_000_000,
   deadline: 1_700_000_001_000,
-};
+});
 
 describe('stored question records', () => {
   it('read back exactly what was written, card, outcome and who ended it when included', () => {
