@@ -6,6 +6,7 @@ import { EndedEvents, type EndedEvent } from '../../src/api/ended.js';
 import { RedisConnections, keys, type RedisClient } from '../../src/redis/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { newQuestion, openStore, recordingLogger } from '../store/helpers.js';
+import { manualClock, type ManualClock } from '../support/answering.js';
 
 const started: EndedEvents[] = [];
 afterEach(async () => {
@@ -16,6 +17,7 @@ async function replica(
   prefix: string,
   name: string,
   opened: (role: string, client: RedisClient) => void = () => undefined,
+  clock?: ManualClock,
 ): Promise<EndedEvents> {
   const logger = recordingLogger();
   const connections = new RedisConnections({ url: redisUrl() }, logger);
@@ -28,6 +30,7 @@ async function replica(
     key: keys(prefix).ended,
     consumer: name,
     logger,
+    ...(clock ? { clock } : {}),
   });
   started.push(events);
   await events.start();
@@ -161,5 +164,59 @@ describe('ended events', () => {
       expect(pending[0]).toBe(2);
     });
     expect(seen).toEqual(ids.slice(0, 3));
+  });
+
+  it('read the ends that came while a group waited after a read together, and ack them together', async () => {
+    const prefix = uniquePrefix();
+    const store = await openStore(prefix, 'replica-a');
+    const clock = manualClock();
+    const xacks: string[][] = [];
+    const events = await replica(
+      prefix,
+      'replica-b',
+      (role, client) => {
+        if (role !== 'ended-webhooks') return;
+        const xack = client.xack.bind(client);
+        vi.spyOn(client, 'xack').mockImplementation((key, group, ...ids) => {
+          xacks.push(ids.map(String));
+          return xack(key, group, ...ids);
+        });
+      },
+      clock,
+    );
+    const seen: string[] = [];
+    await events.consume('webhooks', (event) => Promise.resolve(void seen.push(event.id)));
+    const end = async (): Promise<string> => {
+      const q = await store.create(newQuestion());
+      await store.finish(q.id, { action: 'cancel' }, 'withdrawn');
+      return q.id;
+    };
+    const ids = [await end()];
+    await vi.waitFor(() => expect(xacks).toHaveLength(1));
+    // The group now waits GROUP_GATHER_MS on the clock: these four end meanwhile and are read at once after it.
+    for (let i = 0; i < 4; i++) ids.push(await end());
+    await vi.waitFor(() => {
+      clock.fire();
+      expect(seen).toHaveLength(5);
+    });
+    expect(seen).toEqual(ids);
+    expect(xacks.map((batch) => batch.length)).toEqual([1, 4]);
+  });
+
+  it('wake a subscriber at once while the reader waits between reads with nobody subscribed', async () => {
+    const prefix = uniquePrefix();
+    const store = await openStore(prefix, 'replica-a');
+    const clock = manualClock();
+    const events = await replica(prefix, 'replica-b', undefined, clock);
+    const first = await store.create(newQuestion());
+    const second = await store.create(newQuestion());
+    const onFirst = events.subscribe(first.id);
+    await store.finish(first.id, { action: 'cancel' }, 'withdrawn');
+    await onFirst.ended;
+    // Nobody waits now: the reader waits READER_GATHER_MS on the clock, which never fires here. A subscribe ends
+    // that wait, so the next end still wakes its subscriber at once.
+    const onSecond = events.subscribe(second.id);
+    await store.finish(second.id, { action: 'cancel' }, 'withdrawn');
+    await onSecond.ended;
   });
 });
