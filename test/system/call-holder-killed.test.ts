@@ -3,18 +3,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEASE_TTL_MS, SWEEP_EVERY_MS } from '../../src/store/index.js';
 import { apiOf, cardWith, type Api } from './api-support.js';
-import { childReplica, startHarness, type Harness } from './harness.js';
+import type { CliRun } from './child.js';
+import { CHILD_START_MS, childReplica, startHarness, type Harness } from './harness.js';
 
 const TOKEN = 'api-token-killed-0123456789';
 
 describe('a replica killed while it runs an API call', () => {
   let survivor: Harness;
   let api: Api;
+  let replica: { run: CliRun; port: number } | undefined;
   beforeAll(async () => {
     survivor = await startHarness({ env: { ELICIT_RELAY_API_TOKEN: TOKEN } });
     api = apiOf(survivor, TOKEN);
-  });
+    // Started here, not in the test: its start-up, slow on a loaded machine, is no part of the sweep's bound.
+    replica = await childReplica(survivor, { ELICIT_RELAY_API_TOKEN: TOKEN });
+  }, CHILD_START_MS);
   afterAll(async () => {
+    replica?.run.child.kill('SIGKILL');
+    await replica?.run.done;
     await survivor.close();
   });
 
@@ -22,7 +28,8 @@ describe('a replica killed while it runs an API call', () => {
     'leaves the call failed by a survivor, with an error saying its replica stopped',
     { timeout: LEASE_TTL_MS + SWEEP_EVERY_MS + 30_000 },
     async () => {
-      const { run: doomed, port } = await childReplica(survivor, { ELICIT_RELAY_API_TOKEN: TOKEN });
+      if (!replica) throw new Error('the replica to kill did not start');
+      const { run: doomed, port } = replica;
       const created = await fetch(`http://127.0.0.1:${port}/api/v1/calls`, {
         method: 'POST',
         headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },

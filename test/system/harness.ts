@@ -266,6 +266,12 @@ export async function childReplica(
   return { run, port };
 }
 
+/**
+ * Longest a childReplica may take to start, in ms (a compiled bot in its own process with its MCP fixture): a hook
+ * bound, so a test that kills one starts it in beforeAll and its own bound covers only what it checks.
+ */
+export const CHILD_START_MS = 90_000;
+
 /** A childReplica with `servers` (for a test to SIGKILL through `doomed.child`), and a Slack driver for its events. */
 export async function doomedReplica(
   of: Pick<Harness, 'prefix' | 'standin'>,

@@ -5,14 +5,20 @@ import { SlackDriver } from '../../src/standin/index.js';
 import { LEASE_TTL_MS, QuestionStore, SWEEP_EVERY_MS } from '../../src/store/index.js';
 import { redisUrl } from '../setup/context.js';
 import { questionIdOnCard } from '../support/slack-text.js';
-import { SIGNING_SECRET, childReplica, startHarness, type Harness } from './harness.js';
+import type { CliRun } from './child.js';
+import { CHILD_START_MS, SIGNING_SECRET, childReplica, startHarness, type Harness } from './harness.js';
 
 describe('a holder replica killed mid-question', () => {
   let survivor: Harness;
+  let replica: { run: CliRun; port: number } | undefined;
   beforeAll(async () => {
     survivor = await startHarness();
-  });
+    // Started here, not in the test: its start-up, slow on a loaded machine, is no part of the sweep's bound.
+    replica = await childReplica(survivor);
+  }, CHILD_START_MS);
   afterAll(async () => {
+    replica?.run.child.kill('SIGKILL');
+    await replica?.run.done;
     await survivor.close();
   });
 
@@ -20,7 +26,8 @@ describe('a holder replica killed mid-question', () => {
     'is swept by a survivor: holder_lost, card updated, within the lease bound',
     { timeout: LEASE_TTL_MS + SWEEP_EVERY_MS + 20_000 },
     async () => {
-      const { run: doomed, port } = await childReplica(survivor);
+      if (!replica) throw new Error('the replica to kill did not start');
+      const { run: doomed, port } = replica;
       const driver = new SlackDriver({
         eventsUrl: `http://127.0.0.1:${port}/slack/events`,
         signingSecret: SIGNING_SECRET,

@@ -11,7 +11,14 @@ import { fixtureCommand } from '../../setup/compiled.js';
 import { loadRedisConfig } from '../../support/config.js';
 import { questionIdOnCard } from '../../support/slack-text.js';
 import { freePort, runCli, waitUntilReady, type CliRun } from '../../system/child.js';
-import { BOT_TOKEN, SIGNING_SECRET, openForm, startHarness, type Harness } from '../../system/harness.js';
+import {
+  BOT_TOKEN,
+  CHILD_START_MS,
+  SIGNING_SECRET,
+  openForm,
+  startHarness,
+  type Harness,
+} from '../../system/harness.js';
 
 export const SCHEMA = {
   type: 'object',
@@ -24,13 +31,6 @@ const CARD_WAIT_MS = 30_000;
 
 /** Longest the holder-killed flow may take once its replica is up: the card, the lease lapsing, a sweep. */
 export const HOLDER_KILLED_MS = LEASE_TTL_MS + SWEEP_EVERY_MS + CARD_WAIT_MS + 20_000;
-
-/**
- * Longest the doomed replica (a compiled bot in its own process, with its MCP fixture and the topology's
- * connections) may take to start, in ms: 73 s of the holder-killed test's 80 s went by on a Cluster at load 20,
- * when its start-up still counted against the flow's bound.
- */
-const CHILD_START_MS = 90_000;
 
 /** The RedisSetting the bot reads from `redisEnv`, with `prefix`. */
 export function redisSetting(redisEnv: Record<string, string>, prefix: string): RedisConfig {
