@@ -173,6 +173,31 @@ describe('Outbox', () => {
     expect(handler.jobs.findIndex((job) => job.channel === 'D2')).toBeLessThan(2);
   });
 
+  it("makes a channel's next post once Slack answered the one before, a burst's slack after that answer", async () => {
+    // The first post reaches Slack late (held 1 s here, as a busy event loop may): Slack counts it then.
+    const events: { what: string; at: number }[] = [];
+    const handler: OutboxHandler = async (job) => {
+      events.push({ what: `start ${job.args.text}`, at: Date.now() });
+      if (job.args.text === 'first') await new Promise((resolve) => setTimeout(resolve, 1_000));
+      events.push({ what: `answer ${job.args.text}`, at: Date.now() });
+      return { ts: '1.1', channel: job.channel };
+    };
+    const outbox = await openOutbox(handler, 100, 400);
+    await Promise.all([
+      outbox.send(post({ args: { text: 'first' } })),
+      outbox.send(post({ args: { text: 'second' } })),
+    ]);
+    expect(events.map((e) => e.what)).toEqual([
+      'start first',
+      'answer first',
+      'start second',
+      'answer second',
+    ]);
+    // Pace 400 ms, of which the calls as made may use 300 early (pacing.ts): the second waits 100 ms at least.
+    const [answered, second] = [events[1]?.at ?? 0, events[2]?.at ?? 0];
+    expect(second - answered).toBeGreaterThanOrEqual(100);
+  });
+
   it('reports its backlog: jobs not yet done and when the oldest was queued, none once they are done', async () => {
     const outbox = await Outbox.open({ url: redisUrl(), prefix: uniquePrefix(), channelPaceMs: 0 });
     opened.push(outbox);

@@ -24,6 +24,17 @@ end
 redis.call('SET', KEYS[1], due + interval, 'PX', due + interval - now)
 return math.max(now, due - tonumber(ARGV[2])) - now`;
 
+/**
+ * A call of the limit (KEYS[1], its calls as made) was answered: Slack received it at the latest now, so the
+ * limit's next free slot is at least one interval (ARGV[1] ms) from now, by Redis's clock.
+ */
+const ANSWERED_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local due = now + tonumber(ARGV[1])
+if due > tonumber(redis.call('GET', KEYS[1]) or '0') then redis.call('SET', KEYS[1], due, 'PX', ARGV[1]) end
+return 0`;
+
 /** A limit the outbox paces by: its Redis key, spacing and planned burst (half what Slack tolerates). */
 export interface Pace {
   key: string;
@@ -70,6 +81,14 @@ export class Pacer {
     const key = this.keys.pace(`${call.method}@${call.teamId ?? '-'}`);
     const callEarlyMs = (earlyMs + (limit.burst - 1) * limit.intervalMs) / 2;
     return { key, intervalMs: limit.intervalMs, earlyMs, callEarlyMs };
+  }
+
+  /**
+   * A call reserved under `pace` (its calls as made) was answered: the next free slot moves to at least one
+   * interval from now, so a call that took long to reach Slack counts from when it could have reached it.
+   */
+  async answered(pace: Pace): Promise<void> {
+    await this.producer.eval(ANSWERED_SCRIPT, 1, pace.key, pace.intervalMs);
   }
 
   /** Reserves a slot of `pace` and returns the wait for it in ms; or, with `holdMs`, holds the limit that long. */

@@ -4,7 +4,7 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { StoreLogger } from '../../redis/index.js';
 import { RelayError } from '../../relay/errors.js';
-import type { Pacer } from './pacing.js';
+import type { Pace, PacedCall, Pacer } from './pacing.js';
 import {
   OUTBOX_DEFAULT_DEADLINE_MS,
   OUTBOX_MAX_ATTEMPTS,
@@ -28,7 +28,13 @@ export interface RunParts {
   retryBaseMs: number;
 }
 
+/** The limit's calls as actually made (KEY:call), as conform() checks them. */
+const callsOf = (pace: Pace): Pace => ({ ...pace, key: `${pace.key}:call`, earlyMs: pace.callEarlyMs });
+
 export class OutboxRuns {
+  /** Per limit (its pace key), this worker's last call under it: the next call waits for it to be over. */
+  private readonly inProgress = new Map<string, Promise<unknown>>();
+
   constructor(private readonly r: RunParts) {}
 
   async process(
@@ -43,17 +49,62 @@ export class OutboxRuns {
     let result: OutboxResult;
     if (this.r.clock() >= data.deadline) result = { ok: false, error: 'deadline' };
     else {
-      await this.conform(job, token);
-      try {
-        const { method, channel, args, teamId } = data;
-        result = { ok: true, ...(await handler({ method, channel, args, ...(teamId ? { teamId } : {}) })) };
-      } catch (err) {
-        result = await this.onError(job, token, classify(err), err);
-      }
+      const { method, channel, args, teamId } = data;
+      const make = () => handler({ method, channel, args, ...(teamId ? { teamId } : {}) });
+      result = await this.inTurn(job.data, () => this.call(job, token, make, classify));
     }
     if (data.left && !result.ok) this.reportLeft(job, result.error);
     await this.dropArgs(job, result);
     return result;
+  }
+
+  /**
+   * Conforms to the limit's calls as made, makes the call and sorts its failure; once Slack answered (or the
+   * call failed), the limit's calls as made move on from now (Pacer.answered): Slack counted it by now at the
+   * latest.
+   */
+  private async call(
+    job: Job<Data, OutboxResult>,
+    token: string | undefined,
+    make: () => Promise<{ ts?: string; channel?: string }>,
+    classify: (err: unknown) => Classified,
+  ): Promise<OutboxResult> {
+    await this.conform(job, token);
+    const pace = this.r.pacer.paceOf(job.data);
+    try {
+      return { ok: true, ...(await make()) };
+    } catch (err) {
+      return await this.onError(job, token, classify(err), err);
+    } finally {
+      if (pace) await this.answered(pace, job);
+    }
+  }
+
+  private async answered(pace: Pace, job: Job<Data, OutboxResult>): Promise<void> {
+    await this.r.pacer.answered(callsOf(pace)).catch((err: unknown) => {
+      this.r.logger.warn({ err, id: job.id }, 'outbox: could not move a limit on from a call answered');
+    });
+  }
+
+  /**
+   * Runs `call` once this worker's call in progress under the same limit is over. conform() counts a call from
+   * when it was checked, but a busy event loop (the bot's, or Slack's side) can hold a call for longer than
+   * the burst's slack before Slack counts it, and a later call checked meanwhile then reaches Slack right
+   * behind it or ahead of it: at load 13-19 the flood's 500 posts had 1-27 refused (ratelimited). One call per
+   * limit at a time, moved on from its answer, is never counted by Slack later than the pacing counted it.
+   */
+  private async inTurn(call: PacedCall, run: () => Promise<OutboxResult>): Promise<OutboxResult> {
+    const pace = this.r.pacer.paceOf(call);
+    if (!pace) return run();
+    const key = pace.key;
+    const mine = (this.inProgress.get(key) ?? Promise.resolve()).then(run);
+    const over: Promise<unknown> = mine
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.inProgress.get(key) === over) this.inProgress.delete(key);
+      });
+    this.inProgress.set(key, over);
+    return mine;
   }
 
   /**
@@ -80,8 +131,7 @@ export class OutboxRuns {
     const pace = this.r.pacer.paceOf(job.data);
     const held = job.data.heldUntil;
     if (!pace || (held !== undefined && Date.now() < held + pace.intervalMs)) return;
-    const calls = { ...pace, key: `${pace.key}:call`, earlyMs: pace.callEarlyMs };
-    const waitMs = await this.r.pacer.reserve(calls, 0);
+    const waitMs = await this.r.pacer.reserve(callsOf(pace), 0);
     if (waitMs <= 0) return;
     // BullMQ's delayed set is ordered by Date.now() timestamps, so this one is not the injected clock.
     const heldUntil = Date.now() + waitMs;
