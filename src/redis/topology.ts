@@ -48,6 +48,9 @@ export function buildClient(setting: RedisSetting, options: ConnectionOptions): 
       // ioredis's retries (every 200 ms, up to maxRedirections times) instead of failing at once.
       retryDelayOnClusterDown: 200,
       retryDelayOnFailover: 200,
+      // The first slots refresh is how a Cluster client connects: it gets the time a single Redis gets to
+      // connect (connectTimeout, 3 s) instead of ioredis's 1 s default, which a busy node missed at load 18.
+      ...(perNode.connectTimeout === undefined ? {} : { slotsRefreshTimeout: perNode.connectTimeout }),
     };
     return new Cluster(setting.nodes, clusterOptions);
   }
