@@ -5,9 +5,21 @@ import { once } from 'node:events';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
 
+/** redis-server exited before it was ready; `portTaken` when its log says it could not bind its port. */
+export class RedisServerExited extends Error {
+  override readonly name = 'RedisServerExited';
+  readonly portTaken: boolean;
+
+  constructor(code: number | null, log: string) {
+    super(`redis-server exited (${String(code)}): ${log}`);
+    // redis-server's log is the only word on why it exited; it is read in tests, never in the product.
+    this.portTaken = /Address already in use/.test(log);
+  }
+}
+
 /**
  * Starts redis-server with `args` (which must send its log to stdout: `--logfile ''`) and resolves once the log
- * matches `ready`; rejects with the log when it exits first.
+ * matches `ready`; rejects with a RedisServerExited carrying the log when it exits first.
  */
 export async function spawnRedisServer(args: string[], ready: RegExp): Promise<ChildProcess> {
   const child = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -17,7 +29,7 @@ export async function spawnRedisServer(args: string[], ready: RegExp): Promise<C
       log += chunk.toString();
       if (ready.test(log)) resolve();
     });
-    child.once('exit', (code) => reject(new Error(`redis-server exited (${String(code)}): ${log}`)));
+    child.once('exit', (code) => reject(new RedisServerExited(code, log)));
   });
   return child;
 }

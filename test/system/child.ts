@@ -34,12 +34,23 @@ export function runCli(
   return { child, done, stdout: () => stdout };
 }
 
+/**
+ * Every port freePort gave in this test process: the OS may offer a port again once its probe closed, and two
+ * servers started together (a cluster's nodes and their buses) must not both be given it.
+ */
+const handedOut = new Set<number>();
+
+/** A port nobody listens on now and that this process has not been given before. */
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (;;) {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
 
 export interface CliRun {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { isRunning, killAndWait, spawnRedisServer } from '../../support/redis-process.js';
+import { isRunning, killAndWait, RedisServerExited, spawnRedisServer } from '../../support/redis-process.js';
 import { until } from '../../support/until.js';
 import { freePort } from '../../system/child.js';
 
@@ -33,9 +33,26 @@ const DURABLE = [
   'noeviction',
 ];
 
+/** Starts on fresh ports tried this many times (see onFreePorts). */
+const START_TRIES = 3;
+
+/**
+ * Runs `start` (which picks its own free ports) again when redis-server could not bind one: a port found free
+ * may be taken before redis-server binds it, e.g. as the local port of another test's outgoing connection.
+ */
+export async function onFreePorts<T>(start: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      if (!(error instanceof RedisServerExited) || !error.portTaken || attempt >= START_TRIES) throw error;
+    }
+  }
+}
+
 /**
  * Starts redis-server with `args` (plus a port given with `portFlag`, dir and log on stdout) and resolves once
- * its log matches `ready`.
+ * its log matches `ready`. Without `port` it takes a free one, and another if that one was taken meanwhile.
  */
 export async function startServer(
   dir: string,
@@ -44,18 +61,20 @@ export async function startServer(
   port?: number,
   portFlag = '--port',
 ): Promise<Server> {
-  const p = port ?? (await freePort());
-  const child = await spawnRedisServer(
-    [...args, portFlag, String(p), '--bind', '127.0.0.1', '--dir', dir, '--logfile', ''],
-    ready,
-  );
-  return {
-    port: p,
-    get alive() {
-      return isRunning(child);
-    },
-    kill: () => killAndWait(child),
+  const startOn = async (p: number): Promise<Server> => {
+    const child = await spawnRedisServer(
+      [...args, portFlag, String(p), '--bind', '127.0.0.1', '--dir', dir, '--logfile', ''],
+      ready,
+    );
+    return {
+      port: p,
+      get alive() {
+        return isRunning(child);
+      },
+      kill: () => killAndWait(child),
+    };
   };
+  return port === undefined ? onFreePorts(async () => startOn(await freePort())) : startOn(port);
 }
 
 /** redis-cli against one port; returns stdout. */
@@ -115,18 +134,7 @@ export async function startCluster(access: Access = PLAIN): Promise<ClusterTopol
   const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-cluster-'));
   const nodeCli = cliWith(access.cliArgs);
   const nodes = await Promise.all(
-    Array.from({ length: 6 }, async () => {
-      const port = await freePort();
-      // The cluster bus's own free port: Redis's default (port + 10000) may belong to another test's server.
-      const busPort = await freePort();
-      const args = ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`];
-      args.push('--cluster-port', String(busPort));
-      args.push('--cluster-node-timeout', String(NODE_TIMEOUT_MS), ...DURABLE, ...access.serverArgs);
-      // A master waits 5 s (Redis's default) before a replica's first full sync, hoping for more replicas.
-      args.push('--repl-diskless-sync-delay', '0');
-      args.push('--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`);
-      return startServer(dir, args, /Ready to accept connections/, port, access.portFlag);
-    }),
+    Array.from({ length: 6 }, () => onFreePorts(() => startClusterNode(dir, access))),
   );
   const addresses = nodes.map((n) => `127.0.0.1:${n.port}`);
   const create = ['--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes'];
@@ -161,6 +169,20 @@ export async function startCluster(access: Access = PLAIN): Promise<ClusterTopol
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** One cluster node on a free port, with its cluster bus on another. */
+async function startClusterNode(dir: string, access: Access): Promise<Server> {
+  const port = await freePort();
+  // The cluster bus's own free port: Redis's default (port + 10000) may belong to another test's server.
+  const busPort = await freePort();
+  const args = ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`];
+  args.push('--cluster-port', String(busPort));
+  args.push('--cluster-node-timeout', String(NODE_TIMEOUT_MS), ...DURABLE, ...access.serverArgs);
+  // A master waits 5 s (Redis's default) before a replica's first full sync, hoping for more replicas.
+  args.push('--repl-diskless-sync-delay', '0');
+  args.push('--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`);
+  return startServer(dir, args, /Ready to accept connections/, port, access.portFlag);
 }
 
 /** The port of the live master whose slot ranges in CLUSTER NODES output include `slot`. */

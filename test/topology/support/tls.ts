@@ -5,7 +5,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../system/child.js';
 import { SENTINEL_MASTER, startServer, type Access, type SentinelAccess, type Server } from './servers.js';
 
 const run = promisify(execFile);
@@ -105,17 +104,16 @@ export function tlsArgs(certs: Certs): string[] {
 export async function startTlsRedis(): Promise<TlsRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-tls-'));
   const certs = await makeCerts(dir);
-  const port = await freePort();
   const server = await startServer(
     dir,
     [...tlsArgs(certs), '--save', '', '--maxmemory-policy', 'noeviction'],
     /Ready to accept connections/,
-    port,
+    undefined,
     '--tls-port',
   );
   return {
     server,
-    url: `rediss://127.0.0.1:${port}`,
+    url: `rediss://127.0.0.1:${server.port}`,
     caFile: certs.ca,
     otherCaFile: certs.otherCa,
     stop: async () => {
