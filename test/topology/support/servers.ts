@@ -133,29 +133,34 @@ const NODE_TIMEOUT_MS = 1_000;
 export async function startCluster(access: Access = PLAIN): Promise<ClusterTopology> {
   const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-cluster-'));
   const nodeCli = cliWith(access.cliArgs);
-  const nodes = await Promise.all(
-    Array.from({ length: 6 }, () => onFreePorts(() => startClusterNode(dir, access))),
+  const stopAll = async (nodes: Server[]): Promise<void> => {
+    await Promise.all(nodes.map((n) => n.kill()));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const nodes = await startAll(
+    Array.from({ length: 6 }, () => () => onFreePorts(() => startClusterNode(dir, access))),
+    stopAll,
   );
-  const addresses = nodes.map((n) => `127.0.0.1:${n.port}`);
-  const create = ['--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes'];
-  await run(REDIS_CLI, [...access.cliArgs, ...create]);
   const healthy = async (): Promise<boolean> => {
     const states = await Promise.all(
       nodes.filter((n) => n.alive).map((n) => nodeCli(n.port, 'CLUSTER', 'INFO')),
     );
     return states.every((s) => /cluster_state:ok/.test(s));
   };
-  await until('the new cluster reports cluster_state:ok on every node', 20_000, healthy);
-  // A replica that never finished its first sync will not take over its master (its data counts as too old:
-  // "Disconnected from master for longer than allowed"), so a failover test must start with every link up.
-  await until('every replica has synced with its master', 20_000, async () => {
-    const infos = await Promise.all(nodes.map((n) => nodeCli(n.port, 'INFO', 'replication')));
-    const replicas = infos.filter((i) => /role:slave/.test(i));
-    return replicas.length === 3 && replicas.every((i) => /master_link_status:up/.test(i));
+  // A cluster that never formed is stopped here: its test's afterAll has no topology to stop.
+  await formCluster(nodes, access, healthy).catch(async (error: unknown) => {
+    await stopAll(nodes);
+    throw error;
   });
   return {
     nodes,
-    env: { REDIS_CLUSTER_NODES: addresses.slice(0, 2).join(','), ...access.env },
+    env: {
+      REDIS_CLUSTER_NODES: nodes
+        .slice(0, 2)
+        .map((n) => `127.0.0.1:${n.port}`)
+        .join(','),
+      ...access.env,
+    },
     healthy,
     masterOf: async (slot) => {
       const alive = nodes.find((n) => n.alive);
@@ -164,11 +169,40 @@ export async function startCluster(access: Access = PLAIN): Promise<ClusterTopol
       if (port === undefined) throw new Error(`no live master serves slot ${slot}`);
       return port;
     },
-    stop: async () => {
-      await Promise.all(nodes.map((n) => n.kill()));
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop: () => stopAll(nodes),
   };
+}
+
+/**
+ * Runs every start at once and returns the servers, or, when one fails, stops those that started (`stop`) and
+ * throws its error: a failed start-up leaves no redis-server behind.
+ */
+async function startAll(
+  starts: (() => Promise<Server>)[],
+  stop: (started: Server[]) => Promise<void>,
+): Promise<Server[]> {
+  const settled = await Promise.allSettled(starts.map((start) => start()));
+  const started = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure === undefined) return started;
+  await stop(started);
+  throw failure.reason;
+}
+
+/** Makes the six nodes one cluster (3 masters, a replica each) and waits until it is healthy and synced. */
+async function formCluster(nodes: Server[], access: Access, healthy: () => Promise<boolean>): Promise<void> {
+  const nodeCli = cliWith(access.cliArgs);
+  const addresses = nodes.map((n) => `127.0.0.1:${n.port}`);
+  const create = ['--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes'];
+  await run(REDIS_CLI, [...access.cliArgs, ...create]);
+  await until('the new cluster reports cluster_state:ok on every node', 20_000, healthy);
+  // A replica that never finished its first sync will not take over its master (its data counts as too old:
+  // "Disconnected from master for longer than allowed"), so a failover test must start with every link up.
+  await until('every replica has synced with its master', 20_000, async () => {
+    const infos = await Promise.all(nodes.map((n) => nodeCli(n.port, 'INFO', 'replication')));
+    const replicas = infos.filter((i) => /role:slave/.test(i));
+    return replicas.length === 3 && replicas.every((i) => /master_link_status:up/.test(i));
+  });
 }
 
 /** One cluster node on a free port, with its cluster bus on another. */
