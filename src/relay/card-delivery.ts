@@ -2,18 +2,23 @@
 // at once ('delivery_failed') rather than time out unseen; one that ended before its cards were attached (a click
 // can beat attachCards by milliseconds) had a winner that saw no card, so its poster shows the end.
 import { relayErrorCode } from './errors.js';
-import type { PostedCards, RelayLogger, RelayStore, Surface } from './ports.js';
+import type { PostedCards, RelayClock, RelayLogger, RelayStore, Surface } from './ports.js';
 import type { UrlQuestions } from './url-questions.js';
-import type { Question } from './types.js';
+import type { CardRef, Question, QuestionState } from './types.js';
 
 export interface CardDeliveryOptions {
   store: Pick<RelayStore, 'attachCards' | 'get'>;
   surface: Surface;
   urls: Pick<UrlQuestions, 'waitsForCall'>;
   logger: RelayLogger;
+  clock: RelayClock;
   /** Ends a question some of whose people will never see it (Relay.end with 'delivery_failed'). */
   endUndelivered: (id: string) => Promise<unknown>;
 }
+
+/** Waits before attaching posted cards again while Redis is unavailable, in ms: doubling from 100 to 2,000. */
+const ATTACH_RETRY_FIRST_MS = 100;
+const ATTACH_RETRY_MAX_MS = 2_000;
 
 export class CardDelivery {
   /**
@@ -21,6 +26,8 @@ export class CardDelivery {
    * already in Slack is never taken for undelivered ('delivery_failed') and its question ended behind it.
    */
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** The replica is stopping: a failed attach is not tried again (that could hold the stop until a deadline). */
+  private stopping = false;
 
   constructor(private readonly options: CardDeliveryOptions) {}
 
@@ -40,7 +47,7 @@ export class CardDelivery {
       failure,
     } = await this.postCards(question, queued);
     if (first === undefined) return this.failDelivery(question.id, failure);
-    const state = await this.options.store.attachCards(question.id, [first, ...more]);
+    const state = await this.attach(question, [first, ...more]);
     // Some of the people asked would never see it: it ends now (the cards that are out say so).
     if (failure !== undefined) return this.failDelivery(question.id, failure);
     if (state === 'pending' || state === 'missing') return;
@@ -51,6 +58,31 @@ export class CardDelivery {
         finished,
         (await this.options.urls.waitsForCall(finished)) ? 'ended_card_waits' : 'ended',
       );
+    }
+  }
+
+  /**
+   * Attaches the posted cards, again while Redis is unavailable (until the question's deadline): the cards are
+   * out and the question is stored, so a Redis blip here must not fail the asker's request while the person
+   * can still answer (answer-outage: a kill right after the post failed the elicitation with -32603).
+   */
+  private async attach(
+    question: Question,
+    cards: [CardRef, ...CardRef[]],
+  ): Promise<QuestionState | 'missing'> {
+    for (let waitMs = ATTACH_RETRY_FIRST_MS; ; waitMs = Math.min(waitMs * 2, ATTACH_RETRY_MAX_MS)) {
+      try {
+        return await this.options.store.attachCards(question.id, cards);
+      } catch (error) {
+        const retry = relayErrorCode(error) === 'redis_unavailable';
+        const late = this.options.clock.now() + waitMs >= question.deadline;
+        if (!retry || late || this.stopping) throw error;
+        this.options.logger.warn(
+          { questionId: question.id, err: error },
+          'attaching cards again, Redis unavailable',
+        );
+        await new Promise<void>((resolve) => this.options.clock.schedule(resolve, waitMs));
+      }
     }
   }
 
@@ -67,8 +99,9 @@ export class CardDelivery {
     await Promise.race([isQueued, delivery]);
   }
 
-  /** Waits for the card posts in flight. */
+  /** Attaches no more cards again after a failure, and waits for the card posts in flight (a replica stops). */
   async settled(): Promise<void> {
+    this.stopping = true;
     await Promise.all([...this.inFlight]);
   }
 

@@ -62,6 +62,7 @@ export class Relay {
       store: options.store,
       surface: options.surface,
       logger: options.logger,
+      clock: options.clock,
       urls: this.urls,
       endUndelivered: (id) => this.end(id, { action: 'cancel' }, 'delivery_failed'),
     });

@@ -12,6 +12,7 @@ import {
 } from '../../src/relay/relay.js';
 import type { Question } from '../../src/relay/types.js';
 import { checkFormSchema } from '../../src/slack/checks.js';
+import { StoreError } from '../../src/store/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { silent, storesClosedAfterEach } from './support.js';
 
@@ -180,6 +181,19 @@ describe('Relay', () => {
     const ended = await surface.firstEnded;
     expect(ended).toMatchObject({ reason: 'delivery_failed', card: { channel: 'G1', ts: '1.1' } });
     expect(await store.get(ended.id)).toMatchObject({ state: 'cancelled', reason: 'delivery_failed' });
+  });
+
+  it('attaches a posted card again while Redis is unavailable, and relays the answer given meanwhile', async () => {
+    const { relay, surface, store } = await setUp();
+    const unavailable = new StoreError('redis_unavailable', 'Redis unavailable during attachCards');
+    const attach = vi.spyOn(store, 'attachCards').mockRejectedValueOnce(unavailable);
+    const answer = relay.askForm(ask());
+    const question = await surface.posted;
+    await vi.waitFor(() => expect(attach).toHaveBeenCalledTimes(2));
+    expect(await store.get(question.id)).toMatchObject({ card: { channel: 'D1', ts: '1.1' } });
+    await relay.end(question.id, { action: 'accept', content: { ok: true } }, 'answered');
+    expect(await answer).toEqual({ action: 'accept', content: { ok: true } });
+    expect(surface.ended.map((q) => q.id)).toEqual([question.id]);
   });
 
   it('answers cancel at the deadline even when Redis lost the question and its timer (local backstop)', async () => {
