@@ -105,6 +105,8 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     completions,
     logger,
     onStatus: metrics.mcpStatus,
+    // A session's handshake and calls take the event loop only once Slack's requests have their acks.
+    turn: () => slack.postAck.afterAcks(),
     rounds: roundKeeper({ store: roundStore, claimant: holderId, clock: systemClock, logger }),
   });
   metrics.watch(metricSources({ relay, outbox: opened.outbox, hub, state: opened.state }));

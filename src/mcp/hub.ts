@@ -65,6 +65,13 @@ export interface McpHubOptions {
    * (RETRY_GRACE_MS). One still out then is left to a survivor (leaving-rounds.ts).
    */
   retryGraceMs?: number;
+  /**
+   * Awaited before each HTTP request to a server (Streamable HTTP or SSE) is sent and again before its response
+   * is read, parsed and acted on: the host's urgent work goes first. The Slack side passes its ack gate (a
+   * crowd of first commands opens as many sessions, whose handshakes would otherwise take the event loop from
+   * the requests still waiting for their acks; issue #19 goals 6b, 7b). Absent: exchanges go at once.
+   */
+  turn?: () => Promise<void>;
 }
 
 const DEFAULT_IDLE_CLOSE_MS = 10 * 60_000;
@@ -95,6 +102,7 @@ export class McpHub {
       ...(opts.logger === undefined ? {} : { logger: opts.logger }),
       ...(opts.auth === undefined ? {} : { auth: opts.auth }),
       ...(this.rounds === undefined ? {} : { rounds: this.rounds }),
+      ...(opts.turn === undefined ? {} : { turn: opts.turn }),
     };
     this.links = new Map(opts.servers.map((spec) => [spec.name, new ServerLink(spec, shared)]));
   }

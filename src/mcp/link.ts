@@ -10,7 +10,7 @@ import { SessionPool } from './pool.js';
 import { McpSession } from './session.js';
 import { SessionStarts } from './starts.js';
 import { Health } from './status.js';
-import { transportPlan, type TransportPlan } from './transport.js';
+import { transportPlan, type TransportPlan, type Turn } from './transport.js';
 import { MAX_SIGN_INS, MAX_STEP_UPS, needsSignIn, type McpAuth, type SessionAuth } from './auth/sign-in.js';
 import type { PriorDiscovery } from '@modelcontextprotocol/client';
 import {
@@ -44,6 +44,8 @@ export interface LinkOptions {
   auth?: McpAuth;
   /** Where durable calls keep their 2026 rounds; absent: every round stays in memory. */
   rounds?: LeavingRounds;
+  /** Awaited around each HTTP exchange with the server (McpHubOptions.turn). */
+  turn?: Turn;
 }
 
 export class ServerLink {
@@ -237,7 +239,7 @@ export class ServerLink {
     const connect = this.opts.connect;
     const plan: TransportPlan = connect
       ? { primary: () => connect(this.spec) }
-      : transportPlan(this.spec, this.opts.logger, sessionAuth?.provider);
+      : transportPlan(this.spec, this.opts.logger, sessionAuth?.provider, this.opts.turn);
     let transport;
     try {
       transport = await plan.primary();

@@ -8,6 +8,7 @@ import {
   SseError,
   SSEClientTransport,
   StreamableHTTPClientTransport,
+  type FetchLike,
   type JSONRPCMessage,
   type OAuthClientProvider,
   type StreamableHTTPReconnectionOptions,
@@ -55,14 +56,25 @@ export function childEnv(
   return { ...env, ...configured };
 }
 
-/** `authProvider`: the session's sign-in (auth/sign-in.ts), for HTTP transports; stdio has no OAuth. */
+/**
+ * Awaited before each HTTP request to an MCP server is sent and again once its response came, before the SDK
+ * reads, parses and acts on it (McpHubOptions.turn).
+ */
+export type Turn = () => Promise<void>;
+
+/**
+ * `authProvider`: the session's sign-in (auth/sign-in.ts), for HTTP transports; stdio has no OAuth. `turn`: see
+ * Turn; absent, HTTP exchanges go at once.
+ */
 export function transportPlan(
   spec: McpServerSpec,
   logger?: McpLogger,
   authProvider?: OAuthClientProvider,
+  turn?: Turn,
 ): TransportPlan {
   const t = spec.transport;
-  const requestInit = t.kind === 'stdio' ? {} : httpOptions(new URL(t.url), t.headers, authProvider);
+  const requestInit =
+    t.kind === 'stdio' ? {} : httpOptions(new URL(t.url), t.headers, { authProvider, turn });
   if (t.kind === 'sse') return { primary: () => new SSEClientTransport(new URL(t.url), requestInit) };
   if (t.kind === 'http') {
     return {
@@ -77,11 +89,26 @@ export function transportPlan(
   return { primary: () => stdioTransport(spec.name, t, logger) };
 }
 
-/** The HTTP transports' options: the configured headers, and the sign-in when the server has one. */
-function httpOptions(endpoint: URL, headers: Record<string, string>, authProvider?: OAuthClientProvider) {
+/** The HTTP transports' options: the configured headers, the sign-in when the server has one, the turns. */
+function httpOptions(
+  endpoint: URL,
+  headers: Record<string, string>,
+  { authProvider, turn }: { authProvider: OAuthClientProvider | undefined; turn: Turn | undefined },
+) {
   const requestInit = { headers };
-  if (authProvider === undefined) return { requestInit };
-  return { requestInit, authProvider, fetch: rediscoverOnRefusedToken(endpoint, authProvider) };
+  const signedIn = authProvider && rediscoverOnRefusedToken(endpoint, authProvider);
+  const fetch = turn ? takingTurns(signedIn ?? globalThis.fetch, turn) : signedIn;
+  return { requestInit, ...(authProvider && { authProvider }), ...(fetch && { fetch }) };
+}
+
+/** `fetch` whose every exchange waits `turn` before its request goes and again before its response is handed on. */
+function takingTurns(fetch: FetchLike, turn: Turn): FetchLike {
+  return async (url, init) => {
+    await turn();
+    const response = await fetch(url, init);
+    await turn();
+    return response;
+  };
 }
 
 /**

@@ -19,6 +19,12 @@ export interface SlackRequestsInFlight {
 export interface PostAckWork {
   /** Resolves once no Slack request waits for its ack (one waiter per turn), or after the bound at the latest. */
   turn(): Promise<void>;
+  /**
+   * At once when no Slack request waits for its ack and no work waits its turn, else as turn(): for the steps
+   * of work already under way (an MCP session's HTTP exchanges), which a turn of their own each would slow
+   * down (at least a 1 ms timer) when nothing is waiting.
+   */
+  afterAcks(): Promise<void>;
 }
 
 interface Waiter {
@@ -71,6 +77,11 @@ export class AckGate implements SlackRequestsInFlight, PostAckWork {
       this.waiting.push(waiter);
       this.scheduleRelease();
     });
+  }
+
+  afterAcks(): Promise<void> {
+    if (this.inFlight === 0 && this.waiting.length === 0) return Promise.resolve();
+    return this.turn();
   }
 
   /** Lets the oldest waiter go on the next turn if no request is unanswered then; one per turn. */

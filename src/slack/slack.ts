@@ -16,6 +16,7 @@ import type { Answering } from '../answering/service.js';
 import type { ToolRunner } from '../relay/sources/mcp.js';
 import type { Question } from '../relay/types.js';
 import { probeRedis } from '../readiness.js';
+import type { PostAckWork } from './ack-gate.js';
 import { createSlackApp, type SlackApp, type SlackObserver } from './app.js';
 import type { Audience } from './audience.js';
 import { checkFormSchema, checkUrl, refuseSecretFields } from './checks.js';
@@ -65,6 +66,8 @@ export interface Slack {
   audience: Pick<Audience, 'answerersFor' | 'answerersTo'>;
   /** -32042 links being waited on (the MCP sink reports completions here). */
   completions: UrlCompletions;
+  /** Where other work waits while Slack's requests wait for their acks (ack-gate.ts). */
+  postAck: PostAckWork;
   /** What Slack can show; the relay asks before it stores a question. */
   checks: {
     schema: (requestedSchema: unknown) => unknown;
@@ -115,6 +118,7 @@ export function createSlack(options: SlackOptions): Slack {
     ...(late.signIn ? { signIn: late.signIn } : {}),
     audience: surface.audience,
     completions,
+    postAck: app.postAck,
     checks: {
       schema: checkFormSchema,
       url: checkUrl,

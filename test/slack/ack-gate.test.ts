@@ -107,4 +107,30 @@ describe('AckGate', () => {
     expect(work.done).toEqual([]);
     expect(gate.unanswered).toBe(1);
   });
+
+  it('lets a step of work under way go at once when nothing waits, without a turn of its own', async () => {
+    const clock = manualClock();
+    const gate = new AckGate(clock);
+    let went = false;
+    void gate.afterAcks().then(() => (went = true));
+    // No timer run: resolved as a plain promise is.
+    await Promise.resolve();
+    expect(went).toBe(true);
+  });
+
+  it('holds a step of work under way while a request waits for its ack, and behind work already waiting', async () => {
+    const clock = manualClock();
+    const gate = new AckGate(clock);
+    const answered = gate.arrived();
+    const done: string[] = [];
+    void gate.turn().then(() => done.push('piece'));
+    void gate.afterAcks().then(() => done.push('step'));
+    await clock.turn();
+    expect(done).toEqual([]);
+    answered();
+    await clock.turn();
+    expect(done).toEqual(['piece']);
+    await clock.turn();
+    expect(done).toEqual(['piece', 'step']);
+  });
 });

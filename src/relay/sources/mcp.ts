@@ -30,6 +30,8 @@ export function startMcpServers(
     onStatus?: (status: ServerStatus) => void;
     auth?: McpAuth;
     rounds?: DurableRounds;
+    /** Awaited around each HTTP exchange with a server (McpHubOptions.turn). */
+    turn?: () => Promise<void>;
   },
 ): McpHub {
   const { logger } = deps;
@@ -38,6 +40,7 @@ export function startMcpServers(
     servers: servers.map(mcpServerSpec),
     sink: mcpElicitationSink(deps),
     ...(deps.rounds === undefined ? {} : { rounds: deps.rounds }),
+    ...(deps.turn === undefined ? {} : { turn: deps.turn }),
     logger: logger.child({ component: 'mcp' }),
     onStatus: (status) => {
       deps.onStatus?.(status);
