@@ -2,9 +2,15 @@
 // pages when the app is distributed, and in HTTP mode Slack's requests at POST /slack/events.
 // Slack's requests pass a timestamp check in BOTH directions before their signature is checked
 // (events-receiver.ts, which signs the timestamp header as sent): a timestamp from the future is refused too.
-import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { systemClock, type Clock } from '../clock.js';
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { systemClock, type Clock, type Schedule } from '../clock.js';
 import type { SlackRequestsInFlight } from './ack-gate.js';
 import { bufferBody, RequestBodyError } from './request-body.js';
 
@@ -13,6 +19,12 @@ export const EVENTS_PATH = '/slack/events';
 export const MAX_CLOCK_SKEW_SEC = 300;
 /** Longest /readyz waits for `ready()` before answering 503 itself, in ms (its Redis probe gives up at 500 ms). */
 export const READINESS_TIMEOUT_MS = 1_000;
+/**
+ * Longest a connection just accepted counts as a request in flight while its first request is not read, in ms:
+ * Slack writes its request with the connection, so one silent for longer is an idle client (or a loop too busy
+ * to read it), and no longer holds post-ack work back.
+ */
+export const FRESH_CONNECTION_MS = 1_000;
 
 export interface Readiness {
   ok: boolean;
@@ -33,10 +45,16 @@ export interface HttpServerOptions {
   mounts?: readonly Mount[];
   /** Hears each answered request at EVENTS_PATH: milliseconds from its arrival to the response, and the status. */
   onSlackResponse?: (ms: number, status: number) => void;
-  /** Counts each request at EVENTS_PATH from its arrival to its answer (post-ack work waits for none: ack-gate.ts). */
+  /**
+   * Counts each request at EVENTS_PATH from its arrival to its answer, and (with `events`) each connection just
+   * accepted until its first request arrives (FRESH_CONNECTION_MS at most): post-ack work waits for none
+   * (ack-gate.ts).
+   */
   inFlight?: SlackRequestsInFlight;
   /** Judges X-Slack-Request-Timestamp; default the system clock. */
   clock?: Pick<Clock, 'now'>;
+  /** Times a fresh connection's count out (FRESH_CONNECTION_MS); default the system's timers. */
+  schedule?: Schedule;
 }
 
 /** A handler for `prefix` itself and every path below it (`${prefix}/…`), whatever the method. */
@@ -111,14 +129,43 @@ function countInFlight(res: ServerResponse, inFlight: SlackRequestsInFlight | un
   if (inFlight) res.once('close', inFlight.arrived());
 }
 
+/**
+ * Counts each connection `server` accepts as a request in flight until its first request arrives (the call
+ * returned ends the count), it closes, or FRESH_CONNECTION_MS pass. A burst of Slack's requests is accepted
+ * in one turn of the loop and read in later ones; work let go in between delayed their reading (issue #19
+ * goal 7b: fresh connections waited 100-640 ms from accept to read while session starts ran).
+ */
+function countFreshConnections(
+  server: Server,
+  inFlight: SlackRequestsInFlight,
+  schedule: Schedule,
+): (socket: Socket) => void {
+  const fresh = new WeakMap<Socket, () => void>();
+  server.on('connection', (socket: Socket) => {
+    const answered = inFlight.arrived();
+    const end = (): void => {
+      if (!fresh.delete(socket)) return;
+      cancelBound();
+      socket.off('close', end);
+      answered();
+    };
+    fresh.set(socket, end);
+    const cancelBound = schedule(end, FRESH_CONNECTION_MS);
+    socket.once('close', end);
+  });
+  return (socket) => fresh.get(socket)?.();
+}
+
 export async function startHttpServer(opts: HttpServerOptions): Promise<RunningHttpServer> {
   const clock = opts.clock ?? systemClock;
+  let requestRead: (socket: Socket) => void = () => undefined;
   const route = (req: IncomingMessage, res: ServerResponse): void => {
     const path = new URL(req.url ?? '/', 'http://bot').pathname;
     const method = req.method ?? 'GET';
     if (path === EVENTS_PATH && method === 'POST' && opts.events) {
       timeResponse(res, clock, opts.onSlackResponse);
       countInFlight(res, opts.inFlight);
+      requestRead(req.socket);
       if (!isFreshTimestamp(req.headers['x-slack-request-timestamp'], clock.now())) {
         res.writeHead(401).end();
         return;
@@ -126,6 +173,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
       return void passBuffered(req, res, opts.events);
     }
     const mount = opts.mounts?.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));
+    requestRead(req.socket);
     if (mount) return void mount.handler(req, res);
     if (method !== 'GET') return void res.writeHead(404).end();
     if (path === '/healthz') {
@@ -138,6 +186,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     res.writeHead(404).end();
   };
   const server = createServer(route);
+  // Only Slack's requests are counted: without `events` (Socket Mode) nothing here holds post-ack work.
+  if (opts.inFlight && opts.events)
+    requestRead = countFreshConnections(server, opts.inFlight, opts.schedule ?? systemClock.schedule);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, '0.0.0.0', () => resolve());

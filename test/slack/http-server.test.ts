@@ -1,5 +1,8 @@
 // The bot's HTTP server: Slack's requests must carry a timestamp within 5 minutes of our clock in both
 // directions (Bolt only rejects old ones); probes answer by liveness and readiness.
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isFreshTimestamp, startHttpServer, type RunningHttpServer } from '../../src/slack/http-server.js';
 
@@ -77,24 +80,70 @@ describe('startHttpServer', () => {
 });
 
 describe('startHttpServer counting Slack requests in flight', () => {
-  it('counts a request at /slack/events from its arrival until it is answered', async () => {
-    const log: string[] = [];
-    let answer: (() => void) | undefined;
-    const server = await startHttpServer({
+  /** A count of what is in flight, as the ack gate keeps it (each answer counted once), and every change of it. */
+  function inFlightCount() {
+    const seen: number[] = [];
+    let now = 0;
+    return {
+      seen,
+      now: () => now,
+      arrived: () => {
+        seen.push((now += 1));
+        let answered = false;
+        return () => {
+          if (answered) return;
+          answered = true;
+          seen.push((now -= 1));
+        };
+      },
+    };
+  }
+
+  /** Timers the test runs by hand. */
+  function handTimers() {
+    const due: (() => void)[] = [];
+    return {
+      schedule: (fn: () => void) => {
+        let cancelled = false;
+        due.push(() => (cancelled ? undefined : fn()));
+        return () => (cancelled = true);
+      },
+      runAll: () => due.splice(0).forEach((fn) => fn()),
+    };
+  }
+
+  /** An HTTP/1.1 POST of a Slack event, as raw bytes. */
+  const rawPost = (port: number): string => {
+    const body = '{"type":"event_callback"}';
+    return (
+      `POST /slack/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Slack-Request-Timestamp: ${NOW_SEC}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`
+    );
+  };
+
+  async function serverCounting(
+    inFlight: ReturnType<typeof inFlightCount>,
+    events: (res: ServerResponse) => void,
+    schedule = handTimers().schedule,
+  ) {
+    return startHttpServer({
       port: 0,
       clock: { now: () => NOW_MS },
       live: () => true,
       ready: () => Promise.resolve({ ok: true }),
-      events: (_req, res) => {
-        log.push('handed to Bolt');
-        answer = () => res.writeHead(200).end();
-      },
-      inFlight: {
-        arrived: () => {
-          log.push('arrived');
-          return () => log.push('answered');
-        },
-      },
+      events: (_req, res) => events(res),
+      inFlight,
+      schedule,
+    });
+  }
+
+  it('counts a request at /slack/events from its arrival until it is answered', async () => {
+    const count = inFlightCount();
+    let answer: (() => void) | undefined;
+    let whileWithBolt: number | undefined;
+    const server = await serverCounting(count, (res) => {
+      whileWithBolt = count.now();
+      answer = () => res.writeHead(200).end();
     });
     try {
       const reply = fetch(`http://127.0.0.1:${server.port}/slack/events`, {
@@ -102,13 +151,58 @@ describe('startHttpServer counting Slack requests in flight', () => {
         headers: { 'x-slack-request-timestamp': String(NOW_SEC) },
         body: '{"type":"event_callback"}',
       });
-      await expect.poll(() => log).toEqual(['arrived', 'handed to Bolt']);
+      await expect.poll(() => answer).toBeDefined();
+      // Its connection counted until the request arrived; the request counts until it is answered.
+      expect(whileWithBolt).toBe(1);
       answer?.();
       expect((await reply).status).toBe(200);
-      await expect.poll(() => log).toEqual(['arrived', 'handed to Bolt', 'answered']);
+      await expect.poll(() => count.now()).toBe(0);
       expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
-      expect(log).toEqual(['arrived', 'handed to Bolt', 'answered']);
+      await expect.poll(() => count.now()).toBe(0);
     } finally {
+      await server.close();
+    }
+  });
+
+  it('counts a connection just accepted until its first request arrives', async () => {
+    const count = inFlightCount();
+    const server = await serverCounting(count, (res) => res.writeHead(200).end());
+    const socket = connect(server.port, '127.0.0.1');
+    try {
+      // Nothing sent yet: the accepted connection alone counts as a request on its way.
+      await expect.poll(() => count.now()).toBe(1);
+      const closed = once(socket, 'close');
+      const reply: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => reply.push(chunk));
+      socket.write(rawPost(server.port));
+      await closed;
+      expect(Buffer.concat(reply).toString()).toMatch(/^HTTP\/1.1 200/);
+      await expect.poll(() => count.now()).toBe(0);
+      // Connection 1, then its request 2 and the connection's end 1, then the answer 0: never 0 in between.
+      expect(count.seen).toEqual([1, 2, 1, 0]);
+    } finally {
+      socket.destroy();
+      await server.close();
+    }
+  });
+
+  it('stops counting a connection that closes, or stays silent for FRESH_CONNECTION_MS, without a request', async () => {
+    const count = inFlightCount();
+    const timers = handTimers();
+    const server = await serverCounting(count, (res) => res.writeHead(200).end(), timers.schedule);
+    const silent = connect(server.port, '127.0.0.1');
+    const closing = connect(server.port, '127.0.0.1');
+    try {
+      await expect.poll(() => count.now()).toBe(2);
+      closing.destroy();
+      await expect.poll(() => count.now()).toBe(1);
+      timers.runAll();
+      expect(count.now()).toBe(0);
+      silent.destroy();
+      await once(silent, 'close');
+      expect(count.seen).toEqual([1, 2, 1, 0]);
+    } finally {
+      silent.destroy();
       await server.close();
     }
   });
