@@ -233,10 +233,15 @@ describe('Outbox.sendOrLeave', () => {
     const outbox = await Outbox.open({ url: redisUrl(), prefix: uniquePrefix(), logger, channelPaceMs: 400 });
     opened.push(outbox);
     await outbox.start(failing, classify);
-    // The channel's first post has its slot now: made here, its failure the caller's to report.
-    expect(await outbox.sendOrLeave(post({ key: 'now' }))).toEqual({ ok: false, error: 'message_not_found' });
+    // Sent at once, the two reserve their slots back to back: the second's is 200 ms after the first's however
+    // long the first takes to be made. The first has its slot now: made here, its failure the caller's to report.
+    const [now, later] = [
+      outbox.sendOrLeave(post({ key: 'now' })),
+      outbox.sendOrLeave(post({ key: 'later' })),
+    ];
+    expect(await now).toEqual({ ok: false, error: 'message_not_found' });
     // The second is paced to a later slot: left queued.
-    expect(await outbox.sendOrLeave(post({ key: 'later' }))).toBeUndefined();
+    expect(await later).toBeUndefined();
     // The same call sent again waits for the left one's result.
     expect(await outbox.send(post({ key: 'later' }))).toEqual({ ok: false, error: 'message_not_found' });
     const left = logger.logged.filter((l) => l.msg.includes('left queued'));

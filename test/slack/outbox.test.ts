@@ -139,17 +139,19 @@ describe('Slack calls through the outbox', () => {
 
   it('makes a call sent without a deadline that waited its paced slot longer than the default deadline', async () => {
     // A flood's card updates wait their Tier 3 slots for ≈ 10 min; before, the default 5 min ran from send(),
-    // so every update queued past 5 min gave up with "deadline" and its card kept its buttons. The clock is
-    // moved past 5 min once the second post is queued (its slot is 0.5 s behind the first: the channel pace
-    // plans half of Slack's burst of 2).
+    // so every update queued past 5 min gave up with "deadline" and its card kept its buttons. Both posts are
+    // sent at once, so their slots are reserved back to back and the second's is half an interval (500 ms)
+    // after the first's however long the first takes to be made (the channel pace plans half of Slack's burst
+    // of 2). The clock is moved past 5 min once the second is queued; the first's own deadline lies beyond.
     let now = Date.now();
     const box = await startOutbox({ clock: () => now, channelPaceMs: 1_000 });
     const dm = standin.dmChannelOf('U1');
-    expect(await box.send(card(dm, 'first'))).toMatchObject({ ok: true });
-    const second = await box.send(card(dm, 'second'), () => {
+    const first = box.send({ ...card(dm, 'first'), deadline: now + 2 * OUTBOX_DEFAULT_DEADLINE_MS });
+    const second = box.send(card(dm, 'second'), () => {
       now += OUTBOX_DEFAULT_DEADLINE_MS + 250;
     });
-    expect(second).toMatchObject({ ok: true });
+    expect(await first).toMatchObject({ ok: true });
+    expect(await second).toMatchObject({ ok: true });
     expect(posts().map((c) => c.args.text)).toEqual(['first', 'second']);
   });
 
