@@ -29,6 +29,8 @@
 //                            one bot process, default 60 (0 skips)
 //   BENCH_OPEN_LOOP_SUBMIT_RATE  view_submissions per second of the open loop, default 200 (the goal's); a lower
 //                            rate that a loaded machine keeps up with measures the bot's CPU per submission
+//   BENCH_OPEN_LOOP_COMMAND_RATE  /mcp run commands per second of the open loop, default 100 (the goal's); a lower
+//                            rate that a loaded machine keeps up with shows the acks and CPU when the bot is not behind
 //   BENCH_OPEN_LOOP_PHASES   which open-loop phases run: "submit", "command" or both (default "submit,command")
 //   BENCH_BOT_NODE_OPTIONS   NODE_OPTIONS of the open loop's bot process (e.g. "--import file:///…/probe.mjs",
 //                            a preload that writes a CPU profile or event-loop delay histogram at exit)
@@ -112,6 +114,7 @@ async function main(): Promise<void> {
   const redisMemorySpacingMs = intEnv('BENCH_REDIS_MEMORY_SPACING_MS', 0);
   const openLoopS = intEnv('BENCH_OPEN_LOOP_S', 60);
   const submitRate = intEnv('BENCH_OPEN_LOOP_SUBMIT_RATE', 200);
+  const commandRate = intEnv('BENCH_OPEN_LOOP_COMMAND_RATE', 100);
   const flood = floodEnv(process.env.BENCH_FLOOD ?? '50x10');
   const memory = (process.env.BENCH_MEMORY ?? '1000,2000').split(',').filter(Boolean).map(Number);
   console.log(
@@ -163,15 +166,17 @@ async function main(): Promise<void> {
         }),
       );
     if (openLoopS > 0)
-      await step(`open loop: view_submission ${submitRate}/s and /mcp run 100/s, ${openLoopS} s each`, () =>
-        openLoopBench({
-          url,
-          prefix: `${prefix}:open`,
-          seconds: openLoopS,
-          submitRate,
-          commandRate: 100,
-          phases: openLoopPhases(process.env.BENCH_OPEN_LOOP_PHASES ?? 'submit,command'),
-        }),
+      await step(
+        `open loop: view_submission ${submitRate}/s and /mcp run ${commandRate}/s, ${openLoopS} s each`,
+        () =>
+          openLoopBench({
+            url,
+            prefix: `${prefix}:open`,
+            seconds: openLoopS,
+            submitRate,
+            commandRate,
+            phases: openLoopPhases(process.env.BENCH_OPEN_LOOP_PHASES ?? 'submit,command'),
+          }),
       );
     if (mcpN > 0) await step(`mcp: 2026 rounds and 2025 elicitation (${mcpN} each)`, () => roundsBench(mcpN));
     if (sessionStarts > 0)
