@@ -193,20 +193,3 @@ export async function checkEvictionPolicy(
   if (refuse) throw new StoreError('not_noeviction', msg);
   logger.warn({ policy }, msg);
 }
-
-/**
- * Ends a client and resolves once its socket is closed. `graceful` sends QUIT after pending replies; otherwise
- * the socket is dropped at once (needed while a blocking read holds the connection).
- */
-export async function endClient(redis: RedisClient, graceful: boolean): Promise<void> {
-  if (redis.status === 'end') return;
-  if (redis.status === 'reconnecting' || redis.status === 'close') {
-    // The socket is already gone, so no 'end' will follow; disconnect only cancels the pending reconnect.
-    redis.disconnect();
-    return;
-  }
-  const ended = new Promise<void>((resolve) => redis.once('end', () => resolve()));
-  if (graceful && redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
-  else redis.disconnect();
-  await ended;
-}

@@ -1,6 +1,7 @@
 // Posting a question's cards and showing its end on them. A question whose cards could not all be posted ends
 // at once ('delivery_failed') rather than time out unseen; one that ended before its cards were attached (a click
 // can beat attachCards by milliseconds) had a winner that saw no card, so its poster shows the end.
+import { settleWithin } from '../settle.js';
 import { relayErrorCode } from './errors.js';
 import type { PostedCards, RelayClock, RelayLogger, RelayStore, Surface } from './ports.js';
 import type { UrlQuestions } from './url-questions.js';
@@ -19,6 +20,12 @@ export interface CardDeliveryOptions {
 /** Waits before attaching posted cards again while Redis is unavailable, in ms: doubling from 100 to 2,000. */
 const ATTACH_RETRY_FIRST_MS = 100;
 const ATTACH_RETRY_MAX_MS = 2_000;
+/**
+ * Longest a stopping replica waits for its card posts in flight, in ms. A post waits for the outbox's answer,
+ * which never comes while Redis is down (the stop then waited until the question's deadline, minutes); one not
+ * settled by then is left to its outbox job, durable in Redis, and its question to a survivor.
+ */
+export const CARD_POSTS_WITHIN_MS = 10_000;
 
 export class CardDelivery {
   /**
@@ -99,10 +106,17 @@ export class CardDelivery {
     await Promise.race([isQueued, delivery]);
   }
 
-  /** Attaches no more cards again after a failure, and waits for the card posts in flight (a replica stops). */
+  /**
+   * Attaches no more cards again after a failure, and waits for the card posts in flight (a replica stops), for
+   * at most CARD_POSTS_WITHIN_MS.
+   */
   async settled(): Promise<void> {
     this.stopping = true;
-    await Promise.all([...this.inFlight]);
+    if (await settleWithin([...this.inFlight], CARD_POSTS_WITHIN_MS)) return;
+    this.options.logger.warn(
+      { posts: this.inFlight.size, waitedMs: CARD_POSTS_WITHIN_MS },
+      'gave up waiting for card posts in flight; their questions are left to a survivor',
+    );
   }
 
   /** The card shows the question's end (or, for 'ended_card_waits', only those who follow are told). */
@@ -119,6 +133,8 @@ export class CardDelivery {
   /** Someone asked will never see this question: it ends now rather than time out silently. */
   private async failDelivery(id: string, failure: unknown): Promise<void> {
     logFailure(this.options.logger, id, failure);
+    // A post cut off by the stop (settled gave up, the outbox closed) may well be in Slack: not undelivered.
+    if (this.stopping) return;
     await this.options.endUndelivered(id);
   }
 

@@ -7,14 +7,15 @@ import { Queue, Worker, type Job } from 'bullmq';
 import {
   RedisConnections,
   WEBHOOK_QUEUE,
+  closeQueueOwner,
   commandError,
   endClient,
   keys,
+  type QueueOwner,
   type RedisClient,
   type RedisSetting,
   type StoreLogger,
 } from '../redis/index.js';
-import { settleWithin } from '../settle.js';
 import type { Clock } from '../clock.js';
 import { WebhookError } from './errors.js';
 import { attempt, isFinal, systemResolve, type Resolve } from './attempt.js';
@@ -153,16 +154,16 @@ export class Webhooks {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.worker) {
-      const worker = this.worker;
-      if (!(await settleWithin([worker.close()], CLOSE_GRACE_MS)))
-        await worker.close(true).catch(() => undefined);
-    }
-    await this.queue
-      .close()
-      .catch((err: unknown) => this.opts.logger.warn({ err }, 'closing the webhook queue'));
+    if (this.worker) await this.closePart('worker', this.worker);
+    await this.closePart('queue', this.queue);
     await endClient(this.base, false);
     await endClient(this.producer, true);
+  }
+
+  /** While Redis is down, or once the grace ran out, the part's connections are dropped first (closeQueueOwner). */
+  private async closePart(what: string, owner: QueueOwner): Promise<void> {
+    if (await closeQueueOwner(owner, CLOSE_GRACE_MS).catch(() => false)) return;
+    this.opts.logger.warn({ part: what }, `gave up closing the webhook ${what}`);
   }
 
   private jobOptions(id: string) {

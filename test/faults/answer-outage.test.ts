@@ -49,13 +49,11 @@ beforeAll(async () => {
   records = new Records(redis.url, h.prefix);
 });
 
-// 60 s (the default hook limit is 20 s): once in clean-clone CI, under the full suite's load, stopping the bot
-// after these Redis kills and hangs took longer than 20 s; alone it takes about a second. Cause not yet found.
 afterAll(async () => {
   records.close();
   await h.close();
   await redis.stop();
-}, 60_000);
+});
 
 /** Asks `userId`, opens their form, and returns the card, the form's view id and its one input's block id. */
 async function askAndOpen(userId: string) {

@@ -33,13 +33,10 @@ describe('acks, workspace checks and readiness', () => {
     proxy = await startProxy(redisUrl());
     h = await startHarness({ redisUrl: proxy.url });
   });
-  // Shutting down after the Redis proxy was cut and restored took over the default 20 s hook bound once in a
-  // loaded CI run (the bot's connections reconnect and its workers drain first): 60 s, as other system tests
-  // give their harness start-up.
   afterAll(async () => {
     await h.close();
     await proxy.close();
-  }, 60_000);
+  });
 
   it('acks /mcp run before the slow work it starts has finished', async () => {
     const slow = h.standin.holdNext('conversations.open');

@@ -11,15 +11,16 @@ import { Queue, QueueEvents, Worker, type JobType } from 'bullmq';
 import {
   OUTBOX_QUEUE,
   RedisConnections,
+  closeQueueOwner,
   commandError,
   defaultLogger,
   endClient,
   keys,
   type Keys,
+  type QueueOwner,
   type RedisClient,
   type StoreLogger,
 } from '../../redis/index.js';
-import { settleWithin } from '../../settle.js';
 import { Pacer } from './pacing.js';
 import { OutboxRuns } from './runs.js';
 import {
@@ -231,14 +232,15 @@ export class Outbox {
     this.closed = true;
     const { queue, events, producer, base, logger, waiters } = this.p;
     const warn = (what: string) => (err: unknown) => logger.warn({ err }, `closing the outbox ${what}`);
-    if (this.worker) {
-      const worker = this.worker;
-      const done = await settleWithin([worker.close()], WAIT_GRACE_MS);
-      if (!done) await worker.close(true).catch(warn('worker'));
-    }
+    // While Redis is down, or once a grace ran out, each part's connections are dropped (closeQueueOwner).
+    const close = async (what: string, owner: QueueOwner, graceMs: number): Promise<void> => {
+      const closed = await closeQueueOwner(owner, graceMs).catch((err: unknown) => warn(what)(err));
+      if (closed === false) logger.warn({ part: what }, `gave up closing the outbox ${what}`);
+    };
+    if (this.worker) await close('worker', this.worker, WAIT_GRACE_MS);
     waiters.closeAll();
-    await events.close().catch(warn('events'));
-    await queue.close().catch(warn('queue'));
+    await close('events', events, WAIT_GRACE_MS);
+    await close('queue', queue, WAIT_GRACE_MS);
     await endClient(base, false);
     await endClient(producer, true);
   }
