@@ -32,7 +32,7 @@ export interface RunningRelay {
 }
 
 export async function start(config: SlackAppConfig, logger: Logger): Promise<RunningRelay> {
-  const parts = new Lifecycle();
+  const parts = new Lifecycle({ logger });
   try {
     return await startParts(config, logger, parts);
   } catch (error) {

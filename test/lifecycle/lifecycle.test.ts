@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Lifecycle, LifecycleError } from '../../src/lifecycle.js';
+import { manualClock } from '../support/answering.js';
 
 describe('Lifecycle', () => {
   it('stops the parts in the reverse of the order they started, each after the previous one settled', async () => {
@@ -41,5 +42,20 @@ describe('Lifecycle', () => {
     parts.push('slack', () => void stopped.push('slack'));
     await parts.stop();
     expect(stopped).toEqual(['redis', 'slack']);
+  });
+
+  it("gives up on a part that does not stop once the stop's time is spent, says which, and stops the rest", async () => {
+    const stopped: string[] = [];
+    const warned: object[] = [];
+    const clock = manualClock();
+    const parts = new Lifecycle({ clock, logger: { warn: (obj) => void warned.push(obj) } });
+    parts.push('redis', () => void stopped.push('redis'));
+    // A part waiting on a Redis that does not answer.
+    parts.push('hung', () => new Promise<void>(() => undefined));
+    const stopping = parts.stop();
+    clock.fire();
+    await stopping;
+    expect(stopped).toEqual(['redis']);
+    expect(warned).toEqual([{ part: 'hung', waitedMs: 20_000 }]);
   });
 });
