@@ -7,6 +7,7 @@ import { RedisConnections, keys, type RedisClient } from '../../src/redis/index.
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { newQuestion, openStore, recordingLogger } from '../store/helpers.js';
 import { manualClock, type ManualClock } from '../support/answering.js';
+import { deferred } from '../support/deferred.js';
 
 const started: EndedEvents[] = [];
 afterEach(async () => {
@@ -58,8 +59,7 @@ describe('ended events', () => {
     const prefix = uniquePrefix();
     const store = await openStore(prefix, 'replica-a');
     const seen: { by: string; event: EndedEvent }[] = [];
-    let all: () => void = () => undefined;
-    const three = new Promise<void>((resolve) => (all = resolve));
+    const { promise: three, resolve: all } = deferred();
     for (const name of ['replica-b', 'replica-c']) {
       const events = await replica(prefix, name);
       await events.consume('webhooks', (event) => {
@@ -91,13 +91,10 @@ describe('ended events', () => {
         return xack(key, group, ...ids);
       });
     });
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let first: () => void = () => undefined;
-    const firstSeen = new Promise<void>((resolve) => (first = resolve));
+    const { promise: held, resolve: release } = deferred();
+    const { promise: firstSeen, resolve: first } = deferred();
     const seen: string[] = [];
-    let five: () => void = () => undefined;
-    const allSeen = new Promise<void>((resolve) => (five = resolve));
+    const { promise: allSeen, resolve: five } = deferred();
     await events.consume('webhooks', async (event) => {
       seen.push(event.id);
       if (seen.length === 1) {
@@ -130,13 +127,10 @@ describe('ended events', () => {
     const events = await replica(prefix, 'replica-b', (role, client) => {
       if (role === 'ended-webhooks') reader = client;
     });
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let first: () => void = () => undefined;
-    const firstSeen = new Promise<void>((resolve) => (first = resolve));
+    const { promise: held, resolve: release } = deferred();
+    const { promise: firstSeen, resolve: first } = deferred();
     const seen: string[] = [];
-    let threw: () => void = () => undefined;
-    const failed = new Promise<void>((resolve) => (threw = resolve));
+    const { promise: failed, resolve: threw } = deferred();
     await events.consume('webhooks', async (event) => {
       seen.push(event.id);
       if (seen.length === 1) {

@@ -11,6 +11,7 @@ import { systemClock } from '../../src/clock.js';
 import type { Question } from '../../src/relay/types.js';
 import { redisUrl } from '../setup/context.js';
 import { question } from '../support/question.js';
+import { deferred } from '../support/deferred.js';
 
 const PENDING: Question = question({
   id: 'q1',
@@ -32,10 +33,8 @@ afterEach(async () => {
 
 describe('a long-poll whose client disconnects', () => {
   it('drops its subscription at once', async () => {
-    let subscribed: () => void = () => undefined;
-    let cancelled: () => void = () => undefined;
-    const onSubscribe = new Promise<void>((resolve) => (subscribed = resolve));
-    const onCancel = new Promise<void>((resolve) => (cancelled = resolve));
+    const { promise: onSubscribe, resolve: subscribed } = deferred();
+    const { promise: onCancel, resolve: cancelled } = deferred();
     redis = new Redis(redisUrl());
     const handler = apiRouter({
       clients: new Clients([{ name: 'ci', token: 'tok' }]),

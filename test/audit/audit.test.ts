@@ -9,6 +9,7 @@ import { QuestionStore } from '../../src/store/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { recordingLogger } from '../store/helpers.js';
 import { deleteUnder } from '../support/redis-cleanup.js';
+import { deferred } from '../support/deferred.js';
 
 const SCHEMA = { type: 'object', properties: { ok: { type: 'boolean' }, note: { type: 'string' } } };
 const silent = { error: () => undefined, warn: () => undefined, info: () => undefined };
@@ -20,8 +21,7 @@ afterEach(async () => {
 
 /** A surface that posts at once and tells the test the question's id. */
 function surface(): Surface & { posted: Promise<string> } {
-  let onPosted: (id: string) => void = () => undefined;
-  const posted = new Promise<string>((resolve) => (onPosted = resolve));
+  const { promise: posted, resolve: onPosted } = deferred<string>();
   return {
     posted,
     postQuestion: (q) => {

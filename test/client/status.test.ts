@@ -2,6 +2,7 @@
 // one plain line otherwise, so CI logs get one line per wait. The clock is injected.
 import { describe, expect, it } from 'vitest';
 import { showStatus } from '../../src/client/status.js';
+import { deferred } from '../support/deferred.js';
 
 describe('the waiting status line', () => {
   it('is one plain line when stderr is not a terminal, and stopping it writes nothing more', () => {
@@ -13,8 +14,7 @@ describe('the waiting status line', () => {
 
   it('is redrawn in place with a spinner and the time waited on a terminal, and erased when it stops', async () => {
     const written: string[] = [];
-    let redrawn: () => void = () => undefined;
-    const secondFrame = new Promise<void>((resolve) => (redrawn = resolve));
+    const { promise: secondFrame, resolve: redrawn } = deferred();
     const out = {
       isTTY: true,
       write: (text: string) => {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpHub, type McpHubOptions } from '../../src/mcp/hub.js';
 import type { ElicitationSink, ToolCall } from '../../src/mcp/types.js';
 import { askArgs, handClock, inMemoryConnect, inMemorySpec, recordingSink, type Asked } from './support.js';
+import { deferred } from '../support/deferred.js';
 
 const hubs: McpHub[] = [];
 afterEach(async () => {
@@ -29,8 +30,7 @@ function makeHub(sink: ElicitationSink, extra: Partial<McpHubOptions> = {}) {
 
 /** A sink that waits until the question is withdrawn, then answers cancel (as the relay does). */
 function waitingSink() {
-  let asked: (entry: Asked) => void = () => undefined;
-  const first = new Promise<Asked>((resolve) => (asked = resolve));
+  const { promise: first, resolve: asked } = deferred<Asked>();
   const sink = recordingSink(
     (entry) =>
       new Promise((resolve) => {
@@ -87,8 +87,7 @@ describe('timeouts that never waste a person’s time', () => {
 
   it('pauses the silence timeout while a question of the call is open', async () => {
     let answer: () => void = () => undefined;
-    let asked: () => void = () => undefined;
-    const open = new Promise<void>((resolve) => (asked = resolve));
+    const { promise: open, resolve: asked } = deferred();
     const sink = recordingSink(() => {
       asked();
       return new Promise((resolve) => (answer = () => resolve({ action: 'decline' })));

@@ -14,6 +14,7 @@ import {
   type HumanAnswer,
 } from '../../src/mcp/endpoint.js';
 import { postJsonRpc } from '../support/json-rpc.js';
+import { deferred } from '../support/deferred.js';
 
 const TOKEN = 'tok-ci';
 /** An ask_human call the recording ports hold until the test answers it. */
@@ -167,8 +168,7 @@ describe('the MCP endpoint', () => {
     const { ports, asks, nextAsk } = recordingPorts();
     const client = await connect(await serve(ports));
     const progress: number[] = [];
-    let twoProgress: () => void = () => undefined;
-    const progressed = new Promise<void>((resolve) => (twoProgress = resolve));
+    const { promise: progressed, resolve: twoProgress } = deferred();
     const asked = nextAsk();
     const result = client.callTool(DEPLOY, undefined, {
       onprogress: (p) => {

@@ -4,6 +4,7 @@ import { McpClientError, type ElicitationSink } from '../../src/mcp/types.js';
 import { RelayError } from '../../src/relay/errors.js';
 import type { Outcome } from '../../src/relay/types.js';
 import { askArgs, FLAT_SCHEMA, handClock, inMemoryConnect, inMemorySpec, recordingSink } from './support.js';
+import { deferred } from '../support/deferred.js';
 
 const hubs: McpHub[] = [];
 afterEach(async () => {
@@ -128,8 +129,7 @@ describe('McpHub elicitation round trip (in-memory fixture server)', () => {
 
 describe('McpHub sessions', () => {
   it('keeps one session per user and attributes each elicitation to its own user', async () => {
-    let releaseFirst: () => void = () => undefined;
-    const firstHeld = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const { promise: firstHeld, resolve: releaseFirst } = deferred();
     const sink = recordingSink(async ({ ctx }) => {
       if (ctx.origin.userId === 'U1') await firstHeld;
       return { action: 'accept', content: { name: ctx.origin.userId } };
@@ -153,8 +153,7 @@ describe('McpHub sessions', () => {
   });
 
   it('ties each elicitation to the exact call that caused it, with several calls of one person in flight', async () => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const { promise: held, resolve: release } = deferred();
     const arrivals: (() => void)[] = [];
     const arrived = (n: number) => new Promise<void>((resolve) => (arrivals[n] = resolve));
     const [firstArrived, secondArrived] = [arrived(0), arrived(1)];

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpHub } from '../../src/mcp/hub.js';
 import type { McpLogger, McpServerSpec } from '../../src/mcp/types.js';
 import { askArgs, fixturePath, recordingSink, repoRoot } from './support.js';
+import { deferred } from '../support/deferred.js';
 
 const accept = recordingSink(() => ({ action: 'accept', content: { name: 'Ada' } }));
 const ACCEPTED = { action: 'accept', content: { name: 'Ada' } };
@@ -58,8 +59,7 @@ describe('McpHub over stdio (fixture as a child process)', () => {
   });
 
   it('forwards the child stderr to the logger line by line', async () => {
-    let line: (text: string) => void = () => undefined;
-    const seen = new Promise<string>((resolve) => (line = resolve));
+    const { promise: seen, resolve: line } = deferred<string>();
     const logger: McpLogger = {
       debug: (obj) => {
         const text = (obj as { stderr?: string }).stderr;

@@ -11,6 +11,7 @@ import { resumedCall } from '../../src/rounds/take-over.js';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import { createMrtrHandler } from '../fixtures/mrtr-server.js';
 import { recordingSink } from './support.js';
+import { deferred } from '../support/deferred.js';
 
 const origin = { userId: 'U1', teamId: 'T1', channelId: 'D1' };
 const content = { '1.name': 'Ada', '2.age': 36, '3.colour': 'green' };
@@ -33,10 +34,8 @@ interface HeldRetries {
 }
 
 function holdRetries(): HeldRetries {
-  let arrived = (): void => undefined;
-  let release = (): void => undefined;
-  const sent = new Promise<void>((resolve) => (arrived = resolve));
-  const released = new Promise<void>((resolve) => (release = resolve));
+  const { promise: sent, resolve: arrived } = deferred();
+  const { promise: released, resolve: release } = deferred();
   releases.push(release);
   return { arrived, sent, released, release };
 }

@@ -7,6 +7,7 @@ import { SessionStarts } from '../../src/mcp/starts.js';
 import type { McpTransport } from '../../src/mcp/types.js';
 import { createElicitServer } from '../fixtures/elicit-server.js';
 import { inMemorySpec, recordingSink } from './support.js';
+import { deferred, type Deferred } from '../support/deferred.js';
 
 const hubs: McpHub[] = [];
 afterEach(async () => {
@@ -16,20 +17,12 @@ afterEach(async () => {
 /** Resolves once every microtask queued so far (and those they queue) has run. */
 const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** A promise with its resolve and reject. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => ([resolve, reject] = [res, rej]));
-  return { promise, resolve, reject };
-}
-
 /**
  * A connect factory whose n-th transport is handed over only when the test calls `release(n)` (or `fail(n)`),
  * so the test decides when each session's opening may go on; `called` counts the connects asked for so far.
  */
 function gatedConnect() {
-  const gates: ReturnType<typeof deferred<void>>[] = [];
+  const gates: Deferred<void>[] = [];
   const waiters: (() => void)[] = [];
   let called = 0;
   const gate = (n: number) => (gates[n] ??= deferred<void>());

@@ -6,6 +6,7 @@ import type { RelayStore } from '../../src/relay/relay.js';
 import type { Draft, FinishResult, Outcome, Question } from '../../src/relay/types.js';
 import { answeringWith, manualClock } from '../support/answering.js';
 import { question } from '../support/question.js';
+import { deferred } from '../support/deferred.js';
 
 const SCHEMA = { type: 'object', properties: { note: { type: 'string' } } };
 const QUESTION: Question = question({ requestedSchema: SCHEMA });
@@ -83,8 +84,8 @@ describe('the answering service', () => {
 
   it('replies "not recorded" when the store does not answer in time, and writes nothing afterwards', async () => {
     const { answering, replies, reply, store, clock, ended } = setUp();
-    let resume = (): void => undefined;
-    store.hang = new Promise((resolve) => (resume = resolve));
+    const { promise: hang, resolve: resume } = deferred();
+    store.hang = hang;
     const acting = answering.act('Q1', ACTOR, { kind: 'decline' }, { reply });
     clock.fire();
     expect(replies).toEqual([{ kind: 'not_recorded' }]);
@@ -98,8 +99,8 @@ describe('the answering service', () => {
     const { answering, replies, reply, store, clock, ended } = setUp();
     // The finish has gone to Redis (slowed by a restart), which applies it after the bound: the person must not
     // have been told it was NOT recorded.
-    let applied = (): void => undefined;
-    store.finishing = new Promise<void>((resolve) => (applied = resolve));
+    const { promise: finishing, resolve: applied } = deferred();
+    store.finishing = finishing;
     const acting = answering.act('Q1', ACTOR, { kind: 'decline' }, { reply });
     await vi.waitFor(() => expect(ended).toEqual([{ action: 'decline' }]));
     clock.fire();
@@ -122,8 +123,8 @@ describe('the answering service', () => {
 
   it("asks for the person's draft beside the question, not once the question has come back", async () => {
     const { answering, replies, reply, store } = setUp();
-    let resume = (): void => undefined;
-    store.hang = new Promise((resolve) => (resume = resolve));
+    const { promise: hang, resolve: resume } = deferred();
+    store.hang = hang;
     const blockIds = Object.keys(values);
     const acting = answering.act('Q1', ACTOR, { kind: 'submit', values, shownBlockIds: blockIds }, { reply });
     // The question's read has not answered, and the draft's is already out.
@@ -136,8 +137,8 @@ describe('the answering service', () => {
 
   it('passes on a "not recorded" reply that failed to go out from its timer, instead of leaving it unhandled', async () => {
     const { answering, store, clock } = setUp();
-    let resume = (): void => undefined;
-    store.hang = new Promise((resolve) => (resume = resolve));
+    const { promise: hang, resolve: resume } = deferred();
+    store.hang = hang;
     const late = new Error('Slack was already answered');
     const acting = answering.act('Q1', ACTOR, { kind: 'decline' }, { reply: () => Promise.reject(late) });
     clock.fire();

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { type Surface } from '../../src/relay/relay.js';
 import { relayOver, storesClosedAfterEach } from './support.js';
 import type { Question } from '../../src/relay/types.js';
+import { deferred } from '../support/deferred.js';
 
 const SCHEMA = { type: 'object', properties: { ok: { type: 'boolean' } } };
 
@@ -85,8 +86,7 @@ describe('a stopping replica’s waiting questions', () => {
 describe('a stopping replica’s card posts in flight', () => {
   it('are awaited, so a durable round’s card already on its way is attached, not cut off and ended undelivered', async () => {
     const store = await openStore();
-    let posting = (): void => undefined;
-    const postStarted = new Promise<void>((resolve) => (posting = resolve));
+    const { promise: postStarted, resolve: posting } = deferred();
     let answerPost = (): void => undefined;
     const surface: Surface = {
       postQuestion: () => {

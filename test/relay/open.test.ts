@@ -5,12 +5,12 @@ import { RelayError } from '../../src/relay/errors.js';
 import { type DetachedAsk, type Surface } from '../../src/relay/relay.js';
 import { relayOver, storesClosedAfterEach } from './support.js';
 import type { Question } from '../../src/relay/types.js';
+import { deferred } from '../support/deferred.js';
 
 /** A surface whose post is queued on the next turn of the event loop and answered when the test says. */
 function queueingSurface(options: { failBeforeQueued?: boolean } = {}) {
   const events: string[] = [];
-  let answer = (): void => undefined;
-  const slackAnswered = new Promise<void>((resolve) => (answer = resolve));
+  const { promise: slackAnswered, resolve: answer } = deferred();
   const surface: Surface = {
     postQuestion: async (_question: Question, queued?: () => void) => {
       await new Promise((resolve) => setImmediate(resolve));
@@ -67,8 +67,7 @@ describe('Relay.open (an API question)', () => {
     expect(await store.get(question.id)).toMatchObject({ state: 'cancelled', reason: 'delivery_failed' });
   });
   it('nudges the people an API question asks at its reminder times, as for an MCP question', async () => {
-    let reminded = (_id: string): void => undefined;
-    const firstReminder = new Promise<string>((resolve) => (reminded = resolve));
+    const { promise: firstReminder, resolve: reminded } = deferred<string>();
     const surface: Surface = {
       postQuestion: () => Promise.resolve({ cards: [{ channel: 'D1', ts: '1.1' }] }),
       updateCard: () => Promise.resolve(),

@@ -15,6 +15,7 @@ import { checkFormSchema } from '../../src/slack/checks.js';
 import { StoreError } from '../../src/store/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { silent, storesClosedAfterEach } from './support.js';
+import { deferred } from '../support/deferred.js';
 
 const SCHEMA = { type: 'object', properties: { ok: { type: 'boolean' } } };
 
@@ -237,8 +238,8 @@ describe('Relay', () => {
 
   it('updates the card once, naming the person, when their click ends the question before its card is attached', async () => {
     const { relay, surface, store } = await setUp();
-    let answerSlack = (): void => undefined;
-    surface.slowPost = new Promise((resolve) => (answerSlack = resolve));
+    const { promise: slowPost, resolve: answerSlack } = deferred();
+    surface.slowPost = slowPost;
     const answer = relay.askForm(ask());
     const question = await surface.posted;
     const clicked = await relay.end(question.id, { action: 'decline' }, 'declined', { byUserId: 'U7' });

@@ -8,14 +8,14 @@ import type { Question } from '../../src/relay/types.js';
 import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
 import { manualClock } from '../support/answering.js';
 import { startFormApp, viewSubmission, type RunningBoltApp } from './support.js';
+import { deferred } from '../support/deferred.js';
 
 const BOT_TOKEN = 'xoxb-late-ack';
 const CALLBACK = 'late_ack_form';
 
 /** The question's reads, held until `answer()`: Redis answering late. */
 function lateReads(): Pick<RelayStore, 'get' | 'draft' | 'saveDraft'> & { answer(): void } {
-  let answer = (): void => undefined;
-  const answered = new Promise<void>((resolve) => (answer = resolve));
+  const { promise: answered, resolve: answer } = deferred();
   return {
     answer: () => answer(),
     get: async (): Promise<Question | undefined> => {

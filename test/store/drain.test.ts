@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { uniquePrefix } from '../setup/context.js';
 import { collector, newQuestion, openStore, rawRedis } from './helpers.js';
+import { deferred } from '../support/deferred.js';
 
 describe('drain', () => {
   it('refuses new creates, lets a running timeout and an in-flight finish complete, and leaves no job behind', async () => {
@@ -8,8 +9,7 @@ describe('drain', () => {
     const store = await openStore(prefix, 'holder-a');
     const redis = rawRedis();
     const started = collector<string>();
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { promise: gate, resolve: release } = deferred();
     await store.startTimeouts(async (id) => {
       started.push(id);
       await gate;

@@ -8,6 +8,7 @@ import type { RedisClient } from '../../src/redis/index.js';
 import { QuestionStore, type StoreLogger, type StoreOptions } from '../../src/store/index.js';
 import { SLOT_MS, slotOf } from '../../src/store/slots.js';
 import { redisUrl } from '../setup/context.js';
+import { deferred } from '../support/deferred.js';
 
 const opened: { close(): Promise<unknown> }[] = [];
 
@@ -160,10 +161,8 @@ export async function monitored(probe: Redis, run: () => Promise<unknown>): Prom
   const marker = `end-${Math.random()}`;
   const sent: Monitored[] = [];
   let pending = '';
-  let started: () => void = () => undefined;
-  let ended: () => void = () => undefined;
-  const ok = new Promise<void>((resolve) => (started = resolve));
-  const done = new Promise<void>((resolve) => (ended = resolve));
+  const { promise: ok, resolve: started } = deferred();
+  const { promise: done, resolve: ended } = deferred();
   socket.setEncoding('utf8');
   socket.on('data', (chunk: string) => {
     const lines = (pending + chunk).split('\r\n');

@@ -3,6 +3,7 @@
 // resolves. A test then knows the replica sent its retry and the server never saw it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { deferred } from './deferred.js';
 
 export interface RetryHold {
   /** The proxy's URL for the server's endpoint (same path as the target's). */
@@ -14,8 +15,7 @@ export interface RetryHold {
 
 export async function holdRetries(targetUrl: string): Promise<RetryHold> {
   const target = new URL(targetUrl);
-  let onHeld = (): void => undefined;
-  const held = new Promise<void>((resolve) => (onHeld = resolve));
+  const { promise: held, resolve: onHeld } = deferred();
   const server = createServer((req, res) => {
     void pass(req, res, target.origin, onHeld).catch(() => res.destroy());
   });

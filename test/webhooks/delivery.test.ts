@@ -19,6 +19,7 @@ import {
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { recordingLogger } from '../store/helpers.js';
 import { deleteUnder } from '../support/redis-cleanup.js';
+import { deferred } from '../support/deferred.js';
 
 const SECRET = 'whsec-test-0123456789';
 
@@ -79,8 +80,7 @@ async function webhooks(
   const parsed = parseAllowList(hosts);
   if ('bad' in parsed) throw new Error(parsed.bad);
   const gaveUp: GaveUp[] = [];
-  let reportGaveUp: (g: GaveUp) => void = () => undefined;
-  const gaveUpOnce = new Promise<GaveUp>((resolve) => (reportGaveUp = resolve));
+  const { promise: gaveUpOnce, resolve: reportGaveUp } = deferred<GaveUp>();
   opened.push(() => deleteUnder(prefix));
   const hooks = await Webhooks.open({
     url: redisUrl(),
@@ -107,8 +107,7 @@ describe('webhook deliveries', () => {
   it('are signed, retried after a 500 with the same delivery id, and carry the resource plus its type; each attempt’s outcome is reported', async () => {
     const rx = await receiver([500, 200]);
     const outcomes: string[] = [];
-    let onDelivered: () => void = () => undefined;
-    const delivered = new Promise<void>((resolve) => (onDelivered = resolve));
+    const { promise: delivered, resolve: onDelivered } = deferred();
     const onAttempt = (type: string, outcome: string): void => {
       outcomes.push(`${type} ${outcome}`);
       if (outcome === 'delivered') onDelivered();
@@ -234,8 +233,7 @@ describe('webhook deliveries', () => {
   });
   it('gives up on an attempt the receiver does not answer in time (10 s by default) and tries again', async () => {
     const arrived: string[] = [];
-    let secondArrived: () => void = () => undefined;
-    const second = new Promise<void>((resolve) => (secondArrived = resolve));
+    const { promise: second, resolve: secondArrived } = deferred();
     // The first request is never answered; the second gets 200.
     const server = createServer((req, res) => {
       arrived.push(String(req.headers['x-elicit-relay-delivery']));

@@ -17,6 +17,7 @@ import { startOAuthServer, type OAuthServer } from '../../../src/sandbox/oauth/i
 import { startProtectedServer, type ProtectedServer } from '../../fixtures/protected-server.js';
 import { deleteUnder } from '../../support/redis-cleanup.js';
 import { redisUrl, uniquePrefix } from '../../setup/context.js';
+import { deferred } from '../../support/deferred.js';
 
 const REDIRECT = 'https://bot.example.com/oauth/mcp/callback';
 const SERVER = 'tracker';
@@ -59,8 +60,7 @@ function vaultAuth(target = (): ProtectedServer => server): McpAuth & { callback
       storage: vault.storage(SERVER, person),
       state: () => vault.issueState({ server: SERVER, person }),
       onRedirect: (url) => {
-        let resolve = (): void => undefined;
-        const done = new Promise<void>((r) => (resolve = r));
+        const { promise: done, resolve } = deferred();
         waiting.set(person.userId, { done, resolve });
         prompts.set(person.userId, [...(prompts.get(person.userId) ?? []), url]);
         prompted.get(person.userId)?.();
