@@ -5,13 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisConnections, endClient, serving, type RedisClient } from '../../src/redis/index.js';
 import { loadRedisConfig } from '../support/config.js';
 import { GRACE_MS } from './support/failover.js';
-import {
-  cli,
-  startCluster,
-  startSentinelGroup,
-  type ClusterTopology,
-  type SentinelTopology,
-} from './support/servers.js';
+import { startSentinelGroup, type SentinelTopology } from './support/sentinel-group.js';
+import { cli, startCluster, type ClusterTopology } from './support/servers.js';
 import { until } from '../support/until.js';
 
 async function probeOf(env: Record<string, string>): Promise<RedisClient> {
@@ -23,7 +18,12 @@ describe('readiness on a failing-over topology', () => {
   let group: SentinelTopology;
   const clients: RedisClient[] = [];
   beforeAll(async () => {
-    [cluster, group] = await Promise.all([startCluster(), startSentinelGroup()]);
+    // Both start at once; when one fails, the one that started is kept for afterAll to stop.
+    const [clusterStart, groupStart] = await Promise.allSettled([startCluster(), startSentinelGroup()]);
+    if (clusterStart.status === 'fulfilled') cluster = clusterStart.value;
+    if (groupStart.status === 'fulfilled') group = groupStart.value;
+    if (clusterStart.status === 'rejected') throw clusterStart.reason;
+    if (groupStart.status === 'rejected') throw groupStart.reason;
   }, 60_000);
   afterAll(async () => {
     await Promise.all(clients.map((c) => endClient(c, false)));

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRACE_MS, failover } from './support/failover.js';
 import { describeCoreFlows } from './support/flows.js';
-import { replicated, startSentinelGroup, type SentinelTopology } from './support/servers.js';
+import { startSentinelGroup, type SentinelTopology } from './support/sentinel-group.js';
+import { replicated } from './support/servers.js';
 import { until } from '../support/until.js';
 
 // One Sentinel group serves the whole file (started once): the core flows run first under their own prefix,

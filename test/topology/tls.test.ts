@@ -6,12 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Harness } from '../system/harness.js';
 import { accept, decline, describeHolderKilled, startOn, timeout } from './support/flows.js';
-import {
-  startCluster,
-  startSentinelGroup,
-  type ClusterTopology,
-  type SentinelTopology,
-} from './support/servers.js';
+import { startSentinelGroup, type SentinelTopology } from './support/sentinel-group.js';
+import { startCluster, type ClusterTopology } from './support/servers.js';
 import {
   makeCerts,
   secureAccess,

@@ -1,9 +1,9 @@
 // Private Redis topologies for the topology tests, started from the machine's redis-server on free ports in
-// temp dirs and deleted afterwards: a Cluster of 3 masters with a replica each, a Sentinel group (1 master,
-// 1 replica, 3 sentinels) and a TLS Redis with a CA made at test time. Readiness is awaited from each
+// temp dirs and deleted afterwards: a Cluster of 3 masters with a replica each (a Sentinel group:
+// sentinel-group.ts; a TLS Redis with a CA made at test time: tls.ts). Readiness is awaited from each
 // server's log line or by polling its state with a deadline, never by sleeping a fixed time.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -22,7 +22,7 @@ export interface Server {
 }
 
 /** The durability every topology here runs with: what the README's "lost last second" note is about. */
-const DURABLE = [
+export const DURABLE = [
   '--appendonly',
   'yes',
   '--appendfsync',
@@ -102,7 +102,7 @@ export interface Access {
   env: Record<string, string>;
 }
 
-const PLAIN: Access = { serverArgs: [], portFlag: '--port', cliArgs: [], env: {} };
+export const PLAIN: Access = { serverArgs: [], portFlag: '--port', cliArgs: [], env: {} };
 
 /**
  * Resolves once a replica of the master at `port` has every write it acknowledged (WAIT 1); throws when none
@@ -177,7 +177,7 @@ export async function startCluster(access: Access = PLAIN): Promise<ClusterTopol
  * Runs every start at once and returns the servers, or, when one fails, stops those that started (`stop`) and
  * throws its error: a failed start-up leaves no redis-server behind.
  */
-async function startAll(
+export async function startAll(
   starts: (() => Promise<Server>)[],
   stop: (started: Server[]) => Promise<void>,
 ): Promise<Server[]> {
@@ -231,98 +231,4 @@ function findSlotOwner(nodesText: string, slot: number): number | undefined {
     if (serves) return Number(/:(\d+)@/.exec(address)?.[1]);
   }
   return undefined;
-}
-
-export interface SentinelTopology extends Topology {
-  master: Server;
-  replica: Server;
-  sentinels: Server[];
-  /** The address the sentinels give for the master now, e.g. `127.0.0.1:6380`. */
-  masterAddress(): Promise<string>;
-}
-
-export const SENTINEL_MASTER = 'relay-master';
-
-/** How the sentinels of a secured group are served and reached (see Access); plain when left out. */
-export interface SentinelAccess {
-  serverArgs: string[];
-  /** Added to each sentinel's configuration (`sentinel auth-user ...`). */
-  configLines: string[];
-  cliArgs: string[];
-  env: Record<string, string>;
-}
-
-const PLAIN_SENTINELS: SentinelAccess = { serverArgs: [], configLines: [], cliArgs: [], env: {} };
-
-export async function startSentinelGroup(
-  access: Access = PLAIN,
-  sentinelAccess: SentinelAccess = PLAIN_SENTINELS,
-): Promise<SentinelTopology> {
-  const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-sentinel-'));
-  const serve = (args: string[], ready: RegExp): Promise<Server> =>
-    startServer(dir, [...DURABLE, ...access.serverArgs, ...args], ready, undefined, access.portFlag);
-  const master = await serve(['--appenddirname', 'aof-master'], /Ready to accept/);
-  const replicaOf = ['--replicaof', '127.0.0.1', String(master.port)];
-  const replica = await serve(
-    ['--appenddirname', 'aof-replica', ...replicaOf],
-    /MASTER <-> REPLICA sync: Finished with success/,
-  );
-  const sentinels = await startSentinels(dir, master.port, access.portFlag, sentinelAccess);
-  const cli = cliWith(sentinelAccess.cliArgs);
-  const masterAddress = async (): Promise<string> => {
-    const [first] = sentinels.filter((s) => s.alive);
-    if (!first) throw new Error('no sentinel alive');
-    const [host, port] = (await cli(first.port, 'SENTINEL', 'get-master-addr-by-name', SENTINEL_MASTER))
-      .trim()
-      .split('\n');
-    return `${host ?? ''}:${port ?? ''}`;
-  };
-  // Every sentinel has found the replica and the others, so a failover can reach its quorum.
-  await until('every sentinel knows the replica and the two other sentinels', 20_000, async () => {
-    const views = await Promise.all(sentinels.map((s) => cli(s.port, 'SENTINEL', 'master', SENTINEL_MASTER)));
-    return views.every((v) => /num-slaves\n1\n/.test(v) && /num-other-sentinels\n2\n/.test(v));
-  });
-  return {
-    master,
-    replica,
-    sentinels,
-    masterAddress,
-    env: {
-      REDIS_SENTINELS: sentinels.map((s) => `127.0.0.1:${s.port}`).join(','),
-      REDIS_SENTINEL_MASTER: SENTINEL_MASTER,
-      ...access.env,
-      ...sentinelAccess.env,
-    },
-    stop: async () => {
-      await Promise.all([master, replica, ...sentinels].map((s) => s.kill()));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Three sentinels watching the master at `masterPort` as SENTINEL_MASTER (quorum 2, down after 1 s). */
-function startSentinels(
-  dir: string,
-  masterPort: number,
-  portFlag: string,
-  access: SentinelAccess,
-): Promise<Server[]> {
-  return Promise.all(
-    [0, 1, 2].map(async (i) => {
-      const config = join(dir, `sentinel-${i}.conf`);
-      writeFileSync(
-        config,
-        [
-          `sentinel monitor ${SENTINEL_MASTER} 127.0.0.1 ${masterPort} 2`,
-          `sentinel down-after-milliseconds ${SENTINEL_MASTER} 1000`,
-          `sentinel failover-timeout ${SENTINEL_MASTER} 5000`,
-          `sentinel parallel-syncs ${SENTINEL_MASTER} 1`,
-          ...access.configLines,
-          '',
-        ].join('\n'),
-      );
-      const args = [config, '--sentinel', ...access.serverArgs];
-      return startServer(dir, args, /\+monitor master/, undefined, portFlag);
-    }),
-  );
 }

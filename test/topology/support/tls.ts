@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { SENTINEL_MASTER, startServer, type Access, type SentinelAccess, type Server } from './servers.js';
+import { SENTINEL_MASTER, type SentinelAccess } from './sentinel-group.js';
+import { startServer, type Access, type Server } from './servers.js';
 
 const run = promisify(execFile);
 
