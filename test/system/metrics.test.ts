@@ -54,6 +54,9 @@ const idOnCard = (h: Harness, card: { channel: string; ts: string }): string =>
 describe('GET /metrics after a full flow', () => {
   let h: Harness;
   const questionIds: string[] = [];
+  /** Epoch ms: before the quick server's question was asked, and once its end (cancel) reached the person. */
+  let quickAskedAt = 0;
+  let quickEndSeenAt = 0;
   beforeAll(async () => {
     h = await startHarness({
       moreFixtures: { quick: { timeout: '2s' } },
@@ -70,9 +73,11 @@ describe('GET /metrics after a full flow', () => {
     expect(await h.toolResult('U1')).toEqual({ action: 'accept', content: { name: 'Ada' } });
     await cardUpdated(h, answered);
     // Timed out: nobody answers the quick server's question within its 2 s.
+    quickAskedAt = Date.now();
     const expired = await h.run('U2', 'ask', { message: 'Too late?', schema: SCHEMA }, 'quick');
     questionIds.push(idOnCard(h, expired));
     expect(await h.toolResult('U2')).toEqual({ action: 'cancel' });
+    quickEndSeenAt = Date.now();
     await cardUpdated(h, expired);
     // Asked through the API, then withdrawn; an unknown id is 404.
     const asked = await api(h, 'POST', '/questions', {
@@ -114,9 +119,11 @@ describe('GET /metrics after a full flow', () => {
       valueOf(samples, 'elicit_relay_question_answer_seconds_count', { server: 'quick' }),
     ).toBeUndefined();
     expect(valueOf(samples, 'elicit_relay_timeout_lateness_seconds_count', { server: 'quick' })).toBe(1);
+    // In seconds, and no later than the test saw the end: its deadline was 2 s after it was asked at the
+    // earliest. How late timeouts are is measured by `npm run bench`, not here.
     const late = valueOf(samples, 'elicit_relay_timeout_lateness_seconds_sum', { server: 'quick' });
     expect(late).toBeGreaterThanOrEqual(0);
-    expect(late).toBeLessThan(1);
+    expect(late).toBeLessThanOrEqual((quickEndSeenAt - quickAskedAt - 2_000) / 1000);
   });
 
   it('counts Slack Web API calls by method and error, the rate-limited one included', async () => {
