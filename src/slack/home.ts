@@ -4,7 +4,6 @@
 // replica through the outbox) and coalesced per person: a publish waiting for its slot renders the latest state
 // when the slot comes, so a burst of changes for one person makes at most two publishes, the last one current.
 // A stopping replica does not wait for those slots: close() skips the refreshes still waiting (see close).
-import { setTimeout as delay } from 'node:timers/promises';
 import { webApi } from '@slack/bolt';
 import { HOME_RECENT_MAX, homeView, type HomeConnection } from '../../blocks/index.js';
 import { namedAnswerers, type Question } from '../relay/types.js';
@@ -14,6 +13,7 @@ import type { SlackClients } from './workspaces.js';
 import type { Connections } from '../mcp/index.js';
 import type { QuestionObserver } from './surface.js';
 import { isWebApiCallError } from './outbox/slack-calls.js';
+import { StoppableWaits, WaitStoppedError } from './stoppable-waits.js';
 
 export interface HomeDeps {
   /** Web API clients by workspace, for calls made outside a Bolt listener. */
@@ -47,8 +47,8 @@ export class HomeTab implements QuestionObserver {
   private readonly refreshing = new Map<string, Refresh>();
   /** Refreshes started by question events, awaited by close(). */
   private readonly background = new Set<Promise<void>>();
-  /** Aborted by close(): refreshes waiting for a slot (or a Retry-After) give up instead of publishing. */
-  private readonly stopping = new AbortController();
+  /** Stopped by close(): refreshes waiting for a slot (or a Retry-After) give up instead of publishing. */
+  private readonly waits = new StoppableWaits();
   /** Refreshes close() skipped, for its log line. */
   private skipped = 0;
 
@@ -95,7 +95,7 @@ export class HomeTab implements QuestionObserver {
           entry.again = false;
           const retryAfterMs = await this.publishUnlessRatelimited(userId, teamId, refused++);
           if (retryAfterMs !== undefined) {
-            await delay(retryAfterMs, undefined, { signal: this.stopping.signal });
+            await this.waits.wait(retryAfterMs);
             entry.again = true;
           }
         } while (entry.again);
@@ -109,7 +109,7 @@ export class HomeTab implements QuestionObserver {
 
   private async waitForSlot(teamId?: string): Promise<void> {
     const waitMs = this.deps.slot ? await this.deps.slot(teamId) : 0;
-    if (waitMs > 0) await delay(waitMs, undefined, { signal: this.stopping.signal });
+    if (waitMs > 0) await this.waits.wait(waitMs);
   }
 
   /** Publishes; a 429 (another app's use, or a slot missed) gives its Retry-After in ms while retries remain. */
@@ -165,7 +165,7 @@ export class HomeTab implements QuestionObserver {
    * updates are, would only publish sooner a tab that nobody may be looking at.
    */
   async close(): Promise<void> {
-    this.stopping.abort();
+    this.waits.stop();
     await Promise.all([...this.background]);
     if (this.skipped > 0) {
       this.deps.logger.info({ skipped: this.skipped }, 'App Home refreshes skipped at stop');
@@ -176,7 +176,7 @@ export class HomeTab implements QuestionObserver {
   // right again on the next event or when the person opens it.
   private inBackground(question: Question, work: () => Promise<void>): void {
     const done = work().catch((err: unknown) => {
-      if (this.stopping.signal.aborted && err instanceof Error && err.name === 'AbortError') {
+      if (err instanceof WaitStoppedError) {
         this.skipped += 1;
         return;
       }

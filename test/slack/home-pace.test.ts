@@ -2,7 +2,7 @@
 // it (rateLimits: true): 24 people's Home tabs refreshed at once (past the tier's burst of 20) and a run of
 // changes for one person all land with no publish refused; the one person's changes are coalesced into a
 // bounded number of publishes, the last showing the final state. Counts and contents only: no assertion on time.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HomeTab } from '../../src/slack/home.js';
 import { Outbox } from '../../src/slack/outbox/index.js';
 import type { AnswerRecord } from '../../src/slack/state/index.js';
@@ -91,23 +91,32 @@ describe('App Home publishes under views.publish’s limit', () => {
   });
 });
 
+/**
+ * A Home tab whose every views.publish slot is ten minutes away (the workspace's budget is spent): `recorded`
+ * and `infos` collect the answers recorded and the info lines; `onSlot` is told of each slot reserved.
+ */
+function homeWithSpentBudget(recorded: string[], infos: object[], onSlot = (): void => undefined): HomeTab {
+  return new HomeTab({
+    clients: singleWorkspace(standinClient(standin, BOT_TOKEN)),
+    pendingFor: () => Promise.resolve([]),
+    history: {
+      recordAnswer: (userId, record) => Promise.resolve(void recorded.push(`${userId} ${record.questionId}`)),
+      recentAnswers: () => Promise.resolve([]),
+    },
+    locales: { of: () => Promise.resolve('en') },
+    logger: { error: (obj) => errors.push(obj), info: (obj) => infos.push(obj) },
+    slot: () => {
+      onSlot();
+      return Promise.resolve(10 * 60_000);
+    },
+  });
+}
+
 describe('App Home refreshes at a stop', () => {
   it('are skipped while waiting for their slot, the answer recorded: close() does not wait the pace out', async () => {
     const recorded: string[] = [];
     const infos: object[] = [];
-    const stopping = new HomeTab({
-      clients: singleWorkspace(standinClient(standin, BOT_TOKEN)),
-      pendingFor: () => Promise.resolve([]),
-      history: {
-        recordAnswer: (userId, record) =>
-          Promise.resolve(void recorded.push(`${userId} ${record.questionId}`)),
-        recentAnswers: () => Promise.resolve([]),
-      },
-      locales: { of: () => Promise.resolve('en') },
-      logger: { error: (obj) => errors.push(obj), info: (obj) => infos.push(obj) },
-      // Every slot is ten minutes away: the workspace's views.publish budget is spent.
-      slot: () => Promise.resolve(10 * 60_000),
-    });
+    const stopping = homeWithSpentBudget(recorded, infos);
     stopping.ended(
       question({
         id: 'q-stop',
@@ -122,5 +131,32 @@ describe('App Home refreshes at a stop', () => {
     expect(publishes()).toEqual([]);
     expect(errors).toEqual([]);
     expect(infos).toEqual([{ skipped: 1 }]);
+  });
+
+  it('of 20 people waiting for their slots at once raise no MaxListenersExceededWarning, and are all skipped', async () => {
+    const recorded: string[] = [];
+    const infos: object[] = [];
+    let slots = 0;
+    const stopping = homeWithSpentBudget(recorded, infos, () => void (slots += 1));
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): number => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const people = Array.from({ length: 20 }, (_, i) => `UW${i}`);
+      for (const userId of people) {
+        stopping.ended(question({ id: `q-${userId}`, userId, state: 'cancelled', reason: 'call_ended' }));
+      }
+      await vi.waitFor(() => expect(slots).toBe(20));
+      // Each refresh now waits for its slot (its wait begins in the microtasks after the slot is reserved).
+      await new Promise((resolve) => setImmediate(resolve));
+      await stopping.close();
+      // process.emitWarning delivers on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+    expect(infos).toEqual([{ skipped: 20 }]);
+    expect(errors).toEqual([]);
   });
 });
