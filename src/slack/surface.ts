@@ -4,15 +4,21 @@
 // propagate, never swallowed: the relay ends a question whose card cannot be posted.
 import { reminderMessage, type SlackMessage } from '../../blocks/index.js';
 import { systemClock, type Clock } from '../clock.js';
-import { RelayError } from '../relay/errors.js';
+import { RelayError, relayErrorCode } from '../relay/errors.js';
 import type { CardChange, PostedCards, Surface } from '../relay/relay.js';
 import { cardsOf, type CardRef, type Place, type Question } from '../relay/types.js';
-import type { Outbox, OutboxJob } from './outbox/index.js';
+import type { Outbox, OutboxJob, OutboxResult } from './outbox/index.js';
 import { placeOfQuestion, type Audience } from './audience.js';
 import { CardContent } from './card-content.js';
 import type { Locales } from './locales.js';
 import { SharedLookup } from './shared-lookup.js';
 import type { SlackClients } from './workspaces.js';
+
+/** How long a card update is queued again while Redis is unavailable, in ms (a minute: an outage, not a blip). */
+const UPDATE_AGAIN_WITHIN_MS = 60_000;
+/** The waits between those tries, in ms: doubling from 100 to 2,000 (the Redis reconnect back-off's cap). */
+const UPDATE_AGAIN_FIRST_MS = 100;
+const UPDATE_AGAIN_MAX_MS = 2_000;
 
 /** The outbox job field that picks the question's workspace client. */
 const workspaceOf = (question: Question): { teamId?: string } =>
@@ -40,8 +46,8 @@ export class SlackSurface implements Surface {
     private readonly outbox: Outbox,
     /** Where each server's questions go and who may answer them. */
     readonly audience: Audience,
-    /** When a card says a question ended. Default the system clock. */
-    clock: Pick<Clock, 'now'> = systemClock,
+    /** When a card says a question ended, and the waits before queueing a card update again. Default the system clock. */
+    private readonly clock: Pick<Clock, 'now' | 'schedule'> = systemClock,
   ) {
     this.content = new CardContent(locales, audience, clock);
   }
@@ -158,12 +164,32 @@ export class SlackSurface implements Surface {
     await allOrFirstFailure(
       updates.map(async (update) => {
         // Handed off, an update paced to a later slot is left queued (undefined): another replica makes it.
-        const updated = await (handOff ? this.outbox.sendOrLeave(update) : this.outbox.send(update));
+        const updated = await (handOff ? this.outbox.sendOrLeave(update) : this.sendWhenRedisBack(update));
         if (updated?.ok === false) {
           throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
         }
       }),
     );
+  }
+
+  /**
+   * Queues a card update, again while Redis is unavailable (waiting 100 ms doubling to 2 s, for up to
+   * UPDATE_AGAIN_WITHIN_MS): the end is stored and relayed by now, and the outbox's connection may come back
+   * after the store's did (answer-outage: a Send that won right after Redis restarted found the outbox still
+   * reconnecting, and the card kept showing the question open). The key makes each try the same job. A stop's
+   * updates are handed off instead (sendOrLeave) and never wait here.
+   */
+  private async sendWhenRedisBack(update: OutboxJob): Promise<OutboxResult> {
+    const giveUpAt = this.clock.now() + UPDATE_AGAIN_WITHIN_MS;
+    for (let waitMs = UPDATE_AGAIN_FIRST_MS; ; waitMs = Math.min(waitMs * 2, UPDATE_AGAIN_MAX_MS)) {
+      try {
+        return await this.outbox.send(update);
+      } catch (error) {
+        if (relayErrorCode(error) !== 'redis_unavailable' || this.clock.now() + waitMs >= giveUpAt)
+          throw error;
+        await new Promise<void>((resolve) => this.clock.schedule(resolve, waitMs));
+      }
+    }
   }
 
   /** `at` (epoch ms) tells one reminder of a question from another. */
