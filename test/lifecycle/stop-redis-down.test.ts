@@ -26,6 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => redis.stop());
 
+// 60 s per test: the harness may take up to 30 s for a first card under CI's load (harness.ts), and the stop
+// gives the card post in flight its 10 s (CARD_POSTS_WITHIN_MS), as answer-outage's tests are given.
 describe('stopping while Redis is down', () => {
   it('stops with Redis killed and not back, and leaves the pending question in Redis for a survivor', async () => {
     const h = await startHarness({ redisUrl: redis.url });
@@ -47,5 +49,5 @@ describe('stopping while Redis is down', () => {
     } finally {
       records.close();
     }
-  });
+  }, 60_000);
 });
