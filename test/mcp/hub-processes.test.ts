@@ -5,7 +5,8 @@ import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpHub } from '../../src/mcp/hub.js';
 import type { McpLogger, McpServerSpec } from '../../src/mcp/types.js';
-import { askArgs, fixturePath, recordingSink, repoRoot } from './support.js';
+import { fixtureCommand } from '../setup/compiled.js';
+import { askArgs, recordingSink, repoRoot } from './support.js';
 import { deferred } from '../support/deferred.js';
 
 const accept = recordingSink(() => ({ action: 'accept', content: { name: 'Ada' } }));
@@ -15,8 +16,7 @@ const stdioSpec = (env: Record<string, string> = {}): McpServerSpec => ({
   name: 'stdio-fixture',
   transport: {
     kind: 'stdio',
-    command: process.execPath,
-    args: ['--import', 'tsx', fixturePath],
+    ...fixtureCommand(),
     env,
     cwd: repoRoot,
   },
@@ -114,7 +114,8 @@ describe('McpHub over Streamable HTTP (fixture as a child process)', () => {
   let url: string;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', fixturePath, '--http', '0'], {
+    const fixture = fixtureCommand();
+    child = spawn(fixture.command, [...fixture.args, '--http', '0'], {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'inherit'],
     });

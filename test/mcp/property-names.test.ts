@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpHub } from '../../src/mcp/hub.js';
 import type { McpServerSpec } from '../../src/mcp/types.js';
 import type { Outcome } from '../../src/relay/types.js';
-import { askArgs, fixturePath, inMemoryConnect, inMemorySpec, recordingSink, repoRoot } from './support.js';
+import { fixtureCommand } from '../setup/compiled.js';
+import { askArgs, inMemoryConnect, inMemorySpec, recordingSink, repoRoot } from './support.js';
 
 const NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', ''];
 const SCHEMA = {
@@ -22,8 +23,7 @@ const stdioSpec: McpServerSpec = {
   name: 'fixture',
   transport: {
     kind: 'stdio',
-    command: process.execPath,
-    args: ['--import', 'tsx', fixturePath],
+    ...fixtureCommand(),
     env: {},
     cwd: repoRoot,
   },

@@ -7,10 +7,12 @@ import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpHub } from '../../src/mcp/hub.js';
 import type { ElicitationContext } from '../../src/mcp/types.js';
-import { askArgs, fixturePath, repoRoot, statusWatch } from './support.js';
+import { fixtureCommand } from '../setup/compiled.js';
+import { askArgs, repoRoot, statusWatch } from './support.js';
 
 async function serveFixture(port: number): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fixturePath, '--http', String(port)], {
+  const fixture = fixtureCommand();
+  const child = spawn(fixture.command, [...fixture.args, '--http', String(port)], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -16,7 +16,6 @@ import type {
 import { createElicitServer } from '../fixtures/elicit-server.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-export const fixturePath = fileURLToPath(new URL('../fixtures/elicit-server.ts', import.meta.url));
 
 export const FLAT_SCHEMA = {
   type: 'object',
