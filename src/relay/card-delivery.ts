@@ -5,6 +5,7 @@ import { settleWithin } from '../settle.js';
 import { relayErrorCode } from './errors.js';
 import type { PostedCards, RelayClock, RelayLogger, RelayStore, Surface } from './ports.js';
 import type { UrlQuestions } from './url-questions.js';
+import { againWhileUnavailable } from './while-unavailable.js';
 import type { CardRef, Question, QuestionState } from './types.js';
 
 export interface CardDeliveryOptions {
@@ -17,9 +18,6 @@ export interface CardDeliveryOptions {
   endUndelivered: (id: string) => Promise<unknown>;
 }
 
-/** Waits before attaching posted cards again while Redis is unavailable, in ms: doubling from 100 to 2,000. */
-const ATTACH_RETRY_FIRST_MS = 100;
-const ATTACH_RETRY_MAX_MS = 2_000;
 /**
  * Longest a stopping replica waits for its card posts in flight, in ms. A post waits for the outbox's answer,
  * which never comes while Redis is down (the stop then waited until the question's deadline, minutes); one not
@@ -73,24 +71,17 @@ export class CardDelivery {
    * out and the question is stored, so a Redis blip here must not fail the asker's request while the person
    * can still answer (answer-outage: a kill right after the post failed the elicitation with -32603).
    */
-  private async attach(
-    question: Question,
-    cards: [CardRef, ...CardRef[]],
-  ): Promise<QuestionState | 'missing'> {
-    for (let waitMs = ATTACH_RETRY_FIRST_MS; ; waitMs = Math.min(waitMs * 2, ATTACH_RETRY_MAX_MS)) {
-      try {
-        return await this.options.store.attachCards(question.id, cards);
-      } catch (error) {
-        const retry = relayErrorCode(error) === 'redis_unavailable';
-        const late = this.options.clock.now() + waitMs >= question.deadline;
-        if (!retry || late || this.stopping) throw error;
+  private attach(question: Question, cards: [CardRef, ...CardRef[]]): Promise<QuestionState | 'missing'> {
+    return againWhileUnavailable(() => this.options.store.attachCards(question.id, cards), {
+      clock: this.options.clock,
+      until: question.deadline,
+      stopped: () => this.stopping,
+      onRetry: (error) =>
         this.options.logger.warn(
           { questionId: question.id, err: error },
           'attaching cards again, Redis unavailable',
-        );
-        await new Promise<void>((resolve) => this.options.clock.schedule(resolve, waitMs));
-      }
-    }
+        ),
+    });
   }
 
   /**

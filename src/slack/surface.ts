@@ -4,7 +4,8 @@
 // propagate, never swallowed: the relay ends a question whose card cannot be posted.
 import { reminderMessage, type SlackMessage } from '../../blocks/index.js';
 import { systemClock, type Clock } from '../clock.js';
-import { RelayError, relayErrorCode } from '../relay/errors.js';
+import { RelayError } from '../relay/errors.js';
+import { againWhileUnavailable } from '../relay/while-unavailable.js';
 import type { CardChange, PostedCards, Surface } from '../relay/relay.js';
 import { cardsOf, type CardRef, type Place, type Question } from '../relay/types.js';
 import type { Outbox, OutboxJob, OutboxResult } from './outbox/index.js';
@@ -16,9 +17,6 @@ import type { SlackClients } from './workspaces.js';
 
 /** How long a card update is queued again while Redis is unavailable, in ms (a minute: an outage, not a blip). */
 const UPDATE_AGAIN_WITHIN_MS = 60_000;
-/** The waits between those tries, in ms: doubling from 100 to 2,000 (the Redis reconnect back-off's cap). */
-const UPDATE_AGAIN_FIRST_MS = 100;
-const UPDATE_AGAIN_MAX_MS = 2_000;
 
 /** The outbox job field that picks the question's workspace client. */
 const workspaceOf = (question: Question): { teamId?: string } =>
@@ -179,17 +177,9 @@ export class SlackSurface implements Surface {
    * reconnecting, and the card kept showing the question open). The key makes each try the same job. A stop's
    * updates are handed off instead (sendOrLeave) and never wait here.
    */
-  private async sendWhenRedisBack(update: OutboxJob): Promise<OutboxResult> {
-    const giveUpAt = this.clock.now() + UPDATE_AGAIN_WITHIN_MS;
-    for (let waitMs = UPDATE_AGAIN_FIRST_MS; ; waitMs = Math.min(waitMs * 2, UPDATE_AGAIN_MAX_MS)) {
-      try {
-        return await this.outbox.send(update);
-      } catch (error) {
-        if (relayErrorCode(error) !== 'redis_unavailable' || this.clock.now() + waitMs >= giveUpAt)
-          throw error;
-        await new Promise<void>((resolve) => this.clock.schedule(resolve, waitMs));
-      }
-    }
+  private sendWhenRedisBack(update: OutboxJob): Promise<OutboxResult> {
+    const until = this.clock.now() + UPDATE_AGAIN_WITHIN_MS;
+    return againWhileUnavailable(() => this.outbox.send(update), { clock: this.clock, until });
   }
 
   /** `at` (epoch ms) tells one reminder of a question from another. */
