@@ -1,5 +1,6 @@
-// Posting a question's cards and showing its end on them. A question whose cards could not all be posted ends
-// at once ('delivery_failed') rather than time out unseen; one that ended before its cards were attached (a click
+// Posting a question's cards and showing its end on them. A question whose cards could not all be posted (Slack
+// refused one) ends at once ('delivery_failed') rather than time out unseen; a post refused while Redis is
+// unavailable is queued again by the surface meanwhile. One that ended before its cards were attached (a click
 // can beat attachCards by milliseconds) had a winner that saw no card, so its poster shows the end.
 import { settleWithin } from '../settle.js';
 import { relayErrorCode } from './errors.js';
@@ -85,8 +86,8 @@ export class CardDelivery {
   }
 
   /**
-   * Posts a detached question's cards in the background; resolves once the posts are queued (durable), or the
-   * delivery is over (failed and the question ended).
+   * Posts a detached question's cards in the background; resolves once the posts are queued (durable; while
+   * Redis is unavailable, once it is back), or the delivery is over (failed and the question ended).
    */
   async deliverDetached(question: Question): Promise<void> {
     let queued = (): void => undefined;
@@ -129,10 +130,22 @@ export class CardDelivery {
     await this.options.endUndelivered(id);
   }
 
-  /** The surface's posts; a surface that rejects all the same posted nothing. */
+  /**
+   * The surface's posts, each queued again while Redis is unavailable until the question's deadline or the stop
+   * (right after a Redis restart the store may be back, the question stored, while the outbox still reconnects);
+   * a surface that rejects all the same posted nothing.
+   */
   private async postCards(question: Question, queued?: () => void): Promise<PostedCards> {
     try {
-      return await this.options.surface.postQuestion(question, queued);
+      return await this.options.surface.postQuestion(question, {
+        queued,
+        stopped: () => this.stopping,
+        onRetry: (error) =>
+          this.options.logger.warn(
+            { questionId: question.id, err: error },
+            'posting cards again, Redis unavailable',
+          ),
+      });
     } catch (failure) {
       return { cards: [], failure };
     }

@@ -64,13 +64,24 @@ export interface PostedCards {
   failure?: unknown;
 }
 
+/** How the poster of a question's cards follows their posts (CardDelivery). */
+export interface Posting {
+  /** Called once every post is durable (any replica would make them if this one died). */
+  queued?: () => void;
+  /** True once the replica stops: a post refused while Redis is unavailable is not queued again. */
+  stopped?: () => boolean;
+  /** Hears each post refused while Redis is unavailable, before it is queued again. */
+  onRetry?: (error: unknown) => void;
+}
+
 /** Where people see questions (implemented by src/slack). */
 export interface Surface {
   /**
-   * Posts the question's card in every place it goes; rejects only when it posted none. `queued` is called
-   * once every post is durable (any replica would make them if this one died).
+   * Posts the question's card in every place it goes; rejects only when it posted none. A post refused while
+   * Redis is unavailable (redis_unavailable) is queued again, as the same post, until the question's deadline or
+   * `posting.stopped`; any other failure (Slack refused the post) is final at once.
    */
-  postQuestion(question: Question, queued?: () => void): Promise<PostedCards>;
+  postQuestion(question: Question, posting?: Posting): Promise<PostedCards>;
   /** The one way a posted card changes (every card of the question); a question without one is left alone. */
   updateCard(question: Question, change: CardChange): Promise<void>;
   /** Nudges those who may answer a question that is still pending; `at` (epoch ms) names the reminder. */

@@ -23,6 +23,7 @@ export type {
   CardChange,
   CreateOptions,
   PostedCards,
+  Posting,
   RateLimit,
   RelayClock,
   RelayObserver,

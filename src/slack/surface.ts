@@ -6,7 +6,7 @@ import { reminderMessage, type SlackMessage } from '../../blocks/index.js';
 import { systemClock, type Clock } from '../clock.js';
 import { RelayError } from '../relay/errors.js';
 import { againWhileUnavailable } from '../relay/while-unavailable.js';
-import type { CardChange, PostedCards, Surface } from '../relay/relay.js';
+import type { CardChange, PostedCards, Posting, Surface } from '../relay/relay.js';
 import { cardsOf, type CardRef, type Place, type Question } from '../relay/types.js';
 import type { Outbox, OutboxJob, OutboxResult } from './outbox/index.js';
 import { placeOfQuestion, type Audience } from './audience.js';
@@ -44,7 +44,7 @@ export class SlackSurface implements Surface {
     private readonly outbox: Outbox,
     /** Where each server's questions go and who may answer them. */
     readonly audience: Audience,
-    /** When a card says a question ended, and the waits before queueing a card update again. Default the system clock. */
+    /** When a card says a question ended, and the waits before queueing a card again. Default the system clock. */
     private readonly clock: Pick<Clock, 'now' | 'schedule'> = systemClock,
   ) {
     this.content = new CardContent(locales, audience, clock);
@@ -52,21 +52,22 @@ export class SlackSurface implements Surface {
 
   /**
    * One card in each place the question goes (several multi-person DMs for many people), all at once.
-   * `queued` runs once every post is in the outbox (Redis): from then on any replica's worker makes them.
+   * `posting.queued` runs once every post is in the outbox (Redis): from then on any replica's worker makes
+   * them.
    */
-  async postQuestion(question: Question, queued?: () => void): Promise<PostedCards> {
+  async postQuestion(question: Question, posting: Posting = {}): Promise<PostedCards> {
     const card = await this.content.request(question);
     const replaces = question.url?.replaces;
-    if (replaces !== undefined) return this.replaceCards(question, replaces, card, queued);
+    if (replaces !== undefined) return this.replaceCards(question, replaces, card, posting);
     const place = placeOfQuestion(this.audience.policyOf(question.server), question);
     const thread = 'threadTs' in place && place.threadTs ? { thread_ts: place.threadTs } : {};
     const places = placesOf(place);
-    const oneQueued = countdown(places.length, queued);
+    const queued = countdown(places.length, posting.queued);
     const posts = await Promise.allSettled(
       places.map(async (one, index) => {
         const channel = await this.channelOf(one, question);
         const key = cardKey('card', question.id, index);
-        return this.postCard(question, card, { channel, key, thread }, oneQueued);
+        return this.postCard(question, card, { channel, key, thread }, { ...posting, queued });
       }),
     );
     return this.cardsOut(question, posts);
@@ -80,9 +81,9 @@ export class SlackSurface implements Surface {
     question: Question,
     replaces: CardRef[],
     card: SlackMessage,
-    queued?: () => void,
+    posting: Posting,
   ): Promise<PostedCards> {
-    const oneQueued = countdown(replaces.length, queued);
+    const queued = countdown(replaces.length, posting.queued);
     const updates = await Promise.allSettled(
       replaces.map(async (posted, index): Promise<CardRef> => {
         const update: OutboxJob = {
@@ -93,7 +94,7 @@ export class SlackSurface implements Surface {
           ...workspaceOf(question),
           args: { ts: posted.ts, text: card.text, blocks: card.blocks },
         };
-        const updated = await this.outbox.send(update, oneQueued);
+        const updated = await this.sendCard(question, update, { ...posting, queued });
         if (!updated.ok) throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
         return posted;
       }),
@@ -114,7 +115,7 @@ export class SlackSurface implements Surface {
     question: Question,
     card: SlackMessage,
     to: { channel: string; key: string; thread: { thread_ts?: string } },
-    queued: () => void,
+    posting: Posting,
   ): Promise<CardRef> {
     const post: OutboxJob = {
       method: 'chat.postMessage',
@@ -125,10 +126,25 @@ export class SlackSurface implements Surface {
       // A server-chosen link must never be previewed (fetched) on its behalf.
       args: { text: card.text, blocks: card.blocks, unfurl_links: false, unfurl_media: false, ...to.thread },
     };
-    const posted = await this.outbox.send(post, queued);
+    const posted = await this.sendCard(question, post, posting);
     if (!posted.ok) throw new RelayError('slack_post_failed', `chat.postMessage failed: ${posted.error}`);
     if (!posted.ts) throw new RelayError('slack_bad_response', 'chat.postMessage returned no ts');
     return { channel: posted.channel ?? to.channel, ts: posted.ts };
+  }
+
+  /**
+   * Queues one of a question's cards (a post, or a round's card taken over) and waits for Slack's answer, again
+   * while Redis is unavailable until the question's deadline or `posting.stopped`. The card's key makes every try
+   * the same outbox job: a try whose job reached Redis before its answer was lost is not queued twice, and the
+   * one call's result is read back (Outbox.send).
+   */
+  private sendCard(question: Question, job: OutboxJob, posting: Posting): Promise<OutboxResult> {
+    return againWhileUnavailable(() => this.outbox.send(job, posting.queued), {
+      clock: this.clock,
+      until: question.deadline,
+      stopped: posting.stopped,
+      onRetry: posting.onRetry,
+    });
   }
 
   observe(observer: QuestionObserver): void {

@@ -2,7 +2,7 @@
 // once its card's post is durable, so a replica killed after the API's 201 leaves the post to another.
 import { describe, expect, it } from 'vitest';
 import { RelayError } from '../../src/relay/errors.js';
-import { type DetachedAsk, type Surface } from '../../src/relay/relay.js';
+import { type DetachedAsk, type Posting, type Surface } from '../../src/relay/relay.js';
 import { relayOver, storesClosedAfterEach } from './support.js';
 import type { Question } from '../../src/relay/types.js';
 import { deferred } from '../support/deferred.js';
@@ -12,11 +12,11 @@ function queueingSurface(options: { failBeforeQueued?: boolean } = {}) {
   const events: string[] = [];
   const { promise: slackAnswered, resolve: answer } = deferred();
   const surface: Surface = {
-    postQuestion: async (_question: Question, queued?: () => void) => {
+    postQuestion: async (_question: Question, posting?: Posting) => {
       await new Promise((resolve) => setImmediate(resolve));
       if (options.failBeforeQueued) throw new RelayError('slack_post_failed', 'channel_not_found');
       events.push('queued');
-      queued?.();
+      posting?.queued?.();
       await slackAnswered;
       events.push('posted');
       return { cards: [{ channel: 'D1', ts: '1.1' }] };
