@@ -1,12 +1,11 @@
 // Plays Slack's side towards the bot: slash commands, interactivity payloads and Events API events in Slack's
 // exact shapes, with trigger_ids and response_urls minted by the stand-in. The payloads are the same whether
-// they travel as signed HTTP requests or as Socket Mode envelopes; the transport decides.
+// they travel as signed HTTP requests or as Socket Mode envelopes; the transport decides. What a person does in
+// an open modal (suggest, submit, close) is played in view-acts.ts.
 import type { Obj } from './blockkit-check.js';
 import { StandinError } from './calls.js';
 import { buttonAction, channelName, eventCallback, findButton } from './payloads.js';
 import type { SlackStandin } from './standin.js';
-import { type FieldAnswer, buildStateValues } from './state-values.js';
-import { findExternalSelect, suggestedOptions } from './suggestions.js';
 import {
   HttpTransport,
   type Delivery,
@@ -14,6 +13,15 @@ import {
   type SendOptions,
   type Transport,
 } from './transports.js';
+import {
+  type Acting,
+  type CloseInput,
+  type SubmitInput,
+  type SuggestInput,
+  closeView,
+  submitView,
+  suggest,
+} from './view-acts.js';
 
 export type { Delivery, Outgoing, SendOptions, Transport } from './transports.js';
 
@@ -48,9 +56,17 @@ export class SlackDriver {
 
   private readonly transport: Transport;
 
+  /** What the modal acts (view-acts.ts) need of this driver. */
+  private readonly acting: Acting;
+
   constructor(private readonly opts: DriverOptions) {
     this.clock = opts.clock ?? Date.now;
     this.transport = opts.transport ?? httpTransport(opts, this.clock);
+    this.acting = {
+      standin: opts.standin,
+      actor: (userId) => this.actor(userId),
+      send: (out) => this.send(out),
+    };
   }
 
   private appId(): string {
@@ -192,68 +208,17 @@ export class SlackDriver {
     });
   }
 
-  private openView(userId: string, viewId: string): Obj {
-    const stored = this.standin.view(viewId);
-    if (!stored?.open) throw new StandinError('view_not_open', `view ${viewId} is not open`);
-    if (stored.userId !== userId)
-      throw new StandinError('view_not_owned', `view ${viewId} belongs to ${stored.userId}`);
-    return stored.view;
-  }
-
   /**
    * The person types `value` into an external select of an open view: Slack's block_suggestion. The options
    * the app answers are checked and kept on the view: a submission may pick only those.
    */
-  async suggest(input: { userId: string; viewId: string; actionId: string; value: string }): Promise<Obj[]> {
-    const view = this.openView(input.userId, input.viewId);
-    const { blockId, element } = findExternalSelect(view, input.actionId);
-    const min = typeof element.min_query_length === 'number' ? element.min_query_length : 3;
-    if ([...input.value].length < min)
-      throw new StandinError('query_too_short', `Slack asks only after ${min} characters`);
-    const delivery = await this.send({
-      payload: {
-        type: 'block_suggestion',
-        ...this.actor(input.userId),
-        container: { type: 'view', view_id: input.viewId },
-        action_id: input.actionId,
-        block_id: blockId,
-        value: input.value,
-        view,
-        enterprise: null,
-        is_enterprise_install: false,
-      },
-    });
-    const options = suggestedOptions(delivery.json);
-    this.standin.keepSuggestions(input.viewId, input.actionId, options);
-    return options;
+  suggest(input: SuggestInput): Promise<Obj[]> {
+    return suggest(this.acting, input);
   }
 
   /** Submits an open modal with the given answers; the stand-in then applies the bot's response_action. */
-  async submitView(input: {
-    userId: string;
-    viewId: string;
-    values: Record<string, FieldAnswer | undefined>;
-  }): Promise<Delivery> {
-    const view = this.openView(input.userId, input.viewId);
-    const values = buildStateValues(view, input.values, this.standin.view(input.viewId)?.suggestions);
-    const delivery = await this.send({
-      payload: {
-        type: 'view_submission',
-        ...this.actor(input.userId),
-        trigger_id: this.standin.issueTriggerId(input.userId),
-        view: { ...view, state: { values } },
-        response_urls: [],
-        is_enterprise_install: false,
-        enterprise: null,
-      },
-    });
-    if (delivery.status === 200) {
-      this.standin.settleSubmission(
-        input.viewId,
-        delivery.body === '' ? undefined : (delivery.json ?? delivery.body),
-      );
-    }
-    return delivery;
+  submitView(input: SubmitInput): Promise<Delivery> {
+    return submitView(this.acting, input);
   }
 
   /**
@@ -262,29 +227,8 @@ export class SlackDriver {
    * then `is_cleared` is true when more than one view was open. Slack notifies only a view with
    * notify_on_close, and the payload carries the view the person was looking at.
    */
-  async closeView(input: { userId: string; viewId: string; clearStack?: boolean }): Promise<Delivery> {
-    const view = this.openView(input.userId, input.viewId);
-    const stack = this.standin.openViews(input.userId);
-    if (stack.at(-1)?.id !== input.viewId)
-      throw new StandinError('view_not_on_top', `view ${input.viewId} is under another view`);
-    if (view.notify_on_close !== true) {
-      throw new StandinError(
-        'notify_on_close_not_set',
-        `view ${input.viewId} has no notify_on_close: Slack sends nothing`,
-      );
-    }
-    const delivery = await this.send({
-      payload: {
-        type: 'view_closed',
-        ...this.actor(input.userId),
-        view,
-        is_cleared: input.clearStack === true && stack.length > 1,
-        is_enterprise_install: false,
-        enterprise: null,
-      },
-    });
-    for (const id of input.clearStack ? stack.map((v) => v.id) : [input.viewId]) this.standin.settleClose(id);
-    return delivery;
+  closeView(input: CloseInput): Promise<Delivery> {
+    return closeView(this.acting, input);
   }
 
   /** Low level: delivers exactly this request (over HTTP: signed, or forged/stale/tampered per `opts`). */

@@ -1,18 +1,17 @@
 // A local Slack Web API stand-in on plain node:http: answers as Slack documents (HTTP 200 + {ok:false,error},
 // 429 + Retry-After when rate limited), enforces Block Kit limits and trigger_id rules, and records every call.
-import type { IncomingMessage, Server } from 'node:http';
+// Each request is answered in routing.ts; this file starts the stand-in and gives tests its state (store.ts).
+import type { Server } from 'node:http';
 import type { Obj } from './blockkit-check.js';
-import { CallLog, StandinError, type RecordedCall } from './calls.js';
-import { type Answer, listen } from './http.js';
-import { CHAT_METHODS, type Handler, fail, messageObject } from './methods-chat.js';
-import { FILE_METHODS, UPLOAD_PATH, type StandinFile, receiveUpload } from './methods-files.js';
-import { MEMBER_METHODS } from './methods-members.js';
-import { VIEW_METHODS } from './methods-views.js';
+import { StandinError, type RecordedCall } from './calls.js';
+import { listen } from './http.js';
+import { messageObject } from './methods-chat.js';
+import type { StandinFile } from './methods-files.js';
 import { OAuthEndpoint, type OAuthApp, type StandinWorkspace } from './oauth.js';
 import { SocketModeEndpoint, SocketTransport } from './socket-mode.js';
 import type { Transport } from './transports.js';
 import { type ResponseTarget, ResponseUrls, applyViewAck } from './responses.js';
-import { RateLimits } from './rate-limits.js';
+import { type FailOptions, type HeldCall, Routing } from './routing.js';
 import {
   type EphemeralMessage,
   type Identity,
@@ -21,6 +20,8 @@ import {
   Store,
   type StandinUser,
 } from './store.js';
+
+export type { FailOptions, HeldCall } from './routing.js';
 
 export interface StandinOptions {
   /** The only bot token accepted (Bearer header or `token` argument). */
@@ -55,18 +56,6 @@ export interface StandinOptions {
    * `ratelimited` with Retry-After. Off by default, so tests that do not study pacing are not slowed by it.
    */
   rateLimits?: boolean;
-}
-
-export interface FailOptions {
-  /** Seconds for the Retry-After header; default 1 when the error is `ratelimited`. */
-  retryAfterSec?: number;
-  /** HTTP status; default 429 for `ratelimited`, else 200 (Slack's errors are HTTP 200). */
-  status?: number;
-}
-
-export interface HeldCall {
-  arrived: Promise<void>;
-  release(): void;
 }
 
 export interface SlackStandin {
@@ -118,24 +107,9 @@ export interface SlackStandin {
   close(): Promise<void>;
 }
 
-const METHODS: Record<string, Handler> = {
-  ...CHAT_METHODS,
-  ...VIEW_METHODS,
-  ...FILE_METHODS,
-  ...MEMBER_METHODS,
-};
-
-interface Injected {
-  error: string;
-  opts: FailOptions;
-}
-
 class Standin implements SlackStandin {
-  readonly log = new CallLog();
-  private readonly failures = new Map<string, Injected[]>();
-  private readonly holds = new Map<string, { arrive: () => void; released: Promise<void> }[]>();
-  private readonly limits: RateLimits | undefined;
-  readonly responses: ResponseUrls;
+  readonly routing: Routing;
+  private readonly responses: ResponseUrls;
   server: Server | undefined;
   origin = '';
   private socket: SocketModeEndpoint | undefined;
@@ -146,7 +120,6 @@ class Standin implements SlackStandin {
     opts: StandinOptions,
   ) {
     this.responses = new ResponseUrls(store);
-    this.limits = opts.rateLimits ? new RateLimits(() => store.now()) : undefined;
     const workspaces = new Map<string, StandinWorkspace>(
       [
         { teamId: store.identity.teamId, teamDomain: store.identity.teamDomain },
@@ -155,13 +128,20 @@ class Standin implements SlackStandin {
     );
     const app = opts.oauth ?? { clientId: '', clientSecret: '' };
     this.oauth = new OAuthEndpoint(app, workspaces, store.identity.appId, () => store.now());
+    this.routing = new Routing({
+      store,
+      responses: this.responses,
+      oauth: this.oauth,
+      socketMode: () => this.socketMode,
+      rateLimits: opts.rateLimits === true,
+    });
   }
 
   get apiUrl(): string {
     return `${this.origin}/api/`;
   }
   get calls(): RecordedCall[] {
-    return this.log.calls;
+    return this.routing.log.calls;
   }
   get identity(): Readonly<Identity> {
     return this.store.identity;
@@ -178,76 +158,6 @@ class Standin implements SlackStandin {
     this.origin = origin;
     this.store.origin = origin;
     this.socket = new SocketModeEndpoint(server, { origin, appId: this.store.identity.appId, appToken });
-  }
-
-  readonly route = async (path: string, args: Obj, req: IncomingMessage, raw: string): Promise<Answer> => {
-    if (path.startsWith(UPLOAD_PATH)) {
-      const { status, text } = await receiveUpload(this.store, path, raw, req.headers['content-type']);
-      this.record('file_upload', { path }, { ok: status === 200 });
-      return { status, body: {}, text };
-    }
-    if (path.startsWith('/response/')) {
-      const answer = this.responses.post(path, args);
-      this.record('response_url', { ...args, response_url: path }, answer.body);
-      return answer;
-    }
-    if (!path.startsWith('/api/')) return { status: 404, body: fail('unknown_method') };
-    const method = path.slice('/api/'.length);
-    const hold = this.holds.get(method)?.shift();
-    if (hold) {
-      hold.arrive();
-      await hold.released;
-    }
-    const { answer, teamId } = this.dispatch(method, args, req.headers.authorization);
-    this.record(method, args, answer.body, teamId);
-    return answer;
-  };
-
-  private record(method: string, args: Obj, body: Obj, teamId?: string): RecordedCall {
-    const error = typeof body.error === 'string' ? { error: body.error } : {};
-    const team = teamId ? { teamId } : {};
-    return this.log.record({ method, args, ok: body.ok === true, ...error, ...team, at: this.store.now() });
-  }
-
-  /** Methods that authenticate with something other than the bot token. */
-  private readonly ownAuth: Record<
-    string,
-    (token: string | undefined, args: Obj, authorization?: string) => Obj
-  > = {
-    'apps.connections.open': (token) => this.socketMode.connectionsOpen(token, this.store.identity.botToken),
-    'oauth.v2.access': (_token, args, authorization) => this.oauth.access(args, authorization),
-  };
-
-  /** The workspace a bot token belongs to: the stand-in's own, or one that installed the app. */
-  private callerOf(token: string): Identity | undefined {
-    return token === this.store.identity.botToken ? this.store.identity : this.oauth.installed.get(token);
-  }
-
-  private dispatch(
-    method: string,
-    args: Obj,
-    authorization: string | undefined,
-  ): { answer: Answer; teamId?: string } {
-    const injected = this.failures.get(method)?.shift();
-    if (injected) return { answer: injectedAnswer(injected) };
-    const bearer = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : undefined;
-    const token = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
-    const own = this.ownAuth[method];
-    if (own) return { answer: { status: 200, body: own(token, args, authorization) } };
-    const handler = METHODS[method];
-    if (!handler) return { answer: { status: 200, body: fail('unknown_method') } };
-    if (!token) return { answer: { status: 200, body: fail('not_authed') } };
-    const caller = this.callerOf(token);
-    if (!caller) return { answer: { status: 200, body: fail('invalid_auth') } };
-    const retryAfterSec = this.limits?.admit(caller.teamId, method, args);
-    if (retryAfterSec !== undefined) {
-      return {
-        answer: injectedAnswer({ error: 'ratelimited', opts: { retryAfterSec } }),
-        teamId: caller.teamId,
-      };
-    }
-    const body = this.store.as(caller, () => handler(args, this.store));
-    return { answer: { status: 200, body }, teamId: caller.teamId };
   }
 
   message(channel: string, ts: string): PostedMessage | undefined {
@@ -296,7 +206,7 @@ class Standin implements SlackStandin {
   }
   settleSubmission(viewId: string, ack: unknown): RecordedCall {
     const body = applyViewAck(this.store, viewId, ack);
-    return this.record('response_action', { view_id: viewId, ack: ack ?? null }, body);
+    return this.routing.record('response_action', { view_id: viewId, ack: ack ?? null }, body);
   }
   settleClose(viewId: string): void {
     this.store.closeView(viewId);
@@ -305,44 +215,27 @@ class Standin implements SlackStandin {
     const stored = this.store.views.get(viewId);
     if (stored) stored.suggestions = { ...stored.suggestions, [actionId]: options };
   }
-  failNext(method: string, error: string, opts: FailOptions = {}): void {
-    const queue = this.failures.get(method) ?? [];
-    queue.push({ error, opts });
-    this.failures.set(method, queue);
+  failNext(method: string, error: string, opts?: FailOptions): void {
+    this.routing.failNext(method, error, opts);
   }
   holdNext(method: string): HeldCall {
-    let arrive = (): void => undefined;
-    let release = (): void => undefined;
-    const arrived = new Promise<void>((resolve) => (arrive = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    this.holds.set(method, [...(this.holds.get(method) ?? []), { arrive, released }]);
-    return { arrived, release };
+    return this.routing.holdNext(method);
   }
   waitForCall(
     method: string,
     predicate?: (c: RecordedCall) => boolean,
     timeoutMs?: number,
   ): Promise<RecordedCall> {
-    return this.log.waitFor(method, predicate, timeoutMs);
+    return this.routing.log.waitFor(method, predicate, timeoutMs);
   }
   async close(): Promise<void> {
-    this.log.close();
+    this.routing.log.close();
     await this.socket?.close();
     const server = this.server;
     if (!server) return;
     server.closeAllConnections();
     await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
   }
-}
-
-function injectedAnswer({ error, opts }: Injected): Answer {
-  const limited = error === 'ratelimited';
-  const retryAfter = opts.retryAfterSec ?? (limited ? 1 : undefined);
-  return {
-    status: opts.status ?? (limited ? 429 : 200),
-    body: fail(error),
-    headers: retryAfter === undefined ? undefined : { 'retry-after': String(retryAfter) },
-  };
 }
 
 /** Starts the stand-in on 127.0.0.1; close() it after use. */
@@ -359,7 +252,7 @@ export async function startSlackStandin(opts: StandinOptions): Promise<SlackStan
     new Store(identity, opts.clock ?? Date.now, opts.users, opts.usergroups, opts.channels),
     opts,
   );
-  const { server, origin } = await listen(opts.port ?? 0, standin.route);
+  const { server, origin } = await listen(opts.port ?? 0, standin.routing.route);
   standin.attach(server, origin, opts.appToken);
   return standin;
 }

@@ -1,0 +1,116 @@
+// What a person does in an open modal, played for the driver (driver.ts): typing into an external select
+// (block_suggestion), submitting (view_submission) and closing (view_closed), each refused as Slack would
+// refuse it (a view not open, someone else's, under another view, or without notify_on_close).
+import type { Obj } from './blockkit-check.js';
+import { StandinError } from './calls.js';
+import type { SlackStandin } from './standin.js';
+import { type FieldAnswer, buildStateValues } from './state-values.js';
+import { findExternalSelect, suggestedOptions } from './suggestions.js';
+import type { Delivery, Outgoing } from './transports.js';
+
+/** The driver's side that a modal act needs: the stand-in, who acts, and the way to Slack's request. */
+export interface Acting {
+  standin: SlackStandin;
+  /** The team, user, api_app_id and token fields of a payload from `userId`. */
+  actor(userId: string): Obj;
+  send(out: Outgoing): Promise<Delivery>;
+}
+
+export interface SuggestInput {
+  userId: string;
+  viewId: string;
+  actionId: string;
+  value: string;
+}
+
+export interface SubmitInput {
+  userId: string;
+  viewId: string;
+  values: Record<string, FieldAnswer | undefined>;
+}
+
+export interface CloseInput {
+  userId: string;
+  viewId: string;
+  clearStack?: boolean;
+}
+
+function openView(standin: SlackStandin, userId: string, viewId: string): Obj {
+  const stored = standin.view(viewId);
+  if (!stored?.open) throw new StandinError('view_not_open', `view ${viewId} is not open`);
+  if (stored.userId !== userId)
+    throw new StandinError('view_not_owned', `view ${viewId} belongs to ${stored.userId}`);
+  return stored.view;
+}
+
+export async function suggest(d: Acting, input: SuggestInput): Promise<Obj[]> {
+  const view = openView(d.standin, input.userId, input.viewId);
+  const { blockId, element } = findExternalSelect(view, input.actionId);
+  const min = typeof element.min_query_length === 'number' ? element.min_query_length : 3;
+  if ([...input.value].length < min)
+    throw new StandinError('query_too_short', `Slack asks only after ${min} characters`);
+  const delivery = await d.send({
+    payload: {
+      type: 'block_suggestion',
+      ...d.actor(input.userId),
+      container: { type: 'view', view_id: input.viewId },
+      action_id: input.actionId,
+      block_id: blockId,
+      value: input.value,
+      view,
+      enterprise: null,
+      is_enterprise_install: false,
+    },
+  });
+  const options = suggestedOptions(delivery.json);
+  d.standin.keepSuggestions(input.viewId, input.actionId, options);
+  return options;
+}
+
+export async function submitView(d: Acting, input: SubmitInput): Promise<Delivery> {
+  const view = openView(d.standin, input.userId, input.viewId);
+  const values = buildStateValues(view, input.values, d.standin.view(input.viewId)?.suggestions);
+  const delivery = await d.send({
+    payload: {
+      type: 'view_submission',
+      ...d.actor(input.userId),
+      trigger_id: d.standin.issueTriggerId(input.userId),
+      view: { ...view, state: { values } },
+      response_urls: [],
+      is_enterprise_install: false,
+      enterprise: null,
+    },
+  });
+  if (delivery.status === 200) {
+    d.standin.settleSubmission(
+      input.viewId,
+      delivery.body === '' ? undefined : (delivery.json ?? delivery.body),
+    );
+  }
+  return delivery;
+}
+
+export async function closeView(d: Acting, input: CloseInput): Promise<Delivery> {
+  const view = openView(d.standin, input.userId, input.viewId);
+  const stack = d.standin.openViews(input.userId);
+  if (stack.at(-1)?.id !== input.viewId)
+    throw new StandinError('view_not_on_top', `view ${input.viewId} is under another view`);
+  if (view.notify_on_close !== true) {
+    throw new StandinError(
+      'notify_on_close_not_set',
+      `view ${input.viewId} has no notify_on_close: Slack sends nothing`,
+    );
+  }
+  const delivery = await d.send({
+    payload: {
+      type: 'view_closed',
+      ...d.actor(input.userId),
+      view,
+      is_cleared: input.clearStack === true && stack.length > 1,
+      is_enterprise_install: false,
+      enterprise: null,
+    },
+  });
+  for (const id of input.clearStack ? stack.map((v) => v.id) : [input.viewId]) d.standin.settleClose(id);
+  return delivery;
+}
