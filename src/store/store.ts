@@ -13,17 +13,7 @@ import {
   type Question,
   type QuestionState,
 } from '../relay/types.js';
-import {
-  RedisConnections,
-  StoreError,
-  type RedisClient,
-  checkEvictionPolicy,
-  commandError,
-  defaultLogger,
-  endClient,
-  keys,
-} from '../redis/index.js';
-import { systemClock } from '../clock.js';
+import { StoreError, commandError, endClient } from '../redis/index.js';
 import { RateLimitedError } from './errors.js';
 import { Inbox } from './inbox.js';
 import { settleWithin } from '../settle.js';
@@ -37,11 +27,10 @@ import type { RoundLinkStore } from '../relay/round-links.js';
 import { readRecords } from './schemas.js';
 import { withScripts } from './scripts.js';
 import type { StoreOptions } from './options.js';
-import { SlotDrops } from './slot-drops.js';
-import { SlotJobs } from './slots.js';
+import { type StoreParts, openStoreParts } from './open.js';
 import { CLOSE_GRACE_MS } from './timers.js';
-import { TimerWork, openTimerQueues } from './timer-work.js';
-import { finishQuestion, redisNow, writeQuestion, type Collaborators } from './transitions.js';
+import { TimerWork } from './timer-work.js';
+import { finishQuestion, redisNow, writeQuestion } from './transitions.js';
 
 export {
   CLOSE_GRACE_MS,
@@ -52,13 +41,6 @@ export {
 } from './timers.js';
 export type { StoreOptions } from './options.js';
 
-interface Parts extends Collaborators {
-  opts: StoreOptions;
-  connections: RedisConnections;
-  /** The timer queues' connection (BullMQ's scripts live there, not on the auto-pipelined cmd). */
-  queueConnection: RedisClient;
-}
-
 export class QuestionStore {
   private readonly timers: TimerWork;
   private inbox: Inbox | undefined;
@@ -68,52 +50,13 @@ export class QuestionStore {
   private draining = false;
   private closed = false;
 
-  private constructor(private readonly c: Parts) {
+  private constructor(private readonly c: StoreParts) {
     this.timers = new TimerWork({ ...c, settings: c.opts.timers });
     this.liveness = new Liveness({ cmd: c.cmd, keys: c.keys, logger: c.logger, holderId: c.opts.holderId });
   }
 
   static async open(opts: StoreOptions): Promise<QuestionStore> {
-    const k = keys(opts.prefix);
-    const logger = opts.logger ?? defaultLogger;
-    const connections = new RedisConnections(opts, logger);
-    // Auto-pipelined while busy: with many questions created and finished at once, one socket write and one read
-    // per batch of commands instead of one each cut both this process's and Redis's CPU per lifecycle (issue #19
-    // goal 3: the write syscalls were ~20% of create's time in a CPU profile); a command issued while nothing
-    // else waits goes out at once, without a pipeline of its own (goal 2, src/redis/pipelining.ts).
-    const name = k.connectionName('cmd', opts.holderId);
-    const cmd = withScripts(await connections.command(name, { autoPipelining: 'when-busy' }));
-    let queueConnection: RedisClient | undefined;
-    try {
-      await checkEvictionPolicy(cmd, logger, opts.requireNoeviction ?? false);
-      // The timer queues get a connection of their own: BullMQ defines its ~64 scripts on the connection it is
-      // given, and ioredis copies every script defined on a client into each pipeline it builds, so on the
-      // auto-pipelined command connection every batch (one per command when questions come one at a time)
-      // paid for 78 scripts instead of the store's 14 (issue #19 goal 2).
-      queueConnection = await connections.command(k.connectionName('queues', opts.holderId));
-      const [queue, reminders] = await openTimerQueues(queueConnection, k, logger);
-      const retentionSec = opts.retentionSec ?? 86_400;
-      const clock = opts.clock ?? systemClock;
-      const slots = new SlotJobs(queue, logger, retentionSec, clock);
-      const drops = new SlotDrops({ cmd, keys: k, slots, clock, logger });
-      const parts = {
-        opts,
-        connections,
-        holderId: opts.holderId,
-        retentionSec,
-        keys: k,
-        logger,
-        cmd,
-        slots,
-        drops,
-        queueConnection,
-      };
-      return new QuestionStore({ ...parts, reminders });
-    } catch (err) {
-      if (queueConnection) await endClient(queueConnection, false);
-      await endClient(cmd, false);
-      throw commandError('start-up', err);
-    }
+    return new QuestionStore(await openStoreParts(opts));
   }
 
   /** The latest question of each 2026 URL request, on this store's connection and retention. */
