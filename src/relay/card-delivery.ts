@@ -7,7 +7,7 @@ import { relayErrorCode } from './errors.js';
 import type { PostedCards, RelayClock, RelayLogger, RelayStore, Surface } from './ports.js';
 import type { UrlQuestions } from './url-questions.js';
 import { againWhileUnavailable } from './while-unavailable.js';
-import type { CardRef, Question, QuestionState } from './types.js';
+import type { Attached, CardRef, Question } from './types.js';
 
 export interface CardDeliveryOptions {
   store: Pick<RelayStore, 'attachCards' | 'get'>;
@@ -56,7 +56,8 @@ export class CardDelivery {
     const state = await this.attach(question, [first, ...more]);
     // Some of the people asked would never see it: it ends now (the cards that are out say so).
     if (failure !== undefined) return this.failDelivery(question.id, failure);
-    if (state === 'pending' || state === 'missing') return;
+    // Pending, gone, or ended after an earlier try of the attach landed: its winner shows the end (once).
+    if (state === 'pending' || state === 'missing' || state === 'ended_with_card') return;
     // It ended before the cards were attached, so its winner saw none: they are ours to update.
     const finished = await this.options.store.get(question.id);
     if (finished?.card) {
@@ -72,7 +73,7 @@ export class CardDelivery {
    * out and the question is stored, so a Redis blip here must not fail the asker's request while the person
    * can still answer (answer-outage: a kill right after the post failed the elicitation with -32603).
    */
-  private attach(question: Question, cards: [CardRef, ...CardRef[]]): Promise<QuestionState | 'missing'> {
+  private attach(question: Question, cards: [CardRef, ...CardRef[]]): Promise<Attached> {
     return againWhileUnavailable(() => this.options.store.attachCards(question.id, cards), {
       clock: this.options.clock,
       until: question.deadline,

@@ -2,6 +2,7 @@
 // Implemented by src/store, src/slack, src/clock.ts and the metrics and the audit; src/relay imports none of them.
 import type { Clock } from '../clock.js';
 import type {
+  Attached,
   CardRef,
   Draft,
   EndReason,
@@ -9,7 +10,6 @@ import type {
   NewQuestion,
   Outcome,
   Question,
-  QuestionState,
 } from './types.js';
 
 /** At most `max` new questions per `perMs` milliseconds from one server, across replicas. */
@@ -32,8 +32,8 @@ export interface CreateOptions {
 export interface RelayStore {
   create(question: NewQuestion, options?: CreateOptions): Promise<Question>;
   get(id: string): Promise<Question | undefined>;
-  /** Records the posted cards; answers the question's state then ('missing' when it is gone). */
-  attachCards(id: string, cards: [CardRef, ...CardRef[]]): Promise<QuestionState | 'missing'>;
+  /** Records the posted cards; answers what it found (Attached), the same when tried again. */
+  attachCards(id: string, cards: [CardRef, ...CardRef[]]): Promise<Attached>;
   /** The one atomic transition; `endedBy` is the person whose act ended it, stored with the outcome. */
   finish(id: string, outcome: Outcome, reason: EndReason, endedBy?: string): Promise<FinishResult>;
   /** One person's draft of a pending question's form, when they have one. */

@@ -52,6 +52,13 @@ export const isQuestionState = (value: unknown): value is QuestionState =>
   QUESTION_STATES.some((state) => state === value);
 
 /**
+ * What attaching a question's cards found: its state then ('missing' when it is gone), or 'ended_with_card' when
+ * it ended after they were attached: an earlier try of the same attach reached Redis (its answer was lost), so
+ * the winner of the end saw the cards and shows the end on them itself.
+ */
+export type Attached = QuestionState | 'missing' | 'ended_with_card';
+
+/**
  * Who started the work that asks a question, and where: routing (which conversation) and authorisation (who
  * may answer) start from here. MCP itself carries no such link; src/mcp ties each elicitation to the tool
  * call that caused it.

@@ -7,6 +7,7 @@ import { systemClock, type Clock } from '../clock.js';
 import type { CreateOptions, RateLimit, RelayStore } from '../relay/relay.js';
 import type { RoundLink, RoundLinkStore } from '../relay/round-links.js';
 import type {
+  Attached,
   CardRef,
   Draft,
   EndReason,
@@ -35,6 +36,8 @@ export class MemoryBackend {
   readonly inboxes = new Map<string, Deliver>();
   /** Per server: when its current window ends (epoch ms) and how many questions it admitted in it. */
   readonly windows = new Map<string, { endsAt: number; count: number }>();
+  /** Questions whose cards were attached after they ended (their attacher, not the winner, updates them). */
+  readonly cardAfterEnd = new Set<string>();
 
   constructor(readonly clock: Clock = systemClock) {}
 }
@@ -67,13 +70,19 @@ export class MemoryRelayStore implements RelayStore {
     return Promise.resolve(question && structuredClone(question));
   }
 
-  /** Records the posted cards and answers the question's state; 'missing' (and nothing kept) when it does not exist. */
-  attachCards(id: string, [card, ...more]: [CardRef, ...CardRef[]]): Promise<QuestionState | 'missing'> {
-    const question = this.backend.questions.get(id);
+  /**
+   * Records the posted cards and answers the question's state; 'missing' (and nothing kept) when it does not
+   * exist; 'ended_with_card' when it ended with these cards already attached (ATTACH_CARD_LUA).
+   */
+  attachCards(id: string, [card, ...more]: [CardRef, ...CardRef[]]): Promise<Attached> {
+    const { questions, cardAfterEnd } = this.backend;
+    const question = questions.get(id);
     if (!question) return Promise.resolve('missing');
+    const ended = question.state !== 'pending';
+    if (ended && !question.card) cardAfterEnd.add(id);
     question.card = { ...card };
     if (more.length > 0) question.moreCards = more.map((other) => ({ ...other }));
-    return Promise.resolve(question.state);
+    return Promise.resolve(ended && !cardAfterEnd.has(id) ? 'ended_with_card' : question.state);
   }
 
   /** One person's draft of the question's form, when they have one. */

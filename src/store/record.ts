@@ -9,6 +9,8 @@
 //                                                   ({"action":"accept","contentDropped":true}, read back as content {})
 //   cardChannel cardTs                              the Slack card, once posted (the first of several)
 //   moreCards                                       JSON [{channel, ts}]: the others, when there are several
+//   cardAfterEnd                                    '1' when the cards were attached after the end (not part of
+//                                                   Question: the attacher, not the winner, updates them)
 //   reminders                                       count of reminder jobs (absent when none; not part of Question)
 //   url                                             JSON: URL mode's link
 //   draft:<userId>                                  JSON: that person's Draft of the form (not part of Question)

@@ -169,13 +169,21 @@ return out
 
 // Sets the cards only while the question exists, so a late attach cannot resurrect an expired record. Returns
 // the question's state (0 when it is gone): attach and finish are ordered on one key, so when the state is no
-// longer pending the finish ran first, saw no card, and the attacher must update the cards. ARGV[1], ARGV[2]:
-// the first card's channel and ts; ARGV[3], when given: the other cards' JSON.
+// longer pending the finish ran first, saw no card, and the attacher must update the cards. That is marked
+// (cardAfterEnd) when the cards come after the end, so an attach tried again after its answer was lost tells
+// the two apart: ended with the cards already there means the finish saw them, and 'ended_with_card' is
+// returned (its winner updates the cards). ARGV[1], ARGV[2]: the first card's channel and ts; ARGV[3], when
+// given: the other cards' JSON.
 export const ATTACH_CARD_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local state = redis.call('HGET', KEYS[1], 'state')
+if state ~= 'pending' and redis.call('HEXISTS', KEYS[1], 'cardTs') == 0 then
+  redis.call('HSET', KEYS[1], 'cardAfterEnd', '1')
+end
 redis.call('HSET', KEYS[1], 'cardChannel', ARGV[1], 'cardTs', ARGV[2])
 if ARGV[3] then redis.call('HSET', KEYS[1], 'moreCards', ARGV[3]) end
-return redis.call('HGET', KEYS[1], 'state')
+if state ~= 'pending' and redis.call('HEXISTS', KEYS[1], 'cardAfterEnd') == 0 then return 'ended_with_card' end
+return state
 `;
 
 // Keeps one person's draft of a form (field draft:<userId>), only while the question is pending; the finish

@@ -4,6 +4,7 @@
 // sweep, a per-person pending index and a per-server rate limit on new questions.
 import {
   isQuestionState,
+  type Attached,
   type CardRef,
   type Draft,
   type EndReason,
@@ -11,7 +12,6 @@ import {
   type NewQuestion,
   type Outcome,
   type Question,
-  type QuestionState,
 } from '../relay/types.js';
 import { StoreError, commandError, endClient } from '../redis/index.js';
 import { RateLimitedError } from './errors.js';
@@ -97,14 +97,12 @@ export class QuestionStore {
   }
 
   /** Records the posted Slack cards (at least one); a no-op when the question no longer exists. */
-  async attachCards(
-    id: string,
-    [card, ...more]: [CardRef, ...CardRef[]],
-  ): Promise<QuestionState | 'missing'> {
+  async attachCards(id: string, [card, ...more]: [CardRef, ...CardRef[]]): Promise<Attached> {
     try {
       const others = more.length > 0 ? [JSON.stringify(more)] : [];
       const key = this.c.keys.question(id);
       const state = await this.c.cmd.questionAttachCard(key, card.channel, card.ts, ...others);
+      if (state === 'ended_with_card') return state;
       return isQuestionState(state) ? state : 'missing';
     } catch (err) {
       throw commandError('attachCards', err);

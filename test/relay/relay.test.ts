@@ -197,6 +197,21 @@ describe('Relay', () => {
     expect(surface.ended.map((q) => q.id)).toEqual([question.id]);
   });
 
+  it('updates the card once when a click ends the question between an attach that reached Redis and its try again', async () => {
+    const { relay, surface, store } = await setUp();
+    const attachOnce = store.attachCards.bind(store);
+    const attach = vi.spyOn(store, 'attachCards').mockImplementationOnce(async (id, cards) => {
+      await attachOnce(id, cards);
+      await relay.end(id, { action: 'decline' }, 'declined', { byUserId: 'U7' });
+      // The attach and the click both reached Redis; only the attach's answer was lost.
+      throw new StoreError('redis_unavailable', 'Redis unavailable during attachCards');
+    });
+    expect(await relay.askForm(ask())).toEqual({ action: 'decline' });
+    await vi.waitFor(() => expect(attach).toHaveBeenCalledTimes(2));
+    await relay.endAllWaiting();
+    expect(surface.endedBy).toEqual(['U7']);
+  });
+
   it('answers cancel at the deadline even when Redis lost the question and its timer (local backstop)', async () => {
     const { relay, surface, store, prefix } = await setUp();
     const answer = relay.askForm(ask(undefined, 300));

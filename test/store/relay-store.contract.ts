@@ -72,6 +72,22 @@ export function relayStoreContract(name: string, open: OpenStores): void {
       expect(await store.get(q.id)).toMatchObject({ card: { channel: 'D1', ts: '1.000' }, endedBy: 'U7' });
     });
 
+    it('tells an attach tried again whether the question ended before its cards (the attacher updates them) or after (its winner did)', async () => {
+      const store = await one(open);
+      const [endedFirst, attachedFirst] = [
+        await store.create(newQuestion()),
+        await store.create(newQuestion()),
+      ];
+      const card = { channel: 'D1', ts: '1.000' };
+      await store.finish(endedFirst.id, { action: 'decline' }, 'declined', 'U7');
+      expect(await store.attachCards(endedFirst.id, [card])).toBe('declined');
+      expect(await store.attachCards(endedFirst.id, [card])).toBe('declined');
+      expect(await store.attachCards(attachedFirst.id, [card])).toBe('pending');
+      await store.finish(attachedFirst.id, { action: 'decline' }, 'declined', 'U7');
+      expect(await store.attachCards(attachedFirst.id, [card])).toBe('ended_with_card');
+      expect(await store.get(attachedFirst.id)).toMatchObject({ card, state: 'declined' });
+    });
+
     it('stores who ended a question and when; a timeout names nobody', async () => {
       const store = await one(open);
       const [byPerson, byTimer] = [await store.create(newQuestion()), await store.create(newQuestion())];
