@@ -4,6 +4,7 @@
 // the socket is dropped, and a dropped connection's handshake can wait again) is given up on once the stop's
 // time is spent, so the process exits before an orchestrator kills it mid-way.
 import { systemClock, type Clock } from './clock.js';
+import { answerWithin } from './settle.js';
 
 /**
  * Longest stop() waits for its parts, in ms: with PART_AFTER_BUDGET_MS for each part left then, a stop ends
@@ -84,14 +85,10 @@ export class Lifecycle {
 
   /** True once `step` stopped, false when `ms` passed first; rejects when it failed in time. */
   private stopWithin(step: Step, ms: number): Promise<boolean> {
-    const { clock = systemClock } = this.options;
-    let cancel = (): void => undefined;
-    const late = new Promise<false>((resolve) => (cancel = clock.schedule(() => resolve(false), ms)));
     const stopped = Promise.resolve()
       .then(step.stop)
-      .then(() => true as const);
-    // A part given up on may still fail later: that is no unhandled rejection.
-    stopped.catch(() => undefined);
-    return Promise.race([stopped, late]).finally(cancel);
+      .then(() => true);
+    // A part given up on may still fail later: the race in answerWithin handles that rejection too.
+    return answerWithin(stopped, ms, false, this.options.clock ?? systemClock);
   }
 }

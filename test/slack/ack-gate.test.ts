@@ -1,41 +1,8 @@
 // Post-ack work waits while a Slack request waits for its ack, goes one piece per turn once none does, and
 // never waits past the bound (src/slack/ack-gate.ts). Time is a manual clock: a "turn" runs the timers due.
 import { describe, expect, it } from 'vitest';
-import type { Schedule } from '../../src/clock.js';
 import { ACK_GATE_MAX_WAIT_MS, AckGate } from '../../src/slack/ack-gate.js';
-
-interface Timer {
-  at: number;
-  fn: () => void;
-  cancelled: boolean;
-}
-
-/** A clock whose timers run only when the test moves it: `turn()` runs those due now, as one loop turn. */
-function manualClock(): { schedule: Schedule; turn(): Promise<void>; advance(ms: number): Promise<void> } {
-  let now = 0;
-  let timers: Timer[] = [];
-  const turn = async (): Promise<void> => {
-    const due = timers.filter((t) => t.at <= now).sort((a, b) => a.at - b.at);
-    timers = timers.filter((t) => !due.includes(t));
-    for (const t of due) if (!t.cancelled) t.fn();
-    // The released waiters' continuations run before the next turn, as microtasks do.
-    await new Promise((resolve) => setImmediate(resolve));
-  };
-  return {
-    schedule: (fn, ms) => {
-      const timer = { at: now + ms, fn, cancelled: false };
-      timers.push(timer);
-      return () => {
-        timer.cancelled = true;
-      };
-    },
-    turn,
-    advance: async (ms) => {
-      now += ms;
-      await turn();
-    },
-  };
-}
+import { steppedClock } from '../support/stepped-clock.js';
 
 /** Starts `n` pieces of post-ack work; `done` lists the ones let go so far, in order. */
 function waitFor(gate: AckGate, n: number): { done: number[] } {
@@ -46,7 +13,7 @@ function waitFor(gate: AckGate, n: number): { done: number[] } {
 
 describe('AckGate', () => {
   it('holds post-ack work while a request waits for its ack, and lets it go once it is answered', async () => {
-    const clock = manualClock();
+    const clock = steppedClock();
     const gate = new AckGate(clock);
     const answered = gate.arrived();
     const work = waitFor(gate, 1);
@@ -61,7 +28,7 @@ describe('AckGate', () => {
   });
 
   it('lets work go on the next turn when no request is in flight', async () => {
-    const clock = manualClock();
+    const clock = steppedClock();
     const work = waitFor(new AckGate(clock), 1);
     expect(work.done).toEqual([]);
     await clock.turn();
@@ -69,7 +36,7 @@ describe('AckGate', () => {
   });
 
   it('lets work go after the bound even while requests keep waiting for their acks', async () => {
-    const clock = manualClock();
+    const clock = steppedClock();
     const gate = new AckGate(clock);
     gate.arrived();
     const work = waitFor(gate, 2);
@@ -81,7 +48,7 @@ describe('AckGate', () => {
   });
 
   it('lets one piece go per turn, so a request that arrives in between holds the rest', async () => {
-    const clock = manualClock();
+    const clock = steppedClock();
     const gate = new AckGate(clock);
     const work = waitFor(gate, 3);
     await clock.turn();
@@ -96,7 +63,7 @@ describe('AckGate', () => {
   });
 
   it('counts an answer once, however often it is reported', async () => {
-    const clock = manualClock();
+    const clock = steppedClock();
     const gate = new AckGate(clock);
     const first = gate.arrived();
     gate.arrived();
@@ -109,7 +76,7 @@ describe('AckGate', () => {
   });
 
   it('lets a step of work under way go at once when nothing waits, without a turn of its own', async () => {
-    const clock = manualClock();
+    const clock = steppedClock();
     const gate = new AckGate(clock);
     let went = false;
     void gate.afterAcks().then(() => (went = true));
@@ -119,7 +86,7 @@ describe('AckGate', () => {
   });
 
   it('holds a step of work under way while a request waits for its ack, and behind work already waiting', async () => {
-    const clock = manualClock();
+    const clock = steppedClock();
     const gate = new AckGate(clock);
     const answered = gate.arrived();
     const done: string[] = [];
