@@ -7,6 +7,7 @@
 import { webApi } from '@slack/bolt';
 import { HOME_RECENT_MAX, homeView, type HomeConnection } from '../../blocks/index.js';
 import { namedAnswerers, type Question } from '../relay/types.js';
+import type { Clock } from '../clock.js';
 import type { AnswerHistory, AnswerRecord } from './state/index.js';
 import type { Locales } from './locales.js';
 import type { SlackClients } from './workspaces.js';
@@ -29,6 +30,8 @@ export interface HomeDeps {
   now?: () => number;
   /** Reserves workspace `teamId`'s next views.publish slot and gives the wait for it in ms; absent: unpaced. */
   slot?: (teamId?: string) => Promise<number>;
+  /** Times the waits for a publish slot and for a Retry-After; default the system clock. */
+  clock?: Pick<Clock, 'schedule'>;
 }
 
 /** Refusals (429) of one refresh's publish met by waiting Retry-After, before it is logged as failed. */
@@ -48,11 +51,13 @@ export class HomeTab implements QuestionObserver {
   /** Refreshes started by question events, awaited by close(). */
   private readonly background = new Set<Promise<void>>();
   /** Stopped by close(): refreshes waiting for a slot (or a Retry-After) give up instead of publishing. */
-  private readonly waits = new StoppableWaits();
+  private readonly waits: StoppableWaits;
   /** Refreshes close() skipped, for its log line. */
   private skipped = 0;
 
-  constructor(private readonly deps: HomeDeps) {}
+  constructor(private readonly deps: HomeDeps) {
+    this.waits = new StoppableWaits(deps.clock);
+  }
 
   /** Renders and publishes `userId`'s Home tab now, in workspace `teamId` (Bolt's `client` inside a listener). */
   async publish(userId: string, teamId?: string, client?: webApi.WebClient): Promise<void> {

@@ -2,6 +2,7 @@
 // Node warns at the 11th listener on one signal (MaxListenersExceededWarning), which the App Home passed when
 // more than ten people's refreshes waited for their views.publish slots at once (timers/promises' delay adds a
 // listener for each wait and removes it when the wait ends, so it was bounded, but by the people refreshed).
+import { systemClock, type Clock } from '../clock.js';
 
 /** Why a wait ended early. */
 export type WaitStoppedCode = 'stopped';
@@ -17,16 +18,19 @@ export class StoppableWaits {
   private readonly cuts = new Set<() => void>();
   private stopped = false;
 
+  /** `clock` times the waits; default the system clock. */
+  constructor(private readonly clock: Pick<Clock, 'schedule'> = systemClock) {}
+
   /** Resolves after `ms`; rejects with a WaitStoppedError once stop() was called. */
   wait(ms: number): Promise<void> {
     if (this.stopped) return Promise.reject(new WaitStoppedError('stopping: not waiting'));
     return new Promise((resolve, reject) => {
       const cut = (): void => {
-        clearTimeout(timer);
+        cancel();
         this.cuts.delete(cut);
         reject(new WaitStoppedError('stopping: wait cut short'));
       };
-      const timer = setTimeout(() => {
+      const cancel = this.clock.schedule(() => {
         this.cuts.delete(cut);
         resolve();
       }, ms);

@@ -10,6 +10,7 @@ import { singleWorkspace } from '../../src/slack/workspaces.js';
 import { startSlackStandin, type RecordedCall, type SlackStandin } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { question } from '../support/question.js';
+import { steppedClock, type SteppedClock } from '../support/stepped-clock.js';
 import { quiet, standinClient } from './standin-client.js';
 
 const BOT_TOKEN = 'xoxb-home-pace';
@@ -92,10 +93,10 @@ describe('App Home publishes under views.publish’s limit', () => {
 });
 
 /**
- * A Home tab whose every views.publish slot is ten minutes away (the workspace's budget is spent): `recorded`
- * and `infos` collect the answers recorded and the info lines; `onSlot` is told of each slot reserved.
+ * A Home tab whose every views.publish slot is ten minutes away (the workspace's budget is spent), waited for
+ * on `clock`: `recorded` and `infos` collect the answers recorded and the info lines.
  */
-function homeWithSpentBudget(recorded: string[], infos: object[], onSlot = (): void => undefined): HomeTab {
+function homeWithSpentBudget(recorded: string[], infos: object[], clock: SteppedClock): HomeTab {
   return new HomeTab({
     clients: singleWorkspace(standinClient(standin, BOT_TOKEN)),
     pendingFor: () => Promise.resolve([]),
@@ -105,10 +106,8 @@ function homeWithSpentBudget(recorded: string[], infos: object[], onSlot = (): v
     },
     locales: { of: () => Promise.resolve('en') },
     logger: { error: (obj) => errors.push(obj), info: (obj) => infos.push(obj) },
-    slot: () => {
-      onSlot();
-      return Promise.resolve(10 * 60_000);
-    },
+    slot: () => Promise.resolve(10 * 60_000),
+    clock,
   });
 }
 
@@ -116,7 +115,8 @@ describe('App Home refreshes at a stop', () => {
   it('are skipped while waiting for their slot, the answer recorded: close() does not wait the pace out', async () => {
     const recorded: string[] = [];
     const infos: object[] = [];
-    const stopping = homeWithSpentBudget(recorded, infos);
+    const clock = steppedClock();
+    const stopping = homeWithSpentBudget(recorded, infos, clock);
     stopping.ended(
       question({
         id: 'q-stop',
@@ -126,7 +126,9 @@ describe('App Home refreshes at a stop', () => {
         reason: 'call_ended',
       }),
     );
+    await vi.waitFor(() => expect(clock.pending()).toBe(1));
     await stopping.close();
+    expect(clock.pending()).toBe(0);
     expect(recorded).toEqual(['U1 q-stop']);
     expect(publishes()).toEqual([]);
     expect(errors).toEqual([]);
@@ -136,8 +138,8 @@ describe('App Home refreshes at a stop', () => {
   it('of 20 people waiting for their slots at once raise no MaxListenersExceededWarning, and are all skipped', async () => {
     const recorded: string[] = [];
     const infos: object[] = [];
-    let slots = 0;
-    const stopping = homeWithSpentBudget(recorded, infos, () => void (slots += 1));
+    const clock = steppedClock();
+    const stopping = homeWithSpentBudget(recorded, infos, clock);
     const warnings: Error[] = [];
     const onWarning = (warning: Error): number => warnings.push(warning);
     process.on('warning', onWarning);
@@ -146,9 +148,8 @@ describe('App Home refreshes at a stop', () => {
       for (const userId of people) {
         stopping.ended(question({ id: `q-${userId}`, userId, state: 'cancelled', reason: 'call_ended' }));
       }
-      await vi.waitFor(() => expect(slots).toBe(20));
-      // Each refresh now waits for its slot (its wait begins in the microtasks after the slot is reserved).
-      await new Promise((resolve) => setImmediate(resolve));
+      // Each refresh waits for its slot.
+      await vi.waitFor(() => expect(clock.pending()).toBe(20));
       await stopping.close();
       // process.emitWarning delivers on the next tick.
       await new Promise((resolve) => setImmediate(resolve));
@@ -156,6 +157,7 @@ describe('App Home refreshes at a stop', () => {
       process.off('warning', onWarning);
     }
     expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+    expect(clock.pending()).toBe(0);
     expect(infos).toEqual([{ skipped: 20 }]);
     expect(errors).toEqual([]);
   });
