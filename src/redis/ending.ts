@@ -6,6 +6,7 @@
 // for real, a graceful QUIT has a bound, and BullMQ objects whose connections are down are closed by dropping
 // those connections first.
 import { answerWithin, settleWithin } from '../settle.js';
+import type { StoreLogger } from './connection.js';
 
 /** Longest a graceful QUIT may wait for its reply before the socket is dropped, in ms (a hung Redis never answers). */
 export const QUIT_WITHIN_MS = 1_000;
@@ -83,6 +84,30 @@ export async function closeQueueOwner(owner: QueueOwner, graceMs: number): Promi
   if (connected && (await settleWithin([closing], graceMs))) return true;
   await Promise.all(clients.map((client) => endClient(client, false)));
   return settleWithin([closing], DROPPED_CLOSE_MS);
+}
+
+/**
+ * Closes the owners, named for the log, one after another, each as closeQueueOwner does with `graceMs`; logs
+ * each one given up on (its close did not settle even once its connections were dropped, or it failed) and
+ * returns their names.
+ */
+export async function closeQueueOwners(
+  owners: Record<string, QueueOwner | undefined>,
+  graceMs: number,
+  logger: Pick<StoreLogger, 'warn'>,
+): Promise<string[]> {
+  const gaveUp: string[] = [];
+  for (const [part, owner] of Object.entries(owners)) {
+    if (!owner) continue;
+    try {
+      if (await closeQueueOwner(owner, graceMs)) continue;
+      logger.warn({ part }, `gave up closing the ${part}; its connections are dropped`);
+    } catch (err) {
+      logger.warn({ err, part }, `closing the ${part} failed`);
+    }
+    gaveUp.push(part);
+  }
+  return gaveUp;
 }
 
 /** The owner's connections; one still connecting for the first time (never used) is left to its close. */

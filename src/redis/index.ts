@@ -9,7 +9,14 @@ export {
   defaultLogger,
   type StoreLogger,
 } from './connection.js';
-export { QUIT_WITHIN_MS, closeQueueOwner, endClient, type EndableClient, type QueueOwner } from './ending.js';
+export {
+  QUIT_WITHIN_MS,
+  closeQueueOwner,
+  closeQueueOwners,
+  endClient,
+  type EndableClient,
+  type QueueOwner,
+} from './ending.js';
 export { describeSetting, serving, type RedisClient, type RedisSetting } from './topology.js';
 export { StoreError, redactUrl, type StoreErrorCode } from './errors.js';
 export { OUTBOX_QUEUE, REMINDER_QUEUE, TIMEOUT_QUEUE, WEBHOOK_QUEUE, keys, type Keys } from './layout.js';

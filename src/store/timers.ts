@@ -2,7 +2,7 @@
 // settings, tracking of running handlers, and a shutdown that can be graceful or forced.
 import { Worker, type Job } from 'bullmq';
 import {
-  closeQueueOwner,
+  closeQueueOwners,
   endClient,
   type Keys,
   type RedisClient,
@@ -80,7 +80,7 @@ export class Timers {
   /**
    * Lets running handlers finish, then closes the workers. `graceful` waits for BullMQ to complete its jobs and
    * release their locks (within CLOSE_GRACE_MS), leaving nothing active or stalled. Otherwise, while Redis is
-   * down, and when the grace runs out, the workers' connections are dropped first (closeQueueOwner): a graceful
+   * down, and when the grace runs out, the workers' connections are dropped first (closeQueueOwners): a graceful
    * close queues QUIT behind a blocking read and hangs while Redis is down. A job cut short is recovered after
    * its lock lapses; its finish loses if it had already won.
    */
@@ -88,10 +88,8 @@ export class Timers {
     const workers = this.workers.splice(0);
     if (workers.length === 0) return;
     await settleWithin([...this.running], CLOSE_GRACE_MS);
-    for (const worker of workers) {
-      if (await closeQueueOwner(worker, graceful ? CLOSE_GRACE_MS : 0)) continue;
-      this.logger.warn({ queue: worker.name }, 'gave up closing a timer worker; its connections are dropped');
-    }
+    const named = Object.fromEntries(workers.map((worker) => [`${worker.name} timer worker`, worker]));
+    await closeQueueOwners(named, graceful ? CLOSE_GRACE_MS : 0, this.logger);
     if (this.base) await endClient(this.base, false);
     this.base = undefined;
   }

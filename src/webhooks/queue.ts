@@ -7,11 +7,10 @@ import { Queue, Worker, type Job } from 'bullmq';
 import {
   RedisConnections,
   WEBHOOK_QUEUE,
-  closeQueueOwner,
+  closeQueueOwners,
   commandError,
   endClient,
   keys,
-  type QueueOwner,
   type RedisClient,
   type RedisSetting,
   type StoreLogger,
@@ -154,16 +153,11 @@ export class Webhooks {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.worker) await this.closePart('worker', this.worker);
-    await this.closePart('queue', this.queue);
+    // While Redis is down, or once the grace ran out, each part's connections are dropped (closeQueueOwners).
+    const parts = { 'webhook worker': this.worker, 'webhook queue': this.queue };
+    await closeQueueOwners(parts, CLOSE_GRACE_MS, this.opts.logger);
     await endClient(this.base, false);
     await endClient(this.producer, true);
-  }
-
-  /** While Redis is down, or once the grace ran out, the part's connections are dropped first (closeQueueOwner). */
-  private async closePart(what: string, owner: QueueOwner): Promise<void> {
-    if (await closeQueueOwner(owner, CLOSE_GRACE_MS).catch(() => false)) return;
-    this.opts.logger.warn({ part: what }, `gave up closing the webhook ${what}`);
   }
 
   private jobOptions(id: string) {

@@ -6,8 +6,11 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   RedisConnections,
   closeQueueOwner,
+  closeQueueOwners,
   endClient,
   keys,
+  type EndableClient,
+  type QueueOwner,
   type RedisClient,
 } from '../../src/redis/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
@@ -22,6 +25,27 @@ async function templateThroughProxy(): Promise<{ template: RedisClient; proxy: T
     await proxy.close();
   });
   return { template, proxy };
+}
+
+/** A client already ended: nothing is left to drop. */
+const endedClient: EndableClient = {
+  status: 'end',
+  isCluster: false,
+  connect: () => Promise.resolve(),
+  disconnect: () => undefined,
+  quit: () => Promise.resolve('OK'),
+  once: () => undefined,
+};
+
+/** An owner, its connections ended, whose close settles with `closing`; `events` hears each close begun. */
+function ownerClosing(name: string, closing: Promise<void>, events: string[]): QueueOwner {
+  return {
+    close: () => {
+      events.push(`close ${name}`);
+      return closing;
+    },
+    getBackend: () => ({ client: Promise.resolve(endedClient) }),
+  };
 }
 
 /** Resolves once `client` lost its connection and waits to reconnect. */
@@ -57,5 +81,24 @@ describe('ending a connection while Redis is down', () => {
 
     expect(await closeQueueOwner(worker, 5_000)).toBe(true);
     expect(template.status).toBe('end');
+  });
+});
+
+describe('closing the queue owners of a part', () => {
+  it('closes them one after another, and names and logs each whose close never settles', async () => {
+    const events: string[] = [];
+    const logger = { warn: (obj: object, msg: string) => void events.push(`${msg} ${JSON.stringify(obj)}`) };
+    const owners = {
+      'test worker': ownerClosing('test worker', new Promise<void>(() => undefined), events),
+      'test events': undefined,
+      'test queue': ownerClosing('test queue', Promise.resolve(), events),
+    };
+
+    expect(await closeQueueOwners(owners, 5_000, logger)).toEqual(['test worker']);
+    expect(events).toEqual([
+      'close test worker',
+      'gave up closing the test worker; its connections are dropped {"part":"test worker"}',
+      'close test queue',
+    ]);
   });
 });

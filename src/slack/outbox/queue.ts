@@ -11,13 +11,12 @@ import { Queue, QueueEvents, Worker, type JobType } from 'bullmq';
 import {
   OUTBOX_QUEUE,
   RedisConnections,
-  closeQueueOwner,
+  closeQueueOwners,
   commandError,
   defaultLogger,
   endClient,
   keys,
   type Keys,
-  type QueueOwner,
   type RedisClient,
   type StoreLogger,
 } from '../../redis/index.js';
@@ -231,16 +230,10 @@ export class Outbox {
     if (this.closed) return;
     this.closed = true;
     const { queue, events, producer, base, logger, waiters } = this.p;
-    const warn = (what: string) => (err: unknown) => logger.warn({ err }, `closing the outbox ${what}`);
-    // While Redis is down, or once a grace ran out, each part's connections are dropped (closeQueueOwner).
-    const close = async (what: string, owner: QueueOwner, graceMs: number): Promise<void> => {
-      const closed = await closeQueueOwner(owner, graceMs).catch((err: unknown) => warn(what)(err));
-      if (closed === false) logger.warn({ part: what }, `gave up closing the outbox ${what}`);
-    };
-    if (this.worker) await close('worker', this.worker, WAIT_GRACE_MS);
+    // While Redis is down, or once a grace ran out, each part's connections are dropped (closeQueueOwners).
+    await closeQueueOwners({ 'outbox worker': this.worker }, WAIT_GRACE_MS, logger);
     waiters.closeAll();
-    await close('events', events, WAIT_GRACE_MS);
-    await close('queue', queue, WAIT_GRACE_MS);
+    await closeQueueOwners({ 'outbox events': events, 'outbox queue': queue }, WAIT_GRACE_MS, logger);
     await endClient(base, false);
     await endClient(producer, true);
   }
