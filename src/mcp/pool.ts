@@ -41,7 +41,7 @@ export class SessionPool {
       }
       const idle = [...this.sessions].find((s) => !this.leased.has(s) && !s.isClosed);
       if (idle !== undefined) return this.lease(idle);
-      if (this.sessions.size + this.opening < this.opts.max) return this.lease(await this.openOne());
+      if (this.sessions.size + this.opening < this.opts.max) return this.openLeased();
       await this.turn(signal);
     }
   }
@@ -87,7 +87,12 @@ export class SessionPool {
     return session;
   }
 
-  private async openOne(): Promise<McpSession> {
+  /**
+   * Opens a session leased to the caller before anyone is woken: a caller woken by the finally below, if it
+   * found the new session not yet leased, would take it too, and the two calls would share one session (the
+   * second failed "already busy" when a person's calls outnumbered their sessions, seen in the open loop).
+   */
+  private async openLeased(): Promise<McpSession> {
     this.opening += 1;
     try {
       const session = await this.opts.open();
@@ -96,7 +101,7 @@ export class SessionPool {
         throw new McpClientError('closed', this.opts.server, 'the MCP hub is closed');
       }
       this.sessions.add(session);
-      return session;
+      return this.lease(session);
     } finally {
       this.opening -= 1;
       // A failed open frees its place for a waiting caller (who will try for itself).

@@ -133,6 +133,19 @@ describe('sessions per person', () => {
     expect(opened()).toBe(1);
   });
 
+  it('gives a session that just opened to the call that opened it, while another call waits for one', async () => {
+    const { hub, opened } = makeHub(
+      recordingSink(() => ({ action: 'cancel' })),
+      { maxSessionsPerPerson: 1 },
+    );
+    const echo = (text: string) =>
+      hub.callTool({ server: 'fixture', tool: 'echo', args: { text }, origin: { userId: 'U1' } });
+    // The first call opens the person's only session; the second waits for it (the pool is at its max).
+    const results = await Promise.all([echo('first'), echo('second')]);
+    expect(results.map((r) => r.text)).toEqual(['first', 'second']);
+    expect(opened()).toBe(1);
+  });
+
   it('lets a queued call be aborted before it starts', async () => {
     const { sink, first } = waitingSink();
     const { hub } = makeHub(sink, { maxSessionsPerPerson: 1 });
