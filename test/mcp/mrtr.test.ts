@@ -1,88 +1,16 @@
 // The hub against a 2026-07-28 server (test/fixtures/mrtr-server.ts, served in process through its fetch
-// handler): era negotiation lands on 'modern', and each `input_required` round's requests reach the sink as
-// questions of the call that caused them, the SDK retrying with the answers until the result comes.
-import { afterEach, describe, expect, it } from 'vitest';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { McpHub } from '../../src/mcp/hub.js';
-import type { DurableRounds, McpServerSpec } from '../../src/mcp/types.js';
+// handler; the hub and its recording in mrtr-hub.ts): era negotiation lands on 'modern', and each
+// `input_required` round's requests reach the sink as questions of the call that caused them, the SDK retrying
+// with the answers until the result comes.
+import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { roundKeeper } from '../../src/rounds/keeper.js';
 import { MemoryRoundStore } from '../../src/rounds/memory-store.js';
 import type { Content, Outcome } from '../../src/relay/types.js';
-import { createMrtrHandler } from '../fixtures/mrtr-server.js';
-import { inMemoryConnect, inMemorySpec, recordingSink, type Asked } from './support.js';
+import { call, mrtrHubsClosedAfterEach, origin, stateIn } from './mrtr-hub.js';
+import { inMemorySpec } from './support.js';
 
-const origin = { userId: 'U1', teamId: 'T1', channelId: 'D1' };
-const MODERN: McpServerSpec = {
-  name: 'modern',
-  transport: { kind: 'http', url: 'http://mrtr.test/mcp', headers: {} },
-  elicitationTimeoutMs: 60_000,
-};
-
-let hub: McpHub | undefined;
-afterEach(async () => {
-  await hub?.close();
-  hub = undefined;
-});
-
-/** Each `tools/call` the hub sent to the fixture, and the text of the fixture's answer to it. */
-interface Exchange {
-  sent: { id: unknown; params: { inputResponses?: Record<string, unknown>; requestState?: string } };
-  answered: string;
-  /** The request's Mcp-Param-Region header (SEP-2243), null when it had none. */
-  region: string | null;
-}
-
-/**
- * A hub whose 'modern' server is the MRTR fixture (in process) and whose other servers are 2025 fixtures;
- * `exchanges` records its tools/call traffic.
- */
-function makeHub(
-  answer: (asked: Asked) => Outcome,
-  legacy: McpServerSpec[] = [],
-  expiringTtlSeconds?: number,
-  maxRounds = 10,
-  rounds?: DurableRounds,
-) {
-  const handler = createMrtrHandler(expiringTtlSeconds === undefined ? {} : { expiringTtlSeconds });
-  const memory = inMemoryConnect();
-  const sink = recordingSink(answer);
-  const exchanges: Exchange[] = [];
-  const fetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
-    const response = await handler.fetch(new Request(url, init));
-    const sent: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    if (isToolCall(sent)) {
-      const region = new Headers(init?.headers).get('mcp-param-region');
-      exchanges.push({ sent, answered: await response.clone().text(), region });
-    }
-    return response;
-  };
-  hub = new McpHub({
-    servers: [{ ...MODERN, maxRounds }, ...legacy],
-    sink,
-    ...(rounds === undefined ? {} : { rounds }),
-    connect: (spec) =>
-      spec.name === MODERN.name
-        ? new StreamableHTTPClientTransport(
-            new URL(MODERN.transport.kind === 'http' ? MODERN.transport.url : ''),
-            {
-              fetch,
-            },
-          )
-        : memory.connect(),
-  });
-  return { hub, sink, exchanges };
-}
-
-function isToolCall(body: unknown): body is Exchange['sent'] {
-  return typeof body === 'object' && body !== null && 'method' in body && body.method === 'tools/call';
-}
-
-/** The requestState in the text of a fixture answer (JSON or an SSE event), as the bytes it sent. */
-const stateIn = (answered: string): string | undefined =>
-  /"requestState":("(?:[^"\\]|\\.)*")/.exec(answered)?.[1];
-
-const call = (h: McpHub, tool: string) => h.callTool({ server: 'modern', tool, args: {}, origin });
+const makeHub = mrtrHubsClosedAfterEach();
 
 describe('McpHub against a 2026-07-28 (MRTR) server', () => {
   it('negotiates 2026-07-28 with it and 2025-11-25 with a 2025 server in the same hub, and lists its tools', async () => {
