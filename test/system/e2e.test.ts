@@ -1,22 +1,11 @@
-// End to end: Slack stand-in → bot (real Bolt, real Redis) → fixture MCP server over stdio, and back.
+// End to end: Slack stand-in → bot (real Bolt, real Redis) → fixture MCP server over stdio, and back. The
+// questions nobody answers (the deadline, a bot stopping, a server's policy): e2e-unanswered.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuestionStore } from '../../src/store/index.js';
 import { redisUrl } from '../setup/context.js';
 import { questionIdOnCard } from '../support/slack-text.js';
 import { startHarness, type Harness } from './harness.js';
-
-const EVERY_KIND = {
-  type: 'object',
-  properties: {
-    name: { type: 'string', title: 'Your name', minLength: 2 },
-    note: { type: 'string', description: 'Optional remark' },
-    ratio: { type: 'number', minimum: 0, maximum: 1 },
-    count: { type: 'integer', minimum: 1, maximum: 10 },
-    agree: { type: 'boolean', title: 'I agree' },
-    colour: { type: 'string', enum: ['red', 'green', 'blue'] },
-  },
-  required: ['name', 'ratio', 'count', 'agree', 'colour'],
-} as const;
+import { EVERY_KIND, expectCardEnded, openForm } from './e2e-support.js';
 
 const blockOf = (h: Harness, viewId: string, label: string): string => {
   const view = h.standin.view(viewId)?.view as {
@@ -26,15 +15,6 @@ const blockOf = (h: Harness, viewId: string, label: string): string => {
   if (!block) throw new Error(`no input labelled ${label}`);
   return block.block_id;
 };
-
-async function openForm(h: Harness, userId: string, card: { channel: string; ts: string }): Promise<string> {
-  const click = await h.driver.clickButton({ userId, ...card, actionId: 'elicit_respond' });
-  expect(click.status).toBe(200);
-  await h.standin.waitForCall('views.open', (c) => c.ok && h.standin.openViews(userId).length > 0, 10_000);
-  const [view] = h.standin.openViews(userId);
-  if (!view) throw new Error('no modal open');
-  return view.id;
-}
 
 describe('one elicitation, end to end', () => {
   let h: Harness;
@@ -283,107 +263,5 @@ describe('one elicitation, end to end', () => {
   it('answers /healthz with 200 once ready', async () => {
     const response = await fetch(`http://127.0.0.1:${h.relay.port}/healthz`);
     expect(response.status).toBe(200);
-  });
-});
-
-describe('the deadline', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ timeout: '1s' });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
-
-  it('answers cancel when nobody answers in time, and updates the card', async () => {
-    const card = await h.ask('U1', EVERY_KIND);
-    const viewId = await openForm(h, 'U1', card);
-    expect(await h.toolResult('U1')).toEqual({ action: 'cancel' });
-    await expectCardEnded(h, card, 'Expired');
-    // The form left open past the deadline is replaced by a notice saying it expired: nothing to submit.
-    const notice = await h.standin.waitForCall('views.update', (c) => c.ok && c.args.view_id === viewId);
-    expect(JSON.stringify(notice.args.view)).toContain('Expired');
-    expect(JSON.stringify(h.standin.view(viewId)?.view)).not.toContain('"type":"input"');
-  });
-});
-
-async function expectCardEnded(
-  h: Harness,
-  card: { channel: string; ts: string },
-  status: string,
-): Promise<void> {
-  const updated = await h.standin.waitForCall('chat.update', (c) => c.ok && c.args.ts === card.ts);
-  const blocks = JSON.stringify(updated.args.blocks);
-  expect(blocks).not.toContain('elicit_respond');
-  expect(blocks).toContain(status);
-}
-
-describe('graceful shutdown', () => {
-  it('ends the questions it holds when it stops, stored as cancelled and with their cards updated', async () => {
-    const h = await startHarness();
-    const card = await h.ask('U1', EVERY_KIND);
-    const questionId = questionIdOnCard(h.standin.message(card.channel, card.ts)?.blocks);
-    await h.close();
-    const updated = h.standin.calls.find((c) => c.method === 'chat.update' && c.args.ts === card.ts);
-    expect(JSON.stringify(updated?.args.blocks)).toContain('the tool call that asked has ended');
-    const store = await QuestionStore.open({ url: redisUrl(), prefix: h.prefix, holderId: 'inspector' });
-    try {
-      expect(await store.get(questionId ?? '')).toMatchObject({ state: 'cancelled', reason: 'call_ended' });
-    } finally {
-      await store.close();
-    }
-  });
-});
-
-describe('per-server policy', () => {
-  it('refuses elicitations beyond ratePerMinute with a JSON-RPC error, and Slack is not asked', async () => {
-    const h = await startHarness({ policy: { ratePerMinute: 1 } });
-    try {
-      await h.ask('U1', EVERY_KIND);
-      await h.driver.slashCommand({
-        userId: 'U2',
-        command: '/mcp',
-        text: `run fixture ask ${JSON.stringify({ message: 'Again?', schema: EVERY_KIND })}`,
-      });
-      expect(await h.toolResult('U2')).toMatchObject({
-        error: { code: -32600, message: expect.stringContaining('too many') as unknown },
-      });
-      expect(h.standin.messagesIn(h.standin.dmChannelOf('U2'))).toHaveLength(1);
-    } finally {
-      await h.close();
-    }
-  });
-
-  it('refuses forms that ask for secrets with -32602 when the server’s policy says refuse', async () => {
-    const h = await startHarness({ policy: { secrets: 'refuse' } });
-    try {
-      const schema = { type: 'object', properties: { password: { type: 'string', title: 'Password' } } };
-      await h.driver.slashCommand({
-        userId: 'U1',
-        command: '/mcp',
-        text: `run fixture ask ${JSON.stringify({ message: 'Log in', schema })}`,
-      });
-      expect(await h.toolResult('U1')).toMatchObject({
-        error: { code: -32602, message: expect.stringContaining('look like secrets') as unknown },
-      });
-      expect(h.standin.messagesIn(h.standin.dmChannelOf('U1'))).toHaveLength(1);
-    } finally {
-      await h.close();
-    }
-  });
-
-  it('answers decline without asking anyone when the server’s mode is decline', async () => {
-    const h = await startHarness({ policy: { mode: 'decline' } });
-    try {
-      await h.driver.slashCommand({
-        userId: 'U1',
-        command: '/mcp',
-        text: `run fixture ask ${JSON.stringify({ message: 'Hi', schema: EVERY_KIND })}`,
-      });
-      expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
-      expect(h.standin.messagesIn(h.standin.dmChannelOf('U1'))).toHaveLength(1);
-    } finally {
-      await h.close();
-    }
   });
 });
