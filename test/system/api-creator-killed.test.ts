@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuestionStore } from '../../src/store/index.js';
 import { redisUrl } from '../setup/context.js';
 import { apiOf, type Api } from './api-support.js';
-import { childReplica, startHarness, type Harness } from './harness.js';
+import { childReplica } from './child-replicas.js';
+import { startHarness, type Harness } from './harness.js';
 
 const TOKEN = 'api-token-creator-killed-0123456789';
 /**

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEASE_TTL_MS, SWEEP_EVERY_MS } from '../../src/store/index.js';
 import { apiOf, cardWith, type Api } from './api-support.js';
 import type { CliRun } from './child.js';
-import { CHILD_START_MS, childReplica, startHarness, type Harness } from './harness.js';
+import { CHILD_START_MS, childReplica } from './child-replicas.js';
+import { startHarness, type Harness } from './harness.js';
 
 const TOKEN = 'api-token-killed-0123456789';
 

@@ -1,8 +1,6 @@
 // System-test harness: the real bot (in-process), real Redis, the Slack stand-in, and the fixture MCP server
 // as a stdio child process. Each harness gets its own Redis prefix, so tests never share state.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { loadSlackConfig } from '../support/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { start, type RunningRelay } from '../../src/main.js';
@@ -16,7 +14,6 @@ import {
 import { fixtureCommand } from '../setup/compiled.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { resultText } from '../support/slack-text.js';
-import { freePort, runCli, waitUntilReady, type CliRun } from './child.js';
 
 export const BOT_TOKEN = 'xoxb-test-token';
 export const SIGNING_SECRET = 'test-signing-secret';
@@ -226,64 +223,6 @@ export function inputLabelled(h: Harness, viewId: string, label: string): string
   const block = view.blocks.find((b) => b.type === 'input' && b.label?.text.startsWith(label));
   if (!block) throw new Error(`no input labelled ${label}`);
   return block.block_id;
-}
-
-/**
- * One more replica of a harness's deployment as a child process (same Redis prefix, same Slack stand-in, the
- * fixture server, and `servers`: more `mcpServers` entries), on its own port; resolves once it is ready. Kill it
- * through `run.child`.
- */
-export async function childReplica(
-  of: Pick<Harness, 'prefix' | 'standin'>,
-  env: Record<string, string> = {},
-  servers: Record<string, unknown> = {},
-): Promise<{ run: CliRun; port: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-replica-'));
-  const config = join(dir, 'config.json');
-  const fixture = fixtureCommand();
-  writeFileSync(config, JSON.stringify({ mcpServers: { fixture, ...servers } }));
-  const port = await freePort();
-  const run = runCli(
-    {
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: of.standin.apiUrl,
-      REDIS_URL: redisUrl(),
-      REDIS_PREFIX: of.prefix,
-      PORT: String(port),
-      ELICIT_RELAY_CONFIG: config,
-      ...env,
-    },
-    [],
-    'compiled',
-  );
-  try {
-    await waitUntilReady(run);
-  } finally {
-    // The replica has read its config at start-up; nothing else uses the folder.
-    rmSync(dir, { recursive: true, force: true });
-  }
-  return { run, port };
-}
-
-/**
- * Longest a childReplica may take to start, in ms (a compiled bot in its own process with its MCP fixture): a hook
- * bound, so a test that kills one starts it in beforeAll and its own bound covers only what it checks.
- */
-export const CHILD_START_MS = 90_000;
-
-/** A childReplica with `servers` (for a test to SIGKILL through `doomed.child`), and a Slack driver for its events. */
-export async function doomedReplica(
-  of: Pick<Harness, 'prefix' | 'standin'>,
-  servers: Record<string, unknown>,
-): Promise<{ doomed: CliRun; driver: SlackDriver }> {
-  const { run: doomed, port } = await childReplica(of, {}, servers);
-  const driver = new SlackDriver({
-    eventsUrl: `http://127.0.0.1:${port}/slack/events`,
-    signingSecret: SIGNING_SECRET,
-    standin: of.standin,
-  });
-  return { doomed, driver };
 }
 
 /**

@@ -6,7 +6,8 @@ import { LEASE_TTL_MS, QuestionStore, SWEEP_EVERY_MS } from '../../src/store/ind
 import { redisUrl } from '../setup/context.js';
 import { questionIdOnCard } from '../support/slack-text.js';
 import type { CliRun } from './child.js';
-import { CHILD_START_MS, SIGNING_SECRET, childReplica, startHarness, type Harness } from './harness.js';
+import { CHILD_START_MS, childReplica } from './child-replicas.js';
+import { SIGNING_SECRET, startHarness, type Harness } from './harness.js';
 
 describe('a holder replica killed mid-question', () => {
   let survivor: Harness;

@@ -11,7 +11,8 @@ import { LEASE_TTL_MS } from '../../src/store/index.js';
 import { TAKE_OVER_EVERY_MS } from '../../src/rounds/index.js';
 import { apiOf, auditEventWith, type Api } from './api-support.js';
 import type { CliRun } from './child.js';
-import { childReplica, inputLabelled, openForm } from './harness.js';
+import { childReplica } from './child-replicas.js';
+import { inputLabelled, openForm } from './harness.js';
 import { cardInDm, logsOnFailure, startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
 
 const TOKEN = 'api-token-mrtr-api-durable-0123456789';

@@ -11,7 +11,7 @@ import { redisUrl } from '../setup/context.js';
 import { holdRetries } from '../support/hold-retries.js';
 import { resultText } from '../support/slack-text.js';
 import type { CliRun } from './child.js';
-import { doomedReplica } from './harness.js';
+import { doomedReplica } from './child-replicas.js';
 import { cardInDm, logsOnFailure, startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
 
 describe('durable 2026 rounds across replicas', () => {

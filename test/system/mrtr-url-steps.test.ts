@@ -11,7 +11,7 @@ import { ROUND_LEASE_MS, TAKE_OVER_EVERY_MS } from '../../src/rounds/index.js';
 import type { RecordedCall } from '../../src/standin/index.js';
 import { resultText } from '../support/slack-text.js';
 import { redisUrl } from '../setup/context.js';
-import { doomedReplica } from './harness.js';
+import { doomedReplica } from './child-replicas.js';
 import { postedInDm, startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
 
 describe('a 2026 URL request asked again keeps one card with Retry and Cancel', () => {

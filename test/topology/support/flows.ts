@@ -11,14 +11,8 @@ import { fixtureCommand } from '../../setup/compiled.js';
 import { loadRedisConfig } from '../../support/config.js';
 import { questionIdOnCard } from '../../support/slack-text.js';
 import { freePort, runCli, waitUntilReady, type CliRun } from '../../system/child.js';
-import {
-  BOT_TOKEN,
-  CHILD_START_MS,
-  SIGNING_SECRET,
-  openForm,
-  startHarness,
-  type Harness,
-} from '../../system/harness.js';
+import { BOT_TOKEN, SIGNING_SECRET, openForm, startHarness, type Harness } from '../../system/harness.js';
+import { CHILD_START_MS } from '../../system/child-replicas.js';
 
 export const SCHEMA = {
   type: 'object',
