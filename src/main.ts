@@ -5,21 +5,27 @@ import { randomBytes } from 'node:crypto';
 import type { SlackAppConfig } from './config/index.js';
 import { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
-import { roundAnswersOf, type ToolSummary } from './mcp/index.js';
-import { openRounds, openState, startQuestionWork } from './persistence.js';
-import { roundKeeper, roundRecorder, startTakeOver, type ResumedCall } from './rounds/index.js';
+import { roundAnswersOf, type McpHub, type ToolSummary } from './mcp/index.js';
+import { openRounds, openState, startQuestionWork, type OpenedState } from './persistence.js';
+import {
+  roundKeeper,
+  roundRecorder,
+  startTakeOver,
+  type RedisRoundStore,
+  type ResumedCall,
+} from './rounds/index.js';
 import { ServerPolicies } from './policies.js';
 import { Answering } from './answering/service.js';
-import { questionView, startApi, type RunningApi } from './api/index.js';
-import { auditedToolRuns, startAudit } from './audit/index.js';
+import { questionView, startApi, type ApiDeps, type RunningApi } from './api/index.js';
+import { auditedToolRuns, startAudit, type Audit } from './audit/index.js';
 import { systemClock } from './clock.js';
-import { Relay, observeAll } from './relay/relay.js';
+import { Relay, observeAll, type RelayObserver } from './relay/relay.js';
 import { Intake } from './relay/sources/intake.js';
-import { mcpToolRunner, startMcpServers } from './relay/sources/mcp.js';
+import { mcpToolRunner, startMcpServers, type ToolRunner } from './relay/sources/mcp.js';
 import { Metrics, metricSources, metricsRoute } from './metrics/index.js';
 import { startWebhooks, type GaveUp } from './webhooks/index.js';
-import { createSlack } from './slack/index.js';
-import { openSignIns } from './sign-ins.js';
+import { createSlack, type Mount, type Slack, type SlackOptions } from './slack/index.js';
+import { openSignIns, type SignIns } from './sign-ins.js';
 
 export interface RunningRelay {
   /** The HTTP port actually bound (useful with PORT=0). */
@@ -53,42 +59,98 @@ export async function start(config: SlackAppConfig, logger: Logger): Promise<Run
  */
 async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecycle): Promise<RunningRelay> {
   const holderId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  let serving = false;
+  const live = { serving: false };
   // The API lists a call's questions on it; it starts after the relay, which tells it of new questions.
   const late: { api?: RunningApi } = {};
+  const w = await openStoreSide(config, logger, parts, holderId);
+  const slackLive = { serving: () => live.serving, servers: () => hub.status() };
+  const { slack, signIns } = await buildSlackSide(w, slackLive);
+  const apiHears: RelayObserver = {
+    created: (question) => late.api?.questionCreated(question),
+    ended: () => undefined,
+  };
+  const { relay, intake } = buildRelay(w, slack, apiHears);
+  const hub = startHub(w, { slack, signIns, relay, intake });
+  const { tools, runTool } = listen(w, { slack, relay, hub });
+  const api = await startApi(config, apiDeps(w, { slack, signIns, relay, tools, runTool }), parts);
+  late.api = api;
+  await startRounds(w, { hub, api, runTool });
+  await startWebhookDeliveries(w, api);
+  const { port } = await serve(w, { slack, relay, mounts: api.mounts, live });
+  logger.info({ port, holderId, servers: hub.serverNames() }, 'elicit-relay is ready');
+  return {
+    port,
+    holderId,
+    listTools: (server, userId) => hub.listTools(server, { userId }),
+    stop: () => parts.stop(),
+  };
+}
+
+/** What each step below is given: this replica's settings, log, lifecycle and id, and the store side. */
+interface Wiring {
+  config: SlackAppConfig;
+  logger: Logger;
+  parts: Lifecycle;
+  holderId: string;
+  opened: OpenedState;
+  roundStore: RedisRoundStore;
+  audit: Audit;
+  metrics: Metrics;
+  policies: ServerPolicies;
+}
+
+/** The store side: Redis state, the durable rounds' store, the audit trail; then metrics and policies. */
+async function openStoreSide(
+  config: SlackAppConfig,
+  logger: Logger,
+  parts: Lifecycle,
+  holderId: string,
+): Promise<Wiring> {
   const opened = await openState(config, { holderId, logger }, parts);
   const roundStore = await openRounds(config, { holderId, logger }, parts);
   const audit = await startAudit(config, { logger, clock: systemClock }, parts);
   const metrics = new Metrics(systemClock);
   const policies = new ServerPolicies(config.servers);
-  // Sign-ins come before the Slack side (its commands, App Home and callback use them); the hub's part needs
-  // the Slack side's Connect prompter, so it is made once that exists (hubAuth below).
-  const signIns = await openSignIns(config, { holderId, logger }, parts);
+  return { config, logger, parts, holderId, opened, roundStore, audit, metrics, policies };
+}
+
+/**
+ * The Slack side, after MCP sign-in (its commands, App Home and callback use it). The hub's part of sign-in
+ * needs the Slack side's Connect prompter, so it is made once that exists (startHub).
+ */
+async function buildSlackSide(
+  w: Wiring,
+  live: Pick<SlackOptions, 'serving' | 'servers'>,
+): Promise<{ slack: Slack; signIns: SignIns }> {
+  const { config, logger, parts, policies, metrics } = w;
+  const signIns = await openSignIns(config, { holderId: w.holderId, logger }, parts);
   const slack = createSlack({
-    ...opened,
+    ...w.opened,
     config: config.slack,
     logger,
     policyOf: (server) => policies.of(server).slack,
-    serving: () => serving,
-    servers: () => hub.status(),
+    ...live,
     routes: { '/metrics': metricsRoute(metrics) },
     observe: metrics,
     ...(signIns.connections ? { connections: signIns.connections } : {}),
   });
   parts.push('Slack background work', () => slack.settle());
+  return { slack, signIns };
+}
+
+/** The relay over the question store and the Slack surface, and the intake that asks through it. */
+function buildRelay(w: Wiring, slack: Slack, apiHears: RelayObserver): { relay: Relay; intake: Intake } {
+  const { opened, policies } = w;
   const relay = new Relay({
     store: opened.store,
     links: opened.store.roundLinks(),
     surface: slack.surface,
     checkSchema: slack.checks.schema,
     checkUrl: slack.checks.url,
-    logger,
+    logger: w.logger,
     clock: systemClock,
     reminderTimes: (timeoutMs, now, server) => policies.reminderTimes(timeoutMs, now, server),
-    observer: observeAll(metrics.relay, audit.questions, {
-      created: (question) => late.api?.questionCreated(question),
-      ended: () => undefined,
-    }),
+    observer: observeAll(w.metrics.relay, w.audit.questions, apiHears),
   });
   const intake = new Intake({
     relay,
@@ -96,9 +158,19 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     policies,
     refuseSecrets: slack.checks.refuseSecrets,
   });
+  return { relay, intake };
+}
+
+/** The MCP hub: every configured server's connection, its elicitations asked through the intake. */
+function startHub(
+  w: Wiring,
+  sides: { slack: Slack; signIns: SignIns; relay: Relay; intake: Intake },
+): McpHub {
+  const { slack, relay, intake } = sides;
+  const { logger, metrics, holderId, opened } = w;
   const { completions } = slack;
-  const auth = signIns.hubAuth(slack.signIn);
-  const hub = startMcpServers(config.servers, {
+  const auth = sides.signIns.hubAuth(slack.signIn);
+  const hub = startMcpServers(w.config.servers, {
     ...(auth === undefined ? {} : { auth }),
     intake,
     relay,
@@ -107,41 +179,72 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     onStatus: metrics.mcpStatus,
     // A session's handshake and calls take the event loop only once Slack's requests have their acks.
     turn: () => slack.postAck.afterAcks(),
-    rounds: roundKeeper({ store: roundStore, claimant: holderId, clock: systemClock, logger }),
+    rounds: roundKeeper({ store: w.roundStore, claimant: holderId, clock: systemClock, logger }),
   });
   metrics.watch(metricSources({ relay, outbox: opened.outbox, hub, state: opened.state }));
-  parts.push('MCP sessions', () => hub.close());
+  w.parts.push('MCP sessions', () => hub.close());
+  return hub;
+}
+
+type RunTool = ReturnType<Slack['listen']>['runTool'];
+
+/** People's answers and `/mcp run`: the Slack side's listeners, given the answering service and the tools. */
+function listen(
+  w: Wiring,
+  sides: { slack: Slack; relay: Relay; hub: McpHub },
+): { tools: ToolRunner; runTool: RunTool } {
+  const { slack, relay } = sides;
   const answering = new Answering({
-    store: opened.store,
+    store: w.opened.store,
     relay,
     mayAnswer: (question, userId) => slack.surface.audience.mayAnswer(question, userId),
-    policyOf: (server) => policies.of(server).slack,
+    policyOf: (server) => w.policies.of(server).slack,
     clock: systemClock,
   });
-  const tools = mcpToolRunner(hub);
+  const tools = mcpToolRunner(sides.hub);
   // A person's own runs are audited here; an API call's run is audited by the API's call runner.
-  const { runTool } = slack.listen({ answering, tools: auditedToolRuns(tools, audit, systemClock) });
-  const apiDeps = {
-    relay,
+  const { runTool } = slack.listen({ answering, tools: auditedToolRuns(tools, w.audit, systemClock) });
+  return { tools, runTool };
+}
+
+/** What the Automations API is given: the relay, the store, the tools and `/mcp run`'s own run. */
+function apiDeps(
+  w: Wiring,
+  sides: { slack: Slack; signIns: SignIns; relay: Relay; tools: ToolRunner; runTool: RunTool },
+): ApiDeps {
+  const { slack, signIns } = sides;
+  const { opened, roundStore, audit, holderId, logger } = w;
+  return {
+    relay: sides.relay,
     answerers: slack.audience,
     store: opened.store,
     checkSchema: slack.checks.schema,
-    tools,
-    runTool,
-    observe: metrics.apiRequest,
-    connected: (server: string, person: { teamId: string; userId: string }) =>
-      signIns.connected(server, person),
-    inRound: async (callId: string) => (await roundStore.ofCall(callId)) !== undefined,
+    tools: sides.tools,
+    runTool: sides.runTool,
+    observe: w.metrics.apiRequest,
+    connected: (server, person) => signIns.connected(server, person),
+    inRound: async (callId) => (await roundStore.ofCall(callId)) !== undefined,
+    audit,
+    holderId,
+    clock: systemClock,
+    logger,
   };
-  const api = await startApi(config, { ...apiDeps, audit, holderId, clock: systemClock, logger }, parts);
-  late.api = api;
+}
+
+/** Durable 2026 rounds: retries out at stop, the take-over of a stopped replica's rounds, and their records. */
+async function startRounds(
+  w: Wiring,
+  sides: { hub: McpHub; api: RunningApi; runTool: RunTool },
+): Promise<void> {
+  const { hub, api, runTool } = sides;
+  const { parts, opened, holderId, logger } = w;
   // Before the API's calls and connection stop: a durable retry that answers now ends its call as always.
   parts.push('durable retries out', () => hub.leave());
   // Rounds whose replica stopped: their retry is sent here and the result posted where the run was; an API
   // call's record ends here too.
   const resume = (call: ResumedCall): Promise<unknown> =>
     call.origin.callId === undefined ? runTool(call) : api.resumeCall(call);
-  const takeOver = { store: roundStore, claimant: holderId, clock: systemClock, logger, resume };
+  const takeOver = { store: w.roundStore, claimant: holderId, clock: systemClock, logger, resume };
   parts.push('rounds take-over', startTakeOver(takeOver));
   // Each round question's end is recorded in its round by one replica, so a round outlives its holder.
   const recordRounds = {
@@ -150,27 +253,34 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     answersOf: roundAnswersOf,
   };
   await api.ended.consume('rounds', roundRecorder(recordRounds));
+}
+
+/** Signed webhook deliveries of ended questions and calls, read from the API's ended stream. */
+async function startWebhookDeliveries(w: Wiring, api: RunningApi): Promise<void> {
   const webhookDeps = {
-    get: (id: string) => opened.store.get(id),
+    get: (id: string) => w.opened.store.get(id),
     callEnded: api.callEnded,
     view: questionView,
     clock: systemClock,
-    logger,
+    logger: w.logger,
   };
-  const onGaveUp = (gaveUp: GaveUp): Promise<void> => audit.webhookGaveUp(gaveUp);
-  const onAttempt = metrics.webhookAttempt;
-  await startWebhooks(config, { ...webhookDeps, ended: api.ended, onGaveUp, onAttempt }, parts);
-  const { port } = await slack.start(config.port, api.mounts);
+  const onGaveUp = (gaveUp: GaveUp): Promise<void> => w.audit.webhookGaveUp(gaveUp);
+  const onAttempt = w.metrics.webhookAttempt;
+  await startWebhooks(w.config, { ...webhookDeps, ended: api.ended, onGaveUp, onAttempt }, w.parts);
+}
+
+/** Slack's HTTP server or Socket Mode (with the API's mounts), the store's workers, then readiness on. */
+async function serve(
+  w: Wiring,
+  sides: { slack: Slack; relay: Relay; mounts: readonly Mount[]; live: { serving: boolean } },
+): Promise<{ port: number }> {
+  const { slack, relay, live } = sides;
+  const { parts } = w;
+  const { port } = await slack.start(w.config.port, sides.mounts);
   parts.push('Slack requests', () => slack.stop());
   parts.push('waiting questions', () => relay.endAllWaiting('call_ended'));
-  await startQuestionWork(opened.store, { relay }, parts);
-  serving = true;
-  parts.push('readiness', () => void (serving = false));
-  logger.info({ port, holderId, servers: hub.serverNames() }, 'elicit-relay is ready');
-  return {
-    port,
-    holderId,
-    listTools: (server, userId) => hub.listTools(server, { userId }),
-    stop: () => parts.stop(),
-  };
+  await startQuestionWork(w.opened.store, { relay }, parts);
+  live.serving = true;
+  parts.push('readiness', () => void (live.serving = false));
+  return { port };
 }
