@@ -4,7 +4,7 @@
 import { servesSeveralWorkspaces, type AppConfig } from '../config/index.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { Logger } from '../logger.js';
-import { RedisConnections, endClient, keys } from '../redis/index.js';
+import { RedisConnections, endClient, keys, type Keys, type RedisClient } from '../redis/index.js';
 import type { RateLimit, Relay, RelayClock } from '../relay/relay.js';
 import { openQuestion, type AnswererResolver } from '../relay/sources/intake.js';
 import type { ToolRunner } from '../relay/sources/mcp.js';
@@ -76,14 +76,7 @@ const API_OFF = { questionCreated: () => undefined, callEnded: () => Promise.res
 export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycle): Promise<RunningApi> {
   const k = keys(config.redis.prefix);
   const connections = new RedisConnections(config.redis, deps.logger);
-  const ended = new EndedEvents({
-    connect: (role) => connections.blocking(k.connectionName(role, deps.holderId)),
-    key: k.ended,
-    consumer: deps.holderId,
-    logger: deps.logger,
-  });
-  await ended.start();
-  parts.push('ended events', () => ended.stop());
+  const ended = await startEnded(connections, k, deps, parts);
   const clients = new Clients(config.api.clients);
   // With the API off no call has a record; a round naming one (the API was on before) still runs to its end.
   const runOnly = async (run: Parameters<CallsPart['resumeCall']>[0]): Promise<void> => {
@@ -92,6 +85,49 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
   if (!clients.enabled) return { mounts: [], ended, ...API_OFF, resumeCall: runOnly };
   const redis = await connections.command(k.connectionName('api', deps.holderId));
   parts.push('API connection', () => endClient(redis, true));
+  startUndeliveredSweep(config, deps, parts);
+  const questions = questionsPart(config, deps, { redis, keys: k, ended });
+  const admit: CallsDeps['admit'] = (name, limit) => deps.store.admit(name, limit);
+  const calls = startCalls(config, deps, { redis, keys: k, questions, admit }, parts);
+  const observe = deps.observe ? { observe: deps.observe } : {};
+  const handler = apiRouter({
+    clients,
+    logger: deps.logger,
+    questions,
+    calls: calls.routes,
+    audit: deps.audit,
+    ...observe,
+  });
+  const endpoint = endpointMount(config, deps, { clients, questions, redis, keys: k });
+  return {
+    mounts: [{ prefix: API_PREFIX, handler }, endpoint],
+    ended,
+    questionCreated: calls.questionCreated,
+    callEnded: calls.callEnded,
+    resumeCall: calls.resumeCall,
+  };
+}
+
+/** The ended stream's reader of this replica (on its own blocking connections), started; stops with `parts`. */
+async function startEnded(
+  connections: RedisConnections,
+  k: Keys,
+  deps: ApiDeps,
+  parts: Lifecycle,
+): Promise<EndedEvents> {
+  const ended = new EndedEvents({
+    connect: (role) => connections.blocking(k.connectionName(role, deps.holderId)),
+    key: k.ended,
+    consumer: deps.holderId,
+    logger: deps.logger,
+  });
+  await ended.start();
+  parts.push('ended events', () => ended.stop());
+  return ended;
+}
+
+/** Posts again the cards of API questions still undelivered after the grace period (delivery-sweep.ts). */
+function startUndeliveredSweep(config: AppConfig, deps: ApiDeps, parts: Lifecycle): void {
   const graceMs = config.api.redeliverAfterMs;
   const sweepDeps = {
     undelivered: (ms: number) => deps.store.undelivered(ms),
@@ -104,8 +140,17 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
     graceMs === undefined ? {} : { graceMs, everyMs: Math.ceil(graceMs / 2) },
   );
   parts.push('undelivered API questions sweep', stopSweep);
+}
+
+/** What the question routes (and POST /mcp's ask_human) do: open, read, end, with callbacks and idempotency. */
+function questionsPart(
+  config: AppConfig,
+  deps: ApiDeps,
+  shared: { redis: RedisClient; keys: Keys; ended: EndedEvents },
+): QuestionsDeps {
+  const k = shared.keys;
   const allowed = allowListOf(config.api.webhookHosts);
-  const questions: QuestionsDeps = {
+  return {
     open: (request, context) => openQuestion(deps, request, context),
     get: (id) => deps.store.get(id),
     end: (id, outcome, reason) => deps.relay.end(id, outcome, reason),
@@ -114,37 +159,28 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
     refuseCallback: (callback) =>
       refuseCallbackUrl(callback, allowed)?.reason ??
       (config.api.webhookSecret === undefined ? UNSIGNED_WEBHOOKS : undefined),
-    ended,
-    idempotency: new Idempotency(redis, (client, key) => k.idempotency(client, key), deps.clock),
+    ended: shared.ended,
+    idempotency: new Idempotency(shared.redis, (client, key) => k.idempotency(client, key), deps.clock),
     clock: deps.clock,
     severalWorkspaces: servesSeveralWorkspaces(config.slack),
   };
-  const admit: CallsDeps['admit'] = (name, limit) => deps.store.admit(name, limit);
-  const calls = startCalls(config, deps, { redis, keys: k, questions, admit }, parts);
-  const observe = deps.observe ? { observe: deps.observe } : {};
-  const handler = apiRouter({
-    clients,
-    logger: deps.logger,
-    questions,
-    calls: calls.routes,
-    audit: deps.audit,
-    ...observe,
-  });
+}
+
+/** POST /mcp: ask_human and the gateway servers' tools, for the API's clients. */
+function endpointMount(
+  config: AppConfig,
+  deps: ApiDeps,
+  shared: { clients: Clients; questions: QuestionsDeps; redis: RedisClient; keys: Keys },
+): Mount {
+  const { redis, keys: k } = shared;
   const gatewayServers = config.servers.filter((s) => s.gateway).map((s) => s.name);
-  const endpoint = mcpEndpointMount({
-    clients,
-    questions,
+  return mcpEndpointMount({
+    clients: shared.clients,
+    questions: shared.questions,
     gateway: { servers: gatewayServers, tools: deps.tools },
     calls: new RedisEndpointCalls(redis, (client, id) => k.endpointCall(client, id)),
     ...(config.api.gatewayAs ? { gatewayAs: config.api.gatewayAs } : {}),
     ...(config.api.gatewayTeam ? { gatewayTeam: config.api.gatewayTeam } : {}),
     logger: deps.logger,
   });
-  return {
-    mounts: [{ prefix: API_PREFIX, handler }, endpoint],
-    ended,
-    questionCreated: calls.questionCreated,
-    callEnded: calls.callEnded,
-    resumeCall: calls.resumeCall,
-  };
 }
