@@ -2,7 +2,7 @@
 // each workspace's from its OAuth install), our HTTP server for probes, the install pages and (HTTP mode)
 // Slack's requests, the global middleware that processes each Events API event once, and the surface.
 import type { RequestListener } from 'node:http';
-import { LogLevel, type App, type AppOptions, type Logger as BoltLogger } from '@slack/bolt';
+import { LogLevel, type App, type AppOptions, type Logger as BoltLogger, type webApi } from '@slack/bolt';
 import { systemClock, type Clock } from '../clock.js';
 import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
 import type { Logger } from '../logger.js';
@@ -18,7 +18,7 @@ import { registerListeners, type ListenerDeps } from './listeners/index.js';
 import { Locales } from './locales.js';
 import { classifySlackError, slackErrorCode, slackHandler } from './outbox/index.js';
 import { distributedApp, type DistributedApp } from './oauth.js';
-import { buildReceiver } from './receivers.js';
+import { buildReceiver, type BuiltReceiver } from './receivers.js';
 import { SlackSurface } from './surface.js';
 import { singleWorkspace, type SlackClients } from './workspaces.js';
 
@@ -67,48 +67,7 @@ export interface SlackApp {
 }
 
 export function createSlackApp(options: SlackAppOptions): SlackApp {
-  const logger = boltLogger(options.logger);
-  // The outbox retries; the client must hand rate limits back to it instead of sleeping them out.
-  const clientOptions = {
-    slackApiUrl: options.slack.apiUrl,
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
-    timeout: 10_000,
-    ...(options.observe ? { fetch: countedFetch(options.observe.slackCall) } : {}),
-  };
-  const built = buildReceiver(options.slack, logger, clientOptions);
-  const { bolt, distributed } = authorization(options.slack, {
-    installations: options.state.installations,
-    clientOptions,
-    logger,
-  });
-  const appOptions: AppOptions = {
-    ...bolt,
-    receiver: built.receiver,
-    logger,
-    logLevel: LogLevel.INFO,
-    clientOptions,
-    // No listener keeps conversation state (context.conversation); Bolt's default store would look each
-    // request's conversation up, and reject with a new Error (a stack trace) for every one it never saw.
-    convoStore: false,
-  };
-  // HTTP acks are timed by our HTTP server (onSlackResponse below); Socket Mode acks by the app itself.
-  const app = new AckTimingApp(appOptions, {
-    ...(options.observe && options.slack.mode === 'socket' ? { onAck: options.observe.socketAck } : {}),
-    onLateAck: ({ ms, type }) =>
-      options.logger.warn(
-        { payloadType: type, ms: Math.round(ms) },
-        "ack came after Slack's 3 s: Slack was already answered without it (the person saw Slack's error)",
-      ),
-  });
-  app.use(processEventsOnce(options.state.deliveries, options.logger));
-  app.error((error) => {
-    options.logger.error(
-      { err: error, code: error.code, slackError: slackErrorCode(error) },
-      'slack listener failed',
-    );
-    return Promise.resolve();
-  });
+  const { app, built, distributed } = boltApp(options);
   const clients = distributed?.clients ?? singleWorkspace(app.client);
   const audience = new Audience(clients, options.policyOf);
   const surface = new SlackSurface(clients, new Locales(clients), options.outbox, audience);
@@ -140,6 +99,65 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       await server?.close();
       await built.disconnect?.();
     },
+  };
+}
+
+/**
+ * The Bolt app on its receiver (HTTP or Socket Mode) with its tokens, each Events API event processed once,
+ * and listener failures logged; `distributed` when tokens come from OAuth installs.
+ */
+function boltApp(options: SlackAppOptions): {
+  app: App;
+  built: BuiltReceiver;
+  distributed: DistributedApp | undefined;
+} {
+  const logger = boltLogger(options.logger);
+  const clientOptions = webClientOptions(options);
+  const built = buildReceiver(options.slack, logger, clientOptions);
+  const { bolt, distributed } = authorization(options.slack, {
+    installations: options.state.installations,
+    clientOptions,
+    logger,
+  });
+  const appOptions: AppOptions = {
+    ...bolt,
+    receiver: built.receiver,
+    logger,
+    logLevel: LogLevel.INFO,
+    clientOptions,
+    // No listener keeps conversation state (context.conversation); Bolt's default store would look each
+    // request's conversation up, and reject with a new Error (a stack trace) for every one it never saw.
+    convoStore: false,
+  };
+  // HTTP acks are timed by our HTTP server (onSlackResponse); Socket Mode acks by the app itself.
+  const app = new AckTimingApp(appOptions, {
+    ...(options.observe && options.slack.mode === 'socket' ? { onAck: options.observe.socketAck } : {}),
+    onLateAck: ({ ms, type }) =>
+      options.logger.warn(
+        { payloadType: type, ms: Math.round(ms) },
+        "ack came after Slack's 3 s: Slack was already answered without it (the person saw Slack's error)",
+      ),
+  });
+  app.use(processEventsOnce(options.state.deliveries, options.logger));
+  app.error((error) => {
+    options.logger.error(
+      { err: error, code: error.code, slackError: slackErrorCode(error) },
+      'slack listener failed',
+    );
+    return Promise.resolve();
+  });
+  return { app, built, distributed };
+}
+
+/** The Web API client's options: Slack's URL, a 10 s timeout, metrics' counting fetch. */
+function webClientOptions(options: SlackAppOptions): webApi.WebClientOptions & { slackApiUrl: string } {
+  // The outbox retries; the client must hand rate limits back to it instead of sleeping them out.
+  return {
+    slackApiUrl: options.slack.apiUrl,
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: 10_000,
+    ...(options.observe ? { fetch: countedFetch(options.observe.slackCall) } : {}),
   };
 }
 
