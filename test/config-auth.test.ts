@@ -1,4 +1,5 @@
-// Per server `auth:` and the sign-in settings (src/config/server-auth.ts): read as written, refused with the key.
+// Per server `auth:` and the sign-in settings (src/config/server-auth.ts, sign-in.ts): read as written,
+// refused with the key.
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/index.js';
 import { configErrorOf } from './support/config.js';

@@ -6,7 +6,7 @@ import { parseDuration } from './duration.js';
 import { checkGatewayTeams, readApi } from './api.js';
 import { readAudit } from './audit.js';
 import { readRedisSetting } from './redis.js';
-import { readSignIn } from './server-auth.js';
+import { readSignIn } from './sign-in.js';
 import { readServers } from './servers.js';
 import { readSlack, servesSeveralWorkspaces } from './slack-env.js';
 import type { AppConfig, SlackAppConfig } from './types.js';

@@ -1,12 +1,10 @@
-// Per server `auth:` (MCP authorization, issue #20) and the settings every sign-in needs: the key that
-// encrypts tokens in Redis and the public URL of the bot's OAuth callback.
+// Per server `auth:` (MCP authorization, issue #20); the settings every sign-in needs are in sign-in.ts.
 //   auth: { mode: none | oauth | clientCredentials | workloadIdentity | enterpriseManaged, clientId?,
 //           clientSecret? (${VAR}), scopes?, metadataUrl?, tokenEndpointAuthMethod?, privateKeyFile?,
 //           signingAlgorithm?, assertionFile?, issuer?, idp? { issuer, tokenEndpoint?, clientId, clientSecret? } }
 import { ConfigError } from './error.js';
-import type { IdpConfig, ServerAuthConfig, ServerConfig, SignInConfig } from './types.js';
+import type { IdpConfig, ServerAuthConfig } from './types.js';
 
-type Env = Record<string, string | undefined>;
 type Expand = (key: string, value: string) => string;
 
 const MODES = ['none', 'oauth', 'clientCredentials', 'workloadIdentity', 'enterpriseManaged'] as const;
@@ -35,30 +33,9 @@ export function readServerAuth(
 ): ServerAuthConfig | undefined {
   if (value === undefined) return undefined;
   const at = `${key}.auth`;
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new ConfigError(at, 'is not a mapping', 'Write `auth: { mode: oauth }`.');
-  const entry = value as Record<string, unknown>;
-  const unknown = Object.keys(entry).find((name) => !KNOWN_KEYS.includes(name));
-  if (unknown !== undefined)
-    throw new ConfigError(
-      `${at}.${unknown}`,
-      'is not a setting of auth',
-      `Use one of ${KNOWN_KEYS.join(', ')}.`,
-    );
-  const mode = MODES.find((m) => m === (entry.mode ?? 'oauth'));
-  if (mode === undefined)
-    throw new ConfigError(
-      `${at}.mode`,
-      `${JSON.stringify(entry.mode)} is not a mode`,
-      'Use none, oauth, clientCredentials, workloadIdentity or enterpriseManaged.',
-    );
-  if (mode === 'none') return undefined;
-  if (transportKind === 'stdio')
-    throw new ConfigError(
-      at,
-      'is set on a stdio server',
-      'MCP authorization is for HTTP servers; give a stdio server its credentials in `env`.',
-    );
+  const entry = authMapping(at, value);
+  const mode = readMode(at, entry.mode, transportKind);
+  if (mode === undefined) return undefined;
   const text = (name: string): string | undefined => optionalText(`${at}.${name}`, entry[name], expand);
   const common = {
     ...optional('clientId', text('clientId')),
@@ -87,6 +64,44 @@ export function readServerAuth(
   if (mode === 'enterpriseManaged')
     return readEnterpriseManaged(at, common, entry.idp, expand, text('issuer'));
   return readClientCredentials(at, common, text('privateKeyFile'), text('signingAlgorithm'));
+}
+
+/** `auth` as a mapping of known settings only. */
+function authMapping(at: string, value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ConfigError(at, 'is not a mapping', 'Write `auth: { mode: oauth }`.');
+  const entry = value as Record<string, unknown>;
+  const unknown = Object.keys(entry).find((name) => !KNOWN_KEYS.includes(name));
+  if (unknown !== undefined)
+    throw new ConfigError(
+      `${at}.${unknown}`,
+      'is not a setting of auth',
+      `Use one of ${KNOWN_KEYS.join(', ')}.`,
+    );
+  return entry;
+}
+
+/** `auth.mode` (default oauth); undefined for none. A stdio server has no sign-in mode. */
+function readMode(
+  at: string,
+  value: unknown,
+  transportKind: string,
+): Exclude<(typeof MODES)[number], 'none'> | undefined {
+  const mode = MODES.find((m) => m === (value ?? 'oauth'));
+  if (mode === undefined)
+    throw new ConfigError(
+      `${at}.mode`,
+      `${JSON.stringify(value)} is not a mode`,
+      'Use none, oauth, clientCredentials, workloadIdentity or enterpriseManaged.',
+    );
+  if (mode === 'none') return undefined;
+  if (transportKind === 'stdio')
+    throw new ConfigError(
+      at,
+      'is set on a stdio server',
+      'MCP authorization is for HTTP servers; give a stdio server its credentials in `env`.',
+    );
+  return mode;
 }
 
 function readWorkloadIdentity(
@@ -259,41 +274,4 @@ function readAuthMethod(key: string, method: unknown): (typeof AUTH_METHODS)[num
       `Use ${AUTH_METHODS.join(', ')}.`,
     );
   return found;
-}
-
-/**
- * ELICIT_RELAY_TOKEN_KEY (and _PREVIOUS while rotating) and ELICIT_RELAY_PUBLIC_URL: required once any
- * server has `auth`; undefined when none has.
- */
-export function readSignIn(env: Env, servers: ServerConfig[]): SignInConfig | undefined {
-  const signing = servers.filter((server) => server.auth !== undefined);
-  if (signing.length === 0) return undefined;
-  const needer = `mcpServers.${signing[0]?.name ?? ''}.auth`;
-  const tokenKey = readKey('ELICIT_RELAY_TOKEN_KEY', env.ELICIT_RELAY_TOKEN_KEY, needer);
-  const previous = env.ELICIT_RELAY_TOKEN_KEY_PREVIOUS;
-  const publicUrl = env.ELICIT_RELAY_PUBLIC_URL;
-  const interactive = signing.some(
-    (server) => server.auth?.mode === 'oauth' || server.auth?.mode === 'enterpriseManaged',
-  );
-  if (interactive && (publicUrl === undefined || !/^https?:\/\/[^/]/.test(publicUrl)))
-    throw new ConfigError(
-      'ELICIT_RELAY_PUBLIC_URL',
-      publicUrl ? `"${publicUrl}" is not an http(s) URL` : 'is not set',
-      `${needer} signs people in: set it to the bot's public base URL (the callback is <it>/oauth/mcp/callback).`,
-    );
-  return {
-    tokenKey,
-    ...(previous ? { previousTokenKey: readKey('ELICIT_RELAY_TOKEN_KEY_PREVIOUS', previous, needer) } : {}),
-    ...(publicUrl ? { publicUrl: publicUrl.replace(/\/+$/, '') } : {}),
-  };
-}
-
-function readKey(name: string, value: string | undefined, needer: string): Buffer {
-  const fix = 'Make one with `openssl rand -base64 32` (32 bytes, base64).';
-  if (value === undefined || value === '')
-    throw new ConfigError(name, `is not set but ${needer} stores tokens`, fix);
-  const key = Buffer.from(value, 'base64');
-  if (key.length !== 32 || key.toString('base64') !== value.trim())
-    throw new ConfigError(name, 'is not 32 bytes in base64', fix);
-  return key;
 }

@@ -196,7 +196,7 @@ export interface AppConfig {
   audit?: AuditConfig;
   /** The Automations API (src/api) and its webhooks. */
   api: ApiConfig;
-  /** Token key and callback URL, once a server has `auth` (server-auth.ts). */
+  /** Token key and callback URL, once a server has `auth` (sign-in.ts). */
   signIn?: SignInConfig;
 }
 
