@@ -3,7 +3,12 @@
 // Slack side uses (`/mcp connect|disconnect`, the App Home, the callback route), and, once the Slack side has
 // made its prompter, the hub's McpAuth. Nothing is built when no server has `auth`.
 import { readFile } from 'node:fs/promises';
-import { servesSeveralWorkspaces, type AppConfig, type ServerConfig } from './config/index.js';
+import {
+  servesSeveralWorkspaces,
+  type AppConfig,
+  type ServerConfig,
+  type SignInConfig,
+} from './config/index.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import {
@@ -22,7 +27,7 @@ import {
   type PersonSignInServer,
   type SignInPrompter,
 } from './mcp/index.js';
-import { RedisConnections, endClient, keys } from './redis/index.js';
+import { RedisConnections, endClient, keys, type RedisClient } from './redis/index.js';
 
 export interface SignIns {
   /** Per-person sign-ins; absent when no server has `auth.mode: oauth` or `enterpriseManaged`. */
@@ -42,27 +47,14 @@ export async function openSignIns(
 ): Promise<SignIns> {
   const settings = config.signIn;
   if (settings === undefined) return NONE;
-  const k = keys(config.redis.prefix);
-  const factory = new RedisConnections(config.redis, who.logger);
-  const redis = await factory.command(k.connectionName('auth', who.holderId));
-  parts.push('sign-in connection', () => endClient(redis, true));
-  const subscriber = await factory.blocking(k.connectionName('auth-wakes', who.holderId));
-  parts.push('sign-in subscriber', () => endClient(subscriber, false));
-  const wakes = new SignInWakes(subscriber, redis, `${config.redis.prefix}:auth:signed-in`);
-  await wakes.start();
-  parts.push('sign-in wakes', () => wakes.stop());
-  const sealer = new Sealer(settings.tokenKey, settings.previousTokenKey);
+  const { redis, wakes } = await startWakes(config, who, parts);
   const now = Date.now;
-  const vault = new TokenVault(redis, config.redis.prefix, sealer, now, (key, code) =>
-    who.logger.warn(
-      { key, code },
-      'a sealed grant opens with neither ELICIT_RELAY_TOKEN_KEY nor _PREVIOUS: deleted, its person will be asked to connect again',
-    ),
-  );
+  const vault = tokenVault(redis, { config, settings, now, logger: who.logger });
+  const redirectUrl = `${settings.publicUrl ?? ''}${CALLBACK_PATH}`;
   const grants = new PersonGrants({
     servers: config.servers.flatMap(personSignInServer),
     vault,
-    redirectUrl: `${settings.publicUrl ?? ''}${CALLBACK_PATH}`,
+    redirectUrl,
     clientName: 'elicit-relay',
     oneWorkspace: !servesSeveralWorkspaces(config.slack),
     now,
@@ -70,7 +62,7 @@ export async function openSignIns(
   const deploymentGrants = new Map(await Promise.all(config.servers.flatMap(deploymentGrant)));
   const enterprise = new EnterpriseSignIns(config.servers.flatMap(enterpriseServer), {
     vault,
-    redirectUrl: `${settings.publicUrl ?? ''}${CALLBACK_PATH}`,
+    redirectUrl,
     now,
   });
   const connections =
@@ -87,11 +79,49 @@ export async function openSignIns(
         enterprise: { signIns: enterprise, vault },
         ...(prompter === undefined ? {} : { prompter }),
       }),
-    connected: async (server, person) => {
-      const who = grants.personOf(person);
-      if (enterprise.has(server)) return (await enterprise.idpOf(server).connectedAt(who)) !== undefined;
-      return !grants.has(server) || (await grants.record(server, who)).tokens !== undefined;
-    },
+    connected: connectedTo(grants, enterprise),
+  };
+}
+
+/** The vault's command connection, and the subscriber that hears sign-ins completed on any replica. */
+async function startWakes(
+  config: AppConfig,
+  who: { holderId: string; logger: Logger },
+  parts: Lifecycle,
+): Promise<{ redis: RedisClient; wakes: SignInWakes }> {
+  const k = keys(config.redis.prefix);
+  const factory = new RedisConnections(config.redis, who.logger);
+  const redis = await factory.command(k.connectionName('auth', who.holderId));
+  parts.push('sign-in connection', () => endClient(redis, true));
+  const subscriber = await factory.blocking(k.connectionName('auth-wakes', who.holderId));
+  parts.push('sign-in subscriber', () => endClient(subscriber, false));
+  const wakes = new SignInWakes(subscriber, redis, `${config.redis.prefix}:auth:signed-in`);
+  await wakes.start();
+  parts.push('sign-in wakes', () => wakes.stop());
+  return { redis, wakes };
+}
+
+/** The sealed token vault; a grant neither key opens is deleted (its person is asked to connect again). */
+function tokenVault(
+  redis: RedisClient,
+  deps: { config: AppConfig; settings: SignInConfig; now: () => number; logger: Logger },
+): TokenVault {
+  const { settings, logger } = deps;
+  const sealer = new Sealer(settings.tokenKey, settings.previousTokenKey);
+  return new TokenVault(redis, deps.config.redis.prefix, sealer, deps.now, (key, code) =>
+    logger.warn(
+      { key, code },
+      'a sealed grant opens with neither ELICIT_RELAY_TOKEN_KEY nor _PREVIOUS: deleted, its person will be asked to connect again',
+    ),
+  );
+}
+
+/** Whether a person holds a grant for a server that needs one (an enterprise server: their IdP sign-in). */
+function connectedTo(grants: PersonGrants, enterprise: EnterpriseSignIns): SignIns['connected'] {
+  return async (server, person) => {
+    const who = grants.personOf(person);
+    if (enterprise.has(server)) return (await enterprise.idpOf(server).connectedAt(who)) !== undefined;
+    return !grants.has(server) || (await grants.record(server, who)).tokens !== undefined;
   };
 }
 
