@@ -90,6 +90,13 @@ export interface Slack {
   settle(): Promise<void>;
 }
 
+/** What Slack can show, asked by the relay before it stores a question. */
+const CHECKS: Slack['checks'] = {
+  schema: checkFormSchema,
+  url: checkUrl,
+  refuseSecrets: (requestedSchema) => refuseSecretFields(checkFormSchema(requestedSchema)),
+};
+
 export function createSlack(options: SlackOptions): Slack {
   // The callback route is built before the app and the prompter after it (it posts through the app's surface).
   const late: { signIn?: SlackSignIn } = {};
@@ -119,11 +126,7 @@ export function createSlack(options: SlackOptions): Slack {
     audience: surface.audience,
     completions,
     postAck: app.postAck,
-    checks: {
-      schema: checkFormSchema,
-      url: checkUrl,
-      refuseSecrets: (requestedSchema) => refuseSecretFields(checkFormSchema(requestedSchema)),
-    },
+    checks: CHECKS,
     listen: ({ answering, tools }) => {
       const results = toolResults(app, options, { tools, completions });
       app.listen({ answering, home, modals, tools, results, ...(signIn ? { signIn } : {}) });
