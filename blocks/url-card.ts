@@ -4,7 +4,7 @@
 // Slack could unfurl or a server could forge: the only clickable URL is the button's own `url`.
 import { BUTTON_URL_MAX } from './slack-limits.js';
 import { domainToUnicode } from 'node:url';
-import type { ContextBlock } from '@slack/types';
+import type { ActionsBlock, ContextBlock } from '@slack/types';
 import {
   button,
   deadlineContext,
@@ -13,7 +13,7 @@ import {
   serverName,
   type SlackMessage,
 } from './card.js';
-import { uiText, type Locale } from './i18n.js';
+import { uiText, type Locale, type UiText } from './i18n.js';
 import { DECLINE_ACTION, URL_CANCEL_ACTION, URL_CONSENT_ACTION, URL_RETRY_ACTION } from './ids.js';
 import { escapeMrkdwn, mrkdwn, truncate } from './text.js';
 
@@ -85,15 +85,8 @@ export function urlCard(input: {
   const facts = urlFacts(input.url);
   const server = serverName(input.server);
   const host = escapeMrkdwn(truncate(facts.host, HOST_MAX));
-  const warnings = [
-    facts.internationalized ? t.urlPunycode(escapeMrkdwn(truncate(facts.unicodeHost, HOST_MAX))) : '',
-    facts.https ? '' : t.urlNotHttps,
-    facts.hasUserInfo ? t.urlUserInfo : '',
-  ].filter((w) => w !== '');
   const roundHint = input.again ? t.urlAgain(`*${server}*`) : input.roundLink ? t.urlCancelHint : undefined;
   const again: ContextBlock[] = roundHint ? [{ type: 'context', elements: [mrkdwn(roundHint)] }] : [];
-  const warning: ContextBlock[] =
-    warnings.length > 0 ? [{ type: 'context', elements: warnings.map((w) => mrkdwn(w)) }] : [];
   return {
     text: `${t.urlNotification(server, host)}: ${notification(input.message)}`,
     blocks: [
@@ -103,22 +96,10 @@ export function urlCard(input: {
         type: 'section',
         text: mrkdwn(`${t.urlHost(`*${host}*`)}\n\`${escapeMrkdwn(facts.href)}\``),
       },
-      ...warning,
+      ...warningBlocks(facts, t),
       ...again,
       deadlineContext(input.deadline, input.locale),
-      {
-        type: 'actions',
-        block_id: 'elicit_actions',
-        elements: [
-          { ...button(t.openLink, URL_CONSENT_ACTION, input.questionId), url: facts.href, style: 'primary' },
-          input.again
-            ? button(t.urlRetry, URL_RETRY_ACTION, input.questionId)
-            : button(t.decline, DECLINE_ACTION, input.questionId),
-          ...(input.again || input.roundLink
-            ? [button(t.urlCancel, URL_CANCEL_ACTION, input.questionId)]
-            : []),
-        ],
-      },
+      urlActions(input, t, facts.href),
     ],
   };
 }
@@ -138,6 +119,35 @@ export function urlCompletedCard(input: {
       { type: 'section', text: mrkdwn(t.urlAsks(`*${server}*`)) },
       ...messageSections(input.message),
       { type: 'context', elements: [mrkdwn(`:white_check_mark: ${t.urlCompleted(`*${server}*`)}`)] },
+    ],
+  };
+}
+
+/** Context lines warning of a look-alike (punycode) host, plain HTTP, or user info in the URL; none if none. */
+function warningBlocks(facts: UrlFacts, t: UiText): ContextBlock[] {
+  const warnings = [
+    facts.internationalized ? t.urlPunycode(escapeMrkdwn(truncate(facts.unicodeHost, HOST_MAX))) : '',
+    facts.https ? '' : t.urlNotHttps,
+    facts.hasUserInfo ? t.urlUserInfo : '',
+  ].filter((w) => w !== '');
+  return warnings.length > 0 ? [{ type: 'context', elements: warnings.map((w) => mrkdwn(w)) }] : [];
+}
+
+/** Open link (the consent button carries the URL), Decline or (asked again) Retry; Cancel in a 2026 round. */
+function urlActions(
+  input: { questionId: string; roundLink?: boolean; again?: boolean },
+  t: UiText,
+  href: string,
+): ActionsBlock {
+  return {
+    type: 'actions',
+    block_id: 'elicit_actions',
+    elements: [
+      { ...button(t.openLink, URL_CONSENT_ACTION, input.questionId), url: href, style: 'primary' },
+      input.again
+        ? button(t.urlRetry, URL_RETRY_ACTION, input.questionId)
+        : button(t.decline, DECLINE_ACTION, input.questionId),
+      ...(input.again || input.roundLink ? [button(t.urlCancel, URL_CANCEL_ACTION, input.questionId)] : []),
     ],
   };
 }
