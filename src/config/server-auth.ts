@@ -70,13 +70,22 @@ export function readServerAuth(
 function authMapping(at: string, value: unknown): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new ConfigError(at, 'is not a mapping', 'Write `auth: { mode: oauth }`.');
-  const entry = value as Record<string, unknown>;
-  const unknown = Object.keys(entry).find((name) => !KNOWN_KEYS.includes(name));
+  return knownSettingsOnly(at, value as Record<string, unknown>, KNOWN_KEYS, 'auth');
+}
+
+/** `entry` itself, once every setting in it is one of `keys` (the settings of `what`, e.g. auth or idp). */
+function knownSettingsOnly(
+  at: string,
+  entry: Record<string, unknown>,
+  keys: readonly string[],
+  what: string,
+): Record<string, unknown> {
+  const unknown = Object.keys(entry).find((name) => !keys.includes(name));
   if (unknown !== undefined)
     throw new ConfigError(
       `${at}.${unknown}`,
-      'is not a setting of auth',
-      `Use one of ${KNOWN_KEYS.join(', ')}.`,
+      `is not a setting of ${what}`,
+      `Use one of ${keys.join(', ')}.`,
     );
   return entry;
 }
@@ -165,14 +174,7 @@ function readIdp(at: string, value: unknown, expand: Expand): IdpConfig {
       value === undefined ? 'is missing' : 'is not a mapping',
       'Write `idp: { issuer: https://idp.example.com, clientId: elicit-relay, clientSecret: ${IDP_SECRET} }`.',
     );
-  const entry = value as Record<string, unknown>;
-  const unknown = Object.keys(entry).find((name) => !IDP_KEYS.includes(name));
-  if (unknown !== undefined)
-    throw new ConfigError(
-      `${at}.${unknown}`,
-      'is not a setting of idp',
-      `Use one of ${IDP_KEYS.join(', ')}.`,
-    );
+  const entry = knownSettingsOnly(at, value as Record<string, unknown>, IDP_KEYS, 'idp');
   const text = (name: string): string | undefined => optionalText(`${at}.${name}`, entry[name], expand);
   const url = (name: string): string | undefined => {
     const found = text(name);
