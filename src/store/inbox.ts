@@ -8,7 +8,8 @@ import type { RedisClient } from '../redis/index.js';
 import type { StoreScripts } from './scripts.js';
 import type { Question } from '../relay/types.js';
 import { endClient, type StoreLogger } from '../redis/index.js';
-import { pairs, parseQuestion } from './record.js';
+import { RECORD_JSON_FIELD } from './finish-script.js';
+import { pairs, parseQuestion, recordFromJson } from './record.js';
 import { readRecords } from './schemas.js';
 
 /** XREAD BLOCK time in ms: how long one read waits for new entries before it is issued again. */
@@ -30,6 +31,22 @@ export interface InboxDeps {
   /** The shared schemas' key prefix (store/schemas.ts), for entries that only name their question. */
   schemaPrefix: string;
   logger: StoreLogger;
+}
+
+/**
+ * An entry's record: its JSON ('r', FINISH_LUA); else its fields, which are the record itself or, for entries
+ * written before either, only its id. An entry with only an id, or whose JSON is unreadable, gets its record
+ * read from the question's hash instead (records()), so one bad entry cannot stall the inbox.
+ */
+function entryRecord(fields: string[]): Record<string, string> {
+  const entry = pairs(fields);
+  const json = entry[RECORD_JSON_FIELD];
+  if (json === undefined) return entry;
+  try {
+    return recordFromJson(json);
+  } catch {
+    return entry.id === undefined ? {} : { id: entry.id };
+  }
 }
 
 export class Inbox {
@@ -98,7 +115,7 @@ export class Inbox {
    */
   private async records(entries: [string, string[]][]): Promise<Record<string, string>[]> {
     const { redis, schemaPrefix } = this.deps;
-    const records = entries.map(([, fields]) => pairs(fields));
+    const records = entries.map(([, fields]) => entryRecord(fields));
     const missing = records.flatMap((r, i) => (r.state === undefined && r.id !== undefined ? [i] : []));
     if (missing.length === 0) return records;
     const keys = missing.map((i) => this.deps.questionKey(records[i]?.id ?? ''));

@@ -29,6 +29,7 @@ import {
   type Question,
   type QuestionState,
 } from '../relay/types.js';
+import { RECORD_JSON_FIELD } from './finish-script.js';
 import {
   bad,
   int,
@@ -148,6 +149,21 @@ export function parseQuestion(h: Record<string, string>): Question | undefined {
   if (h.endedAt !== undefined) q.endedAt = int(h, 'endedAt');
   if (h.endedBy !== undefined) q.endedBy = h.endedBy;
   return q;
+}
+
+/**
+ * A record sent by a script as one JSON object of strings (FINISH_LUA's cjson.encode of the hash's fields);
+ * `bad_record` when it is not one.
+ */
+export function recordFromJson(text: string): Record<string, string> {
+  const h = json({ [RECORD_JSON_FIELD]: text }, RECORD_JSON_FIELD);
+  if (typeof h !== 'object' || h === null || Array.isArray(h)) throw bad('?', RECORD_JSON_FIELD);
+  const record: Record<string, string> = {};
+  for (const [field, value] of Object.entries(h)) {
+    if (typeof value !== 'string') throw bad('?', field);
+    record[field] = value;
+  }
+  return record;
 }
 
 /** Turns a flat [field, value, field, value...] reply (HGETALL inside Lua) into an object. */

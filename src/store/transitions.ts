@@ -16,7 +16,7 @@ import { newId } from './jobs.js';
 import type { Keys } from '../redis/index.js';
 import { NotDueError } from './errors.js';
 import { admit } from './pending.js';
-import { DETACHED_HOLDER, createdFields, pairs, parseQuestion, stateFor } from './record.js';
+import { DETACHED_HOLDER, createdFields, parseQuestion, recordFromJson, stateFor } from './record.js';
 import { addReminders, removeReminders } from './reminders.js';
 import { shareSchema } from './schemas.js';
 import type { StoreScripts } from './scripts.js';
@@ -47,7 +47,8 @@ export interface Collaborators {
   reminders: Queue;
 }
 
-type FinishReply = ['missing'] | ['early', string] | ['lost', string[]] | ['won', string[], string];
+/** FINISH_LUA's reply; the records are JSON (recordFromJson). */
+type FinishReply = ['missing'] | ['early', string] | ['lost', string] | ['won', string, string];
 
 /** Who is finishing: a timeout job running on this replica for the question, or anyone else. */
 export interface Finisher {
@@ -172,7 +173,7 @@ export async function finishQuestion(
   }
   if (reply[0] === 'missing') return { won: false, state: 'missing' };
   if (reply[0] === 'early') throw new NotDueError(id, Number(reply[1]));
-  const hash = pairs(reply[1]);
+  const hash = recordFromJson(reply[1]);
   const question = parseQuestion(hash);
   if (question === undefined) return { won: false, state: 'missing' };
   if (reply[0] === 'lost') return { won: false, state: question.state, question };
