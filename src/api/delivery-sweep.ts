@@ -17,7 +17,7 @@ export interface DeliverySweepDeps {
 export interface DeliverySweepOptions {
   /** Time between sweeps, ms. Default 30 000. */
   everyMs?: number;
-  /** Age (ms) past which a question without a card counts as undelivered; its creator is then presumed gone. Default 60 000. */
+  /** Age (ms) from which a question without a card counts as undelivered; its creator is then presumed gone. Default 60 000. */
   graceMs?: number;
 }
 

@@ -14,6 +14,7 @@ import {
   type StreamableHTTPReconnectionOptions,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { httpFetch } from '../http/index.js';
 import { rediscoverOnRefusedToken } from './auth/rediscover.js';
 import type { McpLogger, McpServerSpec, McpTransport } from './types.js';
 
@@ -96,9 +97,9 @@ function httpOptions(
   { authProvider, turn }: { authProvider: OAuthClientProvider | undefined; turn: Turn | undefined },
 ) {
   const requestInit = { headers };
-  const signedIn = authProvider && rediscoverOnRefusedToken(endpoint, authProvider);
-  const fetch = turn ? takingTurns(signedIn ?? globalThis.fetch, turn) : signedIn;
-  return { requestInit, ...(authProvider && { authProvider }), ...(fetch && { fetch }) };
+  const exchange = authProvider ? rediscoverOnRefusedToken(endpoint, authProvider, httpFetch) : httpFetch;
+  const fetch = turn ? takingTurns(exchange, turn) : exchange;
+  return { requestInit, ...(authProvider && { authProvider }), fetch };
 }
 
 /** `fetch` whose every exchange waits `turn` before its request goes and again before its response is handed on. */
@@ -196,7 +197,7 @@ export function isSessionExpired(error: unknown): boolean {
 /** A request that never got an answer because the HTTP exchange itself failed (refused, reset, bad status). */
 export function isTransportFailure(error: unknown): boolean {
   if (error instanceof SdkHttpError || error instanceof SseError) return true;
-  // undici's "fetch failed" carries the socket error (ECONNREFUSED, ECONNRESET…) as its cause.
+  // fetch's "fetch failed" (Node's and src/http's) carries the socket error (ECONNREFUSED, ECONNRESET…) as its cause.
   const cause: unknown = error instanceof TypeError ? error.cause : undefined;
   return typeof (cause as NodeJS.ErrnoException | undefined)?.code === 'string';
 }

@@ -5,6 +5,7 @@ import type { RequestListener } from 'node:http';
 import { LogLevel, type App, type AppOptions, type Logger as BoltLogger, type webApi } from '@slack/bolt';
 import { systemClock, type Clock } from '../clock.js';
 import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
+import { httpFetch } from '../http/index.js';
 import type { Logger } from '../logger.js';
 import type { Outbox } from './outbox/index.js';
 import type { SlackStatePorts } from './state/index.js';
@@ -149,7 +150,7 @@ function boltApp(options: SlackAppOptions): {
   return { app, built, distributed };
 }
 
-/** The Web API client's options: Slack's URL, a 10 s timeout, metrics' counting fetch. */
+/** The Web API client's options: Slack's URL, a 10 s timeout, the process's fetch (counting calls for metrics). */
 function webClientOptions(options: SlackAppOptions): webApi.WebClientOptions & { slackApiUrl: string } {
   // The outbox retries; the client must hand rate limits back to it instead of sleeping them out.
   return {
@@ -157,7 +158,7 @@ function webClientOptions(options: SlackAppOptions): webApi.WebClientOptions & {
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: 10_000,
-    ...(options.observe ? { fetch: countedFetch(options.observe.slackCall) } : {}),
+    fetch: options.observe ? countedFetch(options.observe.slackCall, httpFetch) : httpFetch,
   };
 }
 

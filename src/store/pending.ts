@@ -62,8 +62,9 @@ export async function admit(
 const UNDELIVERED_BATCH = 1000;
 
 /**
- * Pending detached questions (API questions, holder DETACHED_HOLDER) created before `before` (epoch ms on
- * the Redis clock) whose card was never attached: their creator may have died before posting it.
+ * Pending detached questions (API questions, holder DETACHED_HOLDER) created at or before `before` (epoch ms on
+ * the Redis clock) whose card was never attached: their creator may have died before posting it. At, not only
+ * before: a grace of 0 then takes every such question, even one created in the sweep's own millisecond.
  */
 export async function undeliveredBefore(
   cmd: RedisClient & StoreScripts,
@@ -80,7 +81,7 @@ export async function undeliveredBefore(
   );
   return records.flatMap((record, i) => {
     const question = readOrSkip(pairs(record), ids[i] ?? '', logger);
-    const stuck = question?.state === 'pending' && !question.card && question.createdAt < before;
+    const stuck = question?.state === 'pending' && !question.card && question.createdAt <= before;
     return stuck ? [question] : [];
   });
 }
