@@ -52,7 +52,12 @@ export async function startServers(): Promise<Servers> {
       return void res.end(gzipSync(JSON.stringify({ zipped: true })));
     }
     if (path === '/cookies') {
-      return void res.writeHead(200, [['set-cookie', 'a=1'], ['set-cookie', 'b=2']]).end('two');
+      return void res
+        .writeHead(200, [
+          ['set-cookie', 'a=1'],
+          ['set-cookie', 'b=2'],
+        ])
+        .end('two');
     }
     if (path === '/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
