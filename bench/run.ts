@@ -11,6 +11,8 @@
 //   BENCH_API_N              Automations API create→card and end→webhook samples, default 50 (0 skips them)
 //   BENCH_WAITERS            long-poll waiters held on one replica, default 1000 (0 skips)
 //   BENCH_MCP_N              MCP cycles of each era (2026 two-round MRTR, 2025 elicitation), default 200 (0 skips)
+//   BENCH_OUTBOUND_N         outbound HTTP calls measured each way (httpFetch, Node's fetch, bare node:http), default
+//                            10000; 0 skips them
 //   BENCH_SESSION_STARTS     people whose first call opens an MCP session (Streamable HTTP fixture), then call
 //                            again on it: the bot's CPU per session start, default 100 (0 skips)
 //   BENCH_SESSION_STARTS_AT_ONCE  of those first calls at once, default 1
@@ -50,6 +52,7 @@ import { memoryBench } from './memory.js';
 import { redisMemoryBench } from './redis-memory.js';
 import { openLoopBench } from './open-loop.js';
 import { roundsBench } from './rounds.js';
+import { outboundHttpBench } from './outbound-http.js';
 import { sessionStartsBench } from './session-starts.js';
 import { cleanPrefix, inboxDelivery, pingFloor, storeOps } from './redis.js';
 import type { Row } from './stats.js';
@@ -107,6 +110,7 @@ async function main(): Promise<void> {
   const holderRss = intEnv('BENCH_HOLDER_RSS', 10_000);
   const apiN = intEnv('BENCH_API_N', 50);
   const mcpN = intEnv('BENCH_MCP_N', 200);
+  const outboundN = intEnv('BENCH_OUTBOUND_N', 10_000);
   const sessionStarts = intEnv('BENCH_SESSION_STARTS', 100);
   const sessionStartsAtOnce = Math.max(1, intEnv('BENCH_SESSION_STARTS_AT_ONCE', 1));
   const waiters = intEnv('BENCH_WAITERS', 1_000);
@@ -179,6 +183,8 @@ async function main(): Promise<void> {
           }),
       );
     if (mcpN > 0) await step(`mcp: 2026 rounds and 2025 elicitation (${mcpN} each)`, () => roundsBench(mcpN));
+    if (outboundN > 0)
+      await step(`outbound http (${outboundN} calls each)`, () => outboundHttpBench(outboundN));
     if (sessionStarts > 0)
       await step(`mcp session starts (${sessionStarts} people)`, () =>
         sessionStartsBench(sessionStarts, sessionStartsAtOnce),
