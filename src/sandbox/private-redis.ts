@@ -1,12 +1,13 @@
 // The sandbox's own Redis, for a newcomer with none running: the redis-server found on PATH, on a free
 // loopback port, its files in a fresh temporary folder, both gone when the sandbox stops. Used only when
 // the Redis the sandbox looks for is local and does not answer; a remote Redis that is down is the user's to fix.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { once } from 'node:events';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { RelayError } from '../relay/errors.js';
 
 /** The private Redis could not start (no free port, redis-server refused its arguments, exited). */
@@ -49,38 +50,38 @@ async function freeLoopbackPort(): Promise<number> {
   return port;
 }
 
+/** redis-server's arguments: this port on loopback, files in `dir`, nothing saved (a sandbox keeps nothing). */
+function serverArgs(port: number, dir: string): string[] {
+  return ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'];
+}
+
+/** Resolves once the server logs that it accepts connections; rejects with its log if it fails or exits first. */
+function ready(child: ChildProcessByStdio<null, Readable, Readable>): Promise<void> {
+  let log = '';
+  return new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+      if (log.includes('Ready to accept connections')) resolve();
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`exited with ${String(code)}: ${log.trim()}`)));
+  });
+}
+
 /**
- * Starts `binary` without persistence (a sandbox keeps nothing worth saving) and resolves once it logs that
- * it accepts connections. A process exit kills it, in case stop() never runs.
+ * Starts `binary` without persistence and resolves once it accepts connections. A process exit kills it, in
+ * case stop() never runs.
  */
 export async function startPrivateRedis(binary: string): Promise<PrivateRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-sandbox-redis-'));
   const port = await freeLoopbackPort();
-  const args = [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--dir',
-    dir,
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-  ];
-  const child = spawn(binary, [...args, '--logfile', ''], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(binary, [...serverArgs(port, dir), '--logfile', ''], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const killOnExit = (): void => void child.kill('SIGKILL');
   process.once('exit', killOnExit);
-  let log = '';
   try {
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        log += chunk.toString();
-        if (log.includes('Ready to accept connections')) resolve();
-      });
-      child.once('error', reject);
-      child.once('exit', (code) => reject(new Error(`exited with ${String(code)}: ${log.trim()}`)));
-    });
+    await ready(child);
   } catch (cause) {
     process.off('exit', killOnExit);
     rmSync(dir, { recursive: true, force: true });
