@@ -1,3 +1,16 @@
+// A record (a field -> value table) as the JSON the scripts send, its shared schema put back (store/schemas.ts)
+// under requestedSchema. `schemaPrefix` is the schema key without its ref, which shares the question's `{q}` hash
+// tag, so on a Cluster it is on the node that runs the script.
+export const RECORD_JSON_LUA = `
+local function recordJson(record, schemaPrefix)
+  if record.schemaRef then
+    local json = redis.call('GET', schemaPrefix .. record.schemaRef)
+    if json then record.requestedSchema = json end
+  end
+  return cjson.encode(record)
+end
+`;
+
 // The one atomic transition. Everything that decides an outcome happens inside this script, so duplicate
 // submits, a submit racing the timeout, or two replicas at once can never produce two outcomes. The winner
 // also drops the question from its holder's and its person's pending indexes in the same step.
@@ -32,15 +45,7 @@
 // Records leave the script as one JSON object of strings (cjson.encode), not as a flat field/value array: the
 // client decodes one reply string and runs one native JSON.parse instead of decoding two RESP strings per field,
 // which was the largest share of a lifecycle's CPU in the holder (issue #19 goals 2 and 3).
-export const FINISH_LUA = `
--- The record with its shared schema put back (store/schemas.ts), as JSON; record is a field -> value table.
-local function recordJson(record, schemaPrefix)
-  if record.schemaRef then
-    local json = redis.call('GET', schemaPrefix .. record.schemaRef)
-    if json then record.requestedSchema = json end
-  end
-  return cjson.encode(record)
-end
+export const FINISH_LUA = `${RECORD_JSON_LUA}
 -- The record is read once (issue #19 goal 2): every field the script needs comes from this one HGETALL, and the
 -- ended record (reply and inbox entry) is built from it here instead of being read back after the writes.
 local pending = redis.call('HGETALL', KEYS[1])

@@ -120,7 +120,7 @@ export class Inbox {
     if (missing.length === 0) return records;
     const keys = missing.map((i) => this.deps.questionKey(records[i]?.id ?? ''));
     const read = await this.guard(readRecords(redis, keys, schemaPrefix));
-    read.forEach((record, j) => (records[missing[j] ?? 0] = pairs(record)));
+    read.forEach((record, j) => (records[missing[j] ?? 0] = record));
     return records;
   }
 

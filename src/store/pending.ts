@@ -5,7 +5,7 @@ import type { Question } from '../relay/types.js';
 import type { StoreLogger } from '../redis/index.js';
 import { RateLimitedError } from './errors.js';
 import type { Keys } from '../redis/index.js';
-import { DETACHED_HOLDER, pairs, parseQuestion } from './record.js';
+import { DETACHED_HOLDER, parseQuestion } from './record.js';
 import { readRecords } from './schemas.js';
 import type { StoreScripts } from './scripts.js';
 
@@ -30,7 +30,7 @@ export async function pendingFor(
   const stale: string[] = [];
   records.forEach((record, i) => {
     const id = ids[i] ?? '';
-    const question = readOrSkip(pairs(record), id, logger);
+    const question = readOrSkip(record, id, logger);
     if (question?.state === 'pending') pending.push(question);
     else stale.push(id);
   });
@@ -80,7 +80,7 @@ export async function undeliveredBefore(
     k.schema(''),
   );
   return records.flatMap((record, i) => {
-    const question = readOrSkip(pairs(record), ids[i] ?? '', logger);
+    const question = readOrSkip(record, ids[i] ?? '', logger);
     const stuck = question?.state === 'pending' && !question.card && question.createdAt <= before;
     return stuck ? [question] : [];
   });

@@ -11,6 +11,7 @@
 // Reads put the JSON back under `requestedSchema` inside the same script (READ_LUA, FINISH_LUA), so parsing
 // is unchanged and records written before this (the schema inline, no schemaRef) read as they always did.
 import { createHash } from 'node:crypto';
+import { recordFromJson } from './record.js';
 import type { StoreScripts } from './scripts.js';
 
 /** The record field naming a shared schema. */
@@ -46,14 +47,15 @@ export function shareSchema(json: string): {
 }
 
 /**
- * The records of these question keys (HGETALL replies as flat arrays, empty for a missing key), each with its
- * shared schema put back, in one round trip.
+ * The records of these question keys (empty for a missing key), each with its shared schema put back, in one
+ * round trip; READ_LUA sends each as JSON.
  */
 export async function readRecords(
   redis: Pick<StoreScripts, 'questionRead'>,
   questionKeys: readonly string[],
   schemaPrefix: string,
-): Promise<string[][]> {
+): Promise<Record<string, string>[]> {
   if (questionKeys.length === 0) return [];
-  return (await redis.questionRead(questionKeys.length, ...questionKeys, schemaPrefix)) as string[][];
+  const replies = (await redis.questionRead(questionKeys.length, ...questionKeys, schemaPrefix)) as string[];
+  return replies.map(recordFromJson);
 }

@@ -1,5 +1,5 @@
 import type { RedisClient } from '../redis/index.js';
-import { FINISH_LUA } from './finish-script.js';
+import { FINISH_LUA, RECORD_JSON_LUA } from './finish-script.js';
 import {
   SLOT_DROP_LUA,
   SLOT_NEXT_LUA,
@@ -10,25 +10,6 @@ import {
 
 /** The stored outcome of an accepted question once its content was dropped (see record.ts). */
 export const DROPPED_OUTCOME = '{"action":"accept","contentDropped":true}';
-
-// Puts a record's shared schema back (store/schemas.ts): a flat HGETALL reply naming `schemaRef` gets the
-// schema's JSON appended as `requestedSchema`. `schemaPrefix` is the schema key without its ref, which shares the
-// question's `{q}` hash tag, so on a Cluster it is on the node that runs the script.
-const WITH_SCHEMA_LUA = `
-local function withSchema(record, schemaPrefix)
-  for i = 1, #record, 2 do
-    if record[i] == 'schemaRef' then
-      local json = redis.call('GET', schemaPrefix .. record[i + 1])
-      if json then
-        record[#record + 1] = 'requestedSchema'
-        record[#record + 1] = json
-      end
-      break
-    end
-  end
-  return record
-end
-`;
 
 // Writes a new pending question in one step, dated by Redis TIME: the record with its expiry (timeout plus
 // retention, in case every timer is lost) and its entries in the holder's and each answerer's pending index.
@@ -72,10 +53,15 @@ return {now, 0, gen}
 `;
 
 // Reads records in one step, each with its shared schema put back. KEYS: question hashes; ARGV[1] schema key
-// prefix. Returns one flat HGETALL reply per key (empty for a missing one).
-export const READ_LUA = `${WITH_SCHEMA_LUA}
+// prefix. Returns one JSON object of strings per key ('{}' for a missing one), as FINISH_LUA sends its records.
+export const READ_LUA = `${RECORD_JSON_LUA}
 local out = {}
-for i = 1, #KEYS do out[i] = withSchema(redis.call('HGETALL', KEYS[i]), ARGV[1]) end
+for i = 1, #KEYS do
+  local flat = redis.call('HGETALL', KEYS[i])
+  local record = {}
+  for j = 1, #flat, 2 do record[flat[j]] = flat[j + 1] end
+  out[i] = recordJson(record, ARGV[1])
+end
 return out
 `;
 

@@ -20,7 +20,7 @@ import { settleWithin } from '../settle.js';
 import type { LeaseOptions, SweepOptions } from './lease.js';
 import { Liveness } from './liveness.js';
 import { admit, pendingFor, undeliveredBefore } from './pending.js';
-import { draftField, pairs, parseDraft, parseQuestion } from './record.js';
+import { draftField, parseDraft, parseQuestion } from './record.js';
 import { RedisRoundLinks } from './round-links.js';
 import type { CreateOptions, RateLimit } from '../relay/relay.js';
 import type { RoundLinkStore } from '../relay/round-links.js';
@@ -86,14 +86,14 @@ export class QuestionStore {
   }
 
   async get(id: string): Promise<Question | undefined> {
-    let record: string[];
+    let record: Record<string, string>;
     try {
       const k = this.c.keys;
-      [record = []] = await readRecords(this.c.cmd, [k.question(id)], k.schema(''));
+      [record = {}] = await readRecords(this.c.cmd, [k.question(id)], k.schema(''));
     } catch (err) {
       throw commandError('get', err);
     }
-    return parseQuestion(pairs(record));
+    return parseQuestion(record);
   }
 
   /** Records the posted Slack cards (at least one); a no-op when the question no longer exists. */

@@ -4,7 +4,7 @@
 import { Redis } from 'ioredis';
 import { keys } from '../../../src/redis/index.js';
 import { isEndReason, type Outcome, type Question } from '../../../src/relay/types.js';
-import { pairs, parseQuestion } from '../../../src/store/record.js';
+import { parseQuestion } from '../../../src/store/record.js';
 import { readRecords } from '../../../src/store/schemas.js';
 import { withScripts, type StoreScripts } from '../../../src/store/scripts.js';
 import type { History } from './history.js';
@@ -20,8 +20,8 @@ export class Records {
 
   /** The stored question `id`, read as the store reads it (its shared schema put back); throws when there is none. */
   async question(id: string): Promise<Question> {
-    const [record = []] = await readRecords(this.redis, [this.k.question(id)], this.k.schema(''));
-    const q = parseQuestion(pairs(record));
+    const [record = {}] = await readRecords(this.redis, [this.k.question(id)], this.k.schema(''));
+    const q = parseQuestion(record);
     if (!q) throw new Error(`no record of question ${id}`);
     return q;
   }
