@@ -18,32 +18,62 @@ export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promi
  * a request is not written to a socket the server is closing.
  */
 const IDLE_SOCKET_MS = 4_000;
+/**
+ * An exchange with no data either way for this long (ms) fails, as Node's fetch fails one after undici's
+ * headersTimeout and bodyTimeout (300 s each): a server that went away without closing the connection does not
+ * hold a call, or an event stream, forever.
+ */
+export const EXCHANGE_IDLE_MS = 300_000;
+/** An exchange that went silent for its idle limit: the cause of its "fetch failed", or its stream's error. */
+export class ExchangeIdleError extends Error {
+  override name = 'ExchangeIdleError';
+  readonly code = 'exchange_idle';
+  constructor(readonly idleMs: number) {
+    super(`no data for ${idleMs} ms`);
+  }
+}
+
 /** Redirects followed before the call fails, as fetch does. */
 const MAX_REDIRECTS = 20;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
-/** A fetch on node:http(s); what it does not handle goes to `fallback` (default: Node's own fetch). */
-export function createHttpFetch(fallback: Fetch = globalThis.fetch): Fetch {
+export interface HttpFetchOptions {
+  /** What this fetch does not send itself goes here; default Node's own fetch. */
+  fallback?: Fetch;
+  /** See EXCHANGE_IDLE_MS (the default). */
+  idleMs?: number;
+}
+
+/** Where exchanges go: a keep-alive agent per scheme, and the idle limit of each exchange. */
+interface Sockets {
+  http: HttpAgent;
+  https: HttpsAgent;
+  idleMs: number;
+}
+
+/** A fetch on node:http(s). */
+export function createHttpFetch(options: HttpFetchOptions = {}): Fetch {
+  const { fallback = globalThis.fetch, idleMs = EXCHANGE_IDLE_MS } = options;
   const agentOptions = { keepAlive: true, scheduling: 'lifo' as const, timeout: IDLE_SOCKET_MS };
-  const agents = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };
+  const sockets = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions), idleMs };
   return async (input, init = {}) => {
     const request = input instanceof Request ? undefined : requestOf(input, init);
     if (request === undefined) return fallback(input, init);
     init.signal?.throwIfAborted();
-    return follow(request, agents, init.redirect ?? 'follow');
+    return follow(request, sockets, init.redirect ?? 'follow');
   };
 }
 
 /** The exchange, following redirects as fetch does (a 303, and a 301/302 POST, become GETs without a body). */
 async function follow(
   first: OutgoingRequest,
-  agents: { http: HttpAgent; https: HttpsAgent },
+  sockets: Sockets,
   redirect: NonNullable<RequestInit['redirect']>,
 ): Promise<Response> {
   let request = first;
   for (let hops = 0; ; hops++) {
-    const res = await exchange(request, request.url.protocol === 'https:' ? agents.https : agents.http);
+    const res = await exchange(request, sockets);
     const location = res.headers.location;
     if (!REDIRECTS.has(res.statusCode ?? 0) || location === undefined || redirect === 'manual') {
       return responseOf(res, request);
@@ -69,11 +99,21 @@ function redirected(request: OutgoingRequest, url: URL, status: number): Outgoin
 }
 
 /** Sends the request; resolves with the response head, rejects as fetch does. */
-function exchange(request: OutgoingRequest, agent: HttpAgent): Promise<IncomingMessage> {
+function exchange(request: OutgoingRequest, { idleMs, ...agents }: Sockets): Promise<IncomingMessage> {
   const { url, method, headers, body, signal } = request;
   return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, { method, headers, agent, ...(signal && { signal }) }, resolve);
+    const [send, agent] =
+      url.protocol === 'https:' ? [httpsRequest, agents.https] : [httpRequest, agents.http];
+    let response: IncomingMessage | undefined;
+    const req = send(url, { method, headers, agent, ...(signal && { signal }) }, (res) => {
+      response = res;
+      resolve(res);
+    });
+    req.setTimeout(idleMs, () => {
+      const silent = new ExchangeIdleError(idleMs);
+      response?.destroy(silent);
+      req.destroy(silent);
+    });
     req.on('error', (err) =>
       reject(signal?.aborted ? abortReason(signal) : new TypeError('fetch failed', { cause: err })),
     );

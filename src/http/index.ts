@@ -1,2 +1,9 @@
 // The process's outbound HTTP: one `fetch` for the Slack Web API client and the MCP transports.
-export { createHttpFetch, httpFetch, type Fetch } from './fetch.js';
+export {
+  createHttpFetch,
+  EXCHANGE_IDLE_MS,
+  ExchangeIdleError,
+  httpFetch,
+  type Fetch,
+  type HttpFetchOptions,
+} from './fetch.js';

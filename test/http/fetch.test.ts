@@ -2,7 +2,7 @@
 // since the Slack Web API client and the MCP transports were written against Node's.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpFetch, httpFetch, type Fetch } from '../../src/http/index.js';
+import { createHttpFetch, ExchangeIdleError, httpFetch, type Fetch } from '../../src/http/index.js';
 import { startServers, type Servers } from './servers.js';
 
 let s: Servers;
@@ -159,14 +159,30 @@ describe.each<[string, Fetch]>([
 describe('httpFetch', () => {
   it('hands what node:http does not send itself to its fallback: a FormData body, a Request, data: URLs', async () => {
     const handed: string[] = [];
-    const fetch = createHttpFetch((input, init) => {
-      handed.push(input instanceof Request ? 'request' : String(input).slice(0, 5));
-      return globalThis.fetch(input, init);
+    const fetch = createHttpFetch({
+      fallback: (input, init) => {
+        handed.push(input instanceof Request ? 'request' : String(input).slice(0, 5));
+        return globalThis.fetch(input, init);
+      },
     });
     await fetch(`${s.a}/echo`, { method: 'POST', body: new FormData() });
     await fetch(new Request(`${s.a}/echo`));
     expect(await (await fetch('data:,hi')).text()).toBe('hi');
     await fetch(`${s.a}/echo`, { method: 'POST', body: 'plain' });
     expect(handed).toEqual(['http:', 'request', 'data:']);
+  });
+
+  it('fails an exchange silent for longer than its idle limit, before the answer or in the middle of a stream', async () => {
+    const fetch = createHttpFetch({ idleMs: 200 });
+    await expect(fetch(`${s.a}/never`)).rejects.toMatchObject({
+      name: 'TypeError',
+      message: 'fetch failed',
+      cause: { code: 'exchange_idle' },
+    });
+    const events = await fetch(`${s.a}/events`);
+    const reader = events.body?.getReader();
+    await reader?.read();
+    await expect(reader?.read()).rejects.toBeInstanceOf(ExchangeIdleError);
+    s.releaseEvent();
   });
 });
