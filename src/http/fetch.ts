@@ -136,12 +136,26 @@ async function responseOf(res: IncomingMessage, request: OutgoingRequest): Promi
   } else {
     const decoded = decode(res, headers.get('content-encoding'));
     const streamed = headers.get('content-type')?.startsWith('text/event-stream') === true;
-    const body = streamed ? streamOf(decoded, request.signal) : await readBody(decoded, request.signal);
-    response = new Response(body, init);
+    response = streamed
+      ? new Response(streamOf(decoded, request.signal), init)
+      : new BufferedResponse(await readBody(decoded, request.signal), init);
   }
   // A constructed Response has no URL; callers read it (the WebClient does for some methods).
   Object.defineProperty(response, 'url', { value: request.url.href });
   return response;
+}
+
+/**
+ * A Response whose whole body was read before it was made: `bytes` is that body, for a caller that wants to look
+ * at it without reading the Response (which the next caller then reads as usual).
+ */
+export class BufferedResponse extends Response {
+  constructor(
+    readonly bytes: Buffer,
+    init: ResponseInit,
+  ) {
+    super(bytes, init);
+  }
 }
 
 /** A streamed body as a web stream; aborting the signal errors it with the signal's reason. */

@@ -1,5 +1,6 @@
 // The process's outbound HTTP: one `fetch` for the Slack Web API client and the MCP transports.
 export {
+  BufferedResponse,
   createHttpFetch,
   EXCHANGE_IDLE_MS,
   ExchangeIdleError,

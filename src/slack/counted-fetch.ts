@@ -1,6 +1,7 @@
 // Every Web API call the bot makes goes through the WebClient's `fetch` (Bolt's clients, each workspace's, the
 // outbox's): this wrapper reports each call's method and how it went, for the metrics. It reads the response's
-// body and hands the WebClient a response with that same body.
+// body (or looks at the one src/http already read) and hands the WebClient a response with that same body.
+import { BufferedResponse } from '../http/index.js';
 
 /** Hears one finished call: the method (`chat.postMessage`, or `other` for a URL that names none) and its error. */
 export type SlackCallObserver = (method: string, error: string) => void;
@@ -31,13 +32,16 @@ function errorOfBody(text: string): string {
 
 /**
  * The call's error ("ratelimited" for a 429, `http_<status>` for another HTTP failure, else errorOfBody) and
- * the response to hand on. A 200's body is read once, here, and handed on as a new Response with the same
- * status, headers and URL: cloning it instead tees its stream, which cost about as much CPU as the rest of
- * the call (a Web API call made ~1.4 ms of client and server CPU with the clone; see the commit).
+ * the response to hand on. A body src/http already read (BufferedResponse) is looked at and the response handed
+ * on as it is. Any other 200's body is read once, here, and handed on as a new Response with the same status,
+ * headers and URL: cloning it instead tees its stream, which cost about as much CPU as the rest of the call (a
+ * Web API call made ~1.4 ms of client and server CPU with the clone; see the commit).
  */
 async function observed(response: Response): Promise<{ error: string; response: Response }> {
   if (response.status === 429) return { error: 'ratelimited', response };
   if (!response.ok) return { error: `http_${response.status}`, response };
+  if (response instanceof BufferedResponse)
+    return { error: errorOfBody(response.bytes.toString()), response };
   const text = await response.text();
   const { status, statusText, headers, url } = response;
   const again = new Response(text, { status, statusText, headers });

@@ -2,6 +2,7 @@
 // hands the WebClient the answer whole: same status, headers, URL and body, read once (not a clone, whose
 // stream tee cost as much CPU as the rest of the call).
 import { describe, expect, it } from 'vitest';
+import { BufferedResponse } from '../../src/http/index.js';
 import { countedFetch } from '../../src/slack/counted-fetch.js';
 
 const URL_OF = 'https://slack.example/api/chat.postMessage';
@@ -40,6 +41,17 @@ describe('countedFetch', () => {
     expect(response.headers.get('x-slack-req-id')).toBe('r1');
     expect(response.url).toBe(URL_OF);
     expect(await response.json()).toEqual({ ok: true, channel: 'D1', ts: '1.2' });
+  });
+
+  it('looks at a body src/http already read and hands that same answer on, unread', async () => {
+    const { heard, observe } = observer();
+    const answer = new BufferedResponse(Buffer.from('{"ok":false,"error":"not_in_channel"}'), {
+      status: 200,
+    });
+    const response = await countedFetch(observe, () => Promise.resolve(answer))(URL_OF, { method: 'POST' });
+    expect(heard).toEqual(['chat.postMessage not_in_channel']);
+    expect(response).toBe(answer);
+    expect(await response.json()).toEqual({ ok: false, error: 'not_in_channel' });
   });
 
   it("reports Slack's error code and hands on the answer that carries it", async () => {
