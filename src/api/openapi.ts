@@ -41,6 +41,62 @@ const COMMON_ERRORS = {
   '401': error('No bearer token, or a wrong one.'),
 };
 
+const COMPONENTS = {
+  securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+  schemas: {
+    QuestionCreate: QUESTION_CREATE,
+    QuestionCreated: QUESTION_CREATED,
+    Question: QUESTION,
+    Recipients: RECIPIENTS,
+    CallCreate: CALL_CREATE,
+    CallCreated: CALL_CREATED,
+    Call: CALL,
+    AuditPage: AUDIT_PAGE,
+    Error: ERROR,
+  },
+};
+
+const QUESTION_PATHS = {
+  '/questions': {
+    post: {
+      operationId: 'createQuestion',
+      summary: 'Ask people a question (the same card and form as an MCP elicitation).',
+      parameters: [IDEMPOTENCY_PARAM],
+      requestBody: { required: true, content: { 'application/json': { schema: ref('QuestionCreate') } } },
+      responses: {
+        '201': json(ref('QuestionCreated'), 'Asked.'),
+        '200': json(ref('Question'), 'The question this Idempotency-Key already created.'),
+        ...COMMON_ERRORS,
+        '409': error('The Idempotency-Key was used with another body.'),
+        '413': error('The body is over 1 MB.'),
+        '415': error('The body is not application/json.'),
+        '429': error('Too many questions a minute; see Retry-After.'),
+      },
+    },
+  },
+  '/questions/{id}': {
+    get: {
+      operationId: 'getQuestion',
+      parameters: [ID_PARAM, WAIT_PARAM],
+      responses: {
+        '200': json(ref('Question'), 'The question (once ended, with its result).'),
+        ...COMMON_ERRORS,
+        '404': error('No such question of this client.'),
+      },
+    },
+    delete: {
+      operationId: 'withdrawQuestion',
+      summary: 'Withdraw a pending question (cancelled, reason withdrawn; the card says so).',
+      parameters: [ID_PARAM],
+      responses: {
+        '200': json(ref('Question'), 'The question as it is now.'),
+        '401': COMMON_ERRORS['401'],
+        '404': error('No such question of this client.'),
+      },
+    },
+  },
+};
+
 /** The document for a server reachable at `serverUrl` (the bot's public URL). */
 export function openApiDocument(serverUrl: string): object {
   return {
@@ -52,59 +108,9 @@ export function openApiDocument(serverUrl: string): object {
     },
     servers: [{ url: `${serverUrl.replace(/\/$/, '')}/api/v1` }],
     security: [{ bearer: [] }],
-    components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-      schemas: {
-        QuestionCreate: QUESTION_CREATE,
-        QuestionCreated: QUESTION_CREATED,
-        Question: QUESTION,
-        Recipients: RECIPIENTS,
-        CallCreate: CALL_CREATE,
-        CallCreated: CALL_CREATED,
-        Call: CALL,
-        AuditPage: AUDIT_PAGE,
-        Error: ERROR,
-      },
-    },
+    components: COMPONENTS,
     paths: {
-      '/questions': {
-        post: {
-          operationId: 'createQuestion',
-          summary: 'Ask people a question (the same card and form as an MCP elicitation).',
-          parameters: [IDEMPOTENCY_PARAM],
-          requestBody: { required: true, content: { 'application/json': { schema: ref('QuestionCreate') } } },
-          responses: {
-            '201': json(ref('QuestionCreated'), 'Asked.'),
-            '200': json(ref('Question'), 'The question this Idempotency-Key already created.'),
-            ...COMMON_ERRORS,
-            '409': error('The Idempotency-Key was used with another body.'),
-            '413': error('The body is over 1 MB.'),
-            '415': error('The body is not application/json.'),
-            '429': error('Too many questions a minute; see Retry-After.'),
-          },
-        },
-      },
-      '/questions/{id}': {
-        get: {
-          operationId: 'getQuestion',
-          parameters: [ID_PARAM, WAIT_PARAM],
-          responses: {
-            '200': json(ref('Question'), 'The question (once ended, with its result).'),
-            ...COMMON_ERRORS,
-            '404': error('No such question of this client.'),
-          },
-        },
-        delete: {
-          operationId: 'withdrawQuestion',
-          summary: 'Withdraw a pending question (cancelled, reason withdrawn; the card says so).',
-          parameters: [ID_PARAM],
-          responses: {
-            '200': json(ref('Question'), 'The question as it is now.'),
-            '401': COMMON_ERRORS['401'],
-            '404': error('No such question of this client.'),
-          },
-        },
-      },
+      ...QUESTION_PATHS,
       ...CALL_PATHS,
       '/audit': AUDIT_PATH,
       '/openapi.json': {
