@@ -1,7 +1,13 @@
-// A record (a field -> value table) as the JSON the scripts send, its shared schema put back (store/schemas.ts)
-// under requestedSchema. `schemaPrefix` is the schema key without its ref, which shares the question's `{q}` hash
-// tag, so on a Cluster it is on the node that runs the script.
+// Records as the scripts handle them: fieldsOf turns a flat HGETALL reply into a field -> value table;
+// recordJson makes such a table the JSON the scripts send, its shared schema put back (store/schemas.ts) under
+// requestedSchema. `schemaPrefix` is the schema key without its ref, which shares the question's `{q}` hash tag,
+// so on a Cluster it is on the node that runs the script.
 export const RECORD_JSON_LUA = `
+local function fieldsOf(flat)
+  local record = {}
+  for i = 1, #flat, 2 do record[flat[i]] = flat[i + 1] end
+  return record
+end
 local function recordJson(record, schemaPrefix)
   if record.schemaRef then
     local json = redis.call('GET', schemaPrefix .. record.schemaRef)
@@ -50,8 +56,7 @@ export const FINISH_LUA = `${RECORD_JSON_LUA}
 -- ended record (reply and inbox entry) is built from it here instead of being read back after the writes.
 local pending = redis.call('HGETALL', KEYS[1])
 if #pending == 0 then return {'missing'} end
-local f = {}
-for i = 1, #pending, 2 do f[pending[i]] = pending[i + 1] end
+local f = fieldsOf(pending)
 if f.state ~= 'pending' then return {'lost', recordJson(f, ARGV[13])} end
 local t = redis.call('TIME')
 local endedAt = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))

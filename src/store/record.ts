@@ -29,7 +29,6 @@ import {
   type Question,
   type QuestionState,
 } from '../relay/types.js';
-import { RECORD_JSON_FIELD } from './finish-script.js';
 import {
   bad,
   int,
@@ -47,6 +46,7 @@ import {
   parseUrl,
   str,
 } from './record-fields.js';
+import { StoreError } from './errors.js';
 
 /**
  * The holder of a detached question (an API client's): no replica holds it, no lease is ever taken under this
@@ -151,18 +151,29 @@ export function parseQuestion(h: Record<string, string>): Question | undefined {
   return q;
 }
 
+/** A parsed JSON value that is an object whose every value is a string. */
+function isStringRecord(v: unknown): v is Record<string, string> {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Object.values(v).every((value) => typeof value === 'string')
+  );
+}
+
 /**
- * A record sent by a script as one JSON object of strings (FINISH_LUA's cjson.encode of the hash's fields);
+ * A record sent by a script as one JSON object of strings (RECORD_JSON_LUA's cjson.encode of the hash's fields);
  * `bad_record` when it is not one.
  */
 export function recordFromJson(text: string): Record<string, string> {
-  const h = json({ [RECORD_JSON_FIELD]: text }, RECORD_JSON_FIELD);
-  if (typeof h !== 'object' || h === null || Array.isArray(h)) throw bad('?', RECORD_JSON_FIELD);
-  const record: Record<string, string> = {};
-  for (const [field, value] of Object.entries(h)) {
-    if (typeof value !== 'string') throw bad('?', field);
-    record[field] = value;
+  let record: unknown;
+  try {
+    record = JSON.parse(text);
+  } catch (cause) {
+    throw new StoreError('bad_record', 'A stored question record is not JSON', { cause });
   }
+  if (!isStringRecord(record))
+    throw new StoreError('bad_record', 'A stored question record is not an object of strings');
   return record;
 }
 

@@ -56,12 +56,7 @@ return {now, 0, gen}
 // prefix. Returns one JSON object of strings per key ('{}' for a missing one), as FINISH_LUA sends its records.
 export const READ_LUA = `${RECORD_JSON_LUA}
 local out = {}
-for i = 1, #KEYS do
-  local flat = redis.call('HGETALL', KEYS[i])
-  local record = {}
-  for j = 1, #flat, 2 do record[flat[j]] = flat[j + 1] end
-  out[i] = recordJson(record, ARGV[1])
-end
+for i = 1, #KEYS do out[i] = recordJson(fieldsOf(redis.call('HGETALL', KEYS[i])), ARGV[1]) end
 return out
 `;
 

@@ -45,16 +45,18 @@ describe('graceful shutdown', () => {
   });
 });
 
+/** Runs `/mcp run fixture ask` as `userId` without waiting for a card (the policy answers before Slack is asked). */
+async function askWithoutCard(h: Harness, userId: string, message: string, schema: object): Promise<void> {
+  const text = `run fixture ask ${JSON.stringify({ message, schema })}`;
+  await h.driver.slashCommand({ userId, command: '/mcp', text });
+}
+
 describe('per-server policy', () => {
   it('refuses elicitations beyond ratePerMinute with a JSON-RPC error, and Slack is not asked', async () => {
     const h = await startHarness({ policy: { ratePerMinute: 1 } });
     try {
       await h.ask('U1', EVERY_KIND);
-      await h.driver.slashCommand({
-        userId: 'U2',
-        command: '/mcp',
-        text: `run fixture ask ${JSON.stringify({ message: 'Again?', schema: EVERY_KIND })}`,
-      });
+      await askWithoutCard(h, 'U2', 'Again?', EVERY_KIND);
       expect(await h.toolResult('U2')).toMatchObject({
         error: { code: -32600, message: expect.stringContaining('too many') as unknown },
       });
@@ -68,11 +70,7 @@ describe('per-server policy', () => {
     const h = await startHarness({ policy: { secrets: 'refuse' } });
     try {
       const schema = { type: 'object', properties: { password: { type: 'string', title: 'Password' } } };
-      await h.driver.slashCommand({
-        userId: 'U1',
-        command: '/mcp',
-        text: `run fixture ask ${JSON.stringify({ message: 'Log in', schema })}`,
-      });
+      await askWithoutCard(h, 'U1', 'Log in', schema);
       expect(await h.toolResult('U1')).toMatchObject({
         error: { code: -32602, message: expect.stringContaining('look like secrets') as unknown },
       });
@@ -85,11 +83,7 @@ describe('per-server policy', () => {
   it('answers decline without asking anyone when the server’s mode is decline', async () => {
     const h = await startHarness({ policy: { mode: 'decline' } });
     try {
-      await h.driver.slashCommand({
-        userId: 'U1',
-        command: '/mcp',
-        text: `run fixture ask ${JSON.stringify({ message: 'Hi', schema: EVERY_KIND })}`,
-      });
+      await askWithoutCard(h, 'U1', 'Hi', EVERY_KIND);
       expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
       expect(h.standin.messagesIn(h.standin.dmChannelOf('U1'))).toHaveLength(1);
     } finally {
