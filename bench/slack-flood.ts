@@ -5,7 +5,9 @@
 // each card's update (chat.update, Tier 3 per workspace; only with BENCH_FLOOD_UPDATES=1, since it needs ≈ 10 min).
 // The cards' rows are reported as soon as the cards phase ends. Floors are what those limits allow: a DM takes a burst
 // of posts then one per interval, so its 10th card can go (10 − burst) intervals after the first; the
-// workspace's updates take a burst then one per Tier 3 interval.
+// workspace's updates take a burst then one per Tier 3 interval. The commands' acks have their own floor, taken
+// first in the same run: the same signed requests at once to a bare HTTP server (bench/ack-floor.ts), which is
+// what sending and reading them costs the measuring side alone.
 // The bot runs in the bench's process ('inline': the bench's HTTP client and the stand-in then wait on the bot's
 // event loop, so the acks measure the three together) or in its own process ('process', as bench/open-loop-bot.ts
 // runs it: Slack is another machine); BENCH_FLOOD_BOT picks either or both, one after the other.
@@ -13,11 +15,12 @@ import { DECLINE_ACTION } from '../blocks/ids.js';
 import { POST_PER_CHANNEL, methodLimit } from '../blocks/slack-rate-limits.js';
 import { settleWithin } from '../src/settle.js';
 import { StandinError, type RecordedCall } from '../src/standin/index.js';
+import { bareAckFloor, timedAll, type Timed } from './ack-floor.js';
 import { isCard, startBot, type Bot } from './bot.js';
 import { startHttpFixture } from './fixture-http.js';
 import { floodTimeline, printTimeline } from './flood-timeline.js';
 import { startChildBot } from './open-loop-bot.js';
-import { nowUs, row, summarize, type Row } from './stats.js';
+import { row, summarize, type Row } from './stats.js';
 
 /** Longest wait for all cards, and again for all updates, in ms: the 500 updates alone need ≈ 10 min at Tier 3. */
 const WAIT_MS = 20 * 60_000;
@@ -94,31 +97,18 @@ async function collect(
   return { calls: [...seen], missing: count - seen.size };
 }
 
-/** Milliseconds from each of `sends` being started to its HTTP answer, and how many were not answered 200. */
-async function timedAll(sends: (() => Promise<{ status: number }>)[]): Promise<Timed> {
-  const answers = await Promise.all(
-    sends.map(async (send) => {
-      const t0 = nowUs();
-      const delivery = await send();
-      return { ms: (nowUs() - t0) / 1000, ok: delivery.status === 200 };
-    }),
-  );
-  return { ms: answers.map((a) => a.ms), failed: answers.filter((a) => !a.ok).length };
-}
-
-/** Answer times in ms; `failed` counts answers other than 200 (Bolt answers 404 when no ack came within 3 s). */
-interface Timed {
-  ms: number[];
-  failed: number;
-}
-
 const people = (n: number): string[] => Array.from({ length: n }, (_, i) => `U0FLOOD${i}`);
 
 /** All commands at once; then every card posted. Returns the ack samples and each card's time, in ms. */
-async function postCards(bot: FloodBot, opts: FloodOptions): Promise<{ acks: Timed; cards: Collected }> {
+async function postCards(
+  bot: FloodBot,
+  opts: FloodOptions,
+): Promise<{ floor: Timed; acks: Timed; cards: Collected }> {
   const users = people(opts.people);
   const channels = new Set(users.map((u) => bot.standin.dmChannelOf(u)));
   const text = `run fixture flood {"count": ${opts.cards}}`;
+  const requests = users.map((userId) => bot.driver.slashCommandRequest({ userId, command: '/mcp', text }));
+  const floor = await bareAckFloor(requests);
   const acks = await timedAll(
     users.map((userId) => () => bot.driver.slashCommand({ userId, command: '/mcp', text })),
   );
@@ -129,7 +119,7 @@ async function postCards(bot: FloodBot, opts: FloodOptions): Promise<{ acks: Tim
     (c) => c.ok && channels.has(String(c.args.channel)) && isCard(c),
   );
   if (cards.missing > 0) console.error(`… cards missing per person: ${cardsShort(bot, users, opts.cards)}`);
-  return { acks, cards };
+  return { floor, acks, cards };
 }
 
 /** `U0FLOOD3 has 7` for each person with fewer than `expected` cards in their DM. */
@@ -224,11 +214,11 @@ async function floodOnce(
       await bot.driver.slashCommand({ userId: `U0WARM${i}`, command: '/mcp', text: 'servers' });
     const started = Date.now();
     const cpuBefore = bot.cpuMs?.();
-    const { acks, cards } = await postCards(bot, opts);
+    const { floor, acks, cards } = await postCards(bot, opts);
     const cpuAfter = bot.cpuMs?.();
     if (cpuBefore !== undefined && cpuAfter !== undefined)
       console.error(`… the bot's CPU from the commands to the last card: ${cpuAfter - cpuBefore} ms`);
-    const cardRows = cardsRows(bot, opts, acks, {
+    const cardRows = cardsRows(bot, opts, floor, acks, {
       times: cards.calls.map((c) => c.at - started),
       missing: cards.missing,
       dmSpanMs: worstDmSpanMs(cards.calls),
@@ -276,16 +266,24 @@ const whereIs = (bot: FloodBot): string =>
 const last = (xs: number[]) => (xs.length > 0 ? Math.max(...xs) : Number.NaN);
 
 /** The commands' acks and the cards, against the channel limit's floor. */
-function cardsRows(bot: FloodBot, opts: FloodOptions, acks: Timed, cards: Phase): Row[] {
+function cardsRows(bot: FloodBot, opts: FloodOptions, floor: Timed, acks: Timed, cards: Phase): Row[] {
   const who = `${opts.people} people × ${opts.cards}`;
   const cardFloor = pacedFloorMs(opts.cards, POST_PER_CHANNEL);
+  const floorSummary = summarize(floor.ms);
   return [
+    row(
+      'slack flood',
+      `floor: the same ${opts.people} signed requests at once → a bare HTTP server's 200 (same client)`,
+      floorSummary,
+      { unit: 'ms', note: `${floor.failed} not answered 200` },
+    ),
     row(
       'slack flood',
       `${opts.people} simultaneous /mcp run → HTTP ack (${whereIs(bot)})`,
       summarize(acks.ms),
       {
         unit: 'ms',
+        floorP50: floorSummary.p50,
         note: `goal p99 ≤ 100 ms; ${acks.failed} not answered 200`,
       },
     ),

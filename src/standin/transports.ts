@@ -1,6 +1,7 @@
 // How the driver's requests reach the bot. Slack has two ways, and the driver builds the same payloads for
 // both: HTTP (signed POSTs to the Request URL) and Socket Mode (envelopes over the app's WebSocket).
 import { createHmac } from 'node:crypto';
+import { httpFetch } from '../http/index.js';
 import { StandinError } from './calls.js';
 
 /** What to send: an interactivity payload, slash-command fields, or an Events API JSON envelope. */
@@ -40,7 +41,12 @@ export function parseJson(text: string): { json?: unknown } {
   }
 }
 
-/** Signed POSTs to the bot's Request URL, exactly as Slack sends them. */
+/**
+ * Signed POSTs to the bot's Request URL, exactly as Slack sends them. They go out on the process's own fetch on
+ * node:http (src/http), not Node's fetch: the driver is Slack's side of a benchmark on the bot's machine, and
+ * Node's fetch took several times the CPU per request, which a burst of requests then counted in the bot's acks
+ * (bench/ack-floor.ts measures what is left of it).
+ */
 export class HttpTransport implements Transport {
   constructor(private readonly opts: { eventsUrl: string; signingSecret: string; clock: () => number }) {}
 
@@ -58,7 +64,7 @@ export class HttpTransport implements Transport {
     const retry: Record<string, string> = opts.retry
       ? { 'x-slack-retry-num': String(opts.retry.num), 'x-slack-retry-reason': opts.retry.reason }
       : {};
-    const res = await fetch(this.opts.eventsUrl, {
+    const res = await httpFetch(this.opts.eventsUrl, {
       method: 'POST',
       // Bolt compares the content type with ===: no charset suffix.
       headers: {
