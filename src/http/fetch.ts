@@ -9,6 +9,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { BufferedResponse } from './buffered-response.js';
 import { abortReason, readBody, requestOf, type OutgoingRequest } from './request.js';
 
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -143,19 +144,6 @@ async function responseOf(res: IncomingMessage, request: OutgoingRequest): Promi
   // A constructed Response has no URL; callers read it (the WebClient does for some methods).
   Object.defineProperty(response, 'url', { value: request.url.href });
   return response;
-}
-
-/**
- * A Response whose whole body was read before it was made: `bytes` is that body, for a caller that wants to look
- * at it without reading the Response (which the next caller then reads as usual).
- */
-export class BufferedResponse extends Response {
-  constructor(
-    readonly bytes: Buffer,
-    init: ResponseInit,
-  ) {
-    super(bytes, init);
-  }
 }
 
 /** A streamed body as a web stream; aborting the signal errors it with the signal's reason. */

@@ -1,6 +1,6 @@
 // The process's outbound HTTP: one `fetch` for the Slack Web API client and the MCP transports.
+export { BufferedResponse } from './buffered-response.js';
 export {
-  BufferedResponse,
   createHttpFetch,
   EXCHANGE_IDLE_MS,
   ExchangeIdleError,

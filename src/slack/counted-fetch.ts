@@ -41,7 +41,7 @@ async function observed(response: Response): Promise<{ error: string; response: 
   if (response.status === 429) return { error: 'ratelimited', response };
   if (!response.ok) return { error: `http_${response.status}`, response };
   if (response instanceof BufferedResponse)
-    return { error: errorOfBody(response.bytes.toString()), response };
+    return { error: errorOfBody(response.buffered.toString()), response };
   const text = await response.text();
   const { status, statusText, headers, url } = response;
   const again = new Response(text, { status, statusText, headers });

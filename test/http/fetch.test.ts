@@ -76,6 +76,26 @@ describe.each<[string, Fetch]>([
     expect([missing.status, await missing.json()]).toEqual([404, { path: '/nowhere' }]);
   });
 
+  it('reads a body once, by any reader or its stream, and clones it only before that', async () => {
+    const sent = { method: 'POST', body: 'héllo' };
+    const first = await fetch(`${s.a}/echo`, sent);
+    const copy = first.clone();
+    expect(copy.url).toBe(`${s.a}/echo`);
+    expect(JSON.parse(await first.text())).toMatchObject({ body: 'héllo' });
+    expect(first.bodyUsed).toBe(true);
+    await expect(first.json()).rejects.toThrow(TypeError);
+    expect(() => new Response(first.body)).toThrow(TypeError);
+    expect(() => first.clone()).toThrow(TypeError);
+    expect(await copy.json()).toMatchObject({ body: 'héllo' });
+    const blob = await (await fetch(`${s.a}/echo`, sent)).blob();
+    expect([blob.type, JSON.parse(await blob.text())]).toMatchObject(['application/json', { body: 'héllo' }]);
+    const streamed = await fetch(`${s.a}/echo`, sent);
+    expect(streamed.bodyUsed).toBe(false);
+    expect(JSON.parse(await new Response(streamed.body).text())).toMatchObject({ body: 'héllo' });
+    expect(streamed.bodyUsed).toBe(true);
+    await expect(streamed.arrayBuffer()).rejects.toThrow(TypeError);
+  });
+
   it('keeps repeated headers apart and decompresses a gzip body', async () => {
     const cookies = await fetch(`${s.a}/cookies`);
     expect(cookies.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
