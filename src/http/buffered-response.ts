@@ -14,7 +14,6 @@ export class BufferedResponse extends Response {
   ) {
     super(null, init);
     const body = new BufferedBody(buffered, init);
-    const type = this.headers.get('content-type') ?? '';
     const decoded = (bytes: Buffer): string => new TextDecoder().decode(bytes);
     const member = (value: unknown): PropertyDescriptor => ({ value, configurable: true, writable: true });
     Object.defineProperties(this, {
@@ -41,7 +40,7 @@ export class BufferedResponse extends Response {
       ),
       blob: member(() =>
         body.read(
-          (bytes) => new Blob([bytes], { type }),
+          (bytes) => new Blob([bytes], { type: this.headers.get('content-type') ?? '' }),
           (r) => r.blob(),
         ),
       ),
