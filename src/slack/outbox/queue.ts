@@ -20,8 +20,10 @@ import {
   type RedisClient,
   type StoreLogger,
 } from '../../redis/index.js';
+import { systemClock } from '../../clock.js';
 import { Pacer } from './pacing.js';
 import { OutboxRuns } from './runs.js';
+import { DelayedWakes, markerWake } from './wakes.js';
 import {
   OUTBOX_DEFAULT_DEADLINE_MS,
   OUTBOX_MAX_ATTEMPTS,
@@ -75,6 +77,7 @@ interface Parts {
   waiters: Waiters;
   pacer: Pacer;
   runs: OutboxRuns;
+  wakes: DelayedWakes;
 }
 
 export class Outbox {
@@ -101,8 +104,9 @@ export class Outbox {
     const pacer = new Pacer(producer, k, opts.channelPaceMs);
     const clock = opts.clock ?? Date.now;
     const retryBaseMs = opts.retryBaseMs ?? OUTBOX_RETRY_BASE_MS;
-    const runs = new OutboxRuns({ pacer, clock, logger, retryBaseMs });
-    const parts = { opts, keys: k, logger, producer, base, queue, events, waiters, pacer, runs };
+    const wakes = new DelayedWakes(markerWake(queue, producer), systemClock.schedule, logger);
+    const runs = new OutboxRuns({ pacer, clock, logger, retryBaseMs, wake: (dueAt) => wakes.at(dueAt) });
+    const parts = { opts, keys: k, logger, producer, base, queue, events, waiters, pacer, runs, wakes };
     const outbox = new Outbox(parts);
     try {
       await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
@@ -134,6 +138,7 @@ export class Outbox {
     await this.p.queue
       .add(job.method, { ...data, left: true }, { ...this.jobOptions(id), delay })
       .catch(rethrowAs('outbox send'));
+    this.p.wakes.at(Date.now() + delay);
     return undefined;
   }
 
@@ -145,6 +150,7 @@ export class Outbox {
     const waiting = this.p.waiters.wait(id, Math.max(0, deadline - this.clock()) + WAIT_GRACE_MS);
     try {
       await this.p.queue.add(job.method, data, { ...this.jobOptions(id), delay });
+      if (delay > 0) this.p.wakes.at(Date.now() + delay);
       // The same key sent earlier may have finished already: no event will come, so read its result.
       if (job.key !== undefined) await this.settleFinished(id);
       queued?.();
@@ -229,7 +235,8 @@ export class Outbox {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const { queue, events, producer, base, logger, waiters } = this.p;
+    const { queue, events, producer, base, logger, waiters, wakes } = this.p;
+    wakes.close();
     // While Redis is down, or once a grace ran out, each part's connections are dropped (closeQueueOwners).
     await closeQueueOwners({ 'outbox worker': this.worker }, WAIT_GRACE_MS, logger);
     waiters.closeAll();

@@ -26,6 +26,8 @@ export interface RunParts {
   logger: StoreLogger;
   /** First retry wait, ms, doubling each run. */
   retryBaseMs: number;
+  /** Wakes a worker when a job delayed to `dueAt` (epoch ms, Date.now()) is due (wakes.ts). */
+  wake: (dueAt: number) => void;
 }
 
 /** The limit's calls as actually made (KEY:call), as conform() checks them. */
@@ -137,6 +139,7 @@ export class OutboxRuns {
     const heldUntil = Date.now() + waitMs;
     await job.updateData({ ...job.data, heldUntil, deadline: this.movedDeadline(job.data, waitMs) });
     await job.moveToDelayed(heldUntil, token);
+    this.r.wake(heldUntil);
     throw new DelayedError();
   }
 
@@ -168,7 +171,9 @@ export class OutboxRuns {
     if (job.data.fromSlot)
       await job.updateData({ ...job.data, deadline: this.movedDeadline(job.data, waitMs) });
     // BullMQ's delayed set is ordered by Date.now() timestamps, so this one is not the injected clock.
-    await job.moveToDelayed(Date.now() + waitMs, token);
+    const dueAt = Date.now() + waitMs;
+    await job.moveToDelayed(dueAt, token);
+    this.r.wake(dueAt);
     throw new DelayedError();
   }
 

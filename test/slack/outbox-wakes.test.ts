@@ -1,0 +1,89 @@
+import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { keys } from '../../src/redis/index.js';
+import { DelayedWakes, WAKE_AFTER_MS, markerWake } from '../../src/slack/outbox/wakes.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { steppedClock } from '../support/stepped-clock.js';
+import { until } from '../support/until.js';
+import { recordingLogger } from '../store/helpers.js';
+
+/** DelayedWakes on a stepped clock at 1,000 ms, counting its wakes. */
+function wakesAt1000(wake: () => Promise<unknown> = () => Promise.resolve()) {
+  const clock = steppedClock();
+  const logger = recordingLogger();
+  let woken = 0;
+  const counted = () => {
+    woken += 1;
+    return wake();
+  };
+  const wakes = new DelayedWakes(counted, clock.schedule, logger, () => clock.now() + 1_000);
+  return { clock, logger, wakes, woken: () => woken };
+}
+
+describe('DelayedWakes', () => {
+  it('wakes a worker once a delayed call is due, just after its time and not before', async () => {
+    const { clock, wakes, woken } = wakesAt1000();
+    wakes.at(1_500);
+    await clock.advance(500 + WAKE_AFTER_MS - 1);
+    expect(woken()).toBe(0);
+    await clock.advance(1);
+    expect(woken()).toBe(1);
+    await clock.advance(10_000);
+    expect(woken()).toBe(1);
+  });
+
+  it('wakes once for calls due in the same millisecond, and once for each other time', async () => {
+    const { clock, wakes, woken } = wakesAt1000();
+    for (const dueAt of [1_200, 1_200, 1_200, 1_700]) wakes.at(dueAt);
+    expect(clock.pending()).toBe(2);
+    await clock.advance(1_000);
+    expect(woken()).toBe(2);
+  });
+
+  it('wakes at once for a call whose time has already passed', async () => {
+    const { clock, wakes, woken } = wakesAt1000();
+    wakes.at(400);
+    await clock.advance(WAKE_AFTER_MS);
+    expect(woken()).toBe(1);
+  });
+
+  it('logs a wake Redis refused instead of failing: BullMQ still takes the call at its own time', async () => {
+    const { clock, logger, wakes } = wakesAt1000(() => Promise.reject(new Error('connection lost')));
+    wakes.at(1_100);
+    await clock.advance(200);
+    expect(logger.logged.map((l) => l.level)).toEqual(['warn']);
+  });
+
+  it('cancels its pending wakes when closed and takes no more', async () => {
+    const { clock, wakes, woken } = wakesAt1000();
+    wakes.at(1_100);
+    wakes.close();
+    wakes.at(1_200);
+    expect(clock.pending()).toBe(0);
+    await clock.advance(1_000);
+    expect(woken()).toBe(0);
+  });
+});
+
+describe('markerWake', () => {
+  const opened: { close(): Promise<unknown> }[] = [];
+  afterEach(async () => {
+    for (const part of opened.splice(0).reverse()) await part.close();
+  });
+
+  it('writes the marker key a BullMQ worker of the queue pops: the worker takes it as soon as it runs', async () => {
+    const connection = new Redis(redisUrl(), { maxRetriesPerRequest: null });
+    opened.push({ close: () => connection.quit() });
+    const prefix = keys(uniquePrefix()).bullPrefix;
+    const queue = new Queue('wakes', { connection, prefix });
+    opened.push(queue);
+    const marker = queue.toKey('marker');
+    await markerWake(queue, connection)();
+    expect(await connection.zscore(marker, '0')).toBe('0');
+    // An idle worker with no delayed job blocks on the marker for drainDelay (60 s here) between looks.
+    const worker = new Worker('wakes', () => Promise.resolve(), { connection, prefix, drainDelay: 60 });
+    opened.push(worker);
+    await until('the worker took the marker', 5_000, async () => (await connection.zcard(marker)) === 0);
+  });
+});
