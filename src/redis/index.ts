@@ -17,6 +17,7 @@ export {
   type EndableClient,
   type QueueOwner,
 } from './ending.js';
+export { QueueWakes, WAKE_AFTER_MS, markerWake, type QueueWakesOptions } from './queue-wakes.js';
 export { describeSetting, serving, type RedisClient, type RedisSetting } from './topology.js';
 export { StoreError, redactUrl, type StoreErrorCode } from './errors.js';
 export { OUTBOX_QUEUE, REMINDER_QUEUE, TIMEOUT_QUEUE, WEBHOOK_QUEUE, keys, type Keys } from './layout.js';

@@ -8,6 +8,9 @@ import {
   defaultLogger,
   endClient,
   keys,
+  markerWake,
+  TIMEOUT_QUEUE,
+  QueueWakes,
 } from '../redis/index.js';
 import { systemClock } from '../clock.js';
 import { withScripts } from './scripts.js';
@@ -47,7 +50,10 @@ export async function openStoreParts(opts: StoreOptions): Promise<StoreParts> {
     const [queue, reminders] = await openTimerQueues(queueConnection, k, logger);
     const retentionSec = opts.retentionSec ?? 86_400;
     const clock = opts.clock ?? systemClock;
-    const slots = new SlotJobs(queue, logger, retentionSec, clock);
+    // Wakes follow BullMQ's own time, so they run on the system's timers even where tests drive the store's clock.
+    const wake = markerWake(queue, queueConnection);
+    const wakes = new QueueWakes({ wake, schedule: systemClock.schedule, logger, queue: TIMEOUT_QUEUE });
+    const slots = new SlotJobs(queue, logger, retentionSec, clock, wakes);
     const drops = new SlotDrops({ cmd, keys: k, slots, clock, logger });
     return {
       opts,

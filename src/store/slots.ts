@@ -12,14 +12,15 @@
 // Why: a BullMQ job is ~710 B of Redis plus an add and a remove script per question; a slot job is shared by
 // every question whose deadline falls in the same SLOT_MS, also when they are created seconds apart (issue #19
 // goals 3-5).
-import { DelayedError, ErrorCode, Job, type Queue } from 'bullmq';
+import { DelayedError, Job, type Queue } from 'bullmq';
 import type { Clock } from '../clock.js';
-import type { Keys, RedisClient, StoreLogger } from '../redis/index.js';
+import type { Keys, QueueWakes, RedisClient, StoreLogger } from '../redis/index.js';
 import type { Question } from '../relay/types.js';
 import { settleWithin } from '../settle.js';
 import { NotDueError } from './errors.js';
 import { newId, timeoutHandler } from './jobs.js';
 import type { StoreScripts } from './scripts.js';
+import { activeOrGone, followWake, tryMove, type MoveJob } from './slot-moves.js';
 import type { JobData } from './timers.js';
 
 /**
@@ -53,45 +54,6 @@ function parseSlotJobId(id: string): { slot: number; gen: string } | undefined {
 
 type SlotStep = ['due', string[]] | ['wait', string, string] | ['done'];
 
-/** Where followWake moves the job: a delay from now, ms. */
-type MoveJob = (delayMs: number) => Promise<void>;
-
-/**
- * After the slot's job was put back or moved to `target` (epoch ms, Redis clock): while the marker's w (lowered
- * by a create, whose own move may have failed because the job was active, or raced this one) is before what was
- * set, moves the job to w. Each round needs a strictly lower w, so it ends.
- */
-async function followWake(
-  cmd: RedisClient & StoreScripts,
-  marker: string,
-  gen: string,
-  target: number,
-  move: MoveJob,
-): Promise<void> {
-  for (let set = target; ;) {
-    const [w, now] = (await cmd.slotWake(marker, gen)) as [string, string];
-    if (w === '' || Number(w) >= set) return;
-    set = Number(w);
-    await move(Math.max(0, set - Number(now)));
-  }
-}
-
-/** Runs a move: undefined once done or refused as the job is active or gone; the failure when Redis failed it. */
-async function tryMove(run: () => Promise<void>): Promise<{ err: unknown } | undefined> {
-  try {
-    await run();
-    return undefined;
-  } catch (err) {
-    return activeOrGone(err) ? undefined : { err };
-  }
-}
-
-/** changeDelay refused because the job is not delayed (active, waiting) or no longer exists. */
-const activeOrGone = (err: unknown): boolean =>
-  err instanceof Error &&
-  'code' in err &&
-  (err.code === ErrorCode.JobNotInState || err.code === ErrorCode.JobNotExist);
-
 /** The create's side of a lowered w (CREATE_LUA returned 2): which slot job, and the new wake time. */
 export interface Lowered {
   /** The question whose create lowered w. */
@@ -115,13 +77,22 @@ export class SlotJobs {
   private readonly tries = new Set<Promise<void>>();
   private settled = false;
 
-  /** `clock`: the store's (StoreOptions.clock), whose timers run the retries, so tests drive them. */
+  /**
+   * `clock`: the store's (StoreOptions.clock), whose timers run the retries, so tests drive them. `wakes`: wake
+   * the timeout queue's workers at a slot job's time (src/redis/queue-wakes.ts), on BullMQ's Date.now().
+   */
   constructor(
     readonly queue: Queue,
     private readonly logger: StoreLogger,
     private readonly retentionSec: number,
     private readonly clock: Pick<Clock, 'now' | 'schedule'>,
+    private readonly wakes: Pick<QueueWakes, 'at' | 'close'>,
   ) {}
+
+  /** Wakes a worker when a slot job put back or moved to `dueAt` (epoch ms, Date.now()) is due. */
+  wake(dueAt: number): void {
+    this.wakes.at(dueAt);
+  }
 
   /**
    * The slot's job, due at the slot's end. BullMQ dates a delayed job `timestamp + delay`, and `timestamp`
@@ -148,6 +119,7 @@ export class SlotJobs {
         removeOnFail: { age: this.retentionSec },
       },
     );
+    this.wakes.at(dueAt);
   }
 
   /**
@@ -160,7 +132,7 @@ export class SlotJobs {
   async moveEarlier(lowered: Lowered): Promise<void> {
     const { slot, gen, deadline, now } = lowered;
     const job = new Job(this.queue, 'timeout', {}, {}, slotJobId(slot, gen));
-    const move: MoveJob = (delayMs) => job.changeDelay(delayMs);
+    const move: MoveJob = (delayMs) => job.changeDelay(delayMs).then(() => this.wake(Date.now() + delayMs));
     const failed = await tryMove(() =>
       move(Math.max(0, deadline - now)).then(() =>
         followWake(lowered.cmd, lowered.marker, gen, deadline, move),
@@ -208,6 +180,7 @@ export class SlotJobs {
   /** Cancels the moves waiting for a retry (none is scheduled after this) and lets the tries under way end. */
   async settle(): Promise<void> {
     this.settled = true;
+    this.wakes.close();
     for (const cancel of this.retries) cancel();
     this.retries.clear();
     await settleWithin([...this.removals, ...this.tries], REMOVAL_GRACE_MS);
@@ -220,6 +193,8 @@ export interface SlotHandlerDeps {
   /** Questions whose onDue runs here (Finisher.timeoutJobHere). */
   runningHere: Set<string>;
   onDue: (questionId: string) => Promise<void>;
+  /** Wakes a worker when the job put back to `dueAt` (epoch ms, Date.now()) is due (SlotJobs.wake). */
+  wake: (dueAt: number) => void;
   logger?: StoreLogger;
 }
 
@@ -246,7 +221,9 @@ export function slotHandler(deps: SlotHandlerDeps) {
       if (step[0] === 'wait') retryAfterMs = Number(step[1]);
       else ({ handed, retryAfterMs } = await handOver(deps, step[1]));
       if (retryAfterMs > 0) {
-        await job.moveToDelayed(Date.now() + retryAfterMs, token);
+        const dueAt = Date.now() + retryAfterMs;
+        await job.moveToDelayed(dueAt, token);
+        deps.wake(dueAt);
         if (step[0] === 'wait') await follow(deps, job, marker, slot.gen, Number(step[2]));
         throw new DelayedError();
       }
@@ -257,7 +234,8 @@ export function slotHandler(deps: SlotHandlerDeps) {
 /** followWake for a job its processor just put back to `target`; a failure leaves it there (late, not lost). */
 async function follow(deps: SlotHandlerDeps, job: Job<JobData>, marker: string, gen: string, target: number) {
   try {
-    await followWake(deps.cmd, marker, gen, target, (delayMs) => job.changeDelay(delayMs));
+    const move: MoveJob = (delayMs) => job.changeDelay(delayMs).then(() => deps.wake(Date.now() + delayMs));
+    await followWake(deps.cmd, marker, gen, target, move);
   } catch (err) {
     if (!activeOrGone(err))
       deps.logger?.warn({ err, job: job.id }, 'slot job not moved to a lowered wake time');

@@ -52,7 +52,9 @@ describe('a slot job not moved earlier because Redis failed', () => {
       now: () => Date.now(),
       schedule: (fn: () => void) => (retries.push(fn), () => undefined),
     };
-    const slots = new SlotJobs(queue, logger, 60, retryClock);
+    // No wakes: this test is about the moves (a wake's own failure in the outage would be logged too).
+    const noWakes = { at: () => undefined, close: () => undefined };
+    const slots = new SlotJobs(queue, logger, 60, retryClock, noWakes);
     closing.push(() => slots.settle());
     const reminders = new Queue('unused', { connection: cmd, prefix: k.bullPrefix });
     closing.push(() => reminders.close());

@@ -150,6 +150,7 @@ describe('timeouts', () => {
       keys: keys(prefix),
       runningHere: new Set(),
       onDue,
+      wake: () => undefined,
     });
     const raced = collector<Question>();
     const connection = new Redis(redisUrl(), { maxRetriesPerRequest: null });

@@ -1,7 +1,6 @@
 // The Slack outbox: queue.ts is the BullMQ queue shared by every replica (send, wait, backlog), pacing.ts keeps
-// Slack's limits in Redis, runs.ts is one run of a call (deadline, retries, Retry-After), wakes.ts wakes the
-// workers when a delayed call is due, types.ts the calls and results; slack-calls.ts makes the Web API calls
-// and sorts their errors.
+// Slack's limits in Redis, runs.ts is one run of a call (deadline, retries, Retry-After), types.ts the calls and
+// results; slack-calls.ts makes the Web API calls and sorts their errors.
 export { OUTBOX_QUEUE, Outbox } from './queue.js';
 export {
   OUTBOX_CHANNEL_PACE_MS,

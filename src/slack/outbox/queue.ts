@@ -16,6 +16,8 @@ import {
   defaultLogger,
   endClient,
   keys,
+  markerWake,
+  QueueWakes,
   type Keys,
   type RedisClient,
   type StoreLogger,
@@ -23,7 +25,6 @@ import {
 import { systemClock } from '../../clock.js';
 import { Pacer } from './pacing.js';
 import { OutboxRuns } from './runs.js';
-import { DelayedWakes, markerWake } from './wakes.js';
 import {
   OUTBOX_DEFAULT_DEADLINE_MS,
   OUTBOX_MAX_ATTEMPTS,
@@ -77,7 +78,7 @@ interface Parts {
   waiters: Waiters;
   pacer: Pacer;
   runs: OutboxRuns;
-  wakes: DelayedWakes;
+  wakes: QueueWakes;
 }
 
 export class Outbox {
@@ -104,7 +105,8 @@ export class Outbox {
     const pacer = new Pacer(producer, k, opts.channelPaceMs);
     const clock = opts.clock ?? Date.now;
     const retryBaseMs = opts.retryBaseMs ?? OUTBOX_RETRY_BASE_MS;
-    const wakes = new DelayedWakes(markerWake(queue, producer), systemClock.schedule, logger);
+    const wake = markerWake(queue, producer);
+    const wakes = new QueueWakes({ wake, schedule: systemClock.schedule, logger, queue: OUTBOX_QUEUE });
     const runs = new OutboxRuns({ pacer, clock, logger, retryBaseMs, wake: (dueAt) => wakes.at(dueAt) });
     const parts = { opts, keys: k, logger, producer, base, queue, events, waiters, pacer, runs, wakes };
     const outbox = new Outbox(parts);

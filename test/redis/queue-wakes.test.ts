@@ -1,14 +1,13 @@
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { keys } from '../../src/redis/index.js';
-import { DelayedWakes, WAKE_AFTER_MS, markerWake } from '../../src/slack/outbox/wakes.js';
+import { QueueWakes, WAKE_AFTER_MS, keys, markerWake } from '../../src/redis/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { steppedClock } from '../support/stepped-clock.js';
 import { until } from '../support/until.js';
 import { recordingLogger } from '../store/helpers.js';
 
-/** DelayedWakes on a stepped clock at 1,000 ms, counting its wakes. */
+/** QueueWakes on a stepped clock at 1,000 ms, counting its wakes. */
 function wakesAt1000(wake: () => Promise<unknown> = () => Promise.resolve()) {
   const clock = steppedClock();
   const logger = recordingLogger();
@@ -17,12 +16,13 @@ function wakesAt1000(wake: () => Promise<unknown> = () => Promise.resolve()) {
     woken += 1;
     return wake();
   };
-  const wakes = new DelayedWakes(counted, clock.schedule, logger, () => clock.now() + 1_000);
+  const now = () => clock.now() + 1_000;
+  const wakes = new QueueWakes({ wake: counted, schedule: clock.schedule, logger, queue: 'q', now });
   return { clock, logger, wakes, woken: () => woken };
 }
 
-describe('DelayedWakes', () => {
-  it('wakes a worker once a delayed call is due, just after its time and not before', async () => {
+describe('QueueWakes', () => {
+  it('wakes a worker once a delayed job is due, just after its time and not before', async () => {
     const { clock, wakes, woken } = wakesAt1000();
     wakes.at(1_500);
     await clock.advance(500 + WAKE_AFTER_MS - 1);
@@ -33,7 +33,7 @@ describe('DelayedWakes', () => {
     expect(woken()).toBe(1);
   });
 
-  it('wakes once for calls due in the same millisecond, and once for each other time', async () => {
+  it('wakes once for jobs due in the same millisecond, and once for each other time', async () => {
     const { clock, wakes, woken } = wakesAt1000();
     for (const dueAt of [1_200, 1_200, 1_200, 1_700]) wakes.at(dueAt);
     expect(clock.pending()).toBe(2);
@@ -41,14 +41,14 @@ describe('DelayedWakes', () => {
     expect(woken()).toBe(2);
   });
 
-  it('wakes at once for a call whose time has already passed', async () => {
+  it('wakes at once for a job whose time has already passed', async () => {
     const { clock, wakes, woken } = wakesAt1000();
     wakes.at(400);
     await clock.advance(WAKE_AFTER_MS);
     expect(woken()).toBe(1);
   });
 
-  it('logs a wake Redis refused instead of failing: BullMQ still takes the call at its own time', async () => {
+  it('logs a wake Redis refused instead of failing: BullMQ still takes the job at its own time', async () => {
     const { clock, logger, wakes } = wakesAt1000(() => Promise.reject(new Error('connection lost')));
     wakes.at(1_100);
     await clock.advance(200);
