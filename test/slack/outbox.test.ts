@@ -140,15 +140,16 @@ describe('Slack calls through the outbox', () => {
   it('makes a call sent without a deadline that waited its paced slot longer than the default deadline', async () => {
     // A flood's card updates wait their Tier 3 slots for ≈ 10 min; before, the default 5 min ran from send(),
     // so every update queued past 5 min gave up with "deadline" and its card kept its buttons. Both posts are
-    // sent at once, so their slots are reserved back to back and the second's is half an interval (500 ms)
-    // after the first's however long the first takes to be made (the channel pace plans half of Slack's burst
-    // of 2). The clock is moved past 5 min once the second is queued; the first's own deadline lies beyond.
+    // sent at once, so their slots are reserved back to back and the second's is a quarter of an interval
+    // (250 ms) after the first's however long the first takes to be made (the channel pace plans three quarters
+    // of Slack's burst of 2). The clock is moved past 5 min from send() but not from that slot once the second
+    // is queued; the first's own deadline lies beyond.
     let now = Date.now();
     const box = await startOutbox({ clock: () => now, channelPaceMs: 1_000 });
     const dm = standin.dmChannelOf('U1');
     const first = box.send({ ...card(dm, 'first'), deadline: now + 2 * OUTBOX_DEFAULT_DEADLINE_MS });
     const second = box.send(card(dm, 'second'), () => {
-      now += OUTBOX_DEFAULT_DEADLINE_MS + 250;
+      now += OUTBOX_DEFAULT_DEADLINE_MS + 100;
     });
     expect(await first).toMatchObject({ ok: true });
     expect(await second).toMatchObject({ ok: true });

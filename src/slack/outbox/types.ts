@@ -13,7 +13,7 @@ export const OUTBOX_MAX_ATTEMPTS = 5;
 /**
  * Spacing of chat.postMessage calls to one channel, in ms (Slack: one message per second per channel). Each
  * post reserves the channel's next free slot in Redis and is queued with the delay until it, across replicas.
- * Half the burst Slack tolerates is planned; the other half absorbs the lateness of a delayed job (pacing.ts).
+ * Three quarters of the burst Slack tolerates are planned; the last quarter covers a call's way to Slack (pacing.ts).
  */
 export const OUTBOX_CHANNEL_PACE_MS = POST_PER_CHANNEL.intervalMs;
 
