@@ -26,7 +26,7 @@ export interface RunParts {
   logger: StoreLogger;
   /** First retry wait, ms, doubling each run. */
   retryBaseMs: number;
-  /** Wakes a worker when a job delayed to `dueAt` (epoch ms, Date.now()) is due (wakes.ts). */
+  /** Wakes a worker when a job delayed to `dueAt` (epoch ms, Date.now()) is due (src/redis/queue-wakes.ts). */
   wake: (dueAt: number) => void;
 }
 
