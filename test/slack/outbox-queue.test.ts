@@ -233,7 +233,7 @@ describe('Outbox.sendOrLeave', () => {
     const outbox = await Outbox.open({ url: redisUrl(), prefix: uniquePrefix(), logger, channelPaceMs: 400 });
     opened.push(outbox);
     await outbox.start(failing, classify);
-    // Sent at once, the two reserve their slots back to back: the second's is 200 ms after the first's however
+    // Sent at once, the two reserve their slots back to back: the second's is 100 ms after the first's however
     // long the first takes to be made. The first has its slot now: made here, its failure the caller's to report.
     const [now, later] = [
       outbox.sendOrLeave(post({ key: 'now' })),
