@@ -5,7 +5,7 @@
 // time, as BullMQ does when it adds a job that is ready; the woken worker then promotes what is due by its own
 // clock, so a wake never runs a job early, and a wake lost with its replica only leaves the job to BullMQ's own
 // timeout.
-import type { QueueBase } from 'bullmq';
+import type { Job, QueueBase } from 'bullmq';
 import type { Schedule } from '../clock.js';
 import type { StoreLogger } from './connection.js';
 import type { RedisClient } from './topology.js';
@@ -44,7 +44,6 @@ export class QueueWakes {
   /** Wakes a worker at `dueAt` (epoch ms, Date.now() as BullMQ's delays use) + WAKE_AFTER_MS. */
   at(dueAt: number): void {
     if (this.closed || this.pending.has(dueAt)) return;
-    const now = this.o.now ?? Date.now;
     const cancel = this.o.schedule(
       () => {
         this.pending.delete(dueAt);
@@ -52,9 +51,25 @@ export class QueueWakes {
           this.o.logger.warn({ err, queue: this.o.queue }, 'could not wake a worker for a delayed job');
         });
       },
-      Math.max(0, dueAt - now()) + WAKE_AFTER_MS,
+      Math.max(0, dueAt - this.now()) + WAKE_AFTER_MS,
     );
     this.pending.set(dueAt, cancel);
+  }
+
+  /** Puts a job its worker holds back until `dueAt` (BullMQ moveToDelayed, epoch ms) and wakes a worker then. */
+  async putBack(job: Pick<Job, 'moveToDelayed'>, dueAt: number, token: string | undefined): Promise<void> {
+    await job.moveToDelayed(dueAt, token);
+    this.at(dueAt);
+  }
+
+  /** Moves a delayed job to `delayMs` from now (BullMQ changeDelay) and wakes a worker then. */
+  async move(job: Pick<Job, 'changeDelay'>, delayMs: number): Promise<void> {
+    await job.changeDelay(delayMs);
+    this.at(this.now() + delayMs);
+  }
+
+  private now(): number {
+    return (this.o.now ?? Date.now)();
   }
 
   /** Cancels every pending wake: the jobs stay delayed for any replica's worker to take at BullMQ's time. */

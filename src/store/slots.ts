@@ -86,13 +86,8 @@ export class SlotJobs {
     private readonly logger: StoreLogger,
     private readonly retentionSec: number,
     private readonly clock: Pick<Clock, 'now' | 'schedule'>,
-    private readonly wakes: Pick<QueueWakes, 'at' | 'close'>,
+    readonly wakes: Pick<QueueWakes, 'at' | 'close' | 'move' | 'putBack'>,
   ) {}
-
-  /** Wakes a worker when a slot job put back or moved to `dueAt` (epoch ms, Date.now()) is due. */
-  wake(dueAt: number): void {
-    this.wakes.at(dueAt);
-  }
 
   /**
    * The slot's job, due at the slot's end. BullMQ dates a delayed job `timestamp + delay`, and `timestamp`
@@ -132,7 +127,7 @@ export class SlotJobs {
   async moveEarlier(lowered: Lowered): Promise<void> {
     const { slot, gen, deadline, now } = lowered;
     const job = new Job(this.queue, 'timeout', {}, {}, slotJobId(slot, gen));
-    const move: MoveJob = (delayMs) => job.changeDelay(delayMs).then(() => this.wake(Date.now() + delayMs));
+    const move: MoveJob = (delayMs) => this.wakes.move(job, delayMs);
     const failed = await tryMove(() =>
       move(Math.max(0, deadline - now)).then(() =>
         followWake(lowered.cmd, lowered.marker, gen, deadline, move),
@@ -193,8 +188,8 @@ export interface SlotHandlerDeps {
   /** Questions whose onDue runs here (Finisher.timeoutJobHere). */
   runningHere: Set<string>;
   onDue: (questionId: string) => Promise<void>;
-  /** Wakes a worker when the job put back to `dueAt` (epoch ms, Date.now()) is due (SlotJobs.wake). */
-  wake: (dueAt: number) => void;
+  /** Puts the job back or moves it, waking a worker at its time (SlotJobs.wakes). */
+  wakes: Pick<QueueWakes, 'move' | 'putBack'>;
   logger?: StoreLogger;
 }
 
@@ -221,9 +216,7 @@ export function slotHandler(deps: SlotHandlerDeps) {
       if (step[0] === 'wait') retryAfterMs = Number(step[1]);
       else ({ handed, retryAfterMs } = await handOver(deps, step[1]));
       if (retryAfterMs > 0) {
-        const dueAt = Date.now() + retryAfterMs;
-        await job.moveToDelayed(dueAt, token);
-        deps.wake(dueAt);
+        await deps.wakes.putBack(job, Date.now() + retryAfterMs, token);
         if (step[0] === 'wait') await follow(deps, job, marker, slot.gen, Number(step[2]));
         throw new DelayedError();
       }
@@ -234,8 +227,7 @@ export function slotHandler(deps: SlotHandlerDeps) {
 /** followWake for a job its processor just put back to `target`; a failure leaves it there (late, not lost). */
 async function follow(deps: SlotHandlerDeps, job: Job<JobData>, marker: string, gen: string, target: number) {
   try {
-    const move: MoveJob = (delayMs) => job.changeDelay(delayMs).then(() => deps.wake(Date.now() + delayMs));
-    await followWake(deps.cmd, marker, gen, target, move);
+    await followWake(deps.cmd, marker, gen, target, (delayMs) => deps.wakes.move(job, delayMs));
   } catch (err) {
     if (!activeOrGone(err))
       deps.logger?.warn({ err, job: job.id }, 'slot job not moved to a lowered wake time');

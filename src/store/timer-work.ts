@@ -66,8 +66,8 @@ export class TimerWork {
 
   async startTimeouts(onDue: (questionId: string) => Promise<void>): Promise<void> {
     const { cmd, keys, logger } = this.deps;
-    const wake = (dueAt: number) => this.deps.slots.wake(dueAt);
-    const handler = slotHandler({ cmd, keys, runningHere: this.runningHere, onDue, wake, logger });
+    const { wakes } = this.deps.slots;
+    const handler = slotHandler({ cmd, keys, runningHere: this.runningHere, onDue, wakes, logger });
     await this.timers.start(TIMEOUT_QUEUE, handler);
     this.rescue.start();
   }

@@ -55,6 +55,29 @@ describe('QueueWakes', () => {
     expect(logger.logged.map((l) => l.level)).toEqual(['warn']);
   });
 
+  it('puts a held job back and moves a delayed one, waking a worker at the time each is due', async () => {
+    const { clock, wakes, woken } = wakesAt1000();
+    const calls: string[] = [];
+    const job = {
+      moveToDelayed: (at: number, token?: string) => Promise.resolve(void calls.push(`back ${at} ${token}`)),
+      changeDelay: (ms: number) => Promise.resolve(void calls.push(`move ${ms}`)),
+    };
+    await wakes.putBack(job, 1_300, 'token-1');
+    await wakes.move(job, 600);
+    expect(calls).toEqual(['back 1300 token-1', 'move 600']);
+    await clock.advance(300 + WAKE_AFTER_MS);
+    expect(woken()).toBe(1);
+    await clock.advance(300);
+    expect(woken()).toBe(2);
+  });
+
+  it('wakes no worker for a move Redis refused', async () => {
+    const { clock, wakes } = wakesAt1000();
+    const job = { changeDelay: () => Promise.reject(new Error('job not delayed')) };
+    await expect(wakes.move(job, 100)).rejects.toThrow('job not delayed');
+    expect(clock.pending()).toBe(0);
+  });
+
   it('cancels its pending wakes when closed and takes no more', async () => {
     const { clock, wakes, woken } = wakesAt1000();
     wakes.at(1_100);

@@ -9,7 +9,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
-import { TIMEOUT_QUEUE, keys } from '../../src/redis/index.js';
+import { QueueWakes, TIMEOUT_QUEUE, keys } from '../../src/redis/index.js';
 import { withScripts } from '../../src/store/scripts.js';
 import { SlotDrops } from '../../src/store/slot-drops.js';
 import { SlotJobs, slotOf } from '../../src/store/slots.js';
@@ -52,8 +52,9 @@ describe('a slot job not moved earlier because Redis failed', () => {
       now: () => Date.now(),
       schedule: (fn: () => void) => (retries.push(fn), () => undefined),
     };
-    // No wakes: this test is about the moves (a wake's own failure in the outage would be logged too).
-    const noWakes = { at: () => undefined, close: () => undefined };
+    // Wakes that write nothing: this test is about the moves (a wake's own failure in the outage is logged too).
+    const wake = () => Promise.resolve();
+    const noWakes = new QueueWakes({ wake, schedule: systemClock.schedule, logger, queue: TIMEOUT_QUEUE });
     const slots = new SlotJobs(queue, logger, 60, retryClock, noWakes);
     closing.push(() => slots.settle());
     const reminders = new Queue('unused', { connection: cmd, prefix: k.bullPrefix });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Question } from '../../src/relay/types.js';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { TIMEOUT_QUEUE, keys } from '../../src/redis/index.js';
+import { QueueWakes, TIMEOUT_QUEUE, keys } from '../../src/redis/index.js';
+import { systemClock } from '../../src/clock.js';
 import { MAX_RESCUES } from '../../src/store/slot-rescue.js';
 import { withScripts } from '../../src/store/scripts.js';
 import { slotHandler, slotOf } from '../../src/store/slots.js';
@@ -150,7 +151,13 @@ describe('timeouts', () => {
       keys: keys(prefix),
       runningHere: new Set(),
       onDue,
-      wake: () => undefined,
+      // Wakes that write nothing: the driven worker below takes the job itself.
+      wakes: new QueueWakes({
+        wake: () => Promise.resolve(),
+        schedule: systemClock.schedule,
+        logger: recordingLogger(),
+        queue: TIMEOUT_QUEUE,
+      }),
     });
     const raced = collector<Question>();
     const connection = new Redis(redisUrl(), { maxRetriesPerRequest: null });

@@ -107,7 +107,7 @@ export class Outbox {
     const retryBaseMs = opts.retryBaseMs ?? OUTBOX_RETRY_BASE_MS;
     const wake = markerWake(queue, producer);
     const wakes = new QueueWakes({ wake, schedule: systemClock.schedule, logger, queue: OUTBOX_QUEUE });
-    const runs = new OutboxRuns({ pacer, clock, logger, retryBaseMs, wake: (dueAt) => wakes.at(dueAt) });
+    const runs = new OutboxRuns({ pacer, clock, logger, retryBaseMs, wakes });
     const parts = { opts, keys: k, logger, producer, base, queue, events, waiters, pacer, runs, wakes };
     const outbox = new Outbox(parts);
     try {

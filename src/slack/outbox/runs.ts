@@ -2,7 +2,7 @@
 // keeps to the limit's calls as actually made (conform), makes the call, and sorts a failure into a retry
 // after Retry-After, a retry with backoff, or a final result; a settled call keeps only its result.
 import { DelayedError, type Job } from 'bullmq';
-import type { StoreLogger } from '../../redis/index.js';
+import type { QueueWakes, StoreLogger } from '../../redis/index.js';
 import { RelayError } from '../../relay/errors.js';
 import type { Pace, PacedCall, Pacer } from './pacing.js';
 import {
@@ -26,8 +26,8 @@ export interface RunParts {
   logger: StoreLogger;
   /** First retry wait, ms, doubling each run. */
   retryBaseMs: number;
-  /** Wakes a worker when a job delayed to `dueAt` (epoch ms, Date.now()) is due (src/redis/queue-wakes.ts). */
-  wake: (dueAt: number) => void;
+  /** Puts a held or retried job back, waking a worker at its time (src/redis/queue-wakes.ts). */
+  wakes: Pick<QueueWakes, 'putBack'>;
 }
 
 /** The limit's calls as actually made (KEY:call), as conform() checks them. */
@@ -138,8 +138,7 @@ export class OutboxRuns {
     // BullMQ's delayed set is ordered by Date.now() timestamps, so this one is not the injected clock.
     const heldUntil = Date.now() + waitMs;
     await job.updateData({ ...job.data, heldUntil, deadline: this.movedDeadline(job.data, waitMs) });
-    await job.moveToDelayed(heldUntil, token);
-    this.r.wake(heldUntil);
+    await this.r.wakes.putBack(job, heldUntil, token);
     throw new DelayedError();
   }
 
@@ -171,9 +170,7 @@ export class OutboxRuns {
     if (job.data.fromSlot)
       await job.updateData({ ...job.data, deadline: this.movedDeadline(job.data, waitMs) });
     // BullMQ's delayed set is ordered by Date.now() timestamps, so this one is not the injected clock.
-    const dueAt = Date.now() + waitMs;
-    await job.moveToDelayed(dueAt, token);
-    this.r.wake(dueAt);
+    await this.r.wakes.putBack(job, Date.now() + waitMs, token);
     throw new DelayedError();
   }
 
