@@ -5,7 +5,6 @@
 import { ReplyError } from 'ioredis';
 import { diagnose } from './diagnose.js';
 import { StoreError } from './errors.js';
-import { pipelineWhenBusy } from './pipelining.js';
 import { dropWhenSilent } from './silence.js';
 import {
   buildClient,
@@ -83,17 +82,14 @@ export class RedisConnections {
 
   /**
    * A connected client for ordinary commands. No offline queue and one retry: with Redis down, a call fails at
-   * once (StoreError 'redis_unavailable') instead of waiting in a buffer. `autoPipelining`: the commands issued
-   * in one tick go out in one write and are read back in one go (ioredis enableAutoPipelining), for a client
-   * many concurrent callers share; each command keeps its own reply and error. 'when-busy': only while commands
-   * wait on the connection; a command issued alone is written at once (pipelining.ts).
+   * once (StoreError 'redis_unavailable') instead of waiting in a buffer. Each command is written as it is
+   * issued: ioredis's auto-pipelining builds a Pipeline per batch (every script defined on the client copied
+   * onto it, a promise per command and per batch, a setImmediate hop), which cost the store more CPU than the
+   * socket writes it saved (issue #19 goal 3: 100 lifecycles at a time, 2-core machine, alternating runs on
+   * 2026-12-06: 14,099-15,100/s written as issued against 10,239-11,115/s auto-pipelined while busy).
    */
-  async command(
-    name: string,
-    { autoPipelining = false }: { autoPipelining?: boolean | 'when-busy' } = {},
-  ): Promise<RedisClient> {
+  async command(name: string): Promise<RedisClient> {
     const redis = createClient(this.setting, name, this.logger, {
-      enableAutoPipelining: autoPipelining !== false,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
     });
@@ -101,7 +97,6 @@ export class RedisConnections {
     // this long while commands wait, so ioredis reconnects (not ioredis's commandTimeout/socketTimeout, which
     // fire when this process was merely too busy to read the replies: see silence.ts).
     dropWhenSilent(redis, COMMAND_TIMEOUT_MS);
-    if (autoPipelining === 'when-busy') pipelineWhenBusy(redis);
     await connectOrFail(redis, this.setting);
     return redis;
   }

@@ -2,7 +2,7 @@
 // without a FIN and the OS reports nothing. This replaces ioredis's commandTimeout and socketTimeout, whose
 // timers judge by the clock alone: when this process was busy for longer than the bound (a burst of questions
 // under CPU load), they fired before the replies that had arrived meanwhile were read, failed every command in
-// flight with a timeout and dropped a healthy connection, where an auto-pipelined batch cut by the drop is
+// flight with a timeout and dropped a healthy connection, where a pipeline cut by the drop is
 // aborted rather than resent (ioredis abortIncompletePipelines). So a silence is judged only once this process
 // has read what waits on its sockets: the verdict runs in setImmediate, after the event loop's poll phase.
 import { Cluster, type Redis } from 'ioredis';

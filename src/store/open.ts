@@ -1,4 +1,4 @@
-// Opening the question store's Redis side: its command connection (auto-pipelined, with the store's scripts),
+// Opening the question store's Redis side: its command connection (with the store's scripts),
 // the eviction-policy check, and the timer queues on a connection of their own, with their collaborators.
 import {
   RedisConnections,
@@ -24,7 +24,7 @@ import type { Collaborators } from './transitions.js';
 export interface StoreParts extends Collaborators {
   opts: StoreOptions;
   connections: RedisConnections;
-  /** The timer queues' connection (BullMQ's scripts live there, not on the auto-pipelined cmd). */
+  /** The timer queues' connection (BullMQ's scripts live there, not on cmd). */
   queueConnection: RedisClient;
 }
 
@@ -33,19 +33,16 @@ export async function openStoreParts(opts: StoreOptions): Promise<StoreParts> {
   const k = keys(opts.prefix);
   const logger = opts.logger ?? defaultLogger;
   const connections = new RedisConnections(opts, logger);
-  // Auto-pipelined while busy: with many questions created and finished at once, one socket write and one read
-  // per batch of commands instead of one each cut both this process's and Redis's CPU per lifecycle (issue #19
-  // goal 3: the write syscalls were ~20% of create's time in a CPU profile); a command issued while nothing
-  // else waits goes out at once, without a pipeline of its own (goal 2, src/redis/pipelining.ts).
+  // Each command is written as it is issued, not auto-pipelined: see RedisConnections.command.
   const name = k.connectionName('cmd', opts.holderId);
-  const cmd = withScripts(await connections.command(name, { autoPipelining: 'when-busy' }));
+  const cmd = withScripts(await connections.command(name));
   let queueConnection: RedisClient | undefined;
   try {
     await checkEvictionPolicy(cmd, logger, opts.requireNoeviction ?? false);
     // The timer queues get a connection of their own: BullMQ defines its ~64 scripts on the connection it is
-    // given, and ioredis copies every script defined on a client into each pipeline it builds, so on the
-    // auto-pipelined command connection every batch (one per command when questions come one at a time)
-    // paid for 78 scripts instead of the store's 14 (issue #19 goal 2).
+    // given, and ioredis copies every script defined on a client into each pipeline it builds, so each pipeline
+    // on the command connection (ending a question's other answerers' entries, transitions.ts) would pay for
+    // 78 scripts instead of the store's 14 (issue #19 goal 2).
     queueConnection = await connections.command(k.connectionName('queues', opts.holderId));
     const [queue, reminders] = await openTimerQueues(queueConnection, k, logger);
     const retentionSec = opts.retentionSec ?? 86_400;

@@ -23,7 +23,7 @@ function busyFor(ms: number): void {
 
 async function commandClient(url: string) {
   const logger = recordingLogger();
-  const redis = await new RedisConnections({ url }, logger).command('silence-test', { autoPipelining: true });
+  const redis = await new RedisConnections({ url }, logger).command('silence-test');
   clients.push(redis);
   return { redis, logger };
 }
@@ -33,9 +33,9 @@ describe('a command connection', () => {
     const { redis, logger } = await commandClient(redisUrl());
     const key = `${uniquePrefix()}:busy`;
     const replies = Promise.all([redis.ping(), redis.set(key, '1', 'PX', 60_000), redis.get(key)]);
-    // Right after the batch is written (auto-pipelined in a setImmediate queued before this one), before its
-    // replies are read: busy for longer than the bound.
-    setImmediate(() => busyFor(COMMAND_TIMEOUT_MS + 500));
+    // Right after the commands are written (each in its call), before their replies are read: busy for longer
+    // than the bound.
+    busyFor(COMMAND_TIMEOUT_MS + 500);
     expect(await replies).toEqual(['PONG', 'OK', '1']);
     expect(redis.status).toBe('ready');
     expect(logger.logged).toEqual([]);
