@@ -29,7 +29,7 @@ end
 //
 // KEYS[1] question hash   KEYS[2] the deployment's ended stream   KEYS[3] the due index (store/slots.ts)
 // ARGV[1] new state  ARGV[2] outcome JSON  ARGV[3] reason  ARGV[4] retention seconds
-// ARGV[5] approximate inbox length cap  ARGV[6] question id  ARGV[7] who ended it ('' for nobody)
+// ARGV[5] how long (ms) an inbox keeps an entry unread  ARGV[6] question id  ARGV[7] who ended it ('' for nobody)
 // ARGV[8] the holder that means nobody waits (no inbox entry)  ARGV[9] approximate ended-stream length cap
 // ARGV[10] inbox key prefix (+ holder)  ARGV[11] holder's pending zset prefix  ARGV[12] person's zset prefix
 // ARGV[13] schema key prefix (+ ref): the record's shared schema is kept at least as long as the record now is.
@@ -83,7 +83,8 @@ local userId = f.userId or ''
 local record = recordJson(f, ARGV[13])
 if holder ~= ARGV[8] then
   local inbox = ARGV[10] .. holder
-  redis.call('XADD', inbox, 'MAXLEN', '~', ARGV[5], '*', 'id', ARGV[6], 'r', record)
+  local keepFrom = string.format('%d', tonumber(endedAt) - tonumber(ARGV[5]))
+  redis.call('XADD', inbox, 'MINID', keepFrom, '*', 'id', ARGV[6], 'r', record)
   redis.call('EXPIRE', inbox, ARGV[4])
 end
 local round = {}

@@ -139,7 +139,7 @@ return redis.call('XDEL', KEYS[1], unpack(ARGV))
 export interface StoreScripts {
   /** CREATE_LUA: (numberOfKeys, questionKey, dueKey, heldKey?, ...userKeys, timeoutMs, retentionMs, id, schemaKey, schemaJson, slotPrefix, slotMs, gen, ...fieldValuePairs). */
   questionCreate(numberOfKeys: number, ...args: (string | number)[]): Promise<unknown>;
-  /** FINISH_LUA: (questionKey, endedKey, dueKey, rescuesKey, state, outcomeJson, reason, retentionSec, inboxMaxLen, id, endedBy, detachedHolder, endedMaxLen, inboxPrefix, heldPrefix, userPrefix, schemaPrefix, byTimeoutJob, slotPrefix, slotMs, keepEmptied). */
+  /** FINISH_LUA: (questionKey, endedKey, dueKey, rescuesKey, state, outcomeJson, reason, retentionSec, inboxKeepMs, id, endedBy, detachedHolder, endedMaxLen, inboxPrefix, heldPrefix, userPrefix, schemaPrefix, byTimeoutJob, slotPrefix, slotMs, keepEmptied). */
   questionFinish(...args: (string | number)[]): Promise<unknown>;
   /** SLOT_NEXT_LUA: (dueKey, markerKey, slotStartMs, slotMs, gen, batch, ...handedOverIds). */
   slotNext(...args: (string | number)[]): Promise<unknown>;

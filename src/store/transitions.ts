@@ -24,8 +24,6 @@ import type { SlotDrops } from './slot-drops.js';
 import { SLOT_RELEASE_LUA } from './slot-scripts.js';
 import { SLOT_MS, newGen, slotOf, type Lowered, type SlotJobs } from './slots.js';
 
-/** Approximate cap on an inbox stream, so a holder that never reads cannot grow it without bound. */
-const INBOX_MAX_LEN = 10_000;
 /**
  * Approximate cap on the ended stream: 100k ends (~10 MB). Readers that fall further behind (a consumer group
  * stopped for longer than 100k ends take) miss the oldest; the records themselves stay for the retention.
@@ -152,7 +150,11 @@ export async function finishQuestion(
       JSON.stringify(outcome),
       reason,
       c.retentionSec,
-      INBOX_MAX_LEN,
+      // An inbox entry unread for the retention goes (the record it names has expired by then), never a younger
+      // one: a length cap cut what a holder behind a burst of ends had yet to read, and its waiting request then
+      // got the answer only at the question's deadline. A holder that never reads keeps at most its ends of the
+      // last retention, and one that is gone, nothing past its stream's expiry.
+      c.retentionSec * 1000,
       id,
       endedBy ?? '',
       DETACHED_HOLDER,
