@@ -1,5 +1,6 @@
 // A run of store replicas (child processes) on one Redis prefix, wired to a History: outcomes delivered to a
 // holder are its MCP responses, and every transition a replica wins is the card update that replica makes.
+import { once } from 'node:events';
 import type { EndReason, NewQuestion, Outcome, Question } from '../../../src/relay/types.js';
 import { RedisConnections, endClient, keys, type RedisClient } from '../../../src/redis/index.js';
 import { uniquePrefix } from '../../setup/context.js';
@@ -93,9 +94,15 @@ export class Cluster {
     await Promise.all(this.responded.values());
   }
 
-  /** Reads each question's stored end (Redis TIME endedAt and outcome) into the history, then checks it. */
+  /**
+   * Reads each question's stored end (Redis TIME endedAt and outcome) into the history, then checks it. After a
+   * failover or a restart the inspector's own connection may still be finding Redis (it has no offline queue):
+   * the reads wait until it is ready, for at most `graceMs`.
+   */
   async check(graceMs: number): Promise<string[]> {
     const k = keys(this.prefix);
+    if (this.redis.status !== 'ready')
+      await once(this.redis, 'ready', { signal: AbortSignal.timeout(graceMs) });
     for (const id of this.history.ids()) {
       const [endedAt, outcome] = await this.redis.hmget(k.question(id), 'endedAt', 'outcome');
       if (!endedAt || !outcome) continue;
