@@ -74,9 +74,8 @@ export class Pacer {
       // card came 1.21-1.25x after the floor against 1.17-1.18x (issue #19 goal 7a).
       const allowanceMs = (POST_PER_CHANNEL.burst - 1) * intervalMs;
       const earlyMs = (allowanceMs * 3) / 4;
-      const callEarlyMs = earlyMs;
       return intervalMs > 0
-        ? { key: this.keys.pace(call.channel), intervalMs, earlyMs, callEarlyMs }
+        ? { key: this.keys.pace(call.channel), intervalMs, earlyMs, callEarlyMs: earlyMs }
         : undefined;
     }
     const limit = methodLimit(call.method);
