@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RedisAuditLog, type AuditEvent } from '../../src/audit/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
-import { recordingLogger } from '../store/helpers.js';
+import { monitored, recordingLogger } from '../store/helpers.js';
 import { deleteUnder } from '../support/redis-cleanup.js';
 import { auditLogContract } from './audit-log.contract.js';
 
@@ -53,31 +53,20 @@ describe('the Redis Stream audit log', () => {
   it('writes the appends made in one turn of the event loop as one batch, in order', async () => {
     const prefix = uniquePrefix();
     const stream = `${prefix}:audit:events`;
-    // MONITOR shows each command Redis runs, a script's own (XINFO) included.
-    const monitor = await new Redis(redisUrl()).monitor();
-    opened.push(() => Promise.resolve(monitor.disconnect()));
-    const seen: string[][] = [];
-    const markerKey = `${prefix}:marker`;
-    const markerShown = new Promise<void>((resolve) =>
-      monitor.on('monitor', (_time: string, args: string[]) => {
-        seen.push(args);
-        if (args[1] === markerKey) resolve();
-      }),
-    );
     const log = await openLog(undefined, undefined, prefix);
     const event = (call: string): AuditEvent => ({
       type: 'call.created',
       at: new Date().toISOString(),
       call,
     });
-    await log.append(event('first'));
-    await Promise.all(['a', 'b', 'c', 'd', 'e'].map((call) => log.append(event(call))));
-    // A marker after the appends: once MONITOR shows it, it has shown every append before it.
-    const marker = new Redis(redisUrl());
-    opened.push(() => Promise.resolve(marker.disconnect()));
-    await marker.exists(markerKey);
-    await markerShown;
-    const streamReads = seen.filter((args) => args[0]?.toLowerCase() === 'xinfo' && args[2] === stream);
+    // MONITOR shows each command Redis runs, a script's own (XINFO) included.
+    const probe = new Redis(redisUrl());
+    opened.push(() => Promise.resolve(probe.disconnect()));
+    const seen = await monitored(probe, async () => {
+      await log.append(event('first'));
+      await Promise.all(['a', 'b', 'c', 'd', 'e'].map((call) => log.append(event(call))));
+    });
+    const streamReads = seen.filter(({ args }) => args[0]?.toLowerCase() === 'xinfo' && args[2] === stream);
     // The first append found the stream empty (no read); the five others read its last id once, together.
     expect(streamReads).toHaveLength(1);
     expect((await log.list({})).events.map((e) => e.call)).toEqual(['first', 'a', 'b', 'c', 'd', 'e']);
