@@ -279,7 +279,8 @@ async function serve(
   const { port } = await slack.start(w.config.port, sides.mounts);
   parts.push('Slack requests', () => slack.stop());
   parts.push('waiting questions', () => relay.endAllWaiting('call_ended'));
-  await startQuestionWork(w.opened.store, { relay }, parts);
+  const redeliverAfterMs = w.config.api.redeliverAfterMs;
+  await startQuestionWork(w.opened.store, { relay, logger: w.logger, redeliverAfterMs }, parts);
   live.serving = true;
   parts.push('readiness', () => void (live.serving = false));
   return { port };

@@ -3,7 +3,10 @@
 import type { AppConfig } from './config/index.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
+import { systemClock } from './clock.js';
+import { startDeliverySweep } from './relay/delivery-sweep.js';
 import type { Relay } from './relay/relay.js';
+import type { Question } from './relay/types.js';
 import { Outbox, SlackState } from './slack/index.js';
 import { QuestionStore } from './store/index.js';
 import { RedisConnections, endClient, keys } from './redis/index.js';
@@ -47,15 +50,17 @@ export async function openRounds(
 }
 
 /**
- * The store's workers: the inbox (outcomes of this replica's questions), timeouts, reminders, and the sweep
- * of questions whose holder died (the survivor that ends one updates its card). drain() stops them all.
+ * The store's workers: the inbox (outcomes of this replica's questions), timeouts, reminders, the sweep of
+ * questions whose holder died (the survivor that ends one updates its card), and the sweep of questions whose
+ * card no live replica will attach (relay/delivery-sweep.ts; `redeliverAfterMs` its grace). drain() stops the
+ * store's.
  */
 export async function startQuestionWork(
   store: QuestionStore,
-  deps: { relay: Relay },
+  deps: { relay: Relay; logger: Logger; redeliverAfterMs?: number | undefined },
   parts: Lifecycle,
 ): Promise<void> {
-  const { relay } = deps;
+  const { relay, logger, redeliverAfterMs } = deps;
   parts.push('question workers', () => store.drain());
   await store.startInbox((question) => relay.onFinished(question));
   await store.startTimeouts(async (id) => {
@@ -63,4 +68,15 @@ export async function startQuestionWork(
   });
   await store.startReminders((id, at) => relay.remind(id, at));
   store.startOrphanSweep((id, outcome, reason) => relay.end(id, outcome, reason));
+  const sweep = {
+    undelivered: (graceMs: number) => store.undelivered(graceMs),
+    redeliver: (question: Question) => relay.redeliver(question),
+    clock: systemClock,
+    logger,
+  };
+  const grace =
+    redeliverAfterMs === undefined
+      ? {}
+      : { graceMs: redeliverAfterMs, everyMs: Math.ceil(redeliverAfterMs / 2) };
+  parts.push('undelivered questions sweep', startDeliverySweep(sweep, grace));
 }

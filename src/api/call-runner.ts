@@ -9,7 +9,7 @@ import type { RelayClock } from '../relay/relay.js';
 import type { Origin, Question } from '../relay/types.js';
 import type { CallEnd, CallRecord, CallStore, NewCall } from './call-store.js';
 import { wholeResult, type ResumedRound } from '../mcp/index.js';
-import { repeatEvery } from './repeat.js';
+import { repeatEvery } from '../repeat.js';
 
 /** Time between sweeps for calls whose replica is gone, ms: the question store's orphan sweep interval. */
 export const CALL_SWEEP_EVERY_MS = 5_000;

@@ -14,7 +14,6 @@ import type { Question } from '../relay/types.js';
 import type { Mount } from '../slack/index.js';
 import type { AuditReader } from './audit.js';
 import { Clients } from './auth.js';
-import { startDeliverySweep } from './delivery-sweep.js';
 import { EndedEvents } from './ended.js';
 import { RedisEndpointCalls } from './endpoint-calls.js';
 import { Idempotency } from './idempotency.js';
@@ -85,7 +84,6 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
   if (!clients.enabled) return { mounts: [], ended, ...API_OFF, resumeCall: runOnly };
   const redis = await connections.command(k.connectionName('api', deps.holderId));
   parts.push('API connection', () => endClient(redis, true));
-  startUndeliveredSweep(config, deps, parts);
   const questions = questionsPart(config, deps, { redis, keys: k, ended });
   const admit: CallsDeps['admit'] = (name, limit) => deps.store.admit(name, limit);
   const calls = startCalls(config, deps, { redis, keys: k, questions, admit }, parts);
@@ -124,22 +122,6 @@ async function startEnded(
   await ended.start();
   parts.push('ended events', () => ended.stop());
   return ended;
-}
-
-/** Posts again the cards of API questions still undelivered after the grace period (delivery-sweep.ts). */
-function startUndeliveredSweep(config: AppConfig, deps: ApiDeps, parts: Lifecycle): void {
-  const graceMs = config.api.redeliverAfterMs;
-  const sweepDeps = {
-    undelivered: (ms: number) => deps.store.undelivered(ms),
-    redeliver: (question: Question) => deps.relay.redeliver(question),
-    clock: deps.clock,
-    logger: deps.logger,
-  };
-  const stopSweep = startDeliverySweep(
-    sweepDeps,
-    graceMs === undefined ? {} : { graceMs, everyMs: Math.ceil(graceMs / 2) },
-  );
-  parts.push('undelivered API questions sweep', stopSweep);
 }
 
 /** What the question routes (and POST /mcp's ask_human) do: open, read, end, with callbacks and idempotency. */

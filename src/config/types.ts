@@ -106,8 +106,9 @@ export interface ApiConfig {
   /** ELICIT_RELAY_WEBHOOK_RETRY_BASE: wait after a delivery's first failed attempt, ms (default 10 s, doubling). */
   webhookRetryBaseMs?: number;
   /**
-   * ELICIT_RELAY_REDELIVER_AFTER: age (ms) past which a pending API question without a card is posted and
-   * attached by any replica's sweep (default 60 s; the sweep runs every half of it).
+   * ELICIT_RELAY_REDELIVER_AFTER: age (ms) past which a pending API question, or a durable 2026 round's
+   * question, without a card is posted and attached by any replica's sweep (default 60 s; the sweep runs every
+   * half of it, with the API on or off).
    */
   redeliverAfterMs?: number;
 }

@@ -12,6 +12,8 @@
 //   ${prefix}:{q}:held:<holder>     zset    pending question ids of <holder>, scored by deadline
 //   ${prefix}:{q}:user:<userId>     zset    pending question ids a person must answer, scored by deadline
 //   ${prefix}:{q}:due               zset    every pending question id, scored by deadline (the timeout jobs' list)
+//   ${prefix}:{q}:round-questions   zset    ids of durable rounds' questions (in no holder's index), scored by
+//                                   deadline: the undelivered sweep's list, which drops the ended ones from it
 //   ${prefix}:{q}:slot:<n>          hash    g: gen of the BullMQ timeout job of deadline slot <n>, w: its wake time
 //   ${prefix}:{q}:rescues           hash    question id -> times its slot was given a new job (store/slot-rescue.ts)
 //   ${prefix}:{q}:rate:<server>     string  new-question counter of the server's current rate window
@@ -63,6 +65,8 @@ export interface Keys {
   user(userId: string): string;
   /** Pending question ids by deadline, which the timeout jobs read (store/slots.ts). */
   readonly due: string;
+  /** Durable rounds' pending questions by deadline, which the undelivered sweep reads (store/pending.ts). */
+  readonly roundQuestions: string;
   /** The marker of deadline slot `n`: the gen of its timeout job; `slot('')` is the prefix the scripts append to. */
   slot(n: string): string;
   /** How many times each overdue question's slot was given a new job by the rescue (store/slot-rescue.ts). */
@@ -107,6 +111,7 @@ export function keys(prefix: string): Keys {
     held: (holder) => `${prefix}:{q}:held:${holder}`,
     user: (userId) => `${prefix}:{q}:user:${userId}`,
     due: `${prefix}:{q}:due`,
+    roundQuestions: `${prefix}:{q}:round-questions`,
     slot: (n) => `${prefix}:{q}:slot:${n}`,
     rescues: `${prefix}:{q}:rescues`,
     rate: (server) => `${prefix}:{q}:rate:${server}`,

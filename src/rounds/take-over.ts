@@ -1,7 +1,7 @@
 // A survivor's side of durable rounds: every few seconds, claim the rounds whose claimant stopped (lease
 // lapsed) or whose answers are all in but nobody claimed, and resume each: the call is sent again from the
 // round's recorded answers and requestState, and its result goes to where the call came from.
-import { repeatEvery } from '../api/repeat.js';
+import { repeatEvery } from '../repeat.js';
 import type { RelayClock } from '../relay/relay.js';
 import type { ResumedRound } from '../mcp/index.js';
 import type { Origin } from '../relay/types.js';

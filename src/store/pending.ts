@@ -58,13 +58,15 @@ export async function admit(
   if (reply[0] !== 1) throw new RateLimitedError(server, Math.max(0, reply[1]), limit.max);
 }
 
-/** Most detached questions looked at by one undeliveredSince call. */
+/** Most questions of each index looked at by one undeliveredBefore call. */
 const UNDELIVERED_BATCH = 1000;
 
 /**
- * Pending detached questions (API questions, holder DETACHED_HOLDER) created at or before `before` (epoch ms on
- * the Redis clock) whose card was never attached: their creator may have died before posting it. At, not only
- * before: a grace of 0 then takes every such question, even one created in the sweep's own millisecond.
+ * Pending questions created at or before `before` (epoch ms on the Redis clock) whose card was never attached,
+ * because no live replica will attach it: detached ones (API questions, holder DETACHED_HOLDER), whose creator
+ * may have died before posting, and durable rounds' ones, whose replica may have stopped or died with the post
+ * still queued. At, not only before: a grace of 0 then takes every such question, even one created in the
+ * sweep's own millisecond. The rounds' index is left by no finish, so its ended questions are dropped here.
  */
 export async function undeliveredBefore(
   cmd: RedisClient & StoreScripts,
@@ -72,16 +74,33 @@ export async function undeliveredBefore(
   before: number,
   logger: StoreLogger,
 ): Promise<Question[]> {
-  const ids = await cmd.zrange(k.held(DETACHED_HOLDER), '0', String(UNDELIVERED_BATCH - 1));
+  const detached = await unattachedIn(cmd, k, k.held(DETACHED_HOLDER), logger);
+  const rounds = await unattachedIn(cmd, k, k.roundQuestions, logger);
+  return [...detached, ...rounds].filter((question) => question.createdAt <= before);
+}
+
+/** The pending questions without a card among the first of index `key`; the others are dropped from it. */
+async function unattachedIn(
+  cmd: RedisClient & StoreScripts,
+  k: Keys,
+  key: string,
+  logger: StoreLogger,
+): Promise<Question[]> {
+  const ids = await cmd.zrange(key, '0', String(UNDELIVERED_BATCH - 1));
   if (ids.length === 0) return [];
   const records = await readRecords(
     cmd,
     ids.map((id) => k.question(id)),
     k.schema(''),
   );
-  return records.flatMap((record, i) => {
-    const question = readOrSkip(record, ids[i] ?? '', logger);
-    const stuck = question?.state === 'pending' && !question.card && question.createdAt <= before;
-    return stuck ? [question] : [];
+  const unattached: Question[] = [];
+  const ended: string[] = [];
+  records.forEach((record, i) => {
+    const id = ids[i] ?? '';
+    const question = readOrSkip(record, id, logger);
+    if (question?.state !== 'pending') ended.push(id);
+    else if (!question.card) unattached.push(question);
   });
+  if (ended.length > 0) await cmd.zrem(key, ...ended);
+  return unattached;
 }

@@ -142,8 +142,9 @@ export class QuestionStore {
   }
 
   /**
-   * Pending API questions older than `graceMs` whose card was never attached (their creator may have died
-   * before posting it); at most 1000 per call.
+   * Pending questions older than `graceMs` whose card was never attached and that no live replica will attach:
+   * API questions (their creator may have died before posting) and durable rounds' questions (their replica may
+   * have stopped or died with the post queued); at most 1000 of each per call.
    */
   async undelivered(graceMs: number): Promise<Question[]> {
     try {

@@ -103,7 +103,9 @@ async function writeRecord(
   const users = new Set([question.userId, ...namedAnswerers(question)]);
   // A round's question is not in its holder's index: the orphan sweep never ends it holder_lost, since any
   // replica records its end in the round (src/rounds/recorder.ts) and its timeout job ends it at the latest.
-  const zsets = q.round === undefined ? [k.due, k.held(holder)] : [k.due];
+  // It is in the round questions' index instead, where the undelivered sweep finds it if its card is never
+  // attached (its replica stopped or died with the post queued: another replica's outbox makes it).
+  const zsets = q.round === undefined ? [k.due, k.held(holder)] : [k.due, k.roundQuestions];
   for (const userId of users) zsets.push(k.user(userId));
   const gen = newGen();
   const args = [q.timeoutMs, c.retentionSec * 1000, question.id];

@@ -1,9 +1,9 @@
 // A background sweep: `work` every `everyMs` on the injected clock, one run at a time, until stop() (which
 // waits for a run in progress). A run that fails is reported and the next one still comes.
-import type { RelayClock } from '../relay/relay.js';
+import type { Clock } from './clock.js';
 
 export function repeatEvery(
-  clock: RelayClock,
+  clock: Pick<Clock, 'schedule'>,
   everyMs: number,
   work: () => Promise<unknown>,
   onError: (err: unknown) => void,

@@ -1,13 +1,17 @@
-// An API question whose creator died before its card was attached is not left hanging: a sweep on any replica
-// posts it again (the outbox key makes that the same post), or ends it as delivery_failed when it cannot be
-// posted. The creator's death is played by storing the question and posting nothing.
+// A question whose card no live replica will attach is not left hanging: a sweep on any replica posts it again
+// (the outbox key makes that the same post), or ends it as delivery_failed when it cannot be posted. Such are an
+// API question whose creator died before its card was attached, and a durable 2026 round's question whose
+// replica stopped or died with its post still queued. Either is played by storing the question and posting
+// nothing.
 import { describe, expect, it } from 'vitest';
-import { sweepUndelivered } from '../../src/api/delivery-sweep.js';
+import { sweepUndelivered } from '../../src/relay/delivery-sweep.js';
 import { systemClock } from '../../src/clock.js';
 import { RelayError } from '../../src/relay/errors.js';
 import { Relay, type Surface } from '../../src/relay/relay.js';
 import type { Question } from '../../src/relay/types.js';
-import { uniquePrefix } from '../setup/context.js';
+import { Redis } from 'ioredis';
+import { keys } from '../../src/redis/index.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { newQuestion, openStore } from '../store/helpers.js';
 
 function surface(fail: boolean): Surface & { posted: string[] } {
@@ -25,7 +29,8 @@ function surface(fail: boolean): Surface & { posted: string[] } {
 }
 
 async function setUp(fail: boolean) {
-  const store = await openStore(uniquePrefix(), 'replica-b');
+  const prefix = uniquePrefix();
+  const store = await openStore(prefix, 'replica-b');
   const cards = surface(fail);
   const relay = new Relay({
     store,
@@ -43,10 +48,10 @@ async function setUp(fail: boolean) {
     logger: { warn: () => undefined },
   };
   const detached = { client: 'ci', place: { dm: 'U123' } as const };
-  return { store, cards, sweep, detached };
+  return { prefix, store, cards, sweep, detached };
 }
 
-describe('the sweep of undelivered API questions', () => {
+describe('the sweep of undelivered questions', () => {
   it('posts and attaches the card of an API question nobody delivered, once, and leaves MCP questions alone', async () => {
     const { store, cards, sweep, detached } = await setUp(false);
     const lost = await store.create(newQuestion(detached));
@@ -56,6 +61,30 @@ describe('the sweep of undelivered API questions', () => {
     expect(cards.posted).toEqual([lost.id]);
     expect((await store.get(lost.id))?.card).toEqual({ channel: 'D1', ts: '1.1' });
     expect(await sweepUndelivered(sweep, 0)).toBe(0);
+  });
+
+  it('posts and attaches the card of a durable round’s question left unattached, and forgets the round questions that ended', async () => {
+    const { prefix, store, cards, sweep } = await setUp(false);
+    const round = { id: 'continuation-1', round: 1, keys: ['a'] };
+    const left = await store.create(newQuestion({ round }));
+    const answered = await store.create(newQuestion({ round: { ...round, keys: ['b'] } }));
+    await store.finish(answered.id, { action: 'decline' }, 'declined');
+    const index = keys(prefix).roundQuestions;
+    const redis = new Redis(redisUrl());
+    try {
+      expect(await redis.zcard(index)).toBe(2);
+      expect(await sweepUndelivered(sweep, 60_000)).toBe(0);
+      expect(await redis.zrange(index, '0', '-1')).toEqual([left.id]);
+      expect(await sweepUndelivered(sweep, 0)).toBe(1);
+      expect(cards.posted).toEqual([left.id]);
+      expect((await store.get(left.id))?.card).toEqual({ channel: 'D1', ts: '1.1' });
+      expect(await sweepUndelivered(sweep, 0)).toBe(0);
+      await store.finish(left.id, { action: 'cancel' }, 'timed_out');
+      await sweepUndelivered(sweep, 0);
+      expect(await redis.exists(index)).toBe(0);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('ends one whose card cannot be posted as delivery_failed instead of letting it wait for its deadline', async () => {

@@ -1,11 +1,14 @@
-// A replica can die between storing an API question and attaching its card (before the outbox job was added,
-// or after Slack took the post). No MCP session waits for such a question, so nothing else would notice: every
-// replica sweeps now and then for pending API questions without a card and delivers them again. The outbox's
-// per-question key makes a repeat the same post; a card that cannot be posted ends the question as
-// delivery_failed (Relay.deliver), so none hangs silently until its deadline.
-import type { RelayClock } from '../relay/relay.js';
-import type { Question } from '../relay/types.js';
-import { repeatEvery } from './repeat.js';
+// Questions whose card no live replica will attach: an API question's creator can die between storing it and
+// attaching its card (before the outbox job was added, or after Slack took the post), and a durable 2026
+// round's replica can stop or die with its questions' posts still queued (another replica's outbox makes them,
+// but only the poster attaches). Nothing else would notice, since no MCP session here waits for them: every
+// replica sweeps now and then for such pending questions without a card and delivers them again. The outbox's
+// per-question key makes a repeat the same post (or reads back the one another worker made); a card that
+// cannot be posted ends the question as delivery_failed (Relay.deliver), so none hangs silently until its
+// deadline.
+import { repeatEvery } from '../repeat.js';
+import type { RelayClock } from './ports.js';
+import type { Question } from './types.js';
 
 export interface DeliverySweepDeps {
   undelivered(graceMs: number): Promise<Question[]>;
@@ -27,7 +30,7 @@ export async function sweepUndelivered(deps: DeliverySweepDeps, graceMs: number)
   await Promise.all(
     stuck.map((question) =>
       deps.redeliver(question).catch((err: unknown) => {
-        deps.logger.warn({ err, questionId: question.id }, 'could not deliver an API question again');
+        deps.logger.warn({ err, questionId: question.id }, 'could not deliver an undelivered question again');
       }),
     ),
   );
@@ -45,6 +48,6 @@ export function startDeliverySweep(
     deps.clock,
     everyMs,
     () => sweepUndelivered(deps, graceMs),
-    (err) => deps.logger.warn({ err }, 'undelivered API questions not swept'),
+    (err) => deps.logger.warn({ err }, 'undelivered questions not swept'),
   );
 }
