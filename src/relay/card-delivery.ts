@@ -26,6 +26,12 @@ export interface CardDeliveryOptions {
  */
 export const CARD_POSTS_WITHIN_MS = 10_000;
 
+/**
+ * Longest a detached (API) question's creation waits for its card post to be queued in the outbox, in ms; a
+ * post queued by then (the usual case: a few ms) is durable before the API answers.
+ */
+export const DETACHED_QUEUED_WITHIN_MS = 5_000;
+
 export class CardDelivery {
   /**
    * Card posts in flight (settled awaits them): a stopping replica closes its outbox after them, so a card
@@ -87,8 +93,11 @@ export class CardDelivery {
   }
 
   /**
-   * Posts a detached question's cards in the background; resolves once the posts are queued (durable; while
-   * Redis is unavailable, once it is back), or the delivery is over (failed and the question ended).
+   * Posts a detached question's cards in the background; resolves once the posts are queued (durable), the
+   * delivery is over (failed and the question ended), or DETACHED_QUEUED_WITHIN_MS has passed: while only the
+   * outbox's Redis connection is down the post waits for it (until the question's deadline), and the question
+   * is stored already, so the API's 201 need not wait that out. Should this replica die before queuing the
+   * post, the undelivered sweep (delivery-sweep.ts) delivers the question from another.
    */
   async deliverDetached(question: Question): Promise<void> {
     let queued = (): void => undefined;
@@ -96,7 +105,12 @@ export class CardDelivery {
     const delivery = this.deliver(question, queued).catch((error: unknown) =>
       logFailure(this.options.logger, question.id, error),
     );
-    await Promise.race([isQueued, delivery]);
+    let cancel = (): void => undefined;
+    const waited = new Promise<void>((resolve) => {
+      cancel = this.options.clock.schedule(resolve, DETACHED_QUEUED_WITHIN_MS);
+    });
+    await Promise.race([isQueued, delivery, waited]);
+    cancel();
   }
 
   /**

@@ -1,20 +1,25 @@
-// Relay.open (an API question, nobody waiting on it) on a real Redis store: it hands the question back only
-// once its card's post is durable, so a replica killed after the API's 201 leaves the post to another.
+// Relay.open (an API question, nobody waiting on it) on a real Redis store: it hands the question back once its
+// card's post is durable, so a replica killed after the API's 201 leaves the post to another; or, when the post
+// cannot be queued yet (the outbox's Redis connection down), after a bounded wait, the question being stored.
 import { describe, expect, it } from 'vitest';
 import { RelayError } from '../../src/relay/errors.js';
-import { type DetachedAsk, type Posting, type Surface } from '../../src/relay/relay.js';
+import { type DetachedAsk, type Posting, type RelayClock, type Surface } from '../../src/relay/relay.js';
 import { relayOver, storesClosedAfterEach } from './support.js';
 import type { Question } from '../../src/relay/types.js';
 import { deferred } from '../support/deferred.js';
 
 /** A surface whose post is queued on the next turn of the event loop and answered when the test says. */
-function queueingSurface(options: { failBeforeQueued?: boolean } = {}) {
+function queueingSurface(options: { failBeforeQueued?: boolean; outboxDown?: boolean } = {}) {
   const events: string[] = [];
   const { promise: slackAnswered, resolve: answer } = deferred();
+  // With the outbox's Redis connection down, the post is queued only once the test brings it back.
+  const { promise: outboxUp, resolve: outboxBack } = deferred();
+  if (!options.outboxDown) outboxBack();
   const surface: Surface = {
     postQuestion: async (_question: Question, posting?: Posting) => {
       await new Promise((resolve) => setImmediate(resolve));
       if (options.failBeforeQueued) throw new RelayError('slack_post_failed', 'channel_not_found');
+      await outboxUp;
       events.push('queued');
       posting?.queued?.();
       await slackAnswered;
@@ -24,14 +29,21 @@ function queueingSurface(options: { failBeforeQueued?: boolean } = {}) {
     updateCard: () => Promise.resolve(),
     remind: () => Promise.resolve(),
   };
-  return { surface, events, answer };
+  return { surface, events, answer, outboxBack };
 }
 
 const openStore = storesClosedAfterEach();
 
-async function relayWith(surface: Surface, reminderTimes?: (timeoutMs: number, now: number) => number[]) {
+async function relayWith(
+  surface: Surface,
+  reminderTimes?: (timeoutMs: number, now: number) => number[],
+  clock?: RelayClock,
+) {
   const store = await openStore();
-  const relay = relayOver(store, surface, reminderTimes ? { reminderTimes } : {});
+  const relay = relayOver(store, surface, {
+    ...(reminderTimes ? { reminderTimes } : {}),
+    ...(clock ? { clock } : {}),
+  });
   return { store, relay };
 }
 
@@ -57,6 +69,26 @@ describe('Relay.open (an API question)', () => {
     answer();
     await relay.endAllWaiting();
     expect(events).toEqual(['queued', 'returned', 'posted']);
+    expect((await store.get(question.id))?.card).toEqual({ channel: 'D1', ts: '1.1' });
+  });
+
+  it('returns the question after a bounded wait when its post cannot be queued yet, and posts it once it can', async () => {
+    const { surface, events, answer, outboxBack } = queueingSurface({ outboxDown: true });
+    // The bounded wait is the only thing scheduled on this clock; it runs when the test says.
+    const { promise: waitScheduled, resolve: scheduled } = deferred<() => void>();
+    const clock = { now: Date.now, schedule: (fn: () => void) => (scheduled(fn), () => undefined) };
+    const { relay, store } = await relayWith(surface, undefined, clock);
+    const opened = relay.open(apiAsk).then((question) => (events.push('returned'), question));
+    const waitOver = await waitScheduled;
+    expect(events).toEqual([]);
+    waitOver();
+    const question = await opened;
+    expect(events).toEqual(['returned']);
+    expect(await store.get(question.id)).toMatchObject({ state: 'pending' });
+    outboxBack();
+    answer();
+    await relay.endAllWaiting();
+    expect(events).toEqual(['returned', 'queued', 'posted']);
     expect((await store.get(question.id))?.card).toEqual({ channel: 'D1', ts: '1.1' });
   });
 
