@@ -12,6 +12,11 @@ export interface TcpProxy {
   latency(ms: number): void;
   /** Aborts every open connection with a TCP RST; new ones work. */
   reset(): void;
+  /**
+   * Holds what Redis sends until `release()` writes it all at once; `arrived` resolves once something is held
+   * (a reply the client is not reading yet).
+   */
+  holdReplies(): { arrived: Promise<void>; release(): void };
   /** Accepts connections again on the same port. */
   restore(): Promise<void>;
   close(): Promise<void>;
@@ -29,6 +34,7 @@ export async function startProxy(targetUrl: string): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   const pairs = new Set<Pair>();
   let delayMs = 0;
+  let held: { chunks: (() => void)[]; arrived: () => void } | undefined;
   const track = (s: net.Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -36,7 +42,10 @@ export async function startProxy(targetUrl: string): Promise<TcpProxy> {
   };
   const forward = (pair: Pair, to: net.Socket) => (chunk: Buffer) => {
     const send = () => void (pair.forwarding && !to.destroyed && to.write(chunk));
-    if (delayMs > 0) setTimeout(send, delayMs);
+    if (held && to === pair.client) {
+      held.chunks.push(send);
+      held.arrived();
+    } else if (delayMs > 0) setTimeout(send, delayMs);
     else send();
   };
   const server = net.createServer((client) => {
@@ -76,6 +85,18 @@ export async function startProxy(targetUrl: string): Promise<TcpProxy> {
         client.resetAndDestroy();
         upstream.resetAndDestroy();
       }
+    },
+    holdReplies: () => {
+      let arrived = (): void => undefined;
+      const hold: { chunks: (() => void)[]; arrived: () => void } = { chunks: [], arrived: () => arrived() };
+      held = hold;
+      return {
+        arrived: new Promise<void>((resolve) => (arrived = resolve)),
+        release: () => {
+          held = undefined;
+          for (const send of hold.chunks.splice(0)) send();
+        },
+      };
     },
     restore: () => listen(port),
     close: () => (server.listening ? stop() : Promise.resolve()),
