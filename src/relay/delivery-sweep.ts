@@ -27,27 +27,38 @@ export interface DeliverySweepOptions {
 /** One sweep: delivers every undelivered question found; resolves once each has been tried. */
 export async function sweepUndelivered(deps: DeliverySweepDeps, graceMs: number): Promise<number> {
   const stuck = await deps.undelivered(graceMs);
-  await Promise.all(
-    stuck.map((question) =>
-      deps.redeliver(question).catch((err: unknown) => {
-        deps.logger.warn({ err, questionId: question.id }, 'could not deliver an undelivered question again');
-      }),
-    ),
-  );
+  await Promise.all(stuck.map((question) => redeliver(deps, question)));
   return stuck.length;
 }
 
-/** Sweeps every `everyMs` until the returned stop() (which waits for a sweep in progress). */
+/**
+ * Sweeps every `everyMs` until the returned stop(), which waits for a sweep's reads but not for the deliveries
+ * it started: a delivery can wait long for its post (a busy DM is paced at one a second), and a stopping replica
+ * already waits a bounded time for its card posts in flight (CardDelivery.settled), these among them. A question
+ * whose delivery is still under way is not delivered a second time meanwhile.
+ */
 export function startDeliverySweep(
   deps: DeliverySweepDeps,
   options: DeliverySweepOptions = {},
 ): () => Promise<void> {
   const everyMs = options.everyMs ?? 30_000;
   const graceMs = options.graceMs ?? 60_000;
-  return repeatEvery(
-    deps.clock,
-    everyMs,
-    () => sweepUndelivered(deps, graceMs),
-    (err) => deps.logger.warn({ err }, 'undelivered questions not swept'),
+  const delivering = new Set<string>();
+  const sweep = async (): Promise<void> => {
+    for (const question of await deps.undelivered(graceMs)) {
+      if (delivering.has(question.id)) continue;
+      delivering.add(question.id);
+      void redeliver(deps, question).finally(() => delivering.delete(question.id));
+    }
+  };
+  return repeatEvery(deps.clock, everyMs, sweep, (err) =>
+    deps.logger.warn({ err }, 'undelivered questions not swept'),
   );
+}
+
+/** Delivers one question again; a failure is logged (the next sweep tries again while it is undelivered). */
+function redeliver(deps: DeliverySweepDeps, question: Question): Promise<void> {
+  return deps.redeliver(question).catch((err: unknown) => {
+    deps.logger.warn({ err, questionId: question.id }, 'could not deliver an undelivered question again');
+  });
 }

@@ -4,7 +4,7 @@
 // replica stopped or died with its post still queued. Either is played by storing the question and posting
 // nothing.
 import { describe, expect, it } from 'vitest';
-import { sweepUndelivered } from '../../src/relay/delivery-sweep.js';
+import { startDeliverySweep, sweepUndelivered } from '../../src/relay/delivery-sweep.js';
 import { systemClock } from '../../src/clock.js';
 import { RelayError } from '../../src/relay/errors.js';
 import { Relay, type Surface } from '../../src/relay/relay.js';
@@ -12,6 +12,7 @@ import type { Question } from '../../src/relay/types.js';
 import { Redis } from 'ioredis';
 import { keys } from '../../src/redis/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { deferred } from '../support/deferred.js';
 import { newQuestion, openStore } from '../store/helpers.js';
 
 function surface(fail: boolean): Surface & { posted: string[] } {
@@ -92,5 +93,35 @@ describe('the sweep of undelivered questions', () => {
     const lost = await store.create(newQuestion(detached));
     await sweepUndelivered(sweep, 0);
     expect(await store.get(lost.id)).toMatchObject({ state: 'cancelled', reason: 'delivery_failed' });
+  });
+});
+
+describe('the undelivered sweep every replica runs', () => {
+  it('stops without waiting for a delivery under way, and does not start that delivery twice meanwhile', async () => {
+    const store = await openStore(uniquePrefix(), 'replica-b');
+    const question = await store.create(newQuestion({ client: 'ci', place: { dm: 'U123' } }));
+    // A delivery whose post waits (a busy DM) until the test lets it through.
+    const { promise: posted, resolve: post } = deferred();
+    const deliveries: string[] = [];
+    // Each sweep runs when the test fires the one the previous sweep scheduled on its end.
+    let scheduled = deferred<() => void>();
+    const sweep = startDeliverySweep(
+      {
+        undelivered: (graceMs) => store.undelivered(graceMs),
+        redeliver: (q) => (deliveries.push(q.id), posted),
+        clock: { now: Date.now, schedule: (fn) => (scheduled.resolve(fn), () => undefined) },
+        logger: { warn: () => undefined },
+      },
+      { graceMs: 0, everyMs: 1_000 },
+    );
+    for (let i = 0; i < 2; i++) {
+      const run = await scheduled.promise;
+      scheduled = deferred<() => void>();
+      run();
+    }
+    await scheduled.promise;
+    expect(deliveries).toEqual([question.id]);
+    await sweep();
+    post();
   });
 });
