@@ -12,8 +12,9 @@
 //   ${prefix}:{q}:held:<holder>     zset    pending question ids of <holder>, scored by deadline
 //   ${prefix}:{q}:user:<userId>     zset    pending question ids a person must answer, scored by deadline
 //   ${prefix}:{q}:due               zset    every pending question id, scored by deadline (the timeout jobs' list)
-//   ${prefix}:{q}:round-questions   zset    ids of durable rounds' questions (in no holder's index), scored by
-//                                   deadline: the undelivered sweep's list, which drops the ended ones from it
+//   ${prefix}:{q}:unattached        zset    ids of API and durable rounds' questions whose card may not be attached
+//                                   yet, scored by deadline: the undelivered sweep's list, which drops from it
+//                                   the ones that ended or have their card
 //   ${prefix}:{q}:slot:<n>          hash    g: gen of the BullMQ timeout job of deadline slot <n>, w: its wake time
 //   ${prefix}:{q}:rescues           hash    question id -> times its slot was given a new job (store/slot-rescue.ts)
 //   ${prefix}:{q}:rate:<server>     string  new-question counter of the server's current rate window
@@ -65,8 +66,8 @@ export interface Keys {
   user(userId: string): string;
   /** Pending question ids by deadline, which the timeout jobs read (store/slots.ts). */
   readonly due: string;
-  /** Durable rounds' pending questions by deadline, which the undelivered sweep reads (store/pending.ts). */
-  readonly roundQuestions: string;
+  /** API and durable rounds' questions not yet seen with a card, by deadline: the undelivered sweep's list. */
+  readonly unattached: string;
   /** The marker of deadline slot `n`: the gen of its timeout job; `slot('')` is the prefix the scripts append to. */
   slot(n: string): string;
   /** How many times each overdue question's slot was given a new job by the rescue (store/slot-rescue.ts). */
@@ -111,7 +112,7 @@ export function keys(prefix: string): Keys {
     held: (holder) => `${prefix}:{q}:held:${holder}`,
     user: (userId) => `${prefix}:{q}:user:${userId}`,
     due: `${prefix}:{q}:due`,
-    roundQuestions: `${prefix}:{q}:round-questions`,
+    unattached: `${prefix}:{q}:unattached`,
     slot: (n) => `${prefix}:{q}:slot:${n}`,
     rescues: `${prefix}:{q}:rescues`,
     rate: (server) => `${prefix}:{q}:rate:${server}`,

@@ -144,7 +144,7 @@ export class QuestionStore {
   /**
    * Pending questions older than `graceMs` whose card was never attached and that no live replica will attach:
    * API questions (their creator may have died before posting) and durable rounds' questions (their replica may
-   * have stopped or died with the post queued); at most 1000 of each per call.
+   * have stopped or died with the post queued); at most 10,000 looked at per call (store/pending.ts).
    */
   async undelivered(graceMs: number): Promise<Question[]> {
     try {

@@ -103,9 +103,11 @@ async function writeRecord(
   const users = new Set([question.userId, ...namedAnswerers(question)]);
   // A round's question is not in its holder's index: the orphan sweep never ends it holder_lost, since any
   // replica records its end in the round (src/rounds/recorder.ts) and its timeout job ends it at the latest.
-  // It is in the round questions' index instead, where the undelivered sweep finds it if its card is never
-  // attached (its replica stopped or died with the post queued: another replica's outbox makes it).
-  const zsets = q.round === undefined ? [k.due, k.held(holder)] : [k.due, k.roundQuestions];
+  const zsets = q.round === undefined ? [k.due, k.held(holder)] : [k.due];
+  // No live replica would attach the card of an API question whose creator died before, or of a round's
+  // question whose replica stopped or died with the post queued (another replica's outbox makes it): the
+  // undelivered sweep finds them in this index, and drops each once it has its card or has ended.
+  if (holder === DETACHED_HOLDER || q.round !== undefined) zsets.push(k.unattached);
   for (const userId of users) zsets.push(k.user(userId));
   const gen = newGen();
   const args = [q.timeoutMs, c.retentionSec * 1000, question.id];

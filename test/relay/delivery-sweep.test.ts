@@ -64,13 +64,13 @@ describe('the sweep of undelivered questions', () => {
     expect(await sweepUndelivered(sweep, 0)).toBe(0);
   });
 
-  it('posts and attaches the card of a durable round’s question left unattached, and forgets the round questions that ended', async () => {
+  it('posts and attaches the card of a durable round’s question left unattached, and forgets the ones that ended or have their card', async () => {
     const { prefix, store, cards, sweep } = await setUp(false);
     const round = { id: 'continuation-1', round: 1, keys: ['a'] };
     const left = await store.create(newQuestion({ round }));
     const answered = await store.create(newQuestion({ round: { ...round, keys: ['b'] } }));
     await store.finish(answered.id, { action: 'decline' }, 'declined');
-    const index = keys(prefix).roundQuestions;
+    const index = keys(prefix).unattached;
     const redis = new Redis(redisUrl());
     try {
       expect(await redis.zcard(index)).toBe(2);
@@ -80,12 +80,22 @@ describe('the sweep of undelivered questions', () => {
       expect(cards.posted).toEqual([left.id]);
       expect((await store.get(left.id))?.card).toEqual({ channel: 'D1', ts: '1.1' });
       expect(await sweepUndelivered(sweep, 0)).toBe(0);
-      await store.finish(left.id, { action: 'cancel' }, 'timed_out');
-      await sweepUndelivered(sweep, 0);
       expect(await redis.exists(index)).toBe(0);
     } finally {
       redis.disconnect();
     }
+  });
+
+  it('finds an API question left without a card behind more than a thousand pending ones that have theirs', async () => {
+    const { store, cards, sweep, detached } = await setUp(false);
+    for (let i = 0; i < 1_001; i++) {
+      const attached = await store.create(newQuestion({ ...detached, timeoutMs: 60_000 }));
+      await store.attachCards(attached.id, [{ channel: 'D1', ts: `0.${i}` }]);
+    }
+    // Its deadline is after theirs, so it comes after them in every index by deadline.
+    const lost = await store.create(newQuestion({ ...detached, timeoutMs: 120_000 }));
+    expect(await sweepUndelivered(sweep, 0)).toBe(1);
+    expect(cards.posted).toEqual([lost.id]);
   });
 
   it('ends one whose card cannot be posted as delivery_failed instead of letting it wait for its deadline', async () => {

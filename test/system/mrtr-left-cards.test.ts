@@ -32,11 +32,11 @@ describe('a durable round’s cards left queued by a stopping replica', () => {
     await h.close();
   });
 
-  /** Resolves once the round's two questions are stored (each in the round questions' index). */
+  /** Resolves once the round's two questions are stored (each in the index of questions not yet attached). */
   async function roundAsked(): Promise<void> {
     const redis = new Redis(redisUrl());
     try {
-      while ((await redis.zcard(keys(h.prefix).roundQuestions)) < 2) {
+      while ((await redis.zcard(keys(h.prefix).unattached)) < 2) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     } finally {
