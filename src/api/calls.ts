@@ -9,7 +9,7 @@ import type { RateLimit } from '../relay/relay.js';
 import { ApiError, fromRelayError } from './errors.js';
 import { readJson, sendJson } from './http.js';
 import { createOnce } from './idempotency.js';
-import { afterWait, validWait, type LongPoll } from './long-poll.js';
+import { answerAfterWait, validWait, type LongPoll } from './long-poll.js';
 import { ID, rateLimitOf, type ResourceDeps } from './questions.js';
 import { CALL_CREATE } from './schemas.js';
 import { validator } from './validate.js';
@@ -117,12 +117,16 @@ export async function getCall(
   res: ServerResponse,
 ): Promise<void> {
   const { wait = 0 } = validWait(Object.fromEntries(query));
-  const found = ID.test(id) ? await deps.get(id) : undefined;
-  if (!found || found.client !== client.name) throw new ApiError('not_found', `No call ${id}.`);
   const poll: LongPoll<CallRecord> = {
-    ...deps,
-    read: () => deps.get(id),
+    ended: deps.ended,
+    clock: deps.clock,
+    read: async () => {
+      const found = ID.test(id) ? await deps.get(id) : undefined;
+      return found?.client === client.name ? found : undefined;
+    },
     pending: (call) => call.status === 'running',
+    view: callView,
+    notFound: () => new ApiError('not_found', `No call ${id}.`),
   };
-  sendJson(res, 200, callView(await afterWait(poll, found, id, wait, res)));
+  await answerAfterWait(poll, id, wait, res);
 }

@@ -10,7 +10,7 @@ import type { EndedEvents } from './ended.js';
 import { ApiError, fromRelayError } from './errors.js';
 import { readJson, sendJson } from './http.js';
 import { createOnce, type Idempotency } from './idempotency.js';
-import { afterWait, validWait, type LongPoll } from './long-poll.js';
+import { answerAfterWait, validWait, type LongPoll } from './long-poll.js';
 import { QUESTION_CREATE } from './schemas.js';
 import { validator } from './validate.js';
 import { workspaceOf } from './workspace.js';
@@ -139,10 +139,18 @@ function targetsOf(to: Recipients): string[] {
 
 /** The client's own question, or 404 (unknown ids and other clients' alike). */
 async function ownQuestion(deps: QuestionsDeps, client: ApiClient, id: string): Promise<Question> {
-  const question = ID.test(id) ? await deps.get(id) : undefined;
-  if (!question || question.client !== client.name) throw new ApiError('not_found', `No question ${id}.`);
+  const question = await readOwn(deps, client, id);
+  if (!question) throw noQuestion(id);
   return question;
 }
+
+/** The client's own question; undefined for an unknown id or another client's. */
+async function readOwn(deps: QuestionsDeps, client: ApiClient, id: string): Promise<Question | undefined> {
+  const question = ID.test(id) ? await deps.get(id) : undefined;
+  return question?.client === client.name ? question : undefined;
+}
+
+const noQuestion = (id: string): ApiError => new ApiError('not_found', `No question ${id}.`);
 
 export async function getQuestion(
   deps: QuestionsDeps,
@@ -152,13 +160,15 @@ export async function getQuestion(
   res: ServerResponse,
 ): Promise<void> {
   const { wait = 0 } = validWait(Object.fromEntries(query));
-  const question = await ownQuestion(deps, client, id);
   const poll: LongPoll<Question> = {
-    ...deps,
-    read: () => deps.get(id),
+    ended: deps.ended,
+    clock: deps.clock,
+    read: () => readOwn(deps, client, id),
     pending: (question) => question.state === 'pending',
+    view: questionView,
+    notFound: () => noQuestion(id),
   };
-  sendJson(res, 200, questionView(await afterWait(poll, question, id, wait, res)));
+  await answerAfterWait(poll, id, wait, res);
 }
 
 export async function withdrawQuestion(
