@@ -31,11 +31,10 @@ export { EndedEvents, type EndedEvent } from './ended.js';
 export { questionView } from './questions.js';
 
 export interface ApiDeps {
-  relay: Pick<Relay, 'open' | 'end' | 'redeliver'>;
+  relay: Pick<Relay, 'open' | 'end'>;
   answerers: Pick<AnswererResolver, 'answerersTo'>;
   store: {
     get(id: string): Promise<Question | undefined>;
-    undelivered(graceMs: number): Promise<Question[]>;
     /** The per-client rate limit's counter, shared by questions and calls (QuestionStore.admit). */
     admit(name: string, limit: RateLimit): Promise<void>;
   };

@@ -104,12 +104,10 @@ export async function startBot(slackEnv: Record<string, string>, apiFile?: objec
         });
       },
       end: () => Promise.reject(new Error('not ended in these tests')),
-      redeliver: () => Promise.resolve(),
     },
     answerers: { answerersTo: (to) => Promise.resolve({ users: 'user' in to ? [to.user] : [] }) },
     store: {
       get: () => Promise.resolve(undefined),
-      undelivered: () => Promise.resolve([]),
       admit: () => Promise.resolve(),
     },
     checkSchema: () => undefined,
