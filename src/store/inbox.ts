@@ -137,12 +137,16 @@ export class Inbox {
     }
   }
 
-  /** The answers are in hand; a failed ack only means entries are re-delivered after a restart, content expires. */
+  /**
+   * The answers are in hand; a failed ack only means entries are re-delivered after a restart, content expires.
+   * One cut short by stop() is no failure to report: its script was sent, and Redis runs it whatever the client.
+   */
   private async ack(entryIds: string[], acceptedIds: string[]): Promise<void> {
     if (entryIds.length === 0) return;
     const { redis, streamKey, logger } = this.deps;
     const keys = [streamKey, ...acceptedIds.map((id) => this.deps.questionKey(id))];
     await this.guard(redis.inboxAck(keys.length, ...keys, ...entryIds)).catch((err: unknown) => {
+      if (this.stopped) return;
       logger.warn(
         { err, entries: entryIds.length },
         'inbox: ack failed; the entries will be re-delivered after a restart',
