@@ -34,10 +34,12 @@ export const DETACHED_QUEUED_WITHIN_MS = 5_000;
 
 export class CardDelivery {
   /**
-   * Card posts in flight (settled awaits them): a stopping replica closes its outbox after them, so a card
-   * already in Slack is never taken for undelivered ('delivery_failed') and its question ended behind it.
+   * Card posts in flight by question id (settled awaits them): a stopping replica closes its outbox after them,
+   * so a card already in Slack is never taken for undelivered ('delivery_failed') and its question ended behind
+   * it. A second delivery of one question (the undelivered sweep's) replaces the first here; both are the
+   * same outbox jobs.
    */
-  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly inFlight = new Map<string, Promise<unknown>>();
   /** The replica is stopping: a failed attach is not tried again (that could hold the stop until a deadline). */
   private stopping = false;
 
@@ -48,9 +50,16 @@ export class CardDelivery {
     const delivery = this.post(question, queued);
     const tracked: Promise<unknown> = delivery
       .catch(() => undefined)
-      .finally(() => this.inFlight.delete(tracked));
-    this.inFlight.add(tracked);
+      .finally(() => {
+        if (this.inFlight.get(question.id) === tracked) this.inFlight.delete(question.id);
+      });
+    this.inFlight.set(question.id, tracked);
     return delivery;
+  }
+
+  /** Resolves once the question's card delivery under way here, if any, is over (posted and attached, or not). */
+  async delivered(id: string): Promise<void> {
+    await this.inFlight.get(id);
   }
 
   private async post(question: Question, queued?: () => void): Promise<void> {
@@ -119,7 +128,7 @@ export class CardDelivery {
    */
   async settled(): Promise<void> {
     this.stopping = true;
-    if (await settleWithin([...this.inFlight], CARD_POSTS_WITHIN_MS)) return;
+    if (await settleWithin([...this.inFlight.values()], CARD_POSTS_WITHIN_MS)) return;
     this.options.logger.warn(
       { posts: this.inFlight.size, waitedMs: CARD_POSTS_WITHIN_MS },
       'gave up waiting for card posts in flight; their questions are left to a survivor',

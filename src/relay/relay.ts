@@ -143,6 +143,11 @@ export class Relay {
     if (question?.state === 'pending') {
       question = (await this.end(id, { action: 'accept', content: {} }, 'answered')).question;
     }
+    // Its card may not be attached yet (the click that accepted it can beat the attach): shown once it is.
+    if (question?.state === 'accepted' && !question.card) {
+      await this.cards.delivered(id);
+      question = await this.options.store.get(id);
+    }
     if (question?.state === 'accepted')
       await this.options.surface.updateCard(question, { kind: 'url_completed' });
   }

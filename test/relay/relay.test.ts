@@ -237,6 +237,20 @@ describe('notifications/elicitation/complete', () => {
     expect(surface.completed.map((q) => [q.id, q.state])).toEqual([[question.id, 'accepted']]);
   });
 
+  it('shows the step as done once the card is attached when the click that accepted it beat the attach', async () => {
+    const { relay, surface } = await setUp();
+    const { promise: slackAnswers, resolve: answerThePost } = deferred();
+    surface.slowPost = slackAnswers;
+    const answer = relay.askUrl(askUrl());
+    const question = await surface.posted;
+    await relay.end(question.id, { action: 'accept', content: {} }, 'answered', { byUserId: 'U1' });
+    expect(await answer).toEqual({ action: 'accept', content: {} });
+    const completing = relay.completeUrl('fixture', 'el-1');
+    answerThePost();
+    await completing;
+    expect(surface.completed.map((q) => q.card)).toEqual([{ channel: 'D1', ts: '1.1' }]);
+  });
+
   it('ends a question still waiting as accepted, since the step it asked for was taken', async () => {
     const { relay, surface } = await setUp();
     const answer = relay.askUrl(askUrl());
