@@ -74,9 +74,6 @@ export async function startQuestionWork(
     clock: systemClock,
     logger,
   };
-  const grace =
-    redeliverAfterMs === undefined
-      ? {}
-      : { graceMs: redeliverAfterMs, everyMs: Math.ceil(redeliverAfterMs / 2) };
+  const grace = redeliverAfterMs === undefined ? {} : { graceMs: redeliverAfterMs };
   parts.push('undelivered questions sweep', startDeliverySweep(sweep, grace));
 }

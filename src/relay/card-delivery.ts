@@ -2,7 +2,7 @@
 // refused one) ends at once ('delivery_failed') rather than time out unseen; a post refused while Redis is
 // unavailable is queued again by the surface meanwhile. One that ended before its cards were attached (a click
 // can beat attachCards by milliseconds) had a winner that saw no card, so its poster shows the end.
-import { settleWithin } from '../settle.js';
+import { answerWithin, settleWithin } from '../settle.js';
 import { relayErrorCode } from './errors.js';
 import type { PostedCards, RelayClock, RelayLogger, RelayStore, Surface } from './ports.js';
 import type { UrlQuestions } from './url-questions.js';
@@ -114,12 +114,12 @@ export class CardDelivery {
     const delivery = this.deliver(question, queued).catch((error: unknown) =>
       logFailure(this.options.logger, question.id, error),
     );
-    let cancel = (): void => undefined;
-    const waited = new Promise<void>((resolve) => {
-      cancel = this.options.clock.schedule(resolve, DETACHED_QUEUED_WITHIN_MS);
-    });
-    await Promise.race([isQueued, delivery, waited]);
-    cancel();
+    await answerWithin(
+      Promise.race([isQueued, delivery]),
+      DETACHED_QUEUED_WITHIN_MS,
+      undefined,
+      this.options.clock,
+    );
   }
 
   /**

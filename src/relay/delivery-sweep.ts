@@ -18,17 +18,17 @@ export interface DeliverySweepDeps {
 }
 
 export interface DeliverySweepOptions {
-  /** Time between sweeps, ms. Default 30 000. */
-  everyMs?: number;
   /** Age (ms) from which a question without a card counts as undelivered; its creator is then presumed gone. Default 60 000. */
   graceMs?: number;
+  /** Time between sweeps, ms. Default half the grace. */
+  everyMs?: number;
 }
 
 /** One sweep: delivers every undelivered question found; resolves once each has been tried. */
 export async function sweepUndelivered(deps: DeliverySweepDeps, graceMs: number): Promise<number> {
-  const stuck = await deps.undelivered(graceMs);
-  await Promise.all(stuck.map((question) => redeliver(deps, question)));
-  return stuck.length;
+  const started = await startDeliveries(deps, graceMs, new Set());
+  await Promise.all(started);
+  return started.length;
 }
 
 /**
@@ -41,24 +41,35 @@ export function startDeliverySweep(
   deps: DeliverySweepDeps,
   options: DeliverySweepOptions = {},
 ): () => Promise<void> {
-  const everyMs = options.everyMs ?? 30_000;
   const graceMs = options.graceMs ?? 60_000;
+  const everyMs = options.everyMs ?? Math.ceil(graceMs / 2);
   const delivering = new Set<string>();
-  const sweep = async (): Promise<void> => {
-    for (const question of await deps.undelivered(graceMs)) {
-      if (delivering.has(question.id)) continue;
-      delivering.add(question.id);
-      void redeliver(deps, question).finally(() => delivering.delete(question.id));
-    }
-  };
+  const sweep = () => startDeliveries(deps, graceMs, delivering);
   return repeatEvery(deps.clock, everyMs, sweep, (err) =>
     deps.logger.warn({ err }, 'undelivered questions not swept'),
   );
 }
 
-/** Delivers one question again; a failure is logged (the next sweep tries again while it is undelivered). */
-function redeliver(deps: DeliverySweepDeps, question: Question): Promise<void> {
-  return deps.redeliver(question).catch((err: unknown) => {
-    deps.logger.warn({ err, questionId: question.id }, 'could not deliver an undelivered question again');
-  });
+/**
+ * Starts delivering every undelivered question found but those in `delivering` (each is in it while its delivery
+ * is under way); returns the deliveries started. A failure is logged: the next sweep tries again.
+ */
+async function startDeliveries(
+  deps: DeliverySweepDeps,
+  graceMs: number,
+  delivering: Set<string>,
+): Promise<Promise<void>[]> {
+  const started: Promise<void>[] = [];
+  for (const question of await deps.undelivered(graceMs)) {
+    if (delivering.has(question.id)) continue;
+    delivering.add(question.id);
+    const delivery = deps
+      .redeliver(question)
+      .catch((err: unknown) => {
+        deps.logger.warn({ err, questionId: question.id }, 'could not deliver an undelivered question again');
+      })
+      .finally(() => delivering.delete(question.id));
+    started.push(delivery);
+  }
+  return started;
 }
