@@ -2,10 +2,14 @@
 // wake-up of each waiter after its question ends, beside a raw XADD → blocking XREAD wake-up on the same
 // Redis (the floor: the store's own outcome delivery cannot be faster than that).
 // The waiters live in a child process (bench/waiters.ts), so the bot's process carries only their server side.
+// Memory is read once full GCs give nothing more back (`released`, as goal 5b reads it: RSS after a single GC
+// counts pages already free, and moved by ±15 KB per waiter between runs of the same code); a second child then
+// holds as many again, so the slope (the cost of each further waiter) shows apart from V8's one-time growth.
 // One waiter per question, 1,000 questions: they are written straight into the store as Relay.open writes an
 // API question, without a card (1,000 cards would be 2,000 outbox calls, conversations.open + chat.postMessage,
 // at the outbox's 10 calls/s, before the run could start); a long-poll reads only the record.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
@@ -14,7 +18,7 @@ import { apiServerName } from '../src/relay/sources/intake.js';
 import { QuestionStore } from '../src/store/index.js';
 import { SCHEMA, withdraw, type Api } from './api-client.js';
 import type { EndWatch } from './end-watch.js';
-import { settled } from './memory.js';
+import { released } from './memory.js';
 import { row, summarize, type Row } from './stats.js';
 
 const WAITERS = new URL('./waiters.ts', import.meta.url).pathname;
@@ -35,7 +39,7 @@ export interface LongPollOptions {
   watch: EndWatch;
 }
 
-type Memory = ReturnType<typeof settled>;
+type Memory = ReturnType<typeof released>;
 
 /** The child holding the waiters: resolves `sent` once every request is out; `done(id)` gives its answer time. */
 function startWaiters(
@@ -145,7 +149,7 @@ async function bareHoldFloor(count: number): Promise<{ before: Memory; holding: 
     if (open.push(res) === count) all();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const before = settled();
+  const before = released();
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const waiters = startWaiters(
     base,
@@ -154,7 +158,7 @@ async function bareHoldFloor(count: number): Promise<{ before: Memory; holding: 
   );
   try {
     await counted;
-    const holding = settled();
+    const holding = released();
     for (const res of open) res.end('{"status":"cancelled"}');
     return { before, holding };
   } finally {
@@ -166,12 +170,14 @@ async function bareHoldFloor(count: number): Promise<{ before: Memory; holding: 
 
 const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
-function memoryRows(
-  count: number,
-  floor: { before: Memory; holding: Memory },
-  before: Memory,
-  holding: Memory,
-): Row[] {
+/** Memory before any waiter, with `count` held, and with `2 × count` held. */
+interface Held {
+  before: Memory;
+  holding: Memory;
+  doubled: Memory;
+}
+
+function memoryRows(count: number, floor: { before: Memory; holding: Memory }, m: Held): Row[] {
   const perWaiter = (name: string, bytes: number, note: string): Row => ({
     group: 'long-poll',
     name,
@@ -183,7 +189,8 @@ function memoryRows(
     unit: 'bytes',
     note,
   });
-  const rss = holding.rss - before.rss;
+  const rss = m.holding.rss - m.before.rss;
+  const slope = m.doubled.rss - m.holding.rss;
   const floorHeap = (floor.holding.heap - floor.before.heap) / count;
   return [
     perWaiter(
@@ -194,23 +201,53 @@ function memoryRows(
     perWaiter(
       `RSS growth per waiter, ${count} held (goal ≤ 10 KB)`,
       rss,
-      `RSS ${mb(before.rss)} → ${mb(holding.rss)} (${(rss / count / KB).toFixed(1)} KB per waiter)`,
+      `RSS ${mb(m.before.rss)} → ${mb(m.holding.rss)} (${(rss / count / KB).toFixed(1)} KB per waiter); ` +
+        `after a single full GC ${mb(m.holding.rssAfterOneGc)}`,
+    ),
+    perWaiter(
+      `RSS slope per waiter, ${count} → ${2 * count} held`,
+      slope,
+      `RSS ${mb(m.holding.rss)} → ${mb(m.doubled.rss)}: the cost of each further waiter, without V8's one-time growth`,
     ),
     {
       ...perWaiter(
         `heap growth per waiter, ${count} held`,
-        holding.heap - before.heap,
-        `heap ${mb(before.heap)} → ${mb(holding.heap)}`,
+        m.holding.heap - m.before.heap,
+        `heap ${mb(m.before.heap)} → ${mb(m.holding.heap)}; ${mb(m.doubled.heap)} with ${2 * count}`,
       ),
-      xFloor: (holding.heap - before.heap) / count / floorHeap,
+      xFloor: (m.holding.heap - m.before.heap) / count / floorHeap,
     },
   ];
 }
 
+/**
+ * Holds `ids` as well, reads memory once the bot has them all, and lets them go: the child is killed, and the
+ * bot has seen their connections close before the wake-up timing starts.
+ */
+async function alsoHold(o: LongPollOptions, ids: string[], known: string): Promise<Memory> {
+  const more = startWaiters(o.api.base, o.token, ids);
+  try {
+    await more.sent;
+    await settle(o, known);
+    return released();
+  } finally {
+    const exited = once(more.child, 'exit');
+    more.child.kill();
+    await exited;
+    await settle(o, known);
+  }
+}
+
+/** Sequential no-op reads, so the bot has taken every request already sent. */
+async function settle(o: LongPollOptions, id: string): Promise<void> {
+  for (let i = 0; i < SETTLE_READS; i++) await o.api.request('GET', `/api/v1/questions/${id}`);
+}
+
 export async function longPollBench(o: LongPollOptions): Promise<Row[]> {
   const floorMemory = await bareHoldFloor(o.count);
-  const ids = await createQuestions(o, o.count);
-  const before = settled();
+  const all = await createQuestions(o, 2 * o.count);
+  const [ids, more] = [all.slice(0, o.count), all.slice(o.count)];
+  const before = released();
   const waiters = startWaiters(o.api.base, o.token, ids);
   const writer = new Redis(o.url);
   const reader = new Redis(o.url);
@@ -223,12 +260,13 @@ export async function longPollBench(o: LongPollOptions): Promise<Row[]> {
   };
   try {
     await waiters.sent;
-    for (let i = 0; i < SETTLE_READS; i++) await o.api.request('GET', `/api/v1/questions/${ids[0] ?? ''}`);
-    const holding = settled();
+    await settle(o, ids[0] ?? '');
+    const holding = released();
+    const doubled = await alsoHold(o, more, ids[0] ?? '');
     const woken = await endEach(o, waiters, floorOnce, ids);
     const floor = summarize(woken.floor);
     return [
-      ...memoryRows(o.count, floorMemory, before, holding),
+      ...memoryRows(o.count, floorMemory, { before, holding, doubled }),
       row('long-poll', 'raw XADD → blocking XREAD wake-up = floor', floor, { unit: 'ms' }),
       row(
         'long-poll',

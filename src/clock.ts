@@ -17,6 +17,15 @@ export interface Clock {
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const systemSchedule: Schedule = (fn, ms) => {
+  if (ms > MAX_TIMER_MS) return chained(fn, ms);
+  // The common case is one timer and one closure: a long-poll keeps this for its whole wait (issue #16).
+  const timer = setTimeout(fn, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
+/** A wait longer than one timer allows, as timers in a row. */
+function chained(fn: () => void, ms: number): () => void {
   let cancelled = false;
   let timer: NodeJS.Timeout;
   const arm = (left: number): void => {
@@ -35,7 +44,7 @@ const systemSchedule: Schedule = (fn, ms) => {
     cancelled = true;
     clearTimeout(timer);
   };
-};
+}
 
 /** The process's own time, timers and randomness. */
 export const systemClock: Clock = { now: () => Date.now(), schedule: systemSchedule, random: Math.random };

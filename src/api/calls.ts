@@ -9,7 +9,7 @@ import type { RateLimit } from '../relay/relay.js';
 import { ApiError, fromRelayError } from './errors.js';
 import { readJson, sendJson } from './http.js';
 import { createOnce } from './idempotency.js';
-import { answerAfterWait, validWait, type LongPoll } from './long-poll.js';
+import { answerAfterWait, ClientPoll, validWait } from './long-poll.js';
 import { ID, rateLimitOf, type ResourceDeps } from './questions.js';
 import { CALL_CREATE } from './schemas.js';
 import { validator } from './validate.js';
@@ -117,16 +117,25 @@ export async function getCall(
   res: ServerResponse,
 ): Promise<void> {
   const { wait = 0 } = validWait(Object.fromEntries(query));
-  const poll: LongPoll<CallRecord> = {
-    ended: deps.ended,
-    clock: deps.clock,
-    read: async () => {
-      const found = ID.test(id) ? await deps.get(id) : undefined;
-      return found?.client === client.name ? found : undefined;
-    },
-    pending: (call) => call.status === 'running',
-    view: callView,
-    notFound: () => new ApiError('not_found', `No call ${id}.`),
-  };
-  await answerAfterWait(poll, id, wait, res);
+  return answerAfterWait(new CallPoll(deps, client, id), id, wait, res);
+}
+
+/** The client's own call as a long-poll reads it. */
+class CallPoll extends ClientPoll<CallRecord, CallsDeps> {
+  async read(): Promise<CallRecord | undefined> {
+    const found = ID.test(this.id) ? await this.deps.get(this.id) : undefined;
+    return found?.client === this.client.name ? found : undefined;
+  }
+
+  pending(call: CallRecord): boolean {
+    return call.status === 'running';
+  }
+
+  view(call: CallRecord): Record<string, unknown> {
+    return callView(call);
+  }
+
+  notFound(): Error {
+    return new ApiError('not_found', `No call ${this.id}.`);
+  }
 }

@@ -5,7 +5,8 @@
 // Contract of EndedEvents (one per replica):
 // - subscribe(id): resolves `ended` once question `id` ends after the call, on any replica. Subscribe BEFORE
 //   reading the record, then read it: an end between the two is not missed. cancel() frees the waiter (a
-//   closure in a Map; a few hundred bytes). One blocking XREAD per replica feeds every waiter; nothing polls.
+//   closure in a Map; a few hundred bytes). listen(id, wake) and unlisten(id, wake) are the same without the
+//   promise, for a held request that keeps nothing else (long-poll.ts). One blocking XREAD per replica feeds every waiter; nothing polls.
 // - consume(group, handler): every end is handed to exactly one consumer of `group` across all replicas
 //   (XREADGROUP), at least once: an entry is acknowledged after `handler` resolves; one whose handler threw,
 //   or whose replica died, is claimed again by a live consumer once idle for CLAIM_IDLE_MS. Handlers must
@@ -14,7 +15,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { systemClock, type Clock, type Schedule } from '../clock.js';
 import { endClient, type RedisClient, type StoreLogger } from '../redis/index.js';
-import { Wakers } from '../wakers.js';
+import { Wakers, type Wake } from '../wakers.js';
 
 /** XREAD BLOCK time in ms: how long one read waits before it is issued again. */
 export const ENDED_BLOCK_MS = 2_000;
@@ -109,6 +110,16 @@ export class EndedEvents {
     const waiting = this.waiters.wait(id);
     this.wakeReader();
     return { ended: waiting.done, cancel: () => waiting.cancel() };
+  }
+
+  /** subscribe() without its promise: calls `wake` once question `id` ends, unless unlisten() comes first. */
+  listen(id: string, wake: Wake): void {
+    this.waiters.add(id, wake);
+    this.wakeReader();
+  }
+
+  unlisten(id: string, wake: Wake): void {
+    this.waiters.remove(id, wake);
   }
 
   /** How many requests are waiting (for tests and metrics). */

@@ -10,7 +10,7 @@ import type { EndedEvents } from './ended.js';
 import { ApiError, fromRelayError } from './errors.js';
 import { readJson, sendJson } from './http.js';
 import { createOnce, type Idempotency } from './idempotency.js';
-import { answerAfterWait, validWait, type LongPoll } from './long-poll.js';
+import { answerAfterWait, ClientPoll, validWait } from './long-poll.js';
 import { QUESTION_CREATE } from './schemas.js';
 import { validator } from './validate.js';
 import { workspaceOf } from './workspace.js';
@@ -52,7 +52,7 @@ export interface ResourceDeps {
   /** Why a callbackUrl may not be used (its host is not allowed), or undefined when it may. */
   refuseCallback(url: string): string | undefined;
   /** Wakes long-polls when a question or call ends. */
-  ended: Pick<EndedEvents, 'subscribe'>;
+  ended: Pick<EndedEvents, 'subscribe' | 'listen' | 'unlisten'>;
   idempotency: Idempotency;
   clock: RelayClock;
   /** The bot is installed in several Slack workspaces: each question and call names its `team`. */
@@ -160,15 +160,26 @@ export async function getQuestion(
   res: ServerResponse,
 ): Promise<void> {
   const { wait = 0 } = validWait(Object.fromEntries(query));
-  const poll: LongPoll<Question> = {
-    ended: deps.ended,
-    clock: deps.clock,
-    read: () => readOwn(deps, client, id),
-    pending: (question) => question.state === 'pending',
-    view: questionView,
-    notFound: () => noQuestion(id),
-  };
-  await answerAfterWait(poll, id, wait, res);
+  return answerAfterWait(new QuestionPoll(deps, client, id), id, wait, res);
+}
+
+/** The client's own question as a long-poll reads it. */
+class QuestionPoll extends ClientPoll<Question, QuestionsDeps> {
+  read(): Promise<Question | undefined> {
+    return readOwn(this.deps, this.client, this.id);
+  }
+
+  pending(question: Question): boolean {
+    return question.state === 'pending';
+  }
+
+  view(question: Question): Record<string, unknown> {
+    return questionView(question);
+  }
+
+  notFound(): Error {
+    return noQuestion(this.id);
+  }
 }
 
 export async function withdrawQuestion(

@@ -25,9 +25,9 @@ export interface RouterDeps {
 
 export function apiRouter(deps: RouterDeps): RequestListener {
   const document = JSON.stringify(openApiDocument(API_PREFIX));
+  const observed = deps.observe && finishListener(deps.observe);
   return (req, res) => {
-    const { observe } = deps;
-    if (observe) res.once('finish', () => observe(routeOf(req), req.method ?? 'GET', res.statusCode));
+    if (observed) res.on('finish', observed);
     route(deps, document, req, res).catch((error: unknown) => {
       if (error instanceof ApiError) return sendError(res, error);
       deps.logger.error({ err: error, method: req.method, url: req.url }, 'API request failed');
@@ -77,6 +77,16 @@ async function route(
     return listAudit(deps.audit, client, url.searchParams, res);
   }
   sendJson(res, 404, { error: { code: 'not_found', message: `No route ${method} ${url.pathname}.` } });
+}
+
+/**
+ * One 'finish' listener for every response, reading its request from the response: nothing is made per request,
+ * which a held long-poll would keep for its whole wait.
+ */
+function finishListener(observe: NonNullable<RouterDeps['observe']>): (this: ServerResponse) => void {
+  return function observeFinish(this: ServerResponse) {
+    observe(routeOf(this.req), this.req.method ?? 'GET', this.statusCode);
+  };
 }
 
 /** The route a request is for, as a template: `/api/v1/questions/{id}`; `unmatched` for any other path. */

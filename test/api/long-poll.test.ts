@@ -1,6 +1,8 @@
-// A long-poll costs nothing once its client has gone: the request's subscription to the question's end is
-// cancelled when the connection closes, well before its wait runs out. And a question gone by the end of the
-// wait is answered as gone (404), not with the record read before the wait (nothing of it is kept meanwhile).
+// A long-poll costs nothing once its client has gone: the request's listener for the question's end is
+// dropped when the connection closes, well before its wait runs out. A question gone by the end of the wait is
+// answered as gone (404), not with the record read before the wait (nothing of it is kept meanwhile). A held
+// request answers on the first of its question's end and its wait running out, and leaves neither the listener
+// nor the timer behind.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
@@ -9,10 +11,12 @@ import { Clients } from '../../src/api/auth.js';
 import { Idempotency } from '../../src/api/idempotency.js';
 import { apiRouter } from '../../src/api/router.js';
 import { systemClock } from '../../src/clock.js';
+import type { RelayClock } from '../../src/relay/relay.js';
 import type { Question } from '../../src/relay/types.js';
 import { redisUrl } from '../setup/context.js';
 import { question } from '../support/question.js';
 import { deferred } from '../support/deferred.js';
+import { steppedClock } from '../support/stepped-clock.js';
 
 const PENDING: Question = question({
   id: 'q1',
@@ -32,10 +36,17 @@ afterEach(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-/** The API on a local server whose questions are read by `get` and whose ends come from `subscribe`. */
+/** A question's end as the API's long-poll listens for it. */
+interface Ends {
+  listen(id: string, wake: () => void): void;
+  unlisten(id: string, wake: () => void): void;
+}
+
+/** The API on a local server whose questions are read by `get` and whose ends come from `ended`. */
 async function apiWith(
   get: () => Promise<Question | undefined>,
-  subscribe: () => { ended: Promise<void>; cancel: () => void },
+  ended: Ends,
+  clock: RelayClock = systemClock,
 ): Promise<string> {
   redis = new Redis(redisUrl());
   const handler = apiRouter({
@@ -49,8 +60,11 @@ async function apiWith(
       timeoutMs: () => 1000,
       refuseCallback: () => undefined,
       idempotency: new Idempotency(redis, (client, key) => `unused:${client}:${key}`, systemClock),
-      clock: systemClock,
-      ended: { subscribe },
+      clock,
+      ended: {
+        ...ended,
+        subscribe: () => ({ ended: new Promise<void>(() => undefined), cancel: () => undefined }),
+      },
     },
   });
   server = createServer(handler);
@@ -60,16 +74,19 @@ async function apiWith(
 }
 
 describe('a long-poll whose client disconnects', () => {
-  it('drops its subscription at once', async () => {
+  it('drops its listener at once', async () => {
     const { promise: onSubscribe, resolve: subscribed } = deferred();
     const { promise: onCancel, resolve: cancelled } = deferred();
-    const url = await apiWith(
-      () => Promise.resolve(PENDING),
-      () => {
+    let listening: (() => void) | undefined;
+    const url = await apiWith(() => Promise.resolve(PENDING), {
+      listen: (_id, wake) => {
+        listening = wake;
         subscribed();
-        return { ended: new Promise<void>(() => undefined), cancel: () => cancelled() };
       },
-    );
+      unlisten: (_id, wake) => {
+        if (wake === listening) cancelled();
+      },
+    });
     const abort = new AbortController();
     const request = fetch(url, { headers: { authorization: 'Bearer tok' }, signal: abort.signal }).catch(
       (error: unknown) => error,
@@ -88,15 +105,55 @@ describe('a long-poll whose question is gone when its wait ends', () => {
     const { promise: ended, resolve: end } = deferred();
     // Pending at the first read and at the read right after subscribing; gone at the read after the wait.
     const reads = [PENDING, PENDING];
-    const url = await apiWith(
-      () => Promise.resolve(reads.shift()),
-      () => {
-        end();
-        return { ended, cancel: () => undefined };
-      },
-    );
+    const url = await apiWith(() => Promise.resolve(reads.shift()), {
+      listen: (_id, wake) => void ended.then(wake),
+      unlisten: () => undefined,
+    });
+    end();
     const response = await fetch(url, { headers: { authorization: 'Bearer tok' } });
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error: { code: 'not_found' } });
+  });
+});
+
+describe('a held long-poll', () => {
+  const auth = { headers: { authorization: 'Bearer tok' } };
+
+  it('answers with the question still pending once its wait runs out, and stops listening', async () => {
+    const clock = steppedClock();
+    const { promise: listening, resolve: listened } = deferred();
+    let unlistened = false;
+    const url = await apiWith(
+      () => Promise.resolve(PENDING),
+      { listen: () => listened(), unlisten: () => (unlistened = true) },
+      clock,
+    );
+    const response = fetch(url, auth);
+    await listening;
+    await clock.advance(59_999);
+    expect(unlistened).toBe(false);
+    await clock.advance(1);
+    expect((await response).status).toBe(200);
+    expect(await (await response).json()).toMatchObject({ id: 'q1', status: 'pending' });
+    expect(unlistened).toBe(true);
+  });
+
+  it('answers with the ended question once its end wakes it, and cancels its timer', async () => {
+    const clock = steppedClock();
+    const { promise: listening, resolve: listened } = deferred<() => void>();
+    const ended: Question = { ...PENDING, state: 'accepted', outcome: { action: 'accept', content: {} } };
+    // Pending at the first read and at the read right after listening; ended at the read once woken.
+    const reads = [PENDING, PENDING, ended];
+    const url = await apiWith(
+      () => Promise.resolve(reads.shift()),
+      { listen: (_id, wake) => listened(wake), unlisten: () => undefined },
+      clock,
+    );
+    const response = fetch(url, auth);
+    const wake = await listening;
+    expect(clock.pending()).toBe(1);
+    wake();
+    expect(await (await response).json()).toMatchObject({ id: 'q1', status: 'accepted' });
+    expect(clock.pending()).toBe(0);
   });
 });
