@@ -5,6 +5,7 @@
 // `redirect` (follow, error, manual), a streamed body for `text/event-stream`, gzip/deflate/br bodies, a null body
 // for HEAD, 204, 205 and 304, `url`, and a failed exchange as TypeError "fetch failed" with the socket error as
 // its cause. Anything else (a Request, a FormData, Blob or stream body, another scheme) goes to `fallback`.
+import { defaultMaxListeners, getMaxListeners, setMaxListeners } from 'node:events';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
@@ -38,6 +39,8 @@ export class ExchangeIdleError extends Error {
 const MAX_REDIRECTS = 20;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY = new Set([101, 204, 205, 304]);
+/** Listeners a request signal may have before Node warns: undici's figure for its own fetch. */
+const SHARED_SIGNAL_LISTENERS = 1_500;
 
 export interface HttpFetchOptions {
   /** What this fetch does not send itself goes here; default Node's own fetch. */
@@ -62,8 +65,18 @@ export function createHttpFetch(options: HttpFetchOptions = {}): Fetch {
     const request = input instanceof Request ? undefined : requestOf(input, init);
     if (request === undefined) return fallback(input, init);
     init.signal?.throwIfAborted();
+    if (init.signal) allowManyListeners(init.signal);
     return follow(request, sockets, init.redirect ?? 'follow');
   };
+}
+
+/**
+ * Each request in flight adds an abort listener to its signal, and an MCP transport gives every request it
+ * sends its own one signal, so 11 elicitation answers at once made Node warn of a leak. Node's fetch (undici)
+ * raises a signal's limit from the default to 1,500 for the same reason; this does as it does.
+ */
+function allowManyListeners(signal: AbortSignal): void {
+  if (getMaxListeners(signal) === defaultMaxListeners) setMaxListeners(SHARED_SIGNAL_LISTENERS, signal);
 }
 
 /** The exchange, following redirects as fetch does (a 303, and a 301/302 POST, become GETs without a body). */

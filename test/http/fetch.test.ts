@@ -158,6 +158,26 @@ describe.each<[string, Fetch]>([
     s.releaseEvent();
   });
 
+  it('takes one signal for many requests in flight (an MCP transport passes its own to each) without a leak warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const controller = new AbortController();
+      const inFlight = Array.from({ length: 20 }, () =>
+        fetch(`${s.a}/never`, { signal: controller.signal }).catch((error: unknown) => error),
+      );
+      // Node emits the warning on the next tick after the 11th listener.
+      await new Promise((resolve) => setImmediate(resolve));
+      controller.abort();
+      for (const settled of await Promise.all(inFlight))
+        expect(settled).toMatchObject({ name: 'AbortError' });
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('fails a refused connection as TypeError "fetch failed" with the socket error as its cause', async () => {
     const refused = fetch(`http://127.0.0.1:${await closedPort()}/`);
     await expect(refused).rejects.toMatchObject({
