@@ -17,9 +17,9 @@ import type { Clock } from '../clock.js';
 import type { Keys, QueueWakes, RedisClient, StoreLogger } from '../redis/index.js';
 import type { Question } from '../relay/types.js';
 import { settleWithin } from '../settle.js';
-import { NotDueError } from './errors.js';
 import { newId, timeoutHandler } from './jobs.js';
 import type { StoreScripts } from './scripts.js';
+import { handOver, type SlotStep } from './slot-hand-over.js';
 import { activeOrGone, followWake, tryMove, type MoveJob } from './slot-moves.js';
 import type { JobData } from './timers.js';
 
@@ -31,8 +31,6 @@ import type { JobData } from './timers.js';
 export const SLOT_MS = 60_000;
 /** Due question ids a slot job reads per step (one SLOT_NEXT_LUA call). */
 const SLOT_BATCH = 200;
-/** onDue calls a slot job runs at once: a burst of one slot's questions is finished this many at a time. */
-const SLOT_CONCURRENCY = 20;
 /** How long close() lets job removals issued by finishes complete, ms. */
 const REMOVAL_GRACE_MS = 5_000;
 /** Wait between tries of a move earlier that Redis refused, ms: the question is late by the outage plus this. */
@@ -51,8 +49,6 @@ function parseSlotJobId(id: string): { slot: number; gen: string } | undefined {
   if (dot < 0) return undefined;
   return { slot: Number(id.slice(0, dot)), gen: id.slice(dot + 1) };
 }
-
-type SlotStep = ['due', string[]] | ['wait', string, string] | ['done'];
 
 /** The create's side of a lowered w (CREATE_LUA returned 2): which slot job, and the new wake time. */
 export interface Lowered {
@@ -207,14 +203,23 @@ export function slotHandler(deps: SlotHandlerDeps) {
     if (slot === undefined) return single(job, token);
     const { cmd, keys: k } = deps;
     const marker = k.slot(String(slot.slot));
+    const next = async (handed: string[]): Promise<SlotStep> =>
+      (await cmd.slotNext(
+        k.due,
+        marker,
+        slot.slot * SLOT_MS,
+        SLOT_MS,
+        slot.gen,
+        SLOT_BATCH,
+        ...handed,
+      )) as SlotStep;
     let handed: string[] = [];
     for (;;) {
-      const args = [slot.slot * SLOT_MS, SLOT_MS, slot.gen, SLOT_BATCH, ...handed];
-      const step = (await cmd.slotNext(k.due, marker, ...args)) as SlotStep;
+      const step = await next(handed);
       if (step[0] === 'done') return;
       let retryAfterMs = 0;
       if (step[0] === 'wait') retryAfterMs = Number(step[1]);
-      else ({ handed, retryAfterMs } = await handOver(deps, step[1]));
+      else ({ handed, retryAfterMs } = await handOver(deps, step[1], next));
       if (retryAfterMs > 0) {
         await deps.wakes.putBack(job, Date.now() + retryAfterMs, token);
         if (step[0] === 'wait') await follow(deps, job, marker, slot.gen, Number(step[2]));
@@ -232,36 +237,4 @@ async function follow(deps: SlotHandlerDeps, job: Job<JobData>, marker: string, 
     if (!activeOrGone(err))
       deps.logger?.warn({ err, job: job.id }, 'slot job not moved to a lowered wake time');
   }
-}
-
-/**
- * Runs onDue for each id, SLOT_CONCURRENCY at a time; reports the ids it resolved for (they leave the due index
- * on the next step: their timeout was handled, as a completed per-question job was) and the ms to wait when a
- * finish was refused as early, else 0; rethrows the first other failure once all have settled.
- */
-async function handOver(
-  { runningHere, onDue }: SlotHandlerDeps,
-  ids: string[],
-): Promise<{ handed: string[]; retryAfterMs: number }> {
-  const handed: string[] = [];
-  let retryAfterMs = 0;
-  let failure: { err: unknown } | undefined;
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    for (let id = ids[next++]; id !== undefined; id = ids[next++]) {
-      runningHere.add(id);
-      try {
-        await onDue(id);
-        handed.push(id);
-      } catch (err) {
-        if (err instanceof NotDueError) retryAfterMs = Math.max(retryAfterMs, err.retryAfterMs);
-        else failure ??= { err };
-      } finally {
-        runningHere.delete(id);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(SLOT_CONCURRENCY, ids.length) }, lane));
-  if (failure) throw failure.err;
-  return { handed, retryAfterMs };
 }
