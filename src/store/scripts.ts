@@ -141,7 +141,7 @@ export interface StoreScripts {
   questionCreate(numberOfKeys: number, ...args: (string | number)[]): Promise<unknown>;
   /** FINISH_LUA: (questionKey, endedKey, dueKey, rescuesKey, state, outcomeJson, reason, retentionSec, inboxKeepMs, id, endedBy, detachedHolder, endedMaxLen, inboxPrefix, heldPrefix, userPrefix, schemaPrefix, byTimeoutJob, slotPrefix, slotMs, keepEmptied). */
   questionFinish(...args: (string | number)[]): Promise<unknown>;
-  /** SLOT_NEXT_LUA: (dueKey, markerKey, slotStartMs, slotMs, gen, batch, ...handedOverIds). */
+  /** SLOT_NEXT_LUA: (dueKey, markerKey, slotStartMs, slotMs, gen, batch, readAhead '1' | '0', ...handedOverIds). */
   slotNext(...args: (string | number)[]): Promise<unknown>;
   /** SLOT_RESCUE_LUA: (dueKey, rescuesKey, slotPrefix, slotMs, overdueMs, ttlMs, maxRescues, ...gens). */
   slotRescue(...args: (string | number)[]): Promise<unknown>;

@@ -3,7 +3,7 @@
 import { NotDueError } from './errors.js';
 
 /** SLOT_NEXT_LUA's reply. */
-export type SlotStep = ['due', string[]] | ['wait', string, string] | ['done'];
+export type SlotStep = ['due', string[]] | ['wait', string, string] | ['done'] | ['none'];
 
 /** onDue calls a slot job runs at once: a burst of one slot's questions is finished this many at a time. */
 const SLOT_CONCURRENCY = 20;
@@ -26,6 +26,7 @@ class HandOver {
 
   constructor(
     private readonly ids: string[],
+    /** A read ahead (SLOT_NEXT_LUA's): forgets `handed`, reads due ids, never changes the slot's marker. */
     private readonly step: (handed: string[]) => Promise<SlotStep>,
   ) {
     this.seen = new Set(ids);

@@ -2,14 +2,21 @@
 
 // One step of a slot's timeout job (store/slots.ts): forgets the ids it has handed to onDue, then returns the
 // next batch of the slot's questions that are due on Redis TIME, or how long until the earliest one still ahead
-// is (recording that deadline as the job's wake time w in the marker, in the same step: the job walks to it), or, when none is left, deletes the slot's marker if it still names this job's gen and returns 'done'. In
-// one step, so a create racing the end of the job either joins the slot before the check (and is read) or finds
-// no marker and opens a new job.
+// is (recording that deadline as the job's wake time w in the marker, in the same step: the job walks to it), or,
+// when none is left, deletes the slot's marker if it still names this job's gen and returns 'done'. In one step,
+// so a create racing the end of the job either joins the slot before the check (and is read) or finds no marker
+// and opens a new job. A job whose gen the marker no longer names (its marker was deleted while it ran, by a
+// finish that emptied the slot or by a read of its own, and a create then opened the slot again with a job of its
+// own; or a rescue gave the slot a new gen) hands over what is due but does not walk on: the questions ahead are
+// the other job's, and two jobs walking one slot would hand each question over twice.
+// A read ahead (ARGV[5] '1', while the job's last questions are still in flight: store/slot-hand-over.ts) only
+// forgets and reads due ids: {'due', ids} or {'none'}, the marker left as it is.
 // KEYS[1] the due index  KEYS[2] the slot's marker
-// ARGV[1] slot start ms  ARGV[2] slot width ms  ARGV[3] the job's gen  ARGV[4] batch size  ARGV[5..] ids handed over.
-// Returns {'due', ids} | {'wait', ms, the deadline waited for} | {'done'}.
+// ARGV[1] slot start ms  ARGV[2] slot width ms  ARGV[3] the job's gen  ARGV[4] batch size
+// ARGV[5] '1' for a read ahead, else '0'  ARGV[6..] ids handed over.
+// Returns {'due', ids} | {'wait', ms, the deadline waited for} | {'done'} | {'none'} (a read ahead only).
 export const SLOT_NEXT_LUA = `
-if #ARGV > 4 then redis.call('ZREM', KEYS[1], unpack(ARGV, 5)) end
+if #ARGV > 5 then redis.call('ZREM', KEYS[1], unpack(ARGV, 6)) end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local first = tonumber(ARGV[1])
@@ -19,12 +26,14 @@ if upto >= first then
   local ids = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], string.format('%d', upto), 'LIMIT', 0, ARGV[4])
   if #ids > 0 then return {'due', ids} end
 end
+if ARGV[5] == '1' then return {'none'} end
+local owned = redis.call('HGET', KEYS[2], 'g') == ARGV[3]
 local ahead = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], '(' .. string.format('%d', after), 'WITHSCORES', 'LIMIT', 0, 1)
-if #ahead > 0 then
-  if redis.call('HGET', KEYS[2], 'g') == ARGV[3] then redis.call('HSET', KEYS[2], 'w', ahead[2]) end
+if #ahead > 0 and owned then
+  redis.call('HSET', KEYS[2], 'w', ahead[2])
   return {'wait', string.format('%d', tonumber(ahead[2]) - now), ahead[2]}
 end
-if redis.call('HGET', KEYS[2], 'g') == ARGV[3] then redis.call('DEL', KEYS[2]) end
+if owned then redis.call('DEL', KEYS[2]) end
 return {'done'}
 `;
 

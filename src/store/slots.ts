@@ -203,23 +203,18 @@ export function slotHandler(deps: SlotHandlerDeps) {
     if (slot === undefined) return single(job, token);
     const { cmd, keys: k } = deps;
     const marker = k.slot(String(slot.slot));
-    const next = async (handed: string[]): Promise<SlotStep> =>
-      (await cmd.slotNext(
-        k.due,
-        marker,
-        slot.slot * SLOT_MS,
-        SLOT_MS,
-        slot.gen,
-        SLOT_BATCH,
-        ...handed,
-      )) as SlotStep;
+    const next = async (handed: string[], readAhead = false): Promise<SlotStep> => {
+      const args = [slot.slot * SLOT_MS, SLOT_MS, slot.gen, SLOT_BATCH, readAhead ? '1' : '0', ...handed];
+      return (await cmd.slotNext(k.due, marker, ...args)) as SlotStep;
+    };
     let handed: string[] = [];
     for (;;) {
       const step = await next(handed);
-      if (step[0] === 'done') return;
+      if (step[0] === 'done' || step[0] === 'none') return;
       let retryAfterMs = 0;
       if (step[0] === 'wait') retryAfterMs = Number(step[1]);
-      else ({ handed, retryAfterMs } = await handOver(deps, step[1], next));
+      else if (step[0] === 'due')
+        ({ handed, retryAfterMs } = await handOver(deps, step[1], (ids) => next(ids, true)));
       if (retryAfterMs > 0) {
         await deps.wakes.putBack(job, Date.now() + retryAfterMs, token);
         if (step[0] === 'wait') await follow(deps, job, marker, slot.gen, Number(step[2]));
