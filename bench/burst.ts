@@ -75,9 +75,12 @@ async function startBursts(store: QuestionStore): Promise<{ run(count: number): 
   await store.startTimeouts(async (id) => {
     const b = burst;
     if (b === undefined) return;
-    b.lateness.push(Date.now() - (b.deadlines.get(id) ?? Number.NaN));
+    // A question handed over again (timeouts are at least once; finish ends it once) counts its first time only.
+    const deadline = b.deadlines.get(id);
+    if (deadline !== undefined) b.lateness.push(Date.now() - deadline);
+    b.deadlines.delete(id);
     await store.finish(id, { action: 'cancel' }, 'timed_out');
-    if (b.lateness.length === b.count) b.fired();
+    if (b.lateness.length === b.count && deadline !== undefined) b.fired();
   });
   return {
     run: async (count) => {
