@@ -20,6 +20,8 @@ class HandOver {
   retryAfterMs = 0;
   failure: { err: unknown } | undefined;
   private next = 0;
+  /** Ids taken and not yet settled (settled()). */
+  private inFlight = 0;
   private readonly seen: Set<string>;
   private refilling: Promise<void> | undefined;
   private exhausted = false;
@@ -37,19 +39,27 @@ class HandOver {
    * ones are read now (forgetting those handed over so far), so a burst flows on instead of stalling at the
    * end of every batch for the last onDue and a read (issue #19 goal 4). Ids still in flight are due too and
    * come back in that read: they are skipped. Reads stop at the first that brings nothing new, or once a
-   * finish was refused as early or failed; the job's own loop then reads again.
+   * finish was refused as early or failed; the job's own loop then reads again. With nothing in flight there is
+   * nothing to overlap a read with, so none is made: the job's own step reads as well, and decides more.
    */
   async take(): Promise<string | undefined> {
     for (;;) {
       const id = this.ids[this.next];
       if (id !== undefined) {
         this.next++;
+        this.inFlight++;
         return id;
       }
       if (this.exhausted || this.retryAfterMs > 0 || this.failure) return undefined;
+      if (this.refilling === undefined && this.inFlight === 0) return undefined;
       this.refilling ??= this.refill().finally(() => (this.refilling = undefined));
       await this.refilling;
     }
+  }
+
+  /** An id taken has been handed over, or its onDue failed. */
+  settled(): void {
+    this.inFlight--;
   }
 
   private async refill(): Promise<void> {
@@ -93,6 +103,7 @@ export async function handOver(
         else work.failure ??= { err };
       } finally {
         runningHere.delete(id);
+        work.settled();
       }
     }
   };

@@ -1,7 +1,8 @@
 // A slot job's hand-over of a burst (store/slot-hand-over.ts), with onDue and the slot's reads under the
 // test's control: the next batch is read while the last of the previous one are still in flight, so the burst
 // never waits for its slowest question at every batch's end; ids still in flight that the read returns again are
-// not handed over twice; reading stops once it brings nothing new, or after a failure.
+// not handed over twice; reading stops once it brings nothing new, or after a failure; and with nothing left in
+// flight nothing is read ahead (the job's own step reads next).
 import { describe, expect, it } from 'vitest';
 import { handOver, type SlotStep } from '../../src/store/slot-hand-over.js';
 import { deferred, type Deferred } from '../support/deferred.js';
@@ -63,6 +64,17 @@ describe("a slot job's hand-over of a burst", () => {
     expect(new Set(forgotten).size).toBe(forgotten.length);
     expect(forgotten.sort()).toEqual(ids(0, 225).sort());
     expect(result.retryAfterMs).toBe(0);
+  });
+
+  it('reads nothing ahead for a question handed over alone: the job reads next, and decides more', async () => {
+    let reads = 0;
+    const step = (): Promise<SlotStep> => {
+      reads++;
+      return Promise.resolve(['none']);
+    };
+    const result = await handOver({ runningHere: new Set(), onDue: () => Promise.resolve() }, ['q0'], step);
+    expect(result.handed).toEqual(['q0']);
+    expect(reads).toBe(0);
   });
 
   it('stops reading after a failure and reports it once the questions in flight have settled', async () => {
