@@ -29,7 +29,10 @@ if held and tonumber(held) > tonumber(ARGV[1]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 return 1`;
 
-/** Deletes KEYS[1] only while it still holds ARGV[1] (another sign-in may have saved a newer client since). */
+/**
+ * Deletes KEYS[1] only while it still holds ARGV[1]: a client another sign-in saved since, or a claim another
+ * took over since, stays.
+ */
 const DELETE_IF_UNCHANGED = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 /** One server's registered clients, by the issuer of the authorization server they are registered at. */
@@ -81,7 +84,7 @@ export class RedisClientRegistrations implements ClientRegistrations {
       const at = now();
       const ends = String(at + REGISTRATION_CLAIM_MS);
       const claimed = await this.redis.eval(CLAIM, 1, `${key}:registering`, at, ends, REGISTRATION_CLAIM_MS);
-      if (claimed === 1) return undefined;
+      if (claimed === 1) return this.afterClaim(key, ends);
       if (at >= giveUpAt) break;
       await this.timers.sleep(REREAD_EVERY_MS);
     }
@@ -91,6 +94,17 @@ export class RedisClientRegistrations implements ClientRegistrations {
       `registering the bot at ${this.server}'s authorization server took over ${WAIT_AT_MOST_MS / 1000} s ` +
         '(another sign-in kept the registration claimed); try again',
     );
+  }
+
+  /**
+   * A claim just taken: the client another sign-in saved between our read and our claim (its save ends its claim
+   * only once the client is stored, so a read now sees it), with our claim given back; else undefined, ours to
+   * register. Without this second read two sign-ins at once could both register (seen under load in CI).
+   */
+  private async afterClaim(key: string, ends: string): Promise<StoredOAuthClientInformation | undefined> {
+    const found = await this.read(key);
+    if (found !== undefined) await this.redis.eval(DELETE_IF_UNCHANGED, 1, `${key}:registering`, ends);
+    return found;
   }
 
   find(issuer: string): Promise<StoredOAuthClientInformation | undefined> {

@@ -6,9 +6,11 @@ import { Redis } from 'ioredis';
 import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
 import { Sealer, SignInError, TokenVault } from '../../../src/mcp/index.js';
 import {
+  RedisClientRegistrations,
   REGISTRATION_CLAIM_MS,
   REREAD_EVERY_MS,
   WAIT_AT_MOST_MS,
+  type ClientRegistrations,
   type RegistrationTimers,
 } from '../../../src/mcp/auth/registrations.js';
 import { deleteUnder } from '../../support/redis-cleanup.js';
@@ -21,11 +23,12 @@ const CLIENT = { client_id: 'bot-1', issuer: ISSUER };
 let redis: Redis;
 let prefix: string;
 let vault: TokenVault;
+const sealer = new Sealer(Buffer.alloc(32, 5));
 
 beforeAll(() => {
   redis = new Redis(redisUrl());
   prefix = uniquePrefix();
-  vault = new TokenVault(redis, prefix, new Sealer(Buffer.alloc(32, 5)));
+  vault = new TokenVault(redis, prefix, sealer);
 });
 afterAll(async () => {
   await deleteUnder(prefix);
@@ -48,6 +51,25 @@ function clock(start: number): RegistrationTimers & { waited: number[] } {
 }
 
 describe('the claim to register a shared client', () => {
+  it('reads the client saved between its read and its claim, instead of registering a second', async () => {
+    const issuer = `${ISSUER}/raced`;
+    const holder = vault.registrations(SERVER, clock(Date.now()));
+    expect(await holder.claim(issuer)).toBeUndefined();
+    // The holder saves, ending its claim, right after the other's first read found nothing.
+    let saveAfterRead: (() => Promise<void>) | undefined = () => holder.save(issuer, CLIENT);
+    const read = async (): ReturnType<ClientRegistrations['find']> => {
+      const found = await holder.find(issuer);
+      const save = saveAfterRead;
+      saveAfterRead = undefined;
+      if (save) await save();
+      return found;
+    };
+    const keyPrefix = `${prefix}:auth:client:${SERVER}`;
+    const other = new RedisClientRegistrations(redis, keyPrefix, sealer, SERVER, read, clock(Date.now()));
+    expect(await other.claim(issuer)).toEqual(CLIENT);
+    expect(await redis.exists(`${keyPrefix}:${encodeURIComponent(issuer)}:registering`)).toBe(0);
+  });
+
   it('is taken over once the claim of a sign-in that died lapses, and not before', async () => {
     const start = Date.now();
     const died = vault.registrations(SERVER, clock(start));
