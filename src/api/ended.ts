@@ -6,7 +6,8 @@
 // - subscribe(id): resolves `ended` once question `id` ends after the call, on any replica. Subscribe BEFORE
 //   reading the record, then read it: an end between the two is not missed. cancel() frees the waiter (a
 //   closure in a Map; a few hundred bytes). listen(id, wake) and unlisten(id, wake) are the same without the
-//   promise, for a held request that keeps nothing else (long-poll.ts). One blocking XREAD per replica feeds every waiter; nothing polls.
+//   promise, for a held request that keeps nothing else (long-poll.ts). One blocking XREAD per replica feeds
+//   every waiter; nothing polls.
 // - consume(group, handler): every end is handed to exactly one consumer of `group` across all replicas
 //   (XREADGROUP), at least once: an entry is acknowledged after `handler` resolves; one whose handler threw,
 //   or whose replica died, is claimed again by a live consumer once idle for CLAIM_IDLE_MS. Handlers must

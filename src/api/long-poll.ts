@@ -51,9 +51,6 @@ export abstract class ClientPoll<T, D extends Pick<LongPoll<T>, 'ended' | 'clock
   abstract notFound(): Error;
 }
 
-/** Marks a read that found the resource still pending. */
-const PENDING = Symbol('pending');
-
 /**
  * Answers 200 with the resource now, when it has ended or `waitSec` is 0; else once it ended or `waitSec`
  * passed (nothing when the client left meanwhile). Rejects with notFound() when it is not there.
@@ -64,18 +61,18 @@ export async function answerAfterWait<T>(
   waitSec: number,
   res: ServerResponse,
 ): Promise<void> {
-  const now = await readNow(poll, waitSec > 0);
-  if (now !== PENDING) return sendJson(res, 200, poll.view(now));
+  if (waitSec === 0) return sendJson(res, 200, poll.view(await readResource(poll)));
+  // A held request reads once, right after it listens (HeldRequest.hold): no read before it is needed.
   return new Promise<void>((resolve, reject) =>
     new HeldRequest(poll, id, res, resolve, reject).hold(waitSec * 1000),
   );
 }
 
-/** The resource, or PENDING when it is pending and the caller would wait for it. */
-async function readNow<T>(poll: LongPoll<T>, waiting: boolean): Promise<T | typeof PENDING> {
+/** The resource; rejects with notFound() when it is not there. */
+async function readResource<T>(poll: LongPoll<T>): Promise<T> {
   const now = await poll.read();
   if (now === undefined) throw poll.notFound();
-  return waiting && poll.pending(now) ? PENDING : now;
+  return now;
 }
 
 /** A request waiting for its resource's end; `answer` runs once, on the first of end, timer and close. */
@@ -101,9 +98,9 @@ class HeldRequest<T> {
     this.cancelTimer = this.poll.clock.schedule(this.wake, ms);
     this.res.on('close', this.wake);
     if (this.res.destroyed) return this.wake();
-    readNow(this.poll, true).then(
+    readResource(this.poll).then(
       (now) => {
-        if (now !== PENDING) this.answer(now);
+        if (!this.poll.pending(now)) this.answer(now);
       },
       (error: unknown) => this.fail(error),
     );
