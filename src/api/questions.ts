@@ -28,7 +28,7 @@ export interface QuestionCreate {
 
 const validCreate = validator<QuestionCreate>(QUESTION_CREATE);
 
-/** Question and call ids are 120-bit base64url ids (a call's with `call_`); anything else cannot be one. */
+/** Question and call ids are 120-bit url-safe ids (a call's with `call_`); anything else cannot be one. */
 export const ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** A minute per new question or call and client: `ratePerMinute` counts per 60 000 ms. */
 const RATE_WINDOW_MS = 60_000;

@@ -12,7 +12,7 @@ import {
   type Question,
 } from '../relay/types.js';
 import { commandError, type StoreLogger } from '../redis/index.js';
-import { newId } from './jobs.js';
+import { newId } from './ids.js';
 import type { Keys } from '../redis/index.js';
 import { NotDueError } from './errors.js';
 import { admit } from './pending.js';

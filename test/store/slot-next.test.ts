@@ -5,6 +5,7 @@
 // behind (everything due) keep the steps clear of the clock.
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../src/redis/index.js';
+import { newId } from '../../src/store/ids.js';
 import { withScripts } from '../../src/store/scripts.js';
 import { uniquePrefix } from '../setup/context.js';
 import { rawRedis, redisTimeMs } from './helpers.js';
@@ -37,6 +38,13 @@ describe("a slot job's step", () => {
     expect(await step('gen-a', false)).toEqual(['done']);
     expect(await redis.hgetall(marker)).toEqual({ g: 'gen-b', w: '1' });
     expect(await redis.zscore(due, 'q')).not.toBeNull();
+  });
+
+  it('hands over the questions due at the same moment in the order they were created', async () => {
+    // Added to the index out of order; one deadline, so the index orders them by id alone.
+    const created = Array.from({ length: 50 }, (_, i) => newId(Date.now() + i));
+    const { step } = await slot(-10, 'gen-a', [...created].reverse());
+    expect(await step('gen-a', false)).toEqual(['due', created]);
   });
 
   it('hands over what is due whatever gen the marker names', async () => {
