@@ -1,6 +1,6 @@
 // A burst: N questions (default 10 000) whose timeouts all fall due at the same moment, fired by one store's
-// BullMQ worker: one job per 10 ms deadline slot (src/store/slots.ts), each handing its questions over 20 at a
-// time, up to 20 jobs at once. Lateness = when onDue runs minus the deadline (Redis TIME, same host). The
+// BullMQ worker: the job of their 60 s deadline slot (src/store/slots.ts) hands them over 20 at a time, in the
+// order they were created (src/store/ids.ts). Lateness = when onDue runs minus the deadline (Redis TIME, same host). The
 // floor is the work the worker cannot avoid: finishing the same number of questions directly, 20 at a time,
 // timed once before the burst and once after, and averaged. Both come after an untimed warm-up run: timed cold,
 // the run before the burst took 378–402 ms for 10,000 against 267–298 ms after it (the finish path not yet

@@ -1,5 +1,5 @@
 // A slot job's hand-over of its due questions to onDue (store/slots.ts): SLOT_CONCURRENCY at a time, reading the
-// slot's next due ids while the last ones are still in flight.
+// slot's next due ids while those read run low.
 import { NotDueError } from './errors.js';
 
 /** SLOT_NEXT_LUA's reply. */
@@ -14,74 +14,87 @@ export interface OnDue {
   onDue: (questionId: string) => Promise<void>;
 }
 
+/** The slot's reads a hand-over makes ahead, and the most ids one read returns (SLOT_NEXT_LUA's LIMIT). */
+export interface SlotReads {
+  /** A read ahead: forgets `handed`, reads due ids, never changes the slot's marker. */
+  step: (handed: string[]) => Promise<SlotStep>;
+  batchSize: number;
+}
+
+/**
+ * Ids read and not yet taken below which the next due ones are read: twice the lanes, so the read's reply (queued
+ * behind the finishes in flight, ~1 ms in a burst) is back before the lanes run dry. Read only once they had run
+ * dry, the lanes freed at each batch's end waited for it.
+ */
+const READ_AHEAD_BELOW = 2 * SLOT_CONCURRENCY;
+
 /** One burst's hand-over: the ids read so far, those handed over, and what stops the reads. */
 class HandOver {
   readonly handed: string[] = [];
   retryAfterMs = 0;
   failure: { err: unknown } | undefined;
   private next = 0;
-  /** Ids taken and not yet settled (settled()). */
-  private inFlight = 0;
   private readonly seen: Set<string>;
-  private refilling: Promise<void> | undefined;
-  private exhausted = false;
+  private reading: Promise<void> | undefined;
+  /** The last read returned a full batch: more may be due. */
+  private more: boolean;
 
   constructor(
     private readonly ids: string[],
-    /** A read ahead (SLOT_NEXT_LUA's): forgets `handed`, reads due ids, never changes the slot's marker. */
-    private readonly step: (handed: string[]) => Promise<SlotStep>,
+    private readonly reads: SlotReads,
   ) {
     this.seen = new Set(ids);
+    this.more = ids.length >= reads.batchSize;
   }
 
   /**
-   * The next id to hand over. When the ids read run out while others are still in flight, the slot's next due
-   * ones are read now (forgetting those handed over so far), so a burst flows on instead of stalling at the
-   * end of every batch for the last onDue and a read (issue #19 goal 4). Ids still in flight are due too and
-   * come back in that read: they are skipped. Reads stop at the first that brings nothing new, or once a
-   * finish was refused as early or failed; the job's own loop then reads again. With nothing in flight there is
-   * nothing to overlap a read with, so none is made: the job's own step reads as well, and decides more.
+   * The next id to hand over, or undefined once every id read is taken and no read is under way. While a full
+   * batch's ids run low, the slot's next due ones are read (forgetting those handed over so far), so a burst
+   * flows on instead of stalling at every batch's end. Ids not yet settled are due too and come back in that
+   * read: they are skipped. Reads stop at one that is not full or brings nothing new, or once a finish was
+   * refused as early or failed; the job's own step then reads, and decides more. A batch that was not full held
+   * every id due when it was read, so nothing is read ahead for it (a lone question costs no extra read).
    */
   async take(): Promise<string | undefined> {
     for (;;) {
       const id = this.ids[this.next];
       if (id !== undefined) {
         this.next++;
-        this.inFlight++;
+        this.readAheadIfLow();
         return id;
       }
-      if (this.exhausted || this.retryAfterMs > 0 || this.failure) return undefined;
-      if (this.refilling === undefined && this.inFlight === 0) return undefined;
-      this.refilling ??= this.refill().finally(() => (this.refilling = undefined));
-      await this.refilling;
+      if (this.reading === undefined) return undefined;
+      await this.reading;
     }
   }
 
-  /** An id taken has been handed over, or its onDue failed. */
-  settled(): void {
-    this.inFlight--;
+  private readAheadIfLow(): void {
+    if (!this.more || this.reading || this.failure || this.retryAfterMs > 0) return;
+    if (this.ids.length - this.next >= READ_AHEAD_BELOW) return;
+    this.reading = this.readAhead().finally(() => (this.reading = undefined));
   }
 
-  private async refill(): Promise<void> {
+  private async readAhead(): Promise<void> {
     const handed = this.handed.splice(0);
     let step: SlotStep;
     try {
-      step = await this.step(handed);
+      step = await this.reads.step(handed);
     } catch {
       // The job's own read comes next and forgets them then; its failure is the one to report.
       this.handed.unshift(...handed);
-      this.exhausted = true;
+      this.more = false;
       return;
     }
-    const fresh = step[0] === 'due' ? step[1].filter((id) => !this.seen.has(id)) : [];
+    const read = step[0] === 'due' ? step[1] : [];
+    const fresh = read.filter((id) => !this.seen.has(id));
     for (const id of fresh) this.seen.add(id);
     this.ids.push(...fresh);
-    if (fresh.length === 0) this.exhausted = true;
+    this.more = read.length >= this.reads.batchSize && fresh.length > 0;
   }
 }
 
 /**
- * Runs onDue for each id, SLOT_CONCURRENCY at a time, reading the slot's next due ids as they run out
+ * Runs onDue for each id, SLOT_CONCURRENCY at a time, reading the slot's next due ids as they run low
  * (HandOver.take); reports the ids it resolved for that were not forgotten by such a read (they leave the due
  * index on the next step: their timeout was handled, as a completed per-question job was) and the ms to wait when
  * a finish was refused as early, else 0; rethrows the first other failure once all have settled.
@@ -89,9 +102,9 @@ class HandOver {
 export async function handOver(
   { runningHere, onDue }: OnDue,
   ids: string[],
-  step: (handed: string[]) => Promise<SlotStep>,
+  reads: SlotReads,
 ): Promise<{ handed: string[]; retryAfterMs: number }> {
-  const work = new HandOver(ids, step);
+  const work = new HandOver(ids, reads);
   const lane = async (): Promise<void> => {
     for (let id = await work.take(); id !== undefined; id = await work.take()) {
       runningHere.add(id);
@@ -103,7 +116,6 @@ export async function handOver(
         else work.failure ??= { err };
       } finally {
         runningHere.delete(id);
-        work.settled();
       }
     }
   };

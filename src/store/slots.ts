@@ -215,7 +215,10 @@ export function slotHandler(deps: SlotHandlerDeps) {
       let retryAfterMs = 0;
       if (step[0] === 'wait') retryAfterMs = Number(step[1]);
       else if (step[0] === 'due')
-        ({ handed, retryAfterMs } = await handOver(deps, step[1], (ids) => next(ids, true)));
+        ({ handed, retryAfterMs } = await handOver(deps, step[1], {
+          step: (ids) => next(ids, true),
+          batchSize: SLOT_BATCH,
+        }));
       if (retryAfterMs > 0) {
         await deps.wakes.putBack(job, Date.now() + retryAfterMs, token);
         if (step[0] === 'wait') await follow(deps, job, marker, slot.gen, Number(step[2]));

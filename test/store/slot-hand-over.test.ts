@@ -1,8 +1,8 @@
 // A slot job's hand-over of a burst (store/slot-hand-over.ts), with onDue and the slot's reads under the
-// test's control: the next batch is read while the last of the previous one are still in flight, so the burst
-// never waits for its slowest question at every batch's end; ids still in flight that the read returns again are
-// not handed over twice; reading stops once it brings nothing new, or after a failure; and with nothing left in
-// flight nothing is read ahead (the job's own step reads next).
+// test's control: while a full batch's ids run low, the next batch is read, so the burst never waits for a read
+// at every batch's end; ids not yet settled that the read returns again are not handed over twice; reading stops
+// at a read that is not full, or after a failure; and a batch that was not full is never read ahead of (the
+// job's own step reads next).
 import { describe, expect, it } from 'vitest';
 import { handOver, type SlotStep } from '../../src/store/slot-hand-over.js';
 import { deferred, type Deferred } from '../support/deferred.js';
@@ -34,45 +34,67 @@ function heldOnDue() {
   };
 }
 
+const running = () => ({ runningHere: new Set<string>() });
+
 describe("a slot job's hand-over of a burst", () => {
-  it('reads the next batch while the last of the first are still in flight, and hands each id over once', async () => {
+  it('reads the next batch while a full batch runs low, before any lane waits, and hands each id over once', async () => {
     const due = heldOnDue();
-    const reads: { handed: string[]; inFlight: number }[] = [];
-    // The first read after the first batch returns 200 more, the 5 still in flight among them; then nothing new.
+    const reads: { handed: string[]; held: number; untaken: number }[] = [];
+    let untaken = 0;
+    // A full batch of 60; the read made while it runs low returns the 39 not yet settled and 61 more (full);
+    // the next returns only ids already read (not full): reading stops there.
     const step = (handed: string[]): Promise<SlotStep> => {
-      reads.push({ handed, inFlight: due.held.size });
-      const batch = reads.length === 1 ? [...ids(20, 25), ...ids(25, 225)] : ids(20, 25);
+      reads.push({ handed, held: due.held.size, untaken });
+      const batch = reads.length === 1 ? ids(21, 121) : ids(100, 121);
       return Promise.resolve(['due', batch]);
     };
-    const done = handOver({ runningHere: new Set(), onDue: due.onDue }, ids(0, 25), step);
+    const done = handOver({ ...running(), onDue: due.onDue }, ids(0, 60), { step, batchSize: 60 });
     await new Promise((resolve) => setImmediate(resolve));
-    // 20 lanes took q0–q19; q20–q24 wait for a lane, which five released questions give them.
+    // 20 lanes took q0–q19: 40 left untaken, not yet below the mark (twice the lanes).
     expect(due.held.size).toBe(20);
-    await due.release(ids(0, 5));
     expect(reads).toHaveLength(0);
-    // The next lane to free finds nothing left to take: it reads on while the 14 others of the batch are held.
-    await due.release(['q5']);
+    untaken = 39;
+    // One released question's lane takes q20, leaving 39 untaken: the read is made now, the 19 others still held.
+    await due.release(['q0']);
     expect(reads).toHaveLength(1);
-    expect(reads[0]?.inFlight).toBeGreaterThanOrEqual(14);
+    expect(reads[0]).toMatchObject({ handed: ['q0'], held: 19, untaken: 39 });
     while (due.held.size > 0) await due.release();
     const result = await done;
     expect([...due.calls.values()].every((n) => n === 1)).toBe(true);
-    expect(due.calls.size).toBe(225);
+    expect(due.calls.size).toBe(121);
     expect(reads).toHaveLength(2);
     // What the reads forgot and what the job's next read forgets are every question handed over, once.
     const forgotten = [...reads.flatMap((r) => r.handed), ...result.handed];
     expect(new Set(forgotten).size).toBe(forgotten.length);
-    expect(forgotten.sort()).toEqual(ids(0, 225).sort());
+    expect(forgotten.sort()).toEqual(ids(0, 121).sort());
     expect(result.retryAfterMs).toBe(0);
   });
 
-  it('reads nothing ahead for a question handed over alone: the job reads next, and decides more', async () => {
+  it('reads nothing ahead of a batch that was not full: it held every id due, and the job reads next', async () => {
+    const due = heldOnDue();
+    let reads = 0;
+    const step = (): Promise<SlotStep> => {
+      reads++;
+      return Promise.resolve(['due', ids(100, 300)]);
+    };
+    const done = handOver({ ...running(), onDue: due.onDue }, ids(0, 25), { step, batchSize: 200 });
+    await new Promise((resolve) => setImmediate(resolve));
+    while (due.held.size > 0) await due.release();
+    const result = await done;
+    expect(result.handed).toHaveLength(25);
+    expect(reads).toBe(0);
+  });
+
+  it('reads nothing ahead for a question handed over alone', async () => {
     let reads = 0;
     const step = (): Promise<SlotStep> => {
       reads++;
       return Promise.resolve(['none']);
     };
-    const result = await handOver({ runningHere: new Set(), onDue: () => Promise.resolve() }, ['q0'], step);
+    const result = await handOver({ ...running(), onDue: () => Promise.resolve() }, ['q0'], {
+      step,
+      batchSize: 200,
+    });
     expect(result.handed).toEqual(['q0']);
     expect(reads).toBe(0);
   });
@@ -85,7 +107,9 @@ describe("a slot job's hand-over of a burst", () => {
       reads++;
       return Promise.resolve(['due', ids(100, 300)]);
     };
-    await expect(handOver({ runningHere: new Set(), onDue: failing }, ids(0, 30), step)).rejects.toThrow(
+    // A full batch of 100: its ids run low only after q3 (among the first 20 taken) has failed.
+    const reading = { step, batchSize: 100 };
+    await expect(handOver({ ...running(), onDue: failing }, ids(0, 100), reading)).rejects.toThrow(
       'onDue failed',
     );
     expect(reads).toBe(0);
