@@ -34,7 +34,11 @@ class HandOver {
   retryAfterMs = 0;
   failure: { err: unknown } | undefined;
   private next = 0;
-  private readonly seen: Set<string>;
+  /**
+   * Ids read and not yet forgotten by a read that completed: those a read may return again (in flight, not yet
+   * taken, failed, or handed over since the read was sent). At most a few batches, however long the burst.
+   */
+  private readonly unforgotten: Set<string>;
   private reading: Promise<void> | undefined;
   /** The last read returned a full batch: more may be due. */
   private more: boolean;
@@ -43,7 +47,7 @@ class HandOver {
     private readonly ids: string[],
     private readonly reads: SlotReads,
   ) {
-    this.seen = new Set(ids);
+    this.unforgotten = new Set(ids);
     this.more = ids.length >= reads.batchSize;
   }
 
@@ -85,9 +89,13 @@ class HandOver {
       this.more = false;
       return;
     }
+    for (const id of handed) this.unforgotten.delete(id);
     const read = step[0] === 'due' ? step[1] : [];
-    const fresh = read.filter((id) => !this.seen.has(id));
-    for (const id of fresh) this.seen.add(id);
+    const fresh = read.filter((id) => !this.unforgotten.has(id));
+    for (const id of fresh) this.unforgotten.add(id);
+    // Ids taken are let go: a burst of 100,000 keeps a few batches of ids, not all it has read.
+    this.ids.splice(0, this.next);
+    this.next = 0;
     this.ids.push(...fresh);
     this.more = read.length >= this.reads.batchSize && fresh.length > 0;
   }

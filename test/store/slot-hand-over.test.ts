@@ -70,6 +70,26 @@ describe("a slot job's hand-over of a burst", () => {
     expect(result.retryAfterMs).toBe(0);
   });
 
+  it('never hands over twice an id it handed over while a read was under way, which that read returns again', async () => {
+    const due = heldOnDue();
+    const firstRead = deferred<SlotStep>();
+    let reads = 0;
+    const step = (): Promise<SlotStep> =>
+      ++reads === 1 ? firstRead.promise : Promise.resolve(['due', []] satisfies SlotStep);
+    const done = handOver({ ...running(), onDue: due.onDue }, ids(0, 60), { step, batchSize: 60 });
+    await new Promise((resolve) => setImmediate(resolve));
+    await due.release(['q0']);
+    expect(reads).toBe(1);
+    // q1–q19 are handed over while the read is under way; it was sent before, so it did not forget them, and
+    // (their onDue having left them due) it returns them again, with 40 new ids.
+    await due.release(ids(1, 20));
+    firstRead.resolve(['due', [...ids(1, 20), ...ids(60, 100)]]);
+    while (due.held.size > 0) await due.release();
+    await done;
+    expect(due.calls.size).toBe(100);
+    expect([...due.calls.values()].every((n) => n === 1)).toBe(true);
+  });
+
   it('reads nothing ahead of a batch that was not full: it held every id due, and the job reads next', async () => {
     const due = heldOnDue();
     let reads = 0;
