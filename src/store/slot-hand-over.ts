@@ -28,7 +28,7 @@ export interface SlotReads {
  */
 const READ_AHEAD_BELOW = 2 * SLOT_CONCURRENCY;
 
-/** One burst's hand-over: the ids read so far, those handed over, and what stops the reads. */
+/** One burst's hand-over: the ids read and not yet taken, those handed over, and what stops the reads. */
 class HandOver {
   readonly handed: string[] = [];
   retryAfterMs = 0;
