@@ -73,4 +73,8 @@ process.on('message', (message: { seq: number; request: Request }) => {
     (err: unknown) => send({ seq: message.seq, ok: false, error: String(err) }),
   );
 });
+// A replica serves only the test process that forked it: once that process is gone (its worker ended while a
+// test that timed out still held the replica, which then ran on for over an hour retrying a Cluster that no longer
+// existed) the IPC channel closes, and the replica exits.
+process.on('disconnect', () => process.exit(0));
 send({ event: 'ready' });
