@@ -17,10 +17,9 @@ const WORKER_CONCURRENCY = 20;
 /** Untimed finishes before the floor is timed, so it is timed warm. */
 const WARM_UP_FINISHES = 2_000;
 /**
- * An untimed burst before the timed one, so the timeout path is timed warm, as in a bot that has run a while: the
+ * An untimed burst before the timed ones, so the timeout path is timed warm, as in a bot that has run a while: the
  * first burst of a process ran its first ~100 ms at half the rate (each finish ~1.1 ms against ~0.5 ms later,
- * with 20 in flight throughout: V8 still compiling the slot job's path). The spread between runs stays (1.2–1.5×
- * the floor over 16 runs with it, 1.2–1.55× over 12 without).
+ * with 20 in flight throughout: V8 still compiling the slot job's path).
  */
 const WARM_UP_BURST = 2_000;
 /** Creations in flight while filling the store. */
@@ -73,7 +72,7 @@ export async function burstBench(o: RedisBenchOptions & { count: number }): Prom
         waited: (before.waited + after.waited) / 2,
         atOnce: (before.atOnce + after.atOnce) / 2,
       };
-      rounds.push({ lateness, floor, ratio: Math.max(...lateness) / floor.waited });
+      rounds.push({ lateness, floor, ratio: summarize(lateness).max / floor.waited });
       before = after;
     }
     return burstRows(o.count, rounds);

@@ -214,7 +214,7 @@ export function slotHandler(deps: SlotHandlerDeps) {
       if (step[0] === 'done' || step[0] === 'none') return;
       let retryAfterMs = 0;
       if (step[0] === 'wait') retryAfterMs = Number(step[1]);
-      else if (step[0] === 'due')
+      else
         ({ handed, retryAfterMs } = await handOver(deps, step[1], {
           step: (ids) => next(ids, true),
           batchSize: SLOT_BATCH,
