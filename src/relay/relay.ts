@@ -13,6 +13,7 @@ import type { RateLimit, RelayClock, RelayLogger, RelayObserver, RelayStore, Sur
 import { reminderTimes } from './reminders.js';
 import { endWaitsForCall, isRoundLink, type RoundLinkStore } from './round-links.js';
 import type { EndReason, FinishResult, NewQuestion, Outcome, Question } from './types.js';
+import { DEFAULT_STARTS_AT_ONCE, Turns, type EndTurn } from './turns.js';
 import { UrlQuestions } from './url-questions.js';
 import { Waiters } from './waiters.js';
 
@@ -48,6 +49,8 @@ export interface RelayOptions {
   clock: RelayClock;
   logger: RelayLogger;
   observer?: RelayObserver;
+  /** Questions started at once, in turns across people (turns.ts); default DEFAULT_STARTS_AT_ONCE. */
+  startsAtOnce?: number;
 }
 
 export class Relay {
@@ -55,9 +58,11 @@ export class Relay {
   private readonly urls: UrlQuestions;
   private readonly cards: CardDelivery;
   private readonly clock: RelayClock;
+  private readonly turns: Turns;
 
   constructor(private readonly options: RelayOptions) {
     this.clock = options.clock;
+    this.turns = new Turns(options.startsAtOnce ?? DEFAULT_STARTS_AT_ONCE, options.clock.schedule);
     this.urls = new UrlQuestions(options.store, options.links);
     this.cards = new CardDelivery({
       store: options.store,
@@ -90,10 +95,15 @@ export class Relay {
   async open(ask: DetachedAsk): Promise<Question> {
     this.options.checkSchema(ask.requestedSchema);
     const { rateLimit, ...fields } = ask;
-    const question = await this.create(fields, rateLimit);
-    this.options.observer?.created(question);
-    await this.cards.deliverDetached(question);
-    return question;
+    const endTurn = await this.turns.take(fields.userId);
+    try {
+      const question = await this.create(fields, rateLimit);
+      this.options.observer?.created(question);
+      await this.cards.deliverDetached(question);
+      return question;
+    } finally {
+      endTurn();
+    }
   }
 
   /**
@@ -162,10 +172,35 @@ export class Relay {
     return await this.options.store.create(fields, { ...(rateLimit ? { rateLimit } : {}), remindAt });
   }
 
+  /**
+   * Takes the person's turn (turns.ts) and stores the question; undefined when the ask was withdrawn while it
+   * waited. The caller ends the turn once the question's cards are queued.
+   */
+  private async start(
+    fields: NewQuestion,
+    signal: AbortSignal,
+    rateLimit?: RateLimit,
+  ): Promise<{ question: Question; endTurn: EndTurn } | undefined> {
+    const endTurn = await this.turns.take(fields.userId);
+    try {
+      if (signal.aborted) {
+        endTurn();
+        return undefined;
+      }
+      const question = await this.create(fields, rateLimit);
+      await this.urls.remember(question);
+      return { question, endTurn };
+    } catch (error) {
+      endTurn();
+      throw error;
+    }
+  }
+
   private async askPerson(fields: NewQuestion, signal: AbortSignal, rateLimit?: RateLimit): Promise<Outcome> {
     if (signal.aborted) return { action: 'cancel' };
-    const question = await this.create(fields, rateLimit);
-    await this.urls.remember(question);
+    const started = await this.start(fields, signal, rateLimit);
+    if (started === undefined) return { action: 'cancel' };
+    const { question, endTurn } = started;
     this.options.observer?.created(question);
     const answered = this.waiters.wait(question.id, fields.round !== undefined);
     // Both paths also resolve locally, so the MCP request never hangs even if Redis lost the question.
@@ -181,8 +216,11 @@ export class Relay {
     try {
       // The outcome does not wait for the card: a card still queued behind its channel's pace (1 post/s) when
       // its question ended would hold the server's answer until the outbox gives up, deadline + 5 s (#15.6).
-      const delivered = this.cards.deliver(question);
-      delivered.catch((error: unknown) => logFailure(this.options.logger, question.id, error));
+      const delivered = this.cards.deliver(question, endTurn);
+      delivered.then(endTurn, (error: unknown) => {
+        endTurn();
+        logFailure(this.options.logger, question.id, error);
+      });
       return await Promise.race([answered, delivered.then(() => answered)]);
     } finally {
       cancelBackstop();

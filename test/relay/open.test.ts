@@ -2,6 +2,7 @@
 // card's post is durable, so a replica killed after the API's 201 leaves the post to another; or, when the post
 // cannot be queued yet (the outbox's Redis connection down), after a bounded wait, the question being stored.
 import { describe, expect, it } from 'vitest';
+import { DETACHED_QUEUED_WITHIN_MS } from '../../src/relay/card-delivery.js';
 import { RelayError } from '../../src/relay/errors.js';
 import { type DetachedAsk, type Posting, type RelayClock, type Surface } from '../../src/relay/relay.js';
 import { relayOver, storesClosedAfterEach } from './support.js';
@@ -74,9 +75,13 @@ describe('Relay.open (an API question)', () => {
 
   it('returns the question after a bounded wait when its post cannot be queued yet, and posts it once it can', async () => {
     const { surface, events, answer, outboxBack } = queueingSurface({ outboxDown: true });
-    // The bounded wait is the only thing scheduled on this clock; it runs when the test says.
+    // The bounded wait runs when the test says; nothing else scheduled on this clock runs (a turn's hold).
     const { promise: waitScheduled, resolve: scheduled } = deferred<() => void>();
-    const clock = { now: Date.now, schedule: (fn: () => void) => (scheduled(fn), () => undefined) };
+    const schedule = (fn: () => void, ms: number) => {
+      if (ms === DETACHED_QUEUED_WITHIN_MS) scheduled(fn);
+      return () => undefined;
+    };
+    const clock = { now: Date.now, schedule };
     const { relay, store } = await relayWith(surface, undefined, clock);
     const opened = relay.open(apiAsk).then((question) => (events.push('returned'), question));
     const waitOver = await waitScheduled;
