@@ -9,10 +9,11 @@ import {
   type JSONRPCRequest,
   type Result,
 } from '@modelcontextprotocol/client';
-import { ElicitRequestFormParamsSchema, ElicitRequestURLParamsSchema } from '@modelcontextprotocol/core';
+import { ElicitRequestURLParamsSchema } from '@modelcontextprotocol/core';
 import { z } from 'zod';
 import { RelayError } from '../relay/errors.js';
 import type { Content, Outcome } from '../relay/types.js';
+import { checkFormParams } from './form-params.js';
 import type { IncomingElicitation } from './types.js';
 
 /** The JSON-RPC codes the client answers an elicitation with when it does not answer it. */
@@ -74,10 +75,9 @@ export function parseElicitation(params: unknown, linkId?: string): IncomingElic
     };
   }
   // A missing `mode` is form mode (revision 2025-06-18 has no `mode` at all).
-  const parsed = ElicitRequestFormParamsSchema.safeParse(raw);
-  if (!parsed.success)
-    throw new RpcRefusal(ProtocolErrorCode.InvalidParams, describeIssue(parsed.error.issues[0]));
-  return { mode: 'form', message: parsed.data.message, requestedSchema: raw['requestedSchema'] };
+  const checked = checkFormParams(raw);
+  if (!checked.ok) throw new RpcRefusal(ProtocolErrorCode.InvalidParams, describeIssue(checked.issue));
+  return { mode: 'form', message: checked.message, requestedSchema: raw['requestedSchema'] };
 }
 
 /**
