@@ -99,16 +99,20 @@ async function collect(
 
 const people = (n: number): string[] => Array.from({ length: n }, (_, i) => `U0FLOOD${i}`);
 
-/** All commands at once; then every card posted. Returns the ack samples and each card's time, in ms. */
+/**
+ * The ack floor, then all commands at once, then every card posted. Returns the ack samples, the cards and when
+ * the commands were sent (epoch ms): the cards are timed from then, not from the floor's requests before them.
+ */
 async function postCards(
   bot: FloodBot,
   opts: FloodOptions,
-): Promise<{ floor: Timed; acks: Timed; cards: Collected }> {
+): Promise<{ floor: Timed; acks: Timed; cards: Collected; sentAt: number }> {
   const users = people(opts.people);
   const channels = new Set(users.map((u) => bot.standin.dmChannelOf(u)));
   const text = `run fixture flood {"count": ${opts.cards}}`;
   const requests = users.map((userId) => bot.driver.slashCommandRequest({ userId, command: '/mcp', text }));
   const floor = await bareAckFloor(requests);
+  const sentAt = Date.now();
   const acks = await timedAll(
     users.map((userId) => () => bot.driver.slashCommand({ userId, command: '/mcp', text })),
   );
@@ -119,7 +123,7 @@ async function postCards(
     (c) => c.ok && channels.has(String(c.args.channel)) && isCard(c),
   );
   if (cards.missing > 0) console.error(`… cards missing per person: ${cardsShort(bot, users, opts.cards)}`);
-  return { floor, acks, cards };
+  return { floor, acks, cards, sentAt };
 }
 
 /** `U0FLOOD3 has 7` for each person with fewer than `expected` cards in their DM. */
@@ -212,9 +216,8 @@ async function floodOnce(
     // Bolt, the HTTP server and the MCP connection warm, as a running bot is; these people are not measured.
     for (let i = 0; i < 5; i++)
       await bot.driver.slashCommand({ userId: `U0WARM${i}`, command: '/mcp', text: 'servers' });
-    const started = Date.now();
     const cpuBefore = bot.cpuMs?.();
-    const { floor, acks, cards } = await postCards(bot, opts);
+    const { floor, acks, cards, sentAt: started } = await postCards(bot, opts);
     const cpuAfter = bot.cpuMs?.();
     if (cpuBefore !== undefined && cpuAfter !== undefined)
       console.error(`… the bot's CPU from the commands to the last card: ${cpuAfter - cpuBefore} ms`);
