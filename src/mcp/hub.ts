@@ -133,6 +133,15 @@ export class McpHub {
   }
 
   /**
+   * Starts opening `person`'s session to `server` for a call about to come, so the handshake overlaps what
+   * comes before the call; the call then takes that session. Best effort: nothing for an unknown server, a
+   * closed hub, or a person who has a session free already.
+   */
+  warm(server: string, person: Origin): void {
+    if (!this.closed) this.links.get(server)?.warm(person);
+  }
+
+  /**
    * The server's tools (one list per server, cached, fetched again after the server says it changed). A server
    * each person signs in to lists them in `person`'s own session (they may be asked to sign in first).
    */

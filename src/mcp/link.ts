@@ -150,6 +150,16 @@ export class ServerLink {
     }
   }
 
+  /**
+   * Opens `person`'s session ahead of the call they just asked for (SessionPool.warm). Not for a server each
+   * person signs in to (a prompt to sign in comes from their call, not from a warm-up), nor for one known down.
+   */
+  warm(person: Origin): void {
+    const state = this.health.current;
+    if (this.closed || this.personal || (state !== 'connected' && state !== 'idle')) return;
+    this.poolFor(person).warm();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.allSettled([

@@ -1,7 +1,9 @@
 // A person's sessions to one server. MCP does not say which tool call an `elicitation/create` belongs to,
 // so each session runs at most one call at a time: every elicitation then belongs to the one call in flight
 // on its session. A call takes an idle session, or opens another while the person has fewer than `max`;
-// beyond that it waits for one to come free. Idle sessions close after `idleCloseMs`.
+// beyond that it waits for one to come free. Idle sessions close after `idleCloseMs`. warm() opens a session
+// ahead of a call the person just asked for, so its handshake overlaps what the call waits on first (the
+// command's claim, its "Running…" note, the person's DM); the call then takes that session.
 //
 // Cost: a stdio server runs one child process per session, so a person with k calls in flight on a stdio
 // server runs min(k, max) processes of it (plus the server's one control process, see link.ts).
@@ -21,6 +23,15 @@ export interface PoolOptions {
   onEmpty: () => void;
 }
 
+/**
+ * A session warm() is opening. The first acquire while it opens takes it (`taken`) instead of opening one of
+ * its own; `settled` once the open succeeded or failed (a session that nobody took is then idle).
+ */
+interface Warming {
+  claim: { taken: boolean; settled: boolean };
+  opened: Promise<McpSession>;
+}
+
 export class SessionPool {
   private readonly sessions = new Set<McpSession>();
   private readonly leased = new Set<McpSession>();
@@ -28,6 +39,7 @@ export class SessionPool {
   /** Callers waiting for a session to come free, first come first served. */
   private readonly waiting: (() => void)[] = [];
   private opening = 0;
+  private warming: Warming | undefined;
   private shut = false;
 
   constructor(private readonly opts: PoolOptions) {}
@@ -39,21 +51,41 @@ export class SessionPool {
       if (signal?.aborted === true) {
         throw new McpClientError('aborted', this.opts.server, `call to ${this.opts.server} was aborted`);
       }
-      const idle = [...this.sessions].find((s) => !this.leased.has(s) && !s.isClosed);
+      const idle = this.idleSession();
       if (idle !== undefined) return this.lease(idle);
-      if (this.sessions.size + this.opening < this.opts.max) return this.openLeased();
+      const warming = this.warming;
+      if (warming !== undefined && !warming.claim.taken && !warming.claim.settled)
+        return this.takeWarming(warming, signal);
+      if (this.sessions.size + this.opening < this.opts.max) return this.openSession(() => true);
       await this.turn(signal);
     }
   }
 
+  /**
+   * Opens a session for a call about to come, unless one is idle or opening for it already, or the person
+   * has `max`. It waits idle (closing after `idleCloseMs`) until a call takes it; a failed open is left to the
+   * call, which opens its own and meets the failure itself.
+   */
+  warm(): void {
+    if (this.shut || this.warming !== undefined || this.idleSession() !== undefined) return;
+    if (this.sessions.size + this.opening >= this.opts.max) return;
+    const claim = { taken: false, settled: false };
+    const opened = this.openSession(
+      () => claim.taken,
+      () => (claim.settled = true),
+    );
+    this.warming = { claim, opened };
+    // A failed open nobody took is left to the call that comes, which opens its own and meets the failure.
+    void opened
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.warming?.claim === claim) this.warming = undefined;
+      });
+  }
+
   release(session: McpSession): void {
     this.leased.delete(session);
-    if (!session.isClosed) {
-      this.idleTimers.set(
-        session,
-        this.opts.schedule(() => void session.close().catch(() => undefined), this.opts.idleCloseMs),
-      );
-    }
+    this.park(session);
     this.wakeOne();
   }
 
@@ -80,6 +112,28 @@ export class SessionPool {
     await Promise.allSettled([...this.sessions].map((s) => s.close()));
   }
 
+  private idleSession(): McpSession | undefined {
+    return [...this.sessions].find((s) => !this.leased.has(s) && !s.isClosed);
+  }
+
+  /** The warm session, once open, for this caller; its open's failure is the caller's. */
+  private async takeWarming(warming: Warming, signal?: AbortSignal): Promise<McpSession> {
+    warming.claim.taken = true;
+    const session = await warming.opened;
+    if (signal?.aborted !== true) return session;
+    this.release(session);
+    throw new McpClientError('aborted', this.opts.server, `call to ${this.opts.server} was aborted`);
+  }
+
+  /** An idle session closes after idleCloseMs unless a call takes it first. */
+  private park(session: McpSession): void {
+    if (session.isClosed) return;
+    this.idleTimers.set(
+      session,
+      this.opts.schedule(() => void session.close().catch(() => undefined), this.opts.idleCloseMs),
+    );
+  }
+
   private lease(session: McpSession): McpSession {
     this.idleTimers.get(session)?.();
     this.idleTimers.delete(session);
@@ -88,11 +142,12 @@ export class SessionPool {
   }
 
   /**
-   * Opens a session leased to the caller before anyone is woken: a caller woken by the finally below, if it
-   * found the new session not yet leased, would take it too, and the two calls would share one session (the
-   * second failed "already busy" when a person's calls outnumbered their sessions, seen in the open loop).
+   * Opens a session, leased when `leased()` says so once it is open, else parked idle; either before anyone is
+   * woken: a caller woken by the finally below, if it found a new session of another's not yet leased, would
+   * take it too, and the two calls would share one session (the second failed "already busy" when a person's
+   * calls outnumbered their sessions, seen in the open loop).
    */
-  private async openLeased(): Promise<McpSession> {
+  private async openSession(leased: () => boolean, settled?: () => void): Promise<McpSession> {
     this.opening += 1;
     try {
       const session = await this.opts.open();
@@ -101,8 +156,11 @@ export class SessionPool {
         throw new McpClientError('closed', this.opts.server, 'the MCP hub is closed');
       }
       this.sessions.add(session);
-      return this.lease(session);
+      if (leased()) return this.lease(session);
+      this.park(session);
+      return session;
     } finally {
+      settled?.();
       this.opening -= 1;
       // A failed open frees its place for a waiting caller (who will try for itself).
       this.wakeOne();

@@ -178,6 +178,7 @@ function toolResults(
       await postAck.turn();
       return deps.tools.callTool(call);
     },
+    warm: (server, person) => deps.tools.warm(server, person),
     routesToThread: (server) => options.policyOf(server).route === 'thread',
     completions: deps.completions,
     claimRetry: (channel, ts) => options.state.claimRetry(channel, ts),

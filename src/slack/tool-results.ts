@@ -28,6 +28,8 @@ export interface ToolResultsOptions extends ProgressOptions {
   /** The person's DM channel with the bot (conversations.open, cached by the surface). */
   dmOf: (userId: string, teamId?: string) => Promise<string>;
   callTool: (call: ToolCall) => Promise<ToolResult>;
+  /** Starts opening the person's MCP session to `server` while the run finds its place (ToolRunner.warm). */
+  warm?: (server: string, person: Origin) => void;
   /** Whether the server asks in the thread where the command ran (its `slack.route` is `thread`); default no. */
   routesToThread?: (server: string) => boolean;
   /** The links of -32042 answers being waited on (notifications/elicitation/complete). */
@@ -66,6 +68,7 @@ export class ToolResults {
 
   /** Calls the tool for `origin.userId`; its questions, progress and result go to its place. Resolves with the result once posted. */
   async run(call: ToolRun): Promise<ToolResult> {
+    this.opts.warm?.(call.server, call.origin);
     const place = await this.placeOf(call);
     const progress = new ProgressMessage(place, this.opts);
     let result: ToolResult;

@@ -66,21 +66,26 @@ export class Routing {
       return { status, body: {}, text };
     }
     if (path.startsWith('/response/')) {
+      await this.heldBack('response_url');
       const answer = responses.post(path, args);
       this.record('response_url', { ...args, response_url: path }, answer.body);
       return answer;
     }
     if (!path.startsWith('/api/')) return { status: 404, body: fail('unknown_method') };
     const method = path.slice('/api/'.length);
-    const hold = this.holds.get(method)?.shift();
-    if (hold) {
-      hold.arrive();
-      await hold.released;
-    }
+    await this.heldBack(method);
     const { answer, teamId } = this.dispatch(method, args, req.headers.authorization);
     this.record(method, args, answer.body, teamId);
     return answer;
   };
+
+  /** Waits while a test holds the next call of `method` (holdNext). */
+  private async heldBack(method: string): Promise<void> {
+    const hold = this.holds.get(method)?.shift();
+    if (hold === undefined) return;
+    hold.arrive();
+    await hold.released;
+  }
 
   record(method: string, args: Obj, body: Obj, teamId?: string): RecordedCall {
     const error = typeof body.error === 'string' ? { error: body.error } : {};

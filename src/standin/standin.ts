@@ -97,7 +97,10 @@ export interface SlackStandin {
   /** Options the app suggested for an external select of an open view (the person may pick them). */
   keepSuggestions(viewId: string, actionId: string, options: Record<string, unknown>[]): void;
   failNext(method: string, error: string, opts?: FailOptions): void;
-  /** Holds the next call of `method` (a slow Slack) until `release()`; `arrived` resolves once it came in. */
+  /**
+   * Holds the next call of `method` (a Web API method, or `response_url`: a slow Slack) until `release()`;
+   * `arrived` resolves once it came in.
+   */
   holdNext(method: string): HeldCall;
   waitForCall(
     method: string,

@@ -19,13 +19,15 @@ function recording(callTool: ToolRunner['callTool']) {
     },
   };
   let now = 1_000;
+  const warmed: string[] = [];
   const runner: ToolRunner = {
     serverNames: () => ['fixture'],
     status: () => [],
     listTools: () => Promise.resolve([]),
+    warm: (server, person) => void warmed.push(`${server} ${person.userId}`),
     callTool,
   };
-  return { events, runs: auditedToolRuns(runner, audit, { now: () => (now += 10) }) };
+  return { events, warmed, runs: auditedToolRuns(runner, audit, { now: () => (now += 10) }) };
 }
 
 const run = { server: 'fixture', tool: 'deploy', args: { env: 'prod' }, origin: { userId: 'U1' } };
@@ -52,6 +54,13 @@ describe('auditedToolRuns', () => {
         source,
       },
     ]);
+  });
+
+  it('passes a warm-up on to the runner without recording a run', () => {
+    const { events, warmed, runs } = recording(() => Promise.resolve({ isError: false, text: 'ok' }));
+    runs.warm('fixture', { userId: 'U1' });
+    expect(warmed).toEqual(['fixture U1']);
+    expect(events).toEqual([]);
   });
 
   it('records a run that reported an error, or threw, as failed; the throw still reaches the caller', async () => {

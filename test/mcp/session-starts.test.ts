@@ -1,13 +1,11 @@
 // The hub opens at most `maxSessionStarts` sessions to one server at once (src/mcp/starts.ts): a crowd of
 // first commands queues its session starts, every start then runs, and a start that fails frees its place.
 import { afterEach, describe, expect, it } from 'vitest';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpHub } from '../../src/mcp/hub.js';
 import { SessionStarts } from '../../src/mcp/starts.js';
 import type { McpTransport } from '../../src/mcp/types.js';
-import { createElicitServer } from '../fixtures/elicit-server.js';
-import { inMemorySpec, recordingSink } from './support.js';
-import { deferred, type Deferred } from '../support/deferred.js';
+import { gatedConnect, inMemorySpec, recordingSink } from './support.js';
+import { deferred } from '../support/deferred.js';
 
 const hubs: McpHub[] = [];
 afterEach(async () => {
@@ -16,37 +14,6 @@ afterEach(async () => {
 
 /** Resolves once every microtask queued so far (and those they queue) has run. */
 const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
- * A connect factory whose n-th transport is handed over only when the test calls `release(n)` (or `fail(n)`),
- * so the test decides when each session's opening may go on; `called` counts the connects asked for so far.
- */
-function gatedConnect() {
-  const gates: Deferred<void>[] = [];
-  const waiters: (() => void)[] = [];
-  let called = 0;
-  const gate = (n: number) => (gates[n] ??= deferred<void>());
-  return {
-    called: () => called,
-    /** Resolves when the connect factory has been called `n` times. */
-    calledTimes: (n: number) =>
-      new Promise<void>((resolve) => {
-        const check = () => (called >= n ? (resolve(), true) : false);
-        if (!check()) waiters.push(() => void check());
-      }),
-    release: (n: number) => gate(n).resolve(),
-    fail: (n: number) => gate(n).reject(new Error(`connect ${n} refused`)),
-    connect: async (): Promise<McpTransport> => {
-      const opened = gate(called).promise;
-      called += 1;
-      for (const waiter of waiters) waiter();
-      await opened;
-      const [client, server] = InMemoryTransport.createLinkedPair();
-      await createElicitServer().connect(server);
-      return client;
-    },
-  };
-}
 
 function hubWith(connect: () => Promise<McpTransport>, maxSessionStarts: number) {
   const sink = recordingSink(() => ({ action: 'decline' }));

@@ -14,6 +14,7 @@ import type {
   ServerStatus,
 } from '../../src/mcp/types.js';
 import { createElicitServer } from '../fixtures/elicit-server.js';
+import { deferred, type Deferred } from '../support/deferred.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -49,6 +50,37 @@ export function inMemoryConnect(): {
     connect: async () => {
       const [client, server] = InMemoryTransport.createLinkedPair();
       serverSides.push(server);
+      await createElicitServer().connect(server);
+      return client;
+    },
+  };
+}
+
+/**
+ * A connect factory whose n-th transport is handed over only when the test calls `release(n)` (or `fail(n)`),
+ * so the test decides when each session's opening may go on; `called` counts the connects asked for so far.
+ */
+export function gatedConnect() {
+  const gates: Deferred<void>[] = [];
+  const waiters: (() => void)[] = [];
+  let called = 0;
+  const gate = (n: number) => (gates[n] ??= deferred<void>());
+  return {
+    called: () => called,
+    /** Resolves when the connect factory has been called `n` times. */
+    calledTimes: (n: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => (called >= n ? (resolve(), true) : false);
+        if (!check()) waiters.push(() => void check());
+      }),
+    release: (n: number) => gate(n).resolve(),
+    fail: (n: number) => gate(n).reject(new Error(`connect ${n} refused`)),
+    connect: async (): Promise<McpTransport> => {
+      const opened = gate(called).promise;
+      called += 1;
+      for (const waiter of waiters) waiter();
+      await opened;
+      const [client, server] = InMemoryTransport.createLinkedPair();
       await createElicitServer().connect(server);
       return client;
     },

@@ -1,10 +1,18 @@
 // `/mcp` through the Slack stand-in and real Redis: help, servers, tools, and `run` without arguments
 // (the arguments form built from the tool's inputSchema, or a JSON field when it cannot be one).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RecordedCall, validateMessage, validateView } from '../../src/standin/index.js';
 import { commandAnswer } from '../support/command-answers.js';
 import { resultText } from '../support/slack-text.js';
 import { startHarness, type Harness } from './harness.js';
+
+/** This process's child processes (Linux: each thread's `children` under /proc). */
+function childPids(): number[] {
+  return readdirSync('/proc/self/task').flatMap((tid) =>
+    readFileSync(`/proc/self/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  );
+}
 
 describe('/mcp commands', () => {
   let h: Harness;
@@ -166,5 +174,22 @@ describe('/mcp commands', () => {
     await command('U6', 'run fixture nosuchtool');
     const notice = await modal('U6', (json) => json.includes('nosuchtool'));
     expect(JSON.stringify(notice.view)).toContain('has no tool named');
+  });
+
+  it('opens the person’s MCP session while the run’s “Running…” note is on its way, and runs the tool on it', async () => {
+    // The server's own (control) session lists its tools: it is open before the count starts.
+    expect(await answerText('U9', 'tools fixture')).toContain('Tools of fixture');
+    const before = childPids();
+    const held = h.standin.holdNext('response_url');
+    await command('U9', 'run fixture pid {}');
+    await held.arrived;
+    // The fixture runs over stdio: each MCP session is a child process of the bot, here the test's process.
+    const warmed = await vi.waitFor(() => {
+      const started = childPids().filter((pid) => !before.includes(pid));
+      expect(started).toHaveLength(1);
+      return started[0];
+    }, 15_000);
+    held.release();
+    expect(resultText((await result('U9', 'pid on fixture finished')).args.blocks)).toBe(String(warmed));
   });
 });

@@ -97,6 +97,8 @@ export interface ToolRunner {
    */
   listTools(server: string, person: Origin): Promise<ToolSummary[]>;
   callTool(input: ToolCall): Promise<ToolResult>;
+  /** Opens `person`'s session to `server` ahead of a call they just asked for (McpHub.warm); best effort. */
+  warm(server: string, person: Origin): void;
 }
 
 /** Expected MCP failures (unknown tool, server down, timeout) are results the person sees, not crashes. */
@@ -105,6 +107,7 @@ export function mcpToolRunner(hub: McpHub): ToolRunner {
     serverNames: () => hub.serverNames(),
     status: () => hub.status(),
     listTools: (server, person) => hub.listTools(server, person),
+    warm: (server, person) => hub.warm(server, person),
     callTool: async (input) => {
       try {
         return await hub.callTool(input);
