@@ -14,6 +14,18 @@ function childPids(): number[] {
   );
 }
 
+/**
+ * The one child process started since `before` was taken, once there is one: over stdio each MCP session is a
+ * child process of the bot, here the test's process.
+ */
+function startedChild(before: number[]): Promise<number | undefined> {
+  return vi.waitFor(() => {
+    const started = childPids().filter((pid) => !before.includes(pid));
+    expect(started).toHaveLength(1);
+    return started[0];
+  }, 15_000);
+}
+
 describe('/mcp commands', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -183,13 +195,21 @@ describe('/mcp commands', () => {
     const held = h.standin.holdNext('response_url');
     await command('U9', 'run fixture pid {}');
     await held.arrived;
-    // The fixture runs over stdio: each MCP session is a child process of the bot, here the test's process.
-    const warmed = await vi.waitFor(() => {
-      const started = childPids().filter((pid) => !before.includes(pid));
-      expect(started).toHaveLength(1);
-      return started[0];
-    }, 15_000);
+    const warmed = await startedChild(before);
     held.release();
     expect(resultText((await result('U9', 'pid on fixture finished')).args.blocks)).toBe(String(warmed));
+  });
+
+  it('opens the person’s MCP session while they fill the arguments form, and runs the tool on it', async () => {
+    expect(await answerText('U10', 'tools fixture')).toContain('Tools of fixture');
+    const before = childPids();
+    await command('U10', 'run fixture book');
+    const form = await modal('U10', (json) => json.includes('Room name'));
+    const warmed = await startedChild(before);
+    const [room, people] = [inputBlock(form, 'room'), inputBlock(form, 'people')];
+    await h.driver.submitView({ userId: 'U10', viewId: form.id, values: { [room]: 'Red', [people]: '3' } });
+    const posted = await result('U10', 'book on fixture finished');
+    expect(resultText(posted.args.blocks)).toBe('booked Red for 3');
+    expect(childPids().filter((pid) => !before.includes(pid))).toEqual([warmed]);
   });
 });
