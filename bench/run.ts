@@ -16,6 +16,9 @@
 //   BENCH_SESSION_STARTS     people whose first call opens an MCP session (Streamable HTTP fixture), then call
 //                            again on it: the bot's CPU per session start, default 100 (0 skips)
 //   BENCH_SESSION_STARTS_AT_ONCE  of those first calls at once, default 1
+//   BENCH_FIRST_RUNS         people whose first /mcp run opens their MCP session while its note is held 200 ms
+//                            (a distant Slack), then run again on it; the same with the note not held: default 10
+//                            (0 skips)
 //   BENCH_REDIS_MEMORY       pending questions (13-field schema) whose Redis memory is summed, default 5000 (0 skips)
 //   BENCH_REDIS_MEMORY_SPACING_MS  > 0: those questions are created one every this many ms (the sparse case,
 //                            no shared deadline slots), default 0: 20 at a time
@@ -56,6 +59,7 @@ import { outboundHttpBench } from './outbound-http.js';
 import { sessionStartsBench } from './session-starts.js';
 import { cleanPrefix, inboxDelivery, pingFloor, storeOps } from './redis.js';
 import type { Row } from './stats.js';
+import { firstRunBench } from './first-run.js';
 import { slackFloodBench, type FloodBotPlace } from './slack-flood.js';
 import { slackLimitsBench } from './slack-limits.js';
 import { renderTable } from './table.js';
@@ -113,6 +117,7 @@ async function main(): Promise<void> {
   const outboundN = intEnv('BENCH_OUTBOUND_N', 10_000);
   const sessionStarts = intEnv('BENCH_SESSION_STARTS', 100);
   const sessionStartsAtOnce = Math.max(1, intEnv('BENCH_SESSION_STARTS_AT_ONCE', 1));
+  const firstRuns = intEnv('BENCH_FIRST_RUNS', 10);
   const waiters = intEnv('BENCH_WAITERS', 1_000);
   const redisMemory = intEnv('BENCH_REDIS_MEMORY', 5_000);
   const redisMemorySpacingMs = intEnv('BENCH_REDIS_MEMORY_SPACING_MS', 0);
@@ -188,6 +193,10 @@ async function main(): Promise<void> {
     if (sessionStarts > 0)
       await step(`mcp session starts (${sessionStarts} people)`, () =>
         sessionStartsBench(sessionStarts, sessionStartsAtOnce),
+      );
+    if (firstRuns > 0)
+      await step(`first run: a person's first /mcp run with a distant Slack (${firstRuns} people)`, () =>
+        firstRunBench(url, `${prefix}:first`, firstRuns),
       );
     if (botN > 0) await step(`full bot (${botN} cycles)`, () => botBench(url, `${prefix}:bot`, botN));
     if (apiN > 0 || waiters > 0)
