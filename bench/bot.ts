@@ -35,6 +35,8 @@ export interface BotOptions {
   rateLimits?: boolean;
   /** The fixture served over Streamable HTTP at this URL (see fixture-http.ts); default: over stdio. */
   fixtureUrl?: string;
+  /** Every Slack call answered this many ms late (StandinOptions.latencyMs); default 0. */
+  slackLatencyMs?: number;
 }
 
 /** The bot with the fixture server; `elicitation` is the fixture's policy (timeout, limits); `env` adds settings. */
@@ -45,11 +47,11 @@ export async function startBot(
   env: Record<string, string> = {},
   opts: BotOptions = {},
 ): Promise<Bot> {
-  const { rateLimits = false, fixtureUrl } = opts;
+  const { rateLimits = false, fixtureUrl, slackLatencyMs = 0 } = opts;
   const fixture = fixtureUrl
     ? { url: fixtureUrl, elicitation }
     : { command: process.execPath, args: ['--import', 'tsx', FIXTURE], elicitation };
-  const standin = await startSlackStandin({ botToken: BOT_TOKEN, rateLimits });
+  const standin = await startSlackStandin({ botToken: BOT_TOKEN, rateLimits, latencyMs: slackLatencyMs });
   const config = loadSlackConfig({
     env: {
       SLACK_BOT_TOKEN: BOT_TOKEN,

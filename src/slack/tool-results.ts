@@ -92,6 +92,16 @@ export class ToolResults {
     return result;
   }
 
+  /**
+   * Gets a run `origin` just asked for under way before it is claimed and announced: the person's MCP session
+   * starts opening and their DM is looked up (the run's place needs it), each waiting for the run to take it.
+   */
+  warm(server: string, origin: Origin): void {
+    this.opts.warm?.(server, origin);
+    // A failed lookup is the run's to meet: it asks again.
+    this.opts.dmOf(origin.userId, origin.teamId).catch(() => undefined);
+  }
+
   /** Claims the `/mcp run` with this `trigger_id` (see ToolResultsOptions.claimCommand). */
   claimCommand(triggerId: string): Promise<boolean> {
     return this.opts.claimCommand(triggerId);

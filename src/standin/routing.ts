@@ -1,6 +1,7 @@
 // How the stand-in answers one request: file uploads and response_urls by path, Web API methods by name after
 // the failures and holds a test injected, the caller's token and Slack's rate limits. Every request is recorded.
 import type { IncomingMessage } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Obj } from './blockkit-check.js';
 import { CallLog, type RecordedCall } from './calls.js';
 import type { Answer } from './http.js';
@@ -46,6 +47,8 @@ export interface RoutingParts {
   socketMode: () => SocketModeEndpoint;
   /** Enforce Slack's documented rate limits (StandinOptions.rateLimits). */
   rateLimits: boolean;
+  /** How long each request waits before it is handled (StandinOptions.latencyMs). */
+  latencyMs: number;
 }
 
 export class Routing {
@@ -59,7 +62,8 @@ export class Routing {
   }
 
   readonly route = async (path: string, args: Obj, req: IncomingMessage, raw: string): Promise<Answer> => {
-    const { store, responses } = this.parts;
+    const { store, responses, latencyMs } = this.parts;
+    if (latencyMs > 0) await delay(latencyMs);
     if (path.startsWith(UPLOAD_PATH)) {
       const { status, text } = await receiveUpload(store, path, raw, req.headers['content-type']);
       this.record('file_upload', { path }, { ok: status === 200 });

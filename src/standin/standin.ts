@@ -56,6 +56,11 @@ export interface StandinOptions {
    * `ratelimited` with Retry-After. Off by default, so tests that do not study pacing are not slowed by it.
    */
   rateLimits?: boolean;
+  /**
+   * A distant Slack: each Web API call, response_url post and upload is answered this many ms (real time) after
+   * it arrived, as Slack's are 50–150 ms away from most hosts. Default 0.
+   */
+  latencyMs?: number;
 }
 
 export interface SlackStandin {
@@ -137,6 +142,7 @@ class Standin implements SlackStandin {
       oauth: this.oauth,
       socketMode: () => this.socketMode,
       rateLimits: opts.rateLimits === true,
+      latencyMs: opts.latencyMs ?? 0,
     });
   }
 

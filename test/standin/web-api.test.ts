@@ -24,6 +24,18 @@ describe('Slack stand-in: identity and conversations', () => {
     expect(body.url).toBe('https://standin.slack.com/');
   });
 
+  it('answers each call latencyMs after it came in, as a distant Slack does', async () => {
+    const distant = await startSlackStandin({ botToken: BOT_TOKEN, latencyMs: 150 });
+    try {
+      const sent = performance.now();
+      expect((await callApi(distant, 'auth.test')).body.ok).toBe(true);
+      // A timer fires no sooner than asked; 1 ms for the clocks' rounding.
+      expect(performance.now() - sent).toBeGreaterThanOrEqual(149);
+    } finally {
+      await distant.close();
+    }
+  });
+
   it('opens one stable D… channel per user', async () => {
     const a = await callApi(standin, 'conversations.open', { users: 'U1' });
     const again = await callApi(standin, 'conversations.open', { users: 'U1' });

@@ -188,7 +188,7 @@ describe('/mcp commands', () => {
     expect(JSON.stringify(notice.view)).toContain('has no tool named');
   });
 
-  it('opens the person’s MCP session while the run’s “Running…” note is on its way, and runs the tool on it', async () => {
+  it('opens the person’s MCP session and DM while the run’s “Running…” note is on its way, and runs the tool there', async () => {
     // The server's own (control) session lists its tools: it is open before the count starts.
     expect(await answerText('U9', 'tools fixture')).toContain('Tools of fixture');
     const before = childPids();
@@ -196,6 +196,8 @@ describe('/mcp commands', () => {
     await command('U9', 'run fixture pid {}');
     await held.arrived;
     const warmed = await startedChild(before);
+    // The run's place, the person's DM, is looked up meanwhile too.
+    await h.standin.waitForCall('conversations.open', (c) => c.args.users === 'U9', 5_000);
     held.release();
     expect(resultText((await result('U9', 'pid on fixture finished')).args.blocks)).toBe(String(warmed));
   });

@@ -64,8 +64,8 @@ async function runTool(
   deps: CommandDeps,
 ): Promise<void> {
   const { command, origin, reply } = ctx;
-  // The person's MCP session opens while the run is claimed and announced (two Redis and Slack round trips).
-  deps.tools.warm(run.server, origin);
+  // The person's MCP session opens, and their DM is looked up, while the run is claimed and announced.
+  deps.results.warm(run.server, origin);
   // Slack may deliver one command more than once, and a signed one can be replayed: run each trigger_id once.
   const [claim, locale] = await Promise.all([
     claimRun(deps, command.trigger_id),
