@@ -24,8 +24,8 @@ export interface PoolOptions {
 }
 
 /**
- * A session warm() is opening. The first acquire while it opens takes it (`taken`) instead of opening one of
- * its own; `settled` once the open succeeded or failed (a session that nobody took is then idle).
+ * A session warm() opened or is opening. The first acquire while it opens takes it (`taken`) instead of opening
+ * one of its own; `settled` once the open succeeded or failed (a session that nobody took is then idle).
  */
 interface Warming {
   claim: { taken: boolean; settled: boolean };
@@ -53,9 +53,8 @@ export class SessionPool {
       }
       const idle = this.idleSession();
       if (idle !== undefined) return this.lease(idle);
-      const warming = this.warming;
-      if (warming !== undefined && !warming.claim.taken && !warming.claim.settled)
-        return this.takeWarming(warming, signal);
+      const warming = this.warmingNow();
+      if (warming !== undefined && !warming.claim.taken) return this.takeWarming(warming, signal);
       if (this.sessions.size + this.opening < this.opts.max) return this.openSession(() => true);
       await this.turn(signal);
     }
@@ -63,24 +62,20 @@ export class SessionPool {
 
   /**
    * Opens a session for a call about to come, unless one is idle or opening for it already, or the person
-   * has `max`. It waits idle (closing after `idleCloseMs`) until a call takes it; a failed open is left to the
-   * call, which opens its own and meets the failure itself.
+   * has `max`. A call made while it opens takes it, and meets its failure as it would its own open's; once open
+   * and not taken, it waits idle (closing after `idleCloseMs`); a failed open nobody took is forgotten, and the
+   * next call opens its own.
    */
   warm(): void {
-    if (this.shut || this.warming !== undefined || this.idleSession() !== undefined) return;
+    if (this.shut || this.warmingNow() !== undefined || this.idleSession() !== undefined) return;
     if (this.sessions.size + this.opening >= this.opts.max) return;
     const claim = { taken: false, settled: false };
     const opened = this.openSession(
       () => claim.taken,
       () => (claim.settled = true),
     );
+    void opened.catch(() => undefined);
     this.warming = { claim, opened };
-    // A failed open nobody took is left to the call that comes, which opens its own and meets the failure.
-    void opened
-      .catch(() => undefined)
-      .finally(() => {
-        if (this.warming?.claim === claim) this.warming = undefined;
-      });
   }
 
   release(session: McpSession): void {
@@ -110,6 +105,11 @@ export class SessionPool {
     this.shut = true;
     for (const wake of this.waiting.splice(0)) wake();
     await Promise.allSettled([...this.sessions].map((s) => s.close()));
+  }
+
+  /** The warm-up still opening, if any. */
+  private warmingNow(): Warming | undefined {
+    return this.warming?.claim.settled === false ? this.warming : undefined;
   }
 
   private idleSession(): McpSession | undefined {
