@@ -11,7 +11,14 @@ import { McpSession } from './session.js';
 import { SessionStarts } from './starts.js';
 import { Health } from './status.js';
 import { transportPlan, type TransportPlan, type Turn } from './transport.js';
-import { MAX_SIGN_INS, MAX_STEP_UPS, needsSignIn, type McpAuth, type SessionAuth } from './auth/sign-in.js';
+import {
+  MAX_SIGN_INS,
+  MAX_STEP_UPS,
+  needsSignIn,
+  withSignIn,
+  type McpAuth,
+  type SessionAuth,
+} from './auth/sign-in.js';
 import type { PriorDiscovery } from '@modelcontextprotocol/client';
 import {
   McpClientError,
@@ -286,21 +293,5 @@ export class ServerLink {
 
   private assertOpen(): void {
     if (this.closed) throw new McpClientError('closed', this.spec.name, 'the MCP hub is closed');
-  }
-}
-
-/**
- * `work` on `session`, and once more when the server refused it for want of a sign-in that the session's
- * person (or deployment) then completed: a revoked grant, or (SEP-2352) a server that moved to another
- * authorization server, which refuses the old one's token after the session opened. A call retries in
- * callTool's own loop (on a new session when the old one expired).
- */
-async function withSignIn<T>(session: McpSession, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (session.auth === undefined || !needsSignIn(error)) throw error;
-    await session.auth.signedIn();
-    return work();
   }
 }

@@ -66,3 +66,22 @@ export async function exchangeCode(
   });
   if (result !== 'AUTHORIZED') throw new UnauthorizedError(`token exchange ended in ${result}`);
 }
+
+/**
+ * `work` on `session`, and once more when the server refused it for want of a sign-in that the session's
+ * person (or deployment) then completed: a revoked grant, or (SEP-2352) a server that moved to another
+ * authorization server, which refuses the old one's token after the session opened. A tool call retries in
+ * ServerLink.callTool's own loop (on a new session when the old one expired).
+ */
+export async function withSignIn<T>(
+  session: { readonly auth: SessionAuth | undefined },
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (session.auth === undefined || !needsSignIn(error)) throw error;
+    await session.auth.signedIn();
+    return work();
+  }
+}
