@@ -38,13 +38,19 @@ const openSessions = (hub: McpHub, n: number) =>
     expect(onlyStatus(hub)?.detail).toBe(n === 0 ? undefined : `${n} open session${n === 1 ? '' : 's'}`),
   );
 
+/** U1's warm-up, held at its connect, and U1's call made while it still opens. */
+async function callWhileWarming() {
+  const { hub, gated } = hubWith();
+  hub.warm('fixture', { userId: 'U1' });
+  await gated.calledTimes(1);
+  const call = echo(hub, 'U1');
+  await settled();
+  return { gated, call };
+}
+
 describe('warming a person’s session', () => {
   it('a call made while the warm-up still opens takes its session instead of opening another', async () => {
-    const { hub, gated } = hubWith();
-    hub.warm('fixture', { userId: 'U1' });
-    await gated.calledTimes(1);
-    const call = echo(hub, 'U1');
-    await settled();
+    const { gated, call } = await callWhileWarming();
     expect(gated.called()).toBe(1);
     gated.release(0);
     expect((await call).text).toBe('U1');
@@ -94,11 +100,7 @@ describe('warming a person’s session', () => {
   });
 
   it('the call that took a warm-up meets its failure, as it would its own open', async () => {
-    const { hub, gated } = hubWith();
-    hub.warm('fixture', { userId: 'U1' });
-    await gated.calledTimes(1);
-    const call = echo(hub, 'U1');
-    await settled();
+    const { gated, call } = await callWhileWarming();
     gated.fail(0);
     await expect(call).rejects.toMatchObject({
       code: 'connect_failed',
