@@ -110,7 +110,10 @@ async function runSandbox(config: AppConfig, servers: ServerConfig[], banner: st
   try {
     announce(banner, await startSandbox(options));
   } catch (error) {
-    if (!(error instanceof StoreError && error.code === 'redis_unavailable')) throw error;
+    if (!(error instanceof StoreError)) throw error;
+    // A refusal (credentials, TLS) names its setting and fix; its cause stays unprinted: it may carry what was
+    // sent (a password).
+    if (error.code !== 'redis_unavailable') fail(error.message, 1);
     const hint = `Start one with \`docker compose up -d redis\` or your distribution's \`redis-server\`.`;
     const binary = isLoopbackRedis(options.redisUrl) ? redisServerOnPath(process.env.PATH ?? '') : undefined;
     if (binary === undefined) fail(`${error.message}\n${hint}`, 1);

@@ -34,6 +34,10 @@ const REDACT = [
   '*.content',
   '*.arguments',
   '*.result',
+  // A failed Redis command's error carries its arguments (ioredis: err.command.args): the password of a HELLO or
+  // AUTH sent on reconnect, a finish script's answer. The command's name stays.
+  'command.args',
+  '*.command.args',
 ];
 
 /**

@@ -1,6 +1,6 @@
 // A wrong topology setting stops start-up (exit 1) with a message naming the setting and the fix, for the
 // bot as a child process: seeds that reach no node, a cluster with uncovered slots, a Sentinel group that
-// does not know the master's name, a wrong password, a TLS handshake that fails.
+// does not know the master's name, a wrong password (also in the sandbox), a TLS handshake that fails.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,6 +83,14 @@ describe('start-up refusals of a wrong Redis topology', { timeout: 45_000 }, () 
     expect(code).toBe(1);
     expect(stderr).toMatch(/REDIS_PASSWORD: Redis refused the credentials/);
     expect(stderr).not.toContain('wrong');
+  });
+
+  it('names REDIS_PASSWORD in the sandbox too, without printing the password', async () => {
+    const run = runCli({ REDIS_URL: `redis://:sandbox-pw-9f2@127.0.0.1:${withPassword.port}`, PORT: '0' });
+    const { code, stderr } = await run.done;
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/REDIS_PASSWORD: Redis refused the credentials/);
+    expect(stderr).not.toContain('sandbox-pw-9f2');
   });
 
   it('names REDIS_TLS_CA_FILE when the TLS handshake fails', async () => {
