@@ -217,7 +217,9 @@ export class Webhooks {
       code: error.code,
       reason: error.message,
     };
-    this.opts.logger.error({ webhook: gaveUp }, 'webhook delivery gave up');
+    // The log names the receiver's origin only: a callback URL often carries its secret in the path or query
+    // (the audit and onGaveUp, read by the client that gave it, keep it whole).
+    this.opts.logger.error({ webhook: { ...gaveUp, url: originOf(url) } }, 'webhook delivery gave up');
     await this.dropBody(job);
     await this.opts.onGaveUp?.(gaveUp).catch((err: unknown) => {
       this.opts.logger.error({ err, deliveryId: id }, 'webhook give-up not recorded');
@@ -231,4 +233,9 @@ export class Webhooks {
       this.opts.logger.warn({ err, id: job.id }, 'webhook: could not drop a delivered body from its job');
     });
   }
+}
+
+/** `url`'s scheme, host and port; a URL that does not parse (never enqueued: checked first) is named as such. */
+function originOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).origin : '(not a URL)';
 }

@@ -176,22 +176,27 @@ describe('webhook deliveries', () => {
 
   it('gives up once the next attempt would be too late, and reports it once with the last error', async () => {
     const rx = await receiver([500]);
+    const errors: object[] = [];
     const { hooks, gaveUp, gaveUpOnce } = await webhooks(`127.0.0.1:${rx.port}`, {
       retry: { baseMs: 20, maxDelayMs: 40, giveUpAfterMs: 150 },
+      logger: { ...recordingLogger(), error: (obj: object) => void errors.push(obj) },
     });
     await hooks.start();
+    const url = `${rx.url}/T0/B0/hook-secret-5d1?token=tok-secret-77`;
     const id = await hooks.enqueue({
       type: 'question.ended',
       resourceId: 'q3',
-      url: rx.url,
+      url,
       body: question,
       client: 'ci',
     });
     const report = await gaveUpOnce;
-    expect(report).toMatchObject({ deliveryId: id, resourceId: 'q3', client: 'ci', code: 'bad_status' });
+    expect(report).toMatchObject({ deliveryId: id, resourceId: 'q3', url, client: 'ci', code: 'bad_status' });
     expect(report.attempts).toBe(rx.received.length);
     expect(report.attempts).toBeGreaterThan(1);
     expect(gaveUp).toHaveLength(1);
+    // The log names the receiver, not the secret its URL carries.
+    expect(errors).toEqual([{ webhook: { ...report, url: `http://127.0.0.1:${rx.port}` } }]);
   });
 
   it('refuses, without calling it, a host the allow-list no longer names', async () => {
