@@ -34,8 +34,9 @@ export async function openRunForm(input: OpenInput, deps: CommandDeps): Promise<
   });
   const viewId = opened.view?.id;
   if (!viewId) throw new RelayError('slack_bad_response', 'views.open returned no view id');
-  // The person's MCP session opens while the tool is looked up and they fill the form; the run then takes it.
-  deps.tools.warm(server, origin);
+  // The person's MCP session opens, and their DM (the result's place) is looked up, while the tool is looked up
+  // and they fill the form; the run then takes both.
+  deps.results.warm(server, origin);
   const locale = await deps.locales.of(origin.userId, origin.teamId);
   const found = await findTool(deps, origin, server, tool, locale);
   const show = (view: ModalView) => client.views.update({ view_id: viewId, view });

@@ -1,30 +1,11 @@
 // `/mcp` through the Slack stand-in and real Redis: help, servers, tools, and `run` without arguments
 // (the arguments form built from the tool's inputSchema, or a JSON field when it cannot be one).
-import { readFileSync, readdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordedCall, validateMessage, validateView } from '../../src/standin/index.js';
+import { childPids, startedChild } from '../support/child-pids.js';
 import { commandAnswer } from '../support/command-answers.js';
 import { resultText } from '../support/slack-text.js';
 import { startHarness, type Harness } from './harness.js';
-
-/** This process's child processes (Linux: each thread's `children` under /proc). */
-function childPids(): number[] {
-  return readdirSync('/proc/self/task').flatMap((tid) =>
-    readFileSync(`/proc/self/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
-  );
-}
-
-/**
- * The one child process started since `before` was taken, once there is one: over stdio each MCP session is a
- * child process of the bot, here the test's process.
- */
-function startedChild(before: number[]): Promise<number | undefined> {
-  return vi.waitFor(() => {
-    const started = childPids().filter((pid) => !before.includes(pid));
-    expect(started).toHaveLength(1);
-    return started[0];
-  }, 15_000);
-}
 
 describe('/mcp commands', () => {
   let h: Harness;
@@ -202,12 +183,13 @@ describe('/mcp commands', () => {
     expect(resultText((await result('U9', 'pid on fixture finished')).args.blocks)).toBe(String(warmed));
   });
 
-  it('opens the person’s MCP session while they fill the arguments form, and runs the tool on it', async () => {
+  it('opens the person’s MCP session and DM while they fill the arguments form, and runs the tool there', async () => {
     expect(await answerText('U10', 'tools fixture')).toContain('Tools of fixture');
     const before = childPids();
     await command('U10', 'run fixture book');
     const form = await modal('U10', (json) => json.includes('Room name'));
     const warmed = await startedChild(before);
+    await h.standin.waitForCall('conversations.open', (c) => c.args.users === 'U10', 5_000);
     const [room, people] = [inputBlock(form, 'room'), inputBlock(form, 'people')];
     await h.driver.submitView({ userId: 'U10', viewId: form.id, values: { [room]: 'Red', [people]: '3' } });
     const posted = await result('U10', 'book on fixture finished');

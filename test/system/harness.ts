@@ -42,6 +42,8 @@ export interface Harness {
    * thread `in`), and parses the ElicitResult it reports.
    */
   toolResult(userId: string, in_?: { channel: string; threadTs: string }): Promise<Record<string, unknown>>;
+  /** The next message posted in the person's DM that mentions `marker` and no earlier call here returned. */
+  posted(userId: string, marker: string): Promise<RecordedCall>;
   close(): Promise<void>;
 }
 
@@ -185,6 +187,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         : await nextPost(standin.dmChannelOf(userId), isResult);
       return JSON.parse(resultText(call.args.blocks)) as Record<string, unknown>;
     },
+    posted: (userId, marker) =>
+      nextPost(standin.dmChannelOf(userId), (c) => JSON.stringify(c.args).includes(marker)),
     close: async () => {
       for (const replica of replicas) await replica.stop();
       await standin.close();

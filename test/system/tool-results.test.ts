@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RecordedCall, validateMessage } from '../../src/standin/index.js';
+import { validateMessage } from '../../src/standin/index.js';
 import { resultText } from '../support/slack-text.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -26,17 +26,10 @@ describe('tool results in Slack', () => {
 
   const run = async (userId: string, tool: string, args: object, server = 'fixture') =>
     h.driver.slashCommand({ userId, command: '/mcp', text: `run ${server} ${tool} ${JSON.stringify(args)}` });
-  const posted = (userId: string, marker: string): Promise<RecordedCall> =>
-    h.standin.waitForCall(
-      'chat.postMessage',
-      (c) =>
-        c.ok && c.args.channel === h.standin.dmChannelOf(userId) && JSON.stringify(c.args).includes(marker),
-      30_000,
-    );
 
   it('shows short output inline, within Slack’s limits and without link previews', async () => {
     await run('U1', 'lines', { count: 3 });
-    const message = await posted('U1', 'lines on fixture finished');
+    const message = await h.posted('U1', 'lines on fixture finished');
     expect(resultText(message.args.blocks)).toBe('line 1\nline 2\nline 3');
     expect(message.args).toMatchObject({ unfurl_links: 'false', unfurl_media: 'false' });
     expect(validateMessage(message.args)).toEqual([]);
@@ -44,7 +37,7 @@ describe('tool results in Slack', () => {
 
   it('sends output longer than 40 lines as a snippet file in the DM, with the whole text', async () => {
     await run('U2', 'lines', { count: 120 });
-    const note = await posted('U2', 'attached as a file');
+    const note = await h.posted('U2', 'attached as a file');
     expect(JSON.stringify(note.args.blocks)).toContain('120 lines');
     const completed = await h.standin.waitForCall('files.completeUploadExternal', (c) => c.ok, 15_000);
     expect(completed.args.channel_id).toBe(h.standin.dmChannelOf('U2'));
@@ -57,13 +50,13 @@ describe('tool results in Slack', () => {
   it('shortens the output inline, saying so, when Slack refuses the file', async () => {
     h.standin.failNext('files.getUploadURLExternal', 'file_uploads_disabled');
     await run('U3', 'lines', { count: 60 });
-    const shortened = await posted('U3', 'could not be attached');
+    const shortened = await h.posted('U3', 'could not be attached');
     expect(resultText(shortened.args.blocks)).toContain('line 60');
   });
 
   it('shows structured content as a readable summary', async () => {
     await run('U4', 'weather', {});
-    const message = await posted('U4', 'weather on fixture finished');
+    const message = await h.posted('U4', 'weather on fixture finished');
     const text = JSON.stringify(message.args.blocks);
     expect(text).toContain('Structured result');
     expect(text).toContain('• *temperature*: 21.5');
@@ -72,7 +65,7 @@ describe('tool results in Slack', () => {
 
   it('shows a failed tool as an error with the server’s reason, escaped', async () => {
     await run('U5', 'fail', { reason: 'disk full <!channel>' });
-    const message = await posted('U5', 'fail on fixture failed');
+    const message = await h.posted('U5', 'fail on fixture failed');
     expect(JSON.stringify(message.args.blocks)).toContain(':warning:');
     expect(resultText(message.args.blocks)).toBe('disk full <!channel>');
     expect(JSON.stringify(message.args.blocks)).not.toContain('<!channel>');
@@ -80,7 +73,7 @@ describe('tool results in Slack', () => {
 
   it('shows the links a -32042 answer asks for, and reruns the call on Retry', async () => {
     await run('U6', 'require_url_once', { url: 'https://auth.example.com/sign-in' });
-    const links = await posted('U6', 'needs you to open these links');
+    const links = await h.posted('U6', 'needs you to open these links');
     expect(links.args).toMatchObject({ unfurl_links: 'false', unfurl_media: 'false' });
     expect(JSON.stringify(links.args.blocks)).toContain('"url":"https://auth.example.com/sign-in"');
     expect(validateMessage(links.args)).toEqual([]);
@@ -92,7 +85,7 @@ describe('tool results in Slack', () => {
       200,
     );
     await h.driver.clickButton({ userId: 'U6', channel, ts, actionId: 'mcp_retry' });
-    const done = await posted('U6', 'require_url_once on fixture finished');
+    const done = await h.posted('U6', 'require_url_once on fixture finished');
     expect(resultText(done.args.blocks)).toBe('signed in at https://auth.example.com/sign-in');
     expect(JSON.stringify(h.standin.message(channel, ts)?.blocks ?? [])).not.toContain('mcp_retry');
   });
@@ -101,7 +94,7 @@ describe('tool results in Slack', () => {
     // The automatic retry claims the call, then updates the message: held there, the button is still shown.
     const update = h.standin.holdNext('chat.update');
     await run('U9', 'require_url_then_complete', { url: 'https://auth.example.com/later', afterMs: 300 });
-    await posted('U9', 'needs you to open these links');
+    await h.posted('U9', 'needs you to open these links');
     const channel = h.standin.dmChannelOf('U9');
     const ts =
       h.standin.messagesIn(channel).find((m) => JSON.stringify(m.blocks).includes('mcp_retry'))?.ts ?? '';
@@ -113,7 +106,7 @@ describe('tool results in Slack', () => {
     expect(refused.args).toMatchObject({ response_type: 'ephemeral' });
     update.release();
 
-    const done = await posted('U9', 'require_url_then_complete on fixture finished');
+    const done = await h.posted('U9', 'require_url_then_complete on fixture finished');
     expect(resultText(done.args.blocks)).toBe('signed in at https://auth.example.com/later');
     const links = h.standin.message(channel, ts);
     expect(links?.text).toContain('every link is done');
@@ -128,9 +121,9 @@ describe('tool results in Slack', () => {
 
   it('keeps one "working…" message updated while the tool reports progress, then posts the result', async () => {
     await run('U7', 'paced_progress', { steps: 4, pauseMs: 200 });
-    const working = await posted('U7', 'is working');
+    const working = await h.posted('U7', 'is working');
     expect(JSON.stringify(working.args.blocks)).toMatch(/\d+% · step \d/);
-    const result = await posted('U7', 'paced_progress on fixture finished');
+    const result = await h.posted('U7', 'paced_progress on fixture finished');
     expect(resultText(result.args.blocks)).toBe('done');
     const ts = messageTs(h, 'U7', 'is done');
     const updates = h.standin.calls.filter((c) => c.method === 'chat.update' && c.args.ts === ts);
@@ -139,11 +132,11 @@ describe('tool results in Slack', () => {
 
   it('shows a task’s status, then its result (server-everything simulate-research-query)', async () => {
     await run('U8', 'simulate-research-query', { topic: 'tides' }, 'everything');
-    const working = await posted('U8', 'is working');
+    const working = await h.posted('U8', 'is working');
     expect(JSON.stringify(working.args.blocks)).toMatch(
       /Gathering sources|Analyzing content|Synthesizing|Generating/,
     );
-    const result = await posted('U8', 'simulate-research-query on everything finished');
+    const result = await h.posted('U8', 'simulate-research-query on everything finished');
     expect(JSON.stringify(result.args)).toMatch(/Research Report: tides|attached as a file/);
   }, 60_000);
 });

@@ -19,6 +19,9 @@ export async function retryCall(
   const target = retryTargetOf(action.value);
   const [channel, ts] = [body.channel?.id, body.message?.ts];
   if (!target || !channel || !ts) return;
+  const origin = originOfInteraction(body);
+  // The person's session (closed if they were away longer than its idle time) opens during the claim and reply.
+  deps.results.warm(target.server, origin);
   const locale = await deps.locales.of(body.user.id, body.team?.id);
   if (!(await deps.results.claimRetry(channel, ts))) {
     await respond({
@@ -31,7 +34,7 @@ export async function retryCall(
   // Replacing the message removes its buttons, so one click is one retry.
   const retrying = retryingMessage({ ...target, locale });
   await respond({ replace_original: true, text: retrying.text, blocks: retrying.blocks });
-  await deps.results.run({ ...target, origin: originOfInteraction(body) });
+  await deps.results.run({ ...target, origin });
 }
 
 /** Link buttons open their URL in the browser; Slack still sends the click, which needs an ack. */
