@@ -25,7 +25,8 @@
 //   BENCH_FLOOD              people × questions each for the whole bot under Slack's limits, default "50x10"
 //                            ("0" skips)
 //   BENCH_FLOOD_UPDATES      1 also declines every flood card and times the updates (≈ 10 min at Tier 3 for
-//                            50x10), default 0: the commands' acks and the cards only (≈ 1 min)
+//                            50x10); "clicks" declines every card and times the clicks' acks only; default 0:
+//                            the commands' acks and the cards only (≈ 1 min)
 //   BENCH_FLOOD_BOT          where the flood runs the bot, in turn: "process" (its own process), "inline" (the
 //                            bench's), default "process,inline"
 //   BENCH_FLOOD_TIMELINE     1 also prints, after the cards, where each DM's card time went (lookups, question
@@ -60,7 +61,7 @@ import { sessionStartsBench } from './session-starts.js';
 import { cleanPrefix, inboxDelivery, pingFloor, storeOps } from './redis.js';
 import type { Row } from './stats.js';
 import { firstRunBench } from './first-run.js';
-import { slackFloodBench, type FloodBotPlace } from './slack-flood.js';
+import { slackFloodBench, type FloodBotPlace, type FloodUpdates } from './slack-flood.js';
 import { slackLimitsBench } from './slack-limits.js';
 import { renderTable } from './table.js';
 import { timeoutAccuracy } from './timeouts.js';
@@ -77,7 +78,7 @@ function intEnv(name: string, fallback: number): number {
 /** "50x10" → 50 people with 10 questions each; "0" → none. */
 function floodEnv(
   raw: string,
-): { people: number; cards: number; updates: boolean; places: FloodBotPlace[] } | undefined {
+): { people: number; cards: number; updates: FloodUpdates; places: FloodBotPlace[] } | undefined {
   if (raw === '0') return undefined;
   const [people, cards] = raw.split('x').map(Number);
   if (!Number.isInteger(people) || !Number.isInteger(cards) || !people || !cards)
@@ -86,7 +87,14 @@ function floodEnv(
   const known = places.filter((p): p is FloodBotPlace => p === 'process' || p === 'inline');
   if (known.length === 0 || known.length !== places.length)
     throw new Error(`BENCH_FLOOD_BOT must list process and/or inline, got "${places.join(',')}"`);
-  return { people, cards, updates: intEnv('BENCH_FLOOD_UPDATES', 0) > 0, places: known };
+  return { people, cards, updates: floodUpdatesEnv(process.env.BENCH_FLOOD_UPDATES ?? '0'), places: known };
+}
+
+/** BENCH_FLOOD_UPDATES: "1" every card's update, "clicks" the Decline clicks' acks only, "0" neither. */
+function floodUpdatesEnv(raw: string): FloodUpdates {
+  if (raw === 'clicks') return 'clicks';
+  if (raw === '0' || raw === '1') return raw === '1' ? 'all' : 'none';
+  throw new Error(`BENCH_FLOOD_UPDATES must be 0, 1 or clicks, got "${raw}"`);
 }
 
 /** "submit,command" → both open-loop phases; "submit" → the view_submission phase only. */

@@ -2,7 +2,8 @@
 // same moment (real Bolt over signed HTTP, the fixture MCP server over Streamable HTTP in its own process, the store on real Redis, the outbox)
 // against the stand-in enforcing Slack's documented limits (blocks/slack-rate-limits.ts). Measured: each
 // command's HTTP ack, the time to each of the 500 cards, then, with every card declined at once, the time to
-// each card's update (chat.update, Tier 3 per workspace; only with BENCH_FLOOD_UPDATES=1, since it needs ≈ 10 min).
+// each card's update (chat.update, Tier 3 per workspace; only with BENCH_FLOOD_UPDATES=1, since it needs ≈ 10 min;
+// BENCH_FLOOD_UPDATES=clicks times the clicks' acks alone).
 // The cards' rows are reported as soon as the cards phase ends. Floors are what those limits allow: a DM takes a burst
 // of posts then one per interval, so its 10th card can go (10 − burst) intervals after the first; the
 // workspace's updates take a burst then one per Tier 3 interval. The commands' acks have their own floor, taken
@@ -12,6 +13,7 @@
 // event loop, so the acks measure the three together) or in its own process ('process', as bench/open-loop-bot.ts
 // runs it: Slack is another machine); BENCH_FLOOD_BOT picks either or both, one after the other.
 import { DECLINE_ACTION } from '../blocks/ids.js';
+import { REFUSAL_TEXT } from '../blocks/i18n-refusals.js';
 import { POST_PER_CHANNEL, methodLimit } from '../blocks/slack-rate-limits.js';
 import { settleWithin } from '../src/settle.js';
 import { StandinError, type RecordedCall } from '../src/standin/index.js';
@@ -36,11 +38,14 @@ const QUESTION_TIMEOUT_MS = 60 * 60_000;
 /** Where the bot runs: in the bench's process, or in its own (see the top of this file). */
 export type FloodBotPlace = 'inline' | 'process';
 
+/** After the cards: nothing, every card declined at once with the clicks' acks timed, or also its update. */
+export type FloodUpdates = 'none' | 'clicks' | 'all';
+
 export interface FloodOptions {
   people: number;
   cards: number;
-  /** Also decline every card and time the 500 updates (≥ 588 s of Tier 3 pacing at 50 × 10). */
-  updates: boolean;
+  /** 'all' times the 500 updates too (≥ 588 s of Tier 3 pacing at 50 × 10). */
+  updates: FloodUpdates;
   /** Called with the commands' and cards' rows as soon as the cards phase ends, before any update. */
   report: (rows: Row[]) => void;
   /** Each place the flood runs the bot in, one run after the other. */
@@ -144,21 +149,50 @@ function cardsIn(bot: FloodBot, users: string[]): { channel: string; ts: string;
   });
 }
 
-/** Declines every card at once; resolves with the clicks' acks (ms) and each card's update call. */
-async function declineAll(bot: FloodBot, users: string[]): Promise<{ acks: Timed; updates: Collected }> {
+/** Declines every card at once; resolves with the clicks' acks (ms) and the cards clicked. */
+async function declineAll(bot: FloodBot, users: string[]): Promise<{ acks: Timed; cards: Set<string> }> {
   const targets = cardsIn(bot, users);
   const acks = await timedAll(
     targets.map((t) => () => bot.driver.clickButton({ ...t, actionId: DECLINE_ACTION })),
   );
-  const keys = new Set(targets.map((t) => `${t.channel} ${t.ts}`));
-  const updates = await collect(
+  return { acks, cards: new Set(targets.map((t) => `${t.channel} ${t.ts}`)) };
+}
+
+/** Each person's flood result (its tool call ends once all its questions have), as they come. */
+function toolResults(bot: FloodBot, users: string[]): Promise<Collected> {
+  const channels = new Set(users.map((u) => bot.standin.dmChannelOf(u)));
+  return collect(
+    bot,
+    'chat.postMessage',
+    users.length,
+    (c) =>
+      c.ok &&
+      channels.has(String(c.args.channel)) &&
+      String(c.args.text).includes('flood on fixture finished'),
+  );
+}
+
+/** `U0FLOOD3 (last: <text>)` for each person whose result is not among `seen`. */
+function resultsShort(bot: FloodBot, users: string[], seen: RecordedCall[]): string {
+  const posted = new Set(seen.map((c) => String(c.args.channel)));
+  return users
+    .filter((u) => !posted.has(bot.standin.dmChannelOf(u)))
+    .map((u) => {
+      const calls = bot.standin.calls.filter((c) => c.args.channel === bot.standin.dmChannelOf(u));
+      const last = calls.at(-1);
+      return `${u} (last: ${last?.method} ${last?.ok ? 'ok' : String(last?.error)} ${String(last?.args.text).slice(0, 80)})`;
+    })
+    .join(', ');
+}
+
+/** Each of `cards`' update call (chat.update), as they come. */
+const cardUpdates = (bot: FloodBot, cards: Set<string>): Promise<Collected> =>
+  collect(
     bot,
     'chat.update',
-    targets.length,
-    (c) => c.ok && keys.has(`${String(c.args.channel)} ${String(c.args.ts)}`),
+    cards.size,
+    (c) => c.ok && cards.has(`${String(c.args.channel)} ${String(c.args.ts)}`),
   );
-  return { acks, updates };
-}
 
 const refusals = (bot: FloodBot, method: string): number =>
   bot.standin.calls.filter((c) => c.method === method && c.error === 'ratelimited').length;
@@ -231,11 +265,22 @@ async function floodOnce(
       const dms = new Map(people(opts.people).map((u) => [u, bot.standin.dmChannelOf(u)]));
       printTimeline(await floodTimeline(url, prefix, started, dms, bot.standin.calls));
     }
-    if (!opts.updates) return cardRows;
-    const clicked = Date.now();
-    const { acks: clickAcks, updates } = await declineAll(bot, people(opts.people));
+    if (opts.updates === 'none') return cardRows;
+    const [clicked, cpuAtClicks] = [Date.now(), bot.cpuMs?.()];
+    const users = people(opts.people);
+    const results = toolResults(bot, users);
+    const { acks: clickAcks, cards: declined } = await declineAll(bot, users);
+    const ended = await results;
+    if (ended.missing > 0) console.error(`… results missing: ${resultsShort(bot, users, ended.calls)}`);
+    const cpuPerClick = cpuSince(bot, cpuAtClicks, declined.size);
+    const clickRows = [
+      clickRow(bot, opts, clickAcks, { cpuPerClickMs: cpuPerClick, notes: clickNotes(bot, clicked) }),
+      resultRow(bot, opts, { times: ended.calls.map((c) => c.at - clicked), missing: ended.missing }),
+    ];
+    if (opts.updates === 'clicks') return [...cardRows, ...clickRows];
+    const updates = await cardUpdates(bot, declined);
     const times = updates.calls.map((c) => c.at - clicked);
-    return [...cardRows, ...updateRows(bot, opts, clickAcks, { times, missing: updates.missing })];
+    return [...cardRows, ...clickRows, updateRow(bot, opts, { times, missing: updates.missing })];
   } finally {
     await bot.stop();
   }
@@ -297,30 +342,68 @@ function cardsRows(bot: FloodBot, opts: FloodOptions, floor: Timed, acks: Timed,
   ];
 }
 
-/** The Decline clicks' acks and the cards' updates, against chat.update's Tier 3 floor. */
-function updateRows(bot: FloodBot, opts: FloodOptions, clickAcks: Timed, updates: Phase): Row[] {
+/** Each person's result after the clicks: every act recorded and relayed, the tool call ended. */
+function resultRow(bot: FloodBot, opts: FloodOptions, results: Phase): Row {
+  return row(
+    'slack flood',
+    `${opts.people} people's results: first click → each tool result posted (${whereIs(bot)})`,
+    summarize(results.times),
+    { unit: 'ms', note: `${results.missing} never posted` },
+  );
+}
+
+/** The bot's CPU (ms) since `before`, per one of `count` ('process' only), to the µs. */
+function cpuSince(bot: FloodBot, before: number | undefined, count: number): number | undefined {
+  const now = bot.cpuMs?.();
+  return before === undefined || now === undefined ? undefined : (now - before) / count;
+}
+
+/**
+ * The notes clicks got through their response_url since `since` (epoch ms), by kind: a click the bot could not
+ * record in time (Answering's REPLY_WITHIN_MS) is told so, and its question stays open.
+ */
+function clickNotes(bot: FloodBot, since: number): string {
+  const t = REFUSAL_TEXT.en;
+  const notes = bot.standin.calls.filter((c) => c.method === 'response_url' && c.at >= since);
+  const count = (text: string) => notes.filter((c) => c.args.text === text).length;
+  const [notRecorded, maybe] = [count(t.notRecorded), count(t.maybeNotRecorded)];
+  return `${notRecorded} told "not recorded", ${maybe} "may not have been recorded", ${notes.length - notRecorded - maybe} other notes`;
+}
+
+/** The Decline clicks' acks, the notes they got, the bot's CPU per click until the last result ('process' only). */
+function clickRow(
+  bot: FloodBot,
+  opts: FloodOptions,
+  clickAcks: Timed,
+  { cpuPerClickMs, notes }: { cpuPerClickMs: number | undefined; notes: string },
+): Row {
+  const total = opts.people * opts.cards;
+  const cpu =
+    cpuPerClickMs === undefined ? '' : `; the bot's CPU ${(cpuPerClickMs * 1000).toFixed(0)} µs per click`;
+  return row(
+    'slack flood',
+    `${total} Decline clicks at once → HTTP ack (${whereIs(bot)})`,
+    summarize(clickAcks.ms),
+    {
+      unit: 'ms',
+      note: `${clickAcks.failed} not answered 200; ${notes}${cpu}`,
+    },
+  );
+}
+
+/** The cards' updates after the clicks, against chat.update's Tier 3 floor. */
+function updateRow(bot: FloodBot, opts: FloodOptions, updates: Phase): Row {
   const total = opts.people * opts.cards;
   const update = methodLimit('chat.update');
   if (!update) throw new Error('chat.update has no declared limit');
   const updateFloor = pacedFloorMs(total, update);
-  return [
-    row(
-      'slack flood',
-      `${total} Decline clicks at once → HTTP ack (${whereIs(bot)})`,
-      summarize(clickAcks.ms),
-      {
-        unit: 'ms',
-        note: `${clickAcks.failed} not answered 200`,
-      },
-    ),
-    row(
-      'slack flood',
-      `${total} declined cards: first click → each card updated (${whereIs(bot)})`,
-      summarize(updates.times),
-      {
-        unit: 'ms',
-        note: `${lastVsFloor('update', last(updates.times), updateFloor, refusals(bot, 'chat.update'))}; ${updates.missing} never updated`,
-      },
-    ),
-  ];
+  return row(
+    'slack flood',
+    `${total} declined cards: first click → each card updated (${whereIs(bot)})`,
+    summarize(updates.times),
+    {
+      unit: 'ms',
+      note: `${lastVsFloor('update', last(updates.times), updateFloor, refusals(bot, 'chat.update'))}; ${updates.missing} never updated`,
+    },
+  );
 }
