@@ -5,7 +5,7 @@ import { systemClock, type Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { ProgressUpdate } from '../mcp/index.js';
 import type { Origin } from '../relay/types.js';
-import type { SlackClients } from './workspaces.js';
+import type { Messages } from './messages.js';
 
 /** Where one run shows its progress and result: the person's DM, or the thread its conversation holds. */
 export interface RunPlace {
@@ -19,7 +19,8 @@ export interface RunPlace {
 }
 
 export interface ProgressOptions {
-  clients: SlackClients;
+  /** Through the outbox: the message is paced in its channel with the run's other messages. */
+  messages: Messages;
   logger: Logger;
   /** Least time between two updates of the "working…" message, in ms; default 3000 (chat.update is Tier 3). */
   progressIntervalMs?: number;
@@ -83,15 +84,13 @@ export class ProgressMessage {
   }
 
   private async send(message: SlackMessage): Promise<void> {
-    const client = await this.opts.clients.for(this.place.origin.teamId);
-    const content = { channel: this.place.channel, text: message.text, blocks: message.blocks };
+    const { channel, threadTs, origin } = this.place;
+    const place = { channel, teamId: origin.teamId };
     if (this.ts !== undefined) {
-      await client.chat.update({ ...content, ts: this.ts });
+      await this.opts.messages.update({ ...place, ts: this.ts }, message);
       return;
     }
-    const thread = this.place.threadTs ? { thread_ts: this.place.threadTs } : {};
-    const posted = await client.chat.postMessage({ ...content, ...thread });
-    this.ts = posted.ts;
+    this.ts = await this.opts.messages.post(threadTs === undefined ? place : { ...place, threadTs }, message);
   }
 
   private names(): { server: string; tool: string; locale: Locale } {

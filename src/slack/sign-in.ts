@@ -4,10 +4,11 @@
 import { signInDone, signInPrompt } from '../../blocks/index.js';
 import type { Person, SignInNeeded, SignInPrompter } from '../mcp/index.js';
 import type { Locales } from './locales.js';
-import type { SlackClients } from './workspaces.js';
+import type { Messages } from './messages.js';
 
 export interface SlackSignInDeps {
-  clients: SlackClients;
+  /** Through the outbox, paced with the DM's other messages. */
+  messages: Messages;
   locales: Pick<Locales, 'of'>;
   dmOf(userId: string, teamId: string | undefined): Promise<string>;
 }
@@ -30,24 +31,22 @@ export class SlackSignIn implements SignInPrompter {
       this.deps.dmOf(person.userId, person.teamId),
     ]);
     const message = signInPrompt({ ...need, authorizationUrl: need.authorizationUrl.href }, locale);
-    const client = await this.deps.clients.for(person.teamId);
-    const posted = await client.chat.postMessage({ channel, ...message });
-    if (posted.ts !== undefined) this.prompts.set(keyOf(need.server, person), { channel, ts: posted.ts });
+    const ts = await this.deps.messages.post({ channel, teamId: person.teamId }, message);
+    this.prompts.set(keyOf(need.server, person), { channel, ts });
   }
 
   /** Tells the person the sign-in to `server` completed: their Connect message loses its button. */
   async connected(server: string, person: Person): Promise<void> {
     const locale = await this.deps.locales.of(person.userId, person.teamId);
     const message = signInDone(server, locale);
-    const client = await this.deps.clients.for(person.teamId);
     const key = keyOf(server, person);
     const prompt = this.prompts.get(key);
     this.prompts.delete(key);
     if (prompt !== undefined) {
-      await client.chat.update({ channel: prompt.channel, ts: prompt.ts, ...message });
+      await this.deps.messages.update({ ...prompt, teamId: person.teamId }, message);
       return;
     }
     const channel = await this.deps.dmOf(person.userId, person.teamId);
-    await client.chat.postMessage({ channel, ...message });
+    await this.deps.messages.post({ channel, teamId: person.teamId }, message);
   }
 }

@@ -23,6 +23,7 @@ import { checkFormSchema, checkUrl, refuseSecretFields } from './checks.js';
 import type { Mount, Readiness } from './http-server.js';
 import { HomeTab } from './home.js';
 import { OpenModals } from './open-modals.js';
+import { outboxMessages } from './messages.js';
 import type { Outbox } from './outbox/index.js';
 import type { SlackState } from './state/index.js';
 import type { SlackSurface } from './surface.js';
@@ -117,7 +118,11 @@ export function createSlack(options: SlackOptions): Slack {
   const completions = new UrlCompletions();
   const { connections } = options;
   late.signIn = connections
-    ? new SlackSignIn({ clients: app.clients, locales: surface.locales, dmOf: surface.dmOf.bind(surface) })
+    ? new SlackSignIn({
+        messages: outboxMessages(options.outbox),
+        locales: surface.locales,
+        dmOf: surface.dmOf.bind(surface),
+      })
     : undefined;
   const signIn = connections && late.signIn ? { connections, prompter: late.signIn } : undefined;
   return {
@@ -171,6 +176,7 @@ function toolResults(
 ): ToolResults {
   return new ToolResults({
     clients,
+    messages: outboxMessages(options.outbox),
     locales: surface.locales,
     dmOf: (userId, teamId) => surface.dmOf(userId, teamId),
     // A call starts an MCP session or takes one of its turns: CPU that waits while Slack's requests wait for acks.

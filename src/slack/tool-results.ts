@@ -19,11 +19,14 @@ import {
 import type { ResumedRound, ToolCall, ToolResult, UrlRequired } from '../mcp/index.js';
 import type { Origin } from '../relay/types.js';
 import type { Locales } from './locales.js';
-import { slackErrorCode } from './outbox/index.js';
+import type { SlackClients } from './workspaces.js';
+import { MessageError } from './messages.js';
 import { ProgressMessage, type ProgressOptions, type RunPlace } from './progress-message.js';
 import type { UrlCompletions } from './url-completions.js';
 
 export interface ToolResultsOptions extends ProgressOptions {
+  /** For a long result's snippet file (files.getUploadURLExternal, then files.completeUploadExternal). */
+  clients: SlackClients;
   locales: Locales;
   /** The person's DM channel with the bot (conversations.open, cached by the surface). */
   dmOf: (userId: string, teamId?: string) => Promise<string>;
@@ -143,17 +146,10 @@ export class ToolResults {
   ): Promise<string | { error: string }> {
     const message = runThreadMessage({ userId: place.origin.userId, ...place });
     try {
-      const client = await this.opts.clients.for(place.origin.teamId);
-      const posted = await client.chat.postMessage({
-        channel,
-        text: message.text,
-        blocks: message.blocks,
-      });
-      if (posted.ts) return posted.ts;
-      return { error: 'no_ts' };
+      return await this.opts.messages.post({ channel, teamId: place.origin.teamId }, message);
     } catch (error) {
-      const code = slackErrorCode(error);
-      if (code === undefined) throw error;
+      if (!(error instanceof MessageError)) throw error;
+      const code = error.slackError;
       this.opts.logger.warn({ server: place.server, channel, slackError: code }, 'cannot start a run thread');
       return { error: code };
     }
@@ -197,27 +193,49 @@ export class ToolResults {
     const common = { server: place.server, tool: place.tool, locale: place.locale };
     const links = required.map(({ url, message }) => ({ url, message }));
     const retriesItself = place.origin.callId !== undefined;
-    const ts = await this.post(place, urlRequiredMessage({ ...common, links, args, retriesItself }));
-    const ids = required.map((link) => link.elicitationId);
+    // Watched from before the post: the server may say a link is done while the post waits its slot in the DM.
+    const posted = this.post(place, urlRequiredMessage({ ...common, links, args, retriesItself }));
     const call = { server: place.server, tool: place.tool, args, origin: place.origin };
-    const final = new Promise<ToolResult>((resolve, reject) => {
+    const ids = required.map((link) => link.elicitationId);
+    const final = this.retryOnceAllDone(place, call, ids, posted, result);
+    // A person's run does not wait for it; the failure is logged in retryOnceAllDone.
+    final.catch(() => undefined);
+    await posted;
+    return { final };
+  }
+
+  /**
+   * Resolves with the retry's result once every link of `ids` is done (the links message `posted` then loses
+   * its buttons), or with `result` when the watch lapses, a click claimed the retry, or the message never
+   * got posted (the run failed then: there is nothing to retry from).
+   */
+  private retryOnceAllDone(
+    place: RunPlace,
+    call: ToolRun,
+    ids: string[],
+    posted: Promise<string>,
+    result: ToolResult,
+  ): Promise<ToolResult> {
+    return new Promise<ToolResult>((resolve, reject) => {
       const retry = (): void => {
-        this.retryOnceDone(place, call, ts).then(
-          (retried) => resolve(retried ?? result),
-          (error: unknown) => {
-            this.opts.logger.warn(
-              { err: error, server: place.server, tool: place.tool },
-              'automatic retry failed',
-            );
-            reject(error instanceof Error ? error : new Error(String(error)));
-          },
-        );
+        posted
+          .then(
+            (ts) => this.retryOnceDone(place, call, ts),
+            () => undefined,
+          )
+          .then(
+            (retried) => resolve(retried ?? result),
+            (error: unknown) => {
+              this.opts.logger.warn(
+                { err: error, server: place.server, tool: place.tool },
+                'automatic retry failed',
+              );
+              reject(error instanceof Error ? error : new Error(String(error)));
+            },
+          );
       };
       this.opts.completions.watch(place.server, ids, retry, () => resolve(result));
     });
-    // A person's run does not wait for it; the failure is logged above.
-    final.catch(() => undefined);
-    return { final };
   }
 
   /**
@@ -226,30 +244,16 @@ export class ToolResults {
    */
   private async retryOnceDone(place: RunPlace, call: ToolRun, ts: string): Promise<ToolResult | undefined> {
     if (!(await this.opts.claimRetry(place.channel, ts))) return undefined;
-    const client = await this.opts.clients.for(place.origin.teamId);
     const message = retryingMessage({ ...call, locale: place.locale, linksDone: true });
-    await client.chat.update({
-      channel: place.channel,
-      ts,
-      text: message.text,
-      blocks: message.blocks,
-    });
+    await this.opts.messages.update({ channel: place.channel, ts, teamId: place.origin.teamId }, message);
     return this.run(call);
   }
 
   /** Posts in the run's DM or thread; resolves with the message's ts. */
-  private async post(place: RunPlace, message: SlackMessage): Promise<string> {
-    const client = await this.opts.clients.for(place.origin.teamId);
-    // Server-chosen links must never be previewed (fetched) on its behalf.
-    const posted = await client.chat.postMessage({
-      channel: place.channel,
-      ...(place.threadTs ? { thread_ts: place.threadTs } : {}),
-      text: message.text,
-      blocks: message.blocks,
-      unfurl_links: false,
-      unfurl_media: false,
-    });
-    return posted.ts ?? '';
+  private post(place: RunPlace, message: SlackMessage): Promise<string> {
+    const { channel, threadTs, origin } = place;
+    const to = { channel, teamId: origin.teamId };
+    return this.opts.messages.post(threadTs === undefined ? to : { ...to, threadTs }, message);
   }
 
   /** The long output as a text snippet in the run's DM or thread (filesUploadV2: get URL, upload, complete). */

@@ -5,7 +5,6 @@
 // even when a refused try's job had reached Redis; a post Slack refused is not queued again.
 import { webApi } from '@slack/bolt';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Clock } from '../../src/clock.js';
 import { StoreError } from '../../src/redis/index.js';
 import type { Question } from '../../src/relay/types.js';
 import { Audience } from '../../src/slack/audience.js';
@@ -16,6 +15,7 @@ import { singleWorkspace } from '../../src/slack/workspaces.js';
 import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { question } from '../support/question.js';
+import { recordingClock } from '../support/recording-clock.js';
 import { quiet, standinClient } from './standin-client.js';
 
 const TOKEN = 'xoxb-card-update-outage';
@@ -36,20 +36,6 @@ afterAll(async () => {
   await outbox.close();
   await standin.close();
 });
-
-/** A clock whose waits are recorded and end at once. */
-function recordingClock(): Pick<Clock, 'now' | 'schedule'> & { waits: number[] } {
-  const waits: number[] = [];
-  return {
-    waits,
-    now: () => Date.now(),
-    schedule: (fn, ms) => {
-      waits.push(ms);
-      fn();
-      return () => undefined;
-    },
-  };
-}
 
 describe('a card update while Redis is unavailable', () => {
   it('is queued again until Redis takes it, and the observers are told once', async () => {

@@ -1,12 +1,11 @@
 // The "working…" message of a tool call against the Slack stand-in, with a clock the test moves: posted at
-// the first progress update, then updated at most once per interval with the latest update, then marked done.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webApi } from '@slack/bolt';
+// the first progress update, then updated at most once per interval with the latest update, then marked done;
+// through the outbox, as the bot sends it.
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import type { Clock } from '../../src/clock.js';
 import { ProgressMessage } from '../../src/slack/progress-message.js';
-import { singleWorkspace } from '../../src/slack/workspaces.js';
-import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
+import { standinWithMessages } from './standin-client.js';
 
 const TOKEN = 'xoxb-progress-test';
 
@@ -33,44 +32,36 @@ class ManualClock implements Pick<Clock, 'now' | 'schedule'> {
 }
 
 describe('the working… message', () => {
-  let standin: SlackStandin;
-  beforeAll(async () => {
-    standin = await startSlackStandin({ botToken: TOKEN });
-  });
-  afterAll(async () => {
-    await standin.close();
-  });
-
+  const slack = standinWithMessages({ botToken: TOKEN });
   function progressFor(userId: string, clock: ManualClock): ProgressMessage {
-    const client = new webApi.WebClient(TOKEN, { slackApiUrl: standin.apiUrl, retryConfig: { retries: 0 } });
     const place = {
       origin: { userId },
       server: 'fixture',
       tool: 'build',
-      channel: standin.dmChannelOf(userId),
+      channel: slack.standin.dmChannelOf(userId),
       locale: 'en' as const,
     };
-    const opts = { clients: singleWorkspace(client), logger: createLogger('silent'), clock };
+    const opts = { messages: slack.messages, logger: createLogger('silent'), clock };
     return new ProgressMessage(place, { ...opts, progressIntervalMs: 3000 });
   }
   const callsTo = (channel: string, method: string) =>
-    standin.calls.filter((c) => c.method === method && c.args.channel === channel);
+    slack.standin.calls.filter((c) => c.method === method && c.args.channel === channel);
 
   it('posts at once, then shows only the latest update once per interval, then says done', async () => {
     const clock = new ManualClock();
     const progress = progressFor('U1', clock);
-    const dm = standin.dmChannelOf('U1');
+    const dm = slack.standin.dmChannelOf('U1');
     progress.update({ progress: 1, total: 4, message: 'fetch' });
     expect([...clock.pending.values()].map((t) => t.ms)).toEqual([0]);
     clock.fire();
-    const posted = await standin.waitForCall('chat.postMessage', (c) => c.args.channel === dm);
+    const posted = await slack.standin.waitForCall('chat.postMessage', (c) => c.args.channel === dm);
     expect(JSON.stringify(posted.args.blocks)).toContain('25% · fetch');
 
     progress.update({ progress: 2, total: 4, message: 'compile' });
     progress.update({ progress: 3, total: 4, message: 'test' });
     expect([...clock.pending.values()].map((t) => t.ms)).toEqual([3000]);
     clock.fire(3000);
-    const updated = await standin.waitForCall('chat.update', (c) => c.args.channel === dm);
+    const updated = await slack.standin.waitForCall('chat.update', (c) => c.args.channel === dm);
     expect(JSON.stringify(updated.args.blocks)).toContain('75% · test');
 
     progress.update({ progress: 4, total: 4, message: 'package' });
@@ -88,6 +79,6 @@ describe('the working… message', () => {
     progress.update({ progress: 1 });
     await progress.end(true);
     expect(clock.pending.size).toBe(0);
-    expect(callsTo(standin.dmChannelOf('U2'), 'chat.postMessage')).toHaveLength(0);
+    expect(callsTo(slack.standin.dmChannelOf('U2'), 'chat.postMessage')).toHaveLength(0);
   });
 });

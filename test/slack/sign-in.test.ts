@@ -2,7 +2,7 @@
 // connected, and the replies of `/mcp connect|disconnect`. The Connections here is this test's own (begin
 // returns a sign-in for 'tracker', disconnect forgets it), standing for the MCP side's: what is proven is the
 // Slack side of the port.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { webApi } from '@slack/bolt';
 import { CONNECT_ACTION } from '../../blocks/index.js';
 import {
@@ -12,11 +12,12 @@ import {
   type Person,
   type SignInNeeded,
 } from '../../src/mcp/index.js';
-import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
+import type { SlackStandin } from '../../src/standin/index.js';
 import { connectReply } from '../../src/slack/listeners/commands/connect.js';
 import { Locales } from '../../src/slack/locales.js';
 import { SlackSignIn } from '../../src/slack/sign-in.js';
 import { singleWorkspace } from '../../src/slack/workspaces.js';
+import { standinWithMessages } from './standin-client.js';
 
 const TOKEN = 'xoxb-sign-in-test';
 const ALICE: Person = { teamId: 'T0STANDIN', userId: 'U0ALICE' };
@@ -44,16 +45,16 @@ let standin: SlackStandin;
 let signIn: SlackSignIn;
 let dm: string;
 
+const slack = standinWithMessages({ botToken: TOKEN, users: { [ALICE.userId]: { name: 'alice' } } });
+
 beforeAll(async () => {
-  standin = await startSlackStandin({ botToken: TOKEN, users: { [ALICE.userId]: { name: 'alice' } } });
+  standin = slack.standin;
   const client = new webApi.WebClient(TOKEN, { slackApiUrl: standin.apiUrl });
   const clients = singleWorkspace(client);
   const opened = await client.conversations.open({ users: ALICE.userId });
   dm = opened.channel?.id ?? '';
-  signIn = new SlackSignIn({ clients, locales: new Locales(clients), dmOf: () => Promise.resolve(dm) });
-});
-afterAll(async () => {
-  await standin.close();
+  const deps = { messages: slack.messages, locales: new Locales(clients), dmOf: () => Promise.resolve(dm) };
+  signIn = new SlackSignIn(deps);
 });
 
 type Block = { type: string; elements?: { action_id?: string; url?: string }[] };

@@ -2,7 +2,12 @@
 // and 429s rejected, so each refusal reaches the outbox; it logs nothing, since WebClient logs each refused call at
 // error level and these refusals are what the tests provoke. `quiet` is the outbox's own logger, also silent.
 import { webApi } from '@slack/bolt';
-import type { SlackStandin } from '../../src/standin/index.js';
+import { afterAll, beforeAll } from 'vitest';
+import { outboxMessages, type Messages } from '../../src/slack/messages.js';
+import { Outbox, classifySlackError, slackHandler } from '../../src/slack/outbox/index.js';
+import { singleWorkspace } from '../../src/slack/workspaces.js';
+import { startSlackStandin, type SlackStandin, type StandinOptions } from '../../src/standin/index.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
 
 export const quiet = { warn: () => undefined, info: () => undefined };
 
@@ -22,4 +27,44 @@ export function standinClient(standin: SlackStandin, botToken: string): webApi.W
     rejectRateLimitedCalls: true,
     logger: silent,
   });
+}
+
+/**
+ * A stand-in started before a describe block's tests and the bot's Messages (src/slack/messages.ts) on it,
+ * through a real outbox on the test Redis with its worker running; both closed after the tests.
+ */
+export function standinWithMessages(options: StandinOptions & { botToken: string }): {
+  readonly standin: SlackStandin;
+  readonly outbox: Outbox;
+  readonly messages: Messages;
+} {
+  let started: { standin: SlackStandin; outbox: Outbox } | undefined;
+  beforeAll(async () => {
+    const standin = await startSlackStandin(options);
+    const outbox = await Outbox.open({ url: redisUrl(), prefix: uniquePrefix(), logger: quiet });
+    await outbox.start(
+      slackHandler(singleWorkspace(standinClient(standin, options.botToken))),
+      classifySlackError,
+    );
+    started = { standin, outbox };
+  });
+  afterAll(async () => {
+    await started?.outbox.close();
+    await started?.standin.close();
+  });
+  const get = () => {
+    if (!started) throw new Error('the stand-in starts in beforeAll');
+    return started;
+  };
+  return {
+    get standin() {
+      return get().standin;
+    },
+    get outbox() {
+      return get().outbox;
+    },
+    get messages() {
+      return outboxMessages(get().outbox);
+    },
+  };
 }

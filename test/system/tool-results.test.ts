@@ -71,6 +71,22 @@ describe('tool results in Slack', () => {
     expect(JSON.stringify(message.args.blocks)).not.toContain('<!channel>');
   });
 
+  it('posts a result Slack rate-limits once its Retry-After has passed', async () => {
+    // The DM is known before: the run's first post is its result.
+    await run('U11', 'lines', { count: 1 });
+    await h.posted('U11', 'lines on fixture finished');
+    h.standin.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 1 });
+    await run('U11', 'lines', { count: 2 });
+    const result = await h.posted('U11', 'lines on fixture finished');
+    expect(resultText(result.args.blocks)).toBe('line 1\nline 2');
+    const dm = h.standin.dmChannelOf('U11');
+    const refused = h.standin.calls.filter(
+      (c) => c.method === 'chat.postMessage' && c.args.channel === dm && c.error === 'ratelimited',
+    );
+    expect(refused).toHaveLength(1);
+    expect(result.at - (refused[0]?.at ?? 0)).toBeGreaterThanOrEqual(1_000);
+  });
+
   it('shows the links a -32042 answer asks for, and reruns the call on Retry', async () => {
     await run('U6', 'require_url_once', { url: 'https://auth.example.com/sign-in' });
     const links = await h.posted('U6', 'needs you to open these links');

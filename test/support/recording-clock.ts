@@ -1,0 +1,16 @@
+// A clock whose waits end at once and are recorded (ms, in order): for code that waits between tries, so a test
+// proves how long it would have waited without spending the time.
+import type { Clock } from '../../src/clock.js';
+
+export function recordingClock(): Pick<Clock, 'now' | 'schedule'> & { waits: number[] } {
+  const waits: number[] = [];
+  return {
+    waits,
+    now: () => Date.now(),
+    schedule: (fn, ms) => {
+      waits.push(ms);
+      fn();
+      return () => undefined;
+    },
+  };
+}
