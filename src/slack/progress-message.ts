@@ -61,14 +61,18 @@ export class ProgressMessage {
     }, wait);
   }
 
-  /** Stops updating; a posted message says the call is done (the result follows it). */
+  /**
+   * Stops updating; a posted message says the call is done (the result follows it). Never rejects: a message
+   * that cannot be marked done (deleted, Slack refusing) is logged, and the result still goes out.
+   */
   async end(failed: boolean): Promise<void> {
     this.ended = true;
     this.cancelTimer?.();
     this.cancelTimer = undefined;
     await this.work;
     if (this.ts === undefined) return;
-    await this.send(progressMessage({ ...this.names(), done: failed ? 'failed' : 'finished' }));
+    this.enqueue(() => this.send(progressMessage({ ...this.names(), done: failed ? 'failed' : 'finished' })));
+    await this.work;
   }
 
   private enqueue(step: () => Promise<void>): void {

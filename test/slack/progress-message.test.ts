@@ -1,6 +1,7 @@
 // The "working…" message of a tool call against the Slack stand-in, with a clock the test moves: posted at
 // the first progress update, then updated at most once per interval with the latest update, then marked done;
 // through the outbox, as the bot sends it.
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import type { Clock } from '../../src/clock.js';
@@ -33,7 +34,7 @@ class ManualClock implements Pick<Clock, 'now' | 'schedule'> {
 
 describe('the working… message', () => {
   const slack = standinWithMessages({ botToken: TOKEN });
-  function progressFor(userId: string, clock: ManualClock): ProgressMessage {
+  function progressFor(userId: string, clock: ManualClock, logger = createLogger('silent')): ProgressMessage {
     const place = {
       origin: { userId },
       server: 'fixture',
@@ -41,7 +42,7 @@ describe('the working… message', () => {
       channel: slack.standin.dmChannelOf(userId),
       locale: 'en' as const,
     };
-    const opts = { messages: slack.messages, logger: createLogger('silent'), clock };
+    const opts = { messages: slack.messages, logger, clock };
     return new ProgressMessage(place, { ...opts, progressIntervalMs: 3000 });
   }
   const callsTo = (channel: string, method: string) =>
@@ -80,5 +81,28 @@ describe('the working… message', () => {
     await progress.end(true);
     expect(clock.pending.size).toBe(0);
     expect(callsTo(slack.standin.dmChannelOf('U2'), 'chat.postMessage')).toHaveLength(0);
+  });
+
+  it('ends without failing the run when Slack refuses to mark the message done, and logs why', async () => {
+    const clock = new ManualClock();
+    const logged: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logged.push(chunk.toString());
+        done();
+      },
+    });
+    const progress = progressFor('U3', clock, createLogger('warn', sink));
+    progress.update({ progress: 1, total: 2 });
+    clock.fire();
+    await slack.standin.waitForCall(
+      'chat.postMessage',
+      (c) => c.args.channel === slack.standin.dmChannelOf('U3'),
+    );
+    // Someone deleted the "working…" message: its final update is refused.
+    slack.standin.failNext('chat.update', 'message_not_found');
+    await expect(progress.end(false)).resolves.toBeUndefined();
+    expect(logged.join('')).toContain('"msg":"progress message failed"');
+    expect(logged.join('')).toContain('message_not_found');
   });
 });
