@@ -1,21 +1,19 @@
 // The messages the bot posts and edits besides the cards: a run's result, its links, its thread, its
-// "working…" message, a sign-in prompt. They go through the outbox as the cards do, so Slack's pace per
-// channel, a 429's Retry-After and a transient failure are met the same way: the bot's WebClient hands rate
-// limits back instead of waiting them out (the outbox's setting), and a call made directly with it lost its
-// message on the first 429 (the flood bench: a result posted within a second of the DM's last card).
-import { randomUUID } from 'node:crypto';
+// "working…" message, a sign-in prompt. The bot's WebClient hands rate limits back instead of waiting them out
+// (the outbox's setting, slack-calls.ts), so a call made once with it lost its message on the first 429 (the
+// flood bench: a result posted within a second of its DM's last card). Each call here is made again after a
+// 429's Retry-After, and after a passing failure (5xx, network, Slack's own fault) with back-off, until
+// MESSAGE_RETRY_WITHIN_MS. Not through the outbox: its per-channel pacing would queue a result behind every card
+// slot its DM has reserved (a hostile server's 1,000 questions: ~17 min), while a run's message is one call.
 import type { SlackMessage } from '../../blocks/index.js';
 import { systemClock } from '../clock.js';
 import { RelayError } from '../relay/errors.js';
 import type { RelayClock } from '../relay/ports.js';
-import { againWhileUnavailable } from '../relay/while-unavailable.js';
-import type { Outbox, OutboxJob, OutboxResult } from './outbox/index.js';
+import { OUTBOX_MAX_ATTEMPTS, OUTBOX_RETRY_BASE_MS, classifySlackError } from './outbox/index.js';
+import type { SlackClients } from './workspaces.js';
 
-/**
- * How long a message is tried again while Redis (the outbox's queue) is unavailable, in ms: a run's result is
- * out of the MCP server already and must not be lost to a Redis blip or restart.
- */
-export const MESSAGE_REDIS_WAIT_MS = 60_000;
+/** How long a message call is tried again, in ms from its first try: 5 minutes, as the outbox's calls. */
+export const MESSAGE_RETRY_WITHIN_MS = 5 * 60_000;
 
 /** Where a message goes: a channel (a thread of it when `threadTs`), in the workspace `teamId`. */
 export interface MessagePlace {
@@ -24,14 +22,16 @@ export interface MessagePlace {
   teamId?: string;
 }
 
-/** A message call Slack refused, or that the outbox could not make in time; `slackError` is Slack's code. */
+/** A message call Slack refused, or still failed when its tries ran out; `slackError` is Slack's code. */
 export class MessageError extends RelayError<'slack_post_failed' | 'slack_update_failed'> {
   override name = 'MessageError';
   constructor(
     code: 'slack_post_failed' | 'slack_update_failed',
     readonly slackError: string,
+    options?: { cause?: unknown },
   ) {
-    super(code, `${code === 'slack_post_failed' ? 'chat.postMessage' : 'chat.update'} failed: ${slackError}`);
+    const method = code === 'slack_post_failed' ? 'chat.postMessage' : 'chat.update';
+    super(code, `${method} failed: ${slackError}`, options);
   }
 }
 
@@ -42,31 +42,39 @@ export interface Messages {
   update(place: MessagePlace & { ts: string }, message: SlackMessage): Promise<void>;
 }
 
-/**
- * Messages through `outbox` (its default deadline: 5 min from the call's slot), each call one outbox job (its
- * key) however often it is tried while Redis is unavailable. Rejects with MessageError.
- */
-export function outboxMessages(outbox: Pick<Outbox, 'send'>, clock: RelayClock = systemClock): Messages {
-  const workspace = (teamId: string | undefined) => (teamId === undefined ? {} : { teamId });
-  const send = (job: Omit<OutboxJob, 'key'>): Promise<OutboxResult> => {
-    const keyed = { ...job, key: `message-${randomUUID()}` };
-    const until = clock.now() + MESSAGE_REDIS_WAIT_MS;
-    return againWhileUnavailable(() => outbox.send(keyed), { clock, until });
-  };
+/** Messages made with the workspace's client, each tried again as the top of this file says. */
+export function retryingMessages(clients: SlackClients, clock: RelayClock = systemClock): Messages {
   return {
     async post({ channel, threadTs, teamId }, { text, blocks }) {
+      const client = await clients.for(teamId);
       const thread = threadTs === undefined ? {} : { thread_ts: threadTs };
-      const args = { text, blocks, ...thread, unfurl_links: false, unfurl_media: false };
-      const posted = await send({ method: 'chat.postMessage', channel, ...workspace(teamId), args });
-      if (!posted.ok) throw new MessageError('slack_post_failed', posted.error);
+      const args = { channel, text, blocks, ...thread, unfurl_links: false, unfurl_media: false };
+      const posted = await tried('slack_post_failed', clock, () => client.chat.postMessage(args));
       if (posted.ts === undefined)
         throw new RelayError('slack_bad_response', 'chat.postMessage returned no ts');
       return posted.ts;
     },
     async update({ channel, ts, teamId }, { text, blocks }) {
-      const args = { text, blocks, ts };
-      const updated = await send({ method: 'chat.update', channel, ...workspace(teamId), args });
-      if (!updated.ok) throw new MessageError('slack_update_failed', updated.error);
+      const client = await clients.for(teamId);
+      await tried('slack_update_failed', clock, () => client.chat.update({ channel, ts, text, blocks }));
     },
   };
+}
+
+/** `call`'s result, made again after a retryable failure while tries and time are left; else a MessageError. */
+async function tried<T>(code: MessageError['code'], clock: RelayClock, call: () => Promise<T>): Promise<T> {
+  const until = clock.now() + MESSAGE_RETRY_WITHIN_MS;
+  for (let failures = 0; ;) {
+    try {
+      return await call();
+    } catch (error) {
+      const sorted = classifySlackError(error);
+      // A 429 is Slack asking to wait, not a failure: only the others count against the tries.
+      if (sorted.retryAfterMs === undefined) failures += 1;
+      const waitMs = sorted.retryAfterMs ?? OUTBOX_RETRY_BASE_MS * 2 ** (failures - 1);
+      const last = !sorted.retry || failures >= OUTBOX_MAX_ATTEMPTS || clock.now() + waitMs > until;
+      if (last) throw new MessageError(code, sorted.error, { cause: error });
+      await new Promise<void>((resolve) => clock.schedule(resolve, waitMs));
+    }
+  }
 }

@@ -23,7 +23,7 @@ import { checkFormSchema, checkUrl, refuseSecretFields } from './checks.js';
 import type { Mount, Readiness } from './http-server.js';
 import { HomeTab } from './home.js';
 import { OpenModals } from './open-modals.js';
-import { outboxMessages } from './messages.js';
+import { retryingMessages } from './messages.js';
 import type { Outbox } from './outbox/index.js';
 import type { SlackState } from './state/index.js';
 import type { SlackSurface } from './surface.js';
@@ -119,7 +119,7 @@ export function createSlack(options: SlackOptions): Slack {
   const { connections } = options;
   late.signIn = connections
     ? new SlackSignIn({
-        messages: outboxMessages(options.outbox),
+        messages: retryingMessages(app.clients),
         locales: surface.locales,
         dmOf: surface.dmOf.bind(surface),
       })
@@ -176,7 +176,7 @@ function toolResults(
 ): ToolResults {
   return new ToolResults({
     clients,
-    messages: outboxMessages(options.outbox),
+    messages: retryingMessages(clients),
     locales: surface.locales,
     dmOf: (userId, teamId) => surface.dmOf(userId, teamId),
     // A call starts an MCP session or takes one of its turns: CPU that waits while Slack's requests wait for acks.

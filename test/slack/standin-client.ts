@@ -3,11 +3,9 @@
 // error level and these refusals are what the tests provoke. `quiet` is the outbox's own logger, also silent.
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll } from 'vitest';
-import { outboxMessages, type Messages } from '../../src/slack/messages.js';
-import { Outbox, classifySlackError, slackHandler } from '../../src/slack/outbox/index.js';
-import { singleWorkspace } from '../../src/slack/workspaces.js';
+import { retryingMessages, type Messages } from '../../src/slack/messages.js';
+import { singleWorkspace, type SlackClients } from '../../src/slack/workspaces.js';
 import { startSlackStandin, type SlackStandin, type StandinOptions } from '../../src/standin/index.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
 
 export const quiet = { warn: () => undefined, info: () => undefined };
 
@@ -30,26 +28,20 @@ export function standinClient(standin: SlackStandin, botToken: string): webApi.W
 }
 
 /**
- * A stand-in started before a describe block's tests and the bot's Messages (src/slack/messages.ts) on it,
- * through a real outbox on the test Redis with its worker running; both closed after the tests.
+ * A stand-in started before a describe block's tests and the bot's Messages (src/slack/messages.ts) on it, made
+ * with an outbox-style client (429s handed back); the stand-in closed after the tests.
  */
 export function standinWithMessages(options: StandinOptions & { botToken: string }): {
   readonly standin: SlackStandin;
-  readonly outbox: Outbox;
+  readonly clients: SlackClients;
   readonly messages: Messages;
 } {
-  let started: { standin: SlackStandin; outbox: Outbox } | undefined;
+  let started: { standin: SlackStandin; clients: SlackClients } | undefined;
   beforeAll(async () => {
     const standin = await startSlackStandin(options);
-    const outbox = await Outbox.open({ url: redisUrl(), prefix: uniquePrefix(), logger: quiet });
-    await outbox.start(
-      slackHandler(singleWorkspace(standinClient(standin, options.botToken))),
-      classifySlackError,
-    );
-    started = { standin, outbox };
+    started = { standin, clients: singleWorkspace(standinClient(standin, options.botToken)) };
   });
   afterAll(async () => {
-    await started?.outbox.close();
     await started?.standin.close();
   });
   const get = () => {
@@ -60,11 +52,11 @@ export function standinWithMessages(options: StandinOptions & { botToken: string
     get standin() {
       return get().standin;
     },
-    get outbox() {
-      return get().outbox;
+    get clients() {
+      return get().clients;
     },
     get messages() {
-      return outboxMessages(get().outbox);
+      return retryingMessages(get().clients);
     },
   };
 }
