@@ -19,7 +19,7 @@ export interface RunPlace {
 }
 
 export interface ProgressOptions {
-  /** Through the outbox: the message is paced in its channel with the run's other messages. */
+  /** Posts and updates it, each call made again after a 429's Retry-After or a passing failure. */
   messages: Messages;
   logger: Logger;
   /** Least time between two updates of the "working…" message, in ms; default 3000 (chat.update is Tier 3). */

@@ -7,7 +7,7 @@ import type { Locales } from './locales.js';
 import type { Messages } from './messages.js';
 
 export interface SlackSignInDeps {
-  /** Through the outbox, paced with the DM's other messages. */
+  /** Posts and updates the prompt, each call made again after a 429's Retry-After or a passing failure. */
   messages: Messages;
   locales: Pick<Locales, 'of'>;
   dmOf(userId: string, teamId: string | undefined): Promise<string>;

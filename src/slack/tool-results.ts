@@ -193,7 +193,7 @@ export class ToolResults {
     const common = { server: place.server, tool: place.tool, locale: place.locale };
     const links = required.map(({ url, message }) => ({ url, message }));
     const retriesItself = place.origin.callId !== undefined;
-    // Watched from before the post: the server may say a link is done while the post waits its slot in the DM.
+    // Watched from before the post: the server may say a link is done while the post waits out a 429.
     const posted = this.post(place, urlRequiredMessage({ ...common, links, args, retriesItself }));
     const call = { server: place.server, tool: place.tool, args, origin: place.origin };
     const ids = required.map((link) => link.elicitationId);
