@@ -1,6 +1,7 @@
 // Each person's UI language, from their Slack locale (users.info with include_locale), cached per user.
 import { systemClock, type Clock } from '../clock.js';
 import { localeOf, type Locale } from '../../blocks/index.js';
+import { retried } from './retried.js';
 import { SharedLookup } from './shared-lookup.js';
 import type { SlackClients } from './workspaces.js';
 
@@ -17,8 +18,8 @@ export class Locales {
 
   constructor(
     private readonly clients: SlackClients,
-    /** When a cached locale lapses. Default the system clock. */
-    private readonly clock: Pick<Clock, 'now'> = systemClock,
+    /** When a cached locale lapses, and the waits before asking again after a 429. Default the system clock. */
+    private readonly clock: Pick<Clock, 'now' | 'schedule'> = systemClock,
   ) {}
 
   /** The person's UI language; `teamId` is their workspace (a distributed app needs it to pick the token). */
@@ -30,7 +31,7 @@ export class Locales {
     if (cached && cached.until > this.clock.now()) return cached.locale;
     return this.looking.get(key, async () => {
       const client = await this.clients.for(teamId);
-      const info = await client.users.info({ user: userId, include_locale: true });
+      const info = await retried(() => client.users.info({ user: userId, include_locale: true }), this.clock);
       const locale = localeOf(info.user?.locale);
       this.cache.set(key, { locale, until: this.clock.now() + LOCALE_TTL_MS });
       return locale;

@@ -1,19 +1,15 @@
 // The messages the bot posts and edits besides the cards: a run's result, its links, its thread, its
-// "working…" message, a sign-in prompt. The bot's WebClient hands rate limits back instead of waiting them out
-// (the outbox's setting, slack-calls.ts), so a call made once with it lost its message on the first 429 (the
-// flood bench: a result posted within a second of its DM's last card). Each call here is made again after a
-// 429's Retry-After, and after a passing failure (5xx, network, Slack's own fault) with back-off, until
-// MESSAGE_RETRY_WITHIN_MS. Not through the outbox: its per-channel pacing would queue a result behind every card
-// slot its DM has reserved (a hostile server's 1,000 questions: ~17 min), while a run's message is one call.
+// "working…" message, a sign-in prompt. Each call is retried (retried.ts): made once, a 429 lost its message
+// (the flood bench: a result posted within a second of its DM's last card). Not through the outbox: its
+// per-channel pacing would queue a result behind every card slot its DM has reserved (a hostile server's 1,000
+// questions: ~17 min), while a run's message is one call.
 import type { SlackMessage } from '../../blocks/index.js';
 import { systemClock } from '../clock.js';
 import { RelayError } from '../relay/errors.js';
 import type { RelayClock } from '../relay/ports.js';
-import { OUTBOX_MAX_ATTEMPTS, OUTBOX_RETRY_BASE_MS, classifySlackError } from './outbox/index.js';
+import { classifySlackError } from './outbox/index.js';
+import { retried } from './retried.js';
 import type { SlackClients } from './workspaces.js';
-
-/** How long a message call is tried again, in ms from its first try: 5 minutes, as the outbox's calls. */
-export const MESSAGE_RETRY_WITHIN_MS = 5 * 60_000;
 
 /** Where a message goes: a channel (a thread of it when `threadTs`), in the workspace `teamId`. */
 export interface MessagePlace {
@@ -42,7 +38,7 @@ export interface Messages {
   update(place: MessagePlace & { ts: string }, message: SlackMessage): Promise<void>;
 }
 
-/** Messages made with the workspace's client, each tried again as the top of this file says. */
+/** Messages made with the workspace's client, each call retried. */
 export function retryingMessages(clients: SlackClients, clock: RelayClock = systemClock): Messages {
   return {
     async post({ channel, threadTs, teamId }, { text, blocks }) {
@@ -61,20 +57,11 @@ export function retryingMessages(clients: SlackClients, clock: RelayClock = syst
   };
 }
 
-/** `call`'s result, made again after a retryable failure while tries and time are left; else a MessageError. */
+/** `call`'s result (retried), or a MessageError naming Slack's code once it failed for good. */
 async function tried<T>(code: MessageError['code'], clock: RelayClock, call: () => Promise<T>): Promise<T> {
-  const until = clock.now() + MESSAGE_RETRY_WITHIN_MS;
-  for (let failures = 0; ;) {
-    try {
-      return await call();
-    } catch (error) {
-      const sorted = classifySlackError(error);
-      // A 429 is Slack asking to wait, not a failure: only the others count against the tries.
-      if (sorted.retryAfterMs === undefined) failures += 1;
-      const waitMs = sorted.retryAfterMs ?? OUTBOX_RETRY_BASE_MS * 2 ** (failures - 1);
-      const last = !sorted.retry || failures >= OUTBOX_MAX_ATTEMPTS || clock.now() + waitMs > until;
-      if (last) throw new MessageError(code, sorted.error, { cause: error });
-      await new Promise<void>((resolve) => clock.schedule(resolve, waitMs));
-    }
+  try {
+    return await retried(call, clock);
+  } catch (error) {
+    throw new MessageError(code, classifySlackError(error).error, { cause: error });
   }
 }

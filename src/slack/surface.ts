@@ -6,6 +6,7 @@ import { reminderMessage, type SlackMessage } from '../../blocks/index.js';
 import { systemClock, type Clock } from '../clock.js';
 import { RelayError } from '../relay/errors.js';
 import { againWhileUnavailable } from '../relay/while-unavailable.js';
+import { retried } from './retried.js';
 import type { CardChange, PostedCards, Posting, Surface } from '../relay/relay.js';
 import { cardsOf, type CardRef, type Place, type Question } from '../relay/types.js';
 import type { Outbox, OutboxJob, OutboxResult } from './outbox/index.js';
@@ -251,7 +252,8 @@ export class SlackSurface implements Surface {
     if (known) return known;
     return this.opening.get(key, async () => {
       const client = await this.clients.for(teamId);
-      const opened = await client.conversations.open({ users });
+      // A first DM under a burst may meet conversations.open's Tier 3 limit: the card waits, it is not lost.
+      const opened = await retried(() => client.conversations.open({ users }), this.clock);
       const id = opened.channel?.id;
       if (!id) throw new RelayError('slack_bad_response', 'conversations.open returned no channel');
       this.dms.set(key, id);

@@ -1,6 +1,7 @@
 // End to end: Slack stand-in → bot (real Bolt, real Redis) → fixture MCP server over stdio, and back. The
 // questions nobody answers (the deadline, a bot stopping, a server's policy): e2e-unanswered.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordedCall } from '../../src/standin/index.js';
 import { QuestionStore } from '../../src/store/index.js';
 import { redisUrl } from '../setup/context.js';
 import { questionIdOnCard } from '../support/slack-text.js';
@@ -248,6 +249,21 @@ describe('one elicitation, end to end', () => {
     expect((attempts[1]?.at ?? 0) - (attempts[0]?.at ?? 0)).toBeGreaterThanOrEqual(1000);
     await h.driver.clickButton({ userId: 'UR1', ...card, actionId: 'elicit_decline' });
     expect(await h.toolResult('UR1')).toEqual({ action: 'decline' });
+  });
+
+  it('opens the DM and reads the locale again after Slack rate-limits them, and the card is posted', async () => {
+    h.standin.failNext('conversations.open', 'ratelimited', { retryAfterSec: 1 });
+    h.standin.failNext('users.info', 'ratelimited', { retryAfterSec: 1 });
+    const card = await h.ask('UR3', EVERY_KIND);
+    expect(card.channel).toBe(h.standin.dmChannelOf('UR3'));
+    const forUR3 = (c: RecordedCall) => c.args.users === 'UR3' || c.args.user === 'UR3';
+    for (const method of ['conversations.open', 'users.info']) {
+      const calls = h.standin.calls.filter((c) => c.method === method && forUR3(c));
+      expect(calls.map((c) => c.error ?? 'ok')).toEqual(['ratelimited', 'ok']);
+      expect((calls[1]?.at ?? 0) - (calls[0]?.at ?? 0)).toBeGreaterThanOrEqual(1000);
+    }
+    await h.driver.clickButton({ userId: 'UR3', ...card, actionId: 'elicit_decline' });
+    expect(await h.toolResult('UR3')).toEqual({ action: 'decline' });
   });
 
   it('ends a question whose card Slack refuses as cancel (delivery failed) at once', async () => {
