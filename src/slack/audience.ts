@@ -5,6 +5,10 @@ import { DEFAULT_SLACK_POLICY, type SlackPolicy } from '../config/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Recipients } from '../relay/sources/intake.js';
 import type { Answerers, Origin, Place, Question } from '../relay/types.js';
+import { systemClock } from '../clock.js';
+import type { RelayClock } from '../relay/ports.js';
+import { retried } from './retried.js';
+import { SharedLookup } from './shared-lookup.js';
 import type { SlackClients } from './workspaces.js';
 
 /** Members listed per conversations.members page (Slack's maximum is 1000). */
@@ -15,10 +19,15 @@ const MEMBERS_PAGES_MAX = 20;
 export type { Place };
 
 export class Audience {
+  /** The user group listings out: the questions to one group that come together wait for one call. */
+  private readonly listing = new SharedLookup<string[]>();
+
   constructor(
     private readonly clients: SlackClients,
     /** The `slack` policy of each configured server. */
     readonly policyOf: (server: string) => SlackPolicy = () => DEFAULT_SLACK_POLICY,
+    /** The waits before listing a group again after a 429. Default the system clock. */
+    private readonly clock: RelayClock = systemClock,
   ) {}
 
   /**
@@ -55,19 +64,21 @@ export class Audience {
     return answerers.channel !== undefined && this.inChannel(answerers.channel, userId, question);
   }
 
-  private async membersOf(usergroup: string, teamId: string | undefined): Promise<string[]> {
-    const client = await this.clients.for(teamId);
-    try {
-      const listed = await client.usergroups.users.list({
-        usergroup,
-        ...(teamId ? { team_id: teamId } : {}),
-      });
-      return listed.users ?? [];
-    } catch (cause) {
-      throw new RelayError('answerers_unavailable', `cannot list the members of user group ${usergroup}`, {
-        cause,
-      });
-    }
+  /**
+   * A user group's members. usergroups.users.list is Tier 2 (20+ per minute per workspace): a burst of questions
+   * to one group shares one call, and a 429 is waited out (retried.ts) instead of refusing the questions.
+   */
+  private membersOf(usergroup: string, teamId: string | undefined): Promise<string[]> {
+    return this.listing.get(`${teamId ?? ''}:${usergroup}`, async () => {
+      const client = await this.clients.for(teamId);
+      const list = () => client.usergroups.users.list({ usergroup, ...(teamId ? { team_id: teamId } : {}) });
+      try {
+        return (await retried(list, this.clock)).users ?? [];
+      } catch (cause) {
+        const why = `cannot list the members of user group ${usergroup}`;
+        throw new RelayError('answerers_unavailable', why, { cause });
+      }
+    });
   }
 
   private async inChannel(channel: string, userId: string, question: Question): Promise<boolean> {

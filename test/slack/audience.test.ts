@@ -6,6 +6,8 @@ import { Audience, placeOf } from '../../src/slack/audience.js';
 import { singleWorkspace } from '../../src/slack/workspaces.js';
 import { type SlackStandin, startSlackStandin } from '../../src/standin/index.js';
 import { question as pendingQuestion } from '../support/question.js';
+import { recordingClock } from '../support/recording-clock.js';
+import { standinClient } from './standin-client.js';
 
 const TOKEN = 'xoxb-audience';
 /** More members than one conversations.members page holds, so the check has to follow next_cursor. */
@@ -66,6 +68,20 @@ describe('who may answer', () => {
     await expect(unknown.answerersFor('s', { userId: 'U1' })).rejects.toMatchObject({
       code: 'answerers_unavailable',
     });
+  });
+
+  it('lists a user group once for the questions asked together, and again after Slack rate-limits it', async () => {
+    const clock = recordingClock();
+    const answerers = { requester: false, users: [], usergroups: ['S0OPS'], channel: false };
+    const policy = () => ({ ...DEFAULT_SLACK_POLICY, answerers });
+    const limited = new Audience(singleWorkspace(standinClient(standin, TOKEN)), policy, clock);
+    const before = standin.calls.length;
+    standin.failNext('usergroups.users.list', 'ratelimited', { retryAfterSec: 2 });
+    const asked = await Promise.all([1, 2, 3].map(() => limited.answerersFor('s', { userId: 'U1' })));
+    expect(asked).toEqual(Array(3).fill({ users: [], groups: [{ id: 'S0OPS', members: ['UOPS1'] }] }));
+    const lists = standin.calls.slice(before).filter((c) => c.method === 'usergroups.users.list');
+    expect(lists.map((c) => c.error ?? 'ok')).toEqual(['ratelimited', 'ok']);
+    expect(clock.waits).toEqual([2_000]);
   });
 
   it('finds a channel member past the first page of members, and refuses someone outside', async () => {
