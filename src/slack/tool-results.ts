@@ -209,33 +209,30 @@ export class ToolResults {
    * its buttons), or with `result` when the watch lapses, a click claimed the retry, or the message never
    * got posted (the run failed then: there is nothing to retry from).
    */
-  private retryOnceAllDone(
+  private async retryOnceAllDone(
     place: RunPlace,
     call: ToolRun,
     ids: string[],
     posted: Promise<string>,
     result: ToolResult,
   ): Promise<ToolResult> {
-    return new Promise<ToolResult>((resolve, reject) => {
-      const retry = (): void => {
-        posted
-          .then(
-            (ts) => this.retryOnceDone(place, call, ts),
-            () => undefined,
-          )
-          .then(
-            (retried) => resolve(retried ?? result),
-            (error: unknown) => {
-              this.opts.logger.warn(
-                { err: error, server: place.server, tool: place.tool },
-                'automatic retry failed',
-              );
-              reject(error instanceof Error ? error : new Error(String(error)));
-            },
-          );
-      };
-      this.opts.completions.watch(place.server, ids, retry, () => resolve(result));
-    });
+    // Watched at once (before the first await), while the links message is still on its way to Slack.
+    const allDone = await new Promise<boolean>((resolve) =>
+      this.opts.completions.watch(
+        place.server,
+        ids,
+        () => resolve(true),
+        () => resolve(false),
+      ),
+    );
+    const ts = allDone ? await posted.catch(() => undefined) : undefined;
+    if (ts === undefined) return result;
+    try {
+      return (await this.retryOnceDone(place, call, ts)) ?? result;
+    } catch (error) {
+      this.opts.logger.warn({ err: error, server: place.server, tool: place.tool }, 'automatic retry failed');
+      throw error;
+    }
   }
 
   /**
