@@ -2,11 +2,14 @@
 // server withdrew it, it expired, the call that asked ended, another approver answered first), the form is
 // replaced by a view saying it is no longer needed, instead of waiting for a submit that could only be refused.
 import { uiText } from '../../blocks/index.js';
+import { systemClock } from '../clock.js';
+import type { RelayClock } from '../relay/ports.js';
 import type { Question } from '../relay/types.js';
 import type { Locales } from './locales.js';
 import { slackErrorCode } from './outbox/index.js';
 import type { ModalRecords } from './state/index.js';
 import type { QuestionObserver } from './surface.js';
+import { retried } from './retried.js';
 import { finishedView } from './texts.js';
 import type { SlackClients } from './workspaces.js';
 
@@ -18,8 +21,8 @@ export interface OpenModalsDeps {
   clients: SlackClients;
   locales: Locales;
   logger: { warn(obj: object, msg: string): void };
-  /** Epoch ms; default Date.now. */
-  now?: () => number;
+  /** Epoch ms and the waits before a replacement Slack refused for now is tried again; default the system clock. */
+  clock?: RelayClock;
 }
 
 export class OpenModals implements QuestionObserver {
@@ -29,7 +32,7 @@ export class OpenModals implements QuestionObserver {
 
   /** A form for `question` opened as view `viewId` for `userId`. */
   async opened(question: Question, viewId: string, userId: string): Promise<void> {
-    const left = question.deadline - (this.deps.now ?? Date.now)();
+    const left = question.deadline - (this.deps.clock ?? systemClock).now();
     await this.deps.records.rememberModal(
       question.id,
       { viewId, userId },
@@ -62,8 +65,10 @@ export class OpenModals implements QuestionObserver {
     for (const modal of open) {
       const locale = await this.deps.locales.of(modal.userId, question.origin.teamId);
       const text = uiText(locale).ended[question.reason ?? 'timed_out'];
+      const replace = () => client.views.update({ view_id: modal.viewId, view: finishedView(text, locale) });
       try {
-        await client.views.update({ view_id: modal.viewId, view: finishedView(text, locale) });
+        // A 429 or a passing failure is waited out (retried.ts): the form would otherwise stay open.
+        await retried(replace, this.deps.clock);
       } catch (err) {
         // Most often the person closed the form meanwhile (not_found): there is nothing left to replace.
         this.deps.logger.warn(

@@ -15,7 +15,9 @@ import {
 import type { ToolSummary } from '../mcp/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Origin } from '../relay/types.js';
+import { systemClock } from '../clock.js';
 import type { CommandDeps } from './listeners/deps.js';
+import { TRIGGER_RETRY_WITHIN_MS, retried } from './retried.js';
 
 interface OpenInput {
   client: webApi.WebClient;
@@ -28,10 +30,8 @@ interface OpenInput {
 export async function openRunForm(input: OpenInput, deps: CommandDeps): Promise<void> {
   const { client, origin, server, tool } = input;
   // English until the locale is known: the loading view must not wait for users.info.
-  const opened = await client.views.open({
-    trigger_id: input.triggerId,
-    view: loadingModal({ server, tool }),
-  });
+  const open = () => client.views.open({ trigger_id: input.triggerId, view: loadingModal({ server, tool }) });
+  const opened = await retried(open, systemClock, TRIGGER_RETRY_WITHIN_MS);
   const viewId = opened.view?.id;
   if (!viewId) throw new RelayError('slack_bad_response', 'views.open returned no view id');
   // The person's MCP session opens, and their DM (the result's place) is looked up, while the tool is looked up
@@ -39,7 +39,7 @@ export async function openRunForm(input: OpenInput, deps: CommandDeps): Promise<
   deps.results.warm(server, origin);
   const locale = await deps.locales.of(origin.userId, origin.teamId);
   const found = await findTool(deps, origin, server, tool, locale);
-  const show = (view: ModalView) => client.views.update({ view_id: viewId, view });
+  const show = (view: ModalView) => retried(() => client.views.update({ view_id: viewId, view }));
   if (typeof found === 'string') {
     await show(noticeModal(found, locale));
     return;

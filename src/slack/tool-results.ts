@@ -21,6 +21,7 @@ import type { Origin } from '../relay/types.js';
 import type { Locales } from './locales.js';
 import type { SlackClients } from './workspaces.js';
 import { MessageError } from './messages.js';
+import { retried } from './retried.js';
 import { ProgressMessage, type ProgressOptions, type RunPlace } from './progress-message.js';
 import type { UrlCompletions } from './url-completions.js';
 
@@ -259,13 +260,16 @@ export class ToolResults {
     const name = place.tool.replace(/[^\w.-]+/g, '_').slice(0, 80) || 'result';
     const { channel, threadTs } = place;
     const destination = threadTs ? { channel_id: channel, thread_ts: threadTs } : { channel_id: channel };
-    await client.filesUploadV2({
-      ...destination,
-      content: text,
-      filename: `${name}.txt`,
-      title: `${place.tool} (${place.server})`,
-      snippet_type: 'text',
-    });
+    const upload = () =>
+      client.filesUploadV2({
+        ...destination,
+        content: text,
+        filename: `${name}.txt`,
+        title: `${place.tool} (${place.server})`,
+        snippet_type: 'text',
+      });
+    // Tried again whole after a 429 or a passing failure: an upload never completed is discarded by Slack.
+    await retried(upload, this.opts.clock);
   }
 }
 

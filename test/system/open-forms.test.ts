@@ -80,6 +80,29 @@ describe('forms left open when their question ends elsewhere', () => {
     closeNotice(h, formOfA);
   });
 
+  it('opens the form after a 429, while the click’s trigger_id is still good', async () => {
+    const card = await askInChannel(h, 'Refund order 45?');
+    h.standin.failNext('views.open', 'ratelimited', { retryAfterSec: 1 });
+    const formOfA = await openForm(h, 'UAPPA', card);
+    const opens = h.standin.calls.filter((c) => c.method === 'views.open');
+    expect(opens.slice(-2).map((c) => c.error ?? 'ok')).toEqual(['ratelimited', 'ok']);
+    await h.driver.clickButton({ userId: 'UAPPB', ...card, actionId: 'elicit_decline' });
+    await replaced(h, formOfA);
+    closeNotice(h, formOfA);
+  });
+
+  it('replaces an open form after a 429 on the replacement', async () => {
+    const card = await askInChannel(h, 'Refund order 46?');
+    const formOfA = await openForm(h, 'UAPPA', card);
+    h.standin.failNext('views.update', 'ratelimited', { retryAfterSec: 1 });
+    await h.driver.clickButton({ userId: 'UAPPB', ...card, actionId: 'elicit_decline' });
+    const update = await replaced(h, formOfA);
+    expect(JSON.stringify(update.args.view)).toContain('Declined');
+    const updates = h.standin.calls.filter((c) => c.method === 'views.update' && c.args.view_id === formOfA);
+    expect(updates.map((c) => c.error ?? 'ok')).toEqual(['ratelimited', 'ok']);
+    closeNotice(h, formOfA);
+  });
+
   it('replaces an open form with "withdrawn" when the server gives up waiting', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-open-forms-'));
     try {

@@ -54,6 +54,20 @@ describe('tool results in Slack', () => {
     expect(resultText(shortened.args.blocks)).toContain('line 60');
   });
 
+  it('attaches the file after a 429 on completing its upload, instead of shortening the output', async () => {
+    h.standin.failNext('files.completeUploadExternal', 'ratelimited', { retryAfterSec: 1 });
+    await run('U12', 'lines', { count: 50 });
+    const dm = h.standin.dmChannelOf('U12');
+    await h.standin.waitForCall(
+      'files.completeUploadExternal',
+      (c) => c.ok && c.args.channel_id === dm,
+      15_000,
+    );
+    const shared = h.standin.messagesIn(dm).find((m) => m.files !== undefined);
+    expect(h.standin.file(String(shared?.files?.[0]?.id))?.content).toMatch(/line 50$/);
+    expect(JSON.stringify(h.standin.messagesIn(dm))).not.toContain('could not be attached');
+  });
+
   it('shows structured content as a readable summary', async () => {
     await run('U4', 'weather', {});
     const message = await h.posted('U4', 'weather on fixture finished');

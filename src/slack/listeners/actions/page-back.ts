@@ -2,6 +2,7 @@
 // that page filled from the draft.
 import { questionIdOf } from '../../../../blocks/index.js';
 import { formPage } from '../../answer-replies.js';
+import { retried } from '../../retried.js';
 import type { ListenerDeps } from '../deps.js';
 import type { ButtonArgs } from './question-buttons.js';
 
@@ -21,7 +22,7 @@ export async function pageBack(
       reply: async (reply) => {
         if (reply.kind !== 'page') return;
         const back = formPage(reply.question, reply.draft, locale);
-        await client.views.update({ view_id: view.id, hash: view.hash, view: back });
+        await retried(() => client.views.update({ view_id: view.id, hash: view.hash, view: back }));
       },
     },
   );

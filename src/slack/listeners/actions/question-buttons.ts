@@ -6,6 +6,8 @@ import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } 
 import type { Act } from '../../../answering/decide.js';
 import type { Reply } from '../../../answering/service.js';
 import { clickNote, formPage, hasNote } from '../../answer-replies.js';
+import { systemClock } from '../../../clock.js';
+import { TRIGGER_RETRY_WITHIN_MS, retried } from '../../retried.js';
 import type { ListenerDeps } from '../deps.js';
 
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
@@ -23,7 +25,8 @@ export async function openForm(args: ButtonArgs, deps: ListenerDeps): Promise<vo
       reply: async (reply) => {
         if (reply.kind !== 'page') return tell(args, deps, reply);
         const view = formPage(reply.question, reply.draft, locale);
-        const opened = await client.views.open({ trigger_id: body.trigger_id, view: view });
+        const open = () => client.views.open({ trigger_id: body.trigger_id, view: view });
+        const opened = await retried(open, systemClock, TRIGGER_RETRY_WITHIN_MS);
         if (opened.view?.id) await deps.modals.opened(reply.question, opened.view.id, body.user.id);
       },
     },
