@@ -15,6 +15,11 @@ import type { SlackClients } from './workspaces.js';
 const MEMBERS_PAGE = 1000;
 /** Pages read before giving up on finding someone in a very large channel. */
 const MEMBERS_PAGES_MAX = 20;
+/**
+ * How long a members page is tried again after its first try, in ms: the check runs inside the 1.5 s in which
+ * the answering service must reply to a click (REPLY_WITHIN_MS); a 429's Retry-After of 1 s still fits.
+ */
+export const MEMBERS_RETRY_WITHIN_MS = 1_000;
 
 export type { Place };
 
@@ -26,7 +31,7 @@ export class Audience {
     private readonly clients: SlackClients,
     /** The `slack` policy of each configured server. */
     readonly policyOf: (server: string) => SlackPolicy = () => DEFAULT_SLACK_POLICY,
-    /** The waits before listing a group again after a 429. Default the system clock. */
+    /** The waits before listing a group or a channel's members again after a 429. Default the system clock. */
     private readonly clock: RelayClock = systemClock,
   ) {}
 
@@ -85,11 +90,12 @@ export class Audience {
     const client = await this.clients.for(question.origin.teamId);
     let cursor: string | undefined;
     for (let page = 0; page < MEMBERS_PAGES_MAX; page++) {
-      const listed = await client.conversations.members({
-        channel,
-        limit: MEMBERS_PAGE,
-        ...(cursor ? { cursor } : {}),
-      });
+      const page = { channel, limit: MEMBERS_PAGE, ...(cursor ? { cursor } : {}) };
+      const listed = await retried(
+        () => client.conversations.members(page),
+        this.clock,
+        MEMBERS_RETRY_WITHIN_MS,
+      );
       if (listed.members?.includes(userId)) return true;
       cursor = listed.response_metadata?.next_cursor;
       if (!cursor) return false;

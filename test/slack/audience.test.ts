@@ -84,6 +84,17 @@ describe('who may answer', () => {
     expect(clock.waits).toEqual([2_000]);
   });
 
+  it('checks channel membership again after a 429 that fits in the click’s reply time, and not after a longer one', async () => {
+    const clock = recordingClock();
+    const limited = new Audience(singleWorkspace(standinClient(standin, TOKEN)), undefined, clock);
+    const inChannel = question({ users: [], channel: 'C0CROWD' });
+    standin.failNext('conversations.members', 'ratelimited', { retryAfterSec: 1 });
+    expect(await limited.mayAnswer(inChannel, 'U00001')).toBe(true);
+    standin.failNext('conversations.members', 'ratelimited', { retryAfterSec: 2 });
+    await expect(limited.mayAnswer(inChannel, 'U00001')).rejects.toMatchObject({ retryAfter: 2 });
+    expect(clock.waits).toEqual([1_000]);
+  });
+
   it('finds a channel member past the first page of members, and refuses someone outside', async () => {
     const inChannel = question({ users: [], channel: 'C0CROWD' });
     expect(await audience({}).mayAnswer(inChannel, 'U01400')).toBe(true);
