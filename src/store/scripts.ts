@@ -20,14 +20,19 @@ export const DROPPED_OUTCOME = '{"action":"accept","contentDropped":true}';
 // KEYS[1] question hash  KEYS[2] the due index  KEYS[3..] pending zsets of the holder, the person and answerers
 // ARGV[1] timeout ms  ARGV[2] retention ms  ARGV[3] question id  ARGV[4] schema key ('' when it is inline)
 // ARGV[5] schema JSON  ARGV[6] slot marker key prefix  ARGV[7] slot width ms  ARGV[8] a fresh gen
-// ARGV[9..] the record's other field/value pairs.
+// ARGV[9] the record's other fields as one JSON object of strings (record.ts fieldsJson).
 // Returns {creation time (epoch ms on the Redis clock), 1 opened the slot | 2 lowered its w | 0, the slot's gen}.
 export const CREATE_LUA = `
 local t = redis.call('TIME')
 local now = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))
 local deadline = string.format('%d', tonumber(now) + tonumber(ARGV[1]))
 local ttl = string.format('%d', tonumber(ARGV[1]) + tonumber(ARGV[2]))
-redis.call('HSET', KEYS[1], 'createdAt', now, 'deadline', deadline, unpack(ARGV, 9))
+local fields = {'createdAt', now, 'deadline', deadline}
+for field, value in pairs(cjson.decode(ARGV[9])) do
+  fields[#fields + 1] = field
+  fields[#fields + 1] = value
+end
+redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('PEXPIRE', KEYS[1], ttl)
 if ARGV[4] ~= '' and redis.call('PTTL', ARGV[4]) < tonumber(ttl) then
   redis.call('SET', ARGV[4], ARGV[5], 'PX', ttl)
@@ -137,7 +142,7 @@ return redis.call('XDEL', KEYS[1], unpack(ARGV))
 `;
 
 export interface StoreScripts {
-  /** CREATE_LUA: (numberOfKeys, questionKey, dueKey, heldKey?, ...userKeys, timeoutMs, retentionMs, id, schemaKey, schemaJson, slotPrefix, slotMs, gen, ...fieldValuePairs). */
+  /** CREATE_LUA: (numberOfKeys, questionKey, dueKey, heldKey?, ...userKeys, timeoutMs, retentionMs, id, schemaKey, schemaJson, slotPrefix, slotMs, gen, fieldsJson). */
   questionCreate(numberOfKeys: number, ...args: (string | number)[]): Promise<unknown>;
   /** FINISH_LUA: (questionKey, endedKey, dueKey, rescuesKey, state, outcomeJson, reason, retentionSec, inboxKeepMs, id, endedBy, detachedHolder, endedMaxLen, inboxPrefix, heldPrefix, userPrefix, schemaPrefix, byTimeoutJob, slotPrefix, slotMs, keepEmptied). */
   questionFinish(...args: (string | number)[]): Promise<unknown>;

@@ -16,7 +16,14 @@ import { newId } from './ids.js';
 import type { Keys } from '../redis/index.js';
 import { NotDueError } from './errors.js';
 import { admit } from './pending.js';
-import { DETACHED_HOLDER, createdFields, parseQuestion, recordFromJson, stateFor } from './record.js';
+import {
+  DETACHED_HOLDER,
+  createdFields,
+  fieldsJson,
+  parseQuestion,
+  recordFromJson,
+  stateFor,
+} from './record.js';
 import { addReminders, removeReminders } from './reminders.js';
 import { shareSchema } from './schemas.js';
 import type { StoreScripts } from './scripts.js';
@@ -97,8 +104,8 @@ async function writeRecord(
   const question: Question = Object.assign({}, q, fresh);
   const { field, schema } = shareSchema(JSON.stringify(q.requestedSchema ?? null));
   const fields = createdFields(question);
-  fields.push(...field);
-  if (reminders > 0) fields.push('reminders', String(reminders));
+  fields[field[0]] = field[1];
+  if (reminders > 0) fields.reminders = String(reminders);
   // Everyone named to answer it has it in their pending index too (pendingFor drops it once it has ended).
   const users = new Set([question.userId, ...namedAnswerers(question)]);
   // A round's question is not in its holder's index: the orphan sweep never ends it holder_lost, since any
@@ -116,7 +123,7 @@ async function writeRecord(
     k.slot(''),
     SLOT_MS,
     gen,
-    ...fields,
+    fieldsJson(fields),
   );
   const reply = await cmd.questionCreate(1 + zsets.length, k.question(question.id), ...zsets, ...args);
   const [createdAt, state, slotGen] = reply as [string, number, string];

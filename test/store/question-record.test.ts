@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { QuestionStore, StoreError } from '../../src/store/index.js';
 import { uniquePrefix } from '../setup/context.js';
@@ -24,6 +25,23 @@ describe('question records', () => {
     const asked = newQuestion({ place: { mpim: ['U1', 'U2'] }, origin: { userId: 'U1', callId: 'call_x' } });
     const created = await store.create(asked);
     expect(await store.get(created.id)).toMatchObject({ place: asked.place, origin: asked.origin });
+    await store.close();
+  });
+
+  it('round-trips any text a question carries, and a lone surrogate as U+FFFD as UTF-8 has it', async () => {
+    const store = await openStore(uniquePrefix(), 'holder-a');
+    const text = fc.string({ unit: 'binary', maxLength: 40 });
+    await fc.assert(
+      fc.asyncProperty(text, text, async (message, note) => {
+        const created = await store.create(newQuestion({ message, metadata: { note } }));
+        const read = await store.get(created.id);
+        expect(read?.message).toBe(Buffer.from(message).toString());
+        expect(read?.metadata).toEqual({ note: Buffer.from(note).toString() });
+      }),
+      { numRuns: 60 },
+    );
+    const lone = await store.create(newQuestion({ message: 'a \ud800 b "\\ud800" 😀\u0000' }));
+    expect((await store.get(lone.id))?.message).toBe('a \ufffd b "\\ud800" 😀\u0000');
     await store.close();
   });
 
