@@ -90,9 +90,9 @@ export class Audience {
     const client = await this.clients.for(question.origin.teamId);
     let cursor: string | undefined;
     for (let page = 0; page < MEMBERS_PAGES_MAX; page++) {
-      const page = { channel, limit: MEMBERS_PAGE, ...(cursor ? { cursor } : {}) };
+      const args = { channel, limit: MEMBERS_PAGE, ...(cursor ? { cursor } : {}) };
       const listed = await retried(
-        () => client.conversations.members(page),
+        () => client.conversations.members(args),
         this.clock,
         MEMBERS_RETRY_WITHIN_MS,
       );

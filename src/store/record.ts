@@ -60,9 +60,8 @@ export const DETACHED_HOLDER = '-';
  * requestedSchema is shared (store/schemas.ts).
  */
 export function createdFields(q: Question): Record<string, string> {
-  const f: Record<string, string> = { id: q.id, server: q.server, userId: q.userId, message: q.message };
-  f.state = q.state;
-  f.holder = q.holder;
+  const { id, server, userId, message, state, holder } = q;
+  const f: Record<string, string> = { id, server, userId, message, state, holder };
   f.origin = JSON.stringify(q.origin);
   if (q.url) f.url = JSON.stringify(q.url);
   if (q.serverInfo) f.serverInfo = JSON.stringify(q.serverInfo);
