@@ -1,6 +1,6 @@
 // The App Home tab as each person's inbox: published when they open it (app_home_opened) and re-published when
 // one of their questions starts or ends, with each ended question added to their recent answers first.
-// Those re-publishes are paced by views.publish's documented limit (Tier 4 per workspace, a slot shared by every
+// Every publish is a refresh, paced by views.publish's documented limit (Tier 4 per workspace, a slot shared by every
 // replica through the outbox) and coalesced per person: a publish waiting for its slot renders the latest state
 // when the slot comes, so a burst of changes for one person makes at most two publishes, the last one current.
 // A stopping replica does not wait for those slots: close() skips the refreshes still waiting (see close).
@@ -59,8 +59,8 @@ export class HomeTab implements QuestionObserver {
     this.waits = new StoppableWaits(deps.clock);
   }
 
-  /** Renders and publishes `userId`'s Home tab now, in workspace `teamId` (Bolt's `client` inside a listener). */
-  async publish(userId: string, teamId?: string, client?: webApi.WebClient): Promise<void> {
+  /** Renders and publishes `userId`'s Home tab now, in workspace `teamId` (unpaced: refresh paces). */
+  async publish(userId: string, teamId?: string): Promise<void> {
     const [pending, recent, locale, connections] = await Promise.all([
       this.deps.pendingFor(userId),
       this.deps.history.recentAnswers(userId, HOME_RECENT_MAX),
@@ -68,7 +68,7 @@ export class HomeTab implements QuestionObserver {
       this.connectionsOf(userId, teamId),
     ]);
     const view = homeView({ pending, recent, locale, ...(connections ? { connections } : {}) });
-    const slack = client ?? (await this.deps.clients.for(teamId));
+    const slack = await this.deps.clients.for(teamId);
     await slack.views.publish({ user_id: userId, view });
   }
 

@@ -38,6 +38,15 @@ describe('App Home inbox', () => {
   const published = (userId: string, matches: (call: RecordedCall) => boolean) =>
     h.standin.waitForCall('views.publish', (c) => c.ok && c.args.user_id === userId && matches(c), 15_000);
 
+  // First, while no question's refresh is under way: the 429 is meant for this person's publish.
+  it('publishes the Home a person opened after a 429, once its Retry-After has passed', async () => {
+    h.standin.failNext('views.publish', 'ratelimited', { retryAfterSec: 1 });
+    expect((await h.driver.openHome('UH5')).status).toBe(200);
+    await published('UH5', (c) => JSON.stringify(c.args.view).includes('Nothing is waiting for you'));
+    const publishes = h.standin.calls.filter((c) => c.method === 'views.publish' && c.args.user_id === 'UH5');
+    expect(publishes.map((c) => c.error ?? 'ok')).toEqual(['ratelimited', 'ok']);
+  });
+
   it('shows a person’s pending questions by deadline, and their answers once they respond or decline', async () => {
     expect((await h.driver.openHome('UH1')).status).toBe(200);
     await published('UH1', (c) => JSON.stringify(c.args.view).includes('Nothing is waiting for you'));

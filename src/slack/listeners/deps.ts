@@ -15,7 +15,7 @@ export interface ListenerDeps {
   answering: Answering;
   surface: SlackSurface;
   /** Clicks on the App Home are answered by refreshing it (they carry no response_url). */
-  home: Pick<HomeTab, 'refresh' | 'publish'>;
+  home: Pick<HomeTab, 'refresh'>;
   /** Remembers each form opened, so it can be replaced if its question ends while it is open. */
   modals: Pick<OpenModals, 'opened'>;
   /** The MCP side, for `/mcp` (servers, tools, runs). */
