@@ -1,4 +1,4 @@
-import type { RedisClient } from '../redis/index.js';
+import { HotScript, type RedisClient } from '../redis/index.js';
 import { FINISH_LUA, RECORD_JSON_LUA } from './finish-script.js';
 import {
   SLOT_DROP_LUA,
@@ -142,10 +142,6 @@ return redis.call('XDEL', KEYS[1], unpack(ARGV))
 `;
 
 export interface StoreScripts {
-  /** CREATE_LUA: (numberOfKeys, questionKey, dueKey, heldKey?, ...userKeys, timeoutMs, retentionMs, id, schemaKey, schemaJson, slotPrefix, slotMs, gen, fieldsJson). */
-  questionCreate(numberOfKeys: number, ...args: (string | number)[]): Promise<unknown>;
-  /** FINISH_LUA: (questionKey, endedKey, dueKey, rescuesKey, state, outcomeJson, reason, retentionSec, inboxKeepMs, id, endedBy, detachedHolder, endedMaxLen, inboxPrefix, heldPrefix, userPrefix, schemaPrefix, byTimeoutJob, slotPrefix, slotMs, keepEmptied). */
-  questionFinish(...args: (string | number)[]): Promise<unknown>;
   /** SLOT_NEXT_LUA: (dueKey, markerKey, slotStartMs, slotMs, gen, batch, readAhead '1' | '0', ...handedOverIds). */
   slotNext(...args: (string | number)[]): Promise<unknown>;
   /** SLOT_RESCUE_LUA: (dueKey, rescuesKey, slotPrefix, slotMs, overdueMs, ttlMs, maxRescues, ...gens). */
@@ -172,10 +168,20 @@ export interface StoreScripts {
   serverAdmit(...args: (string | number)[]): Promise<unknown>;
 }
 
-/** Registers the scripts on a client; ioredis then runs them by EVALSHA, loading them when Redis lacks them. */
+/**
+ * CREATE_LUA: keys (questionKey, dueKey, heldKey?, ...userKeys), then (timeoutMs, retentionMs, id, schemaKey,
+ * schemaJson, slotPrefix, slotMs, gen, fieldsJson).
+ */
+export const CREATE_SCRIPT = new HotScript(CREATE_LUA);
+/**
+ * FINISH_LUA: keys (questionKey, endedKey, dueKey, rescuesKey), then (state, outcomeJson, reason, retentionSec,
+ * inboxKeepMs, id, endedBy, detachedHolder, endedMaxLen, inboxPrefix, heldPrefix, userPrefix, schemaPrefix,
+ * byTimeoutJob, slotPrefix, slotMs, keepEmptied).
+ */
+export const FINISH_SCRIPT = new HotScript(FINISH_LUA);
+
+/** Registers the other scripts on a client; ioredis then runs them by EVALSHA, loading them when Redis lacks them. */
 export function withScripts(redis: RedisClient): RedisClient & StoreScripts {
-  redis.defineCommand('questionCreate', { lua: CREATE_LUA });
-  redis.defineCommand('questionFinish', { numberOfKeys: 4, lua: FINISH_LUA });
   redis.defineCommand('slotNext', { numberOfKeys: 2, lua: SLOT_NEXT_LUA });
   redis.defineCommand('slotRescue', { numberOfKeys: 2, lua: SLOT_RESCUE_LUA });
   redis.defineCommand('slotDrop', { numberOfKeys: 2, lua: SLOT_DROP_LUA });

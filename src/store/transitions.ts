@@ -26,7 +26,7 @@ import {
 } from './record.js';
 import { addReminders, removeReminders } from './reminders.js';
 import { shareSchema } from './schemas.js';
-import type { StoreScripts } from './scripts.js';
+import { CREATE_SCRIPT, FINISH_SCRIPT, type StoreScripts } from './scripts.js';
 import type { SlotDrops } from './slot-drops.js';
 import { SLOT_RELEASE_LUA } from './slot-scripts.js';
 import { SLOT_MS, newGen, slotOf, type Lowered, type SlotJobs } from './slots.js';
@@ -125,7 +125,7 @@ async function writeRecord(
     gen,
     fieldsJson(fields),
   );
-  const reply = await cmd.questionCreate(1 + zsets.length, k.question(question.id), ...zsets, ...args);
+  const reply = await CREATE_SCRIPT.run(cmd, 1 + zsets.length, [k.question(question.id), ...zsets, ...args]);
   const [createdAt, state, slotGen] = reply as [string, number, string];
   const now = Number(createdAt);
   const created = { ...question, createdAt: now, deadline: now + q.timeoutMs };
@@ -180,7 +180,8 @@ export async function finishQuestion(
       SLOT_MS,
       keep ? '1' : '0',
     ];
-    reply = (await cmd.questionFinish(k.question(id), k.ended, k.due, k.rescues, ...args)) as FinishReply;
+    const keys = [k.question(id), k.ended, k.due, k.rescues];
+    reply = (await FINISH_SCRIPT.run(cmd, keys.length, [...keys, ...args])) as FinishReply;
   } catch (err) {
     throw commandError('finish', err);
   }
