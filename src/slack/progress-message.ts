@@ -5,7 +5,7 @@ import { systemClock, type Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { ProgressUpdate } from '../mcp/index.js';
 import type { Origin } from '../relay/types.js';
-import type { Messages } from './messages.js';
+import type { MessagePlace, Messages } from './messages.js';
 
 /** Where one run shows its progress and result: the person's DM, or the thread its conversation holds. */
 export interface RunPlace {
@@ -16,6 +16,12 @@ export interface RunPlace {
   /** The run's thread (`route: thread`); absent in the DM. */
   threadTs?: string;
   locale: Locale;
+}
+
+/** Where a run's messages go: its channel (and thread), in the workspace the run came from. */
+export function messagePlaceOf({ channel, threadTs, origin }: RunPlace): MessagePlace {
+  const place = { channel, teamId: origin.teamId };
+  return threadTs === undefined ? place : { ...place, threadTs };
 }
 
 export interface ProgressOptions {
@@ -88,13 +94,12 @@ export class ProgressMessage {
   }
 
   private async send(message: SlackMessage): Promise<void> {
-    const { channel, threadTs, origin } = this.place;
-    const place = { channel, teamId: origin.teamId };
+    const place = messagePlaceOf(this.place);
     if (this.ts !== undefined) {
       await this.opts.messages.update({ ...place, ts: this.ts }, message);
       return;
     }
-    this.ts = await this.opts.messages.post(threadTs === undefined ? place : { ...place, threadTs }, message);
+    this.ts = await this.opts.messages.post(place, message);
   }
 
   private names(): { server: string; tool: string; locale: Locale } {

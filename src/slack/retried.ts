@@ -37,3 +37,8 @@ export async function retried<T>(
  * person's act, and some of that went before the call. A 429's Retry-After (whole seconds) of 1 s still fits.
  */
 export const TRIGGER_RETRY_WITHIN_MS = 2_000;
+
+/** `call` (a views.open) made again as retried does, while its trigger_id may still be good. */
+export function retriedWithinTrigger<T>(call: () => Promise<T>, clock: RelayClock = systemClock): Promise<T> {
+  return retried(call, clock, TRIGGER_RETRY_WITHIN_MS);
+}

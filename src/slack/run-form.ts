@@ -15,9 +15,8 @@ import {
 import type { ToolSummary } from '../mcp/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Origin } from '../relay/types.js';
-import { systemClock } from '../clock.js';
 import type { CommandDeps } from './listeners/deps.js';
-import { TRIGGER_RETRY_WITHIN_MS, retried } from './retried.js';
+import { retried, retriedWithinTrigger } from './retried.js';
 
 interface OpenInput {
   client: webApi.WebClient;
@@ -31,7 +30,7 @@ export async function openRunForm(input: OpenInput, deps: CommandDeps): Promise<
   const { client, origin, server, tool } = input;
   // English until the locale is known: the loading view must not wait for users.info.
   const open = () => client.views.open({ trigger_id: input.triggerId, view: loadingModal({ server, tool }) });
-  const opened = await retried(open, systemClock, TRIGGER_RETRY_WITHIN_MS);
+  const opened = await retriedWithinTrigger(open);
   const viewId = opened.view?.id;
   if (!viewId) throw new RelayError('slack_bad_response', 'views.open returned no view id');
   // The person's MCP session opens, and their DM (the result's place) is looked up, while the tool is looked up

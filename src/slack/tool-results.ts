@@ -22,7 +22,7 @@ import type { Locales } from './locales.js';
 import type { SlackClients } from './workspaces.js';
 import { MessageError } from './messages.js';
 import { retried } from './retried.js';
-import { ProgressMessage, type ProgressOptions, type RunPlace } from './progress-message.js';
+import { ProgressMessage, messagePlaceOf, type ProgressOptions, type RunPlace } from './progress-message.js';
 import type { UrlCompletions } from './url-completions.js';
 
 export interface ToolResultsOptions extends ProgressOptions {
@@ -243,15 +243,13 @@ export class ToolResults {
   private async retryOnceDone(place: RunPlace, call: ToolRun, ts: string): Promise<ToolResult | undefined> {
     if (!(await this.opts.claimRetry(place.channel, ts))) return undefined;
     const message = retryingMessage({ ...call, locale: place.locale, linksDone: true });
-    await this.opts.messages.update({ channel: place.channel, ts, teamId: place.origin.teamId }, message);
+    await this.opts.messages.update({ ...messagePlaceOf(place), ts }, message);
     return this.run(call);
   }
 
   /** Posts in the run's DM or thread; resolves with the message's ts. */
   private post(place: RunPlace, message: SlackMessage): Promise<string> {
-    const { channel, threadTs, origin } = place;
-    const to = { channel, teamId: origin.teamId };
-    return this.opts.messages.post(threadTs === undefined ? to : { ...to, threadTs }, message);
+    return this.opts.messages.post(messagePlaceOf(place), message);
   }
 
   /** The long output as a text snippet in the run's DM or thread (filesUploadV2: get URL, upload, complete). */

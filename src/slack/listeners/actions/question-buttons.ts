@@ -6,8 +6,7 @@ import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } 
 import type { Act } from '../../../answering/decide.js';
 import type { Reply } from '../../../answering/service.js';
 import { clickNote, formPage, hasNote } from '../../answer-replies.js';
-import { systemClock } from '../../../clock.js';
-import { TRIGGER_RETRY_WITHIN_MS, retried } from '../../retried.js';
+import { retriedWithinTrigger } from '../../retried.js';
 import type { ListenerDeps } from '../deps.js';
 
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
@@ -26,7 +25,7 @@ export async function openForm(args: ButtonArgs, deps: ListenerDeps): Promise<vo
         if (reply.kind !== 'page') return tell(args, deps, reply);
         const view = formPage(reply.question, reply.draft, locale);
         const open = () => client.views.open({ trigger_id: body.trigger_id, view: view });
-        const opened = await retried(open, systemClock, TRIGGER_RETRY_WITHIN_MS);
+        const opened = await retriedWithinTrigger(open);
         if (opened.view?.id) await deps.modals.opened(reply.question, opened.view.id, body.user.id);
       },
     },
