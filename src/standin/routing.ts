@@ -71,7 +71,8 @@ export class Routing {
     }
     if (path.startsWith('/response/')) {
       await this.heldBack('response_url');
-      const answer = responses.post(path, args);
+      const injected = this.failures.get('response_url')?.shift();
+      const answer = injected ? injectedAnswer(injected) : responses.post(path, args);
       this.record('response_url', { ...args, response_url: path }, answer.body);
       return answer;
     }

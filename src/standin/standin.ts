@@ -101,6 +101,7 @@ export interface SlackStandin {
   settleClose(viewId: string): void;
   /** Options the app suggested for an external select of an open view (the person may pick them). */
   keepSuggestions(viewId: string, actionId: string, options: Record<string, unknown>[]): void;
+  /** The next call of `method` (or the next post to any response_url, `'response_url'`) is refused with `error`. */
   failNext(method: string, error: string, opts?: FailOptions): void;
   /**
    * Holds the next call of `method` (a Web API method, or `response_url`: a slow Slack) until `release()`;

@@ -1,7 +1,8 @@
 // A Web API call made again after a 429 or a passing failure (src/slack/retried.ts), on Slack's stand-in: the
 // waits are recorded, not spent, and no try starts past the caller's bound (a views.open's trigger_id).
+import { RespondError, type RespondFn } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { TRIGGER_RETRY_WITHIN_MS, retried } from '../../src/slack/retried.js';
+import { TRIGGER_RETRY_WITHIN_MS, retried, retriedRespond } from '../../src/slack/retried.js';
 import { recordingClock } from '../support/recording-clock.js';
 import { standinWithMessages } from './standin-client.js';
 
@@ -40,5 +41,47 @@ describe('a Slack call made again after a refusal for now', () => {
     // 1 s, then 2 s would start the third try 3 s after the first.
     expect(clock.waits).toEqual([1_000]);
     expect(tries().slice(before)).toEqual(['internal_error', 'internal_error']);
+  });
+});
+
+describe('a response_url post made again after a failure for now', () => {
+  /** Bolt's respond as its fetch answers: each outcome in turn, a status or a thrown network failure. */
+  const respondWith = (outcomes: (number | Error)[]) => {
+    const posted: unknown[] = [];
+    const respond: RespondFn = (message) => {
+      posted.push(message);
+      const outcome = outcomes.shift() ?? 200;
+      if (outcome instanceof Error) return Promise.reject(outcome);
+      if (outcome >= 400) return Promise.reject(new RespondError(`Failed: ${outcome}`, outcome));
+      return Promise.resolve(new Response(null, { status: outcome }));
+    };
+    return { respond, posted };
+  };
+
+  it('posts again after a 5xx, a 429 and a network failure, backing off from 1 s', async () => {
+    const clock = recordingClock();
+    const { respond, posted } = respondWith([503, 429, new TypeError('fetch failed')]);
+    await retriedRespond(respond, { text: 'Already answered.' }, clock);
+    expect(posted).toHaveLength(4);
+    expect(clock.waits).toEqual([1_000, 2_000, 4_000]);
+  });
+
+  it('does not post again to a response_url Slack no longer takes (4xx)', async () => {
+    const clock = recordingClock();
+    const { respond, posted } = respondWith([404]);
+    await expect(retriedRespond(respond, { text: 'Already answered.' }, clock)).rejects.toMatchObject({
+      statusCode: 404,
+    });
+    expect(posted).toHaveLength(1);
+    expect(clock.waits).toEqual([]);
+  });
+
+  it('gives up after five tries', async () => {
+    const clock = recordingClock();
+    const { respond, posted } = respondWith([500, 500, 500, 500, 500]);
+    await expect(retriedRespond(respond, { text: 'x' }, clock)).rejects.toBeInstanceOf(RespondError);
+    // 1 + 2 + 4 + 8 s waited; the fifth failure is the last try (five in all).
+    expect(clock.waits).toEqual([1_000, 2_000, 4_000, 8_000]);
+    expect(posted).toHaveLength(5);
   });
 });

@@ -100,6 +100,29 @@ describe('a 2026-07-28 (MRTR) server and a 2025 server in one bot', () => {
     expect(cardsAsked()).toHaveLength(2);
   });
 
+  it('runs the call again on Start again even when Slack refuses its "Retrying…" message', async () => {
+    const card = await h.run('U8', 'expiring', {}, 'modern');
+    const form = await openForm(h, 'U8', card);
+    await h.driver.submitView({
+      userId: 'U8',
+      viewId: form,
+      values: { [inputLabelled(h, form, 'Send it?')]: 'Yes' },
+    });
+    const expired = await inDm('U8', (c) => JSON.stringify(c.args.blocks ?? '').includes('Start again'));
+    const channel = String(expired.args.channel);
+    const ts = h.standin
+      .messagesIn(channel)
+      .find((m) => JSON.stringify(m.blocks ?? '').includes('Start again'))?.ts;
+    // Slack no longer takes posts to this response_url (more than five, or older than 30 min): not tried again.
+    h.standin.failNext('response_url', 'expired_url', { status: 404 });
+    await h.driver.clickButton({ userId: 'U8', channel, ts: ts ?? '', actionId: 'mcp_retry' });
+    const cardsAsked = () =>
+      h.standin.messagesIn(channel).filter((m) => JSON.stringify(m.blocks ?? '').includes('Still there?'));
+    await h.standin.waitForCall('chat.postMessage', () => cardsAsked().length === 2, 15_000);
+    const refused = h.standin.calls.filter((c) => c.method === 'response_url' && c.error === 'expired_url');
+    expect(refused).toHaveLength(1);
+  });
+
   it('fails a call whose server still asks after maxRounds, saying so', async () => {
     const card = await h.run('U7', 'endless', {}, 'limited');
     await h.driver.clickButton({ userId: 'U7', ...card, actionId: 'elicit_decline' });

@@ -1,6 +1,7 @@
 // Every outcome on the card: who answered and when, with the answer unless the server's policy hides it; who
 // closed the form; and a click on a card that is over is told so privately, changing nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordedCall } from '../../src/standin/index.js';
 import { questionIdOnCard } from '../support/slack-text.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -76,6 +77,22 @@ describe('outcomes on the card', () => {
     );
     expect(reply.args).toMatchObject({ response_type: 'ephemeral', replace_original: false });
     expect(h.standin.message(card.channel, card.ts)?.updates).toBe(1);
+  });
+
+  it('tells them even when the response_url fails for a moment, posting the note again', async () => {
+    const card = await h.ask('U4', SCHEMA, 'Once more?');
+    const questionId = questionIdOnCard(h.standin.message(card.channel, card.ts)?.blocks);
+    await h.driver.clickButton({ userId: 'U4', ...card, actionId: 'elicit_decline' });
+    expect(await h.toolResult('U4')).toEqual({ action: 'decline' });
+    await endedBlocks(h, card);
+    h.standin.failNext('response_url', 'internal_error', { status: 503 });
+    const click = staleClick(h, 'U4', card, questionId);
+    await h.driver.send({ payload: click });
+    const sentTo = (c: RecordedCall) => c.args.response_url === new URL(click.response_url).pathname;
+    await h.standin.waitForCall('response_url', (c) => c.ok && sentTo(c));
+    const tries = h.standin.calls.filter((c) => c.method === 'response_url' && sentTo(c));
+    expect(tries.map((c) => c.error ?? 'ok')).toEqual(['internal_error', 'ok']);
+    expect(tries[1]?.args.text).toBe('This question has already been declined.');
   });
 
   it('says who closed the form', async () => {

@@ -6,7 +6,7 @@ import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } 
 import type { Act } from '../../../answering/decide.js';
 import type { Reply } from '../../../answering/service.js';
 import { clickNote, formPage, hasNote } from '../../answer-replies.js';
-import { retriedWithinTrigger } from '../../retried.js';
+import { retriedRespond, retriedWithinTrigger } from '../../retried.js';
 import type { ListenerDeps } from '../deps.js';
 
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
@@ -64,5 +64,10 @@ async function tell(args: ButtonArgs, deps: ListenerDeps, reply: Reply): Promise
   if (!hasNote(reply)) return;
   if (body.view?.type === 'home') return deps.home.refresh(body.user.id, body.team?.id);
   const locale = await deps.surface.locales.of(body.user.id, body.team?.id);
-  await respond({ response_type: 'ephemeral', replace_original: false, text: clickNote(reply, locale) });
+  const note = {
+    response_type: 'ephemeral',
+    replace_original: false,
+    text: clickNote(reply, locale),
+  } as const;
+  await retriedRespond(respond, note);
 }

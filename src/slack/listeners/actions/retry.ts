@@ -2,6 +2,7 @@
 // 2026 round expired has a Start again button: the same action, the same rerun.
 import type { AllMiddlewareArgs, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { commandText, retryingMessage, retryTargetOf } from '../../../../blocks/index.js';
+import { retriedRespond } from '../../retried.js';
 import { originOfInteraction } from '../../run-form.js';
 import type { CommandDeps } from '../deps.js';
 import type { ButtonArgs } from './question-buttons.js';
@@ -24,17 +25,22 @@ export async function retryCall(
   deps.results.warm(target.server, origin);
   const locale = await deps.locales.of(body.user.id, body.team?.id);
   if (!(await deps.results.claimRetry(channel, ts))) {
-    await respond({
+    const taken = {
       response_type: 'ephemeral',
       replace_original: false,
       text: commandText(locale).retryTaken,
-    });
+    } as const;
+    await retriedRespond(respond, taken);
     return;
   }
   // Replacing the message removes its buttons, so one click is one retry.
   const retrying = retryingMessage({ ...target, locale });
-  await respond({ replace_original: true, text: retrying.text, blocks: retrying.blocks });
-  await deps.results.run({ ...target, origin });
+  try {
+    await retriedRespond(respond, { replace_original: true, text: retrying.text, blocks: retrying.blocks });
+  } finally {
+    // The claim is taken: a "Retrying…" Slack refused must not stop the run, or no click could start it again.
+    await deps.results.run({ ...target, origin });
+  }
 }
 
 /** Link buttons open their URL in the browser; Slack still sends the click, which needs an ack. */

@@ -12,6 +12,7 @@ import {
 import type { ServerStatus, ToolSummary } from '../../../mcp/index.js';
 import type { Origin } from '../../../relay/types.js';
 import { parseMcpCommand, type CommandProblem, type McpCommand } from '../../command.js';
+import { retriedRespond } from '../../retried.js';
 import { openRunForm } from '../../run-form.js';
 import type { CommandDeps } from '../deps.js';
 import { connectReply } from './connect.js';
@@ -39,7 +40,7 @@ export async function mcpCommand(
     return;
   }
   const reply: Reply = (text, blocks) =>
-    respond({ response_type: 'ephemeral', text, ...(blocks ? { blocks: blocks } : {}) });
+    retriedRespond(respond, { response_type: 'ephemeral', text, ...(blocks ? { blocks: blocks } : {}) });
   if (parsed.kind === 'run' && known(deps, parsed.server)) {
     await runTool({ ...parsed, args: parsed.args ?? {} }, { command, origin, reply }, deps);
     return;
