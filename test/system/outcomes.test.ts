@@ -46,6 +46,16 @@ const endedBlocks = async (h: Harness, card: { ts: string }): Promise<string> =>
     (await h.standin.waitForCall('chat.update', (c) => c.ok && c.args.ts === card.ts)).args.blocks,
   );
 
+/** A card `userId` declined, once its update shows it. */
+async function declined(h: Harness, userId: string) {
+  const card = await h.ask(userId, SCHEMA, 'Again?');
+  const questionId = questionIdOnCard(h.standin.message(card.channel, card.ts)?.blocks);
+  await h.driver.clickButton({ userId, ...card, actionId: 'elicit_decline' });
+  expect(await h.toolResult(userId)).toEqual({ action: 'decline' });
+  await endedBlocks(h, card);
+  return { card, questionId };
+}
+
 describe('outcomes on the card', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -64,11 +74,7 @@ describe('outcomes on the card', () => {
   });
 
   it('tells a person who clicks a finished card that it is over, and changes nothing', async () => {
-    const card = await h.ask('U2', SCHEMA, 'Again?');
-    const questionId = questionIdOnCard(h.standin.message(card.channel, card.ts)?.blocks);
-    await h.driver.clickButton({ userId: 'U2', ...card, actionId: 'elicit_decline' });
-    expect(await h.toolResult('U2')).toEqual({ action: 'decline' });
-    await endedBlocks(h, card);
+    const { card, questionId } = await declined(h, 'U2');
     // A click on the card as it looked before the update (Slack delivers clicks that raced it).
     const stale = await h.driver.send({ payload: staleClick(h, 'U2', card, questionId) });
     expect(stale.status).toBe(200);
@@ -80,11 +86,7 @@ describe('outcomes on the card', () => {
   });
 
   it('tells them even when the response_url fails for a moment, posting the note again', async () => {
-    const card = await h.ask('U4', SCHEMA, 'Once more?');
-    const questionId = questionIdOnCard(h.standin.message(card.channel, card.ts)?.blocks);
-    await h.driver.clickButton({ userId: 'U4', ...card, actionId: 'elicit_decline' });
-    expect(await h.toolResult('U4')).toEqual({ action: 'decline' });
-    await endedBlocks(h, card);
+    const { card, questionId } = await declined(h, 'U4');
     h.standin.failNext('response_url', 'internal_error', { status: 503 });
     const click = staleClick(h, 'U4', card, questionId);
     await h.driver.send({ payload: click });
