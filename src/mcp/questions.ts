@@ -182,29 +182,31 @@ export class SessionQuestions {
     connection.addEventListener('abort', onConnectionClosed, { once: true });
     const questionEnded = run?.questionOpened(withdraw);
     const ctx = { ...this.context(origin, run, withdraw.signal), ...(round === undefined ? {} : { round }) };
+    let answered: { result: ElicitResult } | { error: unknown };
     try {
       const outcome = await this.opts.sink.ask(request, ctx);
       const schema = request.mode === 'form' ? request.requestedSchema : undefined;
-      const result = toElicitResult(outcome, request.mode, schema);
-      return await this.unlessWithdrawn(withdraw.signal, result);
+      answered = { result: toElicitResult(outcome, request.mode, schema) };
     } catch (error) {
       this.opts.logger?.warn(
         { server: ctx.server, userId: origin.userId, err: error },
         'elicitation sink failed',
       );
-      await this.unlessWithdrawn(withdraw.signal, undefined);
-      throw toRpcError(error);
+      answered = { error };
     } finally {
+      // The question is over for the call before any wait below: its silence watchdog runs again.
       this.cancels.delete(id);
       connection.removeEventListener('abort', onConnectionClosed);
       questionEnded?.();
     }
+    await this.unlessWithdrawn(withdraw.signal);
+    if ('error' in answered) throw toRpcError(answered.error);
+    return answered.result;
   }
 
   /** No response to a request the server cancelled (spec): wait until the session ends instead. */
-  private async unlessWithdrawn<T>(signal: AbortSignal, value: T): Promise<T> {
+  private async unlessWithdrawn(signal: AbortSignal): Promise<void> {
     if (signal.aborted && signal.reason === ('withdrawn' satisfies WithdrawReason)) await this.opts.ended;
-    return value;
   }
 
   private context(origin: Origin, run: CallRun | undefined, signal: AbortSignal): ElicitationContext {

@@ -108,6 +108,18 @@ describe('timeouts that never waste a person’s time', () => {
     time.advance(SILENCE_MS);
     await expect(call).rejects.toMatchObject({ code: 'timeout' });
   });
+
+  it('fails a call that goes silent after the server withdrew its question', async () => {
+    const { sink, first } = waitingSink();
+    const { hub, time } = makeHub(sink);
+    const args = { timeoutMs: 50 };
+    const call = hub.callTool({ server: 'fixture', tool: 'ask_then_hang', args, origin: { userId: 'U1' } });
+    const { ctx } = await first;
+    await expect.poll((): unknown => ctx.signal.reason).toBe('withdrawn');
+    await expect.poll(() => time.pending()).toContain(SILENCE_MS);
+    time.advance(SILENCE_MS);
+    await expect(call).rejects.toMatchObject({ code: 'timeout' });
+  });
 });
 
 describe('sessions per person', () => {
