@@ -238,7 +238,7 @@ export class SlackSurface implements Surface {
   /** A card's channel: the asked person's DM, the multi-person DM of several people, or the conversation. */
   private async channelOf(place: OnePlace, question: Question): Promise<string> {
     if ('channel' in place) return place.channel;
-    const users = 'mpim' in place ? place.mpim.join(',') : question.userId;
+    const users = 'mpim' in place ? place.mpim.join(',') : place.dm;
     return this.directMessage(users, question.origin.teamId);
   }
 

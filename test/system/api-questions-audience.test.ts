@@ -97,6 +97,23 @@ describe('the questions API: whom it asks', () => {
     await allNaming(cards, last);
   });
 
+  it('asks 9 listed people in a multi-person DM of 8 and the ninth in their own DM, where they answer', async () => {
+    const nine = TWENTY.slice(0, 9);
+    const ninth = nine[8] ?? '';
+    const id = String((await ask({ to: { users: nine }, message: 'Nine of you?' })).body.id);
+    const dm = h.standin.dmChannelOf(ninth);
+    await h.standin.waitForCall(
+      'chat.postMessage',
+      (c) => c.ok && c.args.channel === dm && JSON.stringify(c.args.blocks).includes(id),
+      30_000,
+    );
+    const own = h.standin.messagesIn(dm).find((m) => JSON.stringify(m.blocks).includes(id));
+    const cards = [await cardAmong(id, nine.slice(0, 8)), { channel: dm, ts: own?.ts ?? '' }];
+    await h.drivers[0]?.clickButton({ userId: ninth, ...cards[1], actionId: 'elicit_decline' });
+    expect((await api('GET', `/questions/${id}?wait=30`)).body).toMatchObject({ answeredBy: ninth });
+    await allNaming(cards, ninth);
+  });
+
   it('asks a user group of 10 in 2 multi-person DMs (8 and 2): a member of the second answers, both cards say so', async () => {
     const id = String((await ask({ to: { usergroup: 'S0TEN' }, message: 'Group of ten?' })).body.id);
     const cards = await Promise.all([cardAmong(id, TEN.slice(0, 8)), cardAmong(id, TEN.slice(8))]);
