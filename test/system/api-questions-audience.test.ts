@@ -108,10 +108,10 @@ describe('the questions API: whom it asks', () => {
       30_000,
     );
     const own = h.standin.messagesIn(dm).find((m) => JSON.stringify(m.blocks).includes(id));
-    const cards = [await cardAmong(id, nine.slice(0, 8)), { channel: dm, ts: own?.ts ?? '' }];
-    await h.drivers[0]?.clickButton({ userId: ninth, ...cards[1], actionId: 'elicit_decline' });
+    const ownCard = { channel: dm, ts: own?.ts ?? '' };
+    await h.drivers[0]?.clickButton({ userId: ninth, ...ownCard, actionId: 'elicit_decline' });
     expect((await api('GET', `/questions/${id}?wait=30`)).body).toMatchObject({ answeredBy: ninth });
-    await allNaming(cards, ninth);
+    await allNaming([await cardAmong(id, nine.slice(0, 8)), ownCard], ninth);
   });
 
   it('asks a user group of 10 in 2 multi-person DMs (8 and 2): a member of the second answers, both cards say so', async () => {
