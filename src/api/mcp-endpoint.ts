@@ -57,7 +57,7 @@ export interface McpEndpointDeps {
   >;
   /** The servers marked `gateway: true`, and the hub that runs their tools. */
   gateway: { servers: readonly string[]; tools: Pick<ToolRunner, 'listTools' | 'callTool'> };
-  /** ask_human calls by the host's JSON-RPC id, for cancels that reach another replica. */
+  /** ask_human calls by their id within the host's session, for cancels that reach another replica. */
   calls: EndpointCalls;
   /** `api.gateway.as` and its team: whom gateway calls run for when the client names nobody. */
   gatewayAs?: string;
@@ -79,8 +79,8 @@ function endpointPorts(deps: McpEndpointDeps): EndpointPorts {
     authenticate: (header) => deps.clients.fromAuthorization(header)?.name,
     askHumanSchema: ASK_HUMAN_INPUT,
     askHuman: (name, args, call) => askHuman(deps, client(name), args, call),
-    cancelElsewhere: async (name, requestId) => {
-      const id = await deps.calls.questionOf(name, requestId);
+    cancelElsewhere: async (name, callId) => {
+      const id = await deps.calls.questionOf(name, callId);
       if (id !== undefined) await deps.questions.end(id, { action: 'cancel' }, 'withdrawn');
     },
     gatewayTools: (name) => gatewayTools(deps, client(name)),
@@ -114,7 +114,7 @@ async function askHuman(
   deps: McpEndpointDeps,
   client: ApiClient,
   args: Record<string, unknown>,
-  { requestId, signal }: EndpointCall,
+  { callId, signal }: EndpointCall,
 ): Promise<HumanAnswer> {
   const { questions } = deps;
   const question = await refusing(async () => {
@@ -124,9 +124,16 @@ async function askHuman(
     return questions.open({ message: body.message, requestedSchema: body.requestedSchema }, context);
   });
   const lifetimeMs = question.deadline - questions.clock.now() + DEADLINE_GRACE_MS;
-  await deps.calls.remember(client.name, requestId, question.id, lifetimeMs);
-  const ended = await untilEnded(questions, question, signal);
-  return ended?.outcome ?? { action: 'cancel' };
+  await deps.calls.remember(client.name, callId, question.id, lifetimeMs);
+  try {
+    const ended = await untilEnded(questions, question, signal);
+    return ended?.outcome ?? { action: 'cancel' };
+  } finally {
+    // A later call with the same id (a host without a session starts again at 0) must not find this question.
+    await deps.calls.forget(client.name, callId, question.id).catch((err: unknown) => {
+      deps.logger.warn({ err, questionId: question.id }, 'MCP endpoint: a finished call was not forgotten');
+    });
+  }
 }
 
 /** API and relay refusals become tool errors the agent can read; anything else is a failure of ours. */

@@ -14,6 +14,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { HostCalls, callIdOf, hostSession, namedCall } from './host-calls.js';
 import type { ToolResult } from './types.js';
 import { wholeResult } from './results.js';
 
@@ -31,9 +32,9 @@ export interface HumanAnswer {
   content?: Record<string, unknown>;
 }
 
-/** One tools/call of a host: its JSON-RPC id and the signal that fires when the host stops waiting. */
+/** One tools/call of a host: its id within the host's session (host-calls.ts) and the signal that fires when the host stops waiting. */
 export interface EndpointCall {
-  requestId: string;
+  callId: string;
   signal: AbortSignal;
 }
 
@@ -65,12 +66,12 @@ export interface EndpointPorts {
   /** The JSON Schema of ask_human's arguments (the API's question shape, one source of truth). */
   askHumanSchema: Tool['inputSchema'];
   /**
-   * Asks and waits for the outcome; rejects with EndpointRefusal for input the API would refuse. `call` is the
-   * host's JSON-RPC id of the tools/call, by which a cancel reaching another replica finds the question.
+   * Asks and waits for the outcome; rejects with EndpointRefusal for input the API would refuse. `call.callId`
+   * names the tools/call within its host's session, by which a cancel reaching another replica finds the question.
    */
   askHuman(client: string, args: Record<string, unknown>, call: EndpointCall): Promise<HumanAnswer>;
   /** A `notifications/cancelled` for a call not running on this replica: withdraws its question, if any. */
-  cancelElsewhere(client: string, requestId: string): Promise<void>;
+  cancelElsewhere(client: string, callId: string): Promise<void>;
   /** The tools of the gateway servers this client may use. */
   gatewayTools(client: string): Promise<GatewayTool[]>;
   /** Runs a gateway tool; its elicitations go to the client's target in Slack. */
@@ -101,10 +102,11 @@ const MAX_BODY_BYTES = 1024 * 1024;
  * The request listener for POST /mcp; other methods get 405 (a stateless server keeps no streams). A host's
  * `notifications/cancelled` arrives as a POST of its own, on whichever replica the host's balancer picks: when
  * the call it names runs on this replica, that call's handler is aborted; otherwise the question an ask_human
- * call of that id waits on is withdrawn, and the replica running it answers the host with `cancel`.
+ * call of that id waits on is withdrawn, and the replica running it answers the host with `cancel`. Calls are
+ * named within the host's session (host-calls.ts), so one host's cancel never reaches another host's call.
  */
 export function mcpEndpoint(ports: EndpointPorts): (req: IncomingMessage, res: ServerResponse) => void {
-  const inFlight = new Map<string, StreamableHTTPServerTransport>();
+  const inFlight = new HostCalls<StreamableHTTPServerTransport>();
   return (req, res) => {
     const client = ports.authenticate(req.headers.authorization);
     if (client === undefined) return unauthorized(res);
@@ -123,7 +125,7 @@ function unauthorized(res: ServerResponse): void {
 
 interface Endpoint {
   ports: EndpointPorts;
-  inFlight: Map<string, StreamableHTTPServerTransport>;
+  inFlight: HostCalls<StreamableHTTPServerTransport>;
 }
 
 async function serveOne(
@@ -134,14 +136,15 @@ async function serveOne(
 ): Promise<void> {
   const body = await readJson(req);
   if (body === undefined) return void res.writeHead(413).end();
-  const server = endpointServer(ports, client);
+  const session = hostSession(req, res, body.parsed);
+  const server = endpointServer(ports, client, session);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-  const called = callKey(client, body, 'tools/call');
-  if (called !== undefined) inFlight.set(called, transport);
-  const cancelled = callKey(client, body, 'notifications/cancelled');
+  const called = namedCall(body.parsed, 'tools/call', session);
+  if (called !== undefined) inFlight.add(client, called, transport);
+  const cancelled = namedCall(body.parsed, 'notifications/cancelled', session);
   if (cancelled !== undefined) cancelCall({ ports, inFlight }, client, cancelled);
   res.on('close', () => {
-    if (called !== undefined && inFlight.get(called) === transport) inFlight.delete(called);
+    if (called !== undefined) inFlight.remove(client, called, transport);
     void transport.close();
     void server.close();
   });
@@ -149,12 +152,18 @@ async function serveOne(
   await transport.handleRequest(req, res, body.parsed);
 }
 
-function cancelCall({ ports, inFlight }: Endpoint, client: string, key: string): void {
-  const local = inFlight.get(key);
+function cancelCall({ ports, inFlight }: Endpoint, client: string, callId: string): void {
+  const local = inFlight.find(client, callId);
+  if (local === 'ambiguous') {
+    ports.logger.warn(
+      { client, callId },
+      'MCP endpoint: a cancel names several calls in flight; none cancelled',
+    );
+    return;
+  }
   if (local !== undefined) return void local.close();
-  const requestId = key.slice(client.length + 1);
-  ports.cancelElsewhere(client, requestId).catch((err: unknown) => {
-    ports.logger.warn({ err, requestId }, 'MCP endpoint could not withdraw a cancelled call');
+  ports.cancelElsewhere(client, callId).catch((err: unknown) => {
+    ports.logger.warn({ err, callId }, 'MCP endpoint could not withdraw a cancelled call');
   });
 }
 
@@ -175,22 +184,7 @@ async function readJson(req: IncomingMessage): Promise<{ parsed: unknown } | und
   }
 }
 
-/**
- * The key of the call a message names: a `tools/call` request's own id, or the requestId of a
- * `notifications/cancelled`. JSON-RPC ids are the host's, so they are kept apart per API client.
- */
-function callKey(client: string, body: { parsed: unknown }, method: string): string | undefined {
-  const message = body.parsed;
-  if (!isObject(message) || message.method !== method) return undefined;
-  const id =
-    method === 'tools/call' ? message.id : isObject(message.params) ? message.params.requestId : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? `${client}\u0000${String(id)}` : undefined;
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function endpointServer(ports: EndpointPorts, client: string): Server {
+function endpointServer(ports: EndpointPorts, client: string, session: string | undefined): Server {
   const server = new Server(
     { name: 'elicit-relay', version: '0.1.0', title: 'elicit-relay: ask people in Slack' },
     { capabilities: { tools: {} } },
@@ -207,7 +201,7 @@ function endpointServer(ports: EndpointPorts, client: string): Server {
     );
     try {
       if (name === ASK_HUMAN) {
-        const call = { requestId: String(extra.requestId), signal: extra.signal };
+        const call = { callId: callIdOf(session, extra.requestId), signal: extra.signal };
         return answerResult(await ports.askHuman(client, args, call));
       }
       const target = await gatewayTarget(ports, client, name);

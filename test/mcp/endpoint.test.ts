@@ -13,6 +13,7 @@ import {
   type EndpointPorts,
   type HumanAnswer,
 } from '../../src/mcp/endpoint.js';
+import { callIdOf } from '../../src/mcp/host-calls.js';
 import { postJsonRpc } from '../support/json-rpc.js';
 import { deferred } from '../support/deferred.js';
 
@@ -28,11 +29,11 @@ function recordingPorts() {
   const asks: {
     client: string;
     args: Record<string, unknown>;
-    requestId: string;
+    callId: string;
     signal: AbortSignal;
     answer: (a: HumanAnswer) => void;
   }[] = [];
-  /** Cancels this replica had no call for, as (client, JSON-RPC id). */
+  /** Cancels this replica had no call for, as (client, call id within the host's session). */
   const elsewhere: [string, string][] = [];
   let onElsewhere: () => void = () => undefined;
   let onAsk: () => void = () => undefined;
@@ -47,11 +48,11 @@ function recordingPorts() {
       },
       required: ['message', 'requestedSchema', 'to'],
     },
-    askHuman: (client, args, { requestId, signal }) => {
+    askHuman: (client, args, { callId, signal }) => {
       if (args.to === 'nobody')
         return Promise.reject(new EndpointRefusal('invalid_request', '/to is not an object'));
       return new Promise((answer) => {
-        asks.push({ client, args, requestId, signal, answer });
+        asks.push({ client, args, callId, signal, answer });
         onAsk();
       });
     },
@@ -251,7 +252,46 @@ describe('the MCP endpoint', () => {
     });
     expect(res.status).toBe(202);
     await cancelled;
-    expect(elsewhere).toEqual([['ci', '42']]);
+    expect(elsewhere).toEqual([['ci', callIdOf(undefined, 42)]]);
     expect(asks).toEqual([]);
+  });
+
+  it("cancels only the cancelling host's call when two hosts of one client use the same request id", async () => {
+    const { ports, asks, nextAsk, elsewhere } = recordingPorts();
+    const url = await serve(ports);
+    const [hostA, hostB] = [await connect(url), await connect(url)];
+    const controller = new AbortController();
+    let asked = nextAsk();
+    const callA = hostA.callTool(DEPLOY, undefined, { signal: controller.signal });
+    await asked;
+    asked = nextAsk();
+    void hostB.callTool(DEPLOY).catch(() => undefined);
+    await asked;
+    const [askA, askB] = asks;
+    // Both hosts number their requests alike; only their sessions tell the calls apart.
+    const requestIdOf = (callId = ''): string | undefined => /,"([^"]*)"\]$/.exec(callId)?.[1];
+    expect(requestIdOf(askA?.callId)).toBe(requestIdOf(askB?.callId));
+    expect(askA?.callId).not.toBe(askB?.callId);
+    controller.abort();
+    await expect(callA).rejects.toThrow();
+    await expect.poll(() => askA?.signal.aborted).toBe(true);
+    expect(askB?.signal.aborted).toBe(false);
+    expect(elsewhere).toEqual([]);
+  });
+
+  it('cancels neither of two calls in flight that hosts without a session gave one id', async () => {
+    const { ports, asks, nextAsk, elsewhere } = recordingPorts();
+    const url = await serve(ports);
+    const call = { id: 7, method: 'tools/call', params: DEPLOY };
+    for (let i = 0; i < 2; i++) {
+      const asked = nextAsk();
+      void postMessage(url, call).catch(() => undefined);
+      await asked;
+    }
+    const res = await postMessage(url, { method: 'notifications/cancelled', params: { requestId: 7 } });
+    expect(res.status).toBe(202);
+    expect(asks.map((a) => a.signal.aborted)).toEqual([false, false]);
+    expect(elsewhere).toEqual([]);
+    for (const ask of asks) ask.answer({ action: 'decline' });
   });
 });
