@@ -148,7 +148,9 @@ function aboutContext(about: CardAbout, locale?: Locale): ContextBlock[] {
 
 function secretWarning(labels: string[], locale?: Locale): ContextBlock[] {
   if (labels.length === 0) return [];
-  const names = escapeMrkdwn(truncate(labels.join(', '), WARNING_NAMES_MAX));
+  // Cut after escaping: a label of "&" or "<" grows fivefold or fourfold when escaped, and 1000 cut characters
+  // escaped could pass a context text's 3000.
+  const names = mrkdwnChunks(labels.join(', '), WARNING_NAMES_MAX, 1)[0] ?? '';
   return [{ type: 'context', elements: [mrkdwn(uiText(locale).secretWarning(names))] }];
 }
 

@@ -119,7 +119,7 @@ function booleanElement(actionId: string, initial: boolean | undefined, t: UiTex
 }
 
 function singleElement(field: SingleSelectField, t: UiText): RadioButtons | ExternalSelect | StaticSelect {
-  const options = field.options.map((o, i) => option(o.label, optionValue(i)));
+  const options = field.options.map((o, i) => option(optionLabel(o, i, t), optionValue(i)));
   const chosen = field.default === undefined ? undefined : options[indexOf(field.options, field.default)];
   const initial = chosen && { initial_option: chosen };
   if (options.length <= INLINE_OPTIONS_MAX) {
@@ -147,7 +147,7 @@ function multiElement(
   field: MultiSelectField,
   t: UiText,
 ): Checkboxes | MultiExternalSelect | MultiStaticSelect {
-  const options = field.options.map((o, i) => option(o.label, optionValue(i)));
+  const options = field.options.map((o, i) => option(optionLabel(o, i, t), optionValue(i)));
   const chosen = (field.default ?? []).flatMap((v) => options[indexOf(field.options, v)] ?? []);
   const initial = chosen.length > 0 && { initial_options: chosen };
   if (options.length <= INLINE_OPTIONS_MAX) {
@@ -171,6 +171,11 @@ function multiElement(
         };
   if (field.maxItems !== undefined && field.maxItems >= 1) element.max_selected_items = field.maxItems;
   return element;
+}
+
+/** What option `index` of a field shows: its label, or the numbered placeholder when it has none (see SelectOption). */
+export function optionLabel(option: SelectOption, index: number, t: UiText): string {
+  return option.label ?? t.optionFallback(index + 1);
 }
 
 /** An option object: the label as text (cut to Slack's 75 characters), `value` as its value. */

@@ -2,7 +2,7 @@
 import { describe, isRecord, type Raw } from './guards.js';
 import { options as parseOptions } from './options.js';
 import { looksSecret } from './secrets.js';
-import { neutralise } from './text.js';
+import { visible } from './text.js';
 import {
   SchemaError,
   type BooleanField,
@@ -56,7 +56,8 @@ function labelled(raw: Raw, common: Common, index: number): Labelled {
   // would be a blank label, which Slack refuses: the next candidate is taken instead.
   const label = [title, common.name.trim()].find(visible) ?? `Field ${index + 1}`;
   const secret = looksSecret(common.name, title, description) && { secret: true };
-  return { ...common, label, ...(description && { hint: description }), ...secret };
+  // A description with nothing visible would be a blank hint, which Slack refuses as well: it is left out.
+  return { ...common, label, ...(visible(description) && { hint: description }), ...secret };
 }
 
 function text(raw: Raw, base: Labelled): ParsedField {
@@ -190,8 +191,4 @@ function patternOf(raw: Raw, name: string): string | undefined {
 /** The entries of `values` that are not undefined (so optional keys stay absent, not undefined). */
 function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-function visible(text: string): boolean {
-  return neutralise(text).trim() !== '';
 }

@@ -19,6 +19,8 @@ export interface FormText {
   no: string;
   chooseOption: string;
   chooseOptions: string;
+  /** Option `n` (1-based) of a select whose title and value show nothing (only zero-width or bidi characters). */
+  optionFallback: Count;
   /** Placeholder of a select with too many options to list: the person types and the bot suggests. */
   typeToSearch: string;
   dateTimeGuidance: string;
@@ -45,6 +47,7 @@ export const FORM_TEXT: Record<Locale, FormText> = {
     no: 'No',
     chooseOption: 'Choose an option',
     chooseOptions: 'Choose options',
+    optionFallback: (n) => `Option ${n}`,
     typeToSearch: 'Type to search',
     dateTimeGuidance: 'Pick the time in your own time zone; it is sent as UTC.',
     chooseExactly: (n) => `Choose ${n}.`,
@@ -70,6 +73,7 @@ export const FORM_TEXT: Record<Locale, FormText> = {
     no: '否',
     chooseOption: '请选择一项',
     chooseOptions: '请选择',
+    optionFallback: (n) => `选项 ${n}`,
     typeToSearch: '输入以搜索',
     dateTimeGuidance: '请按你所在的时区选择时间；发送时会转换为 UTC。',
     chooseExactly: (n) => `请选择 ${n} 项。`,

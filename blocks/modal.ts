@@ -150,7 +150,9 @@ function backButton(questionId: string, text: string): ActionsBlock {
 function secretWarning(spec: FormSpec, locale?: Locale): ContextBlock[] {
   const labels = spec.fields.filter((f) => f.secret === true).map((f) => f.label);
   if (labels.length === 0) return [];
-  const names = escapeMrkdwn(truncate(labels.join(', '), WARNING_NAMES_MAX));
+  // Cut after escaping: a label of "&" or "<" grows fivefold or fourfold when escaped, and 1000 cut characters
+  // escaped could pass a context text's 3000.
+  const names = mrkdwnChunks(labels.join(', '), WARNING_NAMES_MAX, 1)[0] ?? '';
   return [{ type: 'context', elements: [mrkdwn(uiText(locale).secretWarning(names))] }];
 }
 

@@ -1,6 +1,7 @@
 // Enum variants → options: legacy enum (+enumNames), titled oneOf, and items.enum / items.anyOf.
 import { isRecord } from './guards.js';
 import { MAX_OPTIONS, SchemaError, type SelectOption } from './spec.js';
+import { visible } from './text.js';
 
 /** Options of a property (`raw` is the property, or its `items` for arrays), in the server's order. */
 export function options(raw: Record<string, unknown>, name: string): SelectOption[] {
@@ -32,7 +33,7 @@ function fromEnum(raw: Record<string, unknown>, name: string): SelectOption[] {
     if (!valid) throw new SchemaError('"enumNames" must be an array of strings, one per "enum" value', name);
   }
   const labels: unknown[] = Array.isArray(names) ? names : [];
-  return values.map((value, i) => ({ value, label: labelOf(labels[i], value) }));
+  return values.map((value, i) => optionOf(value, labels[i]));
 }
 
 function fromTitled(list: unknown, keyword: string, name: string): SelectOption[] {
@@ -41,12 +42,15 @@ function fromTitled(list: unknown, keyword: string, name: string): SelectOption[
     if (!isRecord(entry) || typeof entry.const !== 'string') {
       throw new SchemaError(`every "${keyword}" entry needs a string "const"`, name);
     }
-    return { value: entry.const, label: labelOf(entry.title, entry.const) };
+    return optionOf(entry.const, entry.title);
   });
 }
 
-// Slack option text can't be empty, so an empty title falls back to the value, then to a visible marker.
-function labelOf(title: unknown, value: string): string {
-  const text = typeof title === 'string' ? title.trim() : '';
-  return text || value.trim() || '(empty)';
+// Slack refuses option text with nothing in it, and drawing strips zero-width and bidi characters (neutralise),
+// so a title with nothing visible falls back to the value. When the value shows nothing either, the label is left
+// out and the option is drawn with the UI's numbered placeholder in the person's language (optionLabel); the
+// value itself stays as the server sent it, so the answer is still that value.
+function optionOf(value: string, title: unknown): SelectOption {
+  const label = [typeof title === 'string' ? title.trim() : '', value.trim()].find(visible);
+  return label === undefined ? { value } : { value, label };
 }

@@ -14,17 +14,21 @@ export const MAX_SECTIONS = 20;
 export const MAX_OPTIONS = 1000;
 
 /**
- * UTF-8 bytes the input blocks of one page may take. Slack refuses views over 250 kB; the rest (≤ 9 message
- * sections of 3000 UTF-16 units, ≤ 3 bytes each, the secret warning and the frame) fits in the remaining 90 kB.
+ * UTF-8 bytes the input blocks of one page may take. Slack refuses views over 250 kB (VIEW_BYTES_MAX); the rest
+ * (≤ 9 message sections of 3000 UTF-16 units, ≤ 3 bytes each, or a sectioned form's headers and messages within
+ * SECTIONS_TEXT_MAX of sections.ts; the secret warning and the frame) fits in the remaining 90 kB.
  */
 export const FIELDS_BYTES_MAX = 160_000;
 
 export type TextFormat = 'email' | 'uri' | 'date' | 'date-time';
 
-/** An enum value: `value` is the server's const, `label` its title (enumNames/title, else the const). */
+/**
+ * An enum value: `value` is the server's const, `label` its title (enumNames/title, else the const); no label
+ * when neither shows anything (only zero-width or bidi characters): it is drawn as a placeholder (optionLabel).
+ */
 export interface SelectOption {
   value: string;
-  label: string;
+  label?: string;
 }
 
 interface FieldCommon {

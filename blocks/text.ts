@@ -20,6 +20,16 @@ export function neutralise(text: string): string {
   return text.replace(LONE_SURROGATE, '\uFFFD').replace(INVISIBLE, '');
 }
 
+/** Whether `text` shows anything once neutralised: Slack refuses a plain_text that neutralising leaves blank. */
+export function visible(text: string): boolean {
+  return neutralise(text).trim() !== '';
+}
+
+/** `text` without control characters other than tab and newline: they show as nothing and cost 6 bytes each in JSON. */
+export function withoutControls(text: string): string {
+  return text.replace(CONTROL, '');
+}
+
 /** A Slack limit that the caller's own data (not the server's schema) would break. */
 export class SlackLimitError extends Error {
   override name = 'SlackLimitError';
@@ -48,8 +58,7 @@ export function escapeMrkdwn(text: string): string {
  * At most `maxChunks` chunks are returned; the last one ends in "…" when text was left out.
  */
 export function mrkdwnChunks(text: string, max: number, maxChunks: number): string[] {
-  // Control characters (other than tab and newline) show as nothing and cost 6 bytes each in JSON.
-  const tokens = Array.from(neutralise(text).replace(CONTROL, ''), escapeMrkdwn);
+  const tokens = Array.from(withoutControls(neutralise(text)), escapeMrkdwn);
   const chunks: string[] = [];
   let start = 0;
   while (start < tokens.length && chunks.length < maxChunks) {

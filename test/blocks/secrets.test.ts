@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { requestCard } from '../../blocks/card.js';
 import { formModal } from '../../blocks/modal.js';
 import { parseFormSchema } from '../../blocks/schema.js';
 import { looksSecret, secretFields } from '../../blocks/secrets.js';
@@ -83,6 +84,21 @@ describe('secret fields in a form', () => {
         },
       ],
     });
+  });
+
+  it('keeps a warning naming labels that escaping lengthens (&, <) within a context text’s 3000 characters', () => {
+    const properties = Object.fromEntries(
+      ['&', '<'].flatMap((char) =>
+        Array.from({ length: 5 }, (_, i) => [
+          `password_${char}${i}`,
+          { type: 'string', title: char.repeat(300) },
+        ]),
+      ),
+    );
+    const loud = parseFormSchema({ type: 'object', properties });
+    const labels = loud.fields.map((f) => f.label);
+    expect(slackIssues(formModal(loud, meta))).toEqual([]);
+    expect(slackIssues(requestCard({ ...meta, deadline: 0, secretFields: labels }))).toEqual([]);
   });
 
   it('shows no warning for a form without secrets', () => {

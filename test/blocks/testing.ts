@@ -2,7 +2,8 @@
 // Used by this folder's round-trip tests and by the Slack stand-in's end-to-end tests.
 import type { Content } from '../../src/relay/types.js';
 import { formatIssue, validateMessage, validateView } from '../../src/standin/blockkit.js';
-import { option } from '../../blocks/elements.js';
+import { option, optionLabel } from '../../blocks/elements.js';
+import { uiText } from '../../blocks/i18n.js';
 import { optionValue } from '../../blocks/ids.js';
 import type { ModalView } from '../../blocks/modal.js';
 import type { FieldSpec, FormSpec } from '../../blocks/spec.js';
@@ -65,7 +66,7 @@ function optionPosition(field: FieldSpec, answer: string | number | boolean): nu
 function flatOptions(field: FieldSpec, element: Raw): unknown[] {
   if (element.type === 'external_select' || element.type === 'multi_external_select') {
     const all = field.kind === 'single-select' || field.kind === 'multi-select' ? field.options : [];
-    return all.map((o, i) => option(o.label, optionValue(i)));
+    return all.map((o, i) => option(optionLabel(o, i, uiText()), optionValue(i)));
   }
   if (Array.isArray(element.options)) return element.options as unknown[];
   const groups = Array.isArray(element.option_groups) ? (element.option_groups as Raw[]) : [];

@@ -1,7 +1,7 @@
 // External selects (fields with more than 100 options): as the person types, Slack asks for options with
 // block_suggestion; the bot answers with the matching options of the question's own schema (at most 100).
 import type { AllMiddlewareArgs, SlackOptionsMiddlewareArgs } from '@slack/bolt';
-import { parseFormSchema, questionIdOf, suggestOptions } from '../../../../blocks/index.js';
+import { parseFormSchema, questionIdOf, suggestOptions, viewLocaleOf } from '../../../../blocks/index.js';
 import type { ListenerDeps } from '../deps.js';
 
 export async function blockSuggestion(
@@ -16,6 +16,11 @@ export async function blockSuggestion(
   const options =
     schema === undefined || schema === null
       ? []
-      : suggestOptions(parseFormSchema(schema), payload.action_id, payload.value);
+      : suggestOptions(
+          parseFormSchema(schema),
+          payload.action_id,
+          payload.value,
+          viewLocaleOf(payload.view ?? {}),
+        );
   await ack({ options });
 }
