@@ -1,7 +1,7 @@
 // The API's command-line client (`elicit-relay ask|call`). Front door of src/client.
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runClient, type ClientIO } from './run.js';
+import { EXIT, runClient, type ClientIO } from './run.js';
 
 export { CLIENT_USAGE, parseClientArgs, type ClientCommand } from './args.js';
 export { EXIT, callExit, questionExit, runClient, type ClientIO } from './run.js';
@@ -19,5 +19,7 @@ export function runClientProcess(argv: string[]): Promise<number> {
     stdout: process.stdout,
     stderr: process.stderr,
   };
-  return runClient(argv, io);
+  // runClient answers every failure with an exit code; this is the last guard (its own stderr write failing),
+  // since a rejection reaching cli.ts's top-level await makes Node exit 1, which reads as "declined".
+  return runClient(argv, io).catch(() => EXIT.error);
 }

@@ -36,7 +36,7 @@ export async function runClient(argv: string[], io: ClientIO): Promise<number> {
   try {
     command = parseClientArgs(argv, io);
   } catch (error) {
-    if (!(error instanceof ClientUsageError)) throw error;
+    if (!(error instanceof ClientUsageError)) return unexpected(error, io);
     io.stderr.write(`elicit-relay: ${error.message}\n\n${CLIENT_USAGE}\n`);
     return EXIT.usage;
   }
@@ -47,11 +47,21 @@ export async function runClient(argv: string[], io: ClientIO): Promise<number> {
   try {
     return command.command === 'ask' ? await ask(command, io) : await call(command, io);
   } catch (error) {
-    if (!(error instanceof ClientError)) throw error;
+    if (!(error instanceof ClientError)) return unexpected(error, io);
     io.stderr.write(`elicit-relay: ${error.message}\n`);
     // A request the API refused as invalid (400: e.g. a schema the form engine cannot show) is wrong use.
     return error.status === 400 ? EXIT.usage : EXIT.error;
   }
+}
+
+/**
+ * Any other failure is "any other error" (exit 4) with a line saying what it was. Rethrown, it would reach
+ * cli.ts's top-level await and leave Node to exit 1, which a pipeline reads as "declined".
+ */
+function unexpected(error: unknown, io: ClientIO): number {
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  io.stderr.write(`elicit-relay: unexpected error: ${what}\n`);
+  return EXIT.error;
 }
 
 type Ask = Extract<ClientCommand, { command: 'ask' }>;

@@ -4,7 +4,18 @@
 import { describe, expect, it } from 'vitest';
 import { EXIT, runClient, type ClientIO } from '../../src/client/index.js';
 
-type Reply = { status: number; body?: unknown } | 'network down';
+/** `text` sends a body as is; `breaks` sends headers, then a body stream that fails as undici's does mid-read. */
+type Reply = { status: number; body?: unknown; text?: string; breaks?: true } | 'network down';
+
+function answer(reply: Exclude<Reply, 'network down'>): Response {
+  if (reply.breaks) {
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.error(new TypeError('terminated')),
+    });
+    return new Response(body, { status: reply.status });
+  }
+  return new Response(reply.text ?? JSON.stringify(reply.body ?? {}), { status: reply.status });
+}
 
 function io(replies: Reply[]) {
   const requests: { method: string; url: string; headers: Record<string, string>; body?: unknown }[] = [];
@@ -21,7 +32,7 @@ function io(replies: Reply[]) {
     });
     const reply = replies.shift() ?? 'network down';
     if (reply === 'network down') return Promise.reject(new TypeError('fetch failed'));
-    return Promise.resolve(new Response(JSON.stringify(reply.body ?? {}), { status: reply.status }));
+    return Promise.resolve(answer(reply));
   };
   const client: ClientIO = {
     env: { ELICIT_RELAY_URL: 'http://relay:3000', ELICIT_RELAY_API_TOKEN: 'tok' },
@@ -90,6 +101,76 @@ describe('elicit-relay ask', () => {
     expect(await runClient(ASK, down.client)).toBe(EXIT.error);
     expect(down.err.join('')).toMatch(/no answer from http:\/\/relay:3000/);
     expect(await runClient(['ask', '--to', 'U1'], io([]).client)).toBe(EXIT.usage);
+  });
+});
+
+describe("elicit-relay ask, when answers break or are not the API's", () => {
+  const created = { status: 201, body: { id: 'q1', status: 'pending' } };
+  const broken = { status: 200, breaks: true } as const;
+
+  it('asks again when a long-poll answer breaks off mid-body, like any network failure', async () => {
+    const { client, requests, out } = io([created, broken, ended('declined', { action: 'decline' })]);
+    expect(await runClient(ASK, client)).toBe(EXIT.declined);
+    expect(requests.map((r) => r.method)).toEqual(['POST', 'GET', 'GET']);
+    expect(out.join('')).toBe('{"action":"decline"}\n');
+  });
+
+  it('asks a POST again with its Idempotency-Key when its answer breaks off', async () => {
+    const { client, requests } = io([
+      { status: 201, breaks: true },
+      created,
+      ended('accepted', { action: 'accept' }),
+    ]);
+    expect(await runClient(ASK, client)).toBe(EXIT.accepted);
+    const keys = requests.filter((r) => r.method === 'POST').map((r) => r.headers['Idempotency-Key']);
+    expect(keys).toHaveLength(2);
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it('exits 4 when every long-poll answer breaks, through the retries', async () => {
+    const { client, out, err } = io([created, broken, broken, broken, broken, broken, broken]);
+    expect(await runClient(ASK, client)).toBe(EXIT.error);
+    expect(out.join('')).toBe('');
+    expect(err.join('')).toContain('elicit-relay: no answer from http://relay:3000: TypeError: terminated\n');
+  });
+
+  it.each([
+    [
+      'not JSON',
+      { status: 200, text: '<html>upgrading</html>' },
+      '/api/v1/questions/q1?wait=60 answered 200 without a JSON object',
+    ],
+    [
+      'a JSON array',
+      { status: 200, text: '[]' },
+      '/api/v1/questions/q1?wait=60 answered 200 without a JSON object',
+    ],
+    [
+      'without a status',
+      { status: 200, body: { id: 'q1' } },
+      '/api/v1/questions/q1 answered without a status',
+    ],
+  ])('exits 4, printing no outcome, when a 2xx long-poll answer is %s', async (_, reply, message) => {
+    const { client, out, err } = io([created, reply]);
+    expect(await runClient(ASK, client)).toBe(EXIT.error);
+    expect(out.join('')).toBe('');
+    expect(err.join('')).toContain(`elicit-relay: ${message}\n`);
+  });
+
+  it('resolves 4 with a line on stderr, never rejects, whatever fails', async () => {
+    const { client, err } = io(['network down']);
+    client.sleep = () => Promise.reject(new RangeError('no timers left'));
+    await expect(runClient(ASK, client)).resolves.toBe(EXIT.error);
+    expect(err.join('')).toBe('elicit-relay: unexpected error: RangeError: no timers left\n');
+    const reading = io([]);
+    reading.client.env = {};
+    Object.defineProperty(reading.client.env, 'ELICIT_RELAY_URL', {
+      get: () => {
+        throw new Error('environment unreadable');
+      },
+    });
+    await expect(runClient(ASK, reading.client)).resolves.toBe(EXIT.error);
+    expect(reading.err.join('')).toBe('elicit-relay: unexpected error: Error: environment unreadable\n');
   });
 });
 
