@@ -16,6 +16,18 @@ const TEAM_ID = {
     'The Slack workspace (team id, T…) of the people named. Required when the bot is installed in several workspaces (OAuth distribution); ignored when it serves one.',
 } as const;
 
+/**
+ * How deep the objects and arrays of one request field may nest (metadata, a call's arguments, a
+ * requestedSchema: free-form JSON). Far beyond any real form or metadata, and far below what the recursive code
+ * such a field meets later can take (JSON.stringify of the stored record, the Idempotency-Key's canonical form,
+ * ajv): a 40 KB body of 20,000 nested arrays overflows the stack there. validate.ts refuses deeper fields of
+ * any request body, before anything is written.
+ */
+export const MAX_NESTING = 64;
+
+/** Said where the schemas take free-form JSON, so the OpenAPI document states the limit. */
+const NESTING_NOTE = `Objects and arrays nested at most ${MAX_NESTING} levels deep.`;
+
 /** A duration as in the config file: milliseconds, or a string such as "90s", "10m", "2h", "1d". */
 export const DURATION = {
   oneOf: [
@@ -25,6 +37,18 @@ export const DURATION = {
   description:
     'Milliseconds, or a duration string such as "90s", "10m", "2h", "1d". At least 1s, at most 30d.',
 } as const;
+
+/**
+ * What each pattern of these schemas stands for, as a refusal says it ("/to/channel: must be a channel id like
+ * C…"): ajv's own message shows the regex, which tells a client little.
+ */
+export const PATTERN_WORDS: ReadonlyMap<string, string> = new Map([
+  [USER_ID.pattern, 'a user id like U… or W…'],
+  [USERGROUP_ID.pattern, 'a user group id like S…'],
+  [CHANNEL_ID.pattern, 'a channel id like C… or G…'],
+  [TEAM_ID.pattern, 'a workspace (team) id like T…'],
+  [DURATION.oneOf[0].pattern, 'a duration such as "90s", "10m", "2h" or "1d", or milliseconds'],
+]);
 
 export const RECIPIENTS = {
   description:
@@ -60,13 +84,16 @@ export const QUESTION_CREATE = {
     message: { type: 'string', minLength: 1, maxLength: 10_000 },
     requestedSchema: {
       type: 'object',
-      description: 'An MCP elicitation requestedSchema (a flat object of primitive fields).',
+      description: `An MCP elicitation requestedSchema (a flat object of primitive fields). ${NESTING_NOTE}`,
     },
     to: RECIPIENTS,
     team: TEAM_ID,
     timeout: DURATION,
     callbackUrl: { type: 'string', format: 'uri', maxLength: 2048 },
-    metadata: { type: 'object', description: 'Kept with the question and returned as given.' },
+    metadata: {
+      type: 'object',
+      description: `Kept with the question and returned as given. ${NESTING_NOTE}`,
+    },
   },
 } as const;
 
@@ -147,7 +174,7 @@ export const CALL_CREATE = {
   properties: {
     server: { ...NAME, description: 'A configured MCP server (a named client: one of its `servers`).' },
     tool: NAME,
-    arguments: { type: 'object', description: "The tool's arguments; default {}." },
+    arguments: { type: 'object', description: `The tool's arguments; default {}. ${NESTING_NOTE}` },
     as: {
       type: 'object',
       additionalProperties: false,

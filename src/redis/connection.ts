@@ -3,6 +3,7 @@
 // wait out outages, and the unconnected templates BullMQ duplicates for its own blocking connections. Outages
 // are logged once each; a failed start names the setting at fault (diagnose.ts); the eviction policy is checked.
 import { ReplyError } from 'ioredis';
+import { RelayError } from '../relay/errors.js';
 import { diagnose } from './diagnose.js';
 import { StoreError } from './errors.js';
 import { dropWhenSilent } from './silence.js';
@@ -159,12 +160,25 @@ async function connectOrFail(redis: RedisClient, setting: RedisSetting): Promise
   }
 }
 
-/** Wraps a failed command: error replies are 'redis_error', anything else means the connection is not usable. */
-export function commandError(what: string, cause: unknown): StoreError {
-  if (cause instanceof StoreError) return cause;
+/**
+ * Wraps a failed command: error replies are 'redis_error'; the connection's own failures (closed, dropped when
+ * silent, retries exhausted, a socket or TLS error) are 'redis_unavailable', which callers answer with "retry
+ * shortly". The project's own typed errors, and a fault of this process met on the way (a RangeError from a
+ * stack overflow while serialising a value, a TypeError), are returned as they are: as "unavailable", a client
+ * would retry for ever a request that can never succeed, and the bug would be hidden.
+ */
+export function commandError(what: string, cause: unknown): Error {
+  if (cause instanceof RelayError) return cause;
   if (cause instanceof ReplyError) return new StoreError('redis_error', `Redis refused ${what}`, { cause });
+  if (isProgramFault(cause)) return cause;
   return new StoreError('redis_unavailable', `Redis unavailable during ${what}`, { cause });
 }
+
+/** JavaScript's own error classes: raised by the engine or on a bug, never by ioredis or a socket for an outage. */
+const PROGRAM_FAULTS = [RangeError, TypeError, ReferenceError, SyntaxError, EvalError, URIError];
+
+const isProgramFault = (error: unknown): error is Error =>
+  PROGRAM_FAULTS.some((fault) => error instanceof fault);
 
 /**
  * BullMQ and the question records need `noeviction`: an evicting Redis silently drops pending questions and

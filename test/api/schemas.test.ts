@@ -5,6 +5,7 @@ import { openApiDocument } from '../../src/api/openapi.js';
 import { QUESTION, QUESTION_CREATE, WAIT_QUERY } from '../../src/api/schemas.js';
 import { validator } from '../../src/api/validate.js';
 import { ApiError } from '../../src/api/errors.js';
+import { ASK_HUMAN_INPUT } from '../../src/api/mcp-endpoint.js';
 
 const SCHEMA = { type: 'object', properties: { ok: { type: 'boolean' } } };
 const validCreate = validator(QUESTION_CREATE);
@@ -51,14 +52,49 @@ describe('the API schemas', () => {
     expect(refusal(() => validCreate({ ...base, to: { user: 7 } }))).toBe(
       'invalid_request /to/user: must be string',
     );
-    expect(refusal(() => validCreate({ ...base, to: { users: ['U1', 'nobody'] } }))).toMatch(
-      /^invalid_request \/to\/users\/1: must match pattern/,
+    expect(refusal(() => validCreate({ ...base, to: { users: ['U1', 'nobody'] } }))).toBe(
+      'invalid_request /to/users/1: must be a user id like U… or W…',
     );
     expect(refusal(() => validCreate({ ...base, to: { user: 'U1' }, extra: 1 }))).toBe(
       'invalid_request /extra: must NOT have additional properties',
     );
     expect(refusal(() => validCreate({ requestedSchema: SCHEMA, to: { user: 'U1' } }))).toBe(
       "invalid_request /message: must have required property 'message'",
+    );
+  });
+
+  // Every oneOf branch fails for a wrong `to`; the refusal names the key the client sent, never the first
+  // branch's "required user".
+  const WRONG_TO: [to: unknown, message: string][] = [
+    [{ channel: 'general' }, '/to/channel: must be a channel id like C… or G…'],
+    [{ usergroup: 'oncall' }, '/to/usergroup: must be a user group id like S…'],
+    [{ users: [] }, '/to/users: must NOT have fewer than 1 items'],
+    [{ user: 'alice' }, '/to/user: must be a user id like U… or W…'],
+    [{ channel: 7 }, '/to/channel: must be string'],
+    [{ team: 'T1' }, '/to/team: must NOT have additional properties'],
+    [{}, "/to: must have one of 'user', 'users', 'usergroup', 'channel'"],
+    ['U1', '/to: must be object'],
+  ];
+
+  it.each(WRONG_TO)('name the recipient key at fault: to %j', (to, message) => {
+    const base = { message: 'm', requestedSchema: SCHEMA };
+    expect(refusal(() => validCreate({ ...base, to }))).toBe(`invalid_request ${message}`);
+  });
+
+  it.each(WRONG_TO)('name the recipient key at fault in ask_human too: to %j', (to, message) => {
+    const validAsk = validator(ASK_HUMAN_INPUT);
+    expect(refusal(() => validAsk({ message: 'm', requestedSchema: SCHEMA, to }))).toBe(
+      `invalid_request ${message}`,
+    );
+  });
+
+  it('say what a duration is when the timeout is not one', () => {
+    const base = { message: 'm', requestedSchema: SCHEMA, to: { user: 'U1' } };
+    expect(refusal(() => validCreate({ ...base, timeout: 'soon' }))).toBe(
+      'invalid_request /timeout: must be a duration such as "90s", "10m", "2h" or "1d", or milliseconds',
+    );
+    expect(refusal(() => validCreate({ ...base, timeout: -5 }))).toBe(
+      'invalid_request /timeout: must be >= 0',
     );
   });
 
