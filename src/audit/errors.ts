@@ -19,9 +19,15 @@ export function encodeCursor(kind: 'r' | 'p', position: string): string {
   return Buffer.from(`${kind}:${position}`).toString('base64url');
 }
 
-export function decodeCursor(kind: 'r' | 'p', cursor: string): string {
+/**
+ * The position a cursor holds, checked by the log's own `valid` (a Redis stream id, a PostgreSQL row's time and
+ * sequence): a position this log could not have given out would otherwise reach the query and fail there (an
+ * XRANGE error reply, a failed ::timestamptz cast), answered as the bot's fault instead of the client's.
+ */
+export function decodeCursor(kind: 'r' | 'p', cursor: string, valid: (position: string) => boolean): string {
   const text = Buffer.from(cursor, 'base64url').toString();
-  if (!text.startsWith(`${kind}:`))
+  const position = text.slice(2);
+  if (!text.startsWith(`${kind}:`) || !valid(position))
     throw new AuditError('bad_cursor', 'cursor is not one this audit log gave out');
-  return text.slice(2);
+  return position;
 }

@@ -86,7 +86,7 @@ export class PostgresAuditLog implements AuditLog {
     if (query.client !== undefined) add((n) => `client = ${n}`, query.client);
     if (query.user !== undefined) add((n) => `(user_id = ${n} OR answered_by = ${n})`, query.user);
     if (query.cursor !== undefined) {
-      const [at, seq] = decodeCursor('p', query.cursor).split('/');
+      const [at, seq] = decodeCursor('p', query.cursor, isRowPosition).split('/');
       values.push(at, seq);
       where.push(`(at, seq) > ($${values.length - 1}::timestamptz, $${values.length}::bigint)`);
     }
@@ -128,6 +128,17 @@ export class PostgresAuditLog implements AuditLog {
       client.release();
     }
   }
+}
+
+/** Row sequence numbers are bigserial: at most 2^63 - 1. */
+const BIGINT_MAX = 2n ** 63n - 1n;
+
+/** `<at as toISOString()>/<seq>`, as list() writes it: a time that reads back the same, and a bigint. */
+function isRowPosition(position: string): boolean {
+  const parts = /^([^/]+)\/(\d{1,19})$/.exec(position);
+  if (!parts?.[1] || !parts[2]) return false;
+  const at = new Date(parts[1]);
+  return !Number.isNaN(at.getTime()) && at.toISOString() === parts[1] && BigInt(parts[2]) <= BIGINT_MAX;
 }
 
 function wrap(what: string, cause: unknown): AuditError {

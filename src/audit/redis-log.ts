@@ -130,7 +130,7 @@ export class RedisAuditLog implements AuditLog {
     const limit = limitOf(query);
     const end = query.until === undefined ? '+' : String(query.until + CLOCK_SLACK_MS);
     const since = query.since === undefined ? '-' : String(Math.max(0, query.since - CLOCK_SLACK_MS));
-    let start = query.cursor === undefined ? since : `(${decodeCursor('r', query.cursor)}`;
+    let start = query.cursor === undefined ? since : `(${decodeCursor('r', query.cursor, isStreamId)}`;
     const events: AuditEvent[] = [];
     for (let scanned = 0; scanned < MAX_SCANNED;) {
       const batch = await this.range(start, end);
@@ -164,6 +164,21 @@ export class RedisAuditLog implements AuditLog {
     }
     return Array.isArray(reply) ? reply.flatMap((entry) => parseEntry(entry, this.opts.logger)) : [];
   }
+}
+
+/** Each part of a stream id is an unsigned 64-bit number. */
+const U64_MAX = 2n ** 64n - 1n;
+
+/**
+ * A stream id XRANGE takes as an exclusive start: `<ms>-<seq>`, each at most 2^64 - 1, and not the very last id
+ * (nothing comes after it; Redis refuses that interval).
+ */
+function isStreamId(position: string): boolean {
+  const parts = /^(\d{1,20})-(\d{1,20})$/.exec(position);
+  if (!parts?.[1] || !parts[2]) return false;
+  const ms = BigInt(parts[1]);
+  const seq = BigInt(parts[2]);
+  return ms <= U64_MAX && seq <= U64_MAX && !(ms === U64_MAX && seq === U64_MAX);
 }
 
 function within(event: AuditEvent, query: AuditQuery): boolean {

@@ -125,5 +125,36 @@ export function auditLogContract(name: string, open: () => Promise<AuditLog>): v
       await expect(log.list({ cursor: 'bm9wZQ' })).rejects.toBeInstanceOf(AuditError);
       await expect(log.list({ cursor: 'bm9wZQ' })).rejects.toMatchObject({ code: 'bad_cursor' });
     });
+
+    // Cursors of either log's kind ("r:" a stream id, "p:" a row's time and sequence) whose position neither
+    // log could have given out: refused as bad cursors (the API's 400), never sent to the query (its 500).
+    it.each([
+      'not-a-stream-id',
+      '12-x',
+      '1-2-3',
+      '',
+      '18446744073709551616-0',
+      '18446744073709551615-18446744073709551615',
+      'not-a-time/1',
+      '2026-13-45T00:00:00.000Z/1',
+      '2026-01-01T00:00:00.000Z/x',
+      '2026-01-01T00:00:00.000Z/9223372036854775808',
+      '2026-01-01/1',
+    ])('refuses a cursor of either kind holding the position %j', async (position) => {
+      const log = await filled();
+      for (const kind of ['r', 'p'] as const) {
+        const cursor = Buffer.from(`${kind}:${position}`).toString('base64url');
+        await expect(log.list({ cursor })).rejects.toMatchObject({ name: 'AuditError', code: 'bad_cursor' });
+      }
+    });
+
+    it('takes back every cursor it gave out, ids included', async () => {
+      const log = await filled();
+      const { events } = await log.list({});
+      for (const [i, event] of events.entries()) {
+        const after = await log.list({ ...(event.id === undefined ? {} : { cursor: event.id }) });
+        expect(after.events.map(withoutId)).toEqual(EVENTS.slice(i + 1));
+      }
+    });
   });
 }
