@@ -87,10 +87,12 @@ export async function startApi(config: AppConfig, deps: ApiDeps, parts: Lifecycl
   const admit: CallsDeps['admit'] = (name, limit) => deps.store.admit(name, limit);
   const calls = startCalls(config, deps, { redis, keys: k, questions, admit }, parts);
   const observe = deps.observe ? { observe: deps.observe } : {};
+  // A call's questions are read and withdrawn by the client that started the call (its record names it).
+  const callClient = async (id: string) => (await calls.routes.get(id))?.client;
   const handler = apiRouter({
     clients,
     logger: deps.logger,
-    questions,
+    questions: { ...questions, callClient },
     calls: calls.routes,
     audit: deps.audit,
     ...observe,

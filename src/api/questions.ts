@@ -45,6 +45,12 @@ export interface QuestionsDeps extends ResourceDeps {
   checkSchema(requestedSchema: unknown): void;
   /** Turns `timeout` into ms within the allowed bounds; undefined when it is not a valid duration. */
   timeoutMs(timeout: string | number | undefined): number | undefined;
+  /**
+   * The client that started API call `callId` (POST /calls), undefined once the call is gone. A call's
+   * questions are asked by its MCP server, so they carry the call (`origin.callId`), not a client: without
+   * this, no client reads or withdraws them.
+   */
+  callClient?(callId: string): Promise<string | undefined>;
 }
 
 /** What the questions and the calls routes both need. */
@@ -147,7 +153,15 @@ async function ownQuestion(deps: QuestionsDeps, client: ApiClient, id: string): 
 /** The client's own question; undefined for an unknown id or another client's. */
 async function readOwn(deps: QuestionsDeps, client: ApiClient, id: string): Promise<Question | undefined> {
   const question = ID.test(id) ? await deps.get(id) : undefined;
-  return question?.client === client.name ? question : undefined;
+  if (question === undefined) return undefined;
+  return (await clientOf(deps, question)) === client.name ? question : undefined;
+}
+
+/** The client a question belongs to: the one that asked it, or the one whose call (POST /calls) asked it. */
+async function clientOf(deps: QuestionsDeps, question: Question): Promise<string | undefined> {
+  if (question.client !== undefined) return question.client;
+  const { callId } = question.origin;
+  return callId === undefined ? undefined : deps.callClient?.(callId);
 }
 
 const noQuestion = (id: string): ApiError => new ApiError('not_found', `No question ${id}.`);

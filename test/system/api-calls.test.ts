@@ -100,6 +100,23 @@ describe('the calls API', () => {
     },
   );
 
+  it("lets the client that started a call read, long-poll and withdraw the call's question; another client gets 404", async () => {
+    const args = { message: 'Withdraw me via the API?', schema: SCHEMA };
+    const id = String((await call({ tool: 'ask', arguments: args })).body.id);
+    const questionId = questionIdOnCard((await cardWith(h, 'Withdraw me via the API?')).call.args.blocks);
+    expect((await api('GET', `/calls/${id}`)).body.questions).toEqual([questionId]);
+    const read = await api('GET', `/questions/${questionId}?wait=0`, { on: 1 });
+    expect([read.status, read.body.status]).toEqual([200, 'pending']);
+    expect((await api('GET', `/questions/${questionId}`, { token: OTHER })).status).toBe(404);
+    expect((await api('DELETE', `/questions/${questionId}`, { token: OTHER })).status).toBe(404);
+    const waiting = api('GET', `/questions/${questionId}?wait=30`, { on: 2 });
+    const withdrawn = await api('DELETE', `/questions/${questionId}`, { on: 1 });
+    expect(withdrawn.body).toMatchObject({ id: questionId, status: 'cancelled', reason: 'withdrawn' });
+    expect((await waiting).body).toMatchObject({ status: 'cancelled', result: { action: 'cancel' } });
+    const ended = await api('GET', `/calls/${id}?wait=30`);
+    expect(ended.body).toMatchObject({ status: 'completed', questions: [questionId] });
+  });
+
   it('keeps the whole CallToolResult as the server returned it (image, resource, link, structuredContent, _meta) while the DM shows its summary', async () => {
     const created = await call({ tool: 'rich', arguments: {} }, { on: 1 });
     const ended = await api('GET', `/calls/${String(created.body.id)}?wait=30`, { on: 2 });
