@@ -1,6 +1,7 @@
 // The Automations API's settings: its clients (ELICIT_RELAY_API_TOKEN is the `default` client with every right;
-// `api.clients.<name>` in the config file adds more, each with its own token, servers, targets and rate) and
-// the webhook settings (ELICIT_RELAY_WEBHOOK_HOSTS, ELICIT_RELAY_WEBHOOK_SECRET). No client: the API is off.
+// `api.clients.<name>` in the config file adds more, each with its own token, servers, targets and rate, none
+// named `default`) and the webhook settings (ELICIT_RELAY_WEBHOOK_HOSTS, ELICIT_RELAY_WEBHOOK_SECRET). No client:
+// the API is off.
 import { parseDuration } from './duration.js';
 import { ConfigError } from './error.js';
 import { expand, isRecord } from './servers.js';
@@ -14,16 +15,7 @@ export const DEFAULT_API_CLIENT = 'default';
 export function readApi(file: unknown, env: Env): ApiConfig {
   const clients = readClients(isRecord(file) ? file.api : undefined, env);
   const token = env.ELICIT_RELAY_API_TOKEN;
-  if (token) {
-    if (clients.some((c) => c.name === DEFAULT_API_CLIENT)) {
-      throw new ConfigError(
-        'api.clients.default',
-        'is also ELICIT_RELAY_API_TOKEN',
-        'Rename the client in the file, or unset ELICIT_RELAY_API_TOKEN.',
-      );
-    }
-    clients.unshift({ name: DEFAULT_API_CLIENT, token });
-  }
+  if (token) clients.unshift({ name: DEFAULT_API_CLIENT, token });
   checkDistinctTokens(clients);
   const secret = env.ELICIT_RELAY_WEBHOOK_SECRET;
   const gateway = readGatewayAs(isRecord(file) ? file.api : undefined);
@@ -71,13 +63,7 @@ function readClients(api: unknown, env: Env): ApiClientConfig[] {
 
 function readClient(name: string, entry: unknown, env: Env): ApiClientConfig {
   const key = `api.clients.${name}`;
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) {
-    throw new ConfigError(
-      key,
-      'has a name with characters that are not allowed',
-      'Use 1–64 letters, digits, ".", "_" or "-".',
-    );
-  }
+  checkName(key, name);
   if (!isRecord(entry)) throw new ConfigError(key, 'is not a mapping', 'Give it `token: ${SOME_VAR}`.');
   if (typeof entry.token !== 'string' || entry.token === '') {
     throw new ConfigError(
@@ -106,6 +92,26 @@ function readClient(name: string, entry: unknown, env: Env): ApiClientConfig {
     ...(targets ? { targets } : {}),
     ...(typeof rate === 'number' ? { ratePerMinute: rate } : {}),
   };
+}
+
+function checkName(key: string, name: string): void {
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) {
+    throw new ConfigError(
+      key,
+      'has a name with characters that are not allowed',
+      'Use 1–64 letters, digits, ".", "_" or "-".',
+    );
+  }
+  // The name stands for every right (GET /audit reads every client's events by it, src/api/audit.ts): only the
+  // client ELICIT_RELAY_API_TOKEN makes may have it, whether the env sets it or not and whatever limits the
+  // file's client was given.
+  if (name === DEFAULT_API_CLIENT) {
+    throw new ConfigError(
+      key,
+      "is the name of ELICIT_RELAY_API_TOKEN's client, which has every right",
+      'Rename the client in the file (its limits then apply); for a client with every right, set ELICIT_RELAY_API_TOKEN.',
+    );
+  }
 }
 
 /** `api.gateway.as`: the person a gateway tool call at POST /mcp runs for, unless its client names its own. */

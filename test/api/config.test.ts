@@ -60,6 +60,16 @@ describe('the API configuration', () => {
     );
   });
 
+  it("refuses a file client named `default`, the name that reads every client's audit trail, with or without ELICIT_RELAY_API_TOKEN", () => {
+    const limited = { token: 'file-token', targets: ['U1'], servers: ['github'] };
+    const envs: Record<string, string>[] = [{}, { ELICIT_RELAY_API_TOKEN: 't0' }];
+    for (const env of envs) {
+      const error = configErrorOf(() => load(env, { api: { clients: { default: limited } } }));
+      expect(error.key).toBe('api.clients.default');
+      expect(error.message).toMatch(/ELICIT_RELAY_API_TOKEN/);
+    }
+  });
+
   it('reads the redelivery age and the webhook retry base as durations in ms, unset by default', () => {
     const api = load({ ELICIT_RELAY_REDELIVER_AFTER: '2s', ELICIT_RELAY_WEBHOOK_RETRY_BASE: '250ms' });
     expect(api).toMatchObject({ redeliverAfterMs: 2000, webhookRetryBaseMs: 250 });
