@@ -1,25 +1,17 @@
 // Where a server's questions are asked and who may answer them, from its `slack` policy: answerers are resolved
 // when the question is asked (user groups through usergroups.users.list) and stored with it; "anyone in the
-// channel" is checked when someone acts (conversations.members), so joining or leaving counts at once.
+// channel" is checked when someone acts, against the replica's list of the channel's members (channel-members.ts:
+// conversations.members, paged when the question is asked so that its clicks find the list ready).
 import { DEFAULT_SLACK_POLICY, type SlackPolicy } from '../config/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Recipients } from '../relay/sources/intake.js';
 import type { Answerers, Origin, Place, Question } from '../relay/types.js';
 import { systemClock } from '../clock.js';
 import type { RelayClock } from '../relay/ports.js';
+import { ChannelMembers } from './channel-members.js';
 import { retried } from './retried.js';
 import { SharedLookup } from './shared-lookup.js';
 import type { SlackClients } from './workspaces.js';
-
-/** Members listed per conversations.members page (Slack's maximum is 1000). */
-const MEMBERS_PAGE = 1000;
-/** Pages read before giving up on finding someone in a very large channel. */
-const MEMBERS_PAGES_MAX = 20;
-/**
- * How long a members page is tried again after its first try, in ms: the check runs inside the 1.5 s in which
- * the answering service must reply to a click (REPLY_WITHIN_MS); a 429's Retry-After of 1 s still fits.
- */
-export const MEMBERS_RETRY_WITHIN_MS = 1_000;
 
 export type { Place };
 
@@ -33,6 +25,8 @@ export class Audience {
     readonly policyOf: (server: string) => SlackPolicy = () => DEFAULT_SLACK_POLICY,
     /** The waits before listing a group or a channel's members again after a 429. Default the system clock. */
     private readonly clock: RelayClock = systemClock,
+    /** Each channel's members as this replica last listed them. Default one on `clients` and `clock`. */
+    private readonly channels: ChannelMembers = new ChannelMembers(clients, clock),
   ) {}
 
   /**
@@ -48,15 +42,23 @@ export class Audience {
       usergroups.map(async (id) => ({ id, members: await this.membersOf(id, origin.teamId) })),
     );
     const place = placeOf(policy, origin);
-    const inChannel = channel && 'channel' in place ? { channel: place.channel } : {};
-    return { users: named, ...(groups.length > 0 ? { groups } : {}), ...inChannel };
+    const inChannel = channel && 'channel' in place ? place.channel : undefined;
+    if (inChannel) void this.warm(inChannel, origin.teamId);
+    return {
+      users: named,
+      ...(groups.length > 0 ? { groups } : {}),
+      ...(inChannel ? { channel: inChannel } : {}),
+    };
   }
 
   /** The answerers an API client names in `to`: user groups resolved to their members now. */
   async answerersTo(to: Recipients, teamId?: string): Promise<Answerers> {
     if ('user' in to) return { users: [to.user] };
     if ('users' in to) return { users: [...new Set(to.users)] };
-    if ('channel' in to) return { users: [], channel: to.channel };
+    if ('channel' in to) {
+      void this.warm(to.channel, teamId);
+      return { users: [], channel: to.channel };
+    }
     return { users: [], groups: [{ id: to.usergroup, members: await this.membersOf(to.usergroup, teamId) }] };
   }
 
@@ -66,7 +68,17 @@ export class Audience {
     if (!answerers) return question.userId === userId;
     const { users, groups = [] } = answerers;
     if (users.includes(userId) || groups.some((g) => g.members.includes(userId))) return true;
-    return answerers.channel !== undefined && this.inChannel(answerers.channel, userId, question);
+    return (
+      answerers.channel !== undefined && this.channels.has(answerers.channel, userId, question.origin.teamId)
+    );
+  }
+
+  /**
+   * Lists `channel`'s members ahead of the clicks on a question to anyone in it (answerersFor and answerersTo
+   * start it as the question is asked, without waiting); resolves once the list is ready, never rejects.
+   */
+  warm(channel: string, teamId?: string): Promise<void> {
+    return this.channels.warm(channel, teamId);
   }
 
   /**
@@ -84,23 +96,6 @@ export class Audience {
         throw new RelayError('answerers_unavailable', why, { cause });
       }
     });
-  }
-
-  private async inChannel(channel: string, userId: string, question: Question): Promise<boolean> {
-    const client = await this.clients.for(question.origin.teamId);
-    let cursor: string | undefined;
-    for (let page = 0; page < MEMBERS_PAGES_MAX; page++) {
-      const args = { channel, limit: MEMBERS_PAGE, ...(cursor ? { cursor } : {}) };
-      const listed = await retried(
-        () => client.conversations.members(args),
-        this.clock,
-        MEMBERS_RETRY_WITHIN_MS,
-      );
-      if (listed.members?.includes(userId)) return true;
-      cursor = listed.response_metadata?.next_cursor;
-      if (!cursor) return false;
-    }
-    return false;
   }
 }
 
