@@ -22,6 +22,28 @@ export class Locales {
     private readonly clock: Pick<Clock, 'now' | 'schedule'> = systemClock,
   ) {}
 
+  /**
+   * The person's UI language if Slack says it within `withinMs`, else (or if Slack cannot say) the default:
+   * for a form that must open on a trigger_id, which lives 3 s, while users.info may wait out a 429 for
+   * longer. A lookup that comes later is still cached for the next time. Never rejects.
+   */
+  within(userId: string, teamId: string | undefined, withinMs: number): Promise<Locale> {
+    const fallback = localeOf(undefined);
+    return new Promise((resolve) => {
+      const cancel = this.clock.schedule(() => resolve(fallback), withinMs);
+      this.of(userId, teamId).then(
+        (locale) => {
+          cancel();
+          resolve(locale);
+        },
+        () => {
+          cancel();
+          resolve(fallback);
+        },
+      );
+    });
+  }
+
   /** The person's UI language; `teamId` is their workspace (a distributed app needs it to pick the token). */
   async of(userId: string, teamId?: string): Promise<Locale> {
     // An API question asked in a channel has a channel id where a person's id would be: no locale to read.

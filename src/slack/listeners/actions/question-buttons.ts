@@ -11,19 +11,26 @@ import type { ListenerDeps } from '../deps.js';
 
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
+/**
+ * How long a Respond waits for the person's language, in ms, beside the question's read, before drawing the
+ * form in the default one: the trigger_id lives 3 s, and users.info may be waiting out a 429.
+ */
+export const RESPOND_LOCALE_WITHIN_MS = 500;
+
 export async function openForm(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
   const { ack, body, action, client } = args;
   await ack();
   // The trigger_id lives 3 s: the answering service replies within REPLY_WITHIN_MS whatever Redis does.
-  const locale = await deps.surface.locales.of(body.user.id, body.team?.id);
+  const locale = deps.surface.locales.within(body.user.id, body.team?.id, RESPOND_LOCALE_WITHIN_MS);
   await deps.answering.act(
     action.value ?? '',
     body,
     { kind: 'open' },
     {
+      locale,
       reply: async (reply) => {
         if (reply.kind !== 'page') return tell(args, deps, reply);
-        const view = formPage(reply.question, reply.draft, locale);
+        const view = formPage(reply.question, reply.draft, await locale);
         const open = () => client.views.open({ trigger_id: body.trigger_id, view: view });
         const opened = await retriedWithinTrigger(open);
         if (opened.view?.id) await deps.modals.opened(reply.question, opened.view.id, body.user.id);
