@@ -46,6 +46,18 @@ function describeIssue(issue: Issue | undefined): string {
 }
 
 /**
+ * A URL-mode `elicitation/create` (revisions 2025-06-18 and 2025-11-25) must name its elicitation: only a 2026
+ * round's entries have no `elicitationId` (parseElicitation then makes one up). Throws RpcRefusal -32602.
+ */
+export function requireElicitationId(params: unknown): void {
+  if (!isRecord(params) || params['mode'] !== 'url' || params['elicitationId'] !== undefined) return;
+  throw new RpcRefusal(
+    ProtocolErrorCode.InvalidParams,
+    'Invalid elicitation request: elicitationId: required in URL mode',
+  );
+}
+
+/**
  * Validates raw `elicitation/create` params exactly as the SDK would (same schemas, chosen by `mode`),
  * and keeps the raw `requestedSchema`: the SDK's parsed copy drops keywords it does not model
  * (`pattern`, `$schema`, unknown keys) that the relay's validator can still use.

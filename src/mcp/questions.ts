@@ -13,6 +13,7 @@ import { roundLinkId, type CallRun, type WithdrawReason } from './call.js';
 import { combineForms } from './round-form.js';
 import {
   parseElicitation,
+  requireElicitationId,
   RAW_ELICIT_PARAMS,
   RpcRefusal,
   toElicitResult,
@@ -71,11 +72,12 @@ export class SessionQuestions {
       if (params.requestId !== undefined) this.cancels.get(params.requestId)?.abort(withdrawn);
     });
     if (mode === 'off') return;
-    client.setRequestHandler('elicitation/create', RAW_ELICIT_PARAMS, (params, ctx) =>
-      mode === 'decline'
+    client.setRequestHandler('elicitation/create', RAW_ELICIT_PARAMS, async (params, ctx) => {
+      requireElicitationId(params);
+      return mode === 'decline'
         ? this.decline(params)
-        : this.answer(params, ctx.mcpReq.id, ctx.mcpReq.signal, this.runFor(relatedTask(ctx))),
-    );
+        : this.answer(params, ctx.mcpReq.id, ctx.mcpReq.signal, this.runFor(relatedTask(ctx)));
+    });
     if (mode !== 'form') return;
     client.setNotificationHandler('notifications/elicitation/complete', ({ params }) =>
       this.completed(params.elicitationId),

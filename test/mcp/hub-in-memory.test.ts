@@ -113,6 +113,22 @@ describe('McpHub elicitation round trip (in-memory fixture server)', () => {
     expect(sink.asked[0]?.request).toEqual({ mode: 'url', ...args });
   });
 
+  it('refuses a 2025 URL-mode elicitation without an elicitationId with -32602, asking nobody', async () => {
+    const sink = recordingSink(() => ({ action: 'accept', content: {} }));
+    const { hub } = makeHub(sink);
+    const params = { mode: 'url', message: 'Sign in', url: 'https://example.com/oauth' };
+    const result = await hub.callTool({
+      server: 'fixture',
+      tool: 'ask_params',
+      args: { params },
+      origin: { userId: 'U1' },
+    });
+    const { error } = JSON.parse(result.text) as { error: { code: number; message: string } };
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain('Invalid elicitation request: elicitationId: required in URL mode');
+    expect(sink.asked).toHaveLength(0);
+  });
+
   it('aborts the elicitation signal when the server gives up waiting (notifications/cancelled)', async () => {
     let aborted: Promise<void> | undefined;
     const sink = recordingSink(({ ctx }) => {
