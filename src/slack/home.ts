@@ -15,6 +15,7 @@ import type { Connections } from '../mcp/index.js';
 import type { QuestionObserver } from './surface.js';
 import { isWebApiCallError } from './outbox/slack-calls.js';
 import { StoppableWaits, WaitStoppedError } from './stoppable-waits.js';
+import { isUserId } from './user-id.js';
 
 export interface HomeDeps {
   /** Web API clients by workspace, for calls made outside a Bolt listener. */
@@ -151,9 +152,10 @@ export class HomeTab implements QuestionObserver {
     };
     const answeredBy = byUserId ?? question.userId;
     this.inBackground(question, async () => {
-      await this.deps.history.recordAnswer(answeredBy, record);
+      // A channel question nobody answered has no person to keep it for.
+      if (isUserId(answeredBy)) await this.deps.history.recordAnswer(answeredBy, record);
       const inboxes = new Set([...namedAnswerers(question), question.userId, answeredBy]);
-      await this.refreshAll([...inboxes], question.origin.teamId);
+      await this.refreshAll([...inboxes].filter(isUserId), question.origin.teamId);
     });
   }
 

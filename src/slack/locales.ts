@@ -3,13 +3,11 @@ import { systemClock, type Clock } from '../clock.js';
 import { localeOf, type Locale } from '../../blocks/index.js';
 import { retried } from './retried.js';
 import { SharedLookup } from './shared-lookup.js';
+import { isUserId } from './user-id.js';
 import type { SlackClients } from './workspaces.js';
 
 /** How long a looked-up locale is trusted, in ms. Default 1 hour. */
 const LOCALE_TTL_MS = 3_600_000;
-
-/** Slack user ids (U…, or W… on Enterprise Grid). */
-const USER_ID = /^[UW][A-Z0-9]+$/;
 
 export class Locales {
   private readonly cache = new Map<string, { locale: Locale; until: number }>();
@@ -47,7 +45,7 @@ export class Locales {
   /** The person's UI language; `teamId` is their workspace (a distributed app needs it to pick the token). */
   async of(userId: string, teamId?: string): Promise<Locale> {
     // An API question asked in a channel has a channel id where a person's id would be: no locale to read.
-    if (!USER_ID.test(userId)) return localeOf(undefined);
+    if (!isUserId(userId)) return localeOf(undefined);
     const key = `${teamId ?? ''}:${userId}`;
     const cached = this.cache.get(key);
     if (cached && cached.until > this.clock.now()) return cached.locale;

@@ -111,6 +111,31 @@ function homeWithSpentBudget(recorded: string[], infos: object[], clock: Stepped
   });
 }
 
+describe('App Home refreshes when a question ends', () => {
+  it('publish and record for the people it named, never for the channel of a channel question', async () => {
+    const recorded: string[] = [];
+    const tab = new HomeTab({
+      clients: singleWorkspace(standinClient(standin, BOT_TOKEN)),
+      pendingFor: () => Promise.resolve([]),
+      history: {
+        recordAnswer: (userId, record) =>
+          Promise.resolve(void recorded.push(`${userId} ${record.questionId}`)),
+        recentAnswers: () => Promise.resolve([]),
+      },
+      locales: { of: () => Promise.resolve('en') },
+      logger: { error: (obj) => errors.push(obj), info: () => undefined },
+      slot: (teamId) => outbox.slotFor('views.publish', teamId),
+    });
+    const inChannel = { userId: 'C0APPROVE', answerers: { users: [], channel: 'C0APPROVE' } };
+    tab.ended(question({ id: 'q-timed-out', ...inChannel, state: 'cancelled', reason: 'timed_out' }));
+    tab.ended(question({ id: 'q-declined', ...inChannel, state: 'declined', reason: 'declined' }), 'U7');
+    await tab.close();
+    expect(recorded).toEqual(['U7 q-declined']);
+    expect(publishes().map((c) => c.args.user_id)).toEqual(['U7']);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('App Home refreshes at a stop', () => {
   it('are skipped while waiting for their slot, the answer recorded: close() does not wait the pace out', async () => {
     const recorded: string[] = [];
