@@ -12,6 +12,7 @@ import {
   parseFormSchema,
   readSubmission,
   validationErrors,
+  type FieldSpec,
   type FormSpec,
   type Locale,
 } from '../../blocks/index.js';
@@ -30,11 +31,14 @@ export type Refusal =
   | { notFor: Pick<Question, 'userId' | 'answerers'> }
   | { otherWorkspace: true };
 
-/** What the person did. `shownBlockIds`: the input blocks of the form page on their screen. */
+/**
+ * What the person did. `shownBlockIds`: the input blocks of the form page on their screen; `values`: that
+ * page's view.state.values (Slack sends them with a submit and with a click in the view, such as Back).
+ */
 export type Act =
   | { kind: 'open' }
   | { kind: 'submit'; values: unknown; shownBlockIds: readonly string[] }
-  | { kind: 'back' }
+  | { kind: 'back'; values: unknown; shownBlockIds: readonly string[] }
   | { kind: 'send' }
   | { kind: 'decline' }
   | { kind: 'close'; from: 'form' | 'review'; cleared: boolean }
@@ -124,9 +128,12 @@ function onForm(
   const draft = current(spec, situation.draft);
   switch (act.kind) {
     case 'open':
-      return { kind: 'page', draft: { page: 0, answers: {}, reviewing: false } };
+      // Respond again (after a close that onClose: keep left open, from the App Home, on another device) goes
+      // on from the draft: the page the person was on, with every answer sent so far; only a first open is
+      // empty. PRODUCT.md: they never lose an answer they typed. The review is not shown again until Next.
+      return { kind: 'page', draft: { ...draft, reviewing: false } };
     case 'back':
-      return { kind: 'page', draft: { ...draft, page: Math.max(0, draft.page - 1), reviewing: false } };
+      return back(spec, draft, act);
     case 'send':
       // Only answers the person was shown in a review are sent from one; anything else goes back to the form.
       if (!draft.reviewing) return { kind: 'page', draft };
@@ -142,24 +149,70 @@ function submit(
   situation: Situation,
   act: Extract<Act, { kind: 'submit' }>,
 ): Decision {
-  const onPage = pageFields(spec, draft.page);
-  // The screen shows another page than the person's draft is on (an older modal, a forged view): show theirs.
-  if (!onPage.every((field) => act.shownBlockIds.includes(field.blockId))) return { kind: 'page', draft };
+  const page = shownPage(spec, act.shownBlockIds, draft.page);
+  // The screen shows no page of this form whole (a forged view): show the person theirs.
+  if (page === undefined) return { kind: 'page', draft };
   const read = readSubmission(spec, act.values, {
-    page: draft.page,
+    page,
     ...(situation.locale ? { locale: situation.locale } : {}),
   });
   if (!read.ok) return { kind: 'errors', errors: read.errors };
-  const answers = mergePageContent(spec, draft.answers, read.content, draft.page);
-  if (draft.page + 1 < pageCount(spec)) {
-    return { kind: 'page', draft: { page: draft.page + 1, answers, reviewing: false } };
+  const answers = mergePageContent(spec, draft.answers, read.content, page);
+  if (page + 1 < pageCount(spec)) {
+    return { kind: 'page', draft: { page: page + 1, answers, reviewing: false } };
   }
-  const complete: Draft = { page: draft.page, answers, reviewing: false };
-  const fix = fixFor(spec, complete, situation.locale, draft.page);
+  const complete: Draft = { page, answers, reviewing: false };
+  const fix = fixFor(spec, complete, situation.locale, page);
   if (fix) return fix;
   return wantsReview(spec, situation.policy)
     ? { kind: 'review', draft: { ...complete, reviewing: true } }
     : accept(answers);
+}
+
+/**
+ * Back keeps what the page on screen holds, then shows the page before it. Nothing is validated: an unfinished
+ * page is fine, and is checked on its Next. A screen showing no page whole (a forged view) changes no answers.
+ */
+function back(spec: FormSpec, draft: Draft, act: Extract<Act, { kind: 'back' }>): Decision {
+  const page = shownPage(spec, act.shownBlockIds, draft.page);
+  if (page === undefined) {
+    return { kind: 'page', draft: { ...draft, page: Math.max(0, draft.page - 1), reviewing: false } };
+  }
+  const typed = typedOnPage(pageFields(spec, page), draft.answers, act.values);
+  const answers = mergePageContent(spec, draft.answers, typed, page);
+  return { kind: 'page', draft: { page: Math.max(0, page - 1), answers, reviewing: false } };
+}
+
+/**
+ * The page whose inputs the screen shows: the draft's page when it does, else another. It is not always the
+ * draft's: a modal opened before a Respond elsewhere (another device, the App Home) still shows the page it
+ * was on, and what the person typed there is theirs to keep (any page is theirs to reach with Back anyway).
+ */
+function shownPage(spec: FormSpec, shownBlockIds: readonly string[], preferred: number): number | undefined {
+  const shown = new Set(shownBlockIds);
+  const whole = (page: number) => pageFields(spec, page).every((field) => shown.has(field.blockId));
+  if (whole(preferred)) return preferred;
+  for (let page = 0; page < pageCount(spec); page++) if (whole(page)) return page;
+  return undefined;
+}
+
+/**
+ * What `fields` hold in `values`, each read on its own as its type with no schema rule applied (an empty
+ * schema): a value that breaks a rule is still what the person typed. A field missing from `values`, or whose
+ * input cannot be read as its type, keeps its `stored` answer; one left empty has none.
+ */
+function typedOnPage(fields: readonly FieldSpec[], stored: Content, values: unknown): Content {
+  const state = typeof values === 'object' && values !== null ? values : {};
+  const entries = fields.flatMap((field): [string, Content[string]][] => {
+    const read = Object.hasOwn(state, field.blockId)
+      ? readSubmission({ fields: [field], required: [], schema: {} }, state)
+      : undefined;
+    const kept = Object.hasOwn(stored, field.name) ? stored[field.name] : undefined;
+    const answer = read?.ok ? read.content[field.name] : kept;
+    return answer === undefined ? [] : [[field.name, answer]];
+  });
+  // fromEntries keeps a property named "__proto__" an ordinary key.
+  return Object.fromEntries(entries);
 }
 
 /**

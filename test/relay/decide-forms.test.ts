@@ -43,10 +43,16 @@ describe('a one-page form', () => {
     shownBlockIds: shown(spec, 0),
   });
 
-  it('opens on page one with nothing entered', () => {
+  it('opens a first time on page one with nothing entered', () => {
+    expect(decide(situation(q, { kind: 'open' }))).toEqual({ kind: 'page', draft: draft(0, {}) });
+  });
+
+  // A draft exists only while the question is pending: a Respond again (another device, the App Home, a close
+  // Slack never reported) shows what the person sent so far rather than throwing it away.
+  it('opens again with the answers of the draft, back on the form from the review', () => {
     expect(decide(situation(q, { kind: 'open' }, { draft: draft(0, { age: 3 }, true) }))).toEqual({
       kind: 'page',
-      draft: draft(0, {}),
+      draft: draft(0, { age: 3 }),
     });
   });
 
@@ -135,9 +141,27 @@ describe('a paged form', () => {
     });
   });
 
-  it('takes the page from the draft: the last page submitted over a fresh draft is shown page one', () => {
+  it("takes a page other than the draft's (an older modal) with what it holds", () => {
     const act: Act = { kind: 'submit', values: typed(spec, all(21, 25)), shownBlockIds: shown(spec, 1) };
-    expect(decide(situation(q, act))).toEqual({ kind: 'page', draft: draft(0, {}) });
+    expect(decide(situation(q, act, { draft: draft(0, all(1, 20)) }))).toEqual({
+      kind: 'finish',
+      outcome: { action: 'accept', content: all(1, 25) },
+      reason: 'answered',
+    });
+    const overFresh = decide(situation(q, act));
+    expect(overFresh).toMatchObject({ kind: 'page', draft: draft(0, all(21, 25)) });
+  });
+
+  it('shows the draft when the screen holds no page of the form whole (a forged view)', () => {
+    const act: Act = {
+      kind: 'submit',
+      values: typed(spec, all(1, 20)),
+      shownBlockIds: shown(spec, 0).slice(1),
+    };
+    expect(decide(situation(q, act, { draft: draft(1, all(1, 20)) }))).toEqual({
+      kind: 'page',
+      draft: draft(1, all(1, 20)),
+    });
   });
 
   it('sends an unfilled earlier page back with its errors instead of accepting', () => {
@@ -147,10 +171,70 @@ describe('a paged form', () => {
     expect(Object.keys(decision.kind === 'page' ? (decision.errors ?? {}) : {})).toHaveLength(20);
   });
 
-  it('goes Back one page, keeping the answers', () => {
-    expect(decide(situation(q, { kind: 'back' }, { draft: draft(1, all(1, 20)) }))).toEqual({
+  const back = (values: Record<string, string>, page: number): Act => ({
+    kind: 'back',
+    values: typed(spec, values),
+    shownBlockIds: shown(spec, page),
+  });
+
+  it('goes Back one page, keeping the answers and what the page on screen holds', () => {
+    const stored = draft(1, { ...all(1, 20), q22: 'sent', q23: 'sent' });
+    // q21 typed, q22 emptied, q23 not in the view's state (kept as sent).
+    const decision = decide(situation(q, back({ q21: 'typed', q22: '' }, 1), { draft: stored }));
+    expect(decision).toEqual({ kind: 'page', draft: draft(0, { ...all(1, 20), q21: 'typed', q23: 'sent' }) });
+  });
+
+  it("goes Back from an older modal's page with what it holds", () => {
+    const decision = decide(situation(q, back({ q21: 'typed' }, 1), { draft: draft(0, all(1, 20)) }));
+    expect(decision).toEqual({ kind: 'page', draft: draft(0, { ...all(1, 20), q21: 'typed' }) });
+  });
+
+  it('goes Back from a forged view one page, changing no answer', () => {
+    const act: Act = { kind: 'back', values: typed(spec, { q21: 'x' }), shownBlockIds: [] };
+    expect(decide(situation(q, act, { draft: draft(1, all(1, 20)) }))).toEqual({
       kind: 'page',
       draft: draft(0, all(1, 20)),
+    });
+  });
+
+  it('opens again on the page the person was on, with every answer sent (onClose: keep)', () => {
+    const policy: AnswerPolicy = { review: 'never', onClose: 'keep' };
+    const act: Act = { kind: 'submit', values: typed(spec, all(1, 20)), shownBlockIds: shown(spec, 0) };
+    const next = decide(situation(q, act, { policy }));
+    expect(next).toEqual({ kind: 'page', draft: draft(1, all(1, 20)) });
+    const sent = next.kind === 'page' ? next.draft : undefined;
+    const close: Act = { kind: 'close', from: 'form', cleared: false };
+    expect(decide(situation(q, close, { policy, draft: sent }))).toEqual({ kind: 'ignore' });
+    expect(decide(situation(q, { kind: 'open' }, { policy, draft: sent }))).toEqual({
+      kind: 'page',
+      draft: draft(1, all(1, 20)),
+    });
+  });
+});
+
+describe('Back on a page with rules', () => {
+  /** 20 text fields, then an integer of at least 0 and an integer on page two. */
+  const RULES = {
+    type: 'object',
+    properties: {
+      ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`q${i + 1}`, { type: 'string' }])),
+      n: { type: 'integer', minimum: 0 },
+      m: { type: 'integer' },
+    },
+    required: ['n'],
+  };
+  const q = question(RULES);
+  const spec = parseFormSchema(RULES);
+
+  it('keeps what reads as its type, rules broken or not, with no errors; an unreadable input keeps its answer', () => {
+    const act: Act = {
+      kind: 'back',
+      values: typed(spec, { n: '-5', m: '1.5' }),
+      shownBlockIds: shown(spec, 1),
+    };
+    expect(decide(situation(q, act, { draft: draft(1, { q1: 'a', m: 2 }) }))).toEqual({
+      kind: 'page',
+      draft: draft(0, { q1: 'a', n: -5, m: 2 }),
     });
   });
 });
@@ -164,8 +248,8 @@ describe('whatever the person does', () => {
   );
   const act = fc.oneof(
     fc.constant<Act>({ kind: 'send' }),
-    fc.constant<Act>({ kind: 'back' }),
     fc.record({
+      back: fc.boolean(),
       page: fc.nat(2),
       values: fc.dictionary(fc.constantFrom('age', 'color', 'q1', 'q21', 'q25'), value),
     }),
@@ -183,7 +267,11 @@ describe('whatever the person does', () => {
           const input: Act =
             'kind' in drawn
               ? drawn
-              : { kind: 'submit', values: typed(spec, drawn.values), shownBlockIds: shown(spec, drawn.page) };
+              : {
+                  kind: drawn.back ? 'back' : 'submit',
+                  values: typed(spec, drawn.values),
+                  shownBlockIds: shown(spec, drawn.page),
+                };
           const storedDraft = stored as Draft | undefined;
           const decision = decide(
             situation(question(schema), input, { draft: storedDraft, policy: { review, onClose: 'cancel' } }),

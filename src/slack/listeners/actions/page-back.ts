@@ -1,9 +1,11 @@
-// Back on a long form's page: the answering service moves the person's draft one page back, and the view shows
-// that page filled from the draft.
+// Back on a long form's page: the answering service keeps in the person's draft what the page on screen holds
+// (Slack sends the view's state.values with a click in it), moves the draft one page back, and the view shows
+// that page filled from the draft; Next later shows the page left filled as it was.
 import { questionIdOf } from '../../../../blocks/index.js';
 import { formPage } from '../../answer-replies.js';
 import { retried } from '../../retried.js';
 import type { ListenerDeps } from '../deps.js';
+import { inputsOf } from '../views/form.js';
 import type { ButtonArgs } from './question-buttons.js';
 
 export async function pageBack(
@@ -17,7 +19,7 @@ export async function pageBack(
   await deps.answering.act(
     questionIdOf(view) ?? '',
     body,
-    { kind: 'back' },
+    { kind: 'back', values: view.state.values, shownBlockIds: inputsOf(view) },
     {
       reply: async (reply) => {
         if (reply.kind !== 'page') return;

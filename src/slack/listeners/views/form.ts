@@ -6,6 +6,7 @@ import type {
   AllMiddlewareArgs,
   SlackViewMiddlewareArgs,
   ViewClosedAction,
+  ViewOutput,
   ViewSubmitAction,
 } from '@slack/bolt';
 import { localeOf, questionIdOf, viewLocaleOf } from '../../../../blocks/index.js';
@@ -19,8 +20,12 @@ type Deps = Pick<ListenerDeps, 'answering' | 'surface'>;
 
 export async function submitForm(args: SubmitArgs, deps: Deps): Promise<void> {
   const { view } = args;
-  const shownBlockIds = view.blocks.flatMap((b) => (b.type === 'input' && b.block_id ? [b.block_id] : []));
-  await submitted(args, deps, { kind: 'submit', values: view.state.values, shownBlockIds });
+  await submitted(args, deps, { kind: 'submit', values: view.state.values, shownBlockIds: inputsOf(view) });
+}
+
+/** The block_ids of the view's inputs: which form page the person has on screen. */
+export function inputsOf(view: ViewOutput): string[] {
+  return view.blocks.flatMap((b) => (b.type === 'input' && b.block_id ? [b.block_id] : []));
 }
 
 /** A submit of the form or of its review: the act, answered with the service's reply as Slack's ack. */
