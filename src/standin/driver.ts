@@ -18,6 +18,8 @@ import {
   type CloseInput,
   type SubmitInput,
   type SuggestInput,
+  type ViewClickInput,
+  clickInView,
   closeView,
   submitView,
   suggest,
@@ -214,6 +216,11 @@ export class SlackDriver {
    */
   suggest(input: SuggestInput): Promise<Obj[]> {
     return suggest(this.acting, input);
+  }
+
+  /** Clicks a button in an open modal (Back on a paged form), with what its inputs hold. */
+  clickViewButton(input: ViewClickInput): Promise<Delivery> {
+    return clickInView({ ...this.acting, nowMs: () => this.clock() }, input);
   }
 
   /** Submits an open modal with the given answers; the stand-in then applies the bot's response_action. */

@@ -136,11 +136,15 @@ function richText(text: string | null): Obj {
 const isEmpty = (a: FieldAnswer | undefined): boolean =>
   a === undefined || a === '' || a === false || (Array.isArray(a) && a.length === 0);
 
-/** `state.values` for every input block of `view`; throws StandinError for answers Slack could not send. */
+/**
+ * `state.values` for every input block of `view`; throws StandinError for answers Slack could not send. A
+ * click in the view (`submitting` false) sends the state as it is: Slack checks required fields only on submit.
+ */
 export function buildStateValues(
   view: Obj,
   answers: Record<string, FieldAnswer | undefined>,
   suggested: Suggested = {},
+  submitting = true,
 ): StateValues {
   const inputs = (Array.isArray(view.blocks) ? (view.blocks as unknown[]) : []).filter(
     (b): b is Obj => isObj(b) && b.type === 'input' && isObj(b.element),
@@ -153,7 +157,8 @@ export function buildStateValues(
     const blockId = String(block.block_id);
     const el = block.element as Obj;
     const answer = answers[blockId];
-    if (block.optional !== true && isEmpty(answer)) throw clientError(blockId, 'required field left empty');
+    if (submitting && block.optional !== true && isEmpty(answer))
+      throw clientError(blockId, 'required field left empty');
     const shape = SHAPES[String(el.type)];
     if (!shape) throw new StandinError('unsupported_element', `no state shape for ${String(el.type)}`);
     values[blockId] = { [String(el.action_id)]: { type: el.type, ...shape(el, answer, blockId, suggested) } };

@@ -1,9 +1,11 @@
 // What a person does in an open modal, played for the driver (driver.ts): typing into an external select
-// (block_suggestion), submitting (view_submission) and closing (view_closed), each refused as Slack would
-// refuse it (a view not open, someone else's, under another view, or without notify_on_close).
+// (block_suggestion), clicking a button in it (block_actions), submitting (view_submission) and closing
+// (view_closed), each refused as Slack would refuse it (a view not open, someone else's, under another view,
+// or without notify_on_close).
 import type { Obj } from './blockkit-check.js';
 import { StandinError } from './calls.js';
 import type { SlackStandin } from './standin.js';
+import { buttonAction, findButton } from './payloads.js';
 import { type FieldAnswer, buildStateValues } from './state-values.js';
 import { findExternalSelect, suggestedOptions } from './suggestions.js';
 import type { Delivery, Outgoing } from './transports.js';
@@ -27,6 +29,14 @@ export interface SubmitInput {
   userId: string;
   viewId: string;
   values: Record<string, FieldAnswer | undefined>;
+}
+
+export interface ViewClickInput {
+  userId: string;
+  viewId: string;
+  actionId: string;
+  /** What the view's inputs hold at the click, by block_id (Slack sends them as view.state.values). */
+  values?: Record<string, FieldAnswer | undefined>;
 }
 
 export interface CloseInput {
@@ -88,6 +98,31 @@ export async function submitView(d: Acting, input: SubmitInput): Promise<Deliver
     );
   }
   return delivery;
+}
+
+/**
+ * A button clicked in an open modal (Back on a paged form): block_actions with the view, what its inputs hold
+ * (unchecked: Slack checks required fields only on submit) and a fresh trigger_id, and no response_url.
+ */
+export function clickInView(d: Acting & { nowMs(): number }, input: ViewClickInput): Promise<Delivery> {
+  const view = openView(d.standin, input.userId, input.viewId);
+  const found = findButton(view.blocks, input.actionId);
+  if (!found)
+    throw new StandinError('button_not_found', `view ${input.viewId} has no button ${input.actionId}`);
+  const suggested = d.standin.view(input.viewId)?.suggestions;
+  const values = buildStateValues(view, input.values ?? {}, suggested, false);
+  return d.send({
+    payload: {
+      type: 'block_actions',
+      ...d.actor(input.userId),
+      container: { type: 'view', view_id: input.viewId },
+      trigger_id: d.standin.issueTriggerId(input.userId),
+      view: { ...view, state: { values } },
+      actions: [buttonAction(found, input.actionId, d.nowMs())],
+      enterprise: null,
+      is_enterprise_install: false,
+    },
+  });
 }
 
 export async function closeView(d: Acting, input: CloseInput): Promise<Delivery> {

@@ -61,27 +61,8 @@ function actor(h: Harness, userId: string) {
 }
 
 /** Back clicked on `view`, with what its inputs hold: Slack sends the view's state.values with the click. */
-function clickBack(h: Harness, userId: string, viewId: string, answers: Record<string, FieldAnswer>) {
-  const view = h.standin.view(viewId)?.view ?? {};
-  return h.driver.send({
-    payload: {
-      type: 'block_actions',
-      ...actor(h, userId),
-      trigger_id: h.standin.issueTriggerId(userId),
-      container: { type: 'view', view_id: viewId },
-      view: { ...view, state: { values: buildStateValues(view, answers) } },
-      actions: [
-        {
-          type: 'button',
-          action_id: 'elicit_page_back',
-          block_id: 'paging',
-          action_ts: '1.1',
-          text: { type: 'plain_text', text: 'Back' },
-        },
-      ],
-    },
-  });
-}
+const clickBack = (h: Harness, userId: string, viewId: string, values: Record<string, FieldAnswer>) =>
+  h.driver.clickViewButton({ userId, viewId, actionId: 'elicit_page_back', values });
 
 /** A submit of `view` from a screen that still shows it after the stand-in replaced it (another device). */
 function submitFromOtherScreen(

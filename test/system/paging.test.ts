@@ -70,27 +70,7 @@ describe('a paged form', () => {
     const viewId = h.standin.openViews('U2')[0]?.id ?? '';
     const firstBlock = inputs(h, viewId)[0]?.block_id ?? '';
     await h.driver.submitView({ userId: 'U2', viewId, values: { [firstBlock]: 'kept' } });
-    const view = h.standin.view(viewId)?.view ?? {};
-    const back = await h.driver.send({
-      payload: {
-        type: 'block_actions',
-        team: { id: 'T0STANDIN', domain: 'standin' },
-        user: { id: 'U2', username: 'u2', name: 'u2', team_id: 'T0STANDIN' },
-        api_app_id: h.standin.identity.appId,
-        trigger_id: h.standin.issueTriggerId('U2'),
-        container: { type: 'view', view_id: viewId },
-        view,
-        actions: [
-          {
-            type: 'button',
-            action_id: 'elicit_page_back',
-            block_id: 'paging',
-            action_ts: '1.1',
-            text: { type: 'plain_text', text: 'Back' },
-          },
-        ],
-      },
-    });
+    const back = await h.driver.clickViewButton({ userId: 'U2', viewId, actionId: 'elicit_page_back' });
     expect(back.status).toBe(200);
     await h.standin.waitForCall('views.update', (c) => c.ok && c.args.view_id === viewId);
     const again = inputs(h, viewId);
