@@ -5,11 +5,15 @@
 // ahead of a call the person just asked for, so its handshake overlaps what the call waits on first (the
 // command's claim, its "Running…" note, the person's DM); the call then takes that session.
 //
+// A 2026 call whose session's connection is lost while people answer a round gets another session of the pool
+// for its retry (successor), as any call would: the server keeps nothing between legs (tool-run.ts).
+//
 // Cost: a stdio server runs one child process per session, so a person with k calls in flight on a stdio
 // server runs min(k, max) processes of it (plus the server's one control process, see link.ts).
 import type { Schedule } from '../clock.js';
 import { McpClientError } from './types.js';
 import type { McpSession } from './session.js';
+import type { Successor } from './tool-run.js';
 
 export interface PoolOptions {
   server: string;
@@ -78,16 +82,33 @@ export class SessionPool {
     this.warming = { claim, opened };
   }
 
+  /**
+   * A session for the rest of a 2026 call whose own connection is gone (tool-run.ts), leased as acquire leases
+   * one (the closed session's place is free again); give it back with the returned `release`.
+   */
+  async successor(signal?: AbortSignal): Promise<Successor> {
+    const session = await this.acquire(signal);
+    try {
+      return { ...session.lend(), release: () => this.release(session) };
+    } catch (error) {
+      this.release(session);
+      throw error;
+    }
+  }
+
   release(session: McpSession): void {
     this.leased.delete(session);
     this.park(session);
     this.wakeOne();
+    this.checkEmpty();
   }
 
-  /** The session ended (idle close, drop, hub close): it leaves the pool. */
+  /**
+   * The session ended (idle close, drop, hub close): it leaves the pool. A leased one stays leased until its
+   * call releases it: that call may go on on a successor, so the pool is not empty (and dropped) meanwhile.
+   */
   closed(session: McpSession): void {
     this.sessions.delete(session);
-    this.leased.delete(session);
     this.idleTimers.get(session)?.();
     this.idleTimers.delete(session);
     this.wakeOne();
@@ -156,6 +177,7 @@ export class SessionPool {
         throw new McpClientError('closed', this.opts.server, 'the MCP hub is closed');
       }
       this.sessions.add(session);
+      session.succeededBy((signal) => this.successor(signal));
       if (leased()) return this.lease(session);
       this.park(session);
       return session;
@@ -190,6 +212,7 @@ export class SessionPool {
   }
 
   private checkEmpty(): void {
-    if (this.sessions.size === 0 && this.opening === 0 && this.waiting.length === 0) this.opts.onEmpty();
+    const idle = this.sessions.size === 0 && this.leased.size === 0 && this.opening === 0;
+    if (idle && this.waiting.length === 0) this.opts.onEmpty();
   }
 }

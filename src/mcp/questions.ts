@@ -160,7 +160,9 @@ export class SessionQuestions {
 
   /**
    * One question: a 2025 server's `elicitation/create` (`id` its JSON-RPC id, `connection` aborting when
-   * the connection ends), or one `inputRequests` entry of a 2026 round (`id` its key, see rounds.ts).
+   * the connection ends), or one `inputRequests` entry of a 2026 round (`id` its key, see rounds.ts), whose
+   * `connection` is its call's signal: the round outlives a lost connection, its retry going on a fresh
+   * session (tool-run.ts), so its question is not withdrawn with the connection.
    */
   private async answer(
     params: unknown,

@@ -8,7 +8,9 @@
 // A durable call (ToolCall.durable) also keeps each round in the round store (continuation.ts), so that a
 // survivor can send the retry if this replica dies; otherwise the round lives in this promise only.
 // Each leg goes through Client.callTool so that the SDK mirrors the tool's `x-mcp-header` arguments into
-// `Mcp-Param-*` headers (SEP-2243; a 2026 server refuses a call without them); see `send`.
+// `Mcp-Param-*` headers (SEP-2243; a 2026 server refuses a call without them); see `send`. The client is asked
+// for afresh at each leg (`Legs`): the server keeps nothing between legs, so a retry may go on another
+// connection than the one that asked the round, when that one was lost while people answered (tool-run.ts).
 import {
   isInputRequiredResult,
   ProtocolError,
@@ -25,6 +27,14 @@ import type { RoundRef } from '../relay/types.js';
 
 /** How many times a call is sent again for input before it fails; the spec's suggested default. */
 export const DEFAULT_MAX_ROUNDS = 10;
+
+/**
+ * Where a call's legs go: the client to send the next one on, resolved just before it is sent (it may be a
+ * fresh session's when the call's own connection is gone).
+ */
+export interface Legs {
+  client(): Promise<Client>;
+}
 
 /** Answers one entry of a round; only `elicitation/create` is ever declared, so only it is answered. */
 export type AnswerInput = (key: string, request: InputRequest, round?: RoundRef) => Promise<ElicitResult>;
@@ -51,7 +61,7 @@ export interface RoundsOptions {
 
 /** Runs `tools/call` through as many rounds as the server asks for; resolves with its `CallToolResult`. */
 export async function callWithRounds(
-  client: Client,
+  legs: Legs,
   params: { name: string; arguments: Record<string, unknown> },
   opts: RoundsOptions,
 ): Promise<Record<string, unknown>> {
@@ -59,7 +69,7 @@ export async function callWithRounds(
   let retry: Retry = kept?.resumed() ?? {};
   try {
     for (let round = opts.durable?.resume?.round ?? 0; ; round += 1) {
-      const result = await send(client, { ...params, ...retry }, opts, round, kept);
+      const result = await send(legs, { ...params, ...retry }, opts, round, kept);
       if (!isInputRequiredResult(result)) return result;
       if (round >= opts.maxRounds) {
         throw new McpClientError(
@@ -75,9 +85,12 @@ export async function callWithRounds(
   }
 }
 
-/** Sends the call (or its `round`-th retry); a durable retry holds its claim until it is answered. */
+/**
+ * Sends the call (or its `round`-th retry); a durable retry holds its claim until it is answered, including
+ * while a fresh session opens for it.
+ */
 async function send(
-  client: Client,
+  legs: Legs,
   params: { [field: string]: unknown; name: string; requestState?: string },
   opts: RoundsOptions,
   round: number,
@@ -85,6 +98,7 @@ async function send(
 ): Promise<Record<string, unknown>> {
   const release = kept?.hold();
   try {
+    const client = await legs.client();
     return await client.callTool(params, {
       ...opts.request,
       allowInputRequired: true,

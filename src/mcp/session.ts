@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import { RelayClient } from './elicitation.js';
 import { SessionQuestions } from './questions.js';
 import { callError, toSummary, urlRequiredResult } from './results.js';
-import { ToolRunner } from './tool-run.js';
+import { ToolRunner, type Successor } from './tool-run.js';
 import { refusesStreamableHttp } from './transport.js';
 import { needsSignIn, type SessionAuth } from './auth/sign-in.js';
 import {
@@ -71,6 +71,8 @@ export class McpSession {
   private readonly questions: SessionQuestions;
   private readonly tools: ToolRunner;
   private end: () => void = () => undefined;
+  /** Where a call outliving this session's connection goes on (its pool's, succeededBy); none: it fails. */
+  private successor: (signal: AbortSignal) => Promise<Successor> = () => Promise.reject(this.closedError());
 
   private constructor(
     private readonly client: RelayClient,
@@ -91,6 +93,7 @@ export class McpSession {
       clock: opts.clock,
       questions: this.questions,
       isClosed: () => this.closed,
+      successor: (signal) => this.successor(signal),
       ...(opts.rounds === undefined ? {} : { rounds: opts.rounds }),
       ...(opts.logger === undefined ? {} : { logger: opts.logger }),
     });
@@ -172,6 +175,23 @@ export class McpSession {
     };
   }
 
+  /** The pool that holds this session gives a call that outlives its connection a fresh session of its own. */
+  succeededBy(next: (signal: AbortSignal) => Promise<Successor>): void {
+    this.successor = next;
+  }
+
+  /**
+   * This connection, for the rest of another session's 2026 call (pool.ts). A server replaced by a 2025 one
+   * cannot take a round's retry: 'round_expired', so the person starts again.
+   */
+  lend(): Omit<Successor, 'release'> {
+    this.assertOpen();
+    const server = this.opts.spec.name;
+    if (this.client.getProtocolEra() === 'modern')
+      return { client: this.client, isClosed: () => this.closed };
+    throw new McpClientError('round_expired', server, `${server} no longer speaks revision 2026-07-28`);
+  }
+
   /** Runs one tool call; the session runs one at a time (the pool leases it to one caller). */
   async run(call: ToolCall, tool: ToolSummary | undefined): Promise<ToolResult> {
     this.assertOpen();
@@ -240,9 +260,12 @@ export class McpSession {
   }
 
   private assertOpen(): void {
-    if (!this.closed) return;
+    if (this.closed) throw this.closedError();
+  }
+
+  private closedError(): McpClientError {
     const server = this.opts.spec.name;
-    throw new McpClientError('connection_closed', server, `session to ${server} closed`);
+    return new McpClientError('connection_closed', server, `session to ${server} closed`);
   }
 
   private checkLiveness(): void {

@@ -1,7 +1,14 @@
 // How one tool call runs on a session's client: task-augmented (revision 2025-11-25, tasks.ts) when the tool
 // must be or may be and the server runs tool calls as tasks; else a plain `tools/call`, whose 2026-07-28 input
 // rounds the hub answers itself (rounds.ts), kept in the round store when the call is durable (continuation.ts).
-import type { RequestOptions } from '@modelcontextprotocol/client';
+//
+// A round's answers can take people minutes, and the session's connection may be lost meanwhile (its stdio
+// process died, its Streamable HTTP session was lost). A 2026 server keeps nothing between a call's legs (the
+// retry carries the requestState and the answers, and any connection may carry it), so the retry goes on a
+// fresh session of the same person, leased from the pool for the rest of the call (RoundLegs), as a survivor
+// replica sends a durable round's retry (src/rounds/take-over.ts), instead of failing on the closed connection
+// after the people did the work. A server that no longer accepts the state then says so (round_expired).
+import type { Client, RequestOptions } from '@modelcontextprotocol/client';
 import { TOOL_TIMEOUT_MARGIN_MS, type CallRun } from './call.js';
 import type { Clock } from '../clock.js';
 import type { DurableCall } from './continuation.js';
@@ -9,7 +16,13 @@ import type { RelayClient } from './elicitation.js';
 import type { LeavingRounds } from './leaving-rounds.js';
 import type { SessionQuestions } from './questions.js';
 import { toToolResult } from './results.js';
-import { callWithRounds, DEFAULT_MAX_ROUNDS, onlyElicitation } from './rounds.js';
+import {
+  callWithRounds,
+  DEFAULT_MAX_ROUNDS,
+  onlyElicitation,
+  type Legs,
+  type RoundsOptions,
+} from './rounds.js';
 import { cancelToolTask, runToolTask } from './tasks.js';
 import type { McpLogger, McpServerSpec, ToolCall, ToolResult, ToolSummary } from './types.js';
 
@@ -25,8 +38,10 @@ export interface ToolRunnerOptions {
   /** Where durable calls keep their 2026 rounds (McpHubOptions.rounds). */
   rounds?: LeavingRounds;
   logger?: McpLogger;
-  /** The session has closed: an abandoned task is not cancelled on it any more. */
+  /** The session has closed: an abandoned task is not cancelled on it any more, and a 2026 leg goes elsewhere. */
   isClosed: () => boolean;
+  /** A fresh session for the rest of a 2026 call whose own connection is gone (its pool's; pool.ts). */
+  successor: (signal: AbortSignal) => Promise<Successor>;
 }
 
 export class ToolRunner {
@@ -47,14 +62,24 @@ export class ToolRunner {
   }
 
   private async runPlain(call: ToolCall, run: CallRun, tool: ToolSummary | undefined): Promise<ToolResult> {
-    const { client, questions } = this.opts;
+    const { client } = this.opts;
     const params = { name: call.tool, arguments: call.args };
     if (client.getProtocolEra() !== 'modern') {
       return toToolResult(await client.callTool(params, this.requestOptions(run)));
     }
+    const legs = new RoundLegs(client, this.opts, run.signal);
+    try {
+      return toToolResult(await callWithRounds(legs, params, this.roundsOptions(call, run, tool)));
+    } finally {
+      legs.done();
+    }
+  }
+
+  private roundsOptions(call: ToolCall, run: CallRun, tool: ToolSummary | undefined): RoundsOptions {
+    const { questions } = this.opts;
     const server = this.opts.spec.name;
     const durable = this.durable(call);
-    const result = await callWithRounds(client, params, {
+    return {
       server,
       maxRounds: this.opts.spec.maxRounds ?? DEFAULT_MAX_ROUNDS,
       request: this.requestOptions(run),
@@ -68,8 +93,7 @@ export class ToolRunner {
         ),
       ...(durable === undefined ? {} : { durable }),
       ...(tool === undefined ? {} : { inputSchema: tool.inputSchema }),
-    });
-    return toToolResult(result);
+    };
   }
 
   /** A durable call's rounds in the round store; a new round's answers are waited for as long as a question. */
@@ -113,5 +137,44 @@ export class ToolRunner {
     if (tool?.taskSupport === 'required') return true;
     const supported = this.opts.client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
     return tool?.taskSupport === 'optional' && supported;
+  }
+}
+
+/**
+ * Another session's connection lent for the rest of one 2026 call whose own connection is gone: its legs go on
+ * `client`; `release` gives the session back to its pool when the call ends (pool.ts).
+ */
+export interface Successor {
+  client: RelayClient;
+  isClosed: () => boolean;
+  release: () => void;
+}
+
+/**
+ * The connection a 2026 call's legs go on: the session's own while it is open; once it is gone, a fresh
+ * session's (a further one if that one is lost too), given back to the pool when the call ends. Only a leg not
+ * yet sent moves: one lost in flight fails the call as before, since the server may have run it.
+ */
+class RoundLegs implements Legs {
+  private lent: Successor | undefined;
+
+  constructor(
+    private readonly own: RelayClient,
+    private readonly session: Pick<ToolRunnerOptions, 'isClosed' | 'successor'>,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  async client(): Promise<Client> {
+    if (!this.session.isClosed()) return this.own;
+    if (this.lent !== undefined && !this.lent.isClosed()) return this.lent.client;
+    this.done();
+    this.lent = await this.session.successor(this.signal);
+    return this.lent.client;
+  }
+
+  /** The call is over: the fresh session, if any, goes back to the pool. */
+  done(): void {
+    this.lent?.release();
+    this.lent = undefined;
   }
 }
