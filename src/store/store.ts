@@ -64,9 +64,13 @@ export class QuestionStore {
     return new RedisRoundLinks(this.c.cmd, this.c.keys, this.c.retentionSec);
   }
 
-  /** Writes a pending question, its indexes and its timer jobs; refuses with 'draining' after drain(). */
+  /**
+   * Writes a pending question, its indexes and its timer jobs; refuses with 'draining' after drain(), except a
+   * 2026 round's: its round, not this replica, waits for it (a durable retry still out at a stop may be answered
+   * with a further round), and a survivor records its answers and resumes the call.
+   */
   create(q: NewQuestion, opts: CreateOptions = {}): Promise<Question> {
-    if (this.draining) {
+    if (this.draining && q.round === undefined) {
       return Promise.reject(new StoreError('draining', 'This replica is shutting down; no new questions'));
     }
     return this.track(writeQuestion(this.c, q, opts));

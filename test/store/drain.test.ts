@@ -42,3 +42,14 @@ describe('drain', () => {
     expect(await store.finish(waiting.id, { action: 'cancel' }, 'call_ended')).toMatchObject({ won: true });
   });
 });
+
+describe('a draining store', () => {
+  it('still creates a durable 2026 round’s question, which its round waits for, not this replica', async () => {
+    const store = await openStore(uniquePrefix(), 'holder-stopping');
+    await store.drain();
+    await expect(store.create(newQuestion())).rejects.toMatchObject({ code: 'draining' });
+    const round = { id: 'round_asked_at_stop', round: 2, keys: ['a'] };
+    const asked = await store.create(newQuestion({ round }));
+    expect(await store.get(asked.id)).toMatchObject({ state: 'pending', round });
+  });
+});
