@@ -43,7 +43,7 @@ export interface RunningSandbox {
   url: string;
   /** The Automations API at the page's address; `tokenFromEnv`: ELICIT_RELAY_API_TOKEN (not printed). */
   api: { url: string; token: string; tokenFromEnv: boolean };
-  /** The bot's own HTTP port (the page passes /api/v1, /mcp and the sign-in callback on to it). */
+  /** The bot's own HTTP port (the page passes /api/v1, /mcp, the sign-in callback, the probes and /metrics on to it). */
   botPort: number;
   /** The local authorization server the tracker's sign-in uses (tokens sealed with a key made for this run). */
   signIn: { issuer: string };

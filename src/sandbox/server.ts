@@ -80,9 +80,15 @@ async function state(deps: PageDeps, url: URL, res: ServerResponse): Promise<voi
   });
 }
 
-/** The bot's paths the page's address also serves: the Automations API, the MCP endpoint, the sign-in callback. */
+/** The bot's probes and metrics, served on PORT in every mode (README), so on the page's address here too. */
+const OPERATIONS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * The bot's paths the page's address also serves: the Automations API, the MCP endpoint, the sign-in callback,
+ * the probes and the metrics.
+ */
 const isBotPath = (path: string): boolean =>
-  path.startsWith('/api/v1/') || path === '/mcp' || path === CALLBACK_PATH;
+  path.startsWith('/api/v1/') || path === '/mcp' || path === CALLBACK_PATH || OPERATIONS_PATHS.has(path);
 
 /** Streams the request to the bot and its answer back, headers and status unchanged. */
 function forward(deps: PageDeps, req: IncomingMessage, res: ServerResponse): void {

@@ -117,6 +117,15 @@ describe('sandbox', () => {
     expect((await fetch(new URL('/app.js', sandbox.url))).headers.get('content-type')).toMatch(/javascript/);
   });
 
+  it('answers the bot’s probes and metrics on the page’s address, as on PORT in every mode', async () => {
+    const at = (path: string) => fetch(new URL(path, sandbox.url));
+    expect(await (await at('/healthz')).json()).toEqual({ ok: true });
+    expect((await at('/readyz')).status).toBe(200);
+    const metrics = await at('/metrics');
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain('elicit_relay_redis_up 1');
+  });
+
   it('runs a forms tool from /mcp run: card, Respond, field error, fix, card updated and the result', async () => {
     const card = await run(ADA, '/mcp run forms basics {}');
     expect(card.issues).toEqual([]);
