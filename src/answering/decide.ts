@@ -16,6 +16,7 @@ import {
   type FormSpec,
   type Locale,
 } from '../../blocks/index.js';
+import { BACKSTOP_GRACE_MS } from '../relay/grace.js';
 import type { Content, Draft, EndReason, Outcome, Question, QuestionState } from '../relay/types.js';
 
 /** Who acts, as an interaction payload says: the user, the workspace, and the app it was sent to. */
@@ -64,6 +65,8 @@ export interface Situation {
   policy: AnswerPolicy;
   /** Language of field errors; English when absent. */
   locale?: Locale;
+  /** When the act came (epoch ms, the relay's clock); absent: the deadline is not checked. */
+  now?: number;
 }
 
 /** Field errors keyed by block_id. */
@@ -81,20 +84,30 @@ export type Decision =
   | { kind: 'review'; draft: Draft }
   | { kind: 'finish'; outcome: Outcome; reason: EndReason };
 
-/** Why the actor may not act on this question, short of asking who its answerers are; undefined when they may ask. */
-export function refusalBeforeMembership(question: Question | undefined, actor: Actor): Refusal | undefined {
+/**
+ * Why the actor may not act on this question, short of asking who its answerers are; undefined when they may
+ * ask. `now` (epoch ms): a question still pending BACKSTOP_GRACE_MS past its deadline is over all the same (its
+ * timeout job could not run, Redis being away, and its holder has told the server cancel): a late act must not
+ * end it otherwise.
+ */
+export function refusalBeforeMembership(
+  question: Question | undefined,
+  actor: Actor,
+  now?: number,
+): Refusal | undefined {
   if (!question) return { ended: 'missing' };
   const { teamId, appId } = question.origin;
   if ((teamId && actor.team?.id !== teamId) || (appId && actor.api_app_id !== appId)) {
     return { otherWorkspace: true };
   }
   if (question.state !== 'pending') return { ended: question.state };
+  if (now !== undefined && now >= question.deadline + BACKSTOP_GRACE_MS) return { ended: 'cancelled' };
   return undefined;
 }
 
 export function decide(situation: Situation): Decision {
   const { question, actor, act } = situation;
-  const refusal = refusalBeforeMembership(question, actor);
+  const refusal = refusalBeforeMembership(question, actor, situation.now);
   if (refusal) return { kind: 'refuse', refusal };
   if (!question) return { kind: 'refuse', refusal: { ended: 'missing' } };
   if (!situation.mayAnswer) return { kind: 'refuse', refusal: { notFor: question } };

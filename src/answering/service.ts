@@ -62,7 +62,7 @@ export class Answering {
   /** The question `id` when this actor may answer it now, or why not (for acts that only read it). */
   async answerable(id: string, actor: Actor): Promise<{ question: Question } | { refusal: Refusal }> {
     const question = await this.options.store.get(id);
-    const refusal = refusalBeforeMembership(question, actor);
+    const refusal = refusalBeforeMembership(question, actor, this.options.clock.now());
     if (refusal || !question) return { refusal: refusal ?? { ended: 'missing' } };
     const may = await this.options.mayAnswer(question, actor.user.id);
     return may ? { question } : { refusal: { notFor: question } };
@@ -146,13 +146,15 @@ export class Answering {
     // Each situation is one literal, not { ...base, more }: V8 (Node 20) adds keys the spread source lacks to
     // the clone slowly, ~5 us per key on the 2-core machine (issue #19 goal 6: CPU per submission).
     const withLocale = locale ? { locale } : {};
-    if (!question || refusalBeforeMembership(question, actor)) {
+    const now = this.options.clock.now();
+    if (!question || refusalBeforeMembership(question, actor, now)) {
       const policy = { review: 'never', onClose: 'cancel' } as const;
-      return { question, actor, act, mayAnswer: false, draft: undefined, policy, ...withLocale };
+      return { question, actor, act, mayAnswer: false, draft: undefined, policy, now, ...withLocale };
     }
     const may = await mayAnswer(question, actor.user.id);
     const draft = question.url ? undefined : stored;
-    return { question, actor, act, mayAnswer: may, draft, policy: policyOf(question.server), ...withLocale };
+    const policy = policyOf(question.server);
+    return { question, actor, act, mayAnswer: may, draft, policy, now, ...withLocale };
   }
 }
 

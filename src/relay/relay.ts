@@ -15,6 +15,8 @@ import { endWaitsForCall, isRoundLink, type RoundLinkStore } from './round-links
 import type { EndReason, FinishResult, NewQuestion, Outcome, Question } from './types.js';
 import { DEFAULT_STARTS_AT_ONCE, Turns, type EndTurn } from './turns.js';
 import { UrlQuestions } from './url-questions.js';
+import { BACKSTOP_GRACE_MS, LOCAL_END_RETRY_MS } from './grace.js';
+import { againWhileUnavailable } from './while-unavailable.js';
 import { Waiters } from './waiters.js';
 
 // The ports and asks are Relay's API too: its callers import them from here.
@@ -209,7 +211,8 @@ export class Relay {
     };
     const cancelBackstop = this.clock.schedule(
       endLocally('timed_out'),
-      Math.max(0, question.deadline - question.createdAt) + (this.options.backstopGraceMs ?? 5000),
+      Math.max(0, question.deadline - question.createdAt) +
+        (this.options.backstopGraceMs ?? BACKSTOP_GRACE_MS),
     );
     const onAbort = (): void => endLocally(abortReason(signal))();
     signal.addEventListener('abort', onAbort, { once: true });
@@ -279,11 +282,20 @@ export class Relay {
     await this.cards.settled();
   }
 
-  /** `leaving`: a paced card update is left queued in the outbox (Redis), so a stop need not wait its slot out. */
+  /**
+   * `leaving`: a paced card update is left queued in the outbox (Redis), so a stop need not wait its slot out.
+   * The end is tried again for up to LOCAL_END_RETRY_MS while Redis is away: its server is told cancel either
+   * way, and an end not stored would leave the question open to a later answer the server never gets.
+   */
   private async endAndRelease(id: string, reason: EndReason, leaving = false): Promise<void> {
     let outcome: Outcome = { action: 'cancel' };
     try {
-      const result = await this.end(id, outcome, reason, leaving ? { handOffCard: true } : {});
+      const options = leaving ? { handOffCard: true } : {};
+      const until = this.clock.now() + LOCAL_END_RETRY_MS;
+      const result = await againWhileUnavailable(() => this.end(id, outcome, reason, options), {
+        clock: this.clock,
+        until,
+      });
       // Lost the race: the question ended elsewhere; relay what it ended with, not our cancel.
       if (!result.won && result.question?.outcome) outcome = result.question.outcome;
     } catch (error) {

@@ -2,6 +2,7 @@
 // question ended through Relay.end with the reply before the card, and a reply in time whatever the store does.
 import { describe, expect, it, vi } from 'vitest';
 import type { Reply } from '../../src/answering/service.js';
+import { BACKSTOP_GRACE_MS } from '../../src/relay/grace.js';
 import type { RelayStore } from '../../src/relay/relay.js';
 import type { Draft, FinishResult, Outcome, Question } from '../../src/relay/types.js';
 import { answeringWith, manualClock } from '../support/answering.js';
@@ -151,6 +152,14 @@ describe('the answering service', () => {
     store.get = () => Promise.resolve(undefined);
     await answering.act('Q-gone', ACTOR, { kind: 'decline' }, { reply });
     expect(replies).toEqual([{ kind: 'refuse', refusal: { ended: 'missing' } }]);
+  });
+
+  it('refuses an act on a question still pending 5 s past its deadline, ending nothing', async () => {
+    const { answering, replies, reply, clock, ended } = setUp();
+    clock.now = () => QUESTION.deadline + BACKSTOP_GRACE_MS;
+    await answering.act('Q1', ACTOR, { kind: 'decline' }, { reply });
+    expect(replies).toEqual([{ kind: 'refuse', refusal: { ended: 'cancelled' } }]);
+    expect(ended).toEqual([]);
   });
 
   it('replies "not recorded" when the store fails, and passes the error on', async () => {

@@ -2,6 +2,7 @@
 // buttons and closes that end a question or leave it as it is. Its forms, page by page: decide-forms.test.ts.
 import { describe, expect, it } from 'vitest';
 import { decide, type Decision, type Situation } from '../../src/answering/decide.js';
+import { BACKSTOP_GRACE_MS } from '../../src/relay/grace.js';
 import { AGE_COLOR } from '../support/schemas.js';
 import { question, situation } from './decide-support.js';
 
@@ -28,8 +29,18 @@ describe('who may act', () => {
       situation(q, { kind: 'decline' }, { mayAnswer: false }),
       { kind: 'refuse', refusal: { notFor: q } },
     ],
+    [
+      'an act on a question still pending 5 s past its deadline (its holder has told the server cancel)',
+      situation(q, { kind: 'decline' }, { now: q.deadline + BACKSTOP_GRACE_MS }),
+      { kind: 'refuse', refusal: { ended: 'cancelled' } },
+    ],
   ])('refuses %s', (_, input, expected) => {
     expect(decide(input)).toEqual(expected);
+  });
+
+  it('takes an act past the deadline while the timeout job may still end it first', () => {
+    const late = situation(q, { kind: 'decline' }, { now: q.deadline + BACKSTOP_GRACE_MS - 1 });
+    expect(decide(late)).toEqual({ kind: 'finish', outcome: { action: 'decline' }, reason: 'declined' });
   });
 });
 

@@ -53,8 +53,9 @@ afterAll(async () => {
 const audienceOn = (standin: SlackStandin, clock?: RelayClock): Audience =>
   new Audience(singleWorkspace(standinClient(standin, TOKEN)), undefined, clock);
 
+/** A pending question to anyone in `channel`, due in 10 minutes (the answering service runs on the system clock). */
 const toChannel = (channel: string): Question =>
-  question({ id: `Q-${channel}`, answerers: { users: [], channel } });
+  question({ id: `Q-${channel}`, answerers: { users: [], channel }, deadline: Date.now() + 600_000 });
 
 /** conversations.members calls the stand-in answered since `from` (an index into its calls). */
 const pagesSince = (standin: SlackStandin, from: number): number =>
