@@ -75,13 +75,16 @@ return 1
 
 // KEYS[1] round  KEYS[2] requests  KEYS[3] answers  KEYS[4] open set
 // ARGV[1] claimant  ARGV[2] id  ARGV[3] requestState  ARGV[4] '1' when there is one  ARGV[5] key order JSON
-// ARGV[6] deadline  ARGV[7] expiry (epoch ms)  ARGV[8..] request key, request JSON pairs
+// ARGV[6] deadline  ARGV[7] expiry (epoch ms)  ARGV[8] the questions already asked, JSON {question:<key>: id}
+// ARGV[9..] request key, request JSON pairs. The questions are written here, not after: a round finished or
+// expired meanwhile would otherwise be made again by that write, without its expiry.
 const NEXT_LUA = `${HELD}
 for _, key in ipairs(cjson.decode(redis.call('HGET', KEYS[1], 'order'))) do
   redis.call('HDEL', KEYS[1], 'question:' .. key)
 end
+for field, id in pairs(cjson.decode(ARGV[8])) do redis.call('HSET', KEYS[1], field, id) end
 redis.call('DEL', KEYS[2], KEYS[3])
-for i = 8, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+for i = 9, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 redis.call('HINCRBY', KEYS[1], 'round', 1)
 redis.call('HSET', KEYS[1], 'status', 'waiting', 'order', ARGV[5], 'deadline', ARGV[6], 'holder', ARGV[1])
 redis.call('HDEL', KEYS[1], 'claimant', 'leaseUntil')
@@ -242,12 +245,10 @@ export class RedisRoundStore implements RoundStore {
       JSON.stringify(next.requests.map((request) => request.key)),
       next.deadline,
       next.deadline + ROUND_GRACE_MS,
+      JSON.stringify(questionFields(next.requests)),
       ...pairs,
     );
-    if (moved !== 1) return false;
-    const questions = questionFields(next.requests);
-    if (Object.keys(questions).length > 0) await this.opts.redis.hset(this.opts.keys.round(id), questions);
-    return true;
+    return moved === 1;
   }
 
   async finish(id: string, claimant: string): Promise<boolean> {

@@ -180,6 +180,24 @@ export function roundStoreContract(name: string, open: OpenRoundStores): void {
       expect(await a!.get(round.id)).not.toHaveProperty('requestState');
       expect((await a!.get(round.id))?.round).toBe(3);
     });
+    it('keeps the questions already asked of the next round, and writes nothing to a round that is gone', async () => {
+      const [a] = await stores(open, 1);
+      const round = await a!.open(newRound({ requests: [{ key: 'name', request: {} }] }));
+      expect(await a!.answer(round.id, 1, 'name', { action: 'accept' }, claimBy('a'))).toBe('claimed');
+      const deadline = Date.now() + 30_000;
+      const requests = [
+        { key: 'confirm', request: { message: 'Sure?' }, questionId: 'q-confirm' },
+        { key: 'why', request: { message: 'Why?' } },
+      ];
+      expect(await a!.next(round.id, 'a', { requests, deadline })).toBe(true);
+      expect((await a!.get(round.id))?.requests.map((r) => r.questionId)).toEqual(['q-confirm', undefined]);
+      expect(await a!.answer(round.id, 2, 'confirm', { action: 'accept' }, claimBy('a'))).toBe('recorded');
+      expect(await a!.answer(round.id, 2, 'why', { action: 'decline' }, claimBy('a'))).toBe('claimed');
+      expect(await a!.finish(round.id, 'a')).toBe(true);
+      expect(await a!.next(round.id, 'a', { requests, deadline })).toBe(false);
+      expect(await a!.get(round.id)).toBeUndefined();
+    });
+
     it('lets only a living holder claim its round, and the completing answer claim it anywhere once it is gone', async () => {
       const deployment = await open(2);
       const [a, b] = deployment.stores;
