@@ -231,12 +231,16 @@ async function addTimers(
     if (opened !== undefined) await slots.add(question, opened);
   } catch (err) {
     const { id, holder, userId } = question;
-    await cmd
+    // Every index the create script wrote (writeQuestion): the other answerers' and the unattached one have no
+    // expiry of their own, and would keep the id until someone read them.
+    const undo = cmd
       .multi()
       .del(k.question(id))
       .zrem(k.held(holder), id)
-      .zrem(k.user(userId), id)
       .zrem(k.due, id)
+      .zrem(k.unattached, id);
+    for (const user of new Set([userId, ...namedAnswerers(question)])) undo.zrem(k.user(user), id);
+    await undo
       .eval(SLOT_RELEASE_LUA, 1, k.slot(String(slotOf(question.deadline))), opened ?? '')
       .exec()
       .catch(() => undefined);
