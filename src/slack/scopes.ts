@@ -5,7 +5,9 @@ export const BOT_SCOPES = [
   'chat:write',
   'commands',
   'files:write',
+  'groups:read',
   'im:write',
+  'mpim:write',
   'usergroups:read',
   'users:read',
 ] as const;

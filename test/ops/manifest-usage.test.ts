@@ -9,14 +9,19 @@ import { EVENTS_PATH } from '../../src/slack/http-server.js';
 import { REDIRECT_PATH } from '../../src/slack/oauth.js';
 import { BOT_SCOPES } from '../../src/slack/scopes.js';
 
-/** The bot scope each Web API method needs (docs.slack.dev method pages); null: none. */
-const METHOD_SCOPES: Record<string, string | null> = {
+/**
+ * The bot scopes each Web API method needs as the bot calls it (docs.slack.dev method pages, by conversation
+ * type); null: none. conversations.open opens a person's DM (im:write) and several people's multi-person DM
+ * (mpim:write, an API question's `users`); conversations.members lists a public (channels:read) or private
+ * (groups:read) channel whose members may answer.
+ */
+const METHOD_SCOPES: Record<string, string | string[] | null> = {
   'chat.postMessage': 'chat:write',
   'chat.update': 'chat:write',
   'chat.postEphemeral': 'chat:write',
   'chat.delete': 'chat:write',
-  'conversations.open': 'im:write',
-  'conversations.members': 'channels:read',
+  'conversations.open': ['im:write', 'mpim:write'],
+  'conversations.members': ['channels:read', 'groups:read'],
   'users.info': 'users:read',
   'usergroups.users.list': 'usergroups:read',
   'files.uploadV2': 'files:write',
