@@ -6,10 +6,11 @@ import {
   connectedConfig,
   loadConfig,
   logFormat,
+  logLevel,
   type AppConfig,
   type ServerConfig,
 } from './config/index.js';
-import { createLogger, type LogFormat } from './logger.js';
+import { createLogger, type Logger } from './logger.js';
 import { start } from './main.js';
 import { type CliArgs, SANDBOX_USAGE, UsageError, parseCliArgs } from './sandbox/args.js';
 import {
@@ -25,18 +26,24 @@ import {
   redisServerOnPath,
   startPrivateRedis,
 } from './sandbox/private-redis.js';
+import { refusedDatabase } from './redis/diagnose.js';
 import { StoreError } from './store/index.js';
 
-const logger = createLogger(undefined, undefined, readLogFormat());
+const logger = newLogger();
 
-/** LOG_FORMAT, refused like any other wrong setting before anything is logged. */
-function readLogFormat(): LogFormat {
+/** LOG_LEVEL and LOG_FORMAT, refused like any other wrong setting before anything is logged. */
+function newLogger(): Logger {
   try {
-    return logFormat(process.env, process.stdout.isTTY);
+    return createLogger(logLevel(process.env), undefined, logFormat(process.env, process.stdout.isTTY));
   } catch (error) {
-    if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`, 2);
+    if (error instanceof ConfigError) refuse(error);
     throw error;
   }
+}
+
+/** A wrong setting: its key, the problem and the fix, and exit code 2. */
+function refuse(error: ConfigError): never {
+  fail(`invalid configuration: ${error.message}`, 2);
 }
 
 function readFile(path: string): string | undefined {
@@ -71,9 +78,11 @@ async function main(): Promise<void> {
   try {
     config = loadConfig({ env: process.env, readFile });
   } catch (error) {
-    if (error instanceof ConfigError) fail(`invalid configuration: ${error.message}`, 2);
+    if (error instanceof ConfigError) refuse(error);
     throw error;
   }
+  const database = await refusedDatabase(config.redis);
+  if (database) fail(database.message, 1);
   const args = readArgs(argv, config);
   if (args.command === 'sandbox') return runSandbox(config, args.servers, 'elicit-relay sandbox');
   const connected = connectedConfig(config);
@@ -86,6 +95,8 @@ async function main(): Promise<void> {
     await running;
   } catch (error) {
     if (error instanceof StoreError) fail(error.message, 1);
+    // Settings only Slack can check (the bot token, SLACK_API_URL's reachability: src/slack/app.ts).
+    if (error instanceof ConfigError) refuse(error);
     throw error;
   }
 }

@@ -41,11 +41,12 @@ const REDACT = [
 ];
 
 /**
- * Level from LOG_LEVEL (default "info"); logs go to `destination` (default stdout) as JSON lines, or as
- * readable lines with `format` 'pretty' (redaction applies before either).
+ * Level from LOG_LEVEL (default "info", also when empty; the entry point checks it first: config/log-format.ts);
+ * logs go to `destination` (default stdout) as JSON lines, or as readable lines with `format` 'pretty'
+ * (redaction applies before either).
  */
 export function createLogger(
-  level = process.env.LOG_LEVEL ?? 'info',
+  level = process.env.LOG_LEVEL || 'info',
   destination?: DestinationStream,
   format: LogFormat = 'json',
 ): Logger {

@@ -87,9 +87,11 @@ describe('auth: per server', () => {
     });
   });
 
-  it('enterpriseManaged signs people in, so it needs the public URL of the callback', () => {
+  it('enterpriseManaged signs people in, so it takes the public URL of the callback, http://localhost:<PORT> by default', () => {
     const auth = '{ mode: enterpriseManaged, clientId: a, idp: { issuer: "https://idp", clientId: b } }';
-    expect(configErrorOf(() => load(server(auth), { ELICIT_RELAY_TOKEN_KEY: KEY })).key).toBe(
+    const config = load(server(auth), { ELICIT_RELAY_TOKEN_KEY: KEY, PORT: '8080' });
+    expect(config.signIn?.publicUrl).toBe('http://localhost:8080');
+    expect(configErrorOf(() => load(server(auth), { ELICIT_RELAY_TOKEN_KEY: KEY, PORT: '0' })).key).toBe(
       'ELICIT_RELAY_PUBLIC_URL',
     );
   });
@@ -168,7 +170,7 @@ describe('auth: per server', () => {
     [{ ELICIT_RELAY_PUBLIC_URL: 'https://b' }, 'ELICIT_RELAY_TOKEN_KEY'],
     [{ ELICIT_RELAY_TOKEN_KEY: 'c2hvcnQ=', ELICIT_RELAY_PUBLIC_URL: 'https://b' }, 'ELICIT_RELAY_TOKEN_KEY'],
     [{ ...BASE_ENV, ELICIT_RELAY_TOKEN_KEY_PREVIOUS: 'not base64!' }, 'ELICIT_RELAY_TOKEN_KEY_PREVIOUS'],
-    [{ ELICIT_RELAY_TOKEN_KEY: KEY }, 'ELICIT_RELAY_PUBLIC_URL'],
+    [{ ELICIT_RELAY_TOKEN_KEY: KEY, PORT: '0' }, 'ELICIT_RELAY_PUBLIC_URL'],
     [{ ELICIT_RELAY_TOKEN_KEY: KEY, ELICIT_RELAY_PUBLIC_URL: 'bot.example.com' }, 'ELICIT_RELAY_PUBLIC_URL'],
   ])('refuses the sign-in settings %j naming %s', (env, key) => {
     const error = configErrorOf(() => load(server('{ mode: oauth }'), env));

@@ -4,6 +4,7 @@
 // the API is off.
 import { parseDuration } from './duration.js';
 import { ConfigError } from './error.js';
+import { KNOWN_KEYS, refuseUnknownKeys } from './known-keys.js';
 import { expand, isRecord } from './servers.js';
 import type { ApiClientConfig, ApiConfig } from './types.js';
 
@@ -13,12 +14,13 @@ type Env = Record<string, string | undefined>;
 export const DEFAULT_API_CLIENT = 'default';
 
 export function readApi(file: unknown, env: Env): ApiConfig {
-  const clients = readClients(isRecord(file) ? file.api : undefined, env);
+  const api = readSection(isRecord(file) ? file.api : undefined);
+  const clients = readClients(api, env);
   const token = env.ELICIT_RELAY_API_TOKEN;
   if (token) clients.unshift({ name: DEFAULT_API_CLIENT, token });
   checkDistinctTokens(clients);
   const secret = env.ELICIT_RELAY_WEBHOOK_SECRET;
-  const gateway = readGatewayAs(isRecord(file) ? file.api : undefined);
+  const gateway = readGatewayAs(api);
   const retryBaseMs = readMs('ELICIT_RELAY_WEBHOOK_RETRY_BASE', env.ELICIT_RELAY_WEBHOOK_RETRY_BASE);
   const redeliverAfterMs = readMs('ELICIT_RELAY_REDELIVER_AFTER', env.ELICIT_RELAY_REDELIVER_AFTER);
   return {
@@ -46,9 +48,15 @@ function readMs(key: string, value: string | undefined): number | undefined {
   return ms;
 }
 
-function readClients(api: unknown, env: Env): ApiClientConfig[] {
-  if (api === undefined || api === null) return [];
+/** The `api` section with known settings only; an empty mapping when absent. */
+function readSection(api: unknown): Record<string, unknown> {
+  if (api === undefined || api === null) return {};
   if (!isRecord(api)) throw new ConfigError('api', 'is not a mapping', 'Write `api: { clients: { … } }`.');
+  refuseUnknownKeys('api', api, KNOWN_KEYS.api);
+  return api;
+}
+
+function readClients(api: Record<string, unknown>, env: Env): ApiClientConfig[] {
   const clients = api.clients;
   if (clients === undefined || clients === null) return [];
   if (!isRecord(clients)) {
@@ -65,6 +73,7 @@ function readClient(name: string, entry: unknown, env: Env): ApiClientConfig {
   const key = `api.clients.${name}`;
   checkName(key, name);
   if (!isRecord(entry)) throw new ConfigError(key, 'is not a mapping', 'Give it `token: ${SOME_VAR}`.');
+  refuseUnknownKeys(key, entry, KNOWN_KEYS.client);
   if (typeof entry.token !== 'string' || entry.token === '') {
     throw new ConfigError(
       `${key}.token`,
@@ -115,12 +124,14 @@ function checkName(key: string, name: string): void {
 }
 
 /** `api.gateway.as`: the person a gateway tool call at POST /mcp runs for, unless its client names its own. */
-function readGatewayAs(api: unknown): GatewayPerson | undefined {
-  if (!isRecord(api) || api.gateway === undefined) return undefined;
-  if (!isRecord(api.gateway) || api.gateway.as === undefined) {
+function readGatewayAs(api: Record<string, unknown>): GatewayPerson | undefined {
+  const { gateway } = api;
+  if (gateway === undefined) return undefined;
+  if (isRecord(gateway)) refuseUnknownKeys('api.gateway', gateway, KNOWN_KEYS.gateway);
+  if (!isRecord(gateway) || gateway.as === undefined) {
     throw new ConfigError('api.gateway', 'does not name a person', 'Write `gateway: { as: "U0123ABCD" }`.');
   }
-  return readPerson('api.gateway.as', api.gateway.as);
+  return readPerson('api.gateway.as', gateway.as);
 }
 
 interface GatewayPerson {
@@ -131,6 +142,7 @@ interface GatewayPerson {
 /** A gateway person: "U…", or `{ user: "U…", team: "T…" }` (their workspace, when the bot serves several). */
 function readPerson(key: string, value: unknown): GatewayPerson {
   if (!isRecord(value)) return { user: readUser(key, value) };
+  refuseUnknownKeys(key, value, KNOWN_KEYS.person);
   const user = readUser(`${key}.user`, value.user);
   if (value.team === undefined) return { user };
   if (typeof value.team === 'string' && /^T[A-Z0-9]{1,20}$/.test(value.team))

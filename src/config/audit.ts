@@ -2,6 +2,8 @@
 //   audit: { content: none | fields | full, retention: 30d }
 import { ConfigError } from './error.js';
 import { parseDuration } from './duration.js';
+import { KNOWN_KEYS, refuseUnknownKeys } from './known-keys.js';
+import { isRecord } from './servers.js';
 
 export interface AuditConfig {
   /** How much of an accepted answer an event keeps: nothing (default), field names, or the answer. */
@@ -19,11 +21,11 @@ export function readAudit(section: unknown, env: Record<string, string | undefin
   const databaseUrl = readDatabaseUrl(env.AUDIT_DATABASE_URL);
   const base = { content: 'none' as const, retentionMs: DEFAULT_AUDIT_RETENTION_MS, ...databaseUrl };
   if (section === undefined || section === null) return base;
-  if (typeof section !== 'object' || Array.isArray(section)) {
+  if (!isRecord(section)) {
     throw new ConfigError('audit', 'is not a mapping', 'Write `audit: { content: none }` or leave it out.');
   }
-  const content = 'content' in section ? section.content : undefined;
-  const retention = 'retention' in section ? section.retention : undefined;
+  refuseUnknownKeys('audit', section, KNOWN_KEYS.audit);
+  const { content, retention } = section;
   const mode = CONTENT_MODES.find((m) => m === (content ?? 'none'));
   if (mode === undefined) {
     throw new ConfigError(

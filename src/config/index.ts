@@ -2,7 +2,7 @@
 // imports it from here.
 export type { AuditConfig } from './audit.js';
 export { ConfigError } from './error.js';
-export { logFormat } from './log-format.js';
+export { logFormat, logLevel } from './log-format.js';
 export { connectedConfig, loadConfig, type ConfigSources } from './load.js';
 export { DEFAULT_ELICITATION_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from './servers.js';
 export { parseDuration } from './duration.js';

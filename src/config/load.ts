@@ -29,14 +29,15 @@ export function loadConfig({ env, readFile }: ConfigSources): AppConfig {
   }
   const file = text === undefined ? undefined : parseFile(configPath, text);
   const servers = readServers(file, env);
-  const signIn = readSignIn(env, servers);
+  const port = readPort(env.PORT);
+  const signIn = readSignIn(env, servers, port);
   const slack = readSlack(env, readApiUrl(env));
   const api = readApi(file, env);
   checkGatewayTeams(api, servesSeveralWorkspaces(slack));
   return {
     slack,
     redis: readRedis(env, readFile),
-    port: readPort(env.PORT),
+    port,
     configPath,
     servers,
     audit: readAudit(isMapping(file) ? file.audit : undefined, env),

@@ -102,7 +102,32 @@ function readRedisUrl(value: string): string {
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
     throw new ConfigError('REDIS_URL', `"${value}" uses ${url.protocol}`, 'Use a redis: or rediss:// URL.');
   }
+  const db = databaseOf(url);
+  if (db !== undefined && !/^\d{1,9}$/.test(db)) {
+    throw new ConfigError(
+      'REDIS_URL',
+      `"${redact(url)}" names the database "${db}", which is not an index (0, 1, 2…)`,
+      'End the URL with the database index, e.g. redis://host:6379/0, or leave the path out for database 0.',
+    );
+  }
   return value;
+}
+
+/**
+ * The database the URL selects: its path without the "/", else a `?db=` query (ioredis reads both and sends it
+ * as SELECT's argument, so "/abc" would fail every connection with a raw reply error).
+ */
+function databaseOf(url: URL): string | undefined {
+  const path = url.pathname.slice(1);
+  if (path !== '') return path;
+  return url.searchParams.get('db') ?? undefined;
+}
+
+/** The URL without its password, for the message. */
+function redact(url: URL): string {
+  const copy = new URL(url.href);
+  if (copy.password) copy.password = '***';
+  return copy.href;
 }
 
 /** TLS: rediss:// for one Redis, REDIS_TLS=true for Cluster and Sentinel; a CA file implies it for both. */

@@ -1,8 +1,10 @@
 // The `mcpServers` section, in the shape Claude Desktop, Cursor and VS Code write it:
 //   mcpServers: { <name>: { command, args, env } | { url, headers } }
-// plus our optional per-server `elicitation: { timeout }` and `slack` (slack-policy.ts). Unknown top-level keys (Claude Desktop has
-// several) are ignored so that its file works unchanged.
+// plus our optional per-server `elicitation: { timeout }` and `slack` (slack-policy.ts). Unknown keys at the top
+// level and in a server's entry (Claude Desktop has several) are ignored so that its file works unchanged; inside
+// our own sections they are refused (known-keys.ts).
 import { ConfigError } from './error.js';
+import { KNOWN_KEYS, refuseUnknownKeys } from './known-keys.js';
 import { readServerAuth } from './server-auth.js';
 import { readSlackPolicy } from './slack-policy.js';
 import type { ServerConfig, TransportConfig } from './types.js';
@@ -144,6 +146,7 @@ function readElicitation(
       'is not a mapping',
       'Write `elicitation: { timeout: "10m" }`.',
     );
+  refuseUnknownKeys(`${key}.elicitation`, elicitation, KNOWN_KEYS.elicitation);
   return {
     elicitationTimeoutMs: readTimeout(key, elicitation.timeout),
     elicitationMode: readMode(key, elicitation.mode),
@@ -197,6 +200,7 @@ function readFloodLimits(
 
 /** `unsolicited: { user: "U…" }`: the Slack user who gets elicitations no tool call caused. */
 function readUnsolicited(key: string, unsolicited: unknown): string {
+  if (isRecord(unsolicited)) refuseUnknownKeys(key, unsolicited, KNOWN_KEYS.unsolicited);
   const user = isRecord(unsolicited) ? unsolicited.user : undefined;
   if (typeof user !== 'string' || !/^[UW][A-Z0-9]+$/.test(user)) {
     throw new ConfigError(

@@ -6,30 +6,39 @@ import type { ServerConfig, SignInConfig } from './types.js';
 type Env = Record<string, string | undefined>;
 
 /**
- * ELICIT_RELAY_TOKEN_KEY (and _PREVIOUS while rotating) and ELICIT_RELAY_PUBLIC_URL: required once any
- * server has `auth`; undefined when none has.
+ * ELICIT_RELAY_TOKEN_KEY (and _PREVIOUS while rotating): required once any server has `auth`; undefined when
+ * none has. ELICIT_RELAY_PUBLIC_URL once a server signs people in: default http://localhost:<PORT> (PRODUCT.md),
+ * which serves a bot on the same machine as the browser; anyone else's browser needs the public one set.
  */
-export function readSignIn(env: Env, servers: ServerConfig[]): SignInConfig | undefined {
+export function readSignIn(env: Env, servers: ServerConfig[], port: number): SignInConfig | undefined {
   const signing = servers.filter((server) => server.auth !== undefined);
   if (signing.length === 0) return undefined;
   const needer = `mcpServers.${signing[0]?.name ?? ''}.auth`;
   const tokenKey = readKey('ELICIT_RELAY_TOKEN_KEY', env.ELICIT_RELAY_TOKEN_KEY, needer);
   const previous = env.ELICIT_RELAY_TOKEN_KEY_PREVIOUS;
-  const publicUrl = env.ELICIT_RELAY_PUBLIC_URL;
   const interactive = signing.some(
     (server) => server.auth?.mode === 'oauth' || server.auth?.mode === 'enterpriseManaged',
   );
-  if (interactive && (publicUrl === undefined || !/^https?:\/\/[^/]/.test(publicUrl)))
-    throw new ConfigError(
-      'ELICIT_RELAY_PUBLIC_URL',
-      publicUrl ? `"${publicUrl}" is not an http(s) URL` : 'is not set',
-      `${needer} signs people in: set it to the bot's public base URL (the callback is <it>/oauth/mcp/callback).`,
-    );
+  const given = env.ELICIT_RELAY_PUBLIC_URL;
+  const publicUrl = interactive ? readPublicUrl(given, port, needer) : given?.replace(/\/+$/, '');
   return {
     tokenKey,
     ...(previous ? { previousTokenKey: readKey('ELICIT_RELAY_TOKEN_KEY_PREVIOUS', previous, needer) } : {}),
-    ...(publicUrl ? { publicUrl: publicUrl.replace(/\/+$/, '') } : {}),
+    ...(publicUrl ? { publicUrl } : {}),
   };
+}
+
+/** The bot's public base URL without a trailing "/"; the callback is <it>/oauth/mcp/callback. */
+function readPublicUrl(value: string | undefined, port: number, needer: string): string {
+  const fix = `${needer} signs people in: set it to the bot's public base URL (the callback is <it>/oauth/mcp/callback).`;
+  if (value === undefined || value === '') {
+    // PORT 0 is a port picked at start: no browser could be sent back to it.
+    if (port === 0) throw new ConfigError('ELICIT_RELAY_PUBLIC_URL', 'is not set and PORT is 0', fix);
+    return `http://localhost:${port}`;
+  }
+  if (!/^https?:\/\/[^/]/.test(value))
+    throw new ConfigError('ELICIT_RELAY_PUBLIC_URL', `"${value}" is not an http(s) URL`, fix);
+  return value.replace(/\/+$/, '');
 }
 
 function readKey(name: string, value: string | undefined, needer: string): Buffer {

@@ -3,6 +3,7 @@
 //   slack: { route: dm | thread | channel, channel: C…, answerers: { requester, users, usergroups, channel },
 //            showAnswers, review, onClose: cancel | keep, reminders: ["50%", "5m"] }
 import { ConfigError } from './error.js';
+import { KNOWN_KEYS, refuseUnknownKeys } from './known-keys.js';
 import { parseDuration } from './duration.js';
 
 /** When to nudge: at a share of the time given (`"50%"`), or a duration before the deadline (`"5m"`). */
@@ -85,6 +86,7 @@ function readAnswerers(at: string, route: SlackPolicy['route'], value: unknown):
   const defaults = DEFAULT_SLACK_POLICY.answerers;
   if (value === undefined) return defaults;
   const a = mapping(key, value, 'Write `answerers: { requester: true, users: [U…] }`.');
+  refuseUnknownKeys(key, a, KNOWN_KEYS.answerers);
   const answerers = {
     requester: flag(`${key}.requester`, a.requester, true),
     users: ids(`${key}.users`, a.users, /^[UW][A-Z0-9]{2,}$/, 'user ids such as U0123ABCD'),

@@ -181,7 +181,10 @@ export interface SignInConfig {
   tokenKey: Buffer;
   /** ELICIT_RELAY_TOKEN_KEY_PREVIOUS: still decrypts while a rotation is under way. */
   previousTokenKey?: Buffer;
-  /** ELICIT_RELAY_PUBLIC_URL without a trailing "/"; required for `mode: oauth`. */
+  /**
+   * ELICIT_RELAY_PUBLIC_URL without a trailing "/" (default http://localhost:<PORT>); present once a server signs
+   * people in (`mode: oauth` or `enterpriseManaged`).
+   */
   publicUrl?: string;
 }
 

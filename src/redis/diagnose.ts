@@ -22,6 +22,40 @@ export async function diagnose(setting: RedisSetting, cause: unknown): Promise<S
   return explain(setting, cause, 'REDIS_URL', 'set REDIS_URL to a Redis that answers');
 }
 
+/**
+ * A refusal naming REDIS_URL when its Redis has no database of the URL's index. ioredis sends that SELECT on
+ * each connect, and when Redis refuses it (an index past the server's `databases`, 16 by default) it only
+ * emits an error and carries on in database 0, where another deployment's keys may live; so the bot checks it
+ * once before it starts. Undefined when the URL names no database or 0, when the database exists, and when
+ * nothing answers (the first connection's own failure then says why).
+ */
+export async function refusedDatabase(setting: RedisSetting): Promise<StoreError | undefined> {
+  if (setting.topology !== undefined && setting.topology !== 'single') return undefined;
+  const url = new URL(setting.url);
+  const db = Number(url.pathname.slice(1) || url.searchParams.get('db') || 0);
+  if (db === 0) return undefined;
+  // The probe selects the database itself, so the refusal comes back as the reply to this call.
+  url.pathname = '';
+  url.searchParams.delete('db');
+  const probe = await open(setting, url.href);
+  if ('error' in probe) return undefined;
+  try {
+    const refused: unknown = await probe.client.select(db).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (!(refused instanceof ReplyError && refused instanceof Error)) return undefined;
+    return refusal(
+      'REDIS_URL',
+      `the Redis at ${describeSetting(setting)} has no database ${db} (${refused.message})`,
+      "Use an index below its `databases` setting (16 by default), or leave the URL's path out for database 0.",
+      refused,
+    );
+  } finally {
+    probe.client.disconnect();
+  }
+}
+
 async function diagnoseCluster(
   setting: RedisSetting,
   nodes: RedisNode[],
@@ -151,25 +185,26 @@ function isTls(error: unknown): boolean {
 }
 
 /**
- * One plain connection to `node`, no retries, reporting the first error it emitted: ioredis rejects
- * connect() with "Connection is closed" and emits the real cause (ECONNREFUSED, WRONGPASS, a TLS code) as 'error'.
+ * One plain connection to `node` (host and port, or a redis:// URL), no retries, reporting the first error it
+ * emitted: ioredis rejects connect() with "Connection is closed" and emits the real cause (ECONNREFUSED,
+ * WRONGPASS, a TLS code) as 'error'.
  */
 async function open(
   access: Pick<RedisSetting, 'username' | 'password' | 'tls'>,
-  node: RedisNode,
+  node: RedisNode | string,
 ): Promise<Probe> {
   const options: RedisOptions = {
     lazyConnect: true,
     connectTimeout: PROBE_TIMEOUT_MS,
     retryStrategy: () => null,
     maxRetriesPerRequest: 0,
-    host: node.host,
-    port: node.port,
+    ...(typeof node === 'string' ? {} : { host: node.host, port: node.port }),
     ...(access.username ? { username: access.username } : {}),
     ...(access.password ? { password: access.password } : {}),
     ...(access.tls ? { tls: { ...access.tls } } : {}),
   };
-  const client = new Redis(options);
+  // A URL's own host, credentials and TLS win over the options, as for the bot's connections (topology.ts).
+  const client = typeof node === 'string' ? new Redis(node, options) : new Redis(options);
   let first: unknown;
   client.on('error', (error: unknown) => {
     first ??= error;

@@ -4,7 +4,7 @@
 import type { RequestListener } from 'node:http';
 import { LogLevel, type App, type AppOptions, type Logger as BoltLogger, type webApi } from '@slack/bolt';
 import { systemClock, type Clock } from '../clock.js';
-import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
+import { ConfigError, type ConnectedSlack, type SlackPolicy } from '../config/index.js';
 import { httpFetch } from '../http/index.js';
 import type { Logger } from '../logger.js';
 import type { Outbox } from './outbox/index.js';
@@ -82,6 +82,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     postAck: gate,
     listen: (deps) => registerListeners(app, { ...deps, surface, locales: surface.locales, postAck: gate }),
     start: async (port, mounts = []) => {
+      await initialize(app, options.slack);
       await options.outbox.start(slackHandler(clients), classifySlackError);
       await built.connect?.();
       server = await startHttpServer({
@@ -126,6 +127,9 @@ function boltApp(options: SlackAppOptions): {
     logger,
     logLevel: LogLevel.INFO,
     clientOptions,
+    // Bolt's auth.test of a bot token runs in init(), awaited by start(): run from the constructor, as Bolt
+    // does by default, a wrong token or an unreachable Slack rejected with no one to catch it.
+    deferInitialization: true,
     // No listener keeps conversation state (context.conversation); Bolt's default store would look each
     // request's conversation up, and reject with a new Error (a stack trace) for every one it never saw.
     convoStore: false,
@@ -148,6 +152,45 @@ function boltApp(options: SlackAppOptions): {
     return Promise.resolve();
   });
   return { app, built, distributed };
+}
+
+/** Slack's answers to auth.test that mean the bot token itself is wrong (Slack's error codes, not messages). */
+const TOKEN_REFUSALS = new Set([
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+  'not_allowed_token_type',
+]);
+
+/**
+ * Bolt's initialisation: with a bot token, auth.test. A refusal of the token is a ConfigError naming
+ * SLACK_BOT_TOKEN, and any other Web API failure one naming SLACK_API_URL (nothing answered there, or not as
+ * Slack does), so start-up stops with the setting and the fix instead of a stack.
+ */
+async function initialize(app: App, slack: ConnectedSlack): Promise<void> {
+  try {
+    await app.init();
+  } catch (error) {
+    const { error: code } = classifySlackError(error);
+    if (code === 'unexpected_error' || slack.auth !== 'token') throw error;
+    if (TOKEN_REFUSALS.has(code)) {
+      throw new ConfigError(
+        'SLACK_BOT_TOKEN',
+        `Slack refused it (auth.test: ${code})`,
+        "Copy the Bot User OAuth Token (xoxb-…) from your app's OAuth & Permissions page, reinstalling the app if it was revoked.",
+        { cause: error },
+      );
+    }
+    const answer = code === 'request_error' && error instanceof Error ? error.message : `auth.test: ${code}`;
+    throw new ConfigError(
+      'SLACK_API_URL',
+      `the Slack Web API at ${slack.apiUrl} could not check the bot token (${answer})`,
+      "Check that this host reaches it (network, proxy), or unset SLACK_API_URL to use Slack's own, https://slack.com/api/.",
+      { cause: error },
+    );
+  }
 }
 
 /** The Web API client's options: Slack's URL, a 10 s timeout, the process's fetch (counting calls for metrics). */
