@@ -9,9 +9,10 @@
 // updates the card (surface.updateCard).
 import type { DetachedAsk, EndOptions, FormAsk, UrlAsk } from './asks.js';
 import { CardDelivery, logFailure } from './card-delivery.js';
-import type { RateLimit, RelayClock, RelayLogger, RelayObserver, RelayStore, Surface } from './ports.js';
+import type { RelayOptions } from './options.js';
+import type { RateLimit, RelayClock } from './ports.js';
 import { reminderTimes } from './reminders.js';
-import { endWaitsForCall, isRoundLink, type RoundLinkStore } from './round-links.js';
+import { endWaitsForCall, isRoundLink } from './round-links.js';
 import type { EndReason, FinishResult, NewQuestion, Outcome, Question } from './types.js';
 import { DEFAULT_STARTS_AT_ONCE, Turns, type EndTurn } from './turns.js';
 import { UrlQuestions } from './url-questions.js';
@@ -19,8 +20,9 @@ import { BACKSTOP_GRACE_MS, LOCAL_END_RETRY_MS } from './grace.js';
 import { againWhileUnavailable } from './while-unavailable.js';
 import { Waiters } from './waiters.js';
 
-// The ports and asks are Relay's API too: its callers import them from here.
+// The ports, asks and options are Relay's API too: its callers import them from here.
 export type { DetachedAsk, EndOptions, FormAsk, UrlAsk } from './asks.js';
+export type { RelayOptions } from './options.js';
 export { observeAll } from './ports.js';
 export type {
   CardChange,
@@ -33,27 +35,6 @@ export type {
   RelayStore,
   Surface,
 } from './ports.js';
-
-export interface RelayOptions {
-  store: RelayStore;
-  /** The latest question of each 2026 URL request, shared by the replicas (see round-links.ts). */
-  links: RoundLinkStore;
-  surface: Surface;
-  /** Checks that the form can be rendered; throws RelayError('invalid_schema') when it cannot. */
-  checkSchema: (requestedSchema: unknown) => unknown;
-  /** Checks that a URL-mode link may be shown; throws RelayError('invalid_url') when it may not. */
-  checkUrl: (url: string) => void;
-  /** When to nudge (epoch ms), from the time they have and now (both ms) and the server; default reminderTimes without a policy (one at half time). */
-  reminderTimes?: (timeoutMs: number, now: number, server: string) => number[];
-  /** Extra wait past the deadline before the local backstop ends a question whose timeout job never fired, in ms. Default 5000. */
-  backstopGraceMs?: number;
-  /** In production systemClock (src/clock.ts). */
-  clock: RelayClock;
-  logger: RelayLogger;
-  observer?: RelayObserver;
-  /** Questions started at once, in turns across people (turns.ts); default DEFAULT_STARTS_AT_ONCE. */
-  startsAtOnce?: number;
-}
 
 export class Relay {
   private readonly waiters = new Waiters();
