@@ -24,8 +24,8 @@ import {
   type GatewayPersonDeps,
 } from './gateway-person.js';
 import { openContext, type QuestionCreate, type QuestionsDeps } from './questions.js';
-import { QUESTION_CREATE } from './schemas.js';
-import { validator } from './validate.js';
+import { MAX_NESTING, QUESTION_CREATE } from './schemas.js';
+import { nestsDeeper, validator } from './validate.js';
 
 export const MCP_ENDPOINT_PATH = '/mcp';
 
@@ -85,6 +85,10 @@ function endpointPorts(deps: McpEndpointDeps): EndpointPorts {
     },
     gatewayTools: (name) => gatewayTools(deps, client(name)),
     callGatewayTool: async (name, call, options) => {
+      if (nestsDeeper(call.args)) {
+        const why = `/arguments: must not nest objects and arrays more than ${MAX_NESTING} levels deep`;
+        throw new EndpointRefusal('invalid_request', why);
+      }
       const { origin, args } = gatewayPerson(personDeps(deps), client(name), call);
       // Not `durable`: a gateway call is bound to its HTTP request, so its 2026 rounds stay in this
       // replica's memory (a survivor would have nobody to answer).

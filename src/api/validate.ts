@@ -100,8 +100,11 @@ function tooDeep(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Walked with a stack, not recursion: the very values this refuses would overflow a recursive walk. */
-function nestsDeeper(value: unknown): boolean {
+/**
+ * Whether `value` nests objects and arrays deeper than MAX_NESTING (also for a gateway call's arguments, which
+ * reach no validator). Walked with a stack, not recursion: the very values this refuses would overflow one.
+ */
+export function nestsDeeper(value: unknown): boolean {
   const stack: [unknown, number][] = [[value, 1]];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     const [item, level] = next;

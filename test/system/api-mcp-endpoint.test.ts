@@ -115,6 +115,17 @@ describe('the MCP endpoint', () => {
     expect(JSON.stringify(result.content)).toContain('decline');
   });
 
+  it('refuses gateway arguments nested past 64 levels as a tool error, as the API refuses such bodies', async () => {
+    const host = await agentHost();
+    let deep: unknown = 'bottom';
+    for (let level = 0; level < 100; level++) deep = [deep];
+    const result = await host.callTool({ name: 'gw__echo', arguments: { text: 'x', extra: deep } });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain(
+      'invalid_request: /arguments: must not nest objects and arrays more than 64 levels deep',
+    );
+  });
+
   it("withdraws ask_human's question when the host's cancel lands on another replica; the call answers cancel", async () => {
     const requestId = `cancel-elsewhere-${Date.now()}`;
     const call = await post(0, {
