@@ -68,7 +68,10 @@ export class HomeTab implements QuestionObserver {
       this.deps.locales.of(userId, teamId),
       this.connectionsOf(userId, teamId),
     ]);
-    const view = homeView({ pending, recent, locale, ...(connections ? { connections } : {}) });
+    // One person may be in several workspaces that installed the app (an Enterprise Grid W… id is the same in
+    // each): a workspace's Home lists only its own questions, the only ones its buttons can act on.
+    const ours = pending.filter((q) => teamId === undefined || (q.origin.teamId ?? teamId) === teamId);
+    const view = homeView({ pending: ours, recent, locale, ...(connections ? { connections } : {}) });
     const slack = await this.deps.clients.for(teamId);
     await slack.views.publish({ user_id: userId, view });
   }

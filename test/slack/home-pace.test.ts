@@ -136,6 +136,26 @@ describe('App Home refreshes when a question ends', () => {
   });
 });
 
+describe('App Home in one of several workspaces', () => {
+  it('lists only the questions asked in that workspace, to a person who is in both', async () => {
+    const asked = (teamId: string, message: string) =>
+      question({ id: `q-${teamId}`, message, userId: 'W0GRID', origin: { userId: 'W0GRID', teamId } });
+    const tab = new HomeTab({
+      clients: singleWorkspace(standinClient(standin, BOT_TOKEN)),
+      pendingFor: () => Promise.resolve([asked('T0A', 'Asked in A'), asked('T0B', 'Asked in B')]),
+      history: { recordAnswer: () => Promise.resolve(), recentAnswers: () => Promise.resolve([]) },
+      locales: { of: () => Promise.resolve('en') },
+      logger: { error: (obj) => errors.push(obj), info: () => undefined },
+      slot: (teamId) => outbox.slotFor('views.publish', teamId),
+    });
+    await tab.publish('W0GRID', 'T0B');
+    await tab.close();
+    const shown = JSON.stringify(publishes('W0GRID').at(-1)?.args.view);
+    expect(shown).toContain('Asked in B');
+    expect(shown).not.toContain('Asked in A');
+  });
+});
+
 describe('App Home refreshes at a stop', () => {
   it('are skipped while waiting for their slot, the answer recorded: close() does not wait the pace out', async () => {
     const recorded: string[] = [];
