@@ -144,7 +144,7 @@ return redis.call('XDEL', KEYS[1], unpack(ARGV))
 export interface StoreScripts {
   /** SLOT_NEXT_LUA: (dueKey, markerKey, slotStartMs, slotMs, gen, batch, readAhead '1' | '0', ...handedOverIds). */
   slotNext(...args: (string | number)[]): Promise<unknown>;
-  /** SLOT_RESCUE_LUA: (dueKey, rescuesKey, slotPrefix, slotMs, overdueMs, ttlMs, maxRescues, ...gens). */
+  /** SLOT_RESCUE_LUA: (dueKey, rescuesKey, slotPrefix, slotMs, overdueMs, ttlMs, maxRescues, ...gens, ...aliveJobIds). */
   slotRescue(...args: (string | number)[]): Promise<unknown>;
   /** SLOT_DROP_LUA: (dueKey, markerKey, slotStartMs, slotMs, gen). */
   slotDrop(...args: (string | number)[]): Promise<unknown>;

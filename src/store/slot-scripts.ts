@@ -41,37 +41,54 @@ return {'done'}
 // should have ended long before (the create that opened the slot died before adding the job, or its add failed
 // after other creates had joined the slot), and gives each of them a new marker gen for a new job. A job of the
 // old gen that is merely late still runs: both hand the same questions over, and finish, a CAS, ends each once.
-// Each question of a slot given a new job has its count in KEYS[2] raised; one rescued more than ARGV[5] times
-// (its onDue keeps failing) leaves the due index instead, so no job is made for it again: its record expires.
+// A slot is left as it is while its marker names a job the caller found alive (working through a backlog), or
+// while it was rescued less than ARGV[3] ms ago (marker field r, Redis TIME ms: the new job may not even be added
+// yet, and every replica looks): so a slot gets a new job at most once per ARGV[3] ms whatever the replicas.
+// Only the questions of a slot given a new job have their count in KEYS[2] raised, once per such rescue; one
+// rescued more than ARGV[5] times (its onDue keeps failing) leaves the due index instead, so no job is made for
+// it again: its record expires.
 // KEYS[1] the due index  KEYS[2] the rescue counts  ARGV[1] slot marker prefix  ARGV[2] slot width ms
 // ARGV[3] overdue ms  ARGV[4] marker and count ttl ms  ARGV[5] most rescues per question  ARGV[6..] fresh gens,
-// one per slot it may rescue. Returns {now, {slot, gen, slot, gen, ...}, {question ids given up}}.
+// one per slot it may rescue, and the job ids (<slot>.<gen>, with a '.', which gens never have) of the slot jobs
+// the caller found alive. Returns {now, {slot, gen, slot, gen, ...}, {question ids given up}}.
 export const SLOT_RESCUE_LUA = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local before = '(' .. string.format('%d', now - tonumber(ARGV[3]))
+local after = tonumber(ARGV[3])
+local before = '(' .. string.format('%d', now - after)
 local late = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', before, 'WITHSCORES', 'LIMIT', 0, 1000)
+local gens, alive = {}, {}
+for i = 6, #ARGV do
+  if string.find(ARGV[i], '.', 1, true) then alive[ARGV[i]] = true else gens[#gens + 1] = ARGV[i] end
+end
 local rescued, given = {}, {}
-local seen = {}
-local used = 5
+-- slot -> true once given a new job by this look, false once left to its job; nil while undecided.
+local fate = {}
+local function leave(slot)
+  if #rescued / 2 >= #gens then return true end
+  local m = redis.call('HMGET', ARGV[1] .. slot, 'g', 'r')
+  if m[1] and alive[slot .. '.' .. m[1]] then return true end
+  return m[2] ~= false and now - tonumber(m[2]) < after
+end
 for i = 2, #late, 2 do
   local id = late[i - 1]
   local slot = string.format('%d', math.floor(tonumber(late[i]) / tonumber(ARGV[2])))
-  if redis.call('HINCRBY', KEYS[2], id, 1) > tonumber(ARGV[5]) then
-    redis.call('ZREM', KEYS[1], id)
-    redis.call('HDEL', KEYS[2], id)
-    given[#given + 1] = id
-  elseif not seen[slot] and used < #ARGV then
-    seen[slot] = true
-    used = used + 1
-    local marker = ARGV[1] .. slot
-    redis.call('DEL', marker)
-    redis.call('HSET', marker, 'g', ARGV[used], 'w', string.format('%d', now))
-    redis.call('PEXPIRE', marker, ARGV[4])
-    rescued[#rescued + 1] = slot
-    rescued[#rescued + 1] = ARGV[used]
-  elseif not seen[slot] then
-    redis.call('HINCRBY', KEYS[2], id, -1)
+  if fate[slot] == nil and leave(slot) then fate[slot] = false end
+  if fate[slot] ~= false then
+    if redis.call('HINCRBY', KEYS[2], id, 1) > tonumber(ARGV[5]) then
+      redis.call('ZREM', KEYS[1], id)
+      redis.call('HDEL', KEYS[2], id)
+      given[#given + 1] = id
+    elseif not fate[slot] then
+      fate[slot] = true
+      local gen = gens[#rescued / 2 + 1]
+      local marker = ARGV[1] .. slot
+      redis.call('DEL', marker)
+      redis.call('HSET', marker, 'g', gen, 'w', string.format('%d', now), 'r', string.format('%d', now))
+      redis.call('PEXPIRE', marker, ARGV[4])
+      rescued[#rescued + 1] = slot
+      rescued[#rescued + 1] = gen
+    end
   end
 end
 if #late > 0 then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
