@@ -42,7 +42,8 @@ type RescueSettings = Pick<TimerSettings, 'rescueEveryMs' | 'rescueAfterMs'>;
 export interface RescueDeps {
   cmd: RedisClient & StoreScripts;
   keys: Keys;
-  slots: SlotJobs;
+  /** Where a rescued slot's new job goes, and the queue its jobs are checked in. */
+  slots: Pick<SlotJobs, 'addSlot' | 'queue'>;
   logger: StoreLogger;
   /** Expiry of a rescued slot's marker, ms (the retention: an overdue question's record lives no longer). */
   markerTtlMs: number;

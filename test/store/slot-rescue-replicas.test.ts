@@ -5,8 +5,8 @@ import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { TIMEOUT_QUEUE, keys } from '../../src/redis/index.js';
 import { withScripts } from '../../src/store/scripts.js';
-import { SlotRescue } from '../../src/store/slot-rescue.js';
-import { slotOf, type SlotJobs } from '../../src/store/slots.js';
+import { SlotRescue, type RescueDeps } from '../../src/store/slot-rescue.js';
+import { slotOf } from '../../src/store/slots.js';
 import { uniquePrefix } from '../setup/context.js';
 import { until } from '../support/until.js';
 import {
@@ -40,13 +40,13 @@ describe('the rescue on several replicas', () => {
 
     // Three replicas' looks in quick succession, the first rescue's job add still in flight (not made yet).
     const added: number[] = [];
-    const slots = {
+    const slots: RescueDeps['slots'] = {
       queue,
       addSlot: (slot: number) => {
         added.push(slot);
         return Promise.resolve();
       },
-    } as unknown as SlotJobs;
+    };
     const logger = recordingLogger();
     const cmd = withScripts(redis);
     const looks = ['a', 'b', 'c', 'a'].map(
