@@ -203,7 +203,11 @@ function listen(
   });
   const tools = mcpToolRunner(sides.hub);
   // A person's own runs are audited here; an API call's run is audited by the API's call runner.
-  const { runTool } = slack.listen({ answering, tools: auditedToolRuns(tools, w.audit, systemClock) });
+  const { runTool } = slack.listen({
+    answering,
+    tools: auditedToolRuns(tools, w.audit, systemClock),
+    end: (id, outcome, reason) => relay.end(id, outcome, reason),
+  });
   return { tools, runTool };
 }
 

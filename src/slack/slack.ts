@@ -31,6 +31,7 @@ import { ToolResults, type ToolRun } from './tool-results.js';
 import { UrlCompletions } from './url-completions.js';
 import { SlackSignIn } from './sign-in.js';
 import { signInCallback } from './sign-in-callback.js';
+import { Uninstalls, type EndQuestion, type WorkspaceQuestions } from './uninstalls.js';
 
 export interface SlackOptions {
   config: ConnectedSlack;
@@ -39,8 +40,11 @@ export interface SlackOptions {
   outbox: Outbox;
   /** Redis state of the Slack side (event deliveries seen, installations, recent answers, open forms). */
   state: SlackState;
-  /** The question store: a person's pending questions, soonest deadline first (their App Home inbox). */
-  store: { pendingFor(userId: string): Promise<Question[]> };
+  /**
+   * The question store: a person's pending questions, soonest deadline first (their App Home inbox), and the
+   * pending questions of a workspace the app left, ended (app_uninstalled, tokens_revoked).
+   */
+  store: { pendingFor(userId: string): Promise<Question[]> } & WorkspaceQuestions;
   /** Each server's `slack` policy (routing, answerers, review, reminders). */
   policyOf: (server: string) => SlackPolicy;
   /** True once the bot serves, until it starts draining: /healthz answers 200 then, /readyz needs it too. */
@@ -80,7 +84,8 @@ export interface Slack {
    * Registers every listener; call once the relay and the tools exist. Answers `/mcp run`'s own run (the
    * person's place, progress and result post), for calls started elsewhere (the API).
    */
-  listen(deps: { answering: Answering; tools: ToolRunner }): {
+  /** `end`: the relay's one way a question ends (the questions of a workspace the app left end through it). */
+  listen(deps: { answering: Answering; tools: ToolRunner; end: EndQuestion }): {
     runTool: (run: ToolRun) => Promise<ToolResult>;
   };
   /** Starts the outbox worker, the Socket Mode connection or HTTP server; resolves with the bound port. */
@@ -132,9 +137,10 @@ export function createSlack(options: SlackOptions): Slack {
     completions,
     postAck: app.postAck,
     checks: CHECKS,
-    listen: ({ answering, tools }) => {
+    listen: ({ answering, tools, end }) => {
       const results = toolResults(app, options, { tools, completions });
-      app.listen({ answering, home, modals, tools, results, ...(signIn ? { signIn } : {}) });
+      const uninstalls = uninstallsOf(options, end);
+      app.listen({ answering, home, modals, tools, results, uninstalls, ...(signIn ? { signIn } : {}) });
       return { runTool: (run) => results.run(run) };
     },
     start: (port, mounts) => app.start(port, mounts),
@@ -166,6 +172,19 @@ function observers(app: SlackApp, options: SlackOptions): { home: HomeTab; modal
   surface.observe(home);
   surface.observe(modals);
   return { home, modals };
+}
+
+/** What the app leaving a workspace ends: its OAuth installation, when it has one, and its pending questions. */
+function uninstallsOf({ config, state, store, logger }: SlackOptions, end: EndQuestion): Uninstalls {
+  const installations = state.installations.deleteInstallation?.bind(state.installations);
+  return new Uninstalls({
+    ...(config.auth === 'oauth' && installations
+      ? { installations: { deleteInstallation: installations } }
+      : {}),
+    questions: store,
+    end,
+    logger,
+  });
 }
 
 /** Runs a tool for a person and shows its progress and result (`/mcp run`, Retry, the arguments form). */

@@ -31,6 +31,7 @@ import { type StoreParts, openStoreParts } from './open.js';
 import { CLOSE_GRACE_MS } from './timers.js';
 import { TimerWork } from './timer-work.js';
 import { finishQuestion, redisNow, writeQuestion } from './transitions.js';
+import { pendingIn, type WorkspaceScope } from './workspace-questions.js';
 
 export {
   CLOSE_GRACE_MS,
@@ -220,6 +221,15 @@ export class QuestionStore {
     opts?: SweepOptions,
   ): void {
     this.liveness.startSweep(end, opts);
+  }
+
+  /** The ids of the pending questions asked in a workspace the app left (app_uninstalled, tokens_revoked). */
+  async pendingIn(scope: WorkspaceScope): Promise<string[]> {
+    try {
+      return await pendingIn(this.c.cmd, this.c.keys, scope, this.c.logger);
+    } catch (err) {
+      throw commandError('pendingIn', err);
+    }
   }
 
   /**

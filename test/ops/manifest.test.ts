@@ -19,13 +19,13 @@ describe('manifest.yml', () => {
     expect(valid).toBe(true);
   });
 
-  it('turns on the Home tab and subscribes to app_home_opened at /slack/events (the inbox)', () => {
+  it('turns on the Home tab and subscribes at /slack/events to app_home_opened (the inbox) and the app leaving a workspace', () => {
     expect(manifest).toMatchObject({
       features: { app_home: { home_tab_enabled: true } },
       settings: {
         event_subscriptions: {
           request_url: expect.stringMatching(/\/slack\/events$/) as unknown,
-          bot_events: ['app_home_opened'],
+          bot_events: ['app_home_opened', 'app_uninstalled', 'tokens_revoked'],
         },
       },
     });

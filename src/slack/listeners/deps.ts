@@ -9,6 +9,7 @@ import type { ToolResults } from '../tool-results.js';
 import type { ToolRunner } from '../../relay/sources/mcp.js';
 import type { Connections } from '../../mcp/index.js';
 import type { SlackSignIn } from '../sign-in.js';
+import type { Uninstalls } from '../uninstalls.js';
 
 export interface ListenerDeps {
   /** Decides and records what each click and submit on a question means. */
@@ -25,6 +26,8 @@ export interface ListenerDeps {
   locales: Locales;
   /** Where work that follows an ack waits while other Slack requests still wait for theirs (ack-gate.ts). */
   postAck: PostAckWork;
+  /** The app left a workspace (app_uninstalled, tokens_revoked): its installation and pending questions go. */
+  uninstalls: Pick<Uninstalls, 'gone'>;
   /** Sign-in to servers that need it; absent when no server does (issue #20). */
   signIn?: SignInDeps;
 }

@@ -26,7 +26,12 @@ export type SubmitHandler = Handler<SlackViewMiddlewareArgs<ViewSubmitAction>>;
 export type CloseHandler = Handler<SlackViewMiddlewareArgs<ViewClosedAction>>;
 export type ButtonHandler = Handler<SlackActionMiddlewareArgs<BlockButtonAction>>;
 export type CommandHandler = Handler<SlackCommandMiddlewareArgs>;
-export type HomeOpenedHandler = Handler<SlackEventMiddlewareArgs<'app_home_opened'>>;
+/** The Events API events the bot subscribes to (manifest.yml's bot_events). */
+export type RoutedEvent = 'app_home_opened' | 'app_uninstalled' | 'tokens_revoked';
+export type EventHandler<T extends RoutedEvent> = Handler<SlackEventMiddlewareArgs<T>>;
+export type HomeOpenedHandler = EventHandler<'app_home_opened'>;
+/** An event type with its handler: `routes.event(type, handler)`'s arguments. */
+type EventRoute = { [T in RoutedEvent]: [type: T, handler: EventHandler<T>] }[RoutedEvent];
 export type SuggestionHandler = Handler<SlackOptionsMiddlewareArgs<'block_suggestion'>>;
 
 type Args = AnyMiddlewareArgs & AllMiddlewareArgs;
@@ -40,7 +45,7 @@ export class InteractionRoutes {
   private readonly actionFamilies: { pattern: RegExp; handler: ButtonHandler }[] = [];
   private readonly commands = new Map<string, CommandHandler>();
   /** Events API handlers by event type. */
-  private readonly events = new Map<'app_home_opened', HomeOpenedHandler>();
+  private readonly events: { [T in RoutedEvent]?: EventHandler<T> } = {};
   private suggestion: SuggestionHandler | undefined;
 
   submission(callbackId: string, handler: SubmitHandler): void {
@@ -62,9 +67,14 @@ export class InteractionRoutes {
     this.commands.set(name, handler);
   }
 
-  /** An Events API event by its type; the only one the bot subscribes to is app_home_opened (manifest.yml). */
-  event(type: 'app_home_opened', handler: HomeOpenedHandler): void {
-    this.events.set(type, handler);
+  /** An Events API event by its type, one of those the bot subscribes to (manifest.yml). */
+  event(type: 'app_home_opened', handler: EventHandler<'app_home_opened'>): void;
+  event(type: 'app_uninstalled', handler: EventHandler<'app_uninstalled'>): void;
+  event(type: 'tokens_revoked', handler: EventHandler<'tokens_revoked'>): void;
+  event(...route: EventRoute): void {
+    if (route[0] === 'app_home_opened') this.events.app_home_opened = route[1];
+    else if (route[0] === 'app_uninstalled') this.events.app_uninstalled = route[1];
+    else this.events.tokens_revoked = route[1];
   }
 
   /** Options requests of external selects (block_suggestion). */
@@ -102,14 +112,34 @@ export class InteractionRoutes {
       const handler = this.commands.get(args.command.command);
       if (handler) return handler(args);
     }
-    const homeOpened = this.events.get('app_home_opened');
-    if ('event' in args && args.event.type === 'app_home_opened' && homeOpened) {
-      return homeOpened(args as SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs);
+    if ('event' in args) {
+      const handled = this.dispatchEvent(args);
+      if (handled) return handled;
     }
     if ('options' in args && type === 'block_suggestion' && this.suggestion) {
       return this.suggestion(args as SlackOptionsMiddlewareArgs<'block_suggestion'> & AllMiddlewareArgs);
     }
     return args.next();
+  }
+
+  /** The event's handler run, or undefined when none takes its type. */
+  private dispatchEvent(args: SlackEventMiddlewareArgs & AllMiddlewareArgs): Promise<void> | undefined {
+    // Bolt's types take the event's type from the caller; each branch checked it.
+    const {
+      app_home_opened: homeOpened,
+      app_uninstalled: uninstalled,
+      tokens_revoked: revoked,
+    } = this.events;
+    switch (args.event.type) {
+      case 'app_home_opened':
+        return homeOpened?.(args as SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs);
+      case 'app_uninstalled':
+        return uninstalled?.(args as SlackEventMiddlewareArgs<'app_uninstalled'> & AllMiddlewareArgs);
+      case 'tokens_revoked':
+        return revoked?.(args as SlackEventMiddlewareArgs<'tokens_revoked'> & AllMiddlewareArgs);
+      default:
+        return undefined;
+    }
   }
 
   private actionHandler(actionId: string): ButtonHandler | undefined {

@@ -1,8 +1,11 @@
-// Events API events: the App Home opened.
+// Events API events: the App Home opened; the app uninstalled or its bot token revoked in a workspace.
 import type { ListenerDeps } from '../deps.js';
 import type { InteractionRoutes } from '../routes.js';
 import { appHomeOpened } from './app-home-opened.js';
+import { appUninstalled, tokensRevoked } from './app-removed.js';
 
 export function register(routes: InteractionRoutes, deps: ListenerDeps): void {
   routes.event('app_home_opened', async (args) => appHomeOpened(args, deps));
+  routes.event('app_uninstalled', async (args) => appUninstalled(args, deps));
+  routes.event('tokens_revoked', async (args) => tokensRevoked(args, deps));
 }

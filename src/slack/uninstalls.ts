@@ -1,0 +1,110 @@
+// When the app leaves a workspace (app_uninstalled, or tokens_revoked naming its bot token), that workspace's
+// bot token is dead: its installation is deleted, so no replica keeps calling Slack with it and a reinstall
+// starts clean, and its pending questions end at once with cancel, so the server or automation waiting on
+// each one hears now instead of at its timeout. Other workspaces are left alone.
+//
+// The end reason is 'delivery_failed': of the contract's reasons (PRODUCT.md) it is the one that says Slack
+// can no longer carry the question to its people. 'withdrawn' would say the asker took it back (the server's
+// notifications/cancelled, the API's DELETE) and 'call_ended' that the requester's call or connection ended;
+// neither happened, and an automation reading the reason should look at the Slack side, not at itself.
+import type { InstallationStore } from '@slack/bolt';
+import type { Logger } from '../logger.js';
+import type { EndReason, FinishResult, Outcome, Question } from '../relay/types.js';
+
+export const UNINSTALL_END_REASON: EndReason = 'delivery_failed';
+
+/** Questions ended at once: each end waits for its card update (which fails fast for a removed workspace). */
+const ENDS_AT_ONCE = 20;
+
+/** Whose questions: one workspace's (Slack team id), or all of a deployment that serves only one. */
+export type WorkspaceScope = { teamId: string } | 'every_workspace';
+
+/** The question store's part: finds a workspace's pending questions, and reads one. */
+export interface WorkspaceQuestions {
+  pendingIn(scope: WorkspaceScope): Promise<string[]>;
+  get(id: string): Promise<Question | undefined>;
+}
+
+/** The relay's one way a question ends: tells the waiting server and the observers, updates the card. */
+export type EndQuestion = (id: string, outcome: Outcome, reason: EndReason) => Promise<FinishResult>;
+
+/** Where the app was removed, as Bolt's context names it (these events skip authorize: the token is gone). */
+export interface Departure {
+  event: 'app_uninstalled' | 'tokens_revoked';
+  teamId?: string;
+  enterpriseId?: string;
+  isEnterpriseInstall: boolean;
+}
+
+export interface UninstallsOptions {
+  /** The OAuth installations; absent in a deployment with one bot token (nothing to delete). */
+  installations?: Required<Pick<InstallationStore, 'deleteInstallation'>>;
+  questions: WorkspaceQuestions;
+  end: EndQuestion;
+  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+}
+
+export class Uninstalls {
+  constructor(private readonly options: UninstallsOptions) {}
+
+  /** The app left `departure`'s workspace: forget its installation, then end its pending questions. */
+  async gone(departure: Departure): Promise<void> {
+    const { installations, logger } = this.options;
+    if (!installations) return this.oneWorkspaceGone(departure);
+    const { teamId, enterpriseId, isEnterpriseInstall } = departure;
+    // Deleted first: the card updates of the questions ended next then fail here at once (not_installed,
+    // which the outbox does not retry) instead of each calling Slack with a token it refuses.
+    await installations.deleteInstallation({ teamId, enterpriseId, isEnterpriseInstall });
+    logger.info({ ...departure }, 'the app left a workspace; its installation is deleted');
+    // An org-wide install's questions name the org's workspaces, which the event does not list.
+    if (teamId === undefined) {
+      logger.warn({ ...departure }, 'the app left an org without naming a workspace: no questions ended');
+      return;
+    }
+    await this.endQuestions({ teamId }, departure);
+  }
+
+  /**
+   * A deployment with one bot token (SLACK_BOT_TOKEN): that token no longer works, so nothing it asks can be
+   * seen or answered until someone reinstalls the app and sets the new token. Said loudly, as an error.
+   */
+  private async oneWorkspaceGone(departure: Departure): Promise<void> {
+    this.options.logger.error(
+      { ...departure },
+      'the app was removed from its workspace (or its bot token revoked): SLACK_BOT_TOKEN no longer works; ' +
+        'pending questions end now. Reinstall the app and set its new Bot User OAuth Token.',
+    );
+    await this.endQuestions('every_workspace', departure);
+  }
+
+  private async endQuestions(scope: WorkspaceScope, departure: Departure): Promise<void> {
+    const ids = await this.options.questions.pendingIn(scope);
+    const ended: Question[] = [];
+    for (let at = 0; at < ids.length; at += ENDS_AT_ONCE) {
+      const batch = await Promise.all(ids.slice(at, at + ENDS_AT_ONCE).map((id) => this.endOne(id)));
+      for (const question of batch) if (question) ended.push(question);
+    }
+    this.options.logger.info(
+      { ...departure, ended: ended.length, reason: UNINSTALL_END_REASON },
+      "the removed workspace's pending questions ended with cancel",
+    );
+  }
+
+  /** The question, when it ended with the uninstall's reason; a failure is logged once, the others still end. */
+  private async endOne(id: string): Promise<Question | undefined> {
+    try {
+      const result = await this.options.end(id, { action: 'cancel' }, UNINSTALL_END_REASON);
+      return result.won ? result.question : undefined;
+    } catch (err) {
+      // The end is stored before the card's update, which fails for a workspace whose token is gone (the
+      // outbox does not retry it): the question may well have ended. Said once, either way.
+      const question = await this.options.questions.get(id).catch(() => undefined);
+      const ended = question?.state !== 'pending' && question?.reason === UNINSTALL_END_REASON;
+      const msg = ended
+        ? "a removed workspace's question ended; its card could not show it"
+        : "a removed workspace's question could not be ended; its timeout will";
+      this.options.logger.warn({ err, id }, msg);
+      return ended ? question : undefined;
+    }
+  }
+}
