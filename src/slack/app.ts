@@ -43,6 +43,8 @@ export interface SlackAppOptions {
   observe?: SlackObserver;
   /** Times post-ack work's bounded wait for Slack's requests to be acked (ack-gate.ts); default the system clock. */
   clock?: Pick<Clock, 'schedule'>;
+  /** Whether a question is still pending: the outbox skips a reminder whose question ended while it waited. */
+  isPending?: (questionId: string) => Promise<boolean>;
 }
 
 /** The Slack side's metrics hooks. */
@@ -83,7 +85,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     listen: (deps) => registerListeners(app, { ...deps, surface, locales: surface.locales, postAck: gate }),
     start: async (port, mounts = []) => {
       await initialize(app, options.slack);
-      await options.outbox.start(slackHandler(clients), classifySlackError);
+      await options.outbox.start(slackHandler(clients, options.isPending), classifySlackError);
       await built.connect?.();
       server = await startHttpServer({
         port,

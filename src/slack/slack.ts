@@ -113,6 +113,7 @@ export function createSlack(options: SlackOptions): Slack {
     outbox: options.outbox,
     state: options.state,
     isLive: options.serving,
+    isPending: async (id) => (await options.store.get(id))?.state === 'pending',
     readiness: () => readiness(options),
     policyOf: options.policyOf,
     routes,

@@ -222,6 +222,7 @@ export class SlackSurface implements Surface {
           channel: card.channel,
           deadline: question.deadline,
           key: cardKey(`remind-${question.id}`, String(remindKey), index),
+          whilePending: question.id,
           ...workspaceOf(question),
           args: { text: message.text, blocks: message.blocks, thread_ts: threadOf(card) },
         });

@@ -48,4 +48,25 @@ describe('reminders', () => {
       await h.close();
     }
   });
+
+  it('posts no reminder held back by a 429 once its question has ended meanwhile', async () => {
+    const h = await startHarness({ timeout: '30s', slack: { reminders: ['10%'] } });
+    try {
+      const card = await h.ask('U1', SCHEMA);
+      h.standin.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 3 });
+      const inThread = (c: RecordedCall) => c.args.thread_ts === card.ts;
+      await h.standin.waitForCall('chat.postMessage', (c) => !c.ok && inThread(c), 15_000);
+      await h.driver.clickButton({ userId: 'U1', ...card, actionId: 'elicit_decline' });
+      expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
+      const since = h.standin.calls.length;
+      await h.standin.waitForCall('chat.update', (c) => c.ok && c.args.ts === card.ts, 15_000);
+      // Nothing to await for a post that must not come: the reminder's retry is due 3 s after its 429 (the
+      // Retry-After), so 4 s after the card's update it has run, or been skipped.
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      const late = h.standin.calls.slice(since).filter((c) => c.method === 'chat.postMessage' && inThread(c));
+      expect(late).toEqual([]);
+    } finally {
+      await h.close();
+    }
+  });
 });

@@ -51,8 +51,9 @@ export class OutboxRuns {
     let result: OutboxResult;
     if (this.r.clock() >= data.deadline) result = { ok: false, error: 'deadline' };
     else {
-      const { method, channel, args, teamId } = data;
-      const make = () => handler({ method, channel, args, ...(teamId ? { teamId } : {}) });
+      const { method, channel, args, teamId, whilePending } = data;
+      const which = { ...(teamId ? { teamId } : {}), ...(whilePending ? { whilePending } : {}) };
+      const make = () => handler({ method, channel, args, ...which });
       result = await this.inTurn(job.data, () => this.call(job, token, make, classify));
     }
     if (data.left && !result.ok) this.reportLeft(job, result.error);

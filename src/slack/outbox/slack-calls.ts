@@ -60,9 +60,16 @@ function required(ts: string | undefined): string {
   return ts;
 }
 
-/** Makes the job's call; `args` are the method's arguments apart from `channel`. */
-export function slackHandler(clients: SlackClients): OutboxHandler {
+/**
+ * Makes the job's call; `args` are the method's arguments apart from `channel`. A job made only while its
+ * question is pending (`whilePending`) is skipped once `isPending` says it is not.
+ */
+export function slackHandler(
+  clients: SlackClients,
+  isPending?: (questionId: string) => Promise<boolean>,
+): OutboxHandler {
   return async (job: OutboxJob) => {
+    if (job.whilePending !== undefined && isPending && !(await isPending(job.whilePending))) return {};
     const client = await clients.for(job.teamId);
     const { ts: edited, ...message } = job.args;
     const args = { ...message, channel: job.channel };

@@ -39,6 +39,11 @@ export interface OutboxJob {
   teamId?: string;
   /** Job id: a second send() with the same key while the first is kept waits for the same call. */
   key?: string;
+  /**
+   * A question id: the call is worth making only while that question is pending (a reminder, which a 429's
+   * wait or the channel's pace may hold past the question's end); skipped, as done, once it is not.
+   */
+  whilePending?: string;
 }
 
 export type OutboxResult = { ok: true; ts?: string; channel?: string } | { ok: false; error: string };
