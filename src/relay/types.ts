@@ -220,6 +220,8 @@ export interface AnswerSummary {
   /** When the question ended, Unix epoch milliseconds. */
   at: number;
   mode: 'form' | 'url';
+  /** The workspace the question was asked in (Slack team id); absent for one workspace, and in older entries. */
+  teamId?: string;
 }
 
 /** Result of the one atomic transition: the winner gets the question, everyone else the state it was already in. */

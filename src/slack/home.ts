@@ -69,9 +69,15 @@ export class HomeTab implements QuestionObserver {
       this.connectionsOf(userId, teamId),
     ]);
     // One person may be in several workspaces that installed the app (an Enterprise Grid W… id is the same in
-    // each): a workspace's Home lists only its own questions, the only ones its buttons can act on.
+    // each): a workspace's Home lists only its own questions (the only ones its buttons can act on) and answers.
     const ours = pending.filter((q) => teamId === undefined || (q.origin.teamId ?? teamId) === teamId);
-    const view = homeView({ pending: ours, recent, locale, ...(connections ? { connections } : {}) });
+    const ourAnswers = recent.filter((a) => teamId === undefined || (a.teamId ?? teamId) === teamId);
+    const view = homeView({
+      pending: ours,
+      recent: ourAnswers,
+      locale,
+      ...(connections ? { connections } : {}),
+    });
     const slack = await this.deps.clients.for(teamId);
     await slack.views.publish({ user_id: userId, view });
   }
@@ -152,6 +158,7 @@ export class HomeTab implements QuestionObserver {
       reason: question.reason ?? 'timed_out',
       at: (this.deps.now ?? Date.now)(),
       mode: question.url ? 'url' : 'form',
+      ...(question.origin.teamId ? { teamId: question.origin.teamId } : {}),
     };
     const answeredBy = byUserId ?? question.userId;
     this.inBackground(question, async () => {

@@ -49,6 +49,13 @@ describe('recent answers (SlackState)', () => {
     expect(await state.recentAnswers('U-nobody')).toEqual([]);
   });
 
+  it('keeps the workspace an answer was given in, and reads entries written without one', async () => {
+    const { state } = await open(uniquePrefix());
+    await state.recordAnswer('W1', record(1));
+    await state.recordAnswer('W1', record(2, { teamId: 'T0B' }));
+    expect(await state.recentAnswers('W1')).toEqual([record(2, { teamId: 'T0B' }), record(1)]);
+  });
+
   it('lets the history expire after the retention period, renewed by each answer', async () => {
     const prefix = uniquePrefix();
     const { state } = await open(prefix, 3600);

@@ -137,13 +137,15 @@ describe('App Home refreshes when a question ends', () => {
 });
 
 describe('App Home in one of several workspaces', () => {
-  it('lists only the questions asked in that workspace, to a person who is in both', async () => {
+  it('lists only the questions asked and answered in that workspace, to a person who is in both', async () => {
     const asked = (teamId: string, message: string) =>
       question({ id: `q-${teamId}`, message, userId: 'W0GRID', origin: { userId: 'W0GRID', teamId } });
+    const answered = (teamId: string, message: string): AnswerRecord => ({ ...answer(1), message, teamId });
+    const recent = [answered('T0A', 'Answered in A'), answered('T0B', 'Answered in B')];
     const tab = new HomeTab({
       clients: singleWorkspace(standinClient(standin, BOT_TOKEN)),
       pendingFor: () => Promise.resolve([asked('T0A', 'Asked in A'), asked('T0B', 'Asked in B')]),
-      history: { recordAnswer: () => Promise.resolve(), recentAnswers: () => Promise.resolve([]) },
+      history: { recordAnswer: () => Promise.resolve(), recentAnswers: () => Promise.resolve(recent) },
       locales: { of: () => Promise.resolve('en') },
       logger: { error: (obj) => errors.push(obj), info: () => undefined },
       slot: (teamId) => outbox.slotFor('views.publish', teamId),
@@ -153,6 +155,8 @@ describe('App Home in one of several workspaces', () => {
     const shown = JSON.stringify(publishes('W0GRID').at(-1)?.args.view);
     expect(shown).toContain('Asked in B');
     expect(shown).not.toContain('Asked in A');
+    expect(shown).toContain('Answered in B');
+    expect(shown).not.toContain('Answered in A');
   });
 });
 

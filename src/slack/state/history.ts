@@ -63,7 +63,7 @@ function parseRecord(text: string): AnswerRecord | undefined {
     return undefined;
   }
   if (!isObject(v)) return undefined;
-  const { questionId, server, message, state, reason, at, mode } = v;
+  const { questionId, server, message, state, reason, at, mode, teamId } = v;
   const valid =
     typeof questionId === 'string' &&
     typeof server === 'string' &&
@@ -73,5 +73,7 @@ function parseRecord(text: string): AnswerRecord | undefined {
     typeof at === 'number' &&
     Number.isSafeInteger(at) &&
     (mode === 'form' || mode === 'url');
-  return valid ? { questionId, server, message, state, reason, at, mode } : undefined;
+  if (!valid) return undefined;
+  const record: AnswerRecord = { questionId, server, message, state, reason, at, mode };
+  return typeof teamId === 'string' ? { ...record, teamId } : record;
 }
