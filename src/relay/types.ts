@@ -224,6 +224,9 @@ export interface AnswerSummary {
   teamId?: string;
 }
 
+/** Whose questions: one workspace's (Slack team id), or all of a deployment that serves only one. */
+export type WorkspaceScope = { teamId: string } | 'every_workspace';
+
 /** Result of the one atomic transition: the winner gets the question, everyone else the state it was already in. */
 export type FinishResult =
   { won: true; question: Question } | { won: false; state: QuestionState | 'missing'; question?: Question };

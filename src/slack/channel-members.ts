@@ -15,6 +15,7 @@
 // member_joined_channel and member_left_channel events could keep the lists exact.
 import { systemClock } from '../clock.js';
 import type { RelayClock } from '../relay/ports.js';
+import { answerWithin } from '../settle.js';
 import { retried } from './retried.js';
 import type { SlackClients } from './workspaces.js';
 
@@ -114,19 +115,7 @@ export class ChannelMembers {
    * first is passed on: Slack refusing to list the channel is no reason to trust an old list.
    */
   private orListed(confirmed: Promise<boolean>): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      const cancel = this.clock.schedule(() => resolve(true), this.settings.staleWaitMs);
-      confirmed.then(
-        (answer) => {
-          cancel();
-          resolve(answer);
-        },
-        (error: unknown) => {
-          cancel();
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
+    return answerWithin(confirmed, this.settings.staleWaitMs, true, this.clock);
   }
 
   /** The list of `key` unless it is past maxStaleMs (then it is dropped). */

@@ -1,6 +1,7 @@
 // Each person's UI language, from their Slack locale (users.info with include_locale), cached per user.
 import { systemClock, type Clock } from '../clock.js';
 import { localeOf, type Locale } from '../../blocks/index.js';
+import { answerWithin } from '../settle.js';
 import { retried } from './retried.js';
 import { SharedLookup } from './shared-lookup.js';
 import { isUserId } from './user-id.js';
@@ -27,19 +28,12 @@ export class Locales {
    */
   within(userId: string, teamId: string | undefined, withinMs: number): Promise<Locale> {
     const fallback = localeOf(undefined);
-    return new Promise((resolve) => {
-      const cancel = this.clock.schedule(() => resolve(fallback), withinMs);
-      this.of(userId, teamId).then(
-        (locale) => {
-          cancel();
-          resolve(locale);
-        },
-        () => {
-          cancel();
-          resolve(fallback);
-        },
-      );
-    });
+    return answerWithin(
+      this.of(userId, teamId).catch(() => fallback),
+      withinMs,
+      fallback,
+      this.clock,
+    );
   }
 
   /** The person's UI language; `teamId` is their workspace (a distributed app needs it to pick the token). */

@@ -9,15 +9,12 @@
 // neither happened, and an automation reading the reason should look at the Slack side, not at itself.
 import type { InstallationStore } from '@slack/bolt';
 import type { Logger } from '../logger.js';
-import type { EndReason, FinishResult, Outcome, Question } from '../relay/types.js';
+import type { EndReason, FinishResult, Outcome, Question, WorkspaceScope } from '../relay/types.js';
 
 export const UNINSTALL_END_REASON: EndReason = 'delivery_failed';
 
 /** Questions ended at once: each end waits for its card update (which fails fast for a removed workspace). */
 const ENDS_AT_ONCE = 20;
-
-/** Whose questions: one workspace's (Slack team id), or all of a deployment that serves only one. */
-export type WorkspaceScope = { teamId: string } | 'every_workspace';
 
 /** The question store's part: finds a workspace's pending questions, and reads one. */
 export interface WorkspaceQuestions {

@@ -21,6 +21,7 @@ import {
   type ViewClickInput,
   clickInView,
   closeView,
+  viewClick,
   submitView,
   suggest,
 } from './view-acts.js';
@@ -196,18 +197,8 @@ export class SlackDriver {
         'button_not_found',
         `the Home tab has no button ${input.actionId} ${input.value ?? ''}`,
       );
-    return this.send({
-      payload: {
-        type: 'block_actions',
-        ...this.actor(input.userId),
-        container: { type: 'view', view_id: home.id },
-        trigger_id: this.standin.issueTriggerId(input.userId),
-        enterprise: null,
-        is_enterprise_install: false,
-        view: home,
-        actions: [buttonAction(found, input.actionId, this.clock())],
-      },
-    });
+    const action = buttonAction(found, input.actionId, this.clock());
+    return this.send({ payload: viewClick(this.acting, input.userId, String(home.id), home, action) });
   }
 
   /**

@@ -111,18 +111,24 @@ export function clickInView(d: Acting & { nowMs(): number }, input: ViewClickInp
     throw new StandinError('button_not_found', `view ${input.viewId} has no button ${input.actionId}`);
   const suggested = d.standin.view(input.viewId)?.suggestions;
   const values = buildStateValues(view, input.values ?? {}, suggested, false);
+  const action = buttonAction(found, input.actionId, d.nowMs());
   return d.send({
-    payload: {
-      type: 'block_actions',
-      ...d.actor(input.userId),
-      container: { type: 'view', view_id: input.viewId },
-      trigger_id: d.standin.issueTriggerId(input.userId),
-      view: { ...view, state: { values } },
-      actions: [buttonAction(found, input.actionId, d.nowMs())],
-      enterprise: null,
-      is_enterprise_install: false,
-    },
+    payload: viewClick(d, input.userId, input.viewId, { ...view, state: { values } }, action),
   });
+}
+
+/** A click in view `viewId` as Slack sends it: block_actions with the view and a fresh trigger_id. */
+export function viewClick(d: Acting, userId: string, viewId: string, view: Obj, action: Obj): Obj {
+  return {
+    type: 'block_actions',
+    ...d.actor(userId),
+    container: { type: 'view', view_id: viewId },
+    trigger_id: d.standin.issueTriggerId(userId),
+    enterprise: null,
+    is_enterprise_install: false,
+    view,
+    actions: [action],
+  };
 }
 
 export async function closeView(d: Acting, input: CloseInput): Promise<Delivery> {

@@ -38,11 +38,17 @@ export async function pendingFor(
   return pending;
 }
 
-function readOrSkip(hash: Record<string, string>, id: string, logger: StoreLogger): Question | undefined {
+/** A record as a Question; one that cannot be read is skipped, logged under `reader`'s name. */
+export function readOrSkip(
+  hash: Record<string, string>,
+  id: string,
+  logger: StoreLogger,
+  reader = 'pendingFor',
+): Question | undefined {
   try {
     return parseQuestion(hash);
   } catch (err) {
-    logger.warn({ err, id }, 'pendingFor: unreadable question record; skipped');
+    logger.warn({ err, id }, `${reader}: unreadable question record; skipped`);
     return undefined;
   }
 }

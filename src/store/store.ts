@@ -12,6 +12,7 @@ import {
   type NewQuestion,
   type Outcome,
   type Question,
+  type WorkspaceScope,
 } from '../relay/types.js';
 import { StoreError, commandError, endClient } from '../redis/index.js';
 import { RateLimitedError } from './errors.js';
@@ -31,7 +32,7 @@ import { type StoreParts, openStoreParts } from './open.js';
 import { CLOSE_GRACE_MS } from './timers.js';
 import { TimerWork } from './timer-work.js';
 import { finishQuestion, redisNow, writeQuestion } from './transitions.js';
-import { pendingIn, type WorkspaceScope } from './workspace-questions.js';
+import { pendingIn } from './workspace-questions.js';
 
 export {
   CLOSE_GRACE_MS,

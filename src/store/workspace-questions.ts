@@ -4,8 +4,8 @@
 // fine for an event that comes once per uninstall, while an index of its own would cost a write on every
 // create and finish of every question for the sake of that rare event.
 import type { Keys, RedisClient, StoreLogger } from '../redis/index.js';
-import type { Question } from '../relay/types.js';
-import { parseQuestion } from './record.js';
+import type { Question, WorkspaceScope } from '../relay/types.js';
+import { readOrSkip } from './pending.js';
 import { readRecords } from './schemas.js';
 import type { StoreScripts } from './scripts.js';
 
@@ -13,7 +13,6 @@ import type { StoreScripts } from './scripts.js';
 const SCAN_PAGE = 500;
 
 /** Whose questions: one workspace's (Slack team id), or all of a deployment that serves only one. */
-export type WorkspaceScope = { teamId: string } | 'every_workspace';
 
 /** The ids of the pending questions asked in `scope`'s workspace. */
 export async function pendingIn(
@@ -35,7 +34,7 @@ export async function pendingIn(
       k.schema(''),
     );
     records.forEach((record, i) => {
-      const question = readOrSkip(record, ids[i] ?? '', logger);
+      const question = readOrSkip(record, ids[i] ?? '', logger, 'pendingIn');
       if (question?.state === 'pending' && inScope(question, scope)) found.add(question.id);
     });
   } while (cursor !== '0');
@@ -44,13 +43,4 @@ export async function pendingIn(
 
 function inScope(question: Question, scope: WorkspaceScope): boolean {
   return scope === 'every_workspace' || question.origin.teamId === scope.teamId;
-}
-
-function readOrSkip(hash: Record<string, string>, id: string, logger: StoreLogger): Question | undefined {
-  try {
-    return parseQuestion(hash);
-  } catch (err) {
-    logger.warn({ err, id }, 'pendingIn: unreadable question record; skipped');
-    return undefined;
-  }
 }
