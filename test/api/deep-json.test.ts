@@ -13,6 +13,7 @@ import { ASK_HUMAN_INPUT } from '../../src/api/mcp-endpoint.js';
 import { createQuestion, type QuestionsDeps } from '../../src/api/questions.js';
 import { CALL_CREATE, MAX_NESTING, QUESTION_CREATE } from '../../src/api/schemas.js';
 import { validator } from '../../src/api/validate.js';
+import { refusal } from './refusal.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { deleteUnder } from '../support/redis-cleanup.js';
 
@@ -32,16 +33,6 @@ const QUESTION = { message: 'Ship?', requestedSchema: SCHEMA, to: { user: 'U1' }
 const deepMessage = (path: string): string =>
   `${path}: must not nest objects and arrays more than ${MAX_NESTING} levels deep`;
 const tooDeep = (path: string): string => `invalid_request ${deepMessage(path)}`;
-
-function refusal(check: () => unknown): string {
-  try {
-    check();
-  } catch (error) {
-    if (error instanceof ApiError) return `${error.code} ${error.message}`;
-    throw error;
-  }
-  return 'accepted';
-}
 
 describe('free-form JSON in a request', () => {
   it(`is accepted nested ${MAX_NESTING} levels deep, refused at one more, naming the field`, () => {

@@ -4,21 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/api/openapi.js';
 import { QUESTION, QUESTION_CREATE, WAIT_QUERY } from '../../src/api/schemas.js';
 import { validator } from '../../src/api/validate.js';
-import { ApiError } from '../../src/api/errors.js';
+import { refusal } from './refusal.js';
 import { ASK_HUMAN_INPUT } from '../../src/api/mcp-endpoint.js';
 
 const SCHEMA = { type: 'object', properties: { ok: { type: 'boolean' } } };
 const validCreate = validator(QUESTION_CREATE);
-
-function refusal(check: () => unknown): string {
-  try {
-    check();
-  } catch (error) {
-    if (error instanceof ApiError) return `${error.code} ${error.message}`;
-    throw error;
-  }
-  return 'accepted';
-}
 
 describe('the API schemas', () => {
   it('are the objects the OpenAPI 3.1 document carries', () => {

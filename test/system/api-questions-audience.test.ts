@@ -55,8 +55,10 @@ describe('the questions API: whom it asks', () => {
   });
 
   /** The card of question `id` posted in the multi-person DM of `people`. */
-  const cardAmong = async (id: string, people: string[]): Promise<{ channel: string; ts: string }> => {
-    const channel = h.standin.mpimChannelOf(people);
+  const cardAmong = (id: string, people: string[]) => cardIn(id, h.standin.mpimChannelOf(people));
+
+  /** The card of question `id` posted in `channel`. */
+  const cardIn = async (id: string, channel: string): Promise<{ channel: string; ts: string }> => {
     await h.standin.waitForCall(
       'chat.postMessage',
       (c) => c.ok && c.args.channel === channel && JSON.stringify(c.args.blocks).includes(id),
@@ -101,14 +103,7 @@ describe('the questions API: whom it asks', () => {
     const nine = TWENTY.slice(0, 9);
     const ninth = nine[8] ?? '';
     const id = String((await ask({ to: { users: nine }, message: 'Nine of you?' })).body.id);
-    const dm = h.standin.dmChannelOf(ninth);
-    await h.standin.waitForCall(
-      'chat.postMessage',
-      (c) => c.ok && c.args.channel === dm && JSON.stringify(c.args.blocks).includes(id),
-      30_000,
-    );
-    const own = h.standin.messagesIn(dm).find((m) => JSON.stringify(m.blocks).includes(id));
-    const ownCard = { channel: dm, ts: own?.ts ?? '' };
+    const ownCard = await cardIn(id, h.standin.dmChannelOf(ninth));
     await h.drivers[0]?.clickButton({ userId: ninth, ...ownCard, actionId: 'elicit_decline' });
     expect((await api('GET', `/questions/${id}?wait=30`)).body).toMatchObject({ answeredBy: ninth });
     await allNaming([await cardAmong(id, nine.slice(0, 8)), ownCard], ninth);

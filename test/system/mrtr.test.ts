@@ -78,47 +78,43 @@ describe('a 2026-07-28 (MRTR) server and a 2025 server in one bot', () => {
     await inDm('U4', (c) => resultText(c.args.blocks).includes('account linked'));
   });
 
-  it('explains a round whose requestState expired, and its Start again button runs the call anew', async () => {
-    const card = await h.run('U6', 'expiring', {}, 'modern');
-    const form = await openForm(h, 'U6', card);
+  /**
+   * `expiring` run by `userId` and its round answered: the call fails as expired, with a Start again button.
+   * Resolves with that message's text, where it is, and a wait for the call's questions asked there to be two.
+   */
+  async function expiredRun(userId: string) {
+    const card = await h.run(userId, 'expiring', {}, 'modern');
+    const form = await openForm(h, userId, card);
     await h.driver.submitView({
-      userId: 'U6',
+      userId,
       viewId: form,
       values: { [inputLabelled(h, form, 'Send it?')]: 'Yes' },
     });
-    const expired = await inDm('U6', (c) => JSON.stringify(c.args.blocks ?? '').includes('Start again'));
-    expect(resultText(expired.args.blocks)).toContain('no longer accepts the answers to round 1 of expiring');
+    const hasButton = (blocks: unknown) => JSON.stringify(blocks ?? '').includes('Start again');
+    const expired = await inDm(userId, (c) => hasButton(c.args.blocks));
     const channel = String(expired.args.channel);
-    const withButton = h.standin
-      .messagesIn(channel)
-      .find((m) => JSON.stringify(m.blocks ?? '').includes('Start again'));
-    const ts = withButton?.ts ?? '';
-    await h.driver.clickButton({ userId: 'U6', channel, ts, actionId: 'mcp_retry' });
+    const ts = h.standin.messagesIn(channel).find((m) => hasButton(m.blocks))?.ts ?? '';
     const cardsAsked = () =>
       h.standin.messagesIn(channel).filter((m) => JSON.stringify(m.blocks ?? '').includes('Still there?'));
-    await h.standin.waitForCall('chat.postMessage', () => cardsAsked().length === 2, 15_000);
-    expect(cardsAsked()).toHaveLength(2);
+    const askedAgain = () =>
+      h.standin.waitForCall('chat.postMessage', () => cardsAsked().length === 2, 15_000);
+    return { text: resultText(expired.args.blocks), place: { channel, ts }, askedAgain, cardsAsked };
+  }
+
+  it('explains a round whose requestState expired, and its Start again button runs the call anew', async () => {
+    const run = await expiredRun('U6');
+    expect(run.text).toContain('no longer accepts the answers to round 1 of expiring');
+    await h.driver.clickButton({ userId: 'U6', ...run.place, actionId: 'mcp_retry' });
+    await run.askedAgain();
+    expect(run.cardsAsked()).toHaveLength(2);
   });
 
   it('runs the call again on Start again even when Slack refuses its "Retrying…" message', async () => {
-    const card = await h.run('U8', 'expiring', {}, 'modern');
-    const form = await openForm(h, 'U8', card);
-    await h.driver.submitView({
-      userId: 'U8',
-      viewId: form,
-      values: { [inputLabelled(h, form, 'Send it?')]: 'Yes' },
-    });
-    const expired = await inDm('U8', (c) => JSON.stringify(c.args.blocks ?? '').includes('Start again'));
-    const channel = String(expired.args.channel);
-    const ts = h.standin
-      .messagesIn(channel)
-      .find((m) => JSON.stringify(m.blocks ?? '').includes('Start again'))?.ts;
+    const run = await expiredRun('U8');
     // Slack no longer takes posts to this response_url (more than five, or older than 30 min): not tried again.
     h.standin.failNext('response_url', 'expired_url', { status: 404 });
-    await h.driver.clickButton({ userId: 'U8', channel, ts: ts ?? '', actionId: 'mcp_retry' });
-    const cardsAsked = () =>
-      h.standin.messagesIn(channel).filter((m) => JSON.stringify(m.blocks ?? '').includes('Still there?'));
-    await h.standin.waitForCall('chat.postMessage', () => cardsAsked().length === 2, 15_000);
+    await h.driver.clickButton({ userId: 'U8', ...run.place, actionId: 'mcp_retry' });
+    await run.askedAgain();
     const refused = h.standin.calls.filter((c) => c.method === 'response_url' && c.error === 'expired_url');
     expect(refused).toHaveLength(1);
   });

@@ -3,25 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStateValues, type FieldAnswer } from '../../src/standin/index.js';
 import { openForm, startHarness, type Harness } from './harness.js';
+import { LONG_FORM, inputs } from './long-form.js';
 
-const LONG_FORM = {
-  type: 'object',
-  properties: Object.fromEntries(
-    Array.from({ length: 25 }, (_, i) => [`q${i + 1}`, { type: 'string', title: `Question ${i + 1}` }]),
-  ),
-  required: ['q1', 'q25'],
-};
-
-type Block = {
-  type: string;
-  block_id: string;
-  label?: { text: string };
-  element?: { initial_value?: string };
-};
 type ViewObject = Record<string, unknown> & { blocks?: unknown };
 
-const inputs = (h: Harness, viewId: string): Block[] =>
-  ((h.standin.view(viewId)?.view.blocks ?? []) as Block[]).filter((b) => b.type === 'input');
 const labels = (h: Harness, viewId: string) => inputs(h, viewId).map((b) => b.label?.text);
 const PAGE_TWO = ['Question 21', 'Question 22', 'Question 23', 'Question 24', 'Question 25'];
 

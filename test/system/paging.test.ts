@@ -1,24 +1,7 @@
 // A form too long for one modal: page by page, answers kept in Redis across pages (and replicas), Back works.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
-
-const FIELDS = 25;
-const LONG_FORM = {
-  type: 'object',
-  properties: Object.fromEntries(
-    Array.from({ length: FIELDS }, (_, i) => [`q${i + 1}`, { type: 'string', title: `Question ${i + 1}` }]),
-  ),
-  required: ['q1', 'q25'],
-};
-
-type Block = {
-  type: string;
-  block_id: string;
-  label?: { text: string };
-  element?: { initial_value?: string };
-};
-const inputs = (h: Harness, viewId: string): Block[] =>
-  ((h.standin.view(viewId)?.view.blocks ?? []) as Block[]).filter((b) => b.type === 'input');
+import { LONG_FORM, inputs } from './long-form.js';
 
 describe('a paged form', () => {
   let h: Harness;
