@@ -106,12 +106,18 @@ export function urlRequiredResult(error: unknown): ToolResult | undefined {
   return urlRequired.length === 0 ? undefined : { isError: true, text: serverMessage(error), urlRequired };
 }
 
-/** What a failed request means for the caller. Timers and the caller's abort win over the SDK's wording. */
+/**
+ * What a failed request means for the caller. Timers and the caller's abort win over the SDK's wording.
+ * `sessionClosed`: the session saw its connection close before the failure came back. The SDK then fails a
+ * request it had not sent yet with a plain Error (its request funnel's "Not connected"), which without this would
+ * read as the tool failing.
+ */
 export function callError(
   error: unknown,
   server: string,
   what: string,
   run?: { timedOut: boolean; abortedByCaller: boolean },
+  sessionClosed = false,
 ): McpClientError {
   const fail = (code: McpClientErrorCode, message: string, rpcCode?: number) =>
     new McpClientError(code, server, message, {
@@ -127,8 +133,11 @@ export function callError(
   if (isTransportFailure(error))
     return fail('connection_closed', `connection to ${server} failed during ${what}`);
   if (error instanceof SdkError) return sdkFailure(error, fail, server, what);
-  if (!(error instanceof ProtocolError)) return fail('tool_failed', `${what} on ${server} failed`);
-  return fail('tool_failed', `${what} on ${server} failed (JSON-RPC ${error.code})`, error.code);
+  if (error instanceof ProtocolError) {
+    return fail('tool_failed', `${what} on ${server} failed (JSON-RPC ${error.code})`, error.code);
+  }
+  if (sessionClosed) return fail('connection_closed', `connection to ${server} closed during ${what}`);
+  return fail('tool_failed', `${what} on ${server} failed`);
 }
 
 /** Local failures of the SDK (nothing came back from the server that explains them). */

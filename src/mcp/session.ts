@@ -251,7 +251,7 @@ export class McpSession {
 
   /** Maps a failed request; a transport that failed under us ends the session, so the next call gets a new one. */
   private failure(error: unknown, run: CallRun | undefined, what: string): McpClientError {
-    const failure = callError(error, this.opts.spec.name, what, run);
+    const failure = callError(error, this.opts.spec.name, what, run, this.closed);
     if (failure.code === 'session_expired' || failure.code === 'connection_closed') {
       this.markClosed(true);
       void this.client.close().catch(() => undefined);

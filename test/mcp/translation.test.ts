@@ -125,6 +125,16 @@ describe('results and errors', () => {
     expect(callError(new TypeError('not a function'), 's', 'call').code).toBe('tool_failed');
   });
 
+  it('reads a plain failure after the session saw its connection close as connection_closed, not the tool failing', () => {
+    // The SDK's request funnel rejects with a plain Error("Not connected") once its transport is gone.
+    const notSent = new Error('Not connected');
+    expect(callError(notSent, 's', 'call', undefined, true).code).toBe('connection_closed');
+    expect(callError(notSent, 's', 'call').code).toBe('tool_failed');
+    expect(callError(new ProtocolError(-32602, 'x'), 's', 'call', undefined, true).code).toBe('tool_failed');
+    const timedOut = { timedOut: true, abortedByCaller: false };
+    expect(callError(notSent, 's', 'call', timedOut, true).code).toBe('timeout');
+  });
+
   it("says 'timeout' when the call's own timer expired and 'aborted' when its caller gave up", () => {
     const error = new ProtocolError(-32603, 'AbortError');
     expect(callError(error, 's', 'call', { timedOut: true, abortedByCaller: false }).code).toBe('timeout');
