@@ -1,8 +1,15 @@
 // The holder's inbox: a blocking XREAD loop on its own connection. The stream keeps entries while the
-// connection is down (pub/sub would drop them), and the loop always reads after the last entry it handled,
-// so a reconnect re-issues the same XREAD and nothing is lost or repeated within one process. Each entry carries
-// the ended record; a batch is handed over, then acknowledged in one script (accepted content dropped, entries
-// deleted). Whatever is still in the stream at start (a previous process with this holder id) is delivered first.
+// connection is down (pub/sub would drop them). Each entry carries the ended record; a batch is handed over,
+// then acknowledged in one script (accepted content dropped, entries deleted). Whatever is still in the stream
+// at start (a previous process with this holder id) is delivered first.
+//
+// Every entry handed over is deleted, so whatever the stream holds is still to be handed over: after a batch
+// is acknowledged the next read starts from the stream's beginning, not after the last id read. Stream ids come
+// from the master's clock, and after a failover to a replica that missed the last writes and whose clock is
+// behind, new entries get ids below the ones read before: a cursor would skip them for good (an answer never
+// handed to its waiting call). Only while an acknowledgement failed does the loop read after the batch it
+// could not delete, so it neither hands those entries over again nor spins on them (they come again after a
+// restart).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RedisClient } from '../redis/index.js';
 import type { StoreScripts } from './scripts.js';
@@ -87,7 +94,7 @@ export class Inbox {
   /**
    * One XREAD, then the whole batch: handed over in order, then acknowledged in one script (accepted answers'
    * content dropped, entries deleted). A failed read of a record throws before lastId moves, so the batch is
-   * read again on the next pass.
+   * read again on the next pass. Once acknowledged, the next read starts from the beginning again (see above).
    */
   private async readOnce(): Promise<void> {
     const { redis, streamKey } = this.deps;
@@ -106,7 +113,7 @@ export class Inbox {
       handed.push(entryId);
       this.lastId = entryId;
     }
-    await this.ack(handed, accepted);
+    if (await this.ack(handed, accepted)) this.lastId = '0';
   }
 
   /**
@@ -138,20 +145,26 @@ export class Inbox {
   }
 
   /**
-   * The answers are in hand; a failed ack only means entries are re-delivered after a restart, content expires.
-   * One cut short by stop() is no failure to report: its script was sent, and Redis runs it whatever the client.
+   * Whether the batch is deleted. The answers are in hand; a failed ack only means entries are re-delivered
+   * after a restart, content expires. One cut short by stop() is no failure to report: its script was sent,
+   * and Redis runs it whatever the client.
    */
-  private async ack(entryIds: string[], acceptedIds: string[]): Promise<void> {
-    if (entryIds.length === 0) return;
+  private async ack(entryIds: string[], acceptedIds: string[]): Promise<boolean> {
+    if (entryIds.length === 0) return true;
     const { redis, streamKey, logger } = this.deps;
     const keys = [streamKey, ...acceptedIds.map((id) => this.deps.questionKey(id))];
-    await this.guard(redis.inboxAck(keys.length, ...keys, ...entryIds)).catch((err: unknown) => {
-      if (this.stopped) return;
-      logger.warn(
-        { err, entries: entryIds.length },
-        'inbox: ack failed; the entries will be re-delivered after a restart',
-      );
-    });
+    return this.guard(redis.inboxAck(keys.length, ...keys, ...entryIds)).then(
+      () => true,
+      (err: unknown) => {
+        if (!this.stopped) {
+          logger.warn(
+            { err, entries: entryIds.length },
+            'inbox: ack failed; the entries will be re-delivered after a restart',
+          );
+        }
+        return false;
+      },
+    );
   }
 
   private reconnectIfStalled(): void {
