@@ -63,6 +63,7 @@ export async function startQuestionWork(
   const { relay, logger, redeliverAfterMs } = deps;
   parts.push('question workers', () => store.drain());
   await store.startInbox((question) => relay.onFinished(question));
+  store.onDataLost(() => void relay.endLost());
   await store.startTimeouts(async (id) => {
     await relay.end(id, { action: 'cancel' }, 'timed_out');
   });

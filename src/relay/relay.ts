@@ -18,7 +18,7 @@ import { DEFAULT_STARTS_AT_ONCE, Turns, type EndTurn } from './turns.js';
 import { UrlQuestions } from './url-questions.js';
 import { BACKSTOP_GRACE_MS, LOCAL_END_RETRY_MS } from './grace.js';
 import { againWhileUnavailable } from './while-unavailable.js';
-import { Waiters } from './waiters.js';
+import { Waiters, endLostQuestions } from './waiters.js';
 
 // The ports, asks and options are Relay's API too: its callers import them from here.
 export type { DetachedAsk, EndOptions, FormAsk, UrlAsk } from './asks.js';
@@ -217,6 +217,14 @@ export class Relay {
   async remind(id: string, at?: number): Promise<void> {
     const question = await this.options.store.get(id);
     if (question?.state === 'pending' && question.card) await this.options.surface.remind(question, at);
+  }
+
+  /**
+   * Redis lost its data: a question whose record is gone can be neither answered nor timed out (its timeout
+   * job went too), so its waiting call is told cancel now instead of at its backstop, deadline + 5 s.
+   */
+  async endLost(): Promise<void> {
+    await endLostQuestions(this.waiters, this.options.store, this.options.logger);
   }
 
   /** Called by the store's inbox when a question this replica holds has ended, on whichever replica it ended. */

@@ -1,6 +1,7 @@
 // The questions this replica asked and whose calls wait on it, each with the one function that hands its
 // outcome to the asking call; and the stop logic: a replica that is leaving ends the questions it waits on,
 // but leaves a durable 2026 round's questions pending for a survivor (src/rounds).
+import type { RelayLogger, RelayStore } from './ports.js';
 import type { Outcome } from './types.js';
 
 type Waiter = (outcome: Outcome) => void;
@@ -15,6 +16,11 @@ export class Waiters {
   /** Questions whose calls are still waiting for their outcome. */
   get size(): number {
     return this.waiters.size;
+  }
+
+  /** The questions whose calls are waiting. */
+  ids(): string[] {
+    return [...this.waiters.keys()];
   }
 
   /** Waits on question `id` (`round`: it answers a durable round); resolves with the outcome handed to it. */
@@ -49,4 +55,21 @@ export class Waiters {
     this.leaving = true;
     return [...this.waiters.keys()].filter((id) => !this.leftToSurvivor(id));
   }
+}
+
+/**
+ * Tells cancel to each waiting call whose question's record is gone (Redis lost its data). A record that cannot
+ * be read now is left to the question's backstop.
+ */
+export async function endLostQuestions(
+  waiters: Waiters,
+  store: Pick<RelayStore, 'get'>,
+  logger: RelayLogger,
+): Promise<void> {
+  const gone = async (id: string): Promise<boolean> => (await store.get(id).catch(() => null)) === undefined;
+  const ids = waiters.ids();
+  const lost = (await Promise.all(ids.map(async (id) => ((await gone(id)) ? [id] : [])))).flat();
+  for (const id of lost) waiters.resolve(id, { action: 'cancel' });
+  if (lost.length > 0)
+    logger.warn({ questions: lost.length }, 'questions lost with Redis data ended as cancel');
 }

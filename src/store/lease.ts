@@ -53,9 +53,11 @@ export class Lease {
   private readonly ttlMs: number;
   private readonly renewEveryMs: number;
 
+  /** `onDataLost`: called when a renewal finds Redis lost its data (a new epoch). */
   constructor(
     private readonly deps: LivenessDeps,
     opts: LeaseOptions = {},
+    private readonly onDataLost: () => void = () => undefined,
   ) {
     this.ttlMs = opts.ttlMs ?? LEASE_TTL_MS;
     this.renewEveryMs = opts.renewEveryMs ?? LEASE_RENEW_EVERY_MS;
@@ -114,8 +116,9 @@ export class Lease {
       logger.warn(
         { holder: holderId, epochWas: this.epoch, epochNow: epoch },
         'Redis lost its data (its epoch key was gone): pending questions and their timers may be lost; ' +
-          "each holder's local backstop still ends its own questions",
+          'the calls waiting here on questions that are gone are told cancel',
       );
+      this.onDataLost();
     }
     this.epoch = epoch;
     return had === 1;

@@ -9,18 +9,24 @@ type End = (id: string, outcome: Outcome, reason: EndReason) => Promise<FinishRe
 export class Liveness {
   private lease: Lease | undefined;
   private sweeper: OrphanSweeper | undefined;
+  private dataLost: (() => void) | undefined;
 
   constructor(private readonly deps: LivenessDeps) {}
 
   async startLease(opts?: LeaseOptions): Promise<void> {
     this.lease?.stop();
-    const lease = new Lease(this.deps, opts);
+    const lease = new Lease(this.deps, opts, () => this.dataLost?.());
     try {
       await lease.start();
     } catch (err) {
       throw commandError('startLease', err);
     }
     this.lease = lease;
+  }
+
+  /** `listener` hears each renewal that finds Redis lost its data (lease.ts). */
+  onDataLost(listener: () => void): void {
+    this.dataLost = listener;
   }
 
   stopLease(): void {

@@ -208,6 +208,14 @@ export class QuestionStore {
     await this.liveness.startLease(opts);
   }
 
+  /**
+   * `listener` is called when the lease's renewal finds that Redis lost its data (restarted without
+   * persistence, or failed over to a replica that had not synced): the questions pending then are gone.
+   */
+  onDataLost(listener: () => void): void {
+    this.liveness.onDataLost(listener);
+  }
+
   /** Stops renewing the lease and leaves it to lapse, as a crash would (close() releases it instead). */
   stopLease(): void {
     this.liveness.stopLease();

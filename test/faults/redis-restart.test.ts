@@ -1,6 +1,7 @@
 // T11, T12: Redis itself dies. With AOF the replicas carry on after a restart with no process restart, and
 // every question still ends exactly once. Restarted empty (no persistence, or a failover that lost data), the
-// wipe is detected and logged, and the bot's local backstop still answers each waiting MCP request.
+// wipe is detected and logged, and each MCP request waiting on a question lost with the data gets cancel then
+// (its local backstop would answer only at the deadline).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StoreLogger } from '../../src/store/index.js';
 import { uniquePrefix } from '../setup/context.js';
@@ -10,6 +11,8 @@ import { Cluster } from './support/cluster.js';
 import { startPrivateRedis, type PrivateRedis } from './support/redis-server.js';
 
 /** T11's bound: workers and inboxes resume on their own within 30 s of Redis coming back. */
+/** T12's bound: the lease renews every 5 s, so a wipe is found within one renewal after the reconnect. */
+const WIPE_FOUND_BOUND_MS = 20_000;
 const RESUME_BOUND_MS = 30_000;
 
 let redis: PrivateRedis | undefined;
@@ -70,4 +73,15 @@ describe('Redis SIGKILLed and restarted', () => {
     await redis.restart({ wipe: true });
     expect(await h.toolResult('U1')).toEqual({ action: 'cancel' });
   });
+
+  it('T12: restarted empty, the MCP request waiting on a lost question gets cancel once the wipe is found, not at its deadline', async () => {
+    redis = await startPrivateRedis({ aof: false });
+    const h = (harness = await startHarness({ redisUrl: redis.url, timeout: '10m' }));
+    await h.ask('U1', { type: 'object', properties: { ok: { type: 'boolean' } } });
+    await redis.restart({ wipe: true });
+    const waited = new Promise<'still waiting'>((resolve) =>
+      setTimeout(() => resolve('still waiting'), WIPE_FOUND_BOUND_MS),
+    );
+    expect(await Promise.race([h.toolResult('U1'), waited])).toEqual({ action: 'cancel' });
+  }, 60_000);
 });
