@@ -46,7 +46,14 @@ end
 // first. The marker is deleted here unless ARGV[17] is '1': then the caller drops the slot later, if it is still
 // empty (store/slot-drops.ts), and a create meanwhile joins the slot and its job instead of adding one.
 // KEYS[4] the rescue counts (store/slot-rescue.ts): the winner's count, if it has one, goes with it.
+// ARGV[18] this finish call's own random id, kept in the record ('act'): the same call run again (ioredis sends a
+// command again after a reconnect when its reply was lost) finds its own win and answers 'won' again, so the
+// caller that won still counts the end, updates the card and tells the person, instead of reading 'lost'.
 // Returns {'missing'} | {'lost', record JSON} | {'early', ms left} | {'won', record JSON, emptied slot's gen or ''}.
+//
+// On a Cluster whose {q} slot is being migrated, a key already moved to the other node fails the script at its
+// first touch. The keys named from the record are touched (EXISTS) before the first write, so such a failure
+// comes before anything is written: the finish is refused whole and tried again, never half-applied.
 //
 // Records leave the script as one JSON object of strings (cjson.encode), not as a flat field/value array: the
 // client decodes one reply string and runs one native JSON.parse instead of decoding two RESP strings per field,
@@ -57,14 +64,25 @@ export const FINISH_LUA = `${RECORD_JSON_LUA}
 local pending = redis.call('HGETALL', KEYS[1])
 if #pending == 0 then return {'missing'} end
 local f = fieldsOf(pending)
-if f.state ~= 'pending' then return {'lost', recordJson(f, ARGV[13])} end
+if f.state ~= 'pending' then
+  if ARGV[18] ~= '' and f.act == ARGV[18] then return {'won', recordJson(f, ARGV[13]), ''} end
+  return {'lost', recordJson(f, ARGV[13])}
+end
 local t = redis.call('TIME')
 local endedAt = t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000))
 if ARGV[14] == '1' then
   local left = tonumber(f.deadline or '0') - tonumber(endedAt)
   if left > 0 then return {'early', string.format('%d', left)} end
 end
-local ends = {'state', ARGV[1], 'outcome', ARGV[2], 'reason', ARGV[3], 'endedAt', endedAt}
+local holder = f.holder or ''
+local userId = f.userId or ''
+local slot = math.floor(tonumber(f.deadline or '0') / tonumber(ARGV[16]))
+local marker = ARGV[15] .. string.format('%d', slot)
+local touched = {ARGV[11] .. holder, ARGV[12] .. userId, marker}
+if holder ~= ARGV[8] then touched[#touched + 1] = ARGV[10] .. holder end
+if f.schemaRef then touched[#touched + 1] = ARGV[13] .. f.schemaRef end
+redis.call('EXISTS', unpack(touched))
+local ends = {'state', ARGV[1], 'outcome', ARGV[2], 'reason', ARGV[3], 'endedAt', endedAt, 'act', ARGV[18]}
 if ARGV[7] ~= '' then ends[#ends + 1] = 'endedBy'; ends[#ends + 1] = ARGV[7] end
 local drafts = {}
 for i = 1, #pending, 2 do
@@ -78,8 +96,6 @@ if #drafts > 0 then redis.call('HDEL', KEYS[1], unpack(drafts)) end
 for i = 1, #ends, 2 do f[ends[i]] = ends[i + 1] end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 if f.schemaRef then redis.call('EXPIRE', ARGV[13] .. f.schemaRef, ARGV[4], 'GT') end
-local holder = f.holder or ''
-local userId = f.userId or ''
 local record = recordJson(f, ARGV[13])
 if holder ~= ARGV[8] then
   local inbox = ARGV[10] .. holder
@@ -97,10 +113,8 @@ redis.call('HDEL', KEYS[4], ARGV[6])
 local emptied = ''
 if ARGV[14] ~= '1' then
   local w = tonumber(ARGV[16])
-  local slot = math.floor(tonumber(f.deadline or '0') / w)
   local first = string.format('%d', slot * w)
   if redis.call('ZCOUNT', KEYS[3], first, '(' .. string.format('%d', (slot + 1) * w)) == 0 then
-    local marker = ARGV[15] .. string.format('%d', slot)
     emptied = redis.call('HGET', marker, 'g') or ''
     if emptied ~= '' and ARGV[17] ~= '1' then redis.call('DEL', marker) end
   end

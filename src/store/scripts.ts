@@ -176,7 +176,7 @@ export const CREATE_SCRIPT = new HotScript(CREATE_LUA);
 /**
  * FINISH_LUA: keys (questionKey, endedKey, dueKey, rescuesKey), then (state, outcomeJson, reason, retentionSec,
  * inboxKeepMs, id, endedBy, detachedHolder, endedMaxLen, inboxPrefix, heldPrefix, userPrefix, schemaPrefix,
- * byTimeoutJob, slotPrefix, slotMs, keepEmptied).
+ * byTimeoutJob, slotPrefix, slotMs, keepEmptied, actId).
  */
 export const FINISH_SCRIPT = new HotScript(FINISH_LUA);
 

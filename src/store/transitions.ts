@@ -179,6 +179,7 @@ export async function finishQuestion(
       k.slot(''),
       SLOT_MS,
       keep ? '1' : '0',
+      newId(),
     ];
     const keys = [k.question(id), k.ended, k.due, k.rescues];
     reply = (await FINISH_SCRIPT.run(cmd, keys.length, [...keys, ...args])) as FinishReply;
