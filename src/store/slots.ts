@@ -136,19 +136,32 @@ export class SlotJobs {
     // Each try moves the job to the marker's w as it is then (gone, or another gen's: nothing to follow).
     const again = (): Promise<void> => followWake(lowered.cmd, lowered.marker, gen, Infinity, move);
     // Until the slot's end, Redis time, counted as time left on this store's clock (which tests drive).
-    this.retryMove(again, this.clock.now() + (slot + 1) * SLOT_MS - now, what);
+    const until = this.clock.now() + (slot + 1) * SLOT_MS - now;
+    this.retry(again, until, what, 'slot job not moved earlier before its slot ended');
   }
 
-  /** Tries `run` every MOVE_RETRY_MS until it is done or `until` (clock ms) has passed, then logs the give-up. */
-  private retryMove(run: () => Promise<void>, until: number, what: object): void {
+  /**
+   * A slot job whose add failed when its create could not be undone either (Redis away): the slot's marker
+   * names it, so every create joining the slot counts on it. The add (idempotent by job id), then `undoCreate`
+   * (the failed create's record and index entries), are tried every MOVE_RETRY_MS until both are done or the
+   * store closes; the slot rescue (slot-rescue.ts) covers a store that closes first.
+   */
+  addLater(question: Question, gen: string, undoCreate: () => Promise<void>): void {
+    const what = { question: question.id, gen };
+    this.logger.warn(what, 'slot job not added and its create not undone; retrying');
+    const run = () => this.add(question, gen).then(undoCreate);
+    this.retry(run, Infinity, what, 'slot job not added');
+  }
+
+  /** Tries `run` every MOVE_RETRY_MS until it is done or `until` (clock ms) has passed, then logs `givenUp`. */
+  private retry(run: () => Promise<void>, until: number, what: object, givenUp: string): void {
     if (this.settled) return;
     const cancel = this.clock.schedule(() => {
       this.retries.delete(cancel);
       const attempt = tryMove(run).then((failed) => {
         if (failed === undefined) return;
-        if (this.clock.now() < until) this.retryMove(run, until, what);
-        else
-          this.logger.warn({ err: failed.err, ...what }, 'slot job not moved earlier before its slot ended');
+        if (this.clock.now() < until) this.retry(run, until, what, givenUp);
+        else this.logger.warn({ err: failed.err, ...what }, givenUp);
       });
       this.tries.add(attempt);
       void attempt.finally(() => this.tries.delete(attempt));

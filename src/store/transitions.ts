@@ -227,30 +227,43 @@ async function addTimers(
   opened: string | undefined,
   remindAt: number[],
 ): Promise<void> {
-  const { cmd, keys: k, slots, reminders, logger } = c;
+  const { keys: k, slots, reminders, logger } = c;
   try {
     if (opened !== undefined) await slots.add(question, opened);
   } catch (err) {
-    const { id, holder, userId } = question;
-    // Every index the create script wrote (writeQuestion): the other answerers' and the unattached one have no
-    // expiry of their own, and would keep the id until someone read them.
-    const undo = cmd
-      .multi()
-      .del(k.question(id))
-      .zrem(k.held(holder), id)
-      .zrem(k.due, id)
-      .zrem(k.unattached, id);
-    for (const user of new Set([userId, ...namedAnswerers(question)])) undo.zrem(k.user(user), id);
-    await undo
-      .eval(SLOT_RELEASE_LUA, 1, k.slot(String(slotOf(question.deadline))), opened ?? '')
-      .exec()
-      .catch(() => undefined);
+    const marker = k.slot(String(slotOf(question.deadline)));
+    const undo = undoCreate(c, question).eval(SLOT_RELEASE_LUA, 1, marker, opened ?? '');
+    const undone = await undo.exec().then(
+      () => true,
+      () => false,
+    );
+    // The marker still names the job, and creates joining its slot count on it: so it is added after all.
+    if (!undone && opened !== undefined) {
+      slots.addLater(question, opened, async () => void (await undoCreate(c, question).exec()));
+    }
     throw err;
   }
   if (remindAt.length === 0) return;
   await addReminders(reminders, question, remindAt, c.retentionSec).catch((err: unknown) => {
     logger.warn({ err, id: question.id }, 'could not add the reminder jobs; no reminders for this question');
   });
+}
+
+/**
+ * Deletes a create's record and every index entry its script wrote (writeQuestion): the other answerers' and
+ * the unattached one have no expiry of their own, and would keep the id until someone read them.
+ */
+function undoCreate(c: Collaborators, question: Question): ReturnType<RedisClient['multi']> {
+  const { id, holder, userId } = question;
+  const { cmd, keys: k } = c;
+  const undo = cmd
+    .multi()
+    .del(k.question(id))
+    .zrem(k.held(holder), id)
+    .zrem(k.due, id)
+    .zrem(k.unattached, id);
+  for (const user of new Set([userId, ...namedAnswerers(question)])) undo.zrem(k.user(user), id);
+  return undo;
 }
 
 /** Cleanup only: a surviving reminder finds the question finished and is skipped. */
