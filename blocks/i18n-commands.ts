@@ -6,6 +6,11 @@ import type { Locale } from './i18n.js';
 type Count = (n: number) => string;
 type ToolOn = (tool: string, server: string) => string;
 
+/** A server's connection state in `/mcp servers` (src/mcp's ServerStatus states). */
+export type ServerStateName = 'idle' | 'connected' | 'reconnecting' | 'failed';
+/** The kind of a server's latest failure, as the bot names it; its causes follow in their own words. */
+export type ServerFailureName = 'connect' | 'lost' | 'timeout' | 'other';
+
 export interface CommandText {
   homeHeader: string;
   homeIntro: string;
@@ -22,6 +27,10 @@ export interface CommandText {
   notObject: string;
   noServers: string;
   serversHeader: string;
+  serverState: (state: ServerStateName) => string;
+  /** Sessions people have open to a server. */
+  openSessions: Count;
+  serverFailure: (failure: ServerFailureName) => string;
   noSuchServer: (server: string) => string;
   noSuchTool: ToolOn;
   running: ToolOn;
@@ -97,6 +106,16 @@ const en: CommandText = {
   notObject: 'The arguments must be a JSON object, e.g. `{"name": "x"}`.',
   noServers: 'No MCP servers are configured.',
   serversHeader: '*MCP servers*',
+  serverState: (state) =>
+    ({ idle: 'idle', connected: 'connected', reconnecting: 'reconnecting', failed: 'failed' })[state],
+  openSessions: (n) => `${n} open session${n === 1 ? '' : 's'}`,
+  serverFailure: (failure) =>
+    ({
+      connect: 'could not connect',
+      lost: 'connection lost',
+      timeout: 'no answer in time',
+      other: 'request failed',
+    })[failure],
   noSuchServer: (server) => `There is no MCP server named \`${server}\`. Try \`/mcp servers\`.`,
   noSuchTool: (tool, server) => `${server} has no tool named ${tool}. Try \`/mcp tools\`.`,
   running: (tool, server) => `Running ${tool} on ${server}…`,
@@ -175,6 +194,11 @@ const zh: CommandText = {
   notObject: '参数必须是一个 JSON 对象，例如 `{"name": "x"}`。',
   noServers: '没有配置任何 MCP 服务器。',
   serversHeader: '*MCP 服务器*',
+  serverState: (state) =>
+    ({ idle: '空闲', connected: '已连接', reconnecting: '正在重新连接', failed: '失败' })[state],
+  openSessions: (n) => `${n} 个会话已打开`,
+  serverFailure: (failure) =>
+    ({ connect: '无法连接', lost: '连接中断', timeout: '未及时响应', other: '请求失败' })[failure],
   noSuchServer: (server) => `没有名为 \`${server}\` 的 MCP 服务器。试试 \`/mcp servers\`。`,
   noSuchTool: (tool, server) => `${server} 没有名为 ${tool} 的工具。试试 \`/mcp tools\`。`,
   running: (tool, server) => `正在 ${server} 上运行 ${tool}……`,

@@ -45,7 +45,13 @@ export {
   type HomeQuestion,
   type HomeView,
 } from './home.js';
-export { commandText, COMMAND_TEXT, type CommandText } from './i18n-commands.js';
+export {
+  commandText,
+  COMMAND_TEXT,
+  type CommandText,
+  type ServerFailureName,
+  type ServerStateName,
+} from './i18n-commands.js';
 export { toolsMessage, takesArguments, TOOLS_SHOWN_MAX, type ListedTool } from './tools.js';
 export {
   needsSnippet,

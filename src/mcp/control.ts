@@ -8,7 +8,7 @@
 import type { Clock } from '../clock.js';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
 import type { McpSession } from './session.js';
-import type { Health } from './status.js';
+import { droppedError, type Health } from './status.js';
 import { isLastingFailure } from './transport.js';
 
 /** How long a heartbeat ping may take before the control link counts as lost, in milliseconds. */
@@ -43,7 +43,7 @@ export class ControlLink {
     if (this.control !== undefined) return this.control;
     const opening = this.deps.open((dropped) => {
       this.openControl = undefined;
-      if (dropped) this.lost(opening, new Error('connection closed unexpectedly'));
+      if (dropped) this.lost(opening, droppedError(this.deps.health.server));
     });
     this.control = opening;
     opening.then(

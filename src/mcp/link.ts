@@ -9,7 +9,7 @@ import { gateSink } from './pending-gate.js';
 import { SessionPool } from './pool.js';
 import { McpSession } from './session.js';
 import { SessionStarts } from './starts.js';
-import { Health } from './status.js';
+import { Health, droppedError } from './status.js';
 import { transportPlan, type TransportPlan, type Turn } from './transport.js';
 import {
   MAX_SIGN_INS,
@@ -217,7 +217,7 @@ export class ServerLink {
       session = await this.open(person, (dropped) => {
         this.health.sessions -= 1;
         if (session !== undefined) pool.closed(session);
-        if (dropped) this.control.trouble(new Error('connection closed unexpectedly'));
+        if (dropped) this.control.trouble(droppedError(this.spec.name));
       });
     } catch (error) {
       this.health.noteError(error);

@@ -1,5 +1,6 @@
-// One server's health for `/mcp servers` and `/readyz` (semantics on ServerStatus in types.ts).
-import type { ServerStatus } from './types.js';
+// One server's health for `/mcp servers` and `/readyz` (semantics on ServerStatus in types.ts). Data only: the
+// Slack side words it in each person's language.
+import { McpClientError, type ServerStatus } from './types.js';
 
 const MAX_ERROR_CHARS = 300;
 
@@ -18,9 +19,28 @@ export function describeError(error: unknown): string {
   return line.length > MAX_ERROR_CHARS ? `${line.slice(0, MAX_ERROR_CHARS - 1)}…` : line;
 }
 
+/** A session of `server` that closed without being asked to (the server or the network dropped it). */
+export function droppedError(server: string): McpClientError {
+  return new McpClientError('connection_closed', server, 'connection closed unexpectedly');
+}
+
+/** A failure as ServerStatus shows it: the whole line (lastError) and the same as data (lastFailure). */
+interface Failure {
+  line: string;
+  data: NonNullable<ServerStatus['lastFailure']>;
+}
+
+function failureOf(error: unknown): Failure {
+  const line = describeError(error);
+  if (!(error instanceof McpClientError)) return { line, data: { cause: line } };
+  // The bot's own message is its English for the code; only the causes are others' words.
+  const cause = error.cause === undefined ? '' : describeError(error.cause);
+  return { line, data: { code: error.code, ...(cause === '' ? {} : { cause }) } };
+}
+
 export class Health {
   private state: ServerStatus['state'] = 'idle';
-  private lastError: string | undefined;
+  private lastFailure: Failure | undefined;
   private nextRetryAt: number | undefined;
   /** Sessions open for people (the control link not counted). */
   sessions = 0;
@@ -29,7 +49,7 @@ export class Health {
 
   /** `onChange` hears every up() and down(), with the status after it. */
   constructor(
-    private readonly server: string,
+    readonly server: string,
     private readonly onChange: (status: ServerStatus) => void = () => undefined,
   ) {}
 
@@ -46,7 +66,7 @@ export class Health {
 
   /** Something failed; the server is 'reconnecting' when a retry is due at `retryAt`, else 'failed'. */
   down(error: unknown, retryAt: number | undefined): void {
-    this.lastError = describeError(error);
+    this.lastFailure = failureOf(error);
     this.state = retryAt === undefined ? 'failed' : 'reconnecting';
     this.nextRetryAt = retryAt;
     this.onChange(this.status());
@@ -54,13 +74,16 @@ export class Health {
 
   /** A failure that leaves the state as it is (one person's connect failed while the server is fine). */
   noteError(error: unknown): void {
-    this.lastError = describeError(error);
+    this.lastFailure = failureOf(error);
   }
 
   status(): ServerStatus {
     const status: ServerStatus = { server: this.server, state: this.state };
-    if (this.sessions > 0) status.detail = `${this.sessions} open session${this.sessions === 1 ? '' : 's'}`;
-    if (this.lastError !== undefined) status.lastError = this.lastError;
+    if (this.sessions > 0) status.sessions = this.sessions;
+    if (this.lastFailure !== undefined) {
+      status.lastError = this.lastFailure.line;
+      status.lastFailure = this.lastFailure.data;
+    }
     if (this.nextRetryAt !== undefined) status.nextRetryAt = this.nextRetryAt;
     if (this.protocolVersion !== undefined) status.protocolVersion = this.protocolVersion;
     return status;

@@ -115,10 +115,16 @@ export interface ElicitationSink {
 export interface ServerStatus {
   server: string;
   state: 'idle' | 'connected' | 'reconnecting' | 'failed';
-  /** For example "2 open sessions". */
-  detail?: string;
+  /** Sessions open for people (the control link not counted); absent when none. */
+  sessions?: number;
   /** The latest failure with its causes, one line, at most 300 characters; kept after a recovery. */
   lastError?: string;
+  /**
+   * The latest failure as data, for text in a person's language: the bot's own error code when it was an
+   * McpClientError (its message, the bot's English words, is left out), and its causes' text (the server's,
+   * the network's or the OS's), absent when it has none. Without a code, lastError is the cause.
+   */
+  lastFailure?: { code?: McpClientErrorCode; cause?: string };
   /** State 'reconnecting': when the next attempt starts, epoch milliseconds. */
   nextRetryAt?: number;
   /**

@@ -32,15 +32,71 @@ export function parseMcpCommand(text: string): McpCommand {
   if (!match?.[1] || !match[2]) return invalid('run_needs_tool');
   const json = (match[3] ?? '').trim();
   if (json === '') return { kind: 'run', server: match[1], tool: match[2] };
-  let args: unknown;
-  try {
-    // Slack may turn straight quotes into curly ones on some clients.
-    args = JSON.parse(json.replace(/[“”]/g, '"').replace(/[‘’]/g, "'"));
-  } catch {
-    return invalid('bad_json');
-  }
+  const args = parseArguments(json);
+  if (args === undefined) return invalid('bad_json');
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return invalid('not_object');
   return { kind: 'run', server: match[1], tool: match[2], args: args as Record<string, unknown> };
 }
 
 const invalid = (problem: CommandProblem): McpCommand => ({ kind: 'invalid', problem });
+
+/**
+ * The command text as typed: Slack sends it with `&`, `<` and `>` escaped (`&amp;` `&lt;` `&gt;`, its
+ * "Formatting text" rules), and the tool is to get the characters the person typed. `&amp;` is decoded last,
+ * so a typed "&lt;" (sent as "&amp;lt;") stays "&lt;".
+ */
+export function unescapeCommandText(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/** The JSON value of `json`, or undefined when it is not JSON even with its curly-quote delimiters mended. */
+function parseArguments(json: string): unknown {
+  // As typed first: curly quotes inside a string (Chinese quotation marks, "Let’s") are the person's text.
+  try {
+    const value: unknown = JSON.parse(json);
+    return value;
+  } catch {
+    // Some Slack clients turn the straight quotes typed around keys and values into curly ones.
+  }
+  try {
+    const value: unknown = JSON.parse(straightenDelimiters(json));
+    return value;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A string's end: what may follow its closing quote in JSON (whitespace, then `:` `,` `}` `]`, or nothing). */
+const STRING_END = /\s*(?:[:,}\]]|$)/y;
+
+/**
+ * `json` with the curly double quotes that stand where JSON's quotes go made straight: any outside a string
+ * (it opens one), and inside a string one that a string's end follows (it closes it). Every other character,
+ * curly quotes within a string's text included, is kept.
+ */
+export function straightenDelimiters(json: string): string {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < json.length; i += 1) {
+    const c = json.charAt(i);
+    if (inString && c === '\\') {
+      // An escape: the next character is the string's, whatever it is.
+      out += json.slice(i, i + 2);
+      i += 1;
+    } else if (c === '"') {
+      inString = !inString;
+      out += c;
+    } else if ((c === '“' || c === '”') && (!inString || endsString(json, i + 1))) {
+      inString = !inString;
+      out += '"';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+function endsString(json: string, at: number): boolean {
+  STRING_END.lastIndex = at;
+  return STRING_END.test(json);
+}

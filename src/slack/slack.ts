@@ -177,11 +177,8 @@ function observers(app: SlackApp, options: SlackOptions): { home: HomeTab; modal
 
 /** What the app leaving a workspace ends: its OAuth installation, when it has one, and its pending questions. */
 function uninstallsOf({ config, state, store, logger }: SlackOptions, end: EndQuestion): Uninstalls {
-  const installations = state.installations.deleteInstallation?.bind(state.installations);
   return new Uninstalls({
-    ...(config.auth === 'oauth' && installations
-      ? { installations: { deleteInstallation: installations } }
-      : {}),
+    ...(config.auth === 'oauth' ? { installations: state.installations } : {}),
     questions: store,
     end,
     logger,

@@ -43,7 +43,10 @@ export interface ToolResultsOptions extends ProgressOptions {
    * person's click and the retry once every link is done race for it, and only the winner reruns the call.
    */
   claimRetry: (channel: string, ts: string) => Promise<boolean>;
-  /** True for the first claim of the slash command with this `trigger_id`, across replicas (a replay is refused). */
+  /**
+   * True for the first claim of the slash command with this `trigger_id`, across replicas (a replay is
+   * refused); also claims an arguments form's run (`view:<view id>`, claimFormRun).
+   */
   claimCommand: (triggerId: string) => Promise<boolean>;
 }
 
@@ -109,6 +112,15 @@ export class ToolResults {
   /** Claims the `/mcp run` with this `trigger_id` (see ToolResultsOptions.claimCommand). */
   claimCommand(triggerId: string): Promise<boolean> {
     return this.opts.claimCommand(triggerId);
+  }
+
+  /**
+   * Claims the run of the `/mcp run` arguments form with this view id, as a command's trigger_id is claimed:
+   * Slack may deliver one view_submission twice, and a signed one can be replayed. The same claims serve
+   * both; the `view:` prefix keeps the two kinds of id apart.
+   */
+  claimFormRun(viewId: string): Promise<boolean> {
+    return this.opts.claimCommand(`view:${viewId}`);
   }
 
   /** Claims the retry of the -32042 answer at `channel`/`ts` (see ToolResultsOptions.claimRetry). */

@@ -7,9 +7,13 @@
 // can no longer carry the question to its people. 'withdrawn' would say the asker took it back (the server's
 // notifications/cancelled, the API's DELETE) and 'call_ended' that the requester's call or connection ended;
 // neither happened, and an automation reading the reason should look at the Slack side, not at itself.
-import type { InstallationStore } from '@slack/bolt';
+//
+// Slack delivers an event again when it got no 200 for it (at once, after 1 and after 5 minutes), so a
+// departure can arrive after the workspace installed the app again. Such a departure is older than the
+// installation: it is ignored, and the new installation and its questions are left alone.
 import type { Logger } from '../logger.js';
 import type { EndReason, FinishResult, Outcome, Question, WorkspaceScope } from '../relay/types.js';
+import type { DepartedInstallations } from './state/ports.js';
 
 export const UNINSTALL_END_REASON: EndReason = 'delivery_failed';
 
@@ -31,11 +35,13 @@ export interface Departure {
   teamId?: string;
   enterpriseId?: string;
   isEnterpriseInstall: boolean;
+  /** When the app left, as Slack stamps the event (its envelope's `event_time`), epoch seconds. */
+  eventTime: number;
 }
 
 export interface UninstallsOptions {
   /** The OAuth installations; absent in a deployment with one bot token (nothing to delete). */
-  installations?: Required<Pick<InstallationStore, 'deleteInstallation'>>;
+  installations?: DepartedInstallations;
   questions: WorkspaceQuestions;
   end: EndQuestion;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
@@ -44,14 +50,22 @@ export interface UninstallsOptions {
 export class Uninstalls {
   constructor(private readonly options: UninstallsOptions) {}
 
-  /** The app left `departure`'s workspace: forget its installation, then end its pending questions. */
+  /**
+   * The app left `departure`'s workspace: forget its installation, then end its pending questions; unless the
+   * workspace installed the app again since (a late redelivery), which leaves both alone.
+   */
   async gone(departure: Departure): Promise<void> {
     const { installations, logger } = this.options;
     if (!installations) return this.oneWorkspaceGone(departure);
     const { teamId, enterpriseId, isEnterpriseInstall } = departure;
     // Deleted first: the card updates of the questions ended next then fail here at once (not_installed,
     // which the outbox does not retry) instead of each calling Slack with a token it refuses.
-    await installations.deleteInstallation({ teamId, enterpriseId, isEnterpriseInstall });
+    const query = { teamId, enterpriseId, isEnterpriseInstall };
+    const deleted = await installations.deleteInstalledBefore(query, departedBy(departure));
+    if (deleted === 'newer') {
+      logger.info({ ...departure }, 'the app left a workspace before its current installation; ignored');
+      return;
+    }
     logger.info({ ...departure }, 'the app left a workspace; its installation is deleted');
     // An org-wide install's questions name the org's workspaces, which the event does not list.
     if (teamId === undefined) {
@@ -104,4 +118,12 @@ export class Uninstalls {
       return ended ? question : undefined;
     }
   }
+}
+
+/**
+ * The end of the second Slack stamped the departure with (event_time is whole seconds): an installation made
+ * at or after it came later, one made within that second may not have, and is deleted as before.
+ */
+function departedBy(departure: Departure): number {
+  return (departure.eventTime + 1) * 1000;
 }

@@ -4,7 +4,7 @@
 // an open modal (suggest, submit, close) is played in view-acts.ts.
 import type { Obj } from './blockkit-check.js';
 import { StandinError } from './calls.js';
-import { buttonAction, channelName, eventCallback, findButton } from './payloads.js';
+import { buttonAction, channelName, escapedAsSlack, eventCallback, findButton } from './payloads.js';
 import type { SlackStandin } from './standin.js';
 import {
   HttpTransport,
@@ -32,6 +32,7 @@ export type { Delivery, Outgoing, SendOptions, Transport } from './transports.js
 export interface SlashCommandInput {
   userId: string;
   command: string;
+  /** As typed: the request carries it escaped, as Slack sends it. */
   text: string;
   channelId?: string;
 }
@@ -114,7 +115,7 @@ export class SlackDriver {
         user_id: input.userId,
         user_name: this.standin.user(input.userId).name,
         command: input.command,
-        text: input.text,
+        text: escapedAsSlack(input.text),
         api_app_id: this.appId(),
         is_enterprise_install: 'false',
         response_url: this.standin.responseUrl({ channel: channelId, userId: input.userId }),

@@ -1,5 +1,5 @@
 // Small pieces of Slack's request payloads that the driver builds: where a button sits, channel names,
-// and the Events API envelope around an event.
+// the text a person typed as Slack sends it, and the Events API envelope around an event.
 import { randomBytes } from 'node:crypto';
 import { type Obj, isObj } from './blockkit-check.js';
 import type { Identity } from './store.js';
@@ -82,4 +82,13 @@ export function eventCallback(input: {
     is_ext_shared_channel: false,
     event_context: `4-${Buffer.from(JSON.stringify(context)).toString('base64url')}`,
   };
+}
+
+/**
+ * Text a person typed as Slack sends it to an app (a slash command's `text`): `&`, `<` and `>` escaped as
+ * `&amp;` `&lt;` `&gt;` (Slack's "Formatting text for app surfaces", escaping), `&` first so the others'
+ * escapes are not escaped again. The bot has to decode them; a stand-in that sent raw text would hide that.
+ */
+export function escapedAsSlack(typed: string): string {
+  return typed.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

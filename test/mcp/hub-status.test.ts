@@ -80,7 +80,7 @@ describe('McpHub.status', () => {
     await echo(hub, 'U1');
     await echo(hub, 'U2');
     expect(hub.status()).toEqual([
-      { server: 'fixture', state: 'connected', detail: '2 open sessions', protocolVersion: V },
+      { server: 'fixture', state: 'connected', sessions: 2, protocolVersion: V },
     ]);
   });
 
@@ -90,11 +90,14 @@ describe('McpHub.status', () => {
     let next = watch.next((s) => s.state === 'reconnecting');
     hub.start();
     const lastError = `could not build a transport for fixture: ${REFUSED}`;
+    // The same failure as data, for /mcp servers to word: the bot's own message left out, the cause kept.
+    const lastFailure = { code: 'connect_failed', cause: REFUSED };
     // Equal jitter with random() = 0.5: three quarters of 1 s, then of 2 s.
     expect(await next).toEqual({
       server: 'fixture',
       state: 'reconnecting',
       lastError,
+      lastFailure,
       nextRetryAt: T0 + 750,
     });
     next = watch.next((s) => s.state === 'reconnecting');
@@ -103,7 +106,13 @@ describe('McpHub.status', () => {
     flaky.state.down = false;
     next = watch.next((s) => s.state === 'connected');
     time.advance(1500);
-    expect(await next).toEqual({ server: 'fixture', state: 'connected', lastError, protocolVersion: V });
+    expect(await next).toEqual({
+      server: 'fixture',
+      state: 'connected',
+      lastError,
+      lastFailure,
+      protocolVersion: V,
+    });
   });
 
   it('gives up at once on a lasting failure (a command that does not exist): failed, no retry timer', async () => {
@@ -115,6 +124,7 @@ describe('McpHub.status', () => {
       server: 'fixture',
       state: 'failed',
       lastError: 'could not build a transport for fixture: spawn /nope ENOENT',
+      lastFailure: { code: 'connect_failed', cause: 'spawn /nope ENOENT' },
     });
     expect(time.pending()).toEqual([]);
   });
@@ -127,7 +137,11 @@ describe('McpHub.status', () => {
     await next;
     next = watch.next((s) => s.state === 'reconnecting');
     await memory.serverSides[0]?.close();
-    expect(await next).toMatchObject({ lastError: 'connection closed unexpectedly', nextRetryAt: T0 + 750 });
+    expect(await next).toMatchObject({
+      lastError: 'connection closed unexpectedly',
+      lastFailure: { code: 'connection_closed' },
+      nextRetryAt: T0 + 750,
+    });
     next = watch.next((s) => s.state === 'connected');
     time.advance(750);
     await next;
@@ -150,6 +164,7 @@ describe('McpHub.status', () => {
       server: 'fixture',
       state: 'connected',
       lastError: 'connection closed unexpectedly',
+      lastFailure: { code: 'connection_closed' },
       protocolVersion: V,
     });
   });

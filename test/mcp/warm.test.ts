@@ -32,11 +32,9 @@ const echo = (hub: McpHub, userId: string) =>
 /** Resolves once every microtask queued so far (and those they queue) has run. */
 const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Resolves once the hub reports `n` open sessions to the fixture (0: no detail). */
+/** Resolves once the hub reports `n` open sessions to the fixture (0: no count). */
 const openSessions = (hub: McpHub, n: number) =>
-  vi.waitFor(() =>
-    expect(onlyStatus(hub)?.detail).toBe(n === 0 ? undefined : `${n} open session${n === 1 ? '' : 's'}`),
-  );
+  vi.waitFor(() => expect(onlyStatus(hub)?.sessions).toBe(n === 0 ? undefined : n));
 
 /** U1's warm-up, held at its connect, and U1's call made while it still opens. */
 async function callWhileWarming() {

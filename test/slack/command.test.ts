@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMcpCommand } from '../../src/slack/command.js';
+import { parseMcpCommand, unescapeCommandText } from '../../src/slack/command.js';
 
 describe('parseMcpCommand', () => {
   it('reads help, servers and tools', () => {
@@ -19,6 +19,22 @@ describe('parseMcpCommand', () => {
     expect(parseMcpCommand('run gh create')).toEqual({ kind: 'run', server: 'gh', tool: 'create' });
   });
 
+  it('keeps curly quotes inside JSON strings: the JSON is read as typed first', () => {
+    const args = (text: string) => {
+      const parsed = parseMcpCommand(`run gh create ${text}`);
+      return parsed.kind === 'run' ? parsed.args : parsed;
+    };
+    expect(args('{"said": "他说“你好”"}')).toEqual({ said: '他说“你好”' });
+    expect(args('{"said": "Let’s go, ‘now’"}')).toEqual({ said: 'Let’s go, ‘now’' });
+    // Curly delimiters mended, the curly quotes of the text inside kept.
+    expect(args('{“said”: “他说“你好”，然后走了”}')).toEqual({ said: '他说“你好”，然后走了' });
+    expect(args('{“said”: “Let’s go”, “n”: 1}')).toEqual({ said: 'Let’s go', n: 1 });
+    expect(args('{“a”: [“x”, “y”]}')).toEqual({ a: ['x', 'y'] });
+    // An escaped straight quote stays in its string.
+    expect(args('{“a”: “say \\"hi\\"”}')).toEqual({ a: 'say "hi"' });
+    expect(args('{“a”: “x}')).toEqual({ kind: 'invalid', problem: 'bad_json' });
+  });
+
   it('names what is wrong', () => {
     expect(parseMcpCommand('run gh')).toEqual({ kind: 'invalid', problem: 'run_needs_tool' });
     expect(parseMcpCommand('run gh t {x')).toEqual({ kind: 'invalid', problem: 'bad_json' });
@@ -36,5 +52,15 @@ describe('parseMcpCommand: sign-in', () => {
     expect(parseMcpCommand('connect tracker')).toEqual({ kind: 'connect', server: 'tracker' });
     expect(parseMcpCommand('disconnect tracker')).toEqual({ kind: 'disconnect', server: 'tracker' });
     expect(parseMcpCommand('connect')).toEqual({ kind: 'invalid', problem: 'connect_needs_server' });
+  });
+});
+
+describe('unescapeCommandText', () => {
+  it('decodes the three escapes Slack puts in command text, &amp; last', () => {
+    expect(unescapeCommandText('a &lt; b &amp;&amp; c &gt; d')).toBe('a < b && c > d');
+    // A typed "&lt;" arrives as "&amp;lt;" and stays "&lt;".
+    expect(unescapeCommandText('&amp;lt; &amp;amp;')).toBe('&lt; &amp;');
+    // Nothing else is an escape Slack makes.
+    expect(unescapeCommandText('&quot; &#39; &nbsp;')).toBe('&quot; &#39; &nbsp;');
   });
 });

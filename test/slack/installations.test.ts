@@ -1,5 +1,5 @@
 // Bolt's InstallationStore in Redis: each workspace's (or org's) installation under the deployment's prefix,
-// readable by every replica, gone once deleted.
+// readable by every replica, gone once deleted; a departure deletes only an installation made before it.
 import type { Installation } from '@slack/bolt';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,42 @@ describe('RedisInstallationStore', () => {
     expect((await other.fetchInstallation(query)).bot?.token).toBe('xoxb-t1-reinstalled');
     await other.deleteInstallation(query);
     await expect(one.fetchInstallation(query)).rejects.toMatchObject({ code: 'not_installed' });
+  });
+
+  it('keeps when each installation was made, through a token rotation that saves it again', async () => {
+    let now = 1_000_000;
+    const store = new RedisInstallationStore(redis, prefix, () => now);
+    await store.storeInstallation(workspace('T3', 'xoxb-t3'));
+    const query = { teamId: 'T3', enterpriseId: undefined, isEnterpriseInstall: false } as const;
+    const fetched = await store.fetchInstallation(query);
+    expect(fetched).toMatchObject({ installedAt: 1_000_000 });
+    now = 2_000_000;
+    // Bolt saves a fetched installation again when it rotates its tokens: still the same installation.
+    await store.storeInstallation({ ...fetched, bot: { ...fetched.bot!, token: 'xoxb-t3-rotated' } });
+    expect(await store.fetchInstallation(query)).toMatchObject({ installedAt: 1_000_000 });
+  });
+
+  it('deletes for a departure only an installation made before it', async () => {
+    let now = 5_000_000;
+    const store = new RedisInstallationStore(redis, prefix, () => now);
+    const query = { teamId: 'T4', enterpriseId: undefined, isEnterpriseInstall: false } as const;
+    await store.storeInstallation(workspace('T4', 'xoxb-t4'));
+    // A departure from before the installation (a late redelivery after a reinstall) leaves it.
+    expect(await store.deleteInstalledBefore(query, 5_000_000)).toBe('newer');
+    expect(await store.deleteInstalledBefore(query, 4_000_000)).toBe('newer');
+    expect((await store.fetchInstallation(query)).bot?.token).toBe('xoxb-t4');
+    now = 6_000_000;
+    expect(await store.deleteInstalledBefore(query, 5_000_001)).toBe('deleted');
+    await expect(store.fetchInstallation(query)).rejects.toMatchObject({ code: 'not_installed' });
+    expect(await store.deleteInstalledBefore(query, 5_000_001)).toBe('none');
+  });
+
+  it('deletes for any departure an installation saved before installations kept their time', async () => {
+    const store = new RedisInstallationStore(redis, prefix);
+    await redis.set(`${prefix}:slack:installation:team:T5`, JSON.stringify(workspace('T5', 'xoxb-t5')));
+    const query = { teamId: 'T5', enterpriseId: undefined, isEnterpriseInstall: false } as const;
+    expect(await store.deleteInstalledBefore(query, 1)).toBe('deleted');
+    expect(await redis.exists(`${prefix}:slack:installation:team:T5`)).toBe(0);
   });
 
   it('keys an org-wide install by its enterprise id', async () => {

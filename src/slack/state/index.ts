@@ -2,6 +2,8 @@ export type {
   AnswerHistory,
   AnswerRecord,
   Claims,
+  DepartedInstallations,
+  DepartureDelete,
   EventDeliveryClaims,
   ModalRecords,
   OpenModal,

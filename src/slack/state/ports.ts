@@ -1,6 +1,6 @@
 // What the Slack side needs to remember, as ports the Slack side owns: the listeners, the Home tab and the
 // open forms depend on these shapes, and SlackState (slack-state.ts) implements them in Redis.
-import type { InstallationStore } from '@slack/bolt';
+import type { InstallationQuery, InstallationStore } from '@slack/bolt';
 import type { AnswerSummary } from '../../relay/types.js';
 
 /** One ended question as the person who was asked sees it later (the App Home lists these). */
@@ -35,15 +35,31 @@ export interface EventDeliveryClaims {
 export interface Claims {
   /** The retry of the -32042 answer posted at `channel`/`ts`. */
   claimRetry(channel: string, ts: string): Promise<boolean>;
-  /** The slash command with this `trigger_id` (a replayed command is refused). */
+  /**
+   * The slash command with this `trigger_id` (a replayed command is refused), or the run of the `/mcp run`
+   * arguments form named `view:<view id>` (a view_submission delivered again runs nothing).
+   */
   claimCommand(triggerId: string): Promise<boolean>;
+}
+
+/** What a departure's delete did: deleted the installation, kept a newer one, or found none. */
+export type DepartureDelete = 'deleted' | 'newer' | 'none';
+
+/** The installations' part that the app leaving a workspace needs (uninstalls.ts). */
+export interface DepartedInstallations {
+  /**
+   * Deletes the installation `query` names unless it was installed at or after `departedBy` (epoch ms): a
+   * departure Slack delivers again after a reinstall describes the installation before, not this one. One
+   * saved before installations kept their time is deleted.
+   */
+  deleteInstalledBefore(query: InstallationQuery<boolean>, departedBy: number): Promise<DepartureDelete>;
 }
 
 /** Everything the Slack side keeps, plus whether its storage answers now (for /readyz). */
 export interface SlackStatePorts extends AnswerHistory, ModalRecords, Claims {
   readonly deliveries: EventDeliveryClaims;
   /** Each workspace's installation (OAuth distribution), Bolt's InstallationStore. */
-  readonly installations: InstallationStore;
+  readonly installations: InstallationStore & DepartedInstallations;
   /** True when the storage answers now (a failure is the answer, not an error). */
   answers(): Promise<boolean>;
   close(): Promise<void>;

@@ -20,8 +20,9 @@ import { HISTORY_MAX, recentAnswers, recordAnswer } from './history.js';
 import type { AnswerRecord, OpenModal, SlackStatePorts } from './ports.js';
 
 /**
- * How long a slash command's trigger_id stays claimed, in seconds: beyond the 5 minutes in which Slack's
- * request signature is accepted, so every replay that passes the signature check is caught.
+ * How long a slash command's trigger_id (or an arguments form's view id) stays claimed, in seconds: beyond the
+ * 5 minutes in which Slack's request signature is accepted, so every replay that passes the signature check is
+ * caught.
  */
 export const COMMAND_CLAIM_TTL_SEC = 600;
 
@@ -117,7 +118,10 @@ export class SlackState implements SlackStatePorts {
     }
   }
 
-  /** True for the first claim of the slash command with this `trigger_id`, across replicas (SET NX EX). */
+  /**
+   * True for the first claim of the slash command with this `trigger_id`, or of an arguments form's run
+   * (`view:<view id>`), across replicas (SET NX EX).
+   */
   async claimCommand(triggerId: string): Promise<boolean> {
     try {
       const key = this.keys.command(triggerId);

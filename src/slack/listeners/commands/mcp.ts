@@ -9,11 +9,12 @@ import {
   toolsMessage,
   type Locale,
 } from '../../../../blocks/index.js';
-import type { ServerStatus, ToolSummary } from '../../../mcp/index.js';
+import type { ToolSummary } from '../../../mcp/index.js';
 import type { Origin } from '../../../relay/types.js';
-import { parseMcpCommand, type CommandProblem, type McpCommand } from '../../command.js';
+import { parseMcpCommand, unescapeCommandText, type CommandProblem, type McpCommand } from '../../command.js';
 import { retriedRespond } from '../../retried.js';
 import { openRunForm } from '../../run-form.js';
+import { serversText } from '../../server-lines.js';
 import type { CommandDeps } from '../deps.js';
 import { connectReply } from './connect.js';
 
@@ -31,7 +32,8 @@ export async function mcpCommand(
   // What follows the ack waits while other requests still wait for theirs (a burst of commands is read and
   // acked before the runs it starts take the event loop), at most ACK_GATE_MAX_WAIT_MS.
   await deps.postAck.turn();
-  const parsed = parseMcpCommand(command.text);
+  // Slack sends the text with & < > escaped; the tool gets what the person typed.
+  const parsed = parseMcpCommand(unescapeCommandText(command.text));
   const origin = originOf(command);
   if (parsed.kind === 'run' && parsed.args === undefined && known(deps, parsed.server)) {
     // The trigger_id expires 3 s after the command: the form opens before anything slower.
@@ -108,10 +110,8 @@ function immediateReply(parsed: McpCommand, deps: CommandDeps, locale: Locale): 
       return usage;
     case 'invalid':
       return `${problemText(parsed.problem, locale, parsed.verb)}\n\n${usage}`;
-    case 'servers': {
-      const lines = deps.tools.status().map(statusLine);
-      return lines.length ? `${t.serversHeader}\n${lines.join('\n')}` : t.noServers;
-    }
+    case 'servers':
+      return serversText(deps.tools.status(), locale);
     case 'tools':
     case 'run':
     case 'connect':
@@ -164,22 +164,4 @@ function problemText(problem: CommandProblem, locale: Locale, verb = ''): string
     not_object: t.notObject,
   };
   return texts[problem];
-}
-
-const STATE_ICON: Record<string, string> = {
-  connected: ':large_green_circle:',
-  reconnecting: ':large_yellow_circle:',
-  failed: ':red_circle:',
-};
-
-/**
- * One line per server, with the protocol revision its latest connection negotiated (e.g. "MCP 2026-07-28");
- * server-supplied error text is escaped so it stays text.
- */
-function statusLine(s: ServerStatus): string {
-  const icon = STATE_ICON[s.state] ?? ':white_circle:';
-  const failing = s.state === 'failed' || s.state === 'reconnecting';
-  const revision = s.protocolVersion ? `, MCP ${s.protocolVersion}` : '';
-  const extra = failing && s.lastError ? `: ${s.lastError}` : s.detail ? ` (${s.detail})` : '';
-  return escapeMrkdwn(`${icon} \`${s.server}\` ${s.state}${revision}${extra}`);
 }

@@ -6,23 +6,25 @@ import type { ListenerDeps } from '../deps.js';
 import type { Departure } from '../../uninstalls.js';
 
 export async function appUninstalled(
-  { context }: SlackEventMiddlewareArgs<'app_uninstalled'> & AllMiddlewareArgs,
+  { body, context }: SlackEventMiddlewareArgs<'app_uninstalled'> & AllMiddlewareArgs,
   deps: Pick<ListenerDeps, 'uninstalls'>,
 ): Promise<void> {
-  await deps.uninstalls.gone(departureOf('app_uninstalled', context));
+  await deps.uninstalls.gone(departureOf('app_uninstalled', context, body.event_time));
 }
 
 export async function tokensRevoked(
-  { event, context }: SlackEventMiddlewareArgs<'tokens_revoked'> & AllMiddlewareArgs,
+  { event, body, context }: SlackEventMiddlewareArgs<'tokens_revoked'> & AllMiddlewareArgs,
   deps: Pick<ListenerDeps, 'uninstalls'>,
 ): Promise<void> {
   if ((event.tokens.bot ?? []).length === 0) return;
-  await deps.uninstalls.gone(departureOf('tokens_revoked', context));
+  await deps.uninstalls.gone(departureOf('tokens_revoked', context, body.event_time));
 }
 
-function departureOf(event: Departure['event'], context: Context): Departure {
+/** `eventTime`: the envelope's event_time, which a redelivery keeps (a reinstall since is told by it). */
+function departureOf(event: Departure['event'], context: Context, eventTime: number): Departure {
   return {
     event,
+    eventTime,
     ...(context.teamId ? { teamId: context.teamId } : {}),
     ...(context.enterpriseId ? { enterpriseId: context.enterpriseId } : {}),
     isEnterpriseInstall: context.isEnterpriseInstall,

@@ -1,6 +1,8 @@
 // `/mcp run`'s arguments form submitted: the arguments are typed and checked (errors under their field), then
 // the tool runs with them and its result comes to the person's DM (or the run's thread, for `route: thread`).
-import { noticeModal, readRunArguments, runTargetOf } from '../../../../blocks/index.js';
+// Slack may deliver one submission twice, and a signed one can be replayed within its 5 minutes: the run is
+// claimed by the view id across replicas first, so only the first delivery runs the tool.
+import { commandText, noticeModal, readRunArguments, runTargetOf } from '../../../../blocks/index.js';
 import { findTool, originOfInteraction } from '../../run-form.js';
 import type { CommandDeps } from '../deps.js';
 import type { SubmitArgs } from './form.js';
@@ -17,6 +19,22 @@ export async function submitRunForm({ ack, body, view }: SubmitArgs, deps: Comma
   if (typeof found === 'string') return ack({ response_action: 'update', view: noticeModal(found, locale) });
   const read = readRunArguments(found.inputSchema, view.state.values, locale);
   if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
+  // Claimed only once the arguments are good: a submission refused above leaves the form open to be sent again.
+  const claim = await claimFormRun(deps, view.id);
+  if (claim === 'unrecorded') {
+    // Said in the form itself: the person still has it open and can send it again.
+    const notStarted = commandText(locale).notStarted(`\`${tool}\``, `\`${server}\``);
+    return ack({ response_action: 'update', view: noticeModal(notStarted, locale) });
+  }
+  // A delivery that lost the claim only closes the form: the first one runs the tool.
   await ack();
-  await deps.results.run({ server, tool, args: read.args, origin });
+  if (claim === 'first') await deps.results.run({ server, tool, args: read.args, origin });
+}
+
+/** 'unrecorded' when Redis fails: nothing runs, since a replay could not be told apart. */
+function claimFormRun(deps: CommandDeps, viewId: string): Promise<'first' | 'replay' | 'unrecorded'> {
+  return deps.results.claimFormRun(viewId).then(
+    (first) => (first ? 'first' : 'replay'),
+    () => 'unrecorded',
+  );
 }
