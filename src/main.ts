@@ -181,7 +181,8 @@ function startHub(
     turn: () => slack.postAck.afterAcks(),
     rounds: roundKeeper({ store: w.roundStore, claimant: holderId, clock: systemClock, logger }),
   });
-  metrics.watch(metricSources({ relay, outbox: opened.outbox, hub, state: opened.state }));
+  const personal = (server: string): boolean => auth?.personal?.(server) ?? false;
+  metrics.watch(metricSources({ relay, outbox: opened.outbox, hub, state: opened.state, personal }));
   w.parts.push('MCP sessions', () => hub.close());
   return hub;
 }

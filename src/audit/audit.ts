@@ -1,7 +1,8 @@
 // The audit trail as the bot records it: each event goes to every configured log (the Redis Stream always,
-// PostgreSQL when AUDIT_DATABASE_URL is set) and is one structured log line. Recording never fails the work it
-// describes: a log that refuses an event is reported (error log line, which carries the event) and the next
-// one still gets it. list() reads PostgreSQL when configured, which keeps what Redis trims.
+// PostgreSQL when AUDIT_DATABASE_URL is set) and is one structured log line (with a webhook's URL reduced to its
+// origin: events.forLog). Recording never fails the work it describes: a log that refuses an event is reported
+// (error log line, which carries the event) and the next one still gets it. list() reads PostgreSQL when
+// configured, which keeps what Redis trims.
 import type { Clock } from '../clock.js';
 import type { RelayObserver } from '../relay/relay.js';
 import type { Question } from '../relay/types.js';
@@ -83,11 +84,12 @@ export class Audit {
   }
 
   private record(event: AuditEvent): Promise<void> {
-    this.opts.logger.info({ audit: event }, 'audit event');
+    const logged = build.forLog(event);
+    this.opts.logger.info({ audit: logged }, 'audit event');
     const write = Promise.all(
       this.opts.logs.map((log) =>
         log.append(event).catch((err: unknown) => {
-          this.opts.logger.error({ err, audit: event }, 'audit event not recorded');
+          this.opts.logger.error({ err, audit: logged }, 'audit event not recorded');
         }),
       ),
     ).then(() => undefined);

@@ -99,3 +99,17 @@ export function webhookGaveUp(delivery: GivenUpDelivery, at: number): AuditEvent
     webhook: { deliveryId, url, attempts, code, reason },
   };
 }
+
+/**
+ * The event as its log line carries it: a webhook's callback URL reduced to its origin (scheme, host, port), as
+ * src/webhooks logs it, since its path or query often carries the receiver's secret. The stored event keeps it
+ * whole for the client that gave it.
+ */
+export function forLog(event: AuditEvent): AuditEvent {
+  if (event.webhook === undefined) return event;
+  const { url } = event.webhook;
+  return {
+    ...event,
+    webhook: { ...event.webhook, url: URL.canParse(url) ? new URL(url).origin : '(not a URL)' },
+  };
+}

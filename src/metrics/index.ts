@@ -1,24 +1,32 @@
 // Prometheus metrics: one Metrics object per process (its own Registry), served at GET /metrics on PORT.
 import type { RequestListener } from 'node:http';
 import { probeRedis } from '../readiness.js';
-import type { McpState, Metrics, MetricSources } from './metrics.js';
+import type { McpState, Metrics, MetricSources, OutboxBacklog } from './metrics.js';
 
-export { Metrics, type McpState, type MetricSources } from './metrics.js';
+export { Metrics, type McpState, type MetricSources, type OutboxBacklog } from './metrics.js';
 
 /** The running parts the levels are read from. */
 export interface WatchedParts {
   relay: { readonly waiting: number };
-  outbox: { backlog(): Promise<{ depth: number; oldestAt?: number }> };
+  outbox: { backlog(): Promise<OutboxBacklog> };
   hub: { status(): McpState[] };
   /** Anything that PINGs Redis (true on PONG): Slack's state, as /readyz does. */
   state: { answers(): Promise<boolean> };
+  /**
+   * True for a server each person signs in to (McpAuth.personal, the hub's own test): it keeps no control link,
+   * so it has no connection of its own to report. Absent: every server keeps one.
+   */
+  personal?: (server: string) => boolean;
 }
 
 export function metricSources(parts: WatchedParts): MetricSources {
+  const personal = parts.personal ?? (() => false);
   return {
     pending: () => parts.relay.waiting,
     outbox: () => parts.outbox.backlog(),
-    servers: () => parts.hub.status(),
+    // A server without a control link sits 'idle' (or 'reconnecting' after a person's session dropped) until
+    // someone opens a session: reported as 0, it would fire ElicitRelayMcpServerDown for a healthy server.
+    servers: () => parts.hub.status().filter((s) => !personal(s.server)),
     redis: async () => (await probeRedis(() => parts.state.answers())) === 'ok',
   };
 }

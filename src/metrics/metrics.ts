@@ -5,7 +5,9 @@
 // or question ids.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Clock } from '../clock.js';
+import { REDIS_PROBE_TIMEOUT_MS } from '../readiness.js';
 import type { Question, QuestionSource } from '../relay/types.js';
+import { answerWithin } from '../settle.js';
 
 /** Reasons a person ended the question by acting on it: only these count towards time to answer. */
 const PERSON_REASONS = new Set(['answered', 'declined', 'closed']);
@@ -16,6 +18,12 @@ const ANSWER_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 2
 const LATENESS_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
 /** Slack ack latency, in seconds: Slack gives up after 3 s. */
 const ACK_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5];
+/**
+ * How long a scrape waits for the outbox's levels, in ms: as long as the Redis probe waits for its PONG, so that
+ * a hung Redis (SIGSTOP, a stuck failover) still gets its scrape answered in ~0.5 s, with elicit_relay_redis_up 0,
+ * well inside Prometheus' scrape timeout (10 s by default); the outbox gauges then keep their last value.
+ */
+const OUTBOX_READ_MS = REDIS_PROBE_TIMEOUT_MS;
 
 /** One MCP server's connection as the hub reports it (src/mcp ServerStatus, structurally). */
 export interface McpState {
@@ -23,13 +31,18 @@ export interface McpState {
   state: string;
 }
 
+/** The Slack outbox's jobs not yet done, and when the oldest of them was queued (epoch ms). */
+export interface OutboxBacklog {
+  depth: number;
+  oldestAt?: number;
+}
+
 /** What the bot's levels are read from at scrape time. */
 export interface MetricSources {
   /** Questions this replica holds waiting for their outcome. */
   pending(): number;
-  /** The Slack outbox's jobs not yet done, and when the oldest of them was queued (epoch ms). */
-  outbox(): Promise<{ depth: number; oldestAt?: number }>;
-  /** Each configured MCP server's connection state. */
+  outbox(): Promise<OutboxBacklog>;
+  /** The connection state of each configured MCP server that keeps a control link (the others have no series). */
   servers(): McpState[];
   /** True when Redis answers a PING in time (the /readyz probe). */
   redis(): Promise<boolean>;
@@ -42,6 +55,8 @@ export class Metrics {
   private sources: MetricSources | undefined;
   private readonly lastState = new Map<string, string>();
   private reading: Promise<Reading | undefined> = Promise.resolve(undefined);
+  /** The outbox read in flight: one at a time, however many scrapes wait on it (see backlog()). */
+  private outboxRead: Promise<OutboxBacklog | undefined> | undefined;
 
   private readonly created = new Counter({
     name: 'elicit_relay_questions_created_total',
@@ -195,7 +210,7 @@ export class Metrics {
     );
     const connected: Gauge<'server'> = new Gauge({
       name: 'elicit_relay_mcp_server_connected',
-      help: 'Each MCP server: 1 while its control link is connected, 0 otherwise.',
+      help: 'Each MCP server with a control link: 1 while it is connected, 0 otherwise (no series for a server each person signs in to).',
       labelNames: ['server'] as const,
       registers: [this.registry],
       collect: async () => {
@@ -223,10 +238,7 @@ export class Metrics {
   private async read(): Promise<Reading | undefined> {
     const sources = this.sources;
     if (!sources) return undefined;
-    const [backlog, redisUp] = await Promise.all([
-      sources.outbox().catch(() => undefined),
-      sources.redis().catch(() => false),
-    ]);
+    const [backlog, redisUp] = await Promise.all([this.backlog(sources), sources.redis().catch(() => false)]);
     return {
       backlog,
       redisUp,
@@ -235,11 +247,26 @@ export class Metrics {
       now: this.clock.now(),
     };
   }
+
+  /**
+   * The outbox's levels, or undefined when they fail or do not come within OUTBOX_READ_MS. A read still
+   * waiting on a hung Redis is shared by the next scrapes rather than started again, so that each scrape does
+   * not pile more commands up behind it.
+   */
+  private backlog(sources: MetricSources): Promise<OutboxBacklog | undefined> {
+    this.outboxRead ??= sources
+      .outbox()
+      .catch(() => undefined)
+      .finally(() => {
+        this.outboxRead = undefined;
+      });
+    return answerWithin(this.outboxRead, OUTBOX_READ_MS, undefined);
+  }
 }
 
 interface Reading {
-  /** Undefined when the outbox could not be read (Redis down): the gauges keep their last value. */
-  backlog: { depth: number; oldestAt?: number } | undefined;
+  /** Undefined when the outbox could not be read in time (Redis down or hung): the gauges keep their last value. */
+  backlog: OutboxBacklog | undefined;
   redisUp: boolean;
   pending: number;
   servers: McpState[];

@@ -23,6 +23,7 @@ import {
   type StoreLogger,
 } from '../../redis/index.js';
 import { systemClock } from '../../clock.js';
+import { oldestQueuedAt } from './backlog.js';
 import { Pacer } from './pacing.js';
 import { OutboxRuns } from './runs.js';
 import {
@@ -202,17 +203,15 @@ export class Outbox {
     return { result, by };
   }
 
-  /**
-   * Jobs not yet done across replicas, and when the oldest of them was queued (epoch ms): the first job of
-   * each state (the delayed set is ordered by due time, so its first is the one due soonest).
-   */
+  /** Jobs not yet done across replicas, and when the oldest of them was queued (epoch ms; backlog.ts). */
   async backlog(): Promise<{ depth: number; oldestAt?: number }> {
-    const { queue } = this.p;
-    const counts = await queue.getJobCounts(...BACKLOG_STATES);
+    const { queue, producer } = this.p;
+    const [counts, oldestAt] = await Promise.all([
+      queue.getJobCounts(...BACKLOG_STATES),
+      oldestQueuedAt(producer, queue),
+    ]);
     const depth = Object.values(counts).reduce((sum, n) => sum + n, 0);
-    const firsts = await Promise.all(BACKLOG_STATES.map((state) => queue.getJobs(state, 0, 0, true)));
-    const queuedAt = firsts.flat().map((job) => job.timestamp);
-    return { depth, ...(queuedAt.length > 0 ? { oldestAt: Math.min(...queuedAt) } : {}) };
+    return { depth, ...(oldestAt === undefined ? {} : { oldestAt }) };
   }
 
   /** Runs this replica's worker; `classify` decides whether a handler error is retried. Once per outbox. */
