@@ -54,6 +54,10 @@ export interface SignInText {
   disconnected: (server: string) => string;
   wasNotConnected: (server: string) => string;
   notOAuthServer: (server: string) => string;
+  /** The server's sign-in could not be found or reached (its authorization server, or the company IdP). */
+  connectUnreachable: (server: string) => string;
+  /** Any other reason the sign-in could not go on, named by its code. */
+  connectFailed: (server: string, code: string) => string;
   connectNeedsServer: string;
 }
 
@@ -78,6 +82,9 @@ const en: SignInText = {
   disconnected: (s) => `Disconnected from ${s}: the bot no longer holds your access to it.`,
   wasNotConnected: (s) => `You were not connected to ${s}.`,
   notOAuthServer: (s) => `${s} does not need sign-in.`,
+  connectUnreachable: (s) =>
+    `Could not start signing in to ${s}: its sign-in service could not be reached or did not answer as expected. Try again later; if it keeps failing, tell whoever runs the bot.`,
+  connectFailed: (s, code) => `Signing in to ${s} could not go on (${code}). Try again later.`,
   connectNeedsServer: 'Name the server: `/mcp connect <server>` or `/mcp disconnect <server>`.',
 };
 
@@ -102,6 +109,9 @@ const zhCN: SignInText = {
   disconnected: (s) => `已断开与 ${s} 的连接：机器人不再保留你对它的访问权限。`,
   wasNotConnected: (s) => `你没有连接到 ${s}。`,
   notOAuthServer: (s) => `${s} 不需要登录。`,
+  connectUnreachable: (s) =>
+    `无法开始登录 ${s}：无法访问它的登录服务，或其响应不符合预期。请稍后重试；如果一直失败，请告知机器人的管理员。`,
+  connectFailed: (s, code) => `无法继续登录 ${s}（${code}）。请稍后重试。`,
   connectNeedsServer: '请指定服务器：`/mcp connect <服务器>` 或 `/mcp disconnect <服务器>`。',
 };
 

@@ -35,6 +35,8 @@ const REFUSED: Record<PageLocale, Partial<Record<SignInErrorCode, string>> & { o
     state_invalid: 'This sign-in link was not issued by this bot (it may be forged). Nothing was connected.',
     state_used:
       'This sign-in was already completed: the link cannot be used twice. Nothing more was connected.',
+    state_spent:
+      'This sign-in link can no longer be used. Run /mcp connect <server> in Slack for a new one. Nothing was connected.',
     state_expired: 'This sign-in link expired. Run /mcp connect <server> in Slack for a new one.',
     denied: 'Access was not granted at the sign-in page. Run /mcp connect <server> in Slack to try again.',
     token_exchange_failed:
@@ -47,6 +49,8 @@ const REFUSED: Record<PageLocale, Partial<Record<SignInErrorCode, string>> & { o
   'zh-CN': {
     state_invalid: '此登录链接不是本机器人发出的（可能是伪造的）。未连接任何内容。',
     state_used: '此登录已完成：链接不能使用两次。未再连接任何内容。',
+    state_spent:
+      '此登录链接已无法再使用。请在 Slack 中运行 /mcp connect <服务器> 获取新链接。未连接任何内容。',
     state_expired: '此登录链接已过期。请在 Slack 中运行 /mcp connect <服务器> 获取新链接。',
     denied: '登录页面未授予访问权限。请在 Slack 中运行 /mcp connect <服务器> 重试。',
     token_exchange_failed: '服务器的登录未完成（授权码被拒绝）。请从 Slack 重试。',

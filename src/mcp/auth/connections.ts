@@ -2,8 +2,9 @@
 // do with a person's sign-ins. begin() runs the SDK's auth flow up to the authorization URL (discovery,
 // registration, PKCE, `resource`, a `state` bound to the person, workspace and server); complete() consumes
 // the `state` once, exchanges the code through the SDK, seals the tokens into the vault and announces the
-// sign-in to every replica, where the person's waiting calls go on. disconnect() also revokes the grant at
-// the authorization server when it offers revocation (RFC 7009).
+// sign-in to every replica, where the person's waiting calls go on (a sign-in refused at the authorization
+// server's page is announced too: those calls end at once). disconnect() also revokes the grant at the
+// authorization server when it offers revocation (RFC 7009).
 import { auth } from '@modelcontextprotocol/client';
 import { scopesOf, type PersonGrants } from './grants.js';
 import type { McpLogger } from '../types.js';
@@ -62,10 +63,24 @@ export class VaultConnections implements Connections {
 
   async complete(params: CallbackParams): Promise<{ server: string; person: Person }> {
     const binding = await this.deps.vault.consumeState(params.state);
-    const { server, person, codeVerifier, client } = binding;
-    if (params.error !== undefined)
+    const { server, person } = binding;
+    // What the person's calls wait on: this server's sign-in, or (enterprise-managed) the one to the IdP.
+    const waitedAs = binding.idp === undefined ? server : this.enterprise().byIssuer(binding.idp).name;
+    if (params.error !== undefined) {
+      // The calls waiting for this sign-in (on any replica) end now rather than when their wait runs out.
+      await this.deps.wakes.announce(waitedAs, person, 'denied');
       throw new SignInError('denied', server, `the sign-in to ${server} was refused (${params.error})`);
-    if (binding.idp !== undefined) return this.completeIdp(binding, params);
+    }
+    if (binding.idp !== undefined) await this.completeIdp(binding, params);
+    else await this.exchange(binding, params);
+    await this.deps.vault.completedState(params.state);
+    await this.deps.wakes.announce(waitedAs, person);
+    return { server, person };
+  }
+
+  /** The callback of a sign-in to `server`'s own authorization server: the code exchanged, the tokens sealed. */
+  private async exchange(binding: StateBinding, params: CallbackParams): Promise<void> {
+    const { server, person, codeVerifier, client } = binding;
     const spec = this.deps.grants.server(server);
     if (params.code === undefined)
       throw new SignInError('token_exchange_failed', server, `the callback for ${server} has no code`);
@@ -89,24 +104,19 @@ export class VaultConnections implements Connections {
         cause,
       });
     }
-    const storage = this.deps.vault.storage(server, person);
-    await storage.save({ ...(await storage.load()), connectedAt: this.deps.now() });
-    await this.deps.wakes.announce(server, person);
-    return { server, person };
+    const connectedAt = this.deps.now();
+    await this.deps.vault
+      .storage(server, person)
+      .update((stored) => (stored === undefined ? undefined : { ...stored, connectedAt }));
   }
 
-  /** The callback of a sign-in to the company IdP: its tokens sealed, every enterprise call of the person wakes. */
-  private async completeIdp(
-    binding: StateBinding,
-    params: CallbackParams,
-  ): Promise<{ server: string; person: Person }> {
+  /** The callback of a sign-in to the company IdP: its tokens sealed, for every server that IdP manages. */
+  private async completeIdp(binding: StateBinding, params: CallbackParams): Promise<void> {
     const { server, person, codeVerifier, idp: issuer = '' } = binding;
     const idp = this.enterprise().byIssuer(issuer);
     if (params.code === undefined || codeVerifier === undefined)
       throw new SignInError('token_exchange_failed', server, `the IdP's callback for ${server} has no code`);
     await idp.complete(server, person, params.code, codeVerifier, params.iss);
-    await this.deps.wakes.announce(idp.name, person);
-    return { server, person };
   }
 
   private enterprise(): EnterpriseSignIns {

@@ -2,11 +2,12 @@
 // (sealed in the vault per person and server) comes from exchanging the person's ID token from the company
 // IdP (enterprise.ts); the ID token from their one IdP sign-in (idp.ts). A person with no IdP sign-in, or
 // whose ID token the IdP no longer exchanges, gets the Connect message naming the IdP, and the call waits
-// (bounded) until they signed in on any replica; an API call fails not_connected, saying how to connect.
+// (bounded) until they signed in on any replica; an API call fails not_connected, saying how to connect. An IdP
+// that cannot be reached just now fails the call (idp_unavailable) and keeps the sign-in.
 import { UnauthorizedError } from '@modelcontextprotocol/client';
 import { EnterpriseProvider } from './enterprise.js';
 import { scopesOf } from './grants.js';
-import { IdpSignIn, type IdpSignInDeps, type SignInIdp } from './idp.js';
+import { idpUnavailable, IdpSignIn, type IdpSignInDeps, type SignInIdp } from './idp.js';
 import type { SessionAuth } from './sign-in.js';
 import { SignInError, type Person, type SignInPrompter, type SignInReason } from './types.js';
 import { boundedWait, notConnected } from './waiting.js';
@@ -96,6 +97,7 @@ export class EnterpriseSession implements SessionAuth {
         idp: spec.idp,
         idToken: () => this.idToken(),
         onExchangeRefused: () => this.exchangeRefused(),
+        onExchangeFailed: (cause) => this.fail(idpUnavailable(server, cause)),
       },
       deps.vault.storage(server, person),
     );
@@ -118,8 +120,19 @@ export class EnterpriseSession implements SessionAuth {
   private async idToken(): Promise<string> {
     const state = await this.idp.idToken(this.server, this.person);
     if ('idToken' in state) return state.idToken;
+    if ('unavailable' in state) {
+      this.fail(state.unavailable);
+      // The hub answers an UnauthorizedError by asking signedIn(), which throws the error just kept.
+      throw new UnauthorizedError(state.unavailable.message);
+    }
     await this.ask(state.missing);
     throw new UnauthorizedError(`${this.server} needs a sign-in to the company IdP`);
+  }
+
+  /** The IdP could not be reached: the person's sign-in stays, the call fails with `error`, to be made again. */
+  private fail(error: SignInError): void {
+    if (this.pending !== undefined && !(this.pending instanceof SignInError)) this.pending.cancel();
+    this.pending = error;
   }
 
   /** The IdP no longer exchanges the ID token (revoked, or the person left): drop it and ask again. */

@@ -4,18 +4,22 @@
 // MCP server) for an ID-JAG, which the bot presents at the MCP authorization server as an RFC 7523
 // JWT-bearer grant for the access token. The SDK's CrossAppAccessProvider builds both requests; this class
 // keeps the access token in a SignInStorage (the vault for a person) instead of the SDK's memory, and turns a
-// refused exchange into a sign-in the caller can ask for.
+// refused exchange into a sign-in the caller can ask for; an exchange that failed otherwise (the IdP
+// unreachable, a 5xx) keeps the person's sign-in.
 import {
   CrossAppAccessProvider,
   discoverAndRequestJwtAuthGrant,
+  parseErrorResponse,
   requestJwtAuthorizationGrant,
   UnauthorizedError,
   type CrossAppAccessContext,
+  type FetchLike,
   type OAuthClientMetadata,
   type OAuthClientProvider,
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
+import { refusedGrant } from './idp.js';
 import type { SignInStorage } from './provider.js';
 
 /** The company IdP as the config names it: its issuer (discovered) or its token endpoint, and the bot's client. */
@@ -42,13 +46,26 @@ export interface EnterpriseGrant {
    * UnauthorizedError when the person has none: they must sign in to the IdP first.
    */
   idToken: () => Promise<string>;
-  /** The IdP refused the exchange (the ID token is no longer good): the caller drops it before asking again. */
+  /**
+   * The IdP refused the exchange (invalid_grant or invalid_token: the ID token is no longer good): the caller
+   * drops it before asking again.
+   */
   onExchangeRefused?: () => Promise<void>;
+  /** The exchange failed otherwise (the IdP unreachable, a 5xx): the caller keeps the sign-in, fails the call. */
+  onExchangeFailed?: (cause: unknown) => void;
 }
 
 /** The IdP refused to exchange the person's ID token; an UnauthorizedError, so the hub waits for a new sign-in. */
 export class ExchangeRefusedError extends UnauthorizedError {
   override name = 'ExchangeRefusedError';
+}
+
+/**
+ * The exchange failed without a refusal; an UnauthorizedError, so the hub asks the session's signedIn(), which
+ * fails the call with what onExchangeFailed was told.
+ */
+export class ExchangeFailedError extends UnauthorizedError {
+  override name = 'ExchangeFailedError';
 }
 
 export class EnterpriseProvider implements OAuthClientProvider {
@@ -135,6 +152,7 @@ export class EnterpriseProvider implements OAuthClientProvider {
   private async idJag(context: CrossAppAccessContext): Promise<string> {
     const { idp } = this.grant;
     const idToken = await this.grant.idToken();
+    const answers = watched(context.fetchFn);
     const request = {
       audience: context.authorizationServerUrl,
       resource: context.resourceUrl,
@@ -142,7 +160,7 @@ export class EnterpriseProvider implements OAuthClientProvider {
       clientId: idp.clientId,
       ...(idp.clientSecret === undefined ? {} : { clientSecret: idp.clientSecret }),
       ...(context.scope === undefined ? {} : { scope: context.scope }),
-      fetchFn: context.fetchFn,
+      fetchFn: answers.fetchFn,
     };
     try {
       const result =
@@ -151,10 +169,31 @@ export class EnterpriseProvider implements OAuthClientProvider {
           : await discoverAndRequestJwtAuthGrant({ ...request, idpUrl: idp.issuer ?? '' });
       return result.jwtAuthGrant;
     } catch (cause) {
-      await this.grant.onExchangeRefused?.();
       // The SDK's message names the IdP's error code and description, never the tokens.
       const why = cause instanceof Error ? cause.message : String(cause);
+      if (!(await answers.refused())) {
+        this.grant.onExchangeFailed?.(cause);
+        throw new ExchangeFailedError(`the company IdP could not exchange the ID token: ${why}`);
+      }
+      await this.grant.onExchangeRefused?.();
       throw new ExchangeRefusedError(`the company IdP refused the token exchange: ${why}`);
     }
   }
+}
+
+/**
+ * `fetchFn` that keeps the last error answer, so a failed exchange is told apart by the IdP's OAuth error
+ * code (the SDK's own error for it carries only text): a refusal of the ID token, or anything else.
+ */
+function watched(fetchFn: FetchLike): { fetchFn: FetchLike; refused(): Promise<boolean> } {
+  let failed: Response | undefined;
+  return {
+    fetchFn: async (url, init) => {
+      failed = undefined;
+      const response = await fetchFn(url, init);
+      if (!response.ok) failed = response.clone();
+      return response;
+    },
+    refused: async () => failed !== undefined && refusedGrant(await parseErrorResponse(failed)),
+  };
 }

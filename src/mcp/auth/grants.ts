@@ -1,7 +1,8 @@
 // Each person's OAuth client for each server with `auth.mode: oauth`: a SignInProvider over their sealed record
 // in the vault, whose `state` is bound to the person, workspace and server. The record's storage also stamps
 // when tokens arrive (for their expiry in the App Home) and notices tokens being dropped (a refresh refused
-// as invalid_grant: the grant was revoked), so the next sign-in can say why it is asked for.
+// as invalid_grant while they were still the refused ones: the grant was revoked), so the next sign-in can say
+// why it is asked for.
 import type {
   AuthorizationServerMetadata,
   OAuthClientInformationMixed,
@@ -148,13 +149,26 @@ function preRegistered(spec: PersonSignInServer): { preRegistered?: OAuthClientI
 
 /** Stamps `tokensAt` when new tokens are saved; calls `onDropped` when saved tokens disappear. */
 function tracked(storage: SignInStorage, now: () => number, onDropped?: () => void): SignInStorage {
+  const stamped = (previous: SignInRecord | undefined, next: SignInRecord): SignInRecord => {
+    const fresh = next.tokens !== undefined && next.tokens.access_token !== previous?.tokens?.access_token;
+    return fresh ? { ...next, tokensAt: now() } : next;
+  };
   return {
     ...storage,
     save: async (next) => {
-      const previous = (await storage.load()).tokens;
-      if (previous !== undefined && next.tokens === undefined) onDropped?.();
-      const fresh = next.tokens !== undefined && next.tokens.access_token !== previous?.access_token;
-      await storage.save(fresh ? { ...next, tokensAt: now() } : next);
+      const previous = await storage.load();
+      if (previous.tokens !== undefined && next.tokens === undefined) onDropped?.();
+      await storage.save(stamped(previous, next));
+    },
+    update: async (change) => {
+      let dropped = false;
+      const wrote = await storage.update((stored) => {
+        const next = change(stored);
+        dropped = stored?.tokens !== undefined && next !== undefined && next.tokens === undefined;
+        return next === undefined ? undefined : stamped(stored, next);
+      });
+      if (wrote && dropped) onDropped?.();
+      return wrote;
     },
   };
 }
@@ -172,6 +186,13 @@ function withoutTokens(storage: SignInStorage): SignInStorage {
       const { tokens, tokensAt } = await storage.load();
       await storage.save({ ...next, ...(tokens === undefined ? {} : { tokens, tokensAt }) });
     },
+    update: (change) =>
+      storage.update((stored) => {
+        const { tokens, tokensAt, ...hidden } = stored ?? {};
+        const next = change(stored === undefined ? undefined : hidden);
+        if (next === undefined) return undefined;
+        return { ...next, ...(tokens === undefined ? {} : { tokens, tokensAt }) };
+      }),
   };
 }
 

@@ -4,10 +4,14 @@
 // refreshAuthorization. The `state` is the vault's (bound to the person, workspace and server, single use,
 // expiring), so the bot's one callback route serves it. The IdP's tokens are sealed in the vault per person and
 // workspace under `idp:<issuer>`; the ID token is what enterprise.ts exchanges for an ID-JAG. The bot reads
-// only its `exp`: the IdP checks its signature when it is exchanged.
+// only its `exp`: the IdP checks its signature when it is exchanged. A refresh is claimed (one per person at a
+// time, vault.ts) and stored only over the refresh token it spent; only the IdP's refusal (invalid_grant,
+// invalid_token) ends the sign-in: an outage (unreachable, 5xx) fails the call and keeps it.
 import {
   discoverAuthorizationServerMetadata,
   exchangeAuthorization,
+  OAuthError,
+  OAuthErrorCode,
   refreshAuthorization,
   startAuthorization,
   type AuthorizationServerMetadata,
@@ -15,6 +19,7 @@ import {
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import type { EnterpriseIdp } from './enterprise.js';
+import type { SignInRecord, SignInStorage } from './sign-in-storage.js';
 import type { TokenVault } from './vault.js';
 import { SignInError, type Person } from './types.js';
 
@@ -32,8 +37,12 @@ export interface IdpSignInDeps {
   fetchFn?: typeof fetch;
 }
 
-/** What a person's IdP sign-in gives: their ID token, or why there is none. */
-export type IdTokenState = { idToken: string } | { missing: 'first' | 'expired' };
+/**
+ * What a person's IdP sign-in gives: their ID token, why there is none (they sign in again), or the IdP could
+ * not renew it just now (SignInError idp_unavailable: the sign-in is kept, the call is made again later).
+ */
+export type IdTokenState =
+  { idToken: string } | { missing: 'first' | 'expired' } | { unavailable: SignInError };
 
 export class IdpSignIn {
   private metadata: Promise<AuthorizationServerMetadata> | undefined;
@@ -96,26 +105,52 @@ export class IdpSignIn {
   /** The person's ID token, refreshed when it expires within EXPIRY_MARGIN_MS; a refused refresh drops it. */
   async idToken(server: string, person: Person): Promise<IdTokenState> {
     const storage = this.deps.vault.storage(this.name, person);
-    const record = await storage.load();
-    const tokens = record.tokens;
+    const held = this.held((await storage.load()).tokens);
+    if (!('refresh' in held)) return held;
+    const release = await storage.claimRefresh?.();
+    try {
+      // Read again under the claim: another session may have refreshed while this one waited.
+      const current = this.held((await storage.load()).tokens);
+      return 'refresh' in current ? await this.refresh(server, storage, current.refresh) : current;
+    } finally {
+      await release?.();
+    }
+  }
+
+  /** What the stored tokens give without the IdP, or the refresh token to renew them with. */
+  private held(tokens: StoredOAuthTokens | undefined): IdTokenState | { refresh: string } {
     if (tokens?.id_token === undefined) return { missing: 'first' };
     if (expiresAt(tokens.id_token) > this.deps.now() + EXPIRY_MARGIN_MS) return { idToken: tokens.id_token };
-    if (tokens.refresh_token === undefined) return { missing: 'expired' };
+    return tokens.refresh_token === undefined ? { missing: 'expired' } : { refresh: tokens.refresh_token };
+  }
+
+  /**
+   * Renews the sign-in with `refreshToken` at the IdP. Stored only while the sign-in still holds that refresh
+   * token (a disconnect meanwhile stays one); refused, the tokens are dropped only while they are still those.
+   */
+  private async refresh(server: string, storage: SignInStorage, refreshToken: string): Promise<IdTokenState> {
+    const spent = (stored: SignInRecord | undefined): boolean =>
+      stored?.tokens?.refresh_token === refreshToken;
+    let fresh: StoredOAuthTokens;
     try {
-      const fresh = await refreshAuthorization(this.idp.issuer, {
+      fresh = await refreshAuthorization(this.idp.issuer, {
         metadata: await this.discover(server),
         clientInformation: this.client(),
-        refreshToken: tokens.refresh_token,
+        refreshToken,
         ...this.fetchOption(),
       });
-      if (fresh.id_token === undefined) return { missing: 'expired' };
-      await storage.save({ ...record, tokens: fresh, tokensAt: this.deps.now() });
-      return { idToken: fresh.id_token };
-    } catch {
-      // Refused (revoked, expired session) or unreachable: the person signs in again.
-      await this.forget(person);
+    } catch (cause) {
+      if (!refusedGrant(cause)) return { unavailable: idpUnavailable(server, cause) };
+      // Refused (revoked, expired session): the person signs in again.
+      await storage.update((stored) => (spent(stored) ? { ...stored, tokens: undefined } : undefined));
       return { missing: 'expired' };
     }
+    if (fresh.id_token === undefined) return { missing: 'expired' };
+    const tokensAt = this.deps.now();
+    const kept = await storage.update((stored) =>
+      spent(stored) ? { ...stored, tokens: fresh, tokensAt } : undefined,
+    );
+    return kept ? { idToken: fresh.id_token } : { missing: 'first' };
   }
 
   /** When the person signed in (epoch ms), or undefined when they hold no IdP tokens. */
@@ -158,6 +193,24 @@ export class IdpSignIn {
       });
     });
   }
+}
+
+/** The OAuth errors that end a sign-in (RFC 6749 §5.2, RFC 6750 §3.1); any other answer is passing. */
+const REFUSALS: ReadonlySet<string> = new Set([OAuthErrorCode.InvalidGrant, OAuthErrorCode.InvalidToken]);
+
+/** True when the IdP's answer (the SDK's OAuthError) refuses the grant or token, rather than failing. */
+export function refusedGrant(error: unknown): boolean {
+  return error instanceof OAuthError && REFUSALS.has(error.code);
+}
+
+/** The company IdP failed without refusing (unreachable, a 5xx): the call fails, the sign-in stays. */
+export function idpUnavailable(server: string, cause: unknown): SignInError {
+  return new SignInError(
+    'idp_unavailable',
+    server,
+    `the company IdP could not be reached just now (your sign-in is kept): call ${server} again in a moment`,
+    { cause },
+  );
 }
 
 /** The ID token's `exp` in epoch ms (0 when it has none or is not a JWT: treated as expired). */

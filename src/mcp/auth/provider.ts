@@ -1,10 +1,13 @@
 // One person's OAuth client for one MCP server, on the SDK's OAuthClientProvider: the SDK runs discovery
 // (protected resource metadata, authorization server metadata and the 2025-03-26 fallbacks), registration
 // (pre-registered, client ID metadata document or dynamic), PKCE, the `resource` indicator, refresh and
-// step-up; this class only keeps what it is given in a SignInStorage and hands the authorization URL on.
+// step-up; this class only keeps what it is given in a SignInStorage (each change one compare-and-set step, a
+// refresh claimed and its answer stored only over the tokens it spent: grant-refresh.ts) and hands the
+// authorization URL on.
 import type {
   AuthorizationServerMetadata,
   DpopSession,
+  OAuthClientInformationContext,
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -13,29 +16,12 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { createHash } from 'node:crypto';
-import { GrantDpop, type DpopKeyStorage, type StoredDpopKey } from './dpop-key.js';
+import { GrantDpop } from './dpop-key.js';
+import { GrantRefresh } from './grant-refresh.js';
 import type { ClientRegistrations } from './registrations.js';
+import type { SignInRecord, SignInStorage } from './sign-in-storage.js';
 
-/** What one person (or the deployment) keeps for one server. Secret: stored only encrypted (vault.ts). */
-export interface SignInRecord {
-  client?: StoredOAuthClientInformation;
-  tokens?: StoredOAuthTokens;
-  codeVerifier?: string;
-  discovery?: OAuthDiscoveryState;
-  /** When the person's sign-in completed (epoch ms), shown in the App Home. */
-  connectedAt?: number;
-  /** When `tokens` were issued or refreshed (epoch ms): with `expires_in`, when they expire. */
-  tokensAt?: number;
-}
-
-/**
- * Where a SignInRecord lives: memory (conformance, tests) or the encrypted Redis vault (the bot). The grant's
- * DPoP key is kept beside the record, claimed once (dpop-key.ts).
- */
-export interface SignInStorage extends DpopKeyStorage {
-  load(): Promise<SignInRecord>;
-  save(record: SignInRecord): Promise<void>;
-}
+export { memoryStorage, type SignInRecord, type SignInStorage } from './sign-in-storage.js';
 
 export interface SignInProviderOptions {
   /** The bot's callback (`${ELICIT_RELAY_PUBLIC_URL}/oauth/mcp/callback`). */
@@ -96,9 +82,11 @@ export class SignInProvider implements OAuthClientProvider {
   /** Verifiers saved for an authorization URL not yet handed on, by their S256 code_challenge. */
   private readonly verifiers = new Map<string, string>();
   private readonly grantDpop: GrantDpop;
+  private readonly refresh: GrantRefresh;
 
   constructor(private readonly opts: SignInProviderOptions) {
     this.clientMetadataUrl = opts.clientMetadataUrl;
+    this.refresh = new GrantRefresh(opts.storage);
     this.grantDpop = new GrantDpop(
       opts.storage,
       async () => (await this.discoveryState())?.authorizationServerMetadata,
@@ -159,13 +147,18 @@ export class SignInProvider implements OAuthClientProvider {
     if (this.opts.callback === undefined) await registrations.save(ctx.issuer, client);
   }
 
-  async tokens(): Promise<StoredOAuthTokens | undefined> {
-    return (await this.opts.storage.load()).tokens;
+  /**
+   * Without `ctx`, the transport's read for a request's Authorization header; with it, the SDK's auth flow,
+   * which refreshes with what it gets (so the grant's refresh is claimed first: grant-refresh.ts).
+   */
+  async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
+    if (ctx === undefined) return (await this.opts.storage.load()).tokens;
+    return this.refresh.read();
   }
 
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
     const kept = await this.linkClientToKeep();
-    await this.update({ tokens, ...(kept === undefined ? {} : { client: kept }) });
+    await this.refresh.save(tokens, kept === undefined ? {} : { client: kept });
   }
 
   /**
@@ -184,6 +177,8 @@ export class SignInProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(url: URL): Promise<void> {
+    // No refresh (none possible, or it failed): the claim goes before the person is asked, which takes minutes.
+    await this.refresh.end();
     const { bindVerifier } = this.opts;
     const state = url.searchParams.get('state');
     const challenge = url.searchParams.get('code_challenge') ?? '';
@@ -228,11 +223,14 @@ export class SignInProvider implements OAuthClientProvider {
     return this.grantDpop.session();
   }
 
-  /** The server said these are no good (revoked grant, unknown client): forget them. */
+  /**
+   * The server said these are no good (revoked grant, unknown client): forget them. Tokens go only while they
+   * are the ones whose refresh was refused: the refusal of a refresh token another replica spent a moment
+   * before leaves that replica's fresh tokens, which the SDK then goes on with. A grant deleted meanwhile (a
+   * disconnect) is not written back.
+   */
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
-    const record = await this.opts.storage.load();
     if (scope === 'all' || scope === 'client') {
-      delete record.client;
       const used = this.sharedClient;
       // Only the client refused: a newer one another sign-in registered since stays shared.
       if (this.sharedAt !== undefined && used !== undefined)
@@ -240,30 +238,24 @@ export class SignInProvider implements OAuthClientProvider {
       this.sharedClient = undefined;
       this.linkClientRefused = this.opts.callback !== undefined;
     }
-    if (scope === 'all' || scope === 'tokens') delete record.tokens;
-    if (scope === 'all' || scope === 'verifier') delete record.codeVerifier;
-    if (scope === 'all' || scope === 'discovery') delete record.discovery;
-    await this.opts.storage.save(record);
+    await this.opts.storage.update((stored) => {
+      if (stored === undefined) return undefined;
+      const record = { ...stored };
+      if (scope === 'all' || scope === 'client') delete record.client;
+      if (scope === 'all' || (scope === 'tokens' && this.refresh.refused(record.tokens)))
+        delete record.tokens;
+      if (scope === 'all' || scope === 'verifier') delete record.codeVerifier;
+      if (scope === 'all' || scope === 'discovery') delete record.discovery;
+      return record;
+    });
+    // The refresh in flight ends with its tokens' fate: a refused client comes first ('client', then 'tokens'),
+    // and a discovery is forgotten on a refused request, before any refresh.
+    if (scope === 'all' || scope === 'tokens') await this.refresh.end();
   }
 
   private async update(patch: SignInRecord): Promise<void> {
-    await this.opts.storage.save({ ...(await this.opts.storage.load()), ...patch });
+    await this.opts.storage.update((stored) => ({ ...stored, ...patch }));
   }
-}
-
-/** A SignInStorage in this process's memory (conformance client, tests). */
-export function memoryStorage(): SignInStorage {
-  let record: SignInRecord = {};
-  let dpopKey: StoredDpopKey | undefined;
-  return {
-    load: () => Promise.resolve({ ...record }),
-    save: (next) => {
-      record = { ...next };
-      return Promise.resolve();
-    },
-    loadDpopKey: () => Promise.resolve(dpopKey),
-    claimDpopKey: (key) => Promise.resolve((dpopKey ??= key)),
-  };
 }
 
 /** The PKCE S256 code challenge of `verifier` (RFC 7636 §4.2). */

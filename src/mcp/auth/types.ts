@@ -66,8 +66,13 @@ export type SignInErrorCode =
   | 'state_invalid'
   /** `state` was issued but its 10 minutes are over. */
   | 'state_expired'
-  /** `state` was already consumed by an earlier callback (a replay). */
+  /** `state` was already consumed by an earlier callback that completed the sign-in (a replay). */
   | 'state_used'
+  /**
+   * `state` was consumed by an earlier callback that did not connect (refused at the sign-in page, no code,
+   * or its code failed): the link cannot be used again, a new one is needed.
+   */
+  | 'state_spent'
   /** The person refused at the authorization server (error=access_denied or any other `error`). */
   | 'denied'
   | 'token_exchange_failed'
@@ -87,7 +92,12 @@ export type SignInErrorCode =
    */
   | 'client_forgotten'
   /** Discovery or registration with the authorization server failed. */
-  | 'discovery_failed';
+  | 'discovery_failed'
+  /**
+   * The company IdP could not renew or exchange the person's sign-in just now (unreachable, or a 5xx): the
+   * sign-in is kept and the call can be made again.
+   */
+  | 'idp_unavailable';
 
 /** A sign-in that could not go on; `code` says why, `server` which server. Never carries a token. */
 export class SignInError extends Error {

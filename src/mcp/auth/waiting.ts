@@ -1,13 +1,17 @@
-// A call waiting for its person's sign-in (person-auth.ts, enterprise-session.ts): bounded, cancellable, and the
-// error a call gets when nobody can be asked to sign in.
+// A call waiting for its person's sign-in (person-auth.ts, enterprise-session.ts): bounded, cancellable, ended at
+// once when the person refused at the sign-in page, and the error a call gets when nobody can be asked to sign in.
 import { SignInError } from './types.js';
+import type { SignInOutcome } from './wakes.js';
 
 /** How long a call waits for its person's sign-in by default: 10 minutes, as long as a `state` lives. */
 export const DEFAULT_SIGN_IN_WAIT_MS = 10 * 60_000;
 
-/** Resolves with `done`; rejects sign_in_timeout after `waitMs` (ms), or with the reason `signal` aborts with. */
+/**
+ * Resolves when `done` says the person signed in; rejects denied when it says they refused, sign_in_timeout
+ * after `waitMs` (ms), or with the reason `signal` aborts with.
+ */
 export function boundedWait(
-  done: Promise<void>,
+  done: Promise<SignInOutcome>,
   server: string,
   waitMs: number = DEFAULT_SIGN_IN_WAIT_MS,
   signal?: AbortSignal,
@@ -38,11 +42,20 @@ export function boundedWait(
       signal?.removeEventListener('abort', aborted);
     };
     signal?.addEventListener('abort', aborted, { once: true });
-    done.then(() => {
+    done.then((outcome) => {
       finish();
-      resolve();
+      if (outcome === 'signed_in') resolve();
+      else reject(denied(server));
     }, reject);
   });
+}
+
+function denied(server: string): SignInError {
+  return new SignInError(
+    'denied',
+    server,
+    `access to ${server} was not granted at its sign-in page; run /mcp connect ${server} in Slack to try again`,
+  );
 }
 
 /** A call for a person with no grant where no prompt can be shown (an API call): how to connect. */

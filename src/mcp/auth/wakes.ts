@@ -1,17 +1,33 @@
-// Sign-ins completed, announced to every replica: a person's call may wait on replica A while their browser's
+// Sign-ins ended, announced to every replica: a person's call may wait on replica A while their browser's
 // callback lands on replica B. B publishes on one Redis channel (`${prefix}:auth:signed-in`); each replica's
-// one subscriber connection wakes the calls it has waiting for that server and person. A message names only
-// the server and the Slack ids, never a token. A message lost in a Redis outage leaves the call to its
-// bounded wait (SignInError sign_in_timeout), and the person's next call finds their tokens in the vault.
+// one subscriber connection wakes the calls it has waiting for that server and person, with the outcome: signed
+// in (the call goes on) or denied at the sign-in page (the call ends at once instead of waiting out its bound).
+// A message names only the server and the Slack ids, never a token. A message lost in a Redis outage leaves
+// the call to its bounded wait (SignInError sign_in_timeout), and the person's next call finds their tokens in
+// the vault.
 import type { RedisClient } from '../../redis/index.js';
-import { Wakers, type Waiting } from '../../wakers.js';
+import { Wakers } from '../../wakers.js';
 import type { Person } from './types.js';
 
-/** `done` resolves when a sign-in of this server and person completes on any replica. */
-export type SignInWaiter = Waiting;
+/** How a sign-in the person was sent to ended. */
+export type SignInOutcome = 'signed_in' | 'denied';
+
+/** `done` resolves with the outcome when a sign-in of this server and person ends on any replica. */
+export interface SignInWaiter {
+  done: Promise<SignInOutcome>;
+  /** Forgets this wait; `done` then never resolves. */
+  cancel(): void;
+}
+
+/**
+ * A denial's message: the prefix, then the same id as a sign-in's. A replica of an earlier version reads it as
+ * the id of nobody's sign-in and ignores it.
+ */
+const DENIED = 'denied:';
 
 export class SignInWakes {
-  private readonly waiters = new Wakers();
+  private readonly signedIn = new Wakers();
+  private readonly denied = new Wakers();
 
   /**
    * `subscriber` is given over to this class (a connection in subscriber mode takes no other commands);
@@ -26,29 +42,45 @@ export class SignInWakes {
   /** Subscribes; ioredis subscribes again by itself after a reconnect. */
   async start(): Promise<void> {
     this.subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.channel) this.waiters.wake(message);
+      if (channel !== this.channel) return;
+      if (message.startsWith(DENIED)) this.denied.wake(message.slice(DENIED.length));
+      else this.signedIn.wake(message);
     });
     await this.subscriber.subscribe(this.channel);
   }
 
   /** Starts waiting for `person`'s sign-in to `server`; register before the person is sent to sign in. */
   wait(server: string, person: Person): SignInWaiter {
-    return this.waiters.wait(idOf(server, person));
+    const id = idOf(server, person);
+    const signedIn = this.signedIn.wait(id);
+    const denied = this.denied.wait(id);
+    const cancel = (): void => {
+      signedIn.cancel();
+      denied.cancel();
+    };
+    const done = Promise.race([
+      signedIn.done.then((): SignInOutcome => 'signed_in'),
+      denied.done.then((): SignInOutcome => 'denied'),
+    ]);
+    // Once one outcome came, the other wait is dropped (it would never be woken for this sign-in).
+    return { done: done.finally(cancel), cancel };
   }
 
-  /** Tells every replica (this one included) that `person` signed in to `server`. */
-  async announce(server: string, person: Person): Promise<void> {
-    await this.publisher.publish(this.channel, idOf(server, person));
+  /** Tells every replica (this one included) how `person`'s sign-in to `server` ended. */
+  async announce(server: string, person: Person, outcome: SignInOutcome = 'signed_in'): Promise<void> {
+    const id = idOf(server, person);
+    await this.publisher.publish(this.channel, outcome === 'denied' ? `${DENIED}${id}` : id);
   }
 
   /** How many calls wait on this replica (tests). */
   get waiting(): number {
-    return this.waiters.size;
+    return this.signedIn.size;
   }
 
   async stop(): Promise<void> {
     await this.subscriber.unsubscribe(this.channel).catch(() => undefined);
-    this.waiters.clear();
+    this.signedIn.clear();
+    this.denied.clear();
   }
 }
 

@@ -143,7 +143,8 @@ describe('VaultConnections', () => {
       code: 'denied',
       server: SERVER,
     });
-    await expect(a.connections.complete({ state, code: 'x' })).rejects.toMatchObject({ code: 'state_used' });
+    // Refused, the link connected nothing: it is spent, not "already completed".
+    await expect(a.connections.complete({ state, code: 'x' })).rejects.toMatchObject({ code: 'state_spent' });
     await expect(a.connections.begin('other', ANN)).rejects.toMatchObject({ code: 'not_oauth_server' });
     await expect(a.connections.disconnect('other', ANN)).rejects.toMatchObject({ code: 'not_oauth_server' });
   });

@@ -77,8 +77,10 @@ function vaultAuth(target = (): ProtectedServer => server): McpAuth & { callback
     },
     // What the callback route does: the state names the person; their code is exchanged into their record.
     async callback(url) {
-      const binding = await vault.consumeState(url.searchParams.get('state') ?? '');
+      const state = url.searchParams.get('state') ?? '';
+      const binding = await vault.consumeState(state);
       await exchangeCode(providerFor(binding.person), target().url.href, url.searchParams.get('code') ?? '');
+      await vault.completedState(state);
       waiting.get(binding.person.userId)?.resolve();
     },
   };

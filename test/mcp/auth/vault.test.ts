@@ -126,12 +126,14 @@ describe('TokenVault on Redis', () => {
     expect(await vault.remove('tracker', ANN)).toBe(false);
   });
 
-  it('binds a state to the person and server and takes it once; a replay is state_used', async () => {
+  it('binds a state to the person and server and takes it once; a replay is state_used once it completed, else state_spent', async () => {
     const state = await vault.issueState({ server: 'tracker', person: ANN });
     expect(await vault.consumeState(state)).toEqual({ server: 'tracker', person: ANN });
-    const replay = await refusal(vault.consumeState(state));
-    expect(replay).toBeInstanceOf(SignInError);
-    expect((replay as SignInError).code).toBe('state_used');
+    const spent = await refusal(vault.consumeState(state));
+    expect(spent).toBeInstanceOf(SignInError);
+    expect((spent as SignInError).code).toBe('state_spent');
+    await vault.completedState(state);
+    expect(((await refusal(vault.consumeState(state))) as SignInError).code).toBe('state_used');
   });
 
   it('refuses a forged state as state_invalid and one older than 10 minutes as state_expired', async () => {

@@ -1,6 +1,7 @@
 // `/mcp connect <server>` and `/mcp disconnect <server>` (issue #20): a fresh Connect message in the person's
-// DM, or their sign-in forgotten (the MCP side deletes their tokens). Replies are private.
-import { escapeMrkdwn, signInText, type Locale } from '../../../../blocks/index.js';
+// DM, or their sign-in forgotten (the MCP side deletes their tokens). Replies are private, and so is what went
+// wrong when the MCP side could not go on (the server or its sign-in unreachable, say).
+import { escapeMrkdwn, signInText, type Locale, type SignInText } from '../../../../blocks/index.js';
 import { SignInError, type Person } from '../../../mcp/index.js';
 import type { SignInDeps } from '../deps.js';
 
@@ -25,7 +26,19 @@ export async function connectReply(request: ConnectRequest, signIn: SignInDeps |
     await signIn.prompter.prompt(need);
     return t.connectSent(server);
   } catch (error) {
-    if (error instanceof SignInError && error.code === 'not_oauth_server') return t.notOAuthServer(server);
-    throw error;
+    if (!(error instanceof SignInError)) throw error;
+    return problemReply(error, server, t);
+  }
+}
+
+/** What the person is told when the MCP side could not go on: the server (in code), and why. */
+function problemReply(error: SignInError, server: string, t: SignInText): string {
+  switch (error.code) {
+    case 'not_oauth_server':
+      return t.notOAuthServer(server);
+    case 'discovery_failed':
+      return t.connectUnreachable(server);
+    default:
+      return t.connectFailed(server, `\`${error.code}\``);
   }
 }

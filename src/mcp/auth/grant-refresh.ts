@@ -1,0 +1,64 @@
+// One provider's refreshes of its grant, where sessions on several replicas hold the same grant. The SDK's
+// auth() reads the tokens (with the issuer as `ctx`), refreshes with their refresh token, then saves the answer
+// or, refused (invalid_grant), invalidates the tokens. Two refreshes at once at an authorization server that
+// rotates refresh tokens would have the second present the token the first just spent: refused, and at a
+// server with reuse detection the whole grant revoked. So the read before a refresh claims the grant's refresh
+// (vault.ts; one at a time) and reads again under the claim; the save ends it. And whatever the claim, the
+// answer is stored only while the grant still holds the refresh token that was spent (a `/mcp disconnect`
+// meanwhile stays a disconnect), and a refusal drops the tokens only while they are still the refused ones
+// (another replica's fresh tokens stay, and the SDK goes on with them).
+import type { StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type { SignInRecord, SignInStorage } from './sign-in-storage.js';
+
+export class GrantRefresh {
+  /** The tokens the SDK is refreshing (read under the claim), until it saved, was refused or redirected. */
+  private refreshing: StoredOAuthTokens | undefined;
+  private release: (() => Promise<void>) | undefined;
+
+  constructor(private readonly storage: SignInStorage) {}
+
+  /** The SDK's read before it refreshes: with a refresh token to spend, claims the grant's refresh first. */
+  async read(): Promise<StoredOAuthTokens | undefined> {
+    const { tokens } = await this.storage.load();
+    if (tokens?.refresh_token === undefined) return tokens;
+    if (this.storage.claimRefresh !== undefined) {
+      const release = await this.storage.claimRefresh();
+      // A claim this provider took before and never let go has lapsed (else this one could not be taken).
+      await this.release?.();
+      this.release = release;
+    }
+    // Read again under the claim: another session or replica may have refreshed while this one waited.
+    const current = (await this.storage.load()).tokens;
+    this.refreshing = current?.refresh_token === undefined ? undefined : current;
+    return current;
+  }
+
+  /**
+   * Saves `tokens` with `patch`: a refresh's answer only while the grant still holds the refresh token it
+   * spent; outside a refresh (a sign-in's code exchange: the first tokens, or new ones over any) in any case.
+   */
+  async save(tokens: StoredOAuthTokens, patch: SignInRecord = {}): Promise<void> {
+    const spent = this.refreshing;
+    await this.storage.update((stored) => {
+      if (spent !== undefined && stored?.tokens?.refresh_token !== spent.refresh_token) return undefined;
+      return { ...stored, ...patch, tokens };
+    });
+    // Also when the SDK only stamped the issuer on the tokens it read (tokens saved before it did): that
+    // grant's next refresh then goes unclaimed, once.
+    await this.end();
+  }
+
+  /** Whether `stored` still holds the tokens whose refresh was just refused (else another's fresh ones). */
+  refused(stored: StoredOAuthTokens | undefined): boolean {
+    const spent = this.refreshing;
+    return spent !== undefined && stored?.refresh_token === spent.refresh_token;
+  }
+
+  /** The SDK is done with this refresh (saved, refused, or sending the person to sign in): the claim goes. */
+  async end(): Promise<void> {
+    const release = this.release;
+    this.refreshing = undefined;
+    this.release = undefined;
+    await release?.();
+  }
+}

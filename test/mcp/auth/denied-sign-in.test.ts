@@ -1,0 +1,125 @@
+// A person who refuses at the authorization server's consent page (Deny): the call waiting for that sign-in ends
+// at once (SignInError denied, announced over the sign-in wakes), and the spent Connect link, tried again, says
+// it can no longer be used rather than that the sign-in completed. Against the sandbox's authorization server,
+// the protected tracker fixture and real Redis (the shared auth fixture, its own key prefix, deleted
+// afterwards), and the bot's real callback route.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALLBACK_PATH, McpHub, PersonAuth, type SignInNeeded } from '../../../src/mcp/index.js';
+import { signInCallback } from '../../../src/slack/sign-in-callback.js';
+import { SERVER, startAuthFixture, type AuthFixture, type AuthReplica } from './support.js';
+
+let fixture: AuthFixture;
+let replica: AuthReplica;
+let http: Server;
+let base: string;
+
+beforeAll(async () => {
+  fixture = await startAuthFixture();
+  replica = await fixture.replica();
+  http = createServer(
+    signInCallback({
+      connections: replica.connections,
+      connected: () => Promise.resolve(),
+      logger: { warn: () => {}, error: () => {} },
+    }),
+  );
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => http.close(() => resolve()));
+  await fixture.close();
+});
+
+/** The browser landing on the bot's callback with the query the authorization server redirected with. */
+async function land(redirect: URL): Promise<{ status: number; code: string | null; text: string }> {
+  const response = await fetch(`${base}${CALLBACK_PATH}${redirect.search}`);
+  const html = await response.text();
+  const code = /data-code="([^"]*)"/.exec(html)?.[1] ?? null;
+  const text = /<p id="outcome"[^>]*>([^<]*)<\/p>/.exec(html)?.[1] ?? '';
+  return { status: response.status, code, text };
+}
+
+function hubWith(prompts: SignInNeeded[], waitMs: number): McpHub {
+  return new McpHub({
+    servers: [
+      {
+        name: SERVER,
+        transport: { kind: 'http', url: fixture.server.url.href, headers: {} },
+        elicitationTimeoutMs: 60_000,
+      },
+    ],
+    sink: { ask: () => Promise.resolve({ action: 'decline' }) },
+    auth: new PersonAuth({
+      grants: replica.grants,
+      wakes: replica.wakes,
+      prompter: {
+        prompt: (need) => {
+          prompts.push(need);
+          return Promise.resolve();
+        },
+      },
+      waitMs,
+    }),
+  });
+}
+
+async function promptOf(prompts: SignInNeeded[]): Promise<SignInNeeded> {
+  for (let i = 0; i < 200 && prompts.length === 0; i += 1) await new Promise((r) => setTimeout(r, 25));
+  const need = prompts[0];
+  if (need === undefined) throw new Error('the person was never sent a Connect message');
+  return need;
+}
+
+describe('a sign-in the person refuses at the consent page', () => {
+  it('ends the call that was waiting for it, at once and saying so, instead of leaving it "Running…" for the whole wait', async () => {
+    const prompts: SignInNeeded[] = [];
+    // The wait a call gets for a sign-in (10 minutes in the bot; 20 s here).
+    const hub = hubWith(prompts, 20_000);
+    try {
+      const call = hub
+        .callTool({ server: SERVER, tool: 'whoami', args: {}, origin: { teamId: 'T1', userId: 'UDENY' } })
+        .then(
+          () => 'ran',
+          (error: unknown) => (error as { code?: string }).code ?? String(error),
+        );
+      const need = await promptOf(prompts);
+      const refused = await fixture.oauth.decide(need.authorizationUrl, 'deny@example.com', 'deny');
+      expect((await land(refused)).code).toBe('denied');
+      const within3s = await Promise.race([
+        call,
+        new Promise((r) => setTimeout(() => r('still waiting'), 3_000)),
+      ]);
+      expect(
+        within3s,
+        'the person said no at the authorization server and the bot was told so on its callback: the call waiting ' +
+          'for that sign-in should end now (SignInError denied), not hang until the sign-in wait runs out',
+      ).toBe('denied');
+      await call;
+    } finally {
+      await hub.close();
+    }
+  });
+
+  it('does not tell a person who tries their Connect button again after refusing that the sign-in "was already completed"', async () => {
+    const person = { teamId: 'T1', userId: 'UAGAIN' };
+    // The Connect message's link (here from /mcp connect; a waiting call's DM links the same way).
+    const need = await replica.connections.begin(SERVER, person);
+    const refused = await fixture.oauth.decide(need.authorizationUrl, 'again@example.com', 'deny');
+    expect((await land(refused)).code).toBe('denied');
+    // Refused by mistake: the person goes back to Slack, where the Connect button is still there, and approves.
+    const approved = await fixture.oauth.decide(need.authorizationUrl, 'again@example.com', 'allow');
+    const page = await land(approved);
+    expect(await replica.connections.list(person)).toEqual([]);
+    expect(
+      page.text,
+      'the person never connected (they refused, then the link was spent): the page must not say the sign-in ' +
+        '"was already completed"; it should say the link can no longer be used and to run /mcp connect for a new one',
+    ).not.toMatch(/already completed/);
+    expect(page).toMatchObject({ status: 400, code: 'state_spent' });
+    expect(page.text).toMatch(/can no longer be used.*\/mcp connect/);
+  });
+});
