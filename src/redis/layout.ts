@@ -36,7 +36,8 @@
 //   ${prefix}:slack:modals:<questionId>             hash    view id → user id of the forms open for a question
 //   ${prefix}:slack:event:<event_id>                string  "1" while an Events API delivery counts as taken
 //   ${prefix}:slack:retry:<channel>:<ts>            string  "1" once the retry of a -32042 answer was claimed
-//   ${prefix}:slack:command:<trigger_id>            string  "1" once a slash command was claimed (replays refused)
+//   ${prefix}:slack:command:<trigger_id>            string  "1" once a slash command was claimed (replays refused);
+//   ${prefix}:slack:command:view:<view id>          string  likewise the run of a `/mcp run` arguments form
 //   ${prefix}:slack:installation:<kind>:<id>        string  JSON Installation (kind `team` or `enterprise`)
 //   ${prefix}:slack:pace:<channel|method@team>      string  epoch ms of the next free slot of a Slack limit
 //   ${prefix}:slack:pace:<channel|method@team>:call string  the same for the calls as made (outbox conform)
