@@ -65,6 +65,25 @@ export interface EndedEventsDeps {
 
 type Entries = [string, string[]][];
 
+/**
+ * The reader's next id after a read that found nothing. Stream ids come from the master's clock: after a
+ * failover to a replica that missed the last writes and whose clock is behind, new ends get ids below the last
+ * one read, and a read after it would never see them (a held long-poll or ask_human call woken only at its
+ * deadline). When the stream's newest entry is below `lastId`, the stream went back: it is read again from its
+ * start (its entries wake only the ids still waited on, and an end that was already seen wakes nobody).
+ */
+async function readFromWhereStreamIs(redis: RedisClient, key: string, lastId: string): Promise<string> {
+  const [newest] = await redis.xrevrange(key, '+', '-', 'COUNT', 1);
+  return streamIdBefore(newest?.[0] ?? '0-0', lastId) ? '0-0' : lastId;
+}
+
+/** Whether stream id `a` ("<ms>-<seq>") comes before `b`. */
+export function streamIdBefore(a: string, b: string): boolean {
+  const [am = 0n, as = 0n] = a.split('-').map(BigInt);
+  const [bm = 0n, bs = 0n] = b.split('-').map(BigInt);
+  return am < bm || (am === bm && as < bs);
+}
+
 export class EndedEvents {
   private readonly waiters = new Wakers();
   private readonly loops: { stop(): Promise<void> }[] = [];
@@ -97,6 +116,7 @@ export class EndedEvents {
             this.waiters.wake(toEvent(entry).id);
           }
         }
+        if (read === 0) lastId = await readFromWhereStreamIs(redis, this.deps.key, lastId);
         if (!gathers(read) || this.waiters.size > 0) return;
         const wait = pause(this.schedule, READER_GATHER_MS, signal);
         this.wakeReader = wait.cut;

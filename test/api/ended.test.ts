@@ -2,7 +2,8 @@
 // transition makes wakes the subscribers on every replica, a subscriber that leaves is forgotten, and a
 // consumer group hands each end to exactly one replica.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EndedEvents, type EndedEvent } from '../../src/api/ended.js';
+import { Redis } from 'ioredis';
+import { EndedEvents, streamIdBefore, type EndedEvent } from '../../src/api/ended.js';
 import { RedisConnections, keys, type RedisClient } from '../../src/redis/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { newQuestion, openStore, recordingLogger } from '../store/helpers.js';
@@ -212,5 +213,45 @@ describe('ended events', () => {
     const onSecond = events.subscribe(second.id);
     await store.finish(second.id, { action: 'cancel' }, 'withdrawn');
     await onSecond.ended;
+  });
+
+  it('wake a subscriber for an end whose id fell below the ones read, after the stream went back (a failover)', async () => {
+    const prefix = uniquePrefix();
+    const store = await openStore(prefix, 'replica-a');
+    const events = await replica(prefix, 'replica-b');
+    const key = keys(prefix).ended;
+    const redis = new Redis(redisUrl());
+    try {
+      // The old master, its clock a minute ahead, wrote an end the reader read; the promoted replica lacks it.
+      const [sec = '0'] = await redis.time();
+      const ahead = events.subscribe('ended-on-the-old-master');
+      await redis.xadd(
+        key,
+        `${(Number(sec) + 60) * 1000}-0`,
+        'id',
+        'ended-on-the-old-master',
+        'state',
+        'cancelled',
+      );
+      await ahead.ended;
+      await redis.del(key);
+      const question = await store.create(newQuestion());
+      const woken = events.subscribe(question.id);
+      await store.finish(question.id, { action: 'decline' }, 'declined');
+      await woken.ended;
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
+
+describe('stream ids', () => {
+  it('order by time, then by sequence, as numbers', () => {
+    expect(streamIdBefore('1700000000000-5', '1700000000001-0')).toBe(true);
+    expect(streamIdBefore('1700000000001-0', '1700000000000-5')).toBe(false);
+    expect(streamIdBefore('99-9', '100-0')).toBe(true);
+    expect(streamIdBefore('5-2', '5-10')).toBe(true);
+    expect(streamIdBefore('5-10', '5-10')).toBe(false);
+    expect(streamIdBefore('0-0', '0-0')).toBe(false);
   });
 });
