@@ -57,13 +57,23 @@ export async function start(config: SlackAppConfig, logger: Logger): Promise<Run
  * sessions closed (their calls ended) → the Slack side's background work settled → outbox, Slack state and question store
  * closed last (openState), since everything above uses them.
  */
+/** Serving: taking new work (readiness); started: up, also while it stops (liveness). */
+interface Liveness {
+  serving: boolean;
+  started: boolean;
+}
+
 async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecycle): Promise<RunningRelay> {
   const holderId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const live = { serving: false };
+  const live: Liveness = { serving: false, started: false };
   // The API lists a call's questions on it; it starts after the relay, which tells it of new questions.
   const late: { api?: RunningApi } = {};
   const w = await openStoreSide(config, logger, parts, holderId);
-  const slackLive = { serving: () => live.serving, servers: () => hub.status() };
+  const slackLive = {
+    serving: () => live.serving,
+    started: () => live.started,
+    servers: () => hub.status(),
+  };
   const { slack, signIns } = await buildSlackSide(w, slackLive);
   const apiHears: RelayObserver = {
     created: (question) => late.api?.questionCreated(question),
@@ -120,7 +130,7 @@ async function openStoreSide(
  */
 async function buildSlackSide(
   w: Wiring,
-  live: Pick<SlackOptions, 'serving' | 'servers'>,
+  live: Pick<SlackOptions, 'serving' | 'started' | 'servers'>,
 ): Promise<{ slack: Slack; signIns: SignIns }> {
   const { config, logger, parts, policies, metrics } = w;
   const signIns = await openSignIns(config, { holderId: w.holderId, logger }, parts);
@@ -277,7 +287,7 @@ async function startWebhookDeliveries(w: Wiring, api: RunningApi): Promise<void>
 /** Slack's HTTP server or Socket Mode (with the API's mounts), the store's workers, then readiness on. */
 async function serve(
   w: Wiring,
-  sides: { slack: Slack; relay: Relay; mounts: readonly Mount[]; live: { serving: boolean } },
+  sides: { slack: Slack; relay: Relay; mounts: readonly Mount[]; live: Liveness },
 ): Promise<{ port: number }> {
   const { slack, relay, live } = sides;
   const { parts } = w;
@@ -287,6 +297,7 @@ async function serve(
   const redeliverAfterMs = w.config.api.redeliverAfterMs;
   await startQuestionWork(w.opened.store, { relay, logger: w.logger, redeliverAfterMs }, parts);
   live.serving = true;
+  live.started = true;
   parts.push('readiness', () => void (live.serving = false));
   return { port };
 }

@@ -47,8 +47,13 @@ export interface SlackOptions {
   store: { pendingFor(userId: string): Promise<Question[]> } & WorkspaceQuestions;
   /** Each server's `slack` policy (routing, answerers, review, reminders). */
   policyOf: (server: string) => SlackPolicy;
-  /** True once the bot serves, until it starts draining: /healthz answers 200 then, /readyz needs it too. */
+  /** True once the bot serves, until it starts draining: /readyz needs it. */
   serving: () => boolean;
+  /**
+   * True once the bot has started, also while it stops: /healthz (liveness) answers 200 then. A replica draining
+   * after SIGTERM is alive and finishing its work; a failing liveness probe would have it restarted mid-stop.
+   */
+  started: () => boolean;
   /** Each MCP server's connection state, shown by /readyz (not required for readiness). */
   servers: () => ServerStatus[];
   /** More GET routes of the bot's HTTP server by exact path (GET /metrics). */
@@ -112,7 +117,7 @@ export function createSlack(options: SlackOptions): Slack {
     logger: options.logger,
     outbox: options.outbox,
     state: options.state,
-    isLive: options.serving,
+    isLive: options.started,
     isPending: async (id) => (await options.store.get(id))?.state === 'pending',
     readiness: () => readiness(options),
     policyOf: options.policyOf,

@@ -126,7 +126,7 @@ describe('acks, workspace checks and readiness', () => {
 });
 
 describe('/readyz while draining', () => {
-  it('answers 503 once shutdown began, while waiting questions are still being ended', async () => {
+  it('answers 503 once shutdown began, while waiting questions are still being ended; /healthz stays 200', async () => {
     const h = await startHarness();
     const card = await h.ask('U1', NAME_FORM);
     // Shutdown ends the waiting question and updates its card; the stand-in holds that update.
@@ -134,6 +134,8 @@ describe('/readyz while draining', () => {
     const closing = h.close();
     await update.arrived;
     expect(await readyz(h)).toMatchObject({ status: 503, body: { ok: false, serving: false } });
+    // Alive and finishing its work: a liveness probe failing now would have the replica restarted mid-stop.
+    expect((await fetch(`http://127.0.0.1:${h.relay.port}/healthz`)).status).toBe(200);
     update.release();
     await closing;
     expect(h.standin.message(card.channel, card.ts)?.updates).toBe(1);
