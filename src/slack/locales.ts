@@ -10,6 +10,12 @@ import type { SlackClients } from './workspaces.js';
 /** How long a looked-up locale is trusted, in ms. Default 1 hour. */
 const LOCALE_TTL_MS = 3_600_000;
 
+/**
+ * How long a reply Slack times (a trigger_id's form, a view_submission's ack: 3 s) waits for the person's
+ * language, in ms, before it is drawn in the default one: users.info may be waiting out a 429's Retry-After.
+ */
+export const LOCALE_BEFORE_REPLY_MS = 500;
+
 export class Locales {
   private readonly cache = new Map<string, { locale: Locale; until: number }>();
   /** The lookups out: a person's questions that come together wait for one users.info. */

@@ -8,20 +8,15 @@ import type { Reply } from '../../../answering/service.js';
 import { clickNote, formPage, hasNote } from '../../answer-replies.js';
 import { retriedRespond, retriedWithinTrigger } from '../../retried.js';
 import type { ListenerDeps } from '../deps.js';
+import { LOCALE_BEFORE_REPLY_MS } from '../../locales.js';
 
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
-
-/**
- * How long a Respond waits for the person's language, in ms, beside the question's read, before drawing the
- * form in the default one: the trigger_id lives 3 s, and users.info may be waiting out a 429.
- */
-export const RESPOND_LOCALE_WITHIN_MS = 500;
 
 export async function openForm(args: ButtonArgs, deps: ListenerDeps): Promise<void> {
   const { ack, body, action, client } = args;
   await ack();
   // The trigger_id lives 3 s: the answering service replies within REPLY_WITHIN_MS whatever Redis does.
-  const locale = deps.surface.locales.within(body.user.id, body.team?.id, RESPOND_LOCALE_WITHIN_MS);
+  const locale = deps.surface.locales.within(body.user.id, body.team?.id, LOCALE_BEFORE_REPLY_MS);
   await deps.answering.act(
     action.value ?? '',
     body,

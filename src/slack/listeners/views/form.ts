@@ -9,9 +9,10 @@ import type {
   ViewOutput,
   ViewSubmitAction,
 } from '@slack/bolt';
-import { localeOf, questionIdOf, viewLocaleOf } from '../../../../blocks/index.js';
+import { questionIdOf, viewLocaleOf } from '../../../../blocks/index.js';
 import type { Act, Actor } from '../../../answering/decide.js';
 import { submitAck } from '../../answer-replies.js';
+import { LOCALE_BEFORE_REPLY_MS } from '../../locales.js';
 import type { ListenerDeps } from '../deps.js';
 
 export type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
@@ -34,8 +35,7 @@ export async function submitted({ ack, body, view }: SubmitArgs, deps: Deps, act
   // for the person's locale, beside the question's reads, not before them. If Slack cannot say, the answer is
   // still taken, in the default language.
   const locale =
-    viewLocaleOf(view) ??
-    deps.surface.locales.of(body.user.id, body.team?.id).catch(() => localeOf(undefined));
+    viewLocaleOf(view) ?? deps.surface.locales.within(body.user.id, body.team?.id, LOCALE_BEFORE_REPLY_MS);
   await deps.answering.act(questionIdOf(view) ?? '', body, act, {
     locale,
     reply: async (reply) => ack(submitAck(reply, view, await locale)),

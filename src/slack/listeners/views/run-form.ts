@@ -4,6 +4,7 @@
 // claimed by the view id across replicas first, so only the first delivery runs the tool.
 import { commandText, noticeModal, readRunArguments, runTargetOf } from '../../../../blocks/index.js';
 import { findTool, originOfInteraction } from '../../run-form.js';
+import { LOCALE_BEFORE_REPLY_MS } from '../../locales.js';
 import type { CommandDeps } from '../deps.js';
 import type { SubmitArgs } from './form.js';
 
@@ -12,7 +13,8 @@ export async function submitRunForm({ ack, body, view }: SubmitArgs, deps: Comma
   if (!target) return ack();
   // A view submission names no conversation: the form kept the one where `/mcp run` ran.
   const origin = { ...originOfInteraction(body), ...(target.channel ? { channelId: target.channel } : {}) };
-  const locale = await deps.locales.of(origin.userId, origin.teamId);
+  // Its ack is the reply (3 s): the language is waited for only briefly.
+  const locale = await deps.locales.within(origin.userId, origin.teamId, LOCALE_BEFORE_REPLY_MS);
   const { server, tool } = target;
   const found =
     target.inputSchema === undefined ? await findTool(deps, origin, server, tool, locale) : target;
