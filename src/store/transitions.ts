@@ -106,8 +106,10 @@ async function writeRecord(
   const fields = createdFields(question);
   fields[field[0]] = field[1];
   if (reminders > 0) fields.reminders = String(reminders);
-  // Everyone named to answer it has it in their pending index too (pendingFor drops it once it has ended).
-  const users = new Set([question.userId, ...namedAnswerers(question)]);
+  // Everyone named to answer it has it in their pending index (the App Home's list; pendingFor drops it once it
+  // has ended); not a requester who may not answer (answerers without them): their Home would offer buttons
+  // that can only be refused.
+  const users = new Set(namedAnswerers(question));
   // A round's question is not in its holder's index: the orphan sweep never ends it holder_lost, since any
   // replica records its end in the round (src/rounds/recorder.ts) and its timeout job ends it at the latest.
   const zsets = q.round === undefined ? [k.due, k.held(holder)] : [k.due];
