@@ -7,6 +7,8 @@ export interface RefusalText {
   answered: string;
   declined: string;
   expired: string;
+  /** The replica that held the asking call stopped for good: the answer could reach nobody. */
+  holderLost: string;
   stillOpen: string;
   /** A submit the bot could not store (Redis down or slow): shown on the form, which keeps what was typed. */
   notSaved: string;
@@ -35,6 +37,8 @@ export const REFUSAL_TEXT: Record<Locale, RefusalText> = {
     answered: 'This question has already been answered.',
     declined: 'This question has already been declined.',
     expired: 'This question has expired or was withdrawn; there is nothing left to answer.',
+    holderLost:
+      'Your answer could not be delivered: the app lost the connection that was waiting for it, so this question has ended. Ask for the task again if it is still needed.',
     stillOpen: 'This question is still open.',
     notSaved: 'Your answer was NOT saved (a temporary problem on our side). Press Send again in a moment.',
     notRecorded: 'That was NOT recorded (a temporary problem on our side). Please try again in a moment.',
@@ -56,6 +60,7 @@ export const REFUSAL_TEXT: Record<Locale, RefusalText> = {
     answered: '此问题已有人回答。',
     declined: '此问题已被拒绝。',
     expired: '此问题已过期或已被撤回，无需再回答。',
+    holderLost: '您的回答无法送达：应用与等待该回答的连接已断开，此问题已结束。如仍需要，请重新发起该任务。',
     stillOpen: '此问题仍在等待回答。',
     notSaved: '您的回答未能保存（我们这边出现临时问题）。请稍后再次点击发送。',
     notRecorded: '此操作未能记录（我们这边出现临时问题）。请稍后重试。',

@@ -28,7 +28,8 @@ export interface Actor {
 
 /** Why someone's click or submit changed nothing. */
 export type Refusal =
-  | { ended: QuestionState | 'missing' }
+  /** `reason`: why it ended, when known (a question whose holder died says so). */
+  | { ended: QuestionState | 'missing'; reason?: EndReason }
   | { notFor: Pick<Question, 'userId' | 'answerers'> }
   | { otherWorkspace: true };
 

@@ -9,7 +9,7 @@
 // restarting Redis did, after the person had been told "NOT saved": answer-outage under load).
 import type { Locale } from '../../blocks/index.js';
 import type { Relay, RelayClock, RelayStore } from '../relay/relay.js';
-import type { Draft, Question } from '../relay/types.js';
+import type { Draft, FinishResult, Question } from '../relay/types.js';
 import {
   decide,
   refusalBeforeMembership,
@@ -119,11 +119,12 @@ export class Answering {
         reply.writing = true;
         await this.options.relay.end(question.id, decision.outcome, decision.reason, {
           byUserId: actor.user.id,
+          // A win with another reason is not this act's: its holder had died (the store ended it holder_lost).
           beforeCard: (result) =>
             reply.send(
-              result.won
+              result.won && result.question.reason === decision.reason
                 ? { kind: 'finished', question: result.question }
-                : { kind: 'refuse', refusal: { ended: result.state } },
+                : { kind: 'refuse', refusal: endedRefusal(result) },
             ),
         });
     }
@@ -179,4 +180,11 @@ class OnceReply {
     this.delivery = this.deliver(reply);
     await this.delivery;
   }
+}
+
+/** Why an act that ended nothing of its own changed nothing: the state the question is in, and why it ended. */
+function endedRefusal(result: FinishResult): Refusal {
+  const state = result.won ? result.question.state : result.state;
+  const reason = result.question?.reason;
+  return reason === undefined ? { ended: state } : { ended: state, reason };
 }

@@ -16,6 +16,7 @@ export function refusalText(refusal: Refusal, locale?: Locale): string {
     case 'declined':
       return t.declined;
     case 'cancelled':
+      return refusal.reason === 'holder_lost' ? t.holderLost : t.expired;
     case 'missing':
       return t.expired;
     case 'pending':

@@ -46,6 +46,10 @@ end
 // first. The marker is deleted here unless ARGV[17] is '1': then the caller drops the slot later, if it is still
 // empty (store/slot-drops.ts), and a create meanwhile joins the slot and its job instead of adding one.
 // KEYS[4] the rescue counts (store/slot-rescue.ts): the winner's count, if it has one, goes with it.
+// KEYS[5] the holders set  ARGV[19] lease key prefix (+ holder)  ARGV[20] '1' for a person's act (answered,
+// declined, closed): when the question's holder took a lease (it is in the holders set) that has lapsed, the
+// holder died with the call that waits for the answer, and nobody can receive it: the question ends as the
+// orphan sweep would end it (cancel, holder_lost) instead of recording an answer that goes nowhere.
 // ARGV[18] this finish call's own random id, kept in the record ('act'): the same call run again (ioredis sends a
 // command again after a reconnect when its reply was lost) finds its own win and answers 'won' again, so the
 // caller that won still counts the end, updates the card and tells the person, instead of reading 'lost'.
@@ -76,14 +80,19 @@ if ARGV[14] == '1' then
 end
 local holder = f.holder or ''
 local userId = f.userId or ''
+local state, outcome, reason, endedBy = ARGV[1], ARGV[2], ARGV[3], ARGV[7]
+if ARGV[20] == '1' and holder ~= ARGV[8] and not f.round and redis.call('EXISTS', ARGV[19] .. holder) == 0
+  and redis.call('SISMEMBER', KEYS[5], holder) == 1 then
+  state, outcome, reason, endedBy = 'cancelled', '{"action":"cancel"}', 'holder_lost', ''
+end
 local slot = math.floor(tonumber(f.deadline or '0') / tonumber(ARGV[16]))
 local marker = ARGV[15] .. string.format('%d', slot)
 local touched = {ARGV[11] .. holder, ARGV[12] .. userId, marker}
 if holder ~= ARGV[8] then touched[#touched + 1] = ARGV[10] .. holder end
 if f.schemaRef then touched[#touched + 1] = ARGV[13] .. f.schemaRef end
 redis.call('EXISTS', unpack(touched))
-local ends = {'state', ARGV[1], 'outcome', ARGV[2], 'reason', ARGV[3], 'endedAt', endedAt, 'act', ARGV[18]}
-if ARGV[7] ~= '' then ends[#ends + 1] = 'endedBy'; ends[#ends + 1] = ARGV[7] end
+local ends = {'state', state, 'outcome', outcome, 'reason', reason, 'endedAt', endedAt, 'act', ARGV[18]}
+if endedBy ~= '' then ends[#ends + 1] = 'endedBy'; ends[#ends + 1] = endedBy end
 local drafts = {}
 for i = 1, #pending, 2 do
   if string.sub(pending[i], 1, 6) == 'draft:' then
@@ -105,7 +114,7 @@ if holder ~= ARGV[8] then
 end
 local round = {}
 if f.round then round = {'round', '1'} end
-redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[9], '*', 'id', ARGV[6], 'state', ARGV[1], unpack(round))
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[9], '*', 'id', ARGV[6], 'state', state, unpack(round))
 redis.call('ZREM', ARGV[11] .. holder, ARGV[6])
 redis.call('ZREM', ARGV[12] .. userId, ARGV[6])
 redis.call('ZREM', KEYS[3], ARGV[6])

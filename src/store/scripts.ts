@@ -174,9 +174,9 @@ export interface StoreScripts {
  */
 export const CREATE_SCRIPT = new HotScript(CREATE_LUA);
 /**
- * FINISH_LUA: keys (questionKey, endedKey, dueKey, rescuesKey), then (state, outcomeJson, reason, retentionSec,
+ * FINISH_LUA: keys (questionKey, endedKey, dueKey, rescuesKey, holdersKey), then (state, outcomeJson, reason, retentionSec,
  * inboxKeepMs, id, endedBy, detachedHolder, endedMaxLen, inboxPrefix, heldPrefix, userPrefix, schemaPrefix,
- * byTimeoutJob, slotPrefix, slotMs, keepEmptied, actId).
+ * byTimeoutJob, slotPrefix, slotMs, keepEmptied, actId, leasePrefix, personAct).
  */
 export const FINISH_SCRIPT = new HotScript(FINISH_LUA);
 

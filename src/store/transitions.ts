@@ -52,6 +52,12 @@ export interface Collaborators {
   reminders: Queue;
 }
 
+/**
+ * The reasons of a person's act. Such a finish of a question whose holder died ends it holder_lost instead
+ * (FINISH_LUA): the answer could reach nobody.
+ */
+const PERSON_REASONS: ReadonlySet<EndReason> = new Set(['answered', 'declined', 'closed']);
+
 /** FINISH_LUA's reply; the records are JSON (recordFromJson). */
 type FinishReply = ['missing'] | ['early', string] | ['lost', string] | ['won', string, string];
 
@@ -182,8 +188,10 @@ export async function finishQuestion(
       SLOT_MS,
       keep ? '1' : '0',
       newId(),
+      k.lease(''),
+      PERSON_REASONS.has(reason) ? '1' : '0',
     ];
-    const keys = [k.question(id), k.ended, k.due, k.rescues];
+    const keys = [k.question(id), k.ended, k.due, k.rescues, k.holders];
     reply = (await FINISH_SCRIPT.run(cmd, keys.length, [...keys, ...args])) as FinishReply;
   } catch (err) {
     throw commandError('finish', err);

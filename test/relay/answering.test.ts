@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Reply } from '../../src/answering/service.js';
 import { BACKSTOP_GRACE_MS } from '../../src/relay/grace.js';
 import type { RelayStore } from '../../src/relay/relay.js';
-import type { Draft, FinishResult, Outcome, Question } from '../../src/relay/types.js';
+import type { Draft, EndReason, FinishResult, Outcome, Question } from '../../src/relay/types.js';
 import { answeringWith, manualClock } from '../support/answering.js';
 import { question } from '../support/question.js';
 import { deferred } from '../support/deferred.js';
@@ -22,6 +22,8 @@ class MemoryParts implements Pick<RelayStore, 'get' | 'draft' | 'saveDraft'> {
   draftReads = 0;
   /** When set, an end's finish waits for it after it was sent (Redis slow to apply and answer it). */
   finishing: Promise<void> | undefined;
+  /** When set, an end wins with this reason instead (the store turned it: its holder had died). */
+  endsAs: EndReason | undefined;
 
   async get(): Promise<Question | undefined> {
     await this.hang;
@@ -46,12 +48,13 @@ function setUp() {
     end: async (
       _id: string,
       outcome: Outcome,
-      _reason: string,
+      reason: EndReason,
       options: { beforeCard?: (r: FinishResult) => Promise<void> } = {},
     ): Promise<FinishResult> => {
       ended.push(outcome);
       await store.finishing;
-      const result: FinishResult = { won: true, question: { ...QUESTION, state: 'accepted', outcome } };
+      const endedAs = { ...QUESTION, state: 'accepted' as const, outcome, reason: store.endsAs ?? reason };
+      const result: FinishResult = { won: true, question: endedAs };
       await options.beforeCard?.(result);
       store.events.push('card');
       return result;
@@ -152,6 +155,13 @@ describe('the answering service', () => {
     store.get = () => Promise.resolve(undefined);
     await answering.act('Q-gone', ACTOR, { kind: 'decline' }, { reply });
     expect(replies).toEqual([{ kind: 'refuse', refusal: { ended: 'missing' } }]);
+  });
+
+  it('tells a person whose answer the store ended as holder_lost (its holder had died) that it was not delivered', async () => {
+    const { answering, replies, reply, store } = setUp();
+    store.endsAs = 'holder_lost';
+    await answering.act('Q1', ACTOR, { kind: 'decline' }, { reply });
+    expect(replies).toEqual([{ kind: 'refuse', refusal: { ended: 'accepted', reason: 'holder_lost' } }]);
   });
 
   it('refuses an act on a question still pending 5 s past its deadline, ending nothing', async () => {

@@ -21,6 +21,8 @@ describe('refusal texts', () => {
       '此问题只能由 <@U2>、<@U3>、<!subteam^S0OPS> 的成员或<#C0DESK> 中的成员 回答。',
     );
     expect(refusalText({ ended: 'accepted' }, 'zh-CN')).toBe('此问题已有人回答。');
+    expect(refusalText({ ended: 'cancelled', reason: 'holder_lost' })).toContain('could not be delivered');
+    expect(refusalText({ ended: 'cancelled', reason: 'timed_out' })).toContain('expired');
   });
 
   it('cut a long list of people', () => {
