@@ -7,6 +7,7 @@ import type { Act } from '../../../answering/decide.js';
 import type { Reply } from '../../../answering/service.js';
 import { clickNote, formPage, hasNote } from '../../answer-replies.js';
 import { retriedRespond, retriedWithinTrigger } from '../../retried.js';
+import { finishedView } from '../../texts.js';
 import type { ListenerDeps } from '../deps.js';
 import { LOCALE_BEFORE_REPLY_MS } from '../../locales.js';
 
@@ -59,12 +60,20 @@ async function actOnCard(args: ButtonArgs, deps: ListenerDeps, act: Act): Promis
 
 /**
  * Tells the person why nothing happened: privately under a card, or, for a click on the App Home (which
- * carries the Home view and no response_url), by refreshing the Home so it shows the question's real state.
+ * carries the Home view and no response_url), in a modal opened on the click's trigger_id, while the Home is
+ * refreshed to show the question's real state (a button that only vanished would leave them guessing).
  */
 async function tell(args: ButtonArgs, deps: ListenerDeps, reply: Reply): Promise<void> {
-  const { body, respond } = args;
+  const { body, respond, client } = args;
   if (!hasNote(reply)) return;
-  if (body.view?.type === 'home') return deps.home.refresh(body.user.id, body.team?.id);
+  if (body.view?.type === 'home') {
+    const refreshed = deps.home.refresh(body.user.id, body.team?.id);
+    // The trigger_id lives 3 s: the language is waited for only briefly.
+    const locale = await deps.surface.locales.within(body.user.id, body.team?.id, LOCALE_BEFORE_REPLY_MS);
+    const view = finishedView(clickNote(reply, locale), locale);
+    await retriedWithinTrigger(() => client.views.open({ trigger_id: body.trigger_id, view }));
+    return refreshed;
+  }
   const locale = await deps.surface.locales.of(body.user.id, body.team?.id);
   const note = {
     response_type: 'ephemeral',
