@@ -7,7 +7,7 @@ import { Answering, REPLY_WITHIN_MS, type Reply } from '../../src/answering/serv
 import { systemClock } from '../../src/clock.js';
 import { DEFAULT_SLACK_POLICY } from '../../src/config/index.js';
 import type { RelayClock } from '../../src/relay/ports.js';
-import type { FinishResult, Question } from '../../src/relay/types.js';
+import type { EndReason, FinishResult, Question } from '../../src/relay/types.js';
 import { Audience } from '../../src/slack/audience.js';
 import { singleWorkspace } from '../../src/slack/workspaces.js';
 import { type SlackStandin, startSlackStandin } from '../../src/standin/index.js';
@@ -82,10 +82,10 @@ function answeringFor(stored: Question, audience: Audience): Answering {
   const end = async (
     _id: string,
     _outcome: unknown,
-    _reason: unknown,
+    reason: EndReason,
     options: { beforeCard?: (r: FinishResult) => Promise<void> } = {},
   ): Promise<FinishResult> => {
-    const result: FinishResult = { won: true, question: { ...stored, state: 'declined' } };
+    const result: FinishResult = { won: true, question: { ...stored, state: 'declined', reason } };
     await options.beforeCard?.(result);
     return result;
   };
