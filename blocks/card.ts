@@ -45,12 +45,20 @@ export function requestCard(
     deadline: number;
     /** Labels of the form's fields that look like secrets (the form engine's warning); none when absent. */
     secretFields?: string[];
+    /**
+     * Who may answer, as mrkdwn ("<@U1> or members of <!subteam^S1>"), for a question that names its answerers:
+     * a card in a channel shows its buttons to every member, and this says whose they are. Absent: the person
+     * asked (the card is in their DM).
+     */
+    answerers?: string;
     /** UI language; English when absent. */
     locale?: Locale;
   },
 ): SlackMessage {
   const t = uiText(input.locale);
   const server = serverName(input.server);
+  const deadline = deadlineContext(input.deadline, input.locale);
+  if (input.answerers !== undefined) deadline.elements.push(mrkdwn(t.onlyThey(input.answerers)));
   return {
     text: `${t.needsInput(server)}: ${notification(input.message)}`,
     blocks: [
@@ -58,7 +66,7 @@ export function requestCard(
       ...aboutContext(input, input.locale),
       ...secretWarning(input.secretFields ?? [], input.locale),
       ...messageSections(input.message),
-      deadlineContext(input.deadline, input.locale),
+      deadline,
       {
         type: 'actions',
         block_id: 'elicit_actions',

@@ -9,6 +9,8 @@ export interface CardText {
   /** Nudge in the card's thread before the deadline. */
   reminder: (server: string) => string;
   answerBy: (date: string) => string;
+  /** Who may answer a question that names them: "Only <@U1> or members of <!subteam^S1> can answer". */
+  onlyThey: (who: string) => string;
   /** Slack date token format of the deadline. */
   dateFormat: string;
   respond: string;
@@ -34,6 +36,7 @@ export interface CardText {
 export const CARD_TEXT: Record<Locale, CardText> = {
   en: {
     needsInput: (server) => `${server} needs your input`,
+    onlyThey: (who) => `Only ${who} can answer`,
     reminder: (server) => `Reminder: ${server} is still waiting for your answer.`,
     answerBy: (date) => `Answer by ${date}`,
     dateFormat: '{date_short_pretty} at {time}',
@@ -61,6 +64,7 @@ export const CARD_TEXT: Record<Locale, CardText> = {
   },
   'zh-CN': {
     needsInput: (server) => `${server} 需要你的输入`,
+    onlyThey: (who) => `仅 ${who} 可以回答`,
     reminder: (server) => `提醒：${server} 仍在等待你的回答。`,
     answerBy: (date) => `请在 ${date} 前回答`,
     dateFormat: '{date_short_pretty} {time}',

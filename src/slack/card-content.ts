@@ -16,6 +16,7 @@ import { isRoundLink } from '../relay/round-links.js';
 import type { Question } from '../relay/types.js';
 import type { Audience } from './audience.js';
 import type { Locales } from './locales.js';
+import { answerersText } from './texts.js';
 
 export class CardContent {
   constructor(
@@ -43,7 +44,11 @@ export class CardContent {
           roundLink: isRoundLink(question.url.elicitationId),
           again: question.url.replaces !== undefined,
         })
-      : requestCard({ ...input, secretFields: secretLabels(question) });
+      : requestCard({
+          ...input,
+          secretFields: secretLabels(question),
+          ...(question.answerers ? { answerers: answerersText(question, input.locale) } : {}),
+        });
   }
 
   /** The ended card; undefined while the question is pending. */

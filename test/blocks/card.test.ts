@@ -114,4 +114,15 @@ describe('reminderMessage', () => {
     expect(zh.text).toContain('提醒');
     expect(reminderMessage({ server: 'gh', userId: '<!here>', deadline: 1 }).text).not.toContain('<');
   });
+
+  it('names who may answer beside the deadline when the question names its answerers, in the reader’s language', () => {
+    const input = { questionId: 'q', server: 's', message: 'Deploy?', deadline: 0 };
+    const who = '<@UAPPX> or members of <!subteam^S0ONCALL>';
+    const shown = JSON.stringify(requestCard({ ...input, answerers: who }).blocks);
+    expect(shown).toContain(`Only ${who} can answer`);
+    expect(
+      JSON.stringify(requestCard({ ...input, answerers: '<@UAPPX>', locale: 'zh-CN' }).blocks),
+    ).toContain('仅 <@UAPPX> 可以回答');
+    expect(JSON.stringify(requestCard(input).blocks)).not.toContain('can answer');
+  });
 });
