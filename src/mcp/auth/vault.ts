@@ -198,7 +198,14 @@ export class TokenVault {
       throw new SignInError('state_expired', '', 'this sign-in link expired (10 minutes)');
     if (sealed === null)
       throw new SignInError('state_invalid', '', 'this sign-in link was not issued by this bot');
-    return JSON.parse(this.sealer.open(sealed, key)) as StateBinding;
+    try {
+      return JSON.parse(this.sealer.open(sealed, key)) as StateBinding;
+    } catch (cause) {
+      // Sealed with a key no longer configured (rotated away without ELICIT_RELAY_TOKEN_KEY_PREVIOUS): a link
+      // this bot can no longer read is, to the person, one it did not issue; they connect again.
+      if (!(cause instanceof SealError)) throw cause;
+      throw new SignInError('state_invalid', '', 'this sign-in link can no longer be read', { cause });
+    }
   }
 
   /** Records that the sign-in of a consumed `state` completed (a replay then reads state_used). */

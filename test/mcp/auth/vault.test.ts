@@ -136,6 +136,14 @@ describe('TokenVault on Redis', () => {
     expect(((await refusal(vault.consumeState(state))) as SignInError).code).toBe('state_used');
   });
 
+  it('refuses a state sealed with a key rotated away without _PREVIOUS as state_invalid, not a failure', async () => {
+    const rotatedAway = new TokenVault(redis, prefix, new Sealer(OLD_KEY));
+    const state = await rotatedAway.issueState({ server: 'tracker', person: ANN });
+    const unreadable = await refusal(vault.consumeState(state));
+    expect(unreadable).toBeInstanceOf(SignInError);
+    expect((unreadable as SignInError).code).toBe('state_invalid');
+  });
+
   it('refuses a forged state as state_invalid and one older than 10 minutes as state_expired', async () => {
     const forged = await refusal(vault.consumeState(`${Date.now().toString(36)}.${'x'.repeat(32)}`));
     expect((forged as SignInError).code).toBe('state_invalid');
