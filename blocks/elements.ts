@@ -21,6 +21,8 @@ import type {
 } from '@slack/types';
 import { uiText, type Locale, type UiText } from './i18n.js';
 import { optionValue } from './ids.js';
+import { dateTimeSeconds, plainDecimal } from './initial-values.js';
+import { optionLabels } from './option-labels.js';
 import type {
   FieldSpec,
   MultiSelectField,
@@ -73,7 +75,7 @@ function textElement(field: TextField): TextInputElement {
     case 'date':
       return { type: 'datepicker', ...base, ...(initial !== undefined && { initial_date: initial }) };
     case 'date-time': {
-      const seconds = initial === undefined ? undefined : Math.floor(Date.parse(initial) / 1000);
+      const seconds = initial === undefined ? undefined : dateTimeSeconds(initial);
       return {
         type: 'datetimepicker',
         ...base,
@@ -103,8 +105,8 @@ function numberElement(field: NumberField): NumberInput {
     action_id: field.actionId,
     is_decimal_allowed: field.kind === 'number',
   };
-  // Slack wants plain decimal strings; exponent forms (1e+21) are left to validation on submit.
-  const text = (n: number | undefined) => (n === undefined || /e/i.test(String(n)) ? undefined : String(n));
+  // Slack wants plain decimal strings: 1e-7 is written "0.0000001", so a default or an answer drawn again shows.
+  const text = (n: number | undefined) => (n === undefined ? undefined : plainDecimal(n));
   const [min, max, initial] = [text(field.minimum), text(field.maximum), text(field.default)];
   if (min !== undefined) element.min_value = min;
   if (max !== undefined) element.max_value = max;
@@ -119,7 +121,7 @@ function booleanElement(actionId: string, initial: boolean | undefined, t: UiTex
 }
 
 function singleElement(field: SingleSelectField, t: UiText): RadioButtons | ExternalSelect | StaticSelect {
-  const options = field.options.map((o, i) => option(optionLabel(o, i, t), optionValue(i)));
+  const options = optionLabels(field.options, t).map((label, i) => option(label, optionValue(i)));
   const chosen = field.default === undefined ? undefined : options[indexOf(field.options, field.default)];
   const initial = chosen && { initial_option: chosen };
   if (options.length <= INLINE_OPTIONS_MAX) {
@@ -147,7 +149,7 @@ function multiElement(
   field: MultiSelectField,
   t: UiText,
 ): Checkboxes | MultiExternalSelect | MultiStaticSelect {
-  const options = field.options.map((o, i) => option(optionLabel(o, i, t), optionValue(i)));
+  const options = optionLabels(field.options, t).map((label, i) => option(label, optionValue(i)));
   const chosen = (field.default ?? []).flatMap((v) => options[indexOf(field.options, v)] ?? []);
   const initial = chosen.length > 0 && { initial_options: chosen };
   if (options.length <= INLINE_OPTIONS_MAX) {
@@ -171,11 +173,6 @@ function multiElement(
         };
   if (field.maxItems !== undefined && field.maxItems >= 1) element.max_selected_items = field.maxItems;
   return element;
-}
-
-/** What option `index` of a field shows: its label, or the numbered placeholder when it has none (see SelectOption). */
-export function optionLabel(option: SelectOption, index: number, t: UiText): string {
-  return option.label ?? t.optionFallback(index + 1);
 }
 
 /** An option object: the label as text (cut to Slack's 75 characters), `value` as its value. */

@@ -3,6 +3,7 @@ import { describe, isRecord, type Raw } from './guards.js';
 import { options as parseOptions } from './options.js';
 import { looksSecret } from './secrets.js';
 import { visible } from './text.js';
+import { meetsFormat } from './validate.js';
 import {
   SchemaError,
   type BooleanField,
@@ -77,8 +78,9 @@ function textFits(field: TextField, value: string): boolean {
   const length = Array.from(value).length;
   if (field.minLength !== undefined && length < field.minLength) return false;
   if (field.maxLength !== undefined && length > field.maxLength) return false;
-  if (field.format === 'date') return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value));
-  if (field.format === 'date-time') return !Number.isNaN(Date.parse(value));
+  // The rule a submission is held to (validate.ts), not Date.parse: that takes "2025-02-30" (as 2 March) and
+  // reads a date-time without an offset in the process's time zone, which ajv-formats refuses (RFC 3339).
+  if (field.format !== undefined && !meetsFormat(field.format, value)) return false;
   return field.pattern === undefined || new RegExp(field.pattern, 'u').test(value);
 }
 
@@ -91,7 +93,8 @@ function numeric(raw: Raw, base: Labelled, kind: 'number' | 'integer'): ParsedFi
   const fits =
     typeof value === 'number' &&
     Number.isFinite(value) &&
-    (kind === 'number' || Number.isInteger(value)) &&
+    // Past ±2^53 a submitted integer is refused (submission.ts), so such a default is not pre-filled either.
+    (kind === 'number' || Number.isSafeInteger(value)) &&
     (minimum === undefined || value >= minimum) &&
     (maximum === undefined || value <= maximum);
   if (fits) field.default = value;

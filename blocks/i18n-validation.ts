@@ -1,6 +1,9 @@
 // UI text of the form's validation errors, in English and Chinese; see i18n.ts.
 import type { Count, Locale } from './i18n.js';
 
+/** 9007199254740991, the largest integer a JSON number (a double) carries exactly. */
+const SAFE = Number.MAX_SAFE_INTEGER;
+
 /** Errors shown on a form field whose value the schema refuses. */
 export interface ValidationText {
   required: string;
@@ -17,6 +20,8 @@ export interface ValidationText {
   pattern: string;
   enum: string;
   integer: string;
+  /** A whole number past ±Number.MAX_SAFE_INTEGER: as a JSON number it would reach the server rounded. */
+  integerRange: string;
   number: string;
   yesNo: string;
   listed: string;
@@ -39,6 +44,7 @@ export const VALIDATION_TEXT: Record<Locale, ValidationText> = {
     pattern: 'Does not match the expected format',
     enum: 'Choose one of the options',
     integer: 'Enter a whole number',
+    integerRange: `Too large to send exactly: enter a whole number from -${SAFE} to ${SAFE}`,
     number: 'Enter a number',
     yesNo: 'Choose Yes or No',
     listed: 'Choose from the listed options',
@@ -59,6 +65,7 @@ export const VALIDATION_TEXT: Record<Locale, ValidationText> = {
     pattern: '格式不符合要求',
     enum: '请选择其中一个选项',
     integer: '请输入整数',
+    integerRange: `数值过大，无法精确发送：请输入 -${SAFE} 到 ${SAFE} 之间的整数`,
     number: '请输入数字',
     yesNo: '请选择“是”或“否”',
     listed: '请从列出的选项中选择',

@@ -85,16 +85,17 @@ function parseForm(requestedSchema: unknown): FormSpec {
     const common = { name, blockId, actionId: blockId, required: required.includes(name) };
     return parseField(properties[name], common, index);
   });
-  // fromEntries, not assignment, so a property named "__proto__" stays an ordinary key.
-  const normalized = Object.fromEntries(parsed.map(({ field, schema }) => [field.name, schema]));
+  // Keyed by block id, not by name: ajv skips a property named "__proto__" (see validate.ts byBlockId).
+  const normalized = Object.fromEntries(parsed.map(({ field, schema }) => [field.blockId, schema]));
   const fields = parsed.map((p) => p.field);
+  const requiredIds = fields.filter((f) => f.required).map((f) => f.blockId);
   assertFits(fields);
   const sections = parseSections(requestedSchema[FORM_SECTIONS_KEYWORD], names);
   return {
     fields,
     ...(sections === undefined ? {} : { sections }),
     required,
-    schema: { type: 'object', properties: normalized, required, additionalProperties: false },
+    schema: { type: 'object', properties: normalized, required: requiredIds, additionalProperties: false },
   };
 }
 

@@ -100,7 +100,11 @@ export interface FormSpec {
   /** Present when the form answers several requests: its parts in order, covering every field once. */
   sections?: FormSection[];
   required: string[];
-  /** Normalized JSON Schema (only the keywords the form enforces) that content is validated against. */
+  /**
+   * Normalized JSON Schema (only the keywords the form enforces) that content is validated against, its
+   * properties keyed by each field's blockId (validate.ts re-keys content the same way: ajv would skip a
+   * property named `__proto__`).
+   */
   schema: object;
 }
 

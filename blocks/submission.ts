@@ -95,6 +95,8 @@ function number(value: unknown, integer: boolean, t: Errors): Read {
   const n = Number(value.trim());
   if (!DECIMAL.test(value.trim()) || !Number.isFinite(n)) return { error: t.number };
   if (integer && !Number.isInteger(n)) return { error: t.integer };
+  // Past 2^53 a double skips integers: "9007199254740993" would reach the server as …992, another record.
+  if (integer && !Number.isSafeInteger(n)) return { error: t.integerRange };
   return { value: n };
 }
 

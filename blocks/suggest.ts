@@ -2,9 +2,10 @@
 // block_suggestion as the person types. Pure: the form's spec and the typed text in, option objects out.
 import { SUGGESTION_OPTIONS_MAX } from './slack-limits.js';
 import type { PlainTextOption } from '@slack/types';
-import { option, optionLabel } from './elements.js';
+import { option } from './elements.js';
 import { uiText, type Locale } from './i18n.js';
 import { optionValue } from './ids.js';
+import { optionLabels } from './option-labels.js';
 import type { FormSpec } from './spec.js';
 
 /**
@@ -23,8 +24,9 @@ export function suggestOptions(
   if (field?.kind !== 'single-select' && field?.kind !== 'multi-select') return [];
   const t = uiText(locale);
   const needle = query.trim().toLocaleLowerCase();
+  const labels = optionLabels(field.options, t);
   return field.options
-    .map((o, i) => ({ shown: optionLabel(o, i, t), value: o.value, i }))
+    .map((o, i) => ({ shown: labels[i] ?? o.value, value: o.value, i }))
     .filter(
       ({ shown, value }) =>
         shown.toLocaleLowerCase().includes(needle) || value.toLocaleLowerCase().includes(needle),

@@ -1,8 +1,8 @@
 // An answer as people read it: one "*Label*: value" line per answered field, in form order, with options by
 // their titles and yes/no in the person's language. Used on the answered card and on the review step.
 import type { Content } from '../src/relay/types.js';
-import { optionLabel } from './elements.js';
 import { uiText, type Locale } from './i18n.js';
+import { optionLabels } from './option-labels.js';
 import type { FieldSpec, FormSpec } from './spec.js';
 import { escapeMrkdwn, truncate } from './text.js';
 
@@ -29,11 +29,11 @@ export function answerLines(spec: FormSpec, content: Content, locale?: Locale): 
 function valueText(field: FieldSpec, value: Content[string] | undefined, locale?: Locale): string {
   const t = uiText(locale);
   if (typeof value === 'boolean') return value ? t.yes : t.no;
+  // The option's label exactly as the form showed it, told apart from its look-alikes (option-labels.ts).
+  const labels = 'options' in field ? optionLabels(field.options, t) : [];
   const title = (v: string): string => {
     if (!('options' in field)) return v;
-    const at = field.options.findIndex((o) => o.value === v);
-    const chosen = field.options[at];
-    return chosen === undefined ? v : optionLabel(chosen, at, t);
+    return labels[field.options.findIndex((o) => o.value === v)] ?? v;
   };
   if (Array.isArray(value)) return value.map(title).join(', ');
   return value === undefined ? '' : title(String(value));

@@ -2,7 +2,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { uiText, type Locale, type UiText } from './i18n.js';
-import type { FieldSpec, FormSpec } from './spec.js';
+import type { FieldSpec, FormSpec, TextFormat } from './spec.js';
 
 // ownProperties: otherwise a property named "constructor" or "valueOf" is read from Object.prototype.
 const ajv = new Ajv({ allErrors: true, ownProperties: true });
@@ -23,23 +23,46 @@ function validatorFor(schema: object): ValidateFunction {
   return validate;
 }
 
+/**
+ * Whether `value` is a valid `format` string by the very rule submissions are validated with (ajv-formats' full
+ * mode: a real calendar day, a date-time with its offset), so a default the form pre-fills is never refused.
+ */
+export function meetsFormat(format: TextFormat, value: string): boolean {
+  return validatorFor({ type: 'string', format })(value) === true;
+}
+
 /** Errors keyed by block_id, the first per field, in `locale` (English by default); {} when valid. */
 export function validationErrors(spec: FormSpec, content: object, locale?: Locale): Record<string, string> {
   const t = uiText(locale).errors;
   const validate = validatorFor(spec.schema);
-  if (validate(content)) return {};
+  if (validate(byBlockId(spec, content))) return {};
   const errors: Record<string, string> = {};
   for (const error of validate.errors ?? []) {
-    const field = spec.fields.find((f) => f.name === propertyOf(error));
+    const blockId = blockIdOf(error);
+    const field = spec.fields.find((f) => f.blockId === blockId);
     if (field && !(field.blockId in errors)) errors[field.blockId] = messageFor(error, field, t);
   }
   return errors;
 }
 
-function propertyOf(error: ErrorObject): string | undefined {
+/**
+ * `content` keyed by each field's block id, as spec.schema is: ajv leaves a property named `__proto__` out of
+ * "properties" (its allSchemaProperties), so keyed by names such a field's rules would never be checked.
+ * Block ids (`f<index>_…`) are unique and never a name special to ajv or to plain objects.
+ */
+function byBlockId(spec: FormSpec, content: object): Record<string, unknown> {
+  return Object.fromEntries(
+    spec.fields.flatMap((f): [string, unknown][] => {
+      const own = Object.getOwnPropertyDescriptor(content, f.name);
+      return own === undefined ? [] : [[f.blockId, own.value]];
+    }),
+  );
+}
+
+function blockIdOf(error: ErrorObject): string | undefined {
   if (error.keyword === 'required') return (error.params as { missingProperty?: string }).missingProperty;
-  const first = error.instancePath.split('/')[1];
-  return first?.replace(/~1/g, '/').replace(/~0/g, '~');
+  // Block ids hold only [A-Za-z0-9_-], so the JSON pointer's first segment needs no unescaping.
+  return error.instancePath.split('/')[1];
 }
 
 function messageFor(error: ErrorObject, field: FieldSpec, t: UiText['errors']): string {

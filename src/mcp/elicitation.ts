@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { ElicitRequestURLParamsSchema } from '@modelcontextprotocol/core';
 import { z } from 'zod';
+import { parseFormSchema, SchemaError, type FieldSpec } from '../../blocks/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Content, Outcome } from '../relay/types.js';
 import { checkFormParams } from './form-params.js';
@@ -96,7 +97,7 @@ export function parseElicitation(params: unknown, linkId?: string): IncomingElic
  * URL mode's accept carries no content (the person consented to open the link; the data goes there). A form's
  * accepted content gets the schema's defaults for the properties the person left out (the `applyDefaults`
  * the client declares), each set as an own property so that every name a schema can hold, `__proto__`
- * included, reaches the server.
+ * included, reaches the server. Only defaults valid for their field are filled (see withDefaults).
  */
 export function toElicitResult(
   outcome: Outcome,
@@ -108,18 +109,34 @@ export function toElicitResult(
   return { action: 'accept', content: withDefaults(requestedSchema, outcome.content) };
 }
 
-/** A copy of `content` with each absent top-level property's `default` (flat schemas only, as elicitation allows). */
+/**
+ * A copy of `content` with the `default` of each absent property (flat schemas only, as elicitation allows),
+ * taken from the form the person was shown: its parse keeps only the defaults that meet their own field's rules
+ * (type, option list, bounds, length, pattern, format) and ignores the others, so what is filled is what the form
+ * would have pre-filled and the content still meets the requested schema. A default the server got wrong is left
+ * out, as the form left it empty, rather than sent back as if the person had chosen it.
+ */
 function withDefaults(requestedSchema: unknown, content: Content): Content {
   const filled: Content = {};
   for (const [name, value] of Object.entries(content)) setOwn(filled, name, value);
-  const properties = isRecord(requestedSchema) ? requestedSchema['properties'] : undefined;
-  if (!isRecord(properties)) return filled;
-  for (const [name, property] of Object.entries(properties)) {
-    if (Object.hasOwn(filled, name) || !isRecord(property) || !Object.hasOwn(property, 'default')) continue;
-    const value = property['default'];
-    if (isContentValue(value)) setOwn(filled, name, value);
+  for (const field of formFields(requestedSchema)) {
+    const value = field.default;
+    // A copy: the parsed form is frozen and shared by every answer to this schema.
+    if (value !== undefined && !Object.hasOwn(filled, field.name))
+      setOwn(filled, field.name, Array.isArray(value) ? [...value] : value);
   }
   return filled;
+}
+
+/** The fields of the form a schema is shown as; none when the form engine refuses it (nothing vouches for its defaults). */
+function formFields(requestedSchema: unknown): readonly FieldSpec[] {
+  try {
+    return parseFormSchema(requestedSchema).fields;
+  } catch (error) {
+    // An accepted form was drawn from this schema, so it parsed then; a refusal here only means no defaults.
+    if (error instanceof SchemaError) return [];
+    throw error;
+  }
 }
 
 /** `target[name] = value` would set the prototype for `__proto__`; defining the property never does. */
@@ -129,11 +146,6 @@ function setOwn(target: Content, name: string, value: Content[string]): void {
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isContentValue(value: unknown): value is Content[string] {
-  if (Array.isArray(value)) return value.every((item) => typeof item === 'string');
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
 type Handler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>;

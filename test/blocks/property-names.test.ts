@@ -65,3 +65,70 @@ describe('a field whose name or title shows nothing', () => {
     expect(slackIssues(view)).toEqual([]);
   });
 });
+
+describe("a field's rules are checked whatever the property is called", () => {
+  // Rules Slack's client does not enforce itself (plain_text_input has no pattern, email_text_input lets any text
+  // through, checkboxes have no maximum): only the bot's validation stands between the person and the server.
+  const rules: { rule: string; property: object; answer: Content[string]; error: string }[] = [
+    {
+      rule: 'pattern',
+      property: { type: 'string', pattern: '^[A-Z]{3}$' },
+      answer: 'hello',
+      error: 'Does not match the expected format',
+    },
+    {
+      rule: 'minLength',
+      property: { type: 'string', minLength: 8 },
+      answer: 'short',
+      error: 'Must be at least 8 characters',
+    },
+    {
+      rule: 'format',
+      property: { type: 'string', format: 'email' },
+      answer: 'not an address',
+      error: 'Enter a valid email address',
+    },
+    { rule: 'maximum', property: { type: 'integer', maximum: 3 }, answer: 9, error: 'Must be at most 3' },
+    {
+      rule: 'maxItems',
+      property: { type: 'array', items: { type: 'string', enum: ['a', 'b', 'c'] }, maxItems: 1 },
+      answer: ['a', 'b'],
+      error: 'Choose at most 1',
+    },
+  ];
+
+  it.each(rules.flatMap((r) => [...SPECIAL, 'code'].map((name) => ({ ...r, name }))))(
+    'refuses an answer breaking $rule in a field named $name, under that field',
+    ({ property, answer, error, name }) => {
+      // Beside an ordinary field, so an error landing on the wrong field would show. As JSON text, as a schema
+      // arrives: "__proto__" is then an own key.
+      const key = JSON.stringify(name);
+      const properties = `{${key}:${JSON.stringify(property)},"before":{"type":"string"}}`;
+      const spec = parseFormSchema(JSON.parse(`{"type":"object","properties":${properties}}`));
+      const field = spec.fields.find((f) => f.name === name);
+      const view = formModal(spec, { questionId: 'q', server: 's', message: 'm' });
+      const content = JSON.parse(`{${key}:${JSON.stringify(answer)},"before":"x"}`) as Content;
+      expect(readSubmission(spec, stateFor(spec, view, content))).toEqual({
+        ok: false,
+        errors: { [field?.blockId ?? '?']: error },
+      });
+    },
+  );
+
+  it('reports a required __proto__ left empty on its own block, and accepts it once answered', () => {
+    const spec = parseFormSchema(
+      JSON.parse(
+        '{"type":"object","properties":{"__proto__":{"type":"string","pattern":"^ok$"}},"required":["__proto__"]}',
+      ),
+    );
+    const view = formModal(spec, { questionId: 'q', server: 's', message: 'm' });
+    const blockId = spec.fields[0]?.blockId ?? '?';
+    expect(readSubmission(spec, stateFor(spec, view, {}))).toEqual({
+      ok: false,
+      errors: { [blockId]: 'This field is required' },
+    });
+    const answered = JSON.parse('{"__proto__":"ok"}') as Content;
+    const read = readSubmission(spec, stateFor(spec, view, answered));
+    expect(read.ok && JSON.stringify(read.content)).toBe('{"__proto__":"ok"}');
+  });
+});

@@ -94,10 +94,11 @@ describe('parseFormSchema: field kinds', () => {
       form({ a: { type: 'string', minLength: 1, pattern: '^x', extra: 1 }, b: { type: 'boolean' } }, ['a']),
     );
     expect(spec.fields.map((f) => f.required)).toEqual([true, false]);
+    // Keyed by block id, as content is re-keyed to be validated (ajv skips a property named "__proto__").
     expect(spec.schema).toEqual({
       type: 'object',
-      properties: { a: { type: 'string', minLength: 1, pattern: '^x' }, b: { type: 'boolean' } },
-      required: ['a'],
+      properties: { f0_a: { type: 'string', minLength: 1, pattern: '^x' }, f1_b: { type: 'boolean' } },
+      required: ['f0_a'],
       additionalProperties: false,
     });
   });

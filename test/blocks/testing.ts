@@ -1,11 +1,13 @@
-// Test support: what Slack would put in view.state.values if a person filled a form modal with `content`.
+// Test support: what Slack would put in view.state.values if a person filled a form modal with `content`, or
+// submitted it untouched.
 // Used by this folder's round-trip tests and by the Slack stand-in's end-to-end tests.
 import type { Content } from '../../src/relay/types.js';
 import { formatIssue, validateMessage, validateView } from '../../src/standin/blockkit.js';
-import { option, optionLabel } from '../../blocks/elements.js';
+import { option } from '../../blocks/elements.js';
 import { uiText } from '../../blocks/i18n.js';
 import { optionValue } from '../../blocks/ids.js';
 import type { ModalView } from '../../blocks/modal.js';
+import { optionLabels } from '../../blocks/option-labels.js';
 import type { FieldSpec, FormSpec } from '../../blocks/spec.js';
 
 type Raw = Record<string, unknown>;
@@ -54,6 +56,41 @@ function slackValue(field: FieldSpec, element: Raw, answer: Content[string] | un
   }
 }
 
+/**
+ * `view.state.values` for a modal submitted exactly as it was drawn (the person changed nothing): Slack sends an
+ * untouched input's initial value back, so this is what a form redrawn from a draft (Back, Respond again) keeps.
+ */
+export function untouchedState(view: Pick<ModalView, 'blocks'>): Record<string, Record<string, Raw>> {
+  const values: Record<string, Record<string, Raw>> = {};
+  for (const block of view.blocks as unknown as Raw[]) {
+    if (block.type !== 'input') continue;
+    const element = block.element as Raw;
+    values[String(block.block_id)] = {
+      [String(element.action_id)]: { type: element.type, ...initialOf(element) },
+    };
+  }
+  return values;
+}
+
+function initialOf(element: Raw): Raw {
+  switch (element.type) {
+    case 'datepicker':
+      return { selected_date: element.initial_date ?? null };
+    case 'datetimepicker':
+      return { selected_date_time: element.initial_date_time ?? null };
+    case 'radio_buttons':
+    case 'static_select':
+    case 'external_select':
+      return { selected_option: element.initial_option ?? null };
+    case 'checkboxes':
+    case 'multi_static_select':
+    case 'multi_external_select':
+      return { selected_options: element.initial_options ?? [] };
+    default:
+      return { value: element.initial_value ?? null };
+  }
+}
+
 // Options appear in the element in the schema's order (booleans: Yes, No).
 function optionPosition(field: FieldSpec, answer: string | number | boolean): number {
   if (field.kind === 'boolean') return answer === true ? 0 : 1;
@@ -66,7 +103,7 @@ function optionPosition(field: FieldSpec, answer: string | number | boolean): nu
 function flatOptions(field: FieldSpec, element: Raw): unknown[] {
   if (element.type === 'external_select' || element.type === 'multi_external_select') {
     const all = field.kind === 'single-select' || field.kind === 'multi-select' ? field.options : [];
-    return all.map((o, i) => option(optionLabel(o, i, uiText()), optionValue(i)));
+    return optionLabels(all, uiText()).map((label, i) => option(label, optionValue(i)));
   }
   if (Array.isArray(element.options)) return element.options as unknown[];
   const groups = Array.isArray(element.option_groups) ? (element.option_groups as Raw[]) : [];
