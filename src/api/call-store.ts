@@ -4,7 +4,7 @@
 // any replica and the webhooks consumer hear it as they hear question ends. A finished call and its question
 // list expire after the retention period.
 import { randomBytes } from 'node:crypto';
-import type { Keys, RedisClient } from '../redis/index.js';
+import { commandError, type Keys, type RedisClient } from '../redis/index.js';
 
 export type CallStatus = 'running' | 'completed' | 'failed';
 
@@ -85,6 +85,18 @@ export interface CallStoreOptions {
   now: () => number;
 }
 
+/**
+ * Runs a step's Redis commands, their failures as StoreErrors (commandError): a connection down is
+ * 'redis_unavailable', which the API answers 503 like the question store's, never as a fault of its own.
+ */
+async function commands<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw commandError(what, err);
+  }
+}
+
 export class CallStore {
   constructor(private readonly opts: CallStoreOptions) {}
 
@@ -93,16 +105,20 @@ export class CallStore {
     const { redis, keys, holderId, now } = this.opts;
     const id = `call_${randomBytes(15).toString('base64url')}`;
     const fields = { ...call, id, status: 'running' as const, holder: holderId, createdAt: now() };
-    await redis.multi().hset(keys.call(id), fields).zadd(keys.runningCalls, fields.createdAt, id).exec();
+    // exec() answers a command's failure in its result, not by rejecting; a failed connection rejects.
+    const results = await commands('call create', () =>
+      redis.multi().hset(keys.call(id), fields).zadd(keys.runningCalls, fields.createdAt, id).exec(),
+    );
+    const failed = results?.find(([error]) => error !== null)?.[0];
+    if (failed) throw commandError('call create', failed);
     return { ...fields, questions: [] };
   }
 
   async get(id: string): Promise<CallRecord | undefined> {
     const { redis, keys } = this.opts;
-    const [hash, questions] = await Promise.all([
-      redis.hgetall(keys.call(id)),
-      redis.lrange(keys.callQuestions(id), 0, -1),
-    ]);
+    const [hash, questions] = await commands('call read', () =>
+      Promise.all([redis.hgetall(keys.call(id)), redis.lrange(keys.callQuestions(id), 0, -1)]),
+    );
     return parseCall(hash, questions);
   }
 
@@ -112,21 +128,23 @@ export class CallStore {
    */
   async finish(id: string, end: CallEnd, holder?: string): Promise<boolean> {
     const { redis, keys, retentionSec, endedMaxLen, now } = this.opts;
-    const won = await redis.eval(
-      FINISH_CALL_LUA,
-      4,
-      keys.call(id),
-      keys.callQuestions(id),
-      keys.runningCalls,
-      keys.ended,
-      end.status,
-      end.result === undefined ? '' : JSON.stringify(end.result),
-      end.status === 'failed' ? end.error : '',
-      retentionSec,
-      id,
-      now(),
-      endedMaxLen,
-      holder ?? '',
+    const won = await commands('call finish', () =>
+      redis.eval(
+        FINISH_CALL_LUA,
+        4,
+        keys.call(id),
+        keys.callQuestions(id),
+        keys.runningCalls,
+        keys.ended,
+        end.status,
+        end.result === undefined ? '' : JSON.stringify(end.result),
+        end.status === 'failed' ? end.error : '',
+        retentionSec,
+        id,
+        now(),
+        endedMaxLen,
+        holder ?? '',
+      ),
     );
     return won === 1;
   }
@@ -134,17 +152,23 @@ export class CallStore {
   /** This replica runs the running call `id` from now on (it resumed the call's round); false when it ended. */
   async adopt(id: string): Promise<boolean> {
     const { redis, keys, holderId } = this.opts;
-    return (await redis.eval(ADOPT_CALL_LUA, 1, keys.call(id), holderId)) === 1;
+    return (await commands('call adopt', () => redis.eval(ADOPT_CALL_LUA, 1, keys.call(id), holderId))) === 1;
   }
 
   /** Lists question `questionId` on call `callId` (nothing when the call is gone). */
   async addQuestion(callId: string, questionId: string): Promise<void> {
     const { redis, keys } = this.opts;
-    await redis.eval(ADD_QUESTION_LUA, 2, keys.call(callId), keys.callQuestions(callId), questionId);
+    await commands('call question', () =>
+      redis.eval(ADD_QUESTION_LUA, 2, keys.call(callId), keys.callQuestions(callId), questionId),
+    );
   }
 
   /** Running calls whose holder's lease has lapsed: the replica running them is gone. */
-  async orphaned(): Promise<CallRecord[]> {
+  orphaned(): Promise<CallRecord[]> {
+    return commands('call sweep', () => this.readOrphaned());
+  }
+
+  private async readOrphaned(): Promise<CallRecord[]> {
     const { redis, keys } = this.opts;
     const ids = await redis.zrange(keys.runningCalls, '0', '-1');
     const calls = await Promise.all(ids.map((id) => this.get(id)));

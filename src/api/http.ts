@@ -62,5 +62,7 @@ export function sendError(res: ServerResponse, error: ApiError): void {
   const headers: Record<string, string> = {};
   if (error.retryAfterSec !== undefined) headers['retry-after'] = String(error.retryAfterSec);
   if (error.code === 'unauthorized') headers['www-authenticate'] = 'Bearer';
+  // RFC 9110 §15.5.6: a 405 names the methods the path does take.
+  if (error.allow !== undefined) headers.allow = error.allow.join(', ');
   sendJson(res, error.status, { error: { code: error.code, message: error.message } }, headers);
 }

@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
-import type { RedisClient } from '../redis/index.js';
+import { commandError, type RedisClient } from '../redis/index.js';
 import { ApiError } from './errors.js';
 
 /** How long a key is remembered: 24 h, in seconds. */
@@ -95,9 +95,11 @@ export class Idempotency {
     const mine = new Reservation(this.redis, redisKey, hash, this.clock);
     let pause = FIRST_PAUSE_MS;
     for (;;) {
-      const reserved = await this.redis.set(redisKey, mine.value(), 'EX', IDEMPOTENCY_TTL_SEC, 'NX');
+      const reserved = await redisStep(
+        this.redis.set(redisKey, mine.value(), 'EX', IDEMPOTENCY_TTL_SEC, 'NX'),
+      );
       if (reserved === 'OK') return { id: await mine.create(create), replay: false };
-      const raw = await this.redis.get(redisKey);
+      const raw = await redisStep(this.redis.get(redisKey));
       const stored = parse(raw);
       if (stored && stored.hash !== hash) {
         throw new ApiError('idempotency_conflict', 'This Idempotency-Key was used with another request.');
@@ -120,7 +122,7 @@ export class Idempotency {
 
   /** Makes a lapsed reservation this request's own; false when another request changed it first. */
   private async takeOver(redisKey: string, read: string, mine: string): Promise<boolean> {
-    return (await this.redis.eval(TAKE_OVER_LUA, 1, redisKey, read, mine)) === 1;
+    return (await redisStep(this.redis.eval(TAKE_OVER_LUA, 1, redisKey, read, mine))) === 1;
   }
 }
 
@@ -183,7 +185,19 @@ class Reservation {
 
   /** Writes `next` (or deletes the key, for '') while the reservation is this owner's; false when it is not. */
   private async ifOwner(next: string): Promise<boolean> {
-    return (await this.redis.eval(IF_OWNER_LUA, 1, this.redisKey, this.owner, next)) === 1;
+    return (await redisStep(this.redis.eval(IF_OWNER_LUA, 1, this.redisKey, this.owner, next))) === 1;
+  }
+}
+
+/**
+ * A command on the key, its failure as a StoreError (commandError): Redis down is 'redis_unavailable', which
+ * the API answers 503 as it does the question store's. The create itself is never wrapped: its errors are its own.
+ */
+async function redisStep<T>(command: Promise<T>): Promise<T> {
+  try {
+    return await command;
+  } catch (err) {
+    throw commandError('Idempotency-Key', err);
   }
 }
 

@@ -10,7 +10,7 @@ import { openQuestion, type AnswererResolver } from '../relay/sources/intake.js'
 import type { ToolRunner } from '../relay/sources/mcp.js';
 import type { CallRunnerDeps } from './call-runner.js';
 import { startCalls, type CallsPart } from './start-calls.js';
-import type { Question } from '../relay/types.js';
+import type { StoredQuestion } from '../store/index.js';
 import type { Mount } from '../slack/index.js';
 import type { AuditReader } from './audit.js';
 import { Clients } from './auth.js';
@@ -34,7 +34,7 @@ export interface ApiDeps {
   relay: Pick<Relay, 'open' | 'end'>;
   answerers: Pick<AnswererResolver, 'answerersTo'>;
   store: {
-    get(id: string): Promise<Question | undefined>;
+    get(id: string): Promise<StoredQuestion | undefined>;
     /** The per-client rate limit's counter, shared by questions and calls (QuestionStore.admit). */
     admit(name: string, limit: RateLimit): Promise<void>;
   };

@@ -1,6 +1,13 @@
 // GET /api/v1/openapi.json: the OpenAPI 3.1 document, built from the same schema objects the validators use
 // (schemas.ts), so what it documents is what the API checks.
 import {
+  API_ERRORS,
+  OPERATION_ERRORS,
+  type ApiErrorCode,
+  type ErrorHeader,
+  type OperationId,
+} from './errors.js';
+import {
   AUDIT_PAGE,
   CALL,
   CALL_CREATE,
@@ -18,9 +25,41 @@ const json = (schema: object, description: string) => ({
   content: { 'application/json': { schema } },
 });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const error = (description: string) => json(ref('Error'), description);
 
-const ID_PARAM = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+/** How the document describes each header an error may carry (API_ERRORS' `headers`). */
+const ERROR_HEADERS: Record<ErrorHeader, object> = {
+  Allow: { description: 'The methods the path takes (RFC 9110).', schema: { type: 'string' } },
+  'Retry-After': {
+    description: 'Seconds to wait before trying again.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'WWW-Authenticate': { description: 'Bearer.', schema: { type: 'string' } },
+};
+
+/** One response for `codes` that share a status: each code with its meaning, and the headers any of them carry. */
+function errorResponse(codes: readonly ApiErrorCode[]): object {
+  const description = codes.map((code) => `${code}: ${API_ERRORS[code].description}`).join(' ');
+  const headersOf = (code: ApiErrorCode): readonly ErrorHeader[] => API_ERRORS[code].headers ?? [];
+  const names = new Set(codes.flatMap(headersOf));
+  // Required when every code of the status carries it: the API then always sends it.
+  const required = (name: ErrorHeader) => codes.every((code) => headersOf(code).includes(name));
+  const headers = Object.fromEntries(
+    [...names].map((name) => [name, { ...ERROR_HEADERS[name], required: required(name) }]),
+  );
+  return { ...json(ref('Error'), description), ...(names.size > 0 ? { headers } : {}) };
+}
+
+/** The error responses of an operation, by status, from the codes it may answer (errors.ts OPERATION_ERRORS). */
+function errorResponses(operation: OperationId): Record<string, object> {
+  const byStatus = new Map<number, ApiErrorCode[]>();
+  for (const code of OPERATION_ERRORS[operation]) {
+    const { status } = API_ERRORS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries([...byStatus].map(([status, codes]) => [String(status), errorResponse(codes)]));
+}
+
+const ID_PARAM = { name: 'id', in: 'path', schema: { type: 'string' } };
 const WAIT_PARAM = {
   name: 'wait',
   in: 'query',
@@ -36,13 +75,12 @@ const IDEMPOTENCY_PARAM = {
     'Kept 24 h per client: the same key and body give the same question or call (200), another body 409.',
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
-const COMMON_ERRORS = {
-  '400': error('A field is missing, unknown or ill-typed (the message names its path), or invalid_schema.'),
-  '401': error('No bearer token, or a wrong one.'),
-};
 
 const COMPONENTS = {
   securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+  // A method a path does not take is answered 405 with Allow: that belongs to no operation of the document, so
+  // it is described once here (and in info.description), not declared as if an operation could answer it.
+  responses: { MethodNotAllowed: errorResponse(['method_not_allowed']) },
   schemas: {
     QuestionCreate: QUESTION_CREATE,
     QuestionCreated: QUESTION_CREATED,
@@ -66,11 +104,7 @@ const QUESTION_PATHS = {
       responses: {
         '201': json(ref('QuestionCreated'), 'Asked.'),
         '200': json(ref('Question'), 'The question this Idempotency-Key already created.'),
-        ...COMMON_ERRORS,
-        '409': error('The Idempotency-Key was used with another body.'),
-        '413': error('The body is over 1 MB.'),
-        '415': error('The body is not application/json.'),
-        '429': error('Too many questions a minute; see Retry-After.'),
+        ...errorResponses('createQuestion'),
       },
     },
   },
@@ -80,8 +114,7 @@ const QUESTION_PATHS = {
       parameters: [ID_PARAM, WAIT_PARAM],
       responses: {
         '200': json(ref('Question'), 'The question (once ended, with its result).'),
-        ...COMMON_ERRORS,
-        '404': error('No such question of this client.'),
+        ...errorResponses('getQuestion'),
       },
     },
     delete: {
@@ -90,23 +123,29 @@ const QUESTION_PATHS = {
       parameters: [ID_PARAM],
       responses: {
         '200': json(ref('Question'), 'The question as it is now.'),
-        '401': COMMON_ERRORS['401'],
-        '404': error('No such question of this client.'),
+        ...errorResponses('withdrawQuestion'),
       },
     },
   },
 };
 
-/** The document for a server reachable at `serverUrl` (the bot's public URL). */
-export function openApiDocument(serverUrl: string): object {
+/**
+ * The document of the API mounted at `apiPath` (the router's prefix, `/api/v1`). Its server is that path,
+ * relative: OpenAPI resolves it against where the document was fetched, so it names the host and port the client
+ * itself reached (a load balancer, an internal name, the sandbox page's server passing /api/v1 on), where
+ * ELICIT_RELAY_PUBLIC_URL names where people's browsers reach the bot and defaults to localhost.
+ */
+export function openApiDocument(apiPath: string): object {
   return {
     openapi: '3.1.0',
     info: {
       title: 'elicit-relay Automations API',
       version: '1.0.0',
-      description: 'Ask people in Slack from pipelines and agents, and wait for their answer.',
+      description:
+        'Ask people in Slack from pipelines and agents, and wait for their answer. Every path answers a ' +
+        'method it does not take with 405 and an Allow header (components.responses.MethodNotAllowed).',
     },
-    servers: [{ url: `${serverUrl.replace(/\/$/, '')}/api/v1` }],
+    servers: [{ url: apiPath }],
     security: [{ bearer: [] }],
     components: COMPONENTS,
     paths: {
@@ -117,7 +156,7 @@ export function openApiDocument(serverUrl: string): object {
         get: {
           operationId: 'openApi',
           security: [],
-          responses: { '200': { description: 'This document.' } },
+          responses: { '200': { description: 'This document.' }, ...errorResponses('openApi') },
         },
       },
     },
@@ -135,14 +174,7 @@ const CALL_PATHS = {
       responses: {
         '202': json(ref('CallCreated'), 'Started.'),
         '200': json(ref('Call'), 'The call this Idempotency-Key already started.'),
-        ...COMMON_ERRORS,
-        '403': error('This client may not use the server, or run calls as this person.'),
-        '409': error(
-          'idempotency_conflict: the Idempotency-Key was used with another body; or not_connected: the person has ' +
-            'not signed in to this server (it needs sign-in), and must run /mcp connect <server> in Slack first.',
-        ),
-        '413': error('The body is over 1 MB.'),
-        '415': error('The body is not application/json.'),
+        ...errorResponses('createCall'),
       },
     },
   },
@@ -152,8 +184,7 @@ const CALL_PATHS = {
       parameters: [ID_PARAM, WAIT_PARAM],
       responses: {
         '200': json(ref('Call'), 'The call (once ended, with its result or error).'),
-        ...COMMON_ERRORS,
-        '404': error('No such call of this client.'),
+        ...errorResponses('getCall'),
       },
     },
   },
@@ -186,7 +217,7 @@ const AUDIT_PATH = {
     ],
     responses: {
       '200': json(ref('AuditPage'), 'A page of events.'),
-      ...COMMON_ERRORS,
+      ...errorResponses('listAudit'),
     },
   },
 };

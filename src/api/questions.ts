@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RateLimit, RelayClock } from '../relay/relay.js';
 import type { OpenContext, Recipients } from '../relay/sources/intake.js';
 import type { EndReason, FinishResult, Outcome, Question } from '../relay/types.js';
+import type { StoredQuestion } from '../store/index.js';
 import { mayTarget, type ApiClient } from './auth.js';
 import type { EndedEvents } from './ended.js';
 import { ApiError, fromRelayError } from './errors.js';
@@ -39,7 +40,7 @@ export const rateLimitOf = (client: ApiClient): RateLimit | undefined =>
 
 export interface QuestionsDeps extends ResourceDeps {
   open(request: { message: string; requestedSchema: unknown }, context: OpenContext): Promise<Question>;
-  get(id: string): Promise<Question | undefined>;
+  get(id: string): Promise<StoredQuestion | undefined>;
   end(id: string, outcome: Outcome, reason: EndReason): Promise<FinishResult>;
   /** The form engine's check (RelayError 'invalid_schema'), run before anything is written. */
   checkSchema(requestedSchema: unknown): void;
@@ -66,17 +67,26 @@ export interface ResourceDeps {
 }
 
 /** The contract's GET shape. */
-export function questionView(q: Question): Record<string, unknown> {
+export function questionView(q: StoredQuestion): Record<string, unknown> {
   return {
     id: q.id,
     status: q.state,
-    ...(q.outcome ? { result: q.outcome } : {}),
+    ...(q.outcome ? { result: resultOf(q.outcome, q.contentDropped === true) } : {}),
     ...(q.reason ? { reason: q.reason } : {}),
     ...(q.endedBy ? { answeredBy: q.endedBy } : {}),
     createdAt: new Date(q.createdAt).toISOString(),
     deadline: new Date(q.deadline).toISOString(),
     ...(q.endedAt === undefined ? {} : { endedAt: new Date(q.endedAt).toISOString() }),
   };
+}
+
+/**
+ * What the MCP server received. When the record no longer holds an accepted answer's content (its holder had it:
+ * a call's question ended on a replica of an earlier version, which dropped it), the answer cannot be shown:
+ * the result says so rather than presenting the {} the record reads back as for the answer.
+ */
+function resultOf(outcome: Outcome, contentDropped: boolean): Record<string, unknown> {
+  return contentDropped && outcome.action === 'accept' ? { action: 'accept', contentDropped: true } : outcome;
 }
 
 export async function createQuestion(

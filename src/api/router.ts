@@ -1,8 +1,8 @@
 // The API's one request listener, mounted at /api/v1 on the bot's HTTP server: authenticates (except the
 // OpenAPI document), routes, and turns every failure into the contract's error shape.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { Clients } from './auth.js';
-import { ApiError } from './errors.js';
+import type { ApiClient, Clients } from './auth.js';
+import { ApiError, OPERATION_ERRORS, unavailableFrom, type OperationId } from './errors.js';
 import { sendError, sendJson } from './http.js';
 import { openApiDocument } from './openapi.js';
 import { listAudit, type AuditReader } from './audit.js';
@@ -23,79 +23,167 @@ export interface RouterDeps {
   observe?: (route: string, method: string, status: number) => void;
 }
 
-export function apiRouter(deps: RouterDeps): RequestListener {
-  const document = JSON.stringify(openApiDocument(API_PREFIX));
-  const observed = deps.observe && finishListener(deps.observe);
-  return (req, res) => {
-    if (observed) res.on('finish', observed);
-    route(deps, document, req, res).catch((error: unknown) => {
-      if (error instanceof ApiError) return sendError(res, error);
-      deps.logger.error({ err: error, method: req.method, url: req.url }, 'API request failed');
-      sendError(res, new ApiError('internal', 'The request failed; see the bot log.'));
-    });
+/** One request as an operation sees it: the authenticated client, and the id its path names. */
+interface Call {
+  client: ApiClient;
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  id: string;
+}
+
+/** An operation, by its OpenAPI operationId (which names the error codes it may answer: OPERATION_ERRORS). */
+type Operation =
+  | { id: OperationId; open?: false; run(call: Call): Promise<void> }
+  /** Served without a token: the OpenAPI document. */
+  | { id: 'openApi'; open: true; run(res: ServerResponse): void };
+
+interface Route {
+  /** The path as the OpenAPI document writes it, under API_PREFIX. */
+  template: string;
+  pattern: RegExp;
+  /** Every operation of the path is served without a token. */
+  open: boolean;
+  /** By HTTP method. */
+  methods: ReadonlyMap<string, Operation>;
+}
+
+/** The routes this router serves: /calls and /audit only with their dependencies. */
+function routesOf(deps: RouterDeps, document: string): Route[] {
+  const { questions: q, calls, audit } = deps;
+  const routes = [
+    route('/openapi.json', {
+      GET: { id: 'openApi', open: true, run: (res) => serveDocument(res, document) },
+    }),
+    route('/questions', {
+      POST: { id: 'createQuestion', run: (c) => createQuestion(q, c.client, c.req, c.res) },
+    }),
+    route('/questions/{id}', {
+      GET: { id: 'getQuestion', run: (c) => getQuestion(q, c.client, c.id, c.url.searchParams, c.res) },
+      DELETE: { id: 'withdrawQuestion', run: (c) => withdrawQuestion(q, c.client, c.id, c.res) },
+    }),
+  ];
+  if (calls) {
+    routes.push(
+      route('/calls', { POST: { id: 'createCall', run: (c) => createCall(calls, c.client, c.req, c.res) } }),
+      route('/calls/{id}', {
+        GET: { id: 'getCall', run: (c) => getCall(calls, c.client, c.id, c.url.searchParams, c.res) },
+      }),
+    );
+  }
+  if (audit) {
+    const run = (c: Call) => listAudit(audit, c.client, c.url.searchParams, c.res);
+    routes.push(route('/audit', { GET: { id: 'listAudit', run } }));
+  }
+  return routes;
+}
+
+function route(template: string, methods: Record<string, Operation>): Route {
+  const operations = Object.values(methods);
+  return {
+    template,
+    pattern: new RegExp(`^${template.replace('{id}', '([^/]+)')}$`),
+    open: operations.every((operation) => operation.open === true),
+    methods: new Map(Object.entries(methods)),
   };
 }
 
-async function route(
+function serveDocument(res: ServerResponse, document: string): void {
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(document);
+}
+
+/** The route a path (after API_PREFIX) is, with the id it names; undefined when none. */
+function match(routes: readonly Route[], path: string): { route: Route; id: string } | undefined {
+  for (const route of routes) {
+    const found = route.pattern.exec(path);
+    if (found) return { route, id: found[1] ?? '' };
+  }
+  return undefined;
+}
+
+export function apiRouter(deps: RouterDeps): RequestListener {
+  const routes = routesOf(deps, JSON.stringify(openApiDocument(API_PREFIX)));
+  const observed = deps.observe && finishListener(deps.observe, routes);
+  return (req, res) => {
+    if (observed) res.on('finish', observed);
+    const url = new URL(req.url ?? '/', 'http://bot');
+    const found = match(routes, url.pathname.slice(API_PREFIX.length));
+    const operation = found?.route.methods.get(req.method ?? 'GET');
+    serve(deps, { found, operation, url }, req, res).catch((error: unknown) =>
+      answerFailure(deps, operation?.id, req, res, error),
+    );
+  };
+}
+
+async function serve(
   deps: RouterDeps,
-  document: string,
+  { found, operation, url }: { found: ReturnType<typeof match>; operation: Operation | undefined; url: URL },
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://bot');
-  const path = url.pathname.slice(API_PREFIX.length);
-  const method = req.method ?? 'GET';
-  if (path === '/openapi.json' && method === 'GET') {
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(document);
-    return;
-  }
+  if (operation?.open) return operation.run(res);
+  // A public path with another method: no token is needed to learn which methods it takes.
+  if (found?.route.open) throw notAllowed(found.route);
   const client = deps.clients.authenticate(req);
-  if (path === '/questions') {
-    if (method !== 'POST') throw notAllowed('POST');
-    return createQuestion(deps.questions, client, req, res);
+  if (!found) {
+    const message = `No route ${req.method ?? 'GET'} ${url.pathname}.`;
+    return sendJson(res, 404, { error: { code: 'not_found', message } });
   }
-  const one = /^\/questions\/([^/]+)$/.exec(path);
-  if (one?.[1] !== undefined) {
-    const id = one[1];
-    if (method === 'GET') return getQuestion(deps.questions, client, id, url.searchParams, res);
-    if (method === 'DELETE') return withdrawQuestion(deps.questions, client, id, res);
-    throw notAllowed('GET, DELETE');
+  if (!operation) throw notAllowed(found.route);
+  return operation.run({ client, req, res, url, id: found.id });
+}
+
+/**
+ * The contract's answer to a failure: the API's own errors as they are; a store that cannot answer now is 503
+ * `unavailable` (retried, whichever route met it), told by its code; anything else is a bug of ours (500,
+ * logged). An error code the operation's OpenAPI entry does not declare is logged too: the document is wrong.
+ */
+function answerFailure(
+  deps: RouterDeps,
+  operation: OperationId | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  error: unknown,
+): void {
+  const answer = error instanceof ApiError ? error : unavailableFrom(error);
+  if (answer === undefined) {
+    deps.logger.error({ err: error, method: req.method, url: req.url }, 'API request failed');
+    return sendError(res, new ApiError('internal', 'The request failed; see the bot log.'));
   }
-  if (deps.calls) {
-    if (path === '/calls') {
-      if (method !== 'POST') throw notAllowed('POST');
-      return createCall(deps.calls, client, req, res);
-    }
-    const call = /^\/calls\/([^/]+)$/.exec(path);
-    if (call?.[1] !== undefined) {
-      if (method !== 'GET') throw notAllowed('GET');
-      return getCall(deps.calls, client, call[1], url.searchParams, res);
-    }
+  const declared: readonly string[] = operation === undefined ? [] : OPERATION_ERRORS[operation];
+  if (operation !== undefined && !declared.includes(answer.code)) {
+    deps.logger.error(
+      { code: answer.code, operation },
+      'API error code not declared for this operation in the OpenAPI document (src/api/errors.ts)',
+    );
   }
-  if (path === '/audit' && deps.audit) {
-    if (method !== 'GET') throw notAllowed('GET');
-    return listAudit(deps.audit, client, url.searchParams, res);
-  }
-  sendJson(res, 404, { error: { code: 'not_found', message: `No route ${method} ${url.pathname}.` } });
+  sendError(res, answer);
+}
+
+/** 405 with the methods the path takes, as RFC 9110 asks (Allow). */
+function notAllowed(route: Route): ApiError {
+  const allow = [...route.methods.keys()];
+  const error = new ApiError('method_not_allowed', `Use ${allow.join(' or ')} on this path.`);
+  error.allow = allow;
+  return error;
 }
 
 /**
  * One 'finish' listener for every response, reading its request from the response: nothing is made per request,
- * which a held long-poll would keep for its whole wait.
+ * which a held long-poll would keep for its whole wait. It labels a request by its route's template
+ * (`/api/v1/questions/{id}`, never an id), `unmatched` for any other path.
  */
-function finishListener(observe: NonNullable<RouterDeps['observe']>): (this: ServerResponse) => void {
+function finishListener(
+  observe: NonNullable<RouterDeps['observe']>,
+  routes: readonly Route[],
+): (this: ServerResponse) => void {
   return function observeFinish(this: ServerResponse) {
-    observe(routeOf(this.req), this.req.method ?? 'GET', this.statusCode);
+    const path = new URL(this.req.url ?? '/', 'http://bot').pathname.slice(API_PREFIX.length);
+    const found = match(routes, path);
+    observe(
+      found ? `${API_PREFIX}${found.route.template}` : 'unmatched',
+      this.req.method ?? 'GET',
+      this.statusCode,
+    );
   };
 }
-
-/** The route a request is for, as a template: `/api/v1/questions/{id}`; `unmatched` for any other path. */
-function routeOf(req: IncomingMessage): string {
-  const path = new URL(req.url ?? '/', 'http://bot').pathname.slice(API_PREFIX.length);
-  if (['/openapi.json', '/questions', '/calls', '/audit'].includes(path)) return `${API_PREFIX}${path}`;
-  const one = /^\/(questions|calls)\/[^/]+$/.exec(path);
-  return one ? `${API_PREFIX}/${one[1]}/{id}` : 'unmatched';
-}
-
-const notAllowed = (allowed: string): ApiError =>
-  new ApiError('method_not_allowed', `Use ${allowed} on this path.`);

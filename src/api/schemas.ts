@@ -119,6 +119,21 @@ export const ELICIT_RESULT = {
   },
 } as const;
 
+/** A question's result: the ElicitResult, or an accepted one whose content is no longer kept, saying so. */
+const QUESTION_RESULT = {
+  ...ELICIT_RESULT,
+  properties: {
+    ...ELICIT_RESULT.properties,
+    contentDropped: {
+      const: true,
+      description:
+        'Set (with action accept and no content) when the answer was handed to the MCP server that asked and is no longer kept: what was answered cannot be shown.',
+    },
+  },
+  description:
+    'Exactly what an MCP server would have received; an accepted answer whose content is no longer kept says so with contentDropped instead.',
+} as const;
+
 export const QUESTION = {
   type: 'object',
   additionalProperties: false,
@@ -126,7 +141,7 @@ export const QUESTION = {
   properties: {
     id: { type: 'string' },
     status: { enum: QUESTION_STATES },
-    result: { ...ELICIT_RESULT, description: 'Exactly what an MCP server would have received.' },
+    result: QUESTION_RESULT,
     reason: { enum: END_REASONS },
     answeredBy: { ...USER_ID, description: 'Who answered, declined or closed it.' },
     createdAt: DATE_TIME,

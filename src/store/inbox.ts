@@ -1,7 +1,7 @@
 // The holder's inbox: a blocking XREAD loop on its own connection. The stream keeps entries while the
 // connection is down (pub/sub would drop them). Each entry carries the ended record; a batch is handed over,
-// then acknowledged in one script (accepted content dropped, entries deleted). Whatever is still in the stream
-// at start (a previous process with this holder id) is delivered first.
+// then acknowledged in one script (accepted content dropped, unless record.ts keepsContent; entries deleted).
+// Whatever is still in the stream at start (a previous process with this holder id) is delivered first.
 //
 // Every entry handed over is deleted, so whatever the stream holds is still to be handed over: after a batch
 // is acknowledged the next read starts from the stream's beginning, not after the last id read. Stream ids come
@@ -16,7 +16,7 @@ import type { StoreScripts } from './scripts.js';
 import type { Question } from '../relay/types.js';
 import { endClient, type StoreLogger } from '../redis/index.js';
 import { RECORD_JSON_FIELD } from './finish-script.js';
-import { pairs, parseQuestion, recordFromJson } from './record.js';
+import { keepsContent, pairs, parseQuestion, recordFromJson } from './record.js';
 import { readRecords } from './schemas.js';
 
 /** XREAD BLOCK time in ms: how long one read waits for new entries before it is issued again. */
@@ -107,8 +107,7 @@ export class Inbox {
     for (const [i, [entryId]] of entries.entries()) {
       if (this.stopped) break;
       const question = this.readRecord(records[i] ?? {}, entryId);
-      // A round's answer is kept until the round has it: another replica may record it (src/rounds).
-      if (question?.outcome?.action === 'accept' && question.round === undefined) accepted.push(question.id);
+      if (question?.outcome?.action === 'accept' && !keepsContent(question)) accepted.push(question.id);
       if (question !== undefined) this.handOver(question);
       handed.push(entryId);
       this.lastId = entryId;

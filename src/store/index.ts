@@ -20,3 +20,4 @@ export {
 export { ENDED_MAX_LEN } from './transitions.js';
 export { MemoryBackend, MemoryRelayStore, MemoryRoundLinks } from './memory.js';
 export { RedisRoundLinks } from './round-links.js';
+export type { StoredQuestion } from './record.js';

@@ -18,6 +18,7 @@ import type {
   QuestionState,
 } from '../relay/types.js';
 import { RateLimitedError } from './errors.js';
+import { keepsContent, type StoredQuestion } from './record.js';
 
 const STATE_OF: Record<Outcome['action'], Exclude<QuestionState, 'pending'>> = {
   accept: 'accepted',
@@ -29,7 +30,7 @@ type Deliver = (question: Question) => void;
 
 /** What replicas share: the questions, each holder's undelivered outcomes and inbox, the rate windows. */
 export class MemoryBackend {
-  readonly questions = new Map<string, Question>();
+  readonly questions = new Map<string, StoredQuestion>();
   /** Each person's draft of a pending question's form, by question id and user id. */
   readonly drafts = new Map<string, Map<string, Draft>>();
   readonly undelivered = new Map<string, string[]>();
@@ -65,7 +66,7 @@ export class MemoryRelayStore implements RelayStore {
     return Promise.resolve(structuredClone(question));
   }
 
-  get(id: string): Promise<Question | undefined> {
+  get(id: string): Promise<StoredQuestion | undefined> {
     const question = this.backend.questions.get(id);
     return Promise.resolve(question && structuredClone(question));
   }
@@ -160,8 +161,10 @@ export class MemoryRelayStore implements RelayStore {
       if (!question) continue;
       const handed = structuredClone(question);
       // Once in the holder's hands the content is no longer kept, as the Redis inbox drops it.
-      if (question.outcome?.action === 'accept' && question.round === undefined)
+      if (question.outcome?.action === 'accept' && !keepsContent(question)) {
         question.outcome = { action: 'accept', content: {} };
+        question.contentDropped = true;
+      }
       deliver(handed);
     }
   }

@@ -54,15 +54,21 @@ export function isContent(v: unknown): v is Content {
   );
 }
 
-export function parseOutcome(h: Record<string, string>): Outcome {
+/**
+ * The stored outcome. An accepted one whose content was dropped once its holder had it (DROPPED_OUTCOME) reads
+ * as content {} for the relay, which only needs to know it was accepted, with `contentDropped` so that a reader
+ * that shows answers (the API) never presents that {} as the answer.
+ */
+export function parseOutcome(h: Record<string, string>): { outcome: Outcome; contentDropped: boolean } {
   const v = json(h, 'outcome');
   if (typeof v !== 'object' || v === null || !('action' in v)) throw bad(h.id ?? '?', 'outcome');
-  if (v.action === 'decline' || v.action === 'cancel') return { action: v.action };
+  if (v.action === 'decline' || v.action === 'cancel')
+    return { outcome: { action: v.action }, contentDropped: false };
   if (v.action === 'accept' && 'content' in v && isContent(v.content)) {
-    return { action: 'accept', content: v.content };
+    return { outcome: { action: 'accept', content: v.content }, contentDropped: false };
   }
   if (v.action === 'accept' && 'contentDropped' in v && v.contentDropped === true) {
-    return { action: 'accept', content: {} };
+    return { outcome: { action: 'accept', content: {} }, contentDropped: true };
   }
   throw bad(h.id ?? '?', 'outcome');
 }

@@ -6,7 +6,8 @@
 //                                                   writes no timeoutMs (it is deadline - createdAt, ~20 B saved)
 //   schemaRef                                       the shared requestedSchema's content hash (store/schemas.ts)
 //   requestedSchema outcome                         JSON; an accepted outcome whose holder has it loses its content
-//                                                   ({"action":"accept","contentDropped":true}, read back as content {})
+//                                                   ({"action":"accept","contentDropped":true}, read back as content {}
+//                                                   with the question's contentDropped), unless keepsContent
 //   cardChannel cardTs                              the Slack card, once posted (the first of several)
 //   moreCards                                       JSON [{channel, ts}]: the others, when there are several
 //   cardAfterEnd                                    '1' when the cards were attached after the end (not part of
@@ -125,14 +126,31 @@ export function parseDraft(id: string, userId: string, raw: string | null): Draf
   return { page, answers, reviewing };
 }
 
+/**
+ * A question as read back from its record. `contentDropped`: it was accepted, and its answer's content is no
+ * longer kept (its holder had it); `outcome.content` is then {}, which is not what was answered.
+ */
+export type StoredQuestion = Question & { contentDropped?: true };
+
+/**
+ * Whether an accepted answer's content stays in the record once its holder has it (the others' is dropped,
+ * INBOX_ACK_LUA: needed only until then). A durable round's question is recorded in its round by whichever
+ * replica reads its end; an API call's question (`origin.callId`) is read by the call's client, whose
+ * GET /api/v1/questions/{id} answers exactly what the MCP server received: both are kept, as a detached
+ * question's are, until the record expires.
+ */
+export function keepsContent(question: Question): boolean {
+  return question.round !== undefined || question.origin.callId !== undefined;
+}
+
 /** Reads a hash (HGETALL reply) back into a Question; `undefined` for an empty reply (no such key). */
-export function parseQuestion(h: Record<string, string>): Question | undefined {
+export function parseQuestion(h: Record<string, string>): StoredQuestion | undefined {
   if (Object.keys(h).length === 0) return undefined;
   const id = str(h, 'id');
   const state = str(h, 'state');
   if (!isQuestionState(state)) throw bad(id, 'state');
   const userId = str(h, 'userId');
-  const q: Question = {
+  const q: StoredQuestion = {
     id,
     server: str(h, 'server'),
     userId,
@@ -159,7 +177,9 @@ export function parseQuestion(h: Record<string, string>): Question | undefined {
   if (h.metadata !== undefined) q.metadata = parseMetadata(h);
   if (h.round !== undefined) q.round = parseRoundRef(h);
   if (state === 'pending') return q;
-  q.outcome = parseOutcome(h);
+  const { outcome, contentDropped } = parseOutcome(h);
+  q.outcome = outcome;
+  if (contentDropped) q.contentDropped = true;
   const reason = str(h, 'reason');
   if (!isEndReason(reason)) throw bad(id, 'reason');
   q.reason = reason;

@@ -131,7 +131,8 @@ return {1, 0}
 // The holder's acknowledgement of a batch of inbox entries it has handed over. An accepted answer's content is
 // needed only until the holder has handed it to the MCP server; after that the record keeps that it was
 // accepted, not what was answered. So this drops the content of the accepted ones and deletes the entries, in one step so an entry is never deleted with its content
-// still kept. KEYS[1] inbox stream, KEYS[2..] question keys of accepted ones; ARGV entry ids. Returns XDEL's count.
+// still kept. KEYS[1] inbox stream, KEYS[2..] question keys of accepted ones whose content is not kept (record.ts
+// keepsContent: a round's, an API call's); ARGV entry ids. Returns XDEL's count.
 export const INBOX_ACK_LUA = `
 for i = 2, #KEYS do
   if redis.call('HGET', KEYS[i], 'state') == 'accepted' then

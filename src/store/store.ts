@@ -21,7 +21,7 @@ import { settleWithin } from '../settle.js';
 import type { LeaseOptions, SweepOptions } from './lease.js';
 import { Liveness } from './liveness.js';
 import { admit, pendingFor, undeliveredBefore } from './pending.js';
-import { draftField, parseDraft, parseQuestion } from './record.js';
+import { draftField, parseDraft, parseQuestion, type StoredQuestion } from './record.js';
 import { RedisRoundLinks } from './round-links.js';
 import type { CreateOptions, RateLimit } from '../relay/relay.js';
 import type { RoundLinkStore } from '../relay/round-links.js';
@@ -91,7 +91,7 @@ export class QuestionStore {
     }
   }
 
-  async get(id: string): Promise<Question | undefined> {
+  async get(id: string): Promise<StoredQuestion | undefined> {
     let record: Record<string, string>;
     try {
       const k = this.c.keys;

@@ -1,6 +1,7 @@
 // A long-poll costs nothing once its client has gone: the request's listener for the question's end is
 // dropped when the connection closes, well before its wait runs out. A question gone by the end of the wait is
-// answered as gone (404), not with the record read before the wait (nothing of it is kept meanwhile). A held
+// answered as gone (404), not with the record read before the wait (nothing of it is kept meanwhile); one not
+// there when asked, at once, not after its wait. A held
 // request answers on the first of its question's end and its wait running out, and leaves neither the listener
 // nor the timer behind.
 import { createServer, type Server } from 'node:http';
@@ -113,6 +114,22 @@ describe('a long-poll whose question is gone when its wait ends', () => {
     const response = await fetch(url, { headers: { authorization: 'Bearer tok' } });
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error: { code: 'not_found' } });
+  });
+});
+
+describe('a long-poll on a question that is not there', () => {
+  it('is answered 404 at once, not once its wait runs out', async () => {
+    const clock = steppedClock();
+    let unlistened = false;
+    const url = await apiWith(
+      () => Promise.resolve(undefined),
+      { listen: () => undefined, unlisten: () => (unlistened = true) },
+      clock,
+    );
+    const response = await fetch(url, { headers: { authorization: 'Bearer tok' } });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { code: 'not_found' } });
+    expect([unlistened, clock.pending()]).toEqual([true, 0]);
   });
 });
 

@@ -189,7 +189,28 @@ export function relayStoreContract(name: string, open: OpenStores): void {
       await b!.finish(second.id, { action: 'decline' }, 'declined');
       await atB.next(2);
       expect(atA.values.map((question) => question.id)).toEqual([q.id]);
-      expect((await a!.get(q.id))?.outcome).toEqual({ action: 'accept', content: {} });
+      // Read back as content {}, and marked, so that the API never shows that {} as the answer.
+      expect(await a!.get(q.id)).toMatchObject({
+        outcome: { action: 'accept', content: {} },
+        contentDropped: true,
+      });
+    });
+
+    it("keeps an API call's question's accepted content once its holder has it: the call's client reads it", async () => {
+      const [a, b] = await open(['holder-a', 'holder-b']);
+      const atA = collector<Question>();
+      await a!.startInbox((question) => atA.push(question));
+      const q = await a!.create(newQuestion({ origin: { userId: 'U123', callId: 'call_1' } }));
+      await b!.finish(q.id, { action: 'accept', content: { ok: true } }, 'answered');
+      await atA.next(1);
+      // A later delivery proves the first one was acknowledged (its content would be dropped by then).
+      const later = await a!.create(newQuestion());
+      await b!.finish(later.id, { action: 'accept', content: { ok: false } }, 'answered');
+      await atA.next(2);
+      const kept = await b!.get(q.id);
+      expect(kept?.outcome).toEqual({ action: 'accept', content: { ok: true } });
+      expect(kept).not.toHaveProperty('contentDropped');
+      expect(await b!.get(later.id)).toMatchObject({ outcome: { content: {} }, contentDropped: true });
     });
 
     it('keeps a round question’s accepted content once its holder has it: another replica records it in the round', async () => {

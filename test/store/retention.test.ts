@@ -26,6 +26,7 @@ describe('retention', () => {
     expect(await other.get(q.id)).toMatchObject({
       state: 'accepted',
       outcome: { action: 'accept', content: {} },
+      contentDropped: true,
     });
     // A late submit still learns that it was answered.
     const late = await other.finish(q.id, { action: 'accept', content }, 'answered');
