@@ -158,40 +158,14 @@ export async function finishQuestion(
   c: Collaborators,
   id: string,
   outcome: Outcome,
-  { reason, endedBy, timeoutJobHere }: Finisher,
+  finisher: Finisher,
 ): Promise<FinishResult> {
   const { cmd, keys: k } = c;
   let reply: FinishReply;
   const keep = c.drops.keeping();
   try {
-    const args = [
-      stateFor(outcome),
-      JSON.stringify(outcome),
-      reason,
-      c.retentionSec,
-      // An inbox entry unread for the retention goes (the record it names has expired by then), never a younger
-      // one: a length cap cut what a holder behind a burst of ends had yet to read, and its waiting request then
-      // got the answer only at the question's deadline. A holder that never reads keeps at most its ends of the
-      // last retention, and one that is gone, nothing past its stream's expiry.
-      c.retentionSec * 1000,
-      id,
-      endedBy ?? '',
-      DETACHED_HOLDER,
-      ENDED_MAX_LEN,
-      // The script names the holder's and person's keys from the record (see FINISH_LUA).
-      k.inbox(''),
-      k.held(''),
-      k.user(''),
-      k.schema(''),
-      timeoutJobHere && reason === 'timed_out' ? '1' : '0',
-      k.slot(''),
-      SLOT_MS,
-      keep ? '1' : '0',
-      newId(),
-      k.lease(''),
-      PERSON_REASONS.has(reason) ? '1' : '0',
-    ];
     const keys = [k.question(id), k.ended, k.due, k.rescues, k.holders];
+    const args = finishArgs(c, id, outcome, finisher, keep);
     reply = (await FINISH_SCRIPT.run(cmd, keys.length, [...keys, ...args])) as FinishReply;
   } catch (err) {
     throw commandError('finish', err);
@@ -206,6 +180,44 @@ export async function finishQuestion(
   await removeReminderJobs(c, id, Number(hash.reminders ?? 0));
   await removeFromInboxes(c, question);
   return { won: true, question };
+}
+
+/** FINISH_LUA's arguments (see its header) for this finish. */
+function finishArgs(
+  c: Collaborators,
+  id: string,
+  outcome: Outcome,
+  { reason, endedBy, timeoutJobHere }: Finisher,
+  keep: boolean,
+): (string | number)[] {
+  const k = c.keys;
+  return [
+    stateFor(outcome),
+    JSON.stringify(outcome),
+    reason,
+    c.retentionSec,
+    // An inbox entry unread for the retention goes (the record it names has expired by then), never a younger
+    // one: a length cap cut what a holder behind a burst of ends had yet to read, and its waiting request then
+    // got the answer only at the question's deadline. A holder that never reads keeps at most its ends of the
+    // last retention, and one that is gone, nothing past its stream's expiry.
+    c.retentionSec * 1000,
+    id,
+    endedBy ?? '',
+    DETACHED_HOLDER,
+    ENDED_MAX_LEN,
+    // The script names the holder's and person's keys from the record (see FINISH_LUA).
+    k.inbox(''),
+    k.held(''),
+    k.user(''),
+    k.schema(''),
+    timeoutJobHere && reason === 'timed_out' ? '1' : '0',
+    k.slot(''),
+    SLOT_MS,
+    keep ? '1' : '0',
+    newId(),
+    k.lease(''),
+    PERSON_REASONS.has(reason) ? '1' : '0',
+  ];
 }
 
 /**
