@@ -76,7 +76,10 @@ export class Continuation {
     };
   }
 
-  /** Records round `round` (the first opens the continuation) before anyone is asked. */
+  /**
+   * Records round `round` (the first opens the continuation) before anyone is asked; one that asks nothing is
+   * recorded claimed by this replica (DurableRounds), whose retry goes at once.
+   */
   async record(round: number, requestState: string | undefined, entries: [string, InputRequest][]) {
     const { rounds, call } = this.durable;
     const requests = entries.map(([key, request]) => ({ key, request }));
@@ -85,11 +88,9 @@ export class Continuation {
       requests,
       deadline: this.durable.deadline(),
     };
-    if (this.id === undefined) {
-      this.id = await rounds.open({ ...call, ...next, round });
-      return;
-    }
-    if (!(await rounds.next(this.id, next))) throw this.lost(round);
+    if (this.id === undefined) this.id = await rounds.open({ ...call, ...next, round });
+    else if (!(await rounds.next(this.id, next))) throw this.lost(round);
+    if (entries.length === 0) this.claimedRound = round;
   }
 
   /** The requests `keys` of round `round`, as their question names them (once the round is recorded). */

@@ -5,12 +5,13 @@ import type { Clock } from '../clock.js';
 import type { BackoffOptions } from './backoff.js';
 import type { LeavingRounds } from './leaving-rounds.js';
 import { ControlLink } from './control.js';
+import { EraVerdict, refusesLegacyClient } from './era.js';
 import { gateSink } from './pending-gate.js';
-import { SessionPool } from './pool.js';
+import { poolOf, SessionPool } from './pool.js';
 import { McpSession } from './session.js';
 import { SessionStarts } from './starts.js';
 import { Health, droppedError } from './status.js';
-import { transportPlan, type TransportPlan, type Turn } from './transport.js';
+import { primaryTransport, transportPlan, type TransportPlan, type Turn } from './transport.js';
 import {
   MAX_SIGN_INS,
   MAX_STEP_UPS,
@@ -19,7 +20,6 @@ import {
   type McpAuth,
   type SessionAuth,
 } from './auth/sign-in.js';
-import type { PriorDiscovery } from '@modelcontextprotocol/client';
 import {
   McpClientError,
   type ElicitationSink,
@@ -62,12 +62,8 @@ export class ServerLink {
   private readonly pools = new Map<string, SessionPool>();
   private tools: Promise<ToolSummary[]> | undefined;
   private readonly control: ControlLink;
-  /**
-   * The server's era as the latest connection found it, so that further sessions skip the probe (over
-   * stdio the SDK probes on a second child process). Forgotten when a connect fails or the control link is
-   * lost: the server may have been replaced by one of another era.
-   */
-  private era: PriorDiscovery | undefined;
+  /** The server's era as connections found it, so that further sessions skip the probe (era.ts). */
+  private readonly era: EraVerdict;
   /** Every session's opening (a person's, the control link's) takes a place here; sign-in waits do not. */
   private readonly starts: SessionStarts;
   private closed = false;
@@ -79,6 +75,10 @@ export class ServerLink {
     this.health = new Health(spec.name, opts.onStatus);
     this.starts = new SessionStarts(opts.maxSessionStarts);
     this.sink = gateSink(opts.sink, spec.name, spec.maxPending);
+    this.era = new EraVerdict(
+      () => opts.clock.now(),
+      () => this.closeIdle(),
+    );
     this.control = new ControlLink({
       health: this.health,
       clock: opts.clock,
@@ -87,8 +87,8 @@ export class ServerLink {
       open: (onClosed) => this.open(undefined, onClosed),
       onLost: () => {
         // The server may have been replaced by one of another era; idle sessions went with it.
-        this.era = undefined;
-        for (const pool of this.pools.values()) void pool.closeIdle();
+        this.era.forget();
+        this.closeIdle();
       },
     });
   }
@@ -133,7 +133,10 @@ export class ServerLink {
 
   async callTool(call: ToolCall): Promise<ToolResult> {
     this.assertOpen();
-    // One retry, on a new session, when the server forgot ours (HTTP 404: the request never ran).
+    // A taken-over round was asked by a 2026 server: a 2025 verdict may be stale, and the round would be dropped
+    // on a 2025 session as one whose retry cannot be sent (tool-run.ts), so its session probes the era afresh.
+    if (call.resume !== undefined && this.era.doubt('legacy')) await this.poolFor(call.origin).closeIdle();
+    // One retry, on a new session, when the server refused the request before running it (neverRan).
     for (let attempt = 0; ; attempt += 1) {
       const pool = this.poolFor(call.origin);
       const session = await pool.acquire(call.signal);
@@ -149,12 +152,30 @@ export class ServerLink {
           await session.auth.signedIn(call.signal);
           continue;
         }
-        if (attempt > 0 || !(error instanceof McpClientError) || error.code !== 'session_expired')
-          throw error;
+        if (attempt > 0 || !this.neverRan(error, session)) throw error;
       } finally {
         pool.release(session);
       }
     }
+  }
+
+  /**
+   * A call the server refused before running it, so sent once more on a new session: it forgot our session (HTTP
+   * 404), or refused a 2025 session's call, the call's one request (it serves 2026 only now: the era verdict and
+   * the idle sessions opened under it go, so the new session probes).
+   */
+  private neverRan(error: unknown, session: McpSession): boolean {
+    if (!(error instanceof McpClientError)) return false;
+    const refused = session.era?.kind === 'legacy' && refusesLegacyClient(error.cause);
+    if (!refused) return error.code === 'session_expired';
+    this.era.forget();
+    this.closeIdle();
+    return true;
+  }
+
+  /** Sessions parked idle speak the server's era as it was (a new one, after a probe, may differ). */
+  private closeIdle(): void {
+    for (const pool of this.pools.values()) void pool.closeIdle();
   }
 
   /**
@@ -185,16 +206,7 @@ export class ServerLink {
   }
 
   private poolFor(origin: Origin): SessionPool {
-    // An API call's sessions are kept apart from the person's own: when one needs a sign-in, nobody can be
-    // prompted in Slack while it runs (auth/person-auth.ts reads the callId; it names the first such call).
-    const api = origin.callId === undefined ? {} : { callId: origin.callId };
-    const person: Origin = {
-      userId: origin.userId,
-      ...(origin.teamId ? { teamId: origin.teamId } : {}),
-      ...api,
-    };
-    // JSON keeps any two (workspace, user) pairs apart, whatever characters they contain.
-    const key = JSON.stringify([person.teamId ?? '', person.userId, origin.callId !== undefined]);
+    const { person, key } = poolOf(origin);
     const existing = this.pools.get(key);
     if (existing !== undefined) return existing;
     const pool: SessionPool = new SessionPool({
@@ -257,36 +269,25 @@ export class ServerLink {
     const plan: TransportPlan = connect
       ? { primary: () => connect(this.spec) }
       : transportPlan(this.spec, this.opts.logger, sessionAuth?.provider, this.opts.turn);
-    let transport;
-    try {
-      transport = await plan.primary();
-    } catch (error) {
-      const server = this.spec.name;
-      throw new McpClientError('connect_failed', server, `could not build a transport for ${server}`, {
-        cause: error,
-      });
-    }
-    const prior = this.era;
-    const session = await McpSession.open({
-      spec: this.spec,
-      person,
-      transport,
-      ...(plan.fallback === undefined ? {} : { fallback: plan.fallback }),
-      sink: this.sink,
-      clientInfo: this.opts.clientInfo,
-      clock: this.opts.clock,
-      onClosed,
-      // Dropped, not refetched here: the next listing fetches the new list.
-      onToolsChanged: () => (this.tools = undefined),
-      ...(prior === undefined ? {} : { prior }),
-      ...(this.opts.logger === undefined ? {} : { logger: this.opts.logger }),
-      ...(sessionAuth === undefined ? {} : { auth: sessionAuth }),
-      ...(this.opts.rounds === undefined ? {} : { rounds: this.opts.rounds }),
-    }).catch((error: unknown) => {
-      this.era = undefined;
-      throw error;
-    });
-    this.era = session.era;
+    const transport = await primaryTransport(plan, this.spec.name);
+    const session = await this.era.connect((prior) =>
+      McpSession.open({
+        spec: this.spec,
+        person,
+        transport,
+        ...(plan.fallback === undefined ? {} : { fallback: plan.fallback }),
+        sink: this.sink,
+        clientInfo: this.opts.clientInfo,
+        clock: this.opts.clock,
+        onClosed,
+        // Dropped, not refetched here: the next listing fetches the new list.
+        onToolsChanged: () => (this.tools = undefined),
+        ...(prior === undefined ? {} : { prior }),
+        ...(this.opts.logger === undefined ? {} : { logger: this.opts.logger }),
+        ...(sessionAuth === undefined ? {} : { auth: sessionAuth }),
+        ...(this.opts.rounds === undefined ? {} : { rounds: this.opts.rounds }),
+      }),
+    );
     this.health.protocolVersion = session.protocolVersion;
     return session;
   }

@@ -14,6 +14,23 @@ import type { Schedule } from '../clock.js';
 import { McpClientError } from './types.js';
 import type { McpSession } from './session.js';
 import type { Successor } from './tool-run.js';
+import type { Origin } from '../relay/types.js';
+
+/**
+ * The person a pool serves and its key. An API call's sessions are kept apart from the person's own: when one
+ * needs a sign-in, nobody can be prompted in Slack while it runs (auth/person-auth.ts reads the callId; it names
+ * the first such call).
+ */
+export function poolOf(origin: Origin): { person: Origin; key: string } {
+  const api = origin.callId === undefined ? {} : { callId: origin.callId };
+  const person: Origin = {
+    userId: origin.userId,
+    ...(origin.teamId ? { teamId: origin.teamId } : {}),
+    ...api,
+  };
+  // JSON keeps any two (workspace, user) pairs apart, whatever characters they contain.
+  return { person, key: JSON.stringify([person.teamId ?? '', person.userId, origin.callId !== undefined]) };
+}
 
 export interface PoolOptions {
   server: string;

@@ -134,8 +134,9 @@ async function answerRound(
   kept: Continuation | undefined,
 ): Promise<Retry> {
   const entries = Object.entries(result.inputRequests ?? {});
-  // A round that asks nothing is retried at once (the spec allows it): nothing to keep.
-  if (entries.length > 0) await kept?.record(round, result.requestState, entries);
+  // Recorded even when it asks nothing (retried at once, as the spec allows): the store's record stays the call's
+  // current round, so a survivor sends this round's retry, never an earlier one the server already answered.
+  await kept?.record(round, result.requestState, entries);
   const together = opts.answerTogether === undefined ? [] : entries.filter(([, request]) => isForm(request));
   const alone = together.length < 2 ? entries : entries.filter(([, request]) => !isForm(request));
   const asked = alone.map(async ([key, request]): Promise<[string, ElicitResult][]> => {
@@ -147,7 +148,7 @@ async function answerRound(
     asked.push(answeredTogether(opts.answerTogether, together, round, kept));
   }
   const answers = new Map((await Promise.all(asked)).flat());
-  if (entries.length > 0) kept?.assertClaimed(round);
+  kept?.assertClaimed(round);
   // Keyed as asked, in the order asked.
   const responses = entries.flatMap(([key]) => {
     const answer = answers.get(key);

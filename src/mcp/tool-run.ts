@@ -24,7 +24,15 @@ import {
   type RoundsOptions,
 } from './rounds.js';
 import { cancelToolTask, runToolTask } from './tasks.js';
-import type { McpLogger, McpServerSpec, ToolCall, ToolResult, ToolSummary } from './types.js';
+import {
+  McpClientError,
+  type McpLogger,
+  type McpServerSpec,
+  type ResumedRound,
+  type ToolCall,
+  type ToolResult,
+  type ToolSummary,
+} from './types.js';
 
 /** The SDK's per-request timeout is replaced by the call's own timers (call.ts); 2^31 - 1 ms is its ceiling. */
 const NO_SDK_TIMEOUT_MS = 2 ** 31 - 1;
@@ -49,7 +57,26 @@ export class ToolRunner {
 
   /** Runs `call` as `run` (its timers and signal); rejects with what the SDK threw. */
   async run(call: ToolCall, run: CallRun, tool: ToolSummary | undefined): Promise<ToolResult> {
+    if (call.resume !== undefined && this.opts.client.getProtocolEra() !== 'modern') {
+      return this.cannotResume(call, call.resume);
+    }
     return this.asTask(tool) ? await this.runTask(call, run) : await this.runPlain(call, run, tool);
+  }
+
+  /**
+   * A round taken over on a connection that negotiated a 2025 era (the server was rolled back, or judged legacy):
+   * its retry (requestState and the recorded answers) has no place there, and running the tool afresh would act
+   * without the answers people gave. The round is dropped and the call fails 'round_expired', as a successor
+   * session to a 2025 server does (McpSession.lend), so the person may start again.
+   */
+  private async cannotResume(call: ToolCall, resume: ResumedRound): Promise<never> {
+    await this.opts.rounds?.finished(resume.id);
+    const server = this.opts.spec.name;
+    throw new McpClientError(
+      'round_expired',
+      server,
+      `${server} no longer speaks revision 2026-07-28: round ${resume.round} of ${call.tool} cannot be sent again`,
+    );
   }
 
   private requestOptions(run: CallRun): RequestOptions {

@@ -16,7 +16,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { httpFetch } from '../http/index.js';
 import { rediscoverOnRefusedToken } from './auth/rediscover.js';
-import type { McpLogger, McpServerSpec, McpTransport } from './types.js';
+import { McpClientError, type McpLogger, type McpServerSpec, type McpTransport } from './types.js';
 
 /**
  * When a Streamable HTTP response stream breaks before its response (after the server sent an event id),
@@ -36,6 +36,17 @@ export interface TransportPlan {
   primary: () => McpTransport | Promise<McpTransport>;
   /** For a Streamable HTTP URL: the legacy HTTP+SSE transport to the same URL. */
   fallback?: () => McpTransport;
+}
+
+/** The plan's first transport; one that cannot be built is McpClientError 'connect_failed'. */
+export async function primaryTransport(plan: TransportPlan, server: string): Promise<McpTransport> {
+  try {
+    return await plan.primary();
+  } catch (error) {
+    throw new McpClientError('connect_failed', server, `could not build a transport for ${server}`, {
+      cause: error,
+    });
+  }
 }
 
 /** The only variables of the bot's own environment a child inherits: its secrets stay in the bot. */

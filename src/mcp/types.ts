@@ -206,9 +206,12 @@ export interface DurableRound {
 }
 
 /**
- * Where a durable call's rounds live (implemented over src/rounds' RoundStore for this replica): `answered`
- * is true when the answer was the round's last and this replica claimed the retry; `hold` keeps the claim
- * while the retry is out (returns its stop); `finished` drops the continuation once the call has ended.
+ * Where a durable call's rounds live (implemented over src/rounds' RoundStore for this replica): every
+ * `input_required` answer is recorded (`open`, then `next`), so the record is the call's current round and its
+ * number the hub's; one that asks nothing (only a `requestState`) is recorded claimed by this replica, whose
+ * retry goes at once. `answered` is true when the answer was the round's last and this replica claimed the
+ * retry; `hold` keeps the claim while the retry is out (returns its stop); `finished` drops the continuation
+ * once the call has ended.
  */
 export interface DurableRounds {
   open(round: DurableRound): Promise<string>;

@@ -23,8 +23,9 @@ export function roundKeeper(opts: KeeperOptions): DurableRounds {
   const leaseMs = opts.leaseMs ?? ROUND_LEASE_MS;
   const claim = (): Claim => ({ claimant, now: clock.now(), leaseMs });
   return {
-    open: async (round: DurableRound) => (await store.open({ ...round, holder: claimant })).id,
-    next: (id, next) => store.next(id, claimant, next),
+    // A round that asks nothing is recorded claimed by this replica, which sends its retry at once.
+    open: async (round: DurableRound) => (await store.open({ ...round, holder: claimant }, claim())).id,
+    next: (id, next) => store.next(id, claim(), next),
     answered: async (id, round, key, answer) =>
       (await store.answer(id, round, key, answer, claim())) === 'claimed',
     hold: (id) => {

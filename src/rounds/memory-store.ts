@@ -14,9 +14,10 @@ export class MemoryRounds {
 export class MemoryRoundStore implements RoundStore {
   constructor(private readonly shared = new MemoryRounds()) {}
 
-  open(round: NewRound): Promise<Round> {
+  open(round: NewRound, claim?: Claim): Promise<Round> {
     const id = `round_${randomBytes(15).toString('base64url')}`;
     const stored: Round = { ...copy(round), id, status: 'waiting', answers: {} };
+    if (claim !== undefined && round.requests.length === 0) claimFor(stored, claim);
     this.shared.rounds.set(id, stored);
     return Promise.resolve(copy(stored));
   }
@@ -68,7 +69,8 @@ export class MemoryRoundStore implements RoundStore {
     return Promise.resolve(stored !== undefined);
   }
 
-  next(id: string, claimant: string, next: NextRound): Promise<boolean> {
+  next(id: string, claim: Claim, next: NextRound): Promise<boolean> {
+    const { claimant } = claim;
     const stored = this.held(id, claimant);
     if (stored === undefined) return Promise.resolve(false);
     const { requestState, requests, deadline } = copy(next);
@@ -87,6 +89,8 @@ export class MemoryRoundStore implements RoundStore {
       status: 'waiting',
       answers: {},
     };
+    // Asking nothing, it is complete as recorded: its retry is the recorder's to send at once.
+    if (requests.length === 0) claimFor(waiting, claim);
     this.shared.rounds.set(id, waiting);
     return Promise.resolve(true);
   }

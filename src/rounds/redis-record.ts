@@ -1,5 +1,6 @@
-// Reads a round's three Redis hashes back as a Round (see redis-store.ts for the fields); a record that
-// cannot be read (lost fields, foreign JSON) is a StoreError 'bad_record', never half a round.
+// Reads a round's three Redis hashes back as a Round (see redis-store.ts for the fields), and says how its
+// requestState is written so that it comes back whole; a record that cannot be read (lost fields, foreign JSON)
+// is a StoreError 'bad_record', never half a round.
 import type { Origin } from '../relay/types.js';
 import { StoreError } from '../redis/index.js';
 import type { Round, RoundRequest } from './types.js';
@@ -27,12 +28,48 @@ export function parseRound(
     round: Number(round),
     deadline: Number(deadline),
     status,
-    ...(hash.requestState === undefined ? {} : { requestState: hash.requestState }),
+    ...requestStateOf(id, hash),
     ...(hash.holder === undefined ? {} : { holder: hash.holder }),
     ...(hash.claimant === undefined ? {} : { claimant: hash.claimant }),
     ...(hash.leaseUntil === undefined ? {} : { leaseUntil: Number(hash.leaseUntil) }),
     requests: keys.map((key) => requestOf(id, key, requests[key], hash[`question:${key}`])),
     answers: Object.fromEntries(Object.entries(answers).map(([key, json]) => [key, parsed(id, json)])),
+  };
+}
+
+/** A JSON string may hold a lone surrogate (half of a UTF-16 pair, e.g. "\udc80"), which UTF-8 cannot carry. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * A round's `requestState` as hash fields, to come back byte for byte (the spec's "echo back the exact value").
+ * ioredis writes a string as UTF-8, which has no bytes for a lone surrogate (it would come back as U+FFFD): such
+ * a state is also kept as JSON text in `requestStateJson` (the surrogates as `\u` escapes, so plain UTF-8),
+ * which readers prefer. `requestState` is written as before either way, so a replica not yet updated (a rolling
+ * deploy) reads every other state as it did, and sends a lossy one the server refuses rather than none.
+ */
+export function requestStateFields(state: string | undefined): {
+  requestState?: string;
+  requestStateJson?: string;
+} {
+  if (state === undefined) return {};
+  return LONE_SURROGATE.test(state)
+    ? { requestState: state, requestStateJson: JSON.stringify(state) }
+    : { requestState: state };
+}
+
+/**
+ * The `requestState` requestStateFields wrote; a record written before `requestStateJson` existed as stored. The
+ * JSON form counts only while it is the lossless form of the `requestState` beside it: a replica not yet updated
+ * moves a round on without touching it, and the state it wrote then is the round's.
+ */
+function requestStateOf(id: string, hash: Record<string, string>): { requestState?: string } {
+  const { requestState, requestStateJson } = hash;
+  if (requestState === undefined) return {};
+  if (requestStateJson === undefined) return { requestState };
+  const value = parsed(id, requestStateJson);
+  if (typeof value !== 'string') throw badRecord(id, 'requestState unreadable');
+  return {
+    requestState: Buffer.from(value, 'utf8').toString('utf8') === requestState ? value : requestState,
   };
 }
 

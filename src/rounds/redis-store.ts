@@ -1,13 +1,14 @@
 // Rounds in Redis (key families `round:<id>`, `round:<id>:requests`, `round:<id>:answers`, `rounds:open` in
 // redis/layout.ts, all under the `{q}` hash tag so each script's keys share a Cluster slot). Every step that
-// reads and writes is one Lua script, so two replicas recording the last two answers at once claim the retry
-// once. The round hash holds the call (JSON fields), `requestState` (present only when the server sent one),
-// the round number, status, holder, claimant, lease and each request's question (`question:<key>`); the requests
-// hash maps key → the entry's JSON, the answers hash key → the answer's JSON. All expire ROUND_GRACE_MS after
-// the deadline.
+// reads and writes is one Lua script (redis-scripts.ts), so two replicas recording the last two answers at once
+// claim the retry once. The round hash holds the call (JSON fields), `requestState` (present only when the
+// server sent one; see redis-record.ts for `requestStateJson`), the round number, status, holder, claimant,
+// lease and each request's question (`question:<key>`); the requests hash maps key → the entry's JSON, the
+// answers hash key → the answer's JSON. All expire ROUND_GRACE_MS after the deadline.
 import { randomBytes } from 'node:crypto';
 import { StoreError, type Keys, type RedisClient } from '../redis/index.js';
-import { originOf, parseRound } from './redis-record.js';
+import { originOf, parseRound, requestStateFields } from './redis-record.js';
+import { ANSWER_LUA, ATTACH_LUA, FINISH_LUA, NEXT_LUA, RENEW_LUA, TAKE_OVER_LUA } from './redis-scripts.js';
 import {
   ROUND_GRACE_MS,
   type AnswerRecorded,
@@ -19,102 +20,6 @@ import {
   type RoundStore,
 } from './types.js';
 
-// Whether a waiting round's holder other than ARGV[1] still lives: its lease key (the question store's, same
-// {q} slot) is named from the prefix in ARGV[LEASE]. Such a holder claims its round's retry itself.
-const HOLDER_ALIVE = (lease: number): string => `
-local function holderAlive(holder)
-  return holder and holder ~= ARGV[1] and redis.call('EXISTS', ARGV[${lease}] .. holder) == 1
-end
-`;
-
-// KEYS[1] round  KEYS[2] requests  KEYS[3] answers
-// ARGV[1] claimant  ARGV[2] round number  ARGV[3] key  ARGV[4] answer JSON  ARGV[5] lease end (epoch ms)
-// ARGV[6] lease key prefix. ARGV[1] '' = record only, never claim.
-const ANSWER_LUA = `${HOLDER_ALIVE(6)}
-local r = redis.call('HMGET', KEYS[1], 'round', 'status', 'holder')
-if not r[1] then return 'missing' end
-if r[1] ~= ARGV[2] or redis.call('HEXISTS', KEYS[2], ARGV[3]) == 0 then return 'stale' end
-redis.call('HSETNX', KEYS[3], ARGV[3], ARGV[4])
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl > 0 then redis.call('PEXPIRE', KEYS[3], ttl) end
-if r[2] ~= 'waiting' or redis.call('HLEN', KEYS[3]) < redis.call('HLEN', KEYS[2]) then return 'recorded' end
-if ARGV[1] == '' or holderAlive(r[3]) then return 'recorded' end
-redis.call('HSET', KEYS[1], 'status', 'claimed', 'claimant', ARGV[1], 'leaseUntil', ARGV[5])
-return 'claimed'
-`;
-
-// KEYS[1] round  KEYS[2] requests  KEYS[3] answers  KEYS[4] open set
-// ARGV[1] claimant  ARGV[2] now (epoch ms)  ARGV[3] lease end  ARGV[4] id  ARGV[5] lease key prefix.
-// 1 when claimed. A waiting round the claimant holds is its own call's to claim (the claimant is alive).
-const TAKE_OVER_LUA = `${HOLDER_ALIVE(5)}
-local r = redis.call('HMGET', KEYS[1], 'status', 'leaseUntil', 'holder')
-if not r[1] then
-  redis.call('ZREM', KEYS[4], ARGV[4])
-  return 0
-end
-if r[1] == 'waiting' then
-  if redis.call('HLEN', KEYS[3]) < redis.call('HLEN', KEYS[2]) then return 0 end
-  if r[3] == ARGV[1] or holderAlive(r[3]) then return 0 end
-elseif tonumber(r[2]) > tonumber(ARGV[2]) then
-  return 0
-end
-redis.call('HSET', KEYS[1], 'status', 'claimed', 'claimant', ARGV[1], 'leaseUntil', ARGV[3])
-return 1
-`;
-
-const HELD = `
-local r = redis.call('HMGET', KEYS[1], 'status', 'claimant')
-if r[1] ~= 'claimed' or r[2] ~= ARGV[1] then return 0 end
-`;
-
-// KEYS[1] round  ARGV[1] claimant  ARGV[2] lease end
-const RENEW_LUA = `${HELD}
-redis.call('HSET', KEYS[1], 'leaseUntil', ARGV[2])
-return 1
-`;
-
-// KEYS[1] round  KEYS[2] requests  KEYS[3] answers  KEYS[4] open set
-// ARGV[1] claimant  ARGV[2] id  ARGV[3] requestState  ARGV[4] '1' when there is one  ARGV[5] key order JSON
-// ARGV[6] deadline  ARGV[7] expiry (epoch ms)  ARGV[8] the questions already asked, JSON {question:<key>: id}
-// ARGV[9..] request key, request JSON pairs. The questions are written here, not after: a round finished or
-// expired meanwhile would otherwise be made again by that write, without its expiry.
-const NEXT_LUA = `${HELD}
-for _, key in ipairs(cjson.decode(redis.call('HGET', KEYS[1], 'order'))) do
-  redis.call('HDEL', KEYS[1], 'question:' .. key)
-end
-for field, id in pairs(cjson.decode(ARGV[8])) do redis.call('HSET', KEYS[1], field, id) end
-redis.call('DEL', KEYS[2], KEYS[3])
-for i = 9, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
-redis.call('HINCRBY', KEYS[1], 'round', 1)
-redis.call('HSET', KEYS[1], 'status', 'waiting', 'order', ARGV[5], 'deadline', ARGV[6], 'holder', ARGV[1])
-redis.call('HDEL', KEYS[1], 'claimant', 'leaseUntil')
-if ARGV[4] == '1' then redis.call('HSET', KEYS[1], 'requestState', ARGV[3])
-else redis.call('HDEL', KEYS[1], 'requestState') end
-redis.call('PEXPIREAT', KEYS[1], ARGV[7])
-redis.call('PEXPIREAT', KEYS[2], ARGV[7])
-redis.call('ZADD', KEYS[4], ARGV[6], ARGV[2])
-return 1
-`;
-
-// KEYS[1] round  KEYS[2] requests  KEYS[3] answers  KEYS[4] open set  ARGV[1] claimant  ARGV[2] id
-// The claimant, or the holder of a round still waiting (its call failed while asking), may finish it.
-const FINISH_LUA = `
-local r = redis.call('HMGET', KEYS[1], 'status', 'claimant', 'holder')
-local claimed = r[1] == 'claimed' and r[2] == ARGV[1]
-if not claimed and not (r[1] == 'waiting' and r[3] == ARGV[1]) then return 0 end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
-redis.call('ZREM', KEYS[4], ARGV[2])
-return 1
-`;
-
-// KEYS[1] round  KEYS[2] requests  ARGV[1] round number  ARGV[2] key  ARGV[3] question id
-const ATTACH_LUA = `
-if redis.call('HGET', KEYS[1], 'round') ~= ARGV[1] then return 0 end
-if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], 'question:' .. ARGV[2], ARGV[3])
-return 1
-`;
-
 export interface RedisRoundStoreOptions {
   /** A command connection from the deployment's RedisConnections. */
   redis: RedisClient;
@@ -124,9 +29,11 @@ export interface RedisRoundStoreOptions {
 export class RedisRoundStore implements RoundStore {
   constructor(private readonly opts: RedisRoundStoreOptions) {}
 
-  async open(round: NewRound): Promise<Round> {
+  async open(round: NewRound, claim?: Claim): Promise<Round> {
     const { redis, keys } = this.opts;
     const id = `round_${randomBytes(15).toString('base64url')}`;
+    // A round that asks nothing is complete as recorded: its claimant sends the retry at once.
+    const claimed = claim !== undefined && round.requests.length === 0 ? claimFields(claim) : undefined;
     const fields = {
       server: round.server,
       tool: round.tool,
@@ -136,9 +43,10 @@ export class RedisRoundStore implements RoundStore {
       deadline: round.deadline,
       status: 'waiting',
       order: JSON.stringify(round.requests.map((request) => request.key)),
-      ...(round.requestState === undefined ? {} : { requestState: round.requestState }),
+      ...requestStateFields(round.requestState),
       ...(round.holder === undefined ? {} : { holder: round.holder }),
       ...questionFields(round.requests),
+      ...claimed,
     };
     const expireAt = round.deadline + ROUND_GRACE_MS;
     const write = redis.multi().hset(keys.round(id), fields).pexpireat(keys.round(id), expireAt);
@@ -149,7 +57,7 @@ export class RedisRoundStore implements RoundStore {
         .pexpireat(keys.roundRequests(id), expireAt);
     }
     await write.zadd(keys.openRounds, round.deadline, id).exec();
-    return { ...structuredClone(round), id, status: 'waiting', answers: {} };
+    return { ...structuredClone(round), id, status: 'waiting', answers: {}, ...claimed };
   }
 
   async get(id: string): Promise<Round | undefined> {
@@ -232,20 +140,23 @@ export class RedisRoundStore implements RoundStore {
     return renewed === 1;
   }
 
-  async next(id: string, claimant: string, next: NextRound): Promise<boolean> {
+  async next(id: string, claim: Claim, next: NextRound): Promise<boolean> {
     const pairs = Object.entries(requestFields(next.requests)).flat();
+    const state = requestStateFields(next.requestState);
     const moved = await this.opts.redis.eval(
       NEXT_LUA,
       4,
       ...this.roundKeys(id),
-      claimant,
+      claim.claimant,
       id,
-      next.requestState ?? '',
-      next.requestState === undefined ? '0' : '1',
+      state.requestState ?? '',
+      state.requestState === undefined ? '0' : '1',
       JSON.stringify(next.requests.map((request) => request.key)),
       next.deadline,
       next.deadline + ROUND_GRACE_MS,
       JSON.stringify(questionFields(next.requests)),
+      state.requestStateJson ?? '',
+      claim.now + claim.leaseMs,
       ...pairs,
     );
     return moved === 1;
@@ -273,6 +184,10 @@ export class RedisRoundStore implements RoundStore {
 
 function requestFields(requests: RoundRequest[]): Record<string, string> {
   return Object.fromEntries(requests.map((request) => [request.key, JSON.stringify(request.request)]));
+}
+
+function claimFields(claim: Claim): { status: 'claimed'; claimant: string; leaseUntil: number } {
+  return { status: 'claimed', claimant: claim.claimant, leaseUntil: claim.now + claim.leaseMs };
 }
 
 function questionFields(requests: RoundRequest[]): Record<string, string> {

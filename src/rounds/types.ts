@@ -9,6 +9,10 @@
 // (or a round whose answers are all in but that nobody claimed). Every write after the claim names the
 // claimant, so a claimant that lost its lease (it paused past it) cannot move the round on twice. While the
 // round's holder (the replica asking its questions) is alive, only it claims: its call goes on in-process.
+// A round that asks nothing (`input_required` with only a `requestState`, which the 2026-07-28 revision allows,
+// e.g. for load shedding; the client may retry at once) is recorded too, so the record is always the call's
+// current round and its number the count of `input_required` answers: it is complete as recorded, so recording
+// it claims its retry for the replica that records it (`open` with a claim, `next`).
 //
 // Values are opaque here: requests and answers are the JSON the MCP side gives (this folder never imports the
 // SDK); `requestState` is kept byte for byte as a string, and a round without one stays without one.
@@ -89,8 +93,12 @@ export interface NextRound {
 
 /** Where rounds live: Redis (RedisRoundStore) or one process (MemoryRoundStore), one contract for both. */
 export interface RoundStore {
-  /** Records a call's first round, waiting for answers. */
-  open(round: NewRound): Promise<Round>;
+  /**
+   * Records a call's first round, waiting for answers; one that asks nothing is complete as recorded, so with
+   * `claim` it is recorded claimed by it (its recorder sends the retry at once), without one it waits for a
+   * take-over.
+   */
+  open(round: NewRound, claim?: Claim): Promise<Round>;
   get(id: string): Promise<Round | undefined>;
   /** Notes the question asked for request `key` of round `round`; false when the round moved on or is gone. */
   attachQuestion(id: string, round: number, key: string, questionId: string): Promise<boolean>;
@@ -113,10 +121,11 @@ export interface RoundStore {
   /** Extends `claimant`'s lease; false when it no longer holds the claim. */
   renew(id: string, claim: Claim): Promise<boolean>;
   /**
-   * The retry asked again: the next round waits for answers (the old answers go), held by `claimant`. False
-   * unless `claimant` holds the claim.
+   * The retry asked again: the next round waits for answers (the old answers go), held by `claim.claimant`;
+   * one that asks nothing is claimed by `claim` at once (its lease from `claim.now`). False unless
+   * `claim.claimant` holds the claim.
    */
-  next(id: string, claimant: string, next: NextRound): Promise<boolean>;
+  next(id: string, claim: Claim, next: NextRound): Promise<boolean>;
   /**
    * The call ended (result or failure): the continuation goes. False unless `claimant` holds the claim, or is
    * the holder of the round while it waits (its call failed while asking).

@@ -58,6 +58,65 @@ export function roundStoreContract(name: string, open: OpenRoundStores): void {
       expect(await b!.get('round_never')).toBeUndefined();
     });
 
+    it('keeps a requestState holding lone surrogates byte for byte, in the first round and the next', async () => {
+      const [a, b] = await stores(open, 2);
+      // A valid JSON string, though not valid UTF-16 (e.g. Python's surrogateescape of undecodable bytes).
+      const lone = 'v1.\udc80\udcff.\ud800|' + STATE;
+      const round = await a!.open(newRound({ requestState: lone, requests: [{ key: 'ok', request: {} }] }));
+      expect((await b!.get(round.id))?.requestState).toBe(lone);
+      expect(await a!.answer(round.id, 1, 'ok', { action: 'accept' }, claimBy('a'))).toBe('claimed');
+      const next = {
+        requestState: `${lone}.2`,
+        requests: [{ key: 'ok', request: {} }],
+        deadline: T + 60_000,
+      };
+      expect(await a!.next(round.id, claimBy('a'), { ...next, deadline: Date.now() + 60_000 })).toBe(true);
+      expect((await b!.get(round.id))?.requestState).toBe(`${lone}.2`);
+      expect(await b!.answer(round.id, 2, 'ok', { action: 'accept' }, claimBy('a'))).toBe('claimed');
+      expect(
+        await a!.next(round.id, claimBy('a'), {
+          ...next,
+          requestState: STATE,
+          deadline: Date.now() + 60_000,
+        }),
+      ).toBe(true);
+      expect((await b!.get(round.id))?.requestState).toBe(STATE);
+    });
+
+    it('records a round that asks nothing claimed by its recorder, counted like any other, and taken over once its lease lapses', async () => {
+      const [a, b] = await stores(open, 2);
+      const shed = await a!.open(newRound({ requests: [], requestState: 's1', holder: 'a' }), claimBy('a'));
+      expect(shed).toMatchObject({ status: 'claimed', claimant: 'a', leaseUntil: T + LEASE_MS, round: 1 });
+      expect(await b!.get(shed.id)).toEqual(shed);
+      expect(await b!.takeOver(claimBy('b', T + LEASE_MS - 1))).toEqual([]);
+      const deadline = Date.now() + 60_000;
+      const asks = [{ key: 'ok', request: { message: 'OK?' } }];
+      expect(
+        await a!.next(shed.id, claimBy('a', T + 1_000), { requestState: 's2', requests: asks, deadline }),
+      ).toBe(true);
+      expect(await b!.answer(shed.id, 2, 'ok', { action: 'accept' }, claimBy('a', T + 2_000))).toBe(
+        'claimed',
+      );
+      expect(
+        await a!.next(shed.id, claimBy('a', T + 3_000), { requestState: 's3', requests: [], deadline }),
+      ).toBe(true);
+      const third = await b!.get(shed.id);
+      expect(third).toMatchObject({
+        status: 'claimed',
+        claimant: 'a',
+        leaseUntil: T + 3_000 + LEASE_MS,
+        round: 3,
+      });
+      expect(third).toMatchObject({ requests: [], answers: {}, requestState: 's3', holder: 'a' });
+      // Its recorder died while the retry was out: a survivor sends that retry (s3, no answers), not an earlier one.
+      const [taken] = await b!.takeOver(claimBy('b', T + 3_000 + LEASE_MS));
+      expect(taken).toMatchObject({ id: shed.id, round: 3, requestState: 's3', answers: {}, claimant: 'b' });
+      expect(await a!.next(shed.id, claimBy('a', T + 9_000), { requests: [], deadline })).toBe(false);
+      expect(await b!.next(shed.id, claimBy('b', T + 9_000), { requests: asks, deadline })).toBe(true);
+      expect(await a!.get(shed.id)).toMatchObject({ status: 'waiting', holder: 'b', round: 4 });
+      expect(await a!.get(shed.id)).not.toHaveProperty('claimant');
+    });
+
     it('keeps a round without requestState without one, and an empty one empty', async () => {
       const [store] = await stores(open, 1);
       const without = newRound();
@@ -141,7 +200,9 @@ export function roundStoreContract(name: string, open: OpenRoundStores): void {
         }),
       ]);
       expect(await a!.renew(round.id, claimBy('a', T + 7_000))).toBe(false);
-      expect(await a!.next(round.id, 'a', { requests: [], deadline: Date.now() + 60_000 })).toBe(false);
+      expect(await a!.next(round.id, claimBy('a'), { requests: [], deadline: Date.now() + 60_000 })).toBe(
+        false,
+      );
       expect(await a!.finish(round.id, 'a')).toBe(false);
       expect(await b!.finish(round.id, 'b')).toBe(true);
       expect(await a!.get(round.id)).toBeUndefined();
@@ -164,8 +225,10 @@ export function roundStoreContract(name: string, open: OpenRoundStores): void {
       expect(await a!.answer(round.id, 1, 'name', { action: 'accept' }, claimBy('a'))).toBe('claimed');
       const deadline = Date.now() + 30_000;
       const requests = [{ key: 'confirm', request: { message: 'Sure?' } }];
-      expect(await b!.next(round.id, 'b', { requests, deadline })).toBe(false);
-      expect(await a!.next(round.id, 'a', { requestState: 'second', requests, deadline })).toBe(true);
+      expect(await b!.next(round.id, claimBy('b'), { requests, deadline })).toBe(false);
+      expect(await a!.next(round.id, claimBy('a'), { requestState: 'second', requests, deadline })).toBe(
+        true,
+      );
       const second = await b!.get(round.id);
       expect(second).toEqual({
         ...newRound({ requests, deadline, round: 2, requestState: 'second' }),
@@ -176,7 +239,7 @@ export function roundStoreContract(name: string, open: OpenRoundStores): void {
       });
       expect(await b!.answer(round.id, 1, 'name', { action: 'accept' }, claimBy('b'))).toBe('stale');
       expect(await b!.answer(round.id, 2, 'confirm', { action: 'accept' }, claimBy('b'))).toBe('claimed');
-      expect(await b!.next(round.id, 'b', { requests, deadline })).toBe(true);
+      expect(await b!.next(round.id, claimBy('b'), { requests, deadline })).toBe(true);
       expect(await a!.get(round.id)).not.toHaveProperty('requestState');
       expect((await a!.get(round.id))?.round).toBe(3);
     });
@@ -189,12 +252,12 @@ export function roundStoreContract(name: string, open: OpenRoundStores): void {
         { key: 'confirm', request: { message: 'Sure?' }, questionId: 'q-confirm' },
         { key: 'why', request: { message: 'Why?' } },
       ];
-      expect(await a!.next(round.id, 'a', { requests, deadline })).toBe(true);
+      expect(await a!.next(round.id, claimBy('a'), { requests, deadline })).toBe(true);
       expect((await a!.get(round.id))?.requests.map((r) => r.questionId)).toEqual(['q-confirm', undefined]);
       expect(await a!.answer(round.id, 2, 'confirm', { action: 'accept' }, claimBy('a'))).toBe('recorded');
       expect(await a!.answer(round.id, 2, 'why', { action: 'decline' }, claimBy('a'))).toBe('claimed');
       expect(await a!.finish(round.id, 'a')).toBe(true);
-      expect(await a!.next(round.id, 'a', { requests, deadline })).toBe(false);
+      expect(await a!.next(round.id, claimBy('a'), { requests, deadline })).toBe(false);
       expect(await a!.get(round.id)).toBeUndefined();
     });
 
