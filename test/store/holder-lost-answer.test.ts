@@ -11,15 +11,20 @@ import { newQuestion, openStore, rawRedis } from './helpers.js';
 const steady = { ttlMs: 60_000, renewEveryMs: 20_000 };
 const accept = { action: 'accept', content: { ok: true } } as const;
 
+/** A question held by a replica that died: its lease lapsed (deleted here, without waiting for its TTL). */
+async function questionOfDeadHolder() {
+  const prefix = uniquePrefix();
+  const [holder, other] = [await openStore(prefix, 'holder-a'), await openStore(prefix, 'holder-b')];
+  await holder.startLease(steady);
+  const question = await holder.create(newQuestion());
+  holder.stopLease();
+  await rawRedis().del(`${prefix}:{q}:lease:holder-a`);
+  return { question, other };
+}
+
 describe("a person's answer to a question whose holder died", () => {
   it('ends it as holder_lost, once the holder’s lease has lapsed, instead of recording the answer', async () => {
-    const prefix = uniquePrefix();
-    const [holder, other] = [await openStore(prefix, 'holder-a'), await openStore(prefix, 'holder-b')];
-    await holder.startLease(steady);
-    const question = await holder.create(newQuestion());
-    holder.stopLease();
-    // Stands in for the TTL running out, without waiting for it.
-    await rawRedis().del(`${prefix}:{q}:lease:holder-a`);
+    const { question, other } = await questionOfDeadHolder();
     const result = await other.finish(question.id, accept, 'answered', 'U123');
     expect(result).toMatchObject({
       won: true,
@@ -44,12 +49,7 @@ describe("a person's answer to a question whose holder died", () => {
   });
 
   it('leaves an end that is no person’s act as it is (a withdrawal)', async () => {
-    const prefix = uniquePrefix();
-    const [holder, other] = [await openStore(prefix, 'holder-a'), await openStore(prefix, 'holder-b')];
-    await holder.startLease(steady);
-    const question = await holder.create(newQuestion());
-    holder.stopLease();
-    await rawRedis().del(`${prefix}:{q}:lease:holder-a`);
+    const { question, other } = await questionOfDeadHolder();
     const result = await other.finish(question.id, { action: 'cancel' }, 'withdrawn');
     expect(result).toMatchObject({ won: true, question: { state: 'cancelled', reason: 'withdrawn' } });
   });
