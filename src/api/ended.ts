@@ -71,6 +71,10 @@ type Entries = [string, string[]][];
  * one read, and a read after it would never see them (a held long-poll or ask_human call woken only at its
  * deadline). When the stream's newest entry is below `lastId`, the stream went back: it is read again from its
  * start (its entries wake only the ids still waited on, and an end that was already seen wakes nobody).
+ * Found only while no new end comes above `lastId`: an end written after the clock passed it, within one read
+ * of the failover, moves `lastId` on, and the ends written below it before are then left to their waiters'
+ * own re-reads (a long-poll is asked again; ask_human re-reads past the deadline). The holder's inbox, which
+ * carries the answers themselves, has no such gap (store/inbox.ts reads from its start).
  */
 async function readFromWhereStreamIs(redis: RedisClient, key: string, lastId: string): Promise<string> {
   const [newest] = await redis.xrevrange(key, '+', '-', 'COUNT', 1);

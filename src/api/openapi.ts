@@ -59,7 +59,8 @@ function errorResponses(operation: OperationId): Record<string, object> {
   return Object.fromEntries([...byStatus].map(([status, codes]) => [String(status), errorResponse(codes)]));
 }
 
-const ID_PARAM = { name: 'id', in: 'path', schema: { type: 'string' } };
+/** OpenAPI 3.1: a path parameter must say `required: true`. */
+const ID_PARAM = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
 const WAIT_PARAM = {
   name: 'wait',
   in: 'query',

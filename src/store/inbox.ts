@@ -7,9 +7,9 @@
 // is acknowledged the next read starts from the stream's beginning, not after the last id read. Stream ids come
 // from the master's clock, and after a failover to a replica that missed the last writes and whose clock is
 // behind, new entries get ids below the ones read before: a cursor would skip them for good (an answer never
-// handed to its waiting call). Only while an acknowledgement failed does the loop read after the batch it
-// could not delete, so it neither hands those entries over again nor spins on them (they come again after a
-// restart).
+// handed to its waiting call). An acknowledgement that failed leaves its entries in the stream: the loop then
+// reads after them (it does not spin on them), and when it reads from the start again they are deleted with the
+// next batch, not handed over a second time (this process remembers them; a restart hands them over again).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RedisClient } from '../redis/index.js';
 import type { StoreScripts } from './scripts.js';
@@ -58,6 +58,8 @@ function entryRecord(fields: string[]): Record<string, string> {
 
 export class Inbox {
   private lastId = '0';
+  /** Entries handed over whose deletion failed, each with its accepted question's id (content to drop). */
+  private readonly unacked = new Map<string, string | undefined>();
   private stopped = false;
   private readonly abort = new AbortController();
   private loop: Promise<void> | undefined;
@@ -102,17 +104,28 @@ export class Inbox {
     const entries = ((await this.guard(read)) ?? []).flatMap(([, batch]) => batch);
     if (entries.length === 0) return;
     const records = await this.records(entries);
-    const handed: string[] = [];
-    const accepted: string[] = [];
+    const taken = new Map<string, string | undefined>();
     for (const [i, [entryId]] of entries.entries()) {
       if (this.stopped) break;
-      const question = this.readRecord(records[i] ?? {}, entryId);
-      if (question?.outcome?.action === 'accept' && !keepsContent(question)) accepted.push(question.id);
-      if (question !== undefined) this.handOver(question);
-      handed.push(entryId);
       this.lastId = entryId;
+      if (this.unacked.has(entryId)) {
+        taken.set(entryId, this.unacked.get(entryId));
+        continue;
+      }
+      const question = this.readRecord(records[i] ?? {}, entryId);
+      const drop = question?.outcome?.action === 'accept' && !keepsContent(question);
+      taken.set(entryId, drop ? question.id : undefined);
+      if (question !== undefined) this.handOver(question);
     }
-    if (await this.ack(handed, accepted)) this.lastId = '0';
+    const acked = await this.ack(
+      [...taken.keys()],
+      [...taken.values()].filter((id) => id !== undefined),
+    );
+    for (const [entryId, accepted] of taken) {
+      if (acked) this.unacked.delete(entryId);
+      else this.unacked.set(entryId, accepted);
+    }
+    if (acked) this.lastId = '0';
   }
 
   /**

@@ -22,10 +22,10 @@ export class GrantRefresh {
     const { tokens } = await this.storage.load();
     if (tokens?.refresh_token === undefined) return tokens;
     if (this.storage.claimRefresh !== undefined) {
-      const release = await this.storage.claimRefresh();
-      // A claim this provider took before and never let go has lapsed (else this one could not be taken).
-      await this.release?.();
-      this.release = release;
+      // A claim this provider still holds (the SDK gave up a refresh without a save or a refusal it reports,
+      // e.g. invalid_scope) is let go first: waiting for it would wait out its own lapse.
+      await this.end();
+      this.release = await this.storage.claimRefresh();
     }
     // Read again under the claim: another session or replica may have refreshed while this one waited.
     const current = (await this.storage.load()).tokens;

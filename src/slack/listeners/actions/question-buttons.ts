@@ -68,6 +68,9 @@ async function tell(args: ButtonArgs, deps: ListenerDeps, reply: Reply): Promise
   if (!hasNote(reply)) return;
   if (body.view?.type === 'home') {
     const refreshed = deps.home.refresh(body.user.id, body.team?.id);
+    // Its failure (Redis away) is passed on below; until then it must not count as unhandled, which would
+    // stop the process while the modal opens.
+    refreshed.catch(() => undefined);
     // The trigger_id lives 3 s: the language is waited for only briefly.
     const locale = await deps.surface.locales.within(body.user.id, body.team?.id, LOCALE_BEFORE_REPLY_MS);
     const view = finishedView(clickNote(reply, locale), locale);
