@@ -170,6 +170,8 @@ export class ServerLink {
     if (!refused) return error.code === 'session_expired';
     this.era.forget();
     this.closeIdle();
+    // Still leased, so closeIdle left it: closed now, it is not parked again for the retry to take.
+    void session.close().catch(() => undefined);
     return true;
   }
 

@@ -125,5 +125,7 @@ export class Uninstalls {
  * at or after it came later, one made within that second may not have, and is deleted as before.
  */
 function departedBy(departure: Departure): number {
+  // An envelope without event_time (not what Slack sends) deletes as every departure did before.
+  if (!Number.isFinite(departure.eventTime)) return Number.MAX_SAFE_INTEGER;
   return (departure.eventTime + 1) * 1000;
 }
