@@ -2,7 +2,7 @@
 // reminder (tool results are in results.ts). Server text is escaped; Slack user ids are checked before
 // becoming mentions.
 import type { Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
-import type { EndReason } from '../src/relay/types.js';
+import { isPersonReason, type EndReason } from '../src/relay/types.js';
 import { endedLabel, uiText, type Locale, type UiText } from './i18n.js';
 import { DECLINE_ACTION, RESPOND_ACTION } from './ids.js';
 import { BUTTON_TEXT_MAX, BUTTON_VALUE_MAX, SECTION_TEXT_MAX } from './slack-limits.js';
@@ -79,9 +79,6 @@ export function requestCard(
   };
 }
 
-/** Outcomes that name the person who caused them. */
-const NAMED: readonly EndReason[] = ['answered', 'declined', 'closed'];
-
 export function endedCard(
   input: CardAbout & {
     server: string;
@@ -104,7 +101,7 @@ export function endedCard(
   const server = serverName(input.server);
   const by = input.byUserId !== undefined && isUserId(input.byUserId) ? input.byUserId : undefined;
   const base = endedStatus(input, t);
-  const named = NAMED.includes(input.reason) && by !== undefined ? t.byPerson(base, `<@${by}>`) : base;
+  const named = isPersonReason(input.reason) && by !== undefined ? t.byPerson(base, `<@${by}>`) : base;
   const status = input.at === undefined ? named : t.endedAt(named, dateToken(input.at, input.locale));
   return {
     text: `${server}: ${named}`,

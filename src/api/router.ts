@@ -82,7 +82,8 @@ function route(template: string, methods: Record<string, Operation>): Route {
   const operations = Object.values(methods);
   return {
     template,
-    pattern: new RegExp(`^${template.replace('{id}', '([^/]+)')}$`),
+    // The template's own characters literally (the `.` of /openapi.json), `{id}` one path segment.
+    pattern: new RegExp(`^${template.replace(/[.]/g, '\\.').replace('{id}', '([^/]+)')}$`),
     open: operations.every((operation) => operation.open === true),
     methods: new Map(Object.entries(methods)),
   };

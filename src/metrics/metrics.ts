@@ -6,11 +6,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Clock } from '../clock.js';
 import { REDIS_PROBE_TIMEOUT_MS } from '../readiness.js';
-import type { Question, QuestionSource } from '../relay/types.js';
+import { isPersonReason, type Question, type QuestionSource } from '../relay/types.js';
 import { answerWithin } from '../settle.js';
-
-/** Reasons a person ended the question by acting on it: only these count towards time to answer. */
-const PERSON_REASONS = new Set(['answered', 'declined', 'closed']);
 
 /** Time to answer, in seconds: from seconds (a quick click) to a day (the longest timeouts people set). */
 const ANSWER_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 24 * 3600];
@@ -180,7 +177,8 @@ export class Metrics {
     const labels = { server: question.server, source: sourceOf(question) };
     const reason = question.reason ?? 'unknown';
     this.ended.inc({ ...labels, outcome, reason });
-    if (PERSON_REASONS.has(reason))
+    // Only a person's act counts towards time to answer.
+    if (isPersonReason(reason))
       this.answerSeconds.observe({ ...labels, outcome }, Math.max(0, now - question.createdAt) / 1000);
     if (reason === 'timed_out')
       this.lateness.observe({ server: question.server }, Math.max(0, now - question.deadline) / 1000);

@@ -42,6 +42,12 @@ export const END_REASONS: readonly EndReason[] = [
 export const isEndReason = (value: unknown): value is EndReason =>
   END_REASONS.some((reason) => reason === value);
 
+/** The reasons of a person's own act on the question (their answer, decline or close), not of a timer or a call. */
+const PERSON_REASONS: readonly EndReason[] = ['answered', 'declined', 'closed'];
+
+/** Whether `reason` is a person's act (PERSON_REASONS); any string, as metrics label it. */
+export const isPersonReason = (reason: string): boolean => PERSON_REASONS.some((r) => r === reason);
+
 export type QuestionState = 'pending' | 'accepted' | 'declined' | 'cancelled';
 
 /** Every QuestionState, for checking stored values and for the API's schemas. */

@@ -4,6 +4,7 @@ import type { Queue } from 'bullmq';
 import type { RedisClient } from '../redis/index.js';
 import type { CreateOptions } from '../relay/relay.js';
 import {
+  isPersonReason,
   namedAnswerers,
   type EndReason,
   type FinishResult,
@@ -51,12 +52,6 @@ export interface Collaborators {
   drops: SlotDrops;
   reminders: Queue;
 }
-
-/**
- * The reasons of a person's act. Such a finish of a question whose holder died ends it holder_lost instead
- * (FINISH_LUA): the answer could reach nobody.
- */
-const PERSON_REASONS: ReadonlySet<EndReason> = new Set(['answered', 'declined', 'closed']);
 
 /** FINISH_LUA's reply; the records are JSON (recordFromJson). */
 type FinishReply = ['missing'] | ['early', string] | ['lost', string] | ['won', string, string];
@@ -216,7 +211,8 @@ function finishArgs(
     keep ? '1' : '0',
     newId(),
     k.lease(''),
-    PERSON_REASONS.has(reason) ? '1' : '0',
+    // A person's act on a question whose holder died ends it holder_lost instead: the answer could reach nobody.
+    isPersonReason(reason) ? '1' : '0',
   ];
 }
 
