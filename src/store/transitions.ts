@@ -96,7 +96,6 @@ async function writeRecord(
   q: NewQuestion,
   reminders: number,
 ): Promise<{ question: Question; opened: string | undefined; lowered: Lowered | undefined }> {
-  const { cmd, keys: k } = c;
   const holder = q.client === undefined ? c.holderId : DETACHED_HOLDER;
   // createdAt and deadline are placeholders here: the script writes them from Redis TIME. Object.assign, not a
   // spread: V8 (Node 20) makes { ...q, id, ... } add each new key to the clone one slow step at a time, ~25 us
@@ -107,46 +106,49 @@ async function writeRecord(
   const fields = createdFields(question);
   fields[field[0]] = field[1];
   if (reminders > 0) fields.reminders = String(reminders);
-  // Everyone named to answer it has it in their pending index (the App Home's list; pendingFor drops it once it
-  // has ended); not a requester who may not answer (answerers without them): their Home would offer buttons
-  // that can only be refused.
-  const users = new Set(namedAnswerers(question));
-  // A round's question is not in its holder's index: the orphan sweep never ends it holder_lost, since any
-  // replica records its end in the round (src/rounds/recorder.ts) and its timeout job ends it at the latest.
-  const zsets = q.round === undefined ? [k.due, k.held(holder)] : [k.due];
-  // No live replica would attach the card of an API question whose creator died before, or of a round's
-  // question whose replica stopped or died with the post queued (another replica's outbox makes it): the
-  // undelivered sweep finds them in this index, and drops each once it has its card or has ended.
-  if (holder === DETACHED_HOLDER || q.round !== undefined) zsets.push(k.unattached);
-  for (const userId of users) zsets.push(k.user(userId));
+  const zsets = indexesOf(c.keys, question);
   const gen = newGen();
   const args = [q.timeoutMs, c.retentionSec * 1000, question.id];
   args.push(
-    ...(schema ? [k.schema(schema.ref), schema.json] : ['', '']),
-    k.slot(''),
+    ...(schema ? [c.keys.schema(schema.ref), schema.json] : ['', '']),
+    c.keys.slot(''),
     SLOT_MS,
     gen,
     fieldsJson(fields),
   );
-  const reply = await CREATE_SCRIPT.run(cmd, 1 + zsets.length, [k.question(question.id), ...zsets, ...args]);
+  const keys = [c.keys.question(question.id), ...zsets];
+  const reply = await CREATE_SCRIPT.run(c.cmd, keys.length, [...keys, ...args]);
   const [createdAt, state, slotGen] = reply as [string, number, string];
   const now = Number(createdAt);
   const created = { ...question, createdAt: now, deadline: now + q.timeoutMs };
-  const n = slotOf(created.deadline);
-  const lowered = {
-    question: question.id,
-    cmd,
-    marker: k.slot(String(n)),
-    slot: n,
-    gen: slotGen,
-    deadline: created.deadline,
-    now,
-  };
   return {
     question: created,
     opened: state === 1 ? gen : undefined,
-    lowered: state === 2 ? lowered : undefined,
+    lowered: state === 2 ? loweredSlot(c, created, slotGen, now) : undefined,
   };
+}
+
+/** The sorted sets a new question enters (the due index first), each scored by its deadline. */
+function indexesOf(k: Keys, question: Question): string[] {
+  // A round's question is not in its holder's index: the orphan sweep never ends it holder_lost, since any
+  // replica records its end in the round (src/rounds/recorder.ts) and its timeout job ends it at the latest.
+  const zsets = question.round === undefined ? [k.due, k.held(question.holder)] : [k.due];
+  // No live replica would attach the card of an API question whose creator died before, or of a round's
+  // question whose replica stopped or died with the post queued (another replica's outbox makes it): the
+  // undelivered sweep finds them in this index, and drops each once it has its card or has ended.
+  if (question.holder === DETACHED_HOLDER || question.round !== undefined) zsets.push(k.unattached);
+  // Everyone named to answer it has it in their pending index (the App Home's list; pendingFor drops it once it
+  // has ended); not a requester who may not answer (answerers without them): their Home would offer buttons
+  // that can only be refused.
+  for (const userId of new Set(namedAnswerers(question))) zsets.push(k.user(userId));
+  return zsets;
+}
+
+/** The slot job of `created`'s deadline slot, whose wake time the create lowered to its deadline. */
+function loweredSlot(c: Collaborators, created: Question, gen: string, now: number): Lowered {
+  const slot = slotOf(created.deadline);
+  const marker = c.keys.slot(String(slot));
+  return { question: created.id, cmd: c.cmd, marker, slot, gen, deadline: created.deadline, now };
 }
 
 export async function finishQuestion(
