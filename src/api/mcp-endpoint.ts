@@ -10,12 +10,15 @@ import {
   type EndpointPorts,
   type GatewayTool,
   type HumanAnswer,
+  type ToolCall,
+  type ToolResult,
 } from '../mcp/index.js';
 import type { ToolRunner } from '../relay/sources/mcp.js';
 import type { Question } from '../relay/types.js';
 import type { Mount } from '../slack/index.js';
 import type { ApiClient, Clients } from './auth.js';
 import type { EndpointCalls } from './endpoint-calls.js';
+import { GatewayCancels } from './gateway-cancels.js';
 import { ApiError, fromRelayError } from './errors.js';
 import {
   gatewayPerson,
@@ -57,7 +60,7 @@ export interface McpEndpointDeps {
   >;
   /** The servers marked `gateway: true`, and the hub that runs their tools. */
   gateway: { servers: readonly string[]; tools: Pick<ToolRunner, 'listTools' | 'callTool'> };
-  /** ask_human calls by their id within the host's session, for cancels that reach another replica. */
+  /** ask_human and gateway calls by their id within the host's session, for cancels that reach another replica. */
   calls: EndpointCalls;
   /** `api.gateway.as` and its team: whom gateway calls run for when the client names nobody. */
   gatewayAs?: string;
@@ -70,6 +73,8 @@ export function mcpEndpointMount(deps: McpEndpointDeps): Mount {
 }
 
 function endpointPorts(deps: McpEndpointDeps): EndpointPorts {
+  const { calls, questions, logger } = deps;
+  const gatewayCalls = new GatewayCancels({ calls, clock: questions.clock, logger });
   const client = (name: string): ApiClient => {
     const found = deps.clients.named(name);
     if (!found) throw new EndpointRefusal('unauthorized', `No API client ${name}.`);
@@ -82,6 +87,7 @@ function endpointPorts(deps: McpEndpointDeps): EndpointPorts {
     cancelElsewhere: async (name, callId) => {
       const id = await deps.calls.questionOf(name, callId);
       if (id !== undefined) await deps.questions.end(id, { action: 'cancel' }, 'withdrawn');
+      else await deps.calls.cancelGateway(name, callId);
     },
     gatewayTools: (name) => gatewayTools(deps, client(name)),
     callGatewayTool: async (name, call, options) => {
@@ -90,19 +96,26 @@ function endpointPorts(deps: McpEndpointDeps): EndpointPorts {
         throw new EndpointRefusal('invalid_request', why);
       }
       const { origin, args } = gatewayPerson(personDeps(deps), client(name), call);
-      // Not `durable`: a gateway call is bound to its HTTP request, so its 2026 rounds stay in this
-      // replica's memory (a survivor would have nobody to answer).
-      return deps.gateway.tools.callTool({
-        server: call.server,
-        tool: call.tool,
-        args,
-        origin,
-        signal: options.signal,
-        onProgress: (update) => options.onProgress(update.message),
-      });
+      const run = { server: call.server, tool: call.tool, args, origin };
+      return gatewayCalls.run(name, options, () => callGateway(deps, run, options));
     },
     logger: deps.logger,
   };
+}
+
+/** Runs the gateway tool through the hub, as the person `origin` names. */
+function callGateway(
+  deps: McpEndpointDeps,
+  run: Pick<ToolCall, 'server' | 'tool' | 'args' | 'origin'>,
+  options: { signal: AbortSignal; onProgress: (message?: string) => void },
+): Promise<ToolResult> {
+  // Not `durable`: a gateway call is bound to its HTTP request, so its 2026 rounds stay in this replica's
+  // memory (a survivor would have nobody to answer).
+  return deps.gateway.tools.callTool({
+    ...run,
+    signal: options.signal,
+    onProgress: (update) => options.onProgress(update.message),
+  });
 }
 
 function personDeps(deps: McpEndpointDeps): GatewayPersonDeps {

@@ -70,15 +70,21 @@ export interface EndpointPorts {
    * names the tools/call within its host's session, by which a cancel reaching another replica finds the question.
    */
   askHuman(client: string, args: Record<string, unknown>, call: EndpointCall): Promise<HumanAnswer>;
-  /** A `notifications/cancelled` for a call not running on this replica: withdraws its question, if any. */
+  /**
+   * A `notifications/cancelled` for a call not running on this replica: withdraws an ask_human call's question,
+   * or has the replica running a gateway call of that id end it (`cancel` there).
+   */
   cancelElsewhere(client: string, callId: string): Promise<void>;
   /** The tools of the gateway servers this client may use. */
   gatewayTools(client: string): Promise<GatewayTool[]>;
-  /** Runs a gateway tool; its elicitations go to the client's target in Slack. */
+  /**
+   * Runs a gateway tool; its elicitations go to the client's target in Slack. `cancel` ends the call as the
+   * host's cancel reaching this replica does, for a cancel that reached another one.
+   */
   callGatewayTool(
     client: string,
     call: { server: string; tool: string; args: Record<string, unknown>; takesAs?: boolean },
-    options: { signal: AbortSignal; onProgress: (message?: string) => void },
+    options: EndpointCall & { onProgress: (message?: string) => void; cancel: () => void },
   ): Promise<ToolResult>;
   logger: { warn(obj: object, msg: string): void };
   /** How often a long wait sends progress, in ms; default KEEPALIVE_MS. */
@@ -101,9 +107,10 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /**
  * The request listener for POST /mcp; other methods get 405 (a stateless server keeps no streams). A host's
  * `notifications/cancelled` arrives as a POST of its own, on whichever replica the host's balancer picks: when
- * the call it names runs on this replica, that call's handler is aborted; otherwise the question an ask_human
- * call of that id waits on is withdrawn, and the replica running it answers the host with `cancel`. Calls are
- * named within the host's session (host-calls.ts), so one host's cancel never reaches another host's call.
+ * the call it names runs on this replica, that call's request is closed (its handler aborted); otherwise the
+ * question an ask_human call of that id waits on is withdrawn, and the replica running it answers the host with
+ * `cancel`, or the replica running a gateway call of that id closes its request as if the cancel had come there.
+ * Calls are named within the host's session (host-calls.ts), so one host's cancel never reaches another host's call.
  */
 export function mcpEndpoint(ports: EndpointPorts): (req: IncomingMessage, res: ServerResponse) => void {
   const inFlight = new HostCalls<StreamableHTTPServerTransport>();
@@ -137,8 +144,8 @@ async function serveOne(
   const body = await readJson(req);
   if (body === undefined) return void res.writeHead(413).end();
   const session = hostSession(req, res, body.parsed);
-  const server = endpointServer(ports, client, session);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  const server = endpointServer(ports, client, session, () => void transport.close());
   const called = namedCall(body.parsed, 'tools/call', session);
   if (called !== undefined) inFlight.add(client, called, transport);
   const cancelled = namedCall(body.parsed, 'notifications/cancelled', session);
@@ -184,7 +191,13 @@ async function readJson(req: IncomingMessage): Promise<{ parsed: unknown } | und
   }
 }
 
-function endpointServer(ports: EndpointPorts, client: string, session: string | undefined): Server {
+/** `cancel` closes this request's transport: what the host's cancel does to a call running here. */
+function endpointServer(
+  ports: EndpointPorts,
+  client: string,
+  session: string | undefined,
+  cancel: () => void,
+): Server {
   const server = new Server(
     { name: 'elicit-relay', version: '0.1.0', title: 'elicit-relay: ask people in Slack' },
     { capabilities: { tools: {} } },
@@ -200,14 +213,11 @@ function endpointServer(ports: EndpointPorts, client: string, session: string | 
       (params) => extra.sendNotification({ method: 'notifications/progress', params }),
     );
     try {
-      if (name === ASK_HUMAN) {
-        const call = { callId: callIdOf(session, extra.requestId), signal: extra.signal };
-        return answerResult(await ports.askHuman(client, args, call));
-      }
+      const call = { callId: callIdOf(session, extra.requestId), signal: extra.signal };
+      if (name === ASK_HUMAN) return answerResult(await ports.askHuman(client, args, call));
       const target = await gatewayTarget(ports, client, name);
-      const call = { ...target, args };
-      const options = { signal: extra.signal, onProgress: progress.note };
-      return wholeResult(await ports.callGatewayTool(client, call, options));
+      const options = { ...call, onProgress: progress.note, cancel };
+      return wholeResult(await ports.callGatewayTool(client, { ...target, args }, options));
     } catch (error) {
       if (error instanceof EndpointRefusal) return refusalResult(error);
       throw error;

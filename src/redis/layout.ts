@@ -20,6 +20,10 @@
 //   ${prefix}:{q}:rate:<server>     string  new-question counter of the server's current rate window
 //   ${prefix}:{q}:ended             stream  {id, state} of every question that ended (capped, ~100k entries)
 //   ${prefix}:{q}:idem:<client>:<key>  string  an API client's Idempotency-Key: request hash and question or call id (24 h)
+//   ${prefix}:{q}:mcpcall:<client>:<sha256 of call id>  string  what a running tools/call of POST /mcp is, for a
+//                                   host's cancel on another replica (src/api/endpoint-calls.ts): an ask_human's
+//                                   question id, `gateway:<token>` (`cancelled:<token>` once a cancel marked it),
+//                                   or empty when two calls share the name; expires with the call
 //   ${prefix}:{q}:call:<id>         hash    one API call on a person's behalf (src/api/call-store.ts)
 //   ${prefix}:{q}:call:<id>:questions  list  ids of the questions the call caused, in order
 //   ${prefix}:{q}:calls:running     zset    ids of running calls, scored by creation (the holder sweep's list)
