@@ -1,5 +1,6 @@
 // What a question's card says: the request card (form or URL), the ended card and the URL-completed card. The
-// surface decides where cards go and sends them; this only builds their text and blocks.
+// surface decides where cards go, in whose language (card-readers.ts), and sends them; this only builds their
+// text and blocks.
 import {
   answerLines,
   endedCard,
@@ -15,22 +16,20 @@ import type { Clock } from '../clock.js';
 import { isRoundLink } from '../relay/round-links.js';
 import type { Question } from '../relay/types.js';
 import type { Audience } from './audience.js';
-import type { Locales } from './locales.js';
 import { answerersText } from './texts.js';
 
 export class CardContent {
   constructor(
-    private readonly locales: Locales,
     /** Whether the server's policy shows answers on the ended card. */
     private readonly audience: Audience,
     /** When a card says a question ended. */
     private readonly clock: Pick<Clock, 'now'>,
   ) {}
 
-  /** The card that asks: the form's request card, or the URL card of a URL request. */
-  async request(question: Question): Promise<SlackMessage> {
+  /** The card that asks, in `locale`: the form's request card, or the URL card of a URL request. */
+  request(question: Question, locale: Locale): SlackMessage {
     const input = {
-      locale: await this.locales.of(question.userId, question.origin.teamId),
+      locale,
       questionId: question.id,
       server: question.server,
       message: question.message,
@@ -51,10 +50,9 @@ export class CardContent {
         });
   }
 
-  /** The ended card; undefined while the question is pending. */
-  async ended(question: Question, byUserId?: string): Promise<SlackMessage | undefined> {
+  /** The ended card in `locale`; undefined while the question is pending. */
+  ended(question: Question, locale: Locale, byUserId?: string): SlackMessage | undefined {
     if (question.state === 'pending') return undefined;
-    const locale = await this.locales.of(question.userId, question.origin.teamId);
     const answer = this.answerOf(question, locale);
     return endedCard({
       locale,
@@ -70,10 +68,10 @@ export class CardContent {
     });
   }
 
-  /** The card of a URL request whose link's step is done. */
-  async completed(question: Question): Promise<SlackMessage> {
+  /** The card of a URL request whose link's step is done, in `locale`. */
+  completed(question: Question, locale: Locale): SlackMessage {
     return urlCompletedCard({
-      locale: await this.locales.of(question.userId, question.origin.teamId),
+      locale,
       server: question.server,
       message: question.message,
     });

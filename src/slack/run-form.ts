@@ -16,6 +16,7 @@ import type { ToolSummary } from '../mcp/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Origin } from '../relay/types.js';
 import type { CommandDeps } from './listeners/deps.js';
+import { LOCALE_BEFORE_REPLY_MS } from './locales.js';
 import { retried, retriedWithinTrigger } from './retried.js';
 
 interface OpenInput {
@@ -28,9 +29,13 @@ interface OpenInput {
 
 export async function openRunForm(input: OpenInput, deps: CommandDeps): Promise<void> {
   const { client, origin, server, tool } = input;
-  // English until the locale is known: the loading view must not wait for users.info.
-  const open = () => client.views.open({ trigger_id: input.triggerId, view: loadingModal({ server, tool }) });
-  const opened = await retriedWithinTrigger(open);
+  // In the person's language, as their other forms: a cached locale at once, else users.info waited for at most
+  // LOCALE_BEFORE_REPLY_MS (500 ms) of the trigger_id's 3 s, then the default (the form below still gets theirs).
+  const loadingLocale = await deps.locales.within(origin.userId, origin.teamId, LOCALE_BEFORE_REPLY_MS);
+  const loading = loadingModal({ server, tool, locale: loadingLocale });
+  const opened = await retriedWithinTrigger(() =>
+    client.views.open({ trigger_id: input.triggerId, view: loading }),
+  );
   const viewId = opened.view?.id;
   if (!viewId) throw new RelayError('slack_bad_response', 'views.open returned no view id');
   // The person's MCP session opens, and their DM (the result's place) is looked up, while the tool is looked up
@@ -52,7 +57,7 @@ export async function openRunForm(input: OpenInput, deps: CommandDeps): Promise<
   const t = commandText(locale);
   const started = (await deps.results.inThread(server, origin)) ? t.runStartedInThread : t.runStarted;
   await show(noticeModal(started(`\`${tool}\``, `\`${server}\``), locale));
-  await deps.results.run({ server, tool, args: {}, origin });
+  await deps.results.run({ server, tool, args: {}, origin }, { warmed: true });
 }
 
 /** The tool, or what to tell the person when it cannot be had. */

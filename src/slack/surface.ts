@@ -1,17 +1,19 @@
 // The Slack surface of the relay: posts the request card where the server's policy says (the person's DM, the
 // command's thread, or an approvals channel) and updates it when the question ends. Cards go through the
-// outbox (retries, Retry-After, pacing); what a card says is built in card-content.ts. Slack API errors
-// propagate, never swallowed: the relay ends a question whose card cannot be posted.
-import { reminderMessage, type SlackMessage } from '../../blocks/index.js';
+// outbox (retries, Retry-After, pacing); what a card says is built in card-content.ts, each card in its
+// reader's language (card-readers.ts). Slack API errors propagate, never swallowed: the relay ends a question
+// whose card cannot be posted.
+import { reminderMessage, type Locale, type SlackMessage } from '../../blocks/index.js';
 import { systemClock, type Clock } from '../clock.js';
 import { RelayError } from '../relay/errors.js';
 import { againWhileUnavailable } from '../relay/while-unavailable.js';
 import { retried } from './retried.js';
 import type { CardChange, PostedCards, Posting, Surface } from '../relay/relay.js';
-import { cardsOf, type CardRef, type Place, type Question } from '../relay/types.js';
+import { cardsOf, type CardRef, type Question } from '../relay/types.js';
 import type { Outbox, OutboxJob, OutboxResult } from './outbox/index.js';
 import { placeOfQuestion, type Audience } from './audience.js';
 import { CardContent } from './card-content.js';
+import { placesOf, readerOfCard, readerOfPlace, type OnePlace } from './card-readers.js';
 import type { Locales } from './locales.js';
 import { SharedLookup } from './shared-lookup.js';
 import type { SlackClients } from './workspaces.js';
@@ -48,7 +50,7 @@ export class SlackSurface implements Surface {
     /** When a card says a question ended, and the waits before queueing a card again. Default the system clock. */
     private readonly clock: Pick<Clock, 'now' | 'schedule'> = systemClock,
   ) {
-    this.content = new CardContent(locales, audience, clock);
+    this.content = new CardContent(audience, clock);
   }
 
   /**
@@ -57,16 +59,19 @@ export class SlackSurface implements Surface {
    * them.
    */
   async postQuestion(question: Question, posting: Posting = {}): Promise<PostedCards> {
-    const card = await this.content.request(question);
     const replaces = question.url?.replaces;
-    if (replaces !== undefined) return this.replaceCards(question, replaces, card, posting);
+    if (replaces !== undefined) return this.replaceCards(question, replaces, posting);
     const place = placeOfQuestion(this.audience.policyOf(question.server), question);
     const thread = 'threadTs' in place && place.threadTs ? { thread_ts: place.threadTs } : {};
     const places = placesOf(place);
     const queued = countdown(places.length, posting.queued);
     const posts = await Promise.allSettled(
       places.map(async (one, index) => {
-        const channel = await this.channelOf(one, question);
+        const [channel, locale] = await Promise.all([
+          this.channelOf(one, question),
+          this.locales.of(readerOfPlace(one, question), question.origin.teamId),
+        ]);
+        const card = this.content.request(question, locale);
         const key = cardKey('card', question.id, index);
         return this.postCard(question, card, { channel, key, thread }, { ...posting, queued });
       }),
@@ -81,12 +86,12 @@ export class SlackSurface implements Surface {
   private async replaceCards(
     question: Question,
     replaces: CardRef[],
-    card: SlackMessage,
     posting: Posting,
   ): Promise<PostedCards> {
     const queued = countdown(replaces.length, posting.queued);
     const updates = await Promise.allSettled(
       replaces.map(async (posted, index): Promise<CardRef> => {
+        const card = this.content.request(question, await this.cardLocale(question, index, replaces));
         const update: OutboxJob = {
           method: 'chat.update',
           channel: posted.channel,
@@ -162,22 +167,23 @@ export class SlackSurface implements Surface {
       for (const observer of this.observers) observer.ended(question, change.byUserId);
     }
     if (change.kind === 'ended_card_waits') return;
-    const card =
-      change.kind === 'url_completed'
-        ? await this.content.completed(question)
-        : await this.content.ended(question, change.byUserId);
-    if (!card) return;
     const kind = change.kind === 'url_completed' ? 'completed' : 'ended';
-    const updates = cardsOf(question).map((posted, index): OutboxJob => ({
-      method: 'chat.update',
-      channel: posted.channel,
-      key: cardKey(kind, question.id, index),
-      ...workspaceOf(question),
-      args: { ts: posted.ts, text: card.text, blocks: card.blocks },
-    }));
     const handOff = 'handOff' in change && change.handOff === true;
     await allOrFirstFailure(
-      updates.map(async (update) => {
+      cardsOf(question).map(async (posted, index) => {
+        const locale = await this.cardLocale(question, index);
+        const card =
+          change.kind === 'url_completed'
+            ? this.content.completed(question, locale)
+            : this.content.ended(question, locale, change.byUserId);
+        if (!card) return;
+        const update: OutboxJob = {
+          method: 'chat.update',
+          channel: posted.channel,
+          key: cardKey(kind, question.id, index),
+          ...workspaceOf(question),
+          args: { ts: posted.ts, text: card.text, blocks: card.blocks },
+        };
         // Handed off, an update paced to a later slot is left queued (undefined): another replica makes it.
         const updated = await (handOff ? this.outbox.sendOrLeave(update) : this.sendWhenRedisBack(update));
         if (updated?.ok === false) {
@@ -203,20 +209,20 @@ export class SlackSurface implements Surface {
   async remind(question: Question, at?: number): Promise<void> {
     const remindKey = at ?? question.deadline;
     if (!question.card) return;
-    const answerers = question.answerers;
-    const message = reminderMessage({
-      server: question.server,
+    const { server, deadline, answerers } = question;
+    const mentions = {
       userId: answerers?.users ?? question.userId,
-      groups: answerers?.groups?.map((g) => g.id) ?? [],
-      deadline: question.deadline,
-      locale: await this.locales.of(question.userId, question.origin.teamId),
-    });
+      groups: answerers?.groups?.map((g) => g.id),
+    };
     // In each card's thread: the thread the card itself went to, else the card's own.
     const place = placeOfQuestion(this.audience.policyOf(question.server), question);
     const threadOf = (card: CardRef): string =>
       'threadTs' in place && place.threadTs ? place.threadTs : card.ts;
     await allOrFirstFailure(
       cardsOf(question).map(async (card, index) => {
+        // In its card's language: the DM's person, or the question's person in a shared conversation.
+        const locale = await this.cardLocale(question, index);
+        const message = reminderMessage({ server, ...mentions, deadline, locale });
         const sent = await this.outbox.send({
           method: 'chat.postMessage',
           channel: card.channel,
@@ -229,6 +235,15 @@ export class SlackSurface implements Surface {
         if (!sent.ok) throw new RelayError('slack_post_failed', `reminder failed: ${sent.error}`);
       }),
     );
+  }
+
+  /**
+   * The language of the question's `index`-th card (of `cards`, default its cards out): its reader's, cached
+   * (users.info once per person an hour per replica; none for an API client, which has no Slack locale).
+   */
+  private cardLocale(question: Question, index: number, cards = cardsOf(question)): Promise<Locale> {
+    const policy = this.audience.policyOf(question.server);
+    return this.locales.of(readerOfCard(policy, question, index, cards.length), question.origin.teamId);
   }
 
   /** The person's DM channel with the bot (conversations.open once, then cached). */
@@ -261,17 +276,6 @@ export class SlackSurface implements Surface {
       return id;
     });
   }
-}
-
-/** A place that takes one card. */
-type OnePlace = Exclude<Place, { mpims: string[][] }>;
-
-/** Each place of `place` that takes one card: a group of one is that person's DM. */
-function placesOf(place: Place): OnePlace[] {
-  if (!('mpims' in place)) return [place];
-  return place.mpims.map((people) =>
-    people.length === 1 && people[0] ? { dm: people[0] } : { mpim: people },
-  );
 }
 
 /**

@@ -73,9 +73,13 @@ export class ToolResults {
     return channelId !== (await this.opts.dmOf(userId, teamId));
   }
 
-  /** Calls the tool for `origin.userId`; its questions, progress and result go to its place. Resolves with the result once posted. */
-  async run(call: ToolRun): Promise<ToolResult> {
-    this.opts.warm?.(call.server, call.origin);
+  /**
+   * Calls the tool for `origin.userId`; its questions, progress and result go to its place. Resolves with the
+   * result once posted. `warmed`: the caller warmed this run itself (warm()) when the person asked for it, so
+   * the run does not warm again (a second warm-up for one run, a no-op in the pool but one more call).
+   */
+  async run(call: ToolRun, { warmed = false }: { warmed?: boolean } = {}): Promise<ToolResult> {
+    if (!warmed) this.opts.warm?.(call.server, call.origin);
     const place = await this.placeOf(call);
     const progress = new ProgressMessage(place, this.opts);
     let result: ToolResult;

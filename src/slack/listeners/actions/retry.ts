@@ -39,7 +39,7 @@ export async function retryCall(
     await retriedRespond(respond, { replace_original: true, text: retrying.text, blocks: retrying.blocks });
   } finally {
     // The claim is taken: a "Retrying…" Slack refused must not stop the run, or no click could start it again.
-    await deps.results.run({ ...target, origin });
+    await deps.results.run({ ...target, origin }, { warmed: true });
   }
 }
 

@@ -78,7 +78,7 @@ async function runTool(
     await reply(runReply(claim, run, locale));
   } finally {
     // A "Running…" note Slack refused does not stop the run it announces.
-    if (claim === 'first') await deps.results.run({ ...run, origin });
+    if (claim === 'first') await deps.results.run({ ...run, origin }, { warmed: true });
   }
 }
 
