@@ -1,11 +1,13 @@
-// The client's HTTP side: JSON requests with the bearer token, a POST retried with its Idempotency-Key (so a
-// retry creates nothing twice), and GET ?wait= long-polls asked again until the resource ends.
+// The client's HTTP side: JSON requests with the bearer token, a request asked again after a failure while its
+// patience lasts (patience.ts; a POST keeps its Idempotency-Key, so a retry creates nothing twice), and GET
+// ?wait= long-polls asked again until the resource ends.
 import { RelayError } from '../relay/errors.js';
+import { pauseMs, retryAfterMs, type Patience } from './patience.js';
 
 export type ClientErrorCode =
   /** The API refused the request (4xx): `status` and the API's own error code say why. */
   | 'refused'
-  /** The bot could not be reached, or kept answering 5xx, through every retry. */
+  /** The bot could not be reached, or kept answering 5xx or 429, for as long as the request's patience lasts. */
   | 'unreachable'
   /** A 2xx answer that is not the API's JSON (a proxy's page, a body without a status): nothing to go on. */
   | 'bad_response';
@@ -26,17 +28,13 @@ export class ClientError extends RelayError<ClientErrorCode> {
 export const WAIT_SECONDS = 60;
 /** A long-poll that has not answered this long after its wait is abandoned and asked again, in ms. */
 const POLL_GRACE_MS = 30_000;
-/**
- * Tries before giving up on a bot that does not answer or answers 5xx, and the first pause between them (ms,
- * doubling). Creating fails fast (0.5 + 1 + 2 s) so a wrong URL is reported at once; waiting on a resource
- * that exists rides out a replica's restart (1 + 2 + 4 + 8 + 16 s).
- */
-export const RETRIES = { create: { tries: 4, baseMs: 500 }, wait: { tries: 6, baseMs: 1_000 } } as const;
 
 export interface Http {
   fetch: typeof fetch;
   /** Pauses between tries. */
   sleep: (ms: number) => Promise<void>;
+  /** The wall clock in ms since the epoch: when to give up, and a Retry-After given as a date, read against it. */
+  now: () => number;
 }
 
 export interface Endpoint {
@@ -44,49 +42,103 @@ export interface Endpoint {
   token: string;
 }
 
+/** Told when a request starts failing and when it is answered again, so the status line can say so. */
+export interface OutageWatch {
+  /** The request's first failure: the bot is asked again until `until` (ms since the epoch). */
+  down(cause: unknown, until: number): void;
+  /** The request was answered after failing. */
+  back(): void;
+}
+
 export interface RequestOptions {
   method: 'GET' | 'POST';
   body?: unknown;
   headers?: Record<string, string>;
   timeoutMs?: number;
+  patience: Patience;
+  watch?: OutageWatch;
 }
 
-/** Sends one request, retrying network failures and 5xx; resolves with the JSON of a 2xx answer. */
+/** A try that did not get the API's answer: `notNow` when the bot answered 429 or a 503 with Retry-After. */
+interface Failure {
+  notNow: boolean;
+  cause: unknown;
+  retryAfterMs: number | undefined;
+}
+
+/**
+ * Sends one request, asking again after a failure (network, 5xx, 429) while its patience lasts; resolves with
+ * the JSON of a 2xx answer. A POST asked again carries the same headers, so its Idempotency-Key.
+ */
 export async function request(
   http: Http,
   endpoint: Endpoint,
   path: string,
   init: RequestOptions,
 ): Promise<Record<string, unknown>> {
-  const retry = init.method === 'POST' ? RETRIES.create : RETRIES.wait;
   // Serialised once, outside the retry: a body that cannot be sent is no network failure.
   const json = init.body === undefined ? undefined : JSON.stringify(init.body);
-  let last: unknown;
-  for (let attempt = 0; attempt < retry.tries; attempt++) {
-    if (attempt > 0) await http.sleep(retry.baseMs * 2 ** (attempt - 1));
-    let answer: Answer;
-    try {
-      answer = await exchange(http, endpoint, path, { ...init, json });
-    } catch (cause) {
-      last = cause;
-      continue;
+  const { patience, watch } = init;
+  let since: number | undefined;
+  let unanswered = 0;
+  for (let failures = 1; ; failures++) {
+    const tried = await tryOnce(http, endpoint, path, { ...init, json });
+    if ('body' in tried) {
+      if (since !== undefined) watch?.back();
+      return tried.body;
     }
-    const body = parseObject(answer.text);
-    if (answer.status >= 200 && answer.status < 300) {
-      if (body) return body;
-      throw new ClientError('bad_response', `${path} answered ${answer.status} without a JSON object`);
+    const { cause, notNow } = tried.failure;
+    since ??= http.now();
+    if (!notNow) unanswered++;
+    const until = patience.giveUpAt(since);
+    if (unanswered >= patience.unanswered) {
+      throw new ClientError('unreachable', `no answer from ${endpoint.url}: ${String(cause)}`, undefined, {
+        cause,
+      });
     }
-    if (answer.status < 500) throw refused(answer.status, body ?? {});
-    last = new Error(`HTTP ${answer.status}`);
+    if (http.now() >= until) {
+      const why = `gave up on ${endpoint.url}: ${patience.gaveUp(since)}; last: ${String(cause)}`;
+      throw new ClientError('unreachable', why, undefined, { cause });
+    }
+    if (failures === 1) watch?.down(cause, until);
+    await http.sleep(pauseMs(patience, failures, tried.failure.retryAfterMs));
   }
-  throw new ClientError('unreachable', `no answer from ${endpoint.url}: ${String(last)}`, undefined, {
-    cause: last,
-  });
+}
+
+type Tried = { body: Record<string, unknown> } | { failure: Failure };
+
+/** One try: the answer's JSON, a failure worth asking again after, or a ClientError for a refusal. */
+async function tryOnce(
+  http: Http,
+  endpoint: Endpoint,
+  path: string,
+  init: RequestOptions & { json: string | undefined },
+): Promise<Tried> {
+  let answer: Answer;
+  try {
+    answer = await exchange(http, endpoint, path, init);
+  } catch (cause) {
+    return { failure: { notNow: false, cause, retryAfterMs: undefined } };
+  }
+  const parsed = parseObject(answer.text);
+  if (answer.status >= 200 && answer.status < 300) {
+    if (parsed) return { body: parsed };
+    throw new ClientError('bad_response', `${path} answered ${answer.status} without a JSON object`);
+  }
+  const body = parsed ?? {};
+  const retryAfter = retryAfterMs(answer.retryAfter, http.now());
+  // The bot's 503 always carries Retry-After; one without is a proxy's with no bot behind it: not answered.
+  const notNow = answer.status === 429 || (answer.status === 503 && retryAfter !== undefined);
+  if (answer.status < 500 && !notNow) throw refused(answer.status, body);
+  const said = notNow ? errorText(answer.status, body) : String(answer.status);
+  return { failure: { notNow, cause: new Error(`HTTP ${said}`), retryAfterMs: retryAfter } };
 }
 
 interface Answer {
   status: number;
   text: string;
+  /** The Retry-After header as sent, or null. */
+  retryAfter: string | null;
 }
 
 /**
@@ -112,7 +164,16 @@ async function exchange(
     ...(init.json === undefined ? {} : { body: init.json }),
     ...(init.timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(init.timeoutMs) }),
   });
-  return { status: response.status, text: await response.text() };
+  const retryAfter = response.headers.get('Retry-After');
+  return { status: response.status, text: await response.text(), retryAfter };
+}
+
+export interface WaitOptions {
+  /** Whether an answer still says the resource has not ended. */
+  pending: (body: Record<string, unknown>) => boolean;
+  /** How long to ride out a bot that stops answering meanwhile. */
+  patience: Patience;
+  watch?: OutageWatch;
 }
 
 /** GET `path?wait=60` again and again while `pending(body)`; resolves with the first body that is not. */
@@ -120,12 +181,14 @@ export async function waitUntilEnded(
   http: Http,
   endpoint: Endpoint,
   path: string,
-  pending: (body: Record<string, unknown>) => boolean,
+  { pending, patience, watch }: WaitOptions,
 ): Promise<Record<string, unknown>> {
   for (;;) {
     const body = await request(http, endpoint, `${path}?wait=${WAIT_SECONDS}`, {
       method: 'GET',
       timeoutMs: WAIT_SECONDS * 1000 + POLL_GRACE_MS,
+      patience,
+      ...(watch === undefined ? {} : { watch }),
     });
     // Without a status there is no telling whether it ended: taking it as ended would report an outcome (and
     // its exit code) that nobody gave.
@@ -145,13 +208,18 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The API's `{"error":{"code","message"}}` as a ClientError. */
-function refused(status: number, body: Record<string, unknown>): ClientError {
+/** The API's `{"error":{"code","message"}}` as "<status> <code>: <message>". */
+function errorText(status: number, body: Record<string, unknown>): string {
   const error = body.error;
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'error';
   const message =
     typeof error === 'object' && error !== null && 'message' in error
       ? String(error.message)
       : `HTTP ${status}`;
-  return new ClientError('refused', `${status} ${code}: ${message}`, status);
+  return `${status} ${code}: ${message}`;
+}
+
+/** The API's refusal as a ClientError. */
+function refused(status: number, body: Record<string, unknown>): ClientError {
+  return new ClientError('refused', errorText(status, body), status);
 }

@@ -16,6 +16,7 @@ export function runClientProcess(argv: string[]): Promise<number> {
     readFile: (path) => readFileSync(path, 'utf8'),
     fetch: globalThis.fetch,
     sleep: (ms) => sleep(ms),
+    now: Date.now,
     stdout: process.stdout,
     stderr: process.stderr,
   };

@@ -1,7 +1,7 @@
 // `elicit-relay ask|call`: asks through the API, waits past the 60 s long-poll limit by asking again, prints the
 // result on stdout and returns the exit code of PRODUCT's table.
 import { randomUUID } from 'node:crypto';
-import { ClientError, request, waitUntilEnded, type Endpoint, type Http } from './api.js';
+import { ClientError, request, waitUntilEnded, type Endpoint, type Http, type OutageWatch } from './api.js';
 import {
   CLIENT_USAGE,
   ClientUsageError,
@@ -9,7 +9,8 @@ import {
   type ClientCommand,
   type ParseSources,
 } from './args.js';
-import { showStatus, type StatusOutput } from './status.js';
+import { CREATING, waitingOn } from './patience.js';
+import { showStatus, type StatusLine, type StatusOutput } from './status.js';
 
 /** PRODUCT "Command line": the exit codes. */
 export const EXIT = { accepted: 0, declined: 1, usage: 2, cancelled: 3, error: 4 } as const;
@@ -69,20 +70,19 @@ type Call = Extract<ClientCommand, { command: 'call' }>;
 
 async function ask(command: Ask, io: ClientIO): Promise<number> {
   const { message, to, requestedSchema, timeout } = command;
-  const created = await create(io, command, '/api/v1/questions', {
+  const { id, deadline } = await create(io, command, '/api/v1/questions', {
     message,
     to,
     requestedSchema,
     ...(timeout === undefined ? {} : { timeout }),
   });
-  const status = showStatus(io.stderr, `waiting for an answer to question ${created}`);
+  const status = showStatus(io.stderr, `waiting for an answer to question ${id}`, io.now);
   try {
-    const ended = await waitUntilEnded(
-      io,
-      command,
-      `/api/v1/questions/${created}`,
-      (b) => b.status === 'pending',
-    );
+    const ended = await waitUntilEnded(io, command, `/api/v1/questions/${id}`, {
+      pending: (b) => b.status === 'pending',
+      patience: waitingOn(`question ${id}`, deadline),
+      watch: outageShown(status, `waiting for an answer to question ${id}`),
+    });
     io.stdout.write(`${JSON.stringify(ended.result ?? { action: 'cancel' })}\n`);
     return questionExit(ended.status);
   } finally {
@@ -97,15 +97,16 @@ async function call(command: Call, io: ClientIO): Promise<number> {
     arguments: command.arguments,
     as: { user: command.as },
   };
-  const created = await create(io, command, '/api/v1/calls', body);
-  const status = showStatus(io.stderr, `waiting for ${command.server} ${command.tool} (call ${created})`);
+  const { id } = await create(io, command, '/api/v1/calls', body);
+  const waiting = `waiting for ${command.server} ${command.tool} (call ${id})`;
+  const status = showStatus(io.stderr, waiting, io.now);
   try {
-    const ended = await waitUntilEnded(
-      io,
-      command,
-      `/api/v1/calls/${created}`,
-      (b) => b.status === 'running',
-    );
+    // A call has no deadline of its own: an outage is ridden out for OUTAGE_GRACE_MS from its start.
+    const ended = await waitUntilEnded(io, command, `/api/v1/calls/${id}`, {
+      pending: (b) => b.status === 'running',
+      patience: waitingOn(`call ${id}`, undefined),
+      watch: outageShown(status, waiting),
+    });
     if (ended.result !== undefined) io.stdout.write(`${JSON.stringify(ended.result)}\n`);
     if (ended.status !== 'completed')
       io.stderr.write(`elicit-relay: the call failed: ${String(ended.error)}\n`);
@@ -115,10 +116,28 @@ async function call(command: Call, io: ClientIO): Promise<number> {
   }
 }
 
+/** The status line through an outage while waiting: it says so, and says when the bot answers again. */
+function outageShown(status: StatusLine, waiting: string): OutageWatch {
+  return {
+    down: (cause, until) =>
+      status.show(
+        `waiting for the bot to come back (${String(cause)}); asking again until ${new Date(until).toISOString()}`,
+      ),
+    back: () => status.show(`the bot answers again; ${waiting}`),
+  };
+}
+
+interface Created {
+  id: string;
+  /** A question's deadline (ms since the epoch), when the answer has a readable one; a call has none. */
+  deadline: number | undefined;
+}
+
 /** POSTs with one Idempotency-Key for every retry of this invocation; resolves with the new resource's id. */
-async function create(io: ClientIO, endpoint: Endpoint, path: string, body: unknown): Promise<string> {
+async function create(io: ClientIO, endpoint: Endpoint, path: string, body: unknown): Promise<Created> {
   const headers = { 'Idempotency-Key': randomUUID() };
-  const created = await request(io, endpoint, path, { method: 'POST', body, headers });
+  const created = await request(io, endpoint, path, { method: 'POST', body, headers, patience: CREATING });
   if (typeof created.id !== 'string') throw new ClientError('refused', `${path} answered without an id`);
-  return created.id;
+  const deadline = typeof created.deadline === 'string' ? Date.parse(created.deadline) : NaN;
+  return { id: created.id, deadline: Number.isNaN(deadline) ? undefined : deadline };
 }

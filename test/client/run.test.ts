@@ -21,6 +21,8 @@ function io(replies: Reply[]) {
   const requests: { method: string; url: string; headers: Record<string, string>; body?: unknown }[] = [];
   const out: string[] = [];
   const err: string[] = [];
+  // The clock moves only by the client's own pauses.
+  let now = 0;
   const fetch: typeof globalThis.fetch = (input, init) => {
     const headers = Object.fromEntries(Object.entries(init?.headers ?? {}));
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
@@ -38,7 +40,11 @@ function io(replies: Reply[]) {
     env: { ELICIT_RELAY_URL: 'http://relay:3000', ELICIT_RELAY_API_TOKEN: 'tok' },
     readFile: () => '',
     fetch,
-    sleep: () => Promise.resolve(),
+    sleep: (ms) => {
+      now += ms;
+      return Promise.resolve();
+    },
+    now: () => now,
     stdout: { write: (t: string) => out.push(t) },
     stderr: { write: (t: string) => err.push(t), isTTY: false },
   };
@@ -127,11 +133,14 @@ describe("elicit-relay ask, when answers break or are not the API's", () => {
     expect(new Set(keys).size).toBe(1);
   });
 
-  it('exits 4 when every long-poll answer breaks, through the retries', async () => {
-    const { client, out, err } = io([created, broken, broken, broken, broken, broken, broken]);
+  it('exits 4 when every long-poll answer breaks for 5 min (no deadline in the answer), saying so', async () => {
+    const { client, out, err } = io([created, ...Array.from({ length: 40 }, () => broken)]);
     expect(await runClient(ASK, client)).toBe(EXIT.error);
     expect(out.join('')).toBe('');
-    expect(err.join('')).toContain('elicit-relay: no answer from http://relay:3000: TypeError: terminated\n');
+    expect(err.join('')).toContain(
+      'elicit-relay: gave up on http://relay:3000: asked again until 5 min after it stopped answering ' +
+        '(1970-01-01T00:00:00.000Z); the outcome of question q1 is unknown; last: TypeError: terminated\n',
+    );
   });
 
   it.each([

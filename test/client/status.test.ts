@@ -12,6 +12,36 @@ describe('the waiting status line', () => {
     expect(written).toEqual(['elicit-relay: waiting\n']);
   });
 
+  it('writes one more plain line when what it says changes, and none when it says the same again', () => {
+    const written: string[] = [];
+    const status = showStatus({ write: (text: string) => written.push(text), isTTY: false }, 'waiting');
+    status.show('waiting for the bot to come back');
+    status.show('waiting for the bot to come back');
+    status.show('the bot answers again; waiting');
+    status.stop();
+    expect(written).toEqual([
+      'elicit-relay: waiting\n',
+      'elicit-relay: waiting for the bot to come back\n',
+      'elicit-relay: the bot answers again; waiting\n',
+    ]);
+  });
+
+  it('is redrawn at once with what it says now on a terminal', () => {
+    const written: string[] = [];
+    const status = showStatus(
+      { write: (text: string) => written.push(text), isTTY: true },
+      'waiting',
+      () => 0,
+    );
+    status.show('waiting for the bot to come back');
+    status.stop();
+    expect(written).toEqual([
+      '\r\x1b[K⠋ waiting (0s)',
+      '\r\x1b[K⠙ waiting for the bot to come back (0s)',
+      '\r\x1b[K',
+    ]);
+  });
+
   it('is redrawn in place with a spinner and the time waited on a terminal, and erased when it stops', async () => {
     const written: string[] = [];
     const { promise: secondFrame, resolve: redrawn } = deferred();
