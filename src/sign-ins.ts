@@ -58,6 +58,7 @@ export async function openSignIns(
     clientName: 'elicit-relay',
     oneWorkspace: !servesSeveralWorkspaces(config.slack),
     now,
+    logger: who.logger,
   });
   const deploymentGrants = new Map(await Promise.all(config.servers.flatMap(deploymentGrant)));
   const enterprise = new EnterpriseSignIns(config.servers.flatMap(enterpriseServer), {

@@ -84,7 +84,7 @@ export class ServerLink {
       clock: opts.clock,
       backoff: opts.backoff,
       heartbeatMs: opts.heartbeatMs,
-      open: (onClosed) => this.open(undefined, onClosed),
+      open: (onClosed) => this.open(undefined, undefined, onClosed),
       onLost: () => {
         // The server may have been replaced by one of another era; idle sessions went with it.
         this.era.forget();
@@ -216,7 +216,7 @@ export class ServerLink {
       max: this.opts.maxSessionsPerPerson,
       idleCloseMs: this.opts.idleCloseMs,
       schedule: this.opts.clock.schedule,
-      open: () => this.openForPerson(person, pool),
+      open: (signal) => this.openForPerson(person, pool, signal),
       onEmpty: () => {
         if (this.pools.get(key) === pool) this.pools.delete(key);
       },
@@ -225,10 +225,10 @@ export class ServerLink {
     return pool;
   }
 
-  private async openForPerson(person: Origin, pool: SessionPool): Promise<McpSession> {
+  private async openForPerson(person: Origin, pool: SessionPool, signal?: AbortSignal): Promise<McpSession> {
     let session: McpSession | undefined;
     try {
-      session = await this.open(person, (dropped) => {
+      session = await this.open(person, signal, (dropped) => {
         this.health.sessions -= 1;
         if (session !== undefined) pool.closed(session);
         if (dropped) this.control.trouble(droppedError(this.spec.name));
@@ -249,15 +249,22 @@ export class ServerLink {
     return session;
   }
 
-  /** A new session; when the server wants a sign-in first, waits for it and tries again (MAX_SIGN_INS). */
-  private async open(person: Origin | undefined, onClosed: (dropped: boolean) => void): Promise<McpSession> {
+  /**
+   * A new session; when the server wants a sign-in first, waits for it and tries again (MAX_SIGN_INS), unless
+   * `signal` (the opening call's) aborts first: a cancelled call's pool place is free at once.
+   */
+  private async open(
+    person: Origin | undefined,
+    signal: AbortSignal | undefined,
+    onClosed: (dropped: boolean) => void,
+  ): Promise<McpSession> {
     const sessionAuth = await this.opts.auth?.forSession(this.spec.name, person);
     for (let attempt = 0; ; attempt += 1) {
       try {
         return await this.starts.run(() => this.openOnce(person, onClosed, sessionAuth));
       } catch (error) {
         if (sessionAuth === undefined || !needsSignIn(error) || attempt >= MAX_SIGN_INS) throw error;
-        await sessionAuth.signedIn();
+        await sessionAuth.signedIn(signal);
       }
     }
   }

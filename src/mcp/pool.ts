@@ -34,8 +34,11 @@ export function poolOf(origin: Origin): { person: Origin; key: string } {
 
 export interface PoolOptions {
   server: string;
-  /** Opens a new session for this person; the pool adds it and watches for its end through closed(). */
-  open: () => Promise<McpSession>;
+  /**
+   * Opens a new session for this person; the pool adds it and watches for its end through closed(). `signal`
+   * is the opening call's: aborted, the open stops waiting (for the person's sign-in) and rejects.
+   */
+  open: (signal?: AbortSignal) => Promise<McpSession>;
   /** Most sessions (so calls in flight) at once. */
   max: number;
   idleCloseMs: number;
@@ -76,7 +79,7 @@ export class SessionPool {
       if (idle !== undefined) return this.lease(idle);
       const warming = this.warmingNow();
       if (warming !== undefined && !warming.claim.taken) return this.takeWarming(warming, signal);
-      if (this.sessions.size + this.opening < this.opts.max) return this.openSession(() => true);
+      if (this.sessions.size + this.opening < this.opts.max) return this.openSession(() => true, signal);
       await this.turn(signal);
     }
   }
@@ -93,6 +96,7 @@ export class SessionPool {
     const claim = { taken: false, settled: false };
     const opened = this.openSession(
       () => claim.taken,
+      undefined,
       () => (claim.settled = true),
     );
     void opened.catch(() => undefined);
@@ -183,12 +187,17 @@ export class SessionPool {
    * Opens a session, leased when `leased()` says so once it is open, else parked idle; either before anyone is
    * woken: a caller woken by the finally below, if it found a new session of another's not yet leased, would
    * take it too, and the two calls would share one session (the second failed "already busy" when a person's
-   * calls outnumbered their sessions, seen in the open loop).
+   * calls outnumbered their sessions, seen in the open loop). A call cancelled while its open waits for the
+   * person's sign-in (`signal`) frees its place at once.
    */
-  private async openSession(leased: () => boolean, settled?: () => void): Promise<McpSession> {
+  private async openSession(
+    leased: () => boolean,
+    signal?: AbortSignal,
+    settled?: () => void,
+  ): Promise<McpSession> {
     this.opening += 1;
     try {
-      const session = await this.opts.open();
+      const session = await this.opts.open(signal);
       if (this.shut) {
         await session.close();
         throw new McpClientError('closed', this.opts.server, 'the MCP hub is closed');

@@ -183,15 +183,14 @@ export class VaultConnections implements Connections {
     const { grants, vault, logger, enterprise } = this.deps;
     if (enterprise?.has(server) === true) {
       // The IdP sign-in is what connects the person: dropping it disconnects every server of that IdP, so
-      // their access tokens go too.
+      // their access tokens go too. The sign-in first: an exchange that read it before has made its grant's
+      // record by then (enterprise.ts), which goes next, so that exchange's token is not saved.
       const person = grants.personOf(requester);
       const idp = enterprise.idpOf(server);
       const covered = enterprise.names().filter((name) => enterprise.idpOf(name) === idp);
-      const removed = await Promise.all([
-        idp.forget(person),
-        ...covered.map((name) => vault.remove(name, person)),
-      ]);
-      return removed.some(Boolean);
+      const forgot = await idp.forget(person);
+      const removed = await Promise.all(covered.map((name) => vault.remove(name, person)));
+      return forgot || removed.some(Boolean);
     }
     grants.server(server);
     const person = grants.personOf(requester);

@@ -5,7 +5,8 @@
 // JWT-bearer grant for the access token. The SDK's CrossAppAccessProvider builds both requests; this class
 // keeps the access token in a SignInStorage (the vault for a person) instead of the SDK's memory, and turns a
 // refused exchange into a sign-in the caller can ask for; an exchange that failed otherwise (the IdP
-// unreachable, a 5xx) keeps the person's sign-in.
+// unreachable, a 5xx) keeps the person's sign-in. The access token is saved as every grant write is, by
+// compare-and-set on the grant as read when the exchange began: a disconnect (or a newer token) meanwhile wins.
 import {
   CrossAppAccessProvider,
   discoverAndRequestJwtAuthGrant,
@@ -20,7 +21,7 @@ import {
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { refusedGrant } from './idp.js';
-import type { SignInStorage } from './provider.js';
+import type { SignInRecord, SignInStorage } from './provider.js';
 
 /** The company IdP as the config names it: its issuer (discovered) or its token endpoint, and the bot's client. */
 export interface EnterpriseIdp {
@@ -70,6 +71,8 @@ export class ExchangeFailedError extends UnauthorizedError {
 
 export class EnterpriseProvider implements OAuthClientProvider {
   private readonly crossApp: CrossAppAccessProvider;
+  /** The grant as read when the exchange in flight began (prepareTokenRequest), until its answer is saved. */
+  private read: SignInRecord | undefined;
 
   constructor(
     private readonly grant: EnterpriseGrant,
@@ -111,8 +114,17 @@ export class EnterpriseProvider implements OAuthClientProvider {
     return (await this.storage.load()).tokens;
   }
 
+  /**
+   * Saves the exchange's access token only while the grant is as the exchange read it: deleted since (a
+   * disconnect), or holding another token (a newer exchange's), it is left as it is.
+   */
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
-    await this.storage.save({ ...(await this.storage.load()), tokens });
+    const read = this.read;
+    this.read = undefined;
+    await this.storage.update((stored) => {
+      if (stored === undefined || read === undefined) return undefined;
+      return stored.tokens?.access_token === read.tokens?.access_token ? { ...stored, tokens } : undefined;
+    });
   }
 
   redirectToAuthorization(): void {
@@ -137,15 +149,34 @@ export class EnterpriseProvider implements OAuthClientProvider {
     this.crossApp.saveResourceUrl?.(url);
   }
 
+  /** The token was refused: it goes, unless the grant was deleted meanwhile (a disconnect is not written back). */
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     if (scope !== 'all' && scope !== 'tokens') return;
-    const record = await this.storage.load();
-    delete record.tokens;
-    await this.storage.save(record);
+    await this.storage.update((stored) => {
+      if (stored === undefined) return undefined;
+      const record = { ...stored };
+      delete record.tokens;
+      return record;
+    });
   }
 
-  prepareTokenRequest(scope?: string): Promise<URLSearchParams> {
+  /** The SDK's token request (the JWT-bearer grant): the grant is read first, for saveTokens to compare with. */
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams> {
+    this.read = await this.readGrant();
     return this.crossApp.prepareTokenRequest(scope);
+  }
+
+  /**
+   * The grant before an exchange, made (empty) when there is none, before the ID token is read: a disconnect
+   * from then on deletes it, and the save finds it gone.
+   */
+  private async readGrant(): Promise<SignInRecord> {
+    let read: SignInRecord = {};
+    await this.storage.update((stored) => {
+      read = stored ?? {};
+      return stored === undefined ? {} : undefined;
+    });
+    return read;
   }
 
   /** The token exchange at the IdP (RFC 8693) for the MCP authorization server and resource the SDK found. */

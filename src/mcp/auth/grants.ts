@@ -2,12 +2,14 @@
 // in the vault, whose `state` is bound to the person, workspace and server. The record's storage also stamps
 // when tokens arrive (for their expiry in the App Home) and notices tokens being dropped (a refresh refused
 // as invalid_grant while they were still the refused ones: the grant was revoked), so the next sign-in can say
-// why it is asked for.
+// why it is asked for. A refresh's answer that was not saved (the grant changed meanwhile) is revoked at the
+// authorization server (revoke.ts), a failure logged.
 import type {
   AuthorizationServerMetadata,
   OAuthClientInformationMixed,
   StoredOAuthClientInformation,
 } from '@modelcontextprotocol/client';
+import type { McpLogger } from '../types.js';
 import { configuredResource, fetchAuthorizationServerMetadata } from './as-metadata.js';
 import {
   SignInProvider,
@@ -15,6 +17,7 @@ import {
   type SignInRecord,
   type SignInStorage,
 } from './provider.js';
+import { revokeGrant } from './revoke.js';
 import type { TokenVault } from './vault.js';
 import { SignInError, type Person } from './types.js';
 
@@ -44,6 +47,8 @@ export interface GrantsDeps {
    */
   oneWorkspace: boolean;
   now: () => number;
+  /** Where a failed revocation of a refresh's unsaved tokens is logged (revoke.ts). */
+  logger?: McpLogger;
 }
 
 export interface ProviderHooks {
@@ -110,6 +115,7 @@ export class PersonGrants {
       state: () => vault.issueState({ server, person }),
       bindVerifier: (state, verifier, client) => vault.bindVerifier(state, verifier, client),
       onRedirect: hooks.onRedirect,
+      revokeUnsaved: (record) => revokeGrant(server, record, this.deps.logger),
       ...(hooks.codeVerifier === undefined ? {} : { codeVerifier: hooks.codeVerifier }),
       ...(hooks.callback === undefined ? {} : { callback: hooks.callback }),
       ...(spec.scopes === undefined ? {} : { scopes: spec.scopes }),

@@ -107,7 +107,8 @@ export class IdpSignIn {
     const storage = this.deps.vault.storage(this.name, person);
     const held = this.held((await storage.load()).tokens);
     if (!('refresh' in held)) return held;
-    const release = await storage.claimRefresh?.();
+    const release = await claim(storage, server);
+    if (release instanceof SignInError) return { unavailable: release };
     try {
       // Read again under the claim: another session may have refreshed while this one waited.
       const current = this.held((await storage.load()).tokens);
@@ -221,5 +222,22 @@ function expiresAt(idToken: string): number {
     return typeof exp === 'number' ? exp * 1000 : 0;
   } catch {
     return 0;
+  }
+}
+
+/**
+ * The refresh claim of the person's IdP sign-in; refresh_busy when it could not be had in time, which fails the
+ * call as an IdP outage does: the sign-in is kept, the call can be made again.
+ */
+async function claim(
+  storage: SignInStorage,
+  server: string,
+): Promise<(() => Promise<void>) | undefined | SignInError> {
+  try {
+    return await storage.claimRefresh?.();
+  } catch (cause) {
+    if (!(cause instanceof SignInError) || cause.code !== 'refresh_busy') throw cause;
+    const why = `other calls are renewing your company sign-in just now (it is kept): call ${server} again`;
+    return new SignInError('refresh_busy', server, why, { cause });
   }
 }

@@ -17,7 +17,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { createHash } from 'node:crypto';
 import { GrantDpop } from './dpop-key.js';
-import { GrantRefresh } from './grant-refresh.js';
+import { GrantRefresh, type UnsavedRefresh } from './grant-refresh.js';
 import type { ClientRegistrations } from './registrations.js';
 import type { SignInRecord, SignInStorage } from './sign-in-storage.js';
 
@@ -63,6 +63,12 @@ export interface SignInProviderOptions {
   callback?: { client?: StoredOAuthClientInformation };
   /** `auth.metadataUrl`: the authorization server from the config, not from the resource metadata. */
   authorizationServer?: ConfiguredAuthorizationServer;
+  /**
+   * Revokes (RFC 7009) the fresh tokens of a refresh whose answer was not saved (the grant was disconnected or
+   * changed meanwhile), given with the client and authorization server the refresh used; best effort, logging
+   * its own failures; not waited for. Absent: those tokens are left to expire at the authorization server.
+   */
+  revokeUnsaved?: (record: SignInRecord) => Promise<unknown>;
 }
 
 export interface ConfiguredAuthorizationServer {
@@ -158,7 +164,28 @@ export class SignInProvider implements OAuthClientProvider {
 
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
     const kept = await this.linkClientToKeep();
-    await this.refresh.save(tokens, kept === undefined ? {} : { client: kept });
+    const unsaved = await this.refresh.save(tokens, kept === undefined ? {} : { client: kept });
+    // Not waited for: the person's call goes on (or asks them to sign in) whatever the revocation takes. The
+    // hook logs its own failures; a configured metadata document unreadable now leaves the tokens to expire.
+    if (unsaved !== undefined) void this.revokeUnsaved(unsaved).catch(() => undefined);
+  }
+
+  /**
+   * Hands a refresh's unsaved tokens to `revokeUnsaved` with the client it refreshed as (the record's own,
+   * the pre-registered or the shared one, as clientInformation found it) and its authorization server.
+   */
+  private async revokeUnsaved({ read, tokens }: UnsavedRefresh): Promise<void> {
+    const { revokeUnsaved, preRegistered, authorizationServer } = this.opts;
+    if (revokeUnsaved === undefined) return;
+    const client = read.client ?? preRegistered ?? this.sharedClient;
+    // The record may be gone (a disconnect): the discovery the refresh read, unless the config names it.
+    const discovery = authorizationServer === undefined ? read.discovery : await this.discoveryState();
+    const record: SignInRecord = {
+      tokens,
+      ...(client === undefined ? {} : { client }),
+      ...(discovery === undefined ? {} : { discovery }),
+    };
+    await revokeUnsaved(record);
   }
 
   /**

@@ -37,9 +37,10 @@ export interface SignInStorage extends DpopKeyStorage {
   update(change: (stored: SignInRecord | undefined) => SignInRecord | undefined): Promise<boolean>;
   /**
    * Waits until the grant's refresh is the caller's alone (every session and replica); resolves with the
-   * claim's release. Absent: nothing else refreshes this grant (memory).
+   * claim's release. Bounded: rejects SignInError refresh_busy when the claim cannot be had in time (vault.ts),
+   * or with `signal`'s reason once it aborts. Absent: nothing else refreshes this grant (memory).
    */
-  claimRefresh?(): Promise<() => Promise<void>>;
+  claimRefresh?(signal?: AbortSignal): Promise<() => Promise<void>>;
 }
 
 /** A SignInStorage in this process's memory (conformance client, tests). */

@@ -97,7 +97,12 @@ export type SignInErrorCode =
    * The company IdP could not renew or exchange the person's sign-in just now (unreachable, or a 5xx): the
    * sign-in is kept and the call can be made again.
    */
-  | 'idp_unavailable';
+  | 'idp_unavailable'
+  /**
+   * Other refreshes of the person's grant held it longer than a refresh waits for it (vault.ts,
+   * REFRESH_CLAIM_WAIT_MS): nothing was dropped, and the call can be made again.
+   */
+  | 'refresh_busy';
 
 /** A sign-in that could not go on; `code` says why, `server` which server. Never carries a token. */
 export class SignInError extends Error {

@@ -41,6 +41,12 @@ return 1`;
  * without a save), ms: a refresh request and a save take far less.
  */
 export const REFRESH_CLAIM_MS = 10_000;
+/**
+ * How long a refresh waits for its grant's claim before it gives up, ms: a claim left to lapse (REFRESH_CLAIM_MS,
+ * its holder died) plus 5 s for the refresh that takes it next. Longer means more refreshes of one grant queue
+ * than go one at a time (or Redis fails the claim): the call fails (SignInError refresh_busy) instead of hanging.
+ */
+export const REFRESH_CLAIM_WAIT_MS = REFRESH_CLAIM_MS + 5_000;
 /** Time between tries while another session or replica refreshes the grant, ms. */
 const RECLAIM_EVERY_MS = 50;
 
@@ -91,7 +97,7 @@ export class TokenVault {
         await this.redis.set(key, this.sealer.seal(JSON.stringify(record), key));
       },
       update: (change) => this.update(key, change),
-      claimRefresh: () => this.claimRefresh(`${key}:refreshing`),
+      claimRefresh: (signal) => this.claimRefresh(`${key}:refreshing`, server, signal),
       loadDpopKey: () => this.opened<StoredDpopKey>(dpopKey),
       claimDpopKey: async (fresh) => {
         await this.redis.set(dpopKey, this.sealer.seal(JSON.stringify(fresh), dpopKey), 'NX');
@@ -137,12 +143,27 @@ export class TokenVault {
 
   /**
    * Waits until the grant's refresh is this caller's (the holder saved, gave up, or its claim lapsed after
-   * REFRESH_CLAIM_MS); resolves with the claim's release, which leaves a claim taken over since alone.
+   * REFRESH_CLAIM_MS); resolves with the claim's release, which leaves a claim taken over since alone. Rejects
+   * SignInError refresh_busy after REFRESH_CLAIM_WAIT_MS (the vault's clock), or with `signal`'s reason.
    */
-  private async claimRefresh(key: string): Promise<() => Promise<void>> {
+  private async claimRefresh(
+    key: string,
+    server: string,
+    signal?: AbortSignal,
+  ): Promise<() => Promise<void>> {
     const mine = randomBytes(12).toString('base64url');
-    while ((await this.redis.set(key, mine, 'PX', REFRESH_CLAIM_MS, 'NX')) === null)
-      await sleep(RECLAIM_EVERY_MS);
+    const giveUpAt = this.now() + REFRESH_CLAIM_WAIT_MS;
+    while ((await this.redis.set(key, mine, 'PX', REFRESH_CLAIM_MS, 'NX')) === null) {
+      signal?.throwIfAborted();
+      if (this.now() >= giveUpAt)
+        throw new SignInError(
+          'refresh_busy',
+          server,
+          `another refresh of this sign-in to ${server} held it over ${REFRESH_CLAIM_WAIT_MS / 1000} s; call again`,
+        );
+      // Aborted meanwhile, the sleep rejects with its own AbortError: the signal's reason is thrown instead.
+      await sleep(RECLAIM_EVERY_MS, undefined, { signal }).catch(() => signal?.throwIfAborted());
+    }
     return async () => {
       await this.redis.eval(DELETE_IF_UNCHANGED, 1, key, mine);
     };
