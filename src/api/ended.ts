@@ -12,11 +12,23 @@
 //   (XREADGROUP), at least once: an entry is acknowledged after `handler` resolves; one whose handler threw,
 //   or whose replica died, is claimed again by a live consumer once idle for CLAIM_IDLE_MS. Handlers must
 //   therefore be idempotent (the question id plus the stream entry id identify an end). The group starts at
-//   the ends that happen after it is first created. Webhooks and the audit trail hang off this.
+//   the ends that happen after it is first created; a group Redis lost (a restart without persistence, a
+//   failover to an empty node) is created again at the stream's start. Webhooks and the audit trail hang off
+//   this.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { systemClock, type Clock, type Schedule } from '../clock.js';
-import { endClient, type RedisClient, type StoreLogger } from '../redis/index.js';
+import { endClient, replyCode, type RedisClient, type StoreLogger } from '../redis/index.js';
 import { Wakers, type Wake } from '../wakers.js';
+import {
+  createGroup,
+  handledThenAcked,
+  recreateLostGroup,
+  toEvent,
+  type EndedEvent,
+  type Entries,
+} from './ended-groups.js';
+
+export type { EndedEvent } from './ended-groups.js';
 
 /** XREAD BLOCK time in ms: how long one read waits before it is issued again. */
 export const ENDED_BLOCK_MS = 2_000;
@@ -39,18 +51,6 @@ export const GROUP_GATHER_MS = 100;
  */
 export const READER_GATHER_MS = 250;
 
-export interface EndedEvent {
-  /** The question's or call's id. */
-  id: string;
-  kind: 'question' | 'call';
-  /** The state it ended in: accepted, declined or cancelled (a call: completed or failed). */
-  state: string;
-  /** The stream entry id, unique per end. */
-  entryId: string;
-  /** A question answering a durable 2026 round's request (src/rounds records its end in the round). */
-  round?: true;
-}
-
 export interface EndedEventsDeps {
   /** Opens a new blocking connection (one per read loop). */
   connect: (role: string) => Promise<RedisClient>;
@@ -62,8 +62,6 @@ export interface EndedEventsDeps {
   /** Times the waits between reads (GROUP_GATHER_MS, READER_GATHER_MS); default the system clock. */
   clock?: Pick<Clock, 'schedule'>;
 }
-
-type Entries = [string, string[]][];
 
 /**
  * The reader's next id after a read that found nothing. Stream ids come from the master's clock: after a
@@ -155,37 +153,55 @@ export class EndedEvents {
   /** Hands every end to exactly one consumer of `group` (see the contract above); stop() ends the loop. */
   async consume(group: string, handler: (event: EndedEvent) => Promise<void>): Promise<void> {
     const redis = await this.deps.connect(`ended-${group}`);
-    await createGroup(redis, this.deps.key, group);
-    const { key, consumer } = this.deps;
+    const { key, logger } = this.deps;
+    await createGroup(redis, key, group);
     const handle = handledThenAcked(redis, key, group, handler);
     let claimedAt = 0;
     this.loops.push(
       this.loop(redis, `ended group ${group}`, async (signal) => {
-        if (Date.now() - claimedAt > CLAIM_IDLE_MS / 2) {
-          claimedAt = Date.now();
-          const claimed = await redis.xautoclaim(key, group, consumer, CLAIM_IDLE_MS, '0-0', 'COUNT', BATCH);
-          await handle((claimed as [string, Entries])[1]);
+        const claim = Date.now() - claimedAt > CLAIM_IDLE_MS / 2;
+        if (claim) claimedAt = Date.now();
+        try {
+          await this.readGroup(redis, group, handle, signal, claim);
+        } catch (err) {
+          if (replyCode(err) !== 'NOGROUP') throw err;
+          await recreateLostGroup(redis, key, group, logger);
         }
-        const reply = await redis.xreadgroup(
-          'GROUP',
-          group,
-          consumer,
-          'COUNT',
-          BATCH,
-          'BLOCK',
-          ENDED_BLOCK_MS,
-          'STREAMS',
-          key,
-          '>',
-        );
-        let read = 0;
-        for (const [, entries] of (reply ?? []) as [string, Entries][]) {
-          read += entries.length;
-          await handle(entries);
-        }
-        if (gathers(read)) await pause(this.schedule, GROUP_GATHER_MS, signal).done;
       }),
     );
+  }
+
+  /** One turn of a group's loop: entries idle too long claimed (when `claim`), then one read and its wait. */
+  private async readGroup(
+    redis: RedisClient,
+    group: string,
+    handle: (entries: Entries) => Promise<void>,
+    signal: AbortSignal,
+    claim: boolean,
+  ): Promise<void> {
+    const { key, consumer } = this.deps;
+    if (claim) {
+      const claimed = await redis.xautoclaim(key, group, consumer, CLAIM_IDLE_MS, '0-0', 'COUNT', BATCH);
+      await handle((claimed as [string, Entries])[1]);
+    }
+    const reply = await redis.xreadgroup(
+      'GROUP',
+      group,
+      consumer,
+      'COUNT',
+      BATCH,
+      'BLOCK',
+      ENDED_BLOCK_MS,
+      'STREAMS',
+      key,
+      '>',
+    );
+    let read = 0;
+    for (const [, entries] of (reply ?? []) as [string, Entries][]) {
+      read += entries.length;
+      await handle(entries);
+    }
+    if (gathers(read)) await pause(this.schedule, GROUP_GATHER_MS, signal).done;
   }
 
   async stop(): Promise<void> {
@@ -253,48 +269,4 @@ function pause(
     else signal.addEventListener('abort', onAbort, { once: true });
   });
   return { done, cut };
-}
-
-function toEvent([entryId, fields]: [string, string[]]): EndedEvent {
-  const field = (name: string): string => {
-    const at = fields.indexOf(name);
-    return at % 2 === 0 ? (fields[at + 1] ?? '') : '';
-  };
-  const kind = field('kind') === 'call' ? 'call' : 'question';
-  const round = field('round') === '1' ? { round: true as const } : {};
-  return { id: field('id'), kind, state: field('state'), entryId, ...round };
-}
-
-/** Creates the group at the stream's end unless it exists (two replicas may race: the loser finds it there). */
-async function createGroup(redis: RedisClient, key: string, group: string): Promise<void> {
-  try {
-    await redis.xgroup('CREATE', key, group, '$', 'MKSTREAM');
-  } catch (err) {
-    const groups = (await redis.xinfo('GROUPS', key)) as unknown[][];
-    if (!groups.some((g) => g.includes(group))) throw err;
-  }
-}
-
-/**
- * A group's batch handler: one XACK per batch, not per entry (at 200 ends/s that was a round trip and a reply to
- * parse per end on every replica). Each entry still counts as handled only once its handler resolved, so an entry
- * whose handler threw, and those after it, stay pending and are claimed again.
- */
-function handledThenAcked(
-  redis: RedisClient,
-  key: string,
-  group: string,
-  handler: (event: EndedEvent) => Promise<void>,
-): (entries: Entries) => Promise<void> {
-  return async (entries) => {
-    const handled: string[] = [];
-    try {
-      for (const entry of entries) {
-        await handler(toEvent(entry));
-        handled.push(entry[0]);
-      }
-    } finally {
-      if (handled.length > 0) await redis.xack(key, group, ...handled);
-    }
-  };
 }

@@ -18,7 +18,7 @@ export {
   type QueueOwner,
 } from './ending.js';
 export { QueueWakes, WAKE_AFTER_MS, markerWake, type QueueWakesOptions } from './queue-wakes.js';
-export { describeSetting, serving, type RedisClient, type RedisSetting } from './topology.js';
+export { describeSetting, replyCode, serving, type RedisClient, type RedisSetting } from './topology.js';
 export { HotScript } from './hot-script.js';
 export { StoreError, redactUrl, type StoreErrorCode } from './errors.js';
 export { OUTBOX_QUEUE, REMINDER_QUEUE, TIMEOUT_QUEUE, WEBHOOK_QUEUE, keys, type Keys } from './layout.js';

@@ -8,7 +8,10 @@ export type WebhookErrorCode =
   | 'webhooks_disabled'
   /** The URL's host (or host:port) is not in ELICIT_RELAY_WEBHOOK_HOSTS. */
   | 'host_not_allowed'
-  /** The host resolved to a loopback, link-local, unspecified or multicast address the allow-list does not name. */
+  /**
+   * The host resolved to a loopback, link-local, cloud metadata, unspecified or multicast address (or its
+   * NAT64 form) the allow-list does not name.
+   */
   | 'address_not_allowed'
   /** The host name did not resolve. */
   | 'dns_failed'

@@ -108,20 +108,53 @@ export function isRefusal(value: CallbackTarget | WebhookRefusal): value is Webh
 
 /**
  * Addresses a name in the list may not resolve to unless the entry names them itself (an IP literal, or
- * `localhost` for loopback): the bot's own host, link-local (cloud metadata at 169.254.169.254), "this host"
- * and multicast. This is what stops an allowed name that is re-pointed (DNS rebinding) from reaching them.
- * Private ranges (10/8, 192.168/16…) stay allowed: an internal CI server is a normal receiver.
+ * `localhost` for loopback): the bot's own host, link-local (cloud metadata at 169.254.169.254), the cloud
+ * metadata services outside it (AWS's on IPv6, fd00:ec2::254; Alibaba Cloud's, 100.100.100.200), "this host"
+ * and multicast, and the NAT64 forms of the IPv4 ones (nat64Ipv4). This is what stops an allowed name that is
+ * re-pointed (DNS rebinding) from reaching them. Private ranges (10/8, 192.168/16, fd00::/8…) stay allowed: an
+ * internal CI server is a normal receiver.
  */
 const special = new BlockList();
 special.addSubnet('127.0.0.0', 8, 'ipv4');
 special.addSubnet('0.0.0.0', 8, 'ipv4');
 special.addSubnet('169.254.0.0', 16, 'ipv4');
+special.addAddress('100.100.100.200', 'ipv4');
 special.addSubnet('224.0.0.0', 4, 'ipv4');
 special.addSubnet('255.255.255.255', 32, 'ipv4');
 special.addAddress('::1', 'ipv6');
 special.addAddress('::', 'ipv6');
+special.addAddress('fd00:ec2::254', 'ipv6');
 special.addSubnet('fe80::', 10, 'ipv6');
 special.addSubnet('ff00::', 8, 'ipv6');
+
+/** The well-known NAT64 prefix (RFC 6052): 64:ff9b::<v4> reaches <v4> through the network's NAT64 gateway. */
+const nat64 = new BlockList();
+nat64.addSubnet('64:ff9b::', 96, 'ipv6');
+
+/** The IPv4 address a NAT64 address (64:ff9b::/96) reaches: its last 32 bits; undefined for other addresses. */
+function nat64Ipv4(address: string): string | undefined {
+  if (!nat64.check(address, 'ipv6')) return undefined;
+  const words = ipv6Words(address);
+  const [high = 0, low = 0] = words.slice(6);
+  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+}
+
+/** The eight 16-bit words of an IPv6 address (isIP 6), `::` expanded. */
+function ipv6Words(address: string): number[] {
+  const [head = '', tail = ''] = (address.split('%', 1)[0] ?? '').split('::');
+  const [first, last] = [wordsOf(head), wordsOf(tail)];
+  return [...first, ...Array<number>(8 - first.length - last.length).fill(0), ...last];
+}
+
+/** The words written in part of an IPv6 address: hex groups, a dotted IPv4 tail counting as two. */
+function wordsOf(part: string): number[] {
+  if (part === '') return [];
+  return part.split(':').flatMap((group) => {
+    if (!group.includes('.')) return [parseInt(group, 16)];
+    const [a = 0, b = 0, c = 0, d = 0] = group.split('.').map(Number);
+    return [(a << 8) | b, (c << 8) | d];
+  });
+}
 
 const loopback = new BlockList();
 loopback.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -151,6 +184,10 @@ export function checkAddress(target: CallbackTarget, address: string): string | 
       ? undefined
       : `localhost resolved to ${address}, which is not a loopback address`;
   }
-  if (!special.check(resolved.address, resolved.family)) return undefined;
+  const viaNat64 = resolved.family === 'ipv6' ? nat64Ipv4(resolved.address) : undefined;
+  const refused =
+    special.check(resolved.address, resolved.family) ||
+    (viaNat64 !== undefined && special.check(viaNat64, 'ipv4'));
+  if (!refused) return undefined;
   return `${target.host} resolved to ${address}, an address ELICIT_RELAY_WEBHOOK_HOSTS does not name`;
 }

@@ -1,9 +1,10 @@
 // Webhook deliveries as BullMQ jobs: at least once, from any replica's worker, retried with capped exponential
 // backoff until a 2xx or until the delivery is 24 h old, then given up (logged, and reported to onGaveUp for
 // the audit). The job id is the delivery id, derived from the resource, so replicas that enqueue the same end
-// twice make one job, and every attempt carries the same X-Elicit-Relay-Delivery.
+// twice make one job, and every attempt carries the same X-Elicit-Relay-Delivery. Each replica runs at most
+// RECEIVER_CONCURRENCY attempts to one receiver at once, so a receiver that hangs never holds up the others'.
 import { createHash } from 'node:crypto';
-import { Queue, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import {
   RedisConnections,
   WEBHOOK_QUEUE,
@@ -53,6 +54,19 @@ export interface GaveUp {
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Attempts running at once per replica. */
 const CONCURRENCY = 8;
+/**
+ * Attempts to one receiver (callback origin) running at once per replica. A receiver that hangs holds each of
+ * its attempts for the whole ATTEMPT_TIMEOUT_MS (10 s): with no cap its deliveries took all CONCURRENCY slots and
+ * every other client's waited behind them. 2, not 1, so a slow receiver still has one attempt going while
+ * another waits on it; a hung one holds 2 of the 8 slots, leaving 6 to the others.
+ */
+export const RECEIVER_CONCURRENCY = 2;
+/**
+ * A job whose receiver has RECEIVER_CONCURRENCY attempts running here goes back to the delayed set for this long
+ * plus up to as much again at random (ms), so a busy receiver's jobs come back spread out rather than all at once.
+ * Not an attempt: BullMQ's attempt count and the retry backoff stay as they were.
+ */
+const BUSY_RECEIVER_DELAY_MS = 1_000;
 /** How long a finished delivery's job (without its body) is kept, in s, so a repeated enqueue makes no new one. */
 const KEEP_FINISHED_SEC = 86_400;
 /** BullMQ's own attempt limit, never reached: giving up is decided by age (RetrySettings.giveUpAfterMs). */
@@ -91,6 +105,8 @@ export function deliveryId(type: WebhookType, resourceId: string): string {
 export class Webhooks {
   private worker: Worker<Data, Result> | undefined;
   private closed = false;
+  /** Attempts running on this replica, by receiver origin (absent at 0). */
+  private readonly running = new Map<string, number>();
 
   private constructor(
     private readonly opts: WebhooksOptions,
@@ -137,7 +153,7 @@ export class Webhooks {
   async start(): Promise<void> {
     if (this.worker) return;
     const retry = this.opts.retry ?? DEFAULT_RETRY;
-    const worker = new Worker<Data, Result>(WEBHOOK_QUEUE, (job) => this.process(job), {
+    const worker = new Worker<Data, Result>(WEBHOOK_QUEUE, (job, token) => this.process(job, token), {
       connection: this.base,
       prefix: keys(this.opts.prefix).bullPrefix,
       concurrency: CONCURRENCY,
@@ -170,10 +186,29 @@ export class Webhooks {
     };
   }
 
-  private async process(job: Job<Data, Result>): Promise<Result> {
-    const { body, url, deliveryId: id } = job.data;
+  private async process(job: Job<Data, Result>, token: string | undefined): Promise<Result> {
     // A run after the delivery was settled (its worker died before completing the job) has nothing to send.
-    if (body === undefined) return { delivered: 0 };
+    if (job.data.body === undefined) return { delivered: 0 };
+    const receiver = originOf(job.data.url);
+    const running = this.running.get(receiver) ?? 0;
+    if (running >= RECEIVER_CONCURRENCY) {
+      // BullMQ dates delayed jobs by Date.now(); moveToDelayed leaves the attempt count as it is (skipAttempt).
+      const delay = BUSY_RECEIVER_DELAY_MS * (1 + this.opts.clock.random());
+      await job.moveToDelayed(Date.now() + delay, token);
+      throw new DelayedError();
+    }
+    this.running.set(receiver, running + 1);
+    try {
+      return await this.deliver(job, job.data.body);
+    } finally {
+      const left = (this.running.get(receiver) ?? 1) - 1;
+      if (left > 0) this.running.set(receiver, left);
+      else this.running.delete(receiver);
+    }
+  }
+
+  private async deliver(job: Job<Data, Result>, body: string): Promise<Result> {
+    const { url, deliveryId: id } = job.data;
     const { secret, allowed, clock } = this.opts;
     const headers = deliveryHeaders(secret, { id, body }, clock.now());
     const settings = {

@@ -77,6 +77,34 @@ describe('the resolved address of an allowed host', () => {
     }
   });
 
+  it('may not be a cloud metadata service outside link-local (AWS on IPv6, Alibaba Cloud) for a listed name', () => {
+    const t = target('https://ci.example.com/x', 'ci.example.com');
+    for (const address of ['fd00:ec2::254', 'FD00:EC2:0::254', '100.100.100.200', '::ffff:100.100.100.200']) {
+      expect(checkAddress(t, address), address).toMatch(/does not name/);
+    }
+    // Their neighbours are ordinary private addresses.
+    expect(checkAddress(t, 'fd00:ec2::253')).toBeUndefined();
+    expect(checkAddress(t, '100.100.100.201')).toBeUndefined();
+  });
+
+  it('may not be a refused IPv4 address through NAT64 (64:ff9b::/96), in hex or dotted form', () => {
+    const t = target('https://ci.example.com/x', 'ci.example.com');
+    for (const address of [
+      '64:ff9b::a9fe:a9fe',
+      '64:ff9b::169.254.169.254',
+      '64:ff9b:0:0:0:0:a9fe:a9fe',
+      '64:ff9b::7f00:1',
+      '64:ff9b::100.100.100.200',
+      '64:ff9b::e000:1',
+      '64:ff9b::',
+    ]) {
+      expect(checkAddress(t, address), address).toMatch(/does not name/);
+    }
+    // A public IPv4 address reached through NAT64 is a normal receiver.
+    expect(checkAddress(t, '64:ff9b::cb00:7107')).toBeUndefined();
+    expect(checkAddress(t, '64:ff9b::203.0.113.7')).toBeUndefined();
+  });
+
   it('is the address itself for a listed IP, and loopback for localhost', () => {
     expect(checkAddress(target('http://127.0.0.1:8080/x', '127.0.0.1:8080'), '127.0.0.1')).toBeUndefined();
     expect(checkAddress(target('http://[::1]:8080/x', '[::1]:8080'), '::1')).toBeUndefined();
