@@ -118,7 +118,7 @@ async function openStoreSide(
 ): Promise<Wiring> {
   const opened = await openState(config, { holderId, logger }, parts);
   const roundStore = await openRounds(config, { holderId, logger }, parts);
-  const audit = await startAudit(config, { logger, clock: systemClock }, parts);
+  const audit = await startAudit(config, { logger, clock: systemClock, consumer: holderId }, parts);
   const metrics = new Metrics(systemClock);
   const policies = new ServerPolicies(config.servers);
   return { config, logger, parts, holderId, opened, roundStore, audit, metrics, policies };

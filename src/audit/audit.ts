@@ -1,8 +1,8 @@
-// The audit trail as the bot records it: each event goes to every configured log (the Redis Stream always,
-// PostgreSQL when AUDIT_DATABASE_URL is set) and is one structured log line (with a webhook's URL reduced to its
-// origin: events.forLog). Recording never fails the work it describes: a log that refuses an event is reported
-// (error log line, which carries the event) and the next one still gets it. list() reads PostgreSQL when
-// configured, which keeps what Redis trims.
+// The audit trail as the bot records it: each event goes to every configured log (the Redis Stream, which with
+// AUDIT_DATABASE_URL feeds PostgreSQL: postgres-feed.ts) and is one structured log line (with a webhook's URL
+// reduced to its origin: events.forLog). Recording never fails the work it describes: a log that refuses an
+// event is reported (error log line, which carries the event) and the next one still gets it. list() reads
+// PostgreSQL when configured, which keeps what Redis trims.
 import type { Clock } from '../clock.js';
 import type { RelayObserver } from '../relay/relay.js';
 import type { Question } from '../relay/types.js';
@@ -14,6 +14,8 @@ export interface AuditOptions {
   logs: AuditLog[];
   /** Where list() reads: the PostgreSQL log when there is one, else the Redis one. */
   reader: AuditLog;
+  /** Closed after the logs, in order: the PostgreSQL feed, then the PostgreSQL log when it is the reader. */
+  closeAfter?: { close(): Promise<void> }[];
   /** `audit.content`; default 'none'. */
   content?: AuditContentMode;
   clock: Pick<Clock, 'now'>;
@@ -77,6 +79,7 @@ export class Audit {
   async close(): Promise<void> {
     await this.settle();
     await Promise.all(this.opts.logs.map((log) => log.close()));
+    for (const part of this.opts.closeAfter ?? []) await part.close();
   }
 
   private sourceOf(question: Question): AuditSource {

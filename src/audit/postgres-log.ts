@@ -1,6 +1,8 @@
 // The audit trail in PostgreSQL (AUDIT_DATABASE_URL), for deployments that keep years of it: one row per event
 // with the filtered fields as columns and the whole event as jsonb. The table and its indexes are created at
-// start, idempotently, under an advisory lock so replicas starting together do not race on CREATE.
+// start, idempotently, under an advisory lock so replicas starting together do not race on CREATE. Events come
+// from the Redis Stream (postgres-feed.ts): each row names its stream entry (`stream_id`, unique), so an entry
+// stored twice (retried after a failure, claimed from a replica that died) is one row.
 import pg from 'pg';
 import { AuditError, decodeCursor, encodeCursor } from './errors.js';
 import {
@@ -15,6 +17,10 @@ import {
 /** Any constant: the advisory lock that serialises the schema set-up of replicas starting at once. */
 const SCHEMA_LOCK = 7_316_016;
 
+/**
+ * Statements run in order at every start. `stream_id` is added to a table made before it existed (ADD COLUMN IF
+ * NOT EXISTS: a nullable column, no rewrite); its rows keep NULL, which the unique index allows any number of.
+ */
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS audit_events (
      seq bigserial PRIMARY KEY,
@@ -26,6 +32,8 @@ const SCHEMA = [
      client text,
      event jsonb NOT NULL
    )`,
+  'ALTER TABLE audit_events ADD COLUMN IF NOT EXISTS stream_id text',
+  'CREATE UNIQUE INDEX IF NOT EXISTS audit_events_stream_id ON audit_events (stream_id)',
   'CREATE INDEX IF NOT EXISTS audit_events_at ON audit_events (at, seq)',
   'CREATE INDEX IF NOT EXISTS audit_events_server ON audit_events (server, at, seq)',
   'CREATE INDEX IF NOT EXISTS audit_events_user ON audit_events (user_id, at, seq)',
@@ -33,42 +41,84 @@ const SCHEMA = [
   'CREATE INDEX IF NOT EXISTS audit_events_client ON audit_events (client, at, seq)',
 ];
 
-/** Connections kept per replica: appends are single short INSERTs. */
-const POOL_MAX = 4;
+/** Rows in order, as one statement whatever their number: each column an array, stream_id conflicts skipped. */
+const INSERT = `INSERT INTO audit_events (stream_id, at, type, server, user_id, answered_by, client, event)
+  SELECT s, a, t, sv, u, ab, c, e::jsonb
+  FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+    WITH ORDINALITY AS r(s, a, t, sv, u, ab, c, e, n)
+  ORDER BY n
+  ON CONFLICT (stream_id) DO NOTHING`;
+
+/**
+ * Connections per replica, writes and reads pooled apart: the feed's INSERTs (one per batch, short) never wait
+ * behind `GET /api/v1/audit` pages (up to 1000 rows each), so a burst of reads cannot time a healthy write out
+ * of the pool (CONNECT_TIMEOUT_MS) and set the feed retrying.
+ */
+const WRITE_POOL_MAX = 2;
+const READ_POOL_MAX = 4;
+/**
+ * How long (ms) to wait for a connection, a new one or a pooled one while all are busy: without it a server that
+ * never answers the connect (a partition) holds appends and `GET /api/v1/audit` forever. A healthy connect takes
+ * milliseconds; 5 s fails well before an HTTP client gives up, as `postgres_error` (the API's 503).
+ */
+const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * How long (ms) one statement may go unanswered, timed by the client: it also covers a connection that went
+ * silent mid-query (no FIN, no RST), which the server's own `statement_timeout` cannot see. The audit's
+ * statements are short INSERTs and indexed reads; 5 s is far above them.
+ */
+const QUERY_TIMEOUT_MS = 5_000;
+/** The schema's statements may wait on another replica building an index on a large table: 5 min each. */
+const SCHEMA_QUERY_TIMEOUT_MS = 300_000;
+/** TCP keep-alive probes after this long idle (ms), so a pooled connection to a vanished server is dropped. */
+const KEEPALIVE_DELAY_MS = 10_000;
+
+/** One row: the event, and the Redis Stream entry it came from (none for an event appended directly). */
+export interface AuditRow {
+  streamId?: string;
+  event: AuditEvent;
+}
 
 export class PostgresAuditLog implements AuditLog {
-  private constructor(private readonly pool: pg.Pool) {}
+  private constructor(
+    private readonly writes: pg.Pool,
+    private readonly reads: pg.Pool,
+  ) {}
 
   /** Connects and creates the table and indexes when missing; rejects with AuditError 'postgres_error'. */
   static async open(connectionString: string): Promise<PostgresAuditLog> {
-    const pool = new pg.Pool({ connectionString, max: POOL_MAX });
-    // An idle client's error (the server restarted) would otherwise be thrown as an uncaught exception.
-    pool.on('error', () => undefined);
-    const log = new PostgresAuditLog(pool);
     try {
-      await log.createSchema();
+      await createSchema(connectionString);
     } catch (err) {
-      await pool.end();
       throw wrap('set up the audit table', err);
     }
-    return log;
+    return new PostgresAuditLog(
+      openPool(connectionString, WRITE_POOL_MAX),
+      openPool(connectionString, READ_POOL_MAX),
+    );
   }
 
-  async append(event: AuditEvent): Promise<void> {
-    const text = `INSERT INTO audit_events (at, type, server, user_id, answered_by, client, event)
-                  VALUES ($1, $2, $3, $4, $5, $6, $7)`;
-    const { at, type, server, user, answeredBy, client } = event;
+  /** One event with no stream entry (stream_id NULL): the contract suite, and a log used on its own. */
+  append(event: AuditEvent): Promise<void> {
+    return this.store([{ event }]);
+  }
+
+  /** Stores entries in order, once each: an entry whose stream id is already stored is skipped. */
+  async store(rows: readonly AuditRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const column = (pick: (row: AuditRow) => string | undefined) => rows.map((row) => pick(row) ?? null);
     const values = [
-      at,
-      type,
-      server ?? null,
-      user ?? null,
-      answeredBy ?? null,
-      client ?? null,
-      JSON.stringify(event),
+      column((e) => e.streamId),
+      column((e) => e.event.at),
+      column((e) => e.event.type),
+      column((e) => e.event.server),
+      column((e) => e.event.user),
+      column((e) => e.event.answeredBy),
+      column((e) => e.event.client),
+      column((e) => JSON.stringify(e.event)),
     ];
-    await this.pool.query(text, values).catch((err: unknown) => {
-      throw wrap('record an audit event', err);
+    await this.writes.query(INSERT, values).catch((err: unknown) => {
+      throw wrap('record audit events', err);
     });
   }
 
@@ -93,7 +143,7 @@ export class PostgresAuditLog implements AuditLog {
     values.push(limit);
     const sql = `SELECT seq::text AS seq, at, event::text AS event FROM audit_events
                  ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at, seq LIMIT $${values.length}`;
-    const result = await this.pool
+    const result = await this.reads
       .query<{ seq: string; at: Date; event: string }>(sql, values)
       .catch((err: unknown) => {
         throw wrap('list audit events', err);
@@ -111,23 +161,45 @@ export class PostgresAuditLog implements AuditLog {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    await Promise.all([this.writes.end(), this.reads.end()]);
   }
+}
 
-  private async createSchema(): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
-      for (const statement of SCHEMA) await client.query(statement);
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+/**
+ * Creates or updates the table on a connection of its own: its statements may wait on another replica's (the
+ * lock, an index built on a large table) far longer than the pools' QUERY_TIMEOUT_MS allows.
+ */
+async function createSchema(connectionString: string): Promise<void> {
+  const client = new pg.Client({
+    connectionString,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: SCHEMA_QUERY_TIMEOUT_MS,
+    keepAlive: true,
+  });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
+    for (const statement of SCHEMA) await client.query(statement);
+    await client.query('COMMIT');
+  } finally {
+    // Ending the session rolls back a transaction left open by a failed statement.
+    await client.end();
   }
+}
+
+function openPool(connectionString: string, max: number): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: QUERY_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+  });
+  // An idle client's error (the server restarted) would otherwise be thrown as an uncaught exception.
+  pool.on('error', () => undefined);
+  return pool;
 }
 
 /** Row sequence numbers are bigserial: at most 2^63 - 1. */

@@ -70,6 +70,24 @@ export interface AuditLog {
   close(): Promise<void>;
 }
 
+/**
+ * An entry of the audit stream as the PostgreSQL feed reads it back: its id and its event, absent when the entry
+ * was trimmed (older than the retention) before it was stored, or cannot be read.
+ */
+export interface StreamEntry {
+  streamId: string;
+  event?: AuditEvent;
+}
+
+/** What the Redis Stream hands each batch it appended to (postgres-feed.ts), in the batch's order. */
+export interface AuditFeed {
+  /** The stream's consumer group every appended entry is delivered to, and this replica's consumer in it. */
+  readonly group: string;
+  readonly consumer: string;
+  /** Stores the entries where they go; never rejects (a failure is reported and retried by the feed). */
+  take(entries: StreamEntry[]): Promise<void>;
+}
+
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { PostgresAuditLog } from '../../src/audit/index.js';
+import { PostgresAuditLog, type AuditEvent } from '../../src/audit/index.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { auditLogContract } from './audit-log.contract.js';
 
@@ -43,8 +43,58 @@ describe('the PostgreSQL audit log', () => {
       'audit_events_client',
       'audit_events_pkey',
       'audit_events_server',
+      'audit_events_stream_id',
       'audit_events_user',
     ]);
+  });
+
+  it('stores a stream entry once, however many times it is stored (a retry, a claim after a crash)', async () => {
+    const log = await openLog();
+    const event = (question: string) => ({
+      type: 'question.created' as const,
+      at: new Date().toISOString(),
+      question,
+    });
+    await log.store([{ streamId: '1-0', event: event('a') }]);
+    await log.store([
+      { streamId: '1-0', event: event('a') },
+      { streamId: '2-0', event: event('b') },
+    ]);
+    await log.store([{ streamId: '2-0', event: event('b') }]);
+    expect((await log.list({})).events.map((e) => e.question)).toEqual(['a', 'b']);
+  });
+
+  it('adds stream ids to a table made before them, keeping its rows', async () => {
+    const old = await createTestDatabase();
+    const client = new pg.Client({ connectionString: old.url });
+    try {
+      await client.connect();
+      await client.query(`CREATE TABLE audit_events (
+        seq bigserial PRIMARY KEY, at timestamptz NOT NULL, type text NOT NULL, server text, user_id text,
+        answered_by text, client text, event jsonb NOT NULL)`);
+      const event: AuditEvent = {
+        type: 'question.created',
+        at: new Date().toISOString(),
+        question: 'before',
+      };
+      await client.query('INSERT INTO audit_events (at, type, event) VALUES ($1, $2, $3)', [
+        event.at,
+        event.type,
+        JSON.stringify(event),
+      ]);
+      const log = await PostgresAuditLog.open(old.url);
+      logs.push(log);
+      await log.store([{ streamId: '1-0', event: { ...event, question: 'after' } }]);
+      await log.store([{ streamId: '1-0', event: { ...event, question: 'after' } }]);
+      expect((await log.list({})).events.map((e) => e.question)).toEqual(['before', 'after']);
+      const ids = await client.query<{ stream_id: string | null }>(
+        'SELECT stream_id FROM audit_events ORDER BY seq',
+      );
+      expect(ids.rows).toEqual([{ stream_id: null }, { stream_id: '1-0' }]);
+    } finally {
+      await client.end();
+      await old.drop();
+    }
   });
 
   it('refuses to start without a reachable database, with a typed error', async () => {
