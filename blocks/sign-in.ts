@@ -7,7 +7,7 @@ import type { SlackMessage } from './card.js';
 import { serverName } from './card.js';
 import type { Locale } from './i18n.js';
 import { BUTTON_TEXT_MAX, HEADER_TEXT_MAX } from './slack-limits.js';
-import { escapeMrkdwn, mrkdwnContext, plain, section } from './text.js';
+import { escapeMrkdwn, mrkdwnChunks, mrkdwnContext, plain, section } from './text.js';
 
 export const DISCONNECT_ACTION = 'mcp_disconnect';
 /** The Connect button only opens a link; its click is acked and nothing else. */
@@ -121,8 +121,18 @@ export function signInText(locale?: Locale): SignInText {
   return locale === 'zh-CN' ? zhCN : en;
 }
 
-const scopeList = (scopes: string[], t: SignInText): string =>
-  scopes.length > 0 ? t.scopes(scopes.map((s) => `\`${s.replace(/`/g, "'")}\``).join(', ')) : t.noScopes;
+/**
+ * UTF-16 units of the scope list, once escaped: the scopes are the server's text (its WWW-Authenticate or
+ * metadata, the token response), and the list shares a 3000-unit text with the server's name and the expiry.
+ */
+const SCOPES_MAX = 1000;
+
+/** The scopes as code, escaped and neutralised like all server text (a code span does not stop Slack's `<…>`). */
+function scopeList(scopes: string[], t: SignInText): string {
+  if (scopes.length === 0) return t.noScopes;
+  const named = scopes.map((s) => `\`${s.replace(/`/g, "'")}\``).join(', ');
+  return t.scopes(mrkdwnChunks(named, SCOPES_MAX, 1)[0] ?? '');
+}
 
 /** The private message asking the person to connect: why, which scopes, and a Connect button to `authorizationUrl`. */
 export function signInPrompt(input: SignInPromptInput, locale?: Locale): SlackMessage {

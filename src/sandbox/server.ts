@@ -145,8 +145,40 @@ async function tools(deps: PageDeps, url: URL, res: ServerResponse): Promise<voi
   }
 }
 
+/**
+ * Host names the page answers to: those a browser on this machine reaches it by. The page has no sign-in and
+ * its state carries the API token, so a request naming any other host (a DNS-rebinding site whose name
+ * resolves here, read by the browser as that site's own) is refused.
+ */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function isLoopbackHost(host: string | undefined): boolean {
+  if (host === undefined) return false;
+  try {
+    return LOOPBACK_HOSTS.has(new URL(`http://${host}`).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether another site sent this: a host that is not this machine's, or a POST whose Origin is another page's
+ * (a browser sends a cross-site text/plain or form POST without asking first, and always names its Origin).
+ */
+function fromAnotherSite(req: IncomingMessage): boolean {
+  const { host, origin } = req.headers;
+  if (!isLoopbackHost(host)) return true;
+  return req.method !== 'GET' && req.method !== 'HEAD' && origin !== undefined && origin !== `http://${host}`;
+}
+
+/** A page action's body is JSON: any other type is what a cross-site form or text/plain POST would send. */
+const isJson = (req: IncomingMessage): boolean =>
+  (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() === 'application/json';
+
 async function handle(deps: PageDeps, assets: Assets, req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://sandbox');
+  if (fromAnotherSite(req))
+    return send(res, 403, { error: 'forbidden', message: 'open the page at localhost' });
   if (isBotPath(url.pathname)) return forward(deps, req, res);
   if (req.method === 'POST' && url.pathname === RECEIVER_PATH) return receive(deps, req, res);
   const asset = assets.get(url.pathname);
@@ -159,6 +191,7 @@ async function handle(deps: PageDeps, assets: Assets, req: IncomingMessage, res:
   if (req.method === 'GET' && url.pathname === '/api/tools') return tools(deps, url, res);
   const action = req.method === 'POST' ? ACTIONS[url.pathname] : undefined;
   if (!action) return send(res, 404, { error: 'not_found' });
+  if (!isJson(req)) return send(res, 415, { error: 'unsupported_media_type', message: 'send JSON' });
   send(res, 200, await action(deps, await readJson(req)));
 }
 
