@@ -21,7 +21,10 @@ const REDACT = [
   '*.botToken',
   '*.signingSecret',
   '*.appToken',
+  // Node gives request headers in lower case; a headers object built by hand may keep the capital.
   'headers.authorization',
+  'headers.Authorization',
+  '*.headers.authorization',
   '*.headers.Authorization',
   '*.env',
   // Message bodies: what people answer, what tools are given and return. Logs name methods, ids, sizes and

@@ -72,4 +72,16 @@ describe('log format', () => {
       expect(out()).not.toContain('4321');
     },
   );
+
+  it.each(['json', 'pretty'] as const)(
+    "redacts a logged request's Authorization header, as Node names it or not (%s)",
+    (format) => {
+      const { logger, out } = captured(format);
+      logger.warn({ req: { headers: { authorization: 'Bearer er-lower-5e1' } } }, 'request refused');
+      logger.warn({ req: { headers: { Authorization: 'Bearer er-upper-9c2' } } }, 'request refused');
+      expect(out()).toMatch(/request refused/);
+      expect(out()).not.toContain('er-lower-5e1');
+      expect(out()).not.toContain('er-upper-9c2');
+    },
+  );
 });

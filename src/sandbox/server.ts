@@ -83,12 +83,18 @@ async function state(deps: PageDeps, url: URL, res: ServerResponse): Promise<voi
 /** The bot's probes and metrics, served on PORT in every mode (README), so on the page's address here too. */
 const OPERATIONS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
+/** The folder of the bot's sign-in pages, `/oauth/mcp/`. */
+const SIGN_IN_PAGES = CALLBACK_PATH.slice(0, CALLBACK_PATH.lastIndexOf('/') + 1);
+
 /**
- * The bot's paths the page's address also serves: the Automations API, the MCP endpoint, the sign-in callback,
- * the probes and the metrics.
+ * The bot's paths the page's address also serves: the Automations API, the MCP endpoint, the sign-in pages
+ * (a Connect link's start page and the callback, beside each other under /oauth/mcp/), the probes and the metrics.
  */
 const isBotPath = (path: string): boolean =>
-  path.startsWith('/api/v1/') || path === '/mcp' || path === CALLBACK_PATH || OPERATIONS_PATHS.has(path);
+  path.startsWith('/api/v1/') ||
+  path === '/mcp' ||
+  path.startsWith(SIGN_IN_PAGES) ||
+  OPERATIONS_PATHS.has(path);
 
 /** Streams the request to the bot and its answer back, headers and status unchanged. */
 function forward(deps: PageDeps, req: IncomingMessage, res: ServerResponse): void {
@@ -177,9 +183,11 @@ const isJson = (req: IncomingMessage): boolean =>
 
 async function handle(deps: PageDeps, assets: Assets, req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? '/', 'http://sandbox');
-  if (fromAnotherSite(req))
-    return send(res, 403, { error: 'forbidden', message: 'open the page at localhost' });
+  // The bot's own paths check their callers themselves (bearer token, the sign-in's state): an automation on
+  // another machine or in a container may reach the API through this port by any host name.
   if (isBotPath(url.pathname)) return forward(deps, req, res);
+  if (fromAnotherSite(req))
+    return send(res, 403, { error: 'forbidden', message: 'open the page at http://localhost' });
   if (req.method === 'POST' && url.pathname === RECEIVER_PATH) return receive(deps, req, res);
   const asset = assets.get(url.pathname);
   if (req.method === 'GET' && asset) {
