@@ -165,19 +165,40 @@ function announce(banner: string, sandbox: RunningSandbox): void {
   );
 }
 
-/** SIGTERM and SIGINT stop what `running` starts, once it has started, then exit (0, or 1 when stopping failed). */
+/**
+ * How long after SIGTERM or SIGINT the process exits at the latest, in ms: 25 s, inside Kubernetes' default
+ * 30 s between SIGTERM and SIGKILL (README, "On SIGTERM a replica stops inside…") with room for the exit itself.
+ * A started bot's stop is bounded by its Lifecycle (20 s, then half a second per part left); this also bounds a
+ * signal that comes while start-up still waits (on a Redis that never answers, on Slack), when there is no
+ * running bot yet to stop.
+ */
+const EXIT_WITHIN_MS = 25_000;
+
+/**
+ * SIGTERM and SIGINT stop what `running` starts, then exit (0, or 1 when stopping failed). During start-up the
+ * start is waited for: once up it is stopped; when it fails, start() has stopped the parts it had started and
+ * main() reports why. Either way the process exits within EXIT_WITHIN_MS of the signal.
+ */
 function stopOnSignals(running: Promise<{ stop(): Promise<void> }>): void {
   const stop = (signal: string): void => {
     logger.info({ signal }, 'shutting down');
-    running
-      .then((started) => started.stop())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
+    // Referenced on purpose: a start-up that waits on nothing the event loop holds must still reach the bound.
+    setTimeout(() => {
+      logger.warn({ signal, waitedMs: EXIT_WITHIN_MS }, 'gave up waiting for the bot to stop');
+      process.exit(1);
+    }, EXIT_WITHIN_MS);
+    running.then(
+      (started) =>
+        started.stop().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            logger.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          },
+        ),
+      // The failed start is main()'s to report (or the sandbox's); start() already stopped what it started.
+      () => undefined,
+    );
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

@@ -5,7 +5,8 @@
 import { parseDuration } from './duration.js';
 import { ConfigError } from './error.js';
 import { KNOWN_KEYS, refuseUnknownKeys } from './known-keys.js';
-import { expand, isRecord } from './servers.js';
+import { expand } from './expand.js';
+import { isRecord } from './servers.js';
 import type { ApiClientConfig, ApiConfig } from './types.js';
 
 type Env = Record<string, string | undefined>;
@@ -81,8 +82,8 @@ function readClient(name: string, entry: unknown, env: Env): ApiClientConfig {
       'Write `token: ${SOME_VAR}` and set SOME_VAR in the environment.',
     );
   }
-  const servers = readList(`${key}.servers`, entry.servers);
-  const targets = readList(`${key}.targets`, entry.targets);
+  const servers = readList(`${key}.servers`, entry.servers, env);
+  const targets = readList(`${key}.targets`, entry.targets, env);
   const rate = entry.ratePerMinute;
   if (rate !== undefined && !(typeof rate === 'number' && Number.isInteger(rate) && rate > 0)) {
     throw new ConfigError(
@@ -185,12 +186,16 @@ function readUser(key: string, value: unknown): string {
   );
 }
 
-function readList(key: string, value: unknown): string[] | undefined {
+/** A list of names, each entry's `${VAR}` expanded as every other value of the file is. */
+function readList(key: string, value: unknown, env: Env): string[] | undefined {
   if (value === undefined) return undefined;
-  if (!Array.isArray(value) || !value.every((v): v is string => typeof v === 'string' && v !== '')) {
+  const names: unknown = Array.isArray(value)
+    ? value.map((v: unknown, i) => (typeof v === 'string' ? expand(`${key}[${i}]`, v, env) : v))
+    : value;
+  if (!Array.isArray(names) || !names.every((v): v is string => typeof v === 'string' && v !== '')) {
     throw new ConfigError(key, 'is not a list of names', 'Write a list such as ["github", "deploy"].');
   }
-  return value;
+  return names;
 }
 
 /** Two clients with one token could not be told apart. */

@@ -4,6 +4,7 @@
 //           signingAlgorithm?, assertionFile?, issuer?, idp? { issuer, tokenEndpoint?, clientId, clientSecret? } }
 import { ConfigError } from './error.js';
 import type { IdpConfig, ServerAuthConfig } from './types.js';
+import { readHttpUrl } from './url.js';
 
 type Expand = (key: string, value: string) => string;
 
@@ -178,9 +179,7 @@ function readIdp(at: string, value: unknown, expand: Expand): IdpConfig {
   const text = (name: string): string | undefined => optionalText(`${at}.${name}`, entry[name], expand);
   const url = (name: string): string | undefined => {
     const found = text(name);
-    if (found !== undefined && !/^https?:\/\/[^/]/.test(found))
-      throw new ConfigError(`${at}.${name}`, `"${found}" is not an http(s) URL`, "Give the IdP's URL.");
-    return found;
+    return found === undefined ? undefined : readHttpUrl(`${at}.${name}`, found, "Give the IdP's URL.");
   };
   const issuer = url('issuer');
   if (issuer === undefined)
@@ -257,13 +256,11 @@ function readScopes(key: string, scopes: unknown): string[] | undefined {
 
 function readMetadataUrl(key: string, url: string | undefined): string | undefined {
   if (url === undefined) return undefined;
-  if (!/^https?:\/\//.test(url))
-    throw new ConfigError(
-      key,
-      `"${url}" is not an http(s) URL`,
-      'Give the authorization server metadata URL, e.g. https://host/.well-known/oauth-authorization-server.',
-    );
-  return url;
+  return readHttpUrl(
+    key,
+    url,
+    'Give the authorization server metadata URL, e.g. https://host/.well-known/oauth-authorization-server.',
+  );
 }
 
 function readAuthMethod(key: string, method: unknown): (typeof AUTH_METHODS)[number] | undefined {

@@ -9,6 +9,8 @@ import { readServerAuth } from './server-auth.js';
 import { readSlackPolicy } from './slack-policy.js';
 import type { ServerConfig, TransportConfig } from './types.js';
 import { parseDuration } from './duration.js';
+import { readHttpUrl } from './url.js';
+import { expand } from './expand.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -95,13 +97,11 @@ function readTransport(key: string, entry: Record<string, unknown>, env: Env): T
     );
   }
   if (entry.url !== undefined) {
-    const url = expand(`${key}.url`, requireString(`${key}.url`, entry.url), env);
-    if (!/^https?:\/\//.test(url))
-      throw new ConfigError(
-        `${key}.url`,
-        `"${url}" is not an http(s) URL`,
-        'Use the server’s Streamable HTTP endpoint, e.g. https://host/mcp.',
-      );
+    const url = readHttpUrl(
+      `${key}.url`,
+      expand(`${key}.url`, requireString(`${key}.url`, entry.url), env),
+      'Use the server’s Streamable HTTP endpoint, e.g. https://host/mcp.',
+    );
     return { kind: 'http', url, headers: readStringMap(`${key}.headers`, entry.headers, env) };
   }
   if (entry.command === undefined)
@@ -270,24 +270,6 @@ function readStringMap(key: string, value: unknown, env: Env): Record<string, st
       }
       return [name, expand(k, String(v), env)];
     }),
-  );
-}
-
-/** Expands `${VAR}` and `${VAR:-fallback}` from the environment; `$${` escapes a literal `${`. */
-export function expand(key: string, value: string, env: Env): string {
-  return value.replace(
-    /\$(\$)?\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
-    (whole, escaped, name: string, fallback?: string) => {
-      if (escaped) return whole.slice(1);
-      const found = env[name];
-      if (found !== undefined && found !== '') return found;
-      if (fallback !== undefined) return fallback;
-      throw new ConfigError(
-        key,
-        `refers to \${${name}}, which is not set`,
-        `Set ${name} in the environment, or write \${${name}:-default}.`,
-      );
-    },
   );
 }
 

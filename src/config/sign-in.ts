@@ -2,6 +2,7 @@
 // encrypts tokens in Redis and the public URL of the bot's OAuth callback.
 import { ConfigError } from './error.js';
 import type { ServerConfig, SignInConfig } from './types.js';
+import { readHttpUrl } from './url.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -36,9 +37,7 @@ function readPublicUrl(value: string | undefined, port: number, needer: string):
     if (port === 0) throw new ConfigError('ELICIT_RELAY_PUBLIC_URL', 'is not set and PORT is 0', fix);
     return `http://localhost:${port}`;
   }
-  if (!/^https?:\/\/[^/]/.test(value))
-    throw new ConfigError('ELICIT_RELAY_PUBLIC_URL', `"${value}" is not an http(s) URL`, fix);
-  return value.replace(/\/+$/, '');
+  return readHttpUrl('ELICIT_RELAY_PUBLIC_URL', value, fix).replace(/\/+$/, '');
 }
 
 function readKey(name: string, value: string | undefined, needer: string): Buffer {

@@ -1,33 +1,45 @@
 // Why the first connection failed, named by the setting to change: ioredis only reports "could not connect"
 // (or never becomes ready, for a cluster with uncovered slots), so each node the setting names is asked
-// directly with one plain connection, no retries, and the first thing that explains the failure is reported.
-import { Redis, ReplyError, type RedisOptions } from 'ioredis';
+// directly with one plain connection (probe.ts: no retries, each wait bounded), and the first thing that
+// explains the failure is reported.
+import { ReplyError } from 'ioredis';
 import type { RedisNode, RedisSetting } from '../config/index.js';
 import { StoreError } from './errors.js';
+import { ProbeError, ask, open } from './probe.js';
 import { describeSetting, nodeList, replyCode } from './topology.js';
-
-/** How long one probe waits for a node, in ms. */
-const PROBE_TIMEOUT_MS = 2_000;
 
 /** Node's certificate-verification failures (tls.TLSSocket error codes) and OpenSSL's handshake failures. */
 const TLS_CODES = /^(ERR_SSL_|ERR_TLS_|UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_|CERT_|HOSTNAME_MISMATCH)/;
 
-type Probe = { client: Redis } | { error: unknown };
+const URL_FIX = 'set REDIS_URL to a Redis that answers';
 
 /** A StoreError naming the setting at fault; 'redis_unavailable' when nothing answers at all. */
 export async function diagnose(setting: RedisSetting, cause: unknown): Promise<StoreError> {
   if (setting.topology === 'cluster') return diagnoseCluster(setting, setting.nodes, cause);
   if (setting.topology === 'sentinel') return diagnoseSentinel(setting, cause);
-  // One Redis: the connection's own first error already says what went wrong.
-  return explain(setting, cause, 'REDIS_URL', 'set REDIS_URL to a Redis that answers');
+  return diagnoseSingle(setting, cause);
+}
+
+/**
+ * One Redis: the connection's own first error says what went wrong when it is a refusal; otherwise (nothing
+ * answered, or the connection only ran out of time) one probe tells a Redis that takes connections and never
+ * answers from one that is not there.
+ */
+async function diagnoseSingle(setting: RedisSetting & { url: string }, cause: unknown): Promise<StoreError> {
+  if (isAuth(cause) || isTls(cause)) return explain(setting, cause, 'REDIS_URL', URL_FIX);
+  const probe = await open(setting, setting.url);
+  if ('client' in probe) probe.client.disconnect();
+  const silent = 'error' in probe && probe.error instanceof ProbeError;
+  return explain(setting, silent ? probe.error : cause, 'REDIS_URL', URL_FIX);
 }
 
 /**
  * A refusal naming REDIS_URL when its Redis has no database of the URL's index. ioredis sends that SELECT on
  * each connect, and when Redis refuses it (an index past the server's `databases`, 16 by default) it only
  * emits an error and carries on in database 0, where another deployment's keys may live; so the bot checks it
- * once before it starts. Undefined when the URL names no database or 0, when the database exists, and when
- * nothing answers (the first connection's own failure then says why).
+ * once before it starts; and a Redis there that takes the connection but never answers is reported at once.
+ * Undefined when the URL names no database or 0, when the database exists, and when the probe fails otherwise
+ * (the first connection's own failure then says why).
  */
 export async function refusedDatabase(setting: RedisSetting): Promise<StoreError | undefined> {
   if (setting.topology !== undefined && setting.topology !== 'single') return undefined;
@@ -38,12 +50,12 @@ export async function refusedDatabase(setting: RedisSetting): Promise<StoreError
   url.pathname = '';
   url.searchParams.delete('db');
   const probe = await open(setting, url.href);
-  if ('error' in probe) return undefined;
+  if ('error' in probe) {
+    if (!(probe.error instanceof ProbeError)) return undefined;
+    return explain(setting, probe.error, 'REDIS_URL', URL_FIX);
+  }
   try {
-    const refused: unknown = await probe.client.select(db).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const refused = await ask(probe, `SELECT ${db}`, probe.client.select(db));
     if (!(refused instanceof ReplyError && refused instanceof Error)) return undefined;
     return refusal(
       'REDIS_URL',
@@ -70,7 +82,11 @@ async function diagnoseCluster(
       continue;
     }
     try {
-      const info = await probe.client.cluster('INFO').catch((error: unknown) => error);
+      const info = await ask(probe, 'CLUSTER INFO', probe.client.cluster('INFO'));
+      if (info instanceof ProbeError) {
+        firstError = info;
+        continue;
+      }
       if (info instanceof ReplyError) {
         return refusal(
           'REDIS_CLUSTER_NODES',
@@ -95,34 +111,23 @@ async function diagnoseCluster(
   return explain(setting, firstError, 'REDIS_CLUSTER_NODES', 'list at least one node that answers');
 }
 
+/** What one sentinel said: the master's address, a refusal to report at once, or an error to keep while the next is asked. */
+type SentinelAnswer = { master: RedisNode } | { refusal: StoreError } | { error: unknown };
+
 async function diagnoseSentinel(
   setting: RedisSetting & { topology: 'sentinel' },
   cause: unknown,
 ): Promise<StoreError> {
   let firstError: unknown = cause;
   for (const node of setting.sentinels) {
-    const sentinelAccess = {
-      ...(setting.tls ? { tls: setting.tls } : {}),
-      ...(setting.sentinelPassword ? { password: setting.sentinelPassword } : {}),
-    };
-    const sentinel = await open(sentinelAccess, node);
-    if ('error' in sentinel) {
-      firstError = sentinel.error;
+    const answer = await askSentinel(setting, node);
+    if (answer === undefined) continue;
+    if ('refusal' in answer) return answer.refusal;
+    if ('error' in answer) {
+      firstError = answer.error;
       continue;
     }
-    const reply = await sentinel.client
-      .call('SENTINEL', 'get-master-addr-by-name', setting.master)
-      .catch((error: unknown) => error)
-      .finally(() => sentinel.client.disconnect());
-    if (reply === null) {
-      return refusal(
-        'REDIS_SENTINEL_MASTER',
-        `the sentinel at ${node.host}:${node.port} does not know a master named "${setting.master}"`,
-        "Set it to the name in the sentinels' `sentinel monitor <name> ...` line.",
-      );
-    }
-    if (!Array.isArray(reply) || typeof reply[0] !== 'string') continue;
-    const master = { host: reply[0], port: Number(reply[1]) };
+    const { master } = answer;
     const probe = await open(setting, master);
     if ('client' in probe) {
       probe.client.disconnect();
@@ -139,7 +144,78 @@ async function diagnoseSentinel(
   );
 }
 
-/** Turns a connection error into the refusal naming its setting; anything else means nothing answered. */
+/** Asks the sentinel at `node` for the master's address; undefined when its reply explains nothing. */
+async function askSentinel(
+  setting: RedisSetting & { topology: 'sentinel' },
+  node: RedisNode,
+): Promise<SentinelAnswer | undefined> {
+  const access = {
+    ...(setting.tls ? { tls: setting.tls } : {}),
+    ...(setting.sentinelPassword ? { password: setting.sentinelPassword } : {}),
+  };
+  const sentinel = await open(access, node);
+  if ('error' in sentinel) {
+    if (!isAuth(sentinel.error)) return { error: sentinel.error };
+    return { refusal: sentinelCredentials(node, setting.sentinelPassword !== undefined, sentinel.error) };
+  }
+  const reply = await ask(
+    sentinel,
+    'SENTINEL get-master-addr-by-name',
+    sentinel.client.call('SENTINEL', 'get-master-addr-by-name', setting.master),
+  ).finally(() => sentinel.client.disconnect());
+  if (reply instanceof ProbeError) return { error: reply };
+  if (reply instanceof ReplyError && reply instanceof Error)
+    return { refusal: sentinelRefusal(node, setting, reply) };
+  if (reply === null) {
+    return {
+      refusal: refusal(
+        'REDIS_SENTINEL_MASTER',
+        `the sentinel at ${node.host}:${node.port} does not know a master named "${setting.master}"`,
+        "Set it to the name in the sentinels' `sentinel monitor <name> ...` line.",
+      ),
+    };
+  }
+  if (!Array.isArray(reply) || typeof reply[0] !== 'string') return undefined;
+  return { master: { host: reply[0], port: Number(reply[1]) } };
+}
+
+/**
+ * The one reading of a REDIS_SENTINELS entry's error reply to SENTINEL get-master-addr-by-name, by its code
+ * (replyCode), never its text: an auth code is the sentinels' own credentials; any other means the address
+ * answers but is no sentinel (a plain Redis or a cluster node answers `ERR unknown command 'SENTINEL'`), whose
+ * words are quoted for the operator.
+ */
+function sentinelRefusal(
+  node: RedisNode,
+  setting: RedisSetting & { topology: 'sentinel' },
+  reply: Error,
+): StoreError {
+  if (isAuth(reply)) return sentinelCredentials(node, setting.sentinelPassword !== undefined, reply);
+  return refusal(
+    'REDIS_SENTINELS',
+    `${node.host}:${node.port} answers but is not a sentinel (it replied "${reply.message}" to SENTINEL get-master-addr-by-name)`,
+    "List the sentinels' addresses (their port is 26379 by default), not the master's or a replica's.",
+    reply,
+  );
+}
+
+/** The sentinels refused REDIS_SENTINEL_PASSWORD, or need one and it is not set; REDIS_PASSWORD is the master's. */
+function sentinelCredentials(node: RedisNode, given: boolean, cause: unknown): StoreError {
+  const problem = given
+    ? `the sentinel at ${node.host}:${node.port} refused it`
+    : `is not set, and the sentinel at ${node.host}:${node.port} requires a password`;
+  return refusal(
+    'REDIS_SENTINEL_PASSWORD',
+    problem,
+    "Set it to the sentinels' own `requirepass` (REDIS_PASSWORD is the master's and replicas').",
+    cause,
+  );
+}
+
+/**
+ * Turns a connection error into the refusal naming its setting; a node that took the connection and said
+ * nothing is named as such; anything else means nothing answered.
+ */
 function explain(setting: RedisSetting, error: unknown, key: string, fix: string): StoreError {
   if (isAuth(error)) {
     const where =
@@ -159,6 +235,7 @@ function explain(setting: RedisSetting, error: unknown, key: string, fix: string
       error,
     );
   }
+  if (error instanceof ProbeError) return unavailable(setting, error, `${key}: ${error.message}; ${fix}`);
   return unavailable(setting, error, `${key}: nothing answers; ${fix}`);
 }
 
@@ -182,38 +259,4 @@ function isAuth(error: unknown): boolean {
 function isTls(error: unknown): boolean {
   const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
   return typeof code === 'string' && TLS_CODES.test(code);
-}
-
-/**
- * One plain connection to `node` (host and port, or a redis:// URL), no retries, reporting the first error it
- * emitted: ioredis rejects connect() with "Connection is closed" and emits the real cause (ECONNREFUSED,
- * WRONGPASS, a TLS code) as 'error'.
- */
-async function open(
-  access: Pick<RedisSetting, 'username' | 'password' | 'tls'>,
-  node: RedisNode | string,
-): Promise<Probe> {
-  const options: RedisOptions = {
-    lazyConnect: true,
-    connectTimeout: PROBE_TIMEOUT_MS,
-    retryStrategy: () => null,
-    maxRetriesPerRequest: 0,
-    ...(typeof node === 'string' ? {} : { host: node.host, port: node.port }),
-    ...(access.username ? { username: access.username } : {}),
-    ...(access.password ? { password: access.password } : {}),
-    ...(access.tls ? { tls: { ...access.tls } } : {}),
-  };
-  // A URL's own host, credentials and TLS win over the options, as for the bot's connections (topology.ts).
-  const client = typeof node === 'string' ? new Redis(node, options) : new Redis(options);
-  let first: unknown;
-  client.on('error', (error: unknown) => {
-    first ??= error;
-  });
-  try {
-    await client.connect();
-    return { client };
-  } catch (error) {
-    client.disconnect();
-    return { error: first ?? error };
-  }
 }
