@@ -23,6 +23,7 @@ export { answerLines, SUMMARY_LINES_MAX } from './summary.js';
 export { urlCard, urlCompletedCard, urlFacts, UrlError, type UrlFacts } from './url-card.js';
 export {
   formModal,
+  MESSAGE_SECTIONS_MAX,
   questionIdOf,
   viewLocaleOf,
   type ModalView,

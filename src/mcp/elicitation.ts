@@ -11,7 +11,13 @@ import {
 } from '@modelcontextprotocol/client';
 import { ElicitRequestURLParamsSchema } from '@modelcontextprotocol/core';
 import { z } from 'zod';
-import { parseFormSchema, SchemaError, type FieldSpec } from '../../blocks/index.js';
+import {
+  MESSAGE_SECTIONS_MAX,
+  parseFormSchema,
+  SchemaError,
+  SECTION_TEXT_MAX,
+  type FieldSpec,
+} from '../../blocks/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Content, Outcome } from '../relay/types.js';
 import { checkFormParams } from './form-params.js';
@@ -35,6 +41,22 @@ interface Issue {
 }
 
 const PROPERTY_HINT = 'fields must be a flat string, number, integer, boolean or enum schema';
+
+/**
+ * The most of a server's message a person can ever see: the form shows it in at most MESSAGE_SECTIONS_MAX (9)
+ * sections of SECTION_TEXT_MAX characters, the card and App Home less. Nothing in the
+ * spec bounds a message, and drawing a card or form walks all of it (about 1 s of CPU per MB, for each card, form
+ * and update, with the event loop held from every other person), so the question keeps this much (27,000).
+ */
+const SHOWN_MESSAGE_MAX = MESSAGE_SECTIONS_MAX * SECTION_TEXT_MAX;
+
+/** `message` cut to SHOWN_MESSAGE_MAX characters, the cut marked with an ellipsis (and no surrogate pair split). */
+function shownPart(message: string): string {
+  if (message.length <= SHOWN_MESSAGE_MAX) return message;
+  const kept = message.slice(0, SHOWN_MESSAGE_MAX);
+  const last = kept.charCodeAt(kept.length - 1);
+  return `${last >= 0xd800 && last <= 0xdbff ? kept.slice(0, -1) : kept}…`;
+}
 
 /** One line naming the offending property, instead of the SDK's multi-kilobyte union dump. */
 function describeIssue(issue: Issue | undefined): string {
@@ -82,7 +104,7 @@ export function parseElicitation(params: unknown, linkId?: string): IncomingElic
     const { message, url } = parsed.data;
     return {
       mode: 'url',
-      message,
+      message: shownPart(message),
       url,
       elicitationId: modern ? (linkId ?? `mrtr:${randomUUID()}`) : parsed.data.elicitationId,
     };
@@ -90,7 +112,7 @@ export function parseElicitation(params: unknown, linkId?: string): IncomingElic
   // A missing `mode` is form mode (revision 2025-06-18 has no `mode` at all).
   const checked = checkFormParams(raw);
   if (!checked.ok) throw new RpcRefusal(ProtocolErrorCode.InvalidParams, describeIssue(checked.issue));
-  return { mode: 'form', message: checked.message, requestedSchema: raw['requestedSchema'] };
+  return { mode: 'form', message: shownPart(checked.message), requestedSchema: raw['requestedSchema'] };
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { HostCalls, callIdOf, hostSession, namedCall } from './host-calls.js';
+import { HostCalls, callIdOf, cancelledCalls, hostSession, namedCall } from './host-calls.js';
 import type { ToolResult } from './types.js';
 import { wholeResult } from './results.js';
 
@@ -106,7 +106,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * The request listener for POST /mcp; other methods get 405 (a stateless server keeps no streams). A host's
- * `notifications/cancelled` arrives as a POST of its own, on whichever replica the host's balancer picks: when
+ * `notifications/cancelled` comes in a POST of its own (alone or batched), on any replica: when
  * the call it names runs on this replica, that call's request is closed (its handler aborted); otherwise the
  * question an ask_human call of that id waits on is withdrawn, and the replica running it answers the host with
  * `cancel`, or the replica running a gateway call of that id closes its request as if the cancel had come there.
@@ -146,10 +146,10 @@ async function serveOne(
   const session = hostSession(req, res, body.parsed);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   const server = endpointServer(ports, client, session, () => void transport.close());
-  const called = namedCall(body.parsed, 'tools/call', session);
+  const called = namedCall(body.parsed, session);
   if (called !== undefined) inFlight.add(client, called, transport);
-  const cancelled = namedCall(body.parsed, 'notifications/cancelled', session);
-  if (cancelled !== undefined) cancelCall({ ports, inFlight }, client, cancelled);
+  for (const cancelled of cancelledCalls(body.parsed, session))
+    cancelCall({ ports, inFlight }, client, cancelled);
   res.on('close', () => {
     if (called !== undefined) inFlight.remove(client, called, transport);
     void transport.close();

@@ -29,17 +29,35 @@ export function hostSession(req: IncomingMessage, res: ServerResponse, message: 
   return typeof sent === 'string' && sent !== '' ? sent : undefined;
 }
 
-/** The call id a message names: a `tools/call` request's own id, or a `notifications/cancelled`'s requestId. */
-export function namedCall(
-  message: unknown,
-  method: 'tools/call' | 'notifications/cancelled',
-  session: string | undefined,
-): string | undefined {
-  if (!isObject(message) || message.method !== method) return undefined;
-  const id =
-    method === 'tools/call' ? message.id : isObject(message.params) ? message.params.requestId : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? callIdOf(session, id) : undefined;
+/**
+ * The call a body's tools/call names, when it is the body's one request: sent alone, or a batch's only request
+ * (revision 2025-03-26 allowed batches, and the SDK's transport takes them under any revision). The requests of a
+ * larger batch share one response, which cancelling one of them by closing it would end for all: none is named
+ * here, so a cancel takes the path of a call running on another replica.
+ */
+export function namedCall(body: unknown, session: string | undefined): string | undefined {
+  const requests = messagesOf(body).filter(
+    (message) => isObject(message) && 'id' in message && 'method' in message,
+  );
+  const [request] = requests;
+  if (requests.length !== 1 || !isObject(request) || request.method !== 'tools/call') return undefined;
+  return idOf(request.id, session);
 }
+
+/** The calls a body's `notifications/cancelled` name: the one sent alone, or each of a batch's. */
+export function cancelledCalls(body: unknown, session: string | undefined): string[] {
+  return messagesOf(body).flatMap((message) => {
+    if (!isObject(message) || message.method !== 'notifications/cancelled' || !isObject(message.params))
+      return [];
+    const callId = idOf(message.params.requestId, session);
+    return callId === undefined ? [] : [callId];
+  });
+}
+
+const messagesOf = (body: unknown): unknown[] => (Array.isArray(body) ? body : [body]);
+
+const idOf = (id: unknown, session: string | undefined): string | undefined =>
+  typeof id === 'string' || typeof id === 'number' ? callIdOf(session, id) : undefined;
 
 /** Calls in flight by key (`client` and call id); several under one key make it ambiguous. */
 export class HostCalls<Call> {

@@ -74,6 +74,7 @@ export class SessionQuestions {
     if (mode === 'off') return;
     client.setRequestHandler('elicitation/create', RAW_ELICIT_PARAMS, async (params, ctx) => {
       requireElicitationId(params);
+      this.refuseIdInUse(ctx.mcpReq.id);
       return mode === 'decline'
         ? this.decline(params)
         : this.answer(params, ctx.mcpReq.id, ctx.mcpReq.signal, this.runFor(relatedTask(ctx)));
@@ -118,6 +119,19 @@ export class SessionQuestions {
     }
     const id = entries.map(([key]) => key).join('\n');
     return combined.split(await this.answer(combined.request, id, run.signal, run, round));
+  }
+
+  /**
+   * A request under the id of one not answered yet (a session's ids must not be reused, spec "Requests"): asked
+   * as well, the person would get the question twice and the server two answers it cannot tell apart, and the
+   * first question could no longer be cancelled by its id. Refused with -32600; the first goes on untouched.
+   */
+  private refuseIdInUse(id: RequestId): void {
+    if (!this.cancels.has(id)) return;
+    throw new RpcRefusal(
+      ProtocolErrorCode.InvalidRequest,
+      `Invalid request: id ${JSON.stringify(id)} belongs to an elicitation not answered yet`,
+    );
   }
 
   /** Policy 'decline': still -32602 for an invalid request (parseElicitation throws), else decline. */

@@ -140,6 +140,11 @@ export function callError(
   return fail('tool_failed', `${what} on ${server} failed`);
 }
 
+/** The server's result broke the MCP schema: what a server's author needs to read is the SDK's error itself. */
+export function isInvalidResult(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.InvalidResult;
+}
+
 /** Local failures of the SDK (nothing came back from the server that explains them). */
 function sdkFailure(
   error: SdkError,
@@ -154,6 +159,10 @@ function sdkFailure(
     case SdkErrorCode.NotConnected:
     case SdkErrorCode.SendFailed:
       return fail('connection_closed', `connection to ${server} closed during ${what}`);
+    case SdkErrorCode.InvalidResult:
+      // The SDK's message lists every schema the result missed (kilobytes of JSON, shown to the person and kept in
+      // an API call's `error`): one line here, the whole of it in the session's log (isInvalidResult).
+      return fail('tool_failed', `${what} on ${server} failed: its result does not follow the MCP schema`);
     case SdkErrorCode.InputRequiredRoundsExceeded:
       return fail('tool_failed', `${what} on ${server} asked for input too many times (${error.message})`);
     default:

@@ -6,7 +6,7 @@ import { CallRun, TOOL_TIMEOUT_MARGIN_MS } from './call.js';
 import type { Clock } from '../clock.js';
 import { RelayClient } from './elicitation.js';
 import { SessionQuestions } from './questions.js';
-import { callError, toSummary, urlRequiredResult } from './results.js';
+import { callError, isInvalidResult, toSummary, urlRequiredResult } from './results.js';
 import { ToolRunner, type Successor } from './tool-run.js';
 import { refusesStreamableHttp } from './transport.js';
 import { needsSignIn, type SessionAuth } from './auth/sign-in.js';
@@ -251,7 +251,9 @@ export class McpSession {
 
   /** Maps a failed request; a transport that failed under us ends the session, so the next call gets a new one. */
   private failure(error: unknown, run: CallRun | undefined, what: string): McpClientError {
-    const failure = callError(error, this.opts.spec.name, what, run, this.closed);
+    const server = this.opts.spec.name;
+    const failure = callError(error, server, what, run, this.closed);
+    if (isInvalidResult(error)) this.opts.logger?.warn({ server, err: error }, `${what}: invalid result`);
     if (failure.code === 'session_expired' || failure.code === 'connection_closed') {
       this.markClosed(true);
       void this.client.close().catch(() => undefined);
