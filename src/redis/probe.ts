@@ -73,7 +73,9 @@ export async function open(
     client.disconnect();
     return { error: first ?? new ProbeError(name, 'the connection handshake') };
   } catch (error) {
-    client.disconnect();
+    // A refused connection has ended already: disconnect() then arms ioredis's 2 s destroy timer on a stream
+    // that never emits 'close' again, one more live handle after a failed start.
+    if (client.status !== 'end') client.disconnect();
     return { error: first ?? error };
   }
 }
