@@ -24,6 +24,7 @@ export interface SignInPromptInput {
   server: string;
   scopes: string[];
   reason: SignInReason;
+  /** What the Connect button opens: the bot's start page for the sign-in, which leads to the authorization page. */
   authorizationUrl: string;
   /** Set when the sign-in is to the company IdP (its issuer URL) for an enterprise-managed server. */
   idp?: string;

@@ -18,9 +18,9 @@ export interface SignInCallbackDeps {
   logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
-type PageLocale = 'en' | 'zh-CN';
+export type PageLocale = 'en' | 'zh-CN';
 
-const TITLE: Record<PageLocale, { ok: string; refused: string }> = {
+export const TITLE: Record<PageLocale, { ok: string; refused: string }> = {
   en: { ok: 'Connected', refused: 'Sign-in refused' },
   'zh-CN': { ok: '已连接', refused: '登录被拒绝' },
 };
@@ -30,7 +30,7 @@ const CONNECTED: Record<PageLocale, (server: string) => string> = {
   'zh-CN': (s) => `你已连接到 ${s}。可以关闭此页面回到 Slack：你的调用会继续。`,
 };
 
-const REFUSED: Record<PageLocale, Partial<Record<SignInErrorCode, string>> & { other: string }> = {
+export const REFUSED: Record<PageLocale, Partial<Record<SignInErrorCode, string>> & { other: string }> = {
   en: {
     state_invalid: 'This sign-in link was not issued by this bot (it may be forged). Nothing was connected.',
     state_used:
@@ -61,13 +61,13 @@ const REFUSED: Record<PageLocale, Partial<Record<SignInErrorCode, string>> & { o
   },
 };
 
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function localeOf(req: IncomingMessage): PageLocale {
+export function localeOf(req: IncomingMessage): PageLocale {
   return /^\s*zh\b/i.test(req.headers['accept-language'] ?? '') ? 'zh-CN' : 'en';
 }
 
-function page(res: ServerResponse, status: number, title: string, text: string, code?: string): void {
+export function page(res: ServerResponse, status: number, title: string, text: string, code?: string): void {
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
@@ -116,9 +116,19 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: SignInCal
       deps.logger.error({ err: error }, 'sign-in callback failed');
       return page(res, 500, TITLE[locale].refused, refused.other);
     }
-    deps.logger.warn({ code: error.code, server: error.server }, 'sign-in callback refused');
-    page(res, 400, TITLE[locale].refused, refused[error.code] ?? refused.other, error.code);
+    refuse(res, locale, error, deps.logger);
   }
+}
+
+/** The page of a sign-in refused with `error` (the callback, or the start page of a link no longer usable). */
+export function refuse(
+  res: ServerResponse,
+  locale: PageLocale,
+  error: SignInError,
+  logger: SignInCallbackDeps['logger'],
+): void {
+  logger.warn({ code: error.code, server: error.server }, 'sign-in refused');
+  page(res, 400, TITLE[locale].refused, REFUSED[locale][error.code] ?? REFUSED[locale].other, error.code);
 }
 
 /** The route's handler, for the bot's HTTP server (GET CALLBACK_PATH). */

@@ -5,6 +5,7 @@ import { signInDone, signInPrompt } from '../../blocks/index.js';
 import type { Person, SignInNeeded, SignInPrompter } from '../mcp/index.js';
 import type { Locales } from './locales.js';
 import type { Messages } from './messages.js';
+import { startUrlOf } from './sign-in-links.js';
 
 export interface SlackSignInDeps {
   /** Posts and updates the prompt, each call made again after a 429's Retry-After or a passing failure. */
@@ -30,7 +31,10 @@ export class SlackSignIn implements SignInPrompter {
       this.deps.locales.of(person.userId, person.teamId),
       this.deps.dmOf(person.userId, person.teamId),
     ]);
-    const message = signInPrompt({ ...need, authorizationUrl: need.authorizationUrl.href }, locale);
+    // The button opens the bot's start page, never the authorization server's directly: the start page names
+    // whose account the link connects before anyone signs in (sign-in-links.ts).
+    const authorizationUrl = startUrlOf(need.server, need.authorizationUrl);
+    const message = signInPrompt({ ...need, authorizationUrl }, locale);
     const ts = await this.deps.messages.post({ channel, teamId: person.teamId }, message);
     this.prompts.set(keyOf(need.server, person), { channel, ts });
   }

@@ -3,6 +3,7 @@
 // composition root builds it, hands it the relay and the tools (listen), then starts it.
 import type { RequestListener } from 'node:http';
 import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
+import { systemClock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import {
   CALLBACK_PATH,
@@ -30,7 +31,10 @@ import type { SlackSurface } from './surface.js';
 import { ToolResults, type ToolRun } from './tool-results.js';
 import { UrlCompletions } from './url-completions.js';
 import { SlackSignIn } from './sign-in.js';
+import { START_PATH } from './sign-in-links.js';
+import { slackOwners, type OwnerLookup } from './sign-in-owner.js';
 import { signInCallback } from './sign-in-callback.js';
+import { signInStart } from './sign-in-start.js';
 import { Uninstalls, type EndQuestion, type WorkspaceQuestions } from './uninstalls.js';
 
 export interface SlackOptions {
@@ -110,7 +114,7 @@ const CHECKS: Slack['checks'] = {
 
 export function createSlack(options: SlackOptions): Slack {
   // The callback route is built before the app and the prompter after it (it posts through the app's surface).
-  const late: { signIn?: SlackSignIn } = {};
+  const late: { signIn?: SlackSignIn; ownerOf?: OwnerLookup } = {};
   const routes = { ...options.routes, ...callbackRoute(options, late) };
   const app = createSlackApp({
     slack: options.config,
@@ -128,6 +132,7 @@ export function createSlack(options: SlackOptions): Slack {
   const { home, modals } = observers(app, options);
   const completions = new UrlCompletions();
   const { connections } = options;
+  late.ownerOf = slackOwners(app.clients, systemClock);
   late.signIn = connections
     ? new SlackSignIn({
         messages: retryingMessages(app.clients),
@@ -215,16 +220,28 @@ function toolResults(
   });
 }
 
-/** GET CALLBACK_PATH when some server needs sign-in: completes it and tells the person in Slack. */
+/**
+ * GET START_PATH and CALLBACK_PATH when some server needs sign-in: the Connect link's start page (names whose
+ * link it is, then leads to the authorization server), and the callback that completes it and tells the person
+ * in Slack.
+ */
 function callbackRoute(
   options: SlackOptions,
-  late: { signIn?: SlackSignIn },
+  late: { signIn?: SlackSignIn; ownerOf?: OwnerLookup },
 ): Record<string, RequestListener> {
   const { connections, logger } = options;
   if (!connections) return {};
   const connected = async (server: string, person: Person): Promise<void> =>
     late.signIn?.connected(server, person);
-  return { [CALLBACK_PATH]: signInCallback({ connections, connected, logger }) };
+  return {
+    [START_PATH]: signInStart({
+      connections,
+      // The app's Slack clients exist once the routes are mounted; a request comes only after that.
+      ownerOf: (person) => late.ownerOf?.(person) ?? Promise.resolve({}),
+      logger,
+    }),
+    [CALLBACK_PATH]: signInCallback({ connections, connected, logger }),
+  };
 }
 
 /** Ready: serving (started, not draining) and Redis answers; each MCP server's state is shown, not required. */

@@ -1,6 +1,7 @@
 // Signing in to a server that needs it, on the sandbox page in Chromium (issue #20 item 5): the sandbox runs
 // as `npm start` runs it, with its local authorization server and the tracker (auth: oauth). Ada runs the
-// tracker's tool, gets the Connect message in her DM, clicks Connect, approves on the local consent page, lands
+// tracker's tool, gets the Connect message in her DM, clicks Connect (the bot's start page names her; she clicks
+// Continue), approves on the local consent page, lands
 // on the bot's callback at the page's own address, and the call completes as the account she signed in with;
 // the App Home lists the connection, and /mcp disconnect removes it. No page leaves this machine.
 import { describe, expect, it } from 'vitest';
@@ -33,6 +34,10 @@ describe('the sandbox page signing in to the tracker, in Chromium', { timeout: 1
     const opened = the.browser.context.waitForEvent('page');
     await prompt.getByRole('button', { name: 'Connect' }).click();
     const consent = await opened;
+    // The bot's start page names whose Slack account the link connects; Continue leads to the consent page.
+    await expect(consent.locator('#owner').innerText()).resolves.toContain(`(<@${ADA.id}>, workspace `);
+    await shot(consent, 'start page');
+    await consent.getByRole('link', { name: 'Continue' }).click();
     await consent.getByRole('button', { name: 'Allow' }).waitFor();
     expect(['127.0.0.1', 'localhost']).toContain(new URL(consent.url()).hostname);
     await expect(consent.locator('#scopes').innerText()).resolves.toBe('mcp');

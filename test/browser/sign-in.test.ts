@@ -1,5 +1,6 @@
 // A person connecting a server that needs sign-in (issue #20), in Chromium: the bot (stand-in Slack, real
-// Redis) sends them the Connect message; the browser opens its link, the OAuth fixture's consent page shows the
+// Redis) sends them the Connect message; the browser opens its link (the bot's start page, naming whose account
+// it connects) and clicks Continue, the OAuth fixture's consent page shows the
 // scopes asked for, the person clicks Allow, and the browser lands on the bot's own callback, which says they
 // are connected; their waiting call then completes with their token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +52,12 @@ describe('connecting a server that needs sign-in, in Chromium', { timeout: 90_00
     const link = /"url":"(http:\/\/127\.0\.0\.1:[^"]+)"/.exec(JSON.stringify(prompt.args.blocks))?.[1];
     const page = await browser.context.newPage();
     await page.goto(link ?? 'about:blank');
+    // The bot's start page names whose Slack account the link connects before anyone signs in.
+    expect(new URL(page.url()).pathname).toBe('/oauth/mcp/start');
+    await expect(page.locator('#owner').innerText()).resolves.toContain('Connect tracker for ');
+    await expect(page.locator('#owner').innerText()).resolves.toContain('(<@UADA>, workspace ');
+    await shot(page, 'start page');
+    await page.getByRole('link', { name: 'Continue' }).click();
     await expect(page.locator('#scopes').innerText()).resolves.toBe('mcp');
     await shot(page, 'consent page');
     await page.getByLabel('User').fill('ada@example.com');

@@ -10,6 +10,7 @@ import { Sealer } from '../../src/mcp/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { deleteUnder } from '../support/redis-cleanup.js';
+import { SignInBrowser } from '../support/sign-in-browser.js';
 import { sandboxClient, type SandboxClient } from './client.js';
 
 const ADA = 'U0ADA';
@@ -48,8 +49,14 @@ describe('the sandbox tracker after a restart on the same Redis prefix', () => {
     expect(JSON.stringify(prompt.blocks)).toContain(CONNECT_ACTION);
     expect(prompt.text).toContain('tracker');
     const link = /"url":"([^"]+)"/.exec(JSON.stringify(prompt.blocks))?.[1] ?? '';
-    expect(new URL(link).origin).toBe(new URL(sandbox.signIn.issuer).origin);
-    expect(new URL(link).searchParams.get('redirect_uri')).toBe(
+    // The Connect link is the bot's start page at the page's address (passed on to the bot), which sends the
+    // browser on to the sandbox's authorization server.
+    expect(new URL(link).origin + new URL(link).pathname).toBe(
+      `${new URL(sandbox.url).origin}/oauth/mcp/start`,
+    );
+    const authorization = await new SignInBrowser().open(link);
+    expect(authorization.origin).toBe(new URL(sandbox.signIn.issuer).origin);
+    expect(authorization.searchParams.get('redirect_uri')).toBe(
       `${new URL(sandbox.url).origin}/oauth/mcp/callback`,
     );
   });

@@ -22,13 +22,20 @@ import { standinWithMessages } from './standin-client.js';
 const TOKEN = 'xoxb-sign-in-test';
 const ALICE: Person = { teamId: 'T0STANDIN', userId: 'U0ALICE' };
 
+/** The authorization page a Connect message is for: its `redirect_uri` is the bot's callback (PUBLIC_URL). */
+const AUTHORIZATION_PAGE =
+  'https://auth.example/authorize?state=s1&redirect_uri=https%3A%2F%2Fbot.example%2Frelay%2Foauth%2Fmcp%2Fcallback';
+
 class TestConnections implements Pick<Connections, 'begin' | 'disconnect'> {
   readonly connected = new Set<string>(['docs']);
   begin(server: string, person: Person): Promise<SignInNeeded> {
     if (server !== 'tracker')
       return Promise.reject(new SignInError('not_oauth_server', server, 'no sign-in'));
-    const authorizationUrl = new URL('https://auth.example/authorize?state=s1');
+    const authorizationUrl = new URL(AUTHORIZATION_PAGE);
     return Promise.resolve({ server, person, authorizationUrl, scopes: ['mcp'], reason: 'first' });
+  }
+  start(): ReturnType<Connections['start']> {
+    return Promise.reject(new SignInError('state_invalid', 'tracker', 'not used here'));
   }
   disconnect(server: string): Promise<boolean> {
     return Promise.resolve(this.connected.delete(server));
@@ -60,11 +67,11 @@ beforeAll(async () => {
 type Block = { type: string; elements?: { action_id?: string; url?: string }[] };
 
 describe('SlackSignIn', () => {
-  it("posts the Connect message in the person's DM, its button linking to the authorization page", async () => {
+  it("posts the Connect message in the person's DM, its button linking to the bot's start page for the authorization page", async () => {
     await signIn.prompt({
       server: 'tracker',
       person: ALICE,
-      authorizationUrl: new URL('https://auth.example/authorize?state=s1'),
+      authorizationUrl: new URL(AUTHORIZATION_PAGE),
       scopes: ['mcp', 'admin'],
       reason: 'step_up',
     });
@@ -73,7 +80,8 @@ describe('SlackSignIn', () => {
     const button = (message?.blocks as Block[]).find((b) => b.type === 'actions')?.elements?.[0];
     expect(button).toMatchObject({
       action_id: CONNECT_ACTION,
-      url: 'https://auth.example/authorize?state=s1',
+      // On the bot's public URL (its path prefix kept), never the authorization server's page itself.
+      url: 'https://bot.example/relay/oauth/mcp/start?state=s1',
     });
   });
 

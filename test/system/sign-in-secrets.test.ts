@@ -9,6 +9,7 @@ import { captureLogs, type CapturedLogs } from '../slack/log-capture.js';
 import { startOAuthServer, type OAuthServer } from '../../src/sandbox/oauth/index.js';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/protected-server.js';
 import { startHarness, type Harness } from './harness.js';
+import { connectLink, openConnectLink } from './sign-in-support.js';
 
 const MARK = 'planted-secret-kestrel-';
 const PUBLIC_URL = 'https://relay.example.com';
@@ -79,12 +80,11 @@ describe('sign-in secrets', () => {
       (c) => JSON.stringify(c.args.blocks).includes(CONNECT_ACTION),
       30_000,
     );
-    const link = /"url":"(http:\/\/127\.0\.0\.1:[^"]+)"/.exec(JSON.stringify(prompt.args.blocks))?.[1];
-    const redirect = await oauth.decide(new URL(link ?? ''), 'ann@example.com');
+    const bot = `http://127.0.0.1:${h.relay.port}`;
+    const authorization = await openConnectLink(connectLink(prompt), bot);
+    const redirect = await oauth.decide(authorization, 'ann@example.com');
     expect(redirect.searchParams.get('code')).toContain(MARK);
-    const landed = await fetch(
-      new URL(`${redirect.pathname}${redirect.search}`, `http://127.0.0.1:${h.relay.port}`),
-    );
+    const landed = await fetch(new URL(`${redirect.pathname}${redirect.search}`, bot));
     expect(landed.status).toBe(200);
     expect(await landed.text()).not.toContain(MARK);
     const first = await resultFor('ann@example.com');

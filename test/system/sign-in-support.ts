@@ -1,9 +1,10 @@
 // What the system tests of signing in to a server that needs it (issue #20) share: the OAuth authorization
 // server fixture with the protected tracker behind it, and what a person reads from the bot's DMs (the next
-// message, a Connect message's link).
+// message, a Connect message's link, and a browser opening it and clicking Continue).
 import { startOAuthServer, type OAuthServer } from '../../src/sandbox/oauth/index.js';
 import type { RecordedCall, SlackStandin } from '../../src/standin/index.js';
 import { startProtectedServer, type ProtectedServer } from '../fixtures/protected-server.js';
+import { SignInBrowser } from '../support/sign-in-browser.js';
 
 export interface SignInServers {
   oauth: OAuthServer;
@@ -51,11 +52,19 @@ export async function nextDmPost(
   return call;
 }
 
-/** The Connect message's button link (the authorization server's page). */
+/** The Connect message's button link: the bot's start page at its public URL. */
 export function connectLink(message: RecordedCall): URL {
-  const found = /"url":"(http:\/\/127\.0\.0\.1:[^"]+\/authorize\?[^"]+)"/.exec(
+  const found = /"url":"(https?:\/\/[^"]+\/oauth\/mcp\/start\?[^"]+)"/.exec(
     JSON.stringify(message.args.blocks),
   );
   if (found?.[1] === undefined) throw new Error('no Connect link in the message');
   return new URL(found[1]);
+}
+
+/**
+ * A person's browser opening a Connect link: the bot's start page, reached at `bot` (a replica's address, as the
+ * public URL's load balancer would), whose Continue leads to the authorization server's page.
+ */
+export function openConnectLink(link: URL, bot: string): Promise<URL> {
+  return new SignInBrowser().open(new URL(`${link.pathname}${link.search}`, bot));
 }

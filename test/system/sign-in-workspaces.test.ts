@@ -14,7 +14,13 @@ import { distributedConfig, install, startDistributedStandin } from '../support/
 import { deleteUnder } from '../support/redis-cleanup.js';
 import { uniquePrefix } from '../setup/context.js';
 import { SIGNING_SECRET } from './harness.js';
-import { connectLink, nextDmPost, startSignInServers, type SignInServers } from './sign-in-support.js';
+import {
+  connectLink,
+  nextDmPost,
+  openConnectLink,
+  startSignInServers,
+  type SignInServers,
+} from './sign-in-support.js';
 
 const OAUTH = { clientId: '1111.2222', clientSecret: 'client-secret-for-tests' };
 const [T1, T2] = ['T0FIRST', 'T0SECOND'];
@@ -85,9 +91,13 @@ describe('signing in, in a bot installed in two workspaces', () => {
   const nextPost = (teamId: string, userId: string, text: string): Promise<RecordedCall> =>
     nextDmPost(standin, seen, { userId, text, teamId });
 
-  /** The person's browser: approves as `subject`, then lands on the bot's callback on the second replica. */
+  /**
+   * The person's browser: opens the Connect link on the first replica and clicks Continue, approves as
+   * `subject`, then lands on the bot's callback on the second replica.
+   */
   const signIn = async (link: URL, subject: string): Promise<number> => {
-    const redirect = await servers.oauth.decide(link, subject);
+    const authorization = await openConnectLink(link, `http://127.0.0.1:${port(0)}`);
+    const redirect = await servers.oauth.decide(authorization, subject);
     const callback = new URL(`${redirect.pathname}${redirect.search}`, `http://127.0.0.1:${port(1)}`);
     return (await fetch(callback)).status;
   };

@@ -1,14 +1,21 @@
 // Signing people in to a remote MCP server that needs it (issue #20), end to end: two bot replicas on real
 // Redis, the Slack stand-in, the OAuth authorization server fixture and the protected Streamable HTTP fixture.
-// The test plays each person's browser with plain HTTP: it opens the Connect message's link, approves on the
-// fixture's consent endpoint and follows the redirect to the bot's own callback (on the other replica).
+// The test plays each person's browser with plain HTTP: it opens the Connect message's link (the bot's start
+// page, on one replica) and clicks its Continue, approves on the fixture's consent endpoint and follows the
+// redirect to the bot's own callback (on the other replica).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECT_ACTION } from '../../blocks/index.js';
 import type { RecordedCall } from '../../src/standin/index.js';
 import { captureLogs, printLogsOnFailure } from '../slack/log-capture.js';
 import { apiOf } from './api-support.js';
 import { startHarness, type Harness } from './harness.js';
-import { connectLink, nextDmPost, startSignInServers, type SignInServers } from './sign-in-support.js';
+import {
+  connectLink,
+  nextDmPost,
+  openConnectLink,
+  startSignInServers,
+  type SignInServers,
+} from './sign-in-support.js';
 
 const PUBLIC_URL = 'https://relay.example.com';
 const TOKEN_KEY = Buffer.alloc(32, 9).toString('base64');
@@ -49,19 +56,23 @@ describe('signing in to a server that needs it, from Slack', () => {
     expect(response.status).toBe(200);
   };
 
-  /** The person's browser: approves as `subject`, then lands on the bot's callback on the second replica. */
+  /**
+   * The person's browser: opens the Connect link on the first replica, approves as `subject` on the authorization
+   * page it is sent to, then lands on the bot's callback on the second replica.
+   */
   const signIn = async (
     link: URL,
     subject: string,
-  ): Promise<{ status: number; page: string; callback: URL }> => {
-    const redirect = await servers.oauth.decide(link, subject);
+  ): Promise<{ status: number; page: string; callback: URL; authorization: URL }> => {
+    const authorization = await openConnectLink(link, `http://127.0.0.1:${h.replicas[0]?.port}`);
+    const redirect = await servers.oauth.decide(authorization, subject);
     expect(redirect.origin + redirect.pathname).toBe(`${PUBLIC_URL}/oauth/mcp/callback`);
     const callback = new URL(
       `${redirect.pathname}${redirect.search}`,
       `http://127.0.0.1:${h.replicas[1]?.port}`,
     );
     const response = await fetch(callback);
-    return { status: response.status, page: await response.text(), callback };
+    return { status: response.status, page: await response.text(), callback, authorization };
   };
 
   let annCallback: URL;
@@ -73,9 +84,10 @@ describe('signing in to a server that needs it, from Slack', () => {
     expect(text).toContain('tracker');
     expect(text).toContain('mcp');
     const link = connectLink(prompt);
-    expect(link.searchParams.get('redirect_uri')).toBe(`${PUBLIC_URL}/oauth/mcp/callback`);
-    expect(link.searchParams.get('resource')).toBe(servers.tracker.url.href);
+    expect(link.origin + link.pathname).toBe(`${PUBLIC_URL}/oauth/mcp/start`);
     const landed = await signIn(link, 'ann@example.com');
+    expect(landed.authorization.searchParams.get('redirect_uri')).toBe(`${PUBLIC_URL}/oauth/mcp/callback`);
+    expect(landed.authorization.searchParams.get('resource')).toBe(servers.tracker.url.href);
     expect(landed.status).toBe(200);
     expect(landed.page).toContain('connected to tracker');
     annCallback = landed.callback;
@@ -114,10 +126,10 @@ describe('signing in to a server that needs it, from Slack', () => {
   it('asks for the extra scope a tool needs (step-up), then runs it', async () => {
     await run('UANN', 'admin_report');
     const prompt = await nextPost('UANN', CONNECT_ACTION);
-    const scopes = connectLink(prompt).searchParams.get('scope')?.split(' ');
-    expect(scopes).toContain('admin');
     expect(JSON.stringify(prompt.args.blocks)).toContain('more access');
-    expect((await signIn(connectLink(prompt), 'ann@example.com')).status).toBe(200);
+    const landed = await signIn(connectLink(prompt), 'ann@example.com');
+    expect(landed.authorization.searchParams.get('scope')?.split(' ')).toContain('admin');
+    expect(landed.status).toBe(200);
     await nextPost('UANN', 'report for ann@example.com');
   });
 

@@ -1,6 +1,7 @@
 // Connections (types.ts) over the vault: what `/mcp connect|disconnect`, the App Home and the callback route
 // do with a person's sign-ins. begin() runs the SDK's auth flow up to the authorization URL (discovery,
-// registration, PKCE, `resource`, a `state` bound to the person, workspace and server); complete() consumes
+// registration, PKCE, `resource`, a `state` bound to the person, workspace and server); start() answers the
+// Connect link's start page (whose link it is, where it leads; the state left in place); complete() consumes
 // the `state` once, exchanges the code through the SDK, seals the tokens into the vault and announces the
 // sign-in to every replica, where the person's waiting calls go on (a sign-in refused at the authorization
 // server's page is announced too: those calls end at once). disconnect() also revokes the grant at the
@@ -20,6 +21,7 @@ import {
   type Connections,
   type Person,
   type SignInNeeded,
+  type SignInStart,
 } from './types.js';
 
 export interface VaultConnectionsDeps {
@@ -59,6 +61,14 @@ export class VaultConnections implements Connections {
     if (authorizationUrl === undefined)
       throw new SignInError('discovery_failed', server, `${server} gave no authorization page`);
     return { server, person, authorizationUrl, scopes: scopesOf(authorizationUrl), reason: 'first' };
+  }
+
+  async start(state: string): Promise<SignInStart> {
+    const { authorizationUrl, server, person } = await this.deps.vault.peekState(state);
+    // A state issued before start pages existed has no URL: it is refused, and the person connects again.
+    if (authorizationUrl === undefined)
+      throw new SignInError('state_invalid', server, 'this sign-in link has no authorization page');
+    return { server, person, authorizationUrl: new URL(authorizationUrl) };
   }
 
   async complete(params: CallbackParams): Promise<{ server: string; person: Person }> {

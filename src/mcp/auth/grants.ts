@@ -113,7 +113,7 @@ export class PersonGrants {
       clientName: this.deps.clientName,
       storage: hooks.fresh === true ? withoutTokens(stored) : stored,
       state: () => vault.issueState({ server, person }),
-      bindVerifier: (state, verifier, client) => vault.bindVerifier(state, verifier, client),
+      bindRequest: (state, request) => vault.bindRequest(state, request),
       onRedirect: hooks.onRedirect,
       revokeUnsaved: (record) => revokeGrant(server, record, this.deps.logger),
       ...(hooks.codeVerifier === undefined ? {} : { codeVerifier: hooks.codeVerifier }),

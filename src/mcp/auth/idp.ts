@@ -69,7 +69,7 @@ export class IdpSignIn {
       scope: offline ? 'openid offline_access' : 'openid',
       state,
     });
-    await this.deps.vault.bindVerifier(state, codeVerifier);
+    await this.deps.vault.bindRequest(state, { codeVerifier, authorizationUrl: authorizationUrl.href });
     return authorizationUrl;
   }
 

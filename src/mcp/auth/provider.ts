@@ -23,6 +23,13 @@ import type { SignInRecord, SignInStorage } from './sign-in-storage.js';
 
 export { memoryStorage, type SignInRecord, type SignInStorage } from './sign-in-storage.js';
 
+/** One authorization request as it goes out, bound to its `state` (bindRequest). */
+export interface AuthorizationRequest {
+  codeVerifier: string;
+  authorizationUrl: string;
+  client?: StoredOAuthClientInformation;
+}
+
 export interface SignInProviderOptions {
   /** The bot's callback (`${ELICIT_RELAY_PUBLIC_URL}/oauth/mcp/callback`). */
   redirectUrl: string;
@@ -45,15 +52,11 @@ export interface SignInProviderOptions {
   /** The person must open `url`; called by the SDK when no usable token is left. */
   onRedirect: (url: URL) => Promise<void>;
   /**
-   * Keeps each authorization request's PKCE verifier with its `state` (not in the one record, where a
-   * second sign-in in flight would overwrite the first's); called before the person is sent to the URL.
+   * Keeps each authorization request (its PKCE verifier, its URL, and the shared registered client it went out
+   * with, from `registrations`) with its `state`, not in the one record, where a second sign-in in flight would
+   * overwrite the first's; called before the person is sent to the URL.
    */
-  bindVerifier?: (
-    state: string,
-    codeVerifier: string,
-    /** The shared registered client the request went out with (`registrations`), kept with its `state`. */
-    client?: StoredOAuthClientInformation,
-  ) => Promise<void>;
+  bindRequest?: (state: string, request: AuthorizationRequest) => Promise<void>;
   /** The callback leg: the verifier bound to the callback's `state` (else the record's is used). */
   codeVerifier?: string;
   /**
@@ -206,18 +209,25 @@ export class SignInProvider implements OAuthClientProvider {
   async redirectToAuthorization(url: URL): Promise<void> {
     // No refresh (none possible, or it failed): the claim goes before the person is asked, which takes minutes.
     await this.refresh.end();
-    const { bindVerifier } = this.opts;
+    const { bindRequest } = this.opts;
     const state = url.searchParams.get('state');
     const challenge = url.searchParams.get('code_challenge') ?? '';
-    const verifier = this.verifiers.get(challenge);
+    const codeVerifier = this.verifiers.get(challenge);
     this.verifiers.delete(challenge);
-    if (bindVerifier !== undefined && state !== null && verifier !== undefined)
-      await bindVerifier(state, verifier, this.sharedClient);
+    if (bindRequest !== undefined && state !== null && codeVerifier !== undefined) {
+      const client = this.sharedClient;
+      const authorizationUrl = url.href;
+      await bindRequest(state, {
+        codeVerifier,
+        authorizationUrl,
+        ...(client === undefined ? {} : { client }),
+      });
+    }
     await this.opts.onRedirect(url);
   }
 
   async saveCodeVerifier(codeVerifier: string): Promise<void> {
-    if (this.opts.bindVerifier === undefined) return this.update({ codeVerifier });
+    if (this.opts.bindRequest === undefined) return this.update({ codeVerifier });
     // Found again by the URL's code_challenge, so concurrent sign-ins of this provider keep theirs apart.
     this.verifiers.set(s256(codeVerifier), codeVerifier);
     return Promise.resolve();

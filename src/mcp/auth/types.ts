@@ -15,7 +15,10 @@ export type SignInReason = 'first' | 'expired' | 'revoked' | 'step_up';
 export interface SignInNeeded {
   server: string;
   person: Person;
-  /** The authorization server's page (PKCE, `state` and `resource` included); the Connect button links here. */
+  /**
+   * The authorization server's page (PKCE, `state`, `redirect_uri` and `resource` included). The Connect button
+   * opens the bot's start page for its `state`, which sends the browser on here.
+   */
   authorizationUrl: URL;
   scopes: string[];
   reason: SignInReason;
@@ -47,10 +50,25 @@ export interface CallbackParams {
   iss?: string;
 }
 
-/** Implemented by src/mcp, used by src/slack (commands, App Home, the callback route). */
+/**
+ * What the bot's start page shows for a Connect link before anyone signs in: whose Slack account the link
+ * connects to which server, and the authorization page its Continue leads to.
+ */
+export interface SignInStart {
+  server: string;
+  person: Person;
+  authorizationUrl: URL;
+}
+
+/** Implemented by src/mcp, used by src/slack (commands, App Home, the start page and the callback route). */
 export interface Connections {
   /** `/mcp connect <server>`: a fresh sign-in for the person. Rejects SignInError 'not_oauth_server'. */
   begin(server: string, person: Person): Promise<SignInNeeded>;
+  /**
+   * The start page of a Connect link: whose link `state` is and where it leads (`state` is read, not consumed).
+   * Rejects SignInError state_invalid | state_expired | state_used | state_spent.
+   */
+  start(state: string): Promise<SignInStart>;
   /** The callback: checks and consumes `state`, exchanges the code, stores the tokens, wakes waiting calls. */
   complete(params: CallbackParams): Promise<{ server: string; person: Person }>;
   list(person: Person): Promise<Connection[]>;

@@ -2,31 +2,25 @@
 // registration, tokens, PKCE verifier, discovery state), changed in one compare-and-set step against the other
 // sessions and replicas writing it (`update`), with a claim on its refresh (one refresh of a grant at a time, so
 // none presents a refresh token another just spent); beside it, the grant's sealed DPoP key (created once with
-// SET NX, so replicas racing to create one all sign with the first), and the `state` of each sign-in in flight,
-// bound to the person, workspace and server, single use (GETDEL) and expiring after STATE_TTL_SEC; a consumed
-// one remembers whether its sign-in completed. Everything secret is sealed (sealed.ts); a key names only the
-// server and the Slack ids. Every replica reads the same records.
+// SET NX, so replicas racing to create one all sign with the first), and the `state` of each sign-in in flight
+// (sign-in-states.ts). Everything secret is sealed (sealed.ts); a key names only the server and the Slack ids.
+// Every replica reads the same records.
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StoredOAuthClientInformation } from '@modelcontextprotocol/client';
 import type { RedisClient } from '../../redis/index.js';
 import type { StoredDpopKey } from './dpop-key.js';
-import type { SignInRecord, SignInStorage } from './provider.js';
+import type { AuthorizationRequest, SignInRecord, SignInStorage } from './provider.js';
 import {
   RedisClientRegistrations,
   type ClientRegistrations,
   type RegistrationTimers,
 } from './registrations.js';
 import { SealError, type Sealer } from './sealed.js';
+import { SignInStates, type StateBinding } from './sign-in-states.js';
 import { SignInError, type Person } from './types.js';
 
-/** A sign-in must come back within 10 minutes. */
-export const STATE_TTL_SEC = 600;
-/** A consumed state is remembered this long, so that a replay is told apart from a forgery. */
-const USED_TTL_SEC = 3600;
-
-/** What issueState makes: the issue time (ms, base 36), a dot, 24 random bytes in base64url. */
-const STATE_SHAPE = /^[0-9a-z]{1,12}\.[\w-]{32}$/;
+export { STATE_TTL_SEC, type StateBinding } from './sign-in-states.js';
 
 /** Deletes KEYS[1] only while it still holds ARGV[1] (another replica may have written a fresh value since). */
 const DELETE_IF_UNCHANGED = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -50,42 +44,24 @@ export const REFRESH_CLAIM_WAIT_MS = REFRESH_CLAIM_MS + 5_000;
 /** Time between tries while another session or replica refreshes the grant, ms. */
 const RECLAIM_EVERY_MS = 50;
 
-/** How a consumed `state` was used, remembered USED_TTL_SEC: its sign-in completed, or it connected nothing. */
-type StateUse = 'completed' | 'spent';
-const SPENT: StateUse = 'spent';
-const COMPLETED: StateUse = 'completed';
-
 /** Told when a sealed value no configured key opens was dropped (its Redis key and why; never the value). */
 export type OnUnopenable = (key: string, code: SealError['code']) => void;
 
 /** Whose grant: a person's, or the deployment's own (client credentials). */
 export type GrantOwner = Person | 'deployment';
 
-export interface StateBinding {
-  server: string;
-  person: Person;
-  /**
-   * The PKCE verifier of the one authorization request this `state` went out with (bindVerifier): each Connect
-   * link of a person has its own, so two links opened in any order both complete.
-   */
-  codeVerifier?: string;
-  /**
-   * The shared registered client the authorization request went out with (registrations.ts): the callback
-   * exchanges the code as this client, even when the shared one was forgotten or registered anew meanwhile.
-   */
-  client?: StoredOAuthClientInformation;
-  /** Set for a sign-in to the company IdP (its issuer; idp.ts), not to `server`'s own authorization server. */
-  idp?: string;
-}
-
 export class TokenVault {
+  private readonly states: SignInStates;
+
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly sealer: Sealer,
     private readonly now: () => number = Date.now,
     private readonly onUnopenable: OnUnopenable = () => {},
-  ) {}
+  ) {
+    this.states = new SignInStates(redis, prefix, sealer, now);
+  }
 
   /** The SignInStorage of one grant, for SignInProvider. */
   storage(server: string, owner: GrantOwner): SignInStorage {
@@ -177,71 +153,28 @@ export class TokenVault {
   }
 
   /** A new `state` for one authorization request, bound to the person and server. */
-  async issueState(binding: StateBinding): Promise<string> {
-    const state = `${this.now().toString(36)}.${randomBytes(24).toString('base64url')}`;
-    const key = this.stateKey(state);
-    await this.redis.set(key, this.sealer.seal(JSON.stringify(binding), key), 'EX', STATE_TTL_SEC);
-    return state;
+  issueState(binding: StateBinding): Promise<string> {
+    return this.states.issue(binding);
   }
 
-  /**
-   * Binds the PKCE verifier (and the shared client, when it used one) of the authorization request sent with
-   * `state` to it, keeping its expiry; a state already consumed or expired is left alone (its callback is
-   * refused anyway).
-   */
-  async bindVerifier(
-    state: string,
-    codeVerifier: string,
-    client?: StoredOAuthClientInformation,
-  ): Promise<void> {
-    const key = this.stateKey(state);
-    const sealed = await this.redis.get(key);
-    if (sealed === null) return;
-    const bound = JSON.parse(this.sealer.open(sealed, key)) as StateBinding;
-    const binding: StateBinding = { ...bound, codeVerifier, ...(client === undefined ? {} : { client }) };
-    await this.redis.set(key, this.sealer.seal(JSON.stringify(binding), key), 'KEEPTTL', 'XX');
+  /** Binds the authorization request sent with `state` to it (sign-in-states.ts). */
+  bindRequest(state: string, request: AuthorizationRequest): Promise<void> {
+    return this.states.bindRequest(state, request);
   }
 
-  /**
-   * Consumes `state` once: its binding, or SignInError state_invalid | state_expired | state_used (its sign-in
-   * completed) | state_spent (it was used, but connected nothing). It counts as spent until completedState.
-   */
-  async consumeState(state: string): Promise<StateBinding> {
-    if (!STATE_SHAPE.test(state))
-      throw new SignInError('state_invalid', '', 'this sign-in link was not issued by this bot');
-    const key = this.stateKey(state);
-    const sealed = await this.redis.getdel(key);
-    if (sealed !== null) await this.redis.set(`${key}:used`, SPENT, 'EX', USED_TTL_SEC);
-    else await this.refuseUsed(`${key}:used`);
-    // Also checked when the record is still there: Redis expires it by its own clock, this by the bot's.
-    const age = this.now() - parseInt(state.split('.')[0] ?? '', 36);
-    if (age > STATE_TTL_SEC * 1000)
-      throw new SignInError('state_expired', '', 'this sign-in link expired (10 minutes)');
-    if (sealed === null)
-      throw new SignInError('state_invalid', '', 'this sign-in link was not issued by this bot');
-    try {
-      return JSON.parse(this.sealer.open(sealed, key)) as StateBinding;
-    } catch (cause) {
-      // Sealed with a key no longer configured (rotated away without ELICIT_RELAY_TOKEN_KEY_PREVIOUS): a link
-      // this bot can no longer read is, to the person, one it did not issue; they connect again.
-      if (!(cause instanceof SealError)) throw cause;
-      throw new SignInError('state_invalid', '', 'this sign-in link can no longer be read', { cause });
-    }
+  /** The binding of a `state` not yet consumed, left in place (the Connect link's start page reads it). */
+  peekState(state: string): Promise<StateBinding> {
+    return this.states.peek(state);
+  }
+
+  /** Consumes `state` once: its binding, or the SignInError saying why not (sign-in-states.ts). */
+  consumeState(state: string): Promise<StateBinding> {
+    return this.states.consume(state);
   }
 
   /** Records that the sign-in of a consumed `state` completed (a replay then reads state_used). */
-  async completedState(state: string): Promise<void> {
-    await this.redis.set(`${this.stateKey(state)}:used`, COMPLETED, 'KEEPTTL', 'XX');
-  }
-
-  /** Refuses a `state` consumed before, saying whether its sign-in completed; returns when it never was. */
-  private async refuseUsed(usedKey: string): Promise<void> {
-    const used = await this.redis.get(usedKey);
-    if (used === null) return;
-    if (used === SPENT)
-      throw new SignInError('state_spent', '', 'this sign-in link was used already and can no longer be');
-    // 'completed', or '1' from before the use was recorded: the sign-in most likely completed then.
-    throw new SignInError('state_used', '', 'this sign-in link was already used');
+  completedState(state: string): Promise<void> {
+    return this.states.completed(state);
   }
 
   /**
@@ -270,9 +203,5 @@ export class TokenVault {
   private grantKey(server: string, owner: GrantOwner): string {
     const who = owner === 'deployment' ? 'deployment' : `${owner.teamId}:${owner.userId}`;
     return `${this.prefix}:auth:grant:${encodeURIComponent(server)}:${who}`;
-  }
-
-  private stateKey(state: string): string {
-    return `${this.prefix}:auth:state:${state}`;
   }
 }

@@ -7,7 +7,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLBACK_PATH, McpHub, PersonAuth, type SignInNeeded } from '../../../src/mcp/index.js';
+import { START_PATH } from '../../../src/slack/sign-in-links.js';
 import { signInCallback } from '../../../src/slack/sign-in-callback.js';
+import { signInStart } from '../../../src/slack/sign-in-start.js';
+import { SignInBrowser } from '../../support/sign-in-browser.js';
 import { SERVER, startAuthFixture, type AuthFixture, type AuthReplica } from './support.js';
 
 let fixture: AuthFixture;
@@ -18,13 +21,11 @@ let base: string;
 beforeAll(async () => {
   fixture = await startAuthFixture();
   replica = await fixture.replica();
-  http = createServer(
-    signInCallback({
-      connections: replica.connections,
-      connected: () => Promise.resolve(),
-      logger: { warn: () => {}, error: () => {} },
-    }),
-  );
+  const logger = { warn: () => {}, error: () => {} };
+  const { connections } = replica;
+  const start = signInStart({ connections, ownerOf: () => Promise.resolve({}), logger });
+  const callback = signInCallback({ connections, connected: () => Promise.resolve(), logger });
+  http = createServer((req, res) => (req.url?.startsWith(START_PATH) === true ? start : callback)(req, res));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
 });
@@ -33,6 +34,9 @@ afterAll(async () => {
   await new Promise<void>((resolve) => http.close(() => resolve()));
   await fixture.close();
 });
+
+/** The person's browser: it opens the Connect link (the bot's start page) and clicks Continue. */
+const browser = new SignInBrowser();
 
 /** The browser landing on the bot's callback with the query the authorization server redirected with. */
 async function land(redirect: URL): Promise<{ status: number; code: string | null; text: string }> {
@@ -87,7 +91,8 @@ describe('a sign-in the person refuses at the consent page', () => {
           (error: unknown) => (error as { code?: string }).code ?? String(error),
         );
       const need = await promptOf(prompts);
-      const refused = await fixture.oauth.decide(need.authorizationUrl, 'deny@example.com', 'deny');
+      const page = await browser.openFor(base, need.authorizationUrl);
+      const refused = await fixture.oauth.decide(page, 'deny@example.com', 'deny');
       expect((await land(refused)).code).toBe('denied');
       const within3s = await Promise.race([
         call,
@@ -108,9 +113,17 @@ describe('a sign-in the person refuses at the consent page', () => {
     const person = { teamId: 'T1', userId: 'UAGAIN' };
     // The Connect message's link (here from /mcp connect; a waiting call's DM links the same way).
     const need = await replica.connections.begin(SERVER, person);
-    const refused = await fixture.oauth.decide(need.authorizationUrl, 'again@example.com', 'deny');
+    const refused = await fixture.oauth.decide(
+      await browser.openFor(base, need.authorizationUrl),
+      'again@example.com',
+      'deny',
+    );
     expect((await land(refused)).code).toBe('denied');
     // Refused by mistake: the person goes back to Slack, where the Connect button is still there, and approves.
+    const again = await fetch(
+      `${base}${START_PATH}?state=${need.authorizationUrl.searchParams.get('state')}`,
+    );
+    expect(again.status, 'the spent link is refused at its start page already').toBe(400);
     const approved = await fixture.oauth.decide(need.authorizationUrl, 'again@example.com', 'allow');
     const page = await land(approved);
     expect(await replica.connections.list(person)).toEqual([]);

@@ -136,6 +136,16 @@ describe('TokenVault on Redis', () => {
     expect(((await refusal(vault.consumeState(state))) as SignInError).code).toBe('state_used');
   });
 
+  it('reads a state for its start page without taking it: the authorization page bound to it, then its callback takes it', async () => {
+    const state = await vault.issueState({ server: 'tracker', person: ANN });
+    const authorizationUrl = `https://as.example/authorize?state=${state}`;
+    await vault.bindRequest(state, { codeVerifier: 'v1', authorizationUrl });
+    expect(await vault.peekState(state)).toMatchObject({ authorizationUrl, codeVerifier: 'v1' });
+    expect(await vault.peekState(state)).toMatchObject({ server: 'tracker', person: ANN });
+    expect(await vault.consumeState(state)).toMatchObject({ authorizationUrl, person: ANN });
+    expect(((await refusal(vault.peekState(state))) as SignInError).code).toBe('state_spent');
+  });
+
   it('refuses a state sealed with a key rotated away without _PREVIOUS as state_invalid, not a failure', async () => {
     const rotatedAway = new TokenVault(redis, prefix, new Sealer(OLD_KEY));
     const state = await rotatedAway.issueState({ server: 'tracker', person: ANN });
