@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { RelayError } from '../relay/errors.js';
+import { isLoopbackHostname } from './loopback.js';
 
 /** The private Redis could not start (no free port, redis-server refused its arguments, exited). */
 export class PrivateRedisError extends RelayError<'private_redis_failed'> {
@@ -39,7 +40,7 @@ export function redisServerOnPath(path: string): string | undefined {
 
 /** True for a Redis URL on this machine (loopback), the only kind a private Redis may stand in for. */
 export function isLoopbackRedis(url: string): boolean {
-  return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
+  return isLoopbackHostname(new URL(url).hostname);
 }
 
 async function freeLoopbackPort(): Promise<number> {

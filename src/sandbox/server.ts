@@ -11,6 +11,7 @@ import { StandinError } from '../standin/index.js';
 import { ACTIONS, type ActionDeps, SandboxError } from './actions.js';
 import { type Automations, RECEIVER_PATH, type WebhookReceiver } from './automations.js';
 import { conversations, personState } from './state.js';
+import { isLoopbackHostname } from './loopback.js';
 
 /** The longest a state long-poll waits for a change before answering anyway, in ms. */
 const LONG_POLL_MS = 20_000;
@@ -156,12 +157,10 @@ async function tools(deps: PageDeps, url: URL, res: ServerResponse): Promise<voi
  * its state carries the API token, so a request naming any other host (a DNS-rebinding site whose name
  * resolves here, read by the browser as that site's own) is refused.
  */
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 function isLoopbackHost(host: string | undefined): boolean {
   if (host === undefined) return false;
   try {
-    return LOOPBACK_HOSTS.has(new URL(`http://${host}`).hostname);
+    return isLoopbackHostname(new URL(`http://${host}`).hostname);
   } catch {
     return false;
   }
