@@ -1,7 +1,12 @@
 // The ended stream's entries as events, and the Redis side of its consumer groups (EndedEvents.consume in
-// ended.ts): a group created at the stream's end, created again at its start once Redis lost it, and each
-// batch acknowledged by one XACK.
-import type { RedisClient, StoreLogger } from '../redis/index.js';
+// ended.ts): a group created at the stream's end, created again at its start once Redis lost it, each batch
+// acknowledged by one XACK, and the consumers dead replicas left removed after a claim.
+import {
+  removeDeadConsumers,
+  type DeadConsumers,
+  type RedisClient,
+  type StoreLogger,
+} from '../redis/index.js';
 
 export interface EndedEvent {
   /** The question's or call's id. */
@@ -89,4 +94,23 @@ export function handledThenAcked(
       if (handled.length > 0) await redis.xack(key, group, ...handled);
     }
   };
+}
+
+/**
+ * After a claim pass: the group's consumers of dead replicas, with nothing left pending, removed
+ * (redis/dead-consumers.ts). A failure is only reported: the next claim pass tries again, and reading goes on.
+ */
+export async function removeDeadOf(
+  redis: RedisClient,
+  of: DeadConsumers,
+  logger: StoreLogger,
+): Promise<void> {
+  try {
+    const removed = await removeDeadConsumers(redis, of);
+    if (removed.length > 0) {
+      logger.info({ group: of.group, removed }, 'ended stream group: consumers of dead replicas removed');
+    }
+  } catch (err) {
+    logger.warn({ err, group: of.group }, 'ended stream group: removing dead consumers failed; next pass');
+  }
 }

@@ -10,7 +10,8 @@
 //   every waiter; nothing polls.
 // - consume(group, handler): every end is handed to exactly one consumer of `group` across all replicas
 //   (XREADGROUP), at least once: an entry is acknowledged after `handler` resolves; one whose handler threw,
-//   or whose replica died, is claimed again by a live consumer once idle for CLAIM_IDLE_MS. Handlers must
+//   or whose replica died, is claimed again by a live consumer once idle for CLAIM_IDLE_MS; after the claim,
+//   the consumers of dead replicas (no lease, idle CLAIM_IDLE_MS) with nothing pending are removed. Handlers must
 //   therefore be idempotent (the question id plus the stream entry id identify an end). The group starts at
 //   the ends that happen after it is first created; a group Redis lost (a restart without persistence, a
 //   failover to an empty node) is created again at the stream's start. Webhooks and the audit trail hang off
@@ -23,6 +24,7 @@ import {
   createGroup,
   handledThenAcked,
   recreateLostGroup,
+  removeDeadOf,
   toEvent,
   type EndedEvent,
   type Entries,
@@ -58,6 +60,10 @@ export interface EndedEventsDeps {
   key: string;
   /** This replica's name in consumer groups (its holder id). */
   consumer: string;
+  /** A replica's lease key by its holder id (Keys.lease): a consumer whose replica has none may be dead. */
+  lease: (holder: string) => string;
+  /** Claim threshold (ms): entries and consumers idle this long are a dead replica's; default CLAIM_IDLE_MS. */
+  claimIdleMs?: number;
   logger: StoreLogger;
   /** Times the waits between reads (GROUP_GATHER_MS, READER_GATHER_MS); default the system clock. */
   clock?: Pick<Clock, 'schedule'>;
@@ -159,7 +165,7 @@ export class EndedEvents {
     let claimedAt = 0;
     this.loops.push(
       this.loop(redis, `ended group ${group}`, async (signal) => {
-        const claim = Date.now() - claimedAt > CLAIM_IDLE_MS / 2;
+        const claim = Date.now() - claimedAt > this.claimIdleMs / 2;
         if (claim) claimedAt = Date.now();
         try {
           await this.readGroup(redis, group, handle, signal, claim);
@@ -179,10 +185,12 @@ export class EndedEvents {
     signal: AbortSignal,
     claim: boolean,
   ): Promise<void> {
-    const { key, consumer } = this.deps;
+    const { key, consumer, lease, logger } = this.deps;
     if (claim) {
-      const claimed = await redis.xautoclaim(key, group, consumer, CLAIM_IDLE_MS, '0-0', 'COUNT', BATCH);
+      const minIdleMs = this.claimIdleMs;
+      const claimed = await redis.xautoclaim(key, group, consumer, minIdleMs, '0-0', 'COUNT', BATCH);
       await handle((claimed as [string, Entries])[1]);
+      await removeDeadOf(redis, { key, group, self: consumer, minIdleMs, lease }, logger);
     }
     const reply = await redis.xreadgroup(
       'GROUP',
@@ -207,6 +215,10 @@ export class EndedEvents {
   async stop(): Promise<void> {
     await Promise.all(this.loops.map((loop) => loop.stop()));
     this.waiters.wakeAll();
+  }
+
+  private get claimIdleMs(): number {
+    return this.deps.claimIdleMs ?? CLAIM_IDLE_MS;
   }
 
   private get schedule(): Schedule {

@@ -118,6 +118,7 @@ async function startEnded(
     connect: (role) => connections.blocking(k.connectionName(role, deps.holderId)),
     key: k.ended,
     consumer: deps.holderId,
+    lease: (holder) => k.lease(holder),
     logger: deps.logger,
   });
   await ended.start();

@@ -7,7 +7,8 @@
 //   one pass finds none left. Meanwhile new batches are left pending for that pass rather than each waiting
 //   out the timeouts.
 // - A replica dies mid-batch: its entries stay pending; every CLAIM_EVERY_MS a live replica claims those
-//   pending for CLAIM_IDLE_MS on any consumer (XAUTOCLAIM) and stores them. Storing twice is one row.
+//   pending for CLAIM_IDLE_MS on any consumer (XAUTOCLAIM) and stores them. Storing twice is one row. Then the
+//   dead replicas' consumers with nothing left pending are removed from the group (XGROUP DELCONSUMER).
 // - Entries trimmed before they were stored (an outage longer than `audit.retention`) are reported and
 //   acknowledged.
 import type { Clock } from '../clock.js';
@@ -29,8 +30,15 @@ const CLAIM_ROUNDS = 10;
 
 export interface PostgresFeedOptions {
   postgres: Pick<PostgresAuditLog, 'store'>;
-  group: Pick<AuditStreamGroup, 'name' | 'consumer' | 'ownPending' | 'claimIdle' | 'ack' | 'close'>;
-  logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  group: Pick<
+    AuditStreamGroup,
+    'name' | 'consumer' | 'ownPending' | 'claimIdle' | 'ack' | 'removeDead' | 'close'
+  >;
+  logger: {
+    info(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+    error(obj: object, msg: string): void;
+  };
   clock: Pick<Clock, 'schedule'>;
   /** Default CLAIM_IDLE_MS. */
   claimIdleMs?: number;
@@ -149,7 +157,10 @@ export class PostgresFeed implements AuditFeed {
     }, CLAIM_EVERY_MS);
   }
 
-  /** Takes over and stores the entries idle too long on any consumer; left to the retry pass while failing. */
+  /**
+   * Takes over and stores the entries idle too long on any consumer, then removes the dead replicas' consumers
+   * left with nothing pending; left to the retry pass while failing.
+   */
   private async claim(): Promise<void> {
     if (this.failing) return;
     const minIdle = this.opts.claimIdleMs ?? CLAIM_IDLE_MS;
@@ -158,13 +169,25 @@ export class PostgresFeed implements AuditFeed {
       for (let round = 0; round < CLAIM_ROUNDS; round++) {
         const { next, entries } = await this.opts.group.claimIdle(minIdle, cursor, BATCH);
         if (entries.length > 0) await this.storeAndAck(entries);
-        if (next === '0-0') return;
+        if (next === '0-0') break;
         cursor = next;
       }
     } catch (err) {
       // What was claimed is now this replica's own pending entries: the retry pass stores them.
       this.opts.logger.warn({ err }, 'audit: taking over pending events failed; retrying');
       this.failed();
+      return;
+    }
+    await this.removeDead(minIdle);
+  }
+
+  /** A failure is only reported: the next claim look tries again. */
+  private async removeDead(minIdleMs: number): Promise<void> {
+    try {
+      const removed = await this.opts.group.removeDead(minIdleMs);
+      if (removed.length > 0) this.opts.logger.info({ removed }, 'audit: consumers of dead replicas removed');
+    } catch (err) {
+      this.opts.logger.warn({ err }, 'audit: removing dead consumers failed; next look');
     }
   }
 

@@ -141,8 +141,11 @@ export class PostgresAuditLog implements AuditLog {
       where.push(`(at, seq) > ($${values.length - 1}::timestamptz, $${values.length}::bigint)`);
     }
     values.push(limit);
+    // Ordered by the table's columns, named as such: a bare `seq` in ORDER BY is the text output column, and
+    // '10' sorts before '9', so rows of one millisecond came out of the cursor's (numeric) order across pages.
     const sql = `SELECT seq::text AS seq, at, event::text AS event FROM audit_events
-                 ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY at, seq LIMIT $${values.length}`;
+                 ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+                 ORDER BY audit_events.at, audit_events.seq LIMIT $${values.length}`;
     const result = await this.reads
       .query<{ seq: string; at: Date; event: string }>(sql, values)
       .catch((err: unknown) => {

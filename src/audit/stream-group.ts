@@ -1,11 +1,13 @@
 // The Redis side of the PostgreSQL feed: the audit stream's consumer group, whose entries are delivered by the
 // append script itself (redis-log.ts), read back here when they are still pending: this replica's own after a
-// failed store, and any replica's once idle for long (claimed: its replica died before storing them).
+// failed store, and any replica's once idle for long (claimed: its replica died before storing them); the
+// consumers dead replicas left, once nothing is pending on them, removed (redis/dead-consumers.ts).
 import {
   RedisConnections,
   commandError,
   endClient,
   keys,
+  removeDeadConsumers,
   type RedisClient,
   type RedisSetting,
   type StoreLogger,
@@ -29,12 +31,14 @@ export class AuditStreamGroup {
     private readonly redis: RedisClient,
     private readonly key: string,
     readonly consumer: string,
+    /** A replica's lease key by its holder id (Keys.lease). */
+    private readonly lease: (holder: string) => string,
   ) {}
 
   static async open(opts: AuditStreamGroupOptions): Promise<AuditStreamGroup> {
     const k = keys(opts.prefix);
     const redis = await new RedisConnections(opts, opts.logger).command(k.connectionName('audit', 'feed'));
-    return new AuditStreamGroup(redis, k.auditEvents, opts.consumer);
+    return new AuditStreamGroup(redis, k.auditEvents, opts.consumer, (holder) => k.lease(holder));
   }
 
   /** This consumer's pending entries after `after` (a stream id; '0-0' for all), at most `count`, oldest first. */
@@ -68,6 +72,17 @@ export class AuditStreamGroup {
       next: typeof next === 'string' ? next : '0-0',
       entries: [...entriesOf(claimed), ...trimmed.map((streamId: string) => ({ streamId }))],
     };
+  }
+
+  /**
+   * Removes the consumers of dead replicas (no lease, idle at least `minIdleMs`) with nothing pending, at most
+   * DEAD_CONSUMERS_PER_PASS; returns their names.
+   */
+  async removeDead(minIdleMs: number): Promise<string[]> {
+    const { redis, key, name: group, consumer: self, lease } = this;
+    return attempt('audit dead consumers', () =>
+      removeDeadConsumers(redis, { key, group, self, minIdleMs, lease }),
+    );
   }
 
   async ack(ids: readonly string[]): Promise<void> {

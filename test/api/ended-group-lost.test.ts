@@ -20,6 +20,7 @@ async function endedEvents(prefix: string): Promise<EndedEvents> {
   const events = new EndedEvents({
     connect: (role) => connections.blocking(keys(prefix).connectionName(role, 'replica-a')),
     key: keys(prefix).ended,
+    lease: (holder) => keys(prefix).lease(holder),
     consumer: 'replica-a',
     logger,
   });

@@ -30,6 +30,7 @@ async function replica(
       return client;
     },
     key: keys(prefix).ended,
+    lease: (holder) => keys(prefix).lease(holder),
     consumer: name,
     logger,
     ...(clock ? { clock } : {}),

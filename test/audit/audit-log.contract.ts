@@ -120,6 +120,19 @@ export function auditLogContract(name: string, open: () => Promise<AuditLog>): v
       ).toEqual(['call.created', 'webhook.gave_up']);
     });
 
+    it('pages through events of one millisecond past the ninth: every event once, in the order appended', async () => {
+      const log = await open();
+      const same = Array.from({ length: 12 }, (_, i): AuditEvent => {
+        const question = `q${i + 1}`;
+        return { type: 'question.created', at: at(5), question, client: 'ci', createdAt: at(5) };
+      });
+      for (const event of same) await log.append(event);
+      const listed = await all(log, { limit: 5 });
+      expect(listed.map((e) => (e.type === 'question.created' ? e.question : e.type))).toEqual(
+        same.map((e) => (e.type === 'question.created' ? e.question : e.type)),
+      );
+    });
+
     it('refuses a cursor it did not give out', async () => {
       const log = await filled();
       await expect(log.list({ cursor: 'bm9wZQ' })).rejects.toBeInstanceOf(AuditError);

@@ -13,7 +13,8 @@ import {
   type AuditFeed,
 } from '../../src/audit/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
-import { recordingLogger } from '../store/helpers.js';
+import { keys } from '../../src/redis/index.js';
+import { openStore, recordingLogger } from '../store/helpers.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { deleteUnder } from '../support/redis-cleanup.js';
 import { steppedClock } from '../support/stepped-clock.js';
@@ -60,6 +61,24 @@ async function liveFeed(prefix: string) {
   return { postgres, clock, errors };
 }
 
+/** The audit stream's key and a plain client to look at its group with. */
+function lookAt(prefix: string): { key: string; redis: Redis } {
+  const redis = new Redis(redisUrl());
+  opened.push(() => Promise.resolve(redis.disconnect()));
+  return { key: keys(prefix).auditEvents, redis };
+}
+
+async function consumers(redis: Redis, key: string): Promise<Record<string, number>> {
+  const listed = (await redis.xinfo('CONSUMERS', key, 'postgres')) as unknown[][];
+  const field = (fields: unknown[], name: string): unknown => fields[fields.indexOf(name) + 1];
+  return Object.fromEntries(listed.map((f) => [String(field(f, 'name')), Number(field(f, 'pending'))]));
+}
+
+/** Appends `count` events, each pending on the dying replica's consumer. */
+async function appendAll(log: RedisAuditLog, count: number): Promise<void> {
+  await Promise.all(Array.from({ length: count }, (_, i) => log.append(event(`q${i}`))));
+}
+
 describe('the PostgreSQL feed', () => {
   it('stores, by another replica, the events a replica appended and died before storing', async () => {
     const prefix = uniquePrefix();
@@ -95,5 +114,60 @@ describe('the PostgreSQL feed', () => {
     });
     expect((await postgres.list({})).events.map((e) => e.question)).toEqual(['kept']);
     expect(errors).toEqual([{ ids: [expect.any(String)] }]);
+  });
+});
+
+describe('the consumers dead replicas leave in the postgres group', () => {
+  it('are removed once the events pending on them were claimed and stored', async () => {
+    const prefix = uniquePrefix();
+    opened.push(() => deleteUnder(prefix));
+    const dead = await replicaThatDies(prefix, () => Date.now());
+    await appendAll(dead, 3);
+    const { key, redis } = lookAt(prefix);
+    expect(await consumers(redis, key)).toEqual({ 'replica-dead': 3 });
+    const { postgres, clock } = await liveFeed(prefix);
+    await clock.advance(CLAIM_EVERY_MS);
+    await until('the dead replica’s consumer is removed', 5_000, async () => {
+      return !('replica-dead' in (await consumers(redis, key)));
+    });
+    expect((await postgres.list({})).events).toHaveLength(3);
+    expect(await consumers(redis, key)).toEqual({ 'replica-live': 0 });
+  });
+
+  it('are kept while events a look has not claimed yet are pending on them, and removed once claimed', async () => {
+    const prefix = uniquePrefix();
+    opened.push(() => deleteUnder(prefix));
+    const dead = await replicaThatDies(prefix, () => Date.now());
+    // One look claims at most 1000 entries: the first leaves one pending on the dead replica's consumer.
+    await appendAll(dead, 1001);
+    const { key, redis } = lookAt(prefix);
+    const { clock } = await liveFeed(prefix);
+    await clock.advance(CLAIM_EVERY_MS);
+    // The next look is scheduled once this one (its claims, stores and removals) is over.
+    await until('the first look is over', 10_000, () => Promise.resolve(clock.pending() === 1));
+    expect(await consumers(redis, key)).toEqual({ 'replica-dead': 1, 'replica-live': 0 });
+    await clock.advance(CLAIM_EVERY_MS);
+    await until('the dead replica’s consumer is removed', 10_000, async () => {
+      return !('replica-dead' in (await consumers(redis, key)));
+    });
+    // Every event acknowledged, which the feed does once stored: none was dropped with the consumer.
+    expect((await redis.xpending(key, 'postgres'))[0]).toBe(0);
+  });
+
+  it('keep a live replica’s consumer with nothing pending, while a dead one’s is removed', async () => {
+    const prefix = uniquePrefix();
+    opened.push(() => deleteUnder(prefix));
+    const { key, redis } = lookAt(prefix);
+    await redis.xgroup('CREATE', key, 'postgres', '$', 'MKSTREAM');
+    await redis.xgroup('CREATECONSUMER', key, 'postgres', 'replica-dead');
+    const other = await openStore(prefix, 'replica-other');
+    await other.startLease();
+    await redis.xgroup('CREATECONSUMER', key, 'postgres', 'replica-other');
+    const { clock } = await liveFeed(prefix);
+    await clock.advance(CLAIM_EVERY_MS);
+    await until('the dead replica’s consumer is removed', 5_000, async () => {
+      return !('replica-dead' in (await consumers(redis, key)));
+    });
+    expect(await consumers(redis, key)).toEqual({ 'replica-other': 0 });
   });
 });

@@ -15,13 +15,13 @@ afterAll(async () => {
   await db.drop();
 });
 
-/** Each contract test starts from an empty table in the run's own database. */
+/** Each contract test starts from an empty table in the run's own database, numbering its rows from 1. */
 async function openLog(): Promise<PostgresAuditLog> {
   const log = await PostgresAuditLog.open(db.url);
   logs.push(log);
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
-  await client.query('TRUNCATE audit_events');
+  await client.query('TRUNCATE audit_events RESTART IDENTITY');
   await client.end();
   return log;
 }
