@@ -16,7 +16,8 @@ import { endWaitsForCall, isRoundLink } from './round-links.js';
 import type { EndReason, FinishResult, NewQuestion, Outcome, Question } from './types.js';
 import { DEFAULT_STARTS_AT_ONCE, Turns, type EndTurn } from './turns.js';
 import { UrlQuestions } from './url-questions.js';
-import { BACKSTOP_GRACE_MS, LOCAL_END_RETRY_MS } from './grace.js';
+import { LOCAL_END_RETRY_MS } from './grace.js';
+import { watchLocalEnds } from './local-ends.js';
 import { againWhileUnavailable } from './while-unavailable.js';
 import { Waiters, endLostQuestions } from './waiters.js';
 
@@ -187,16 +188,13 @@ export class Relay {
     this.options.observer?.created(question);
     const answered = this.waiters.wait(question.id, fields.round !== undefined);
     // Both paths also resolve locally, so the MCP request never hangs even if Redis lost the question.
-    const endLocally = (reason: EndReason) => (): void => {
-      if (!this.waiters.leftToSurvivor(question.id)) void this.endAndRelease(question.id, reason);
-    };
-    const cancelBackstop = this.clock.schedule(
-      endLocally('timed_out'),
-      Math.max(0, question.deadline - question.createdAt) +
-        (this.options.backstopGraceMs ?? BACKSTOP_GRACE_MS),
-    );
-    const onAbort = (): void => endLocally(abortReason(signal))();
-    signal.addEventListener('abort', onAbort, { once: true });
+    const stopWatching = watchLocalEnds(question, signal, {
+      clock: this.clock,
+      graceMs: this.options.backstopGraceMs,
+      end: (reason) => {
+        if (!this.waiters.leftToSurvivor(question.id)) void this.endAndRelease(question.id, reason);
+      },
+    });
     try {
       // The outcome does not wait for the card: a card still queued behind its channel's pace (1 post/s) when
       // its question ended would hold the server's answer until the outbox gives up, deadline + 5 s (#15.6).
@@ -207,8 +205,7 @@ export class Relay {
       });
       return await Promise.race([answered, delivered.then(() => answered)]);
     } finally {
-      cancelBackstop();
-      signal.removeEventListener('abort', onAbort);
+      stopWatching();
       this.waiters.forget(question.id);
     }
   }
@@ -298,7 +295,3 @@ export class Relay {
 /** No server policy: the default nudge (see reminderTimes). */
 const defaultReminders = (timeoutMs: number, now: number): number[] =>
   reminderTimes(undefined, timeoutMs, now);
-
-function abortReason(signal: AbortSignal): EndReason {
-  return signal.reason === 'call_ended' ? 'call_ended' : 'withdrawn';
-}

@@ -7,15 +7,14 @@ import { reminderMessage, type Locale, type SlackMessage } from '../../blocks/in
 import { systemClock, type Clock } from '../clock.js';
 import { RelayError } from '../relay/errors.js';
 import { againWhileUnavailable } from '../relay/while-unavailable.js';
-import { retried } from './retried.js';
 import type { CardChange, PostedCards, Posting, Surface } from '../relay/relay.js';
 import { cardsOf, type CardRef, type Question } from '../relay/types.js';
 import type { Outbox, OutboxJob, OutboxResult } from './outbox/index.js';
 import { placeOfQuestion, type Audience } from './audience.js';
 import { CardContent } from './card-content.js';
-import { placesOf, readerOfCard, readerOfPlace, type OnePlace } from './card-readers.js';
+import { DirectMessages } from './direct-messages.js';
+import { placesOf, readerOfCard, readerOfPlace } from './card-readers.js';
 import type { Locales } from './locales.js';
-import { SharedLookup } from './shared-lookup.js';
 import type { SlackClients } from './workspaces.js';
 
 /** How long a card update is queued again while Redis is unavailable, in ms (a minute: an outage, not a blip). */
@@ -33,16 +32,14 @@ export interface QuestionObserver {
 }
 
 export class SlackSurface implements Surface {
-  /** DM channel ids by workspace and user id; chat.update needs the D… id, not the user id. */
-  private readonly dms = new Map<string, string>();
-  /** The DMs being opened: the cards of questions that come together wait for one conversations.open. */
-  private readonly opening = new SharedLookup<string>();
+  /** Where a card to people goes (their DM, or their multi-person DM). */
+  private readonly dms: DirectMessages;
   private readonly observers: QuestionObserver[] = [];
   /** What the cards say (this class decides where they go and sends them). */
   private readonly content: CardContent;
 
   constructor(
-    private readonly clients: SlackClients,
+    clients: SlackClients,
     readonly locales: Locales,
     private readonly outbox: Outbox,
     /** Where each server's questions go and who may answer them. */
@@ -51,6 +48,7 @@ export class SlackSurface implements Surface {
     private readonly clock: Pick<Clock, 'now' | 'schedule'> = systemClock,
   ) {
     this.content = new CardContent(audience, clock);
+    this.dms = new DirectMessages(clients, clock);
   }
 
   /**
@@ -68,7 +66,7 @@ export class SlackSurface implements Surface {
     const posts = await Promise.allSettled(
       places.map(async (one, index) => {
         const [channel, locale] = await Promise.all([
-          this.channelOf(one, question),
+          this.dms.channelOf(one, question.origin.teamId),
           this.locales.of(readerOfPlace(one, question), question.origin.teamId),
         ]);
         const card = this.content.request(question, locale);
@@ -248,33 +246,7 @@ export class SlackSurface implements Surface {
 
   /** The person's DM channel with the bot (conversations.open once, then cached). */
   dmOf(userId: string, teamId: string | undefined): Promise<string> {
-    return this.directMessage(userId, teamId);
-  }
-
-  /** A card's channel: the asked person's DM, the multi-person DM of several people, or the conversation. */
-  private async channelOf(place: OnePlace, question: Question): Promise<string> {
-    if ('channel' in place) return place.channel;
-    const users = 'mpim' in place ? place.mpim.join(',') : place.dm;
-    return this.directMessage(users, question.origin.teamId);
-  }
-
-  /**
-   * The DM with one person, or the multi-person DM with several (`users` comma-separated, as
-   * conversations.open takes them): opened once, then cached.
-   */
-  private async directMessage(users: string, teamId: string | undefined): Promise<string> {
-    const key = `${teamId ?? ''}:${users}`;
-    const known = this.dms.get(key);
-    if (known) return known;
-    return this.opening.get(key, async () => {
-      const client = await this.clients.for(teamId);
-      // A first DM under a burst may meet conversations.open's Tier 3 limit: the card waits, it is not lost.
-      const opened = await retried(() => client.conversations.open({ users }), this.clock);
-      const id = opened.channel?.id;
-      if (!id) throw new RelayError('slack_bad_response', 'conversations.open returned no channel');
-      this.dms.set(key, id);
-      return id;
-    });
+    return this.dms.of(userId, teamId);
   }
 }
 

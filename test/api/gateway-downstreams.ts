@@ -2,18 +2,12 @@
 // `ask` that asks `message` of the person and reports what it saw: the 2025 one elicits (elicitation/create) and
 // notes when the bot cancels its tools/call; the 2026-07-28 one answers `input_required` and notes every leg of
 // the call it gets (a retry carries the answers).
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { McpServer as LegacyServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import {
-  createMcpHandler,
-  fromJsonSchema,
-  inputRequired,
-  McpServer,
-  type McpHttpHandler,
-} from '@modelcontextprotocol/server';
+import { createMcpHandler, fromJsonSchema, inputRequired, McpServer } from '@modelcontextprotocol/server';
+import { serveFetchHandler } from '../fixtures/fetch-handler-http.js';
 import { serveSessions } from '../fixtures/http-sessions.js';
 
 const CONFIRM = {
@@ -80,7 +74,7 @@ export async function modernDownstream(): Promise<Downstream & { legs(message: s
     });
     return server;
   });
-  const http = await listen(handler);
+  const http = await serveFetchHandler(handler);
   return {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
     legs: (message) => legs.get(message) ?? [],
@@ -89,31 +83,4 @@ export async function modernDownstream(): Promise<Downstream & { legs(message: s
       await new Promise((resolve) => http.close(resolve));
     },
   };
-}
-
-/** The fetch handler on node:http (the 2026 SDK has no Node adapter): Request in, Response out. */
-async function listen(handler: McpHttpHandler): Promise<Server> {
-  const http = createServer((req, res) => {
-    void (async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value])
-          headers.append(name, v);
-      }
-      const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-      const request = new Request(`http://127.0.0.1${req.url ?? '/'}`, {
-        method: req.method ?? 'GET',
-        headers,
-        ...(body === undefined ? {} : { body }),
-      });
-      const response = await handler.fetch(request);
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      if (response.body !== null) for await (const chunk of response.body) res.write(chunk);
-      res.end();
-    })().catch(() => res.destroy());
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return http;
 }

@@ -2,11 +2,10 @@
 // transport takes them under any revision, answering each request; so a host's `notifications/cancelled` reaches
 // the call it names whether it comes alone or in a batch, and a tools/call that is a batch's one request is as
 // cancellable as one sent alone.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mcpEndpoint, type EndpointPorts, type HumanAnswer } from '../../src/mcp/endpoint.js';
+import type { EndpointPorts, HumanAnswer } from '../../src/mcp/endpoint.js';
 import { callIdOf } from '../../src/mcp/host-calls.js';
+import { endpointPorts, endpointServers } from '../support/mcp-endpoint.js';
 
 const TOKEN = 'tok-batch';
 const DEPLOY = {
@@ -19,9 +18,7 @@ function heldPorts() {
   const asks: { signal: AbortSignal; answer: (a: HumanAnswer) => void }[] = [];
   const elsewhere: string[] = [];
   let onAsk: () => void = () => undefined;
-  const ports: EndpointPorts = {
-    authenticate: (header) => (header === `Bearer ${TOKEN}` ? 'ci' : undefined),
-    askHumanSchema: { type: 'object' },
+  const ports = endpointPorts(TOKEN, {
     askHuman: (_client, _args, { signal }) =>
       new Promise((answer) => {
         asks.push({ signal, answer });
@@ -31,28 +28,14 @@ function heldPorts() {
       elsewhere.push(callId);
       return Promise.resolve();
     },
-    gatewayTools: () => Promise.resolve([]),
-    callGatewayTool: () => Promise.reject(new Error('no gateway tools here')),
-    logger: { warn: () => undefined },
-  };
+  });
   const nextAsk = () => new Promise<void>((resolve) => (onAsk = resolve));
   return { ports, asks, elsewhere, nextAsk };
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise((resolve) => s.close(resolve));
-  }
-});
-
-async function serve(ports: EndpointPorts): Promise<URL> {
-  const server = createServer(mcpEndpoint(ports));
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-}
+const endpoint = endpointServers();
+afterEach(() => endpoint.close());
+const serve = (ports: EndpointPorts): Promise<URL> => endpoint.serve(ports);
 
 /** A body POSTed by a 2025-03-26 host (no session: the endpoint is stateless unless the host initialized). */
 const post = (url: URL, body: unknown): Promise<Response> =>

@@ -2,23 +2,18 @@
 // for it landed on another replica: it ends the call exactly as the host's cancel reaching this replica does
 // (the handler's signal aborted, the host's request closed without an answer), and a later cancel of either
 // kind changes nothing more.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mcpEndpoint, type EndpointPorts } from '../../src/mcp/endpoint.js';
+import type { EndpointPorts } from '../../src/mcp/endpoint.js';
 import { deferred } from '../support/deferred.js';
 import { postJsonRpc } from '../support/json-rpc.js';
+import { endpointPorts, endpointServers } from '../support/mcp-endpoint.js';
 
 const TOKEN = 'tok-gw';
 
 /** Ports whose one gateway tool runs until its signal aborts, handing the test the call's `cancel`. */
 function gatewayPorts() {
   const started = deferred<{ cancel: () => void; signal: AbortSignal }>();
-  const ports: EndpointPorts = {
-    authenticate: (header) => (header === `Bearer ${TOKEN}` ? 'ci' : undefined),
-    askHumanSchema: { type: 'object' },
-    askHuman: () => Promise.reject(new Error('not asked here')),
-    cancelElsewhere: () => Promise.reject(new Error('the call runs here')),
+  const ports = endpointPorts(TOKEN, {
     gatewayTools: () => Promise.resolve([{ server: 'deploy', tool: 'run', inputSchema: { type: 'object' } }]),
     callGatewayTool: (_client, _call, { cancel, signal }) => {
       started.resolve({ cancel, signal });
@@ -26,25 +21,13 @@ function gatewayPorts() {
         signal.addEventListener('abort', () => reject(new Error('aborted'))),
       );
     },
-    logger: { warn: () => undefined },
-  };
+  });
   return { ports, started: started.promise };
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise((resolve) => s.close(resolve));
-  }
-});
-
-async function serve(ports: EndpointPorts): Promise<URL> {
-  const server = createServer(mcpEndpoint(ports));
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-}
+const endpoint = endpointServers();
+afterEach(() => endpoint.close());
+const serve = (ports: EndpointPorts): Promise<URL> => endpoint.serve(ports);
 
 const toolsCall = (id: string) => ({
   id,

@@ -2,20 +2,14 @@
 // structuredContent, progress while a person takes their time, gateway tools by `<server>__<tool>`, refusals
 // as tool errors, and a host that goes away withdrawing its question. The ports are recorded here; the
 // system test (test/system/api-mcp-endpoint.test.ts) runs them against Slack's stand-in and Redis.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  EndpointRefusal,
-  mcpEndpoint,
-  type EndpointPorts,
-  type HumanAnswer,
-} from '../../src/mcp/endpoint.js';
+import { EndpointRefusal, type EndpointPorts, type HumanAnswer } from '../../src/mcp/endpoint.js';
 import { callIdOf } from '../../src/mcp/host-calls.js';
 import { postJsonRpc } from '../support/json-rpc.js';
 import { deferred } from '../support/deferred.js';
+import { endpointPorts, endpointServers } from '../support/mcp-endpoint.js';
 
 const TOKEN = 'tok-ci';
 /** An ask_human call the recording ports hold until the test answers it. */
@@ -37,8 +31,7 @@ function recordingPorts() {
   const elsewhere: [string, string][] = [];
   let onElsewhere: () => void = () => undefined;
   let onAsk: () => void = () => undefined;
-  const ports: EndpointPorts = {
-    authenticate: (header) => (header === `Bearer ${TOKEN}` ? 'ci' : undefined),
+  const ports = endpointPorts(TOKEN, {
     askHumanSchema: {
       type: 'object',
       properties: {
@@ -78,30 +71,20 @@ function recordingPorts() {
         structured: { issue: 7 },
       });
     },
-    logger: { warn: () => undefined },
     keepaliveMs: 20,
-  };
+  });
   const nextAsk = () => new Promise<void>((resolve) => (onAsk = resolve));
   const nextElsewhere = () => new Promise<void>((resolve) => (onElsewhere = resolve));
   return { ports, asks, nextAsk, elsewhere, nextElsewhere };
 }
 
-const servers: Server[] = [];
+const endpoint = endpointServers();
 const clients: Client[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise((resolve) => s.close(resolve));
-  }
+  await endpoint.close();
 });
-
-async function serve(ports: EndpointPorts): Promise<URL> {
-  const server = createServer(mcpEndpoint(ports));
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-}
+const serve = (ports: EndpointPorts): Promise<URL> => endpoint.serve(ports);
 
 async function connect(url: URL, token = TOKEN): Promise<Client> {
   const client = new Client({ name: 'agent-host', version: '1.0.0' });

@@ -8,52 +8,30 @@ import { auth, type FetchLike } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   EnterpriseSession,
-  EnterpriseSignIns,
-  VaultConnections,
+  type EnterpriseSignIns,
   type Person,
   type TokenVault,
+  type VaultConnections,
 } from '../../../src/mcp/index.js';
-import {
-  AS_CLIENT,
-  IDP_CLIENT,
-  startEnterprise,
-  type EnterpriseFixture,
-} from '../../fixtures/enterprise-idp.js';
-import { deleteUnder } from '../../support/redis-cleanup.js';
-import { uniquePrefix } from '../../setup/context.js';
-import { REDIRECT, SERVER, startWakes, testGrants, testVault, type WakesOnRedis } from './support.js';
+import type { EnterpriseFixture } from '../../fixtures/enterprise-idp.js';
+import { startEnterpriseBot, type EnterpriseBot } from './enterprise-bot.js';
+import { SERVER, type WakesOnRedis } from './support.js';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
+let bot: EnterpriseBot;
 let fixture: EnterpriseFixture;
-let prefix: string;
 let onRedis: WakesOnRedis;
 let vault: TokenVault;
 let signIns: EnterpriseSignIns;
 let connections: VaultConnections;
 
 beforeAll(async () => {
-  fixture = await startEnterprise();
-  prefix = uniquePrefix();
-  onRedis = await startWakes(prefix);
-  const now = (): number => fixture.now();
-  vault = testVault(onRedis.redis, prefix, now);
-  const idp = { issuer: fixture.idpIssuer, clientId: IDP_CLIENT.id, clientSecret: IDP_CLIENT.secret };
-  const server = { name: SERVER, url: fixture.mcpUrl.href, clientId: AS_CLIENT.id, idp };
-  signIns = new EnterpriseSignIns([{ ...server, clientSecret: AS_CLIENT.secret, issuer: fixture.asIssuer }], {
-    vault,
-    redirectUrl: REDIRECT,
-    now,
-  });
-  const grants = testGrants(vault, [], now);
-  connections = new VaultConnections({ grants, vault, wakes: onRedis.wakes, now, enterprise: signIns });
+  bot = await startEnterpriseBot();
+  ({ fixture, onRedis, vault, signIns, connections } = bot);
 });
 
-afterAll(async () => {
-  await onRedis.close();
-  await fixture.close();
-  await deleteUnder(prefix);
-});
+afterAll(() => bot.close());
 
 /** `/mcp connect` and approval at the company IdP as `subject`. */
 async function signIn(person: Person, subject: string): Promise<void> {

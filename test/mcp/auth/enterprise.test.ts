@@ -5,30 +5,17 @@
 // refreshed; a refused exchange asks to connect again; API calls fail not_connected; no token is logged nor
 // kept in clear in Redis.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  EnterpriseSignIns,
-  McpHub,
-  PersonAuth,
-  VaultConnections,
-  type SignInNeeded,
-  type TokenVault,
-} from '../../../src/mcp/index.js';
-import {
-  AS_CLIENT,
-  IDP_CLIENT,
-  startEnterprise,
-  type EnterpriseFixture,
-} from '../../fixtures/enterprise-idp.js';
-import { deleteUnder } from '../../support/redis-cleanup.js';
-import { uniquePrefix } from '../../setup/context.js';
-import { REDIRECT, SERVER, startWakes, testGrants, testVault, type WakesOnRedis } from './support.js';
+import { type McpHub, type SignInNeeded, type VaultConnections } from '../../../src/mcp/index.js';
+import type { EnterpriseFixture } from '../../fixtures/enterprise-idp.js';
+import { enterpriseHub, startEnterpriseBot, type EnterpriseBot } from './enterprise-bot.js';
+import { SERVER, type WakesOnRedis } from './support.js';
 
 const HOUR_MS = 3600_000;
 
+let bot: EnterpriseBot;
 let fixture: EnterpriseFixture;
 let prefix: string;
 let onRedis: WakesOnRedis;
-let vault: TokenVault;
 let connections: VaultConnections;
 let hub: McpHub;
 const logged: string[] = [];
@@ -36,31 +23,12 @@ const prompts: SignInNeeded[] = [];
 const listeners: ((need: SignInNeeded) => void)[] = [];
 
 beforeAll(async () => {
-  fixture = await startEnterprise();
-  prefix = uniquePrefix();
-  onRedis = await startWakes(prefix);
-  const { wakes } = onRedis;
-  const now = (): number => fixture.now();
-  vault = testVault(onRedis.redis, prefix, now);
-  const grants = testGrants(vault, [], now);
-  const signIns = new EnterpriseSignIns(
-    [
-      {
-        name: SERVER,
-        url: fixture.mcpUrl.href,
-        clientId: AS_CLIENT.id,
-        clientSecret: AS_CLIENT.secret,
-        issuer: fixture.asIssuer,
-        idp: { issuer: fixture.idpIssuer, clientId: IDP_CLIENT.id, clientSecret: IDP_CLIENT.secret },
-      },
-    ],
-    { vault, redirectUrl: REDIRECT, now },
-  );
   const logger = {
     debug: (obj: object, msg: string) => void logged.push(JSON.stringify(obj) + msg),
     warn: (obj: object, msg: string) => void logged.push(JSON.stringify(obj) + msg),
   };
-  connections = new VaultConnections({ grants, vault, wakes, now, logger, enterprise: signIns });
+  bot = await startEnterpriseBot({ logger });
+  ({ fixture, prefix, onRedis, connections } = bot);
   const prompter = {
     prompt: (need: SignInNeeded) => {
       prompts.push(need);
@@ -68,25 +36,12 @@ beforeAll(async () => {
       return Promise.resolve();
     },
   };
-  hub = new McpHub({
-    servers: [
-      {
-        name: SERVER,
-        transport: { kind: 'http', url: fixture.mcpUrl.href, headers: {} },
-        elicitationTimeoutMs: 60_000,
-      },
-    ],
-    sink: { ask: () => Promise.resolve({ action: 'decline' }) },
-    auth: new PersonAuth({ grants, wakes, prompter, enterprise: { signIns, vault } }),
-    logger,
-  });
+  hub = enterpriseHub(bot, { prompter, logger });
 });
 
 afterAll(async () => {
   await hub.close();
-  await onRedis.close();
-  await fixture.close();
-  await deleteUnder(prefix);
+  await bot.close();
 });
 
 const whoami = (userId: string, callId?: string) =>

@@ -5,92 +5,45 @@
 // The outage is played by the fetch the IdP sign-in is given (IdpSignInDeps.fetchFn), as a gateway in front of
 // the IdP would answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  EnterpriseSignIns,
-  McpHub,
-  PersonAuth,
-  VaultConnections,
-  type SignInNeeded,
-} from '../../../src/mcp/index.js';
-import {
-  AS_CLIENT,
-  IDP_CLIENT,
-  startEnterprise,
-  type EnterpriseFixture,
-} from '../../fixtures/enterprise-idp.js';
-import { deleteUnder } from '../../support/redis-cleanup.js';
-import { uniquePrefix } from '../../setup/context.js';
-import { REDIRECT, SERVER, startWakes, testGrants, testVault, type WakesOnRedis } from './support.js';
+import type { McpHub, SignInNeeded, VaultConnections } from '../../../src/mcp/index.js';
+import type { EnterpriseFixture } from '../../fixtures/enterprise-idp.js';
+import { enterpriseHub, startEnterpriseBot, type EnterpriseBot } from './enterprise-bot.js';
+import { SERVER } from './support.js';
 
 const HOUR_MS = 3600_000;
 const ANN = { teamId: 'T1', userId: 'UANN' };
 
+let bot: EnterpriseBot;
 let fixture: EnterpriseFixture;
-let prefix: string;
-let onRedis: WakesOnRedis;
 let connections: VaultConnections;
 let hub: McpHub;
 let idpDown = false;
 const prompts: SignInNeeded[] = [];
 
 beforeAll(async () => {
-  fixture = await startEnterprise();
-  prefix = uniquePrefix();
-  onRedis = await startWakes(prefix);
-  const now = (): number => fixture.now();
-  const vault = testVault(onRedis.redis, prefix, now);
-  const grants = testGrants(vault, [], now);
   // The IdP's token endpoint answers 503 while `idpDown` (its discovery document is read once, before).
-  const fetchFn: typeof fetch = (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
-    if (idpDown && url.startsWith(fixture.idpIssuer) && url.endsWith('/token'))
-      return Promise.resolve(new Response('upstream unavailable', { status: 503 }));
-    return fetch(input, init);
-  };
-  const signIns = new EnterpriseSignIns(
-    [
-      {
-        name: SERVER,
-        url: fixture.mcpUrl.href,
-        clientId: AS_CLIENT.id,
-        clientSecret: AS_CLIENT.secret,
-        issuer: fixture.asIssuer,
-        idp: { issuer: fixture.idpIssuer, clientId: IDP_CLIENT.id, clientSecret: IDP_CLIENT.secret },
-      },
-    ],
-    { vault, redirectUrl: REDIRECT, now, fetchFn },
-  );
-  connections = new VaultConnections({ grants, vault, wakes: onRedis.wakes, now, enterprise: signIns });
+  const fetchFor =
+    (idp: EnterpriseFixture): typeof fetch =>
+    (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (idpDown && url.startsWith(idp.idpIssuer) && url.endsWith('/token'))
+        return Promise.resolve(new Response('upstream unavailable', { status: 503 }));
+      return fetch(input, init);
+    };
+  bot = await startEnterpriseBot({ fetchFor });
+  ({ fixture, connections } = bot);
   const prompter = {
     prompt: (need: SignInNeeded) => {
       prompts.push(need);
       return Promise.resolve();
     },
   };
-  hub = new McpHub({
-    servers: [
-      {
-        name: SERVER,
-        transport: { kind: 'http', url: fixture.mcpUrl.href, headers: {} },
-        elicitationTimeoutMs: 60_000,
-      },
-    ],
-    sink: { ask: () => Promise.resolve({ action: 'decline' }) },
-    auth: new PersonAuth({
-      grants,
-      wakes: onRedis.wakes,
-      prompter,
-      enterprise: { signIns, vault },
-      waitMs: 1_000,
-    }),
-  });
+  hub = enterpriseHub(bot, { prompter, waitMs: 1_000 });
 });
 
 afterAll(async () => {
   await hub.close();
-  await onRedis.close();
-  await fixture.close();
-  await deleteUnder(prefix);
+  await bot.close();
 });
 
 const whoami = () =>

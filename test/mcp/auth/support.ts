@@ -9,6 +9,7 @@ import {
   SignInWakes,
   TokenVault,
   VaultConnections,
+  type McpLogger,
   type PersonSignInServer,
 } from '../../../src/mcp/index.js';
 import { startOAuthServer, type OAuthServer } from '../../../src/sandbox/oauth/index.js';
@@ -87,11 +88,15 @@ export function testVault(redis: Redis, prefix: string, now: () => number = Date
   return new TokenVault(redis, prefix, new Sealer(Buffer.alloc(32, 7)), now);
 }
 
-/** People's grants to `servers` over `vault`, as a bot serving several workspaces keeps them. */
+/**
+ * People's grants to `servers` over `vault`, as a bot serving several workspaces keeps them; `logger` hears
+ * an unsaved refresh's revocation that failed.
+ */
 export function testGrants(
   vault: TokenVault,
   servers: PersonSignInServer[],
   now: () => number = Date.now,
+  logger?: McpLogger,
 ): PersonGrants {
   return new PersonGrants({
     servers,
@@ -100,5 +105,6 @@ export function testGrants(
     clientName: 'elicit-relay test',
     oneWorkspace: false,
     now,
+    logger,
   });
 }

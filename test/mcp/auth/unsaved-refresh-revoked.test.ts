@@ -5,69 +5,23 @@
 // provider over the vault on real Redis, against the sandbox's authorization server and the protected tracker;
 // the test acts when the refresh's answer is on its way back (the auth() fetch).
 import { auth, type FetchLike } from '@modelcontextprotocol/client';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  memoryStorage,
-  PersonGrants,
-  SignInProvider,
-  VaultConnections,
-  type Person,
-  type SignInRecord,
-} from '../../../src/mcp/index.js';
-import { startOAuthServer, type OAuthServer } from '../../../src/sandbox/oauth/index.js';
-import { startProtectedServer } from '../../fixtures/protected-server.js';
-import { deleteUnder } from '../../support/redis-cleanup.js';
+import { memoryStorage, SignInProvider, type Person, type SignInRecord } from '../../../src/mcp/index.js';
 import { until } from '../../support/until.js';
-import { redisUrl, uniquePrefix } from '../../setup/context.js';
-import { REDIRECT, SERVER, testVault } from './support.js';
+import { RevocationFixture } from './revocation.js';
+import { REDIRECT, SERVER } from './support.js';
 
-const warnings: { obj: object; msg: string }[] = [];
-const logger = {
-  debug: () => undefined,
-  warn: (obj: object, msg: string) => void warnings.push({ obj, msg }),
-};
-
-let redis: Redis;
-let prefix: string;
-const closers: (() => Promise<void>)[] = [];
-
-beforeAll(() => {
-  redis = new Redis(redisUrl());
-  prefix = uniquePrefix();
-});
-afterAll(async () => {
-  for (const close of closers) await close();
-  await deleteUnder(prefix);
-  await redis.quit();
-});
+const revocations = new RevocationFixture();
+const { warnings } = revocations;
+beforeAll(() => revocations.open());
+afterAll(() => revocations.close());
 
 /** An authorization server, its protected tracker, and the bot's grants and connections for it. */
 async function bot(revocationStatus?: number) {
-  const oauth: OAuthServer = await startOAuthServer(
-    revocationStatus === undefined ? {} : { revocationStatus },
-  );
-  const server = await startProtectedServer(oauth);
-  closers.push(
-    () => server.close(),
-    () => oauth.close(),
-  );
-  const vault = testVault(redis, prefix);
-  const servers = [{ name: SERVER, url: server.url.href }];
-  const deps = { servers, vault, redirectUrl: REDIRECT, clientName: 'elicit-relay test', now: Date.now };
-  const grants = new PersonGrants({ ...deps, oneWorkspace: false, logger });
-  const wakes = { announce: () => Promise.resolve() };
-  const connections = new VaultConnections({ grants, vault, wakes, now: Date.now, logger });
+  const { oauth, server, grants, connections, ...fixture } = await revocations.bot({ revocationStatus });
   /** `/mcp connect` and approval as `subject`: the person's new grant. */
   const connect = async (person: Person, subject: string) => {
-    const need = await connections.begin(SERVER, person);
-    const callback = await oauth.decide(need.authorizationUrl, subject);
-    await connections.complete({
-      state: callback.searchParams.get('state') ?? '',
-      code: callback.searchParams.get('code') ?? '',
-    });
-    const { tokens } = await grants.record(SERVER, person);
-    if (tokens?.refresh_token === undefined) throw new Error('not connected');
+    const { tokens } = await fixture.connect(person, subject);
     return { access: tokens.access_token, refresh: tokens.refresh_token };
   };
   /** The SDK's refresh of the person's grant; `meanwhile` runs once its answer has left the server. */
@@ -88,15 +42,7 @@ async function bot(revocationStatus?: number) {
   /** Whether `refreshToken` still refreshes at the authorization server for the person's client. */
   const refreshes = async (person: Person, refreshToken: string): Promise<boolean> => {
     const { client } = await grants.record(SERVER, person);
-    const answer = await fetch(new URL('/token', oauth.issuer), {
-      method: 'POST',
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: refreshToken,
-        client_id: client?.client_id ?? '',
-        client_secret: client?.client_secret ?? '',
-      }),
-    });
+    const answer = await fixture.refreshAt(client, refreshToken);
     return answer.status === 200;
   };
   return { oauth, grants, connections, connect, refresh, refreshes };
