@@ -1,6 +1,6 @@
 // The `mcpServers` section, in the shape Claude Desktop, Cursor and VS Code write it:
 //   mcpServers: { <name>: { command, args, env } | { url, headers } }
-// plus our optional per-server `elicitation: { timeout }` and `slack` (slack-policy.ts). Unknown keys at the top
+// plus our optional per-server `startupTimeout`, `elicitation: { timeout }` and `slack` (slack-policy.ts). Unknown keys at the top
 // level and in a server's entry (Claude Desktop has several) are ignored so that its file works unchanged; inside
 // our own sections they are refused (known-keys.ts).
 import { ConfigError } from './error.js';
@@ -26,6 +26,8 @@ export const DEFAULT_RATE_PER_MINUTE = 60;
 export const MIN_TIMEOUT_MS = 1000;
 /** Automations may wait a long time for an answer; 30 days is the ceiling. */
 export const MAX_TIMEOUT_MS = 30 * 86_400_000;
+/** `startupTimeout`'s ceiling: 10 min, past any package download; a server silent that long is down. */
+export const MAX_STARTUP_TIMEOUT_MS = 10 * 60_000;
 
 export function readServers(file: unknown, env: Env): ServerConfig[] {
   if (file === null || file === undefined) return [];
@@ -60,6 +62,9 @@ function readServer(name: string, entry: unknown, env: Env): ServerConfig {
   return {
     name,
     transport,
+    ...(entry.startupTimeout === undefined
+      ? {}
+      : { startupTimeoutMs: readStartupTimeout(`${key}.startupTimeout`, entry.startupTimeout) }),
     ...(auth ? { auth } : {}),
     ...readElicitation(key, entry.elicitation),
     ...(slack ? { slack } : {}),
@@ -220,6 +225,19 @@ function readTimeout(key: string, timeout: unknown): number {
       `${key}.elicitation.timeout`,
       `${JSON.stringify(timeout)} is not a duration between 1s and 30d`,
       'Use a duration such as "90s", "10m", "2h" or a number of milliseconds.',
+    );
+  }
+  return ms;
+}
+
+/** `startupTimeout`: how long the server has to answer MCP's handshake once started (parsed as `timeout`). */
+function readStartupTimeout(key: string, timeout: unknown): number {
+  const ms = parseDuration(timeout);
+  if (ms === undefined || ms < MIN_TIMEOUT_MS || ms > MAX_STARTUP_TIMEOUT_MS) {
+    throw new ConfigError(
+      key,
+      `${JSON.stringify(timeout)} is not a duration between 1s and 10m`,
+      'Use a duration such as "30s" or "2m", or a number of milliseconds (default 30s; raise it for a server started through npx or uvx that downloads its package first).',
     );
   }
   return ms;

@@ -43,6 +43,11 @@ export type TransportConfig =
 export interface ServerConfig {
   name: string;
   transport: TransportConfig;
+  /**
+   * `startupTimeout`: how long the server has to answer MCP's handshake once started, in ms (1 s to 10 min).
+   * Absent: the hub's default, 30 s.
+   */
+  startupTimeoutMs?: number;
   /** How long a person has to answer one elicitation from this server, in ms. Default 10 minutes. */
   elicitationTimeoutMs: number;
   /** form: ask people (default); decline: answer decline without asking; off: do not declare the capability. */

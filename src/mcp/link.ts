@@ -294,6 +294,7 @@ export class ServerLink {
         ...(prior === undefined ? {} : { prior }),
         ...(this.opts.logger === undefined ? {} : { logger: this.opts.logger }),
         ...(sessionAuth === undefined ? {} : { auth: sessionAuth }),
+        ...(plan.signIns === undefined ? {} : { signIns: plan.signIns }),
         ...(this.opts.rounds === undefined ? {} : { rounds: this.opts.rounds }),
       }),
     );

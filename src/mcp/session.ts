@@ -5,6 +5,7 @@ import type { LeavingRounds } from './leaving-rounds.js';
 import { CallRun, TOOL_TIMEOUT_MARGIN_MS } from './call.js';
 import type { Clock } from '../clock.js';
 import { RelayClient } from './elicitation.js';
+import { connectWithin, openFailure, sdkProbeTimeoutMs, type SignInPauses } from './handshake.js';
 import { SessionQuestions } from './questions.js';
 import { callError, isInvalidResult, toSummary, urlRequiredResult } from './results.js';
 import { ToolRunner, type Successor } from './tool-run.js';
@@ -23,12 +24,6 @@ import {
   type ToolSummary,
 } from './types.js';
 import type { Origin } from '../relay/types.js';
-
-/**
- * How long a server has to answer the era probe (`server/discover`), in ms. Over stdio silence means a
- * 2025 server (the SDK then falls back to `initialize`); over HTTP it is an outage (connect fails).
- */
-const PROBE_TIMEOUT_MS = 10_000;
 
 /**
  * After a transport error, how long the server has to answer a ping before the session is given up, in ms.
@@ -60,6 +55,8 @@ export interface SessionOptions {
   logger?: McpLogger;
   /** The session's sign-in, for a server with `auth`: the hub waits on it after an UnauthorizedError. */
   auth?: SessionAuth;
+  /** Its HTTP transports' reports of signing in, which pause the handshake's bound (handshake.ts). */
+  signIns?: SignInPauses;
   /** Where durable calls keep their 2026 rounds (McpHubOptions.rounds). */
   rounds?: LeavingRounds;
 }
@@ -99,17 +96,17 @@ export class McpSession {
     });
   }
 
-  /** Connects and completes the initialize handshake; throws McpClientError 'connect_failed'. */
+  /** Connects and completes the handshake in time; throws McpClientError (handshake.ts: openFailure). */
   static async open(opts: SessionOptions): Promise<McpSession> {
     try {
       return await McpSession.connect(opts, opts.transport);
     } catch (error) {
-      if (opts.fallback === undefined || !refusesStreamableHttp(error)) throw failedToConnect(opts, error);
+      if (opts.fallback === undefined || !refusesStreamableHttp(error)) throw openFailure(error, opts);
       opts.logger?.debug({ server: opts.spec.name }, 'Streamable HTTP refused; trying legacy HTTP+SSE');
       try {
         return await McpSession.connect(opts, opts.fallback());
       } catch (fallbackError) {
-        throw failedToConnect(opts, fallbackError);
+        throw openFailure(fallbackError, opts);
       }
     }
   }
@@ -121,7 +118,7 @@ export class McpSession {
     // servers (which do not know the method) through `initialize`, as before.
     const client = new RelayClient(opts.clientInfo, {
       capabilities: capabilities(mode),
-      versionNegotiation: { mode: 'auto', probe: { timeoutMs: PROBE_TIMEOUT_MS } },
+      versionNegotiation: { mode: 'auto', probe: { timeoutMs: sdkProbeTimeoutMs(opts.spec) } },
       // The hub runs a 2026 server's input rounds itself (rounds.ts).
       inputRequired: { autoFulfill: false },
     });
@@ -129,7 +126,7 @@ export class McpSession {
     session.questions.register(client);
     client.setNotificationHandler('notifications/tools/list_changed', () => opts.onToolsChanged?.());
     try {
-      await client.connect(transport, opts.prior === undefined ? undefined : { prior: opts.prior });
+      await connectWithin(client, transport, opts);
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;
@@ -288,11 +285,6 @@ export class McpSession {
     this.end();
     this.opts.onClosed(dropped);
   }
-}
-
-function failedToConnect(opts: SessionOptions, error: unknown): McpClientError {
-  const server = opts.spec.name;
-  return new McpClientError('connect_failed', server, `could not connect to ${server}`, { cause: error });
 }
 
 function capabilities(mode: ElicitationMode): ClientCapabilities {

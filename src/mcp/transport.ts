@@ -16,6 +16,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { httpFetch } from '../http/index.js';
 import { rediscoverOnRefusedToken } from './auth/rediscover.js';
+import { SignInPauses } from './handshake.js';
 import { McpClientError, type McpLogger, type McpServerSpec, type McpTransport } from './types.js';
 
 /**
@@ -36,6 +37,8 @@ export interface TransportPlan {
   primary: () => McpTransport | Promise<McpTransport>;
   /** For a Streamable HTTP URL: the legacy HTTP+SSE transport to the same URL. */
   fallback?: () => McpTransport;
+  /** For an HTTP server with sign-in: when its transports sign in, for the handshake's bound (handshake.ts). */
+  signIns?: SignInPauses;
 }
 
 /** The plan's first transport; one that cannot be built is McpClientError 'connect_failed'. */
@@ -85,32 +88,56 @@ export function transportPlan(
   turn?: Turn,
 ): TransportPlan {
   const t = spec.transport;
-  const requestInit =
-    t.kind === 'stdio' ? {} : httpOptions(new URL(t.url), t.headers, { authProvider, turn });
-  if (t.kind === 'sse') return { primary: () => new SSEClientTransport(new URL(t.url), requestInit) };
-  if (t.kind === 'http') {
-    return {
-      primary: () =>
-        new StreamableHTTPClientTransport(new URL(t.url), {
-          ...requestInit,
-          reconnectionOptions: RESUMPTION,
-        }),
-      fallback: () => new SSEClientTransport(new URL(t.url), requestInit),
-    };
-  }
-  return { primary: () => stdioTransport(spec.name, t, logger) };
+  if (t.kind === 'stdio') return { primary: () => stdioTransport(spec.name, t, logger) };
+  const signIns = authProvider === undefined ? undefined : new SignInPauses();
+  const requestInit = httpOptions(new URL(t.url), t.headers, { authProvider, turn, signIns });
+  const signing = signIns === undefined ? {} : { signIns };
+  if (t.kind === 'sse')
+    return { primary: () => new SSEClientTransport(new URL(t.url), requestInit), ...signing };
+  return {
+    primary: () =>
+      new StreamableHTTPClientTransport(new URL(t.url), {
+        ...requestInit,
+        reconnectionOptions: RESUMPTION,
+      }),
+    fallback: () => new SSEClientTransport(new URL(t.url), requestInit),
+    ...signing,
+  };
+}
+
+/** What an HTTP transport's fetch is built with besides its endpoint and headers (all absent: plain httpFetch). */
+interface HttpSignIn {
+  authProvider: OAuthClientProvider | undefined;
+  turn: Turn | undefined;
+  signIns: SignInPauses | undefined;
 }
 
 /** The HTTP transports' options: the configured headers, the sign-in when the server has one, the turns. */
 function httpOptions(
   endpoint: URL,
   headers: Record<string, string>,
-  { authProvider, turn }: { authProvider: OAuthClientProvider | undefined; turn: Turn | undefined },
+  { authProvider, turn, signIns }: HttpSignIn,
 ) {
   const requestInit = { headers };
   const exchange = authProvider ? rediscoverOnRefusedToken(endpoint, authProvider, httpFetch) : httpFetch;
-  const fetch = turn ? takingTurns(exchange, turn) : exchange;
+  const turning = turn ? takingTurns(exchange, turn) : exchange;
+  const fetch = signIns ? reportingSignIns(turning, endpoint, signIns) : turning;
   return { requestInit, ...(authProvider && { authProvider }), fetch };
+}
+
+/**
+ * `fetch` telling `signIns` of each request to the MCP endpoint and of each 401 or 403 it answers, after which
+ * the SDK signs in (the grant's refresh, the client's registration, the person's consent) before it sends again.
+ * The other requests are the sign-in's own (metadata, registration, tokens).
+ */
+function reportingSignIns(fetch: FetchLike, endpoint: URL, signIns: SignInPauses): FetchLike {
+  return async (url, init) => {
+    const toServer = new URL(url).href === endpoint.href;
+    if (toServer) signIns.sent();
+    const response = await fetch(url, init);
+    if (toServer && (response.status === 401 || response.status === 403)) signIns.refused();
+    return response;
+  };
 }
 
 /** `fetch` whose every exchange waits `turn` before its request goes and again before its response is handed on. */

@@ -28,6 +28,11 @@ export interface McpServerSpec {
   transport: McpTransportSpec;
   /** How long a person may take to answer one elicitation from this server, in milliseconds. */
   elicitationTimeoutMs: number;
+  /**
+   * How long the server has to answer its handshake once started, in ms (`startupTimeout`; the era probe's time
+   * comes on top when probing). Default DEFAULT_STARTUP_TIMEOUT_MS, 30 s (handshake.ts).
+   */
+  startupTimeoutMs?: number;
   /** Default 'form'. */
   elicitationMode?: ElicitationMode;
   /**
@@ -263,6 +268,7 @@ export interface McpLogger {
 export type McpClientErrorCode =
   | 'unknown_server' // no server with that name is configured
   | 'connect_failed' // the transport or the initialize handshake failed
+  | 'handshake_timeout' // the server took the connection but did not answer its handshake in time (handshake.ts)
   | 'tool_failed' // the server answered the request with a JSON-RPC error
   | 'round_expired' // a 2026 server refused a round's retry (-32602): its requestState expired; start again
   | 'timeout' // no answer within the request timeout

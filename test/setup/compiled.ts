@@ -12,6 +12,7 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Source files compiled for the run, relative to the project root. */
 export const COMPILED_ENTRIES = [
   'test/fixtures/elicit-server.ts',
+  'test/fixtures/silent-server.ts',
   'test/faults/support/replica.ts',
   'src/cli.ts',
   'scripts/conformance-client.ts',

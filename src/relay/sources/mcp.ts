@@ -122,13 +122,14 @@ export function mcpToolRunner(hub: McpHub): ToolRunner {
   };
 }
 
-/** What the hub needs of a configured server (its connection, timeout, mode, pending cap and round limit). */
-function mcpServerSpec(server: ServerConfig): McpServerSpec {
+/** What the hub needs of a configured server (its connection, timeouts, mode, pending cap and round limit). */
+export function mcpServerSpec(server: ServerConfig): McpServerSpec {
   return {
     name: server.name,
     transport: server.transport,
     elicitationTimeoutMs: server.elicitationTimeoutMs,
     elicitationMode: server.elicitationMode,
+    ...(server.startupTimeoutMs === undefined ? {} : { startupTimeoutMs: server.startupTimeoutMs }),
     ...(server.maxPending === undefined ? {} : { maxPending: server.maxPending }),
     ...(server.maxRounds === undefined ? {} : { maxRounds: server.maxRounds }),
     ...(server.unsolicitedUser === undefined ? {} : { unsolicitedTo: { userId: server.unsolicitedUser } }),

@@ -1,0 +1,190 @@
+// A server that takes the connection but never answers its handshake (a stdio child that reads and stays silent,
+// an HTTP endpoint holding the POST): the open fails 'handshake_timeout' once the bound passed on the hub's clock
+// (a hand-run clock: no real waiting), ending what it started, and the server is met as any server the hub cannot
+// reach: the person's run answers with the error, the control link backs off and retries, the pool place is free.
+// The bound is the server's `startupTimeout` (default 30 s, for a package runner's download), plus the era probe's
+// 10 s when probing, and the error names it.
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  handshakeLimitMs,
+  openFailure,
+  PROBE_TIMEOUT_MS,
+} from '../../src/mcp/handshake.js';
+import { McpHub } from '../../src/mcp/hub.js';
+import type { McpServerSpec, ServerStatus, ToolCall } from '../../src/mcp/types.js';
+import { mcpToolRunner } from '../../src/relay/sources/mcp.js';
+import { serveHeld } from '../fixtures/held-http.js';
+import { silentChildren } from '../fixtures/silent-server.js';
+import { compiled } from '../setup/compiled.js';
+import { handClock, recordingSink, statusWatch } from './support.js';
+
+const silentServer = compiled('test/fixtures/silent-server.ts');
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function makeHub(spec: McpServerSpec) {
+  const time = handClock();
+  const watch = statusWatch();
+  // One session per person: a second run gets a session only if the failed open gave its place back.
+  const hub = new McpHub({
+    servers: [spec],
+    sink: recordingSink(() => ({ action: 'decline' })),
+    clock: time.clock,
+    onStatus: watch.onStatus,
+    maxSessionsPerPerson: 1,
+  });
+  cleanups.push(() => hub.close());
+  return { hub, time, watch };
+}
+
+/** The limit the first two tests give their server, ms: small, so that each step's time is its own. */
+const STARTUP_MS = 10_000;
+
+/** The silent stdio server reporting to `port`, with `startupTimeoutMs` when given. */
+function silentSpec(port: number, startupTimeoutMs?: number): McpServerSpec {
+  return {
+    name: 'silent',
+    transport: { kind: 'stdio', command: process.execPath, args: [silentServer, String(port)], env: {} },
+    elicitationTimeoutMs: 60_000,
+    ...(startupTimeoutMs === undefined ? {} : { startupTimeoutMs }),
+  };
+}
+
+const pidCall = (server: string, userId: string): ToolCall => ({
+  server,
+  tool: 'pid',
+  args: {},
+  origin: { userId },
+});
+
+/** The process `pid` has exited and been reaped. */
+function expectGone(pid: number): void {
+  expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+}
+
+/** Runs the hand clock on to the control link's next attempt. */
+function untilRetry(time: ReturnType<typeof handClock>, status: ServerStatus): void {
+  time.advance((status.nextRetryAt ?? 0) - time.clock.now());
+}
+
+describe('a server that never answers its handshake', () => {
+  it('over stdio: the run answers with the error, the child is killed, the control link retries, the place is free', async () => {
+    const children = await silentChildren();
+    cleanups.push(() => children.close());
+    const spec = silentSpec(children.port, STARTUP_MS);
+    const { hub, time, watch } = makeHub(spec);
+    const runner = mcpToolRunner(hub);
+
+    const run = runner.callTool(pidCall('silent', 'U1'));
+    // No era verdict yet: the SDK probes on a sibling process, whose silence over stdio means a 2025 server.
+    const probed = await children.nextRead('server/discover');
+    time.advance(handshakeLimitMs(spec, true));
+    expect(await run).toEqual({ isError: true, text: 'silent did not answer the MCP handshake within 20 s' });
+    expectGone(probed);
+
+    // The person's failure had the control link check the server: it meets the same silence and backs off.
+    const controlProbed = await children.nextRead('server/discover');
+    const reconnecting = watch.next((s) => s.state === 'reconnecting');
+    time.advance(handshakeLimitMs(spec, true));
+    const down = await reconnecting;
+    expect(down.lastFailure).toEqual({ code: 'handshake_timeout' });
+    expect(down.nextRetryAt).toBeGreaterThan(time.clock.now());
+    expectGone(controlProbed);
+
+    children.serving = true;
+    const connected = watch.next((s) => s.state === 'connected');
+    untilRetry(time, down);
+    await connected;
+    const second = await runner.callTool(pidCall('silent', 'U1'));
+    expect(second.isError).toBe(false);
+    expect(children.pids).toContain(Number(second.text));
+
+    // With the era known (2025), a new session's child is asked `initialize` at once, which the SDK alone waits
+    // 60 s for: the bound is the startup timeout.
+    children.serving = false;
+    const another = runner.callTool(pidCall('silent', 'U2'));
+    const initializing = await children.nextRead('initialize');
+    time.advance(STARTUP_MS);
+    expect(await another).toEqual({
+      isError: true,
+      text: 'silent did not answer the MCP handshake within 10 s',
+    });
+    expectGone(initializing);
+  });
+
+  it('over HTTP: the held initialize is aborted, the control link retries, the place is free', async () => {
+    const endpoint = await serveHeld();
+    cleanups.push(() => endpoint.close());
+    const spec: McpServerSpec = {
+      name: 'held',
+      transport: { kind: 'http', url: endpoint.url, headers: {} },
+      elicitationTimeoutMs: 60_000,
+      startupTimeoutMs: STARTUP_MS,
+    };
+    const { hub, time, watch } = makeHub(spec);
+    endpoint.holding = false;
+    await hub.callTool(pidCall('held', 'U1'));
+
+    // U2's session starts from U1's era verdict: straight to `initialize`, which the SDK alone waits 60 s for.
+    endpoint.holding = true;
+    const run = hub.callTool(pidCall('held', 'U2'));
+    const initialize = await endpoint.nextHeld();
+    expect(initialize.method).toBe('initialize');
+    time.advance(STARTUP_MS);
+    await expect(run).rejects.toMatchObject({
+      code: 'handshake_timeout',
+      server: 'held',
+      message: 'held did not answer the MCP handshake within 10 s',
+    });
+    await initialize.closed;
+
+    // The failure had the control link check the server (probing afresh: a failed connect drops the verdict).
+    const probe = await endpoint.nextHeld();
+    expect(probe.method).toBe('server/discover');
+    const reconnecting = watch.next((s) => s.state === 'reconnecting');
+    time.advance(handshakeLimitMs(spec, true));
+    const down = await reconnecting;
+    expect(down.lastFailure).toEqual({ code: 'handshake_timeout' });
+    await probe.closed;
+
+    endpoint.holding = false;
+    const connected = watch.next((s) => s.state === 'connected');
+    untilRetry(time, down);
+    await connected;
+    expect((await hub.callTool(pidCall('held', 'U2'))).isError).toBe(false);
+  });
+
+  it('reports the SDK giving up a handshake request (its own timer) as the handshake timing out', () => {
+    const probe = new SdkError(
+      SdkErrorCode.RequestTimeout,
+      'Version negotiation probe timed out after 640000ms',
+    );
+    expect(openFailure(probe, { spec: { name: 'held' } })).toMatchObject({
+      code: 'handshake_timeout',
+      message: 'held did not answer the MCP handshake within 40 s',
+      cause: probe,
+    });
+  });
+
+  it('gives a server without startupTimeout 30 s, a package runner’s download, and names that limit', async () => {
+    const children = await silentChildren();
+    cleanups.push(() => children.close());
+    const spec = silentSpec(children.port);
+    const { hub, time } = makeHub(spec);
+    const runner = mcpToolRunner(hub);
+    children.serving = true;
+    expect((await runner.callTool(pidCall('silent', 'U1'))).isError).toBe(false);
+
+    children.serving = false;
+    const run = runner.callTool(pidCall('silent', 'U2'));
+    const initializing = await children.nextRead('initialize');
+    time.advance(PROBE_TIMEOUT_MS);
+    time.advance(DEFAULT_STARTUP_TIMEOUT_MS - PROBE_TIMEOUT_MS);
+    expect(await run).toEqual({ isError: true, text: 'silent did not answer the MCP handshake within 30 s' });
+    expectGone(initializing);
+  });
+});
