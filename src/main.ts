@@ -291,7 +291,7 @@ async function serve(
 ): Promise<{ port: number }> {
   const { slack, relay, live } = sides;
   const { parts } = w;
-  const { port } = await slack.start(w.config.port, sides.mounts);
+  const { port } = await slack.start(w.config.port, sides.mounts, w.config.host);
   parts.push('Slack requests', () => slack.stop());
   parts.push('waiting questions', () => relay.endAllWaiting('call_ended'));
   const redeliverAfterMs = w.config.api.redeliverAfterMs;

@@ -16,6 +16,7 @@ export type {
   AppConfig,
   ConnectedSlack,
   OAuthConfig,
+  SignInWithSlackConfig,
   ServerAuthConfig,
   ServerConfig,
   SignInConfig,

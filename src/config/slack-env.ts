@@ -1,7 +1,7 @@
 // The Slack settings from the environment, parsed into the one variant they describe: the sandbox (no
 // credentials), or a connection (HTTP or Socket Mode) with its authorization (a bot token or OAuth installs).
 import { ConfigError } from './error.js';
-import type { OAuthConfig, SlackAuth, SlackConfig, SlackConnection } from './types.js';
+import type { OAuthConfig, SignInWithSlackConfig, SlackAuth, SlackConfig, SlackConnection } from './types.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -12,7 +12,8 @@ export function servesSeveralWorkspaces(slack: SlackConfig): boolean {
 
 /** `apiUrl` is SLACK_API_URL, already checked, ending in "/". */
 export function readSlack(env: Env, apiUrl: string): SlackConfig {
-  const oauth = readOAuth(env);
+  // With a bot token and no SLACK_STATE_SECRET, the client id and secret are Sign in with Slack's, not OAuth's.
+  const oauth = env.SLACK_BOT_TOKEN && !env.SLACK_STATE_SECRET ? undefined : readOAuth(env);
   const forced = env.ELICIT_RELAY_MODE || undefined;
   if (forced !== undefined && forced !== 'sandbox' && forced !== 'slack') {
     throw new ConfigError(
@@ -48,7 +49,21 @@ function readAuth(env: Env, oauth: OAuthConfig | undefined, slackForced: boolean
       'Use the Bot User OAuth Token, which starts with xoxb-.',
     );
   }
-  return { auth: 'token', botToken };
+  const signInWithSlack = readSignInWithSlack(env);
+  return { auth: 'token', botToken, ...(signInWithSlack ? { signInWithSlack } : {}) };
+}
+
+/** SLACK_CLIENT_ID and SLACK_CLIENT_SECRET beside a bot token: both (Sign in with Slack on) or neither. */
+function readSignInWithSlack(env: Env): SignInWithSlackConfig | undefined {
+  const clientId = env.SLACK_CLIENT_ID || undefined;
+  const clientSecret = env.SLACK_CLIENT_SECRET || undefined;
+  if (clientId && clientSecret) return { clientId, clientSecret };
+  if (!clientId && !clientSecret) return undefined;
+  throw new ConfigError(
+    clientId ? 'SLACK_CLIENT_SECRET' : 'SLACK_CLIENT_ID',
+    'is not set',
+    'Set SLACK_CLIENT_ID and SLACK_CLIENT_SECRET together (Sign in with Slack at Connect links), or neither.',
+  );
 }
 
 /** Neither a bot token nor OAuth: the sandbox, unless Slack was asked for or other Slack settings are set. */

@@ -9,8 +9,17 @@ export type SlackConnection = { mode: 'http'; signingSecret: string } | { mode: 
 
 /** Whose tokens the bot calls the Web API with: one workspace's bot token, or each workspace's OAuth install. */
 export type SlackAuth =
-  | { auth: 'token'; botToken: string; oauth?: never }
-  | { auth: 'oauth'; oauth: OAuthConfig; botToken?: never };
+  | { auth: 'token'; botToken: string; oauth?: never; signInWithSlack?: SignInWithSlackConfig }
+  | { auth: 'oauth'; oauth: OAuthConfig; botToken?: never; signInWithSlack?: never };
+
+/**
+ * The app's client id and secret with a bot token (SLACK_CLIENT_ID and SLACK_CLIENT_SECRET, no SLACK_STATE_SECRET):
+ * only for Sign in with Slack at a Connect link's start page. OAuth installs use OAuthConfig's.
+ */
+export interface SignInWithSlackConfig {
+  clientId: string;
+  clientSecret: string;
+}
 
 export interface OAuthConfig {
   clientId: string;
@@ -199,6 +208,11 @@ export interface AppConfig {
   redis: RedisConfig;
   /** HTTP port for Slack's requests and /healthz. Default 3000; 0 picks a free port. */
   port: number;
+  /**
+   * The address that port listens on; default every interface. No setting reads it: the sandbox sets
+   * 127.0.0.1, as only its page's server (on the same machine) talks to its bot.
+   */
+  host?: string;
   configPath: string;
   servers: ServerConfig[];
   /** The `audit` section and AUDIT_DATABASE_URL; absent: the defaults (Redis Stream, 30 days, no content). */

@@ -25,7 +25,7 @@ export { SANDBOX_PEOPLE, SLOW_TIMEOUT_MS, sandboxServers } from './people.js';
 export type { PersonState, TimelineItem, ViewState } from './state.js';
 
 export interface SandboxOptions {
-  /** Port of the web page (the bot itself listens on a free internal port). 0 picks a free port. */
+  /** Port of the web page (the bot itself listens on a free 127.0.0.1 port). 0 picks a free port. */
   port: number;
   /** Interface the page binds; default 127.0.0.1 (use 0.0.0.0 inside a container). */
   host?: string;
@@ -43,7 +43,7 @@ export interface RunningSandbox {
   url: string;
   /** The Automations API at the page's address; `tokenFromEnv`: ELICIT_RELAY_API_TOKEN (not printed). */
   api: { url: string; token: string; tokenFromEnv: boolean };
-  /** The bot's own HTTP port (the page passes /api/v1, /mcp, the sign-in callback, the probes and /metrics on to it). */
+  /** The bot's own HTTP port, on 127.0.0.1 (the page passes /api/v1, /mcp, the sign-in callback, the probes and /metrics on to it). */
   botPort: number;
   /** The local authorization server the tracker's sign-in uses (tokens sealed with a key made for this run). */
   signIn: { issuer: string };
@@ -59,21 +59,30 @@ function serversOf(tracker: ServerConfig, extra: ServerConfig[] = []): ServerCon
 }
 
 /**
- * The bot's config in the sandbox: HTTP mode against the stand-in, on a free internal port; sign-ins come
+ * The bot's config in the sandbox: HTTP mode against the stand-in, on a free 127.0.0.1 port; sign-ins come
  * back to the page's address (`publicUrl`), and tokens are sealed with a key made for this run.
  */
 function botConfig(
   opts: SandboxOptions,
-  where: { apiUrl: string; publicUrl: string; tokenKey: Buffer },
+  where: {
+    apiUrl: string;
+    publicUrl: string;
+    tokenKey: Buffer;
+    app: { clientId: string; clientSecret: string };
+  },
   signingSecret: string,
   servers: ServerConfig[],
   api: ApiConfig,
 ): SlackAppConfig {
-  const { apiUrl, publicUrl, tokenKey } = where;
+  const { apiUrl, publicUrl, tokenKey, app } = where;
   return {
-    slack: { mode: 'http', signingSecret, auth: 'token', botToken: BOT_TOKEN, apiUrl },
+    // The app's client id and secret: a Connect link asks for Sign in with Slack (the stand-in's) first.
+    slack: { mode: 'http', signingSecret, auth: 'token', botToken: BOT_TOKEN, apiUrl, signInWithSlack: app },
     redis: { url: opts.redisUrl, prefix: opts.redisPrefix },
     port: 0,
+    // Loopback only: the page's server forwards to it from this machine, and its /metrics and /readyz are no
+    // one else's to read (the page's own address is `opts.host`).
+    host: '127.0.0.1',
     configPath: '(sandbox)',
     servers,
     api,
@@ -150,15 +159,17 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
     return new Promise<void>((resolve) => page.server.close(() => resolve()));
   };
   const stops = [closePage];
+  // The app's client credentials, made per run as the signing secret is: Sign in with Slack at the stand-in.
+  const app = { clientId: 'A0STANDINAPP.1', clientSecret: randomBytes(16).toString('hex') };
   const standin = await orUndo(stops, () =>
-    startSlackStandin({ botToken: BOT_TOKEN, users: { ...SANDBOX_PEOPLE } }),
+    startSlackStandin({ botToken: BOT_TOKEN, users: { ...SANDBOX_PEOPLE }, oauth: app }),
   );
   stops.push(() => standin.close());
   const signIn = await orUndo(stops, startSandboxSignIn);
   stops.push(() => signIn.stop());
   const servers = serversOf(signIn.server, opts.extraServers);
   // AES-256-GCM, 32 bytes, made for this run: the sandbox never needs ELICIT_RELAY_TOKEN_KEY.
-  const where = { apiUrl: standin.apiUrl, publicUrl: baseUrl, tokenKey: randomBytes(32) };
+  const where = { apiUrl: standin.apiUrl, publicUrl: baseUrl, tokenKey: randomBytes(32), app };
   const config = botConfig(opts, where, signingSecret, servers, api.config);
   const bot = await orUndo(stops, () => start(config, opts.logger));
   stops.push(() => bot.stop());

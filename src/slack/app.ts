@@ -20,6 +20,7 @@ import { Locales } from './locales.js';
 import { classifySlackError, slackErrorCode, slackHandler } from './outbox/index.js';
 import { distributedApp, type DistributedApp } from './oauth.js';
 import { buildReceiver, type BuiltReceiver } from './receivers.js';
+import type { SocketModeReadiness } from './app-token-status.js';
 import { SlackSurface } from './surface.js';
 import { singleWorkspace, type SlackClients } from './workspaces.js';
 
@@ -41,8 +42,11 @@ export interface SlackAppOptions {
   routes?: Record<string, RequestListener>;
   /** Hears every Web API call (method, error) and every answered Slack request (ms, status), for metrics. */
   observe?: SlackObserver;
-  /** Times post-ack work's bounded wait for Slack's requests to be acked (ack-gate.ts); default the system clock. */
-  clock?: Pick<Clock, 'schedule'>;
+  /**
+   * Times post-ack work's bounded wait for Slack's requests to be acked (ack-gate.ts) and Socket Mode's
+   * reconnects (socket-link.ts); default the system clock.
+   */
+  clock?: Clock;
   /** Whether a question is still pending: the outbox skips a reminder whose question ended while it waited. */
   isPending?: (questionId: string) => Promise<boolean>;
 }
@@ -62,10 +66,12 @@ export interface SlackApp {
   clients: SlackClients;
   /** Where work that follows an ack waits while Slack's requests still wait for theirs (ack-gate.ts). */
   postAck: PostAckWork;
+  /** Socket Mode's part of /readyz (Socket Mode only): a refused app-level token makes the bot unready. */
+  socketMode?: () => SocketModeReadiness;
   /** Registers the listeners; call once the relay and the tools exist. */
   listen(deps: Omit<ListenerDeps, 'surface' | 'locales' | 'postAck'>): void;
-  /** `mounts`: more handlers on the same HTTP server (the Automations API). */
-  start(port: number, mounts?: readonly Mount[]): Promise<{ port: number }>;
+  /** `mounts`: more handlers on the same HTTP server (the Automations API); `host`: HttpServerOptions.host. */
+  start(port: number, mounts?: readonly Mount[], host?: string): Promise<{ port: number }>;
   stop(): Promise<void>;
 }
 
@@ -82,13 +88,15 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     surface,
     clients,
     postAck: gate,
+    ...(built.socketMode ? { socketMode: built.socketMode } : {}),
     listen: (deps) => registerListeners(app, { ...deps, surface, locales: surface.locales, postAck: gate }),
-    start: async (port, mounts = []) => {
+    start: async (port, mounts = [], host) => {
       await initialize(app, options.slack);
       await options.outbox.start(slackHandler(clients, options.isPending), classifySlackError);
       await built.connect?.();
       server = await startHttpServer({
         port,
+        ...(host === undefined ? {} : { host }),
         live: options.isLive,
         ready: options.readiness,
         ...(built.events ? { events: built.events } : {}),
@@ -117,7 +125,11 @@ function boltApp(options: SlackAppOptions): {
 } {
   const logger = boltLogger(options.logger);
   const clientOptions = webClientOptions(options);
-  const built = buildReceiver(options.slack, logger, clientOptions);
+  const built = buildReceiver(
+    options.slack,
+    { boltLogger: logger, logger: options.logger, clock: options.clock ?? systemClock },
+    clientOptions,
+  );
   const { bolt, distributed } = authorization(options.slack, {
     installations: options.state.installations,
     clientOptions,

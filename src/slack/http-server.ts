@@ -33,6 +33,8 @@ export interface Readiness {
 
 export interface HttpServerOptions {
   port: number;
+  /** The address to listen on; default every IPv4 interface, 0.0.0.0 (the sandbox's bot: loopback only). */
+  host?: string;
   /** Liveness for /healthz: 200 while true, 503 otherwise. */
   live: () => boolean;
   /** Readiness for /readyz: 200 with this body when `ok`, else 503 with it. */
@@ -191,7 +193,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     requestRead = countFreshConnections(server, opts.inFlight, opts.schedule ?? systemClock.schedule);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, '0.0.0.0', () => resolve());
+    server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
   });
   return {
     port: (server.address() as AddressInfo).port,

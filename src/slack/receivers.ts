@@ -1,14 +1,21 @@
 // How Slack's requests reach Bolt. HTTP mode: our SlackEventsReceiver (events-receiver.ts: each body verified
 // and parsed once), whose request listener our own server calls for POST /slack/events (so probes, OAuth pages
 // and the timestamp check share one port and one server).
-// Socket Mode: Bolt's SocketModeReceiver opens the WebSocket from apps.connections.open (app-level token) and
-// reconnects after Slack's `disconnect` messages; nothing listens for Slack, the probes stay on PORT. An
-// app-level token Slack refuses stops start-up as a wrong setting (SLACK_APP_TOKEN), not with Slack's stack.
+// Socket Mode: Bolt's SocketModeReceiver opens the WebSocket from apps.connections.open (app-level token);
+// nothing listens for Slack, the probes stay on PORT. We connect and reconnect it (socket-link.ts), not the
+// library: an app-level token Slack refuses at start-up stops it as a wrong setting (SLACK_APP_TOKEN,
+// app-token-refusals.ts), not with Slack's stack nor by waiting for ever; one refused while the bot runs makes
+// /readyz 503 until a reconnect succeeds (app-token-status.ts), and never crashes the process.
 import { SocketModeReceiver, type Logger as BoltLogger, type Receiver, type webApi } from '@slack/bolt';
 import type { RequestListener } from 'node:http';
+import type { Clock } from '../clock.js';
 import { ConfigError, type SlackConnection } from '../config/index.js';
+import type { Logger } from '../logger.js';
+import { AppTokenWatch, appTokenRefused } from './app-token-refusals.js';
+import { AppTokenStatus, type SocketModeReadiness } from './app-token-status.js';
 import { SlackEventsReceiver } from './events-receiver.js';
-import { classifySlackError } from './outbox/index.js';
+import { classifySlackError, slackErrorCode } from './outbox/index.js';
+import { SocketModeLink } from './socket-link.js';
 
 export interface BuiltReceiver {
   receiver: Receiver;
@@ -17,66 +24,78 @@ export interface BuiltReceiver {
   /** Connects the WebSocket (Socket Mode only); resolves once Slack said hello. */
   connect?: () => Promise<void>;
   disconnect?: () => Promise<void>;
+  /** Socket Mode's part of /readyz (Socket Mode only). */
+  socketMode?: () => SocketModeReadiness;
+}
+
+export interface ReceiverDeps {
+  /** Bolt's and the Socket Mode library's logger. */
+  boltLogger: BoltLogger;
+  /** Our own lines (a refused app-level token, its end). */
+  logger: Logger;
+  /** Times reconnects (backoff and its jitter) and how long a refusal lasted. */
+  clock: Clock;
 }
 
 export function buildReceiver(
   connection: SlackConnection,
-  logger: BoltLogger,
+  deps: ReceiverDeps,
   clientOptions: webApi.WebClientOptions,
 ): BuiltReceiver {
   if (connection.mode === 'http') {
-    const receiver = new SlackEventsReceiver({ signingSecret: connection.signingSecret, logger });
+    const receiver = new SlackEventsReceiver({
+      signingSecret: connection.signingSecret,
+      logger: deps.boltLogger,
+    });
     return { receiver, events: receiver.requestListener };
   }
+  const status = new AppTokenStatus(deps);
+  const watch = new AppTokenWatch((code) => status.refused(code));
   const receiver = new SocketModeReceiver({
     appToken: connection.appToken,
-    logger,
-    // apps.connections.open goes to SLACK_API_URL like every other call; the client retries it on its own.
-    installerOptions: { clientOptions: { slackApiUrl: clientOptions.slackApiUrl } },
+    logger: status.quiet(deps.boltLogger),
+    autoReconnectEnabled: false,
+    // apps.connections.open goes to SLACK_API_URL like every other call; the library's WebClient retries a
+    // request that gets no answer on its own (its retryConfig), socket-link.ts whatever Slack answers.
+    installerOptions: {
+      clientOptions: { slackApiUrl: clientOptions.slackApiUrl, fetch: watch.fetch },
+    },
   });
+  const link = new SocketModeLink(receiver.client, { status, clock: deps.clock, passing });
   return {
     receiver,
-    connect: async () => {
-      await receiver.start().catch((error: unknown) => {
+    // A failed start leaves nothing to stop: its attempts ended before a WebSocket was made, or closed theirs.
+    connect: () =>
+      link.open().catch((error: unknown) => {
         throw refusedConnection(error, clientOptions.slackApiUrl);
-      });
+      }),
+    disconnect: () => {
+      link.stop();
+      return receiver.stop();
     },
-    disconnect: () => receiver.stop(),
+    socketMode: () => status.readiness(),
   };
 }
 
 /**
- * Slack's answers to apps.connections.open that mean the app-level token itself is wrong (Slack's error codes,
- * from the method's documented errors: https://api.slack.com/methods/apps.connections.open). @slack/socket-mode
- * 3.x fails the start on invalid_auth, not_authed and account_inactive and asks again after the others, so
- * those reach here only once it gives up.
+ * A failure start-up tries again after: the WebSocket's own (it carries no Web API error), or a passing error
+ * Slack answered (internal_error, service_unavailable…). A refused token, an answer that is not Slack's or
+ * Slack not reached (the client already retried the request itself) ends start-up.
  */
-const APP_TOKEN_REFUSALS = new Set([
-  'invalid_auth',
-  'not_authed',
-  'account_inactive',
-  'token_revoked',
-  'token_expired',
-  'not_allowed_token_type',
-  'missing_scope',
-]);
+function passing(error: unknown): boolean {
+  const { error: code, retry } = classifySlackError(error);
+  return code === 'unexpected_error' || (retry && slackErrorCode(error) !== undefined);
+}
 
 /**
  * Why Socket Mode could not connect, as a wrong setting: a refused app-level token names SLACK_APP_TOKEN, any
- * other Web API failure SLACK_API_URL (as the bot token's check does, app.ts); anything else (the WebSocket
- * itself) is passed on as it is.
+ * other Web API failure SLACK_API_URL (as the bot token's check does, app.ts). Only such failures end start-up
+ * (`passing`): the WebSocket's own are tried again.
  */
-function refusedConnection(error: unknown, apiUrl: string | undefined): unknown {
+function refusedConnection(error: unknown, apiUrl: string | undefined): ConfigError {
   const { error: code } = classifySlackError(error);
-  if (code === 'unexpected_error') return error;
-  if (APP_TOKEN_REFUSALS.has(code)) {
-    return new ConfigError(
-      'SLACK_APP_TOKEN',
-      `Slack refused it (apps.connections.open: ${code})`,
-      "Generate an app-level token (xapp-…) with the connections:write scope on your app's Basic Information page, with Socket Mode turned on.",
-      { cause: error },
-    );
-  }
+  const refused = appTokenRefused(code, error);
+  if (refused) return refused;
   const answer =
     code === 'request_error' && error instanceof Error ? error.message : `apps.connections.open: ${code}`;
   return new ConfigError(

@@ -34,3 +34,18 @@ export function slackOwners(clients: SlackClients, clock: Pick<Clock, 'schedule'
   };
   return (person) => answerWithin(lookup(person), OWNER_LOOKUP_MS, {}, clock).catch(() => ({}));
 }
+
+/**
+ * The bot token's workspace (auth.test), asked once it is needed and remembered once Slack answered: a Connect link
+ * of a one-workspace deployment names its owner without a team id, and Sign in with Slack names one.
+ */
+export function homeTeamOf(clients: SlackClients): () => Promise<string> {
+  let known: string | undefined;
+  return async () => {
+    if (known !== undefined) return known;
+    const { team_id: team } = await (await clients.for()).auth.test();
+    if (team === undefined) throw new Error('auth.test named no workspace');
+    known = team;
+    return team;
+  };
+}

@@ -3,10 +3,10 @@
 // composition root builds it, hands it the relay and the tools (listen), then starts it.
 import type { RequestListener } from 'node:http';
 import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
-import { systemClock } from '../clock.js';
+import { systemClock, type Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
+import { httpFetch } from '../http/index.js';
 import {
-  CALLBACK_PATH,
   type Connections,
   type Person,
   type ServerStatus,
@@ -31,10 +31,8 @@ import type { SlackSurface } from './surface.js';
 import { ToolResults, type ToolRun } from './tool-results.js';
 import { UrlCompletions } from './url-completions.js';
 import { SlackSignIn } from './sign-in.js';
-import { START_PATH } from './sign-in-links.js';
-import { slackOwners, type OwnerLookup } from './sign-in-owner.js';
-import { signInCallback } from './sign-in-callback.js';
-import { signInStart } from './sign-in-start.js';
+import { homeTeamOf, slackOwners, type OwnerLookup } from './sign-in-owner.js';
+import { identityCheckOf, signInRoutes } from './sign-in-routes.js';
 import { Uninstalls, type EndQuestion, type WorkspaceQuestions } from './uninstalls.js';
 
 export interface SlackOptions {
@@ -62,6 +60,8 @@ export interface SlackOptions {
   servers: () => ServerStatus[];
   /** More GET routes of the bot's HTTP server by exact path (GET /metrics). */
   routes?: Record<string, RequestListener>;
+  /** Times Socket Mode's reconnects and post-ack waits; default the system clock. */
+  clock?: Clock;
   /** Metrics hooks: each Web API call and each answered Slack request. */
   observe?: SlackObserver;
   /**
@@ -97,8 +97,11 @@ export interface Slack {
   listen(deps: { answering: Answering; tools: ToolRunner; end: EndQuestion }): {
     runTool: (run: ToolRun) => Promise<ToolResult>;
   };
-  /** Starts the outbox worker, the Socket Mode connection or HTTP server; resolves with the bound port. */
-  start(port: number, mounts?: readonly Mount[]): Promise<{ port: number }>;
+  /**
+   * Starts the outbox worker, the Socket Mode connection or HTTP server (on `host`, default every interface);
+   * resolves with the bound port.
+   */
+  start(port: number, mounts?: readonly Mount[], host?: string): Promise<{ port: number }>;
   /** Stops taking Slack's requests (closes the HTTP server, disconnects Socket Mode). */
   stop(): Promise<void>;
   /** Waits for the work question events started (Home refreshes, retired forms) and stops URL watches. */
@@ -114,7 +117,7 @@ const CHECKS: Slack['checks'] = {
 
 export function createSlack(options: SlackOptions): Slack {
   // The callback route is built before the app and the prompter after it (it posts through the app's surface).
-  const late: { signIn?: SlackSignIn; ownerOf?: OwnerLookup } = {};
+  const late: SignInLate = {};
   const routes = { ...options.routes, ...callbackRoute(options, late) };
   const app = createSlackApp({
     slack: options.config,
@@ -123,9 +126,11 @@ export function createSlack(options: SlackOptions): Slack {
     state: options.state,
     isLive: options.started,
     isPending: async (id) => (await options.store.get(id))?.state === 'pending',
-    readiness: () => readiness(options),
+    // `app` exists by the time /readyz is asked: the HTTP server starts in app.start().
+    readiness: () => readiness(options, app.socketMode),
     policyOf: options.policyOf,
     routes,
+    ...(options.clock ? { clock: options.clock } : {}),
     ...(options.observe ? { observe: options.observe } : {}),
   });
   const { surface } = app;
@@ -133,6 +138,7 @@ export function createSlack(options: SlackOptions): Slack {
   const completions = new UrlCompletions();
   const { connections } = options;
   late.ownerOf = slackOwners(app.clients, systemClock);
+  late.homeTeam = homeTeamOf(app.clients);
   late.signIn = connections
     ? new SlackSignIn({
         messages: retryingMessages(app.clients),
@@ -154,7 +160,7 @@ export function createSlack(options: SlackOptions): Slack {
       app.listen({ answering, home, modals, tools, results, uninstalls, ...(signIn ? { signIn } : {}) });
       return { runTool: (run) => results.run(run) };
     },
-    start: (port, mounts) => app.start(port, mounts),
+    start: (port, mounts, host) => app.start(port, mounts, host),
     stop: () => app.stop(),
     // Runs once the HTTP server and the MCP sessions are closed, so no new work starts; Redis and the outbox
     // close after it, so the Home refreshes and form updates still in flight can finish.
@@ -220,33 +226,47 @@ function toolResults(
   });
 }
 
+/** What the sign-in pages use of the app, which exists only after their routes are built. */
+interface SignInLate {
+  signIn?: SlackSignIn;
+  ownerOf?: OwnerLookup;
+  homeTeam?: () => Promise<string>;
+}
+
 /**
- * GET START_PATH and CALLBACK_PATH when some server needs sign-in: the Connect link's start page (names whose
- * link it is, then leads to the authorization server), and the callback that completes it and tells the person
- * in Slack.
+ * The sign-in pages when some server needs sign-in (sign-in-routes.ts): the Connect link's start page (names whose
+ * link it is; with the app's client credentials, Sign in with Slack checks it is them), then the authorization
+ * server, and the callback that completes it and tells the person in Slack.
  */
-function callbackRoute(
-  options: SlackOptions,
-  late: { signIn?: SlackSignIn; ownerOf?: OwnerLookup },
-): Record<string, RequestListener> {
+function callbackRoute(options: SlackOptions, late: SignInLate): Record<string, RequestListener> {
   const { connections, logger } = options;
   if (!connections) return {};
   const connected = async (server: string, person: Person): Promise<void> =>
     late.signIn?.connected(server, person);
-  return {
-    [START_PATH]: signInStart({
-      connections,
-      // The app's Slack clients exist once the routes are mounted; a request comes only after that.
-      ownerOf: (person) => late.ownerOf?.(person) ?? Promise.resolve({}),
-      logger,
-    }),
-    [CALLBACK_PATH]: signInCallback({ connections, connected, logger }),
-  };
+  const homeTeam = (): Promise<string> =>
+    late.homeTeam?.() ?? Promise.reject(new Error('Slack is not started'));
+  const identity = identityCheckOf(options.config, httpFetch, systemClock, homeTeam);
+  return signInRoutes({
+    connections,
+    // The app's Slack clients exist once the routes are mounted; a request comes only after that.
+    ownerOf: (person) => late.ownerOf?.(person) ?? Promise.resolve({}),
+    connected,
+    logger,
+    ...(identity ? { identity } : {}),
+  });
 }
 
-/** Ready: serving (started, not draining) and Redis answers; each MCP server's state is shown, not required. */
-async function readiness(options: Pick<SlackOptions, 'state' | 'serving' | 'servers'>): Promise<Readiness> {
+/**
+ * Ready: serving (started, not draining), Redis answers and, in Socket Mode, Slack takes the app-level token
+ * (`socketMode`: a reconnect under way is shown, not failed); each MCP server's state is shown, not required.
+ */
+async function readiness(
+  options: Pick<SlackOptions, 'state' | 'serving' | 'servers'>,
+  socketModeOf: SlackApp['socketMode'],
+): Promise<Readiness> {
   const redis = await probeRedis(() => options.state.answers());
   const serving = options.serving();
-  return { ok: serving && redis === 'ok', serving, redis, servers: options.servers() };
+  const socketMode = socketModeOf?.();
+  const ok = serving && redis === 'ok' && socketMode?.state !== 'refused';
+  return { ok, serving, redis, ...(socketMode ? { socketMode } : {}), servers: options.servers() };
 }

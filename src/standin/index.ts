@@ -17,10 +17,13 @@ export {
 } from './driver.js';
 export { HttpTransport } from './transports.js';
 export { OAUTH_CODE_TTL_MS, OAuthEndpoint, type OAuthApp, type StandinWorkspace } from './oauth.js';
+export { OpenIdEndpoint, type SlackPerson } from './openid.js';
+export { AUTHORIZE_PATH, CONFIGURATION_PATH, KEYS_PATH } from './openid-pages.js';
 export {
   SOCKET_ACK_TIMEOUT_MS,
   SocketModeEndpoint,
   SocketTransport,
+  type AppTokenRefusal,
   type EnvelopeType,
 } from './socket-mode.js';
 export { StandinError, type RecordedCall } from './calls.js';

@@ -13,6 +13,8 @@ export interface OAuthApp {
   clientSecret: string;
   /** The app's Redirect URL (its manifest's `oauth_config.redirect_urls`); a `redirect_uri` must start with it. */
   redirectUrl?: string;
+  /** The app's other Redirect URLs (Sign in with Slack's, openid.ts); a `redirect_uri` may start with one. */
+  moreRedirectUrls?: string[];
 }
 
 /** A workspace the app can be installed in. */

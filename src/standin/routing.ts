@@ -10,6 +10,8 @@ import { FILE_METHODS, UPLOAD_PATH, receiveUpload } from './methods-files.js';
 import { MEMBER_METHODS } from './methods-members.js';
 import { VIEW_METHODS } from './methods-views.js';
 import type { OAuthEndpoint } from './oauth.js';
+import type { OpenIdEndpoint } from './openid.js';
+import { openIdPage } from './openid-pages.js';
 import { RateLimits } from './rate-limits.js';
 import type { ResponseUrls } from './responses.js';
 import type { SocketModeEndpoint } from './socket-mode.js';
@@ -43,6 +45,8 @@ export interface RoutingParts {
   store: Store;
   responses: ResponseUrls;
   oauth: OAuthEndpoint;
+  /** Sign in with Slack: its Web API methods here, its browser pages in openid-pages.ts. */
+  openid: OpenIdEndpoint;
   /** The Socket Mode endpoint; throws while the stand-in is not listening yet. */
   socketMode: () => SocketModeEndpoint;
   /** Enforce Slack's documented rate limits (StandinOptions.rateLimits). */
@@ -76,7 +80,11 @@ export class Routing {
       this.record('response_url', { ...args, response_url: path }, answer.body);
       return answer;
     }
-    if (!path.startsWith('/api/')) return { status: 404, body: fail('unknown_method') };
+    if (!path.startsWith('/api/')) {
+      const choices = { team: store.identity.teamId, people: store.users };
+      const page = openIdPage(this.parts.openid, path, args, req, choices);
+      return page ?? { status: 404, body: fail('unknown_method') };
+    }
     const method = path.slice('/api/'.length);
     await this.heldBack(method);
     const { answer, teamId } = this.dispatch(method, args, req.headers.authorization);
@@ -128,6 +136,8 @@ export class Routing {
     'apps.connections.open': (token) =>
       this.parts.socketMode().connectionsOpen(token, this.parts.store.identity.botToken),
     'oauth.v2.access': (_token, args, authorization) => this.parts.oauth.access(args, authorization),
+    'openid.connect.token': (_token, args, authorization) => this.parts.openid.token(args, authorization),
+    'openid.connect.userInfo': (token) => this.parts.openid.userInfo(token),
   };
 
   /** The workspace a bot token belongs to: the stand-in's own, or one that installed the app. */

@@ -1,7 +1,9 @@
 // Socket Mode as Slack documents it: apps.connections.open (app-level token) hands out a single-use WebSocket
 // URL; on connect the stand-in says `hello`, then sends envelopes ({ envelope_id, type: slash_commands |
 // interactive | events_api, payload, accepts_response_payload }) and takes acks ({ envelope_id, payload? })
-// back; `disconnect` asks the app to reconnect through a fresh apps.connections.open.
+// back; `disconnect` asks the app to reconnect through a fresh apps.connections.open. A test can have Slack
+// refuse the app-level token (revoked, expired, without connections:write), as Slack answers: HTTP 200 with
+// `{ ok: false, error }`.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -21,6 +23,21 @@ import {
 
 export type EnvelopeType = 'slash_commands' | 'interactive' | 'events_api';
 
+/**
+ * What Slack answers apps.connections.open for a token it does not take (the method's documented errors); a
+ * test picks one for the app-level token (not_allowed_token_type is what a bot or user token gets).
+ */
+export type AppTokenRefusal =
+  | 'token_revoked'
+  | 'token_expired'
+  | 'missing_scope'
+  | 'not_allowed_token_type'
+  | 'invalid_auth'
+  | 'account_inactive';
+
+/** The scope apps.connections.open needs; Slack names it (`needed`) when a token lacks it. */
+const CONNECTIONS_SCOPE = 'connections:write';
+
 /** Slack waits this long for an envelope's ack, in ms (the 3 s rule). */
 export const SOCKET_ACK_TIMEOUT_MS = 3_000;
 const LINK_PATH = '/link/';
@@ -37,6 +54,7 @@ export class SocketModeEndpoint {
   private readonly open = new Set<WebSocket>();
   private readonly waiting = new Map<string, Waiting>();
   private readonly connectionWaiters: { count: number; resolve: () => void }[] = [];
+  private refusal: AppTokenRefusal | undefined;
   /** Connections that got their `hello` so far. */
   connections = 0;
 
@@ -54,10 +72,22 @@ export class SocketModeEndpoint {
     if (!token) return fail('not_authed');
     if (token === botToken) return fail('not_allowed_token_type');
     if (!this.opts.appToken || token !== this.opts.appToken) return fail('invalid_auth');
+    if (this.refusal === 'missing_scope') {
+      return { ...fail('missing_scope'), needed: CONNECTIONS_SCOPE, provided: 'authorizations:read' };
+    }
+    if (this.refusal) return fail(this.refusal);
     const ticket = randomBytes(16).toString('hex');
     this.tickets.add(ticket);
     const url = `${this.opts.origin.replace(/^http/, 'ws')}${LINK_PATH}?ticket=${ticket}&app_id=${this.opts.appId}`;
     return { ok: true, url };
+  }
+
+  /**
+   * From now on apps.connections.open refuses the app-level token with `refusal` (a token revoked or expired
+   * stays so for every later call, as Slack's does); `undefined` takes it again. Open connections stay open.
+   */
+  refuseAppToken(refusal: AppTokenRefusal | undefined): void {
+    this.refusal = refusal;
   }
 
   /** Resolves once `count` connections in total have said hello (e.g. 2 after a reconnect). */

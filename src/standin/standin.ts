@@ -8,6 +8,7 @@ import { listen } from './http.js';
 import { messageObject } from './methods-chat.js';
 import type { StandinFile } from './methods-files.js';
 import { OAuthEndpoint, type OAuthApp, type StandinWorkspace } from './oauth.js';
+import { OpenIdEndpoint } from './openid.js';
 import { SocketModeEndpoint, SocketTransport } from './socket-mode.js';
 import type { Transport } from './transports.js';
 import { type ResponseTarget, ResponseUrls, applyViewAck } from './responses.js';
@@ -38,7 +39,10 @@ export interface StandinOptions {
   botUserId?: string;
   /** App-level token (`xapp-…`) that apps.connections.open accepts; without it Socket Mode is refused. */
   appToken?: string;
-  /** The app's OAuth credentials: workspaces can install it (authorize page + oauth.v2.access). */
+  /**
+   * The app's OAuth credentials: workspaces can install it (authorize page + oauth.v2.access), and people sign in
+   * with Slack to it (openid.ts).
+   */
   oauth?: OAuthApp;
   /** More workspaces the app can be installed in (the stand-in's own is always one). */
   workspaces?: StandinWorkspace[];
@@ -74,6 +78,8 @@ export interface SlackStandin {
   socketTransport(): Transport;
   /** OAuth installs: `approve` plays the person allowing one; oauth.v2.access hands out the bot tokens. */
   readonly oauth: OAuthEndpoint;
+  /** Sign in with Slack: `approve` plays a person signing in; openid.connect.token hands out their id_token. */
+  readonly openid: OpenIdEndpoint;
   message(channel: string, ts: string): PostedMessage | undefined;
   /** The message object Slack puts in block_actions payloads, or undefined. */
   messageObject(channel: string, ts: string): Record<string, unknown> | undefined;
@@ -123,6 +129,7 @@ class Standin implements SlackStandin {
   origin = '';
   private socket: SocketModeEndpoint | undefined;
   readonly oauth: OAuthEndpoint;
+  readonly openid: OpenIdEndpoint;
 
   constructor(
     readonly store: Store,
@@ -137,10 +144,18 @@ class Standin implements SlackStandin {
     );
     const app = opts.oauth ?? { clientId: '', clientSecret: '' };
     this.oauth = new OAuthEndpoint(app, workspaces, store.identity.appId, () => store.now());
+    this.openid = new OpenIdEndpoint({
+      app,
+      workspaces,
+      user: (id) => store.user(id),
+      issuer: () => this.origin,
+      clock: () => store.now(),
+    });
     this.routing = new Routing({
       store,
       responses: this.responses,
       oauth: this.oauth,
+      openid: this.openid,
       socketMode: () => this.socketMode,
       rateLimits: opts.rateLimits === true,
       latencyMs: opts.latencyMs ?? 0,

@@ -1,7 +1,8 @@
 // Signing in to a server that needs it, on the sandbox page in Chromium (issue #20 item 5): the sandbox runs
 // as `npm start` runs it, with its local authorization server and the tracker (auth: oauth). Ada runs the
-// tracker's tool, gets the Connect message in her DM, clicks Connect (the bot's start page names her; she clicks
-// Continue), approves on the local consent page, lands
+// tracker's tool, gets the Connect message in her DM, clicks Connect (the bot's start page names her; she signs
+// in with Slack on the stand-in's page, and the bot, seeing the link is hers, sends her on), approves on the local
+// consent page, lands
 // on the bot's callback at the page's own address, and the call completes as the account she signed in with;
 // the App Home lists the connection, and /mcp disconnect removes it. No page leaves this machine.
 import { describe, expect, it } from 'vitest';
@@ -34,10 +35,22 @@ describe('the sandbox page signing in to the tracker, in Chromium', { timeout: 1
     const opened = the.browser.context.waitForEvent('page');
     await prompt.getByRole('button', { name: 'Connect' }).click();
     const consent = await opened;
-    // The bot's start page names whose Slack account the link connects; Continue leads to the consent page.
+    // The bot's start page names whose Slack account the link connects and asks her to sign in with Slack (the
+    // stand-in's page); only as herself does she go on to the consent page.
     await expect(consent.locator('#owner').innerText()).resolves.toContain(`(<@${ADA.id}>, workspace `);
     await shot(consent, 'start page');
-    await consent.getByRole('link', { name: 'Continue' }).click();
+    const startPage = consent.url();
+    await consent.getByRole('link', { name: 'Sign in with Slack' }).click();
+    await shot(consent, 'sign in with slack');
+    // Signed in with Slack as Mei, the link is refused, naming both; it is left usable for Ada.
+    await consent.getByRole('button', { name: 'Sign in as 王美 Mei' }).click();
+    await expect(consent.locator('#outcome').innerText()).resolves.toBe(
+      `This link was made for <@${ADA.id}>; you signed in as <@U0MEI>. Ask for your own with /mcp connect.`,
+    );
+    await shot(consent, 'refused as mei');
+    await consent.goto(startPage);
+    await consent.getByRole('link', { name: 'Sign in with Slack' }).click();
+    await consent.getByRole('button', { name: `Sign in as ${ADA.name}` }).click();
     await consent.getByRole('button', { name: 'Allow' }).waitFor();
     expect(['127.0.0.1', 'localhost']).toContain(new URL(consent.url()).hostname);
     await expect(consent.locator('#scopes').innerText()).resolves.toBe('mcp');

@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 import { EVENTS_PATH } from '../../src/slack/http-server.js';
 import { REDIRECT_PATH } from '../../src/slack/oauth.js';
 import { BOT_SCOPES } from '../../src/slack/scopes.js';
+import { IDENTITY_PATH } from '../../src/slack/sign-in-links.js';
 
 /**
  * The bot scopes each Web API method needs as the bot calls it (docs.slack.dev method pages, by conversation
@@ -94,7 +95,7 @@ describe('manifest.yml against the code', () => {
     );
   });
 
-  it('points every request URL at the path the bot serves, and the OAuth redirect at its handler', () => {
+  it('points every request URL at the path the bot serves, and the OAuth redirects at their handlers', () => {
     const urls = [
       ...(manifest.features.slash_commands ?? []).map((c) => c.url),
       manifest.settings.event_subscriptions?.request_url,
@@ -105,6 +106,7 @@ describe('manifest.yml against the code', () => {
     );
     expect((manifest.oauth_config.redirect_urls ?? []).map((url) => new URL(url).pathname)).toEqual([
       REDIRECT_PATH,
+      IDENTITY_PATH,
     ]);
   });
 });

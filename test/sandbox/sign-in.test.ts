@@ -49,12 +49,12 @@ describe('the sandbox tracker after a restart on the same Redis prefix', () => {
     expect(JSON.stringify(prompt.blocks)).toContain(CONNECT_ACTION);
     expect(prompt.text).toContain('tracker');
     const link = /"url":"([^"]+)"/.exec(JSON.stringify(prompt.blocks))?.[1] ?? '';
-    // The Connect link is the bot's start page at the page's address (passed on to the bot), which sends the
-    // browser on to the sandbox's authorization server.
+    // The Connect link is the bot's start page at the page's address (passed on to the bot); Ada signs in with
+    // Slack (the stand-in's page) and the bot, seeing the link is hers, sends her on to the authorization server.
     expect(new URL(link).origin + new URL(link).pathname).toBe(
       `${new URL(sandbox.url).origin}/oauth/mcp/start`,
     );
-    const authorization = await new SignInBrowser().open(link);
+    const authorization = await new SignInBrowser({ userId: ADA }).open(link);
     expect(authorization.origin).toBe(new URL(sandbox.signIn.issuer).origin);
     expect(authorization.searchParams.get('redirect_uri')).toBe(
       `${new URL(sandbox.url).origin}/oauth/mcp/callback`,

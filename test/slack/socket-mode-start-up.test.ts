@@ -5,7 +5,7 @@
 // gets no answer still ends the process inside Kubernetes' 30 s grace (README: "On SIGTERM a replica stops
 // inside Kubernetes' default 30 s grace"), though start-up never finished and there is no running bot to stop.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
+import { startSlackStandin, type AppTokenRefusal, type SlackStandin } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { exitWithin } from '../support/child-exit.js';
 import { deleteUnder } from '../support/redis-cleanup.js';
@@ -43,6 +43,32 @@ describe('Socket Mode at start-up', { timeout: 45_000 }, () => {
     expect(exit.stderr).toMatch(/SLACK_APP_TOKEN/);
     expect(exit.stderr).not.toMatch(/^\s+at /m);
   });
+
+  // @slack/socket-mode 3.x gives up only on invalid_auth, not_authed and account_inactive; after these it asked
+  // apps.connections.open again for ever (5 s, 10 s, 15 s… apart), so start-up never ended. Each names its fix.
+  const refusals: { refusal: AppTokenRefusal; fix: RegExp }[] = [
+    { refusal: 'token_revoked', fix: /new app-level token \(xapp-…\) with the connections:write scope/ },
+    { refusal: 'token_expired', fix: /new app-level token \(xapp-…\) with the connections:write scope/ },
+    { refusal: 'missing_scope', fix: /lacks the connections:write scope/ },
+    { refusal: 'not_allowed_token_type', fix: /an app-level token \(xapp-…\), not a bot \(xoxb-\) or user/ },
+  ];
+  it.each(refusals)(
+    'stops start-up with exit code 2 and the fix when Slack answers $refusal for the app-level token',
+    async ({ refusal, fix }) => {
+      standin.socketMode.refuseAppToken(refusal);
+      try {
+        const exit = await exitWithin(runCli(env(APP_TOKEN), [], 'compiled'), 30_000);
+        expect(exit).toMatchObject({ code: 2 });
+        expect(exit.stderr).toContain(
+          `SLACK_APP_TOKEN: Slack refused it (apps.connections.open: ${refusal})`,
+        );
+        expect(exit.stderr).toMatch(fix);
+        expect(exit.stderr).not.toMatch(/^\s+at /m);
+      } finally {
+        standin.socketMode.refuseAppToken(undefined);
+      }
+    },
+  );
 
   it('exits within 30 s of a SIGTERM that comes while apps.connections.open gets no answer', async () => {
     const held = standin.holdNext('apps.connections.open');

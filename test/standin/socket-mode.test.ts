@@ -50,6 +50,26 @@ describe('Socket Mode endpoint', () => {
     });
   });
 
+  it('refuses the app-level token with the error a test picks, as Slack does (HTTP 200), until told to take it again', async () => {
+    const open = (): ReturnType<typeof callApi> =>
+      callApi(standin, 'apps.connections.open', {}, { token: APP_TOKEN });
+    try {
+      standin.socketMode.refuseAppToken('token_revoked');
+      const revoked = { status: 200, body: { ok: false, error: 'token_revoked' } };
+      // A revoked token stays revoked: the second call is refused as the first was.
+      expect(await open()).toMatchObject(revoked);
+      expect(await open()).toMatchObject(revoked);
+      standin.socketMode.refuseAppToken('missing_scope');
+      expect(await open()).toMatchObject({
+        status: 200,
+        body: { ok: false, error: 'missing_scope', needed: 'connections:write' },
+      });
+    } finally {
+      standin.socketMode.refuseAppToken(undefined);
+    }
+    expect((await open()).body).toMatchObject({ ok: true });
+  });
+
   it('says hello, delivers an envelope and resolves with the ack payload; a URL works once', async () => {
     const { url } = (await callApi(standin, 'apps.connections.open', {}, { token: APP_TOKEN })).body as {
       url: string;

@@ -63,8 +63,9 @@ export function connectLink(message: RecordedCall): URL {
 
 /**
  * A person's browser opening a Connect link: the bot's start page, reached at `bot` (a replica's address, as the
- * public URL's load balancer would), whose Continue leads to the authorization server's page.
+ * public URL's load balancer would), whose Continue (or Sign in with Slack, where the bot has the app's client
+ * credentials: pass a browser that knows who signs in) leads to the authorization server's page.
  */
-export function openConnectLink(link: URL, bot: string): Promise<URL> {
-  return new SignInBrowser().open(new URL(`${link.pathname}${link.search}`, bot));
+export function openConnectLink(link: URL, bot: string, browser = new SignInBrowser()): Promise<URL> {
+  return browser.open(new URL(`${link.pathname}${link.search}`, bot));
 }

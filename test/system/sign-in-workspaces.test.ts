@@ -21,6 +21,7 @@ import {
   startSignInServers,
   type SignInServers,
 } from './sign-in-support.js';
+import { SignInBrowser } from '../support/sign-in-browser.js';
 
 const OAUTH = { clientId: '1111.2222', clientSecret: 'client-secret-for-tests' };
 const [T1, T2] = ['T0FIRST', 'T0SECOND'];
@@ -92,14 +93,20 @@ describe('signing in, in a bot installed in two workspaces', () => {
     nextDmPost(standin, seen, { userId, text, teamId });
 
   /**
-   * The person's browser: opens the Connect link on the first replica and clicks Continue, approves as
-   * `subject`, then lands on the bot's callback on the second replica.
+   * The browser of the person `userId` of `teamId`: opens the Connect link on the first replica and signs in with
+   * Slack there (the bot is an OAuth install: it has the app's client credentials), approves as `subject`, then
+   * lands on the bot's callback on the second replica, which reads the first's cookies.
    */
-  const signIn = async (link: URL, subject: string): Promise<number> => {
-    const authorization = await openConnectLink(link, `http://127.0.0.1:${port(0)}`);
+  const signIn = async (
+    link: URL,
+    who: { userId: string; teamId: string },
+    subject: string,
+  ): Promise<number> => {
+    const browser = new SignInBrowser(who);
+    const authorization = await openConnectLink(link, `http://127.0.0.1:${port(0)}`, browser);
     const redirect = await servers.oauth.decide(authorization, subject);
     const callback = new URL(`${redirect.pathname}${redirect.search}`, `http://127.0.0.1:${port(1)}`);
-    return (await fetch(callback)).status;
+    return (await browser.get(callback)).status;
   };
 
   const api = async (body: object): Promise<{ status: number; text: string }> => {
@@ -115,7 +122,9 @@ describe('signing in, in a bot installed in two workspaces', () => {
     await run(T1, ANN, 0);
     const prompt = await nextPost(T1, ANN, CONNECT_ACTION);
     expect(JSON.stringify(prompt.args.blocks)).toContain('tracker');
-    expect(await signIn(connectLink(prompt), 'ann-of-first@example.com')).toBe(200);
+    expect(await signIn(connectLink(prompt), { userId: ANN, teamId: T1 }, 'ann-of-first@example.com')).toBe(
+      200,
+    );
     await nextPost(T1, ANN, 'ann-of-first@example.com');
   });
 
@@ -141,7 +150,14 @@ describe('signing in, in a bot installed in two workspaces', () => {
     // No refresh or exchange on the T1 grant's behalf happened for T2's person.
     expect(servers.oauth.tokenRequests.slice(tokenRequests)).toEqual([]);
 
-    expect(await signIn(connectLink(prompt), 'ann-of-second@example.com')).toBe(200);
+    // The person of T1, with the same user id, signing in with Slack on it is refused: the workspace differs.
+    const ofFirst = new SignInBrowser({ userId: ANN, teamId: T1 });
+    await expect(
+      openConnectLink(connectLink(prompt), `http://127.0.0.1:${port(0)}`, ofFirst),
+    ).rejects.toThrow('identity_mismatch');
+    expect(await signIn(connectLink(prompt), { userId: ANN, teamId: T2 }, 'ann-of-second@example.com')).toBe(
+      200,
+    );
     const result = await nextPost(T2, ANN, 'ann-of-second@example.com');
     expect(JSON.stringify(result.args.blocks)).not.toContain('ann-of-first@example.com');
     // T1's person still calls as themselves.

@@ -1,0 +1,55 @@
+// The bot's sign-in pages, as its HTTP server mounts them when some server needs sign-in: a Connect link's start
+// page, and the MCP sign-in's callback; with the app's client credentials (SLACK_CLIENT_ID / SLACK_CLIENT_SECRET,
+// OAuth distribution) also Sign in with Slack's callback, and the MCP callback only for a browser that passed it.
+// A bot token deployment has them only when SLACK_CLIENT_ID and SLACK_CLIENT_SECRET are set beside it; without
+// them its start page names the link's owner and nothing checks who opens it.
+import type { RequestListener } from 'node:http';
+import type { Clock } from '../clock.js';
+import type { ConnectedSlack } from '../config/index.js';
+import { CALLBACK_PATH, type Connections } from '../mcp/index.js';
+import { BrowserBinding } from './sign-in-browser.js';
+import { signInCallback, type SignInCallbackDeps } from './sign-in-callback.js';
+import { SlackIdentity, type IdentityCheck } from './sign-in-identity.js';
+import { signInIdentity, verifiedOnly } from './sign-in-identity-page.js';
+import { IDENTITY_PATH, START_PATH } from './sign-in-links.js';
+import type { OwnerLookup } from './sign-in-owner.js';
+import { signInStart } from './sign-in-start.js';
+
+export interface SignInRoutesDeps {
+  connections: Pick<Connections, 'start' | 'complete'>;
+  ownerOf: OwnerLookup;
+  connected: SignInCallbackDeps['connected'];
+  logger: SignInCallbackDeps['logger'];
+  /** Sign in with Slack before the authorization server; absent without the app's client credentials. */
+  identity?: IdentityCheck;
+}
+
+/** The sign-in pages by path. */
+export function signInRoutes(deps: SignInRoutesDeps): Record<string, RequestListener> {
+  const { connections, ownerOf, connected, logger, identity } = deps;
+  const callback = signInCallback({ connections, connected, logger });
+  const start = signInStart({ connections, ownerOf, logger, ...(identity ? { identity } : {}) });
+  if (identity === undefined) return { [START_PATH]: start, [CALLBACK_PATH]: callback };
+  return {
+    [START_PATH]: start,
+    [IDENTITY_PATH]: signInIdentity({ connections, identity, logger }),
+    [CALLBACK_PATH]: verifiedOnly(identity, logger, callback),
+  };
+}
+
+/** The identity check of a deployment with the app's client credentials; undefined without them. */
+export function identityCheckOf(
+  slack: ConnectedSlack,
+  fetch: typeof globalThis.fetch,
+  clock: Pick<Clock, 'now'>,
+  homeTeam: IdentityCheck['homeTeam'],
+): IdentityCheck | undefined {
+  const credentials = slack.auth === 'oauth' ? slack.oauth : slack.signInWithSlack;
+  if (credentials === undefined) return undefined;
+  const { clientId, clientSecret } = credentials;
+  return {
+    slack: new SlackIdentity({ clientId, clientSecret, apiUrl: slack.apiUrl, fetch, clock }),
+    browsers: new BrowserBinding(clientSecret),
+    homeTeam,
+  };
+}

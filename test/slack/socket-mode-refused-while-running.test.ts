@@ -1,0 +1,232 @@
+// Socket Mode when Slack refuses the app-level token after start-up (revoked, or the app disabled, while the bot
+// runs), seen at the next reconnect (Slack's `disconnect`). The bot must not crash (@slack/socket-mode's own
+// reconnect let invalid_auth's rejection reach nothing: exit 1 with a stack), must tell a load balancer
+// (/readyz 503 naming SLACK_APP_TOKEN and the refusal; /healthz stays 200), must log the refusal once and
+// again at most every 5 min rather than at each retry (the library logged each one at error level), and must
+// be ready again, with an info line, once a reconnect succeeds. The Slack part runs in-process as the bot
+// composes it (createSlack), against the stand-in, with its reconnects timed by a stepped clock.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SLACK_POLICY } from '../../src/config/index.js';
+import { createSlack, Outbox, SlackState, type Slack } from '../../src/slack/index.js';
+import { startSlackStandin, type AppTokenRefusal, type SlackStandin } from '../../src/standin/index.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { deleteUnder } from '../support/redis-cleanup.js';
+import { steppedClock, type SteppedClock } from '../support/stepped-clock.js';
+import { until } from '../support/until.js';
+import { captureLogs, printLogsOnFailure, type CapturedLogs } from './log-capture.js';
+
+const BOT_TOKEN = 'xoxb-socket-refused';
+const APP_TOKEN = 'xapp-1-socket-refused';
+/** The reconnect backoff's ceiling for the n-th retry after a drop (1 s doubling), in ms. */
+const ceiling = (n: number): number => 1000 * 2 ** n;
+/** Pino's level numbers. */
+const ERROR = 50;
+const INFO = 30;
+
+interface Bot {
+  slack: Slack;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** A stepped clock that also keeps each delay it was given (ms, in order). */
+function delaysClock(): SteppedClock & { delays: number[] } {
+  const clock = steppedClock();
+  const delays: number[] = [];
+  return {
+    ...clock,
+    delays,
+    schedule: (fn, ms) => {
+      delays.push(ms);
+      return clock.schedule(fn, ms);
+    },
+  };
+}
+
+/** The Slack part in Socket Mode against `standin`, started (connected) on `clock`. */
+async function startBot(standin: SlackStandin, logs: CapturedLogs, clock: SteppedClock): Promise<Bot> {
+  const prefix = uniquePrefix();
+  const outbox = await Outbox.open({ url: redisUrl(), prefix });
+  const state = await SlackState.open({ url: redisUrl(), prefix, holderId: 'socket-refused' });
+  const slack = createSlack({
+    config: {
+      mode: 'socket',
+      appToken: APP_TOKEN,
+      auth: 'token',
+      botToken: BOT_TOKEN,
+      apiUrl: standin.apiUrl,
+    },
+    logger: logs.logger,
+    outbox,
+    state,
+    store: {
+      pendingFor: () => Promise.resolve([]),
+      pendingIn: () => Promise.resolve([]),
+      get: () => Promise.resolve(undefined),
+    },
+    policyOf: () => DEFAULT_SLACK_POLICY,
+    serving: () => true,
+    started: () => true,
+    servers: () => [],
+    // Jitter fixed at its top: each retry waits its backoff's ceiling.
+    clock: { ...clock, random: () => 0.999_999 },
+  });
+  const nothingEnds = () => Promise.reject(new Error('no question ends here'));
+  slack.listen({ answering: {} as never, tools: {} as never, end: nothingEnds });
+  const { port } = await slack.start(0);
+  const close = async (): Promise<void> => {
+    await slack.stop();
+    await slack.settle();
+    await outbox.close();
+    await state.close();
+    await deleteUnder(prefix);
+  };
+  return { slack, port, close };
+}
+
+/** Runs `clock`'s timer (due within `ms`) once one is set, until apps.connections.open was asked once more. */
+async function retry(standin: SlackStandin, clock: SteppedClock, ms: number): Promise<void> {
+  const opened = (): number => standin.calls.filter((c) => c.method === 'apps.connections.open').length;
+  const before = opened();
+  await until('apps.connections.open is asked again', 15_000, async () => {
+    if (opened() > before) return true;
+    if (clock.pending() > 0) await clock.advance(ms);
+    return opened() > before;
+  });
+}
+
+describe('Socket Mode, the app-level token refused while the bot runs', { timeout: 30_000 }, () => {
+  const logs = captureLogs();
+  printLogsOnFailure(logs);
+  const clock = delaysClock();
+  let standin: SlackStandin;
+  let bot: Bot;
+  beforeAll(async () => {
+    standin = await startSlackStandin({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
+    bot = await startBot(standin, logs, clock);
+  });
+  afterAll(async () => {
+    await bot.close();
+    await standin.close();
+  });
+
+  const get = async (path: string): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const response = await fetch(`http://127.0.0.1:${bot.port}${path}`);
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  const retryWithin = (ms: number): Promise<void> => retry(standin, clock, ms);
+  /** Slack refuses the token, then asks the bot to reconnect; resolves once the first reconnect was refused. */
+  const refuseAndDisconnect = async (refusal: AppTokenRefusal): Promise<void> => {
+    standin.socketMode.refuseAppToken(refusal);
+    standin.socketMode.disconnect('link_disabled');
+    await retryWithin(ceiling(0));
+  };
+  /** Slack takes the token again; resolves once a reconnect said hello and the bot logged it. */
+  const takeBackAndReconnect = async (n: number): Promise<void> => {
+    standin.socketMode.refuseAppToken(undefined);
+    const from = logs.lines.length;
+    await retryWithin(ceiling(n));
+    const reconnected = (): Record<string, unknown>[] =>
+      logs.lines
+        .slice(from)
+        .filter((l) => l.level === INFO && /Slack takes SLACK_APP_TOKEN again/.test(String(l.msg)));
+    await until('the bot logs that it reconnected', 10_000, () => Promise.resolve(reconnected().length > 0));
+    expect(reconnected()).toHaveLength(1);
+  };
+  const errorsSince = (from: number): Record<string, unknown>[] =>
+    logs.lines.slice(from).filter((l) => Number(l.level) >= ERROR);
+
+  it('invalid_auth: no crash, /readyz 503 naming the refusal, ready again once Slack takes the token', async () => {
+    expect((await get('/readyz')).status).toBe(200);
+    await refuseAndDisconnect('invalid_auth');
+    await until('/readyz answers 503', 10_000, async () => (await get('/readyz')).status === 503);
+    const ready = await get('/readyz');
+    expect(ready.body).toMatchObject({
+      ok: false,
+      serving: true,
+      redis: 'ok',
+      socketMode: { state: 'refused', refusal: 'invalid_auth' },
+    });
+    expect(JSON.stringify(ready.body)).toContain(
+      'SLACK_APP_TOKEN: Slack refused it (apps.connections.open: invalid_auth)',
+    );
+    expect(await get('/healthz')).toEqual({ status: 200, body: { ok: true } });
+    // Still refused at the next retry: still unready, still trying.
+    await retryWithin(ceiling(1));
+    expect((await get('/readyz')).status).toBe(503);
+
+    await takeBackAndReconnect(2);
+    const again = await get('/readyz');
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ ok: true, socketMode: { state: 'connected' } });
+  });
+
+  it('token_revoked: /readyz 503 and one error line naming the fix, not one per retry; again after 5 min', async () => {
+    const from = logs.lines.length;
+    await refuseAndDisconnect('token_revoked');
+    await until('/readyz answers 503', 10_000, async () => (await get('/readyz')).status === 503);
+    expect((await get('/readyz')).body).toMatchObject({
+      socketMode: { state: 'refused', refusal: 'token_revoked' },
+    });
+    await retryWithin(ceiling(1));
+    await retryWithin(ceiling(2));
+    await retryWithin(ceiling(3));
+    const errors = errorsSince(from);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ key: 'SLACK_APP_TOKEN', refusal: 'token_revoked' });
+    expect(String(errors[0]?.msg)).toContain(
+      'SLACK_APP_TOKEN: Slack refused it (apps.connections.open: token_revoked). Generate a new app-level token',
+    );
+
+    // 5 min later, still refused: said once more (the retry due 16 s on runs 5 min on), then quiet again.
+    await retryWithin(300_000);
+    await retryWithin(ceiling(5));
+    expect(errorsSince(from)).toHaveLength(2);
+    await takeBackAndReconnect(6);
+    expect((await get('/readyz')).status).toBe(200);
+  });
+
+  it('keeps asking while refused, 1 s doubling to at most 5 min apart', async () => {
+    const from = clock.delays.length;
+    await refuseAndDisconnect('missing_scope');
+    for (let n = 1; n <= 10; n++) await retryWithin(300_000);
+    // The wait before each of the 11 attempts since the drop (the 12th's may still be being set).
+    expect(clock.delays.slice(from, from + 11)).toEqual([
+      1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 256_000, 300_000, 300_000,
+    ]);
+    expect((await get('/readyz')).body).toMatchObject({
+      socketMode: { state: 'refused', refusal: 'missing_scope' },
+    });
+    await takeBackAndReconnect(11);
+    expect((await get('/readyz')).status).toBe(200);
+  });
+});
+
+describe('Socket Mode start-up after a passing failure', { timeout: 30_000 }, () => {
+  const logs = captureLogs();
+  printLogsOnFailure(logs);
+  const clock = delaysClock();
+  let standin: SlackStandin;
+  let bot: Bot | undefined;
+  beforeAll(async () => {
+    standin = await startSlackStandin({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
+  });
+  afterAll(async () => {
+    await bot?.close();
+    await standin.close();
+  });
+
+  // @slack/socket-mode retried it itself before; its own reconnection is off now (socket-link.ts).
+  it('tries apps.connections.open again after internal_error, and starts', async () => {
+    standin.failNext('apps.connections.open', 'internal_error');
+    const started = startBot(standin, logs, clock);
+    await standin.waitForCall('apps.connections.open', (c) => c.error === 'internal_error');
+    await retry(standin, clock, ceiling(0));
+    bot = await started;
+    expect(standin.calls.filter((c) => c.method === 'apps.connections.open').map((c) => c.ok)).toEqual([
+      false,
+      true,
+    ]);
+    expect(standin.socketMode.connections).toBe(1);
+  });
+});
