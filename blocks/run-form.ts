@@ -13,6 +13,7 @@ import type { InputBlock, KnownBlock, ModalView, SectionBlock } from '@slack/typ
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Content } from '../src/relay/types.js';
+import { CompiledSchemas } from './compiled-schemas.js';
 import { uiText, type Locale } from './i18n.js';
 import { commandText } from './i18n-commands.js';
 import { formModal } from './modal.js';
@@ -136,9 +137,13 @@ export function readRunArguments(inputSchema: unknown, stateValues: unknown, loc
   return problems ? fail(t.argumentsInvalid(problems)) : { ok: true, args: args as Record<string, unknown> };
 }
 
-// strict off: tool schemas carry keywords and formats ajv does not know; the server checks them itself.
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true });
-addFormats.default(ajv);
+/** Tool schemas compiled once per text: a tool's every run form is checked with the same validator. */
+const compiled = new CompiledSchemas(() => {
+  // strict off: tool schemas carry keywords and formats ajv does not know; the server checks them itself.
+  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true });
+  addFormats.default(ajv);
+  return ajv;
+});
 
 /** ajv's first problems with `args`, one line; undefined when valid or when the schema does not compile. */
 function schemaProblems(inputSchema: unknown, args: object): string | undefined {
@@ -147,7 +152,7 @@ function schemaProblems(inputSchema: unknown, args: object): string | undefined 
     // The dialect is dropped: ajv here speaks draft-07 and would refuse other $schema URIs outright.
     const schema = { ...(inputSchema as Record<string, unknown>) };
     delete schema.$schema;
-    validate = ajv.compile(schema);
+    validate = compiled.validatorFor(schema);
   } catch {
     return undefined;
   }

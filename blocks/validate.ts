@@ -1,27 +1,18 @@
 // ajv validation of typed content against a FormSpec's normalized schema, with errors written for people.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
+import { CompiledSchemas } from './compiled-schemas.js';
 import { uiText, type Locale, type UiText } from './i18n.js';
 import type { FieldSpec, FormSpec, TextFormat } from './spec.js';
 
-// ownProperties: otherwise a property named "constructor" or "valueOf" is read from Object.prototype.
-const ajv = new Ajv({ allErrors: true, ownProperties: true });
-addFormats.default(ajv, ['email', 'uri', 'date', 'date-time']);
-
-/** Compiled validators kept, by normalized schema text, so a schema is compiled once, not per submission. */
-const CACHE_MAX = 200;
-const cache = new Map<string, ValidateFunction>();
-
-function validatorFor(schema: object): ValidateFunction {
-  const key = JSON.stringify(schema);
-  let validate = cache.get(key);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value ?? '');
-    cache.set(key, validate);
-  }
-  return validate;
-}
+/** Compiled validators, by normalized schema text, so a schema is compiled once, not per submission. */
+const compiled = new CompiledSchemas(() => {
+  // ownProperties: otherwise a property named "constructor" or "valueOf" is read from Object.prototype.
+  const ajv = new Ajv({ allErrors: true, ownProperties: true });
+  addFormats.default(ajv, ['email', 'uri', 'date', 'date-time']);
+  return ajv;
+});
+const validatorFor = (schema: object) => compiled.validatorFor(schema);
 
 /**
  * Whether `value` is a valid `format` string by the very rule submissions are validated with (ajv-formats' full
