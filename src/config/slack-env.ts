@@ -13,7 +13,8 @@ export function servesSeveralWorkspaces(slack: SlackConfig): boolean {
 /** `apiUrl` is SLACK_API_URL, already checked, ending in "/". */
 export function readSlack(env: Env, apiUrl: string): SlackConfig {
   // With a bot token and no SLACK_STATE_SECRET, the client id and secret are Sign in with Slack's, not OAuth's.
-  const oauth = env.SLACK_BOT_TOKEN && !env.SLACK_STATE_SECRET ? undefined : readOAuth(env);
+  const oauth =
+    env.SLACK_BOT_TOKEN && !env.SLACK_STATE_SECRET ? undefined : readOAuth(env, !!env.SLACK_BOT_TOKEN);
   const forced = env.ELICIT_RELAY_MODE || undefined;
   if (forced !== undefined && forced !== 'sandbox' && forced !== 'slack') {
     throw new ConfigError(
@@ -36,7 +37,8 @@ function readAuth(env: Env, oauth: OAuthConfig | undefined, slackForced: boolean
       throw new ConfigError(
         'SLACK_BOT_TOKEN',
         'is set together with SLACK_CLIENT_ID',
-        'Unset SLACK_BOT_TOKEN: with OAuth every workspace, the first one too, is installed at /slack/install.',
+        'Unset SLACK_BOT_TOKEN: with OAuth every workspace, the first one too, is installed at /slack/install. ' +
+          BESIDE_BOT_TOKEN,
       );
     }
     return { auth: 'oauth', oauth };
@@ -109,8 +111,15 @@ const OAUTH_KEYS = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRE
 /** Shortest SLACK_STATE_SECRET accepted, in characters: it signs the install flow's state. */
 const MIN_STATE_SECRET = 16;
 
-/** The OAuth settings, all three or none. */
-function readOAuth(env: Env): OAuthConfig | undefined {
+/**
+ * What an operator who wants Sign in with Slack beside a bot token, but also set SLACK_STATE_SECRET, should do:
+ * that secret is what makes the client id and secret an OAuth install's.
+ */
+const BESIDE_BOT_TOKEN =
+  'For Sign in with Slack at Connect links beside SLACK_BOT_TOKEN, unset SLACK_STATE_SECRET instead.';
+
+/** The OAuth settings, all three or none; `botToken`: SLACK_BOT_TOKEN is set too. */
+function readOAuth(env: Env, botToken: boolean): OAuthConfig | undefined {
   const [clientId, clientSecret, stateSecret] = OAUTH_KEYS.map((key) => env[key] || undefined);
   if (!clientId && !clientSecret && !stateSecret) return undefined;
   const missing = OAUTH_KEYS.find((key) => !env[key]);
@@ -118,7 +127,8 @@ function readOAuth(env: Env): OAuthConfig | undefined {
     throw new ConfigError(
       missing ?? 'SLACK_CLIENT_ID',
       'is not set',
-      `Set ${OAUTH_KEYS.join(', ')} together for multi-workspace installs, or none of them.`,
+      `Set ${OAUTH_KEYS.join(', ')} together for multi-workspace installs, or none of them.` +
+        (botToken ? ` ${BESIDE_BOT_TOKEN}` : ''),
     );
   }
   if (stateSecret.length < MIN_STATE_SECRET) {

@@ -5,12 +5,18 @@
 // it for that `state`, and the MCP sign-in's callback needs it: an authorization server's page copied from a
 // checked browser and opened in another completes nothing. Both are derived (HMAC-SHA256) from a key made from
 // the app's client secret, so every replica checks them without storing anything. Cookies: HttpOnly, SameSite=Lax
-// (Slack's and the authorization server's redirects back are top-level GETs, which carry them), Secure when the
-// public URL is https, scoped to the sign-in pages' folder, living as long as a link (STATE_TTL_SEC).
+// (Slack's and the authorization server's redirects back are top-level GETs, which carry them), living as long as a
+// link (STATE_TTL_SEC). On an https public URL they are `__Host-` cookies (Secure, Path=/, no Domain) and only those
+// names are read: Mallory knows her own browser id and her link's verified value, and a cookie without the prefix
+// can be set for this host by a sibling subdomain (Domain=parent) or by an http page, which would hand Bob's
+// browser her check. On an http public URL (the sandbox, a trial on one machine) they are plain cookies scoped to
+// the sign-in pages' folder: no prefix is possible without Secure.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 export const BROWSER_COOKIE = 'elicit_relay_browser';
+/** The prefix browsers keep for cookies set by the host itself over https, with Path=/ and no Domain. */
+const HOST_ONLY = '__Host-';
 /** The verified cookie of a `state` is this followed by a short id of the state (one per link). */
 const VERIFIED_COOKIE = 'elicit_relay_connect_';
 /** A Connect link lives 10 minutes (src/mcp's STATE_TTL_SEC); so do its cookies, in seconds. */
@@ -26,9 +32,9 @@ export class BrowserBinding {
     this.key = createHmac('sha256', secret).update('elicit-relay sign-in browser binding v1').digest();
   }
 
-  /** The browser id the request's cookie carries, when it carries one. */
-  browserOf(req: IncomingMessage): string | undefined {
-    const id = cookiesOf(req).get(BROWSER_COOKIE);
+  /** The browser id the request's cookie carries, when it carries one; `pages` as for browserCookie. */
+  browserOf(req: IncomingMessage, pages: URL): string | undefined {
+    const id = cookiesOf(req).get(nameOf(BROWSER_COOKIE, pages));
     return id !== undefined && BROWSER_SHAPE.test(id) ? id : undefined;
   }
 
@@ -43,25 +49,25 @@ export class BrowserBinding {
 
   /** Set-Cookie for the browser id; `pages` is the callback's URL (its folder and scheme). */
   browserCookie(browser: string, pages: URL): string {
-    return cookie(BROWSER_COOKIE, browser, pages);
+    return cookie(nameOf(BROWSER_COOKIE, pages), browser, pages);
   }
 
   /** Set-Cookie recording that this browser is the owner of `state`'s link. */
   verifiedCookie(state: string, pages: URL): string {
-    return cookie(this.verifiedName(state), this.mac('verified', state), pages);
+    return cookie(this.verifiedName(state, pages), this.mac('verified', state), pages);
   }
 
-  /** True when the request carries the verified cookie of `state`. */
-  isVerified(req: IncomingMessage, state: string): boolean {
-    const given = cookiesOf(req).get(this.verifiedName(state));
+  /** True when the request carries the verified cookie of `state`; `pages` as for browserCookie. */
+  isVerified(req: IncomingMessage, state: string, pages: URL): boolean {
+    const given = cookiesOf(req).get(this.verifiedName(state, pages));
     if (given === undefined) return false;
     const expected = Buffer.from(this.mac('verified', state));
     const actual = Buffer.from(given);
     return actual.length === expected.length && timingSafeEqual(actual, expected);
   }
 
-  private verifiedName(state: string): string {
-    return `${VERIFIED_COOKIE}${this.mac('name', state).slice(0, 16)}`;
+  private verifiedName(state: string, pages: URL): string {
+    return nameOf(`${VERIFIED_COOKIE}${this.mac('name', state).slice(0, 16)}`, pages);
   }
 
   private mac(...parts: string[]): string {
@@ -69,10 +75,18 @@ export class BrowserBinding {
   }
 }
 
+const isHttps = (pages: URL): boolean => pages.protocol === 'https:';
+
+/** A cookie's name as set and read for pages at `pages`: host-only on https. */
+const nameOf = (name: string, pages: URL): string => (isHttps(pages) ? `${HOST_ONLY}${name}` : name);
+
 function cookie(name: string, value: string, pages: URL): string {
-  const folder = pages.pathname.slice(0, pages.pathname.lastIndexOf('/') + 1);
-  const secure = pages.protocol === 'https:' ? '; Secure' : '';
-  return `${name}=${value}; Path=${folder}; Max-Age=${COOKIE_MAX_AGE_SEC}; HttpOnly; SameSite=Lax${secure}`;
+  // A __Host- cookie must have Path=/; a plain one keeps to the sign-in pages' folder.
+  const scope = isHttps(pages)
+    ? 'Path=/'
+    : `Path=${pages.pathname.slice(0, pages.pathname.lastIndexOf('/') + 1)}`;
+  const secure = isHttps(pages) ? '; Secure' : '';
+  return `${name}=${value}; ${scope}; Max-Age=${COOKIE_MAX_AGE_SEC}; HttpOnly; SameSite=Lax${secure}`;
 }
 
 /** The request's cookies by name (the first of a name wins, as browsers send the most specific path first). */

@@ -6,10 +6,10 @@ import { createPublicKey, verify, type JsonWebKey } from 'node:crypto';
 export type IdTokenErrorCode =
   /** Not three base64url parts of JSON, or not RS256. */
   | 'malformed'
-  /** Signed by no key the JWKS has (`kid` unknown: the caller may fetch the keys again once). */
+  /** Signed by no RSA signing key the JWKS has (`kid` unknown: the caller may fetch the keys again once). */
   | 'unknown_key'
   | 'bad_signature'
-  /** Issuer, audience or expiry is not what the bot expects, or no Slack user and workspace are named. */
+  /** Issuer, audience or expiry is not what the bot expects, or no Slack user and workspace (as `sub`) are named. */
   | 'bad_claims'
   /** Another nonce than this browser's (sign-in-browser.ts). */
   | 'bad_nonce';
@@ -72,7 +72,7 @@ export function verifyIdToken(
   if (signature === undefined || extra !== undefined) throw new IdTokenError('malformed', 'not a JWS');
   const header = part(head) as Header;
   if (header.alg !== 'RS256') throw new IdTokenError('malformed', 'the id_token is not signed RS256');
-  const jwk = keys.find((k) => header.kid === undefined || k.kid === header.kid);
+  const jwk = keys.find((k) => isRs256Key(k) && (header.kid === undefined || k.kid === header.kid));
   if (jwk === undefined)
     throw new IdTokenError('unknown_key', 'the id_token names a key Slack does not list');
   const key = createPublicKey({ key: jwk, format: 'jwk' });
@@ -80,6 +80,14 @@ export function verifyIdToken(
     throw new IdTokenError('bad_signature', 'the id_token signature does not verify');
   return claimsOf(part(body), expected);
 }
+
+/**
+ * A key that can check an RS256 signature: node:crypto verifies with whatever key type it is given (ECDSA with an
+ * EC key), so the header's RS256 holds only if the key is RSA. A JWKS key meant for another algorithm or for
+ * encryption is no signer of id_tokens.
+ */
+const isRs256Key = (k: JsonWebKey): boolean =>
+  k.kty === 'RSA' && (k.alg === undefined || k.alg === 'RS256') && (k.use === undefined || k.use === 'sig');
 
 function claimsOf(claims: Record<string, unknown>, expected: IdTokenExpected): SlackIdentityClaims {
   const audience = Array.isArray(claims.aud) ? (claims.aud as unknown[]) : [claims.aud];
@@ -96,5 +104,7 @@ function claimsOf(claims: Record<string, unknown>, expected: IdTokenExpected): S
   const teamId = claims['https://slack.com/team_id'];
   if (typeof userId !== 'string' || typeof teamId !== 'string')
     throw new IdTokenError('bad_claims', 'the id_token names no Slack user and workspace');
+  // OpenID Connect's subject is the person; Slack's is their user id, so both must name the same one.
+  if (claims.sub !== userId) throw new IdTokenError('bad_claims', "the id_token's sub is not its Slack user");
   return { userId, teamId };
 }

@@ -82,15 +82,15 @@ async function check(req: IncomingMessage, res: ServerResponse, deps: IdentityPa
   const query = new URL(req.url ?? '/', 'http://bot').searchParams;
   const state = query.get('state') ?? '';
   const { browsers, slack } = deps.identity;
-  const browser = browsers.browserOf(req);
-  if (browser === undefined) throw new IdentityError('identity_unbound', 'no browser cookie');
   const start = await deps.connections.start(state);
-  const code = query.get('code');
-  if (query.get('error') !== null || code === null)
-    throw new IdentityError('identity_denied', `Slack answered ${query.get('error') ?? 'no code'}`);
   const callback = callbackOf(start.authorizationUrl);
   if (callback === undefined)
     throw new SignInError('state_invalid', start.server, 'the authorization page names no callback');
+  const browser = browsers.browserOf(req, callback);
+  if (browser === undefined) throw new IdentityError('identity_unbound', 'no browser cookie');
+  const code = query.get('code');
+  if (query.get('error') !== null || code === null)
+    throw new IdentityError('identity_denied', `Slack answered ${query.get('error') ?? 'no code'}`);
   const you = await slack.identify(code, identityUrlOf(callback), browsers.nonceFor(browser, state));
   const { person } = start;
   // A one-workspace deployment names people without their team: theirs is the bot token's.
@@ -108,37 +108,46 @@ async function check(req: IncomingMessage, res: ServerResponse, deps: IdentityPa
   res.end();
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, deps: IdentityPageDeps): Promise<void> {
-  const locale = localeOf(req);
-  try {
-    await check(req, res, deps);
-  } catch (error) {
-    if (error instanceof IdentityError) return refuseIdentity(res, locale, error, deps.logger);
-    if (error instanceof SignInError) return refuse(res, locale, error, deps.logger);
-    deps.logger.error({ err: error }, 'sign-in identity page failed');
-    page(res, 500, TITLE[locale].refused, REFUSED[locale].other);
-  }
+/** The page of `failing`'s refusal (IdentityError, SignInError), else a 500 page logged as `what` failing. */
+function refusing(
+  failing: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  what: string,
+  logger: SignInCallbackDeps['logger'],
+): RequestListener {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const locale = localeOf(req);
+    try {
+      await failing(req, res);
+    } catch (error) {
+      if (error instanceof IdentityError) return refuseIdentity(res, locale, error, logger);
+      if (error instanceof SignInError) return refuse(res, locale, error, logger);
+      logger.error({ err: error }, `${what} failed`);
+      page(res, 500, TITLE[locale].refused, REFUSED[locale].other);
+    }
+  };
+  return (req, res) => void handle(req, res).catch(() => res.destroy());
 }
 
 /** The route's handler, for the bot's HTTP server (GET IDENTITY_PATH). */
 export function signInIdentity(deps: IdentityPageDeps): RequestListener {
-  return (req, res) => void handle(req, res, deps).catch(() => res.destroy());
+  return refusing((req, res) => check(req, res, deps), 'sign-in identity page', deps.logger);
 }
 
 /**
  * The MCP sign-in's callback (sign-in-callback.ts) behind the identity check: a browser without the verified
- * cookie of the callback's `state` is refused before the state is read, so it stays unspent (its owner can still
- * use it). A callback without a state goes on to the callback's own refusal.
+ * cookie of the callback's `state` is refused before the state is consumed, so it stays unspent (its owner can
+ * still use it). The state is read first (not spent) for the pages' URL, which names the cookie (sign-in-browser.ts);
+ * a state that cannot be read gets the callback's refusal. A callback without a state goes on to the callback's own
+ * refusal.
  */
-export function verifiedOnly(
-  identity: IdentityCheck,
-  logger: SignInCallbackDeps['logger'],
-  callback: RequestListener,
-): RequestListener {
-  return (req, res) => {
+export function verifiedOnly(deps: IdentityPageDeps, callback: RequestListener): RequestListener {
+  const { identity, connections, logger } = deps;
+  const verified = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const state = new URL(req.url ?? '/', 'http://bot').searchParams.get('state') ?? '';
-    if (state === '' || identity.browsers.isVerified(req, state)) return callback(req, res);
-    const error = new IdentityError('identity_unverified', 'no Slack identity check in this browser');
-    refuseIdentity(res, localeOf(req), error, logger);
+    if (state === '') return callback(req, res);
+    const pages = callbackOf((await connections.start(state)).authorizationUrl);
+    if (pages !== undefined && identity.browsers.isVerified(req, state, pages)) return callback(req, res);
+    throw new IdentityError('identity_unverified', 'no Slack identity check in this browser');
   };
+  return refusing(verified, 'sign-in callback', logger);
 }

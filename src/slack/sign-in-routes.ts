@@ -30,10 +30,11 @@ export function signInRoutes(deps: SignInRoutesDeps): Record<string, RequestList
   const callback = signInCallback({ connections, connected, logger });
   const start = signInStart({ connections, ownerOf, logger, ...(identity ? { identity } : {}) });
   if (identity === undefined) return { [START_PATH]: start, [CALLBACK_PATH]: callback };
+  const pages = { connections, identity, logger };
   return {
     [START_PATH]: start,
-    [IDENTITY_PATH]: signInIdentity({ connections, identity, logger }),
-    [CALLBACK_PATH]: verifiedOnly(identity, logger, callback),
+    [IDENTITY_PATH]: signInIdentity(pages),
+    [CALLBACK_PATH]: verifiedOnly(pages, callback),
   };
 }
 

@@ -112,7 +112,7 @@ function nextStep(
   if (callback === undefined)
     throw new SignInError('state_invalid', start.server, 'the authorization page names no callback');
   const { browsers, slack } = identity;
-  const browser = browsers.browserOf(req) ?? browsers.newBrowser();
+  const browser = browsers.browserOf(req, callback) ?? browsers.newBrowser();
   const nonce = browsers.nonceFor(browser, state);
   const signIn = slack.authorizeUrl({ state, nonce, redirectUri: identityUrlOf(callback) });
   return { href: signIn.href, id: 'slack-sign-in', cookie: browsers.browserCookie(browser, callback) };

@@ -134,9 +134,9 @@ describe('a Connect link opened by someone other than its owner is refused at Si
     expect(signIn?.pathname).toBe('/openid/connect/authorize');
     expect(signIn?.searchParams.get('scope')).toBe('openid');
     expect(signIn?.searchParams.get('redirect_uri')).toBe(`https://bot.example.com${IDENTITY_PATH}`);
-    // The fixture's public URL is https: the browser cookie is Secure, HttpOnly and Lax, for the sign-in pages.
+    // The fixture's public URL is https: the browser cookie is host-only (__Host-: Secure, Path=/), HttpOnly, Lax.
     expect(bob.setCookies[0]).toMatch(
-      /^elicit_relay_browser=[\w-]{32}; Path=\/oauth\/mcp\/; Max-Age=600; HttpOnly; SameSite=Lax; Secure$/,
+      /^__Host-elicit_relay_browser=[\w-]{32}; Path=\/; Max-Age=600; HttpOnly; SameSite=Lax; Secure$/,
     );
 
     const back = await bob.get(atBot(slack.standin.openid.approve(signIn?.href ?? '', BOB)));
