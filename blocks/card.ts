@@ -36,25 +36,26 @@ export interface CardAbout {
   requester?: string;
 }
 
-export function requestCard(
-  input: CardAbout & {
-    questionId: string;
-    server: string;
-    message: string;
-    /** Unix epoch milliseconds. */
-    deadline: number;
-    /** Labels of the form's fields that look like secrets (the form engine's warning); none when absent. */
-    secretFields?: string[];
-    /**
-     * Who may answer, as mrkdwn ("<@U1> or members of <!subteam^S1>"), for a question that names its answerers:
-     * a card in a channel shows its buttons to every member, and this says whose they are. Absent: the person
-     * asked (the card is in their DM).
-     */
-    answerers?: string;
-    /** UI language; English when absent. */
-    locale?: Locale;
-  },
-): SlackMessage {
+/** What a request card shows. */
+export interface RequestCardInput extends CardAbout {
+  questionId: string;
+  server: string;
+  message: string;
+  /** Unix epoch milliseconds. */
+  deadline: number;
+  /** Labels of the form's fields that look like secrets (the form engine's warning); none when absent. */
+  secretFields?: string[];
+  /**
+   * Who may answer, as mrkdwn ("<@U1> or members of <!subteam^S1>"), for a question that names its answerers:
+   * a card in a channel shows its buttons to every member, and this says whose they are. Absent: the person
+   * asked (the card is in their DM).
+   */
+  answerers?: string;
+  /** UI language; English when absent. */
+  locale?: Locale;
+}
+
+export function requestCard(input: RequestCardInput): SlackMessage {
   const t = uiText(input.locale);
   const server = serverName(input.server);
   const deadline = deadlineContext(input.deadline, input.locale);

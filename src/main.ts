@@ -5,27 +5,21 @@ import { randomBytes } from 'node:crypto';
 import type { SlackAppConfig } from './config/index.js';
 import { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
-import { roundAnswersOf, type McpHub, type ToolSummary } from './mcp/index.js';
-import { openRounds, openState, startQuestionWork, type OpenedState } from './persistence.js';
-import {
-  roundKeeper,
-  roundRecorder,
-  startTakeOver,
-  type RedisRoundStore,
-  type ResumedCall,
-} from './rounds/index.js';
-import { ServerPolicies } from './policies.js';
+import type { McpHub, ToolSummary } from './mcp/index.js';
+import { startQuestionWork } from './persistence.js';
+import { roundKeeper } from './rounds/index.js';
 import { Answering } from './answering/service.js';
-import { questionView, startApi, type ApiDeps, type RunningApi } from './api/index.js';
-import { auditedToolRuns, startAudit, type Audit } from './audit/index.js';
+import { startApi, type ApiDeps, type RunningApi } from './api/index.js';
+import { auditedToolRuns } from './audit/index.js';
 import { systemClock } from './clock.js';
 import { Relay, observeAll, type RelayObserver } from './relay/relay.js';
 import { Intake } from './relay/sources/intake.js';
 import { mcpToolRunner, startMcpServers, type ToolRunner } from './relay/sources/mcp.js';
-import { Metrics, metricSources, metricsRoute } from './metrics/index.js';
-import { startWebhooks, type GaveUp } from './webhooks/index.js';
+import { metricSources, metricsRoute } from './metrics/index.js';
 import { createSlack, type Mount, type Slack, type SlackOptions } from './slack/index.js';
 import { openSignIns, type SignIns } from './sign-ins.js';
+import { openStoreSide, type Wiring } from './wiring/store-side.js';
+import { startRounds, startWebhookDeliveries, type RunTool } from './wiring/ended-work.js';
 
 export interface RunningRelay {
   /** The HTTP port actually bound (useful with PORT=0). */
@@ -48,6 +42,12 @@ export async function start(config: SlackAppConfig, logger: Logger): Promise<Run
   }
 }
 
+/** Serving: taking new work (readiness); started: up, also while it stops (liveness). */
+interface Liveness {
+  serving: boolean;
+  started: boolean;
+}
+
 /**
  * Stopping runs the pushes last first; why each position matters:
  * readiness off (/readyz 503: new work goes elsewhere) → question workers drained (no timeout, reminder or
@@ -57,12 +57,6 @@ export async function start(config: SlackAppConfig, logger: Logger): Promise<Run
  * sessions closed (their calls ended) → the Slack side's background work settled → outbox, Slack state and question store
  * closed last (openState), since everything above uses them.
  */
-/** Serving: taking new work (readiness); started: up, also while it stops (liveness). */
-interface Liveness {
-  serving: boolean;
-  started: boolean;
-}
-
 async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecycle): Promise<RunningRelay> {
   const holderId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const live: Liveness = { serving: false, started: false };
@@ -94,34 +88,6 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     listTools: (server, userId) => hub.listTools(server, { userId }),
     stop: () => parts.stop(),
   };
-}
-
-/** What each step below is given: this replica's settings, log, lifecycle and id, and the store side. */
-interface Wiring {
-  config: SlackAppConfig;
-  logger: Logger;
-  parts: Lifecycle;
-  holderId: string;
-  opened: OpenedState;
-  roundStore: RedisRoundStore;
-  audit: Audit;
-  metrics: Metrics;
-  policies: ServerPolicies;
-}
-
-/** The store side: Redis state, the durable rounds' store, the audit trail; then metrics and policies. */
-async function openStoreSide(
-  config: SlackAppConfig,
-  logger: Logger,
-  parts: Lifecycle,
-  holderId: string,
-): Promise<Wiring> {
-  const opened = await openState(config, { holderId, logger }, parts);
-  const roundStore = await openRounds(config, { holderId, logger }, parts);
-  const audit = await startAudit(config, { logger, clock: systemClock, consumer: holderId }, parts);
-  const metrics = new Metrics(systemClock);
-  const policies = new ServerPolicies(config.servers);
-  return { config, logger, parts, holderId, opened, roundStore, audit, metrics, policies };
 }
 
 /**
@@ -197,8 +163,6 @@ function startHub(
   return hub;
 }
 
-type RunTool = ReturnType<Slack['listen']>['runTool'];
-
 /** People's answers and `/mcp run`: the Slack side's listeners, given the answering service and the tools. */
 function listen(
   w: Wiring,
@@ -244,44 +208,6 @@ function apiDeps(
     clock: systemClock,
     logger,
   };
-}
-
-/** Durable 2026 rounds: retries out at stop, the take-over of a stopped replica's rounds, and their records. */
-async function startRounds(
-  w: Wiring,
-  sides: { hub: McpHub; api: RunningApi; runTool: RunTool },
-): Promise<void> {
-  const { hub, api, runTool } = sides;
-  const { parts, opened, holderId, logger } = w;
-  // Before the API's calls and connection stop: a durable retry that answers now ends its call as always.
-  parts.push('durable retries out', () => hub.leave());
-  // Rounds whose replica stopped: their retry is sent here and the result posted where the run was; an API
-  // call's record ends here too.
-  const resume = (call: ResumedCall): Promise<unknown> =>
-    call.origin.callId === undefined ? runTool(call) : api.resumeCall(call);
-  const takeOver = { store: w.roundStore, claimant: holderId, clock: systemClock, logger, resume };
-  parts.push('rounds take-over', startTakeOver(takeOver));
-  // Each round question's end is recorded in its round by one replica, so a round outlives its holder.
-  const recordRounds = {
-    ...takeOver,
-    question: (id: string) => opened.store.get(id),
-    answersOf: roundAnswersOf,
-  };
-  await api.ended.consume('rounds', roundRecorder(recordRounds));
-}
-
-/** Signed webhook deliveries of ended questions and calls, read from the API's ended stream. */
-async function startWebhookDeliveries(w: Wiring, api: RunningApi): Promise<void> {
-  const webhookDeps = {
-    get: (id: string) => w.opened.store.get(id),
-    callEnded: api.callEnded,
-    view: questionView,
-    clock: systemClock,
-    logger: w.logger,
-  };
-  const onGaveUp = (gaveUp: GaveUp): Promise<void> => w.audit.webhookGaveUp(gaveUp);
-  const onAttempt = w.metrics.webhookAttempt;
-  await startWebhooks(w.config, { ...webhookDeps, ended: api.ended, onGaveUp, onAttempt }, w.parts);
 }
 
 /** Slack's HTTP server or Socket Mode (with the API's mounts), the store's workers, then readiness on. */

@@ -51,21 +51,8 @@ export async function openSignIns(
   const now = Date.now;
   const vault = tokenVault(redis, { config, settings, now, logger: who.logger });
   const redirectUrl = `${settings.publicUrl ?? ''}${CALLBACK_PATH}`;
-  const grants = new PersonGrants({
-    servers: config.servers.flatMap(personSignInServer),
-    vault,
-    redirectUrl,
-    clientName: 'elicit-relay',
-    oneWorkspace: !servesSeveralWorkspaces(config.slack),
-    now,
-    logger: who.logger,
-  });
+  const { grants, enterprise } = personSignIns(config, { vault, redirectUrl, now, logger: who.logger });
   const deploymentGrants = new Map(await Promise.all(config.servers.flatMap(deploymentGrant)));
-  const enterprise = new EnterpriseSignIns(config.servers.flatMap(enterpriseServer), {
-    vault,
-    redirectUrl,
-    now,
-  });
   const connections =
     grants.names().length === 0 && enterprise.names().length === 0
       ? {}
@@ -82,6 +69,32 @@ export async function openSignIns(
       }),
     connected: connectedTo(grants, enterprise),
   };
+}
+
+/**
+ * What people sign in with, both over the vault: a grant per person for each `auth.mode: oauth` server, and
+ * their one IdP sign-in for the `enterpriseManaged` ones.
+ */
+function personSignIns(
+  config: AppConfig,
+  deps: { vault: TokenVault; redirectUrl: string; now: () => number; logger: Logger },
+): { grants: PersonGrants; enterprise: EnterpriseSignIns } {
+  const { vault, redirectUrl, now } = deps;
+  const grants = new PersonGrants({
+    servers: config.servers.flatMap(personSignInServer),
+    vault,
+    redirectUrl,
+    clientName: 'elicit-relay',
+    oneWorkspace: !servesSeveralWorkspaces(config.slack),
+    now,
+    logger: deps.logger,
+  });
+  const enterprise = new EnterpriseSignIns(config.servers.flatMap(enterpriseServer), {
+    vault,
+    redirectUrl,
+    now,
+  });
+  return { grants, enterprise };
 }
 
 /** The vault's command connection, and the subscriber that hears sign-ins completed on any replica. */

@@ -16,6 +16,7 @@ import {
   type Act,
   type Actor,
   type AnswerPolicy,
+  type Decision,
   type FieldErrors,
   type Refusal,
   type Situation,
@@ -116,18 +117,28 @@ export class Answering {
         );
       }
       case 'finish':
-        reply.writing = true;
-        await this.options.relay.end(question.id, decision.outcome, decision.reason, {
-          byUserId: actor.user.id,
-          // A win with another reason is not this act's: its holder had died (the store ended it holder_lost).
-          beforeCard: (result) =>
-            reply.send(
-              result.won && result.question.reason === decision.reason
-                ? { kind: 'finished', question: result.question }
-                : { kind: 'refuse', refusal: endedRefusal(result) },
-            ),
-        });
+        return this.finish(question.id, actor.user.id, decision, reply);
     }
+  }
+
+  /** Ends the question with the decision's outcome, replying before its card is updated. */
+  private async finish(
+    id: string,
+    byUserId: string,
+    decision: Extract<Decision, { kind: 'finish' }>,
+    reply: OnceReply,
+  ): Promise<void> {
+    reply.writing = true;
+    await this.options.relay.end(id, decision.outcome, decision.reason, {
+      byUserId,
+      // A win with another reason is not this act's: its holder had died (the store ended it holder_lost).
+      beforeCard: (result) =>
+        reply.send(
+          result.won && result.question.reason === decision.reason
+            ? { kind: 'finished', question: result.question }
+            : { kind: 'refuse', refusal: endedRefusal(result) },
+        ),
+    });
   }
 
   private async situation(

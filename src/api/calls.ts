@@ -9,7 +9,7 @@ import type { RateLimit } from '../relay/relay.js';
 import { ApiError, fromRelayError } from './errors.js';
 import { readJson, sendJson } from './http.js';
 import { createOnce } from './idempotency.js';
-import { answerAfterWait, ClientPoll, validWait } from './long-poll.js';
+import { answerGet, ClientPoll } from './long-poll.js';
 import { ID, rateLimitOf, type ResourceDeps } from './questions.js';
 import { CALL_CREATE } from './schemas.js';
 import { validator } from './validate.js';
@@ -116,8 +116,7 @@ export async function getCall(
   query: URLSearchParams,
   res: ServerResponse,
 ): Promise<void> {
-  const { wait = 0 } = validWait(Object.fromEntries(query));
-  return answerAfterWait(new CallPoll(deps, client, id), id, wait, res);
+  return answerGet(new CallPoll(deps, client, id), query, res);
 }
 
 /** The client's own call as a long-poll reads it. */

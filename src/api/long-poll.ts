@@ -12,7 +12,7 @@ import { WAIT_QUERY } from './schemas.js';
 import { validator } from './validate.js';
 
 /** Query of GET …/{id}: `wait` seconds (0–60). */
-export const validWait = validator<{ wait?: number }>(WAIT_QUERY, { coerce: true });
+const validWait = validator<{ wait?: number }>(WAIT_QUERY, { coerce: true });
 
 /** What a long-poll reads and waits on; implemented by a class per resource, so a held one is one object. */
 export interface LongPoll<T> {
@@ -39,7 +39,7 @@ export abstract class ClientPoll<T, D extends Pick<LongPoll<T>, 'ended' | 'clock
   constructor(
     protected readonly deps: D,
     protected readonly client: ApiClient,
-    protected readonly id: string,
+    readonly id: string,
   ) {
     this.ended = deps.ended;
     this.clock = deps.clock;
@@ -49,6 +49,16 @@ export abstract class ClientPoll<T, D extends Pick<LongPoll<T>, 'ended' | 'clock
   abstract pending(resource: T): boolean;
   abstract view(resource: T): Record<string, unknown>;
   abstract notFound(): Error;
+}
+
+/** GET …/{id}[?wait=N] of one of the client's own resources: the query checked, then answerAfterWait. */
+export function answerGet<T, D extends Pick<LongPoll<T>, 'ended' | 'clock'>>(
+  poll: ClientPoll<T, D>,
+  query: URLSearchParams,
+  res: ServerResponse,
+): Promise<void> {
+  const { wait = 0 } = validWait(Object.fromEntries(query));
+  return answerAfterWait(poll, poll.id, wait, res);
 }
 
 /**

@@ -11,7 +11,7 @@ import type { EndedEvents } from './ended.js';
 import { ApiError, fromRelayError } from './errors.js';
 import { readJson, sendJson } from './http.js';
 import { createOnce, type Idempotency } from './idempotency.js';
-import { answerAfterWait, ClientPoll, validWait } from './long-poll.js';
+import { answerGet, ClientPoll } from './long-poll.js';
 import { QUESTION_CREATE } from './schemas.js';
 import { validator } from './validate.js';
 import { workspaceOf } from './workspace.js';
@@ -183,8 +183,7 @@ export async function getQuestion(
   query: URLSearchParams,
   res: ServerResponse,
 ): Promise<void> {
-  const { wait = 0 } = validWait(Object.fromEntries(query));
-  return answerAfterWait(new QuestionPoll(deps, client, id), id, wait, res);
+  return answerGet(new QuestionPoll(deps, client, id), query, res);
 }
 
 /** The client's own question as a long-poll reads it. */

@@ -45,22 +45,8 @@ export function startCalls(
   const runner = new CallRunner({ ...deps, store });
   parts.push('calls of stopped replicas sweep', runner.startSweep());
   parts.push('running calls', () => runner.stop());
-  const { questions } = shared;
   return {
-    routes: {
-      servers: config.servers.map((s) => s.name),
-      start: (call, args) => runner.start(call, args),
-      get: (id) => store.get(id),
-      connected: deps.connected ?? (() => Promise.resolve(true)),
-      admit: shared.admit,
-      refuseCallback: (url) => questions.refuseCallback(url),
-      ended: questions.ended,
-      idempotency: questions.idempotency,
-      clock: deps.clock,
-      ...(questions.severalWorkspaces === undefined
-        ? {}
-        : { severalWorkspaces: questions.severalWorkspaces }),
-    },
+    routes: callRoutes(config, { ...deps, ...shared, runner, store }),
     questionCreated: (question) => runner.questionCreated(question),
     resumeCall: (run) => runner.resume(run),
     callEnded: async (id) => {
@@ -68,5 +54,30 @@ export function startCalls(
       if (call?.callbackUrl === undefined) return undefined;
       return { url: call.callbackUrl, client: call.client, body: callView(call) };
     },
+  };
+}
+
+/** What the /calls routes need: the runner and records of this part, and what they share with /questions. */
+function callRoutes(
+  config: AppConfig,
+  deps: Pick<CallsDeps, 'admit' | 'clock'> & {
+    connected?: CallsDeps['connected'];
+    questions: QuestionsDeps;
+    runner: CallRunner;
+    store: CallStore;
+  },
+): CallsDeps {
+  const { questions, runner, store } = deps;
+  return {
+    servers: config.servers.map((s) => s.name),
+    start: (call, args) => runner.start(call, args),
+    get: (id) => store.get(id),
+    connected: deps.connected ?? (() => Promise.resolve(true)),
+    admit: deps.admit,
+    refuseCallback: (url) => questions.refuseCallback(url),
+    ended: questions.ended,
+    idempotency: questions.idempotency,
+    clock: deps.clock,
+    ...(questions.severalWorkspaces === undefined ? {} : { severalWorkspaces: questions.severalWorkspaces }),
   };
 }

@@ -7,11 +7,9 @@ export type AuditErrorCode =
   /** PostgreSQL could not be reached or refused a statement. */
   | 'postgres_error';
 
+/** RelayError's constructor, typed by its `Code`, takes only a AuditErrorCode and keeps `cause` natively. */
 export class AuditError extends RelayError<AuditErrorCode> {
   override name = 'AuditError';
-  constructor(code: AuditErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
 }
 
 /** Cursors are opaque to clients: base64url of `<log kind>:<position>`. */

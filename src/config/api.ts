@@ -6,7 +6,7 @@ import { parseDuration } from './duration.js';
 import { ConfigError } from './error.js';
 import { KNOWN_KEYS, refuseUnknownKeys } from './known-keys.js';
 import { expand } from './expand.js';
-import { isRecord } from './servers.js';
+import { isRecord } from './mapping.js';
 import type { ApiClientConfig, ApiConfig } from './types.js';
 
 type Env = Record<string, string | undefined>;

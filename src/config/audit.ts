@@ -3,7 +3,7 @@
 import { ConfigError } from './error.js';
 import { parseDuration } from './duration.js';
 import { KNOWN_KEYS, refuseUnknownKeys } from './known-keys.js';
-import { isRecord } from './servers.js';
+import { isRecord } from './mapping.js';
 
 export interface AuditConfig {
   /** How much of an accepted answer an event keeps: nothing (default), field names, or the answer. */

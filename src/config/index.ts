@@ -4,7 +4,7 @@ export type { AuditConfig } from './audit.js';
 export { ConfigError } from './error.js';
 export { logFormat, logLevel } from './log-format.js';
 export { connectedConfig, loadConfig, type ConfigSources } from './load.js';
-export { DEFAULT_ELICITATION_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from './servers.js';
+export { DEFAULT_ELICITATION_TIMEOUT_MS, MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from './elicitation.js';
 export { parseDuration } from './duration.js';
 export { servesSeveralWorkspaces } from './slack-env.js';
 export type { RedisAccess, RedisConfig, RedisNode, RedisSetting, RedisTopology } from './redis.js';

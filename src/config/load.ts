@@ -5,6 +5,7 @@ import { ConfigError } from './error.js';
 import { parseDuration } from './duration.js';
 import { checkGatewayTeams, readApi } from './api.js';
 import { readAudit } from './audit.js';
+import { isRecord } from './mapping.js';
 import { readRedisSetting } from './redis.js';
 import { readSignIn } from './sign-in.js';
 import { readServers } from './servers.js';
@@ -40,7 +41,7 @@ export function loadConfig({ env, readFile }: ConfigSources): AppConfig {
     port,
     configPath,
     servers,
-    audit: readAudit(isMapping(file) ? file.audit : undefined, env),
+    audit: readAudit(isRecord(file) ? file.audit : undefined, env),
     api,
     ...(signIn ? { signIn } : {}),
   };
@@ -114,10 +115,6 @@ function readUrl(key: string, value: string, protocols: string[]): string {
     throw new ConfigError(key, `"${value}" uses ${url.protocol}`, `Use a ${protocols.join(' or ')}// URL.`);
   }
   return value;
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function parseFile(path: string, text: string): unknown {

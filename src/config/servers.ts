@@ -1,10 +1,11 @@
 // The `mcpServers` section, in the shape Claude Desktop, Cursor and VS Code write it:
 //   mcpServers: { <name>: { command, args, env } | { url, headers } }
-// plus our optional per-server `startupTimeout`, `elicitation: { timeout }` and `slack` (slack-policy.ts). Unknown keys at the top
-// level and in a server's entry (Claude Desktop has several) are ignored so that its file works unchanged; inside
-// our own sections they are refused (known-keys.ts).
+// plus our optional per-server `startupTimeout`, `elicitation` (elicitation.ts) and `slack` (slack-policy.ts).
+// Unknown keys at the top level and in a server's entry (Claude Desktop has several) are ignored so that its file
+// works unchanged; inside our own sections they are refused (known-keys.ts).
 import { ConfigError } from './error.js';
-import { KNOWN_KEYS, refuseUnknownKeys } from './known-keys.js';
+import { MIN_TIMEOUT_MS, readElicitation } from './elicitation.js';
+import { isRecord } from './mapping.js';
 import { readServerAuth } from './server-auth.js';
 import { readSlackPolicy } from './slack-policy.js';
 import type { ServerConfig, TransportConfig } from './types.js';
@@ -14,18 +15,6 @@ import { expand } from './expand.js';
 
 type Env = Record<string, string | undefined>;
 
-/** Used when a server sets no `elicitation.timeout`: 10 minutes. */
-export const DEFAULT_ELICITATION_TIMEOUT_MS = 10 * 60_000;
-/**
- * Questions of one server open at once on a replica: 20. More cards than a person can read in one sitting
- * is a flood (a hostile or looping server), not a form; a team that needs more raises `maxPending`.
- */
-export const DEFAULT_MAX_PENDING = 20;
-/** New questions of one server per minute across replicas: 60, i.e. one a second sustained. */
-export const DEFAULT_RATE_PER_MINUTE = 60;
-export const MIN_TIMEOUT_MS = 1000;
-/** Automations may wait a long time for an answer; 30 days is the ceiling. */
-export const MAX_TIMEOUT_MS = 30 * 86_400_000;
 /** `startupTimeout`'s ceiling: 10 min, past any package download; a server silent that long is down. */
 export const MAX_STARTUP_TIMEOUT_MS = 10 * 60_000;
 
@@ -125,111 +114,6 @@ function readTransport(key: string, entry: Record<string, unknown>, env: Env): T
   return transport;
 }
 
-/** The per-server `elicitation` policy: how long people have, whether they are asked, how often. */
-function readElicitation(
-  key: string,
-  elicitation: unknown,
-): Pick<
-  ServerConfig,
-  | 'elicitationTimeoutMs'
-  | 'elicitationMode'
-  | 'ratePerMinute'
-  | 'maxPending'
-  | 'refuseSecrets'
-  | 'unsolicitedUser'
-  | 'maxRounds'
-> {
-  const policy = {
-    elicitationTimeoutMs: DEFAULT_ELICITATION_TIMEOUT_MS,
-    elicitationMode: 'form' as const,
-    ...readFloodLimits(key, {}),
-  };
-  if (elicitation === undefined) return policy;
-  if (!isRecord(elicitation))
-    throw new ConfigError(
-      `${key}.elicitation`,
-      'is not a mapping',
-      'Write `elicitation: { timeout: "10m" }`.',
-    );
-  refuseUnknownKeys(`${key}.elicitation`, elicitation, KNOWN_KEYS.elicitation);
-  return {
-    elicitationTimeoutMs: readTimeout(key, elicitation.timeout),
-    elicitationMode: readMode(key, elicitation.mode),
-    ...readFloodLimits(key, elicitation),
-    ...(readSecrets(key, elicitation.secrets) ? { refuseSecrets: true } : {}),
-    ...(elicitation.unsolicited === undefined
-      ? {}
-      : { unsolicitedUser: readUnsolicited(`${key}.elicitation.unsolicited`, elicitation.unsolicited) }),
-    ...(elicitation.maxRounds === undefined
-      ? {}
-      : {
-          maxRounds: readCount(
-            `${key}.elicitation.maxRounds`,
-            elicitation.maxRounds,
-            'Give how many times one call may be sent again with answers, e.g. 10.',
-          ),
-        }),
-  };
-}
-
-/**
- * `ratePerMinute` and `maxPending`, defaulting to DEFAULT_RATE_PER_MINUTE and DEFAULT_MAX_PENDING; an explicit
- * `null` means unlimited (the key is then absent from the config).
- */
-function readFloodLimits(
-  key: string,
-  elicitation: Record<string, unknown>,
-): Pick<ServerConfig, 'ratePerMinute' | 'maxPending'> {
-  const { ratePerMinute = DEFAULT_RATE_PER_MINUTE, maxPending = DEFAULT_MAX_PENDING } = elicitation;
-  return {
-    ...(ratePerMinute === null
-      ? {}
-      : {
-          ratePerMinute: readCount(
-            `${key}.elicitation.ratePerMinute`,
-            ratePerMinute,
-            'Give the most new questions this server may ask per minute, e.g. 30, or null for no limit.',
-          ),
-        }),
-    ...(maxPending === null
-      ? {}
-      : {
-          maxPending: readCount(
-            `${key}.elicitation.maxPending`,
-            maxPending,
-            'Give the most questions of this server that may wait for an answer at once, e.g. 20, or null for no limit.',
-          ),
-        }),
-  };
-}
-
-/** `unsolicited: { user: "U…" }`: the Slack user who gets elicitations no tool call caused. */
-function readUnsolicited(key: string, unsolicited: unknown): string {
-  if (isRecord(unsolicited)) refuseUnknownKeys(key, unsolicited, KNOWN_KEYS.unsolicited);
-  const user = isRecord(unsolicited) ? unsolicited.user : undefined;
-  if (typeof user !== 'string' || !/^[UW][A-Z0-9]+$/.test(user)) {
-    throw new ConfigError(
-      key,
-      `${JSON.stringify(unsolicited)} does not name a Slack user`,
-      'Write `unsolicited: { user: "U0123ABCD" }` (a Slack user id), or leave it out to refuse such elicitations.',
-    );
-  }
-  return user;
-}
-
-function readTimeout(key: string, timeout: unknown): number {
-  if (timeout === undefined) return DEFAULT_ELICITATION_TIMEOUT_MS;
-  const ms = parseDuration(timeout);
-  if (ms === undefined || ms < MIN_TIMEOUT_MS || ms > MAX_TIMEOUT_MS) {
-    throw new ConfigError(
-      `${key}.elicitation.timeout`,
-      `${JSON.stringify(timeout)} is not a duration between 1s and 30d`,
-      'Use a duration such as "90s", "10m", "2h" or a number of milliseconds.',
-    );
-  }
-  return ms;
-}
-
 /** `startupTimeout`: how long the server has to answer MCP's handshake once started (parsed as `timeout`). */
 function readStartupTimeout(key: string, timeout: unknown): number {
   const ms = parseDuration(timeout);
@@ -241,40 +125,6 @@ function readStartupTimeout(key: string, timeout: unknown): number {
     );
   }
   return ms;
-}
-
-const MODES = ['form', 'decline', 'off'] as const;
-
-function readMode(key: string, mode: unknown): ServerConfig['elicitationMode'] {
-  if (mode === undefined) return 'form';
-  const found = MODES.find((m) => m === mode);
-  if (!found) {
-    throw new ConfigError(
-      `${key}.elicitation.mode`,
-      `${JSON.stringify(mode)} is not a mode`,
-      'Use "form" (ask people), "decline" (answer decline without asking) or "off" (do not offer elicitation).',
-    );
-  }
-  return found;
-}
-
-/** `secrets: warn` (default) shows a warning on fields that look like secrets; `refuse` answers -32602. */
-function readSecrets(key: string, secrets: unknown): boolean {
-  if (secrets === undefined || secrets === 'warn') return false;
-  if (secrets === 'refuse') return true;
-  throw new ConfigError(
-    `${key}.elicitation.secrets`,
-    `${JSON.stringify(secrets)} is not a choice`,
-    'Use "warn" (show a warning on fields that look like passwords or tokens) or "refuse" (answer such forms with an error).',
-  );
-}
-
-/** `ratePerMinute` (new questions per minute) and `maxPending` (questions open at once): whole numbers ≥ 1. */
-function readCount(key: string, count: unknown, fix: string): number {
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
-    throw new ConfigError(key, `${JSON.stringify(count)} is not a positive whole number`, fix);
-  }
-  return count;
 }
 
 function readStringMap(key: string, value: unknown, env: Env): Record<string, string> {
@@ -295,8 +145,4 @@ function requireString(key: string, value: unknown): string {
   if (typeof value !== 'string' || value === '')
     throw new ConfigError(key, 'is not a non-empty string', 'Quote the value.');
   return value;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -25,6 +25,7 @@ import {
   type ElicitationContext,
   type ElicitationMode,
   type ElicitationSink,
+  type IncomingElicitation,
   type McpLogger,
   type McpServerSpec,
   type ServerInfo,
@@ -202,15 +203,7 @@ export class SessionQuestions {
     const ctx = { ...this.context(origin, run, withdraw.signal), ...(round === undefined ? {} : { round }) };
     let answered: { result: ElicitResult } | { error: unknown };
     try {
-      const outcome = await this.opts.sink.ask(request, ctx);
-      const schema = request.mode === 'form' ? request.requestedSchema : undefined;
-      answered = { result: toElicitResult(outcome, request.mode, schema) };
-    } catch (error) {
-      this.opts.logger?.warn(
-        { server: ctx.server, userId: origin.userId, err: error },
-        'elicitation sink failed',
-      );
-      answered = { error };
+      answered = await this.askSink(request, ctx);
     } finally {
       // The question is over for the call before any wait below: its silence watchdog runs again.
       this.cancels.delete(id);
@@ -220,6 +213,24 @@ export class SessionQuestions {
     await this.unlessWithdrawn(withdraw.signal);
     if ('error' in answered) throw toRpcError(answered.error);
     return answered.result;
+  }
+
+  /** The sink's answer to `request` as the server is sent it, or why there is none (logged). */
+  private async askSink(
+    request: IncomingElicitation,
+    ctx: ElicitationContext,
+  ): Promise<{ result: ElicitResult } | { error: unknown }> {
+    try {
+      const outcome = await this.opts.sink.ask(request, ctx);
+      const schema = request.mode === 'form' ? request.requestedSchema : undefined;
+      return { result: toElicitResult(outcome, request.mode, schema) };
+    } catch (error) {
+      this.opts.logger?.warn(
+        { server: ctx.server, userId: ctx.origin.userId, err: error },
+        'elicitation sink failed',
+      );
+      return { error };
+    }
   }
 
   /** No response to a request the server cancelled (spec): wait until the session ends instead. */

@@ -87,28 +87,33 @@ async function diagnoseCluster(
         firstError = info;
         continue;
       }
-      if (info instanceof ReplyError) {
-        return refusal(
-          'REDIS_CLUSTER_NODES',
-          `${node.host}:${node.port} is not a cluster node (cluster support disabled)`,
-          'Set REDIS_URL for a single Redis, or list the nodes of a Redis Cluster.',
-          info,
-        );
-      }
-      if (typeof info === 'string' && !/^cluster_state:ok\r?$/m.test(info)) {
-        const assigned = /^cluster_slots_assigned:(\d+)/m.exec(info)?.[1] ?? '?';
-        const ok = /^cluster_slots_ok:(\d+)/m.exec(info)?.[1] ?? '?';
-        return refusal(
-          'REDIS_CLUSTER_NODES',
-          `the cluster is down (cluster_state:fail, ${ok} of 16384 slots served, ${assigned} assigned)`,
-          'Assign every slot to a running master (redis-cli --cluster fix), then start the bot again.',
-        );
-      }
+      const refused = clusterInfoRefusal(node, info);
+      if (refused !== undefined) return refused;
     } finally {
       probe.client.disconnect();
     }
   }
   return explain(setting, firstError, 'REDIS_CLUSTER_NODES', 'list at least one node that answers');
+}
+
+/** What a node's answer to CLUSTER INFO rules out: not a cluster node, or a cluster down; else undefined. */
+function clusterInfoRefusal(node: RedisNode, info: unknown): StoreError | undefined {
+  if (info instanceof ReplyError) {
+    return refusal(
+      'REDIS_CLUSTER_NODES',
+      `${node.host}:${node.port} is not a cluster node (cluster support disabled)`,
+      'Set REDIS_URL for a single Redis, or list the nodes of a Redis Cluster.',
+      info,
+    );
+  }
+  if (typeof info !== 'string' || /^cluster_state:ok\r?$/m.test(info)) return undefined;
+  const assigned = /^cluster_slots_assigned:(\d+)/m.exec(info)?.[1] ?? '?';
+  const ok = /^cluster_slots_ok:(\d+)/m.exec(info)?.[1] ?? '?';
+  return refusal(
+    'REDIS_CLUSTER_NODES',
+    `the cluster is down (cluster_state:fail, ${ok} of 16384 slots served, ${assigned} assigned)`,
+    'Assign every slot to a running master (redis-cli --cluster fix), then start the bot again.',
+  );
 }
 
 /** What one sentinel said: the master's address, a refusal to report at once, or an error to keep while the next is asked. */

@@ -21,11 +21,9 @@ export type StoreErrorCode =
   /** The Slack app has no installation for the workspace (or org) asked for. */
   | 'not_installed';
 
+/** RelayError's constructor, typed by its `Code`, takes only a StoreErrorCode and keeps `cause` natively. */
 export class StoreError extends RelayError<StoreErrorCode> {
   override name = 'StoreError';
-  constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
 }
 
 /** Hides the password of a redis:// URL so it can go into messages and logs. */

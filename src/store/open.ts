@@ -44,30 +44,28 @@ export async function openStoreParts(opts: StoreOptions): Promise<StoreParts> {
     // on the command connection (ending a question's other answerers' entries, transitions.ts) would pay for
     // 78 scripts instead of the store's 14 (issue #19 goal 2).
     queueConnection = await connections.command(k.connectionName('queues', opts.holderId));
-    const [queue, reminders] = await openTimerQueues(queueConnection, k, logger);
-    const retentionSec = opts.retentionSec ?? 86_400;
-    const clock = opts.clock ?? systemClock;
-    // Wakes follow BullMQ's own time, so they run on the system's timers even where tests drive the store's clock.
-    const wake = markerWake(queue, queueConnection);
-    const wakes = new QueueWakes({ wake, schedule: systemClock.schedule, logger, queue: TIMEOUT_QUEUE });
-    const slots = new SlotJobs(queue, logger, retentionSec, clock, wakes);
-    const drops = new SlotDrops({ cmd, keys: k, slots, clock, logger });
-    return {
-      opts,
-      connections,
-      holderId: opts.holderId,
-      retentionSec,
-      keys: k,
-      logger,
-      cmd,
-      slots,
-      drops,
-      reminders,
-      queueConnection,
-    };
+    const timers = await openTimers(queueConnection, { opts, cmd, keys: k, logger });
+    return { opts, connections, holderId: opts.holderId, keys: k, logger, cmd, ...timers, queueConnection };
   } catch (err) {
     if (queueConnection) await endClient(queueConnection, false);
     await endClient(cmd, false);
     throw commandError('start-up', err);
   }
+}
+
+/** The timeout slots (with their wakes and drops) and the reminder queue, on the queues' own connection. */
+async function openTimers(
+  queueConnection: RedisClient,
+  base: Pick<StoreParts, 'opts' | 'cmd' | 'keys' | 'logger'>,
+): Promise<Pick<StoreParts, 'retentionSec' | 'slots' | 'drops' | 'reminders'>> {
+  const { opts, cmd, keys: k, logger } = base;
+  const [queue, reminders] = await openTimerQueues(queueConnection, k, logger);
+  const retentionSec = opts.retentionSec ?? 86_400;
+  const clock = opts.clock ?? systemClock;
+  // Wakes follow BullMQ's own time, so they run on the system's timers even where tests drive the store's clock.
+  const wake = markerWake(queue, queueConnection);
+  const wakes = new QueueWakes({ wake, schedule: systemClock.schedule, logger, queue: TIMEOUT_QUEUE });
+  const slots = new SlotJobs(queue, logger, retentionSec, clock, wakes);
+  const drops = new SlotDrops({ cmd, keys: k, slots, clock, logger });
+  return { retentionSec, slots, drops, reminders };
 }

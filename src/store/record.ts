@@ -164,6 +164,13 @@ export function parseQuestion(h: Record<string, string>): StoredQuestion | undef
     deadline: int(h, 'deadline'),
   };
   q.timeoutMs = h.timeoutMs === undefined ? q.deadline - q.createdAt : int(h, 'timeoutMs');
+  addOptional(q, h);
+  if (state !== 'pending') addEnd(q, h);
+  return q;
+}
+
+/** The fields a question has only when it was asked so (URL mode, an API question, a round) or has a card. */
+function addOptional(q: StoredQuestion, h: Record<string, string>): void {
   if (h.cardChannel !== undefined && h.cardTs !== undefined)
     q.card = { channel: h.cardChannel, ts: h.cardTs };
   if (h.moreCards !== undefined) q.moreCards = parseMoreCards(h);
@@ -176,16 +183,18 @@ export function parseQuestion(h: Record<string, string>): StoredQuestion | undef
   if (h.callbackUrl !== undefined) q.callbackUrl = h.callbackUrl;
   if (h.metadata !== undefined) q.metadata = parseMetadata(h);
   if (h.round !== undefined) q.round = parseRoundRef(h);
-  if (state === 'pending') return q;
+}
+
+/** What an ended question has: its outcome, why it ended, and when and by whom when the record says. */
+function addEnd(q: StoredQuestion, h: Record<string, string>): void {
   const { outcome, contentDropped } = parseOutcome(h);
   q.outcome = outcome;
   if (contentDropped) q.contentDropped = true;
   const reason = str(h, 'reason');
-  if (!isEndReason(reason)) throw bad(id, 'reason');
+  if (!isEndReason(reason)) throw bad(q.id, 'reason');
   q.reason = reason;
   if (h.endedAt !== undefined) q.endedAt = int(h, 'endedAt');
   if (h.endedBy !== undefined) q.endedBy = h.endedBy;
-  return q;
 }
 
 /** A parsed JSON value that is an object whose every value is a string. */

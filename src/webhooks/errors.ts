@@ -22,11 +22,9 @@ export type WebhookErrorCode =
   /** The connection failed or broke (refused, reset, TLS). */
   | 'network';
 
+/** RelayError's constructor, typed by its `Code`, takes only a WebhookErrorCode and keeps `cause` natively. */
 export class WebhookError extends RelayError<WebhookErrorCode> {
   override name = 'WebhookError';
-  constructor(code: WebhookErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
 }
 
 /** A creation-time refusal: the code and the reason the API puts in its 400. */

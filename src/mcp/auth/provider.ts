@@ -15,9 +15,9 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
-import { createHash } from 'node:crypto';
 import { GrantDpop } from './dpop-key.js';
 import { GrantRefresh, type UnsavedRefresh } from './grant-refresh.js';
+import { PendingVerifiers } from './pkce-verifiers.js';
 import type { ClientRegistrations } from './registrations.js';
 import type { SignInRecord, SignInStorage } from './sign-in-storage.js';
 
@@ -88,8 +88,8 @@ export class SignInProvider implements OAuthClientProvider {
   /** The shared client this provider uses (read, registered, or the callback's link's). */
   private sharedClient: StoredOAuthClientInformation | undefined;
   private linkClientRefused = false;
-  /** Verifiers saved for an authorization URL not yet handed on, by their S256 code_challenge. */
-  private readonly verifiers = new Map<string, string>();
+  /** Verifiers saved for an authorization URL not yet handed on (with `bindRequest`). */
+  private readonly verifiers = new PendingVerifiers();
   private readonly grantDpop: GrantDpop;
   private readonly refresh: GrantRefresh;
 
@@ -211,9 +211,7 @@ export class SignInProvider implements OAuthClientProvider {
     await this.refresh.end();
     const { bindRequest } = this.opts;
     const state = url.searchParams.get('state');
-    const challenge = url.searchParams.get('code_challenge') ?? '';
-    const codeVerifier = this.verifiers.get(challenge);
-    this.verifiers.delete(challenge);
+    const codeVerifier = this.verifiers.take(url);
     if (bindRequest !== undefined && state !== null && codeVerifier !== undefined) {
       const client = this.sharedClient;
       const authorizationUrl = url.href;
@@ -229,7 +227,7 @@ export class SignInProvider implements OAuthClientProvider {
   async saveCodeVerifier(codeVerifier: string): Promise<void> {
     if (this.opts.bindRequest === undefined) return this.update({ codeVerifier });
     // Found again by the URL's code_challenge, so concurrent sign-ins of this provider keep theirs apart.
-    this.verifiers.set(s256(codeVerifier), codeVerifier);
+    this.verifiers.keep(codeVerifier);
     return Promise.resolve();
   }
 
@@ -293,9 +291,4 @@ export class SignInProvider implements OAuthClientProvider {
   private async update(patch: SignInRecord): Promise<void> {
     await this.opts.storage.update((stored) => ({ ...stored, ...patch }));
   }
-}
-
-/** The PKCE S256 code challenge of `verifier` (RFC 7636 §4.2). */
-function s256(verifier: string): string {
-  return createHash('sha256').update(verifier).digest('base64url');
 }
