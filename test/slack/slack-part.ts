@@ -1,8 +1,9 @@
 // The Slack side as the bot composes it (createSlack: the Bolt app, its listeners, ToolResults wired to the MCP
-// side's warm-up) in HTTP mode against Slack's stand-in, with the test's own MCP side (`tools`): for tests that
-// drive `/mcp` and its follow-ups with Slack's signed requests. Its outbox and state live in the run's Redis
-// under their own prefix, deleted on close.
-import { DEFAULT_SLACK_POLICY } from '../../src/config/index.js';
+// side's warm-up) against Slack's stand-in, in HTTP mode (or Socket Mode with an app-level token), with the
+// test's own MCP side (`tools`): for tests that drive `/mcp` and its follow-ups with Slack's signed requests, or
+// Socket Mode's connection. Its outbox and state live in the run's Redis under their own prefix, deleted on close.
+import type { Clock } from '../../src/clock.js';
+import { DEFAULT_SLACK_POLICY, type ConnectedSlack } from '../../src/config/index.js';
 import type { ToolRunner } from '../../src/relay/sources/mcp.js';
 import { createSlack, Outbox, SlackState, type Slack } from '../../src/slack/index.js';
 import { SlackDriver, type SlackStandin } from '../../src/standin/index.js';
@@ -17,22 +18,36 @@ export interface RunningSlackPart {
   /** Sends Slack's signed requests to it. */
   driver: SlackDriver;
   logs: CapturedLogs;
+  /** Its HTTP port (/readyz, and Slack's requests in HTTP mode). */
+  port: number;
   close(): Promise<void>;
 }
 
-/** The Slack part for `standin` (whose bot token is `botToken`), its `/mcp` served by `tools`. */
+/**
+ * The Slack part for `standin` (whose bot token is `botToken`), its `/mcp` served by `tools`; in Socket Mode with
+ * `appToken`, timed by `clock` (default the system's), logging to `logs` (default its own capture).
+ */
 export async function startSlackPart(input: {
   standin: SlackStandin;
   botToken: string;
   tools: ToolRunner;
+  appToken?: string;
+  clock?: Clock;
+  logs?: CapturedLogs;
 }): Promise<RunningSlackPart> {
-  const { standin, botToken, tools } = input;
+  const { standin, botToken, tools, appToken } = input;
   const prefix = uniquePrefix();
-  const logs = captureLogs();
+  const logs = input.logs ?? captureLogs();
   const outbox = await Outbox.open({ url: redisUrl(), prefix });
   const state = await SlackState.open({ url: redisUrl(), prefix, holderId: 'slack-part' });
+  const auth = { auth: 'token', botToken, apiUrl: standin.apiUrl } as const;
+  const config: ConnectedSlack =
+    appToken === undefined
+      ? { mode: 'http', signingSecret: SIGNING_SECRET, ...auth }
+      : { mode: 'socket', appToken, ...auth };
   const slack = createSlack({
-    config: { mode: 'http', signingSecret: SIGNING_SECRET, auth: 'token', botToken, apiUrl: standin.apiUrl },
+    config,
+    ...(input.clock ? { clock: input.clock } : {}),
     logger: logs.logger,
     outbox,
     state,
@@ -59,5 +74,5 @@ export async function startSlackPart(input: {
     await state.close();
     await deleteUnder(prefix);
   };
-  return { slack, driver, logs, close };
+  return { slack, driver, logs, port, close };
 }

@@ -6,14 +6,11 @@
 // be ready again, with an info line, once a reconnect succeeds. The Slack part runs in-process as the bot
 // composes it (createSlack), against the stand-in, with its reconnects timed by a stepped clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SLACK_POLICY } from '../../src/config/index.js';
-import { createSlack, Outbox, SlackState, type Slack } from '../../src/slack/index.js';
 import { startSlackStandin, type AppTokenRefusal, type SlackStandin } from '../../src/standin/index.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
-import { deleteUnder } from '../support/redis-cleanup.js';
 import { steppedClock, type SteppedClock } from '../support/stepped-clock.js';
 import { until } from '../support/until.js';
 import { captureLogs, printLogsOnFailure, type CapturedLogs } from './log-capture.js';
+import { startSlackPart, type RunningSlackPart } from './slack-part.js';
 
 const BOT_TOKEN = 'xoxb-socket-refused';
 const APP_TOKEN = 'xapp-1-socket-refused';
@@ -23,11 +20,7 @@ const ceiling = (n: number): number => 1000 * 2 ** n;
 const ERROR = 50;
 const INFO = 30;
 
-interface Bot {
-  slack: Slack;
-  port: number;
-  close(): Promise<void>;
-}
+type Bot = Pick<RunningSlackPart, 'slack' | 'port' | 'close'>;
 
 /** A stepped clock that also keeps each delay it was given (ms, in order). */
 function delaysClock(): SteppedClock & { delays: number[] } {
@@ -45,43 +38,15 @@ function delaysClock(): SteppedClock & { delays: number[] } {
 
 /** The Slack part in Socket Mode against `standin`, started (connected) on `clock`. */
 async function startBot(standin: SlackStandin, logs: CapturedLogs, clock: SteppedClock): Promise<Bot> {
-  const prefix = uniquePrefix();
-  const outbox = await Outbox.open({ url: redisUrl(), prefix });
-  const state = await SlackState.open({ url: redisUrl(), prefix, holderId: 'socket-refused' });
-  const slack = createSlack({
-    config: {
-      mode: 'socket',
-      appToken: APP_TOKEN,
-      auth: 'token',
-      botToken: BOT_TOKEN,
-      apiUrl: standin.apiUrl,
-    },
-    logger: logs.logger,
-    outbox,
-    state,
-    store: {
-      pendingFor: () => Promise.resolve([]),
-      pendingIn: () => Promise.resolve([]),
-      get: () => Promise.resolve(undefined),
-    },
-    policyOf: () => DEFAULT_SLACK_POLICY,
-    serving: () => true,
-    started: () => true,
-    servers: () => [],
+  return startSlackPart({
+    standin,
+    botToken: BOT_TOKEN,
+    appToken: APP_TOKEN,
+    tools: {} as never,
+    logs,
     // Jitter fixed at its top: each retry waits its backoff's ceiling.
     clock: { ...clock, random: () => 0.999_999 },
   });
-  const nothingEnds = () => Promise.reject(new Error('no question ends here'));
-  slack.listen({ answering: {} as never, tools: {} as never, end: nothingEnds });
-  const { port } = await slack.start(0);
-  const close = async (): Promise<void> => {
-    await slack.stop();
-    await slack.settle();
-    await outbox.close();
-    await state.close();
-    await deleteUnder(prefix);
-  };
-  return { slack, port, close };
 }
 
 /** Runs `clock`'s timer (due within `ms`) once one is set, until apps.connections.open was asked once more. */
