@@ -2,6 +2,7 @@
 import { MESSAGE_TEXT_MAX } from '../../blocks/slack-limits.js';
 import { type Obj, formatIssue } from './blockkit-check.js';
 import { type BlockKitIssue, validateMessageBlocks } from './blockkit.js';
+import { missingScope } from './scopes.js';
 import { type PostedMessage, type Store, withGeneratedIds } from './store.js';
 
 export type ApiBody = Obj & { ok: boolean; error?: string };
@@ -118,6 +119,8 @@ const conversationsOpen: Handler = (args, store) => {
   if (first === undefined) return fail('users_list_not_supplied');
   if (!users.every((id) => /^[UW][A-Z0-9]+$/.test(id))) return fail('user_not_found');
   if (users.length > MPIM_MAX_USERS) return fail('too_many_users');
+  const refused = missingScope(store, 'conversations.open', users.length === 1 ? 'im' : 'mpim');
+  if (refused) return refused;
   const id = users.length === 1 ? store.dmChannelOf(first) : store.mpimChannelOf(users);
   return { ok: true, channel: { id } };
 };

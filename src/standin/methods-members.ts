@@ -1,6 +1,7 @@
 // Membership methods of the stand-in: user groups (usergroups.users.list) and channel members
 // (conversations.members, paginated with next_cursor), answered with Slack's shapes and errors.
 import { type ApiBody, type Handler, fail, nonEmpty } from './methods-chat.js';
+import { missingScope } from './scopes.js';
 
 /** conversations.members: default and largest page (docs.slack.dev method page). */
 const MEMBERS_LIMIT_DEFAULT = 100;
@@ -16,8 +17,10 @@ const usergroupUsers: Handler = (args, store) => {
 
 const conversationsMembers: Handler = (args, store) => {
   const channel = nonEmpty(args.channel);
-  const members = channel ? store.channelMembers[channel] : undefined;
-  if (!members) return fail('channel_not_found');
+  const members = channel ? store.membersOf(channel) : undefined;
+  if (!channel || !members) return fail('channel_not_found');
+  const refused = missingScope(store, 'conversations.members', store.typeOf(channel));
+  if (refused) return refused;
   const limit = args.limit === undefined ? MEMBERS_LIMIT_DEFAULT : Number(args.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > MEMBERS_LIMIT_MAX) return fail('invalid_limit');
   const from = startOf(args.cursor);

@@ -100,7 +100,7 @@ export class OAuthEndpoint {
     if (grant.redirectUri !== undefined && args.redirect_uri !== grant.redirectUri)
       return fail('bad_redirect_uri');
     grant.used = true;
-    const bot = this.mint(grant.teamId);
+    const bot = this.mint(grant.teamId, grant.scopes.split(','));
     const workspace = this.workspaces.get(grant.teamId);
     return {
       ok: true,
@@ -116,7 +116,7 @@ export class OAuthEndpoint {
     };
   }
 
-  private mint(teamId: string): Identity {
+  private mint(teamId: string, scopes: readonly string[]): Identity {
     const workspace = this.workspaces.get(teamId);
     const identity: Identity = {
       teamId,
@@ -125,6 +125,7 @@ export class OAuthEndpoint {
       botId: `B0BOT${teamId}`,
       appId: this.appId,
       botToken: `xoxb-${teamId}-${randomBytes(12).toString('hex')}`,
+      scopes,
     };
     this.installed.set(identity.botToken, identity);
     return identity;

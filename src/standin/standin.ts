@@ -27,6 +27,12 @@ export type { FailOptions, HeldCall } from './routing.js';
 export interface StandinOptions {
   /** The only bot token accepted (Bearer header or `token` argument). */
   botToken: string;
+  /**
+   * That token's scopes, as the app was installed with (e.g. manifest.yml's bot scopes): conversations.members
+   * and conversations.open on a conversation type whose scope is missing answer `missing_scope` with `needed`.
+   * Default: every scope (nothing refused). Tokens of OAuth installs have the scopes their install asked for.
+   */
+  scopes?: readonly string[];
   /** Epoch ms; drives trigger_id expiry, ts and hashes. Default Date.now. */
   clock?: () => number;
   /** TCP port on 127.0.0.1; default 0 (a random free port). */
@@ -272,6 +278,7 @@ export async function startSlackStandin(opts: StandinOptions): Promise<SlackStan
     botId: 'B0STANDINBOT',
     appId: 'A0STANDINAPP',
     botToken: opts.botToken,
+    ...(opts.scopes ? { scopes: opts.scopes } : {}),
   };
   const standin = new Standin(
     new Store(identity, opts.clock ?? Date.now, opts.users, opts.usergroups, opts.channels),

@@ -54,7 +54,15 @@ export interface Identity {
   botId: string;
   appId: string;
   botToken: string;
+  /**
+   * The bot token's scopes (the installed app's `oauth_config.scopes.bot`): a method called on a conversation
+   * type whose scope is not among them answers `missing_scope` (scopes.ts). Undefined: every scope.
+   */
+  scopes?: readonly string[];
 }
+
+/** The four conversation types Slack's Conversations API tells apart, each with its own scopes. */
+export type ConversationType = 'public_channel' | 'private_channel' | 'im' | 'mpim';
 
 interface Trigger {
   userId: string;
@@ -148,6 +156,26 @@ export class Store {
   /** True for a DM id that conversations.open (or dmChannelOf) handed out. */
   isDmChannel(id: string): boolean {
     return [...this.dms.values()].includes(id);
+  }
+
+  /**
+   * The members of a DM or multi-person DM the stand-in handed out (its people and the bot), of a listed
+   * channel, or undefined for a conversation it does not know.
+   */
+  membersOf(id: string): string[] | undefined {
+    const listed = this.channelMembers[id];
+    if (listed) return listed;
+    const dm = [...this.dms].find(([, channel]) => channel === id);
+    const mpim = [...this.mpims].find(([, channel]) => channel === id);
+    const people = dm ? [dm[0]] : mpim?.[0].split(',');
+    return people && [...people, this.identity.botUserId];
+  }
+
+  /** A conversation's type: its DMs and multi-person DMs as handed out, else a G… id is a private channel. */
+  typeOf(id: string): ConversationType {
+    if (this.isDmChannel(id)) return 'im';
+    if ([...this.mpims.values()].includes(id)) return 'mpim';
+    return id.startsWith('G') ? 'private_channel' : 'public_channel';
   }
 
   /** Slack accepts a user id as chat.postMessage channel and posts to the bot's DM with that user. */

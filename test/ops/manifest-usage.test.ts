@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { parseMcpCommand } from '../../src/slack/command.js';
 import { EVENTS_PATH } from '../../src/slack/http-server.js';
 import { REDIRECT_PATH } from '../../src/slack/oauth.js';
 import { BOT_SCOPES } from '../../src/slack/scopes.js';
@@ -13,8 +14,10 @@ import { IDENTITY_PATH } from '../../src/slack/sign-in-links.js';
 /**
  * The bot scopes each Web API method needs as the bot calls it (docs.slack.dev method pages, by conversation
  * type); null: none. conversations.open opens a person's DM (im:write) and several people's multi-person DM
- * (mpim:write, an API question's `users`); conversations.members lists a public (channels:read) or private
- * (groups:read) channel whose members may answer.
+ * (mpim:write, an API question's `users`); conversations.members lists the conversation whose members may
+ * answer: a public (channels:read) or private (groups:read) channel, or, for a run typed in a DM or group DM
+ * with `route: thread` and `answerers.channel` (or an API question to one), that DM (im:read) or group DM
+ * (mpim:read); Slack answers `missing_scope` with `needed` otherwise (bot-scopes-conversations.test.ts).
  */
 const METHOD_SCOPES: Record<string, string | string[] | null> = {
   'chat.postMessage': 'chat:write',
@@ -22,7 +25,7 @@ const METHOD_SCOPES: Record<string, string | string[] | null> = {
   'chat.postEphemeral': 'chat:write',
   'chat.delete': 'chat:write',
   'conversations.open': ['im:write', 'mpim:write'],
-  'conversations.members': ['channels:read', 'groups:read'],
+  'conversations.members': ['channels:read', 'groups:read', 'im:read', 'mpim:read'],
   'users.info': 'users:read',
   'usergroups.users.list': 'usergroups:read',
   'files.uploadV2': 'files:write',
@@ -65,7 +68,7 @@ const used = {
 };
 
 interface Manifest {
-  features: { slash_commands?: { command: string; url?: string }[] };
+  features: { slash_commands?: { command: string; url?: string; usage_hint?: string }[] };
   oauth_config: { scopes: { bot: string[] }; redirect_urls?: string[] };
   settings: {
     event_subscriptions?: { request_url?: string; bot_events?: string[] };
@@ -93,6 +96,18 @@ describe('manifest.yml against the code', () => {
     expect([...(manifest.settings.event_subscriptions?.bot_events ?? [])].sort()).toEqual(
       [...used.events].sort(),
     );
+  });
+
+  it('hints at every /mcp subcommand of the README’s command table, each one the bot parses as itself', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const table = readme.split('### The `/mcp` command\n\n')[1]?.split('\n\n')[0] ?? '';
+    const documented = [...new Set([...table.matchAll(/`\/mcp (\w+)/g)].map((m) => m[1]))];
+    const hint = manifest.features.slash_commands?.find((c) => c.command === '/mcp')?.usage_hint ?? '';
+    const hinted = hint.split(' | ').map((part) => part.split(' ')[0] ?? '');
+    expect(documented).not.toEqual([]);
+    expect([...hinted].sort()).toEqual([...documented].sort());
+    // The placeholders stand for a server and a tool: each subcommand given them parses as that subcommand.
+    expect(hinted.map((verb) => parseMcpCommand(`${verb} server tool`).kind)).toEqual(hinted);
   });
 
   it('points every request URL at the path the bot serves, and the OAuth redirects at their handlers', () => {
