@@ -109,6 +109,7 @@ async function buildSlackSide(
     routes: { '/metrics': metricsRoute(metrics) },
     observe: metrics,
     ...(signIns.connections ? { connections: signIns.connections } : {}),
+    ...(config.signIn?.publicUrl ? { publicUrl: config.signIn.publicUrl } : {}),
   });
   parts.push('Slack background work', () => slack.settle());
   return { slack, signIns };

@@ -135,28 +135,10 @@ function boltApp(options: SlackAppOptions): {
     clientOptions,
     logger,
   });
-  const appOptions: AppOptions = {
-    ...bolt,
-    receiver: built.receiver,
-    logger,
-    logLevel: LogLevel.INFO,
-    clientOptions,
-    // Bolt's auth.test of a bot token runs in init(), awaited by start(): run from the constructor, as Bolt
-    // does by default, a wrong token or an unreachable Slack rejected with no one to catch it.
-    deferInitialization: true,
-    // No listener keeps conversation state (context.conversation); Bolt's default store would look each
-    // request's conversation up, and reject with a new Error (a stack trace) for every one it never saw.
-    convoStore: false,
-  };
-  // HTTP acks are timed by our HTTP server (onSlackResponse); Socket Mode acks by the app itself.
-  const app = new AckTimingApp(appOptions, {
-    ...(options.observe && options.slack.mode === 'socket' ? { onAck: options.observe.socketAck } : {}),
-    onLateAck: ({ ms, type }) =>
-      options.logger.warn(
-        { payloadType: type, ms: Math.round(ms) },
-        "ack came after Slack's 3 s: Slack was already answered without it (the person saw Slack's error)",
-      ),
-  });
+  const app = ackTimedApp(
+    { ...bolt, receiver: built.receiver, logger, logLevel: LogLevel.INFO, clientOptions, ...DEFERRED },
+    options,
+  );
   app.use(processEventsOnce(options.state.deliveries, options.logger));
   app.error((error) => {
     options.logger.error(
@@ -166,6 +148,28 @@ function boltApp(options: SlackAppOptions): {
     return Promise.resolve();
   });
   return { app, built, distributed };
+}
+
+/** Bolt's options that hold off work it would otherwise do unasked. */
+const DEFERRED = {
+  // Bolt's auth.test of a bot token runs in init(), awaited by start(): run from the constructor, as Bolt
+  // does by default, a wrong token or an unreachable Slack rejected with no one to catch it.
+  deferInitialization: true,
+  // No listener keeps conversation state (context.conversation); Bolt's default store would look each
+  // request's conversation up, and reject with a new Error (a stack trace) for every one it never saw.
+  convoStore: false,
+} as const satisfies AppOptions;
+
+/** The app timing its acks: HTTP acks are timed by our HTTP server (onSlackResponse), Socket Mode's here. */
+function ackTimedApp(appOptions: AppOptions, options: SlackAppOptions): App {
+  return new AckTimingApp(appOptions, {
+    ...(options.observe && options.slack.mode === 'socket' ? { onAck: options.observe.socketAck } : {}),
+    onLateAck: ({ ms, type }) =>
+      options.logger.warn(
+        { payloadType: type, ms: Math.round(ms) },
+        "ack came after Slack's 3 s: Slack was already answered without it (the person saw Slack's error)",
+      ),
+  });
 }
 
 /** Slack's answers to auth.test that mean the bot token itself is wrong (Slack's error codes, not messages). */

@@ -159,9 +159,27 @@ function countFreshConnections(
 }
 
 export async function startHttpServer(opts: HttpServerOptions): Promise<RunningHttpServer> {
+  const server = createServer();
+  // Only Slack's requests are counted: without `events` (Socket Mode) nothing here holds post-ack work.
+  const requestRead =
+    opts.inFlight && opts.events
+      ? countFreshConnections(server, opts.inFlight, opts.schedule ?? systemClock.schedule)
+      : () => undefined;
+  server.on('request', router(opts, requestRead));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
+  });
+  return { port: (server.address() as AddressInfo).port, close: () => closeServer(server) };
+}
+
+/**
+ * Each request by path: Slack's (timestamp checked, then buffered for the receiver), a mount's, the probes, the
+ * GET routes; `requestRead` ends a fresh connection's count once its first request arrives.
+ */
+function router(opts: HttpServerOptions, requestRead: (socket: Socket) => void): RequestListener {
   const clock = opts.clock ?? systemClock;
-  let requestRead: (socket: Socket) => void = () => undefined;
-  const route = (req: IncomingMessage, res: ServerResponse): void => {
+  return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://bot').pathname;
     const method = req.method ?? 'GET';
     if (path === EVENTS_PATH && method === 'POST' && opts.events) {
@@ -178,29 +196,31 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     requestRead(req.socket);
     if (mount) return void mount.handler(req, res);
     if (method !== 'GET') return void res.writeHead(404).end();
-    if (path === '/healthz') {
-      const live = opts.live();
-      return json(res, live ? 200 : 503, { ok: live });
-    }
-    if (path === '/readyz') return void answerReadiness(res, opts.ready);
-    const page = opts.routes?.[path];
-    if (page) return void page(req, res);
-    res.writeHead(404).end();
+    answerGet(req, res, path, opts);
   };
-  const server = createServer(route);
-  // Only Slack's requests are counted: without `events` (Socket Mode) nothing here holds post-ack work.
-  if (opts.inFlight && opts.events)
-    requestRead = countFreshConnections(server, opts.inFlight, opts.schedule ?? systemClock.schedule);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
+}
+
+/** The probes and the GET routes by exact path; 404 for any other. */
+function answerGet(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  opts: Pick<HttpServerOptions, 'live' | 'ready' | 'routes'>,
+): void {
+  if (path === '/healthz') {
+    const live = opts.live();
+    return json(res, live ? 200 : 503, { ok: live });
+  }
+  if (path === '/readyz') return void answerReadiness(res, opts.ready);
+  const page = opts.routes?.[path];
+  if (page) return void page(req, res);
+  res.writeHead(404).end();
+}
+
+/** Closes the server, its open connections (keep-alive ones included) first so the close does not wait on them. */
+function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.closeAllConnections();
+    server.close((error) => (error ? reject(error) : resolve()));
   });
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
-  };
 }

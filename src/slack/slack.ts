@@ -32,7 +32,7 @@ import { ToolResults, type ToolRun } from './tool-results.js';
 import { UrlCompletions } from './url-completions.js';
 import { SlackSignIn } from './sign-in.js';
 import { homeTeamOf, slackOwners, type OwnerLookup } from './sign-in-owner.js';
-import { identityCheckOf, signInRoutes } from './sign-in-routes.js';
+import { announceIdentityCheck, identityCheckOf, signInRoutes } from './sign-in-routes.js';
 import { Uninstalls, type EndQuestion, type WorkspaceQuestions } from './uninstalls.js';
 
 export interface SlackOptions {
@@ -69,6 +69,11 @@ export interface SlackOptions {
    * connections and the callback route at CALLBACK_PATH. Absent when no server needs sign-in.
    */
   connections?: Connections;
+  /**
+   * ELICIT_RELAY_PUBLIC_URL without a trailing "/", given with `connections`: start-up's log names Sign in with
+   * Slack's redirect URL from it (sign-in-routes.ts).
+   */
+  publicUrl?: string;
 }
 
 export interface Slack {
@@ -118,38 +123,14 @@ const CHECKS: Slack['checks'] = {
 export function createSlack(options: SlackOptions): Slack {
   // The callback route is built before the app and the prompter after it (it posts through the app's surface).
   const late: SignInLate = {};
-  const routes = { ...options.routes, ...callbackRoute(options, late) };
-  const app = createSlackApp({
-    slack: options.config,
-    logger: options.logger,
-    outbox: options.outbox,
-    state: options.state,
-    isLive: options.started,
-    isPending: async (id) => (await options.store.get(id))?.state === 'pending',
-    // `app` exists by the time /readyz is asked: the HTTP server starts in app.start().
-    readiness: () => readiness(options, app.socketMode),
-    policyOf: options.policyOf,
-    routes,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.observe ? { observe: options.observe } : {}),
-  });
+  const app = slackApp(options, { ...options.routes, ...callbackRoute(options, late) });
   const { surface } = app;
   const { home, modals } = observers(app, options);
   const completions = new UrlCompletions();
-  const { connections } = options;
-  late.ownerOf = slackOwners(app.clients, systemClock);
-  late.homeTeam = homeTeamOf(app.clients);
-  late.signIn = connections
-    ? new SlackSignIn({
-        messages: retryingMessages(app.clients),
-        locales: surface.locales,
-        dmOf: surface.dmOf.bind(surface),
-      })
-    : undefined;
-  const signIn = connections && late.signIn ? { connections, prompter: late.signIn } : undefined;
+  const signIn = lateSignIn(app, options.connections, late);
   return {
     surface,
-    ...(late.signIn ? { signIn: late.signIn } : {}),
+    ...(signIn ? { signIn: signIn.prompter } : {}),
     audience: surface.audience,
     completions,
     postAck: app.postAck,
@@ -170,6 +151,25 @@ export function createSlack(options: SlackOptions): Slack {
       await modals.settled();
     },
   };
+}
+
+/** The Bolt app and our HTTP server, serving `routes` beside the probes. */
+function slackApp(options: SlackOptions, routes: Record<string, RequestListener>): SlackApp {
+  const app = createSlackApp({
+    slack: options.config,
+    logger: options.logger,
+    outbox: options.outbox,
+    state: options.state,
+    isLive: options.started,
+    isPending: async (id) => (await options.store.get(id))?.state === 'pending',
+    // `app` exists by the time /readyz is asked: the HTTP server starts in app.start().
+    readiness: () => readiness(options, app.socketMode),
+    policyOf: options.policyOf,
+    routes,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.observe ? { observe: options.observe } : {}),
+  });
+  return app;
 }
 
 /** The App Home inbox and the open forms, each following every question's start and end. */
@@ -233,6 +233,24 @@ interface SignInLate {
   homeTeam?: () => Promise<string>;
 }
 
+/** Gives the sign-in pages the app's parts; with `connections`, the Connect DM as the sign-in prompter. */
+function lateSignIn(
+  app: SlackApp,
+  connections: Connections | undefined,
+  late: SignInLate,
+): { connections: Connections; prompter: SlackSignIn } | undefined {
+  const { surface, clients } = app;
+  late.ownerOf = slackOwners(clients, systemClock);
+  late.homeTeam = homeTeamOf(clients);
+  if (!connections) return undefined;
+  late.signIn = new SlackSignIn({
+    messages: retryingMessages(clients),
+    locales: surface.locales,
+    dmOf: surface.dmOf.bind(surface),
+  });
+  return { connections, prompter: late.signIn };
+}
+
 /**
  * The sign-in pages when some server needs sign-in (sign-in-routes.ts): the Connect link's start page (names whose
  * link it is; with the app's client credentials, Sign in with Slack checks it is them), then the authorization
@@ -246,6 +264,7 @@ function callbackRoute(options: SlackOptions, late: SignInLate): Record<string, 
   const homeTeam = (): Promise<string> =>
     late.homeTeam?.() ?? Promise.reject(new Error('Slack is not started'));
   const identity = identityCheckOf(options.config, httpFetch, systemClock, homeTeam);
+  announceIdentityCheck(logger, { on: identity !== undefined, publicUrl: options.publicUrl ?? '' });
   return signInRoutes({
     connections,
     // The app's Slack clients exist once the routes are mounted; a request comes only after that.

@@ -3,7 +3,12 @@
 // test's own MCP side (`tools`): for tests that drive `/mcp` and its follow-ups with Slack's signed requests, or
 // Socket Mode's connection. Its outbox and state live in the run's Redis under their own prefix, deleted on close.
 import type { Clock } from '../../src/clock.js';
-import { DEFAULT_SLACK_POLICY, type ConnectedSlack } from '../../src/config/index.js';
+import {
+  DEFAULT_SLACK_POLICY,
+  type ConnectedSlack,
+  type SignInWithSlackConfig,
+} from '../../src/config/index.js';
+import type { Connections } from '../../src/mcp/index.js';
 import type { ToolRunner } from '../../src/relay/sources/mcp.js';
 import { createSlack, Outbox, SlackState, type Slack } from '../../src/slack/index.js';
 import { SlackDriver, type SlackStandin } from '../../src/standin/index.js';
@@ -25,7 +30,9 @@ export interface RunningSlackPart {
 
 /**
  * The Slack part for `standin` (whose bot token is `botToken`), its `/mcp` served by `tools`; in Socket Mode with
- * `appToken`, timed by `clock` (default the system's), logging to `logs` (default its own capture).
+ * `appToken`, timed by `clock` (default the system's), logging to `logs` (default its own capture). `signIn`: some
+ * server needs sign-in (its `connections`, ELICIT_RELAY_PUBLIC_URL), with the app's client credentials
+ * (`signInWithSlack`) or without.
  */
 export async function startSlackPart(input: {
   standin: SlackStandin;
@@ -34,13 +41,20 @@ export async function startSlackPart(input: {
   appToken?: string;
   clock?: Clock;
   logs?: CapturedLogs;
+  signIn?: { connections: Connections; publicUrl: string; signInWithSlack?: SignInWithSlackConfig };
 }): Promise<RunningSlackPart> {
-  const { standin, botToken, tools, appToken } = input;
+  const { standin, botToken, tools, appToken, signIn } = input;
   const prefix = uniquePrefix();
   const logs = input.logs ?? captureLogs();
   const outbox = await Outbox.open({ url: redisUrl(), prefix });
   const state = await SlackState.open({ url: redisUrl(), prefix, holderId: 'slack-part' });
-  const auth = { auth: 'token', botToken, apiUrl: standin.apiUrl } as const;
+  const withSlack = signIn?.signInWithSlack;
+  const auth = {
+    auth: 'token',
+    botToken,
+    apiUrl: standin.apiUrl,
+    ...(withSlack ? { signInWithSlack: withSlack } : {}),
+  } as const;
   const config: ConnectedSlack =
     appToken === undefined
       ? { mode: 'http', signingSecret: SIGNING_SECRET, ...auth }
@@ -61,6 +75,7 @@ export async function startSlackPart(input: {
     serving: () => true,
     started: () => true,
     servers: () => [],
+    ...(signIn ? { connections: signIn.connections, publicUrl: signIn.publicUrl } : {}),
   });
   const nothingEnds = () => Promise.reject(new Error('no question ends here'));
   slack.listen({ answering: {} as never, tools, end: nothingEnds });
