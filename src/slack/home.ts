@@ -3,6 +3,8 @@
 // Every publish is a refresh, paced by views.publish's documented limit (Tier 4 per workspace, a slot shared by every
 // replica through the outbox) and coalesced per person: a publish waiting for its slot renders the latest state
 // when the slot comes, so a burst of changes for one person makes at most two publishes, the last one current.
+// The refreshes a question's start or end makes take those slots in turn (home-turns.ts), so a Home that a person
+// opens, or a click's refresh, never waits behind a burst of other people's.
 // A stopping replica does not wait for those slots: close() skips the refreshes still waiting (see close).
 import { webApi } from '@slack/bolt';
 import { HOME_RECENT_MAX, homeView, type HomeConnection } from '../../blocks/index.js';
@@ -15,6 +17,8 @@ import type { Connections } from '../mcp/index.js';
 import type { QuestionObserver } from './surface.js';
 import { isWebApiCallError } from './outbox/slack-calls.js';
 import { StoppableWaits, WaitStoppedError } from './stoppable-waits.js';
+import { BackgroundTurns, type Release } from './home-turns.js';
+import { homeTeamOf } from './sign-in-owner.js';
 import { isUserId } from './user-id.js';
 
 export interface HomeDeps {
@@ -40,8 +44,14 @@ const RATELIMITED_RETRIES = 3;
 
 interface Refresh {
   again: boolean;
+  /** Made by a question's start or end: takes its workspace's turn before reserving a slot. */
+  background: boolean;
+  /** A person's own refresh joined this one: it leaves the background turns' line, if waiting there. */
+  hurry: () => void;
   done: Promise<void>;
 }
+
+const noRelease: Release = () => undefined;
 
 export class HomeTab implements QuestionObserver {
   /**
@@ -53,11 +63,20 @@ export class HomeTab implements QuestionObserver {
   private readonly background = new Set<Promise<void>>();
   /** Stopped by close(): refreshes waiting for a slot (or a Retry-After) give up instead of publishing. */
   private readonly waits: StoppableWaits;
+  /** Background refreshes' turns at views.publish slots, per workspace; stopped by close() as the waits are. */
+  private readonly turns = new BackgroundTurns();
+  /**
+   * The workspace of a refresh that names none (an API question of a one-workspace bot has no team id): the bot
+   * token's (auth.test, once), so its refreshes share the person's coalescing and the workspace's one pace with
+   * those that name it (two paces of one workspace together went past views.publish's limit: 429s).
+   */
+  private readonly oneWorkspace: () => Promise<string>;
   /** Refreshes close() skipped, for its log line. */
   private skipped = 0;
 
   constructor(private readonly deps: HomeDeps) {
     this.waits = new StoppableWaits(deps.clock);
+    this.oneWorkspace = homeTeamOf(deps.clients);
   }
 
   /** Renders and publishes `userId`'s Home tab now, in workspace `teamId` (unpaced: refresh paces). */
@@ -92,34 +111,62 @@ export class HomeTab implements QuestionObserver {
     }));
   }
 
-  /** Publishes the Home tab; a call while one is running makes that one publish once more when done. */
-  refresh(userId: string, teamId?: string): Promise<void> {
-    const key = `${teamId ?? '-'} ${userId}`;
+  /**
+   * Publishes the Home tab (a person opened or clicked it: no background refresh goes ahead of it); a call while
+   * one is running makes that one publish once more when done.
+   */
+  async refresh(userId: string, teamId?: string): Promise<void> {
+    return this.refreshAs(userId, teamId ?? (await this.oneWorkspace()), false);
+  }
+
+  private refreshAs(userId: string, teamId: string, background: boolean): Promise<void> {
+    const key = `${teamId} ${userId}`;
     const running = this.refreshing.get(key);
     if (running) {
       running.again = true;
+      if (!background) running.hurry();
       return running.done;
     }
-    const entry: Refresh = { again: false, done: Promise.resolve() };
-    entry.done = (async () => {
-      try {
-        let refused = 0;
-        do {
+    const entry: Refresh = { again: false, background, hurry: () => undefined, done: Promise.resolve() };
+    entry.done = this.run(entry, key, userId, teamId);
+    this.refreshing.set(key, entry);
+    return entry.done;
+  }
+
+  /** Publishes until no change came meanwhile; drops `entry` in the step its last check ends (none joins late). */
+  private async run(entry: Refresh, key: string, userId: string, teamId: string): Promise<void> {
+    let refused = 0;
+    try {
+      do {
+        const release = await this.turnOf(entry, teamId);
+        let retryAfterMs: number | undefined;
+        try {
           await this.waitForSlot(teamId);
           // Changes that came while waiting for the slot are in this publish: it renders now.
           entry.again = false;
-          const retryAfterMs = await this.publishUnlessRatelimited(userId, teamId, refused++);
-          if (retryAfterMs !== undefined) {
-            await this.waits.wait(retryAfterMs);
-            entry.again = true;
-          }
-        } while (entry.again);
-      } finally {
-        this.refreshing.delete(key);
-      }
-    })();
-    this.refreshing.set(key, entry);
-    return entry.done;
+          retryAfterMs = await this.publishUnlessRatelimited(userId, teamId, refused++);
+        } finally {
+          release();
+        }
+        if (retryAfterMs !== undefined) {
+          await this.waits.wait(retryAfterMs);
+          entry.again = true;
+        }
+      } while (entry.again);
+    } finally {
+      this.refreshing.delete(key);
+    }
+  }
+
+  /** A background refresh's turn in its workspace's line (none for a person's own, or once hurried). */
+  private turnOf(entry: Refresh, teamId: string): Promise<Release> {
+    if (!entry.background) return Promise.resolve(noRelease);
+    const { turn, leave } = this.turns.take(teamId);
+    entry.hurry = () => {
+      entry.background = false;
+      leave();
+    };
+    return turn;
   }
 
   private async waitForSlot(teamId?: string): Promise<void> {
@@ -170,11 +217,13 @@ export class HomeTab implements QuestionObserver {
   }
 
   private async refreshAll(userIds: string[], teamId?: string): Promise<void> {
-    await Promise.all(userIds.map((userId) => this.refresh(userId, teamId)));
+    if (userIds.length === 0) return;
+    const team = teamId ?? (await this.oneWorkspace());
+    await Promise.all(userIds.map((userId) => this.refreshAs(userId, team, true)));
   }
 
   /**
-   * Skips the refreshes still waiting for their views.publish slot and waits for the others (call before
+   * Skips the refreshes still waiting for their views.publish slot (or turn) and waits for the others (call before
    * closing Redis and the Slack client). At views.publish's pace a stop that ends many questions would otherwise
    * wait a slot per person. Nothing a person needs is lost: the answers are already recorded in the history
    * (Redis), and the Home tab is rendered afresh from Redis when they next open it (app_home_opened), and by
@@ -183,6 +232,7 @@ export class HomeTab implements QuestionObserver {
    */
   async close(): Promise<void> {
     this.waits.stop();
+    this.turns.stop();
     await Promise.all([...this.background]);
     if (this.skipped > 0) {
       this.deps.logger.info({ skipped: this.skipped }, 'App Home refreshes skipped at stop');

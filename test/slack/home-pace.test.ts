@@ -193,9 +193,13 @@ describe('App Home refreshes at a stop', () => {
     const onWarning = (warning: Error): number => warnings.push(warning);
     process.on('warning', onWarning);
     try {
+      // In 20 workspaces: a question's refreshes take their workspace's slots in turn (home-turns.ts).
       const people = Array.from({ length: 20 }, (_, i) => `UW${i}`);
-      for (const userId of people) {
-        stopping.ended(question({ id: `q-${userId}`, userId, state: 'cancelled', reason: 'call_ended' }));
+      for (const [i, userId] of people.entries()) {
+        const origin = { userId, teamId: `T0W${i}` };
+        stopping.ended(
+          question({ id: `q-${userId}`, userId, origin, state: 'cancelled', reason: 'call_ended' }),
+        );
       }
       // Each refresh waits for its slot.
       await vi.waitFor(() => expect(clock.pending()).toBe(20));

@@ -69,4 +69,25 @@ describe('reminders', () => {
       await h.close();
     }
   });
+
+  it('posts each reminder once with two replicas running, whichever one’s worker takes its job', async () => {
+    const h = await startHarness({ timeout: '20s', replicas: 2, slack: { reminders: ['10%', '50%'] } });
+    try {
+      const card = await h.ask('U1', SCHEMA);
+      const reminders = () =>
+        h.standin.calls.filter((c) => c.method === 'chat.postMessage' && c.args.thread_ts === card.ts);
+      // The 50% reminder comes 8 s after the 10% one: the other replica's worker, had it also taken the first
+      // reminder's job, would have posted it by then.
+      await h.standin.waitForCall(
+        'chat.postMessage',
+        (c) => c.ok && c.args.thread_ts === card.ts && reminders().length >= 2,
+        20_000,
+      );
+      expect(reminders().map((c) => c.ok)).toEqual([true, true]);
+      await h.driver.clickButton({ userId: 'U1', ...card, actionId: 'elicit_decline' });
+      expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
+    } finally {
+      await h.close();
+    }
+  });
 });
