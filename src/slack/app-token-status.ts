@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 import { refusalError, type AppTokenRefusalCode } from './app-token-refusals.js';
 
 /** How often a refusal that lasts is logged again, in ms: 5 min (a reconnect is tried at most 5 min apart). */
-export const REFUSAL_LOG_EVERY_MS = 300_000;
+const REFUSAL_LOG_EVERY_MS = 300_000;
 
 /** Socket Mode's part of /readyz: only `refused` makes the bot unready (a reconnect in progress does not). */
 export type SocketModeReadiness =

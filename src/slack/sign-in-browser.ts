@@ -14,7 +14,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-export const BROWSER_COOKIE = 'elicit_relay_browser';
+const BROWSER_COOKIE = 'elicit_relay_browser';
 /** The prefix browsers keep for cookies set by the host itself over https, with Path=/ and no Domain. */
 const HOST_ONLY = '__Host-';
 /** The verified cookie of a `state` is this followed by a short id of the state (one per link). */

@@ -30,7 +30,7 @@ const who = (person: Person, other: Person): string =>
   person.teamId === other.teamId ? `<@${person.userId}>` : `<@${person.userId}> (${person.teamId})`;
 
 /** The pages of a refused identity check, by code; the mismatch names the owner and who signed in. */
-export const IDENTITY_REFUSED: Record<
+const IDENTITY_REFUSED: Record<
   PageLocale,
   Record<Exclude<IdentityErrorCode, 'identity_mismatch'>, string> & {
     identity_mismatch: (owner: string, you: string) => string;
@@ -59,7 +59,7 @@ export const IDENTITY_REFUSED: Record<
 };
 
 /** The page of a refused identity check (403: the person is not, or not shown to be, the link's owner). */
-export function refuseIdentity(
+function refuseIdentity(
   res: ServerResponse,
   locale: PageLocale,
   error: IdentityError,

@@ -34,6 +34,23 @@ function heldSink(onAsked: () => void) {
 }
 
 let hub: McpHub | undefined;
+
+/**
+ * A tool call on a driven server (`reuser`) that returns once `finish` resolves, its questions held by the test;
+ * `asked(n)` resolves once the n-th question reached the person.
+ */
+function reuserCall() {
+  const finish = deferred<Record<string, unknown>>();
+  let wake = (): void => undefined;
+  const server = drivenServer(finish.promise);
+  const held = heldSink(() => wake());
+  hub = new McpHub({ servers: [inMemorySpec('reuser')], sink: held.sink, connect: server.connect });
+  const call = hub.callTool({ server: 'reuser', tool: 't', args: {}, origin: { userId: 'U1' } });
+  const asked = (n: number) =>
+    new Promise<void>((resolve) => (wake = () => held.asked.length >= n && resolve()));
+  return { finish, server, held, call, asked };
+}
+
 afterEach(async () => {
   await hub?.close();
   hub = undefined;
@@ -41,14 +58,7 @@ afterEach(async () => {
 
 describe('an elicitation/create under an id the bot has not answered yet', () => {
   it('is refused with -32600, asking nobody; the first is answered once and its id still cancels it', async () => {
-    const finish = deferred<Record<string, unknown>>();
-    let wake = (): void => undefined;
-    const server = drivenServer(finish.promise);
-    const held = heldSink(() => wake());
-    hub = new McpHub({ servers: [inMemorySpec('reuser')], sink: held.sink, connect: server.connect });
-    const call = hub.callTool({ server: 'reuser', tool: 't', args: {}, origin: { userId: 'U1' } });
-    const asked = (n: number) =>
-      new Promise<void>((resolve) => (wake = () => held.asked.length >= n && resolve()));
+    const { finish, server, held, call, asked } = reuserCall();
 
     const first = asked(1);
     await server.send(elicit(7, 'first'));
@@ -73,14 +83,7 @@ describe('an elicitation/create under an id the bot has not answered yet', () =>
   });
 
   it('answers a request that reuses the id of one already answered, as a new question', async () => {
-    const finish = deferred<Record<string, unknown>>();
-    let wake = (): void => undefined;
-    const server = drivenServer(finish.promise);
-    const held = heldSink(() => wake());
-    hub = new McpHub({ servers: [inMemorySpec('reuser')], sink: held.sink, connect: server.connect });
-    const call = hub.callTool({ server: 'reuser', tool: 't', args: {}, origin: { userId: 'U1' } });
-    const asked = (n: number) =>
-      new Promise<void>((resolve) => (wake = () => held.asked.length >= n && resolve()));
+    const { finish, server, held, call, asked } = reuserCall();
 
     for (const [n, message] of [
       [1, 'first'],

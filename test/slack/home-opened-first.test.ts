@@ -10,6 +10,7 @@ import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { question } from '../support/question.js';
 import { steppedClock } from '../support/stepped-clock.js';
+import { pacedHome } from './paced-home.js';
 import { quiet, standinClient } from './standin-client.js';
 
 const BOT_TOKEN = 'xoxb-home-opened-first';
@@ -23,14 +24,7 @@ beforeEach(async () => {
   standin = await startSlackStandin({ botToken: BOT_TOKEN, rateLimits: true });
   outbox = await Outbox.open({ url: redisUrl(), prefix: uniquePrefix(), logger: quiet });
   errors.length = 0;
-  home = new HomeTab({
-    clients: singleWorkspace(standinClient(standin, BOT_TOKEN)),
-    pendingFor: () => Promise.resolve([]),
-    history: { recordAnswer: () => Promise.resolve(), recentAnswers: () => Promise.resolve([]) },
-    locales: { of: () => Promise.resolve('en') },
-    logger: { error: (obj) => errors.push(obj), info: () => undefined },
-    slot: (teamId) => outbox.slotFor('views.publish', teamId),
-  });
+  home = pacedHome({ standin, botToken: BOT_TOKEN, outbox, errors });
 });
 afterEach(async () => {
   await home.close();

@@ -11,6 +11,7 @@ import { startSlackStandin, type RecordedCall, type SlackStandin } from '../../s
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { question } from '../support/question.js';
 import { steppedClock, type SteppedClock } from '../support/stepped-clock.js';
+import { pacedHome } from './paced-home.js';
 import { quiet, standinClient } from './standin-client.js';
 
 const BOT_TOKEN = 'xoxb-home-pace';
@@ -34,20 +35,15 @@ const answer = (version: number): AnswerRecord => ({
 
 beforeEach(async () => {
   standin = await startSlackStandin({ botToken: BOT_TOKEN, rateLimits: true });
-  const client = standinClient(standin, BOT_TOKEN);
   outbox = await Outbox.open({ url: redisUrl(), prefix: uniquePrefix(), logger: quiet });
   versions.clear();
   errors.length = 0;
-  home = new HomeTab({
-    clients: singleWorkspace(client),
-    pendingFor: () => Promise.resolve([]),
-    history: {
-      recordAnswer: () => Promise.resolve(),
-      recentAnswers: (userId) => Promise.resolve([answer(versions.get(userId) ?? 0)]),
-    },
-    locales: { of: () => Promise.resolve('en') },
-    logger: { error: (obj) => errors.push(obj), info: () => undefined },
-    slot: (teamId) => outbox.slotFor('views.publish', teamId),
+  home = pacedHome({
+    standin,
+    botToken: BOT_TOKEN,
+    outbox,
+    errors,
+    recentAnswers: (userId) => Promise.resolve([answer(versions.get(userId) ?? 0)]),
   });
 });
 afterEach(async () => {
