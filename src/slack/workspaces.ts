@@ -15,9 +15,12 @@ export function singleWorkspace(client: webApi.WebClient): SlackClients {
   return { for: () => Promise.resolve(client) };
 }
 
-/** A distributed app: each workspace's bot token from its installation, fetched per call (any replica). */
+/**
+ * A distributed app: each workspace's bot token from its installation, fetched per call (any replica). One client
+ * per workspace, made again when its token changes (a reinstall): the old client, and its token, are let go.
+ */
 export class InstalledWorkspaces implements SlackClients {
-  private readonly byToken = new Map<string, webApi.WebClient>();
+  private readonly byTeam = new Map<string, { token: string; client: webApi.WebClient }>();
 
   constructor(
     private readonly installations: Pick<InstallationStore, 'fetchInstallation'>,
@@ -39,11 +42,10 @@ export class InstalledWorkspaces implements SlackClients {
     const token = installation.bot?.token;
     if (!token)
       throw new RelayError('no_bot_token', `the installation of workspace ${teamId} has no bot token`);
-    let client = this.byToken.get(token);
-    if (!client) {
-      client = new webApi.WebClient(token, { ...this.clientOptions, teamId });
-      this.byToken.set(token, client);
-    }
+    const held = this.byTeam.get(teamId);
+    if (held?.token === token) return held.client;
+    const client = new webApi.WebClient(token, { ...this.clientOptions, teamId });
+    this.byTeam.set(teamId, { token, client });
     return client;
   }
 }

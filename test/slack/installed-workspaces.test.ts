@@ -1,0 +1,60 @@
+// A distributed app keeps one Web API client per workspace for cards, the outbox and App Home. A reinstall gives
+// the workspace a new bot token: calls go out with it at once, and the client of the old token is let go (it was
+// kept for the life of the replica, one per install ever made).
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { Installation, InstallationQuery } from '@slack/bolt';
+import { describe, expect, it } from 'vitest';
+import { InstalledWorkspaces } from '../../src/slack/workspaces.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** Collects garbage once the current job is over (a WeakRef's target is kept until then), then reads `ref`. */
+async function collected(ref: WeakRef<object>): Promise<boolean> {
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+  return ref.deref() === undefined;
+}
+
+/** An installation store whose workspaces' bot tokens a test sets, as a reinstall would. */
+function installs(tokens: Map<string, string>) {
+  return {
+    fetchInstallation: (query: InstallationQuery<boolean>): Promise<Installation> => {
+      const token = tokens.get(query.teamId ?? '');
+      return Promise.resolve({
+        team: { id: query.teamId ?? '' },
+        enterprise: undefined,
+        user: { id: 'U0INSTALLER', token: undefined, scopes: undefined },
+        bot: token ? { id: 'B0BOT', userId: 'U0BOT', token, scopes: [] } : undefined,
+      });
+    },
+  };
+}
+
+describe('InstalledWorkspaces', () => {
+  it('uses one client per workspace while its token stays the same', async () => {
+    const workspaces = new InstalledWorkspaces(
+      installs(
+        new Map([
+          ['T1', 'xoxb-one'],
+          ['T2', 'xoxb-two'],
+        ]),
+      ),
+      {},
+    );
+    const first = await workspaces.for('T1');
+    expect(await workspaces.for('T1')).toBe(first);
+    expect(first.token).toBe('xoxb-one');
+    expect((await workspaces.for('T2')).token).toBe('xoxb-two');
+  });
+
+  it('calls with the new token after a reinstall and lets the old client go', async () => {
+    const tokens = new Map([['T1', 'xoxb-before']]);
+    const workspaces = new InstalledWorkspaces(installs(tokens), {});
+    const before = new WeakRef(await workspaces.for('T1'));
+    tokens.set('T1', 'xoxb-after');
+    expect((await workspaces.for('T1')).token).toBe('xoxb-after');
+    expect(await collected(before)).toBe(true);
+  });
+});
