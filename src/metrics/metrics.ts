@@ -83,7 +83,7 @@ export class Metrics {
   });
   private readonly slackCalls = new Counter({
     name: 'elicit_relay_slack_api_calls_total',
-    help: 'Slack Web API calls by method and error ("none" when ok, "ratelimited" for a 429, Slack error code otherwise).',
+    help: 'Slack Web API calls by method and error ("none" when ok, "ratelimited" for a 429, "http_<status>" for another HTTP failure, "request_error" when no answer came, else Slack\'s error code).',
     labelNames: ['method', 'error'] as const,
     registers: [this.registry],
   });

@@ -224,7 +224,9 @@ function sentinelCredentials(node: RedisNode, given: boolean, cause: unknown): S
 function explain(setting: RedisSetting, error: unknown, key: string, fix: string): StoreError {
   if (isAuth(error)) {
     const where =
-      key === 'REDIS_URL' ? 'the user and password in REDIS_URL' : 'REDIS_USERNAME and REDIS_PASSWORD';
+      key === 'REDIS_URL'
+        ? 'the user and password in REDIS_URL (REDIS_USERNAME and REDIS_PASSWORD where it has none)'
+        : 'REDIS_USERNAME and REDIS_PASSWORD';
     return refusal(
       'REDIS_PASSWORD',
       `Redis refused the credentials (${describeSetting(setting)})`,

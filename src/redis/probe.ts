@@ -4,6 +4,7 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import type { RedisNode, RedisSetting } from '../config/index.js';
 import { answerWithin } from '../settle.js';
+import { urlTarget } from './topology.js';
 
 /**
  * How long a probe waits for a node, in ms: once for the connection (TCP, TLS, AUTH, SELECT and ioredis's INFO
@@ -53,8 +54,8 @@ export async function open(
     ...(access.password ? { password: access.password } : {}),
     ...(access.tls ? { tls: { ...access.tls } } : {}),
   };
-  // A URL's own host, credentials and TLS win over the options, as for the bot's connections (topology.ts).
-  const client = typeof node === 'string' ? new Redis(node, options) : new Redis(options);
+  // A URL's own host and TLS win over the options, and its credentials as the bot's connections take them.
+  const client = typeof node === 'string' ? fromUrl(node, access, options) : new Redis(options);
   const name = typeof node === 'string' ? new URL(node).host : `${node.host}:${node.port}`;
   let first: unknown;
   client.on('error', (error: unknown) => {
@@ -78,6 +79,16 @@ export async function open(
     if (client.status !== 'end') client.disconnect();
     return { error: first ?? error };
   }
+}
+
+/** A probe of a URL (REDIS_URL's one Redis): its user and password resolved as topology.ts urlTarget does. */
+function fromUrl(
+  node: string,
+  access: Pick<RedisSetting, 'username' | 'password'>,
+  options: RedisOptions,
+): Redis {
+  const { url, ...credentials } = urlTarget(node, access);
+  return new Redis(url, { ...options, ...credentials });
 }
 
 /** The reply to `command` sent on `probe`, the error Redis answered, or a ProbeError once PROBE_TIMEOUT_MS passed. */

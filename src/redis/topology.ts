@@ -34,6 +34,29 @@ function access(setting: RedisSetting): Pick<RedisOptions, 'username' | 'passwor
   };
 }
 
+/**
+ * One Redis's URL without its user and password, and the credentials to sign in with: the URL's own user and
+ * password where it has them, else REDIS_USERNAME and REDIS_PASSWORD (README: "for REDIS_URL, the URL's own
+ * win"). ioredis fills options in only where the URL is silent, and reads `redis://bot@host` as the password ""
+ * (`redis://:pw@host` as the user ""), which would hide the settings behind an empty value.
+ */
+export function urlTarget(
+  url: string,
+  settings: Pick<RedisSetting, 'username' | 'password'>,
+): { url: string; username?: string; password?: string } {
+  const parsed = new URL(url);
+  // Percent-decoded as ioredis reads them (a WHATWG URL keeps them encoded).
+  const username = decodeURIComponent(parsed.username) || settings.username;
+  const password = decodeURIComponent(parsed.password) || settings.password;
+  parsed.username = '';
+  parsed.password = '';
+  return {
+    url: parsed.href,
+    ...(username === undefined ? {} : { username }),
+    ...(password === undefined ? {} : { password }),
+  };
+}
+
 /** An unconnected client (lazyConnect) of the setting's topology with the given per-connection options. */
 export function buildClient(setting: RedisSetting, options: ConnectionOptions): RedisClient {
   const { retryStrategy, enableOfflineQueue, ...perNode } = options;
@@ -70,7 +93,8 @@ export function buildClient(setting: RedisSetting, options: ConnectionOptions): 
       sentinelRetryStrategy: (attempt) => retryStrategy?.(attempt) ?? null,
     });
   }
-  return new Redis(setting.url, base);
+  const { url, ...credentials } = urlTarget(setting.url, setting);
+  return new Redis(url, { ...base, ...credentials });
 }
 
 /** Where the setting points, for messages and logs (no password). */
