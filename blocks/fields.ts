@@ -1,9 +1,10 @@
 // One property schema → one FieldSpec plus the normalized schema it is validated against.
+import { constraints } from './constraints.js';
 import { describe, isRecord, type Raw } from './guards.js';
 import { options as parseOptions } from './options.js';
 import { looksSecret } from './secrets.js';
 import { visible } from './text.js';
-import { meetsFormat } from './validate.js';
+import { meetsFormat, meetsSchema } from './validate.js';
 import {
   SchemaError,
   type BooleanField,
@@ -69,8 +70,11 @@ function text(raw: Raw, base: Labelled): ParsedField {
     typeof raw.format === 'string' && FORMATS.includes(raw.format) ? (raw.format as TextFormat) : undefined;
   const pattern = patternOf(raw, base.name);
   const field: TextField = { ...base, kind: 'text', ...defined({ format, minLength, maxLength, pattern }) };
-  if (typeof raw.default === 'string' && textFits(field, raw.default)) field.default = raw.default;
-  const schema = { type: 'string', ...defined({ minLength, maxLength, format, pattern }) };
+  const rules = constraints(raw, 'string', base.name);
+  const schema = { type: 'string', ...defined({ minLength, maxLength, format, pattern }), ...rules };
+  const value = raw.default;
+  if (typeof value === 'string' && textFits(field, value) && meetsRules(rules, schema, value))
+    field.default = value;
   return { field, schema };
 }
 
@@ -89,6 +93,8 @@ function numeric(raw: Raw, base: Labelled, kind: 'number' | 'integer'): ParsedFi
   const maximum = finite(raw, 'maximum', base.name);
   ordered(minimum, maximum, 'minimum', 'maximum', base.name);
   const field: NumberField = { ...base, kind, ...defined({ minimum, maximum }) };
+  const rules = constraints(raw, 'number', base.name);
+  const schema = { type: kind, ...defined({ minimum, maximum }), ...rules };
   const value = raw.default;
   const fits =
     typeof value === 'number' &&
@@ -97,14 +103,21 @@ function numeric(raw: Raw, base: Labelled, kind: 'number' | 'integer'): ParsedFi
     (kind === 'number' || Number.isSafeInteger(value)) &&
     (minimum === undefined || value >= minimum) &&
     (maximum === undefined || value <= maximum);
-  if (fits) field.default = value;
-  return { field, schema: { type: kind, ...defined({ minimum, maximum }) } };
+  if (fits && meetsRules(rules, schema, value)) field.default = value;
+  return { field, schema };
 }
 
 function boolean(raw: Raw, base: Labelled): ParsedField {
   const field: BooleanField = { ...base, kind: 'boolean' };
-  if (typeof raw.default === 'boolean') field.default = raw.default;
-  return { field, schema: { type: 'boolean' } };
+  const rules = constraints(raw, 'boolean', base.name);
+  const schema = { type: 'boolean', ...rules };
+  if (typeof raw.default === 'boolean' && meetsRules(rules, schema, raw.default)) field.default = raw.default;
+  return { field, schema };
+}
+
+/** Whether a default meets the field's constraints (constraints.ts); compiled only when it has some. */
+function meetsRules(rules: Raw, schema: object, value: unknown): boolean {
+  return Object.keys(rules).length === 0 || meetsSchema(schema, value);
 }
 
 function singleSelect(raw: Raw, base: Labelled): ParsedField {

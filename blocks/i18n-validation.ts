@@ -11,6 +11,11 @@ export interface ValidationText {
   maxLength: Count;
   minimum: Count;
   maximum: Count;
+  exclusiveMinimum: Count;
+  exclusiveMaximum: Count;
+  multipleOf: Count;
+  /** A number, yes/no or text field that takes only some values (an `enum` or `const`): them, joined. */
+  oneOf: (values: string) => string;
   minItems: Count;
   maxItems: Count;
   email: string;
@@ -35,6 +40,10 @@ export const VALIDATION_TEXT: Record<Locale, ValidationText> = {
     maxLength: (n) => `Must be at most ${n} ${n === 1 ? 'character' : 'characters'}`,
     minimum: (n) => `Must be at least ${n}`,
     maximum: (n) => `Must be at most ${n}`,
+    exclusiveMinimum: (n) => `Must be more than ${n}`,
+    exclusiveMaximum: (n) => `Must be less than ${n}`,
+    multipleOf: (n) => `Must be a multiple of ${n}`,
+    oneOf: (values) => `Must be one of: ${values}`,
     minItems: (n) => `Choose at least ${n}`,
     maxItems: (n) => `Choose at most ${n}`,
     email: 'Enter a valid email address',
@@ -56,6 +65,10 @@ export const VALIDATION_TEXT: Record<Locale, ValidationText> = {
     maxLength: (n) => `最多 ${n} 个字符`,
     minimum: (n) => `必须至少为 ${n}`,
     maximum: (n) => `必须最多为 ${n}`,
+    exclusiveMinimum: (n) => `必须大于 ${n}`,
+    exclusiveMaximum: (n) => `必须小于 ${n}`,
+    multipleOf: (n) => `必须是 ${n} 的倍数`,
+    oneOf: (values) => `必须是以下之一：${values}`,
     minItems: (n) => `请至少选择 ${n} 项`,
     maxItems: (n) => `最多选择 ${n} 项`,
     email: '请输入有效的电子邮件地址',

@@ -31,8 +31,9 @@ const RECENT_FORMS = 256;
 
 /**
  * Parses an elicitation `requestedSchema`. Defaults that break their own field's constraints
- * (wrong type, not an option, out of bounds) are ignored rather than pre-filled; unknown keywords
- * (and unknown string formats) are ignored; everything the form can't express throws SchemaError.
+ * (wrong type, not an option, out of bounds) are ignored rather than pre-filled; keywords beyond MCP's subset
+ * that still limit an answer are held to on submit (constraints.ts), other unknown keywords (and unknown string
+ * formats) are ignored; everything the form can't express throws SchemaError.
  * The result is frozen and may be shared with other callers of the same schema.
  */
 export function parseFormSchema(requestedSchema: unknown): FormSpec {

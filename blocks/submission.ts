@@ -5,8 +5,9 @@ import { NO, YES } from './elements.js';
 import { isRecord, type Raw } from './guards.js';
 import { uiText, type Locale, type UiText } from './i18n.js';
 import { optionIndex } from './ids.js';
+import { dateTimeSeconds } from './initial-values.js';
 import { pageFields } from './pages.js';
-import type { FieldSpec, FormSpec, SelectOption } from './spec.js';
+import type { FieldSpec, FormSpec, MultiSelectField, SelectOption, TextField } from './spec.js';
 import { validationErrors } from './validate.js';
 
 export type SubmissionResult = { ok: true; content: Content } | { ok: false; errors: Record<string, string> };
@@ -62,7 +63,7 @@ function readField(field: FieldSpec, state: Raw, t: Errors): Read {
       return field.format === 'date'
         ? text(state.selected_date)
         : field.format === 'date-time'
-          ? dateTime(state, t)
+          ? dateTime(field, state, t)
           : text(state.value);
     case 'number':
     case 'integer':
@@ -72,7 +73,7 @@ function readField(field: FieldSpec, state: Raw, t: Errors): Read {
     case 'single-select':
       return single(field.options, state.selected_option, t);
     case 'multi-select':
-      return multi(field.options, state.selected_options, field.required, t);
+      return multi(field, state.selected_options, t);
   }
 }
 
@@ -81,19 +82,26 @@ function text(value: unknown): Read {
 }
 
 // datetimepicker gives Unix seconds of the moment picked in the person's time zone; content is UTC RFC 3339.
-function dateTime(state: Raw, t: Errors): Read {
+// A default left as drawn (the picker shows whole seconds) is sent as the server wrote it: its offset and
+// fraction of a second kept, not rewritten to whole UTC seconds, another text and a moment up to 1 s earlier.
+function dateTime(field: TextField, state: Raw, t: Errors): Read {
   const seconds = state.selected_date_time;
   if (seconds === null || seconds === undefined) return {};
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || Math.abs(seconds * 1000) > DATE_MS_MAX) {
     return { error: t.dateTime };
   }
-  return { value: new Date(Math.floor(seconds) * 1000).toISOString().replace('.000Z', 'Z') };
+  const whole = Math.floor(seconds);
+  const kept = field.default !== undefined && dateTimeSeconds(field.default) === whole;
+  return { value: kept ? field.default : new Date(whole * 1000).toISOString().replace('.000Z', 'Z') };
 }
 
 function number(value: unknown, integer: boolean, t: Errors): Read {
-  if (typeof value !== 'string' || value.trim() === '') return {};
-  const n = Number(value.trim());
-  if (!DECIMAL.test(value.trim()) || !Number.isFinite(n)) return { error: t.number };
+  if (typeof value !== 'string') return {};
+  // NFKC: a Chinese or Japanese input method types full-width digits, point and minus ("－３．５"), the same number.
+  const text = value.normalize('NFKC').trim();
+  if (text === '') return {};
+  const n = Number(text);
+  if (!DECIMAL.test(text) || !Number.isFinite(n)) return { error: t.number };
   if (integer && !Number.isInteger(n)) return { error: t.integer };
   // Past 2^53 a double skips integers: "9007199254740993" would reach the server as …992, another record.
   if (integer && !Number.isSafeInteger(n)) return { error: t.integerRange };
@@ -112,13 +120,24 @@ function single(options: SelectOption[], selected: unknown, t: Errors): Read {
   return option ? { value: option.value } : { error: t.enum };
 }
 
-function multi(options: SelectOption[], selected: unknown, required: boolean, t: Errors): Read {
+function multi(field: MultiSelectField, selected: unknown, t: Errors): Read {
+  const { options } = field;
   const list = Array.isArray(selected) ? selected : [];
   const chosen = list.map((s) => (isRecord(s) ? optionAt(options, s.value) : undefined));
   if (chosen.some((o) => o === undefined)) return { error: t.listed };
-  if (chosen.length === 0) return required ? { value: [] } : {};
+  if (chosen.length === 0) return nothingChosen(field);
   // Keep the schema's option order, whatever order Slack reports the picks in.
   return { value: options.filter((o) => chosen.includes(o)).map((o) => o.value) };
+}
+
+/**
+ * A multi-select with nothing ticked: [] when required, or when it has a default, so an optional field whose
+ * pre-ticked default the person unticked is not left out and filled with that default again (the MCP side
+ * applies defaults to absent fields); left out otherwise, or when [] is fewer than its minItems.
+ */
+function nothingChosen(field: MultiSelectField): Read {
+  if (field.required) return { value: [] };
+  return field.default !== undefined && (field.minItems ?? 0) === 0 ? { value: [] } : {};
 }
 
 function optionAt(options: SelectOption[], value: unknown): SelectOption | undefined {

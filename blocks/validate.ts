@@ -3,7 +3,9 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { CompiledSchemas } from './compiled-schemas.js';
 import { uiText, type Locale, type UiText } from './i18n.js';
+import { OPTION_TEXT_MAX } from './slack-limits.js';
 import type { FieldSpec, FormSpec, TextFormat } from './spec.js';
+import { neutralise, truncate } from './text.js';
 
 /** Compiled validators, by normalized schema text, so a schema is compiled once, not per submission. */
 const compiled = new CompiledSchemas(() => {
@@ -19,19 +21,24 @@ const validatorFor = (schema: object) => compiled.validatorFor(schema);
  * mode: a real calendar day, a date-time with its offset), so a default the form pre-fills is never refused.
  */
 export function meetsFormat(format: TextFormat, value: string): boolean {
-  return validatorFor({ type: 'string', format })(value) === true;
+  return meetsSchema({ type: 'string', format }, value);
+}
+
+/** Whether `value` meets a field's normalized `schema` by the rule submissions are held to. */
+export function meetsSchema(schema: object, value: unknown): boolean {
+  return validatorFor(schema)(value) === true;
 }
 
 /** Errors keyed by block_id, the first per field, in `locale` (English by default); {} when valid. */
 export function validationErrors(spec: FormSpec, content: object, locale?: Locale): Record<string, string> {
-  const t = uiText(locale).errors;
+  const ui = uiText(locale);
   const validate = validatorFor(spec.schema);
   if (validate(byBlockId(spec, content))) return {};
   const errors: Record<string, string> = {};
   for (const error of validate.errors ?? []) {
     const blockId = blockIdOf(error);
     const field = spec.fields.find((f) => f.blockId === blockId);
-    if (field && !(field.blockId in errors)) errors[field.blockId] = messageFor(error, field, t);
+    if (field && !(field.blockId in errors)) errors[field.blockId] = messageFor(error, field, ui);
   }
   return errors;
 }
@@ -56,8 +63,13 @@ function blockIdOf(error: ErrorObject): string | undefined {
   return error.instancePath.split('/')[1];
 }
 
-function messageFor(error: ErrorObject, field: FieldSpec, t: UiText['errors']): string {
-  const { limit, format } = error.params as { limit?: number; format?: string };
+function messageFor(error: ErrorObject, field: FieldSpec, ui: UiText): string {
+  const t = ui.errors;
+  const { limit, format, multipleOf } = error.params as {
+    limit?: number;
+    format?: string;
+    multipleOf?: number;
+  };
   const n = limit ?? 0;
   switch (error.keyword) {
     case 'required':
@@ -66,20 +78,44 @@ function messageFor(error: ErrorObject, field: FieldSpec, t: UiText['errors']): 
     case 'maxLength':
     case 'minimum':
     case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
     case 'minItems':
     case 'maxItems':
       return t[error.keyword](n);
+    case 'multipleOf':
+      return t.multipleOf(multipleOf ?? 0);
     case 'format':
       return formatMessage(format, t);
     case 'pattern':
       return t.pattern;
     case 'enum':
-      return t.enum;
+    case 'const':
+      return allowedMessage(error, field, ui);
     case 'type':
       return field.kind === 'integer' ? t.integer : t.invalid;
     default:
       return t.invalid;
   }
+}
+
+/** Values an `enum` or `const` error lists before "…": a number field's list is typed from, so it is shown. */
+const ALLOWED_SHOWN = 10;
+/** Characters of each value shown (a text `const` is the server's, of any length): an option's 75. */
+const ALLOWED_CHARS = OPTION_TEXT_MAX;
+
+/**
+ * A select's own list refused a value (a forged option): "choose one of the options". Any other field's `enum`
+ * or `const` (constraints.ts) is no list the person sees, so the error names the values it takes.
+ */
+function allowedMessage(error: ErrorObject, field: FieldSpec, ui: UiText): string {
+  if (field.kind === 'single-select' || field.kind === 'multi-select') return ui.errors.enum;
+  const params = error.params as { allowedValues?: unknown[]; allowedValue?: unknown };
+  const values = params.allowedValues ?? [params.allowedValue];
+  const shown = values
+    .slice(0, ALLOWED_SHOWN)
+    .map((v) => (v === true ? ui.yes : v === false ? ui.no : truncate(neutralise(String(v)), ALLOWED_CHARS)));
+  return ui.errors.oneOf([...shown, ...(values.length > ALLOWED_SHOWN ? ['…'] : [])].join(', '));
 }
 
 function formatMessage(format: string | undefined, t: UiText['errors']): string {

@@ -64,18 +64,19 @@ describe('schema defaults on the wire (the client applies defaults)', () => {
       },
     };
     const { sent } = relayed(schema, {});
+    // cc's pre-ticked default unticked is the person's answer, none, not a field left out (blocks/submission.ts).
     expect(sent).toEqual({
       region: 'eu',
       size: 3,
       step: 1e-7,
       notify: false,
-      cc: ['b'],
+      cc: [],
       start: '2025-01-02T10:00:00Z',
     });
     expect(ajv.validate(schema, sent), ajv.errorsText(ajv.errors)).toBe(true);
   });
 
-  it('sends an optional field the person cleared as its valid default, since absent means "use the default" under applyDefaults', () => {
+  it('sends an optional text the person cleared as its valid default, since absent means "use the default" under applyDefaults', () => {
     // SEP-1034's own example: a reply whose cc list defaults to the thread's people. The form pre-fills Cc and
     // the signature; the person clears both. Slack's state then holds nothing for them, exactly as for a field
     // never filled, and the server, which asked the client to apply defaults, gets the defaults back.
@@ -98,12 +99,10 @@ describe('schema defaults on the wire (the client applies defaults)', () => {
     const drawn = JSON.stringify(view.blocks);
     expect(drawn).toContain('"initial_options"');
     expect(drawn).toContain('"initial_value":"Sent from the release bot"');
-    expect(form).toEqual({ body: 'Ship it' });
-    expect(sent).toEqual({
-      body: 'Ship it',
-      cc: ['ops@example.com', 'legal@example.com'],
-      signature: 'Sent from the release bot',
-    });
+    // Except a multi-select: its boxes unticked say "nobody", which [] carries; left out, applyDefaults would cc
+    // the very people the person unticked (blocks/submission.ts).
+    expect(form).toEqual({ body: 'Ship it', cc: [] });
+    expect(sent).toEqual({ body: 'Ship it', cc: [], signature: 'Sent from the release bot' });
   });
 
   it('sends an optional field the person cleared absent when its default is invalid (it was never pre-filled)', () => {
