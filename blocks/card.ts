@@ -1,7 +1,7 @@
 // Channel/DM messages: the request card with its buttons, the card once the question ended, and the
 // reminder (tool results are in results.ts). Server text is escaped; Slack user ids are checked before
 // becoming mentions.
-import type { Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
+import type { ActionsBlock, Button, ContextBlock, KnownBlock, SectionBlock } from '@slack/types';
 import { isPersonReason, type EndReason } from '../src/relay/types.js';
 import { endedLabel, uiText, type Locale, type UiText } from './i18n.js';
 import { DECLINE_ACTION, RESPOND_ACTION } from './ids.js';
@@ -51,6 +51,11 @@ export interface RequestCardInput extends CardAbout {
    * asked (the card is in their DM).
    */
   answerers?: string;
+  /**
+   * The card of someone who may not answer (the requester's own DM when a server's answerers are others, each
+   * with a card in their DM): no Respond or Decline, and `answerers` reads "Waiting for an answer from …".
+   */
+  watching?: boolean;
   /** UI language; English when absent. */
   locale?: Locale;
 }
@@ -58,24 +63,32 @@ export interface RequestCardInput extends CardAbout {
 export function requestCard(input: RequestCardInput): SlackMessage {
   const t = uiText(input.locale);
   const server = serverName(input.server);
+  const watching = input.watching === true;
   const deadline = deadlineContext(input.deadline, input.locale);
-  if (input.answerers !== undefined) deadline.elements.push(mrkdwn(t.onlyThey(input.answerers)));
+  const who = input.answerers;
+  if (who !== undefined) deadline.elements.push(mrkdwn(watching ? t.waitingFor(who) : t.onlyThey(who)));
+  const headline = watching ? t.asked : t.needsInput;
   return {
-    text: `${t.needsInput(server)}: ${notification(input.message)}`,
+    text: `${headline(server)}: ${notification(input.message)}`,
     blocks: [
-      { type: 'section', text: mrkdwn(t.needsInput(`*${server}*`)) },
+      { type: 'section', text: mrkdwn(headline(`*${server}*`)) },
       ...aboutContext(input, input.locale),
       ...secretWarning(input.secretFields ?? [], input.locale),
       ...messageSections(input.message),
       deadline,
-      {
-        type: 'actions',
-        block_id: 'elicit_actions',
-        elements: [
-          { ...button(t.respond, RESPOND_ACTION, input.questionId), style: 'primary' },
-          button(t.decline, DECLINE_ACTION, input.questionId),
-        ],
-      },
+      ...(watching ? [] : [answerActions(input.questionId, t)]),
+    ],
+  };
+}
+
+/** Respond and Decline, carrying the question's id. */
+function answerActions(questionId: string, t: UiText): ActionsBlock {
+  return {
+    type: 'actions',
+    block_id: 'elicit_actions',
+    elements: [
+      { ...button(t.respond, RESPOND_ACTION, questionId), style: 'primary' },
+      button(t.decline, DECLINE_ACTION, questionId),
     ],
   };
 }

@@ -11,6 +11,8 @@ export interface CardText {
   answerBy: (date: string) => string;
   /** Who may answer a question that names them: "Only <@U1> or members of <!subteam^S1> can answer". */
   onlyThey: (who: string) => string;
+  /** The card of someone who may not answer, naming who may: "Waiting for an answer from <@U1>". */
+  waitingFor: (who: string) => string;
   /** Slack date token format of the deadline. */
   dateFormat: string;
   respond: string;
@@ -37,6 +39,7 @@ export const CARD_TEXT: Record<Locale, CardText> = {
   en: {
     needsInput: (server) => `${server} needs your input`,
     onlyThey: (who) => `Only ${who} can answer`,
+    waitingFor: (who) => `Waiting for an answer from ${who}`,
     reminder: (server) => `Reminder: ${server} is still waiting for your answer.`,
     answerBy: (date) => `Answer by ${date}`,
     dateFormat: '{date_short_pretty} at {time}',
@@ -65,6 +68,7 @@ export const CARD_TEXT: Record<Locale, CardText> = {
   'zh-CN': {
     needsInput: (server) => `${server} 需要你的输入`,
     onlyThey: (who) => `仅 ${who} 可以回答`,
+    waitingFor: (who) => `正在等待 ${who} 回答`,
     reminder: (server) => `提醒：${server} 仍在等待你的回答。`,
     answerBy: (date) => `请在 ${date} 前回答`,
     dateFormat: '{date_short_pretty} {time}',

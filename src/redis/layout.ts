@@ -36,13 +36,19 @@
 // BullMQ queues, owner `{bull}` (BullMQ builds the keys below `${prefix}:{bull}:<queue>:` itself):
 //   timeouts, reminders (src/store), outbox (src/slack/outbox), webhooks (src/webhooks)
 // Slack's own state (src/slack), owner `slack`; one key per command, so no hash tag is needed:
-//   ${prefix}:slack:history:<userId>                list    JSON entries of the person's recent answers
+//   ${prefix}:slack:answers:<teamId>:<userId>       list    JSON entries of the person's recent answers in a
+//                                                   workspace (lists of the older layout, `slack:history:<userId>`,
+//                                                   are never read: they expire with the retention)
+//   ${prefix}:slack:home:<teamId>:<userId>          string  the hash Slack gave the person's Home view at its last
+//                                                   recorded views.publish (src/slack/state/home-hashes.ts)
 //   ${prefix}:slack:modals:<questionId>             hash    view id → user id of the forms open for a question
 //   ${prefix}:slack:event:<event_id>                string  "1" while an Events API delivery counts as taken
 //   ${prefix}:slack:retry:<channel>:<ts>            string  "1" once the retry of a -32042 answer was claimed
 //   ${prefix}:slack:command:<trigger_id>            string  "1" once a slash command was claimed (replays refused);
 //   ${prefix}:slack:command:view:<view id>          string  likewise the run of a `/mcp run` arguments form
 //   ${prefix}:slack:installation:<kind>:<id>        string  JSON Installation (kind `team` or `enterprise`)
+//   ${prefix}:slack:installation:<kind>:<id>:refreshing  string  the replica refreshing its rotated bot token
+//                                                   (SET NX PX; src/slack/token-refresh.ts)
 //   ${prefix}:slack:pace:<channel|method@team>      string  epoch ms of the next free slot of a Slack limit
 //   ${prefix}:slack:pace:<channel|method@team>:call string  the same for the calls as made (outbox conform)
 // The audit trail (src/audit), owner `audit`:
@@ -93,12 +99,17 @@ export interface Keys {
   roundLink(server: string, elicitationId: string): string;
   /** The BullMQ `prefix` option: queue keys become `${bullPrefix}:${queueName}:...`. */
   readonly bullPrefix: string;
-  history(userId: string): string;
+  /** A person's recent answers in workspace `teamId` (App Home). */
+  answers(teamId: string, userId: string): string;
+  /** The hash of a person's Home view in workspace `teamId`, as its last recorded publish left it. */
+  homeHash(teamId: string, userId: string): string;
   modals(questionId: string): string;
   event(eventId: string): string;
   retry(channel: string, ts: string): string;
   command(triggerId: string): string;
   installation(kind: 'team' | 'enterprise', id: string): string;
+  /** The claim on an installation's bot token refresh (one replica at a time). */
+  installationRefresh(kind: 'team' | 'enterprise', id: string): string;
   pace(channel: string): string;
   readonly auditEvents: string;
   /** A CLIENT SETNAME value for one of the bot's connections, e.g. `${prefix}:inbox:<holder>`. */
@@ -133,12 +144,14 @@ export function keys(prefix: string): Keys {
     openRounds: `${prefix}:{q}:rounds:open`,
     roundLink: (server, elicitationId) => `${prefix}:{q}:link:${server}:${elicitationId}`,
     bullPrefix: `${prefix}:{bull}`,
-    history: (userId) => `${slack}:history:${userId}`,
+    answers: (teamId, userId) => `${slack}:answers:${teamId}:${userId}`,
+    homeHash: (teamId, userId) => `${slack}:home:${teamId}:${userId}`,
     modals: (questionId) => `${slack}:modals:${questionId}`,
     event: (eventId) => `${slack}:event:${eventId}`,
     retry: (channel, ts) => `${slack}:retry:${channel}:${ts}`,
     command: (triggerId) => `${slack}:command:${triggerId}`,
     installation: (kind, id) => `${slack}:installation:${kind}:${id}`,
+    installationRefresh: (kind, id) => `${slack}:installation:${kind}:${id}:refreshing`,
     pace: (channel) => `${slack}:pace:${channel}`,
     auditEvents: `${prefix}:audit:events`,
     connectionName: (role, holder) => `${prefix}:${role}:${holder}`.replace(unsafeName, '_'),

@@ -226,8 +226,6 @@ export interface AnswerSummary {
   /** When the question ended, Unix epoch milliseconds. */
   at: number;
   mode: 'form' | 'url';
-  /** The workspace the question was asked in (Slack team id); absent for one workspace, and in older entries. */
-  teamId?: string;
 }
 
 /** Whose questions: one workspace's (Slack team id), or all of a deployment that serves only one. */

@@ -79,7 +79,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const { app, built, distributed } = boltApp(options);
   const clients = distributed?.clients ?? singleWorkspace(app.client);
   const audience = new Audience(clients, options.policyOf);
-  const surface = new SlackSurface(clients, new Locales(clients), options.outbox, audience);
+  const locales = new Locales(clients);
+  const surface = new SlackSurface(clients, locales, options.outbox, audience, systemClock, options.logger);
   // HTTP mode counts Slack's requests in flight; in Socket Mode nothing does, so post-ack work never waits.
   const gate = new AckGate(options.clock ?? systemClock);
   let server: RunningHttpServer | undefined;
@@ -134,6 +135,7 @@ function boltApp(options: SlackAppOptions): {
     installations: options.state.installations,
     clientOptions,
     logger,
+    now: () => (options.clock ?? systemClock).now(),
   });
   const app = ackTimedApp(
     { ...bolt, receiver: built.receiver, logger, logLevel: LogLevel.INFO, clientOptions, ...DEFERRED },

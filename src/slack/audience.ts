@@ -5,7 +5,7 @@
 import { DEFAULT_SLACK_POLICY, type SlackPolicy } from '../config/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Recipients } from '../relay/sources/intake.js';
-import type { Answerers, Origin, Place, Question } from '../relay/types.js';
+import { peopleNamed, type Answerers, type Origin, type Place, type Question } from '../relay/types.js';
 import { systemClock } from '../clock.js';
 import type { RelayClock } from '../relay/ports.js';
 import { ChannelMembers } from './channel-members.js';
@@ -99,9 +99,41 @@ export class Audience {
   }
 }
 
-/** Where a question's card goes: where its asker put it, else where its server's policy puts it. */
-export function placeOfQuestion(policy: SlackPolicy, question: Pick<Question, 'place' | 'origin'>): Place {
-  return question.place ?? placeOf(policy, question.origin);
+/**
+ * Most answerers, besides the requester, who get a form question's card in their own DM, where the policy puts
+ * it in the requester's (20). Each card's end is a chat.update, Slack's Tier 3 (50 a minute per workspace,
+ * shared by every question's cards): 20 take about 12 s of it past its burst of 10, where a user group of 200
+ * would hold the workspace's other card updates for four minutes. The others answer from App Home.
+ */
+export const ANSWERER_DMS_MAX = 20;
+
+/** The question fields that say where its cards go. */
+type Routed = Pick<Question, 'place' | 'origin' | 'answerers' | 'url'>;
+
+/**
+ * Where a question's cards go: where its asker put it, else where its server's policy puts it; a form question
+ * the policy puts in the requester's DM goes to each of its other answerers' DMs too (up to ANSWERER_DMS_MAX),
+ * one card each after the requester's (Place `mpims` of one person each). A URL question's link is for the
+ * person whose session asks, so it stays in their DM.
+ */
+export function placeOfQuestion(policy: SlackPolicy, question: Routed): Place {
+  if (question.place) return question.place;
+  const place = placeOf(policy, question.origin);
+  const { sent } = answererDms(policy, question);
+  return 'dm' in place && sent.length > 0 ? { mpims: [[place.dm], ...sent.map((one) => [one])] } : place;
+}
+
+/**
+ * The answerers of a form question the policy puts in the requester's DM, the requester aside, who get a card in
+ * their own DM (`sent`, in the order named), and those past ANSWERER_DMS_MAX who do not (`notSent`).
+ */
+export function answererDms(policy: SlackPolicy, question: Routed): { sent: string[]; notSent: string[] } {
+  const none = { sent: [], notSent: [] };
+  if (question.place || !question.answerers || question.url) return none;
+  const place = placeOf(policy, question.origin);
+  if (!('dm' in place)) return none;
+  const others = peopleNamed(question.answerers).filter((person) => person !== place.dm);
+  return { sent: others.slice(0, ANSWERER_DMS_MAX), notSent: others.slice(ANSWERER_DMS_MAX) };
 }
 
 /** Where the policy puts a question started at `origin`; the DM when the command's conversation is unknown. */

@@ -26,8 +26,11 @@ export class CardContent {
     private readonly clock: Pick<Clock, 'now'>,
   ) {}
 
-  /** The card that asks, in `locale`: the form's request card, or the URL card of a URL request. */
-  request(question: Question, locale: Locale): SlackMessage {
+  /**
+   * The card that asks, in `locale`: the form's request card, or the URL card of a URL request. `watching`: the
+   * form's card of someone who may not answer (card-readers.ts onlyWatches), without Respond or Decline.
+   */
+  request(question: Question, locale: Locale, watching = false): SlackMessage {
     const input = {
       locale,
       questionId: question.id,
@@ -47,6 +50,7 @@ export class CardContent {
           ...input,
           secretFields: secretLabels(question),
           ...(question.answerers ? { answerers: answerersText(question, input.locale) } : {}),
+          ...(watching ? { watching } : {}),
         });
   }
 

@@ -6,11 +6,14 @@
 // The refreshes a question's start or end makes take those slots in turn (home-turns.ts), so a Home that a person
 // opens, or a click's refresh, never waits behind a burst of other people's.
 // A stopping replica does not wait for those slots: close() skips the refreshes still waiting (see close).
+// Every publish is guarded by the Home's view hash (home-publish.ts), so a view rendered from an older read, on
+// any replica, never lands after a newer one; a refused one renders again.
 import { webApi } from '@slack/bolt';
+import type { HomeView } from '@slack/types';
 import { HOME_RECENT_MAX, homeView, type HomeConnection } from '../../blocks/index.js';
 import { namedAnswerers, type Question } from '../relay/types.js';
 import type { Clock } from '../clock.js';
-import type { AnswerHistory, AnswerRecord } from './state/index.js';
+import type { AnswerHistory, AnswerRecord, HomeHashes, HomeOwner } from './state/index.js';
 import type { Locales } from './locales.js';
 import type { SlackClients } from './workspaces.js';
 import type { Connections } from '../mcp/index.js';
@@ -18,6 +21,7 @@ import type { QuestionObserver } from './surface.js';
 import { isWebApiCallError } from './outbox/slack-calls.js';
 import { StoppableWaits, WaitStoppedError } from './stoppable-waits.js';
 import { BackgroundTurns, type Release } from './home-turns.js';
+import { publishGuarded, type GuardedOutcome } from './home-publish.js';
 import { homeTeamOf } from './sign-in-owner.js';
 import { isUserId } from './user-id.js';
 
@@ -26,7 +30,10 @@ export interface HomeDeps {
   clients: SlackClients;
   /** A person's pending questions, soonest deadline first. */
   pendingFor(userId: string): Promise<Question[]>;
+  /** Each person's recent answers per workspace. */
   history: AnswerHistory;
+  /** Each Home's view hash at its last publish, shared by every replica: what guards each publish. */
+  hashes: HomeHashes;
   /** The person's sign-ins, listed under their answers; absent when no server needs sign-in. */
   connections?: Pick<Connections, 'list'>;
   locales: Pick<Locales, 'of'>;
@@ -41,6 +48,24 @@ export interface HomeDeps {
 
 /** Refusals (429) of one refresh's publish met by waiting Retry-After, before it is logged as failed. */
 const RATELIMITED_RETRIES = 3;
+/**
+ * Publishes of one refresh that another publish overtook (hash_conflict, or a record that came first) made again
+ * at once, before it is logged as failed: each one means another replica's newer view landed meanwhile.
+ */
+const OUTDATED_RETRIES = 4;
+
+/** A refresh whose publishes were overtaken OUTDATED_RETRIES times over; the Home shows another's newer view. */
+class HomeOvertakenError extends Error {
+  override name = 'HomeOvertakenError';
+  readonly code = 'home_overtaken';
+}
+
+/** One refresh's retries so far, and whether its next publish catches the recorded hash up (unguarded). */
+interface Tries {
+  ratelimited: number;
+  outdated: number;
+  catchUp: boolean;
+}
 
 interface Refresh {
   again: boolean;
@@ -79,31 +104,24 @@ export class HomeTab implements QuestionObserver {
     this.oneWorkspace = homeTeamOf(deps.clients);
   }
 
-  /** Renders and publishes `userId`'s Home tab now, in workspace `teamId` (unpaced: refresh paces). */
-  async publish(userId: string, teamId?: string): Promise<void> {
+  /** `owner`'s Home tab as it stands now. */
+  private async render({ teamId, userId }: HomeOwner): Promise<HomeView> {
     const [pending, recent, locale, connections] = await Promise.all([
       this.deps.pendingFor(userId),
-      this.deps.history.recentAnswers(userId, HOME_RECENT_MAX),
+      this.deps.history.recentAnswers({ teamId, userId }, HOME_RECENT_MAX),
       this.deps.locales.of(userId, teamId),
       this.connectionsOf(userId, teamId),
     ]);
     // One person may be in several workspaces that installed the app (an Enterprise Grid W… id is the same in
-    // each): a workspace's Home lists only its own questions (the only ones its buttons can act on) and answers.
-    const ours = pending.filter((q) => teamId === undefined || (q.origin.teamId ?? teamId) === teamId);
-    const ourAnswers = recent.filter((a) => teamId === undefined || (a.teamId ?? teamId) === teamId);
-    const view = homeView({
-      pending: ours,
-      recent: ourAnswers,
-      locale,
-      ...(connections ? { connections } : {}),
-    });
-    const slack = await this.deps.clients.for(teamId);
-    await slack.views.publish({ user_id: userId, view });
+    // each): a workspace's Home lists only its own questions (the only ones its buttons can act on); the answers
+    // are kept per workspace.
+    const ours = pending.filter((q) => (q.origin.teamId ?? teamId) === teamId);
+    return homeView({ pending: ours, recent, locale, ...(connections ? { connections } : {}) });
   }
 
-  private async connectionsOf(userId: string, teamId?: string): Promise<HomeConnection[] | undefined> {
+  private async connectionsOf(userId: string, teamId: string): Promise<HomeConnection[] | undefined> {
     if (this.deps.connections === undefined) return undefined;
-    const listed = await this.deps.connections.list({ teamId: teamId ?? '', userId });
+    const listed = await this.deps.connections.list({ teamId, userId });
     return listed.map((c) => ({
       server: c.server,
       scopes: c.scopes,
@@ -128,28 +146,28 @@ export class HomeTab implements QuestionObserver {
       return running.done;
     }
     const entry: Refresh = { again: false, background, hurry: () => undefined, done: Promise.resolve() };
-    entry.done = this.run(entry, key, userId, teamId);
+    entry.done = this.run(entry, key, { teamId, userId });
     this.refreshing.set(key, entry);
     return entry.done;
   }
 
   /** Publishes until no change came meanwhile; drops `entry` in the step its last check ends (none joins late). */
-  private async run(entry: Refresh, key: string, userId: string, teamId: string): Promise<void> {
-    let refused = 0;
+  private async run(entry: Refresh, key: string, owner: HomeOwner): Promise<void> {
+    const tries: Tries = { ratelimited: 0, outdated: 0, catchUp: false };
     try {
       do {
-        const release = await this.turnOf(entry, teamId);
-        let retryAfterMs: number | undefined;
+        const release = await this.turnOf(entry, owner.teamId);
+        let next: { afterMs: number } | undefined;
         try {
-          await this.waitForSlot(teamId);
+          await this.waitForSlot(owner.teamId);
           // Changes that came while waiting for the slot are in this publish: it renders now.
           entry.again = false;
-          retryAfterMs = await this.publishUnlessRatelimited(userId, teamId, refused++);
+          next = await this.attempt(owner, tries);
         } finally {
           release();
         }
-        if (retryAfterMs !== undefined) {
-          await this.waits.wait(retryAfterMs);
+        if (next !== undefined) {
+          if (next.afterMs > 0) await this.waits.wait(next.afterMs);
           entry.again = true;
         }
       } while (entry.again);
@@ -169,25 +187,30 @@ export class HomeTab implements QuestionObserver {
     return turn;
   }
 
-  private async waitForSlot(teamId?: string): Promise<void> {
+  private async waitForSlot(teamId: string): Promise<void> {
     const waitMs = this.deps.slot ? await this.deps.slot(teamId) : 0;
     if (waitMs > 0) await this.waits.wait(waitMs);
   }
 
-  /** Publishes; a 429 (another app's use, or a slot missed) gives its Retry-After in ms while retries remain. */
-  private async publishUnlessRatelimited(
-    userId: string,
-    teamId: string | undefined,
-    refused: number,
-  ): Promise<number | undefined> {
+  /**
+   * One guarded publish; when it must be made again, after how long: a 429 (another app's use, or a slot missed)
+   * after its Retry-After, an overtaken one at once (with a fresh read), each while its retries remain.
+   */
+  private async attempt(owner: HomeOwner, tries: Tries): Promise<{ afterMs: number } | undefined> {
+    let outcome: GuardedOutcome;
     try {
-      await this.publish(userId, teamId);
-      return undefined;
+      outcome = await publishGuarded(this.deps, owner, () => this.render(owner), tries.catchUp);
     } catch (err) {
       const ratelimited = isWebApiCallError(err) && err.code === webApi.ErrorCode.RateLimitedError;
-      if (!ratelimited || refused >= RATELIMITED_RETRIES) throw err;
-      return err.retryAfter * 1000;
+      if (!ratelimited || tries.ratelimited++ >= RATELIMITED_RETRIES) throw err;
+      return { afterMs: err.retryAfter * 1000 };
     }
+    if (outcome === 'current') return undefined;
+    if (tries.outdated++ >= OUTDATED_RETRIES) {
+      throw new HomeOvertakenError(`App Home publishes overtaken ${tries.outdated} times in a row`);
+    }
+    tries.catchUp = outcome === 'behind';
+    return { afterMs: 0 };
   }
 
   started(question: Question): void {
@@ -205,14 +228,14 @@ export class HomeTab implements QuestionObserver {
       reason: question.reason ?? 'timed_out',
       at: (this.deps.now ?? Date.now)(),
       mode: question.url ? 'url' : 'form',
-      ...(question.origin.teamId ? { teamId: question.origin.teamId } : {}),
     };
     const answeredBy = byUserId ?? question.userId;
     this.inBackground(question, async () => {
+      const teamId = question.origin.teamId ?? (await this.oneWorkspace());
       // A channel question nobody answered has no person to keep it for.
-      if (isUserId(answeredBy)) await this.deps.history.recordAnswer(answeredBy, record);
+      if (isUserId(answeredBy)) await this.deps.history.recordAnswer({ teamId, userId: answeredBy }, record);
       const inboxes = new Set([...namedAnswerers(question), question.userId, answeredBy]);
-      await this.refreshAll([...inboxes].filter(isUserId), question.origin.teamId);
+      await this.refreshAll([...inboxes].filter(isUserId), teamId);
     });
   }
 

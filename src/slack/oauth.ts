@@ -2,11 +2,17 @@
 // it): /slack/install shows the Add to Slack page and sets the state cookie, /slack/oauth_redirect exchanges the
 // code (oauth.v2.access) and keeps the installation in Redis, and `authorize` hands Bolt each workspace's bot
 // token on every request. Served on our own HTTP server, so it works the same in HTTP and Socket Mode.
+//
+// Bolt's listeners and every call made outside them (InstalledWorkspaces) read installations through one
+// BotTokenRefresh, which refreshes a rotating bot token before it expires, one replica at a time
+// (token-refresh.ts). InstallProvider's own authorize is not used: it refreshes on each replica at once.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { Authorize, InstallationStore, Logger as BoltLogger, webApi } from '@slack/bolt';
+import { webApi, type Authorize, type InstallationStore, type Logger as BoltLogger } from '@slack/bolt';
 import { InstallProvider } from '@slack/oauth';
 import type { OAuthConfig } from '../config/index.js';
 import { BOT_SCOPES } from './scopes.js';
+import type { RefreshedInstallations } from './state/ports.js';
+import { BotTokenRefresh } from './token-refresh.js';
 import { InstalledWorkspaces, type SlackClients } from './workspaces.js';
 
 export const INSTALL_PATH = '/slack/install';
@@ -22,9 +28,11 @@ export interface DistributedApp {
 export function distributedApp(
   oauth: OAuthConfig,
   deps: {
-    installations: InstallationStore;
+    installations: InstallationStore & RefreshedInstallations;
     clientOptions: webApi.WebClientOptions & { slackApiUrl: string };
     logger: BoltLogger;
+    /** The wall clock, epoch ms: when a rotating bot token is refreshed. */
+    now: () => number;
   },
 ): DistributedApp {
   const installer = new InstallProvider({
@@ -35,6 +43,7 @@ export function distributedApp(
     // Slack's authorize page sits beside its Web API: https://slack.com/oauth/v2/authorize next to /api/.
     authorizationUrl: new URL('../oauth/v2/authorize', deps.clientOptions.slackApiUrl).toString(),
   });
+  const tokens = botTokens(oauth, deps);
   const installUrlOptions = { scopes: [...BOT_SCOPES] };
   const install = (req: IncomingMessage, res: ServerResponse): void => {
     installer.handleInstallPath(req, res, {}, installUrlOptions).catch((error: unknown) => {
@@ -44,12 +53,45 @@ export function distributedApp(
     });
   };
   return {
-    authorize: (source) => installer.authorize(source),
-    clients: new InstalledWorkspaces(deps.installations, deps.clientOptions),
+    authorize: authorizeWith(tokens),
+    clients: new InstalledWorkspaces(tokens, deps.clientOptions),
     // handleCallback answers every failure itself (a page saying what went wrong) and never rejects.
     routes: {
       [INSTALL_PATH]: install,
       [REDIRECT_PATH]: (req, res) => void installer.handleCallback(req, res),
     },
+  };
+}
+
+/** The installations as every caller reads them: a rotating bot token refreshed before it expires. */
+function botTokens(oauth: OAuthConfig, deps: Parameters<typeof distributedApp>[1]): BotTokenRefresh {
+  const noToken = new webApi.WebClient(undefined, deps.clientOptions);
+  return new BotTokenRefresh({
+    installations: deps.installations,
+    exchange: (refreshToken) =>
+      noToken.oauth.v2.access({
+        client_id: oauth.clientId,
+        client_secret: oauth.clientSecret,
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+      }),
+    now: deps.now,
+    logger: deps.logger,
+  });
+}
+
+/** Bolt's authorize: the workspace's (or org's) bot token and ids, as InstallProvider's authorize answers them. */
+function authorizeWith(tokens: BotTokenRefresh): Authorize<boolean> {
+  return async (source) => {
+    const installation = await tokens.fetchInstallation(source);
+    const enterpriseId = installation.enterprise?.id ?? source.enterpriseId;
+    return {
+      botToken: installation.bot?.token,
+      botId: installation.bot?.id,
+      botUserId: installation.bot?.userId,
+      userToken: installation.user.token,
+      teamId: installation.team?.id ?? source.teamId,
+      ...(enterpriseId === undefined ? {} : { enterpriseId }),
+    };
   };
 }

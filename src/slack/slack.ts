@@ -180,6 +180,7 @@ function observers(app: SlackApp, options: SlackOptions): { home: HomeTab; modal
     clients,
     pendingFor: (userId) => options.store.pendingFor(userId),
     history: state,
+    hashes: state,
     ...(options.connections ? { connections: options.connections } : {}),
     locales: surface.locales,
     logger,

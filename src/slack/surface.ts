@@ -10,10 +10,17 @@ import { againWhileUnavailable } from '../relay/while-unavailable.js';
 import type { CardChange, PostedCards, Posting, Surface } from '../relay/relay.js';
 import { cardsOf, type CardRef, type Question } from '../relay/types.js';
 import type { Outbox, OutboxJob, OutboxResult } from './outbox/index.js';
-import { placeOfQuestion, type Audience } from './audience.js';
+import { ANSWERER_DMS_MAX, answererDms, placeOfQuestion, type Audience } from './audience.js';
 import { CardContent } from './card-content.js';
 import { DirectMessages } from './direct-messages.js';
-import { placesOf, readerOfCard, readerOfPlace } from './card-readers.js';
+import {
+  cardWatches,
+  missedAnswerersForgiven,
+  onlyWatches,
+  placesOf,
+  readerOfCard,
+  readerOfPlace,
+} from './card-readers.js';
 import type { Locales } from './locales.js';
 import type { SlackClients } from './workspaces.js';
 
@@ -23,6 +30,13 @@ const UPDATE_AGAIN_WITHIN_MS = 60_000;
 /** The outbox job field that picks the question's workspace client. */
 const workspaceOf = (question: Question): { teamId?: string } =>
   question.origin.teamId ? { teamId: question.origin.teamId } : {};
+
+/** Where the surface says what it left undone (answerers past the DM bound). */
+export interface SurfaceLogger {
+  warn(fields: object, message: string): void;
+}
+
+const quiet: SurfaceLogger = { warn: () => undefined };
 
 /** Told when a question's card is out and when a question ends (the App Home inbox follows both). */
 export interface QuestionObserver {
@@ -46,6 +60,8 @@ export class SlackSurface implements Surface {
     readonly audience: Audience,
     /** When a card says a question ended, and the waits before queueing a card again. Default the system clock. */
     private readonly clock: Pick<Clock, 'now' | 'schedule'> = systemClock,
+    /** Told of the answerers past ANSWERER_DMS_MAX, who get no card. Default silent. */
+    private readonly logger: SurfaceLogger = quiet,
   ) {
     this.content = new CardContent(audience, clock);
     this.dms = new DirectMessages(clients, clock);
@@ -62,6 +78,7 @@ export class SlackSurface implements Surface {
     const place = placeOfQuestion(this.audience.policyOf(question.server), question);
     const thread = 'threadTs' in place && place.threadTs ? { thread_ts: place.threadTs } : {};
     const places = placesOf(place);
+    this.logNotSent(question);
     const queued = countdown(places.length, posting.queued);
     const posts = await Promise.allSettled(
       places.map(async (one, index) => {
@@ -69,12 +86,30 @@ export class SlackSurface implements Surface {
           this.dms.channelOf(one, question.origin.teamId),
           this.locales.of(readerOfPlace(one, question), question.origin.teamId),
         ]);
-        const card = this.content.request(question, locale);
+        const card = this.content.request(question, locale, onlyWatches(one, question));
         const key = cardKey('card', question.id, index);
         return this.postCard(question, card, { channel, key, thread }, { ...posting, queued });
       }),
     );
-    return this.cardsOut(question, posts);
+    const { kept, missed } = missedAnswerersForgiven(question, places, posts);
+    if (missed.length > 0) {
+      const fields = { questionId: question.id, server: question.server, missed };
+      this.logger.warn(
+        fields,
+        "a card could not be posted in these answerers' DMs: they answer from App Home",
+      );
+    }
+    return this.cardsOut(question, kept);
+  }
+
+  /** Names the answerers the DM bound left without a card (they answer from App Home). */
+  private logNotSent(question: Question): void {
+    const { notSent } = answererDms(this.audience.policyOf(question.server), question);
+    if (notSent.length === 0) return;
+    this.logger.warn(
+      { questionId: question.id, server: question.server, bound: ANSWERER_DMS_MAX, notSent },
+      'more answerers than the DM bound: these get no card in their DM (App Home lists the question for them)',
+    );
   }
 
   /**
@@ -218,6 +253,8 @@ export class SlackSurface implements Surface {
       'threadTs' in place && place.threadTs ? place.threadTs : card.ts;
     await allOrFirstFailure(
       cardsOf(question).map(async (card, index) => {
+        // Someone who may not answer is not nudged: their card names whom it waits for.
+        if (cardWatches(this.audience.policyOf(server), question, index)) return;
         // In its card's language: the DM's person, or the question's person in a shared conversation.
         const locale = await this.cardLocale(question, index);
         const message = reminderMessage({ server, ...mentions, deadline, locale });

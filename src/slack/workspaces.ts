@@ -16,8 +16,9 @@ export function singleWorkspace(client: webApi.WebClient): SlackClients {
 }
 
 /**
- * A distributed app: each workspace's bot token from its installation, fetched per call (any replica). One client
- * per workspace, made again when its token changes (a reinstall): the old client, and its token, are let go.
+ * A distributed app: each workspace's bot token from its installation, fetched per call (any replica) through
+ * `installations`, which refreshes a rotating token first (token-refresh.ts). One client per workspace, made again
+ * when its token changes (a reinstall, a refresh): the old client, and its token, are let go.
  */
 export class InstalledWorkspaces implements SlackClients {
   private readonly byTeam = new Map<string, { token: string; client: webApi.WebClient }>();

@@ -163,7 +163,7 @@ export class SlackDriver {
    * redelivery of an event it got no timely 200 for.
    */
   openHome(userId: string, input: { eventId?: string } = {}, opts: SendOptions = {}): Promise<Delivery> {
-    const home = this.standin.homeOf(userId);
+    const home = this.standin.homeOf(userId, this.team().id);
     const now = this.clock();
     const event = {
       type: 'app_home_opened',
@@ -190,7 +190,7 @@ export class SlackDriver {
    * Like any click in a view, the payload carries the view and a trigger_id, and no response_url.
    */
   async clickHomeButton(input: { userId: string; actionId: string; value?: string }): Promise<Delivery> {
-    const home = this.standin.homeOf(input.userId);
+    const home = this.standin.homeOf(input.userId, this.team().id);
     if (!home) throw new StandinError('home_not_published', `no Home tab published for ${input.userId}`);
     const found = findButton(home.blocks, input.actionId, input.value);
     if (!found)

@@ -16,7 +16,13 @@ export {
   type Transport,
 } from './driver.js';
 export { HttpTransport } from './transports.js';
-export { OAUTH_CODE_TTL_MS, OAuthEndpoint, type OAuthApp, type StandinWorkspace } from './oauth.js';
+export {
+  OAUTH_CODE_TTL_MS,
+  OAuthEndpoint,
+  ROTATED_TOKEN_TTL_SEC,
+  type OAuthApp,
+  type StandinWorkspace,
+} from './oauth.js';
 export { OpenIdEndpoint, type SlackPerson } from './openid.js';
 export { AUTHORIZE_PATH, CONFIGURATION_PATH, KEYS_PATH } from './openid-pages.js';
 export {

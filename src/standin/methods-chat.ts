@@ -119,6 +119,7 @@ const conversationsOpen: Handler = (args, store) => {
   if (first === undefined) return fail('users_list_not_supplied');
   if (!users.every((id) => /^[UW][A-Z0-9]+$/.test(id))) return fail('user_not_found');
   if (users.length > MPIM_MAX_USERS) return fail('too_many_users');
+  if (users.some((id) => store.user(id).deleted === true)) return fail('user_disabled');
   const refused = missingScope(store, 'conversations.open', users.length === 1 ? 'im' : 'mpim');
   if (refused) return refused;
   const id = users.length === 1 ? store.dmChannelOf(first) : store.mpimChannelOf(users);
@@ -139,7 +140,7 @@ const usersInfo: Handler = (args, store) => {
       team_id: store.identity.teamId,
       name: u.name,
       real_name: realName,
-      deleted: false,
+      deleted: u.deleted === true,
       is_bot: false,
       tz: u.tz ?? 'Etc/UTC',
       tz_offset: 0,

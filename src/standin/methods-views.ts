@@ -2,7 +2,7 @@
 import { type Obj, formatIssue } from './blockkit-check.js';
 import { validateView } from './blockkit.js';
 import { type ApiBody, type Handler, fail, nonEmpty } from './methods-chat.js';
-import { type OpenedView, type Store, withGeneratedIds } from './store.js';
+import { type OpenedView, type Store, homeKey, withGeneratedIds } from './store.js';
 
 /** Root view plus two pushes (views.push docs). */
 export const MAX_STACK = 3;
@@ -123,11 +123,13 @@ const publish: Handler = (args, store) => {
   if (isError(view)) return view;
   if (view.type !== 'home')
     return fail('invalid_arguments', ['[ERROR] must be home [json-pointer:/view/type]']);
-  const current = store.homes.get(userId);
+  // The calling workspace's Home of the person; a `hash` other than its current one: published since.
+  const key = homeKey(store.identity.teamId, userId);
+  const current = store.homes.get(key);
   if (current && nonEmpty(args.hash) && args.hash !== current.hash) return fail('hash_conflict');
   const id = typeof current?.id === 'string' ? current.id : newViewId(store);
   const home = materialize(store, view, { id, previous: null, root: id });
-  store.homes.set(userId, home);
+  store.homes.set(key, home);
   return { ok: true, view: home };
 };
 

@@ -2,6 +2,13 @@
 // Allow; played here by `approve`) sends the browser back to the app's redirect URL with a single-use `code`
 // (10 minutes) and the app's `state`; oauth.v2.access exchanges the code, with the app's client id and secret
 // (form fields or HTTP Basic), for a bot token of that workspace.
+//
+// Token rotation (https://docs.slack.dev/authentication/using-token-rotation), when the app has it on: the bot
+// token (`xoxe.xoxb-…`) expires 43,200 s after it was issued (calls with it then fail `token_expired`) and comes
+// with a refresh token (`xoxe-1-…`), which oauth.v2.access with `grant_type=refresh_token` exchanges for a new
+// pair. A refresh token is used once: Slack revokes it "after a short grace period", the stand-in at once
+// (`invalid_refresh_token`), so a second refresh of one token shows. Refreshing does not end the token before;
+// past two live tokens of a workspace the oldest is revoked (Slack's "2 active token limit").
 import { randomBytes } from 'node:crypto';
 import type { Obj } from './blockkit-check.js';
 import { StandinError } from './calls.js';
@@ -15,6 +22,8 @@ export interface OAuthApp {
   redirectUrl?: string;
   /** The app's other Redirect URLs (Sign in with Slack's, openid.ts); a `redirect_uri` may start with one. */
   moreRedirectUrls?: string[];
+  /** The manifest's `settings.token_rotation_enabled`: installs get expiring bot tokens. Default false. */
+  tokenRotation?: boolean;
 }
 
 /** A workspace the app can be installed in. */
@@ -37,10 +46,26 @@ interface Grant {
 /** An authorization code is valid for 10 minutes (Slack's OAuth docs). */
 export const OAUTH_CODE_TTL_MS = 10 * 60_000;
 
+/** With token rotation, a bot token expires this many seconds after it was issued (12 h, Slack's docs). */
+export const ROTATED_TOKEN_TTL_SEC = 43_200;
+
+/** A workspace keeps at most this many live rotated tokens; a refresh past it revokes the oldest. */
+const LIVE_TOKENS_MAX = 2;
+
+/** A refresh token: whose, and whether it was used. */
+interface Refresh {
+  teamId: string;
+  scopes: string[];
+  spent: boolean;
+}
+
 export class OAuthEndpoint {
   private readonly codes = new Map<string, Grant>();
   /** Bot tokens minted by installs, and whose they are. */
   readonly installed = new Map<string, Identity>();
+  /** Rotated bot tokens: when each expires, epoch ms. */
+  private readonly expiries = new Map<string, number>();
+  private readonly refreshes = new Map<string, Refresh>();
 
   private readonly app: OAuthApp;
 
@@ -82,16 +107,14 @@ export class OAuthEndpoint {
     return back.toString();
   }
 
-  /** oauth.v2.access: exchanges a code for the workspace's bot token. */
+  /**
+   * oauth.v2.access: exchanges a code for the workspace's bot token, or (`grant_type=refresh_token`) a refresh
+   * token for a new bot token and refresh token.
+   */
   access(args: Obj, authorization: string | undefined): ApiBody {
-    const basic = authorization?.startsWith('Basic ')
-      ? Buffer.from(authorization.slice('Basic '.length), 'base64').toString('utf8').split(':')
-      : [];
-    const clientId = basic[0] ?? nonEmpty(args.client_id);
-    const clientSecret = basic[1] ?? nonEmpty(args.client_secret);
-    if (!clientId) return fail('invalid_client_id');
-    if (clientId !== this.app.clientId) return fail('invalid_client_id');
-    if (clientSecret !== this.app.clientSecret) return fail('bad_client_secret');
+    const refused = this.clientRefusal(args, authorization);
+    if (refused) return refused;
+    if (args.grant_type === 'refresh_token') return this.refresh(nonEmpty(args.refresh_token));
     const code = nonEmpty(args.code);
     const grant = code ? this.codes.get(code) : undefined;
     if (!grant) return fail('invalid_code');
@@ -100,23 +123,80 @@ export class OAuthEndpoint {
     if (grant.redirectUri !== undefined && args.redirect_uri !== grant.redirectUri)
       return fail('bad_redirect_uri');
     grant.used = true;
-    const bot = this.mint(grant.teamId, grant.scopes.split(','));
-    const workspace = this.workspaces.get(grant.teamId);
+    return {
+      ...this.issue(grant.teamId, grant.scopes.split(',')),
+      authed_user: { id: grant.userId },
+    };
+  }
+
+  /** Whether `token` is a rotated bot token past its expiry (Web API calls with it fail `token_expired`). */
+  expired(token: string): boolean {
+    const expiry = this.expiries.get(token);
+    return expiry !== undefined && this.clock() >= expiry;
+  }
+
+  /** The app's client id and secret, as form fields or HTTP Basic: the refusal when they are not the app's. */
+  private clientRefusal(args: Obj, authorization: string | undefined): ApiBody | undefined {
+    const basic = authorization?.startsWith('Basic ')
+      ? Buffer.from(authorization.slice('Basic '.length), 'base64').toString('utf8').split(':')
+      : [];
+    const clientId = basic[0] ?? nonEmpty(args.client_id);
+    const clientSecret = basic[1] ?? nonEmpty(args.client_secret);
+    if (!clientId) return fail('invalid_client_id');
+    if (clientId !== this.app.clientId) return fail('invalid_client_id');
+    if (clientSecret !== this.app.clientSecret) return fail('bad_client_secret');
+    return undefined;
+  }
+
+  /** Spends `refreshToken` on a new pair; one unknown or spent is `invalid_refresh_token`. */
+  private refresh(refreshToken: string | undefined): ApiBody {
+    const refresh = refreshToken ? this.refreshes.get(refreshToken) : undefined;
+    if (!refresh || refresh.spent) return fail('invalid_refresh_token');
+    refresh.spent = true;
+    const answer = this.issue(refresh.teamId, refresh.scopes);
+    this.revokeBeyondLimit(refresh.teamId);
+    return answer;
+  }
+
+  /** oauth.v2.access's answer for a new bot token of `teamId`: with a refresh token when rotation is on. */
+  private issue(teamId: string, scopes: string[]): ApiBody {
+    const rotating = this.app.tokenRotation === true;
+    const bot = this.mint(teamId, scopes, rotating ? 'xoxe.xoxb' : 'xoxb');
+    const workspace = this.workspaces.get(teamId);
     return {
       ok: true,
       access_token: bot.botToken,
       token_type: 'bot',
-      scope: grant.scopes,
+      scope: scopes.join(','),
       bot_user_id: bot.botUserId,
       app_id: this.appId,
-      team: { name: workspace?.name ?? grant.teamId, id: grant.teamId },
+      team: { name: workspace?.name ?? teamId, id: teamId },
       enterprise: null,
-      authed_user: { id: grant.userId },
       is_enterprise_install: false,
+      ...(rotating ? this.rotation(bot.botToken, teamId, scopes) : {}),
     };
   }
 
-  private mint(teamId: string, scopes: readonly string[]): Identity {
+  /** A rotated token's expiry and its refresh token: the answer's `expires_in` and `refresh_token`. */
+  private rotation(token: string, teamId: string, scopes: string[]): Obj {
+    const refreshToken = `xoxe-1-${randomBytes(16).toString('hex')}`;
+    this.refreshes.set(refreshToken, { teamId, scopes, spent: false });
+    this.expiries.set(token, this.clock() + ROTATED_TOKEN_TTL_SEC * 1000);
+    return { expires_in: ROTATED_TOKEN_TTL_SEC, refresh_token: refreshToken };
+  }
+
+  /** Slack's 2 active token limit: past it, the workspace's oldest live rotated tokens are revoked. */
+  private revokeBeyondLimit(teamId: string): void {
+    const live = [...this.expiries].filter(
+      ([token]) => this.installed.get(token)?.teamId === teamId && !this.expired(token),
+    );
+    for (const [token] of live.slice(0, Math.max(0, live.length - LIVE_TOKENS_MAX))) {
+      this.installed.delete(token);
+      this.expiries.delete(token);
+    }
+  }
+
+  private mint(teamId: string, scopes: readonly string[], kind: 'xoxb' | 'xoxe.xoxb'): Identity {
     const workspace = this.workspaces.get(teamId);
     const identity: Identity = {
       teamId,
@@ -124,7 +204,7 @@ export class OAuthEndpoint {
       botUserId: `U0BOT${teamId}`,
       botId: `B0BOT${teamId}`,
       appId: this.appId,
-      botToken: `xoxb-${teamId}-${randomBytes(12).toString('hex')}`,
+      botToken: `${kind}-${teamId}-${randomBytes(12).toString('hex')}`,
       scopes,
     };
     this.installed.set(identity.botToken, identity);

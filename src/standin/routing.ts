@@ -160,6 +160,8 @@ export class Routing {
     const handler = METHODS[method];
     if (!handler) return { answer: { status: 200, body: fail('unknown_method') } };
     if (!token) return { answer: { status: 200, body: fail('not_authed') } };
+    // A rotated bot token past its 12 hours (oauth.ts).
+    if (this.parts.oauth.expired(token)) return { answer: { status: 200, body: fail('token_expired') } };
     const caller = this.callerOf(token);
     if (!caller) return { answer: { status: 200, body: fail('invalid_auth') } };
     const retryAfterSec = this.limits?.admit(caller.teamId, method, args);

@@ -20,6 +20,7 @@ import {
   type PostedMessage,
   Store,
   type StandinUser,
+  homeKey,
 } from './store.js';
 
 export type { FailOptions, HeldCall } from './routing.js';
@@ -47,7 +48,7 @@ export interface StandinOptions {
   appToken?: string;
   /**
    * The app's OAuth credentials: workspaces can install it (authorize page + oauth.v2.access), and people sign in
-   * with Slack to it (openid.ts).
+   * with Slack to it (openid.ts). With `tokenRotation`, installs get bot tokens that expire (oauth.ts).
    */
   oauth?: OAuthApp;
   /** More workspaces the app can be installed in (the stand-in's own is always one). */
@@ -99,7 +100,8 @@ export interface SlackStandin {
   view(id: string): OpenedView | undefined;
   /** The open modal stack of a user, root first. */
   openViews(userId: string): OpenedView[];
-  homeOf(userId: string): Record<string, unknown> | undefined;
+  /** The person's Home view in workspace `teamId` (default the stand-in's own), as last published. */
+  homeOf(userId: string, teamId?: string): Record<string, unknown> | undefined;
   /** An uploaded file (files.getUploadURLExternal + upload + files.completeUploadExternal). */
   file(id: string): StandinFile | undefined;
   user(userId: string): StandinUser;
@@ -223,8 +225,8 @@ class Standin implements SlackStandin {
   file(id: string): StandinFile | undefined {
     return this.store.files.get(id);
   }
-  homeOf(userId: string): Record<string, unknown> | undefined {
-    return this.store.homes.get(userId);
+  homeOf(userId: string, teamId = this.store.identity.teamId): Record<string, unknown> | undefined {
+    return this.store.homes.get(homeKey(teamId, userId));
   }
   user(userId: string): StandinUser {
     return this.store.user(userId);

@@ -44,6 +44,8 @@ export interface StandinUser {
   locale?: string;
   /** IANA zone, e.g. `Europe/Berlin`. */
   tz?: string;
+  /** A deactivated account: users.info says `deleted: true`, conversations.open refuses `user_disabled`. */
+  deleted?: boolean;
 }
 
 /** Who the stand-in's workspace and bot are. */
@@ -81,6 +83,10 @@ export class Store {
   readonly views = new Map<string, OpenedView>();
   /** The open modal stack of each user, root first. */
   readonly stacks = new Map<string, string[]>();
+  /**
+   * Each person's Home view per workspace (`homeKey`): Slack keeps one per app, person and workspace, so an
+   * Enterprise Grid user (one W… id) has a Home of its own in each workspace that installed the app.
+   */
   readonly homes = new Map<string, Obj>();
   /** Uploads by file id (methods-files.ts). */
   readonly files = new Map<string, StandinFile>();
@@ -238,6 +244,9 @@ export class Store {
     return `${Math.floor(this.clock() / 1000)}.${randomBytes(6).toString('hex')}`;
   }
 }
+
+/** Where `userId`'s Home view in workspace `teamId` is kept in `Store.homes`. */
+export const homeKey = (teamId: string, userId: string): string => `${teamId} ${userId}`;
 
 /** Slack fills in block_id (and action_id) when the app leaves them out; interaction payloads carry those. */
 export function withGeneratedIds(blocks: unknown): unknown {

@@ -1,7 +1,8 @@
 // Reminder jobs: one BullMQ delayed job per reminder time, jobId `<question id>-r<n>`. The question hash keeps
 // the count (field `reminders`) so the winning finish can remove them; a reminder that still comes due finds
-// the question no longer pending and is skipped.
-import type { Job, Queue } from 'bullmq';
+// the question no longer pending and is skipped. One that comes due before its question's card is out waits
+// for the card in its job (one job: whichever replica's worker holds it sends it, once).
+import { DelayedError, type Job, type Queue } from 'bullmq';
 import type { RedisClient } from '../redis/index.js';
 import type { Question } from '../relay/types.js';
 import type { Keys } from '../redis/index.js';
@@ -32,16 +33,33 @@ export async function removeReminders(queue: Queue, questionId: string, count: n
   await Promise.all(Array.from({ length: count }, (_, n) => queue.remove(reminderJobId(questionId, n))));
 }
 
-/** The job processor: calls onReminder only while the question is still pending. */
+/**
+ * How long a reminder that came due before its question's card was out waits before looking again, in ms (a
+ * second): the card's post may wait on Slack's pacing or a Retry-After, so the reminder follows the card within
+ * a second of it, never ahead of it (it is posted in the card's thread).
+ */
+export const REMINDER_CARD_WAIT_MS = 1_000;
+
+/**
+ * The job processor: calls onReminder only while the question is still pending and its card is out. Before the
+ * card, the job is put back for REMINDER_CARD_WAIT_MS (DelayedError tells BullMQ so), again until the card is
+ * out (then it is sent at once) or the question ended (then it is dropped): the question always ends, by its
+ * deadline's timeout at the latest.
+ */
 export function reminderHandler(
   cmd: RedisClient,
   k: Keys,
   onReminder: (questionId: string, at: number) => Promise<void>,
 ) {
-  return async (job: Job<JobData>): Promise<void> => {
+  return async (job: Job<JobData>, token?: string): Promise<void> => {
     const { id, at } = job.data;
     if (id === undefined || at === undefined) return;
-    if ((await cmd.hget(k.question(id), 'state')) !== 'pending') return;
+    const [state, cardTs] = await cmd.hmget(k.question(id), 'state', 'cardTs');
+    if (state !== 'pending') return;
+    if (cardTs === null) {
+      await job.moveToDelayed(Date.now() + REMINDER_CARD_WAIT_MS, token);
+      throw new DelayedError();
+    }
     await onReminder(id, at);
   };
 }

@@ -127,4 +127,36 @@ describe("a question's cards, reminders and ended updates", () => {
     for (const sent of dm) expect(sent).toMatch(CHINESE);
     expect(usersInfo(REQUESTER)).toBe(1);
   });
+
+  it("under route dm, in each answerer's own DM in their language; the requester's, who may not answer, in theirs", async () => {
+    const now = Date.now();
+    const others = question({
+      id: 'Q-others',
+      userId: REQUESTER,
+      origin: { userId: REQUESTER },
+      answerers: { users: [FIRST, 'U0EN1'] },
+      createdAt: now,
+      deadline: now + 60_000,
+    });
+    const requesterDm = standin.dmChannelOf(REQUESTER);
+    const earlier = sentTo(requesterDm).length;
+    await askRemindEnd(others);
+    // The card without buttons (no reminder: nothing to answer) and its ended update.
+    const requester = sentTo(requesterDm).slice(earlier);
+    expect(requester.map((sent) => sent.split(' ')[0])).toEqual(['chat.postMessage', 'chat.update']);
+    for (const sent of requester) expect(sent).toMatch(CHINESE);
+    expect(requester[0]).not.toContain('elicit_respond');
+    for (const [person, language] of [
+      [FIRST, CHINESE],
+      ['U0EN1', /^[^\u4e00-\u9fff]*$/],
+    ] as const) {
+      const dm = sentTo(standin.dmChannelOf(person));
+      expect(dm.map((sent) => sent.split(' ')[0])).toEqual([
+        'chat.postMessage',
+        'chat.postMessage',
+        'chat.update',
+      ]);
+      for (const sent of dm) expect(sent).toMatch(language);
+    }
+  });
 });

@@ -10,7 +10,7 @@ import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { question } from '../support/question.js';
 import { steppedClock } from '../support/stepped-clock.js';
-import { pacedHome } from './paced-home.js';
+import { memoryHomeHashes, pacedHome } from './paced-home.js';
 import { quiet, standinClient } from './standin-client.js';
 
 const BOT_TOKEN = 'xoxb-home-opened-first';
@@ -83,6 +83,7 @@ describe('App Home background refreshes at a stop', () => {
       clients: singleWorkspace(standinClient(standin, BOT_TOKEN)),
       pendingFor: () => Promise.resolve([]),
       history: { recordAnswer: () => Promise.resolve(), recentAnswers: () => Promise.resolve([]) },
+      hashes: memoryHomeHashes(),
       locales: { of: () => Promise.resolve('en') },
       logger: { error: (obj) => errors.push(obj), info: (obj) => infos.push(obj) },
       // The workspace's budget is spent: every slot is ten minutes away.

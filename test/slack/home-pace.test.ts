@@ -11,7 +11,7 @@ import { startSlackStandin, type RecordedCall, type SlackStandin } from '../../s
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { question } from '../support/question.js';
 import { steppedClock, type SteppedClock } from '../support/stepped-clock.js';
-import { pacedHome } from './paced-home.js';
+import { memoryHomeHashes, pacedHome } from './paced-home.js';
 import { quiet, standinClient } from './standin-client.js';
 
 const BOT_TOKEN = 'xoxb-home-pace';
@@ -43,7 +43,7 @@ beforeEach(async () => {
     botToken: BOT_TOKEN,
     outbox,
     errors,
-    recentAnswers: (userId) => Promise.resolve([answer(versions.get(userId) ?? 0)]),
+    recentAnswers: ({ userId }) => Promise.resolve([answer(versions.get(userId) ?? 0)]),
   });
 });
 afterEach(async () => {
@@ -97,9 +97,11 @@ function homeWithSpentBudget(recorded: string[], infos: object[], clock: Stepped
     clients: singleWorkspace(standinClient(standin, BOT_TOKEN)),
     pendingFor: () => Promise.resolve([]),
     history: {
-      recordAnswer: (userId, record) => Promise.resolve(void recorded.push(`${userId} ${record.questionId}`)),
+      recordAnswer: ({ userId }, record) =>
+        Promise.resolve(void recorded.push(`${userId} ${record.questionId}`)),
       recentAnswers: () => Promise.resolve([]),
     },
+    hashes: memoryHomeHashes(),
     locales: { of: () => Promise.resolve('en') },
     logger: { error: (obj) => errors.push(obj), info: (obj) => infos.push(obj) },
     slot: () => Promise.resolve(10 * 60_000),
@@ -114,10 +116,11 @@ describe('App Home refreshes when a question ends', () => {
       clients: singleWorkspace(standinClient(standin, BOT_TOKEN)),
       pendingFor: () => Promise.resolve([]),
       history: {
-        recordAnswer: (userId, record) =>
+        recordAnswer: ({ userId }, record) =>
           Promise.resolve(void recorded.push(`${userId} ${record.questionId}`)),
         recentAnswers: () => Promise.resolve([]),
       },
+      hashes: memoryHomeHashes(),
       locales: { of: () => Promise.resolve('en') },
       logger: { error: (obj) => errors.push(obj), info: () => undefined },
       slot: (teamId) => outbox.slotFor('views.publish', teamId),
@@ -136,17 +139,21 @@ describe('App Home in one of several workspaces', () => {
   it('lists only the questions asked and answered in that workspace, to a person who is in both', async () => {
     const asked = (teamId: string, message: string) =>
       question({ id: `q-${teamId}`, message, userId: 'W0GRID', origin: { userId: 'W0GRID', teamId } });
-    const answered = (teamId: string, message: string): AnswerRecord => ({ ...answer(1), message, teamId });
-    const recent = [answered('T0A', 'Answered in A'), answered('T0B', 'Answered in B')];
+    const answered = (message: string): AnswerRecord => ({ ...answer(1), message });
+    const recent = { T0A: [answered('Answered in A')], T0B: [answered('Answered in B')] };
     const tab = new HomeTab({
       clients: singleWorkspace(standinClient(standin, BOT_TOKEN)),
       pendingFor: () => Promise.resolve([asked('T0A', 'Asked in A'), asked('T0B', 'Asked in B')]),
-      history: { recordAnswer: () => Promise.resolve(), recentAnswers: () => Promise.resolve(recent) },
+      history: {
+        recordAnswer: () => Promise.resolve(),
+        recentAnswers: ({ teamId }) => Promise.resolve(teamId === 'T0B' ? recent.T0B : recent.T0A),
+      },
+      hashes: memoryHomeHashes(),
       locales: { of: () => Promise.resolve('en') },
       logger: { error: (obj) => errors.push(obj), info: () => undefined },
       slot: (teamId) => outbox.slotFor('views.publish', teamId),
     });
-    await tab.publish('W0GRID', 'T0B');
+    await tab.refresh('W0GRID', 'T0B');
     await tab.close();
     const shown = JSON.stringify(publishes('W0GRID').at(-1)?.args.view);
     expect(shown).toContain('Asked in B');

@@ -76,6 +76,39 @@ describe('RedisInstallationStore', () => {
     expect(await redis.exists(`${prefix}:slack:installation:team:T5`)).toBe(0);
   });
 
+  it('gives a token refresh claim to one replica at a time, and lets only its holder end it', async () => {
+    const [one, other] = [
+      new RedisInstallationStore(redis, prefix),
+      new RedisInstallationStore(redis, prefix),
+    ];
+    const query = { teamId: 'T6', enterpriseId: undefined, isEnterpriseInstall: false } as const;
+    expect(await one.claimRefresh(query, 'one', 60_000)).toBe(true);
+    expect(await other.claimRefresh(query, 'other', 60_000)).toBe(false);
+    await other.releaseRefresh(query, 'other');
+    expect(await other.claimRefresh(query, 'other', 60_000)).toBe(false);
+    await one.releaseRefresh(query, 'one');
+    expect(await other.claimRefresh(query, 'other', 60_000)).toBe(true);
+    await other.releaseRefresh(query, 'other');
+  });
+
+  it('saves a refreshed installation only over the refresh token the refresh spent', async () => {
+    const store = new RedisInstallationStore(redis, prefix);
+    const query = { teamId: 'T7', enterpriseId: undefined, isEnterpriseInstall: false } as const;
+    const rotating = (token: string, refreshToken: string) => {
+      const installation = workspace('T7', token);
+      return { ...installation, bot: { ...installation.bot!, refreshToken, expiresAt: 1 } };
+    };
+    expect(await store.storeRefreshed(rotating('xoxe.xoxb-lost', 'xoxe-1-b'), 'xoxe-1-a')).toBe(false);
+    await store.storeInstallation(rotating('xoxe.xoxb-1', 'xoxe-1-a'));
+    expect(await store.storeRefreshed(rotating('xoxe.xoxb-2', 'xoxe-1-b'), 'xoxe-1-a')).toBe(true);
+    // A second refresh of the same refresh token (the first already saved) is not saved over it.
+    expect(await store.storeRefreshed(rotating('xoxe.xoxb-3', 'xoxe-1-c'), 'xoxe-1-a')).toBe(false);
+    expect((await store.fetchInstallation(query)).bot).toMatchObject({
+      token: 'xoxe.xoxb-2',
+      refreshToken: 'xoxe-1-b',
+    });
+  });
+
   it('keys an org-wide install by its enterprise id', async () => {
     const store = new RedisInstallationStore(redis, prefix);
     await store.storeInstallation({

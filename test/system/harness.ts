@@ -56,7 +56,7 @@ export interface HarnessOptions {
   /** The fixture server's `slack` policy (route, answerers, showAnswers, review, onClose, reminders). */
   slack?: Record<string, unknown>;
   /** User groups and channel members the stand-in knows. */
-  workspace?: Pick<StandinOptions, 'usergroups' | 'channels'>;
+  workspace?: Pick<StandinOptions, 'usergroups' | 'channels' | 'users'>;
   /** More servers running the same fixture, by name, each with its own elicitation timeout. */
   moreFixtures?: Record<string, { timeout: string }>;
   /** More `mcpServers` entries as written in the config file (e.g. `{ url }` of an outside peer). */

@@ -1,9 +1,27 @@
 // Reminders as a server's policy sets them (slack.reminders), in the card's thread, mentioning who may answer.
-import { describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { describe, expect, it, vi } from 'vitest';
 import type { RecordedCall } from '../../src/standin/index.js';
-import { startHarness } from './harness.js';
+import { redisUrl } from '../setup/context.js';
+import { startHarness, type Harness } from './harness.js';
 
 const SCHEMA = { type: 'object', properties: { ok: { type: 'boolean', title: 'OK' } } };
+
+/**
+ * Resolves once the harness's one reminder job (`<question id>-r0`) has been taken by a worker: processed (BullMQ
+ * stamps `processedOn`) or, done, removed.
+ */
+async function firstReminderTaken(h: Harness, redis: Redis): Promise<void> {
+  const [, [job]] = await redis.scan('0', 'MATCH', `${h.prefix}:{bull}:reminders:*-r0`, 'COUNT', 1000);
+  if (job === undefined) throw new Error('no reminder job');
+  await vi.waitFor(
+    async () => {
+      const taken = (await redis.exists(job)) === 0 || (await redis.hexists(job, 'processedOn')) === 1;
+      if (!taken) throw new Error('the reminder job has not run yet');
+    },
+    { timeout: 15_000, interval: 50 },
+  );
+}
 
 describe('reminders', () => {
   it('nudges at each configured time in the card’s thread, mentioning the approvers and their group', async () => {
@@ -66,6 +84,44 @@ describe('reminders', () => {
       const late = h.standin.calls.slice(since).filter((c) => c.method === 'chat.postMessage' && inThread(c));
       expect(late).toEqual([]);
     } finally {
+      await h.close();
+    }
+  });
+
+  it('sends a reminder that came due before its card was out, in the card’s thread once the card is out', async () => {
+    const h = await startHarness({ timeout: '20s', slack: { reminders: ['5%'] } });
+    const redis = new Redis(redisUrl());
+    try {
+      // The card's post waits at Slack until released; the reminder, 1 s after the question's creation, falls due.
+      const held = h.standin.holdNext('chat.postMessage');
+      const args = JSON.stringify({ message: 'Held card', schema: SCHEMA });
+      await h.driver.slashCommand({ userId: 'U1', command: '/mcp', text: `run fixture ask ${args}` });
+      await held.arrived;
+      await firstReminderTaken(h, redis);
+      held.release();
+      const dm = h.standin.dmChannelOf('U1');
+      const isCard = (c: RecordedCall) => JSON.stringify(c.args.blocks ?? '').includes('elicit_respond');
+      await h.standin.waitForCall('chat.postMessage', (c) => c.ok && c.args.channel === dm && isCard(c));
+      const card = h.standin.messagesIn(dm).find((m) => JSON.stringify(m.blocks).includes('Held card'));
+      const reminder = await h.standin.waitForCall(
+        'chat.postMessage',
+        (c) => c.ok && c.args.channel === dm && c.args.thread_ts === card?.ts,
+        15_000,
+      );
+      expect(String(reminder.args.text)).toMatch(/^Reminder: fixture is still waiting/);
+      await h.driver.clickButton({
+        userId: 'U1',
+        channel: dm,
+        ts: card?.ts ?? '',
+        actionId: 'elicit_decline',
+      });
+      expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
+      const reminders = h.standin.calls.filter(
+        (c) => c.method === 'chat.postMessage' && c.args.thread_ts === card?.ts,
+      );
+      expect(reminders).toHaveLength(1);
+    } finally {
+      redis.disconnect();
       await h.close();
     }
   });

@@ -1,6 +1,7 @@
-// Each person's recent answers, for the App Home inbox: a capped Redis list per person, newest first.
+// Each person's recent answers, for the App Home inbox: a capped Redis list per person and workspace, newest first
+// (one list across workspaces let ten answers in one workspace push out every other workspace's).
 //
-// Key `history` (src/redis/layout.ts): a list of JSON AnswerRecord entries, at most `max`; the key expires
+// Key `answers` (src/redis/layout.ts): a list of JSON AnswerRecord entries, at most `max`; the key expires
 // `ttlSec` after the latest entry (the deployment's retention of finished questions).
 //
 // Only one key per command, so it needs no hash tag on Redis Cluster.
@@ -9,7 +10,7 @@ import { isEndReason } from '../../relay/types.js';
 import type { AnswerRecord } from './ports.js';
 import type { StoreLogger } from '../../redis/index.js';
 
-/** Answers kept per person. */
+/** Answers kept per person and workspace. */
 export const HISTORY_MAX = 10;
 /** Characters of the question's message kept in an entry (the Home tab shows fewer). */
 const MESSAGE_KEPT = 500;
@@ -63,7 +64,7 @@ function parseRecord(text: string): AnswerRecord | undefined {
     return undefined;
   }
   if (!isObject(v)) return undefined;
-  const { questionId, server, message, state, reason, at, mode, teamId } = v;
+  const { questionId, server, message, state, reason, at, mode } = v;
   const valid =
     typeof questionId === 'string' &&
     typeof server === 'string' &&
@@ -73,7 +74,5 @@ function parseRecord(text: string): AnswerRecord | undefined {
     typeof at === 'number' &&
     Number.isSafeInteger(at) &&
     (mode === 'form' || mode === 'url');
-  if (!valid) return undefined;
-  const record: AnswerRecord = { questionId, server, message, state, reason, at, mode };
-  return typeof teamId === 'string' ? { ...record, teamId } : record;
+  return valid ? { questionId, server, message, state, reason, at, mode } : undefined;
 }

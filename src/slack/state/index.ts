@@ -5,8 +5,12 @@ export type {
   DepartedInstallations,
   DepartureDelete,
   EventDeliveryClaims,
+  HashCondition,
+  HomeHashes,
+  HomeOwner,
   ModalRecords,
   OpenModal,
+  RefreshedInstallations,
   SlackStatePorts,
 } from './ports.js';
 export { HISTORY_MAX } from './history.js';

@@ -1,6 +1,6 @@
 // What the Slack side needs to remember, as ports the Slack side owns: the listeners, the Home tab and the
 // open forms depend on these shapes, and SlackState (slack-state.ts) implements them in Redis.
-import type { InstallationQuery, InstallationStore } from '@slack/bolt';
+import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import type { AnswerSummary } from '../../relay/types.js';
 
 /** One ended question as the person who was asked sees it later (the App Home lists these). */
@@ -12,10 +12,35 @@ export interface OpenModal {
   userId: string;
 }
 
-/** Each person's recent answers, newest first. */
+/**
+ * A person in one workspace: whose App Home. An Enterprise Grid user (W… id) is the same id in every workspace of
+ * the org, with a Home of its own in each.
+ */
+export interface HomeOwner {
+  teamId: string;
+  userId: string;
+}
+
+/** Each person's recent answers in each workspace, newest first. */
 export interface AnswerHistory {
-  recordAnswer(userId: string, record: AnswerRecord): Promise<void>;
-  recentAnswers(userId: string, limit?: number): Promise<AnswerRecord[]>;
+  recordAnswer(owner: HomeOwner, record: AnswerRecord): Promise<void>;
+  recentAnswers(owner: HomeOwner, limit?: number): Promise<AnswerRecord[]>;
+}
+
+/**
+ * What a recorded Home hash replaces: only the hash the publish was guarded by (`was`), only when none is
+ * recorded (`none`), or whatever is recorded (`any`: a publish made to catch the record up with Slack).
+ */
+export type HashCondition = { was: string } | 'none' | 'any';
+
+/**
+ * The hash Slack gave each person's Home view at its last recorded views.publish, shared by every replica: a
+ * publish guarded by it is refused (`hash_conflict`) once another publish came after it was read.
+ */
+export interface HomeHashes {
+  homeHash(owner: HomeOwner): Promise<string | undefined>;
+  /** Records `hash` when `condition` holds; false when another publish's record came first. */
+  recordHomeHash(owner: HomeOwner, hash: string, condition: HashCondition): Promise<boolean>;
 }
 
 /** The forms open per question, so that one replica can replace them when the question ends. */
@@ -55,11 +80,27 @@ export interface DepartedInstallations {
   deleteInstalledBefore(query: InstallationQuery<boolean>, departedBy: number): Promise<DepartureDelete>;
 }
 
+/**
+ * The installations' part a rotated bot token's refresh needs (token-refresh.ts): one refresh of an installation
+ * at a time across replicas, and its answer saved only over the tokens it spent.
+ */
+export interface RefreshedInstallations {
+  /** Claims the refresh of the installation `query` names for `ms`, as `holder`; false while another holds it. */
+  claimRefresh(query: InstallationQuery<boolean>, holder: string, ms: number): Promise<boolean>;
+  /** Ends `holder`'s claim; a claim another took over since (after `ms`) stays. */
+  releaseRefresh(query: InstallationQuery<boolean>, holder: string): Promise<void>;
+  /**
+   * Saves a refreshed installation only while the stored one still holds `spent` as its bot refresh token (not
+   * over a reinstall, an uninstall or another refresh); true when saved.
+   */
+  storeRefreshed(installation: Installation<'v1' | 'v2', boolean>, spent: string): Promise<boolean>;
+}
+
 /** Everything the Slack side keeps, plus whether its storage answers now (for /readyz). */
-export interface SlackStatePorts extends AnswerHistory, ModalRecords, Claims {
+export interface SlackStatePorts extends AnswerHistory, HomeHashes, ModalRecords, Claims {
   readonly deliveries: EventDeliveryClaims;
   /** Each workspace's installation (OAuth distribution), Bolt's InstallationStore. */
-  readonly installations: InstallationStore & DepartedInstallations;
+  readonly installations: InstallationStore & DepartedInstallations & RefreshedInstallations;
   /** True when the storage answers now (a failure is the answer, not an error). */
   answers(): Promise<boolean>;
   close(): Promise<void>;

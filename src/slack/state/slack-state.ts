@@ -1,4 +1,5 @@
-// The Slack side's state in Redis (SlackStatePorts): each person's recent answers (App Home), which Events API
+// The Slack side's state in Redis (SlackStatePorts): each person's recent answers and Home view hash per workspace
+// (App Home), which Events API
 // deliveries were taken, the forms open per question, and the one-time claims of -32042 retries and slash
 // commands. One connection of its own, apart from the question store's; it also answers /readyz's "does Redis
 // answer".
@@ -17,7 +18,8 @@ import {
 import { EventDeliveries } from './deliveries.js';
 import { RedisInstallationStore } from './installations.js';
 import { HISTORY_MAX, recentAnswers, recordAnswer } from './history.js';
-import type { AnswerRecord, OpenModal, SlackStatePorts } from './ports.js';
+import { readHomeHash, recordHomeHash } from './home-hashes.js';
+import type { AnswerRecord, HashCondition, HomeOwner, OpenModal, SlackStatePorts } from './ports.js';
 
 /**
  * How long a slash command's trigger_id (or an arguments form's view id) stays claimed, in seconds: beyond the
@@ -60,11 +62,11 @@ export class SlackState implements SlackStatePorts {
     return new SlackState(cmd, { ...opts, logger });
   }
 
-  /** Adds an ended question to the person's recent answers (newest first, HISTORY_MAX kept). */
-  async recordAnswer(userId: string, record: AnswerRecord): Promise<void> {
+  /** Adds an ended question to the person's recent answers in its workspace (newest first, HISTORY_MAX kept). */
+  async recordAnswer({ teamId, userId }: HomeOwner, record: AnswerRecord): Promise<void> {
     const ttlSec = this.opts.retentionSec ?? 86_400;
     try {
-      await recordAnswer(this.cmd, this.keys.history(userId), record, {
+      await recordAnswer(this.cmd, this.keys.answers(teamId, userId), record, {
         max: HISTORY_MAX,
         ttlSec,
       });
@@ -73,12 +75,35 @@ export class SlackState implements SlackStatePorts {
     }
   }
 
-  /** The person's most recent answers, newest first. */
-  async recentAnswers(userId: string, limit = HISTORY_MAX): Promise<AnswerRecord[]> {
+  /** The person's most recent answers in the workspace, newest first. */
+  async recentAnswers({ teamId, userId }: HomeOwner, limit = HISTORY_MAX): Promise<AnswerRecord[]> {
+    const key = this.keys.answers(teamId, userId);
     try {
-      return await recentAnswers(this.cmd, this.keys.history(userId), limit, this.opts.logger);
+      return await recentAnswers(this.cmd, key, limit, this.opts.logger);
     } catch (err) {
       throw commandError('recentAnswers', err);
+    }
+  }
+
+  /** The hash of the person's Home view in the workspace as its last recorded publish left it. */
+  async homeHash({ teamId, userId }: HomeOwner): Promise<string | undefined> {
+    try {
+      return await readHomeHash(this.cmd, this.keys.homeHash(teamId, userId));
+    } catch (err) {
+      throw commandError('homeHash', err);
+    }
+  }
+
+  /** Records a publish's hash when `condition` holds (false: another publish's record came first). */
+  async recordHomeHash(
+    { teamId, userId }: HomeOwner,
+    hash: string,
+    condition: HashCondition,
+  ): Promise<boolean> {
+    try {
+      return await recordHomeHash(this.cmd, this.keys.homeHash(teamId, userId), hash, condition);
+    } catch (err) {
+      throw commandError('recordHomeHash', err);
     }
   }
 
