@@ -39,9 +39,13 @@ export class EraVerdict {
 
   /**
    * Opens a connection from the verdict, or probing when there is none (every connection then probes, as at
-   * first) or when it is past its time (this one connection probes); keeps what a probe found.
+   * first) or when it is past its time (this one connection probes); keeps what a probe found. A failed open
+   * forgets the verdict, unless `signal` (the open's) aborted it: nothing the server did.
    */
-  async connect<S extends Judged>(open: (prior: PriorDiscovery | undefined) => Promise<S>): Promise<S> {
+  async connect<S extends Judged>(
+    open: (prior: PriorDiscovery | undefined) => Promise<S>,
+    signal?: AbortSignal,
+  ): Promise<S> {
     const held = this.verdict;
     const expired = held !== undefined && this.now() - held.at >= ERA_VERDICT_TTL_MS;
     const reprobe = expired && !this.reprobing;
@@ -52,7 +56,7 @@ export class EraVerdict {
       if (prior === undefined) this.found(held, session.era);
       return session;
     } catch (error) {
-      this.forget();
+      if (signal?.aborted !== true) this.forget();
       throw error;
     } finally {
       if (reprobe) this.reprobing = false;

@@ -6,7 +6,9 @@
 // every caller meets as it meets any server it cannot reach. The bound is the server's silence only: while the
 // client signs in (between the server's 401 or 403 and the request sent again: a claim another replica holds on
 // the grant's refresh, ≤ 15 s, or on the client registration, ≤ 30 s, and the authorization server's answers)
-// it is paused (SignInPauses, which the HTTP transport's fetch tells: transport.ts).
+// it is paused (SignInPauses, which the HTTP transport's fetch tells: transport.ts). One bound covers the whole
+// open, the legacy SSE fallback of a Streamable HTTP URL included. A handshake nobody needs any more (the hub
+// closing, the one run waiting for it cancelled) is ended the same way at once, not left to run to its bound.
 import { SdkError, SdkErrorCode, type Client, type PriorDiscovery } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 import { McpClientError, type McpServerSpec, type McpTransport } from './types.js';
@@ -77,42 +79,77 @@ export class SignInPauses {
   }
 }
 
-/** What a connection to open names: its server, its clock, the era verdict it starts from (none: it probes). */
+/** What a session to open names: its server, its clock, the era verdict it starts from (none: it probes). */
 interface Opening {
   spec: Pick<McpServerSpec, 'name' | 'startupTimeoutMs'>;
   clock: Pick<Clock, 'now' | 'schedule'>;
   prior?: PriorDiscovery;
   /** The HTTP transport's sign-in reports (transport.ts); absent for a server without `auth`. */
   signIns?: SignInPauses;
+  /**
+   * Aborted, the handshake under way ends at once (the hub closes, or the one run waiting for it was cancelled):
+   * it fails with the reason when that is an McpClientError ('closed'), else McpClientError 'aborted'.
+   */
+  signal?: AbortSignal;
 }
 
-/** `client.connect(transport)` from the era verdict `prior`, within the handshake's bound. */
-export async function connectWithin(
-  client: Client,
-  transport: McpTransport,
-  opening: Opening,
-): Promise<void> {
-  const limitMs = handshakeLimitMs(opening.spec, opening.prior === undefined);
-  const options = { timeout: limitMs + SDK_TIMER_SLACK_MS };
-  const connecting = client.connect(
-    transport,
-    opening.prior === undefined ? options : { ...options, prior: opening.prior },
-  );
-  const timer = new HandshakeTimer(opening.clock, limitMs);
-  const unlisten = opening.signIns?.listen(timer) ?? (() => undefined);
-  try {
-    if ((await Promise.race([connecting, timer.expired])) !== EXPIRED) return;
-  } finally {
-    timer.stop();
-    unlisten();
+/**
+ * One session's opening under one bound, however many connects it takes: a Streamable HTTP URL that refuses the
+ * transport and then keeps its legacy SSE fallback silent fails within the bound, not within twice it. Start it
+ * before the first connect and end() it once the open settled.
+ */
+export class Handshake {
+  private readonly limitMs: number;
+  private readonly timer: HandshakeTimer;
+  private readonly unlisten: () => void;
+  private readonly aborted: Promise<typeof ABORTED>;
+  private unwatch: () => void = () => undefined;
+
+  constructor(private readonly opening: Opening) {
+    this.limitMs = handshakeLimitMs(opening.spec, opening.prior === undefined);
+    this.timer = new HandshakeTimer(opening.clock, this.limitMs);
+    this.unlisten = opening.signIns?.listen(this.timer) ?? (() => undefined);
+    const signal = opening.signal;
+    this.aborted = new Promise((resolve) => {
+      if (signal === undefined) return;
+      const abort = (): void => resolve(ABORTED);
+      if (signal.aborted) return abort();
+      signal.addEventListener('abort', abort, { once: true });
+      this.unwatch = () => signal.removeEventListener('abort', abort);
+    });
   }
-  // Closing the transport settles the SDK's connect: a request in flight fails with the connection, and a
-  // stdio probe's sibling process is reaped before its connect rejects.
-  await Promise.allSettled([transport.close(), connecting]);
-  throw handshakeTimedOut(opening);
+
+  /** `client.connect(transport)` within what is left of the bound, unless the opening is aborted first. */
+  async connect(client: Client, transport: McpTransport): Promise<void> {
+    if (this.opening.signal?.aborted === true) {
+      await transport.close().catch(() => undefined);
+      throw this.abortedError();
+    }
+    const prior = this.opening.prior;
+    const options = { timeout: this.limitMs + SDK_TIMER_SLACK_MS };
+    const connecting = client.connect(transport, prior === undefined ? options : { ...options, prior });
+    const ending = await Promise.race([connecting, this.timer.expired, this.aborted]);
+    if (ending === undefined) return;
+    // Closing the transport settles the SDK's connect: a request in flight fails with the connection, and a
+    // stdio probe's sibling process is reaped before its connect rejects.
+    await Promise.allSettled([transport.close(), connecting]);
+    throw ending === EXPIRED ? handshakeTimedOut(this.opening) : this.abortedError();
+  }
+
+  /** The open settled: the bound stops and hears no more (its sign-in reports, its signal). */
+  end(): void {
+    this.timer.stop();
+    this.unlisten();
+    this.unwatch();
+  }
+
+  private abortedError(): McpClientError {
+    return openAborted(this.opening.spec.name, this.opening.signal?.reason);
+  }
 }
 
 const EXPIRED = Symbol('expired');
+const ABORTED = Symbol('aborted');
 
 /** The bound on the injected clock: resolves `expired` once it ran `limitMs` in all, not counting its pauses. */
 class HandshakeTimer implements Pausable {
@@ -156,13 +193,14 @@ class HandshakeTimer implements Pausable {
 }
 
 /**
- * A failed open as the hub reports it: 'handshake_timeout' for the bound's own failure and for the SDK's timeout
- * of a handshake request (set past the bound, so only a sign-in longer than 10 min meets it), else
- * 'connect_failed' with the failure as its cause.
+ * A failed open as the hub reports it: the Handshake's own failures as they are ('handshake_timeout' past the
+ * bound, 'closed' or 'aborted' when aborted); 'handshake_timeout' for the SDK's timeout of a handshake request
+ * (set past the bound, so only a sign-in longer than 10 min meets it); else 'connect_failed' with the failure as
+ * its cause.
  */
 export function openFailure(error: unknown, opening: Pick<Opening, 'spec' | 'prior'>): McpClientError {
   const server = opening.spec.name;
-  if (error instanceof McpClientError && error.code === 'handshake_timeout') return error;
+  if (error instanceof McpClientError) return error;
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
     return handshakeTimedOut(opening, error);
   return new McpClientError('connect_failed', server, `could not connect to ${server}`, { cause: error });
@@ -176,4 +214,12 @@ function handshakeTimedOut(
   const seconds = handshakeLimitMs(spec, prior === undefined) / 1000;
   const message = `${spec.name} did not answer the MCP handshake within ${seconds} s`;
   return new McpClientError('handshake_timeout', spec.name, message, cause === undefined ? {} : { cause });
+}
+
+/** An open of `server` aborted with `reason`: the reason when it is McpClientError ('closed'), else 'aborted'. */
+export function openAborted(server: string, reason: unknown): McpClientError {
+  if (reason instanceof McpClientError) return reason;
+  return new McpClientError('aborted', server, `opening a session to ${server} was aborted`, {
+    cause: reason,
+  });
 }

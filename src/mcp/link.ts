@@ -6,20 +6,13 @@ import type { BackoffOptions } from './backoff.js';
 import type { LeavingRounds } from './leaving-rounds.js';
 import { ControlLink } from './control.js';
 import { EraVerdict, refusesLegacyClient } from './era.js';
+import { Openings } from './openings.js';
 import { gateSink } from './pending-gate.js';
 import { poolOf, SessionPool } from './pool.js';
-import { McpSession } from './session.js';
-import { SessionStarts } from './starts.js';
+import type { McpSession } from './session.js';
 import { Health, droppedError } from './status.js';
-import { primaryTransport, transportPlan, type TransportPlan, type Turn } from './transport.js';
-import {
-  MAX_SIGN_INS,
-  MAX_STEP_UPS,
-  needsSignIn,
-  withSignIn,
-  type McpAuth,
-  type SessionAuth,
-} from './auth/sign-in.js';
+import type { Turn } from './transport.js';
+import { MAX_STEP_UPS, needsSignIn, withSignIn, type McpAuth } from './auth/sign-in.js';
 import {
   McpClientError,
   type ElicitationSink,
@@ -64,8 +57,8 @@ export class ServerLink {
   private readonly control: ControlLink;
   /** The server's era as connections found it, so that further sessions skip the probe (era.ts). */
   private readonly era: EraVerdict;
-  /** Every session's opening (a person's, the control link's) takes a place here; sign-in waits do not. */
-  private readonly starts: SessionStarts;
+  /** Every session's opening (a person's, the control link's), ended at once by close(). */
+  private readonly openings: Openings;
   private closed = false;
 
   constructor(
@@ -73,12 +66,19 @@ export class ServerLink {
     private readonly opts: LinkOptions,
   ) {
     this.health = new Health(spec.name, opts.onStatus);
-    this.starts = new SessionStarts(opts.maxSessionStarts);
     this.sink = gateSink(opts.sink, spec.name, spec.maxPending);
     this.era = new EraVerdict(
       () => opts.clock.now(),
       () => this.closeIdle(),
     );
+    this.openings = new Openings({
+      spec,
+      link: opts,
+      sink: this.sink,
+      era: this.era,
+      // Dropped, not refetched here: the next listing fetches the new list.
+      onToolsChanged: () => (this.tools = undefined),
+    });
     this.control = new ControlLink({
       health: this.health,
       clock: opts.clock,
@@ -190,11 +190,13 @@ export class ServerLink {
     this.poolFor(person).warm();
   }
 
+  /** Stops the control link, closes every session and ends the handshakes under way, awaiting their end. */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.allSettled([
       this.control.close(),
       ...[...this.pools.values()].map((pool) => pool.closeAll()),
+      this.openings.close(),
     ]);
   }
 
@@ -234,6 +236,8 @@ export class ServerLink {
         if (dropped) this.control.trouble(droppedError(this.spec.name));
       });
     } catch (error) {
+      // Ended because the hub closes or the run was cancelled: nothing the server did.
+      if (this.closed || signal?.aborted === true) throw error;
       this.health.noteError(error);
       // The server may be down although the control link has not noticed yet: check it now.
       if (!this.personal && (this.health.current === 'connected' || this.health.current === 'idle'))
@@ -249,55 +253,13 @@ export class ServerLink {
     return session;
   }
 
-  /**
-   * A new session; when the server wants a sign-in first, waits for it and tries again (MAX_SIGN_INS), unless
-   * `signal` (the opening call's) aborts first: a cancelled call's pool place is free at once.
-   */
+  /** A new session (openings.ts), whose revision the server's status shows. */
   private async open(
     person: Origin | undefined,
-    signal: AbortSignal | undefined,
+    cancel: AbortSignal | undefined,
     onClosed: (dropped: boolean) => void,
   ): Promise<McpSession> {
-    const sessionAuth = await this.opts.auth?.forSession(this.spec.name, person);
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        return await this.starts.run(() => this.openOnce(person, onClosed, sessionAuth));
-      } catch (error) {
-        if (sessionAuth === undefined || !needsSignIn(error) || attempt >= MAX_SIGN_INS) throw error;
-        await sessionAuth.signedIn(signal);
-      }
-    }
-  }
-
-  private async openOnce(
-    person: Origin | undefined,
-    onClosed: (dropped: boolean) => void,
-    sessionAuth: SessionAuth | undefined,
-  ): Promise<McpSession> {
-    const connect = this.opts.connect;
-    const plan: TransportPlan = connect
-      ? { primary: () => connect(this.spec) }
-      : transportPlan(this.spec, this.opts.logger, sessionAuth?.provider, this.opts.turn);
-    const transport = await primaryTransport(plan, this.spec.name);
-    const session = await this.era.connect((prior) =>
-      McpSession.open({
-        spec: this.spec,
-        person,
-        transport,
-        ...(plan.fallback === undefined ? {} : { fallback: plan.fallback }),
-        sink: this.sink,
-        clientInfo: this.opts.clientInfo,
-        clock: this.opts.clock,
-        onClosed,
-        // Dropped, not refetched here: the next listing fetches the new list.
-        onToolsChanged: () => (this.tools = undefined),
-        ...(prior === undefined ? {} : { prior }),
-        ...(this.opts.logger === undefined ? {} : { logger: this.opts.logger }),
-        ...(sessionAuth === undefined ? {} : { auth: sessionAuth }),
-        ...(plan.signIns === undefined ? {} : { signIns: plan.signIns }),
-        ...(this.opts.rounds === undefined ? {} : { rounds: this.opts.rounds }),
-      }),
-    );
+    const session = await this.openings.open(person, cancel, onClosed);
     this.health.protocolVersion = session.protocolVersion;
     return session;
   }

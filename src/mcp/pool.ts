@@ -49,11 +49,13 @@ export interface PoolOptions {
 
 /**
  * A session warm() opened or is opening. The first acquire while it opens takes it (`taken`) instead of opening
- * one of its own; `settled` once the open succeeded or failed (a session that nobody took is then idle).
+ * one of its own; `settled` once the open succeeded or failed (a session that nobody took is then idle). `abort`
+ * ends its opening: the call that took it, the only one waiting for it then, aborts it when cancelled.
  */
 interface Warming {
   claim: { taken: boolean; settled: boolean };
   opened: Promise<McpSession>;
+  abort: AbortController;
 }
 
 export class SessionPool {
@@ -94,13 +96,14 @@ export class SessionPool {
     if (this.shut || this.warmingNow() !== undefined || this.idleSession() !== undefined) return;
     if (this.sessions.size + this.opening >= this.opts.max) return;
     const claim = { taken: false, settled: false };
+    const abort = new AbortController();
     const opened = this.openSession(
       () => claim.taken,
-      undefined,
+      abort.signal,
       () => (claim.settled = true),
     );
     void opened.catch(() => undefined);
-    this.warming = { claim, opened };
+    this.warming = { claim, opened, abort };
   }
 
   /**
@@ -158,10 +161,15 @@ export class SessionPool {
     return [...this.sessions].find((s) => !this.leased.has(s) && !s.isClosed);
   }
 
-  /** The warm session, once open, for this caller; its open's failure is the caller's. */
+  /**
+   * The warm session, once open, for this caller; its open's failure is the caller's, and so is its opening: the
+   * caller's cancel ends it (nobody else waits for it).
+   */
   private async takeWarming(warming: Warming, signal?: AbortSignal): Promise<McpSession> {
     warming.claim.taken = true;
-    const session = await warming.opened;
+    const cancel = (): void => warming.abort.abort(signal?.reason);
+    signal?.addEventListener('abort', cancel, { once: true });
+    const session = await warming.opened.finally(() => signal?.removeEventListener('abort', cancel));
     if (signal?.aborted !== true) return session;
     this.release(session);
     throw new McpClientError('aborted', this.opts.server, `call to ${this.opts.server} was aborted`);

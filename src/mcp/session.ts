@@ -5,7 +5,7 @@ import type { LeavingRounds } from './leaving-rounds.js';
 import { CallRun, TOOL_TIMEOUT_MARGIN_MS } from './call.js';
 import type { Clock } from '../clock.js';
 import { RelayClient } from './elicitation.js';
-import { connectWithin, openFailure, sdkProbeTimeoutMs, type SignInPauses } from './handshake.js';
+import { Handshake, openFailure, sdkProbeTimeoutMs, type SignInPauses } from './handshake.js';
 import { SessionQuestions } from './questions.js';
 import { callError, isInvalidResult, toSummary, urlRequiredResult } from './results.js';
 import { ToolRunner, type Successor } from './tool-run.js';
@@ -57,6 +57,8 @@ export interface SessionOptions {
   auth?: SessionAuth;
   /** Its HTTP transports' reports of signing in, which pause the handshake's bound (handshake.ts). */
   signIns?: SignInPauses;
+  /** Aborted, the handshake under way ends at once (handshake.ts: Handshake). */
+  signal?: AbortSignal;
   /** Where durable calls keep their 2026 rounds (McpHubOptions.rounds). */
   rounds?: LeavingRounds;
 }
@@ -96,22 +98,23 @@ export class McpSession {
     });
   }
 
-  /** Connects and completes the handshake in time; throws McpClientError (handshake.ts: openFailure). */
+  /** Connects and completes the handshake in time, a fallback in the same bound; throws as openFailure says. */
   static async open(opts: SessionOptions): Promise<McpSession> {
+    const handshake = new Handshake(opts);
     try {
-      return await McpSession.connect(opts, opts.transport);
+      return await McpSession.connect(opts, opts.transport, handshake);
     } catch (error) {
       if (opts.fallback === undefined || !refusesStreamableHttp(error)) throw openFailure(error, opts);
       opts.logger?.debug({ server: opts.spec.name }, 'Streamable HTTP refused; trying legacy HTTP+SSE');
-      try {
-        return await McpSession.connect(opts, opts.fallback());
-      } catch (fallbackError) {
+      return await McpSession.connect(opts, opts.fallback(), handshake).catch((fallbackError: unknown) => {
         throw openFailure(fallbackError, opts);
-      }
+      });
+    } finally {
+      handshake.end();
     }
   }
 
-  private static async connect(opts: SessionOptions, transport: McpTransport): Promise<McpSession> {
+  private static async connect(opts: SessionOptions, transport: McpTransport, bound: Handshake) {
     const mode = opts.spec.elicitationMode ?? 'form';
     // The capability must be declared before the handler is registered (the SDK throws otherwise).
     // 'auto' asks `server/discover` first, so 2026-07-28 servers are spoken to in their era and 2025
@@ -126,7 +129,7 @@ export class McpSession {
     session.questions.register(client);
     client.setNotificationHandler('notifications/tools/list_changed', () => opts.onToolsChanged?.());
     try {
-      await connectWithin(client, transport, opts);
+      await bound.connect(client, transport);
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;

@@ -4,6 +4,8 @@
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import {
+  SdkError,
+  SdkErrorCode,
   SdkHttpError,
   SseError,
   SSEClientTransport,
@@ -92,17 +94,41 @@ export function transportPlan(
   const signIns = authProvider === undefined ? undefined : new SignInPauses();
   const requestInit = httpOptions(new URL(t.url), t.headers, { authProvider, turn, signIns });
   const signing = signIns === undefined ? {} : { signIns };
-  if (t.kind === 'sse')
-    return { primary: () => new SSEClientTransport(new URL(t.url), requestInit), ...signing };
+  if (t.kind === 'sse') return { primary: () => sseTransport(new URL(t.url), requestInit), ...signing };
   return {
     primary: () =>
       new StreamableHTTPClientTransport(new URL(t.url), {
         ...requestInit,
         reconnectionOptions: RESUMPTION,
       }),
-    fallback: () => new SSEClientTransport(new URL(t.url), requestInit),
+    fallback: () => sseTransport(new URL(t.url), requestInit),
     ...signing,
   };
+}
+
+/**
+ * The SDK's legacy SSE transport, except that close() fails a start still waiting for the server's `endpoint`
+ * event: the SDK's start settles only on that event or a stream error, so a server holding the GET stream open
+ * and silent kept the handshake's connect (and the bound's end of it, handshake.ts) waiting forever after close.
+ * The instance's methods are wrapped, as in serializeSends.
+ */
+function sseTransport(url: URL, init: ConstructorParameters<typeof SSEClientTransport>[1]): McpTransport {
+  const transport = new SSEClientTransport(url, init);
+  const start = transport.start.bind(transport);
+  const close = transport.close.bind(transport);
+  let closed = (): void => undefined;
+  const closing = new Promise<never>((_resolve, reject) => {
+    closed = () =>
+      reject(new SdkError(SdkErrorCode.ConnectionClosed, 'closed before the SSE endpoint event'));
+  });
+  // Only a start races it; a transport closed without starting leaves nobody waiting on it.
+  closing.catch(() => undefined);
+  transport.start = () => Promise.race([start(), closing]);
+  transport.close = async () => {
+    closed();
+    await close();
+  };
+  return transport;
 }
 
 /** What an HTTP transport's fetch is built with besides its endpoint and headers (all absent: plain httpFetch). */

@@ -47,7 +47,7 @@ export class Relay {
   constructor(private readonly options: RelayOptions) {
     this.clock = options.clock;
     this.turns = new Turns(options.startsAtOnce ?? DEFAULT_STARTS_AT_ONCE, options.clock.schedule);
-    this.urls = new UrlQuestions(options.store, options.links);
+    this.urls = new UrlQuestions(options.store, options.links, options.clock);
     this.cards = new CardDelivery({
       store: options.store,
       surface: options.surface,
@@ -187,6 +187,7 @@ export class Relay {
     const { question, endTurn } = started;
     this.options.observer?.created(question);
     const answered = this.waiters.wait(question.id, fields.round !== undefined);
+    let outcome: Outcome | undefined;
     // Both paths also resolve locally, so the MCP request never hangs even if Redis lost the question.
     const stopWatching = watchLocalEnds(question, signal, {
       clock: this.clock,
@@ -203,10 +204,12 @@ export class Relay {
         endTurn();
         logFailure(this.options.logger, question.id, error);
       });
-      return await Promise.race([answered, delivered.then(() => answered)]);
+      outcome = await Promise.race([answered, delivered.then(() => answered)]);
+      return outcome;
     } finally {
       stopWatching();
       this.waiters.forget(question.id);
+      this.urls.ended(question, outcome);
     }
   }
 

@@ -3,7 +3,7 @@
 // (a hand-run clock: no real waiting), ending what it started, and the server is met as any server the hub cannot
 // reach: the person's run answers with the error, the control link backs off and retries, the pool place is free.
 // The bound is the server's `startupTimeout` (default 30 s, for a package runner's download), plus the era probe's
-// 10 s when probing, and the error names it.
+// 10 s when probing, and the error names it; one bound covers a Streamable HTTP URL's attempt and its SSE fallback.
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -156,6 +156,58 @@ describe('a server that never answers its handshake', () => {
     untilRetry(time, down);
     await connected;
     expect((await hub.callTool(pidCall('held', 'U2'))).isError).toBe(false);
+  });
+
+  it('gives a URL refusing Streamable HTTP and silent on the SSE fallback one bound for both, not one each', async () => {
+    const endpoint = await serveHeld();
+    cleanups.push(() => endpoint.close());
+    const spec: McpServerSpec = {
+      name: 'held',
+      transport: { kind: 'http', url: endpoint.url, headers: {} },
+      elicitationTimeoutMs: 60_000,
+      startupTimeoutMs: STARTUP_MS,
+    };
+    const { hub, time } = makeHub(spec);
+    const run = hub.callTool(pidCall('held', 'U1'));
+
+    // The POSTs take most of the bound before the server turns them away (405: an old HTTP+SSE server).
+    const probe = await endpoint.nextHeld();
+    expect(probe.method).toBe('server/discover');
+    const beforeRefusal = handshakeLimitMs(spec, true) - 1_000;
+    time.advance(beforeRefusal);
+    probe.refuse(405);
+    const initialize = await endpoint.nextHeld();
+    expect(initialize.method).toBe('initialize');
+    initialize.refuse(405);
+
+    // The fallback's SSE stream is held: what is left of the one bound is all it gets.
+    const stream = await endpoint.nextHeld();
+    expect(stream.method).toBe('');
+    time.advance(handshakeLimitMs(spec, true) - beforeRefusal);
+    await expect(run).rejects.toMatchObject({
+      code: 'handshake_timeout',
+      message: 'held did not answer the MCP handshake within 20 s',
+    });
+    await stream.closed;
+  });
+
+  it('over legacy SSE: a stream held open without its endpoint event fails at the bound, the stream closed', async () => {
+    const endpoint = await serveHeld();
+    cleanups.push(() => endpoint.close());
+    const spec: McpServerSpec = {
+      name: 'held',
+      transport: { kind: 'sse', url: endpoint.url, headers: {} },
+      elicitationTimeoutMs: 60_000,
+      startupTimeoutMs: STARTUP_MS,
+    };
+    const { hub, time } = makeHub(spec);
+    const run = hub.callTool(pidCall('held', 'U1'));
+    const stream = await endpoint.nextHeld();
+    expect(stream.method).toBe('');
+    const failed = expect(run).rejects.toMatchObject({ code: 'handshake_timeout' });
+    time.advance(handshakeLimitMs(spec, true));
+    await failed;
+    await stream.closed;
   });
 
   it('reports the SDK giving up a handshake request (its own timer) as the handshake timing out', () => {

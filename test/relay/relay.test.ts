@@ -237,6 +237,18 @@ describe('notifications/elicitation/complete', () => {
     expect(surface.completed.map((q) => [q.id, q.state])).toEqual([[question.id, 'accepted']]);
   });
 
+  it('forgets a link the person opened once the wait for its complete passed: a later complete changes nothing', async () => {
+    const clock = manualClock();
+    const { relay, surface } = await setUp({ clock });
+    const answer = relay.askUrl(askUrl());
+    const question = await surface.posted;
+    await relay.end(question.id, { action: 'accept', content: {} }, 'answered', { byUserId: 'U1' });
+    expect(await answer).toEqual({ action: 'accept', content: {} });
+    clock.fire();
+    await relay.completeUrl('fixture', 'el-1');
+    expect(surface.completed).toEqual([]);
+  });
+
   it('shows the step as done once the card is attached when the click that accepted it beat the attach', async () => {
     const { relay, surface } = await setUp();
     const { promise: slackAnswers, resolve: answerThePost } = deferred();
