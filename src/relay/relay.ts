@@ -235,7 +235,8 @@ export class Relay {
 
   /**
    * The only way a question ends, for every reason. The winner updates the card (after `beforeCard`);
-   * everyone else learns the state it is already in.
+   * everyone else learns the state it is already in. A `beforeCard` that fails (the listener could not answer
+   * Slack) still leaves the won end counted, audited and on its card; its failure is then this call's.
    */
   async end(
     id: string,
@@ -244,7 +245,10 @@ export class Relay {
     options: EndOptions = {},
   ): Promise<FinishResult> {
     const result = await this.options.store.finish(id, outcome, reason, options.byUserId);
-    await options.beforeCard?.(result);
+    const failed = await options.beforeCard?.(result).then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
     if (result.won) this.options.observer?.ended(result.question);
     // Without a card yet (a click can beat attachCard by milliseconds), the card's poster updates it (deliver).
     if (result.won && result.question.card) {
@@ -254,6 +258,7 @@ export class Relay {
         options.handOffCard === true,
       );
     }
+    if (failed) throw failed.error;
     return result;
   }
 

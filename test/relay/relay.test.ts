@@ -2,7 +2,7 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/clock.js';
-import { Relay, type RelayClock } from '../../src/relay/relay.js';
+import { Relay, type RelayClock, type RelayObserver } from '../../src/relay/relay.js';
 import { checkFormSchema } from '../../src/slack/checks.js';
 import { StoreError } from '../../src/store/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
@@ -19,6 +19,7 @@ async function setUp(
     inbox?: boolean;
     reminderTimes?: (timeoutMs: number, now: number) => number[];
     clock?: RelayClock;
+    observer?: RelayObserver;
   } = {},
 ) {
   const prefix = uniquePrefix();
@@ -34,6 +35,7 @@ async function setUp(
     backstopGraceMs: 100,
     logger: silent,
     clock: options.clock ?? systemClock,
+    ...(options.observer ? { observer: options.observer } : {}),
   });
   if (options.inbox !== false) await store.startInbox((q) => relay.onFinished(q));
   return { prefix, store, surface, relay };
@@ -172,6 +174,24 @@ describe('Relay', () => {
         Promise.resolve(void seen.push(`acked won=${result.won} ended=${surface.ended.length}`)),
     });
     expect(seen).toEqual(['acked won=true ended=0']);
+    expect(surface.ended.map((q) => q.id)).toEqual([question.id]);
+    expect(await answer).toEqual({ action: 'decline' });
+  });
+
+  it('counts, audits and updates the card of a question it ended even when the reply before the card fails', async () => {
+    const endedSeen: string[] = [];
+    const observer = { created: () => undefined, ended: (q: { id: string }) => void endedSeen.push(q.id) };
+    const { relay, surface, store } = await setUp({ observer });
+    const answer = relay.askForm(ask());
+    const question = await surface.posted;
+    await vi.waitFor(async () => expect((await store.get(question.id))?.card).toBeDefined());
+    const lostAck = new Error('the listener could not answer Slack');
+    await expect(
+      relay.end(question.id, { action: 'decline' }, 'declined', {
+        beforeCard: () => Promise.reject(lostAck),
+      }),
+    ).rejects.toBe(lostAck);
+    expect(endedSeen).toEqual([question.id]);
     expect(surface.ended.map((q) => q.id)).toEqual([question.id]);
     expect(await answer).toEqual({ action: 'decline' });
   });
