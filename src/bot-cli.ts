@@ -110,9 +110,15 @@ async function runSandbox(config: AppConfig, servers: ServerConfig[], banner: st
   if (!('url' in config.redis)) {
     fail('the sandbox runs on one Redis: set REDIS_URL instead of REDIS_CLUSTER_NODES or REDIS_SENTINELS', 2);
   }
+  const { username, password, tls } = config.redis;
   const options: SandboxOptions = {
     port: config.port,
     redisUrl: config.redis.url,
+    redisAccess: {
+      ...(username ? { username } : {}),
+      ...(password ? { password } : {}),
+      ...(tls ? { tls } : {}),
+    },
     redisPrefix: config.redis.prefix,
     logger,
     extraServers: [...config.servers, ...servers],
@@ -141,10 +147,12 @@ async function runOnPrivateRedis(binary: string, options: SandboxOptions, banner
   process.stdout.write(
     `elicit-relay sandbox: no Redis answers at ${options.redisUrl}; started a private ${binary} at ${redis.url} (files in ${redis.dir}, removed on exit)\n`,
   );
-  const sandbox = await startSandbox({ ...options, redisUrl: redis.url }).catch(async (error: unknown) => {
-    await redis.stop();
-    throw error;
-  });
+  const sandbox = await startSandbox({ ...options, redisUrl: redis.url, redisAccess: {} }).catch(
+    async (error: unknown) => {
+      await redis.stop();
+      throw error;
+    },
+  );
   announce(banner, {
     ...sandbox,
     stop: async () => {

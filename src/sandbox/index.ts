@@ -1,7 +1,7 @@
 // The sandbox: the bot against the Slack stand-in, with a web page that renders what the bot sends and
 // sends each click, submission, close and slash command back to it as a real signed Slack request.
 import { randomBytes } from 'node:crypto';
-import type { ApiConfig, ServerConfig, SlackAppConfig } from '../config/index.js';
+import type { ApiConfig, RedisAccess, ServerConfig, SlackAppConfig } from '../config/index.js';
 import type { Logger } from '../logger.js';
 import { type RunningRelay, start } from '../main.js';
 import { type SlackStandin, SlackDriver, startSlackStandin } from '../standin/index.js';
@@ -30,6 +30,8 @@ export interface SandboxOptions {
   /** Interface the page binds; default 127.0.0.1 (use 0.0.0.0 inside a container). */
   host?: string;
   redisUrl: string;
+  /** REDIS_USERNAME, REDIS_PASSWORD and REDIS_TLS_CA_FILE beside the URL, as the bot takes them. */
+  redisAccess?: RedisAccess;
   redisPrefix: string;
   logger: Logger;
   /** Servers to run besides the examples (e.g. the author's own); a same-named one replaces an example. */
@@ -78,7 +80,7 @@ function botConfig(
   return {
     // The app's client id and secret: a Connect link asks for Sign in with Slack (the stand-in's) first.
     slack: { mode: 'http', signingSecret, auth: 'token', botToken: BOT_TOKEN, apiUrl, signInWithSlack: app },
-    redis: { url: opts.redisUrl, prefix: opts.redisPrefix },
+    redis: { url: opts.redisUrl, ...opts.redisAccess, prefix: opts.redisPrefix },
     port: 0,
     // Loopback only: the page's server forwards to it from this machine, and its /metrics and /readyz are no
     // one else's to read (the page's own address is `opts.host`).
