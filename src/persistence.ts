@@ -1,6 +1,6 @@
 // The Redis-backed parts as the composition root starts them: the question store (with its lease), Slack's
 // own state and the outbox, then the store's workers. Each pushes its stop onto the lifecycle as it starts.
-import type { AppConfig } from './config/index.js';
+import { servesSeveralWorkspaces, type AppConfig } from './config/index.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import { systemClock } from './clock.js';
@@ -11,6 +11,7 @@ import { Outbox, SlackState } from './slack/index.js';
 import { QuestionStore } from './store/index.js';
 import { RedisConnections, endClient, keys } from './redis/index.js';
 import { RedisRoundStore } from './rounds/index.js';
+import { Sealer } from './mcp/index.js';
 
 export interface OpenedState {
   store: QuestionStore;
@@ -29,11 +30,29 @@ export async function openState(
   parts.push('question store', () => store.close());
   // The lease comes first: a holder is only ever swept once it has one, so no question predates it.
   await store.startLease();
-  const state = await SlackState.open({ ...redis, ...who, ...retention });
+  const sealing = installationSealing(config, who.logger);
+  const state = await SlackState.open({ ...redis, ...who, ...retention, ...sealing });
   parts.push('Slack state', () => state.close());
   const outbox = await Outbox.open({ ...redis, logger: who.logger });
   parts.push('outbox', () => outbox.close());
   return { store, state, outbox };
+}
+
+/**
+ * Slack installations (their bot and refresh tokens) opened with ELICIT_RELAY_TOKEN_KEY when it is set, and
+ * written sealed with it when ELICIT_RELAY_SEAL_INSTALLATIONS is true; else written plain, which a distributed app
+ * is told once at start-up.
+ */
+function installationSealing(config: AppConfig, logger: Logger): { sealer?: Sealer; sealWrites?: boolean } {
+  const keys = config.tokenKeys;
+  const sealer = keys ? { sealer: new Sealer(keys.tokenKey, keys.previousTokenKey) } : {};
+  if (config.sealInstallations === true) return { ...sealer, sealWrites: true };
+  if (servesSeveralWorkspaces(config.slack)) {
+    logger.info(
+      'Slack installations (bot and refresh tokens) are kept unencrypted in Redis: once every replica runs this release, set ELICIT_RELAY_TOKEN_KEY (openssl rand -base64 32) and ELICIT_RELAY_SEAL_INSTALLATIONS=true to encrypt them',
+    );
+  }
+  return sealer;
 }
 
 /** The round store of durable 2026 rounds, on its own command connection. */

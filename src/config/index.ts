@@ -20,6 +20,7 @@ export type {
   ServerAuthConfig,
   ServerConfig,
   SignInConfig,
+  TokenKeys,
   SlackAppConfig,
   SlackConfig,
   SlackConnection,

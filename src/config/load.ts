@@ -7,7 +7,7 @@ import { checkGatewayTeams, readApi } from './api.js';
 import { readAudit } from './audit.js';
 import { isRecord } from './mapping.js';
 import { readRedisSetting } from './redis.js';
-import { readSignIn } from './sign-in.js';
+import { readSealInstallations, readSignIn, readTokenKeys } from './sign-in.js';
 import { readServers } from './servers.js';
 import { readSlack, servesSeveralWorkspaces } from './slack-env.js';
 import type { AppConfig, SlackAppConfig } from './types.js';
@@ -32,6 +32,7 @@ export function loadConfig({ env, readFile }: ConfigSources): AppConfig {
   const servers = readServers(file, env);
   const port = readPort(env.PORT);
   const signIn = readSignIn(env, servers, port);
+  const tokenKeys = readTokenKeys(env);
   const slack = readSlack(env, readApiUrl(env));
   const api = readApi(file, env);
   checkGatewayTeams(api, servesSeveralWorkspaces(slack));
@@ -44,6 +45,8 @@ export function loadConfig({ env, readFile }: ConfigSources): AppConfig {
     audit: readAudit(isRecord(file) ? file.audit : undefined, env),
     api,
     ...(signIn ? { signIn } : {}),
+    ...(tokenKeys ? { tokenKeys } : {}),
+    ...(readSealInstallations(env, tokenKeys) ? { sealInstallations: true } : {}),
   };
 }
 

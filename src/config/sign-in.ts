@@ -1,7 +1,7 @@
 // The settings every MCP sign-in needs (issue #20), once a server has `auth` (server-auth.ts): the key that
 // encrypts tokens in Redis and the public URL of the bot's OAuth callback.
 import { ConfigError } from './error.js';
-import type { ServerConfig, SignInConfig } from './types.js';
+import type { ServerConfig, SignInConfig, TokenKeys } from './types.js';
 import { readHttpUrl } from './url.js';
 
 type Env = Record<string, string | undefined>;
@@ -27,6 +27,41 @@ export function readSignIn(env: Env, servers: ServerConfig[], port: number): Sig
     ...(previous ? { previousTokenKey: readKey('ELICIT_RELAY_TOKEN_KEY_PREVIOUS', previous, needer) } : {}),
     ...(publicUrl ? { publicUrl } : {}),
   };
+}
+
+/**
+ * ELICIT_RELAY_TOKEN_KEY (and _PREVIOUS) whenever it is set, whether or not a server has `auth`: Slack
+ * installations are sealed with it too (src/slack/state/sealed-installations.ts). Unset: undefined, nothing sealed.
+ */
+export function readTokenKeys(env: Env): TokenKeys | undefined {
+  const value = env.ELICIT_RELAY_TOKEN_KEY;
+  if (value === undefined || value === '') return undefined;
+  const needer = 'ELICIT_RELAY_TOKEN_KEY';
+  const previous = env.ELICIT_RELAY_TOKEN_KEY_PREVIOUS;
+  return {
+    tokenKey: readKey('ELICIT_RELAY_TOKEN_KEY', value, needer),
+    ...(previous ? { previousTokenKey: readKey('ELICIT_RELAY_TOKEN_KEY_PREVIOUS', previous, needer) } : {}),
+  };
+}
+
+/**
+ * ELICIT_RELAY_SEAL_INSTALLATIONS (true | false, default false): whether Slack installations are written sealed
+ * with ELICIT_RELAY_TOKEN_KEY. Off by default for one release: a replica of the previous release (during a rolling
+ * deploy, or after a rollback) cannot open a sealed installation and would treat its workspace as not installed.
+ */
+export function readSealInstallations(env: Env, keys: TokenKeys | undefined): boolean {
+  const key = 'ELICIT_RELAY_SEAL_INSTALLATIONS';
+  const value = env[key];
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value !== 'true') throw new ConfigError(key, `"${value}" is not true or false`, 'Write true or false.');
+  if (keys === undefined) {
+    throw new ConfigError(
+      key,
+      'needs ELICIT_RELAY_TOKEN_KEY to seal with',
+      'Set ELICIT_RELAY_TOKEN_KEY (openssl rand -base64 32), the same on every replica, or unset it.',
+    );
+  }
+  return true;
 }
 
 /** The bot's public base URL without a trailing "/"; the callback is <it>/oauth/mcp/callback. */

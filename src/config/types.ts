@@ -189,6 +189,9 @@ export interface IdpConfig {
   clientSecret?: string;
 }
 
+/** ELICIT_RELAY_TOKEN_KEY and, while rotating, _PREVIOUS: they seal sign-in tokens and Slack installations. */
+export type TokenKeys = Pick<SignInConfig, 'tokenKey' | 'previousTokenKey'>;
+
 /** The settings every sign-in needs; present once any server has `auth`. */
 export interface SignInConfig {
   /** ELICIT_RELAY_TOKEN_KEY: 32 bytes (AES-256-GCM) that encrypt tokens in Redis. */
@@ -221,6 +224,10 @@ export interface AppConfig {
   api: ApiConfig;
   /** Token key and callback URL, once a server has `auth` (sign-in.ts). */
   signIn?: SignInConfig;
+  /** ELICIT_RELAY_TOKEN_KEY (and _PREVIOUS) whenever set, `auth` or not: they seal Slack installations too. */
+  tokenKeys?: TokenKeys;
+  /** ELICIT_RELAY_SEAL_INSTALLATIONS=true: Slack installations are written sealed with `tokenKeys`. */
+  sealInstallations?: boolean;
 }
 
 /** The configuration of a bot connected to Slack (every mode but the sandbox). */

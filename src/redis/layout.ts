@@ -49,6 +49,8 @@
 //   ${prefix}:slack:installation:<kind>:<id>        string  JSON Installation (kind `team` or `enterprise`)
 //   ${prefix}:slack:installation:<kind>:<id>:refreshing  string  the replica refreshing its rotated bot token
 //                                                   (SET NX PX; src/slack/token-refresh.ts)
+//   ${prefix}:slack:workspace-org:<teamId>          string  the Enterprise Grid org whose org-wide installation
+//                                                   served the workspace's requests (src/slack/workspaces.ts)
 //   ${prefix}:slack:pace:<channel|method@team>      string  epoch ms of the next free slot of a Slack limit
 //   ${prefix}:slack:pace:<channel|method@team>:call string  the same for the calls as made (outbox conform)
 // The audit trail (src/audit), owner `audit`:
@@ -110,6 +112,8 @@ export interface Keys {
   installation(kind: 'team' | 'enterprise', id: string): string;
   /** The claim on an installation's bot token refresh (one replica at a time). */
   installationRefresh(kind: 'team' | 'enterprise', id: string): string;
+  /** The org (E…) whose org-wide installation serves workspace `teamId`. */
+  workspaceOrg(teamId: string): string;
   pace(channel: string): string;
   readonly auditEvents: string;
   /** A CLIENT SETNAME value for one of the bot's connections, e.g. `${prefix}:inbox:<holder>`. */
@@ -152,6 +156,7 @@ export function keys(prefix: string): Keys {
     command: (triggerId) => `${slack}:command:${triggerId}`,
     installation: (kind, id) => `${slack}:installation:${kind}:${id}`,
     installationRefresh: (kind, id) => `${slack}:installation:${kind}:${id}:refreshing`,
+    workspaceOrg: (teamId) => `${slack}:workspace-org:${teamId}`,
     pace: (channel) => `${slack}:pace:${channel}`,
     auditEvents: `${prefix}:audit:events`,
     connectionName: (role, holder) => `${prefix}:${role}:${holder}`.replace(unsafeName, '_'),

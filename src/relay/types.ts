@@ -74,6 +74,11 @@ export interface Origin {
   userId: string;
   /** Workspace the call came from (Slack team id); absent when the deployment serves one workspace. */
   teamId?: string;
+  /**
+   * The Enterprise Grid org (E…) whose org-wide installation served the call, beside the workspace it came from;
+   * absent for a workspace's own installation. Its token makes the question's calls, and the org leaving ends it.
+   */
+  enterpriseId?: string;
   /** Slack app (api_app_id) that received the command; a click or submit for another app is refused. */
   appId?: string;
   /** Conversation where the call was started, and the thread in it, when known. */
@@ -228,8 +233,11 @@ export interface AnswerSummary {
   mode: 'form' | 'url';
 }
 
-/** Whose questions: one workspace's (Slack team id), or all of a deployment that serves only one. */
-export type WorkspaceScope = { teamId: string } | 'every_workspace';
+/**
+ * Whose questions: one workspace's (Slack team id), those asked through an org-wide installation (Enterprise
+ * Grid org id, whichever of its workspaces), or all of a deployment that serves only one workspace.
+ */
+export type WorkspaceScope = { teamId: string } | { enterpriseId: string } | 'every_workspace';
 
 /** Result of the one atomic transition: the winner gets the question, everyone else the state it was already in. */
 export type FinishResult =

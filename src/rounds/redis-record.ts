@@ -104,6 +104,7 @@ export function originOf(id: string, json: string): Origin {
   return {
     userId,
     ...text('teamId'),
+    ...text('enterpriseId'),
     ...text('appId'),
     ...text('channelId'),
     ...text('threadTs'),

@@ -11,9 +11,9 @@ import { webApi, type Authorize, type InstallationStore, type Logger as BoltLogg
 import { InstallProvider } from '@slack/oauth';
 import type { OAuthConfig } from '../config/index.js';
 import { BOT_SCOPES } from './scopes.js';
-import type { RefreshedInstallations } from './state/ports.js';
+import type { RefreshedInstallations, WorkspaceOrgs } from './state/ports.js';
 import { BotTokenRefresh } from './token-refresh.js';
-import { InstalledWorkspaces, type SlackClients } from './workspaces.js';
+import { InstalledWorkspaces, OrgLinks, type SlackClients } from './workspaces.js';
 
 export const INSTALL_PATH = '/slack/install';
 export const REDIRECT_PATH = '/slack/oauth_redirect';
@@ -28,7 +28,7 @@ export interface DistributedApp {
 export function distributedApp(
   oauth: OAuthConfig,
   deps: {
-    installations: InstallationStore & RefreshedInstallations;
+    installations: InstallationStore & RefreshedInstallations & WorkspaceOrgs;
     clientOptions: webApi.WebClientOptions & { slackApiUrl: string };
     logger: BoltLogger;
     /** The wall clock, epoch ms: when a rotating bot token is refreshed. */
@@ -44,6 +44,7 @@ export function distributedApp(
     authorizationUrl: new URL('../oauth/v2/authorize', deps.clientOptions.slackApiUrl).toString(),
   });
   const tokens = botTokens(oauth, deps);
+  const orgs = new OrgLinks(deps.installations);
   const installUrlOptions = { scopes: [...BOT_SCOPES] };
   const install = (req: IncomingMessage, res: ServerResponse): void => {
     installer.handleInstallPath(req, res, {}, installUrlOptions).catch((error: unknown) => {
@@ -53,8 +54,8 @@ export function distributedApp(
     });
   };
   return {
-    authorize: authorizeWith(tokens),
-    clients: new InstalledWorkspaces(tokens, deps.clientOptions),
+    authorize: authorizeWith(tokens, orgs),
+    clients: new InstalledWorkspaces(tokens, deps.clientOptions, orgs),
     // handleCallback answers every failure itself (a page saying what went wrong) and never rejects.
     routes: {
       [INSTALL_PATH]: install,
@@ -80,11 +81,17 @@ function botTokens(oauth: OAuthConfig, deps: Parameters<typeof distributedApp>[1
   });
 }
 
-/** Bolt's authorize: the workspace's (or org's) bot token and ids, as InstallProvider's authorize answers them. */
-function authorizeWith(tokens: BotTokenRefresh): Authorize<boolean> {
+/**
+ * Bolt's authorize: the workspace's (or org's) bot token and ids, as InstallProvider's authorize answers them. A
+ * request through an org-wide install notes its workspace's org first, for the calls made later outside listeners.
+ */
+function authorizeWith(tokens: BotTokenRefresh, orgs: OrgLinks): Authorize<boolean> {
   return async (source) => {
     const installation = await tokens.fetchInstallation(source);
     const enterpriseId = installation.enterprise?.id ?? source.enterpriseId;
+    if (installation.isEnterpriseInstall === true && enterpriseId !== undefined && source.teamId) {
+      await orgs.noted(source.teamId, enterpriseId);
+    }
     return {
       botToken: installation.bot?.token,
       botId: installation.bot?.id,

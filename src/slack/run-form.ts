@@ -87,17 +87,23 @@ function described(tool: ToolSummary): { description?: string } {
  * conversation and thread of the clicked message (a rerun stays in its run's thread).
  */
 export function originOfInteraction(body: {
-  user: { id: string };
+  user: { id: string; team_id?: string };
   team?: { id: string } | null;
   api_app_id?: string;
   channel?: { id: string };
   message?: Record<string, unknown>;
+  is_enterprise_install?: boolean;
+  enterprise?: { id: string } | null;
 }): Origin {
   const thread = body.message?.thread_ts;
   const threadTs = body.channel?.id && typeof thread === 'string' ? thread : undefined;
+  // An org-wide install's payload may carry no team (Bolt reads the person's then, as here).
+  const teamId = body.team?.id ?? body.user.team_id;
+  const enterpriseId = body.is_enterprise_install === true ? body.enterprise?.id : undefined;
   return {
     userId: body.user.id,
-    ...(body.team?.id ? { teamId: body.team.id } : {}),
+    ...(teamId ? { teamId } : {}),
+    ...(enterpriseId ? { enterpriseId } : {}),
     ...(body.api_app_id ? { appId: body.api_app_id } : {}),
     ...(body.channel?.id ? { channelId: body.channel.id } : {}),
     ...(threadTs ? { threadTs } : {}),

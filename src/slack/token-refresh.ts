@@ -11,6 +11,9 @@
 // all its callers. A replica that finds the refresh claimed goes on with the token it read while that still works,
 // and otherwise reads again until the holder's tokens are saved. The answer is saved only over the refresh token
 // it spent, so a reinstall, an uninstall or a refresh under a claim that lapsed is never overwritten.
+//
+// A token Slack refuses token_expired while the bot's clock gives it longer (the clocks disagree, or an earlier
+// refresh failed) is refreshed the same way when its caller asks (`refreshRefused`, renewing-client.ts).
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Installation, InstallationQuery, InstallationStore, Logger as BoltLogger } from '@slack/bolt';
@@ -41,6 +44,15 @@ export const REFRESH_WAIT_MS = REFRESH_CLAIM_MS + 5_000;
 
 /** Between reads of the installation while another replica refreshes it, ms. */
 const REREAD_EVERY_MS = 50;
+
+/**
+ * What a refresh is for: a `due` installation is refreshed; an `unusable` one is not answered while another
+ * replica refreshes it, but waited for.
+ */
+interface Staleness {
+  due(installation: AnyInstallation): installation is Rotating;
+  unusable(installation: AnyInstallation): boolean;
+}
 
 export type TokenRefreshCode = 'refresh_busy' | 'refresh_answer_invalid';
 
@@ -81,6 +93,11 @@ export class BotTokenRefresh implements Pick<InstallationStore, 'fetchInstallati
   private readonly holder = randomBytes(12).toString('base64url');
   /** The refresh under way per installation on this replica: its other callers wait for the same one. */
   private readonly refreshing = new Map<string, Promise<AnyInstallation>>();
+  /** By the bot's clock: due within REFRESH_AHEAD_MS of its expiry, unusable past it. */
+  private readonly byClock: Staleness = {
+    due: (installation): installation is Rotating => this.due(installation),
+    unusable: (installation) => this.expired(installation),
+  };
 
   constructor(private readonly deps: TokenRefreshDeps) {}
 
@@ -88,21 +105,49 @@ export class BotTokenRefresh implements Pick<InstallationStore, 'fetchInstallati
   async fetchInstallation(query: InstallationQuery<boolean>): Promise<AnyInstallation> {
     const read = await this.deps.installations.fetchInstallation(query);
     if (!this.due(read)) return read;
+    return this.shared(query, read, this.byClock);
+  }
+
+  /**
+   * The installation after Slack refused its bot token `refused` token_expired: refreshed once, unless it holds
+   * another token by now (refreshed meanwhile, on this replica or another). Without token rotation, as stored.
+   */
+  async refreshRefused(query: InstallationQuery<boolean>, refused: string): Promise<AnyInstallation> {
+    const spent = (installation: AnyInstallation): installation is Rotating =>
+      this.due(installation) || (rotating(installation) && installation.bot.token === refused);
+    const staleness = { due: spent, unusable: spent };
+    const read = await this.deps.installations.fetchInstallation(query);
+    if (!spent(read)) return read;
+    const once = await this.shared(query, read, staleness);
+    // Joined a refresh by the clock that left the token to another replica's refresh: wait for that one.
+    return spent(once) ? this.shared(query, once, staleness) : once;
+  }
+
+  /** The refresh under way of the installation on this replica, else a new one. */
+  private shared(
+    query: InstallationQuery<boolean>,
+    read: Rotating,
+    staleness: Staleness,
+  ): Promise<AnyInstallation> {
     const name = nameOf(query);
     let refresh = this.refreshing.get(name);
     if (refresh === undefined) {
-      refresh = this.refresh(query, read).finally(() => this.refreshing.delete(name));
+      refresh = this.refresh(query, read, staleness).finally(() => this.refreshing.delete(name));
       this.refreshing.set(name, refresh);
     }
     return refresh;
   }
 
   /** Refreshes under the installation's claim; while another replica holds it, its answer is waited for. */
-  private async refresh(query: InstallationQuery<boolean>, read: Rotating): Promise<AnyInstallation> {
+  private async refresh(
+    query: InstallationQuery<boolean>,
+    read: Rotating,
+    staleness: Staleness,
+  ): Promise<AnyInstallation> {
     const giveUpAt = this.deps.now() + REFRESH_WAIT_MS;
     let current: AnyInstallation = read;
     while (!(await this.deps.installations.claimRefresh(query, this.holder, REFRESH_CLAIM_MS))) {
-      if (!this.expired(current)) return current;
+      if (!staleness.unusable(current)) return current;
       if (this.deps.now() >= giveUpAt) {
         throw new TokenRefreshError(
           'refresh_busy',
@@ -111,10 +156,10 @@ export class BotTokenRefresh implements Pick<InstallationStore, 'fetchInstallati
       }
       await sleep(REREAD_EVERY_MS);
       current = await this.deps.installations.fetchInstallation(query);
-      if (!this.due(current)) return current;
+      if (!staleness.due(current)) return current;
     }
     try {
-      return await this.refreshClaimed(query);
+      return await this.refreshClaimed(query, staleness);
     } finally {
       // A release Redis fails is no failure of the refresh: the claim lapses by itself after REFRESH_CLAIM_MS.
       await this.deps.installations.releaseRefresh(query, this.holder).catch(() => undefined);
@@ -122,9 +167,12 @@ export class BotTokenRefresh implements Pick<InstallationStore, 'fetchInstallati
   }
 
   /** Under the claim: reads again (another replica may have refreshed meanwhile), spends, saves. */
-  private async refreshClaimed(query: InstallationQuery<boolean>): Promise<AnyInstallation> {
+  private async refreshClaimed(
+    query: InstallationQuery<boolean>,
+    staleness: Staleness,
+  ): Promise<AnyInstallation> {
     const current = await this.deps.installations.fetchInstallation(query);
-    if (!this.due(current)) return current;
+    if (!staleness.due(current)) return current;
     const spent = current.bot.refreshToken;
     let answer: RefreshAnswer;
     try {

@@ -8,6 +8,10 @@
 // notifications/cancelled, the API's DELETE) and 'call_ended' that the requester's call or connection ended;
 // neither happened, and an automation reading the reason should look at the Slack side, not at itself.
 //
+// An Enterprise Grid org that installed the app org-wide leaves the same way, its events naming the org
+// (`is_enterprise_install`): the org's installation is deleted and every question asked through it ends, in
+// whichever of its workspaces (each keeps the org in its origin); a workspace's own installation is left alone.
+//
 // Slack delivers an event again when it got no 200 for it (at once, after 1 and after 5 minutes), so a
 // departure can arrive after the workspace installed the app again. Such a departure is older than the
 // installation: it is ignored, and the new installation and its questions are left alone.
@@ -51,8 +55,8 @@ export class Uninstalls {
   constructor(private readonly options: UninstallsOptions) {}
 
   /**
-   * The app left `departure`'s workspace: forget its installation, then end its pending questions; unless the
-   * workspace installed the app again since (a late redelivery), which leaves both alone.
+   * The app left `departure`'s workspace (or org, for an org-wide install): forget its installation, then end
+   * its pending questions; unless it installed the app again since (a late redelivery), which leaves both alone.
    */
   async gone(departure: Departure): Promise<void> {
     const { installations, logger } = this.options;
@@ -67,9 +71,12 @@ export class Uninstalls {
       return;
     }
     logger.info({ ...departure }, 'the app left a workspace; its installation is deleted');
-    // An org-wide install's questions name the org's workspaces, which the event does not list.
+    if (isEnterpriseInstall && enterpriseId !== undefined) {
+      await this.endQuestions({ enterpriseId }, departure);
+      return;
+    }
     if (teamId === undefined) {
-      logger.warn({ ...departure }, 'the app left an org without naming a workspace: no questions ended');
+      logger.warn({ ...departure }, 'a departure naming neither an org nor a workspace: no questions ended');
       return;
     }
     await this.endQuestions({ teamId }, departure);

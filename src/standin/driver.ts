@@ -48,6 +48,12 @@ export interface DriverOptions {
   clock?: () => number;
   /** Default: the stand-in's team id. */
   teamId?: string;
+  /**
+   * The Enterprise Grid org (E…) whose org-wide installation serves `teamId`: payloads then carry it
+   * (`enterprise_id`, `enterprise`, `authorizations[0]`) with `is_enterprise_install: true`, as Slack sends
+   * them for an app deployed to the whole org. Default: a workspace install outside any org.
+   */
+  enterpriseId?: string;
   /** api_app_id in payloads; default: the stand-in's app id. */
   appId?: string;
 }
@@ -85,14 +91,18 @@ export class SlackDriver {
     return { id: this.opts.teamId ?? this.standin.identity.teamId, domain: this.standin.identity.teamDomain };
   }
 
+  /** Who acts in an interactivity payload, and through which installation (workspace or org-wide). */
   private actor(userId: string): Obj {
     const team = this.team();
     const { name } = this.standin.user(userId);
+    const org = this.opts.enterpriseId;
     return {
-      team,
+      team: org === undefined ? team : { ...team, enterprise_id: org },
       user: { id: userId, username: name, name, team_id: team.id },
       api_app_id: this.appId(),
       token: VERIFICATION_TOKEN,
+      enterprise: org === undefined ? null : { id: org, name: org },
+      is_enterprise_install: org !== undefined,
     };
   }
 
@@ -117,7 +127,10 @@ export class SlackDriver {
         command: input.command,
         text: escapedAsSlack(input.text),
         api_app_id: this.appId(),
-        is_enterprise_install: 'false',
+        // A command's form carries the org as strings, as Slack posts it.
+        ...(this.opts.enterpriseId === undefined
+          ? { is_enterprise_install: 'false' }
+          : { enterprise_id: this.opts.enterpriseId, is_enterprise_install: 'true' }),
         response_url: this.standin.responseUrl({ channel: channelId, userId: input.userId }),
         trigger_id: this.standin.issueTriggerId(input.userId),
       },
@@ -146,8 +159,6 @@ export class SlackDriver {
         ...this.actor(input.userId),
         container: { type: 'message', message_ts: posted.ts, channel_id: channel, is_ephemeral: false },
         trigger_id: this.standin.issueTriggerId(input.userId),
-        enterprise: null,
-        is_enterprise_install: false,
         channel: { id: channel, name: channelName(channel) },
         message,
         state: { values: {} },
@@ -177,6 +188,7 @@ export class SlackDriver {
       identity: this.standin.identity,
       appId: this.appId(),
       teamId: this.team().id,
+      ...(this.opts.enterpriseId === undefined ? {} : { enterpriseId: this.opts.enterpriseId }),
       token: VERIFICATION_TOKEN,
       nowMs: now,
       event,

@@ -21,6 +21,7 @@ export {
   OAuthEndpoint,
   ROTATED_TOKEN_TTL_SEC,
   type OAuthApp,
+  type Installer,
   type StandinWorkspace,
 } from './oauth.js';
 export { OpenIdEndpoint, type SlackPerson } from './openid.js';

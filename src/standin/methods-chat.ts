@@ -150,17 +150,23 @@ const usersInfo: Handler = (args, store) => {
   };
 };
 
+/** An org-wide install's token answers with the org's URL and id (@slack/oauth keeps it as `enterpriseUrl`). */
 const authTest: Handler = (_args, store) => {
-  const { teamId, teamDomain, botUserId, botId } = store.identity;
+  const { teamId, teamDomain, botUserId, botId, enterpriseId } = store.identity;
+  const org = enterpriseId === undefined ? {} : { enterprise_id: enterpriseId };
   return {
     ok: true,
-    url: `https://${teamDomain}.slack.com/`,
+    url:
+      enterpriseId === undefined
+        ? `https://${teamDomain}.slack.com/`
+        : `https://${teamDomain}.enterprise.slack.com/`,
     team: teamDomain,
     user: 'elicit-relay',
     team_id: teamId,
     user_id: botUserId,
     bot_id: botId,
-    is_enterprise_install: false,
+    ...org,
+    is_enterprise_install: enterpriseId !== undefined,
   };
 };
 

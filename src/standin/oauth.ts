@@ -9,6 +9,11 @@
 // pair. A refresh token is used once: Slack revokes it "after a short grace period", the stand-in at once
 // (`invalid_refresh_token`), so a second refresh of one token shows. Refreshing does not end the token before;
 // past two live tokens of a workspace the oldest is revoked (Slack's "2 active token limit").
+//
+// An org-wide install (Enterprise Grid, https://docs.slack.dev/enterprise): an Org Admin approves for the whole
+// org (`approve` with `enterpriseId`); oauth.v2.access answers `is_enterprise_install: true`, the `enterprise`
+// and `team: null`, and the one bot token is the org's (its calls are recorded with the org's id as `teamId`,
+// and rate limited as the org's). Workspaces name their org with `enterpriseId`.
 import { randomBytes } from 'node:crypto';
 import type { Obj } from './blockkit-check.js';
 import { StandinError } from './calls.js';
@@ -32,10 +37,20 @@ export interface StandinWorkspace {
   /** Subdomain; default the team id in lower case. */
   teamDomain?: string;
   name?: string;
+  /** The Enterprise Grid org (E…) the workspace belongs to; an org-wide install serves it. */
+  enterpriseId?: string;
 }
 
-interface Grant {
-  teamId: string;
+/** Who approves an install: a workspace's admin (`teamId`), or an org's (`enterpriseId`: org-wide). */
+export type Installer = { userId: string } & ({ teamId: string } | { enterpriseId: string });
+
+/** Where an install goes: a workspace, or (org) an Enterprise Grid org as a whole. */
+interface Target {
+  id: string;
+  org: boolean;
+}
+
+interface Grant extends Target {
   userId: string;
   scopes: string;
   redirectUri: string | undefined;
@@ -53,8 +68,7 @@ export const ROTATED_TOKEN_TTL_SEC = 43_200;
 const LIVE_TOKENS_MAX = 2;
 
 /** A refresh token: whose, and whether it was used. */
-interface Refresh {
-  teamId: string;
+interface Refresh extends Target {
   scopes: string[];
   spent: boolean;
 }
@@ -87,20 +101,21 @@ export class OAuthEndpoint {
    * The person allows the install on Slack's authorize page (`authorizeUrl` is the app's link to it): returns
    * the URL Slack sends their browser back to, with `code` and `state`.
    */
-  approve(authorizeUrl: string, who: { teamId: string; userId: string }): string {
+  approve(authorizeUrl: string, who: Installer): string {
     const params = new URL(authorizeUrl).searchParams;
     if (params.get('client_id') !== this.app.clientId) throw oauthError('invalid_client_id');
     const scopes = params.get('scope') ?? '';
     if (scopes === '') throw oauthError('invalid_scope');
-    if (!this.workspaces.has(who.teamId)) throw oauthError('invalid_team');
+    const target = this.targetOf(who);
     const given = params.get('redirect_uri') ?? undefined;
-    const target = given ?? this.app.redirectUrl;
-    if (!target || (this.app.redirectUrl && !target.startsWith(this.app.redirectUrl))) {
+    const redirect = given ?? this.app.redirectUrl;
+    if (!redirect || (this.app.redirectUrl && !redirect.startsWith(this.app.redirectUrl))) {
       throw oauthError('bad_redirect_uri');
     }
-    const code = `${who.teamId}.${randomBytes(12).toString('hex')}`;
-    this.codes.set(code, { ...who, scopes, redirectUri: given, issuedAt: this.clock(), used: false });
-    const back = new URL(target);
+    const code = `${target.id}.${randomBytes(12).toString('hex')}`;
+    const grant = { ...target, userId: who.userId, scopes, redirectUri: given };
+    this.codes.set(code, { ...grant, issuedAt: this.clock(), used: false });
+    const back = new URL(redirect);
     back.searchParams.set('code', code);
     const state = params.get('state');
     if (state !== null) back.searchParams.set('state', state);
@@ -124,9 +139,20 @@ export class OAuthEndpoint {
       return fail('bad_redirect_uri');
     grant.used = true;
     return {
-      ...this.issue(grant.teamId, grant.scopes.split(',')),
+      ...this.issue(grant, grant.scopes.split(',')),
       authed_user: { id: grant.userId },
     };
+  }
+
+  /** The workspace, or the org of at least one workspace, the installer approves for; invalid_team otherwise. */
+  private targetOf(who: Installer): Target {
+    if ('teamId' in who) {
+      if (!this.workspaces.has(who.teamId)) throw oauthError('invalid_team');
+      return { id: who.teamId, org: false };
+    }
+    const known = [...this.workspaces.values()].some((w) => w.enterpriseId === who.enterpriseId);
+    if (!known) throw oauthError('invalid_team');
+    return { id: who.enterpriseId, org: true };
   }
 
   /** Whether `token` is a rotated bot token past its expiry (Web API calls with it fail `token_expired`). */
@@ -153,16 +179,20 @@ export class OAuthEndpoint {
     const refresh = refreshToken ? this.refreshes.get(refreshToken) : undefined;
     if (!refresh || refresh.spent) return fail('invalid_refresh_token');
     refresh.spent = true;
-    const answer = this.issue(refresh.teamId, refresh.scopes);
-    this.revokeBeyondLimit(refresh.teamId);
+    const answer = this.issue(refresh, refresh.scopes);
+    this.revokeBeyondLimit(refresh.id);
     return answer;
   }
 
-  /** oauth.v2.access's answer for a new bot token of `teamId`: with a refresh token when rotation is on. */
-  private issue(teamId: string, scopes: string[]): ApiBody {
+  /**
+   * oauth.v2.access's answer for a new bot token of `target`: with a refresh token when rotation is on. An org's
+   * has no team (Slack's org-wide install: `team: null`, `is_enterprise_install: true`).
+   */
+  private issue(target: Target, scopes: string[]): ApiBody {
     const rotating = this.app.tokenRotation === true;
-    const bot = this.mint(teamId, scopes, rotating ? 'xoxe.xoxb' : 'xoxb');
-    const workspace = this.workspaces.get(teamId);
+    const bot = this.mint(target, scopes, rotating ? 'xoxe.xoxb' : 'xoxb');
+    const workspace = this.workspaces.get(target.id);
+    const org = target.org ? target.id : workspace?.enterpriseId;
     return {
       ok: true,
       access_token: bot.botToken,
@@ -170,17 +200,17 @@ export class OAuthEndpoint {
       scope: scopes.join(','),
       bot_user_id: bot.botUserId,
       app_id: this.appId,
-      team: { name: workspace?.name ?? teamId, id: teamId },
-      enterprise: null,
-      is_enterprise_install: false,
-      ...(rotating ? this.rotation(bot.botToken, teamId, scopes) : {}),
+      team: target.org ? null : { name: workspace?.name ?? target.id, id: target.id },
+      enterprise: org === undefined ? null : { name: org, id: org },
+      is_enterprise_install: target.org,
+      ...(rotating ? this.rotation(bot.botToken, target, scopes) : {}),
     };
   }
 
   /** A rotated token's expiry and its refresh token: the answer's `expires_in` and `refresh_token`. */
-  private rotation(token: string, teamId: string, scopes: string[]): Obj {
+  private rotation(token: string, target: Target, scopes: string[]): Obj {
     const refreshToken = `xoxe-1-${randomBytes(16).toString('hex')}`;
-    this.refreshes.set(refreshToken, { teamId, scopes, spent: false });
+    this.refreshes.set(refreshToken, { ...target, scopes, spent: false });
     this.expiries.set(token, this.clock() + ROTATED_TOKEN_TTL_SEC * 1000);
     return { expires_in: ROTATED_TOKEN_TTL_SEC, refresh_token: refreshToken };
   }
@@ -196,10 +226,13 @@ export class OAuthEndpoint {
     }
   }
 
-  private mint(teamId: string, scopes: readonly string[], kind: 'xoxb' | 'xoxe.xoxb'): Identity {
+  /** A bot token of `target`; an org's names the org as its team (whose calls and limits they count in). */
+  private mint(target: Target, scopes: readonly string[], kind: 'xoxb' | 'xoxe.xoxb'): Identity {
+    const teamId = target.id;
     const workspace = this.workspaces.get(teamId);
     const identity: Identity = {
       teamId,
+      ...(target.org ? { enterpriseId: teamId } : {}),
       teamDomain: workspace?.teamDomain ?? teamId.toLowerCase(),
       botUserId: `U0BOT${teamId}`,
       botId: `B0BOT${teamId}`,

@@ -53,18 +53,24 @@ export function eventCallback(input: {
   /** api_app_id; default the stand-in's app. */
   appId?: string;
   teamId: string;
+  /**
+   * The org (E…) whose org-wide installation receives the event: `enterprise_id` and the authorization's org,
+   * `is_enterprise_install: true` and no team in the authorization (the token is the org's, not the workspace's).
+   */
+  enterpriseId?: string;
   token: string;
   nowMs: number;
   event: Obj;
   /** A redelivery keeps the first delivery's id; default a fresh one. */
   eventId?: string;
 }): Obj {
-  const { identity, teamId, nowMs, event } = input;
+  const { identity, teamId, enterpriseId, nowMs, event } = input;
   const appId = input.appId ?? identity.appId;
   const context = { et: event.type, tid: teamId, aid: appId };
   return {
     token: input.token,
     team_id: teamId,
+    ...(enterpriseId === undefined ? {} : { enterprise_id: enterpriseId }),
     api_app_id: appId,
     event,
     type: 'event_callback',
@@ -72,11 +78,11 @@ export function eventCallback(input: {
     event_time: Math.floor(nowMs / 1000),
     authorizations: [
       {
-        enterprise_id: null,
-        team_id: teamId,
+        enterprise_id: enterpriseId ?? null,
+        team_id: enterpriseId === undefined ? teamId : null,
         user_id: identity.botUserId,
         is_bot: true,
-        is_enterprise_install: false,
+        is_enterprise_install: enterpriseId !== undefined,
       },
     ],
     is_ext_shared_channel: false,

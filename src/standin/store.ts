@@ -50,7 +50,10 @@ export interface StandinUser {
 
 /** Who the stand-in's workspace and bot are. */
 export interface Identity {
+  /** The workspace, or for an org-wide install's token the org (E…), whose token this is. */
   teamId: string;
+  /** Set for an org-wide install's token (Enterprise Grid): the org, as auth.test names it. */
+  enterpriseId?: string;
   teamDomain: string;
   botUserId: string;
   botId: string;

@@ -68,8 +68,6 @@ export async function suggest(d: Acting, input: SuggestInput): Promise<Obj[]> {
       block_id: blockId,
       value: input.value,
       view,
-      enterprise: null,
-      is_enterprise_install: false,
     },
   });
   const options = suggestedOptions(delivery.json);
@@ -87,8 +85,6 @@ export async function submitView(d: Acting, input: SubmitInput): Promise<Deliver
       trigger_id: d.standin.issueTriggerId(input.userId),
       view: { ...view, state: { values } },
       response_urls: [],
-      is_enterprise_install: false,
-      enterprise: null,
     },
   });
   if (delivery.status === 200) {
@@ -124,8 +120,6 @@ export function viewClick(d: Acting, userId: string, viewId: string, view: Obj, 
     ...d.actor(userId),
     container: { type: 'view', view_id: viewId },
     trigger_id: d.standin.issueTriggerId(userId),
-    enterprise: null,
-    is_enterprise_install: false,
     view,
     actions: [action],
   };
@@ -148,8 +142,6 @@ export async function closeView(d: Acting, input: CloseInput): Promise<Delivery>
       ...d.actor(input.userId),
       view,
       is_cleared: input.clearStack === true && stack.length > 1,
-      is_enterprise_install: false,
-      enterprise: null,
     },
   });
   for (const id of input.clearStack ? stack.map((v) => v.id) : [input.viewId]) d.standin.settleClose(id);

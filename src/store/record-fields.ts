@@ -91,7 +91,7 @@ export function parseUrl(h: Record<string, string>): UrlLink {
   throw bad(h.id ?? '?', 'url');
 }
 
-const ORIGIN_PLACES = ['teamId', 'appId', 'channelId', 'threadTs', 'callId'] as const;
+const ORIGIN_PLACES = ['teamId', 'enterpriseId', 'appId', 'channelId', 'threadTs', 'callId'] as const;
 
 /** Records written before origins were stored have none: their requester was the person asked. */
 export function parseOrigin(h: Record<string, string>, userId: string): Origin {

@@ -12,9 +12,7 @@ import type { StoreScripts } from './scripts.js';
 /** Question ids read per ZSCAN page (and records per read). */
 const SCAN_PAGE = 500;
 
-/** Whose questions: one workspace's (Slack team id), or all of a deployment that serves only one. */
-
-/** The ids of the pending questions asked in `scope`'s workspace. */
+/** The ids of the pending questions asked in `scope`'s workspace (or through its org's installation). */
 export async function pendingIn(
   cmd: RedisClient & StoreScripts,
   k: Keys,
@@ -42,5 +40,7 @@ export async function pendingIn(
 }
 
 function inScope(question: Question, scope: WorkspaceScope): boolean {
-  return scope === 'every_workspace' || question.origin.teamId === scope.teamId;
+  if (scope === 'every_workspace') return true;
+  if ('enterpriseId' in scope) return question.origin.enterpriseId === scope.enterpriseId;
+  return question.origin.teamId === scope.teamId;
 }

@@ -5,7 +5,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Installation, InstallationQuery } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { InstalledWorkspaces } from '../../src/slack/workspaces.js';
+import { StoreError } from '../../src/redis/index.js';
+import { InstalledWorkspaces, OrgLinks } from '../../src/slack/workspaces.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -28,6 +29,10 @@ function installs(tokens: Map<string, string>) {
         user: { id: 'U0INSTALLER', token: undefined, scopes: undefined },
         bot: token ? { id: 'B0BOT', userId: 'U0BOT', token, scopes: [] } : undefined,
       });
+    },
+    /** A refused token reads the installation as it is (these tokens never expire). */
+    refreshRefused(query: InstallationQuery<boolean>): Promise<Installation> {
+      return this.fetchInstallation(query);
     },
   };
 }
@@ -56,5 +61,42 @@ describe('InstalledWorkspaces', () => {
     tokens.set('T1', 'xoxb-after');
     expect((await workspaces.for('T1')).token).toBe('xoxb-after');
     expect(await collected(before)).toBe(true);
+  });
+
+  it("uses its org's installation for a workspace without its own, once a request noted the org", async () => {
+    const links = new Map<string, string>();
+    const orgs = new OrgLinks({
+      linkWorkspace: (teamId, enterpriseId) => Promise.resolve(void links.set(teamId, enterpriseId)),
+      orgOf: (teamId) => Promise.resolve(links.get(teamId)),
+    });
+    const orgInstall = {
+      fetchInstallation: (query: InstallationQuery<boolean>): Promise<Installation> =>
+        query.isEnterpriseInstall && query.enterpriseId === 'E1'
+          ? Promise.resolve({
+              team: undefined,
+              enterprise: { id: 'E1' },
+              isEnterpriseInstall: true,
+              user: { id: 'W0INSTALLER', token: undefined, scopes: undefined },
+              bot: { id: 'B0BOT', userId: 'W0BOT', token: 'xoxb-org', scopes: [] },
+            })
+          : Promise.reject(new StoreError('not_installed', `nothing for ${query.teamId ?? ''}`)),
+      refreshRefused(query: InstallationQuery<boolean>): Promise<Installation> {
+        return this.fetchInstallation(query);
+      },
+    };
+    const workspaces = new InstalledWorkspaces(orgInstall, {}, orgs);
+    await expect(workspaces.for('T1')).rejects.toMatchObject({ code: 'not_installed' });
+    // A request from T1 came through the org's installation (authorize notes it), on some replica.
+    await orgs.noted('T1', 'E1');
+    const elsewhere = new InstalledWorkspaces(
+      orgInstall,
+      {},
+      new OrgLinks({
+        linkWorkspace: () => Promise.resolve(),
+        orgOf: (teamId) => Promise.resolve(links.get(teamId)),
+      }),
+    );
+    expect((await elsewhere.for('T1')).token).toBe('xoxb-org');
+    expect((await workspaces.for('T1')).token).toBe('xoxb-org');
   });
 });

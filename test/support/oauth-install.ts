@@ -4,6 +4,7 @@
 import type { SlackAppConfig } from '../../src/config/index.js';
 import {
   startSlackStandin,
+  type Installer,
   type OAuthApp,
   type RecordedCall,
   type SlackDriver,
@@ -60,12 +61,16 @@ export function distributedConfig(
 }
 
 /** Installs the app in workspace `teamId` through the bot at `base`; resolves with the final page's HTTP status. */
+export function install(base: string, standin: SlackStandin, teamId: string): Promise<number> {
+  return installAs(base, standin, { teamId, userId: `UADMIN${teamId}` });
+}
 
-export async function install(base: string, standin: SlackStandin, teamId: string): Promise<number> {
+/** Installs the app as `who` approves it (a workspace, or an Enterprise Grid org as a whole) through `base`. */
+export async function installAs(base: string, standin: SlackStandin, who: Installer): Promise<number> {
   const page = await fetch(`${base}/slack/install`);
   const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   const href = /href="([^"]*oauth\/v2\/authorize[^"]*)"/.exec(await page.text())?.[1] ?? '';
-  const back = standin.oauth.approve(href.replaceAll('&amp;', '&'), { teamId, userId: `UADMIN${teamId}` });
+  const back = standin.oauth.approve(href.replaceAll('&amp;', '&'), who);
   const done = await fetch(back, { headers: { cookie }, redirect: 'manual' });
   return done.status;
 }

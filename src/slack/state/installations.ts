@@ -4,15 +4,25 @@
 // Slack delivers again after a reinstall, describing the installation before, does not delete the new one.
 //
 // With token rotation, a refreshed bot token and its refresh token are saved in the same record, as the install
-// saved the first ones (plain JSON, like the bot token; the record lives only under the deployment's prefix), and
-// only over the refresh token the refresh spent; the refresh's claim (one replica at a time) sits beside it.
+// saved the first ones, and only over the refresh token the refresh spent; the refresh's claim (one replica at a
+// time) sits beside it. Records are sealed with ELICIT_RELAY_TOKEN_KEY when it is set (sealed-installations.ts).
+//
+// An org-wide install serves every workspace of its org that adds the app; each request through it names the
+// workspace and the org, and the workspace's link to the org (`linkWorkspace`) is kept so that calls made with
+// only the workspace's id (the outbox, App Home, lookups) find the org's installation (workspaces.ts).
 //
 // Keys: `installation` and `installationRefresh` in src/redis/layout.ts (kind `team` for a workspace install,
-// `enterprise` for an org).
+// `enterprise` for an org), and `workspaceOrg`.
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import type { RedisClient } from '../../redis/index.js';
 import { StoreError, commandError, keys, type Keys } from '../../redis/index.js';
-import type { DepartedInstallations, DepartureDelete, RefreshedInstallations } from './ports.js';
+import type {
+  DepartedInstallations,
+  DepartureDelete,
+  RefreshedInstallations,
+  WorkspaceOrgs,
+} from './ports.js';
+import { InstallationRecords, type StoredInstallation } from './sealed-installations.js';
 
 type AnyInstallation = Installation<'v1' | 'v2', boolean>;
 
@@ -34,16 +44,11 @@ return 'deleted'
 `;
 
 /**
- * Sets KEYS[1] to ARGV[2] only while its record's bot refresh token is ARGV[1]: a refresh's answer never lands
- * over a reinstall, an uninstall (no record) or another replica's refresh. 1 when set.
+ * Sets KEYS[1] to ARGV[2] only while it holds ARGV[1], the record as read: what was checked of it (a sealed
+ * record's tokens are not readable in Redis) still holds. 1 when set.
  */
-const SET_IF_REFRESH_TOKEN_LUA = `
-local text = redis.call('GET', KEYS[1])
-if not text then return 0 end
-local ok, record = pcall(cjson.decode, text)
-if not ok or type(record) ~= 'table' or type(record.bot) ~= 'table' or record.bot.refreshToken ~= ARGV[1] then
-  return 0
-end
+const SET_IF_UNCHANGED_LUA = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2])
 return 1
 `;
@@ -55,18 +60,19 @@ return 0
 `;
 
 export class RedisInstallationStore
-  implements InstallationStore, DepartedInstallations, RefreshedInstallations
+  implements InstallationStore, DepartedInstallations, RefreshedInstallations, WorkspaceOrgs
 {
   private readonly keys: Keys;
 
   /**
    * `now`: the wall clock, epoch ms. Not the bot's injected clock: it is compared with the event_time Slack
-   * stamps on a departure.
+   * stamps on a departure. `records`: how a record is kept (sealed or plain JSON); default plain.
    */
   constructor(
     private readonly redis: RedisClient,
     prefix: string,
     private readonly now: () => number = Date.now,
+    private readonly records = new InstallationRecords(),
   ) {
     this.keys = keys(prefix);
   }
@@ -77,12 +83,8 @@ export class RedisInstallationStore
    */
   async storeInstallation(installation: AnyInstallation): Promise<void> {
     const key = this.recordKey(installation);
-    const installedAt =
-      'installedAt' in installation && typeof installation.installedAt === 'number'
-        ? installation.installedAt
-        : this.now();
     try {
-      await this.redis.set(key, JSON.stringify({ ...installation, installedAt }));
+      await this.redis.set(key, this.records.write(this.stored(installation), key));
     } catch (cause) {
       throw commandError('storing an installation', cause);
     }
@@ -90,17 +92,17 @@ export class RedisInstallationStore
 
   /** The installation for the query's org-wide install or workspace; rejects when there is none. */
   async fetchInstallation(query: InstallationQuery<boolean>): Promise<AnyInstallation> {
-    let text: string | null;
-    try {
-      text = await this.redis.get(this.keyOf(query));
-    } catch (cause) {
-      throw commandError('fetching an installation', cause);
-    }
+    const key = this.keyOf(query);
+    const text = await this.textAt(key, 'fetching an installation');
     if (text === null) {
       const where = query.isEnterpriseInstall ? `org ${query.enterpriseId}` : `workspace ${query.teamId}`;
       throw new StoreError('not_installed', `the app is not installed in ${where}`);
     }
-    return JSON.parse(text) as AnyInstallation;
+    const { installation, reseal } = this.records.read(text, key);
+    // Sealed with _PREVIOUS: sealed with the current key now, unless written meanwhile. A failure is no failure
+    // of the read: the next read tries again.
+    if (reseal) await this.setIfUnchanged(key, text, installation).catch(() => false);
+    return installation;
   }
 
   async deleteInstallation(query: InstallationQuery<boolean>): Promise<void> {
@@ -127,14 +129,18 @@ export class RedisInstallationStore
     }
   }
 
+  /**
+   * Saved only while the record holds `spent`: never over a reinstall, an uninstall (no record) or another
+   * replica's refresh. Read, checked, then set only over the record as read; set again on a record written
+   * meanwhile (each retry means another write landed, and an installation has few writers).
+   */
   async storeRefreshed(installation: AnyInstallation, spent: string): Promise<boolean> {
     const key = this.recordKey(installation);
-    try {
-      return (
-        (await this.redis.eval(SET_IF_REFRESH_TOKEN_LUA, 1, key, spent, JSON.stringify(installation))) === 1
-      );
-    } catch (cause) {
-      throw commandError('storing a refreshed installation', cause);
+    for (;;) {
+      const text = await this.textAt(key, 'storing a refreshed installation');
+      if (text === null || this.records.read(text, key).installation.bot?.refreshToken !== spent)
+        return false;
+      if (await this.setIfUnchanged(key, text, installation)) return true;
     }
   }
 
@@ -148,6 +154,50 @@ export class RedisInstallationStore
       return result === 'newer' ? 'newer' : result === 'deleted' ? 'deleted' : 'none';
     } catch (cause) {
       throw commandError('deleting an installation', cause);
+    }
+  }
+
+  /** Kept without expiry: a workspace stays in its org, and a link to an org gone finds no installation. */
+  async linkWorkspace(teamId: string, enterpriseId: string): Promise<void> {
+    try {
+      await this.redis.set(this.keys.workspaceOrg(teamId), enterpriseId);
+    } catch (cause) {
+      throw commandError("noting a workspace's org", cause);
+    }
+  }
+
+  async orgOf(teamId: string): Promise<string | undefined> {
+    try {
+      return (await this.redis.get(this.keys.workspaceOrg(teamId))) ?? undefined;
+    } catch (cause) {
+      throw commandError("reading a workspace's org", cause);
+    }
+  }
+
+  /** The installation with its `installedAt`, now or kept (see storeInstallation). */
+  private stored(installation: AnyInstallation): StoredInstallation {
+    const installedAt =
+      'installedAt' in installation && typeof installation.installedAt === 'number'
+        ? installation.installedAt
+        : this.now();
+    return { ...installation, installedAt };
+  }
+
+  private async textAt(key: string, doing: string): Promise<string | null> {
+    try {
+      return await this.redis.get(key);
+    } catch (cause) {
+      throw commandError(doing, cause);
+    }
+  }
+
+  /** Writes `installation` at `key` only while it holds `was`; true when written. */
+  private async setIfUnchanged(key: string, was: string, installation: AnyInstallation): Promise<boolean> {
+    const next = this.records.write(this.stored(installation), key);
+    try {
+      return (await this.redis.eval(SET_IF_UNCHANGED_LUA, 1, key, was, next)) === 1;
+    } catch (cause) {
+      throw commandError('storing an installation', cause);
     }
   }
 

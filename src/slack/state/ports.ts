@@ -96,11 +96,22 @@ export interface RefreshedInstallations {
   storeRefreshed(installation: Installation<'v1' | 'v2', boolean>, spent: string): Promise<boolean>;
 }
 
+/**
+ * Which Enterprise Grid org's org-wide installation serves a workspace (Slack names both on each request through
+ * it), so that a call made outside a listener with only the workspace's id finds the org's token.
+ */
+export interface WorkspaceOrgs {
+  /** Notes that org `enterpriseId`'s installation serves workspace `teamId`. */
+  linkWorkspace(teamId: string, enterpriseId: string): Promise<void>;
+  /** The org last noted for `teamId`, if any. */
+  orgOf(teamId: string): Promise<string | undefined>;
+}
+
 /** Everything the Slack side keeps, plus whether its storage answers now (for /readyz). */
 export interface SlackStatePorts extends AnswerHistory, HomeHashes, ModalRecords, Claims {
   readonly deliveries: EventDeliveryClaims;
   /** Each workspace's installation (OAuth distribution), Bolt's InstallationStore. */
-  readonly installations: InstallationStore & DepartedInstallations & RefreshedInstallations;
+  readonly installations: InstallationStore & DepartedInstallations & RefreshedInstallations & WorkspaceOrgs;
   /** True when the storage answers now (a failure is the answer, not an error). */
   answers(): Promise<boolean>;
   close(): Promise<void>;

@@ -15,8 +15,10 @@ import {
   type RedisSetting,
   type StoreLogger,
 } from '../../redis/index.js';
+import type { Sealer } from '../../mcp/auth/sealed.js';
 import { EventDeliveries } from './deliveries.js';
 import { RedisInstallationStore } from './installations.js';
+import { InstallationRecords } from './sealed-installations.js';
 import { HISTORY_MAX, recentAnswers, recordAnswer } from './history.js';
 import { readHomeHash, recordHomeHash } from './home-hashes.js';
 import type { AnswerRecord, HashCondition, HomeOwner, OpenModal, SlackStatePorts } from './ports.js';
@@ -37,6 +39,10 @@ export type SlackStateOptions = RedisSetting & {
   /** How long a person's answer history is kept after their latest answer, in seconds. Default 86400 (one day). */
   retentionSec?: number;
   logger?: StoreLogger;
+  /** ELICIT_RELAY_TOKEN_KEY's (with _PREVIOUS): sealed installations open with it. */
+  sealer?: Sealer;
+  /** ELICIT_RELAY_SEAL_INSTALLATIONS: installations written are sealed with `sealer`. Default false: kept plain. */
+  sealWrites?: boolean;
 };
 
 export class SlackState implements SlackStatePorts {
@@ -51,7 +57,7 @@ export class SlackState implements SlackStatePorts {
     private readonly opts: SlackStateOptions & { logger: StoreLogger },
   ) {
     this.deliveries = new EventDeliveries(cmd, opts.prefix);
-    this.installations = new RedisInstallationStore(cmd, opts.prefix);
+    this.installations = new RedisInstallationStore(cmd, opts.prefix, Date.now, installationRecords(opts));
     this.keys = keys(opts.prefix);
   }
 
@@ -164,6 +170,16 @@ export class SlackState implements SlackStatePorts {
   async close(): Promise<void> {
     await endClient(this.cmd, true);
   }
+}
+
+/** Installations opened with `sealer`, sealed with it when `sealWrites`; one no key opens warned about by its key. */
+function installationRecords(opts: SlackStateOptions & { logger: StoreLogger }): InstallationRecords {
+  const unopenable = (key: string, code: string): void =>
+    opts.logger.warn(
+      { key, code },
+      'a Slack installation opens with neither ELICIT_RELAY_TOKEN_KEY nor _PREVIOUS: its workspace is treated as not installed until the key that sealed it is set again or the app is installed there again',
+    );
+  return new InstallationRecords(opts.sealer, unopenable, opts.sealWrites === true);
 }
 
 /** A MULTI whose step failed throws that step's error. */

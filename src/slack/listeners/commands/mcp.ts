@@ -144,10 +144,13 @@ async function listTools(
 
 const known = (deps: CommandDeps, server: string): boolean => deps.tools.serverNames().includes(server);
 
+/** A command through an org-wide install (its form says `is_enterprise_install: 'true'`) keeps the org too. */
 function originOf(command: SlashCommand): Origin {
+  const viaOrg = command.is_enterprise_install === 'true' && command.enterprise_id;
   return {
     userId: command.user_id,
     teamId: command.team_id,
+    ...(viaOrg ? { enterpriseId: command.enterprise_id } : {}),
     appId: command.api_app_id,
     channelId: command.channel_id,
   };
