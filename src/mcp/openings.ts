@@ -28,7 +28,7 @@ export interface OpeningDeps {
 
 export class Openings {
   /** Each open under way: its abort, and its end (settled either way). */
-  private readonly under = new Map<AbortController, Promise<void>>();
+  private readonly underWay = new Map<AbortController, Promise<void>>();
   private readonly starts: SessionStarts;
   private readonly server: string;
   private closed = false;
@@ -54,18 +54,18 @@ export class Openings {
     else cancel?.addEventListener('abort', cancelled, { once: true });
     const opening = this.signingIn(person, abort.signal, onClosed);
     const ended = (): void => {
-      this.under.delete(abort);
+      this.underWay.delete(abort);
       cancel?.removeEventListener('abort', cancelled);
     };
-    this.under.set(abort, opening.then(ended, ended));
+    this.underWay.set(abort, opening.then(ended, ended));
     return opening;
   }
 
   /** Aborts every open under way and resolves once each has ended; later opens are aborted from the start. */
   async close(): Promise<void> {
     this.closed = true;
-    const ends = [...this.under.values()];
-    for (const abort of this.under.keys()) abort.abort(this.closedError());
+    const ends = [...this.underWay.values()];
+    for (const abort of this.underWay.keys()) abort.abort(this.closedError());
     await Promise.all(ends);
   }
 

@@ -114,7 +114,7 @@ export class McpSession {
     }
   }
 
-  private static async connect(opts: SessionOptions, transport: McpTransport, bound: Handshake) {
+  private static async connect(opts: SessionOptions, transport: McpTransport, handshake: Handshake) {
     const mode = opts.spec.elicitationMode ?? 'form';
     // The capability must be declared before the handler is registered (the SDK throws otherwise).
     // 'auto' asks `server/discover` first, so 2026-07-28 servers are spoken to in their era and 2025
@@ -129,7 +129,7 @@ export class McpSession {
     session.questions.register(client);
     client.setNotificationHandler('notifications/tools/list_changed', () => opts.onToolsChanged?.());
     try {
-      await bound.connect(client, transport);
+      await handshake.connect(client, transport);
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;

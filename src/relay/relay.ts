@@ -11,10 +11,9 @@ import type { DetachedAsk, EndOptions, FormAsk, UrlAsk } from './asks.js';
 import { CardDelivery, logFailure } from './card-delivery.js';
 import type { RelayOptions } from './options.js';
 import type { RateLimit, RelayClock } from './ports.js';
-import { reminderTimes } from './reminders.js';
+import { QuestionStarts } from './question-starts.js';
 import { endWaitsForCall, isRoundLink } from './round-links.js';
 import type { EndReason, FinishResult, NewQuestion, Outcome, Question } from './types.js';
-import { DEFAULT_STARTS_AT_ONCE, Turns, type EndTurn } from './turns.js';
 import { UrlQuestions } from './url-questions.js';
 import { LOCAL_END_RETRY_MS } from './grace.js';
 import { watchLocalEnds } from './local-ends.js';
@@ -42,12 +41,12 @@ export class Relay {
   private readonly urls: UrlQuestions;
   private readonly cards: CardDelivery;
   private readonly clock: RelayClock;
-  private readonly turns: Turns;
+  private readonly starts: QuestionStarts;
 
   constructor(private readonly options: RelayOptions) {
     this.clock = options.clock;
-    this.turns = new Turns(options.startsAtOnce ?? DEFAULT_STARTS_AT_ONCE, options.clock.schedule);
     this.urls = new UrlQuestions(options.store, options.links, options.clock);
+    this.starts = new QuestionStarts(options, this.urls);
     this.cards = new CardDelivery({
       store: options.store,
       surface: options.surface,
@@ -79,9 +78,9 @@ export class Relay {
   async open(ask: DetachedAsk): Promise<Question> {
     this.options.checkSchema(ask.requestedSchema);
     const { rateLimit, ...fields } = ask;
-    const endTurn = await this.turns.take(fields.userId);
+    const endTurn = await this.starts.turn(fields.userId);
     try {
-      const question = await this.create(fields, rateLimit);
+      const question = await this.starts.create(fields, rateLimit);
       this.options.observer?.created(question);
       await this.cards.deliverDetached(question);
       return question;
@@ -146,43 +145,9 @@ export class Relay {
       await this.options.surface.updateCard(question, { kind: 'url_completed' });
   }
 
-  /** Stores a new question with its reminders (the server's policy, else one at half time). */
-  private async create(fields: NewQuestion, rateLimit?: RateLimit): Promise<Question> {
-    const remindAt = (this.options.reminderTimes ?? defaultReminders)(
-      fields.timeoutMs,
-      this.clock.now(),
-      fields.server,
-    );
-    return await this.options.store.create(fields, { ...(rateLimit ? { rateLimit } : {}), remindAt });
-  }
-
-  /**
-   * Takes the person's turn (turns.ts) and stores the question; undefined when the ask was withdrawn while it
-   * waited. The caller ends the turn once the question's cards are queued.
-   */
-  private async start(
-    fields: NewQuestion,
-    signal: AbortSignal,
-    rateLimit?: RateLimit,
-  ): Promise<{ question: Question; endTurn: EndTurn } | undefined> {
-    const endTurn = await this.turns.take(fields.userId);
-    try {
-      if (signal.aborted) {
-        endTurn();
-        return undefined;
-      }
-      const question = await this.create(fields, rateLimit);
-      await this.urls.remember(question);
-      return { question, endTurn };
-    } catch (error) {
-      endTurn();
-      throw error;
-    }
-  }
-
   private async askPerson(fields: NewQuestion, signal: AbortSignal, rateLimit?: RateLimit): Promise<Outcome> {
     if (signal.aborted) return { action: 'cancel' };
-    const started = await this.start(fields, signal, rateLimit);
+    const started = await this.starts.start(fields, signal, rateLimit);
     if (started === undefined) return { action: 'cancel' };
     const { question, endTurn } = started;
     this.options.observer?.created(question);
@@ -299,7 +264,3 @@ export class Relay {
     }
   }
 }
-
-/** No server policy: the default nudge (see reminderTimes). */
-const defaultReminders = (timeoutMs: number, now: number): number[] =>
-  reminderTimes(undefined, timeoutMs, now);

@@ -1,7 +1,9 @@
 // Whose language each of a question's cards (and what is posted under it: its reminders) is in. A card in one
 // person's DM is in that person's language; a card in a conversation several people share (a channel, a
 // thread, a multi-person DM) is in the language of the question's person (`userId`: the requester of an MCP
-// question, the first person an API question names, since an API client has no Slack language).
+// question, the first person an API question names, since an API client has no Slack language). Also whether a
+// card's reader may answer from it (a card that only watches has no buttons and gets no reminders), and which of
+// a question's card posts decide its delivery.
 import type { SlackPolicy } from '../config/index.js';
 import { cardsOf, peopleNamed, type CardRef, type Place, type Question } from '../relay/types.js';
 import { placeOfQuestion } from './audience.js';

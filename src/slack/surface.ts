@@ -1,8 +1,8 @@
 // The Slack surface of the relay: posts the request card where the server's policy says (the person's DM, the
 // command's thread, or an approvals channel) and updates it when the question ends. Cards go through the
-// outbox (retries, Retry-After, pacing); what a card says is built in card-content.ts, each card in its
-// reader's language (card-readers.ts). Slack API errors propagate, never swallowed: the relay ends a question
-// whose card cannot be posted.
+// outbox (retries, Retry-After, pacing) as the jobs card-jobs.ts makes; what a card says is built in
+// card-content.ts, each card in its reader's language (card-readers.ts). Slack API errors propagate, never
+// swallowed: the relay ends a question whose card cannot be posted.
 import { reminderMessage, type Locale, type SlackMessage } from '../../blocks/index.js';
 import { systemClock, type Clock } from '../clock.js';
 import { RelayError } from '../relay/errors.js';
@@ -11,6 +11,7 @@ import type { CardChange, PostedCards, Posting, Surface } from '../relay/relay.j
 import { cardsOf, type CardRef, type Question } from '../relay/types.js';
 import type { Outbox, OutboxJob, OutboxResult } from './outbox/index.js';
 import { ANSWERER_DMS_MAX, answererDms, placeOfQuestion, type Audience } from './audience.js';
+import { cardKey, cardPost, cardUpdate, reminderPost } from './card-jobs.js';
 import { CardContent } from './card-content.js';
 import { DirectMessages } from './direct-messages.js';
 import {
@@ -26,10 +27,6 @@ import type { SlackClients } from './workspaces.js';
 
 /** How long a card update is queued again while Redis is unavailable, in ms (a minute: an outage, not a blip). */
 const UPDATE_AGAIN_WITHIN_MS = 60_000;
-
-/** The outbox job field that picks the question's workspace client. */
-const workspaceOf = (question: Question): { teamId?: string } =>
-  question.origin.teamId ? { teamId: question.origin.teamId } : {};
 
 /** Where the surface says what it left undone (answerers past the DM bound). */
 export interface SurfaceLogger {
@@ -125,14 +122,9 @@ export class SlackSurface implements Surface {
     const updates = await Promise.allSettled(
       replaces.map(async (posted, index): Promise<CardRef> => {
         const card = this.content.request(question, await this.cardLocale(question, index, replaces));
-        const update: OutboxJob = {
-          method: 'chat.update',
-          channel: posted.channel,
-          deadline: question.deadline,
-          key: cardKey('card', question.id, index),
-          ...workspaceOf(question),
-          args: { ts: posted.ts, text: card.text, blocks: card.blocks },
-        };
+        const key = cardKey('card', question.id, index);
+        // Still a card that asks: worth making only until the question's deadline, as its post is.
+        const update: OutboxJob = { ...cardUpdate(question, posted, card, key), deadline: question.deadline };
         const updated = await this.sendCard(question, update, { ...posting, queued });
         if (!updated.ok) throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
         return posted;
@@ -156,16 +148,7 @@ export class SlackSurface implements Surface {
     to: { channel: string; key: string; thread: { thread_ts?: string } },
     posting: Posting,
   ): Promise<CardRef> {
-    const post: OutboxJob = {
-      method: 'chat.postMessage',
-      channel: to.channel,
-      deadline: question.deadline,
-      key: to.key,
-      ...workspaceOf(question),
-      // A server-chosen link must never be previewed (fetched) on its behalf.
-      args: { text: card.text, blocks: card.blocks, unfurl_links: false, unfurl_media: false, ...to.thread },
-    };
-    const posted = await this.sendCard(question, post, posting);
+    const posted = await this.sendCard(question, cardPost(question, card, to), posting);
     if (!posted.ok) throw new RelayError('slack_post_failed', `chat.postMessage failed: ${posted.error}`);
     if (!posted.ts) throw new RelayError('slack_bad_response', 'chat.postMessage returned no ts');
     return { channel: posted.channel ?? to.channel, ts: posted.ts };
@@ -210,13 +193,7 @@ export class SlackSurface implements Surface {
             ? this.content.completed(question, locale)
             : this.content.ended(question, locale, change.byUserId);
         if (!card) return;
-        const update: OutboxJob = {
-          method: 'chat.update',
-          channel: posted.channel,
-          key: cardKey(kind, question.id, index),
-          ...workspaceOf(question),
-          args: { ts: posted.ts, text: card.text, blocks: card.blocks },
-        };
+        const update = cardUpdate(question, posted, card, cardKey(kind, question.id, index));
         // Handed off, an update paced to a later slot is left queued (undefined): another replica makes it.
         const updated = await (handOff ? this.outbox.sendOrLeave(update) : this.sendWhenRedisBack(update));
         if (updated?.ok === false) {
@@ -258,15 +235,8 @@ export class SlackSurface implements Surface {
         // In its card's language: the DM's person, or the question's person in a shared conversation.
         const locale = await this.cardLocale(question, index);
         const message = reminderMessage({ server, ...mentions, deadline, locale });
-        const sent = await this.outbox.send({
-          method: 'chat.postMessage',
-          channel: card.channel,
-          deadline: question.deadline,
-          key: cardKey(`remind-${question.id}`, String(remindKey), index),
-          whilePending: question.id,
-          ...workspaceOf(question),
-          args: { text: message.text, blocks: message.blocks, thread_ts: threadOf(card) },
-        });
+        const to = { card, index, at: remindKey, threadTs: threadOf(card) };
+        const sent = await this.outbox.send(reminderPost(question, to, message));
         if (!sent.ok) throw new RelayError('slack_post_failed', `reminder failed: ${sent.error}`);
       }),
     );
@@ -286,13 +256,6 @@ export class SlackSurface implements Surface {
     return this.dms.of(userId, teamId);
   }
 }
-
-/**
- * The outbox key of one card's post or update: `<kind>-<id>` for the first card (as before there were several),
- * `<kind>-<id>-<n>` for the n-th other.
- */
-const cardKey = (kind: string, id: string, index: number): string =>
-  index === 0 ? `${kind}-${id}` : `${kind}-${id}-${index}`;
 
 /** Calls `done` once it was itself called `count` times. */
 function countdown(count: number, done?: () => void): () => void {

@@ -28,7 +28,7 @@ type Rotating = AnyInstallation & { bot: Bot & { refreshToken: string; expiresAt
  * A bot token this close to its expiry (or past it) is refreshed before it is used, ms: 2 h, as @slack/oauth's
  * authorize and the Python SDK's TokenRotator do, so a token handed to a caller outlives any call it makes.
  */
-export const REFRESH_AHEAD_MS = 2 * 3_600_000;
+const REFRESH_AHEAD_MS = 2 * 3_600_000;
 
 /**
  * How long a refresh holds its installation's claim if it never lets go (its replica died), ms: beyond the Web API
@@ -40,7 +40,7 @@ export const REFRESH_CLAIM_MS = 30_000;
  * How long a caller whose token already expired waits for another replica's refresh before it fails refresh_busy,
  * ms: long enough for a claim left to lapse (REFRESH_CLAIM_MS) to be taken over.
  */
-export const REFRESH_WAIT_MS = REFRESH_CLAIM_MS + 5_000;
+const REFRESH_WAIT_MS = REFRESH_CLAIM_MS + 5_000;
 
 /** Between reads of the installation while another replica refreshes it, ms. */
 const REREAD_EVERY_MS = 50;

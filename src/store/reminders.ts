@@ -38,7 +38,7 @@ export async function removeReminders(queue: Queue, questionId: string, count: n
  * second): the card's post may wait on Slack's pacing or a Retry-After, so the reminder follows the card within
  * a second of it, never ahead of it (it is posted in the card's thread).
  */
-export const REMINDER_CARD_WAIT_MS = 1_000;
+const REMINDER_CARD_WAIT_MS = 1_000;
 
 /**
  * The job processor: calls onReminder only while the question is still pending and its card is out. Before the

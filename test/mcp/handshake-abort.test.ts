@@ -4,73 +4,27 @@
 // the one warmed for it that it took), never another run's. Neither is noted as the server's failure.
 import { afterEach, describe, expect, it } from 'vitest';
 import { handshakeLimitMs } from '../../src/mcp/handshake.js';
-import { McpHub } from '../../src/mcp/hub.js';
-import type { McpServerSpec, ToolCall } from '../../src/mcp/types.js';
 import { serveHeld } from '../fixtures/held-http.js';
 import { silentChildren } from '../fixtures/silent-server.js';
-import { compiled } from '../setup/compiled.js';
-import { handClock, onlyStatus, recordingSink, statusWatch } from './support.js';
+import { expectGone, heldSpec, oneSessionHub, pidCall, silentSpec } from './held-handshakes.js';
+import { onlyStatus } from './support.js';
 
-const silentServer = compiled('test/fixtures/silent-server.ts');
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function makeHub(spec: McpServerSpec) {
-  const time = handClock();
-  const watch = statusWatch();
-  // One session per person: a run takes the session warmed for its person rather than opening its own.
-  const hub = new McpHub({
-    servers: [spec],
-    sink: recordingSink(() => ({ action: 'decline' })),
-    clock: time.clock,
-    onStatus: watch.onStatus,
-    maxSessionsPerPerson: 1,
-  });
-  cleanups.push(() => hub.close());
-  return { hub, time, watch };
-}
-
 async function silentHub() {
   const children = await silentChildren();
   cleanups.push(() => children.close());
-  const spec: McpServerSpec = {
-    name: 'silent',
-    transport: {
-      kind: 'stdio',
-      command: process.execPath,
-      args: [silentServer, String(children.port)],
-      env: {},
-    },
-    elicitationTimeoutMs: 60_000,
-    startupTimeoutMs: 10_000,
-  };
-  return { children, spec, ...makeHub(spec) };
+  const spec = silentSpec(children.port, 10_000);
+  return { children, spec, ...oneSessionHub(spec, cleanups) };
 }
 
 async function heldHub() {
   const endpoint = await serveHeld();
   cleanups.push(() => endpoint.close());
-  const spec: McpServerSpec = {
-    name: 'held',
-    transport: { kind: 'http', url: endpoint.url, headers: {} },
-    elicitationTimeoutMs: 60_000,
-  };
-  return { endpoint, ...makeHub(spec) };
-}
-
-const call = (server: string, userId: string, signal?: AbortSignal): ToolCall => ({
-  server,
-  tool: 'pid',
-  args: {},
-  origin: { userId },
-  ...(signal === undefined ? {} : { signal }),
-});
-
-/** The process `pid` has exited and been reaped. */
-function expectGone(pid: number): void {
-  expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+  return { endpoint, ...oneSessionHub(heldSpec(endpoint.url, 'http'), cleanups) };
 }
 
 describe('closing the hub while handshakes are under way', () => {
@@ -78,7 +32,7 @@ describe('closing the hub while handshakes are under way', () => {
     const { hub, children, watch } = await silentHub();
     hub.start();
     const control = await children.nextRead('server/discover');
-    const run = hub.callTool(call('silent', 'U1'));
+    const run = hub.callTool(pidCall('silent', 'U1'));
     const person = await children.nextRead('server/discover');
 
     const closedRun = expect(run).rejects.toMatchObject({ code: 'closed', server: 'silent' });
@@ -92,7 +46,7 @@ describe('closing the hub while handshakes are under way', () => {
 
   it('aborts a held HTTP handshake before close() resolves', async () => {
     const { hub, endpoint } = await heldHub();
-    const run = hub.callTool(call('held', 'U1'));
+    const run = hub.callTool(pidCall('held', 'U1'));
     const probe = await endpoint.nextHeld();
     expect(probe.method).toBe('server/discover');
 
@@ -108,9 +62,9 @@ describe('a run cancelled while its session opens', () => {
   it('kills its own handshake’s child at once, and leaves the handshake of another run to its bound', async () => {
     const { hub, children, spec, time } = await silentHub();
     const cancel = new AbortController();
-    const cancelled = hub.callTool(call('silent', 'U1', cancel.signal));
+    const cancelled = hub.callTool(pidCall('silent', 'U1', cancel.signal));
     const own = await children.nextRead('server/discover');
-    const other = hub.callTool(call('silent', 'U2'));
+    const other = hub.callTool(pidCall('silent', 'U2'));
     const others = await children.nextRead('server/discover');
 
     cancel.abort();
@@ -127,18 +81,18 @@ describe('a run cancelled while its session opens', () => {
   it('keeps the server’s era verdict: the next session does not probe again', async () => {
     const { hub, endpoint } = await heldHub();
     endpoint.holding = false;
-    await hub.callTool(call('held', 'U1'));
+    await hub.callTool(pidCall('held', 'U1'));
 
     endpoint.holding = true;
     const cancel = new AbortController();
-    const cancelled = hub.callTool(call('held', 'U2', cancel.signal));
+    const cancelled = hub.callTool(pidCall('held', 'U2', cancel.signal));
     const initialize = await endpoint.nextHeld();
     expect(initialize.method).toBe('initialize');
     const aborted = expect(cancelled).rejects.toMatchObject({ code: 'aborted' });
     cancel.abort();
     await aborted;
 
-    void hub.callTool(call('held', 'U3')).catch(() => undefined);
+    void hub.callTool(pidCall('held', 'U3')).catch(() => undefined);
     expect((await endpoint.nextHeld()).method).toBe('initialize');
   });
 
@@ -147,7 +101,7 @@ describe('a run cancelled while its session opens', () => {
     hub.warm('held', { userId: 'U1' });
     const warming = await endpoint.nextHeld();
     const cancel = new AbortController();
-    const run = hub.callTool(call('held', 'U1', cancel.signal));
+    const run = hub.callTool(pidCall('held', 'U1', cancel.signal));
 
     const aborted = expect(run).rejects.toMatchObject({ code: 'aborted', server: 'held' });
     cancel.abort();

@@ -12,59 +12,23 @@ import {
   openFailure,
   PROBE_TIMEOUT_MS,
 } from '../../src/mcp/handshake.js';
-import { McpHub } from '../../src/mcp/hub.js';
-import type { McpServerSpec, ServerStatus, ToolCall } from '../../src/mcp/types.js';
+import type { McpServerSpec, ServerStatus } from '../../src/mcp/types.js';
 import { mcpToolRunner } from '../../src/relay/sources/mcp.js';
 import { serveHeld } from '../fixtures/held-http.js';
 import { silentChildren } from '../fixtures/silent-server.js';
-import { compiled } from '../setup/compiled.js';
-import { handClock, recordingSink, statusWatch } from './support.js';
+import { expectGone, heldSpec, oneSessionHub, pidCall, silentSpec } from './held-handshakes.js';
+import type { handClock } from './support.js';
 
-const silentServer = compiled('test/fixtures/silent-server.ts');
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function makeHub(spec: McpServerSpec) {
-  const time = handClock();
-  const watch = statusWatch();
-  // One session per person: a second run gets a session only if the failed open gave its place back.
-  const hub = new McpHub({
-    servers: [spec],
-    sink: recordingSink(() => ({ action: 'decline' })),
-    clock: time.clock,
-    onStatus: watch.onStatus,
-    maxSessionsPerPerson: 1,
-  });
-  cleanups.push(() => hub.close());
-  return { hub, time, watch };
-}
+/** A hub of `spec` (held-handshakes.ts), closed after the test. */
+const makeHub = (spec: McpServerSpec) => oneSessionHub(spec, cleanups);
 
 /** The limit the first two tests give their server, ms: small, so that each step's time is its own. */
 const STARTUP_MS = 10_000;
-
-/** The silent stdio server reporting to `port`, with `startupTimeoutMs` when given. */
-function silentSpec(port: number, startupTimeoutMs?: number): McpServerSpec {
-  return {
-    name: 'silent',
-    transport: { kind: 'stdio', command: process.execPath, args: [silentServer, String(port)], env: {} },
-    elicitationTimeoutMs: 60_000,
-    ...(startupTimeoutMs === undefined ? {} : { startupTimeoutMs }),
-  };
-}
-
-const pidCall = (server: string, userId: string): ToolCall => ({
-  server,
-  tool: 'pid',
-  args: {},
-  origin: { userId },
-});
-
-/** The process `pid` has exited and been reaped. */
-function expectGone(pid: number): void {
-  expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
-}
 
 /** Runs the hand clock on to the control link's next attempt. */
 function untilRetry(time: ReturnType<typeof handClock>, status: ServerStatus): void {
@@ -119,12 +83,7 @@ describe('a server that never answers its handshake', () => {
   it('over HTTP: the held initialize is aborted, the control link retries, the place is free', async () => {
     const endpoint = await serveHeld();
     cleanups.push(() => endpoint.close());
-    const spec: McpServerSpec = {
-      name: 'held',
-      transport: { kind: 'http', url: endpoint.url, headers: {} },
-      elicitationTimeoutMs: 60_000,
-      startupTimeoutMs: STARTUP_MS,
-    };
+    const spec = heldSpec(endpoint.url, 'http', STARTUP_MS);
     const { hub, time, watch } = makeHub(spec);
     endpoint.holding = false;
     await hub.callTool(pidCall('held', 'U1'));
@@ -161,12 +120,7 @@ describe('a server that never answers its handshake', () => {
   it('gives a URL refusing Streamable HTTP and silent on the SSE fallback one bound for both, not one each', async () => {
     const endpoint = await serveHeld();
     cleanups.push(() => endpoint.close());
-    const spec: McpServerSpec = {
-      name: 'held',
-      transport: { kind: 'http', url: endpoint.url, headers: {} },
-      elicitationTimeoutMs: 60_000,
-      startupTimeoutMs: STARTUP_MS,
-    };
+    const spec = heldSpec(endpoint.url, 'http', STARTUP_MS);
     const { hub, time } = makeHub(spec);
     const run = hub.callTool(pidCall('held', 'U1'));
 
@@ -194,12 +148,7 @@ describe('a server that never answers its handshake', () => {
   it('over legacy SSE: a stream held open without its endpoint event fails at the bound, the stream closed', async () => {
     const endpoint = await serveHeld();
     cleanups.push(() => endpoint.close());
-    const spec: McpServerSpec = {
-      name: 'held',
-      transport: { kind: 'sse', url: endpoint.url, headers: {} },
-      elicitationTimeoutMs: 60_000,
-      startupTimeoutMs: STARTUP_MS,
-    };
+    const spec = heldSpec(endpoint.url, 'sse', STARTUP_MS);
     const { hub, time } = makeHub(spec);
     const run = hub.callTool(pidCall('held', 'U1'));
     const stream = await endpoint.nextHeld();

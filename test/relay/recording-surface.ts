@@ -1,5 +1,6 @@
-// Test doubles of the relay's ports for test/relay/relay.test.ts: a surface that records what the relay shows
-// (with posts that fail or wait when told), and a clock whose scheduled work runs when the test fires it.
+// Test doubles of the relay's ports for test/relay/relay.test.ts and url-complete.test.ts: a surface that records
+// what the relay shows (with posts that fail or wait when told), and a clock whose scheduled work runs when the
+// test fires it.
 import { RelayError } from '../../src/relay/errors.js';
 import type { CardChange, PostedCards, RelayClock, Surface } from '../../src/relay/relay.js';
 import type { Question } from '../../src/relay/types.js';

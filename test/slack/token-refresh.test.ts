@@ -2,19 +2,20 @@
 // and InstalledWorkspaces (cards, the outbox, App Home) read installations through one refresh, coordinated in
 // Redis across replicas. The refresh's answer never lands over a reinstall made meanwhile, and one Slack refuses
 // fails the call with Slack's code, logged.
-import { LogLevel, type Installation } from '@slack/bolt';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { distributedApp, type DistributedApp } from '../../src/slack/oauth.js';
 import { RedisInstallationStore } from '../../src/slack/state/index.js';
-import {
-  ROTATED_TOKEN_TTL_SEC,
-  startSlackStandin,
-  type RecordedCall,
-  type SlackStandin,
-} from '../../src/standin/index.js';
+import { ROTATED_TOKEN_TTL_SEC, type SlackStandin } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { deleteUnder } from '../support/redis-cleanup.js';
+import {
+  boltLogger,
+  installRotating,
+  refreshesAt,
+  slackCall as slackCallAt,
+  startRotatingStandin,
+} from '../support/rotating-install.js';
 
 const OAUTH = {
   clientId: '1111.4444',
@@ -33,15 +34,7 @@ const now = (): number => start + ahead;
 let standin: SlackStandin;
 const connections: Redis[] = [];
 const errors: string[] = [];
-const logger = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: (...msg: unknown[]) => void errors.push(msg.map(String).join(' ')),
-  setLevel: () => undefined,
-  getLevel: () => LogLevel.INFO,
-  setName: () => undefined,
-};
+const logger = boltLogger((...msg: unknown[]) => void errors.push(msg.map(String).join(' ')));
 
 /** One replica's view: its own Redis connection to the shared installations, and its distributed app. */
 function replica(): { store: RedisInstallationStore; app: DistributedApp } {
@@ -53,55 +46,15 @@ function replica(): { store: RedisInstallationStore; app: DistributedApp } {
 }
 
 /** Installs the app in TEAM at the stand-in (authorize page, then oauth.v2.access) and keeps the installation. */
-async function install(store: RedisInstallationStore): Promise<Installation<'v2', false>> {
-  const page = `https://slack.example/oauth/v2/authorize?client_id=${OAUTH.clientId}&scope=chat:write`;
-  const code = new URL(standin.oauth.approve(page, { teamId: TEAM, userId: 'UADMIN' })).searchParams.get(
-    'code',
-  );
-  const form = { client_id: OAUTH.clientId, client_secret: OAUTH.clientSecret, code: code ?? '' };
-  const answer = await slackCall('oauth.v2.access', form);
-  const installation: Installation<'v2', false> = {
-    team: { id: TEAM },
-    enterprise: undefined,
-    user: { id: 'UADMIN', token: undefined, scopes: undefined },
-    bot: {
-      id: 'B0BOT',
-      userId: String(answer.bot_user_id),
-      token: String(answer.access_token),
-      refreshToken: String(answer.refresh_token),
-      expiresAt: Math.floor(now() / 1000) + Number(answer.expires_in),
-      scopes: ['chat:write'],
-    },
-    isEnterpriseInstall: false,
-    authVersion: 'v2',
-  };
-  await store.storeInstallation(installation);
-  return installation;
-}
+const install = (store: RedisInstallationStore) =>
+  installRotating(standin, store, { app: OAUTH, teamId: TEAM, now });
 
-async function slackCall(method: string, form: Record<string, string>): Promise<Record<string, unknown>> {
-  const response = await fetch(`${standin.apiUrl}${method}`, {
-    method: 'POST',
-    body: new URLSearchParams(form),
-  });
-  return (await response.json()) as Record<string, unknown>;
-}
+const slackCall = (method: string, form: Record<string, string>) => slackCallAt(standin, method, form);
 
-const refreshes = (): RecordedCall[] =>
-  standin.calls.filter((c) => c.method === 'oauth.v2.access' && c.args.grant_type === 'refresh_token');
+const refreshes = () => refreshesAt(standin);
 
 beforeAll(async () => {
-  standin = await startSlackStandin({
-    botToken: 'xoxb-never-used-by-a-distributed-app',
-    oauth: {
-      clientId: OAUTH.clientId,
-      clientSecret: OAUTH.clientSecret,
-      redirectUrl: 'https://bot.example.com/slack/oauth_redirect',
-      tokenRotation: true,
-    },
-    workspaces: [{ teamId: TEAM }],
-    clock: now,
-  });
+  standin = await startRotatingStandin(OAUTH, TEAM, now);
 });
 beforeEach(() => {
   errors.length = 0;

@@ -29,6 +29,12 @@ async function cardIn(h: Harness, userId: string, message: string): Promise<Reco
   return { ...call, ts: posted?.ts ?? '' };
 }
 
+/** `userId` clicks Decline on `card`. */
+async function declineOn(h: Harness, userId: string, card: RecordedCall & { ts: string }): Promise<void> {
+  const channel = String(card.args.channel);
+  await h.driver.clickButton({ userId, channel, ts: card.ts, actionId: 'elicit_decline' });
+}
+
 describe('route dm with listed answerers and a user group, not the requester', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -75,12 +81,7 @@ describe('route dm with listed answerers and a user group, not the requester', (
       expect(String(reminder.args.text)).toMatch(/^<!subteam\^S0OPS> <@UAPP1> Reminder: /);
     }
 
-    await h.driver.clickButton({
-      userId: 'UOPS1',
-      channel: String(member.args.channel),
-      ts: member.ts,
-      actionId: 'elicit_decline',
-    });
+    await declineOn(h, 'UOPS1', member);
     expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
     const ended = await Promise.all(
       [requester, listed, member].map((card) =>
@@ -111,12 +112,7 @@ describe('route dm with listed answerers and a user group, not the requester', (
       }),
     ).rejects.toThrow(/no button/);
     const answerer = await cardIn(h, 'UAPP1', 'Roll back?');
-    await h.driver.clickButton({
-      userId: 'UAPP1',
-      channel: String(answerer.args.channel),
-      ts: answerer.ts,
-      actionId: 'elicit_decline',
-    });
+    await declineOn(h, 'UAPP1', answerer);
     expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
   });
 });
@@ -134,12 +130,7 @@ describe('route dm where the requester is an answerer too', () => {
       ]);
       expect(hasButtons(requester)).toBe(true);
       expect(hasButtons(listed)).toBe(true);
-      await h.driver.clickButton({
-        userId: 'U1',
-        channel: String(requester.args.channel),
-        ts: requester.ts,
-        actionId: 'elicit_decline',
-      });
+      await declineOn(h, 'U1', requester);
       expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
     } finally {
       await h.close();
@@ -197,12 +188,7 @@ describe('route dm with a listed answerer whose account is deactivated', () => {
       const line = await logs.waitFor((l) => Array.isArray(l.missed));
       expect(line).toMatchObject({ missed: [{ person: 'U0GONE' }] });
       const answerer = await cardIn(h, 'UAPP1', 'Still there?');
-      await h.driver.clickButton({
-        userId: 'UAPP1',
-        channel: String(answerer.args.channel),
-        ts: answerer.ts,
-        actionId: 'elicit_decline',
-      });
+      await declineOn(h, 'UAPP1', answerer);
       expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
     } finally {
       await h.close();

@@ -3,16 +3,17 @@ import { Redis } from 'ioredis';
 import { describe, expect, it, vi } from 'vitest';
 import type { RecordedCall } from '../../src/standin/index.js';
 import { redisUrl } from '../setup/context.js';
+import { scanAll } from '../store/helpers.js';
 import { startHarness, type Harness } from './harness.js';
 
 const SCHEMA = { type: 'object', properties: { ok: { type: 'boolean', title: 'OK' } } };
 
 /**
  * Resolves once the harness's one reminder job (`<question id>-r0`) has been taken by a worker: processed (BullMQ
- * stamps `processedOn`) or, done, removed.
+ * stamps `processedOn`) or, done, removed. The whole keyspace is scanned: other tests' keys share the Redis.
  */
 async function firstReminderTaken(h: Harness, redis: Redis): Promise<void> {
-  const [, [job]] = await redis.scan('0', 'MATCH', `${h.prefix}:{bull}:reminders:*-r0`, 'COUNT', 1000);
+  const [job] = await scanAll(redis, `${h.prefix}:{bull}:reminders:*-r0`);
   if (job === undefined) throw new Error('no reminder job');
   await vi.waitFor(
     async () => {

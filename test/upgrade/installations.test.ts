@@ -6,7 +6,6 @@
 // InstallProvider built as 001d570's src/slack/oauth.ts built it, over the same RedisInstallationStore (whose
 // storeInstallation and fetchInstallation are 001d570's but for a helper). The record stays whole and usable
 // whichever version refreshes, in either order and when both refresh at once.
-import { LogLevel } from '@slack/bolt';
 import { InstallProvider } from '@slack/oauth';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { RedisInstallationStore } from '../../src/slack/state/index.js';
 import { ROTATED_TOKEN_TTL_SEC, startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { deleteUnder } from '../support/redis-cleanup.js';
+import { boltLogger, slackCall as slackCallAt } from '../support/rotating-install.js';
 
 const OAUTH = {
   clientId: '1111.5555',
@@ -29,15 +29,7 @@ const INSTALLED_AT = 1_767_225_600_000;
 let standin: SlackStandin;
 const prefixes: string[] = [];
 const connections: Redis[] = [];
-const logger = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  setLevel: () => undefined,
-  getLevel: () => LogLevel.INFO,
-  setName: () => undefined,
-};
+const logger = boltLogger();
 
 beforeAll(async () => {
   standin = await startSlackStandin({
@@ -82,13 +74,7 @@ function previousReplica(prefix: string): InstallProvider {
   });
 }
 
-async function slackCall(method: string, form: Record<string, string>): Promise<Record<string, unknown>> {
-  const response = await fetch(`${standin.apiUrl}${method}`, {
-    method: 'POST',
-    body: new URLSearchParams(form),
-  });
-  return (await response.json()) as Record<string, unknown>;
-}
+const slackCall = (method: string, form: Record<string, string>) => slackCallAt(standin, method, form);
 
 /**
  * Installs at the stand-in and writes the record exactly as 001d570 saved it (InstallProvider.handleCallback's

@@ -1,17 +1,18 @@
 // How an installation is kept in Redis (installations.ts reads and writes through here). With
-// ELICIT_RELAY_TOKEN_KEY and ELICIT_RELAY_SEAL_INSTALLATIONS=true set, each record is sealed whole (bot, user and refresh tokens, the incoming webhook URL)
-// by the Sealer that seals MCP sign-in tokens (AES-256-GCM, bound to the record's Redis key; src/mcp/auth/
-// sealed.ts), as {"installedAt": <epoch ms>, "sealed": "v1.…"}: the install time stays readable beside it for the
-// departure's delete script, which compares it in Redis.
+// ELICIT_RELAY_TOKEN_KEY and ELICIT_RELAY_SEAL_INSTALLATIONS=true set, each record is sealed whole (bot, user and
+// refresh tokens, the incoming webhook URL) by the Sealer that seals MCP sign-in tokens (AES-256-GCM, bound to the
+// record's Redis key; src/mcp/auth/sealed.ts), as {"installedAt": <epoch ms>, "sealed": "v1.…"}: the install time
+// stays readable beside it for the departure's delete script, which compares it in Redis. With the key alone,
+// sealed records open and the records written are plain.
 //
-// The same rotation rules as the sign-in tokens: a record sealed with ELICIT_RELAY_TOKEN_KEY_PREVIOUS opens, and is
-// sealed with the new key when read (an installation without token rotation may never be written again, so
-// waiting for a write would keep _PREVIOUS needed for ever). A plain JSON record (written before the key was set,
-// or by a replica without it) reads as ever and is sealed when next written (a token refresh, a reinstall): not
-// on read, so that a replica still without the key during a rolling deploy keeps reading it. A record no
-// configured key opens is no installation: its workspace reads as not installed (Bolt acknowledges its requests
-// and runs no listener), with a warning naming its Redis key; it is kept, so setting the key that sealed it again
-// brings the workspace back, and a reinstall replaces it.
+// The same rotation rules as the sign-in tokens: a record sealed with ELICIT_RELAY_TOKEN_KEY_PREVIOUS opens, and
+// while writes are sealed is sealed with the new key when read (an installation without token rotation may never
+// be written again, so waiting for a write would keep _PREVIOUS needed for ever). A plain JSON record (written
+// before the key was set, or by a replica without it) reads as ever and, while writes are sealed, is sealed when
+// next written (a token refresh, a reinstall): not on read, so that a replica still without the key during a
+// rolling deploy keeps reading it. A record no configured key opens is no installation: its workspace reads as
+// not installed (Bolt acknowledges its requests and runs no listener), with a warning naming its Redis key; it is
+// kept, so setting the key that sealed it again brings the workspace back, and a reinstall replaces it.
 import type { Installation } from '@slack/bolt';
 import { SealError, type Sealer } from '../../mcp/auth/sealed.js';
 import { StoreError } from '../../redis/index.js';

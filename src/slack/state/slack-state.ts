@@ -1,8 +1,7 @@
 // The Slack side's state in Redis (SlackStatePorts): each person's recent answers and Home view hash per workspace
-// (App Home), which Events API
-// deliveries were taken, the forms open per question, and the one-time claims of -32042 retries and slash
-// commands. One connection of its own, apart from the question store's; it also answers /readyz's "does Redis
-// answer".
+// (App Home), the installations, which Events API deliveries were taken, the forms open per question, and the
+// one-time claims of -32042 retries and slash commands. One connection of its own, apart from the question
+// store's; it also answers /readyz's "does Redis answer".
 import {
   RedisConnections,
   commandError,
