@@ -203,6 +203,7 @@ function apiDeps(
     runTool: sides.runTool,
     observe: w.metrics.apiRequest,
     connected: (server, person) => signIns.connected(server, person),
+    servingOrg: (teamId) => slack.servingOrg(teamId),
     inRound: async (callId) => (await roundStore.ofCall(callId)) !== undefined,
     audit,
     holderId,

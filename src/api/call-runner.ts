@@ -10,6 +10,7 @@ import type { Origin, Question } from '../relay/types.js';
 import type { CallEnd, CallRecord, CallStore, NewCall } from './call-store.js';
 import { wholeResult, type ResumedRound } from '../mcp/index.js';
 import { repeatEvery } from '../repeat.js';
+import { withServingOrg, type ServingOrg } from './workspace.js';
 
 /** Time between sweeps for calls whose replica is gone, ms: the question store's orphan sweep interval. */
 export const CALL_SWEEP_EVERY_MS = 5_000;
@@ -41,6 +42,8 @@ export interface CallRunnerDeps {
    * neither the sweep nor stop() fails the call. Absent: no call does.
    */
   inRound?: (callId: string) => Promise<boolean>;
+  /** The org whose org-wide installation serves a call's workspace (kept in its origin); absent: none does. */
+  servingOrg?: ServingOrg;
   audit: {
     callCreated(call: AuditedCall, source: AuditSource): Promise<void>;
     callEnded(
@@ -63,11 +66,25 @@ export class CallRunner {
     const record = await this.deps.store.create(call);
     void this.deps.audit.callCreated(audited(record), sourceOf(record));
     this.running.set(record.id, record);
-    const workspace = record.team === undefined ? {} : { teamId: record.team };
-    const origin: Origin = { userId: record.user, ...workspace, callId: record.id };
-    const run = { server: record.server, tool: record.tool, args, origin };
-    void this.run(record, run).finally(() => this.running.delete(record.id));
+    const started = async (): Promise<void> => {
+      const origin = await this.originOf(record);
+      await this.run(record, { server: record.server, tool: record.tool, args, origin });
+    };
+    void started().finally(() => this.running.delete(record.id));
     return record;
+  }
+
+  /**
+   * The person, their workspace and the org serving it (the org leaving ends the call's questions), and the call.
+   * The org not known (Redis or Slack failing to tell) is no reason not to run: logged, the call runs without it.
+   */
+  private async originOf(record: CallRecord): Promise<Origin> {
+    const workspace = record.team === undefined ? {} : { teamId: record.team };
+    const serving = await withServingOrg(workspace, this.deps.servingOrg).catch((err: unknown) => {
+      this.deps.logger.warn({ err, callId: record.id }, "the org serving a call's workspace is not known");
+      return workspace;
+    });
+    return { userId: record.user, ...serving, callId: record.id };
   }
 
   /** The relay's observer hook: a question that a call caused is listed on the call. */

@@ -23,6 +23,7 @@ import type { CallsDeps } from './calls.js';
 import { apiRouter, API_PREFIX } from './router.js';
 import { allowListOf, refuseCallbackUrl } from '../webhooks/index.js';
 import { apiTimeoutMs } from './settings.js';
+import { withServingOrg, type ServingOrg } from './workspace.js';
 
 /** Without ELICIT_RELAY_WEBHOOK_SECRET no replica delivers (src/webhooks/start.ts): a callback would never come. */
 const UNSIGNED_WEBHOOKS =
@@ -54,6 +55,8 @@ export interface ApiDeps {
   observe?: (route: string, method: string, status: number) => void;
   /** Whether a person has signed in to a server that needs it; absent: no server does. */
   connected?: CallsDeps['connected'];
+  /** The org whose org-wide installation serves a workspace, kept in the origin of what is asked there. */
+  servingOrg?: ServingOrg;
 }
 
 export interface RunningApi {
@@ -135,7 +138,8 @@ function questionsPart(
   const k = shared.keys;
   const allowed = allowListOf(config.api.webhookHosts);
   return {
-    open: (request, context) => openQuestion(deps, request, context),
+    open: async (request, context) =>
+      openQuestion(deps, request, await withServingOrg(context, deps.servingOrg)),
     get: (id) => deps.store.get(id),
     end: (id, outcome, reason) => deps.relay.end(id, outcome, reason),
     checkSchema: (schema) => void deps.checkSchema(schema),

@@ -4,6 +4,21 @@
 // (its people's grants and token are the same whatever workspace id a request names).
 import { ApiError } from './errors.js';
 
+/**
+ * The Enterprise Grid org whose org-wide installation serves workspace `teamId` (it has none of its own), for the
+ * origin of what an API request asks there: the org leaving the app ends it. Absent: no workspace is served so.
+ */
+export type ServingOrg = (teamId: string) => Promise<string | undefined>;
+
+/** `workspace` with the org that serves it, when one does. */
+export async function withServingOrg<T extends { teamId?: string }>(
+  workspace: T,
+  servingOrg: ServingOrg | undefined,
+): Promise<T & { enterpriseId?: string }> {
+  const org = workspace.teamId === undefined ? undefined : await servingOrg?.(workspace.teamId);
+  return org === undefined ? workspace : { ...workspace, enterpriseId: org };
+}
+
 /** Origin's `teamId` for a request naming `team` at `path` (such as /as/team); invalid_request when missing. */
 export function workspaceOf(
   severalWorkspaces: boolean,

@@ -49,8 +49,11 @@
 //   ${prefix}:slack:installation:<kind>:<id>        string  JSON Installation (kind `team` or `enterprise`)
 //   ${prefix}:slack:installation:<kind>:<id>:refreshing  string  the replica refreshing its rotated bot token
 //                                                   (SET NX PX; src/slack/token-refresh.ts)
-//   ${prefix}:slack:workspace-org:<teamId>          string  the Enterprise Grid org whose org-wide installation
-//                                                   served the workspace's requests (src/slack/workspaces.ts)
+//   ${prefix}:slack:workspace-org:<teamId>          string  JSON {org, at}: the Enterprise Grid org whose org-wide
+//                                                   installation serves the workspace, and when that was learnt
+//                                                   (epoch ms; a plain org id, at 0, from before it was kept)
+//                                                   (src/slack/state/org-links.ts)
+//   ${prefix}:slack:orgs                            set     the orgs (E…) with an org-wide installation
 //   ${prefix}:slack:pace:<channel|method@team>      string  epoch ms of the next free slot of a Slack limit
 //   ${prefix}:slack:pace:<channel|method@team>:call string  the same for the calls as made (outbox conform)
 // The audit trail (src/audit), owner `audit`:
@@ -114,6 +117,8 @@ export interface Keys {
   installationRefresh(kind: 'team' | 'enterprise', id: string): string;
   /** The org (E…) whose org-wide installation serves workspace `teamId`. */
   workspaceOrg(teamId: string): string;
+  /** The orgs (E…) that installed the app org-wide. */
+  readonly orgInstallations: string;
   pace(channel: string): string;
   readonly auditEvents: string;
   /** A CLIENT SETNAME value for one of the bot's connections, e.g. `${prefix}:inbox:<holder>`. */
@@ -157,6 +162,7 @@ export function keys(prefix: string): Keys {
     installation: (kind, id) => `${slack}:installation:${kind}:${id}`,
     installationRefresh: (kind, id) => `${slack}:installation:${kind}:${id}:refreshing`,
     workspaceOrg: (teamId) => `${slack}:workspace-org:${teamId}`,
+    orgInstallations: `${slack}:orgs`,
     pace: (channel) => `${slack}:pace:${channel}`,
     auditEvents: `${prefix}:audit:events`,
     connectionName: (role, holder) => `${prefix}:${role}:${holder}`.replace(unsafeName, '_'),

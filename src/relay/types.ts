@@ -234,10 +234,12 @@ export interface AnswerSummary {
 }
 
 /**
- * Whose questions: one workspace's (Slack team id), those asked through an org-wide installation (Enterprise
- * Grid org id, whichever of its workspaces), or all of a deployment that serves only one workspace.
+ * Whose questions: one workspace's (Slack team id; with `enterpriseId`, only those it asked through that org's
+ * installation), those asked through an org-wide installation (Enterprise Grid org id, whichever of its
+ * workspaces), or all of a deployment that serves only one workspace.
  */
-export type WorkspaceScope = { teamId: string } | { enterpriseId: string } | 'every_workspace';
+export type WorkspaceScope =
+  { teamId: string; enterpriseId?: string } | { enterpriseId: string } | 'every_workspace';
 
 /** Result of the one atomic transition: the winner gets the question, everyone else the state it was already in. */
 export type FinishResult =

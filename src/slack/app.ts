@@ -64,6 +64,8 @@ export interface SlackApp {
   surface: SlackSurface;
   /** The Web API client of each workspace, for calls made outside a Bolt listener. */
   clients: SlackClients;
+  /** Each workspace's org (org-wide installs); absent with one bot token. */
+  orgs?: DistributedApp['orgs'];
   /** Where work that follows an ack waits while Slack's requests still wait for theirs (ack-gate.ts). */
   postAck: PostAckWork;
   /** Socket Mode's part of /readyz (Socket Mode only): a refused app-level token makes the bot unready. */
@@ -88,6 +90,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     app,
     surface,
     clients,
+    ...(distributed ? { orgs: distributed.orgs } : {}),
     postAck: gate,
     ...(built.socketMode ? { socketMode: built.socketMode } : {}),
     listen: (deps) => registerListeners(app, { ...deps, surface, locales: surface.locales, postAck: gate }),

@@ -21,6 +21,8 @@ export const REDIRECT_PATH = '/slack/oauth_redirect';
 export interface DistributedApp {
   authorize: Authorize<boolean>;
   clients: SlackClients;
+  /** Each workspace's org (org-wide installs): granted and revoked by Slack's team_access events. */
+  orgs: OrgLinks;
   /** GET routes of the install flow. */
   routes: Record<string, RequestListener>;
 }
@@ -44,7 +46,10 @@ export function distributedApp(
     authorizationUrl: new URL('../oauth/v2/authorize', deps.clientOptions.slackApiUrl).toString(),
   });
   const tokens = botTokens(oauth, deps);
-  const orgs = new OrgLinks(deps.installations);
+  const orgs = new OrgLinks(deps.installations, {
+    grantedTo: (org) => workspacesOf(tokens, deps.clientOptions, org),
+    logger: deps.logger,
+  });
   const installUrlOptions = { scopes: [...BOT_SCOPES] };
   const install = (req: IncomingMessage, res: ServerResponse): void => {
     installer.handleInstallPath(req, res, {}, installUrlOptions).catch((error: unknown) => {
@@ -56,6 +61,7 @@ export function distributedApp(
   return {
     authorize: authorizeWith(tokens, orgs),
     clients: new InstalledWorkspaces(tokens, deps.clientOptions, orgs),
+    orgs,
     // handleCallback answers every failure itself (a page saying what went wrong) and never rejects.
     routes: {
       [INSTALL_PATH]: install,
@@ -86,10 +92,11 @@ function botTokens(oauth: OAuthConfig, deps: Parameters<typeof distributedApp>[1
  * request through an org-wide install notes its workspace's org first, for the calls made later outside listeners.
  */
 function authorizeWith(tokens: BotTokenRefresh, orgs: OrgLinks): Authorize<boolean> {
-  return async (source) => {
+  return async (source, body) => {
     const installation = await tokens.fetchInstallation(source);
     const enterpriseId = installation.enterprise?.id ?? source.enterpriseId;
-    if (installation.isEnterpriseInstall === true && enterpriseId !== undefined && source.teamId) {
+    const request = installation.isEnterpriseInstall === true && !isTeamAccessEvent(body);
+    if (request && enterpriseId !== undefined && source.teamId) {
       await orgs.noted(source.teamId, enterpriseId);
     }
     return {
@@ -101,4 +108,38 @@ function authorizeWith(tokens: BotTokenRefresh, orgs: OrgLinks): Authorize<boole
       ...(enterpriseId === undefined ? {} : { enterpriseId }),
     };
   };
+}
+
+/**
+ * team_access_granted and team_access_revoked come from the org, not from a workspace: their envelope's team is
+ * none of the workspaces they name (their listeners link and unlink those), so they note no link.
+ */
+function isTeamAccessEvent(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || !('event' in body)) return false;
+  const { event } = body;
+  const type = typeof event === 'object' && event !== null && 'type' in event ? event.type : undefined;
+  return type === 'team_access_granted' || type === 'team_access_revoked';
+}
+
+/** auth.teams.list pages read per org, of 1,000 workspaces each (the method's largest `limit`). */
+const TEAM_PAGES_MAX = 10;
+
+/** The workspaces org `enterpriseId`'s org-wide installation is granted, as auth.teams.list lists them. */
+async function workspacesOf(
+  tokens: BotTokenRefresh,
+  clientOptions: webApi.WebClientOptions,
+  enterpriseId: string,
+): Promise<string[]> {
+  const org = { teamId: undefined, enterpriseId, isEnterpriseInstall: true };
+  const installation = await tokens.fetchInstallation(org);
+  const client = new webApi.WebClient(installation.bot?.token, clientOptions);
+  const teams: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < TEAM_PAGES_MAX; page += 1) {
+    const answer = await client.auth.teams.list({ limit: 1000, ...(cursor ? { cursor } : {}) });
+    for (const team of answer.teams ?? []) if (team.id) teams.push(team.id);
+    cursor = answer.response_metadata?.next_cursor;
+    if (!cursor) break;
+  }
+  return teams;
 }

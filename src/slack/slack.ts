@@ -83,6 +83,11 @@ export interface Slack {
   signIn?: SignInPrompter;
   /** Who may answer a server's question (the relay's AnswererResolver). */
   audience: Pick<Audience, 'answerersFor' | 'answerersTo'>;
+  /**
+   * The Enterprise Grid org whose org-wide installation serves workspace `teamId` (none of its own), learnt by
+   * asking the org installations when no request from it named it yet; undefined when none does.
+   */
+  servingOrg(teamId: string): Promise<string | undefined>;
   /** -32042 links being waited on (the MCP sink reports completions here). */
   completions: UrlCompletions;
   /** Where other work waits while Slack's requests wait for their acks (ack-gate.ts). */
@@ -132,12 +137,13 @@ export function createSlack(options: SlackOptions): Slack {
     surface,
     ...(signIn ? { signIn: signIn.prompter } : {}),
     audience: surface.audience,
+    servingOrg: (teamId) => app.clients.servingOrg?.(teamId) ?? Promise.resolve(undefined),
     completions,
     postAck: app.postAck,
     checks: CHECKS,
     listen: ({ answering, tools, end }) => {
       const results = toolResults(app, options, { tools, completions });
-      const uninstalls = uninstallsOf(options, end);
+      const uninstalls = uninstallsOf(options, end, app.orgs);
       app.listen({ answering, home, modals, tools, results, uninstalls, ...(signIn ? { signIn } : {}) });
       return { runTool: (run) => results.run(run) };
     },
@@ -193,9 +199,14 @@ function observers(app: SlackApp, options: SlackOptions): { home: HomeTab; modal
 }
 
 /** What the app leaving a workspace ends: its OAuth installation, when it has one, and its pending questions. */
-function uninstallsOf({ config, state, store, logger }: SlackOptions, end: EndQuestion): Uninstalls {
+function uninstallsOf(
+  { config, state, store, logger }: SlackOptions,
+  end: EndQuestion,
+  orgs: SlackApp['orgs'],
+): Uninstalls {
   return new Uninstalls({
     ...(config.auth === 'oauth' ? { installations: state.installations } : {}),
+    ...(orgs ? { orgs } : {}),
     questions: store,
     end,
     logger,

@@ -12,12 +12,19 @@
 // (`is_enterprise_install`): the org's installation is deleted and every question asked through it ends, in
 // whichever of its workspaces (each keeps the org in its origin); a workspace's own installation is left alone.
 //
+// An org admin removing the app from one workspace of the org (team_access_revoked, which Slack sends the org-wide
+// app itself; app_uninstalled_team is for admin apps watching other apps, with admin.apps:read) ends that
+// workspace's questions asked through the org's installation and drops its link to the org; the org's
+// installation and its other workspaces are left alone. Granting it again (team_access_granted) links it again.
+//
 // Slack delivers an event again when it got no 200 for it (at once, after 1 and after 5 minutes), so a
 // departure can arrive after the workspace installed the app again. Such a departure is older than the
-// installation: it is ignored, and the new installation and its questions are left alone.
+// installation: it is ignored, and the new installation and its questions are left alone; likewise a revocation
+// older than the workspace's link (a grant since, or a request through the org's installation).
 import type { Logger } from '../logger.js';
 import type { EndReason, FinishResult, Outcome, Question, WorkspaceScope } from '../relay/types.js';
 import type { DepartedInstallations } from './state/ports.js';
+import type { OrgLinks } from './workspaces.js';
 
 export const UNINSTALL_END_REASON: EndReason = 'delivery_failed';
 
@@ -43,9 +50,20 @@ export interface Departure {
   eventTime: number;
 }
 
+/** An org's access to some of its workspaces, granted or revoked (team_access_granted, team_access_revoked). */
+export interface OrgAccessChange {
+  event: 'team_access_granted' | 'team_access_revoked';
+  enterpriseId: string;
+  teamIds: string[];
+  /** As Departure's: the envelope's event_time, epoch seconds. */
+  eventTime: number;
+}
+
 export interface UninstallsOptions {
   /** The OAuth installations; absent in a deployment with one bot token (nothing to delete). */
   installations?: DepartedInstallations;
+  /** Each workspace's org (org-wide installs); absent in a deployment with one bot token. */
+  orgs?: Pick<OrgLinks, 'granted' | 'revoked'>;
   questions: WorkspaceQuestions;
   end: EndQuestion;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
@@ -82,6 +100,34 @@ export class Uninstalls {
     await this.endQuestions({ teamId }, departure);
   }
 
+  /** The org's installation was granted `change.teamIds`: each is linked to the org, found by later calls. */
+  async granted(change: OrgAccessChange): Promise<void> {
+    const { orgs, logger } = this.options;
+    if (!orgs) return;
+    for (const teamId of change.teamIds) await orgs.granted(teamId, change.enterpriseId);
+    logger.info({ ...change }, "workspaces of an org were granted the org's installation; linked");
+  }
+
+  /**
+   * The org's access to `change.teamIds` was revoked: each workspace's link goes and its questions asked through
+   * the org end; one linked again since (a late redelivery) is left alone.
+   */
+  async revoked(change: OrgAccessChange): Promise<void> {
+    const { orgs, logger } = this.options;
+    if (!orgs) return;
+    const { enterpriseId } = change;
+    for (const teamId of change.teamIds) {
+      const dropped = await orgs.revoked(teamId, enterpriseId, departedBy(change));
+      const where = { ...change, teamId };
+      if (dropped === 'newer') {
+        logger.info(where, "an org's access to a workspace was revoked before it was granted again; ignored");
+        continue;
+      }
+      logger.info(where, "an org's access to a workspace was revoked; its link is dropped");
+      await this.endQuestions({ teamId, enterpriseId }, where);
+    }
+  }
+
   /**
    * A deployment with one bot token (SLACK_BOT_TOKEN): that token no longer works, so nothing it asks can be
    * seen or answered until someone reinstalls the app and sets the new token. Said loudly, as an error.
@@ -95,7 +141,8 @@ export class Uninstalls {
     await this.endQuestions('every_workspace', departure);
   }
 
-  private async endQuestions(scope: WorkspaceScope, departure: Departure): Promise<void> {
+  /** `departure`: what left, as logged. */
+  private async endQuestions(scope: WorkspaceScope, departure: object): Promise<void> {
     const ids = await this.options.questions.pendingIn(scope);
     const ended: Question[] = [];
     for (let at = 0; at < ids.length; at += ENDS_AT_ONCE) {
@@ -131,7 +178,7 @@ export class Uninstalls {
  * The end of the second Slack stamped the departure with (event_time is whole seconds): an installation made
  * at or after it came later, one made within that second may not have, and is deleted as before.
  */
-function departedBy(departure: Departure): number {
+function departedBy(departure: Pick<Departure, 'eventTime'>): number {
   // An envelope without event_time (not what Slack sends) deletes as every departure did before.
   if (!Number.isFinite(departure.eventTime)) return Number.MAX_SAFE_INTEGER;
   return (departure.eventTime + 1) * 1000;

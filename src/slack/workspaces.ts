@@ -3,16 +3,21 @@
 // token. One workspace: the bot-token client. Distributed (OAuth): each workspace's bot token from its
 // installation, one client per token; a workspace of an Enterprise Grid org that has no installation of its own
 // uses its org's org-wide installation (the org's token), found through the link every request through that
-// installation notes (`OrgLinks`).
+// installation notes, team_access_granted grants or the org's auth.teams.list lists (`OrgLinks`).
 import type { webApi, Installation, InstallationStore } from '@slack/bolt';
 import { StoreError } from '../redis/index.js';
 import { RelayError } from '../relay/errors.js';
 import { RenewingClient, renewalOf, type RefusedTokens } from './renewing-client.js';
-import type { WorkspaceOrgs } from './state/ports.js';
+import type { DepartureDelete, WorkspaceOrgs } from './state/ports.js';
 
 export interface SlackClients {
   /** The client for workspace `teamId`; without one, the single workspace's (distributed apps need it). */
   for(teamId?: string): Promise<webApi.WebClient>;
+  /**
+   * The Enterprise Grid org whose org-wide installation serves `teamId` (it has none of its own); undefined for
+   * a workspace's own installation, none at all, or a deployment that serves one workspace.
+   */
+  servingOrg?(teamId: string): Promise<string | undefined>;
 }
 
 /** A deployment that serves the one workspace whose bot token it was given. */
@@ -20,29 +25,100 @@ export function singleWorkspace(client: webApi.WebClient): SlackClients {
   return { for: () => Promise.resolve(client) };
 }
 
+/** A link read is trusted this long on this replica (ms): an org's access revoked elsewhere is seen within it. */
+const LINK_TRUSTED_MS = 60_000;
+/** This replica asks the orgs for their workspaces at most this often (ms; auth.teams.list is Tier 2, 20/min). */
+const ASK_EVERY_MS = 5 * 60_000;
+/** At most this many orgs are asked in one round. */
+const ORGS_ASKED_MAX = 100;
+
+/** How a workspace's org is learnt without a request from it: each org-wide installation's granted workspaces. */
+export interface OrgGrants {
+  /** The workspaces org `enterpriseId`'s installation is granted (auth.teams.list with the org's token). */
+  grantedTo(enterpriseId: string): Promise<string[]>;
+  logger: { warn(message: string): void };
+}
+
 /**
- * Each workspace's org, as the requests through an org-wide installation name it: noted in Redis once per
- * workspace and replica (a workspace stays in its org), read once per workspace and replica.
+ * Each workspace's org, as the requests through an org-wide installation name it, team_access_granted grants it
+ * or (`grants`) the org's installation lists it: noted in Redis once per workspace and replica, a link read
+ * trusted for a minute. A workspace linked to no org is looked for by asking every org installation once (at most
+ * once per 5 minutes on this replica, one round at a time; a failed org is logged and the others still answer).
  */
 export class OrgLinks {
-  private readonly known = new Map<string, string>();
+  private readonly known = new Map<string, { org: string; until: number }>();
+  private round: Promise<void> | undefined;
+  private nextRoundAt = 0;
 
-  constructor(private readonly orgs: WorkspaceOrgs) {}
+  /** `now`: epoch ms, the links' trust and the rounds' spacing. */
+  constructor(
+    private readonly orgs: WorkspaceOrgs,
+    private readonly grants?: OrgGrants,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  /** Notes that org `enterpriseId`'s installation served a request from workspace `teamId`. */
+  /** Notes that org `enterpriseId`'s installation served workspace `teamId`: written unless trusted here. */
   async noted(teamId: string, enterpriseId: string): Promise<void> {
-    if (this.known.get(teamId) === enterpriseId) return;
-    await this.orgs.linkWorkspace(teamId, enterpriseId);
-    this.known.set(teamId, enterpriseId);
+    const known = this.known.get(teamId);
+    if (known?.org === enterpriseId && known.until > this.now()) return;
+    await this.granted(teamId, enterpriseId);
   }
 
-  /** The org whose installation serves `teamId`, when one did. */
+  /**
+   * Org `enterpriseId`'s installation was granted workspace `teamId`: written whatever this replica trusts (the
+   * link may have been dropped by a revocation another replica handled).
+   */
+  async granted(teamId: string, enterpriseId: string): Promise<void> {
+    await this.orgs.linkWorkspace(teamId, enterpriseId);
+    this.trust(teamId, enterpriseId);
+  }
+
+  /** The org's access to `teamId` was revoked at `departedBy` (epoch ms): its link goes, unless newer. */
+  async revoked(teamId: string, enterpriseId: string, departedBy: number): Promise<DepartureDelete> {
+    if (this.known.get(teamId)?.org === enterpriseId) this.known.delete(teamId);
+    return this.orgs.unlinkWorkspace(teamId, enterpriseId, departedBy);
+  }
+
+  /** The org whose installation serves `teamId`, when one does. */
   async orgOf(teamId: string): Promise<string | undefined> {
     const known = this.known.get(teamId);
-    if (known !== undefined) return known;
-    const org = await this.orgs.orgOf(teamId);
-    if (org !== undefined) this.known.set(teamId, org);
+    if (known !== undefined && known.until > this.now()) return known.org;
+    const org = (await this.orgs.orgOf(teamId)) ?? (await this.askedFor(teamId));
+    if (org === undefined) this.known.delete(teamId);
+    else this.trust(teamId, org);
     return org;
+  }
+
+  private trust(teamId: string, org: string): void {
+    this.known.set(teamId, { org, until: this.now() + LINK_TRUSTED_MS });
+  }
+
+  /** `teamId`'s org once every org was asked for its workspaces; undefined without asking within 5 minutes. */
+  private async askedFor(teamId: string): Promise<string | undefined> {
+    if (this.grants === undefined) return undefined;
+    if (this.round === undefined) {
+      if (this.now() < this.nextRoundAt) return undefined;
+      this.nextRoundAt = this.now() + ASK_EVERY_MS;
+      this.round = this.askEveryOrg(this.grants).finally(() => (this.round = undefined));
+    }
+    await this.round;
+    return this.orgs.orgOf(teamId);
+  }
+
+  /** Links every workspace each org installation is granted; a failure is logged, never thrown. */
+  private async askEveryOrg(grants: OrgGrants): Promise<void> {
+    const orgs = await this.orgs.orgInstallations().catch((error: unknown) => {
+      grants.logger.warn(`the org-wide installations could not be listed: ${String(error)}`);
+      return [];
+    });
+    const asked = orgs.slice(0, ORGS_ASKED_MAX).map(async (org) => {
+      try {
+        for (const teamId of await grants.grantedTo(org)) await this.orgs.linkWorkspace(teamId, org);
+      } catch (error) {
+        grants.logger.warn(`org ${org}'s workspaces could not be listed: ${String(error)}`);
+      }
+    });
+    await Promise.all(asked);
   }
 }
 
@@ -80,6 +156,16 @@ export class InstalledWorkspaces implements SlackClients {
     const client = new RenewingClient(token, { ...this.clientOptions, teamId }, renew);
     this.byTeam.set(teamId, { token, client });
     return client;
+  }
+
+  async servingOrg(teamId: string): Promise<string | undefined> {
+    try {
+      const installation = await this.installationOf(teamId);
+      return installation.isEnterpriseInstall === true ? installation.enterprise?.id : undefined;
+    } catch (error) {
+      if (isNotInstalled(error)) return undefined;
+      throw error;
+    }
   }
 
   /** The workspace's own installation, else its org's; the workspace's not_installed when neither exists. */

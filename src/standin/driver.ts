@@ -198,6 +198,36 @@ export class SlackDriver {
   }
 
   /**
+   * An org admin adds the app to workspaces of the driver's org (`granted`) or removes it from them (`revoked`):
+   * the stand-in's grants change (auth.teams.list), and the org-wide app gets team_access_granted or
+   * team_access_revoked naming them (`team_ids`) through the org's installation. `eventId`: a redelivery's.
+   */
+  teamAccess(
+    change: 'granted' | 'revoked',
+    teamIds: string[],
+    input: { eventId?: string } = {},
+  ): Promise<Delivery> {
+    const org = this.opts.enterpriseId;
+    if (org === undefined)
+      throw new StandinError('not_org', 'team access changes only for an org (enterpriseId)');
+    if (change === 'granted') this.standin.grants.grant(org, teamIds);
+    else this.standin.grants.revoke(org, teamIds);
+    const now = this.clock();
+    const event = { type: `team_access_${change}`, team_ids: teamIds, event_ts: (now / 1000).toFixed(6) };
+    const envelope = eventCallback({
+      identity: this.standin.identity,
+      appId: this.appId(),
+      teamId: this.team().id,
+      enterpriseId: org,
+      token: VERIFICATION_TOKEN,
+      nowMs: now,
+      event,
+      ...input,
+    });
+    return this.send({ json: envelope });
+  }
+
+  /**
    * Clicks a button on the person's published Home tab (the one with `value`, when several share the action).
    * Like any click in a view, the payload carries the view and a trigger_id, and no response_url.
    */

@@ -10,6 +10,7 @@ import { FILE_METHODS, UPLOAD_PATH, receiveUpload } from './methods-files.js';
 import { MEMBER_METHODS } from './methods-members.js';
 import { VIEW_METHODS } from './methods-views.js';
 import type { OAuthEndpoint } from './oauth.js';
+import type { OrgGrants } from './org-grants.js';
 import type { OpenIdEndpoint } from './openid.js';
 import { openIdPage } from './openid-pages.js';
 import { RateLimits } from './rate-limits.js';
@@ -45,6 +46,8 @@ export interface RoutingParts {
   store: Store;
   responses: ResponseUrls;
   oauth: OAuthEndpoint;
+  /** The org-wide installations' workspaces: auth.teams.list. */
+  grants: OrgGrants;
   /** Sign in with Slack: its Web API methods here, its browser pages in openid-pages.ts. */
   openid: OpenIdEndpoint;
   /** The Socket Mode endpoint; throws while the stand-in is not listening yet. */
@@ -60,9 +63,11 @@ export class Routing {
   private readonly failures = new Map<string, Injected[]>();
   private readonly holds = new Map<string, { arrive: () => void; released: Promise<void> }[]>();
   private readonly limits: RateLimits | undefined;
+  private readonly methods: Record<string, Handler>;
 
   constructor(private readonly parts: RoutingParts) {
     this.limits = parts.rateLimits ? new RateLimits(() => parts.store.now()) : undefined;
+    this.methods = { ...METHODS, 'auth.teams.list': parts.grants.list };
   }
 
   readonly route = async (path: string, args: Obj, req: IncomingMessage, raw: string): Promise<Answer> => {
@@ -157,7 +162,7 @@ export class Routing {
     const token = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
     const own = this.ownAuth[method];
     if (own) return { answer: { status: 200, body: own(token, args, authorization) } };
-    const handler = METHODS[method];
+    const handler = this.methods[method];
     if (!handler) return { answer: { status: 200, body: fail('unknown_method') } };
     if (!token) return { answer: { status: 200, body: fail('not_authed') } };
     // A rotated bot token past its 12 hours (oauth.ts).

@@ -8,6 +8,7 @@ import { listen } from './http.js';
 import { messageObject } from './methods-chat.js';
 import type { StandinFile } from './methods-files.js';
 import { OAuthEndpoint, type OAuthApp, type StandinWorkspace } from './oauth.js';
+import { OrgGrants } from './org-grants.js';
 import { OpenIdEndpoint } from './openid.js';
 import { SocketModeEndpoint, SocketTransport } from './socket-mode.js';
 import type { Transport } from './transports.js';
@@ -85,6 +86,8 @@ export interface SlackStandin {
   socketTransport(): Transport;
   /** OAuth installs: `approve` plays the person allowing one; oauth.v2.access hands out the bot tokens. */
   readonly oauth: OAuthEndpoint;
+  /** The workspaces each org-wide installation is granted (auth.teams.list); the driver's `teamAccess` sets them. */
+  readonly grants: OrgGrants;
   /** Sign in with Slack: `approve` plays a person signing in; openid.connect.token hands out their id_token. */
   readonly openid: OpenIdEndpoint;
   message(channel: string, ts: string): PostedMessage | undefined;
@@ -137,6 +140,7 @@ class Standin implements SlackStandin {
   origin = '';
   private socket: SocketModeEndpoint | undefined;
   readonly oauth: OAuthEndpoint;
+  readonly grants: OrgGrants;
   readonly openid: OpenIdEndpoint;
 
   constructor(
@@ -152,6 +156,7 @@ class Standin implements SlackStandin {
     );
     const app = opts.oauth ?? { clientId: '', clientSecret: '' };
     this.oauth = new OAuthEndpoint(app, workspaces, store.identity.appId, () => store.now());
+    this.grants = new OrgGrants(workspaces);
     this.openid = new OpenIdEndpoint({
       app,
       workspaces,
@@ -163,6 +168,7 @@ class Standin implements SlackStandin {
       store,
       responses: this.responses,
       oauth: this.oauth,
+      grants: this.grants,
       openid: this.openid,
       socketMode: () => this.socketMode,
       rateLimits: opts.rateLimits === true,

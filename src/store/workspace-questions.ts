@@ -41,6 +41,7 @@ export async function pendingIn(
 
 function inScope(question: Question, scope: WorkspaceScope): boolean {
   if (scope === 'every_workspace') return true;
-  if ('enterpriseId' in scope) return question.origin.enterpriseId === scope.enterpriseId;
-  return question.origin.teamId === scope.teamId;
+  const { teamId, enterpriseId } = question.origin;
+  if (!('teamId' in scope)) return enterpriseId === scope.enterpriseId;
+  return teamId === scope.teamId && (scope.enterpriseId === undefined || enterpriseId === scope.enterpriseId);
 }

@@ -25,7 +25,13 @@ describe('manifest.yml', () => {
       settings: {
         event_subscriptions: {
           request_url: expect.stringMatching(/\/slack\/events$/) as unknown,
-          bot_events: ['app_home_opened', 'app_uninstalled', 'tokens_revoked'],
+          bot_events: [
+            'app_home_opened',
+            'app_uninstalled',
+            'tokens_revoked',
+            'team_access_granted',
+            'team_access_revoked',
+          ],
         },
       },
     });

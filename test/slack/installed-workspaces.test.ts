@@ -6,6 +6,7 @@ import { runInNewContext } from 'node:vm';
 import type { Installation, InstallationQuery } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/redis/index.js';
+import type { WorkspaceOrgs } from '../../src/slack/state/ports.js';
 import { InstalledWorkspaces, OrgLinks } from '../../src/slack/workspaces.js';
 
 setFlagsFromString('--expose-gc');
@@ -37,6 +38,12 @@ function installs(tokens: Map<string, string>) {
   };
 }
 
+/** Links that are never revoked, with no org installation listed to ask. */
+const NO_ORG_GRANTS: Pick<WorkspaceOrgs, 'unlinkWorkspace' | 'orgInstallations'> = {
+  unlinkWorkspace: () => Promise.resolve('none'),
+  orgInstallations: () => Promise.resolve([]),
+};
+
 describe('InstalledWorkspaces', () => {
   it('uses one client per workspace while its token stays the same', async () => {
     const workspaces = new InstalledWorkspaces(
@@ -66,6 +73,7 @@ describe('InstalledWorkspaces', () => {
   it("uses its org's installation for a workspace without its own, once a request noted the org", async () => {
     const links = new Map<string, string>();
     const orgs = new OrgLinks({
+      ...NO_ORG_GRANTS,
       linkWorkspace: (teamId, enterpriseId) => Promise.resolve(void links.set(teamId, enterpriseId)),
       orgOf: (teamId) => Promise.resolve(links.get(teamId)),
     });
@@ -92,6 +100,7 @@ describe('InstalledWorkspaces', () => {
       orgInstall,
       {},
       new OrgLinks({
+        ...NO_ORG_GRANTS,
         linkWorkspace: () => Promise.resolve(),
         orgOf: (teamId) => Promise.resolve(links.get(teamId)),
       }),

@@ -47,6 +47,8 @@ export interface OpenContext {
   to: Recipients;
   /** The workspace (Slack team id) of `to`, when the deployment serves several. */
   teamId?: string;
+  /** The Enterprise Grid org whose org-wide installation serves `teamId` (Origin's `enterpriseId`). */
+  enterpriseId?: string;
   timeoutMs: number;
   /** The client's limit on new questions, across replicas. */
   rateLimit?: RateLimit;
@@ -122,7 +124,7 @@ export async function openQuestion(
   request: { message: string; requestedSchema: unknown },
   context: OpenContext,
 ): Promise<Question> {
-  const { teamId } = context;
+  const { teamId, enterpriseId } = context;
   const answerers = await deps.answerers.answerersTo(context.to, teamId);
   const asked = askedWhere(context.to, answerers);
   if (!asked) throw new RelayError('no_answerers', 'the user group has no members to ask');
@@ -132,7 +134,11 @@ export async function openQuestion(
     client: context.client,
     source: 'api',
     userId: person,
-    origin: { userId: context.client, ...(teamId === undefined ? {} : { teamId }) },
+    origin: {
+      userId: context.client,
+      ...(teamId === undefined ? {} : { teamId }),
+      ...(enterpriseId === undefined ? {} : { enterpriseId }),
+    },
     message: request.message,
     requestedSchema: request.requestedSchema,
     timeoutMs: context.timeoutMs,

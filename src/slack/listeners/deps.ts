@@ -26,8 +26,11 @@ export interface ListenerDeps {
   locales: Locales;
   /** Where work that follows an ack waits while other Slack requests still wait for theirs (ack-gate.ts). */
   postAck: PostAckWork;
-  /** The app left a workspace (app_uninstalled, tokens_revoked): its installation and pending questions go. */
-  uninstalls: Pick<Uninstalls, 'gone'>;
+  /**
+   * The app left a workspace (app_uninstalled, tokens_revoked): its installation and pending questions go; an
+   * org-wide installation was granted or refused workspaces (team_access_granted, team_access_revoked).
+   */
+  uninstalls: Pick<Uninstalls, 'gone' | 'granted' | 'revoked'>;
   /** Sign-in to servers that need it; absent when no server does (issue #20). */
   signIn?: SignInDeps;
 }

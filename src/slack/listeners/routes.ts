@@ -27,7 +27,8 @@ export type CloseHandler = Handler<SlackViewMiddlewareArgs<ViewClosedAction>>;
 export type ButtonHandler = Handler<SlackActionMiddlewareArgs<BlockButtonAction>>;
 export type CommandHandler = Handler<SlackCommandMiddlewareArgs>;
 /** The Events API events the bot subscribes to (manifest.yml's bot_events). */
-export type RoutedEvent = 'app_home_opened' | 'app_uninstalled' | 'tokens_revoked';
+export type RoutedEvent =
+  'app_home_opened' | 'app_uninstalled' | 'tokens_revoked' | 'team_access_granted' | 'team_access_revoked';
 export type EventHandler<T extends RoutedEvent> = Handler<SlackEventMiddlewareArgs<T>>;
 export type HomeOpenedHandler = EventHandler<'app_home_opened'>;
 /** An event type with its handler: `routes.event(type, handler)`'s arguments. */
@@ -71,9 +72,13 @@ export class InteractionRoutes {
   event(type: 'app_home_opened', handler: EventHandler<'app_home_opened'>): void;
   event(type: 'app_uninstalled', handler: EventHandler<'app_uninstalled'>): void;
   event(type: 'tokens_revoked', handler: EventHandler<'tokens_revoked'>): void;
+  event(type: 'team_access_granted', handler: EventHandler<'team_access_granted'>): void;
+  event(type: 'team_access_revoked', handler: EventHandler<'team_access_revoked'>): void;
   event(...route: EventRoute): void {
     if (route[0] === 'app_home_opened') this.events.app_home_opened = route[1];
     else if (route[0] === 'app_uninstalled') this.events.app_uninstalled = route[1];
+    else if (route[0] === 'team_access_granted') this.events.team_access_granted = route[1];
+    else if (route[0] === 'team_access_revoked') this.events.team_access_revoked = route[1];
     else this.events.tokens_revoked = route[1];
   }
 
@@ -129,6 +134,8 @@ export class InteractionRoutes {
       app_home_opened: homeOpened,
       app_uninstalled: uninstalled,
       tokens_revoked: revoked,
+      team_access_granted: granted,
+      team_access_revoked: refused,
     } = this.events;
     switch (args.event.type) {
       case 'app_home_opened':
@@ -137,6 +144,10 @@ export class InteractionRoutes {
         return uninstalled?.(args as SlackEventMiddlewareArgs<'app_uninstalled'> & AllMiddlewareArgs);
       case 'tokens_revoked':
         return revoked?.(args as SlackEventMiddlewareArgs<'tokens_revoked'> & AllMiddlewareArgs);
+      case 'team_access_granted':
+        return granted?.(args as SlackEventMiddlewareArgs<'team_access_granted'> & AllMiddlewareArgs);
+      case 'team_access_revoked':
+        return refused?.(args as SlackEventMiddlewareArgs<'team_access_revoked'> & AllMiddlewareArgs);
       default:
         return undefined;
     }

@@ -8,11 +8,12 @@
 // time) sits beside it. Records are sealed with ELICIT_RELAY_TOKEN_KEY when it is set (sealed-installations.ts).
 //
 // An org-wide install serves every workspace of its org that adds the app; each request through it names the
-// workspace and the org, and the workspace's link to the org (`linkWorkspace`) is kept so that calls made with
-// only the workspace's id (the outbox, App Home, lookups) find the org's installation (workspaces.ts).
+// workspace and the org, and the workspace's link to the org (`linkWorkspace`, org-links.ts) is kept so that calls
+// made with only the workspace's id (the outbox, App Home, lookups) find the org's installation (workspaces.ts).
+// The orgs installed are listed too (`orgInstallations`), so their granted workspaces can be asked for.
 //
 // Keys: `installation` and `installationRefresh` in src/redis/layout.ts (kind `team` for a workspace install,
-// `enterprise` for an org), and `workspaceOrg`.
+// `enterprise` for an org), `workspaceOrg` and `orgInstallations`.
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import type { RedisClient } from '../../redis/index.js';
 import { StoreError, commandError, keys, type Keys } from '../../redis/index.js';
@@ -22,6 +23,7 @@ import type {
   RefreshedInstallations,
   WorkspaceOrgs,
 } from './ports.js';
+import { RedisOrgLinks } from './org-links.js';
 import { InstallationRecords, type StoredInstallation } from './sealed-installations.js';
 
 type AnyInstallation = Installation<'v1' | 'v2', boolean>;
@@ -63,6 +65,7 @@ export class RedisInstallationStore
   implements InstallationStore, DepartedInstallations, RefreshedInstallations, WorkspaceOrgs
 {
   private readonly keys: Keys;
+  private readonly links: RedisOrgLinks;
 
   /**
    * `now`: the wall clock, epoch ms. Not the bot's injected clock: it is compared with the event_time Slack
@@ -75,6 +78,7 @@ export class RedisInstallationStore
     private readonly records = new InstallationRecords(),
   ) {
     this.keys = keys(prefix);
+    this.links = new RedisOrgLinks(redis, this.keys, now);
   }
 
   /**
@@ -88,6 +92,8 @@ export class RedisInstallationStore
     } catch (cause) {
       throw commandError('storing an installation', cause);
     }
+    const org = installation.isEnterpriseInstall ? installation.enterprise?.id : undefined;
+    if (org !== undefined) await this.links.noteOrg(org, true);
   }
 
   /** The installation for the query's org-wide install or workspace; rejects when there is none. */
@@ -111,6 +117,7 @@ export class RedisInstallationStore
     } catch (cause) {
       throw commandError('deleting an installation', cause);
     }
+    await this.orgGone(query);
   }
 
   async claimRefresh(query: InstallationQuery<boolean>, holder: string, ms: number): Promise<boolean> {
@@ -149,29 +156,37 @@ export class RedisInstallationStore
     query: InstallationQuery<boolean>,
     departedBy: number,
   ): Promise<DepartureDelete> {
+    let result: unknown;
     try {
-      const result = await this.redis.eval(DELETE_UNLESS_NEWER_LUA, 1, this.keyOf(query), departedBy);
-      return result === 'newer' ? 'newer' : result === 'deleted' ? 'deleted' : 'none';
+      result = await this.redis.eval(DELETE_UNLESS_NEWER_LUA, 1, this.keyOf(query), departedBy);
     } catch (cause) {
       throw commandError('deleting an installation', cause);
     }
+    if (result === 'newer') return 'newer';
+    await this.orgGone(query);
+    return result === 'deleted' ? 'deleted' : 'none';
   }
 
-  /** Kept without expiry: a workspace stays in its org, and a link to an org gone finds no installation. */
-  async linkWorkspace(teamId: string, enterpriseId: string): Promise<void> {
-    try {
-      await this.redis.set(this.keys.workspaceOrg(teamId), enterpriseId);
-    } catch (cause) {
-      throw commandError("noting a workspace's org", cause);
-    }
+  /** A link to an org gone finds no installation: links go with the org's access (team_access_revoked). */
+  linkWorkspace(teamId: string, enterpriseId: string): Promise<void> {
+    return this.links.link(teamId, enterpriseId);
   }
 
-  async orgOf(teamId: string): Promise<string | undefined> {
-    try {
-      return (await this.redis.get(this.keys.workspaceOrg(teamId))) ?? undefined;
-    } catch (cause) {
-      throw commandError("reading a workspace's org", cause);
-    }
+  orgOf(teamId: string): Promise<string | undefined> {
+    return this.links.orgOf(teamId);
+  }
+
+  unlinkWorkspace(teamId: string, enterpriseId: string, departedBy: number): Promise<DepartureDelete> {
+    return this.links.unlink(teamId, enterpriseId, departedBy);
+  }
+
+  orgInstallations(): Promise<string[]> {
+    return this.links.orgs();
+  }
+
+  /** An org's installation deleted: the org is no longer listed among those asked for their workspaces. */
+  private async orgGone(query: InstallationQuery<boolean>): Promise<void> {
+    if (query.isEnterpriseInstall && query.enterpriseId) await this.links.noteOrg(query.enterpriseId, false);
   }
 
   /** The installation with its `installedAt`, now or kept (see storeInstallation). */

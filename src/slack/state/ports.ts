@@ -98,13 +98,21 @@ export interface RefreshedInstallations {
 
 /**
  * Which Enterprise Grid org's org-wide installation serves a workspace (Slack names both on each request through
- * it), so that a call made outside a listener with only the workspace's id finds the org's token.
+ * it, grants it in team_access_granted, lists it in auth.teams.list), so that a call made outside a listener with
+ * only the workspace's id finds the org's token.
  */
 export interface WorkspaceOrgs {
-  /** Notes that org `enterpriseId`'s installation serves workspace `teamId`. */
+  /** Notes that org `enterpriseId`'s installation serves workspace `teamId` (learnt now). */
   linkWorkspace(teamId: string, enterpriseId: string): Promise<void>;
   /** The org last noted for `teamId`, if any. */
   orgOf(teamId: string): Promise<string | undefined>;
+  /**
+   * Drops `teamId`'s link to `enterpriseId` (the org's access to it revoked) unless it was learnt at or after
+   * `departedBy` (epoch ms): a revocation Slack delivers again after a new grant describes the grant before.
+   */
+  unlinkWorkspace(teamId: string, enterpriseId: string, departedBy: number): Promise<DepartureDelete>;
+  /** The orgs (E…) that installed the app org-wide. */
+  orgInstallations(): Promise<string[]>;
 }
 
 /** Everything the Slack side keeps, plus whether its storage answers now (for /readyz). */
