@@ -169,6 +169,7 @@ function endpointMount(
     calls: new RedisEndpointCalls(redis, (client, id) => k.endpointCall(client, id)),
     ...(config.api.gatewayAs ? { gatewayAs: config.api.gatewayAs } : {}),
     ...(config.api.gatewayTeam ? { gatewayTeam: config.api.gatewayTeam } : {}),
+    ...(deps.servingOrg ? { servingOrg: deps.servingOrg } : {}),
     logger: deps.logger,
   });
 }

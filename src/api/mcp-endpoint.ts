@@ -18,11 +18,13 @@ import type { Question } from '../relay/types.js';
 import type { Mount } from '../slack/index.js';
 import type { ApiClient, Clients } from './auth.js';
 import type { EndpointCalls } from './endpoint-calls.js';
+import type { ServingOrg } from './workspace.js';
 import { GatewayCancels } from './gateway-cancels.js';
 import { ApiError, fromRelayError } from './errors.js';
 import {
   gatewayPerson,
   listingPerson,
+  withCallOrg,
   withPersonArgument,
   type GatewayPersonDeps,
 } from './gateway-person.js';
@@ -65,6 +67,8 @@ export interface McpEndpointDeps {
   /** `api.gateway.as` and its team: whom gateway calls run for when the client names nobody. */
   gatewayAs?: string;
   gatewayTeam?: string;
+  /** The org whose org-wide installation serves a workspace, kept in a gateway call's origin; absent: none. */
+  servingOrg?: ServingOrg;
   logger: Pick<Logger, 'warn'>;
 }
 
@@ -96,8 +100,11 @@ function endpointPorts(deps: McpEndpointDeps): EndpointPorts {
         throw new EndpointRefusal('invalid_request', why);
       }
       const { origin, args } = gatewayPerson(personDeps(deps), client(name), call);
-      const run = { server: call.server, tool: call.tool, args, origin };
-      return gatewayCalls.run(name, options, () => callGateway(deps, run, options));
+      // The org is looked up once the call is findable by a cancel: it may wait for Slack (auth.teams.list).
+      return gatewayCalls.run(name, options, async () => {
+        const run = { server: call.server, tool: call.tool, args, origin: await withCallOrg(origin, deps) };
+        return callGateway(deps, run, options);
+      });
     },
     logger: deps.logger,
   };

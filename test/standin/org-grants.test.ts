@@ -2,38 +2,24 @@
 // then those an org admin adds (team_access_granted) less those removed (team_access_revoked), listed by
 // auth.teams.list with the org's token, a page of `limit` at a time with `next_cursor`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSlackStandin, type OAuthApp, type SlackStandin } from '../../src/standin/index.js';
+import type { OAuthApp, SlackStandin } from '../../src/standin/index.js';
+import { installOrgAtStandin, startOrgStandin } from '../support/oauth-install.js';
+import { slackCall } from '../support/rotating-install.js';
 
 const APP: OAuthApp = { clientId: '9.9', clientSecret: 'grants', redirectUrl: 'https://bot.example.com/r' };
 const ORG = 'E0GRANTS';
-const AUTHORIZE = `https://slack.example/oauth/v2/authorize?client_id=${APP.clientId}&scope=chat:write`;
 
 let standin: SlackStandin;
 beforeAll(async () => {
-  standin = await startSlackStandin({
-    botToken: 'xoxb-own',
-    oauth: APP,
-    workspaces: ['T0GA', 'T0GB', 'T0GC'].map((teamId) => ({ teamId, enterpriseId: ORG })),
-  });
+  standin = await startOrgStandin(APP, ORG, ['T0GA', 'T0GB', 'T0GC']);
 });
 afterAll(() => standin.close());
 
-async function call(method: string, form: Record<string, string>): Promise<Record<string, unknown>> {
-  const response = await fetch(`${standin.apiUrl}${method}`, {
-    method: 'POST',
-    body: new URLSearchParams(form),
-  });
-  return (await response.json()) as Record<string, unknown>;
-}
+const call = (method: string, form: Record<string, string>) => slackCall(standin, method, form);
 
 describe("auth.teams.list for an org's installation", () => {
   it('lists the workspaces granted now, a page at a time', async () => {
-    const code = new URL(standin.oauth.approve(AUTHORIZE, { enterpriseId: ORG, userId: 'W0ADMIN' }));
-    const installed = await call('oauth.v2.access', {
-      client_id: APP.clientId,
-      client_secret: APP.clientSecret,
-      code: code.searchParams.get('code') ?? '',
-    });
+    const installed = await installOrgAtStandin(standin, APP, ORG);
     const token = String(installed.access_token);
     expect(await call('auth.teams.list', { token })).toMatchObject({ ok: true, teams: [] });
     standin.grants.grant(ORG, ['T0GA', 'T0GB', 'T0GC']);

@@ -3,7 +3,9 @@
 // token answers auth.test naming the org, and a workspace's requests through that installation carry the org.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCallback } from '../../src/standin/payloads.js';
-import { startSlackStandin, type OAuthApp, type SlackStandin } from '../../src/standin/index.js';
+import type { OAuthApp, SlackStandin } from '../../src/standin/index.js';
+import { authorizePage, installOrgAtStandin, startOrgStandin } from '../support/oauth-install.js';
+import { slackCall } from '../support/rotating-install.js';
 
 const APP: OAuthApp = {
   clientId: '7777.8888',
@@ -11,38 +13,16 @@ const APP: OAuthApp = {
   redirectUrl: 'https://bot.example.com/slack/oauth_redirect',
 };
 const ORG = 'E0STANDORG';
-const AUTHORIZE = `https://slack.example/oauth/v2/authorize?client_id=${APP.clientId}&scope=chat:write`;
 
 let standin: SlackStandin;
 beforeAll(async () => {
-  standin = await startSlackStandin({
-    botToken: 'xoxb-own',
-    oauth: APP,
-    workspaces: [
-      { teamId: 'T0ORGA', enterpriseId: ORG },
-      { teamId: 'T0ORGB', enterpriseId: ORG },
-    ],
-  });
+  standin = await startOrgStandin(APP, ORG, ['T0ORGA', 'T0ORGB']);
 });
 afterAll(() => standin.close());
 
-async function call(method: string, form: Record<string, string>): Promise<Record<string, unknown>> {
-  const response = await fetch(`${standin.apiUrl}${method}`, {
-    method: 'POST',
-    body: new URLSearchParams(form),
-  });
-  return (await response.json()) as Record<string, unknown>;
-}
-
 describe('org-wide installs at the stand-in', () => {
   it('answers oauth.v2.access for the org: is_enterprise_install, the enterprise, no team', async () => {
-    const back = standin.oauth.approve(AUTHORIZE, { enterpriseId: ORG, userId: 'W0ADMIN' });
-    const code = new URL(back).searchParams.get('code') ?? '';
-    const answer = await call('oauth.v2.access', {
-      client_id: APP.clientId,
-      client_secret: APP.clientSecret,
-      code,
-    });
+    const answer = await installOrgAtStandin(standin, APP, ORG);
     expect(answer).toMatchObject({
       ok: true,
       team: null,
@@ -50,14 +30,14 @@ describe('org-wide installs at the stand-in', () => {
       is_enterprise_install: true,
       authed_user: { id: 'W0ADMIN' },
     });
-    const test = await call('auth.test', { token: String(answer.access_token) });
+    const test = await slackCall(standin, 'auth.test', { token: String(answer.access_token) });
     expect(test).toMatchObject({ ok: true, enterprise_id: ORG, is_enterprise_install: true });
   });
 
   it('refuses an org install for an org none of its workspaces belongs to', () => {
-    expect(() => standin.oauth.approve(AUTHORIZE, { enterpriseId: 'E0OTHER', userId: 'W0ADMIN' })).toThrow(
-      /invalid_team/,
-    );
+    expect(() =>
+      standin.oauth.approve(authorizePage(APP), { enterpriseId: 'E0OTHER', userId: 'W0ADMIN' }),
+    ).toThrow(/invalid_team/);
   });
 
   it("puts the org in an event through the org's installation, and the workspace beside it", () => {

@@ -13,6 +13,7 @@ import {
 } from '../../src/standin/index.js';
 import { redisUrl } from '../setup/context.js';
 import { loadSlackConfig } from './config.js';
+import { slackCall } from './rotating-install.js';
 
 /** Slack's stand-in for an app distributed as `client`, installable in `workspaces`; with `appToken`, Socket Mode. */
 export function startDistributedStandin(
@@ -27,6 +28,33 @@ export function startDistributedStandin(
     oauth: client,
     workspaces,
   });
+}
+
+/** Slack's stand-in for an app distributed as `client`, with Enterprise Grid org `org`'s workspaces `teamIds`. */
+export function startOrgStandin(client: OAuthApp, org: string, teamIds: string[]): Promise<SlackStandin> {
+  return startDistributedStandin(
+    client,
+    teamIds.map((teamId) => ({ teamId, enterpriseId: org })),
+  );
+}
+
+/** Slack's authorize page for `client`, as the bot's install page links to it. */
+export const authorizePage = (client: OAuthApp): string =>
+  `https://slack.example/oauth/v2/authorize?client_id=${client.clientId}&scope=chat:write`;
+
+/**
+ * An Org Admin approves `client` for the whole of org `org` at the stand-in, and the code is exchanged as the
+ * app would: oauth.v2.access's answer.
+ */
+export async function installOrgAtStandin(
+  standin: SlackStandin,
+  client: OAuthApp,
+  org: string,
+): Promise<Record<string, unknown>> {
+  const back = standin.oauth.approve(authorizePage(client), { enterpriseId: org, userId: 'W0ADMIN' });
+  const code = new URL(back).searchParams.get('code') ?? '';
+  const form = { client_id: client.clientId, client_secret: client.clientSecret, code };
+  return slackCall(standin, 'oauth.v2.access', form);
 }
 
 export interface DistributedOptions {

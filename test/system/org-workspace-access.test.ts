@@ -3,17 +3,11 @@
 // the org's token, or team_access_granted), and keeps the org in its questions' origin; an org admin removing the
 // app from one workspace (team_access_revoked) ends that workspace's questions only and drops its link, and the
 // org's uninstall ends the Automations questions of every workspace of the org.
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
-import { start, type RunningRelay } from '../../src/main.js';
 import { keys } from '../../src/redis/index.js';
-import { SlackDriver, VERIFICATION_TOKEN, type SlackStandin } from '../../src/standin/index.js';
-import { eventCallback } from '../../src/standin/payloads.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
-import { distributedConfig, installAs, startDistributedStandin } from '../support/oauth-install.js';
+import { startDistributedReplicas, type DistributedReplicas } from '../support/distributed-replicas.js';
+import { installAs } from '../support/oauth-install.js';
 import { until } from '../support/until.js';
-import { SIGNING_SECRET } from './harness.js';
 
 const OAUTH = { clientId: '5656.7878', clientSecret: 'client-secret-for-tests' };
 const API_TOKEN = 'org-access-test-api-token';
@@ -22,54 +16,24 @@ const [ONE, TWO, THREE, FOUR] = ['T0ACCONE', 'T0ACCTWO', 'T0ACCTHREE', 'T0ACCFOU
 const ALL = [ONE, TWO, THREE, FOUR];
 
 describe("an org-wide install's workspaces, granted and revoked", () => {
-  let standin: SlackStandin;
-  let replicas: RunningRelay[];
-  let redis: Redis;
-  let prefix: string;
+  let grid: DistributedReplicas;
   beforeAll(async () => {
-    standin = await startDistributedStandin(
-      OAUTH,
-      ALL.map((teamId) => ({ teamId, enterpriseId: ORG })),
-    );
-    prefix = uniquePrefix();
-    const config = distributedConfig(standin, OAUTH, {
-      prefix,
-      env: { SLACK_SIGNING_SECRET: SIGNING_SECRET, ELICIT_RELAY_API_TOKEN: API_TOKEN },
+    grid = await startDistributedReplicas({
+      app: OAUTH,
+      workspaces: ALL.map((teamId) => ({ teamId, enterpriseId: ORG })),
       servers: {},
-    });
-    replicas = [await start(config, createLogger('silent')), await start(config, createLogger('silent'))];
-    redis = new Redis(redisUrl());
-    standin.oauth.setRedirectUrl(`${base(0)}/slack/oauth_redirect`);
-    expect(await installAs(base(0), standin, { enterpriseId: ORG, userId: 'W0ADMIN' })).toBe(200);
-  });
-  afterAll(async () => {
-    redis.disconnect();
-    for (const replica of replicas) await replica.stop();
-    await standin.close();
-  });
-
-  const base = (i: number): string => `http://127.0.0.1:${replicas[i]?.port ?? 0}`;
-  /** Slack's requests through the org's installation, from workspace `teamId`, to replica `i`. */
-  const driverFor = (i: number, teamId: string): SlackDriver =>
-    new SlackDriver({
-      eventsUrl: `${base(i)}/slack/events`,
-      signingSecret: SIGNING_SECRET,
-      standin,
-      teamId,
+      apiToken: API_TOKEN,
       enterpriseId: ORG,
     });
-  const api = async (i: number, method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${base(i)}/api/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${API_TOKEN}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return (await response.json()) as Record<string, unknown>;
-  };
+    grid.standin.oauth.setRedirectUrl(`${grid.base(0)}/slack/oauth_redirect`);
+    expect(await installAs(grid.base(0), grid.standin, { enterpriseId: ORG, userId: 'W0ADMIN' })).toBe(200);
+  });
+  afterAll(() => grid.close());
+
   /** Asks W0PAT in workspace `team` through replica `i`; resolves with its id once its card is posted. */
   const askIn = async (i: number, team: string): Promise<string> => {
     const message = `Ok? (${team}, ${Math.random()})`;
-    const created = await api(i, 'POST', '/questions', {
+    const created = await grid.api(i, 'POST', '/questions', {
       message,
       requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
       to: { user: 'W0PAT' },
@@ -78,7 +42,7 @@ describe("an org-wide install's workspaces, granted and revoked", () => {
     });
     if (typeof created.id !== 'string') throw new Error(`no question created: ${JSON.stringify(created)}`);
     // Posted with the org's token (the stand-in records it as the org's), naming the workspace.
-    await standin.waitForCall(
+    await grid.standin.waitForCall(
       'chat.postMessage',
       (c) => c.ok && c.teamId === ORG && c.args.team_id === team && JSON.stringify(c.args).includes(message),
       15_000,
@@ -86,17 +50,18 @@ describe("an org-wide install's workspaces, granted and revoked", () => {
     return created.id;
   };
   const originOf = async (id: string): Promise<unknown> =>
-    JSON.parse((await redis.hget(keys(prefix).question(id), 'origin')) ?? 'null');
-  const statusOf = async (id: string): Promise<unknown> => (await api(1, 'GET', `/questions/${id}`)).status;
+    JSON.parse((await grid.redis.hget(keys(grid.prefix).question(id), 'origin')) ?? 'null');
+  const statusOf = async (id: string): Promise<unknown> =>
+    (await grid.api(1, 'GET', `/questions/${id}`)).status;
   const linked = async (team: string): Promise<boolean> =>
-    (await redis.exists(keys(prefix).workspaceOrg(team))) === 1;
+    (await grid.redis.exists(keys(grid.prefix).workspaceOrg(team))) === 1;
 
   it("serves an Automations question in a workspace that never sent a request: its org is learnt from the org's auth.teams.list", async () => {
     // An org admin added the app to three workspaces while the bot was not told (no event, no request yet).
-    standin.grants.grant(ORG, [ONE, TWO, THREE]);
+    grid.standin.grants.grant(ORG, [ONE, TWO, THREE]);
     const id = await askIn(1, THREE);
     expect(await originOf(id)).toMatchObject({ teamId: THREE, enterpriseId: ORG });
-    const listed = standin.calls.filter((c) => c.method === 'auth.teams.list');
+    const listed = grid.standin.calls.filter((c) => c.method === 'auth.teams.list');
     expect(listed.map((c) => [c.ok, c.teamId])).toEqual([[true, ORG]]);
     // Every workspace the org lists is linked at once, for every replica.
     expect(await Promise.all([ONE, TWO, THREE].map(linked))).toEqual([true, true, true]);
@@ -104,7 +69,7 @@ describe("an org-wide install's workspaces, granted and revoked", () => {
 
   it('links a workspace as soon as team_access_granted names it, and serves it from any replica', async () => {
     expect(await linked(FOUR)).toBe(false);
-    expect((await driverFor(0, ONE).teamAccess('granted', [FOUR])).status).toBe(200);
+    expect((await grid.driverFor(0, ONE).teamAccess('granted', [FOUR])).status).toBe(200);
     await until('the granted workspace linked', 15_000, () => linked(FOUR));
     const id = await askIn(1, FOUR);
     expect(await originOf(id)).toMatchObject({ teamId: FOUR, enterpriseId: ORG });
@@ -113,8 +78,8 @@ describe("an org-wide install's workspaces, granted and revoked", () => {
   it("ends the revoked workspace's questions and drops its link; the org and its other workspaces go on", async () => {
     const [revoked, other] = [await askIn(0, ONE), await askIn(1, TWO)];
     // Delivered through the org's installation with ONE as the envelope's team: that is no request from ONE.
-    const longPoll = api(0, 'GET', `/questions/${revoked}?wait=30`);
-    expect((await driverFor(1, ONE).teamAccess('revoked', [ONE])).status).toBe(200);
+    const longPoll = grid.api(0, 'GET', `/questions/${revoked}?wait=30`);
+    expect((await grid.driverFor(1, ONE).teamAccess('revoked', [ONE])).status).toBe(200);
     expect(await longPoll).toMatchObject({
       status: 'cancelled',
       result: { action: 'cancel' },
@@ -122,12 +87,12 @@ describe("an org-wide install's workspaces, granted and revoked", () => {
     });
     expect(await linked(ONE)).toBe(false);
     expect(await statusOf(other)).toBe('pending');
-    expect(await redis.exists(keys(prefix).installation('enterprise', ORG))).toBe(1);
+    expect(await grid.redis.exists(keys(grid.prefix).installation('enterprise', ORG))).toBe(1);
     await askIn(0, TWO);
   });
 
   it('links the workspace again when it is granted again', async () => {
-    expect((await driverFor(0, TWO).teamAccess('granted', [ONE])).status).toBe(200);
+    expect((await grid.driverFor(0, TWO).teamAccess('granted', [ONE])).status).toBe(200);
     await until('the workspace linked again', 15_000, () => linked(ONE));
     const id = await askIn(1, ONE);
     expect(await originOf(id)).toMatchObject({ teamId: ONE, enterpriseId: ORG });
@@ -135,26 +100,15 @@ describe("an org-wide install's workspaces, granted and revoked", () => {
 
   it('ends the Automations questions of every workspace of the org when the org uninstalls the app', async () => {
     const asked = [await askIn(0, THREE), await askIn(1, FOUR)];
-    const pending = await redis.zrange(keys(prefix).due, '0', '-1');
+    const pending = await grid.redis.zrange(keys(grid.prefix).due, '0', '-1');
     expect(pending).toEqual(expect.arrayContaining(asked));
-    for (const [token, identity] of standin.oauth.installed) {
-      if (identity.enterpriseId === ORG) standin.oauth.installed.delete(token);
-    }
-    const departed = await driverFor(0, TWO).send({
-      json: eventCallback({
-        identity: standin.identity,
-        teamId: TWO,
-        enterpriseId: ORG,
-        token: VERIFICATION_TOKEN,
-        nowMs: Date.now(),
-        event: { type: 'app_uninstalled' },
-      }),
-    });
+    grid.revokeTokensOf(ORG);
+    const departed = await grid.sendEvent(0, TWO, { type: 'app_uninstalled' });
     expect(departed.status).toBe(200);
     await until(
       'every question of the org ended',
       15_000,
-      async () => (await redis.zcard(keys(prefix).due)) === 0,
+      async () => (await grid.redis.zcard(keys(grid.prefix).due)) === 0,
     );
     for (const id of pending) expect(await statusOf(id)).toBe('cancelled');
   });
