@@ -53,6 +53,8 @@
 //                                                   installation serves the workspace, and when that was learnt
 //                                                   (epoch ms; a plain org id, at 0, from before it was kept)
 //                                                   (src/slack/state/org-links.ts)
+//   ${prefix}:slack:workspace-org-revoked:<teamId>  string  JSON {org, at}: the org's access to the workspace revoked
+//                                                   by `at` (epoch ms), kept 1 h so an older grant links nothing
 //   ${prefix}:slack:orgs                            set     the orgs (E…) with an org-wide installation
 //   ${prefix}:slack:pace:<channel|method@team>      string  epoch ms of the next free slot of a Slack limit
 //   ${prefix}:slack:pace:<channel|method@team>:call string  the same for the calls as made (outbox conform)
@@ -117,6 +119,8 @@ export interface Keys {
   installationRefresh(kind: 'team' | 'enterprise', id: string): string;
   /** The org (E…) whose org-wide installation serves workspace `teamId`. */
   workspaceOrg(teamId: string): string;
+  /** The latest revocation of an org's access to workspace `teamId` (kept an hour). */
+  workspaceOrgRevoked(teamId: string): string;
   /** The orgs (E…) that installed the app org-wide. */
   readonly orgInstallations: string;
   pace(channel: string): string;
@@ -162,6 +166,7 @@ export function keys(prefix: string): Keys {
     installation: (kind, id) => `${slack}:installation:${kind}:${id}`,
     installationRefresh: (kind, id) => `${slack}:installation:${kind}:${id}:refreshing`,
     workspaceOrg: (teamId) => `${slack}:workspace-org:${teamId}`,
+    workspaceOrgRevoked: (teamId) => `${slack}:workspace-org-revoked:${teamId}`,
     orgInstallations: `${slack}:orgs`,
     pace: (channel) => `${slack}:pace:${channel}`,
     auditEvents: `${prefix}:audit:events`,

@@ -104,7 +104,9 @@ export class Uninstalls {
   async granted(change: OrgAccessChange): Promise<void> {
     const { orgs, logger } = this.options;
     if (!orgs) return;
-    for (const teamId of change.teamIds) await orgs.granted(teamId, change.enterpriseId);
+    // Granted when Slack stamped it: a revocation stamped later, handled first, is not undone by it.
+    const grantedAt = change.eventTime * 1000;
+    for (const teamId of change.teamIds) await orgs.granted(teamId, change.enterpriseId, grantedAt);
     logger.info({ ...change }, "workspaces of an org were granted the org's installation; linked");
   }
 

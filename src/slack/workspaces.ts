@@ -57,20 +57,23 @@ export class OrgLinks {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Notes that org `enterpriseId`'s installation served workspace `teamId`: written unless trusted here. */
+  /**
+   * Notes that org `enterpriseId`'s installation served workspace `teamId`: written unless trusted here; never
+   * over another org's link or this org's revocation (org-links.ts), which this replica then no longer trusts.
+   */
   async noted(teamId: string, enterpriseId: string): Promise<void> {
     const known = this.known.get(teamId);
     if (known?.org === enterpriseId && known.until > this.now()) return;
-    await this.granted(teamId, enterpriseId);
+    this.linked(teamId, enterpriseId, await this.orgs.linkWorkspace(teamId, enterpriseId));
   }
 
   /**
-   * Org `enterpriseId`'s installation was granted workspace `teamId`: written whatever this replica trusts (the
-   * link may have been dropped by a revocation another replica handled).
+   * Org `enterpriseId`'s installation was granted workspace `teamId` at `grantedAt` (epoch ms): written whatever
+   * this replica trusts (the link may have been dropped by a revocation another replica handled), unless a
+   * revocation since or a link as new is kept.
    */
-  async granted(teamId: string, enterpriseId: string): Promise<void> {
-    await this.orgs.linkWorkspace(teamId, enterpriseId);
-    this.trust(teamId, enterpriseId);
+  async granted(teamId: string, enterpriseId: string, grantedAt: number): Promise<void> {
+    this.linked(teamId, enterpriseId, await this.orgs.linkWorkspace(teamId, enterpriseId, grantedAt));
   }
 
   /** The org's access to `teamId` was revoked at `departedBy` (epoch ms): its link goes, unless newer. */
@@ -87,6 +90,12 @@ export class OrgLinks {
     if (org === undefined) this.known.delete(teamId);
     else this.trust(teamId, org);
     return org;
+  }
+
+  /** Trusts the link written; one refused is read from Redis next time. */
+  private linked(teamId: string, org: string, written: boolean): void {
+    if (written) this.trust(teamId, org);
+    else this.known.delete(teamId);
   }
 
   private trust(teamId: string, org: string): void {

@@ -74,7 +74,7 @@ describe('InstalledWorkspaces', () => {
     const links = new Map<string, string>();
     const orgs = new OrgLinks({
       ...NO_ORG_GRANTS,
-      linkWorkspace: (teamId, enterpriseId) => Promise.resolve(void links.set(teamId, enterpriseId)),
+      linkWorkspace: (teamId, enterpriseId) => Promise.resolve(links.set(teamId, enterpriseId).has(teamId)),
       orgOf: (teamId) => Promise.resolve(links.get(teamId)),
     });
     const orgInstall = {
@@ -101,7 +101,7 @@ describe('InstalledWorkspaces', () => {
       {},
       new OrgLinks({
         ...NO_ORG_GRANTS,
-        linkWorkspace: () => Promise.resolve(),
+        linkWorkspace: () => Promise.resolve(true),
         orgOf: (teamId) => Promise.resolve(links.get(teamId)),
       }),
     );

@@ -168,8 +168,10 @@ export class RedisInstallationStore
   }
 
   /** A link to an org gone finds no installation: links go with the org's access (team_access_revoked). */
-  linkWorkspace(teamId: string, enterpriseId: string): Promise<void> {
-    return this.links.link(teamId, enterpriseId);
+  linkWorkspace(teamId: string, enterpriseId: string, grantedAt?: number): Promise<boolean> {
+    return grantedAt === undefined
+      ? this.links.link(teamId, enterpriseId)
+      : this.links.grant(teamId, enterpriseId, grantedAt);
   }
 
   orgOf(teamId: string): Promise<string | undefined> {

@@ -102,8 +102,12 @@ export interface RefreshedInstallations {
  * only the workspace's id finds the org's token.
  */
 export interface WorkspaceOrgs {
-  /** Notes that org `enterpriseId`'s installation serves workspace `teamId` (learnt now). */
-  linkWorkspace(teamId: string, enterpriseId: string): Promise<void>;
+  /**
+   * Notes that org `enterpriseId`'s installation serves workspace `teamId`: learnt now (a request, a listing), or
+   * granted at `grantedAt` (epoch ms, team_access_granted). True when linked: not over another org's link (a
+   * grant moves it); a grant not as old as the link it finds, nor older than this org's last revocation.
+   */
+  linkWorkspace(teamId: string, enterpriseId: string, grantedAt?: number): Promise<boolean>;
   /** The org last noted for `teamId`, if any. */
   orgOf(teamId: string): Promise<string | undefined>;
   /**
