@@ -22,6 +22,7 @@ import { distributedApp, type DistributedApp } from './oauth.js';
 import { buildReceiver, type BuiltReceiver } from './receivers.js';
 import type { SocketModeReadiness } from './app-token-status.js';
 import { SlackSurface } from './surface.js';
+import { tokenless } from './workspace-client.js';
 import { singleWorkspace, type SlackClients } from './workspaces.js';
 
 export interface SlackAppOptions {
@@ -228,7 +229,11 @@ function webClientOptions(options: SlackAppOptions): webApi.WebClientOptions & {
   };
 }
 
-/** Bolt's authorization: the one workspace's bot token, or each workspace's from its OAuth install. */
+/**
+ * Bolt's authorization: the one workspace's bot token, or each workspace's from its OAuth install, answered to
+ * Bolt without its tokens: listeners get the workspace's client instead (workspace-client.ts), and Bolt keeps no
+ * client per rotated token.
+ */
 function authorization(
   slack: ConnectedSlack,
   deps: Parameters<typeof distributedApp>[1],
@@ -237,7 +242,7 @@ function authorization(
   | { bolt: Pick<DistributedApp, 'authorize'>; distributed: DistributedApp } {
   if (slack.auth === 'token') return { bolt: { token: slack.botToken } };
   const distributed = distributedApp(slack.oauth, deps);
-  return { bolt: { authorize: distributed.authorize }, distributed };
+  return { bolt: { authorize: tokenless(distributed.authorize) }, distributed };
 }
 
 /**

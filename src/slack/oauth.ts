@@ -1,7 +1,8 @@
 // Multi-workspace distribution with Bolt's OAuth flow (@slack/oauth's InstallProvider, as Bolt's receivers use
 // it): /slack/install shows the Add to Slack page and sets the state cookie, /slack/oauth_redirect exchanges the
-// code (oauth.v2.access) and keeps the installation in Redis, and `authorize` hands Bolt each workspace's bot
-// token on every request. Served on our own HTTP server, so it works the same in HTTP and Socket Mode.
+// code (oauth.v2.access) and keeps the installation in Redis, and `authorize` answers each request with its
+// workspace's ids, bot token and client (Bolt is given it without the tokens, workspace-client.ts). Served on
+// our own HTTP server, so it works the same in HTTP and Socket Mode.
 //
 // Bolt's listeners and every call made outside them (InstalledWorkspaces) read installations through one
 // BotTokenRefresh, which refreshes a rotating bot token before it expires, one replica at a time
@@ -13,6 +14,7 @@ import type { OAuthConfig } from '../config/index.js';
 import { BOT_SCOPES } from './scopes.js';
 import type { RefreshedInstallations, WorkspaceOrgs } from './state/ports.js';
 import { BotTokenRefresh } from './token-refresh.js';
+import { withWorkspaceClient } from './workspace-client.js';
 import { InstalledWorkspaces, OrgLinks, type SlackClients } from './workspaces.js';
 
 export const INSTALL_PATH = '/slack/install';
@@ -58,9 +60,10 @@ export function distributedApp(
       res.end();
     });
   };
+  const clients = new InstalledWorkspaces(tokens, deps.clientOptions, orgs);
   return {
-    authorize: authorizeWith(tokens, orgs),
-    clients: new InstalledWorkspaces(tokens, deps.clientOptions, orgs),
+    authorize: authorizeWith(tokens, orgs, clients),
+    clients,
     orgs,
     // handleCallback answers every failure itself (a page saying what went wrong) and never rejects.
     routes: {
@@ -88,10 +91,15 @@ function botTokens(oauth: OAuthConfig, deps: Parameters<typeof distributedApp>[1
 }
 
 /**
- * Bolt's authorize: the workspace's (or org's) bot token and ids, as InstallProvider's authorize answers them. A
- * request through an org-wide install notes its workspace's org first, for the calls made later outside listeners.
+ * Bolt's authorize: the workspace's (or org's) bot token and ids, as InstallProvider's authorize answers them, and
+ * the workspace's client for listeners (workspace-client.ts). A request through an org-wide install notes its
+ * workspace's org first, for the calls made later outside listeners.
  */
-function authorizeWith(tokens: BotTokenRefresh, orgs: OrgLinks): Authorize<boolean> {
+function authorizeWith(
+  tokens: BotTokenRefresh,
+  orgs: OrgLinks,
+  clients: InstalledWorkspaces,
+): Authorize<boolean> {
   return async (source, body) => {
     const installation = await tokens.fetchInstallation(source);
     const enterpriseId = installation.enterprise?.id ?? source.enterpriseId;
@@ -99,13 +107,17 @@ function authorizeWith(tokens: BotTokenRefresh, orgs: OrgLinks): Authorize<boole
     if (request && enterpriseId !== undefined && source.teamId) {
       await orgs.noted(source.teamId, enterpriseId);
     }
+    const teamId = installation.team?.id ?? source.teamId;
     return {
       botToken: installation.bot?.token,
       botId: installation.bot?.id,
       botUserId: installation.bot?.userId,
       userToken: installation.user.token,
-      teamId: installation.team?.id ?? source.teamId,
+      teamId,
       ...(enterpriseId === undefined ? {} : { enterpriseId }),
+      ...(teamId && installation.bot?.token
+        ? withWorkspaceClient(clients.clientOf(teamId, installation))
+        : {}),
     };
   };
 }

@@ -1,9 +1,8 @@
-// The Web API client of calls made outside listeners in a distributed app (InstalledWorkspaces: cards, the outbox,
-// App Home, lookups). A rotating bot token is refreshed before its expiry by the bot's clock (token-refresh.ts),
-// but Slack may refuse it token_expired earlier: its clock ahead of the bot's, or a refresh that failed before.
-// Such a call refreshes the token once (unless it was refreshed meanwhile, here or on another replica) and is made
-// again with the new one; a second refusal is the call's. Inside listeners Bolt's own client is used, authorized
-// per request through the same refresh.
+// The Web API client of a distributed app's calls (InstalledWorkspaces: cards, the outbox, App Home, lookups, and
+// the listeners' own, workspace-client.ts). A rotating bot token is refreshed before its expiry by the bot's clock
+// (token-refresh.ts), but Slack may refuse it token_expired earlier: its clock ahead of the bot's, or a refresh
+// that failed before. Such a call refreshes the token once (unless it was refreshed meanwhile, here or on another
+// replica) and is made again with the new one; a second refusal is the call's.
 import { webApi, type Installation, type InstallationQuery } from '@slack/bolt';
 import { slackErrorCode } from './outbox/slack-calls.js';
 

@@ -1,9 +1,10 @@
 // Which Web API client to use outside a Bolt listener (cards, the outbox, locales, reminders, App Home): the one
-// of the question's workspace (`origin.teamId`). Inside listeners Bolt's `client` already carries the right
-// token. One workspace: the bot-token client. Distributed (OAuth): each workspace's bot token from its
-// installation, one client per token; a workspace of an Enterprise Grid org that has no installation of its own
-// uses its org's org-wide installation (the org's token), found through the link every request through that
-// installation notes, team_access_granted grants or the org's auth.teams.list lists (`OrgLinks`).
+// of the question's workspace (`origin.teamId`). One workspace: the bot-token client (Bolt's, inside listeners
+// too). Distributed (OAuth): each workspace's bot token from its installation, one client per workspace, also
+// the one its listeners are given (workspace-client.ts); a workspace of an Enterprise Grid org that has no
+// installation of its own uses its org's org-wide installation (the org's token), found through the link every
+// request through that installation notes, team_access_granted grants or the org's auth.teams.list lists
+// (`OrgLinks`).
 import type { webApi, Installation, InstallationStore } from '@slack/bolt';
 import { StoreError } from '../redis/index.js';
 import { RelayError } from '../relay/errors.js';
@@ -153,7 +154,14 @@ export class InstalledWorkspaces implements SlackClients {
         'a distributed app needs the workspace (team id) of each Web API call',
       );
     }
-    const installation = await this.installationOf(teamId);
+    return this.clientOf(teamId, await this.installationOf(teamId));
+  }
+
+  /**
+   * Workspace `teamId`'s client for `installation` (its own, or its org's) just read: the one held while its bot
+   * token is the same. Bolt's authorize hands it to listeners (workspace-client.ts).
+   */
+  clientOf(teamId: string, installation: Installation<'v1' | 'v2', boolean>): webApi.WebClient {
     const token = installation.bot?.token;
     if (!token)
       throw new RelayError('no_bot_token', `the installation of workspace ${teamId} has no bot token`);

@@ -20,6 +20,7 @@ import type {
   ViewClosedAction,
   ViewSubmitAction,
 } from '@slack/bolt';
+import { listenerClient } from '../workspace-client.js';
 
 type Handler<Args> = (args: Args & AllMiddlewareArgs) => Promise<void>;
 export type SubmitHandler = Handler<SlackViewMiddlewareArgs<ViewSubmitAction>>;
@@ -89,7 +90,9 @@ export class InteractionRoutes {
 
   /** Registers the dispatching middleware on `app`, after its other global middleware; call once. */
   mount(app: App): void {
-    const dispatch: Middleware<AnyMiddlewareArgs> = (args) => this.dispatch(args);
+    // Each handler gets its workspace's client (workspace-client.ts), not Bolt's.
+    const dispatch: Middleware<AnyMiddlewareArgs> = (args) =>
+      this.dispatch({ ...args, client: listenerClient(args) });
     app.use(dispatch);
   }
 
