@@ -2,23 +2,12 @@
 // good. Each test holds only a WeakRef to a schema it checked with, collects garbage, and asserts that nothing
 // else kept it: before, ajv's own cache (keyed by schema object) and its code scope kept every schema it ever
 // compiled, ~6 KB each, so a run form's JSON arguments grew the heap by that per submission.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { SCHEMAS_KEPT } from '../../blocks/compiled-schemas.js';
 import { parseFormSchema } from '../../blocks/index.js';
 import { RUN_JSON_BLOCK, readRunArguments } from '../../blocks/run-form.js';
 import { validationErrors } from '../../blocks/validate.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Collects garbage once the current job is over (a WeakRef's target is kept until then), then reads `ref`. */
-async function collected(ref: WeakRef<object>): Promise<boolean> {
-  await new Promise((resolve) => setImmediate(resolve));
-  gc();
-  return ref.deref() === undefined;
-}
+import { collected } from '../support/collected.js';
 
 const json = (text: string) => ({
   [RUN_JSON_BLOCK]: { [RUN_JSON_BLOCK]: { type: 'plain_text_input', value: text } },

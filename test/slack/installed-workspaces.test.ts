@@ -1,23 +1,12 @@
 // A distributed app keeps one Web API client per workspace for cards, the outbox and App Home. A reinstall gives
 // the workspace a new bot token: calls go out with it at once, and the client of the old token is let go (it was
 // kept for the life of the replica, one per install ever made).
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { Installation, InstallationQuery } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/redis/index.js';
 import type { WorkspaceOrgs } from '../../src/slack/state/ports.js';
 import { InstalledWorkspaces, OrgLinks } from '../../src/slack/workspaces.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Collects garbage once the current job is over (a WeakRef's target is kept until then), then reads `ref`. */
-async function collected(ref: WeakRef<object>): Promise<boolean> {
-  await new Promise((resolve) => setImmediate(resolve));
-  gc();
-  return ref.deref() === undefined;
-}
+import { collected } from '../support/collected.js';
 
 /** An installation store whose workspaces' bot tokens a test sets, as a reinstall would. */
 function installs(tokens: Map<string, string>) {

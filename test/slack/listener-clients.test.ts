@@ -4,8 +4,6 @@
 // behind (~190 MB a month at 100 workspaces). Each request here comes after a reinstall gave the workspace a new
 // bot token; the test holds only WeakRefs to the clients its listener was given, and every client of an older
 // token must be collected.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { BlockButtonAction, SlackActionMiddlewareArgs, AllMiddlewareArgs } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
@@ -13,12 +11,10 @@ import { Outbox, SlackState } from '../../src/slack/index.js';
 import { InteractionRoutes } from '../../src/slack/listeners/routes.js';
 import type { SlackStandin } from '../../src/standin/index.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { collectGarbage } from '../support/collected.js';
 import { deleteUnder } from '../support/redis-cleanup.js';
 import { installRotating, startRotatingStandin } from '../support/rotating-install.js';
 import { captureLogs } from './log-capture.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 
 const OAUTH = {
   clientId: '1111.5555',
@@ -64,12 +60,6 @@ async function click(): Promise<void> {
     enterprise: null,
   };
   await slack.app.processEvent({ body, ack: () => Promise.resolve() });
-}
-
-/** Collects garbage once the current job is over (a WeakRef's target is kept until then). */
-async function collect(): Promise<void> {
-  await new Promise((resolve) => setImmediate(resolve));
-  gc();
 }
 
 beforeAll(async () => {
@@ -121,7 +111,7 @@ describe('the Web API client a listener is given in a distributed app', () => {
       tokens.push(installed.bot?.token);
       await click();
     }
-    await collect();
+    await collectGarbage();
   });
 
   it('is the workspace’s current one, and the clients of its earlier bot tokens are let go', () => {
