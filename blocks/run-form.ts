@@ -21,6 +21,7 @@ import { pageCount } from './pages.js';
 import { parseFormSchema } from './schema.js';
 import { SchemaError, type FormSpec } from './spec.js';
 import { readSubmission } from './submission.js';
+import { TOOL_META_SCHEMA } from './tool-meta-schema.js';
 import { escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, section, truncate } from './text.js';
 
 /** callback_id of the arguments modal; private_metadata holds the server and tool. */
@@ -140,7 +141,8 @@ export function readRunArguments(inputSchema: unknown, stateValues: unknown, loc
 /** Tool schemas compiled once per text: a tool's every run form is checked with the same validator. */
 const compiled = new CompiledSchemas(() => {
   // strict off: tool schemas carry keywords and formats ajv does not know; the server checks them itself.
-  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true });
+  // meta: each schema is still checked to be one before it compiles, by draft-07 less its pairwise `enum` pass.
+  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true, meta: TOOL_META_SCHEMA });
   addFormats.default(ajv);
   return ajv;
 });
