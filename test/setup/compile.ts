@@ -19,7 +19,8 @@ export default async function setup(project: TestProject): Promise<() => void> {
     packages: 'external',
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    // 20.10: import attributes (`with { type: 'json' }`), which blocks/tool-meta-schema.ts uses, are kept.
+    target: 'node20.10',
     sourcemap: 'inline',
     logLevel: 'error',
   });
