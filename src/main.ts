@@ -27,6 +27,12 @@ export interface RunningRelay {
   holderId: string;
   /** The tools `server` offers, as `userId`'s session lists them (the sandbox page shows them). */
   listTools(server: string, userId: string): Promise<ToolSummary[]>;
+  /**
+   * A stop's first moment, before any part stops: the MCP servers' exits stop counting as failures (a signal
+   * to the process group reaches the stdio servers as it reaches the bot). For a stop that begins elsewhere
+   * (the sandbox closes its page first); stop() begins with it.
+   */
+  closing(): void;
   /** Graceful stop: refuse new work, close Slack, MCP sessions, workers and connections. */
   stop(): Promise<void>;
 }
@@ -86,7 +92,11 @@ async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecyc
     port,
     holderId,
     listTools: (server, userId) => hub.listTools(server, { userId }),
-    stop: () => parts.stop(),
+    closing: () => hub.closing(),
+    stop: () => {
+      hub.closing();
+      return parts.stop();
+    },
   };
 }
 

@@ -34,7 +34,8 @@ export class ControlLink {
   private cancelRetry: (() => void) | undefined;
   private cancelHeartbeat: () => void = () => undefined;
   private attempt = 0;
-  private closed = false;
+  /** No more checks (no ping, no reopen, no retry): the bot is stopping (stopChecking) or closed the link. */
+  private stopped = false;
 
   constructor(private readonly deps: ControlLinkDeps) {}
 
@@ -69,7 +70,7 @@ export class ControlLink {
   /** Something failed: retry with backoff, unless the failure is lasting or a retry is already due. */
   trouble(error: unknown): void {
     const { health } = this.deps;
-    if (this.closed) return;
+    if (this.stopped) return;
     this.cancelHeartbeat();
     if (isLastingFailure(error)) {
       this.cancelRetry?.();
@@ -84,11 +85,20 @@ export class ControlLink {
     this.cancelRetry = this.deps.clock.schedule(() => this.check(), delay);
   }
 
+  /**
+   * Stops checking the server: no heartbeat, no reopen, a failure from now on is not trouble (the bot is
+   * stopping, its servers with it). The control link stays open, for listings, until close().
+   */
+  stopChecking(): void {
+    this.stopped = true;
+    this.cancelRetry?.();
+    this.cancelRetry = undefined;
+    this.cancelHeartbeat();
+  }
+
   /** Stops checking and closes the control link (one still connecting once it is open, without waiting). */
   async close(): Promise<void> {
-    this.closed = true;
-    this.cancelRetry?.();
-    this.cancelHeartbeat();
+    this.stopChecking();
     const control = this.control;
     this.control = undefined;
     void control?.then((session) => session.close()).catch(() => undefined);
@@ -96,7 +106,7 @@ export class ControlLink {
   }
 
   private up(): void {
-    if (this.closed) return;
+    if (this.stopped) return;
     this.attempt = 0;
     this.cancelRetry?.();
     this.cancelRetry = undefined;
@@ -107,7 +117,7 @@ export class ControlLink {
   /** One check: ping the control link if it is open, else open it. */
   private check(): void {
     this.cancelRetry = undefined;
-    if (this.closed) return;
+    if (this.stopped) return;
     if (this.control === undefined) {
       this.session().catch(() => undefined);
       return;

@@ -158,8 +158,18 @@ export class McpHub {
     return this.leaving;
   }
 
+  /**
+   * A stop's first moment, before any other part of the bot stops: from now on a server's exit or failure is
+   * the stop's doing (Ctrl-C or `kill -- -<pgid>` signals the stdio servers with the bot), not the server's: no
+   * status change (so no warning, no failure metric) and no reconnect. Calls and sessions go on until close().
+   */
+  closing(): void {
+    for (const link of this.links.values()) link.closing();
+  }
+
   /** Closes every session (stdio children exit) and stops reconnecting; later calls fail with 'closed'. Leaves first. */
   async close(): Promise<void> {
+    this.closing();
     this.closed = true;
     await this.leave();
     await Promise.allSettled([...this.links.values()].map((link) => link.close()));

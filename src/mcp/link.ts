@@ -190,8 +190,19 @@ export class ServerLink {
     this.poolFor(person).warm();
   }
 
+  /**
+   * The bot is stopping: the server's exits and failures from now on are part of that (a signal to the bot's
+   * process group reaches its stdio servers too), so its health stays as it is and nothing reconnects. Calls
+   * still run until close().
+   */
+  closing(): void {
+    this.health.quiet();
+    this.control.stopChecking();
+  }
+
   /** Stops the control link, closes every session and ends the handshakes under way, awaiting their end. */
   async close(): Promise<void> {
+    this.closing();
     this.closed = true;
     await Promise.allSettled([
       this.control.close(),

@@ -46,6 +46,8 @@ export class Health {
   sessions = 0;
   /** The protocol revision of the latest connection that succeeded (see ServerStatus). */
   protocolVersion: string | undefined;
+  /** Set by quiet(): the bot is stopping, and what fails from then on fails because of that. */
+  private quieted = false;
 
   /** `onChange` hears every up() and down(), with the status after it. */
   constructor(
@@ -64,8 +66,17 @@ export class Health {
     if (changed) this.onChange(this.status());
   }
 
+  /**
+   * The bot is stopping: a failure from now on (its stdio servers exit with it) changes nothing and is told to
+   * nobody, so no warning and no failure metric. One way: nothing turns it off; up() still counts.
+   */
+  quiet(): void {
+    this.quieted = true;
+  }
+
   /** Something failed; the server is 'reconnecting' when a retry is due at `retryAt`, else 'failed'. */
   down(error: unknown, retryAt: number | undefined): void {
+    if (this.quieted) return;
     this.lastFailure = failureOf(error);
     this.state = retryAt === undefined ? 'failed' : 'reconnecting';
     this.nextRetryAt = retryAt;
@@ -74,6 +85,7 @@ export class Health {
 
   /** A failure that leaves the state as it is (one person's connect failed while the server is fine). */
   noteError(error: unknown): void {
+    if (this.quieted) return;
     this.lastFailure = failureOf(error);
   }
 

@@ -183,7 +183,9 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
     botPort: bot.port,
     signIn: { issuer: signIn.issuer.href },
     stop: async () => {
-      // The page (and the long-polls it passes on) first, then the bot, then what the bot talks to.
+      // The page (and the long-polls it passes on) first, then the bot, then what the bot talks to; the bot
+      // told at once, as its MCP servers may be exiting already (Ctrl-C reaches the whole process group).
+      bot.closing();
       deps.changes.close();
       await closePage();
       await undo(stops.slice(1));

@@ -186,6 +186,28 @@ describe('McpHub.status', () => {
     expect(onlyStatus(hub)).toEqual({ server: 'fixture', state: 'connected', protocolVersion: V });
   });
 
+  it("once closing, counts the server's drops as the stop's doing: no status change, no reconnect; calls still run", async () => {
+    const memory = inMemoryConnect();
+    const { hub, time, watch } = makeHub(memory.connect);
+    const up = watch.next((s) => s.state === 'connected');
+    hub.start();
+    await up;
+    await echo(hub);
+    hub.closing();
+    // The control link's and the person's session, as a signal to the bot's process group ends them.
+    for (const side of memory.serverSides) await side.close();
+    expect((await echo(hub)).text).toBe('hi');
+    expect(watch.seen.map((s) => s.state)).toEqual(['connected']);
+    expect(onlyStatus(hub)).toEqual({
+      server: 'fixture',
+      state: 'connected',
+      sessions: 1,
+      protocolVersion: V,
+    });
+    // The new session's idle close (10 min) only: no retry, no heartbeat.
+    expect(time.pending()).toEqual([600_000]);
+  });
+
   it('stops retrying once closed', async () => {
     const { hub, time, watch } = makeHub(flakyConnect().connect);
     const next = watch.next((s) => s.state === 'reconnecting');

@@ -1,0 +1,121 @@
+// A bot stopped by a signal to its whole process group (Ctrl-C on `npm start`, `kill -TERM -- -<pgid>`): its
+// stdio MCP servers get the signal too and exit at once, before the bot's stop reaches the MCP hub. Those
+// exits are the shutdown, not failures: the bot logs no "MCP server unavailable" for them.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxServers } from '../../src/sandbox/index.js';
+import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
+import { compiled, fixtureCommand } from '../setup/compiled.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { waitForStdout, waitUntilReady, type CliRun, type Run } from './child.js';
+import { BOT_TOKEN, SIGNING_SECRET } from './harness.js';
+
+const SERVERS = ['forms', 'files'];
+
+const CLI = new URL('../../src/cli.ts', import.meta.url).pathname;
+
+/**
+ * The bot as the leader of a process group of its own (`detached` here, in the test, only so that the whole
+ * group can be signalled as a terminal does), its stdio servers in that group as the bot spawns them. The
+ * compiled bundle cannot run the sandbox (test/system/child.ts): `source` runs src/cli.ts through tsx.
+ */
+function runBotInOwnGroup(env: Record<string, string>, from: 'source' | 'compiled'): CliRun {
+  const entry = from === 'source' ? ['--import', 'tsx', CLI] : [compiled('src/cli.ts')];
+  const child = spawn(process.execPath, entry, {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<Run>((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
+  return { child, done, stdout: () => stdout };
+}
+
+/** The bot's log records (JSON lines) with message `msg`. */
+function logged(run: CliRun, msg: string): Record<string, unknown>[] {
+  return run
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((record) => record.msg === msg);
+}
+
+describe('a signal to the bot and its stdio MCP servers together', () => {
+  let standin: SlackStandin;
+  let dir: string;
+  beforeAll(async () => {
+    standin = await startSlackStandin({ botToken: BOT_TOKEN });
+    dir = mkdtempSync(join(tmpdir(), 'elicit-relay-shutdown-'));
+  });
+  afterAll(async () => {
+    await standin.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stops without warning that the servers, exiting with it, are unavailable', async () => {
+    const config = join(dir, 'servers.json');
+    const mcpServers = Object.fromEntries(SERVERS.map((name) => [name, fixtureCommand()]));
+    writeFileSync(config, JSON.stringify({ mcpServers }));
+    const run = runBotInOwnGroup(
+      {
+        SLACK_BOT_TOKEN: BOT_TOKEN,
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        SLACK_API_URL: standin.apiUrl,
+        REDIS_URL: redisUrl(),
+        REDIS_PREFIX: uniquePrefix(),
+        PORT: '0',
+        ELICIT_RELAY_CONFIG: config,
+        LOG_FORMAT: 'json',
+      },
+      'compiled',
+    );
+    await stopsQuietly(run, SERVERS, 'SIGTERM');
+  });
+
+  it('stops the sandbox on Ctrl-C without warning that its example servers are unavailable', async () => {
+    const run = runBotInOwnGroup(
+      { REDIS_URL: redisUrl(), REDIS_PREFIX: uniquePrefix(), PORT: '0', LOG_FORMAT: 'json' },
+      'source',
+    );
+    await stopsQuietly(
+      run,
+      sandboxServers().map((server) => server.name),
+      'SIGINT',
+    );
+  });
+});
+
+/** Once `servers` are connected (their children up), signals the bot's group: exit 0, no server warned about. */
+async function stopsQuietly(run: CliRun, servers: string[], signal: NodeJS.Signals): Promise<void> {
+  const { pid } = run.child;
+  // Never -0: that would be the test's own process group.
+  if (pid === undefined) throw new Error(`the bot did not start: ${(await run.done).stderr}`);
+  const group = -pid;
+  try {
+    await waitUntilReady(run);
+    for (const server of servers) {
+      await waitForStdout(
+        run,
+        new RegExp(`"server":"${server}","state":"connected".*"MCP server connected"`),
+      );
+    }
+    process.kill(group, signal);
+    expect((await run.done).code).toBe(0);
+  } finally {
+    // Nothing of the group outlives the test, whatever failed above (a bot that never got ready, its servers).
+    try {
+      process.kill(group, 'SIGKILL');
+    } catch {
+      // ESRCH: the whole group is gone already
+    }
+  }
+  expect(logged(run, 'shutting down')).toHaveLength(1);
+  expect(logged(run, 'MCP server unavailable')).toEqual([]);
+}
