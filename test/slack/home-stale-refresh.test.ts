@@ -4,7 +4,7 @@
 // answers `hash_conflict` as Slack does.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HomeTab } from '../../src/slack/home.js';
-import { SlackState } from '../../src/slack/state/index.js';
+import { SlackState, type HomeHashes } from '../../src/slack/state/index.js';
 import { singleWorkspace } from '../../src/slack/workspaces.js';
 import type { Question } from '../../src/relay/types.js';
 import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
@@ -115,5 +115,27 @@ describe('App Home refreshes on two replicas', () => {
       ['ok', 'string'],
     ]);
     expect(errors).toEqual([]);
+  });
+});
+
+describe('an App Home refresh overtaken again and again', () => {
+  it('gives up after five publishes, each overtaken, and says so with home_overtaken', async () => {
+    const team = standin.identity.teamId;
+    // Another replica's record lands first every time: each of this refresh's publishes is outdated at once.
+    const alwaysOvertaken: HomeHashes = {
+      homeHash: () => Promise.resolve(undefined),
+      recordHomeHash: () => Promise.resolve(false),
+    };
+    const tab = new HomeTab({
+      clients: singleWorkspace(standinClient(standin, BOT_TOKEN)),
+      pendingFor: () => Promise.resolve(pending),
+      history: { recordAnswer: () => Promise.resolve(), recentAnswers: () => Promise.resolve([]) },
+      hashes: alwaysOvertaken,
+      locales: { of: () => Promise.resolve('en') },
+      logger: { error: (obj) => errors.push(obj), info: () => undefined },
+    });
+    tabs.push(tab);
+    await expect(tab.refresh(USER, team)).rejects.toMatchObject({ code: 'home_overtaken' });
+    expect(standin.calls.filter((c) => c.method === 'views.publish')).toHaveLength(5);
   });
 });
