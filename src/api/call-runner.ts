@@ -10,7 +10,7 @@ import type { Origin, Question } from '../relay/types.js';
 import type { CallEnd, CallRecord, CallStore, NewCall } from './call-store.js';
 import { wholeResult, type ResumedRound } from '../mcp/index.js';
 import { repeatEvery } from '../repeat.js';
-import { withServingOrg, type ServingOrg } from './workspace.js';
+import { withServingOrgOrWithout, type ServingOrg } from './workspace.js';
 
 /** Time between sweeps for calls whose replica is gone, ms: the question store's orphan sweep interval. */
 export const CALL_SWEEP_EVERY_MS = 5_000;
@@ -80,10 +80,7 @@ export class CallRunner {
    */
   private async originOf(record: CallRecord): Promise<Origin> {
     const workspace = record.team === undefined ? {} : { teamId: record.team };
-    const serving = await withServingOrg(workspace, this.deps.servingOrg).catch((err: unknown) => {
-      this.deps.logger.warn({ err, callId: record.id }, "the org serving a call's workspace is not known");
-      return workspace;
-    });
+    const serving = await withServingOrgOrWithout(workspace, this.deps, { callId: record.id });
     return { userId: record.user, ...serving, callId: record.id };
   }
 

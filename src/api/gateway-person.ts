@@ -12,7 +12,7 @@ import { mayTarget, type ApiClient } from './auth.js';
 import { ApiError } from './errors.js';
 import { CALL_CREATE } from './schemas.js';
 import { validator } from './validate.js';
-import { withServingOrg, workspaceOf, type ServingOrg } from './workspace.js';
+import { workspaceOf } from './workspace.js';
 
 /** The `as` argument added to each gateway tool's input schema. */
 export const GATEWAY_AS = {
@@ -101,24 +101,6 @@ export function gatewayPerson(
     throw new EndpointRefusal('forbidden', `This client may not run calls as ${named.user}.`);
   const workspace = refused(() => workspaceOf(deps.severalWorkspaces, person?.team, '/as/team'));
   return { origin: { userId: user, ...workspace }, args: call.takesAs === true ? own : call.args };
-}
-
-/**
- * A gateway call's `origin` with the org whose org-wide installation serves its workspace, as an API question's
- * and call's keep it: the org leaving the app (or revoking the workspace's access) ends the call's questions.
- * The org not known (Redis or Slack failing to tell) is no reason not to run: logged, the call runs without it.
- */
-export async function withCallOrg(
-  origin: Origin,
-  deps: { servingOrg?: ServingOrg; logger: { warn(obj: object, msg: string): void } },
-): Promise<Origin> {
-  return withServingOrg(origin, deps.servingOrg).catch((err: unknown) => {
-    deps.logger.warn(
-      { err, teamId: origin.teamId },
-      "the org serving a gateway call's workspace is not known",
-    );
-    return origin;
-  });
 }
 
 /** An API refusal of an argument as the tool error its agent reads: the same code and message. */

@@ -18,13 +18,12 @@ import type { Question } from '../relay/types.js';
 import type { Mount } from '../slack/index.js';
 import type { ApiClient, Clients } from './auth.js';
 import type { EndpointCalls } from './endpoint-calls.js';
-import type { ServingOrg } from './workspace.js';
+import { withServingOrgOrWithout, type ServingOrg } from './workspace.js';
 import { GatewayCancels } from './gateway-cancels.js';
 import { ApiError, fromRelayError } from './errors.js';
 import {
   gatewayPerson,
   listingPerson,
-  withCallOrg,
   withPersonArgument,
   type GatewayPersonDeps,
 } from './gateway-person.js';
@@ -102,7 +101,9 @@ function endpointPorts(deps: McpEndpointDeps): EndpointPorts {
       const { origin, args } = gatewayPerson(personDeps(deps), client(name), call);
       // The org is looked up once the call is findable by a cancel: it may wait for Slack (auth.teams.list).
       return gatewayCalls.run(name, options, async () => {
-        const run = { server: call.server, tool: call.tool, args, origin: await withCallOrg(origin, deps) };
+        // The org not known (Redis or Slack failing to tell) is no reason not to run: logged, it runs without.
+        const withOrg = await withServingOrgOrWithout(origin, deps, { teamId: origin.teamId });
+        const run = { server: call.server, tool: call.tool, args, origin: withOrg };
         return callGateway(deps, run, options);
       });
     },

@@ -19,6 +19,21 @@ export async function withServingOrg<T extends { teamId?: string }>(
   return org === undefined ? workspace : { ...workspace, enterpriseId: org };
 }
 
+/**
+ * withServingOrg for a call that runs whether or not the org is known: when the lookup fails (Redis, or Slack's
+ * auth.teams.list), that is logged with `fields` and `workspace` goes on as it is.
+ */
+export function withServingOrgOrWithout<T extends { teamId?: string }>(
+  workspace: T,
+  deps: { servingOrg?: ServingOrg; logger: { warn(obj: object, msg: string): void } },
+  fields: object,
+): Promise<T & { enterpriseId?: string }> {
+  return withServingOrg(workspace, deps.servingOrg).catch((err: unknown) => {
+    deps.logger.warn({ err, ...fields }, "the org serving a call's workspace is not known");
+    return workspace;
+  });
+}
+
 /** Origin's `teamId` for a request naming `team` at `path` (such as /as/team); invalid_request when missing. */
 export function workspaceOf(
   severalWorkspaces: boolean,

@@ -18,6 +18,13 @@ import { captureLogs, type CapturedLogs } from './log-capture.js';
 
 const SIGNING_SECRET = 'slack-part-signing-secret';
 
+/** The question store of a Slack part that asks no question: it only has to exist. */
+export const NO_QUESTIONS = {
+  pendingFor: () => Promise.resolve([]),
+  pendingIn: () => Promise.resolve([]),
+  get: () => Promise.resolve(undefined),
+};
+
 export interface RunningSlackPart {
   slack: Slack;
   /** Sends Slack's signed requests to it. */
@@ -65,12 +72,7 @@ export async function startSlackPart(input: {
     logger: logs.logger,
     outbox,
     state,
-    // No question is asked here: the store only has to exist.
-    store: {
-      pendingFor: () => Promise.resolve([]),
-      pendingIn: () => Promise.resolve([]),
-      get: () => Promise.resolve(undefined),
-    },
+    store: NO_QUESTIONS,
     policyOf: () => DEFAULT_SLACK_POLICY,
     serving: () => true,
     started: () => true,

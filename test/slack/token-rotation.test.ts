@@ -18,6 +18,7 @@ import { install } from '../support/oauth-install.js';
 import { question } from '../support/question.js';
 import { deleteUnder } from '../support/redis-cleanup.js';
 import { captureLogs } from './log-capture.js';
+import { NO_QUESTIONS } from './slack-part.js';
 
 const OAUTH = {
   clientId: '1111.3333',
@@ -53,11 +54,7 @@ async function startReplica(standin: SlackStandin, name: string): Promise<Replic
     logger: captureLogs().logger,
     outbox,
     state,
-    store: {
-      pendingFor: () => Promise.resolve([]),
-      pendingIn: () => Promise.resolve([]),
-      get: () => Promise.resolve(undefined),
-    },
+    store: NO_QUESTIONS,
     policyOf: () => DEFAULT_SLACK_POLICY,
     serving: () => true,
     started: () => true,
