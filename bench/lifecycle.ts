@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import type { RedisSetting } from '../src/redis/index.js';
 import { QuestionStore } from '../src/store/index.js';
 import { rawFlow } from './raw-lifecycle.js';
+import { captureScriptCalls, scriptsFlow } from './scripts-lifecycle.js';
 import { sampleQuestion, type RedisBenchOptions } from './redis.js';
 import { nowUs, row, summarize, timeSequential, type Row } from './stats.js';
 
@@ -89,6 +90,7 @@ export async function lifecycleBench(o: RedisBenchOptions): Promise<Row[]> {
   const memory = memoryFlow();
   const redis = await redisFlow(o);
   const raw = await rawFlow(o.url, o.prefix);
+  const scripts = await scriptsFlow(o.url, await captureScriptCalls(o.url, redis, 'bench-life-a'));
   try {
     const n = Math.min(o.n, 2_000);
     const memSeq = await timeSequential(n, 200, () => memory.cycle());
@@ -97,6 +99,7 @@ export async function lifecycleBench(o: RedisBenchOptions): Promise<Row[]> {
     const memConc = await concurrent(memory, n * 5);
     const redisConc = await concurrent(redis, n * 5);
     const rawConc = await concurrent(raw, n * 5);
+    const scriptsConc = await concurrent(scripts, n * 5);
     const memSeqP50 = summarize(memSeq.samples).p50;
     const memConcP50 = summarize(memConc.samples).p50;
     const seqRatio = memSeq.opsPerSec / redisSeq.opsPerSec;
@@ -119,9 +122,11 @@ export async function lifecycleBench(o: RedisBenchOptions): Promise<Row[]> {
         note: `throughput ${concRatio.toFixed(0)}× below the baseline`,
       }),
       ...rawRows(rawSeq, rawConc, redisSeq.opsPerSec, redisConc.opsPerSec),
+      scriptsRow(scriptsConc, rawConc.opsPerSec, redisConc.opsPerSec),
       await roundTrips(o, redis),
     ];
   } finally {
+    await scripts.close();
     await raw.close();
     await redis.close();
     await memory.close();
@@ -150,6 +155,17 @@ function rawRows(
       note: `store's throughput ${(conc.opsPerSec / storeConcOps).toFixed(2)}× below this (goal ≤ 2×)`,
     }),
   ];
+}
+
+/** The store's own scripts driven directly (bench/scripts-lifecycle.ts): between the raw flow and the store. */
+function scriptsRow(conc: { samples: number[]; opsPerSec: number }, rawOps: number, storeOps: number): Row {
+  const name = `the store's own scripts driven directly, ${CONCURRENCY} concurrent`;
+  return row('lifecycle', name, summarize(conc.samples), {
+    opsPerSec: conc.opsPerSec,
+    note:
+      `${(rawOps / conc.opsPerSec).toFixed(2)}× below the raw flow (the guarantees' Redis work); ` +
+      `the store's throughput ${(conc.opsPerSec / storeOps).toFixed(2)}× below this (its own code)`,
+  });
 }
 
 /** Addresses (ip:port) of this run's own connections, found by their CLIENT SETNAME prefix. */
