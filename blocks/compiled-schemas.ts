@@ -3,7 +3,7 @@
 // anew per question or per submission is compiled and kept anew) and in the code scope its validators share,
 // which removeSchema does not clear. Compiling per call kept ~6 KB per `/mcp run` submission for good; only a
 // new instance frees them.
-import type { Ajv, ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 
 /** Distinct schemas kept compiled per instance (~6 KB each); past it the instance starts over, empty. */
 export const SCHEMAS_KEPT = 200;
@@ -34,6 +34,14 @@ export class CompiledSchemas {
     }
     this.byText.set(text, validate);
     return validate;
+  }
+
+  /**
+   * How `schema` breaks the instance's meta-schema, ajv's errors in its order; empty when it is a schema. Compiles
+   * nothing and keeps nothing: the meta-schema's own validator is the instance's, compiled once.
+   */
+  metaSchemaErrors(schema: object): ErrorObject[] {
+    return this.ajv.validateSchema(schema) === true ? [] : [...(this.ajv.errors ?? [])];
   }
 
   private startOver(): void {

@@ -54,6 +54,8 @@ export interface CommandText {
   jsonInvalid: string;
   jsonNotObject: string;
   argumentsInvalid: (problems: string) => string;
+  /** The tool's inputSchema is malformed (tool, server, what is wrong and where): nothing was sent to the server. */
+  toolSchemaMalformed: (tool: string, server: string, problem: string) => string;
   runStarted: ToolOn;
   runStartedInThread: ToolOn;
   /** The channel message a run under `route: thread` starts (who, tool, server). */
@@ -138,6 +140,9 @@ const en: CommandText = {
   jsonInvalid: 'This is not valid JSON.',
   jsonNotObject: 'The arguments must be a JSON object, e.g. {"name": "x"}.',
   argumentsInvalid: (problems) => `The arguments do not match the tool’s schema: ${problems}`,
+  toolSchemaMalformed: (tool, server, problem) =>
+    `${tool} on ${server} cannot run: its input schema is malformed (${problem}). ` +
+    `Nothing was sent to ${server}; whoever maintains it needs to fix the tool.`,
   runStarted: (tool, server) => `Running ${tool} on ${server}. The result will come to your DM with the bot.`,
   runStartedInThread: (tool, server) =>
     `Running ${tool} on ${server}. Its questions and result follow in a thread where you ran the command.`,
@@ -221,6 +226,9 @@ const zh: CommandText = {
   jsonInvalid: '这不是有效的 JSON。',
   jsonNotObject: '参数必须是一个 JSON 对象，例如 {"name": "x"}。',
   argumentsInvalid: (problems) => `参数不符合工具的模式：${problems}`,
+  toolSchemaMalformed: (tool, server, problem) =>
+    `无法运行 ${server} 上的 ${tool}：它的输入模式格式有误（${problem}）。` +
+    `没有向 ${server} 发送任何内容；需要由它的维护者修复该工具。`,
   runStarted: (tool, server) => `正在 ${server} 上运行 ${tool}。结果会发送到你与机器人的私信中。`,
   runStartedInThread: (tool, server) =>
     `正在 ${server} 上运行 ${tool}。它的问题和结果会在你运行命令的对话中的一个话题里继续。`,

@@ -79,6 +79,7 @@ export {
   noticeModal,
   runTargetOf,
   readRunArguments,
+  toolSchemaProblem,
   RUN_FORM_CALLBACK,
   RUN_JSON_BLOCK,
   type ArgsResult,

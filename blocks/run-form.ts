@@ -21,7 +21,7 @@ import { pageCount } from './pages.js';
 import { parseFormSchema } from './schema.js';
 import { SchemaError, type FormSpec } from './spec.js';
 import { readSubmission } from './submission.js';
-import { TOOL_META_SCHEMA } from './tool-meta-schema.js';
+import { metaSchemaProblem, TOOL_META_SCHEMA, withNumericBounds } from './tool-meta-schema.js';
 import { escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, section, truncate } from './text.js';
 
 /** callback_id of the arguments modal; private_metadata holds the server and tool. */
@@ -147,14 +147,41 @@ const compiled = new CompiledSchemas(() => {
   return ajv;
 });
 
+/**
+ * Why the tool's inputSchema is malformed (it breaks draft-07's meta-schema, TOOL_META_SCHEMA), naming the
+ * property: its arguments could not be checked, so the tool is not run. Undefined for a schema, also for one ajv
+ * cannot compile for another reason (a `$ref` it cannot resolve): its arguments go to the server unchecked.
+ * A well-formed schema is compiled here once per text, the validator its JSON arguments are then checked with.
+ */
+export function toolSchemaProblem(inputSchema: unknown): SchemaError | undefined {
+  const schema = withoutDialect(inputSchema);
+  try {
+    compiled.validatorFor(schema);
+    return undefined;
+  } catch {
+    // Only a failed compile is checked against the meta-schema again, for ajv's errors as data.
+    const [first] = compiled.metaSchemaErrors(schema);
+    return first === undefined ? undefined : metaSchemaProblem(first);
+  }
+}
+
+/**
+ * The schema as draft-07 reads it: without `$schema` (ajv here speaks draft-07 and would refuse other $schema
+ * URIs outright), and with draft 4's boolean exclusive bounds (also OpenAPI 3.0's, which many tools wrapping an
+ * HTTP API carry) written as draft-07's numbers, so such a tool runs, checked, as it did before it was checked.
+ */
+function withoutDialect(inputSchema: unknown): Record<string, unknown> {
+  if (typeof inputSchema !== 'object' || inputSchema === null) return {};
+  const schema = withNumericBounds(inputSchema);
+  delete schema.$schema;
+  return schema;
+}
+
 /** ajv's first problems with `args`, one line; undefined when valid or when the schema does not compile. */
 function schemaProblems(inputSchema: unknown, args: object): string | undefined {
   let validate: ValidateFunction;
   try {
-    // The dialect is dropped: ajv here speaks draft-07 and would refuse other $schema URIs outright.
-    const schema = { ...(inputSchema as Record<string, unknown>) };
-    delete schema.$schema;
-    validate = compiled.validatorFor(schema);
+    validate = compiled.validatorFor(withoutDialect(inputSchema));
   } catch {
     return undefined;
   }

@@ -9,6 +9,7 @@ import {
   noticeModal,
   runFormModal,
   takesArguments,
+  toolSchemaProblem,
   type Locale,
   type ModalView,
 } from '../../blocks/index.js';
@@ -60,7 +61,7 @@ export async function openRunForm(input: OpenInput, deps: CommandDeps): Promise<
   await deps.results.run({ server, tool, args: {}, origin }, { warmed: true });
 }
 
-/** The tool, or what to tell the person when it cannot be had. */
+/** The tool, or what to tell the person when it cannot be had or cannot run (its inputSchema is malformed). */
 export async function findTool(
   deps: CommandDeps,
   origin: Origin,
@@ -70,12 +71,29 @@ export async function findTool(
 ): Promise<ToolSummary | string> {
   const t = commandText(locale);
   const names = [`\`${tool}\``, `\`${server}\``] as const;
+  let found: ToolSummary | undefined;
   try {
     const tools = await deps.tools.listTools(server, origin);
-    return tools.find((candidate) => candidate.name === tool) ?? t.noSuchTool(...names);
+    found = tools.find((candidate) => candidate.name === tool);
   } catch (error) {
     return t.toolsUnavailable(names[1], error instanceof Error ? error.message : String(error));
   }
+  return found === undefined ? t.noSuchTool(...names) : wellFormed(found, { server, tool }, locale);
+}
+
+/**
+ * The tool, or what to tell the person when its inputSchema is malformed (what is wrong and under which
+ * property): its arguments cannot be checked, so nothing is sent to the server (nor a run without arguments).
+ */
+export function wellFormed<T extends { inputSchema?: unknown }>(
+  found: T,
+  target: { server: string; tool: string },
+  locale: Locale,
+): T | string {
+  const problem = toolSchemaProblem(found.inputSchema);
+  if (problem === undefined) return found;
+  const names = [`\`${target.tool}\``, `\`${target.server}\``] as const;
+  return commandText(locale).toolSchemaMalformed(...names, problem.message);
 }
 
 function described(tool: ToolSummary): { description?: string } {

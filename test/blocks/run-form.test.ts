@@ -8,6 +8,7 @@ import {
   runFormModal,
   runFormSpec,
   runTargetOf,
+  toolSchemaProblem,
 } from '../../blocks/run-form.js';
 import { stateFor, slackIssues } from './testing.js';
 
@@ -104,8 +105,77 @@ describe('readRunArguments', () => {
     expect(JSON.stringify(missing)).toContain("/target must have required property 'env'");
   });
 
-  it('leaves checking to the server when the schema does not compile', () => {
-    const odd = { type: 'object', properties: { a: { type: 'nonsense' } }, required: ['a'] };
+  it('leaves checking to the server when a well-formed schema does not compile (a $ref ajv cannot resolve)', () => {
+    const odd = { type: 'object', properties: { a: { $ref: '#/definitions/elsewhere' } }, required: ['a'] };
+    expect(toolSchemaProblem(odd)).toBeUndefined();
     expect(readRunArguments(odd, json('{"a": 1}'))).toEqual({ ok: true, args: { a: 1 } });
+  });
+});
+
+// A malformed schema (one that breaks draft-07's meta-schema) is refused by `/mcp run` before any form opens
+// (src/slack/run-form.ts): the problem names the property it is under and what is wrong.
+describe('toolSchemaProblem', () => {
+  const problem = (schema: unknown) => toolSchemaProblem(schema)?.message;
+
+  it('finds nothing wrong with well-formed schemas, whatever their dialect says', () => {
+    expect(problem(flat)).toBeUndefined();
+    expect(problem(nested)).toBeUndefined();
+    expect(problem({ type: 'object' })).toBeUndefined();
+    const dialect = 'https://json-schema.org/draft/2020-12/schema';
+    expect(
+      problem({ $schema: dialect, type: 'object', properties: { a: { type: ['string', 'null'] } } }),
+    ).toBe(undefined);
+  });
+
+  it('names the property and the problem', () => {
+    const under = (property: object) => problem({ type: 'object', properties: { a: property } });
+    expect(under({ type: 'nonsense' })).toBe(
+      'property "a": "type" must be one of "array", "boolean", "integer", "null", "number", "object", "string"',
+    );
+    expect(under({ type: 'integer', minimum: '1' })).toBe('property "a": "minimum" must be number');
+    expect(under({ type: 'string', enum: 'red' })).toBe('property "a": "enum" must be array');
+    expect(problem({ type: 'object', properties: { a: 5 } })).toBe('property "a": must be object,boolean');
+  });
+
+  it('names the outer property and the path under it for a nested one, and the keyword outside any property', () => {
+    const deep = {
+      type: 'object',
+      properties: { 'a/b': { type: 'object', properties: { c: { type: 'text' } } } },
+    };
+    expect(problem(deep)).toMatch(/^property "a\/b": "properties\/c\/type" must be one of "array"/);
+    expect(problem({ type: 'object', required: 'a' })).toBe('"required" must be array');
+    expect(problem({ type: 'object', additionalProperties: 'no' })).toBe(
+      '"additionalProperties" must be object,boolean',
+    );
+  });
+});
+
+// Draft 4 (and OpenAPI 3.0, which many tools wrapping an HTTP API carry) wrote an exclusive bound as a boolean
+// beside it. Such a tool is no malformed one: it runs, its arguments held to the bound as its server reads it.
+describe('a tool schema with draft 4 exclusive bounds', () => {
+  const bounded = {
+    type: 'object',
+    properties: {
+      count: { type: 'integer', minimum: 0, exclusiveMinimum: true, maximum: 10, exclusiveMaximum: false },
+      ratio: { type: 'number', maximum: 1, exclusiveMaximum: true },
+      tags: { type: 'array', items: { type: 'number', minimum: 5, exclusiveMinimum: true } },
+      mode: { enum: [{ exclusiveMinimum: true }] },
+    },
+    required: ['count'],
+  };
+
+  it('is not refused as malformed', () => {
+    expect(toolSchemaProblem(bounded)).toBeUndefined();
+  });
+
+  it('holds the arguments to each exclusive bound, and to an inclusive one where the flag is false', () => {
+    const read = (args: object) => readRunArguments(bounded, json(JSON.stringify(args)));
+    expect(read({ count: 1, ratio: 0.5, tags: [6] })).toMatchObject({ ok: true });
+    expect(read({ count: 10 })).toMatchObject({ ok: true });
+    expect(JSON.stringify(read({ count: 0 }))).toContain('/count must be > 0');
+    expect(JSON.stringify(read({ count: 1, ratio: 1 }))).toContain('/ratio must be < 1');
+    expect(JSON.stringify(read({ count: 1, tags: [5] }))).toContain('/tags/0 must be > 5');
+    expect(JSON.stringify(read({ count: 11 }))).toContain('/count must be <= 10');
+    expect(read({ count: 1, mode: { exclusiveMinimum: true } })).toMatchObject({ ok: true });
   });
 });

@@ -3,7 +3,7 @@
 // Slack may deliver one submission twice, and a signed one can be replayed within its 5 minutes: the run is
 // claimed by the view id across replicas first, so only the first delivery runs the tool.
 import { commandText, noticeModal, readRunArguments, runTargetOf } from '../../../../blocks/index.js';
-import { findTool, originOfInteraction } from '../../run-form.js';
+import { findTool, originOfInteraction, wellFormed } from '../../run-form.js';
 import { LOCALE_BEFORE_REPLY_MS } from '../../locales.js';
 import type { CommandDeps } from '../deps.js';
 import type { SubmitArgs } from './form.js';
@@ -16,8 +16,11 @@ export async function submitRunForm({ ack, body, view }: SubmitArgs, deps: Comma
   // Its ack is the reply (3 s): the language is waited for only briefly.
   const locale = await deps.locales.within(origin.userId, origin.teamId, LOCALE_BEFORE_REPLY_MS);
   const { server, tool } = target;
+  // The form's own schema is checked again too: a form opened by a replica before this check was deployed.
   const found =
-    target.inputSchema === undefined ? await findTool(deps, origin, server, tool, locale) : target;
+    target.inputSchema === undefined
+      ? await findTool(deps, origin, server, tool, locale)
+      : wellFormed(target, target, locale);
   if (typeof found === 'string') return ack({ response_action: 'update', view: noticeModal(found, locale) });
   const read = readRunArguments(found.inputSchema, view.state.values, locale);
   if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
