@@ -12,6 +12,7 @@ import {
 } from './config/index.js';
 import { createLogger, type Logger } from './logger.js';
 import { start } from './main.js';
+import { StartStoppedError } from './start-up.js';
 import { type CliArgs, SANDBOX_USAGE, UsageError, parseCliArgs } from './sandbox/args.js';
 import {
   TRACKER,
@@ -90,10 +91,14 @@ async function main(): Promise<void> {
   try {
     // Listening before the start resolves: the bot logs that it is ready inside start(), and a SIGTERM
     // right after that line would otherwise meet Node's default action (exit at once, nothing stopped).
-    const running = start(connected, logger);
-    stopOnSignals(running);
+    // A signal before that ends the start-up itself (`starting`): start() stops what it started and rejects.
+    const starting = new AbortController();
+    const running = start(connected, logger, { signal: starting.signal });
+    stopOnSignals(running, starting);
     await running;
   } catch (error) {
+    // The signal's to exit on (stopOnSignals).
+    if (error instanceof StartStoppedError) return;
     if (error instanceof StoreError) fail(error.message, 1);
     // Settings only Slack can check (the bot token, SLACK_API_URL's reachability: src/slack/app.ts).
     if (error instanceof ConfigError) refuse(error);
@@ -182,12 +187,25 @@ function announce(banner: string, sandbox: RunningSandbox): void {
  */
 const EXIT_WITHIN_MS = 25_000;
 
+function stopFailed(error: unknown): never {
+  logger.error({ err: error }, 'shutdown failed');
+  process.exit(1);
+}
+
+/** A start that ended: by the signal, exit; failed otherwise, main() reports it (or the sandbox). */
+function stoppedStarting(error: unknown): void {
+  if (!(error instanceof StartStoppedError)) return;
+  if (error.code === 'stop_failed') stopFailed(error.cause);
+  process.exit(0);
+}
+
 /**
- * SIGTERM and SIGINT stop what `running` starts, then exit (0, or 1 when stopping failed). During start-up the
- * start is waited for: once up it is stopped; when it fails, start() has stopped the parts it had started and
- * main() reports why. Either way the process exits within EXIT_WITHIN_MS of the signal.
+ * SIGTERM and SIGINT stop what `running` starts, then exit (0, or 1 when stopping failed). During start-up
+ * `starting` is aborted: start() then stops the parts it started and rejects with StartStoppedError (without
+ * `starting`, the start is waited for and stopped once up). A start that fails otherwise has stopped its parts
+ * and main() reports why. Either way the process exits within EXIT_WITHIN_MS of the signal.
  */
-function stopOnSignals(running: Promise<{ stop(): Promise<void> }>): void {
+function stopOnSignals(running: Promise<{ stop(): Promise<void> }>, starting?: AbortController): void {
   const stop = (signal: string): void => {
     logger.info({ signal }, 'shutting down');
     // Referenced on purpose: a start-up that waits on nothing the event loop holds must still reach the bound.
@@ -195,18 +213,8 @@ function stopOnSignals(running: Promise<{ stop(): Promise<void> }>): void {
       logger.warn({ signal, waitedMs: EXIT_WITHIN_MS }, 'gave up waiting for the bot to stop');
       process.exit(1);
     }, EXIT_WITHIN_MS);
-    running.then(
-      (started) =>
-        started.stop().then(
-          () => process.exit(0),
-          (error: unknown) => {
-            logger.error({ err: error }, 'shutdown failed');
-            process.exit(1);
-          },
-        ),
-      // The failed start is main()'s to report (or the sandbox's); start() already stopped what it started.
-      () => undefined,
-    );
+    starting?.abort();
+    running.then((started) => started.stop().then(() => process.exit(0), stopFailed), stoppedStarting);
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

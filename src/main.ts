@@ -3,7 +3,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { SlackAppConfig } from './config/index.js';
-import { Lifecycle } from './lifecycle.js';
+import type { Lifecycle } from './lifecycle.js';
 import type { Logger } from './logger.js';
 import type { McpHub, ToolSummary } from './mcp/index.js';
 import { startQuestionWork } from './persistence.js';
@@ -20,6 +20,7 @@ import { createSlack, type Mount, type Slack, type SlackOptions } from './slack/
 import { openSignIns, type SignIns } from './sign-ins.js';
 import { openStoreSide, type Wiring } from './wiring/store-side.js';
 import { startRounds, startWebhookDeliveries, type RunTool } from './wiring/ended-work.js';
+import { startStoppable, type StartUp } from './start-up.js';
 
 export interface RunningRelay {
   /** The HTTP port actually bound (useful with PORT=0). */
@@ -37,15 +38,22 @@ export interface RunningRelay {
   stop(): Promise<void>;
 }
 
-export async function start(config: SlackAppConfig, logger: Logger): Promise<RunningRelay> {
-  const parts = new Lifecycle({ logger });
-  try {
-    return await startParts(config, logger, parts);
-  } catch (error) {
-    // A part that failed to start leaves the ones before it running: stop those, then report the failure.
-    await parts.stop().catch((err: unknown) => logger.error({ err }, 'stopping after a failed start'));
-    throw error;
-  }
+export interface StartOptions {
+  /**
+   * A stop during start-up (SIGTERM, SIGINT): the MCP hub is told at once, no part is started any more, those
+   * started are stopped, and start() rejects with StartStoppedError (src/start-up.ts).
+   */
+  signal?: AbortSignal;
+}
+
+/** Starts the bot; a part that fails to start leaves none running (the ones before it are stopped). */
+export function start(
+  config: SlackAppConfig,
+  logger: Logger,
+  options: StartOptions = {},
+): Promise<RunningRelay> {
+  const stoppable = { logger, ...(options.signal ? { signal: options.signal } : {}) };
+  return startStoppable(stoppable, (parts, startUp) => startParts(config, logger, { parts, startUp }));
 }
 
 /** Serving: taking new work (readiness); started: up, also while it stops (liveness). */
@@ -63,30 +71,35 @@ interface Liveness {
  * sessions closed (their calls ended) → the Slack side's background work settled → outbox, Slack state and question store
  * closed last (openState), since everything above uses them.
  */
-async function startParts(config: SlackAppConfig, logger: Logger, parts: Lifecycle): Promise<RunningRelay> {
+async function startParts(
+  config: SlackAppConfig,
+  logger: Logger,
+  { parts, startUp }: { parts: Lifecycle; startUp: StartUp },
+): Promise<RunningRelay> {
   const holderId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const live: Liveness = { serving: false, started: false };
   // The API lists a call's questions on it; it starts after the relay, which tells it of new questions.
   const late: { api?: RunningApi } = {};
-  const w = await openStoreSide(config, logger, parts, holderId);
+  const w = await startUp.step(() => openStoreSide(config, logger, parts, holderId));
   const slackLive = {
     serving: () => live.serving,
     started: () => live.started,
     servers: () => hub.status(),
   };
-  const { slack, signIns } = await buildSlackSide(w, slackLive);
+  const { slack, signIns } = await startUp.step(() => buildSlackSide(w, slackLive));
   const apiHears: RelayObserver = {
     created: (question) => late.api?.questionCreated(question),
     ended: () => undefined,
   };
   const { relay, intake } = buildRelay(w, slack, apiHears);
-  const hub = startHub(w, { slack, signIns, relay, intake });
+  const hub: McpHub = startUp.step(() => startHub(w, { slack, signIns, relay, intake, startUp }));
   const { tools, runTool } = listen(w, { slack, relay, hub });
-  const api = await startApi(config, apiDeps(w, { slack, signIns, relay, tools, runTool }), parts);
+  const deps = apiDeps(w, { slack, signIns, relay, tools, runTool });
+  const api = await startUp.step(() => startApi(config, deps, parts));
   late.api = api;
-  await startRounds(w, { hub, api, runTool });
-  await startWebhookDeliveries(w, api);
-  const { port } = await serve(w, { slack, relay, mounts: api.mounts, live });
+  await startUp.step(() => startRounds(w, { hub, api, runTool }));
+  await startUp.step(() => startWebhookDeliveries(w, api));
+  const { port } = await serve(w, { slack, relay, mounts: api.mounts, live, startUp });
   logger.info({ port, holderId, servers: hub.serverNames() }, 'elicit-relay is ready');
   return {
     port,
@@ -151,7 +164,7 @@ function buildRelay(w: Wiring, slack: Slack, apiHears: RelayObserver): { relay: 
 /** The MCP hub: every configured server's connection, its elicitations asked through the intake. */
 function startHub(
   w: Wiring,
-  sides: { slack: Slack; signIns: SignIns; relay: Relay; intake: Intake },
+  sides: { slack: Slack; signIns: SignIns; relay: Relay; intake: Intake; startUp: StartUp },
 ): McpHub {
   const { slack, relay, intake } = sides;
   const { logger, metrics, holderId, opened } = w;
@@ -171,6 +184,8 @@ function startHub(
   const personal = (server: string): boolean => auth?.personal?.(server) ?? false;
   metrics.watch(metricSources({ relay, outbox: opened.outbox, hub, state: opened.state, personal }));
   w.parts.push('MCP sessions', () => hub.close());
+  // A stop during start-up: its servers may be exiting on the same signal (Ctrl-C reaches the process group).
+  sides.startUp.onStop(() => hub.closing());
   return hub;
 }
 
@@ -225,15 +240,17 @@ function apiDeps(
 /** Slack's HTTP server or Socket Mode (with the API's mounts), the store's workers, then readiness on. */
 async function serve(
   w: Wiring,
-  sides: { slack: Slack; relay: Relay; mounts: readonly Mount[]; live: Liveness },
+  sides: { slack: Slack; relay: Relay; mounts: readonly Mount[]; live: Liveness; startUp: StartUp },
 ): Promise<{ port: number }> {
-  const { slack, relay, live } = sides;
+  const { slack, relay, live, startUp } = sides;
   const { parts } = w;
-  const { port } = await slack.start(w.config.port, sides.mounts, w.config.host);
+  const { port } = await startUp.step(() => slack.start(w.config.port, sides.mounts, w.config.host));
   parts.push('Slack requests', () => slack.stop());
   parts.push('waiting questions', () => relay.endAllWaiting('call_ended'));
   const redeliverAfterMs = w.config.api.redeliverAfterMs;
-  await startQuestionWork(w.opened.store, { relay, logger: w.logger, redeliverAfterMs }, parts);
+  const work = { relay, logger: w.logger, redeliverAfterMs };
+  await startUp.step(() => startQuestionWork(w.opened.store, work, parts));
+  startUp.check();
   live.serving = true;
   live.started = true;
   parts.push('readiness', () => void (live.serving = false));

@@ -1,51 +1,19 @@
 // A bot stopped by a signal to its whole process group (Ctrl-C on `npm start`, `kill -TERM -- -<pgid>`): its
 // stdio MCP servers get the signal too and exit at once, before the bot's stop reaches the MCP hub. Those
 // exits are the shutdown, not failures: the bot logs no "MCP server unavailable" for them.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxServers } from '../../src/sandbox/index.js';
 import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
-import { compiled, fixtureCommand } from '../setup/compiled.js';
+import { fixtureCommand } from '../setup/compiled.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
-import { waitForStdout, waitUntilReady, type CliRun, type Run } from './child.js';
+import { waitForStdout, waitUntilReady, type CliRun } from './child.js';
 import { BOT_TOKEN, SIGNING_SECRET } from './harness.js';
+import { groupOf, killGroup, logged, runBotInOwnGroup } from './own-group.js';
 
 const SERVERS = ['forms', 'files'];
-
-const CLI = new URL('../../src/cli.ts', import.meta.url).pathname;
-
-/**
- * The bot as the leader of a process group of its own (`detached` here, in the test, only so that the whole
- * group can be signalled as a terminal does), its stdio servers in that group as the bot spawns them. The
- * compiled bundle cannot run the sandbox (test/system/child.ts): `source` runs src/cli.ts through tsx.
- */
-function runBotInOwnGroup(env: Record<string, string>, from: 'source' | 'compiled'): CliRun {
-  const entry = from === 'source' ? ['--import', 'tsx', CLI] : [compiled('src/cli.ts')];
-  const child = spawn(process.execPath, entry, {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const done = new Promise<Run>((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
-  return { child, done, stdout: () => stdout };
-}
-
-/** The bot's log records (JSON lines) with message `msg`. */
-function logged(run: CliRun, msg: string): Record<string, unknown>[] {
-  return run
-    .stdout()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((record) => record.msg === msg);
-}
 
 describe('a signal to the bot and its stdio MCP servers together', () => {
   let standin: SlackStandin;
@@ -94,10 +62,7 @@ describe('a signal to the bot and its stdio MCP servers together', () => {
 
 /** Once `servers` are connected (their children up), signals the bot's group: exit 0, no server warned about. */
 async function stopsQuietly(run: CliRun, servers: string[], signal: NodeJS.Signals): Promise<void> {
-  const { pid } = run.child;
-  // Never -0: that would be the test's own process group.
-  if (pid === undefined) throw new Error(`the bot did not start: ${(await run.done).stderr}`);
-  const group = -pid;
+  const group = await groupOf(run);
   try {
     await waitUntilReady(run);
     for (const server of servers) {
@@ -110,11 +75,7 @@ async function stopsQuietly(run: CliRun, servers: string[], signal: NodeJS.Signa
     expect((await run.done).code).toBe(0);
   } finally {
     // Nothing of the group outlives the test, whatever failed above (a bot that never got ready, its servers).
-    try {
-      process.kill(group, 'SIGKILL');
-    } catch {
-      // ESRCH: the whole group is gone already
-    }
+    killGroup(group);
   }
   expect(logged(run, 'shutting down')).toHaveLength(1);
   expect(logged(run, 'MCP server unavailable')).toEqual([]);
