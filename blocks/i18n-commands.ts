@@ -56,6 +56,10 @@ export interface CommandText {
   argumentsInvalid: (problems: string) => string;
   /** The tool's inputSchema is malformed (tool, server, what is wrong and where): nothing was sent to the server. */
   toolSchemaMalformed: (tool: string, server: string, problem: string) => string;
+  /** The tool's definition, outside its inputSchema, breaks the MCP schema (where and what): nothing was sent. */
+  toolDefinitionMalformed: (tool: string, server: string, problem: string) => string;
+  /** `/mcp tools`: the tools listed that the MCP schema refused, left out (their names, already formatted). */
+  refusedTools: (names: string) => string;
   runStarted: ToolOn;
   runStartedInThread: ToolOn;
   /** The channel message a run under `route: thread` starts (who, tool, server). */
@@ -143,6 +147,10 @@ const en: CommandText = {
   toolSchemaMalformed: (tool, server, problem) =>
     `${tool} on ${server} cannot run: its input schema is malformed (${problem}). ` +
     `Nothing was sent to ${server}; whoever maintains it needs to fix the tool.`,
+  toolDefinitionMalformed: (tool, server, problem) =>
+    `${tool} on ${server} cannot run: its definition is malformed (${problem}). ` +
+    `Nothing was sent to ${server}; whoever maintains it needs to fix the tool.`,
+  refusedTools: (names) => `Left out, their definitions are malformed (\`/mcp run\` says why): ${names}`,
   runStarted: (tool, server) => `Running ${tool} on ${server}. The result will come to your DM with the bot.`,
   runStartedInThread: (tool, server) =>
     `Running ${tool} on ${server}. Its questions and result follow in a thread where you ran the command.`,
@@ -229,6 +237,10 @@ const zh: CommandText = {
   toolSchemaMalformed: (tool, server, problem) =>
     `无法运行 ${server} 上的 ${tool}：它的输入模式格式有误（${problem}）。` +
     `没有向 ${server} 发送任何内容；需要由它的维护者修复该工具。`,
+  toolDefinitionMalformed: (tool, server, problem) =>
+    `无法运行 ${server} 上的 ${tool}：它的定义格式有误（${problem}）。` +
+    `没有向 ${server} 发送任何内容；需要由它的维护者修复该工具。`,
+  refusedTools: (names) => `以下工具因定义格式有误未列出（\`/mcp run\` 会说明原因）：${names}`,
   runStarted: (tool, server) => `正在 ${server} 上运行 ${tool}。结果会发送到你与机器人的私信中。`,
   runStartedInThread: (tool, server) =>
     `正在 ${server} 上运行 ${tool}。它的问题和结果会在你运行命令的对话中的一个话题里继续。`,

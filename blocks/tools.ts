@@ -20,6 +20,8 @@ export const TOOLS_SHOWN_MAX = 45;
 /** Characters of a tool's description shown (the section holds at most 3000). */
 const DESCRIPTION_MAX = 600;
 const NAME_MAX = 200;
+/** Names of the tools left out shown (the rest counted): at NAME_MAX each, well inside a context's 3000. */
+const REFUSED_SHOWN_MAX = 10;
 
 /** Whether the tool's inputSchema declares at least one property. */
 export function takesArguments(inputSchema: unknown): boolean {
@@ -28,11 +30,19 @@ export function takesArguments(inputSchema: unknown): boolean {
   return typeof properties === 'object' && properties !== null && Object.keys(properties).length > 0;
 }
 
-export function toolsMessage(input: { server: string; tools: ListedTool[]; locale?: Locale }): SlackMessage {
+export function toolsMessage(input: {
+  server: string;
+  tools: ListedTool[];
+  /** The names of the tools listed that the MCP schema refused, left out (a closing note names them). */
+  refused?: readonly string[];
+  locale?: Locale;
+}): SlackMessage {
   const t = commandText(input.locale);
   const server = serverName(input.server);
+  const note = refusedNote(input.refused ?? [], input.locale);
   if (input.tools.length === 0) {
-    return { text: t.noTools(server), blocks: [{ type: 'section', text: mrkdwn(t.noTools(`*${server}*`)) }] };
+    const blocks: KnownBlock[] = [{ type: 'section', text: mrkdwn(t.noTools(`*${server}*`)) }, ...note];
+    return { text: t.noTools(server), blocks };
   }
   const shown = input.tools.slice(0, TOOLS_SHOWN_MAX);
   const blocks: KnownBlock[] = [
@@ -41,12 +51,27 @@ export function toolsMessage(input: { server: string; tools: ListedTool[]; local
   ];
   const hidden = input.tools.length - shown.length;
   if (hidden > 0) blocks.push({ type: 'context', elements: [mrkdwn(t.moreTools(hidden))] });
+  blocks.push(...note);
   return { text: t.toolsHeader(server), blocks };
+}
+
+/** The closing note naming the tools left out; none when every listed tool is shown. */
+function refusedNote(refused: readonly string[], locale?: Locale): KnownBlock[] {
+  if (refused.length === 0) return [];
+  const names = refused.slice(0, REFUSED_SHOWN_MAX).map((name) => `\`${codeName(name)}\``);
+  const rest = refused.length - REFUSED_SHOWN_MAX;
+  const listed = rest > 0 ? `${names.join(', ')} (+${rest})` : names.join(', ');
+  return [{ type: 'context', elements: [mrkdwn(commandText(locale).refusedTools(listed))] }];
+}
+
+/** A tool's name for inside backticks: escaped, cut at NAME_MAX, its own backticks made quotes. */
+function codeName(name: string): string {
+  return escapeMrkdwn(truncate(name, NAME_MAX)).replace(/`/g, "'");
 }
 
 function toolLine(tool: ListedTool, locale?: Locale): string {
   const t = commandText(locale);
-  const name = escapeMrkdwn(truncate(tool.name, NAME_MAX)).replace(/`/g, "'");
+  const name = codeName(tool.name);
   const title = tool.title?.trim() ? `*${escapeMrkdwn(truncate(tool.title.trim(), NAME_MAX))}* ` : '';
   const args = takesArguments(tool.inputSchema) ? t.takesArguments : t.noArguments;
   const description = tool.description?.trim()

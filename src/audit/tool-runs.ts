@@ -17,6 +17,7 @@ export function auditedToolRuns(
     serverNames: () => runner.serverNames(),
     status: () => runner.status(),
     listTools: (server, person) => runner.listTools(server, person),
+    refusedTools: (server, person) => runner.refusedTools(server, person),
     warm: (server, person) => runner.warm(server, person),
     callTool: async (input) => {
       if (input.origin.callId !== undefined) return runner.callTool(input);

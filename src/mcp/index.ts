@@ -1,6 +1,7 @@
 // Public surface of the MCP side; the rest of the bot imports from here, never from the SDK.
 export { McpHub, type McpHubOptions } from './hub.js';
 export { wholeResult } from './results.js';
+export type { RefusedTool, ToolListing } from './tool-listing.js';
 export { roundAnswersOf } from './continuation.js';
 export {
   McpClientError,

@@ -11,6 +11,7 @@ import { gateSink } from './pending-gate.js';
 import { poolOf, SessionPool } from './pool.js';
 import type { McpSession } from './session.js';
 import { Health, droppedError } from './status.js';
+import type { ToolListing } from './tool-listing.js';
 import type { Turn } from './transport.js';
 import { MAX_STEP_UPS, needsSignIn, withSignIn, type McpAuth } from './auth/sign-in.js';
 import {
@@ -53,7 +54,7 @@ export class ServerLink {
   /** The relay's sink behind this server's `maxPending` gate, shared by all its sessions. */
   private readonly sink: ElicitationSink;
   private readonly pools = new Map<string, SessionPool>();
-  private tools: Promise<ToolSummary[]> | undefined;
+  private tools: Promise<ToolListing> | undefined;
   private readonly control: ControlLink;
   /** The server's era as connections found it, so that further sessions skip the probe (era.ts). */
   private readonly era: EraVerdict;
@@ -103,7 +104,7 @@ export class ServerLink {
   }
 
   /** The server's tools: from the cache, else listed over the control link (or `person`'s own session). */
-  async listTools(person?: Origin): Promise<ToolSummary[]> {
+  async listTools(person?: Origin): Promise<ToolListing> {
     this.assertOpen();
     if (this.tools !== undefined) return this.tools;
     if (!this.personal) {
@@ -141,11 +142,8 @@ export class ServerLink {
       const pool = this.poolFor(call.origin);
       const session = await pool.acquire(call.signal);
       try {
-        const tools = await (this.tools ?? this.cacheTools(session.listTools())).catch(() => []);
-        return await session.run(
-          call,
-          tools.find((t) => t.name === call.tool),
-        );
+        const listing = await (this.tools ?? this.cacheTools(session.listTools())).catch(() => UNLISTED);
+        return await session.run(call, usableTool(listing, call.tool, this.spec.name));
       } catch (error) {
         // A step-up (403 insufficient_scope) or a revoked grant: the request never ran; once signed in, again.
         if (session.auth !== undefined && needsSignIn(error) && attempt < MAX_STEP_UPS) {
@@ -211,7 +209,7 @@ export class ServerLink {
     ]);
   }
 
-  private cacheTools(listing: Promise<ToolSummary[]>): Promise<ToolSummary[]> {
+  private cacheTools(listing: Promise<ToolListing>): Promise<ToolListing> {
     this.tools = listing;
     // A failed listing must not stay cached: the next caller asks again.
     listing.catch(() => {
@@ -278,4 +276,23 @@ export class ServerLink {
   private assertOpen(): void {
     if (this.closed) throw new McpClientError('closed', this.spec.name, 'the MCP hub is closed');
   }
+}
+
+/** A listing that failed: the call goes to the server as named (the server answers for a tool it lacks). */
+const UNLISTED: ToolListing = { tools: [], refused: [] };
+
+/**
+ * The listed tool `name`; undefined when it is not listed. A tool the MCP schema refused is not called: its
+ * definition is malformed, so the bot cannot know what it takes (nothing is sent to the server).
+ */
+function usableTool(listing: ToolListing, name: string, server: string): ToolSummary | undefined {
+  const tool = listing.tools.find((t) => t.name === name);
+  const refused = tool === undefined ? listing.refused.find((t) => t.name === name) : undefined;
+  if (refused === undefined) return tool;
+  const where = refused.problem.path.join('.');
+  throw new McpClientError(
+    'malformed_tool',
+    server,
+    `${name} on ${server} was not run: its definition is malformed (${where}: ${refused.problem.message})`,
+  );
 }

@@ -7,7 +7,8 @@ import type { Clock } from '../clock.js';
 import { RelayClient } from './elicitation.js';
 import { Handshake, openFailure, sdkProbeTimeoutMs, type SignInPauses } from './handshake.js';
 import { SessionQuestions } from './questions.js';
-import { callError, isInvalidResult, toSummary, urlRequiredResult } from './results.js';
+import { callError, isInvalidResult, urlRequiredResult } from './results.js';
+import { listedTools, type ToolListing } from './tool-listing.js';
 import { ToolRunner, type Successor } from './tool-run.js';
 import { refusesStreamableHttp } from './transport.js';
 import { needsSignIn, type SessionAuth } from './auth/sign-in.js';
@@ -215,11 +216,10 @@ export class McpSession {
     }
   }
 
-  async listTools(): Promise<ToolSummary[]> {
+  async listTools(): Promise<ToolListing> {
     this.assertOpen();
     try {
-      const { tools } = await this.client.listTools();
-      return tools.map(toSummary);
+      return await listedTools(this.client, this.opts.spec.name, this.opts.logger);
     } catch (error) {
       throw this.failure(error, undefined, 'tools/list');
     }

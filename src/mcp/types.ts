@@ -271,6 +271,7 @@ export type McpClientErrorCode =
   | 'handshake_timeout' // the server took the connection but did not answer its handshake in time (handshake.ts)
   | 'tool_failed' // the server answered the request with a JSON-RPC error
   | 'round_expired' // a 2026 server refused a round's retry (-32602): its requestState expired; start again
+  | 'malformed_tool' // the tool as listed breaks the MCP schema (tool-listing.ts): not sent to the server
   | 'timeout' // no answer within the request timeout
   | 'connection_closed' // the session ended (or its transport failed) while the request was in flight
   | 'session_expired' // the server no longer knows the session (HTTP 404); the hub retries on a new one

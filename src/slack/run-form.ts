@@ -13,11 +13,12 @@ import {
   type Locale,
   type ModalView,
 } from '../../blocks/index.js';
-import type { ToolSummary } from '../mcp/index.js';
+import type { RefusedTool, ToolSummary } from '../mcp/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Origin } from '../relay/types.js';
 import type { CommandDeps } from './listeners/deps.js';
 import { LOCALE_BEFORE_REPLY_MS } from './locales.js';
+import { refusedToolText } from './refused-tools.js';
 import { retried, retriedWithinTrigger } from './retried.js';
 
 interface OpenInput {
@@ -72,12 +73,17 @@ export async function findTool(
   const t = commandText(locale);
   const names = [`\`${tool}\``, `\`${server}\``] as const;
   let found: ToolSummary | undefined;
+  let refused: RefusedTool | undefined;
   try {
     const tools = await deps.tools.listTools(server, origin);
     found = tools.find((candidate) => candidate.name === tool);
+    // The same listing, cached: a tool not listed may be one the MCP schema refused.
+    if (found === undefined)
+      refused = (await deps.tools.refusedTools(server, origin)).find((candidate) => candidate.name === tool);
   } catch (error) {
     return t.toolsUnavailable(names[1], error instanceof Error ? error.message : String(error));
   }
+  if (refused !== undefined) return refusedToolText(refused, { server, tool }, locale);
   return found === undefined ? t.noSuchTool(...names) : wellFormed(found, { server, tool }, locale);
 }
 

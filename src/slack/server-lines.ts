@@ -27,6 +27,7 @@ const FAILURE_OF: Record<McpClientErrorCode, ServerFailureName> = {
   unknown_server: 'other',
   tool_failed: 'other',
   round_expired: 'other',
+  malformed_tool: 'other',
   aborted: 'other',
   closed: 'other',
 };

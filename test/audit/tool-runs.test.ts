@@ -24,6 +24,7 @@ function recording(callTool: ToolRunner['callTool']) {
     serverNames: () => ['fixture'],
     status: () => [],
     listTools: () => Promise.resolve([]),
+    refusedTools: () => Promise.resolve([]),
     warm: (server, person) => void warmed.push(`${server} ${person.userId}`),
     callTool,
   };

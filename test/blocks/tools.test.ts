@@ -56,4 +56,24 @@ describe('takesArguments', () => {
     expect(takesArguments({ type: 'object' })).toBe(false);
     expect(takesArguments(null)).toBe(false);
   });
+  it('names the tools the MCP schema refused in a closing note, inert and at most ten, counting the rest', () => {
+    const refused = ['x`<@U1>', ...Array.from({ length: 11 }, (_, i) => `bad_${i}`)];
+    const message = toolsMessage({ server: 'gh', tools: [tool('whoami')], refused });
+    const note = message.blocks.at(-1);
+    expect(note?.type).toBe('context');
+    const text = JSON.stringify(note);
+    expect(text).toContain(
+      "Left out, their definitions are malformed (`/mcp run` says why): `x'&lt;@U1&gt;`, `bad_0`",
+    );
+    expect(text).toContain('`bad_8` (+2)');
+    expect(text).not.toContain('bad_9');
+    expect(slackIssues(message)).toEqual([]);
+  });
+
+  it('says a server whose every tool was refused offers no tools, and names them', () => {
+    const message = toolsMessage({ server: 'gh', tools: [], refused: ['bad'], locale: 'zh-CN' });
+    const text = JSON.stringify(message.blocks);
+    expect(text).toContain('没有提供任何工具');
+    expect(text).toContain('`bad`');
+  });
 });

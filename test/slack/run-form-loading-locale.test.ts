@@ -22,6 +22,7 @@ function slowTools(): { tools: ToolRunner; listed: () => void } {
       await released;
       return [tool];
     },
+    refusedTools: () => Promise.resolve([]),
     callTool: () => Promise.resolve({ isError: false, text: 'done' }),
     warm: () => undefined,
   };

@@ -135,6 +135,7 @@ describe('the arguments form of a tool whose inputSchema became malformed while 
         { name: 'annotate', inputSchema: listed.schema },
         { name: 'ping', inputSchema: { type: 'object' } },
       ]),
+    refusedTools: () => Promise.resolve([]),
     callTool: (call) => {
       calls.push(call.tool);
       return Promise.resolve({ isError: false, text: `ran ${call.tool}` });

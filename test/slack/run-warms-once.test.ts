@@ -20,6 +20,7 @@ function countingTools(): { tools: ToolRunner; warmed: { server: string; person:
         { name: 'echo', inputSchema: { type: 'object', properties: { a: { type: 'number' } } } },
         { name: 'ping', inputSchema: { type: 'object' } },
       ]),
+    refusedTools: () => Promise.resolve([]),
     callTool: (call) =>
       Promise.resolve({ isError: false, text: `ran ${call.tool} ${JSON.stringify(call.args)}` }),
     warm: (server, person) => void warmed.push({ server, person }),

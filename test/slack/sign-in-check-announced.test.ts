@@ -18,6 +18,7 @@ const tools: ToolRunner = {
   serverNames: () => [],
   status: () => [],
   listTools: refused,
+  refusedTools: refused,
   callTool: refused,
   warm: () => undefined,
 };

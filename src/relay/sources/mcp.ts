@@ -10,6 +10,7 @@ import {
   type McpServerSpec,
   type ServerStatus,
   type ToolCall,
+  type RefusedTool,
   type ToolResult,
   type ToolSummary,
 } from '../../mcp/index.js';
@@ -96,6 +97,11 @@ export interface ToolRunner {
    * the server cannot be reached.
    */
   listTools(server: string, person: Origin): Promise<ToolSummary[]>;
+  /**
+   * The tools of the same listing that the MCP schema refuses (their definitions are malformed): left out of
+   * listTools and never called, known by name with their problem (McpHub.toolListing).
+   */
+  refusedTools(server: string, person: Origin): Promise<RefusedTool[]>;
   callTool(input: ToolCall): Promise<ToolResult>;
   /** Opens `person`'s session to `server` ahead of a call they just asked for (McpHub.warm); best effort. */
   warm(server: string, person: Origin): void;
@@ -107,6 +113,7 @@ export function mcpToolRunner(hub: McpHub): ToolRunner {
     serverNames: () => hub.serverNames(),
     status: () => hub.status(),
     listTools: (server, person) => hub.listTools(server, person),
+    refusedTools: async (server, person) => (await hub.toolListing(server, person)).refused,
     warm: (server, person) => hub.warm(server, person),
     callTool: async (input) => {
       try {

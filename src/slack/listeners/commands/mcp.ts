@@ -9,7 +9,7 @@ import {
   toolsMessage,
   type Locale,
 } from '../../../../blocks/index.js';
-import type { ToolSummary } from '../../../mcp/index.js';
+import type { RefusedTool, ToolSummary } from '../../../mcp/index.js';
 import type { Origin } from '../../../relay/types.js';
 import { parseMcpCommand, unescapeCommandText, type CommandProblem, type McpCommand } from '../../command.js';
 import { retriedRespond } from '../../retried.js';
@@ -131,14 +131,18 @@ async function listTools(
   ctx: { deps: CommandDeps; origin: Origin; locale: Locale; reply: Reply },
 ): Promise<unknown> {
   let tools: ToolSummary[];
+  let refused: RefusedTool[];
   try {
+    // One listing, cached: the tools that may run, and those the MCP schema refused (named in a closing note).
     tools = await ctx.deps.tools.listTools(server, ctx.origin);
+    refused = await ctx.deps.tools.refusedTools(server, ctx.origin);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     const t = commandText(ctx.locale);
     return ctx.reply(t.toolsUnavailable(`\`${escapeMrkdwn(server)}\``, escapeMrkdwn(reason)));
   }
-  const message = toolsMessage({ server, tools, locale: ctx.locale });
+  const names = refused.map((tool) => tool.name);
+  const message = toolsMessage({ server, tools, refused: names, locale: ctx.locale });
   return ctx.reply(message.text, message.blocks);
 }
 
