@@ -50,10 +50,14 @@ function auditQuery(params: URLSearchParams): AuditQuery {
   return query;
 }
 
-/** An RFC 3339 date-time parameter, in epoch ms. */
+/**
+ * An RFC 3339 date-time parameter, in epoch ms. A "+hh:mm" offset sent unescaped arrives as " hh:mm" (a query
+ * reads "+" as a space): a space can be nothing else there, so it is read as the "+" it was.
+ */
 function time(params: URLSearchParams, key: 'since' | 'until'): number | undefined {
-  const value = params.get(key);
-  if (value === null) return undefined;
+  const raw = params.get(key);
+  if (raw === null) return undefined;
+  const value = raw.replace(/ (\d\d:\d\d)$/, '+$1');
   const ms = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i.test(value)
     ? Date.parse(value)
     : NaN;

@@ -4,6 +4,7 @@
 // reach that person in Slack (gateway-person.ts).
 import type { Logger } from '../logger.js';
 import {
+  answerAsSent,
   EndpointRefusal,
   mcpEndpoint,
   type EndpointCall,
@@ -152,7 +153,9 @@ async function askHuman(
   await deps.calls.remember(client.name, callId, question.id, lifetimeMs);
   try {
     const ended = await untilEnded(questions, question, signal);
-    return ended?.outcome ?? { action: 'cancel' };
+    const outcome = ended?.outcome ?? { action: 'cancel' };
+    // The answer as an MCP server gets it (its schema's defaults included), as GET /questions/{id} gives it.
+    return ended ? answerAsSent(ended, outcome) : outcome;
   } finally {
     // A later call with the same id (a host without a session starts again at 0) must not find this question.
     await deps.calls.forget(client.name, callId, question.id).catch((err: unknown) => {

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RateLimit, RelayClock } from '../relay/relay.js';
 import type { OpenContext, Recipients } from '../relay/sources/intake.js';
 import type { EndReason, FinishResult, Outcome, Question } from '../relay/types.js';
+import { answerAsSent } from '../mcp/index.js';
 import type { StoredQuestion } from '../store/index.js';
 import { mayTarget, type ApiClient } from './auth.js';
 import type { EndedEvents } from './ended.js';
@@ -71,7 +72,7 @@ export function questionView(q: StoredQuestion): Record<string, unknown> {
   return {
     id: q.id,
     status: q.state,
-    ...(q.outcome ? { result: resultOf(q.outcome, q.contentDropped === true) } : {}),
+    ...(q.outcome ? { result: resultOf(q, q.outcome) } : {}),
     ...(q.reason ? { reason: q.reason } : {}),
     ...(q.endedBy ? { answeredBy: q.endedBy } : {}),
     createdAt: new Date(q.createdAt).toISOString(),
@@ -81,12 +82,15 @@ export function questionView(q: StoredQuestion): Record<string, unknown> {
 }
 
 /**
- * What the MCP server received. When the record no longer holds an accepted answer's content (its holder had it:
- * a call's question ended on a replica of an earlier version, which dropped it), the answer cannot be shown:
- * the result says so rather than presenting the {} the record reads back as for the answer.
+ * What the MCP server received (PRODUCT: "exactly"), its schema's defaults included, as for an API question it
+ * would have. When the record no longer holds an accepted answer's content (its holder had it: a call's question
+ * ended on a replica of an earlier version, which dropped it), the answer cannot be shown: the result says so
+ * rather than presenting the {} the record reads back as for the answer.
  */
-function resultOf(outcome: Outcome, contentDropped: boolean): Record<string, unknown> {
-  return contentDropped && outcome.action === 'accept' ? { action: 'accept', contentDropped: true } : outcome;
+function resultOf(q: StoredQuestion, outcome: Outcome): Record<string, unknown> {
+  if (q.contentDropped === true && outcome.action === 'accept')
+    return { action: 'accept', contentDropped: true };
+  return answerAsSent(q, outcome);
 }
 
 export async function createQuestion(

@@ -92,7 +92,7 @@ export const QUESTION_CREATE = {
     callbackUrl: { type: 'string', format: 'uri', maxLength: 2048 },
     metadata: {
       type: 'object',
-      description: `Kept with the question and returned as given. ${NESTING_NOTE}`,
+      description: `The client's own data, kept with the question's record; not part of GET /questions/{id} or its webhook, whose fields are fixed. ${NESTING_NOTE}`,
     },
   },
 } as const;

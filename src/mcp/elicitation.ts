@@ -19,7 +19,7 @@ import {
   type FieldSpec,
 } from '../../blocks/index.js';
 import { RelayError } from '../relay/errors.js';
-import type { Content, Outcome } from '../relay/types.js';
+import type { Content, Outcome, Question } from '../relay/types.js';
 import { checkFormParams } from './form-params.js';
 import type { IncomingElicitation } from './types.js';
 
@@ -129,6 +129,17 @@ export function toElicitResult(
   if (outcome.action !== 'accept') return { action: outcome.action };
   if (mode === 'url') return { action: 'accept' };
   return { action: 'accept', content: withDefaults(requestedSchema, outcome.content) };
+}
+
+/**
+ * What the MCP server that asked `question` received for `outcome` (toElicitResult in the question's mode, with
+ * its schema's defaults); for a question asked through the API, what such a server would have received.
+ */
+export function answerAsSent(
+  question: Pick<Question, 'url' | 'requestedSchema'>,
+  outcome: Outcome,
+): ElicitResult {
+  return toElicitResult(outcome, question.url ? 'url' : 'form', question.requestedSchema);
 }
 
 /**

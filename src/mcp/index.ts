@@ -3,6 +3,7 @@ export { McpHub, type McpHubOptions } from './hub.js';
 export { wholeResult } from './results.js';
 export type { RefusedTool, ToolListing } from './tool-listing.js';
 export { roundAnswersOf } from './continuation.js';
+export { answerAsSent } from './elicitation.js';
 export {
   McpClientError,
   type DurableRound,
