@@ -3,6 +3,7 @@
 // Cluster (ioredis follows MOVED/ASK and refreshes the slot map). Credentials and TLS apply to every node.
 import { Cluster, Redis, ReplyError, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { RedisNode, RedisSetting } from '../config/index.js';
+import { catchAskings } from './asking.js';
 import { redactUrl } from './errors.js';
 
 export type { RedisNode, RedisSetting } from '../config/index.js';
@@ -75,7 +76,8 @@ export function buildClient(setting: RedisSetting, options: ConnectionOptions): 
       // connect (connectTimeout, 3 s) instead of ioredis's 1 s default, which a busy node missed at load 18.
       ...(perNode.connectTimeout === undefined ? {} : { slotsRefreshTimeout: perNode.connectTimeout }),
     };
-    return new Cluster(setting.nodes, clusterOptions);
+    // ASK redirects during a resharding leave no unhandled rejection when a node's connection closes (asking.ts).
+    return catchAskings(new Cluster(setting.nodes, clusterOptions));
   }
   const base: RedisOptions = { ...perNode, ...access(setting), lazyConnect: true };
   if (retryStrategy !== undefined) base.retryStrategy = retryStrategy;

@@ -11,39 +11,22 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Question } from '../../src/relay/types.js';
 import { QuestionStore } from '../../src/store/index.js';
-import { freePort } from '../system/child.js';
-import { until } from '../support/until.js';
-import { cli, startServer, type Server } from '../topology/support/servers.js';
+import { cli, type Server } from '../topology/support/servers.js';
+import { startTwoMasters } from '../topology/support/two-masters.js';
 import { redisSetting } from '../topology/support/flows.js';
 import { collector, newQuestion, recordingLogger } from '../store/helpers.js';
 
 let dir = '';
 let nodes: Server[] = [];
-const buses = new Map<number, number>();
 const stores: QuestionStore[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cluster-migrating-'));
-  const start = async () => {
-    const bus = await freePort();
-    const port = await freePort();
-    const args = ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`];
-    args.push('--cluster-port', String(bus), '--save', '', '--appendonly', 'no');
-    buses.set(port, bus);
-    return startServer(dir, args, /Ready to accept connections/, port);
-  };
-  nodes = [await start(), await start()];
-  const [a, b] = nodes as [Server, Server];
-  await cli(a.port, 'CLUSTER', 'MEET', '127.0.0.1', String(b.port), String(buses.get(b.port)));
-  await cli(a.port, 'CLUSTER', 'ADDSLOTSRANGE', '0', '8191');
-  await cli(b.port, 'CLUSTER', 'ADDSLOTSRANGE', '8192', '16383');
-  await until('the two-node cluster is ok', 20_000, async () => {
-    const infos = await Promise.all(nodes.map((n) => cli(n.port, 'CLUSTER', 'INFO')));
-    return infos.every((i) => /cluster_state:ok/.test(i));
-  });
+  nodes = await startTwoMasters(dir);
 }, 40_000);
 
 afterAll(async () => {
+  // The holder's inbox read may be ASK-redirected here (its stream moved): see cluster-asking.test.ts.
   for (const s of stores) await s.close();
   await Promise.all(nodes.map((n) => n.kill()));
   if (dir) rmSync(dir, { recursive: true, force: true });
