@@ -22,6 +22,7 @@ import { parseFormSchema } from './schema.js';
 import { SchemaError, type FormSpec } from './spec.js';
 import { readSubmission } from './submission.js';
 import { metaSchemaProblem, TOOL_META_SCHEMA, withNumericBounds } from './tool-meta-schema.js';
+import { dropUnreadablePatterns, unsatisfiableRequired } from './tool-schema-checks.js';
 import { escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, section, truncate } from './text.js';
 
 /** callback_id of the arguments modal; private_metadata holds the server and tool. */
@@ -148,32 +149,36 @@ const compiled = new CompiledSchemas(() => {
 });
 
 /**
- * Why the tool's inputSchema is malformed (it breaks draft-07's meta-schema, TOOL_META_SCHEMA), naming the
- * property: its arguments could not be checked, so the tool is not run. Undefined for a schema, also for one ajv
- * cannot compile for another reason (a `$ref` it cannot resolve): its arguments go to the server unchecked.
+ * Why the tool's inputSchema is malformed, naming the property: it breaks draft-07's meta-schema
+ * (TOOL_META_SCHEMA), so its arguments could not be checked; or its `required` names a property it forbids, so
+ * no arguments could pass. Such a tool is not run. Undefined for a schema, also for one ajv cannot compile for
+ * another reason (a `$ref` it cannot resolve, a `patternProperties` key it cannot read): its arguments go to the
+ * server unchecked. A `pattern` ajv cannot read is left to the server (withoutDialect).
  * A well-formed schema is compiled here once per text, the validator its JSON arguments are then checked with.
  */
 export function toolSchemaProblem(inputSchema: unknown): SchemaError | undefined {
   const schema = withoutDialect(inputSchema);
   try {
     compiled.validatorFor(schema);
-    return undefined;
   } catch {
     // Only a failed compile is checked against the meta-schema again, for ajv's errors as data.
     const [first] = compiled.metaSchemaErrors(schema);
-    return first === undefined ? undefined : metaSchemaProblem(first);
+    if (first !== undefined) return metaSchemaProblem(first);
   }
+  return unsatisfiableRequired(schema);
 }
 
 /**
  * The schema as draft-07 reads it: without `$schema` (ajv here speaks draft-07 and would refuse other $schema
  * URIs outright), and with draft 4's boolean exclusive bounds (also OpenAPI 3.0's, which many tools wrapping an
- * HTTP API carry) written as draft-07's numbers, so such a tool runs, checked, as it did before it was checked.
+ * HTTP API carry) written as draft-07's numbers, so such a tool runs, checked, as it did before it was checked;
+ * a `pattern` ajv cannot compile is left out (the server's to check; tool-schema-checks.ts).
  */
 function withoutDialect(inputSchema: unknown): Record<string, unknown> {
   if (typeof inputSchema !== 'object' || inputSchema === null) return {};
   const schema = withNumericBounds(inputSchema);
   delete schema.$schema;
+  dropUnreadablePatterns(schema);
   return schema;
 }
 

@@ -39,8 +39,15 @@ const KEYWORD_PATH_MAX = 200;
  * path alone (`"additionalProperties" must be object,boolean`).
  */
 export function metaSchemaProblem(error: ErrorObject): SchemaError {
-  const path = error.instancePath.split('/').slice(1).map(unescapePointer);
-  const what = problemText(error);
+  return problemAt(error.instancePath.split('/').slice(1).map(unescapePointer), problemText(error));
+}
+
+/**
+ * `what` is wrong at `path` (keys from the schema's root), as a SchemaError naming the tool's property it is
+ * under: `["properties", "a", "pattern"]` → `property "a": "pattern" …`; outside any property, the keyword path
+ * alone, and at the root, "the schema".
+ */
+export function problemAt(path: readonly string[], what: string): SchemaError {
   const [first, name, ...rest] = path;
   if (first === 'properties' && name !== undefined) {
     return new SchemaError(rest.length === 0 ? what : `${keywordPath(rest)} ${what}`, name);
@@ -48,7 +55,7 @@ export function metaSchemaProblem(error: ErrorObject): SchemaError {
   return new SchemaError(path.length === 0 ? `the schema ${what}` : `${keywordPath(path)} ${what}`);
 }
 
-function keywordPath(segments: string[]): string {
+function keywordPath(segments: readonly string[]): string {
   return JSON.stringify(truncate(segments.join('/'), KEYWORD_PATH_MAX));
 }
 

@@ -179,3 +179,74 @@ describe('a tool schema with draft 4 exclusive bounds', () => {
     expect(read({ count: 1, mode: { exclusiveMinimum: true } })).toMatchObject({ ok: true });
   });
 });
+
+// draft-07's meta-schema does not assert `format: "regex"`, and ajv cannot compile a schema holding a pattern it
+// cannot read with the `u` flag: before, such a schema left every argument unchecked. A server reads its own
+// dialect (Python's `(?i)`, Annex B's `[\_]`), so such a pattern is left to it and the rest is still checked.
+describe('a tool schema with a pattern the bot cannot read', () => {
+  const schema = (pattern: string) => ({
+    type: 'object',
+    properties: {
+      code: { type: 'string', pattern, maxLength: 5 },
+      list: { type: 'array', items: { type: 'string', pattern } },
+    },
+    required: ['code'],
+  });
+
+  it("is not refused: the pattern is the server's to check", () => {
+    for (const pattern of ['(', 'a**', '(?i)^abc$', '^[a-z\\_]+$', '^\\p{L}+$', 'a{']) {
+      expect(toolSchemaProblem(schema(pattern)), pattern).toBeUndefined();
+    }
+  });
+
+  it('still holds the arguments to the rest of the schema, wherever the pattern is', () => {
+    for (const pattern of ['(', '(?i)^abc$', '^[a-z\\_]+$']) {
+      const read = (args: object) => readRunArguments(schema(pattern), json(JSON.stringify(args)));
+      expect(read({ code: 'ABC', list: ['x'] }), pattern).toEqual({
+        ok: true,
+        args: { code: 'ABC', list: ['x'] },
+      });
+      expect(JSON.stringify(read({ code: 'abcdef' })), pattern).toContain('/code must NOT have more than 5');
+      expect(JSON.stringify(read({ list: ['x'] })), pattern).toContain("required property 'code'");
+    }
+  });
+
+  it('holds a pattern it can read, as before', () => {
+    const read = (code: string) => readRunArguments(schema('^\\p{L}+$'), json(JSON.stringify({ code })));
+    expect(read('abc')).toMatchObject({ ok: true });
+    expect(JSON.stringify(read('a1'))).toContain('/code must match pattern');
+  });
+});
+
+// A `required` name that `additionalProperties: false` forbids, with no property or pattern for it: every answer
+// fails. Refused; a name draft-07 lets be defined elsewhere keeps working.
+describe('a tool schema whose required names a property it does not allow', () => {
+  const problem = (schema: object) => toolSchemaProblem({ type: 'object', ...schema })?.message;
+  const closed = { properties: { a: { type: 'string' } }, additionalProperties: false };
+
+  it('is refused naming the property, at the root, in an allOf member or a required object property', () => {
+    expect(problem({ ...closed, required: ['a', 'x'] })).toBe(
+      'required names "x", which the schema does not allow',
+    );
+    expect(problem({ allOf: [{ ...closed, required: ['y'] }] })).toBe(
+      '"allOf/0" required names "y", which the schema does not allow',
+    );
+    const target = { type: 'object', ...closed, required: ['env'] };
+    expect(problem({ properties: { target }, required: ['target'] })).toBe(
+      'property "target": required names "env", which the schema does not allow',
+    );
+  });
+
+  it('is not refused when the name is defined elsewhere or may be left out', () => {
+    const elsewhere = { allOf: [{ properties: { x: { type: 'integer' } } }], required: ['x'] };
+    expect(problem(elsewhere)).toBeUndefined();
+    expect(readRunArguments({ type: 'object', ...elsewhere }, json('{"x": 1}'))).toMatchObject({ ok: true });
+    expect(problem({ ...closed, patternProperties: { '^x-': {} }, required: ['x-id'] })).toBeUndefined();
+    expect(
+      problem({ properties: {}, required: ['x'], additionalProperties: { type: 'string' } }),
+    ).toBeUndefined();
+    expect(problem({ properties: {}, required: ['x'] })).toBeUndefined();
+    const optional = { type: 'object', ...closed, required: ['env'] };
+    expect(problem({ properties: { optional } })).toBeUndefined();
+  });
+});

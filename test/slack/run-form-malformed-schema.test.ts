@@ -1,5 +1,6 @@
 // `/mcp run <server> <tool>` of a tool whose inputSchema is malformed (a property's `type` that is no JSON Schema
-// type, a `minimum` that is a string, an `enum` that is not an array, a schema-valued keyword that is not a schema):
+// type, a `minimum` that is a string, an `enum` that is not an array, a schema-valued keyword that is not a schema,
+// a `required` name that `additionalProperties: false` forbids):
 // the person is told in the arguments modal that the tool's input schema is malformed, naming the property and the
 // problem, and nothing is sent to the server. Before, the modal fell back to a JSON field whose arguments went to
 // the server unchecked (ajv could not compile the schema), and a tool without properties ran at once. A real MCP
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { RUN_JSON_BLOCK } from '../../blocks/index.js';
 import { McpHub } from '../../src/mcp/hub.js';
 import { mcpToolRunner, type ToolRunner } from '../../src/relay/sources/mcp.js';
 import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
@@ -30,6 +32,27 @@ const TOOLS = [
   },
   // No properties (it would run at once, with no form), but a keyword that must be a schema is a string.
   { name: 'bad_root', inputSchema: { type: 'object', additionalProperties: 'none' } },
+  // Past the meta-schema: a `required` name that `additionalProperties: false` forbids (no answer passes).
+  {
+    name: 'stuck_required',
+    inputSchema: {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      required: ['ticket'],
+      additionalProperties: false,
+    },
+  },
+  // Both kept working: a pattern in the server's own dialect (Python's `(?i)`, which the bot cannot read: left
+  // to the server), a required name another schema defines.
+  {
+    name: 'loose',
+    inputSchema: {
+      type: 'object',
+      properties: { code: { type: 'string', pattern: '(?i)^[a-z_]+$' } },
+      allOf: [{ properties: { ticket: { type: 'integer' } } }],
+      required: ['code', 'ticket'],
+    },
+  },
 ];
 
 /** The SDK's low-level server listing TOOLS; every tools/call it gets is recorded by tool name. */
@@ -87,6 +110,7 @@ describe('/mcp run of a tool whose inputSchema is malformed', () => {
     ['bad_minimum', 'U0BADMIN', 'property "count": "minimum" must be number'],
     ['bad_enum', 'U0BADENUM', 'property "color": "enum" must be array'],
     ['bad_root', 'U0BADROOT', '"additionalProperties" must be object,boolean'],
+    ['stuck_required', 'U0STUCK', 'required names "ticket", which the schema does not allow'],
   ])(
     '%s: the modal says the input schema is malformed, naming the problem',
     async (tool, userId, problem) => {
@@ -114,6 +138,21 @@ describe('/mcp run of a tool whose inputSchema is malformed', () => {
     );
     // The malformed tools were asked for first (the tests above): none of them reached the server.
     expect(calls, 'a tool with a malformed inputSchema must not be called').toEqual(['echo']);
+  });
+
+  it('opens the form of a tool whose pattern is in its server’s dialect and whose required name allOf defines, and runs it', async () => {
+    const view = await runFormOf('U0LOOSE', 'loose');
+    expect(view.text).not.toContain('malformed');
+    const form = standin.openViews('U0LOOSE').at(-1);
+    if (!form) throw new Error('no arguments form open for loose');
+    const values = { [RUN_JSON_BLOCK]: '{"code": "a_b", "ticket": 7}' };
+    await part.driver.submitView({ userId: 'U0LOOSE', viewId: form.id, values });
+    await standin.waitForCall(
+      'chat.postMessage',
+      (call) => call.ok && JSON.stringify(call.args).includes('ran loose'),
+      10_000,
+    );
+    expect(calls).toEqual(['echo', 'loose']);
   });
 });
 
