@@ -28,7 +28,7 @@ import {
   withPersonArgument,
   type GatewayPersonDeps,
 } from './gateway-person.js';
-import { openContext, type QuestionCreate, type QuestionsDeps } from './questions.js';
+import { checkRequestedSchema, openContext, type QuestionCreate, type QuestionsDeps } from './questions.js';
 import { MAX_NESTING, QUESTION_CREATE } from './schemas.js';
 import { nestsDeeper, validator } from './validate.js';
 
@@ -146,7 +146,7 @@ async function askHuman(
   const question = await refusing(async () => {
     const body = validAsk(args);
     const context = openContext({ ...questions, refuseCallback: () => undefined }, client, body);
-    questions.checkSchema(body.requestedSchema);
+    checkRequestedSchema(questions, body.requestedSchema);
     return questions.open({ message: body.message, requestedSchema: body.requestedSchema }, context);
   });
   const lifetimeMs = question.deadline - questions.clock.now() + DEADLINE_GRACE_MS;

@@ -13,7 +13,8 @@ import { ApiError, fromRelayError } from './errors.js';
 import { readJson, sendJson } from './http.js';
 import { createOnce, type Idempotency } from './idempotency.js';
 import { answerGet, ClientPoll } from './long-poll.js';
-import { QUESTION_CREATE } from './schemas.js';
+import { got } from './refusals.js';
+import { DURATION_WORDS, QUESTION_CREATE } from './schemas.js';
 import { validator } from './validate.js';
 import { workspaceOf } from './workspace.js';
 
@@ -101,11 +102,7 @@ export async function createQuestion(
 ): Promise<void> {
   const body = validCreate(await readJson(req));
   const context = openContext(deps, client, body);
-  try {
-    deps.checkSchema(body.requestedSchema);
-  } catch (error) {
-    throw fromRelayError(error);
-  }
+  checkRequestedSchema(deps, body.requestedSchema);
   const ask = async (): Promise<Question> => {
     try {
       return await deps.open({ message: body.message, requestedSchema: body.requestedSchema }, context);
@@ -118,6 +115,17 @@ export async function createQuestion(
   const question = await deps.get(once.replayOf);
   if (!question) throw new ApiError('not_found', `Question ${once.replayOf} has expired.`);
   sendJson(res, 200, questionView(question));
+}
+
+/** The form engine's check; its refusal names the field: "/requestedSchema: property "a": has no "type"". */
+export function checkRequestedSchema(deps: Pick<QuestionsDeps, 'checkSchema'>, schema: unknown): void {
+  try {
+    deps.checkSchema(schema);
+  } catch (error) {
+    const refusal = fromRelayError(error);
+    if (refusal.code !== 'invalid_schema') throw refusal;
+    throw new ApiError('invalid_schema', `/requestedSchema: ${refusal.message}`, { cause: error });
+  }
 }
 
 const created = (q: Question) => ({
@@ -133,7 +141,7 @@ export function openContext(
 ): OpenContext {
   const timeoutMs = deps.timeoutMs(body.timeout);
   if (timeoutMs === undefined) {
-    throw new ApiError('invalid_request', '/timeout: must be a duration from 1s to 30d');
+    throw new ApiError('invalid_request', `/timeout: must be ${DURATION_WORDS}${got(body.timeout)}`);
   }
   const refused = targetsOf(body.to).find((t) => !mayTarget(client, t));
   if (refused) throw new ApiError('forbidden', `This client may not ask ${refused}.`);

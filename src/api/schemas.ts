@@ -47,8 +47,11 @@ export const PATTERN_WORDS: ReadonlyMap<string, string> = new Map([
   [USERGROUP_ID.pattern, 'a user group id like S…'],
   [CHANNEL_ID.pattern, 'a channel id like C… or G…'],
   [TEAM_ID.pattern, 'a workspace (team) id like T…'],
-  [DURATION.oneOf[0].pattern, 'a duration such as "90s", "10m", "2h" or "1d", or milliseconds'],
 ]);
+
+/** What `timeout` takes, as a refusal says it: either form (a oneOf), and the bounds the API checks after. */
+export const DURATION_WORDS =
+  'a duration string like "90s", "10m" or "2h", or a whole number of milliseconds (from 1s to 30d)';
 
 export const RECIPIENTS = {
   description:
@@ -177,6 +180,15 @@ export const WAIT_QUERY = {
   additionalProperties: false,
   properties: { wait: { type: 'integer', minimum: 0, maximum: 60 } },
 } as const;
+
+/**
+ * What a field expects as a whole, where one keyword's words would mislead: the duration's oneOf (its string
+ * branch's "must be string" for 1500.5), the wait's bounds. Keyed by the schema object the validators check.
+ */
+export const FIELD_WORDS: ReadonlyMap<object, string> = new Map<object, string>([
+  [DURATION, DURATION_WORDS],
+  [WAIT_QUERY.properties.wait, 'a whole number of seconds from 0 to 60'],
+]);
 
 /** A configured MCP server's or its tool's name. */
 const NAME = { type: 'string', minLength: 1, maxLength: 200 } as const;

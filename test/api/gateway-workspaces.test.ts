@@ -56,7 +56,9 @@ describe('gateway tools at POST /mcp in a bot installed in several workspaces', 
       arguments: { env: 'prod', as: { user: 'UANN', team: 'workspace-2' } },
     });
     expect(badTeam).toMatchObject({ isError: true });
-    expect(textOf(badTeam)).toBe('invalid_request: /as/team: must be a workspace (team) id like T…');
+    expect(textOf(badTeam)).toBe(
+      'invalid_request: /as/team: must be a workspace (team) id like T…, got "workspace-2"',
+    );
     expect(bot.gatewayCalls).toEqual([]);
   });
 

@@ -2,7 +2,7 @@
 // with, and a refusal names the path of the field at fault.
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/api/openapi.js';
-import { QUESTION, QUESTION_CREATE, WAIT_QUERY } from '../../src/api/schemas.js';
+import { DURATION_WORDS, QUESTION, QUESTION_CREATE, WAIT_QUERY } from '../../src/api/schemas.js';
 import { validator } from '../../src/api/validate.js';
 import { refusal } from './refusal.js';
 import { ASK_HUMAN_INPUT } from '../../src/api/mcp-endpoint.js';
@@ -40,30 +40,34 @@ describe('the API schemas', () => {
   it('name the path of the field at fault, not the oneOf around it', () => {
     const base = { message: 'm', requestedSchema: SCHEMA };
     expect(refusal(() => validCreate({ ...base, to: { user: 7 } }))).toBe(
-      'invalid_request /to/user: must be string',
+      'invalid_request /to/user: must be a user id like U… or W…, got 7',
     );
     expect(refusal(() => validCreate({ ...base, to: { users: ['U1', 'nobody'] } }))).toBe(
-      'invalid_request /to/users/1: must be a user id like U… or W…',
+      'invalid_request /to/users/1: must be a user id like U… or W…, got "nobody"',
     );
     expect(refusal(() => validCreate({ ...base, to: { user: 'U1' }, extra: 1 }))).toBe(
-      'invalid_request /extra: must NOT have additional properties',
+      "invalid_request /extra: unknown field; the known fields are 'message', 'requestedSchema', 'to', 'team', 'timeout', 'callbackUrl', 'metadata'",
     );
     expect(refusal(() => validCreate({ requestedSchema: SCHEMA, to: { user: 'U1' } }))).toBe(
-      "invalid_request /message: must have required property 'message'",
+      'invalid_request /message: is required',
     );
   });
 
   // Every oneOf branch fails for a wrong `to`; the refusal names the key the client sent, never the first
   // branch's "required user".
   const WRONG_TO: [to: unknown, message: string][] = [
-    [{ channel: 'general' }, '/to/channel: must be a channel id like C… or G…'],
-    [{ usergroup: 'oncall' }, '/to/usergroup: must be a user group id like S…'],
-    [{ users: [] }, '/to/users: must NOT have fewer than 1 items'],
-    [{ user: 'alice' }, '/to/user: must be a user id like U… or W…'],
-    [{ channel: 7 }, '/to/channel: must be string'],
-    [{ team: 'T1' }, '/to/team: must NOT have additional properties'],
+    [{ channel: 'general' }, '/to/channel: must be a channel id like C… or G…, got "general"'],
+    [{ usergroup: 'oncall' }, '/to/usergroup: must be a user group id like S…, got "oncall"'],
+    [{ users: [] }, '/to/users: must not be empty'],
+    [{ user: 'alice' }, '/to/user: must be a user id like U… or W…, got "alice"'],
+    [{ channel: 7 }, '/to/channel: must be a channel id like C… or G…, got 7'],
+    [{ team: 'T1' }, "/to/team: unknown field; /to takes one of 'user', 'users', 'usergroup', 'channel'"],
     [{}, "/to: must have one of 'user', 'users', 'usergroup', 'channel'"],
-    ['U1', '/to: must be object'],
+    ['U1', "/to: must be an object with one of 'user', 'users', 'usergroup', 'channel', got \"U1\""],
+    [
+      { user: 'U1', users: ['U2'] },
+      "/to: must have only one of 'user', 'users', 'usergroup', 'channel', got 'user' and 'users'",
+    ],
   ];
 
   it.each(WRONG_TO)('name the recipient key at fault: to %j', (to, message) => {
@@ -81,17 +85,21 @@ describe('the API schemas', () => {
   it('say what a duration is when the timeout is not one', () => {
     const base = { message: 'm', requestedSchema: SCHEMA, to: { user: 'U1' } };
     expect(refusal(() => validCreate({ ...base, timeout: 'soon' }))).toBe(
-      'invalid_request /timeout: must be a duration such as "90s", "10m", "2h" or "1d", or milliseconds',
+      `invalid_request /timeout: must be ${DURATION_WORDS}, got "soon"`,
     );
     expect(refusal(() => validCreate({ ...base, timeout: -5 }))).toBe(
-      'invalid_request /timeout: must be >= 0',
+      `invalid_request /timeout: must be ${DURATION_WORDS}, got -5`,
     );
   });
 
   it('coerce the wait query and bound it at 60 seconds', () => {
     const validWait = validator<{ wait?: number }>(WAIT_QUERY, { coerce: true });
     expect(validWait({ wait: '60' })).toEqual({ wait: 60 });
-    expect(refusal(() => validWait({ wait: '61' }))).toBe('invalid_request /wait: must be <= 60');
-    expect(refusal(() => validWait({ wait: 'soon' }))).toBe('invalid_request /wait: must be integer');
+    expect(refusal(() => validWait({ wait: '61' }))).toBe(
+      'invalid_request /wait: must be a whole number of seconds from 0 to 60, got 61',
+    );
+    expect(refusal(() => validWait({ wait: 'soon' }))).toBe(
+      'invalid_request /wait: must be a whole number of seconds from 0 to 60, got "soon"',
+    );
   });
 });

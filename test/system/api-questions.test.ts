@@ -138,7 +138,7 @@ describe('the questions API', () => {
     const tooLong = await api('GET', `/questions/${id}?wait=61`);
     expect([tooLong.status, (tooLong.body.error as { message: string }).message]).toEqual([
       400,
-      '/wait: must be <= 60',
+      '/wait: must be a whole number of seconds from 0 to 60, got 61',
     ]);
     await api('DELETE', `/questions/${id}`);
   });
