@@ -1,6 +1,9 @@
 // `elicit-relay ask` and `elicit-relay call`: the command lines of the API client, parsed without I/O (a
 // --schema naming a file is read through the `readFile` passed in). Wrong use is a UsageError (exit 2).
+import { got } from '../api/refusals.js';
+import { DURATION_WORDS } from '../api/schemas.js';
 import { parseDuration } from '../config/duration.js';
+import { MAX_TIMEOUT_MS, MIN_TIMEOUT_MS } from '../config/elicitation.js';
 import { RelayError } from '../relay/errors.js';
 
 export const CLIENT_USAGE = `Usage:
@@ -10,7 +13,8 @@ export const CLIENT_USAGE = `Usage:
 
   --to        a person (U…), several people (U1,U2), a channel whose members may answer (C…) or a user group (S…)
   --schema    the form's requestedSchema; default {"type":"object","properties":{}} (an approve/decline question)
-  --timeout   how long people have to answer, e.g. 30m or 2h (default: the bot's)
+  --timeout   how long people have to answer, from 1s to 30d: e.g. 90s, 30m, 2h or whole milliseconds
+              (default: the bot's)
   --url       the bot's base URL, default $ELICIT_RELAY_URL
   --token     the API token, default $ELICIT_RELAY_API_TOKEN
 
@@ -60,15 +64,14 @@ export interface ParseSources {
 
 export function parseClientArgs(argv: string[], sources: ParseSources): ClientCommand {
   const [command, ...rest] = argv;
-  if (command !== 'ask' && command !== 'call') throw new ClientUsageError(`unknown command "${command}"`);
+  if (command !== 'ask' && command !== 'call') {
+    throw new ClientUsageError(`the command must be ask or call${got(command) || ', got nothing'}`);
+  }
   if (rest.includes('--help') || rest.includes('-h')) return { command: 'help' };
-  const flags = readFlags(rest, FLAGS[command]);
+  const flags = readFlags(rest, command);
   const connection = connectionOf(flags, sources.env);
   if (command === 'ask') {
-    const timeout = flags.get('timeout');
-    if (timeout !== undefined && parseDuration(timeout) === undefined) {
-      throw new ClientUsageError(`--timeout "${timeout}" is not a duration such as 90s, 30m or 2h`);
-    }
+    const timeout = timeoutOf(flags.get('timeout'));
     return {
       command,
       message: required(flags, 'message'),
@@ -88,16 +91,26 @@ export function parseClientArgs(argv: string[], sources: ParseSources): ClientCo
   };
 }
 
-/** `--name value` and `--name=value`, each flag once. */
-function readFlags(rest: string[], known: readonly string[]): Map<string, string> {
+/** `--name value` and `--name=value`, each flag once; a value that starts with "--" only as `--name=value`. */
+function readFlags(rest: string[], command: keyof typeof FLAGS): Map<string, string> {
+  const known: readonly string[] = FLAGS[command];
   const flags = new Map<string, string>();
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] ?? '';
     const match = /^--([a-z]+)(?:=(.*))?$/s.exec(arg);
     const name = match?.[1];
-    if (name === undefined || !known.includes(name)) throw new ClientUsageError(`unknown option "${arg}"`);
+    if (name === undefined || !known.includes(name)) {
+      const takes = known.map((flag) => `--${flag}`).join(', ');
+      throw new ClientUsageError(`unknown option ${JSON.stringify(arg)}: ${command} takes ${takes}`);
+    }
     const value = match?.[2] ?? rest[++i];
     if (value === undefined) throw new ClientUsageError(`--${name} needs a value`);
+    if (match?.[2] === undefined && value.startsWith('--')) {
+      throw new ClientUsageError(
+        `--${name} needs a value, got the option ${JSON.stringify(value)} ` +
+          `(a value that starts with "--" is written --${name}=<value>)`,
+      );
+    }
     if (flags.has(name)) throw new ClientUsageError(`--${name} is given twice`);
     flags.set(name, value);
   }
@@ -106,67 +119,123 @@ function readFlags(rest: string[], known: readonly string[]): Map<string, string
 
 function required(flags: Map<string, string>, name: string): string {
   const value = flags.get(name);
-  if (value === undefined || value.trim() === '') throw new ClientUsageError(`--${name} is required`);
+  if (value === undefined) throw new ClientUsageError(`--${name} is required`);
+  if (value.trim() === '') throw new ClientUsageError(`--${name} must not be blank`);
   return value;
 }
 
+const URL_WORDS = 'an http(s) URL like https://relay.example.com';
+
+/** The flag wins over the variable; a refusal names whichever the value came from (the token never shown). */
 function connectionOf(flags: Map<string, string>, env: ParseSources['env']): Connection {
-  const url = flags.get('url') ?? env.ELICIT_RELAY_URL;
-  const token = flags.get('token') ?? env.ELICIT_RELAY_API_TOKEN;
-  if (!url) throw new ClientUsageError('no bot URL: pass --url or set ELICIT_RELAY_URL');
-  if (!token) throw new ClientUsageError('no API token: pass --token or set ELICIT_RELAY_API_TOKEN');
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
-    throw new ClientUsageError(`--url "${url}" is not an http(s) URL`);
+  const urlFlag = flags.get('url');
+  const url = urlFlag ?? env.ELICIT_RELAY_URL;
+  const tokenFlag = flags.get('token');
+  if (url === undefined || url === '') {
+    throw new ClientUsageError(
+      urlFlag === undefined
+        ? 'no bot URL: pass --url or set ELICIT_RELAY_URL'
+        : `--url must be ${URL_WORDS}, got ""`,
+    );
   }
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+    const source = urlFlag === undefined ? 'ELICIT_RELAY_URL' : '--url';
+    throw new ClientUsageError(`${source} must be ${URL_WORDS}${got(url)}`);
+  }
+  if (tokenFlag !== undefined && tokenFlag.trim() === '') {
+    throw new ClientUsageError('--token must not be blank');
+  }
+  const token = tokenFlag ?? env.ELICIT_RELAY_API_TOKEN;
+  if (!token) throw new ClientUsageError('no API token: pass --token or set ELICIT_RELAY_API_TOKEN');
   return { url: url.replace(/\/+$/, ''), token };
 }
 
-function userOf(value: string, flag: string): string {
-  if (!/^[UW][A-Z0-9]+$/.test(value))
-    throw new ClientUsageError(`${flag} "${value}" is not a Slack user id (U…)`);
+/**
+ * --timeout as the API reads it (src/api/settings.ts), refused in its words: whole milliseconds from 1s to 30d.
+ * A bare number (or one in ms) with a fraction is refused too: the API, given it as a string, would round it
+ * and wait another time than the one typed ("1500.5" → 1501 ms).
+ */
+function timeoutOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const ms = parseDuration(value);
+  const fractionOfMs = /^\s*\d+\.\d+\s*(ms)?\s*$/.test(value);
+  if (ms === undefined || fractionOfMs || ms < MIN_TIMEOUT_MS || ms > MAX_TIMEOUT_MS) {
+    throw new ClientUsageError(`--timeout must be ${DURATION_WORDS}${got(value)}`);
+  }
   return value;
 }
 
-function targetOf(value: string): Target {
-  const ids = value.split(',').map((id) => id.trim());
-  if (ids.length > 1) return { users: ids.map((id) => userOf(id, '--to')) };
-  if (/^[UW][A-Z0-9]+$/.test(value)) return { user: value };
-  if (/^[CG][A-Z0-9]+$/.test(value)) return { channel: value };
-  if (/^S[A-Z0-9]+$/.test(value)) return { usergroup: value };
-  throw new ClientUsageError(`--to "${value}" is not a user (U…), channel (C…) or user group (S…) id`);
+/** Slack ids as the API's schemas take them (src/api/schemas.ts), and its words for each. */
+const USER_ID = /^[UW][A-Z0-9]{1,20}$/;
+const CHANNEL_ID = /^[CG][A-Z0-9]{1,20}$/;
+const USERGROUP_ID = /^S[A-Z0-9]{1,20}$/;
+const USER_WORDS = 'a user id like U… or W…';
+const TARGET_WORDS = `${USER_WORDS}, several joined by commas (U1,U2), a channel id like C… or G…, or a user group id like S…`;
+
+function userOf(value: string, flag: string): string {
+  if (!USER_ID.test(value)) throw new ClientUsageError(`${flag} must be ${USER_WORDS}${got(value)}`);
+  return value;
 }
 
-/** Inline JSON when it starts with "{", else a file holding it. */
+/**
+ * One id, or people joined by commas. An empty entry ("U1,", from a variable that expanded to nothing) is
+ * refused, not skipped: skipping it would ask fewer people than the script meant, without a word.
+ */
+function targetOf(value: string): Target {
+  const ids = value.split(',').map((id) => id.trim());
+  if (ids.length > 1) {
+    if (ids.includes('')) {
+      throw new ClientUsageError(
+        `--to has an empty entry (${JSON.stringify(value)}): each entry of a list must be ${USER_WORDS}`,
+      );
+    }
+    const wrong = ids.find((id) => !USER_ID.test(id));
+    if (wrong !== undefined) {
+      throw new ClientUsageError(
+        `--to lists several people, so each must be ${USER_WORDS}${got(wrong)} in ${JSON.stringify(value)}`,
+      );
+    }
+    return { users: ids };
+  }
+  const id = value.trim();
+  if (USER_ID.test(id)) return { user: id };
+  if (CHANNEL_ID.test(id)) return { channel: id };
+  if (USERGROUP_ID.test(id)) return { usergroup: id };
+  throw new ClientUsageError(`--to must be ${TARGET_WORDS}${got(value)}`);
+}
+
+/** Inline JSON when it starts with "{", else a file holding it; a refusal names the file. */
 function schemaOf(value: string | undefined, readFile: ParseSources['readFile']): unknown {
   if (value === undefined) return APPROVE_SCHEMA;
-  let text = value;
-  if (!value.trimStart().startsWith('{')) {
-    try {
-      text = readFile(value);
-    } catch (cause) {
-      throw new ClientUsageError(`--schema: cannot read ${value} (${String(cause)})`);
-    }
+  if (value.trimStart().startsWith('{')) return jsonObject(value, '--schema', '');
+  let text: string;
+  try {
+    text = readFile(value);
+  } catch (cause) {
+    throw new ClientUsageError(
+      `--schema must be a JSON object or a file holding one; cannot read ${JSON.stringify(value)} (${reason(cause)})`,
+    );
   }
-  const schema = parseJson(text, '--schema');
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    throw new ClientUsageError('--schema is not a JSON object');
-  }
-  return schema;
+  return jsonObject(text, '--schema', ` (from ${JSON.stringify(value)})`);
 }
 
 function argumentsOf(value: string | undefined): Record<string, unknown> {
   if (value === undefined) return {};
-  const parsed = parseJson(value, '--args');
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new ClientUsageError('--args is not a JSON object');
-  }
-  return Object.fromEntries(Object.entries(parsed));
+  return Object.fromEntries(Object.entries(jsonObject(value, '--args', '')));
 }
 
-function parseJson(text: string, flag: string): unknown {
+/** `text` parsed as a JSON object, else a refusal naming `flag`, ending with `from` (where the text came from). */
+function jsonObject(text: string, flag: string, from: string): object {
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch (cause) {
-    throw new ClientUsageError(`${flag} is not valid JSON (${String(cause)})`);
+    throw new ClientUsageError(`${flag} must be valid JSON (${reason(cause)})${from}`);
   }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ClientUsageError(`${flag} must be a JSON object${got(parsed)}${from}`);
+  }
+  return parsed;
 }
+
+const reason = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause));

@@ -79,23 +79,27 @@ describe('elicit-relay ask arguments', () => {
 
   it('refuse wrong use, saying what is wrong', () => {
     expect(usageError('ask', '--to', 'U1')).toBe('--message is required');
-    expect(usageError('ask', '--message', 'm', '--to', 'bob')).toMatch(/--to "bob" is not a user/);
-    expect(usageError('ask', '--message', 'm', '--to', 'U1', '--schema', 'missing.json')).toMatch(
-      /cannot read missing.json/,
+    expect(usageError('ask', '--message', 'm', '--to', 'bob')).toMatch(
+      /^--to must be a user id .*, got "bob"$/,
     );
-    expect(usageError('ask', '--message', 'm', '--to', 'U1', '--schema', '{nope')).toMatch(/not valid JSON/);
+    expect(usageError('ask', '--message', 'm', '--to', 'U1', '--schema', 'missing.json')).toMatch(
+      /cannot read "missing.json"/,
+    );
+    expect(usageError('ask', '--message', 'm', '--to', 'U1', '--schema', '{nope')).toMatch(
+      /^--schema must be valid JSON/,
+    );
     expect(usageError('ask', '--message', 'm', '--to', 'U1', '--timeout', 'soon')).toMatch(
-      /--timeout "soon"/,
+      /^--timeout must be a duration string .*, got "soon"$/,
     );
     expect(usageError('ask', '--message', 'm', '--to', 'U1', '--colour', 'red')).toBe(
-      'unknown option "--colour"',
+      'unknown option "--colour": ask takes --message, --to, --schema, --timeout, --url, --token',
     );
     expect(usageError('ask', '--message')).toBe('--message needs a value');
     expect(usageError('ask', '--message', 'a', '--message', 'b', '--to', 'U1')).toBe(
       '--message is given twice',
     );
     expect(usageError('ask', '--message', 'm', '--to', 'U1', '--url', 'ftp://x')).toMatch(
-      /not an http\(s\) URL/,
+      /^--url must be an http\(s\) URL/,
     );
   });
 
@@ -126,10 +130,10 @@ describe('elicit-relay call arguments', () => {
 
   it('refuse arguments that are not a JSON object and a person who is not a user id', () => {
     expect(usageError('call', '--server', 's', '--tool', 't', '--args', '[1]', '--as', 'U1')).toBe(
-      '--args is not a JSON object',
+      '--args must be a JSON object, got an array',
     );
-    expect(usageError('call', '--server', 's', '--tool', 't', '--as', 'C1')).toMatch(
-      /--as "C1" is not a Slack user id/,
+    expect(usageError('call', '--server', 's', '--tool', 't', '--as', 'C1')).toBe(
+      '--as must be a user id like U… or W…, got "C1"',
     );
     expect(usageError('call', '--server', 's', '--tool', 't')).toBe('--as is required');
   });

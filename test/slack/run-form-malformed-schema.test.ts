@@ -6,14 +6,12 @@
 // the server unchecked (ajv could not compile the schema), and a tool without properties ran at once. A real MCP
 // server (the SDK's) on an in-memory transport, the bot's MCP hub, and the Slack part driven through Bolt.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { RUN_JSON_BLOCK } from '../../blocks/index.js';
-import { McpHub } from '../../src/mcp/hub.js';
-import { mcpToolRunner, type ToolRunner } from '../../src/relay/sources/mcp.js';
+import type { ToolRunner } from '../../src/relay/sources/mcp.js';
 import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
-import { inMemorySpec, recordingSink } from '../mcp/support.js';
+import { startHubRunPart, type HubRunPart } from './hub-run-part.js';
 import { startSlackPart, type RunningSlackPart } from './slack-part.js';
 
 const BOT_TOKEN = 'xoxb-run-form-malformed';
@@ -68,42 +66,13 @@ function listingServer(calls: string[]): Server {
 }
 
 describe('/mcp run of a tool whose inputSchema is malformed', () => {
-  let standin: SlackStandin;
-  let part: RunningSlackPart;
-  let hub: McpHub;
+  let run: HubRunPart;
   const calls: string[] = [];
 
   beforeAll(async () => {
-    standin = await startSlackStandin({ botToken: BOT_TOKEN });
-    hub = new McpHub({
-      servers: [inMemorySpec('fixture')],
-      sink: recordingSink(() => ({ action: 'cancel' })),
-      connect: async () => {
-        const [client, side] = InMemoryTransport.createLinkedPair();
-        await listingServer(calls).connect(side);
-        return client;
-      },
-    });
-    hub.start();
-    part = await startSlackPart({ standin, botToken: BOT_TOKEN, tools: mcpToolRunner(hub) });
+    run = await startHubRunPart({ botToken: BOT_TOKEN, server: () => listingServer(calls) });
   });
-  afterAll(async () => {
-    await part.close();
-    await hub.close();
-    await standin.close();
-  });
-
-  /** The view that replaced `userId`'s loading view once `/mcp run fixture <tool>` ran: its text and blocks' types. */
-  async function runFormOf(userId: string, tool: string): Promise<{ text: string; types: string[] }> {
-    await part.driver.slashCommand({ userId, command: '/mcp', text: `run fixture ${tool}` });
-    const updated = await standin.waitForCall(
-      'views.update',
-      (call) => call.ok && standin.openViews(userId).length > 0,
-      10_000,
-    );
-    const { blocks } = updated.args.view as { blocks: { type: string; text?: { text: string } }[] };
-    return { text: blocks.map((b) => b.text?.text ?? '').join('\n'), types: blocks.map((b) => b.type) };
-  }
+  afterAll(() => run.close());
 
   it.each([
     ['bad_type', 'U0BADTYPE', 'property "kind": "type" must be one of "array", "boolean", "integer", "null"'],
@@ -114,7 +83,7 @@ describe('/mcp run of a tool whose inputSchema is malformed', () => {
   ])(
     '%s: the modal says the input schema is malformed, naming the problem',
     async (tool, userId, problem) => {
-      const view = await runFormOf(userId, tool);
+      const view = await run.runFormOf(userId, tool);
       expect(view.text, 'the person must be told the tool cannot run: its schema is malformed').toContain(
         `\`${tool}\` on \`fixture\` cannot run: its input schema is malformed`,
       );
@@ -124,30 +93,21 @@ describe('/mcp run of a tool whose inputSchema is malformed', () => {
   );
 
   it('sends nothing to the server for a malformed tool, and a well-formed tool still opens its form and runs', async () => {
-    const view = await runFormOf('U0GOOD', 'echo');
+    const view = await run.runFormOf('U0GOOD', 'echo');
     expect(view.types).toContain('input');
-    const form = standin.openViews('U0GOOD').at(-1);
-    const blocks = form?.view.blocks as { type: string; block_id: string }[] | undefined;
-    const input = blocks?.find((b) => b.type === 'input');
-    if (!form || !input) throw new Error('no arguments form open for echo');
-    await part.driver.submitView({ userId: 'U0GOOD', viewId: form.id, values: { [input.block_id]: '7' } });
-    await standin.waitForCall(
-      'chat.postMessage',
-      (call) => call.ok && JSON.stringify(call.args).includes('ran echo'),
-      10_000,
-    );
+    await run.submitFirstInput('U0GOOD', 'echo', '7');
     // The malformed tools were asked for first (the tests above): none of them reached the server.
     expect(calls, 'a tool with a malformed inputSchema must not be called').toEqual(['echo']);
   });
 
   it('opens the form of a tool whose pattern is in its server’s dialect and whose required name allOf defines, and runs it', async () => {
-    const view = await runFormOf('U0LOOSE', 'loose');
+    const view = await run.runFormOf('U0LOOSE', 'loose');
     expect(view.text).not.toContain('malformed');
-    const form = standin.openViews('U0LOOSE').at(-1);
+    const form = run.standin.openViews('U0LOOSE').at(-1);
     if (!form) throw new Error('no arguments form open for loose');
     const values = { [RUN_JSON_BLOCK]: '{"code": "a_b", "ticket": 7}' };
-    await part.driver.submitView({ userId: 'U0LOOSE', viewId: form.id, values });
-    await standin.waitForCall(
+    await run.part.driver.submitView({ userId: 'U0LOOSE', viewId: form.id, values });
+    await run.standin.waitForCall(
       'chat.postMessage',
       (call) => call.ok && JSON.stringify(call.args).includes('ran loose'),
       10_000,
