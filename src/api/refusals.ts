@@ -82,7 +82,7 @@ function describeKeyed(choice: ErrorObject, keys: readonly string[], errors: rea
   if (!isRecord(data)) return `${at}: must be an object with one of ${list}${got(data)}`;
   const unknown = Object.keys(data).find((name) => !keys.includes(name));
   if (unknown !== undefined)
-    return `${choice.instancePath}/${escapePointer(unknown)}: unknown field; ${at} takes one of ${list}`;
+    return `${choice.instancePath}/${shownName(unknown)}: unknown field; ${at} takes one of ${list}`;
   const sent = keys.filter((key) => Object.hasOwn(data, key));
   const [meant, ...more] = sent;
   if (meant === undefined) return `${at}: must have one of ${list}`;
@@ -207,7 +207,17 @@ function pathOf(error: ErrorObject): string {
   const params: Record<string, unknown> = error.params;
   const extra =
     params.additionalProperty ?? (error.keyword === 'required' ? params.missingProperty : undefined);
-  return typeof extra === 'string' ? `${error.instancePath}/${escapePointer(extra)}` : error.instancePath;
+  return typeof extra === 'string' ? `${error.instancePath}/${shownName(extra)}` : error.instancePath;
+}
+
+/**
+ * A field name the client sent, as a message shows it: cut like a value (SHOWN_MAX), its control characters
+ * written as \u escapes (the CLI prints messages to a terminal), then escaped as a JSON Pointer segment.
+ */
+function shownName(name: string): string {
+  const cut = name.length > SHOWN_MAX ? `${name.slice(0, SHOWN_MAX)}…` : name;
+  const printable = cut.replace(/\p{Cc}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escapePointer(printable);
 }
 
 const depth = (path: string): number => path.split('/').length;

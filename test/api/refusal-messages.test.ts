@@ -79,6 +79,12 @@ const QUESTION_MISTAKES: Mistake[] = [
     'invalid_request',
     `/to/person: unknown field; /to takes one of ${KEYS}`,
   ],
+  [
+    'to with an unknown key 1,000 characters long',
+    { to: { ['p'.repeat(1_000)]: 'U1' } },
+    'invalid_request',
+    `/to/${'p'.repeat(40)}…: unknown field; /to takes one of ${KEYS}`,
+  ],
   ['to.users empty', { to: { users: [] } }, 'invalid_request', '/to/users: must not be empty'],
   ['to.users a string', { to: { users: 'U1' } }, 'invalid_request', '/to/users: must be an array, got "U1"'],
   [
@@ -156,6 +162,12 @@ const HTTP_ONLY_MISTAKES: Mistake[] = [
     { timout: '5m' },
     'invalid_request',
     `/timout: unknown field; the known fields are ${FIELDS}`,
+  ],
+  [
+    'an unknown key 10,000 characters long, with control characters',
+    { [`\u001b[31m${'k'.repeat(10_000)}`]: 1 },
+    'invalid_request',
+    `/\\u001b[31m${'k'.repeat(35)}…: unknown field; the known fields are ${FIELDS}`,
   ],
   [
     'callbackUrl not http(s)',
