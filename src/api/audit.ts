@@ -58,9 +58,30 @@ function time(params: URLSearchParams, key: 'since' | 'until'): number | undefin
   const raw = params.get(key);
   if (raw === null) return undefined;
   const value = raw.replace(/ (\d\d:\d\d)$/, '+$1');
-  const ms = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i.test(value)
-    ? Date.parse(value)
-    : NaN;
+  const ms = RFC3339.test(value) && onTheCalendar(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(ms)) throw new ApiError('invalid_request', `/${key}: must be an RFC 3339 date-time`);
   return ms;
+}
+
+const RFC3339 = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d)(?:\.\d+)?)?(?:Z|[+-](\d\d):(\d\d))$/i;
+
+/**
+ * Whether each part is one the calendar and clock have: Date.parse reads 2026-02-30 as 2 March and T24:00 as
+ * the next day, which would move a `since` by days without a word.
+ */
+function onTheCalendar(value: string): boolean {
+  const [, y, mo, d, h, mi, s = '0', oh = '0', om = '0'] = RFC3339.exec(value) ?? [];
+  const [year, month, day] = [Number(y), Number(mo), Number(d)];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth &&
+    Number(h) <= 23 &&
+    Number(mi) <= 59 &&
+    Number(s) <= 59 &&
+    Number(oh) <= 23 &&
+    Number(om) <= 59
+  );
 }

@@ -284,4 +284,21 @@ describe('the automations contract, read from outside', () => {
     const escaped = await api('GET', `/audit?since=${encodeURIComponent(since)}`);
     expect([asWritten.status, asWritten.body]).toEqual([200, escaped.body]);
   });
+
+  it('refuses a `since` the calendar does not have instead of reading it as another day', async () => {
+    for (const since of [
+      '2026-02-30T00:00:00Z',
+      '2026-13-01T00:00:00Z',
+      '2026-01-01T24:00:00Z',
+      '2025-02-29T10:00:00Z',
+    ]) {
+      const refused = documented('GET', '/audit', await api('GET', `/audit?since=${since}`));
+      expect([refused.status, refused.body], since).toEqual([
+        400,
+        { error: { code: 'invalid_request', message: '/since: must be an RFC 3339 date-time' } },
+      ]);
+    }
+    const leapDay = await api('GET', '/audit?since=2024-02-29T23:59:59Z');
+    expect(leapDay.status).toBe(200);
+  });
 });
