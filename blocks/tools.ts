@@ -5,6 +5,7 @@ import type { SlackMessage } from './card.js';
 import { serverName } from './card.js';
 import type { Locale } from './i18n.js';
 import { commandText } from './i18n-commands.js';
+import { CONTEXT_TEXT_MAX } from './slack-limits.js';
 import { escapeMrkdwn, mrkdwn, section, truncate } from './text.js';
 
 /** A tool as listed (the MCP side's ToolSummary, without what the list does not show). */
@@ -20,7 +21,7 @@ export const TOOLS_SHOWN_MAX = 45;
 /** Characters of a tool's description shown (the section holds at most 3000). */
 const DESCRIPTION_MAX = 600;
 const NAME_MAX = 200;
-/** Names of the tools left out shown (the rest counted): at NAME_MAX each, well inside a context's 3000. */
+/** Names of the tools left out shown (the rest counted), as many of them as a context's text holds. */
 const REFUSED_SHOWN_MAX = 10;
 
 /** Whether the tool's inputSchema declares at least one property. */
@@ -58,10 +59,18 @@ export function toolsMessage(input: {
 /** The closing note naming the tools left out; none when every listed tool is shown. */
 function refusedNote(refused: readonly string[], locale?: Locale): KnownBlock[] {
   if (refused.length === 0) return [];
-  const names = refused.slice(0, REFUSED_SHOWN_MAX).map((name) => `\`${codeName(name)}\``);
-  const rest = refused.length - REFUSED_SHOWN_MAX;
-  const listed = rest > 0 ? `${names.join(', ')} (+${rest})` : names.join(', ');
-  return [{ type: 'context', elements: [mrkdwn(commandText(locale).refusedTools(listed))] }];
+  const note = (names: readonly string[]): string => {
+    const rest = refused.length - names.length;
+    return commandText(locale).refusedTools(rest > 0 ? `${names.join(', ')} (+${rest})` : names.join(', '));
+  };
+  // Escaped, a name cut at NAME_MAX may be five times as long (`&` is `&amp;`): names go in while they fit.
+  const names: string[] = [];
+  for (const name of refused.slice(0, REFUSED_SHOWN_MAX)) {
+    const shown = `\`${codeName(name)}\``;
+    if (note([...names, shown]).length > CONTEXT_TEXT_MAX) break;
+    names.push(shown);
+  }
+  return [{ type: 'context', elements: [mrkdwn(note(names))] }];
 }
 
 /** A tool's name for inside backticks: escaped, cut at NAME_MAX, its own backticks made quotes. */

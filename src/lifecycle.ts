@@ -45,6 +45,8 @@ interface Step {
 
 export class Lifecycle {
   private readonly steps: Step[] = [];
+  /** The last stop() called, settled once it ended however it ended; the next one begins then. */
+  private stopping: Promise<void> | undefined;
 
   constructor(private readonly options: LifecycleOptions = {}) {}
 
@@ -57,9 +59,23 @@ export class Lifecycle {
    * Stops every part pushed so far, the last pushed first, each after the previous one settled, or given up
    * on once the stop's time (STOP_WITHIN_MS) is spent (then each part left gets PART_AFTER_BUDGET_MS). A part
    * that fails does not keep the others from stopping; the failures are thrown together at the end. A second
-   * call stops only what was pushed since the first.
+   * call stops only what was pushed since the first, once the first settled: a second signal (Ctrl-C, then
+   * SIGTERM) made during a stop otherwise took the next part out of order and resolved at once, so the
+   * process exited while the first stop still waited on a part.
    */
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    const before = this.stopping;
+    // With none under way the stop begins at once (a manual clock's timers are set when stop() returns).
+    const next = before === undefined ? this.stopPushed() : before.then(() => this.stopPushed());
+    const settled = next.catch(() => undefined);
+    this.stopping = settled;
+    void settled.then(() => {
+      if (this.stopping === settled) this.stopping = undefined;
+    });
+    return next;
+  }
+
+  private async stopPushed(): Promise<void> {
     const { clock = systemClock, stopWithinMs = STOP_WITHIN_MS } = this.options;
     const until = clock.now() + stopWithinMs;
     const failed: string[] = [];

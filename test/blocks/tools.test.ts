@@ -70,6 +70,17 @@ describe('takesArguments', () => {
     expect(slackIssues(message)).toEqual([]);
   });
 
+  it('names only as many refused tools as a context holds once escaped, counting the rest', () => {
+    // 200 characters each once cut, but `&` escapes to `&amp;`: ten such names were ~10,000 characters, past
+    // Slack's 3000 for a context's text, and Slack refused the whole reply.
+    const refused = Array.from({ length: 12 }, (_, i) => `${'&'.repeat(10_000)}${i}`);
+    for (const tools of [[], [tool('whoami')]]) {
+      const message = toolsMessage({ server: 'gh', tools, refused });
+      expect(slackIssues(message)).toEqual([]);
+      expect(JSON.stringify(message.blocks.at(-1))).toMatch(/`&amp;(&amp;)+…` \(\+\d+\)/);
+    }
+  });
+
   it('says a server whose every tool was refused offers no tools, and names them', () => {
     const message = toolsMessage({ server: 'gh', tools: [], refused: ['bad'], locale: 'zh-CN' });
     const text = JSON.stringify(message.blocks);

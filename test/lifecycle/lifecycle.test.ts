@@ -44,6 +44,23 @@ describe('Lifecycle', () => {
     expect(stopped).toEqual(['redis', 'slack']);
   });
 
+  it('makes a stop called during a stop wait for it: no part out of order, no early end', async () => {
+    // A second signal while the first one's stop waits on a part (Ctrl-C, then an orchestrator's SIGTERM).
+    const events: string[] = [];
+    const parts = new Lifecycle();
+    let release = (): void => undefined;
+    parts.push('redis', () => void events.push('redis stopped'));
+    parts.push('slack', () => new Promise<void>((resolve) => (release = resolve)));
+    const first = parts.stop().then(() => events.push('first stop done'));
+    const second = parts.stop().then(() => events.push('second stop done'));
+    // Both stops have had every turn they can take while slack's stop waits.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(events).toEqual([]);
+    release();
+    await Promise.all([first, second]);
+    expect(events).toEqual(['redis stopped', 'first stop done', 'second stop done']);
+  });
+
   it("gives up on a part that does not stop once the stop's time is spent, says which, and stops the rest", async () => {
     const stopped: string[] = [];
     const warned: object[] = [];
