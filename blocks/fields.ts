@@ -2,6 +2,7 @@
 import { constraints } from './constraints.js';
 import { describe, isRecord, type Raw } from './guards.js';
 import { options as parseOptions } from './options.js';
+import { boundedTest, ecmaRegExp } from './patterns.js';
 import { looksSecret } from './secrets.js';
 import { visible } from './text.js';
 import { meetsFormat, meetsSchema } from './validate.js';
@@ -85,7 +86,10 @@ function textFits(field: TextField, value: string): boolean {
   // The rule a submission is held to (validate.ts), not Date.parse: that takes "2025-02-30" (as 2 March) and
   // reads a date-time without an offset in the process's time zone, which ajv-formats refuses (RFC 3339).
   if (field.format !== undefined && !meetsFormat(field.format, value)) return false;
-  return field.pattern === undefined || new RegExp(field.pattern, 'u').test(value);
+  if (field.pattern === undefined) return true;
+  // Read as validate.ts reads it, and bounded in time: the default is the sender's, but so is the pattern.
+  const regex = ecmaRegExp(field.pattern);
+  return regex !== undefined && boundedTest(regex, value);
 }
 
 function numeric(raw: Raw, base: Labelled, kind: 'number' | 'integer'): ParsedField {
@@ -193,15 +197,15 @@ function ordered(
   }
 }
 
+/**
+ * The field's `pattern` when ECMA-262 reads it (patterns.ts: with the `u` flag or, failing that, without it).
+ * One no reading takes is in the sender's own dialect (Python's `(?i)`, `(?P<name>…)`): the question is still
+ * asked, that field's answer left to the sender to check against it (the rest of its rules still held).
+ */
 function patternOf(raw: Raw, name: string): string | undefined {
   if (raw.pattern === undefined) return undefined;
   if (typeof raw.pattern !== 'string') throw new SchemaError('"pattern" must be a string', name);
-  try {
-    new RegExp(raw.pattern, 'u');
-  } catch (cause) {
-    throw new SchemaError(`"pattern" is not a valid regular expression`, name, { cause });
-  }
-  return raw.pattern;
+  return ecmaRegExp(raw.pattern) === undefined ? undefined : raw.pattern;
 }
 
 /** The entries of `values` that are not undefined (so optional keys stay absent, not undefined). */

@@ -37,6 +37,7 @@ export { secretFields, looksSecret } from './secrets.js';
 export { localeOf, uiText, UI_TEXT, type Locale, type UiText } from './i18n.js';
 export * from './submission.js';
 export { validationErrors } from './validate.js';
+export { PATTERN_TEST_MS, withPatternTimeouts } from './patterns.js';
 export { SlackLimitError, escapeMrkdwn } from './text.js';
 export {
   homeView,

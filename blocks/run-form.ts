@@ -18,11 +18,12 @@ import { uiText, type Locale } from './i18n.js';
 import { commandText } from './i18n-commands.js';
 import { formModal } from './modal.js';
 import { pageCount } from './pages.js';
+import { boundedRegExp } from './patterns.js';
 import { parseFormSchema } from './schema.js';
 import { SchemaError, type FormSpec } from './spec.js';
 import { readSubmission } from './submission.js';
 import { metaSchemaProblem, TOOL_META_SCHEMA, withNumericBounds } from './tool-meta-schema.js';
-import { dropUnreadablePatterns, unsatisfiableRequired } from './tool-schema-checks.js';
+import { dropUnreadablePatterns, tooDeep, unsatisfiableRequired } from './tool-schema-checks.js';
 import { escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, section, truncate } from './text.js';
 
 /** callback_id of the arguments modal; private_metadata holds the server and tool. */
@@ -143,7 +144,14 @@ export function readRunArguments(inputSchema: unknown, stateValues: unknown, loc
 const compiled = new CompiledSchemas(() => {
   // strict off: tool schemas carry keywords and formats ajv does not know; the server checks them itself.
   // meta: each schema is still checked to be one before it compiles, by draft-07 less its pairwise `enum` pass.
-  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true, meta: TOOL_META_SCHEMA });
+  // code.regExp: a pattern is the server's, read in its ECMA-262 reading and tested bounded in time (patterns.ts).
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    validateFormats: true,
+    meta: TOOL_META_SCHEMA,
+    code: { regExp: boundedRegExp },
+  });
   addFormats.default(ajv);
   return ajv;
 });
@@ -151,12 +159,15 @@ const compiled = new CompiledSchemas(() => {
 /**
  * Why the tool's inputSchema is malformed, naming the property: it breaks draft-07's meta-schema
  * (TOOL_META_SCHEMA), so its arguments could not be checked; or its `required` names a property it forbids, so
- * no arguments could pass. Such a tool is not run. Undefined for a schema, also for one ajv cannot compile for
- * another reason (a `$ref` it cannot resolve, a `patternProperties` key it cannot read): its arguments go to the
- * server unchecked. A `pattern` ajv cannot read is left to the server (withoutDialect).
+ * no arguments could pass; or it nests too deep to be checked at all (tooDeep). Such a tool is not run.
+ * Undefined for a schema, also for one ajv cannot compile for another reason (a `$ref` it cannot resolve, a
+ * `patternProperties` key it cannot read): its arguments go to the server unchecked. A `pattern` ajv cannot read
+ * is left to the server (withoutDialect).
  * A well-formed schema is compiled here once per text, the validator its JSON arguments are then checked with.
  */
 export function toolSchemaProblem(inputSchema: unknown): SchemaError | undefined {
+  const deep = tooDeep(inputSchema);
+  if (deep !== undefined) return deep;
   const schema = withoutDialect(inputSchema);
   try {
     compiled.validatorFor(schema);

@@ -81,10 +81,14 @@ const INSTANCE_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
  * (`exclusiveMinimum: 1`), in every subschema; `false`, or `true` with no bound beside it, says nothing and goes.
  */
 export function withNumericBounds(schema: object): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    copy[key] = INSTANCE_KEYWORDS.has(key) ? value : numericBoundsIn(value);
-  }
+  // Built by fromEntries, which defines each key: `copy[key] = …` would set the copy's prototype for a property
+  // named `__proto__`, dropping it from the checked copy (and lending its keywords to the object it sits in).
+  const copy: Record<string, unknown> = Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      INSTANCE_KEYWORDS.has(key) ? value : numericBoundsIn(value),
+    ]),
+  );
   for (const [key, bound] of [
     ['exclusiveMinimum', 'minimum'],
     ['exclusiveMaximum', 'maximum'],

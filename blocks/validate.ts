@@ -3,6 +3,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { CompiledSchemas } from './compiled-schemas.js';
 import { uiText, type Locale, type UiText } from './i18n.js';
+import { boundedRegExp } from './patterns.js';
 import { OPTION_TEXT_MAX } from './slack-limits.js';
 import type { FieldSpec, FormSpec, TextFormat } from './spec.js';
 import { neutralise, truncate } from './text.js';
@@ -12,7 +13,13 @@ const compiled = new CompiledSchemas(() => {
   // ownProperties: otherwise a property named "constructor" or "valueOf" is read from Object.prototype.
   // validateSchema off: the schema is the form's own, its shape checked by the parser (schema.ts), and ajv's
   // meta-schema check compares every pair of an `enum`'s values (~34 s for 100,000 numbers, once per schema).
-  const ajv = new Ajv({ allErrors: true, ownProperties: true, validateSchema: false });
+  // code.regExp: a text field's pattern is the sender's, read in its ECMA-262 reading and tested bounded in time.
+  const ajv = new Ajv({
+    allErrors: true,
+    ownProperties: true,
+    validateSchema: false,
+    code: { regExp: boundedRegExp },
+  });
   addFormats.default(ajv, ['email', 'uri', 'date', 'date-time']);
   return ajv;
 });

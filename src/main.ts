@@ -18,6 +18,7 @@ import { mcpToolRunner, startMcpServers, type ToolRunner } from './relay/sources
 import { metricSources, metricsRoute } from './metrics/index.js';
 import { createSlack, type Mount, type Slack, type SlackOptions } from './slack/index.js';
 import { openSignIns, type SignIns } from './sign-ins.js';
+import { PatternTimeouts } from './pattern-timeouts.js';
 import { openStoreSide, type Wiring } from './wiring/store-side.js';
 import { startRounds, startWebhookDeliveries, type RunTool } from './wiring/ended-work.js';
 import { startStoppable, type StartUp } from './start-up.js';
@@ -201,6 +202,7 @@ function listen(
     mayAnswer: (question, userId) => slack.surface.audience.mayAnswer(question, userId),
     policyOf: (server) => w.policies.of(server).slack,
     clock: systemClock,
+    patterns: new PatternTimeouts(w.logger),
   });
   const tools = mcpToolRunner(sides.hub);
   // A person's own runs are audited here; an API call's run is audited by the API's call runner.

@@ -8,6 +8,7 @@
 // the act may not have been recorded ('unconfirmed'), since Redis may still apply it (a finish slowed by a
 // restarting Redis did, after the person had been told "NOT saved": answer-outage under load).
 import type { Locale } from '../../blocks/index.js';
+import type { PatternSender, PatternTimeouts } from '../pattern-timeouts.js';
 import type { Relay, RelayClock, RelayStore } from '../relay/relay.js';
 import type { Draft, FinishResult, Question } from '../relay/types.js';
 import {
@@ -48,6 +49,8 @@ export interface AnsweringOptions {
   clock: RelayClock;
   /** Default REPLY_WITHIN_MS. */
   replyWithinMs?: number;
+  /** Told of each pattern of the question's sender that ran out of time against an answer (logged). */
+  patterns: Pick<PatternTimeouts, 'within'>;
 }
 
 export interface ActOptions {
@@ -97,8 +100,10 @@ export class Answering {
     reply: OnceReply,
   ): Promise<void> {
     const situation = await this.situation(id, actor, act, locale);
-    const decision = decide(situation);
     const { question } = situation;
+    const decision = question
+      ? this.options.patterns.within(senderOf(question), () => decide(situation))
+      : decide(situation);
     // Past the reply bound the person was told nothing was recorded: keep it true.
     if (reply.sent) return;
     // decide refuses a missing question too; this only tells TypeScript.
@@ -168,6 +173,11 @@ export class Answering {
     const policy = policyOf(question.server);
     return { question, actor, act, mayAnswer: may, draft, policy, now, ...withLocale };
   }
+}
+
+/** Whose form a question is: its API client's, or its MCP server's. */
+function senderOf(question: Question): PatternSender {
+  return question.client === undefined ? { server: question.server } : { client: question.client };
 }
 
 /** A reply function that runs once; later calls do nothing. */

@@ -34,6 +34,7 @@ import { SlackSignIn } from './sign-in.js';
 import { homeTeamOf, slackOwners, type OwnerLookup } from './sign-in-owner.js';
 import { announceIdentityCheck, identityCheckOf, signInRoutes } from './sign-in-routes.js';
 import { Uninstalls, type EndQuestion, type WorkspaceQuestions } from './uninstalls.js';
+import { PatternTimeouts } from '../pattern-timeouts.js';
 
 export interface SlackOptions {
   config: ConnectedSlack;
@@ -144,7 +145,9 @@ export function createSlack(options: SlackOptions): Slack {
     listen: ({ answering, tools, end }) => {
       const results = toolResults(app, options, { tools, completions });
       const uninstalls = uninstallsOf(options, end, app.orgs);
-      app.listen({ answering, home, modals, tools, results, uninstalls, ...(signIn ? { signIn } : {}) });
+      const patterns = new PatternTimeouts(options.logger);
+      const deps = { answering, home, modals, tools, results, uninstalls, patterns };
+      app.listen({ ...deps, ...(signIn ? { signIn } : {}) });
       return { runTool: (run) => results.run(run) };
     },
     start: (port, mounts, host) => app.start(port, mounts, host),

@@ -181,8 +181,9 @@ describe('a tool schema with draft 4 exclusive bounds', () => {
 });
 
 // draft-07's meta-schema does not assert `format: "regex"`, and ajv cannot compile a schema holding a pattern it
-// cannot read with the `u` flag: before, such a schema left every argument unchecked. A server reads its own
-// dialect (Python's `(?i)`, Annex B's `[\_]`), so such a pattern is left to it and the rest is still checked.
+// cannot read: before, such a schema left every argument unchecked. A server reads its own dialect (Python's
+// `(?i)`), so a pattern no ECMA-262 reading takes is left to it and the rest is still checked; one ECMA-262 reads
+// without the `u` flag (Annex B's `[\_]`) is checked that way, as an elicitation's is (blocks/patterns.ts).
 describe('a tool schema with a pattern the bot cannot read', () => {
   const schema = (pattern: string) => ({
     type: 'object',
@@ -200,7 +201,7 @@ describe('a tool schema with a pattern the bot cannot read', () => {
   });
 
   it('still holds the arguments to the rest of the schema, wherever the pattern is', () => {
-    for (const pattern of ['(', '(?i)^abc$', '^[a-z\\_]+$']) {
+    for (const pattern of ['(', '(?i)^abc$', '(?P<code>abc)']) {
       const read = (args: object) => readRunArguments(schema(pattern), json(JSON.stringify(args)));
       expect(read({ code: 'ABC', list: ['x'] }), pattern).toEqual({
         ok: true,
@@ -215,6 +216,20 @@ describe('a tool schema with a pattern the bot cannot read', () => {
     const read = (code: string) => readRunArguments(schema('^\\p{L}+$'), json(JSON.stringify({ code })));
     expect(read('abc')).toMatchObject({ ok: true });
     expect(JSON.stringify(read('a1'))).toContain('/code must match pattern');
+  });
+
+  it('holds a pattern ECMA-262 reads only without the u flag (Annex B), wherever it is', () => {
+    for (const [pattern, fits] of [
+      ['^[a-z\\_]+$', 'a_b'],
+      ['^[a-z\\-]+$', 'a-b'],
+    ] as const) {
+      const read = (args: object) => readRunArguments(schema(pattern), json(JSON.stringify(args)));
+      expect(read({ code: fits, list: [fits] }), pattern).toMatchObject({ ok: true });
+      expect(JSON.stringify(read({ code: 'ABC' })), pattern).toContain('/code must match pattern');
+      expect(JSON.stringify(read({ code: 'ab', list: ['X'] })), pattern).toContain(
+        '/list/0 must match pattern',
+      );
+    }
   });
 });
 

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Answering, REPLY_WITHIN_MS, type Reply } from '../../src/answering/service.js';
 import { systemClock } from '../../src/clock.js';
 import { DEFAULT_SLACK_POLICY } from '../../src/config/index.js';
+import { createLogger } from '../../src/logger.js';
+import { PatternTimeouts } from '../../src/pattern-timeouts.js';
 import type { RelayClock } from '../../src/relay/ports.js';
 import type { EndReason, FinishResult, Question } from '../../src/relay/types.js';
 import { Audience } from '../../src/slack/audience.js';
@@ -98,6 +100,7 @@ function answeringFor(stored: Question, audience: Audience): Answering {
     relay: { end },
     mayAnswer: (q, userId) => audience.mayAnswer(q, userId),
     policyOf: () => ({ review: 'never', onClose: 'cancel' }),
+    patterns: new PatternTimeouts(createLogger('silent')),
     clock: systemClock,
   });
 }

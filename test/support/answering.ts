@@ -4,6 +4,8 @@
 import type { AnswerPolicy } from '../../src/answering/decide.js';
 import { Answering, type AnsweringOptions } from '../../src/answering/service.js';
 import type { RelayClock } from '../../src/relay/relay.js';
+import { createLogger } from '../../src/logger.js';
+import { PatternTimeouts } from '../../src/pattern-timeouts.js';
 
 export type ManualClock = RelayClock & { fire(): void };
 
@@ -25,5 +27,10 @@ export function answeringWith(
   parts: Pick<AnsweringOptions, 'store' | 'relay' | 'clock'>,
   policy: AnswerPolicy,
 ): Answering {
-  return new Answering({ ...parts, mayAnswer: () => Promise.resolve(true), policyOf: () => policy });
+  return new Answering({
+    ...parts,
+    mayAnswer: () => Promise.resolve(true),
+    policyOf: () => policy,
+    patterns: new PatternTimeouts(createLogger('silent')),
+  });
 }

@@ -10,6 +10,7 @@ import type { ToolRunner } from '../../relay/sources/mcp.js';
 import type { Connections } from '../../mcp/index.js';
 import type { SlackSignIn } from '../sign-in.js';
 import type { Uninstalls } from '../uninstalls.js';
+import type { PatternTimeouts } from '../../pattern-timeouts.js';
 
 export interface ListenerDeps {
   /** Decides and records what each click and submit on a question means. */
@@ -33,6 +34,8 @@ export interface ListenerDeps {
   uninstalls: Pick<Uninstalls, 'gone' | 'granted' | 'revoked'>;
   /** Sign-in to servers that need it; absent when no server does (issue #20). */
   signIn?: SignInDeps;
+  /** Told of each server's pattern that ran out of time against a run's arguments (logged). */
+  patterns: Pick<PatternTimeouts, 'within'>;
 }
 
 export interface SignInDeps {
@@ -41,4 +44,7 @@ export interface SignInDeps {
 }
 
 /** What `/mcp` and its follow-ups (Retry, the arguments form) need. */
-export type CommandDeps = Pick<ListenerDeps, 'tools' | 'results' | 'locales' | 'signIn' | 'postAck'>;
+export type CommandDeps = Pick<
+  ListenerDeps,
+  'tools' | 'results' | 'locales' | 'signIn' | 'postAck' | 'patterns'
+>;

@@ -22,7 +22,9 @@ export async function submitRunForm({ ack, body, view }: SubmitArgs, deps: Comma
       ? await findTool(deps, origin, server, tool, locale)
       : wellFormed(target, target, locale);
   if (typeof found === 'string') return ack({ response_action: 'update', view: noticeModal(found, locale) });
-  const read = readRunArguments(found.inputSchema, view.state.values, locale);
+  const read = deps.patterns.within({ server }, () =>
+    readRunArguments(found.inputSchema, view.state.values, locale),
+  );
   if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
   // Claimed only once the arguments are good: a submission refused above leaves the form open to be sent again.
   const claim = await claimFormRun(deps, view.id);
