@@ -27,6 +27,14 @@ export interface ControlLinkDeps {
   onLost(): void;
 }
 
+/**
+ * How long (ms) a session the server closed waits before it counts as trouble (status, warning, retry): Ctrl-C
+ * signals the bot's stdio servers with the bot (one process group), and the bot may see a server's pipe close
+ * before its own signal handler runs; the stop's closing() then comes within this grace. 300 ms: a real crash is
+ * reported that much later, and the first retry's backoff is longer anyway.
+ */
+export const DROP_GRACE_MS = 300;
+
 export class ControlLink {
   private control: Promise<McpSession> | undefined;
   /** The control link once it is open (for close(), which must not wait on one still connecting). */
@@ -44,7 +52,7 @@ export class ControlLink {
     if (this.control !== undefined) return this.control;
     const opening = this.deps.open((dropped) => {
       this.openControl = undefined;
-      if (dropped) this.lost(opening, droppedError(this.deps.health.server));
+      if (dropped) this.lost(opening, droppedError(this.deps.health.server), DROP_GRACE_MS);
     });
     this.control = opening;
     opening.then(
@@ -136,10 +144,19 @@ export class ControlLink {
     this.cancelHeartbeat = this.deps.clock.schedule(() => this.check(), this.deps.heartbeatMs);
   }
 
-  private lost(control: Promise<McpSession>, error: unknown): void {
+  private lost(control: Promise<McpSession>, error: unknown, graceMs = 0): void {
     if (this.control === control) this.control = undefined;
     void control.then((session) => session.close()).catch(() => undefined);
     this.deps.onLost();
-    this.trouble(error);
+    if (graceMs === 0) this.trouble(error);
+    else this.droppedSession(error);
+  }
+
+  /**
+   * A session the server closed (the control link's or a person's): trouble once DROP_GRACE_MS passed, unless
+   * the bot began to stop meanwhile (stopChecking), which made it the stop's.
+   */
+  droppedSession(error: unknown): void {
+    if (!this.stopped) this.deps.clock.schedule(() => this.trouble(error), DROP_GRACE_MS);
   }
 }

@@ -242,7 +242,7 @@ export class ServerLink {
       session = await this.open(person, signal, (dropped) => {
         this.health.sessions -= 1;
         if (session !== undefined) pool.closed(session);
-        if (dropped) this.control.trouble(droppedError(this.spec.name));
+        if (dropped) this.control.droppedSession(droppedError(this.spec.name));
       });
     } catch (error) {
       // Ended because the hub closes or the run was cancelled: nothing the server did.

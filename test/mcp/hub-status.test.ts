@@ -2,6 +2,7 @@
 // control link's reconnects with backoff (a hand-run clock: no real waiting).
 import { afterEach, describe, expect, it } from 'vitest';
 import { backoffDelay } from '../../src/mcp/backoff.js';
+import { DROP_GRACE_MS } from '../../src/mcp/control.js';
 import { McpHub, type McpHubOptions } from '../../src/mcp/hub.js';
 import { describeError } from '../../src/mcp/status.js';
 import type { McpTransport } from '../../src/mcp/types.js';
@@ -137,10 +138,13 @@ describe('McpHub.status', () => {
     await next;
     next = watch.next((s) => s.state === 'reconnecting');
     await memory.serverSides[0]?.close();
+    // Counted once the grace passed (a signal to the bot's process group would have stopped it by then).
+    expect(watch.seen.map((s) => s.state)).toEqual(['connected']);
+    time.advance(DROP_GRACE_MS);
     expect(await next).toMatchObject({
       lastError: 'connection closed unexpectedly',
       lastFailure: { code: 'connection_closed' },
-      nextRetryAt: T0 + 750,
+      nextRetryAt: T0 + DROP_GRACE_MS + 750,
     });
     next = watch.next((s) => s.state === 'connected');
     time.advance(750);
@@ -157,6 +161,7 @@ describe('McpHub.status', () => {
     await echo(hub);
     next = watch.next((s) => s.state === 'reconnecting');
     await memory.serverSides[1]?.close();
+    time.advance(DROP_GRACE_MS);
     await next;
     next = watch.next((s) => s.state === 'connected');
     time.advance(750);
@@ -206,6 +211,21 @@ describe('McpHub.status', () => {
     });
     // The new session's idle close (10 min) only: no retry, no heartbeat.
     expect(time.pending()).toEqual([600_000]);
+  });
+
+  it("counts a drop the stop follows within the grace as the stop's: a Ctrl-C seen by the server first", async () => {
+    const memory = inMemoryConnect();
+    const { hub, time, watch } = makeHub(memory.connect);
+    const up = watch.next((s) => s.state === 'connected');
+    hub.start();
+    await up;
+    await echo(hub);
+    // The group's signal ends the servers' sides before the bot's own handler runs and calls closing().
+    for (const side of memory.serverSides) await side.close();
+    hub.closing();
+    time.advance(DROP_GRACE_MS);
+    expect(watch.seen.map((s) => s.state)).toEqual(['connected']);
+    expect(onlyStatus(hub)).toEqual({ server: 'fixture', state: 'connected', protocolVersion: V });
   });
 
   it('stops retrying once closed', async () => {
