@@ -162,13 +162,13 @@ const compiled = new CompiledSchemas(() => {
  * no arguments could pass; or it nests too deep to be checked at all (tooDeep). Such a tool is not run.
  * Undefined for a schema, also for one ajv cannot compile for another reason (a `$ref` it cannot resolve, a
  * `patternProperties` key it cannot read): its arguments go to the server unchecked. A `pattern` ajv cannot read
- * is left to the server (withoutDialect).
+ * is left to the server (checkableCopy).
  * A well-formed schema is compiled here once per text, the validator its JSON arguments are then checked with.
  */
 export function toolSchemaProblem(inputSchema: unknown): SchemaError | undefined {
   const deep = tooDeep(inputSchema);
   if (deep !== undefined) return deep;
-  const schema = withoutDialect(inputSchema);
+  const schema = checkableCopy(inputSchema);
   try {
     compiled.validatorFor(schema);
   } catch {
@@ -185,7 +185,7 @@ export function toolSchemaProblem(inputSchema: unknown): SchemaError | undefined
  * HTTP API carry) written as draft-07's numbers, so such a tool runs, checked, as it did before it was checked;
  * a `pattern` ajv cannot compile is left out (the server's to check; tool-schema-checks.ts).
  */
-function withoutDialect(inputSchema: unknown): Record<string, unknown> {
+function checkableCopy(inputSchema: unknown): Record<string, unknown> {
   if (typeof inputSchema !== 'object' || inputSchema === null) return {};
   const schema = withNumericBounds(inputSchema);
   delete schema.$schema;
@@ -197,7 +197,7 @@ function withoutDialect(inputSchema: unknown): Record<string, unknown> {
 function schemaProblems(inputSchema: unknown, args: object): string | undefined {
   let validate: ValidateFunction;
   try {
-    validate = compiled.validatorFor(withoutDialect(inputSchema));
+    validate = compiled.validatorFor(checkableCopy(inputSchema));
   } catch {
     return undefined;
   }

@@ -24,12 +24,13 @@ export function got(value: unknown): string {
 /** Strings are cut at 40 characters: enough to recognise, never the whole of a long one. */
 const SHOWN_MAX = 40;
 
+const cut = (text: string): string => (text.length > SHOWN_MAX ? `${text.slice(0, SHOWN_MAX)}…` : text);
+
 function show(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object' && value !== null) return 'an object';
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > SHOWN_MAX ? `${value.slice(0, SHOWN_MAX)}…` : value);
+  if (typeof value === 'string') return JSON.stringify(cut(value));
   // JSON's other values: a number, true or false, null.
   return typeof value === 'number' || typeof value === 'boolean' || value === null
     ? String(value)
@@ -215,8 +216,10 @@ function pathOf(error: ErrorObject): string {
  * written as \u escapes (the CLI prints messages to a terminal), then escaped as a JSON Pointer segment.
  */
 function shownName(name: string): string {
-  const cut = name.length > SHOWN_MAX ? `${name.slice(0, SHOWN_MAX)}…` : name;
-  const printable = cut.replace(/\p{Cc}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const printable = cut(name).replace(
+    /\p{Cc}/gu,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   return escapePointer(printable);
 }
 

@@ -52,7 +52,9 @@ export class ControlLink {
     if (this.control !== undefined) return this.control;
     const opening = this.deps.open((dropped) => {
       this.openControl = undefined;
-      if (dropped) this.lost(opening, droppedError(this.deps.health.server), DROP_GRACE_MS);
+      if (!dropped) return;
+      this.forget(opening);
+      this.droppedSession();
     });
     this.control = opening;
     opening.then(
@@ -144,19 +146,24 @@ export class ControlLink {
     this.cancelHeartbeat = this.deps.clock.schedule(() => this.check(), this.deps.heartbeatMs);
   }
 
-  private lost(control: Promise<McpSession>, error: unknown, graceMs = 0): void {
+  private lost(control: Promise<McpSession>, error: unknown): void {
+    this.forget(control);
+    this.trouble(error);
+  }
+
+  /** The control link `control` is gone: closed, and the idle sessions of the server with it (onLost). */
+  private forget(control: Promise<McpSession>): void {
     if (this.control === control) this.control = undefined;
     void control.then((session) => session.close()).catch(() => undefined);
     this.deps.onLost();
-    if (graceMs === 0) this.trouble(error);
-    else this.droppedSession(error);
   }
 
   /**
    * A session the server closed (the control link's or a person's): trouble once DROP_GRACE_MS passed, unless
    * the bot began to stop meanwhile (stopChecking), which made it the stop's.
    */
-  droppedSession(error: unknown): void {
+  droppedSession(): void {
+    const error = droppedError(this.deps.health.server);
     if (!this.stopped) this.deps.clock.schedule(() => this.trouble(error), DROP_GRACE_MS);
   }
 }

@@ -10,7 +10,7 @@ import { Openings } from './openings.js';
 import { gateSink } from './pending-gate.js';
 import { poolOf, SessionPool } from './pool.js';
 import type { McpSession } from './session.js';
-import { Health, droppedError } from './status.js';
+import { Health } from './status.js';
 import type { ToolListing } from './tool-listing.js';
 import type { Turn } from './transport.js';
 import { MAX_STEP_UPS, needsSignIn, withSignIn, type McpAuth } from './auth/sign-in.js';
@@ -242,7 +242,7 @@ export class ServerLink {
       session = await this.open(person, signal, (dropped) => {
         this.health.sessions -= 1;
         if (session !== undefined) pool.closed(session);
-        if (dropped) this.control.droppedSession(droppedError(this.spec.name));
+        if (dropped) this.control.droppedSession();
       });
     } catch (error) {
       // Ended because the hub closes or the run was cancelled: nothing the server did.
