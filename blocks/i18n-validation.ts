@@ -28,6 +28,8 @@ export interface ValidationText {
   /** A whole number past ±Number.MAX_SAFE_INTEGER: as a JSON number it would reach the server rounded. */
   integerRange: string;
   number: string;
+  /** A number a double cannot carry as typed (it would reach the server as another): 15 digits always fit. */
+  numberDigits: string;
   yesNo: string;
   listed: string;
   invalid: string;
@@ -55,6 +57,7 @@ export const VALIDATION_TEXT: Record<Locale, ValidationText> = {
     integer: 'Enter a whole number',
     integerRange: `Too large to send exactly: enter a whole number from -${SAFE} to ${SAFE}`,
     number: 'Enter a number',
+    numberDigits: 'Too precise to send exactly: use at most 15 significant digits',
     yesNo: 'Choose Yes or No',
     listed: 'Choose from the listed options',
     invalid: 'Enter a valid value',
@@ -80,6 +83,7 @@ export const VALIDATION_TEXT: Record<Locale, ValidationText> = {
     integer: '请输入整数',
     integerRange: `数值过大，无法精确发送：请输入 -${SAFE} 到 ${SAFE} 之间的整数`,
     number: '请输入数字',
+    numberDigits: '精度过高，无法精确发送：请最多使用 15 位有效数字',
     yesNo: '请选择“是”或“否”',
     listed: '请从列出的选项中选择',
     invalid: '请输入有效的值',

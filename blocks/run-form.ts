@@ -14,6 +14,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Content } from '../src/relay/types.js';
 import { CompiledSchemas } from './compiled-schemas.js';
+import { withDecimalMultipleOf } from './decimals.js';
 import { uiText, type Locale } from './i18n.js';
 import { commandText } from './i18n-commands.js';
 import { formModal } from './modal.js';
@@ -145,6 +146,7 @@ const compiled = new CompiledSchemas(() => {
   // strict off: tool schemas carry keywords and formats ajv does not know; the server checks them itself.
   // meta: each schema is still checked to be one before it compiles, by draft-07 less its pairwise `enum` pass.
   // code.regExp: a pattern is the server's, read in its ECMA-262 reading and tested bounded in time (patterns.ts).
+  // multipleOf on the decimals JSON writes, as the form's answers are checked (decimals.ts).
   const ajv = new Ajv({
     allErrors: true,
     strict: false,
@@ -153,7 +155,7 @@ const compiled = new CompiledSchemas(() => {
     code: { regExp: boundedRegExp },
   });
   addFormats.default(ajv);
-  return ajv;
+  return withDecimalMultipleOf(ajv);
 });
 
 /**

@@ -2,6 +2,7 @@
 // `response_action: "errors"`. Empty optional fields are absent from content.
 import type { Content } from '../src/relay/types.js';
 import { NO, YES } from './elements.js';
+import { carriesExactly } from './decimals.js';
 import { isRecord, type Raw } from './guards.js';
 import { uiText, type Locale, type UiText } from './i18n.js';
 import { optionIndex } from './ids.js';
@@ -105,6 +106,8 @@ function number(value: unknown, integer: boolean, t: Errors): Read {
   if (integer && !Number.isInteger(n)) return { error: t.integer };
   // Past 2^53 a double skips integers: "9007199254740993" would reach the server as …992, another record.
   if (integer && !Number.isSafeInteger(n)) return { error: t.integerRange };
+  // A double keeps ~16 digits: "0.1000000000000000001" would reach the server as 0.1, "1e-400" as 0.
+  if (!carriesExactly(text, n)) return { error: integer ? t.integer : t.numberDigits };
   return { value: n };
 }
 

@@ -2,6 +2,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { CompiledSchemas } from './compiled-schemas.js';
+import { withDecimalMultipleOf } from './decimals.js';
 import { uiText, type Locale, type UiText } from './i18n.js';
 import { boundedRegExp } from './patterns.js';
 import { OPTION_TEXT_MAX } from './slack-limits.js';
@@ -14,6 +15,7 @@ const compiled = new CompiledSchemas(() => {
   // validateSchema off: the schema is the form's own, its shape checked by the parser (schema.ts), and ajv's
   // meta-schema check compares every pair of an `enum`'s values (~34 s for 100,000 numbers, once per schema).
   // code.regExp: a text field's pattern is the sender's, read in its ECMA-262 reading and tested bounded in time.
+  // multipleOf on the decimals JSON writes (decimals.ts): ajv's binary division refuses 19.99 for 0.01.
   const ajv = new Ajv({
     allErrors: true,
     ownProperties: true,
@@ -21,7 +23,7 @@ const compiled = new CompiledSchemas(() => {
     code: { regExp: boundedRegExp },
   });
   addFormats.default(ajv, ['email', 'uri', 'date', 'date-time']);
-  return ajv;
+  return withDecimalMultipleOf(ajv);
 });
 const validatorFor = (schema: object) => compiled.validatorFor(schema);
 

@@ -13,8 +13,10 @@ import { parseFormSchema } from '../../blocks/schema.js';
 import { readSubmission } from '../../blocks/submission.js';
 import { slackIssues, stateFor, untouchedState } from './testing.js';
 
-// strict: false, as a server's own validator: MCP's `enumNames` is no JSON Schema keyword.
-const serverAjv = new Ajv({ allErrors: true, strict: false });
+// strict: false, as a server's own validator: MCP's `enumNames` is no JSON Schema keyword. multipleOfPrecision:
+// JSON Schema's multipleOf is exact division, which ajv's binary one only approaches with a tolerance (on its
+// defaults, as the TS SDK's server uses it, it refuses 0.3 for 0.1: see the multipleOf test).
+const serverAjv = new Ajv({ allErrors: true, strict: false, multipleOfPrecision: 9 });
 addFormats.default(serverAjv);
 
 type Raw = Record<string, unknown>;
@@ -84,11 +86,16 @@ describe('keywords beyond the MCP subset that constrain the answer', () => {
     expect(send(schema, number('9.5'))).toEqual({ ok: true, content: { n: 9.5 }, valid: true });
   });
 
-  it("multipleOf is held to the exact check a server's ajv makes, so what passes here passes there", () => {
-    // The SDK's ajv (no multipleOfPrecision) refuses 0.3 as a multiple of 0.1: 0.3 / 0.1 is 2.9999999999999996.
+  it('multipleOf takes 0.3 as a multiple of 0.1, as JSON Schema does, and refuses 0.35', () => {
+    // 0.3 / 0.1 is 2.9999999999999996 in binary: an ajv on its defaults (the TS SDK server's) refuses 0.3. The
+    // form follows the spec, which divides exactly (blocks/decimals.ts).
     const schema = form({ n: { type: 'number', multipleOf: 0.1 } });
-    expect(serverAjv.validate(schema, { n: 0.3 })).toBe(false);
-    expect(send(schema, number('0.3'))).toEqual({ ok: false, errors: { f0_n: 'Must be a multiple of 0.1' } });
+    expect(new Ajv({ strict: false }).validate(schema, { n: 0.3 })).toBe(false);
+    expect(send(schema, number('0.3'))).toEqual({ ok: true, content: { n: 0.3 }, valid: true });
+    expect(send(schema, number('0.35'))).toEqual({
+      ok: false,
+      errors: { f0_n: 'Must be a multiple of 0.1' },
+    });
     expect(send(schema, number('0.5'))).toEqual({ ok: true, content: { n: 0.5 }, valid: true });
   });
 
