@@ -88,6 +88,14 @@ export {
   type RunFormTarget,
 } from './run-form.js';
 export {
+  checkInlineArguments,
+  inlineArgumentsRefusal,
+  ARGUMENT_PROBLEMS_SHOWN,
+  type ArgumentProblem,
+  type InlineArgumentsCheck,
+} from './inline-args.js';
+export { inlineArgsText, INLINE_ARGS_TEXT, type InlineArgsText } from './i18n-inline-args.js';
+export {
   signInPrompt,
   signInDone,
   signInText,

@@ -10,7 +10,7 @@ import {
   VIEW_TITLE_MAX,
 } from './slack-limits.js';
 import type { InputBlock, KnownBlock, ModalView, SectionBlock } from '@slack/types';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Content } from '../src/relay/types.js';
 import { CompiledSchemas } from './compiled-schemas.js';
@@ -195,18 +195,26 @@ function checkableCopy(inputSchema: unknown): Record<string, unknown> {
   return schema;
 }
 
-/** ajv's first problems with `args`, one line; undefined when valid or when the schema does not compile. */
-function schemaProblems(inputSchema: unknown, args: object): string | undefined {
+/**
+ * ajv's errors for `args` against the tool's inputSchema, by the validator its arguments form checks with (the
+ * schema as checkableCopy reads it, compiled once per text); [] when they pass, undefined when the schema does not
+ * compile (toolSchemaProblem names the malformed ones; the others the bot cannot check). `args` is only read.
+ */
+export function toolArgumentErrors(inputSchema: unknown, args: object): ErrorObject[] | undefined {
   let validate: ValidateFunction;
   try {
     validate = compiled.validatorFor(checkableCopy(inputSchema));
   } catch {
     return undefined;
   }
-  if (validate(args)) return undefined;
-  const lines = (validate.errors ?? [])
-    .slice(0, 3)
-    .map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`.trim());
+  return validate(args) ? [] : [...(validate.errors ?? [])];
+}
+
+/** ajv's first problems with `args`, one line; undefined when valid or when the schema does not compile. */
+function schemaProblems(inputSchema: unknown, args: object): string | undefined {
+  const errors = toolArgumentErrors(inputSchema, args);
+  if (errors === undefined || errors.length === 0) return undefined;
+  const lines = errors.slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`.trim());
   return truncate(lines.join('; '), 1500);
 }
 

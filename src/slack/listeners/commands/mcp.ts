@@ -11,6 +11,7 @@ import {
 } from '../../../../blocks/index.js';
 import type { RefusedTool, ToolSummary } from '../../../mcp/index.js';
 import type { Origin } from '../../../relay/types.js';
+import { inlineRefusal, listedTool } from '../../inline-args.js';
 import { parseMcpCommand, unescapeCommandText, type CommandProblem, type McpCommand } from '../../command.js';
 import { retriedRespond } from '../../retried.js';
 import { openRunForm } from '../../run-form.js';
@@ -60,7 +61,10 @@ export async function mcpCommand(
   await reply(immediateReply(parsed, deps, locale));
 }
 
-/** `/mcp run` with arguments: claimed, announced ("Running…", or why not), then run if this is its first delivery. */
+/**
+ * `/mcp run` with arguments: claimed and checked against the tool's inputSchema, announced ("Running…", or why
+ * not), then run if this is its first delivery and its arguments passed.
+ */
 async function runTool(
   run: { server: string; tool: string; args: Record<string, unknown> },
   ctx: { command: SlashCommand; origin: Origin; reply: Reply },
@@ -70,10 +74,18 @@ async function runTool(
   // The person's MCP session opens, and their DM is looked up, while the run is claimed and announced.
   deps.results.warm(run.server, origin);
   // Slack may deliver one command more than once, and a signed one can be replayed: run each trigger_id once.
-  const [claim, locale] = await Promise.all([
+  // The tool's listing (for its inputSchema) is read meanwhile: arguments it refuses are answered, not sent.
+  const [claim, locale, listed] = await Promise.all([
     claimRun(deps, command.trigger_id),
     deps.locales.of(command.user_id, command.team_id),
+    listedTool(deps, run, origin),
   ]);
+  // Said instead of "Running…", whichever delivery this is: a refused command never runs, so a replay is refused too.
+  const refusal = inlineRefusal(listed, run, { deps, locale });
+  if (refusal !== undefined) {
+    await reply(refusal);
+    return;
+  }
   try {
     await reply(runReply(claim, run, locale));
   } finally {

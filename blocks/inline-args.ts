@@ -1,0 +1,188 @@
+// `/mcp run <server> <tool> {JSON}`: the arguments typed inline checked against the tool's inputSchema by the
+// validator its arguments form uses (run-form.ts), before anything is sent; and the answer that names each failing
+// argument by its JSON Pointer (RFC 6901, JSON Schema's instance location) and what it expects.
+import type { ErrorObject } from 'ajv';
+import { uiText, type Locale, type UiText } from './i18n.js';
+import { inlineArgsText, type InlineArgsText, type JsonTypeName } from './i18n-inline-args.js';
+import { toolArgumentErrors, toolSchemaProblem } from './run-form.js';
+import { OPTION_TEXT_MAX } from './slack-limits.js';
+import type { SchemaError } from './spec.js';
+import { escapeMrkdwn, truncate } from './text.js';
+
+/** Failing arguments listed in the answer; the rest are counted ("…and 3 more"). */
+export const ARGUMENT_PROBLEMS_SHOWN = 10;
+/** Characters of an argument's path shown (a typed name may be of any length). */
+const PATH_SHOWN_MAX = 200;
+/** Values an `enum` or `const` problem lists before "…", and characters of each (the form's own bounds). */
+const ALLOWED_SHOWN = 10;
+const ALLOWED_CHARS = OPTION_TEXT_MAX;
+
+/** One failing argument: where (a JSON Pointer; '' is the arguments object itself) and what it expects. */
+export interface ArgumentProblem {
+  path: string;
+  /** In the person's language, formatted for mrkdwn. */
+  message: string;
+}
+
+/**
+ * How inline arguments meet the tool's inputSchema. `pass`: sent as typed. `unchecked`: a schema the bot cannot
+ * check (ajv cannot compile it for a reason other than a malformed schema), sent as typed, as before. `malformed`:
+ * the schema breaks draft-07 (toolSchemaProblem), so no arguments can be checked: the tool is not run, as its form
+ * would not run it. `invalid`: the problems, the first of each argument, in ajv's order.
+ */
+export type InlineArgumentsCheck =
+  | { verdict: 'pass' | 'unchecked' }
+  | { verdict: 'malformed'; problem: SchemaError }
+  | { verdict: 'invalid'; problems: ArgumentProblem[] };
+
+export function checkInlineArguments(
+  inputSchema: unknown,
+  args: object,
+  locale?: Locale,
+): InlineArgumentsCheck {
+  const problem = toolSchemaProblem(inputSchema);
+  if (problem !== undefined) return { verdict: 'malformed', problem };
+  const errors = toolArgumentErrors(inputSchema, args);
+  if (errors === undefined) return { verdict: 'unchecked' };
+  if (errors.length === 0) return { verdict: 'pass' };
+  const texts = { ui: uiText(locale), t: inlineArgsText(locale) };
+  // The first problem of each argument, as the form shows the first under each field.
+  const byPath = new Map<string, string>();
+  const readable = errors.filter(reported);
+  for (const error of readable.length > 0 ? readable : errors) {
+    const path = pathOf(error);
+    if (!byPath.has(path)) byPath.set(path, messageFor(error, texts));
+  }
+  return { verdict: 'invalid', problems: [...byPath].map(([path, message]) => ({ path, message })) };
+}
+
+/**
+ * The answer to arguments refused: the tool and server (mrkdwn code, as the caller formats them), each problem on
+ * its line (at most ARGUMENT_PROBLEMS_SHOWN), and how to fix them, the form among the ways.
+ */
+export function inlineArgumentsRefusal(input: {
+  tool: string;
+  server: string;
+  problems: readonly ArgumentProblem[];
+  /** `/mcp run <server> <tool>` as the person would type it, mrkdwn code. */
+  formCommand: string;
+  locale?: Locale;
+}): string {
+  const t = inlineArgsText(input.locale);
+  const shown = input.problems.slice(0, ARGUMENT_PROBLEMS_SHOWN);
+  const rest = input.problems.length - shown.length;
+  const lines = shown.map((p) => t.line(p.path === '' ? t.whole : code(p.path), p.message));
+  return [
+    t.refused(input.tool, input.server),
+    ...lines,
+    ...(rest > 0 ? [t.more(rest)] : []),
+    t.fix(input.formCommand),
+  ].join('\n');
+}
+
+/**
+ * Whether an error is the person's to read: not one inside an `anyOf`/`oneOf` form (the combinator's own error says
+ * none matched; ajv keeps a form's errors only when the whole fails), nor `if`'s (its `then`/`else` errors say why).
+ */
+function reported(error: ErrorObject): boolean {
+  return error.keyword !== 'if' && !/\/(?:anyOf|oneOf)\/\d+\//.test(error.schemaPath);
+}
+
+/** The failing argument's JSON Pointer: a missing or forbidden property's own, not its parent object's. */
+function pathOf(error: ErrorObject): string {
+  const params = error.params as { missingProperty?: unknown; additionalProperty?: unknown };
+  const name = error.keyword === 'additionalProperties' ? params.additionalProperty : params.missingProperty;
+  if (typeof name !== 'string') return error.instancePath;
+  // RFC 6901 §3: `~` and `/` in a name are written `~0` and `~1` (ajv's instancePath already is).
+  return `${error.instancePath}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+function messageFor(error: ErrorObject, texts: { ui: UiText; t: InlineArgsText }): string {
+  const { ui, t } = texts;
+  const params = error.params as { limit?: number; multipleOf?: number; property?: string };
+  const n = params.limit ?? 0;
+  switch (error.keyword) {
+    case 'required':
+      return ui.errors.required;
+    case 'minLength':
+    case 'maxLength':
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return ui.errors[error.keyword](n);
+    case 'minItems':
+    case 'maxItems':
+      return t[error.keyword](n);
+    case 'multipleOf':
+      return ui.errors.multipleOf(params.multipleOf ?? 0);
+    case 'pattern':
+      return ui.errors.pattern;
+    case 'format':
+      return formatMessage(error, texts);
+    case 'enum':
+    case 'const':
+      return allowedMessage(error, ui);
+    default:
+      return structureMessage(error, t);
+  }
+}
+
+/** Keywords about a value's shape rather than its bounds. */
+function structureMessage(error: ErrorObject, t: InlineArgsText): string {
+  const params = error.params as { type?: unknown; property?: unknown; passingSchemas?: unknown };
+  switch (error.keyword) {
+    case 'type':
+      return t.mustBe(typesOf(params.type).map((type) => t.typeName(type)));
+    case 'additionalProperties':
+    case 'false schema':
+      return t.notAllowed;
+    case 'dependencies':
+      return t.requiredWith(code(String(params.property)));
+    case 'uniqueItems':
+      return t.uniqueItems;
+    case 'anyOf':
+      return t.matchesNone;
+    case 'oneOf':
+      return params.passingSchemas === null ? t.matchesNone : t.matchesSeveral;
+    default:
+      return t.breaks(code(error.keyword));
+  }
+}
+
+const JSON_TYPES = new Set<string>(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+const isJsonType = (name: string): name is JsonTypeName => JSON_TYPES.has(name);
+
+/** ajv's `type` param: one type, several joined by commas, or a list. */
+function typesOf(type: unknown): JsonTypeName[] {
+  const names = Array.isArray(type) ? type.map(String) : String(type).split(',');
+  return names.filter(isJsonType);
+}
+
+function formatMessage(error: ErrorObject, texts: { ui: UiText; t: InlineArgsText }): string {
+  const format = (error.params as { format?: unknown }).format;
+  const errors = texts.ui.errors;
+  const known: Record<string, string> = {
+    email: errors.email,
+    uri: errors.uri,
+    date: errors.date,
+    'date-time': errors.dateTime,
+  };
+  const name = typeof format === 'string' ? format : '';
+  return known[name] ?? texts.t.format(code(name));
+}
+
+/** The values an `enum` or `const` takes, as JSON (a typed argument is JSON), each in code. */
+function allowedMessage(error: ErrorObject, ui: UiText): string {
+  const params = error.params as { allowedValues?: unknown[]; allowedValue?: unknown };
+  const values = params.allowedValues ?? [params.allowedValue];
+  const shown = values
+    .slice(0, ALLOWED_SHOWN)
+    .map((v) => code(truncate(JSON.stringify(v) ?? String(v), ALLOWED_CHARS)));
+  return ui.errors.oneOf([...shown, ...(values.length > ALLOWED_SHOWN ? ['…'] : [])].join(', '));
+}
+
+/** `text` as mrkdwn code: escaped, its backticks (which would end the code) made quotes. */
+function code(text: string): string {
+  return `\`${escapeMrkdwn(truncate(text, PATH_SHOWN_MAX)).replace(/`/g, "'")}\``;
+}
