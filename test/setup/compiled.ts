@@ -13,6 +13,7 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const COMPILED_ENTRIES = [
   'test/fixtures/elicit-server.ts',
   'test/fixtures/silent-server.ts',
+  'test/fixtures/pattern-loop.ts',
   'test/faults/support/replica.ts',
   'src/cli.ts',
   'scripts/conformance-client.ts',
