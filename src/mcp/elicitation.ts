@@ -1,7 +1,6 @@
 // Translation between the wire `elicitation/create` and the relay's IncomingElicitation / Outcome.
 import { randomUUID } from 'node:crypto';
 import {
-  Client,
   ProtocolError,
   ProtocolErrorCode,
   type ClientContext,
@@ -21,6 +20,7 @@ import {
 import { RelayError } from '../relay/errors.js';
 import type { Content, Outcome, Question } from '../relay/types.js';
 import { checkFormParams } from './form-params.js';
+import { RawResultClient } from './raw-results.js';
 import type { IncomingElicitation } from './types.js';
 
 /** The JSON-RPC codes the client answers an elicitation with when it does not answer it. */
@@ -194,8 +194,9 @@ export const RAW_ELICIT_PARAMS = { params: z.unknown() };
  * server. What the wrapper also does is done by the session instead: the request is validated by
  * parseElicitation, both modes are declared whenever a handler exists, and the result is built by
  * toElicitResult (defaults included). Register the handler with RAW_ELICIT_PARAMS so it gets raw params.
+ * Its requests whose result the bot reads raw (a lenient tools/list) are RawResultClient's (raw-results.ts).
  */
-export class RelayClient extends Client {
+export class RelayClient extends RawResultClient {
   protected override _wrapHandler(method: string, handler: Handler): Handler {
     if (method !== 'elicitation/create') return super._wrapHandler(method, handler);
     return async (request, ctx) => {

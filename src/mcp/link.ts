@@ -143,7 +143,8 @@ export class ServerLink {
       const session = await pool.acquire(call.signal);
       try {
         const listing = await (this.tools ?? this.cacheTools(session.listTools())).catch(() => UNLISTED);
-        return await session.run(call, usableTool(listing, call.tool, this.spec.name));
+        const tool = usableTool(listing, call.tool, this.spec.name);
+        return await session.run(call, tool, listing.definitions?.get(call.tool));
       } catch (error) {
         // A step-up (403 insufficient_scope) or a revoked grant: the request never ran; once signed in, again.
         if (session.auth !== undefined && needsSignIn(error) && attempt < MAX_STEP_UPS) {

@@ -1,6 +1,6 @@
 // One MCP client connection to one server, for one person (or for the server's control link), running at
 // most one tool call at a time: so every elicitation that arrives on it belongs to that call (see pool.ts).
-import type { ClientCapabilities, PriorDiscovery } from '@modelcontextprotocol/client';
+import type { ClientCapabilities, PriorDiscovery, Tool } from '@modelcontextprotocol/client';
 import type { LeavingRounds } from './leaving-rounds.js';
 import { CallRun, TOOL_TIMEOUT_MARGIN_MS } from './call.js';
 import type { Clock } from '../clock.js';
@@ -193,8 +193,11 @@ export class McpSession {
     throw new McpClientError('round_expired', server, `${server} no longer speaks revision 2026-07-28`);
   }
 
-  /** Runs one tool call; the session runs one at a time (the pool leases it to one caller). */
-  async run(call: ToolCall, tool: ToolSummary | undefined): Promise<ToolResult> {
+  /**
+   * Runs one tool call; the session runs one at a time (the pool leases it to one caller). `definition`: the
+   * tool as listed, against whose outputSchema a 2025 call's result is checked (tool-run.ts).
+   */
+  async run(call: ToolCall, tool: ToolSummary | undefined, definition?: Tool): Promise<ToolResult> {
     this.assertOpen();
     if (this.current !== undefined) throw new Error(`session to ${this.opts.spec.name} is already busy`);
     const run = new CallRun(
@@ -204,7 +207,7 @@ export class McpSession {
     );
     this.current = run;
     try {
-      return await this.tools.run(call, run, tool);
+      return await this.tools.run(call, run, tool, definition);
     } catch (error) {
       const urlRequired = urlRequiredResult(error);
       if (urlRequired !== undefined) return urlRequired;

@@ -1,18 +1,15 @@
 // A server's tools as the bot lists them. The SDK's own listing first: it walks the pages, fills the client's
-// response cache (which a 2025 call's outputSchema check reads) and leaves out the tools whose x-mcp-header it
-// refuses. Its ListToolsResultSchema checks every tool, so one malformed tool (a `properties` that is no object,
-// a `required` that is no array) fails the whole list and every tool of the server. When it refuses the result,
-// the pages are asked for again with a schema that wants only an object with a `tools` array, and each tool is
-// parsed on its own by the SDK's ToolSchema: the well-formed ones are listed, the others known by name as
-// refused, never called (link.ts). A result that is not even that fails as before.
-import {
-  SdkError,
-  SdkErrorCode,
-  specTypeSchemas,
-  type Client,
-  type Tool,
-} from '@modelcontextprotocol/client';
-import { z } from 'zod';
+// response cache and leaves out the tools whose x-mcp-header it refuses. It checks every tool by the era's
+// schema, so one malformed tool (on 2025 revisions a `properties` that is no object, a `required` that is no
+// array; on any, a tool without a `name`, an `inputSchema.type` that is not "object") fails the whole list and
+// every tool of the server. When it refuses the result, the pages are asked for again raw (raw-results.ts: on
+// 2026-07-28 the SDK's codec refuses the page before any lenient schema could read it) and judged by the same
+// era codec, the page without its tools first (so a result that is not even a page fails as before), then each
+// tool on its own: the well-formed ones are listed, the others known as refused, by name (a nameless one by its
+// position, `#3`), never called (link.ts).
+import { SdkError, SdkErrorCode, specTypeSchemas, type Tool } from '@modelcontextprotocol/client';
+import { isRecord } from './elicitation.js';
+import type { RawResultClient } from './raw-results.js';
 import { isInvalidResult, toSummary } from './results.js';
 import type { McpLogger, ToolSummary } from './types.js';
 
@@ -20,10 +17,17 @@ import type { McpLogger, ToolSummary } from './types.js';
 export interface ToolListing {
   tools: ToolSummary[];
   refused: RefusedTool[];
+  /**
+   * Each listed tool's definition, by name. A call of the 2025 revisions hands it to the SDK (callTool's
+   * `toolDefinition`), which then checks the result's structuredContent against its outputSchema on whichever
+   * session runs the call (the SDK's own cache is the listing connection's only, and a lenient listing fills none).
+   */
+  definitions?: ReadonlyMap<string, Tool>;
 }
 
-/** A tool the server listed whose definition the MCP schema (the SDK's ToolSchema) refuses. */
+/** A tool the server listed whose definition the MCP schema (the era's, as the SDK reads it) refuses. */
 export interface RefusedTool {
+  /** Its name; an entry without one is known by its position in the listing, 1-based across pages: `#3`. */
   name: string;
   /** Its first problem: where (keys below the tool, e.g. ['inputSchema', 'required']), in the SDK's words. */
   problem: { path: string[]; message: string };
@@ -31,58 +35,71 @@ export interface RefusedTool {
   inputSchema?: unknown;
 }
 
-/** The tools of one listing, as the SDK's types have them: the well-formed ones, and the refused ones by name. */
+/** The tools of one listing, as the SDK's types have them: the well-formed ones, and the refused ones. */
 interface ToolDefinitions {
   tools: Tool[];
   refused: RefusedTool[];
-  /** Entries refused that have no name to know them by (logged, never shown). */
-  nameless: number;
+}
+
+/** The negotiated era's wire codec (the SDK's), which judges a raw page and each of its tools. */
+type EraCodec = ReturnType<RawResultClient['eraCodec']>;
+
+/** A page as the era's codec read it without its tools (`rest`), and its tools, unread. */
+interface Page {
+  rest: Record<string, unknown>;
+  tools: unknown[];
+  nextCursor: string | undefined;
 }
 
 /** Pages walked at most: the SDK's own default `listMaxPages`, so a server whose cursors never end is given up. */
 const MAX_PAGES = 64;
 
-/** Only what a listing must be to be read tool by tool; each tool is checked on its own (ToolSchema). */
-const LENIENT_PAGE = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
-
 /** The server's listing; the tools left out are logged, by name (a server's author may need to hear of them). */
-export async function listedTools(client: Client, server: string, logger?: McpLogger): Promise<ToolListing> {
-  const { tools, refused, nameless } = await listToolDefinitions(client);
-  if (refused.length > 0 || nameless > 0) {
+export async function listedTools(
+  client: RawResultClient,
+  server: string,
+  logger?: McpLogger,
+): Promise<ToolListing> {
+  const { tools, refused } = await listToolDefinitions(client);
+  if (refused.length > 0) {
     const names = refused.map((tool) => tool.name);
-    logger?.warn(
-      { server, refused: names, nameless },
-      'tools/list: tools left out, their definitions are malformed',
-    );
+    logger?.warn({ server, refused: names }, 'tools/list: tools left out, their definitions are malformed');
   }
-  return { tools: tools.map(toSummary), refused };
+  const definitions = new Map<string, Tool>();
+  // The first of a name, as the run and the run form find it among the listed tools.
+  for (const tool of tools) if (!definitions.has(tool.name)) definitions.set(tool.name, tool);
+  return { tools: tools.map(toSummary), refused, definitions };
 }
 
-/** Every page's tools; fails (as the SDK does) when the result is not an object with a `tools` array. */
-async function listToolDefinitions(client: Client): Promise<ToolDefinitions> {
+/** Every page's tools; fails (as the SDK does) when a page is not a listing, its tools aside. */
+async function listToolDefinitions(client: RawResultClient): Promise<ToolDefinitions> {
   try {
     const { tools } = await client.listTools();
-    return { tools, refused: [], nameless: 0 };
+    return { tools, refused: [] };
   } catch (error) {
     if (!isInvalidResult(error)) throw error;
     return listLeniently(client);
   }
 }
 
-async function listLeniently(client: Client): Promise<ToolDefinitions> {
-  const listing: ToolDefinitions = { tools: [], refused: [], nameless: 0 };
+async function listLeniently(client: RawResultClient): Promise<ToolDefinitions> {
+  const codec = client.eraCodec();
+  const listing: ToolDefinitions = { tools: [], refused: [] };
   let cursor: string | undefined;
   let previous: unknown[] | undefined;
+  let position = 0;
   for (let page = 0; page < MAX_PAGES; page += 1) {
-    const params = cursor === undefined ? {} : { params: { cursor } };
-    const result = await client.request({ method: 'tools/list', ...params }, LENIENT_PAGE);
+    const read = readPage(
+      codec,
+      await client.requestRaw('tools/list', cursor === undefined ? {} : { cursor }),
+    );
     // A server that answers the same cursor with the same page again has ended (the SDK's own walk stops there).
-    if (previous !== undefined && result.nextCursor === cursor && sameItems(result.tools, previous))
+    if (previous !== undefined && read.nextCursor === cursor && sameItems(read.tools, previous))
       return listing;
-    for (const raw of result.tools) sort(raw, listing);
-    if (result.nextCursor === undefined) return listing;
-    cursor = result.nextCursor;
-    previous = result.tools;
+    for (const entry of read.tools) sort(entry, (position += 1), read, codec, listing);
+    if (read.nextCursor === undefined) return listing;
+    cursor = read.nextCursor;
+    previous = read.tools;
   }
   throw new SdkError(
     SdkErrorCode.ListPaginationExceeded,
@@ -90,26 +107,59 @@ async function listLeniently(client: Client): Promise<ToolDefinitions> {
   );
 }
 
+/**
+ * `raw` read by the era's codec as the SDK reads a tools/list result (on 2026-07-28 its `resultType`, `ttlMs`
+ * and `cacheScope` too), its tools taken out; throws SdkError InvalidResult where the SDK would have.
+ */
+function readPage(codec: EraCodec, raw: unknown): Page {
+  const listed: unknown = isRecord(raw) ? raw['tools'] : undefined;
+  if (!isRecord(raw) || !Array.isArray(listed)) throw invalidPage('its tools are not a list');
+  const tools: unknown[] = listed;
+  const decoded = codec.decodeResult('tools/list', { ...raw, tools: [] });
+  if (decoded.kind === 'invalid') throw decoded.error;
+  if (decoded.kind !== 'complete') throw invalidPage('it asks for input');
+  const checked = codec.validateResult('tools/list', decoded.result);
+  if (!checked.ok) throw invalidPage(checked.reason === 'invalid' ? checked.message : checked.reason);
+  return { rest: decoded.result, tools, nextCursor: checked.value.nextCursor };
+}
+
+function invalidPage(why: string): SdkError {
+  return new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/list: ${why}`);
+}
+
 function sameItems(page: unknown[], previous: unknown[]): boolean {
   return JSON.stringify(page) === JSON.stringify(previous);
 }
 
-/** One entry of a page: a tool, a refused tool, or a nameless entry. */
-function sort(raw: unknown, listing: ToolDefinitions): void {
-  const checked = specTypeSchemas.Tool['~standard'].validate(raw);
-  if (checked.issues === undefined) {
-    listing.tools.push(checked.value);
+/** One entry of a page, the `position`-th of the listing: a tool, or a refused one. */
+function sort(entry: unknown, position: number, page: Page, codec: EraCodec, listing: ToolDefinitions): void {
+  // The era's own rules for a tool, as the SDK applies them to a listing of this one tool.
+  const checked = codec.validateResult('tools/list', { ...page.rest, tools: [entry] });
+  const tool = checked.ok ? checked.value.tools[0] : undefined;
+  if (tool !== undefined) {
+    listing.tools.push(tool);
     return;
   }
-  const entry = new Map<string, unknown>(typeof raw === 'object' && raw !== null ? Object.entries(raw) : []);
-  const name = entry.get('name');
-  if (typeof name !== 'string') {
-    listing.nameless += 1;
-    return;
-  }
-  const [first] = checked.issues;
-  const path = (first?.path ?? []).map((key) => String(typeof key === 'object' ? key.key : key));
-  const refused: RefusedTool = { name, problem: { path, message: first?.message ?? 'refused' } };
-  if (entry.has('inputSchema')) refused.inputSchema = entry.get('inputSchema');
+  const fields = new Map<string, unknown>(isRecord(entry) ? Object.entries(entry) : []);
+  const name = fields.get('name');
+  const refused: RefusedTool = {
+    name: typeof name === 'string' ? name : `#${position}`,
+    problem: problemOf(entry),
+  };
+  if (fields.has('inputSchema')) refused.inputSchema = fields.get('inputSchema');
   listing.refused.push(refused);
+}
+
+/**
+ * Where a refused tool breaks the MCP schema: the first issue of the SDK's ToolSchema, which names its keys (the
+ * era's codec only says that it failed). It checks what either era checks of a tool but a 2026 tool's
+ * `inputSchema.$schema` and a 2025 tool's `outputSchema` type, told without a place; on 2026-07-28 it also
+ * checks a few keys that era does not (`properties`, `required`, `execution`), so a tool refused for a later
+ * key may be told of one of those.
+ */
+function problemOf(entry: unknown): RefusedTool['problem'] {
+  const first = specTypeSchemas.Tool['~standard'].validate(entry).issues?.[0];
+  if (first === undefined) return { path: [], message: 'does not follow the MCP schema' };
+  const path = (first.path ?? []).map((key) => String(typeof key === 'object' ? key.key : key));
+  return { path, message: first.message };
 }

@@ -8,7 +8,7 @@
 // fresh session of the same person, leased from the pool for the rest of the call (RoundLegs), as a survivor
 // replica sends a durable round's retry (src/rounds/take-over.ts), instead of failing on the closed connection
 // after the people did the work. A server that no longer accepts the state then says so (round_expired).
-import type { Client, RequestOptions } from '@modelcontextprotocol/client';
+import type { Client, RequestOptions, Tool } from '@modelcontextprotocol/client';
 import { TOOL_TIMEOUT_MARGIN_MS, type CallRun } from './call.js';
 import type { Clock } from '../clock.js';
 import type { DurableCall } from './continuation.js';
@@ -55,12 +55,21 @@ export interface ToolRunnerOptions {
 export class ToolRunner {
   constructor(private readonly opts: ToolRunnerOptions) {}
 
-  /** Runs `call` as `run` (its timers and signal); rejects with what the SDK threw. */
-  async run(call: ToolCall, run: CallRun, tool: ToolSummary | undefined): Promise<ToolResult> {
+  /**
+   * Runs `call` as `run` (its timers and signal); rejects with what the SDK threw. `definition`: the tool as
+   * listed, whose outputSchema the SDK checks a plain 2025 call's result against.
+   */
+  async run(
+    call: ToolCall,
+    run: CallRun,
+    tool: ToolSummary | undefined,
+    definition?: Tool,
+  ): Promise<ToolResult> {
     if (call.resume !== undefined && this.opts.client.getProtocolEra() !== 'modern') {
       return this.cannotResume(call, call.resume);
     }
-    return this.asTask(tool) ? await this.runTask(call, run) : await this.runPlain(call, run, tool);
+    if (this.asTask(tool)) return await this.runTask(call, run);
+    return await this.runPlain(call, run, tool, definition);
   }
 
   /**
@@ -88,11 +97,19 @@ export class ToolRunner {
     };
   }
 
-  private async runPlain(call: ToolCall, run: CallRun, tool: ToolSummary | undefined): Promise<ToolResult> {
+  private async runPlain(
+    call: ToolCall,
+    run: CallRun,
+    tool: ToolSummary | undefined,
+    definition: Tool | undefined,
+  ): Promise<ToolResult> {
     const { client } = this.opts;
     const params = { name: call.tool, arguments: call.args };
     if (client.getProtocolEra() !== 'modern') {
-      return toToolResult(await client.callTool(params, this.requestOptions(run)));
+      // Given the listed definition, the SDK checks structuredContent against its outputSchema as it would from
+      // its own tools/list cache, which only the connection that listed holds (a lenient listing fills none).
+      const checked = definition === undefined ? {} : { toolDefinition: definition };
+      return toToolResult(await client.callTool(params, { ...this.requestOptions(run), ...checked }));
     }
     const legs = new RoundLegs(client, this.opts, run.signal);
     try {

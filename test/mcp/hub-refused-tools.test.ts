@@ -1,8 +1,8 @@
 // A server whose tools/list carries tools the MCP schema refuses (a `properties` that is no object, a `required`
 // that is no array, a `description` that is no string, an inputSchema that is no object's, a tool without a name)
 // beside well-formed ones, over two pages. Before, the SDK refused the whole result and every tool of the server
-// was unusable; now the well-formed tools are listed and run, the refused ones are known by name with their
-// problem and never called. A real SDK server on an in-memory transport and the real McpHub.
+// was unusable; now the well-formed tools are listed and run, the refused ones are known by name (a nameless one
+// by its position) with their problem and never called. A real SDK server on an in-memory transport and the real McpHub.
 import { afterEach, describe, expect, it } from 'vitest';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpHub } from '../../src/mcp/hub.js';
@@ -63,6 +63,12 @@ describe('a tools/list with tools the MCP schema refuses', () => {
         name: 'bad_type',
         problem: { path: ['inputSchema', 'type'], message: 'Invalid input: expected "object"' },
         inputSchema: { type: 'string' },
+      },
+      // Nameless: known by its position in the listing, the seventh entry across both pages.
+      {
+        name: '#7',
+        problem: { path: ['name'], message: 'Invalid input: expected string, received undefined' },
+        inputSchema: { type: 'object' },
       },
     ]);
   });

@@ -1,0 +1,71 @@
+// A 2025 tool with an outputSchema: the SDK checks a call's structuredContent against it (MCP: clients SHOULD),
+// from the tools/list it cached, which only the connection that listed holds. A lenient listing (one malformed
+// tool beside it, hub-refused-tools.test.ts) filled no cache at all, and a listing over the control link none of
+// the sessions that run calls: their calls went unchecked. Now the listed definition goes with each call
+// (callTool's toolDefinition), so every call is checked as one on the listing connection was. A real SDK server
+// whose calls return no structuredContent, on an in-memory transport, and the real McpHub.
+import { afterEach, describe, expect, it } from 'vitest';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpHub } from '../../src/mcp/hub.js';
+import { McpClientError } from '../../src/mcp/types.js';
+import { malformedToolsServer } from '../fixtures/malformed-tools.js';
+import { inMemorySpec, recordingSink } from './support.js';
+
+const origin = { userId: 'U1' };
+const hubs: McpHub[] = [];
+
+afterEach(async () => {
+  await Promise.all(hubs.splice(0).map((hub) => hub.close()));
+});
+
+const MEASURED = {
+  name: 'measured',
+  inputSchema: { type: 'object' },
+  outputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+};
+const BAD_TYPE = { name: 'bad_type', inputSchema: { type: 'string' } };
+
+function makeHub(tools: Record<string, unknown>[]) {
+  const record = { listed: [] as (string | undefined)[], calls: [] as string[] };
+  const hub = new McpHub({
+    servers: [inMemorySpec('measured')],
+    sink: recordingSink(() => ({ action: 'cancel' })),
+    connect: async () => {
+      const [client, side] = InMemoryTransport.createLinkedPair();
+      await malformedToolsServer(record, { tools }).connect(side);
+      return client;
+    },
+  });
+  hubs.push(hub);
+  return { hub, record };
+}
+
+const call = { server: 'measured', tool: 'measured', args: {}, origin };
+
+/** How a call ends: its result's text, or its error's code and message. */
+async function outcome(hub: McpHub): Promise<unknown> {
+  return hub.callTool(call).then(
+    (result) => ({ result: result.text }),
+    (error: unknown) =>
+      error instanceof McpClientError ? { code: error.code, error: error.message } : { error },
+  );
+}
+
+/** The SDK's refusal of a result without the structuredContent an outputSchema wants (-32600), as the hub words it. */
+const UNSTRUCTURED = { code: 'tool_failed', error: 'tool measured on measured failed (JSON-RPC -32600)' };
+
+describe("a 2025 tool's outputSchema", () => {
+  it('checks a call after a lenient listing as a call after a normal listing is checked', async () => {
+    const normal = await outcome(makeHub([MEASURED]).hub);
+    expect(normal, 'the server ran it, but its result has no structuredContent').toEqual(UNSTRUCTURED);
+    const { hub, record } = makeHub([BAD_TYPE, MEASURED]);
+    expect(await outcome(hub)).toEqual(normal);
+    expect(record.listed, 'the listing was the lenient one').toEqual([undefined, undefined]);
+  });
+
+  it("checks a call on a person's session after the tools were listed over the control link", async () => {
+    const { hub } = makeHub([MEASURED]);
+    expect((await hub.listTools('measured', origin)).map((tool) => tool.name)).toEqual(['measured']);
+    expect(await outcome(hub)).toEqual(UNSTRUCTURED);
+  });
+});
