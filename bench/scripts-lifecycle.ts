@@ -78,15 +78,19 @@ export async function scriptsFlow(url: string, calls: ScriptCalls): Promise<Flow
   const questionKey = (id: string): string => swap([calls.create[1] ?? ''], id)[0] ?? '';
   const waiting = new Map<string, () => void>();
   let running = true;
+  let acking: Promise<unknown> | undefined;
   const readOnce = async (): Promise<void> => {
-    const reply = await reader.xread('COUNT', 100, 'BLOCK', 1000, 'STREAMS', inbox, '0');
-    const entries = (reply ?? []).flatMap(([, batch]) => batch);
+    // As the store's inbox does: each read goes out right behind the last batch's acknowledgement.
+    const read = reader.xread('COUNT', 100, 'BLOCK', 1000, 'STREAMS', inbox, '0');
+    await acking;
+    acking = undefined;
+    const entries = ((await read) ?? []).flatMap(([, batch]) => batch);
     if (entries.length === 0) return;
     // The holder's part: each entry's record parsed, its waiter woken, then the batch acknowledged.
     const ids = entries.map(([, fields]) => (JSON.parse(fields[3] ?? '{}') as { id: string }).id);
     for (const id of ids) waiting.get(id)?.();
     const keys = [inbox, ...ids.map(questionKey)];
-    await reader.evalsha(ackSha, keys.length, ...keys, ...entries.map(([entryId]) => entryId));
+    acking = reader.evalsha(ackSha, keys.length, ...keys, ...entries.map(([entryId]) => entryId));
   };
   const loop = (async () => {
     while (running) await readOnce().catch(() => undefined);

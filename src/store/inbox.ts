@@ -3,6 +3,11 @@
 // then acknowledged in one script (accepted content dropped, unless record.ts keepsContent; entries deleted).
 // Whatever is still in the stream at start (a previous process with this holder id) is delivered first.
 //
+// A batch's acknowledgement and the next read go out together (pipelined on the inbox's one connection, which
+// Redis runs in order): the read, from the stream's beginning, sees the stream as the acknowledgement left it.
+// The loop then waits one round trip per batch, not two: under load every round trip waits behind the other
+// clients' scripts, and the holder's read loop is what paces the ends it hands over (issue #19 goal 3).
+//
 // Every entry handed over is deleted, so whatever the stream holds is still to be handed over: after a batch
 // is acknowledged the next read starts from the stream's beginning, not after the last id read. Stream ids come
 // from the master's clock, and after a failover to a replica that missed the last writes and whose clock is
@@ -58,6 +63,13 @@ function entryRecord(fields: string[]): Record<string, string> {
 
 export class Inbox {
   private lastId = '0';
+  /** The last batch's acknowledgement, sent and not yet answered: true when the entries were deleted. */
+  private acking: Promise<boolean> | undefined;
+  /**
+   * The entries that acknowledgement deletes, with their accepted questions' ids: a read that still finds one (it
+   * reached Redis first after all, e.g. re-sent by a Cluster redirect) takes it again without handing it over.
+   */
+  private acked = new Map<string, string | undefined>();
   /** Entries handed over whose deletion failed, each with its accepted question's id (content to drop). */
   private readonly unacked = new Map<string, string | undefined>();
   private stopped = false;
@@ -94,22 +106,48 @@ export class Inbox {
   }
 
   /**
-   * One XREAD, then the whole batch: handed over in order, then acknowledged in one script (accepted answers'
-   * content dropped, entries deleted). A failed read of a record throws before lastId moves, so the batch is
-   * read again on the next pass. Once acknowledged, the next read starts from the beginning again (see above).
+   * One XREAD (sent right behind the last batch's acknowledgement), then the whole batch: handed over in order,
+   * then acknowledged in one script (accepted answers' content dropped, entries deleted), not waited for. A failed
+   * read of a record throws before lastId moves, so the batch is read again on the next pass.
    */
   private async readOnce(): Promise<void> {
     const { redis, streamKey } = this.deps;
     const read = redis.xread('COUNT', BATCH, 'BLOCK', INBOX_BLOCK_MS, 'STREAMS', streamKey, this.lastId);
+    // Settled before the read's entries are looked at: an entry whose deletion failed is then in `unacked`.
+    const lastAcked = (await this.acking) ?? true;
+    this.acking = undefined;
     const entries = ((await this.guard(read)) ?? []).flatMap(([, batch]) => batch);
     if (entries.length === 0) return;
-    const records = await this.records(entries);
+    const taken = this.handOverAll(entries, await this.records(entries));
+    this.acked = taken;
+    this.acking = this.ack(
+      [...taken.keys()],
+      [...taken.values()].filter((id) => id !== undefined),
+    ).then((acked) => {
+      for (const [entryId, accepted] of taken) {
+        if (acked) this.unacked.delete(entryId);
+        else this.unacked.set(entryId, accepted);
+      }
+      return acked;
+    });
+    // The next read starts from the beginning, as the acknowledgement in flight will have left the stream. After
+    // a failed one it reads after this batch instead: its entries come back at once, and reading them again and
+    // again while the acknowledgements fail would spin.
+    if (lastAcked) this.lastId = '0';
+  }
+
+  /** Hands the batch's new entries over in order; each entry id taken, with its question's id when accepted. */
+  private handOverAll(
+    entries: [string, string[]][],
+    records: Record<string, string>[],
+  ): Map<string, string | undefined> {
     const taken = new Map<string, string | undefined>();
     for (const [i, [entryId]] of entries.entries()) {
       if (this.stopped) break;
       this.lastId = entryId;
-      if (this.unacked.has(entryId)) {
-        taken.set(entryId, this.unacked.get(entryId));
+      const handed = this.unacked.has(entryId) ? this.unacked : this.acked;
+      if (handed.has(entryId)) {
+        taken.set(entryId, handed.get(entryId));
         continue;
       }
       const question = this.readRecord(records[i] ?? {}, entryId);
@@ -117,15 +155,7 @@ export class Inbox {
       taken.set(entryId, drop ? question.id : undefined);
       if (question !== undefined) this.handOver(question);
     }
-    const acked = await this.ack(
-      [...taken.keys()],
-      [...taken.values()].filter((id) => id !== undefined),
-    );
-    for (const [entryId, accepted] of taken) {
-      if (acked) this.unacked.delete(entryId);
-      else this.unacked.set(entryId, accepted);
-    }
-    if (acked) this.lastId = '0';
+    return taken;
   }
 
   /**
