@@ -3,8 +3,9 @@
 import { connect } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterEach } from 'vitest';
-import type { NewQuestion } from '../../src/relay/types.js';
-import type { RedisClient } from '../../src/redis/index.js';
+import type { NewQuestion, Question } from '../../src/relay/types.js';
+import { keys, type RedisClient } from '../../src/redis/index.js';
+import { Inbox, type InboxDeps } from '../../src/store/inbox.js';
 import { QuestionStore, type StoreLogger, type StoreOptions } from '../../src/store/index.js';
 import { SLOT_MS, slotOf } from '../../src/store/slots.js';
 import { redisUrl } from '../setup/context.js';
@@ -184,4 +185,21 @@ export async function monitored(probe: Redis, run: () => Promise<unknown>): Prom
   } finally {
     socket.destroy();
   }
+}
+
+/** An Inbox on `redis` reading holder `holderId`'s stream under `prefix`, handing each end to `onOutcome`. */
+export function inboxOf(
+  prefix: string,
+  holderId: string,
+  deps: { redis: InboxDeps['redis']; logger: StoreLogger },
+  onOutcome: (question: Question) => void,
+): Inbox {
+  const k = keys(prefix);
+  const { redis, logger } = deps;
+  const streamKey = k.inbox(holderId);
+  const schemaPrefix = k.schema('');
+  return new Inbox(
+    { redis, streamKey, questionKey: (id) => k.question(id), schemaPrefix, logger },
+    onOutcome,
+  );
 }

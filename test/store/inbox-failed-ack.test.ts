@@ -2,13 +2,13 @@
 // from the start again after a later batch is acknowledged, those entries are deleted with it, not handed over
 // a second time in the same process (each end would reach its waiting call, the relay and the rounds twice).
 import { afterEach, describe, expect, it } from 'vitest';
-import { RedisConnections, keys } from '../../src/redis/index.js';
-import { INBOX_BLOCK_MS, Inbox } from '../../src/store/inbox.js';
+import { RedisConnections } from '../../src/redis/index.js';
+import { INBOX_BLOCK_MS, type Inbox } from '../../src/store/inbox.js';
 import { withScripts } from '../../src/store/scripts.js';
 import type { Question } from '../../src/relay/types.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { deleteKeysUnder } from '../setup/delete-keys.js';
-import { newQuestion, openStore, recordingLogger } from './helpers.js';
+import { inboxOf, newQuestion, openStore, recordingLogger } from './helpers.js';
 
 const inboxes: Inbox[] = [];
 const prefixes: string[] = [];
@@ -21,7 +21,6 @@ describe('an inbox whose acknowledgement of a batch failed once', () => {
   it('does not hand the batch over again in the same process', async () => {
     const prefix = uniquePrefix();
     prefixes.push(prefix);
-    const k = keys(prefix);
     const logger = recordingLogger();
     const redis = withScripts(
       await new RedisConnections({ url: redisUrl() }, logger).blocking('inbox-review'),
@@ -32,16 +31,7 @@ describe('an inbox whose acknowledgement of a batch failed once', () => {
     (redis as { inboxAck: unknown }).inboxAck = (...args: Parameters<typeof realAck>) =>
       ++acks === 1 ? Promise.reject(new Error('connection lost')) : realAck(...args);
     const handed: Question[] = [];
-    const inbox = new Inbox(
-      {
-        redis,
-        streamKey: k.inbox('holder-a'),
-        questionKey: (id: string) => k.question(id),
-        schemaPrefix: k.schema(''),
-        logger,
-      },
-      (question) => handed.push(question),
-    );
+    const inbox = inboxOf(prefix, 'holder-a', { redis, logger }, (question) => handed.push(question));
     inboxes.push(inbox);
     inbox.start();
     const holder = await openStore(prefix, 'holder-a');

@@ -3,12 +3,12 @@
 // connection's commands in order, it sees the stream as the acknowledgement left it: nothing handed over twice.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RedisConnections, keys } from '../../src/redis/index.js';
-import { Inbox } from '../../src/store/inbox.js';
+import type { Inbox } from '../../src/store/inbox.js';
 import { withScripts } from '../../src/store/scripts.js';
 import type { Question } from '../../src/relay/types.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { deleteKeysUnder } from '../setup/delete-keys.js';
-import { newQuestion, openStore, recordingLogger } from './helpers.js';
+import { inboxOf, newQuestion, openStore, recordingLogger } from './helpers.js';
 
 const inboxes: Inbox[] = [];
 const prefixes: string[] = [];
@@ -19,7 +19,6 @@ afterEach(async () => {
 
 /** An inbox on its own connection whose acknowledgements are sent at once but answered only on release(). */
 async function heldAckInbox(prefix: string, handed: Question[]) {
-  const k = keys(prefix);
   const logger = recordingLogger();
   const redis = withScripts(await new RedisConnections({ url: redisUrl() }, logger).blocking('inbox-review'));
   const realAck = redis.inboxAck.bind(redis);
@@ -29,16 +28,7 @@ async function heldAckInbox(prefix: string, handed: Question[]) {
     return new Promise((resolve, reject) => held.push(() => void sent.then(resolve, reject)));
   };
   const reads = vi.spyOn(redis, 'xread');
-  const inbox = new Inbox(
-    {
-      redis,
-      streamKey: k.inbox('holder-a'),
-      questionKey: (id: string) => k.question(id),
-      schemaPrefix: k.schema(''),
-      logger,
-    },
-    (question) => handed.push(question),
-  );
+  const inbox = inboxOf(prefix, 'holder-a', { redis, logger }, (question) => handed.push(question));
   inboxes.push(inbox);
   return { inbox, reads, held, logger, release: () => held.splice(0).forEach((answer) => answer()) };
 }
