@@ -38,7 +38,7 @@ export { localeOf, uiText, UI_TEXT, type Locale, type UiText } from './i18n.js';
 export * from './submission.js';
 export { validationErrors } from './validate.js';
 export { PATTERN_TEST_MS, withPatternTimeouts } from './patterns.js';
-export { SlackLimitError, escapeMrkdwn } from './text.js';
+export { SlackLimitError, escapeMrkdwn, escapeMrkdwnWithin } from './text.js';
 export {
   homeView,
   HOME_PENDING_MAX,
@@ -90,11 +90,20 @@ export {
 export {
   checkInlineArguments,
   inlineArgumentsRefusal,
+  withNumberProblems,
   ARGUMENT_PROBLEMS_SHOWN,
   type ArgumentProblem,
   type InlineArgumentsCheck,
 } from './inline-args.js';
 export { inlineArgsText, INLINE_ARGS_TEXT, type InlineArgsText } from './i18n-inline-args.js';
+export { inexactNumbers, inexactKind, type InexactKind, type InexactNumber } from './json-numbers.js';
+export {
+  inexactNumberMessage,
+  jsonFieldNumbersError,
+  jsonNumbersText,
+  JSON_NUMBERS_TEXT,
+  type JsonNumbersText,
+} from './i18n-json-numbers.js';
 export {
   signInPrompt,
   signInDone,

@@ -2,17 +2,22 @@
 // validator its arguments form uses (run-form.ts), before anything is sent; and the answer that names each failing
 // argument by its JSON Pointer (RFC 6901, JSON Schema's instance location) and what it expects.
 import type { ErrorObject } from 'ajv';
+import { withoutFormErrors } from './combinator-errors.js';
 import { uiText, type Locale, type UiText } from './i18n.js';
 import { inlineArgsText, type InlineArgsText, type JsonTypeName } from './i18n-inline-args.js';
+import { inexactNumberMessage, jsonNumbersText } from './i18n-json-numbers.js';
+import type { InexactNumber } from './json-numbers.js';
 import { toolArgumentErrors, toolSchemaProblem } from './run-form.js';
-import { OPTION_TEXT_MAX } from './slack-limits.js';
+import { MESSAGE_TEXT_ADVISED_MAX, OPTION_TEXT_MAX } from './slack-limits.js';
 import type { SchemaError } from './spec.js';
-import { escapeMrkdwn, truncate } from './text.js';
+import { escapeMrkdwnWithin } from './text.js';
 
 /** Failing arguments listed in the answer; the rest are counted ("…and 3 more"). */
 export const ARGUMENT_PROBLEMS_SHOWN = 10;
-/** Characters of an argument's path shown (a typed name may be of any length). */
+/** Characters of an argument's path shown, escaped (a typed name may be of any length, all `&`). */
 const PATH_SHOWN_MAX = 200;
+/** Characters kept for the "…and N more problems" line, whose N is known only once the lines are fitted. */
+const MORE_LINE_MAX = 60;
 /** Values an `enum` or `const` problem lists before "…", and characters of each (the form's own bounds). */
 const ALLOWED_SHOWN = 10;
 const ALLOWED_CHARS = OPTION_TEXT_MAX;
@@ -48,7 +53,7 @@ export function checkInlineArguments(
   const texts = { ui: uiText(locale), t: inlineArgsText(locale) };
   // The first problem of each argument, as the form shows the first under each field.
   const byPath = new Map<string, string>();
-  const readable = errors.filter(reported);
+  const readable = withoutFormErrors(errors, inputSchema).filter(reported);
   for (const error of readable.length > 0 ? readable : errors) {
     const path = pathOf(error);
     if (!byPath.has(path)) byPath.set(path, messageFor(error, texts));
@@ -57,8 +62,24 @@ export function checkInlineArguments(
 }
 
 /**
+ * The problems of typed arguments: first each number that would not reach the server as typed (`numbers`,
+ * inexactNumbers of the text), then the schema's (`schema`, from checkInlineArguments) of the other arguments.
+ * An argument has one problem, as under a form field: its number's, as the schema saw only the rounded number.
+ */
+export function withNumberProblems(
+  numbers: readonly InexactNumber[],
+  schema: readonly ArgumentProblem[],
+  locale?: Locale,
+): ArgumentProblem[] {
+  const first = numbers.map((n) => ({ path: n.path, message: inexactNumberMessage(n.kind, locale) }));
+  const named = new Set(first.map((p) => p.path));
+  return [...first, ...schema.filter((p) => !named.has(p.path))];
+}
+
+/**
  * The answer to arguments refused: the tool and server (mrkdwn code, as the caller formats them), each problem on
- * its line (at most ARGUMENT_PROBLEMS_SHOWN), and how to fix them, the form among the ways.
+ * its line (at most ARGUMENT_PROBLEMS_SHOWN), and how to fix them, the form among the ways. `numbersOnly`: the
+ * schema took them and only numbers that cannot be sent as typed are refused, which the first line says instead.
  */
 export function inlineArgumentsRefusal(input: {
   tool: string;
@@ -66,18 +87,23 @@ export function inlineArgumentsRefusal(input: {
   problems: readonly ArgumentProblem[];
   /** `/mcp run <server> <tool>` as the person would type it, mrkdwn code. */
   formCommand: string;
+  numbersOnly?: boolean;
   locale?: Locale;
 }): string {
   const t = inlineArgsText(input.locale);
-  const shown = input.problems.slice(0, ARGUMENT_PROBLEMS_SHOWN);
-  const rest = input.problems.length - shown.length;
-  const lines = shown.map((p) => t.line(p.path === '' ? t.whole : code(p.path), p.message));
-  return [
-    t.refused(input.tool, input.server),
-    ...lines,
-    ...(rest > 0 ? [t.more(rest)] : []),
-    t.fix(input.formCommand),
-  ].join('\n');
+  const refused = input.numbersOnly === true ? jsonNumbersText(input.locale).refused : t.refused;
+  const [head, foot] = [refused(input.tool, input.server), t.fix(input.formCommand)];
+  // Slack shows a message whole up to its advised length (past 40,000 it cuts it, mid-entity): the lines that fit.
+  let room = MESSAGE_TEXT_ADVISED_MAX - head.length - foot.length - MORE_LINE_MAX - 3;
+  const lines: string[] = [];
+  for (const p of input.problems.slice(0, ARGUMENT_PROBLEMS_SHOWN)) {
+    const line = t.line(p.path === '' ? t.whole : code(p.path), p.message);
+    if (line.length + 1 > room) break;
+    lines.push(line);
+    room -= line.length + 1;
+  }
+  const rest = input.problems.length - lines.length;
+  return [head, ...lines, ...(rest > 0 ? [t.more(rest)] : []), foot].join('\n');
 }
 
 /**
@@ -178,11 +204,12 @@ function allowedMessage(error: ErrorObject, ui: UiText): string {
   const values = params.allowedValues ?? [params.allowedValue];
   const shown = values
     .slice(0, ALLOWED_SHOWN)
-    .map((v) => code(truncate(JSON.stringify(v) ?? String(v), ALLOWED_CHARS)));
+    .map((v) => code(JSON.stringify(v) ?? String(v), ALLOWED_CHARS));
   return ui.errors.oneOf([...shown, ...(values.length > ALLOWED_SHOWN ? ['…'] : [])].join(', '));
 }
 
 /** `text` as mrkdwn code: escaped, its backticks (which would end the code) made quotes. */
-function code(text: string): string {
-  return `\`${escapeMrkdwn(truncate(text, PATH_SHOWN_MAX)).replace(/`/g, "'")}\``;
+function code(text: string, max = PATH_SHOWN_MAX): string {
+  // On one line: a name's newline would end its problem's line and start a line of the server's choosing.
+  return `\`${escapeMrkdwnWithin(text.replace(/[\r\n]+/g, ' '), max).replace(/`/g, "'")}\``;
 }

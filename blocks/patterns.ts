@@ -42,16 +42,19 @@ const context = createContext(sandbox);
 const script = new Script('regex.test(text)');
 
 /** Whom the patterns that run out of time are told to, while withPatternTimeouts runs; see there. */
-let watch: { report: (pattern: string) => void; timedOut: Set<string> } | undefined;
+let watch:
+  { report: (pattern: string) => void; timedOut: Set<string>; starvedRerunsLeft: number } | undefined;
 
 /**
  * Runs `run` (synchronous: validation), telling `report` once of each pattern that ran out of time in it (never
  * the text it was tested on). Within it, a pattern that ran out once is not run again (no match): an array of
- * answers under one such pattern costs one bound, not one per item. Outside it, each test is bounded all the same.
+ * answers under one such pattern costs one bound, not one per item; and the runs again of starved tests
+ * (boundedTest) are shared, so many patterns, each its own, cost about one bound each, on a loaded host too.
+ * Outside it, each test is bounded all the same.
  */
 export function withPatternTimeouts<T>(report: (pattern: string) => void, run: () => T): T {
   const outer = watch;
-  watch = { report, timedOut: new Set() };
+  watch = { report, timedOut: new Set(), starvedRerunsLeft: STARVED_RUNS_MAX - 1 };
   try {
     return run();
   } finally {
@@ -80,7 +83,7 @@ const cpuMsSince = (since: NodeJS.CpuUsage): number => {
  * Whether `regex` matches `text`, run for at most PATTERN_TEST_MS of work; a test that runs out of time is no
  * match. A run the vm cut short at its wall-clock bound with less than STARVED_CPU_MS of the process's CPU spent
  * (the process's, not the thread's, which Node 20 cannot read: a busy second thread makes it a timeout, as
- * before) was not computing but waiting for a core, and is run again from the start.
+ * before) was not computing but waiting for a core, and is run again from the start (starvedRerun).
  */
 export function boundedTest(regex: RegExp, text: string): boolean {
   const key = regex.toString();
@@ -94,7 +97,7 @@ export function boundedTest(regex: RegExp, text: string): boolean {
         return script.runInContext(context, { timeout: PATTERN_TEST_MS }) === true;
       } catch (error) {
         if (!isTimeout(error)) throw error;
-        if (run < STARVED_RUNS_MAX && cpuMsSince(started) < STARVED_CPU_MS) continue;
+        if (run < STARVED_RUNS_MAX && cpuMsSince(started) < STARVED_CPU_MS && starvedRerun()) continue;
       }
       watch?.timedOut.add(key);
       watch?.report(regex.source);
@@ -105,6 +108,18 @@ export function boundedTest(regex: RegExp, text: string): boolean {
     sandbox.regex = undefined;
     sandbox.text = '';
   }
+}
+
+/**
+ * Whether a starved test may run again: within withPatternTimeouts, while its validation's shared budget lasts (a
+ * sane pattern's test takes microseconds, so one starved twice in a validation is rare; a hostile sender's many
+ * catastrophic patterns on a loaded host would each take STARVED_RUNS_MAX bounds); outside it, always.
+ */
+function starvedRerun(): boolean {
+  if (watch === undefined) return true;
+  if (watch.starvedRerunsLeft <= 0) return false;
+  watch.starvedRerunsLeft -= 1;
+  return true;
 }
 
 function isTimeout(error: unknown): boolean {

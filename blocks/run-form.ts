@@ -17,6 +17,8 @@ import { CompiledSchemas } from './compiled-schemas.js';
 import { withDecimalMultipleOf } from './decimals.js';
 import { uiText, type Locale } from './i18n.js';
 import { commandText } from './i18n-commands.js';
+import { jsonFieldNumbersError } from './i18n-json-numbers.js';
+import { inexactNumbers } from './json-numbers.js';
 import { formModal } from './modal.js';
 import { pageCount } from './pages.js';
 import { boundedRegExp } from './patterns.js';
@@ -137,6 +139,9 @@ export function readRunArguments(inputSchema: unknown, stateValues: unknown, loc
     return fail(t.jsonInvalid);
   }
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return fail(t.jsonNotObject);
+  // A number a double would round (9007199254740993, 1e400) is refused, not sent as another number.
+  const numbers = inexactNumbers(raw);
+  if (numbers.length > 0) return fail(truncate(jsonFieldNumbersError(numbers, locale), 1500));
   const problems = schemaProblems(inputSchema, args);
   return problems ? fail(t.argumentsInvalid(problems)) : { ok: true, args: args as Record<string, unknown> };
 }
@@ -147,8 +152,11 @@ const compiled = new CompiledSchemas(() => {
   // meta: each schema is still checked to be one before it compiles, by draft-07 less its pairwise `enum` pass.
   // code.regExp: a pattern is the server's, read in its ECMA-262 reading and tested bounded in time (patterns.ts).
   // multipleOf on the decimals JSON writes, as the form's answers are checked (decimals.ts).
+  // ownProperties: otherwise an argument named "constructor" or "toString" is read from Object.prototype, and
+  // arguments that leave it out are refused for its type.
   const ajv = new Ajv({
     allErrors: true,
+    ownProperties: true,
     strict: false,
     validateFormats: true,
     meta: TOOL_META_SCHEMA,
@@ -198,7 +206,8 @@ function checkableCopy(inputSchema: unknown): Record<string, unknown> {
 /**
  * ajv's errors for `args` against the tool's inputSchema, by the validator its arguments form checks with (the
  * schema as checkableCopy reads it, compiled once per text); [] when they pass, undefined when the schema does not
- * compile (toolSchemaProblem names the malformed ones; the others the bot cannot check). `args` is only read.
+ * compile (toolSchemaProblem names the malformed ones; the others the bot cannot check) or the arguments nest too
+ * deep under a recursive `$ref` to be checked. `args` is only read.
  */
 export function toolArgumentErrors(inputSchema: unknown, args: object): ErrorObject[] | undefined {
   let validate: ValidateFunction;
@@ -207,7 +216,14 @@ export function toolArgumentErrors(inputSchema: unknown, args: object): ErrorObj
   } catch {
     return undefined;
   }
-  return validate(args) ? [] : [...(validate.errors ?? [])];
+  try {
+    return validate(args) ? [] : [...(validate.errors ?? [])];
+  } catch (error) {
+    // ajv recurses per level of the arguments under a recursive $ref: nested deep enough, the stack runs out.
+    // Such arguments cannot be checked, and go as typed, as those of a schema that does not compile.
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
 }
 
 /** ajv's first problems with `args`, one line; undefined when valid or when the schema does not compile. */

@@ -7,6 +7,8 @@ export const MESSAGE_BLOCKS_MAX = 50;
 export const VIEW_BLOCKS_MAX = 100;
 /** A message's top-level `text`: 40,000 chars, longer is truncated (docs.slack.dev/reference/methods/chat.postMessage). */
 export const MESSAGE_TEXT_MAX = 40_000;
+/** A message's `text` as Slack advises it for best results: 4,000 chars (docs.slack.dev/reference/methods/chat.postMessage). */
+export const MESSAGE_TEXT_ADVISED_MAX = 4000;
 /** A view's JSON: at most 250 kB, else view_too_large (docs.slack.dev/reference/methods/views.open, views.update). */
 export const VIEW_BYTES_MAX = 250_000;
 /** A modal's title, submit and close texts: 24 chars (docs.slack.dev/reference/views/modal-views). */

@@ -52,6 +52,12 @@ export function escapeMrkdwn(text: string): string {
   return neutralise(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** `text` escaped for mrkdwn (escapeMrkdwn) and cut to at most `max` UTF-16 units, never inside an entity. */
+export function escapeMrkdwnWithin(text: string, max: number): string {
+  const escaped = escapeMrkdwn(text);
+  return escaped.length <= max ? escaped : truncateTokens(escaped, max);
+}
+
 /**
  * Escapes `text` for mrkdwn and splits it into chunks of at most `max` UTF-16 units, never inside an
  * entity or a surrogate pair. A chunk prefers to end after the last newline or space in its second half.

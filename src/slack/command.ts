@@ -1,5 +1,7 @@
 // Parses the text of `/mcp …`. Pure: text in, a command or a usage problem out (the listener words it
 // in the person's language).
+import { inexactNumbers, type InexactNumber } from '../../blocks/index.js';
+
 export type CommandProblem =
   | 'unknown_subcommand'
   | 'run_needs_tool'
@@ -15,7 +17,14 @@ export type McpCommand =
   /** Sign in to a server that needs it, or forget the person's sign-in (issue #20). */
   | { kind: 'connect' | 'disconnect'; server: string }
   /** `args` absent: the person gave none, so the tool's arguments are asked in a form. */
-  | { kind: 'run'; server: string; tool: string; args?: Record<string, unknown> }
+  | {
+      kind: 'run';
+      server: string;
+      tool: string;
+      args?: Record<string, unknown>;
+      /** Numbers of `args` that JSON.parse rounded (absent when none): the run is refused, naming them. */
+      inexactNumbers?: InexactNumber[];
+    }
   | { kind: 'invalid'; problem: CommandProblem; verb?: string };
 
 export function parseMcpCommand(text: string): McpCommand {
@@ -32,10 +41,18 @@ export function parseMcpCommand(text: string): McpCommand {
   if (!match?.[1] || !match[2]) return invalid('run_needs_tool');
   const json = (match[3] ?? '').trim();
   if (json === '') return { kind: 'run', server: match[1], tool: match[2] };
-  const args = parseArguments(json);
-  if (args === undefined) return invalid('bad_json');
+  const parsed = parseArguments(json);
+  if (parsed === undefined) return invalid('bad_json');
+  const { value: args, text: read } = parsed;
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return invalid('not_object');
-  return { kind: 'run', server: match[1], tool: match[2], args: args as Record<string, unknown> };
+  const inexact = inexactNumbers(read);
+  return {
+    kind: 'run',
+    server: match[1],
+    tool: match[2],
+    args: args as Record<string, unknown>,
+    ...(inexact.length > 0 ? { inexactNumbers: inexact } : {}),
+  };
 }
 
 const invalid = (problem: CommandProblem): McpCommand => ({ kind: 'invalid', problem });
@@ -49,18 +66,22 @@ export function unescapeCommandText(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
-/** The JSON value of `json`, or undefined when it is not JSON even with its curly-quote delimiters mended. */
-function parseArguments(json: string): unknown {
+/**
+ * The JSON value of `json` and the text it was read from (its numbers' tokens are read there), or undefined when
+ * it is not JSON even with its curly-quote delimiters mended.
+ */
+function parseArguments(json: string): { value: unknown; text: string } | undefined {
   // As typed first: curly quotes inside a string (Chinese quotation marks, "Let’s") are the person's text.
   try {
     const value: unknown = JSON.parse(json);
-    return value;
+    return { value, text: json };
   } catch {
     // Some Slack clients turn the straight quotes typed around keys and values into curly ones.
   }
+  const text = straightenDelimiters(json);
   try {
-    const value: unknown = JSON.parse(straightenDelimiters(json));
-    return value;
+    const value: unknown = JSON.parse(text);
+    return { value, text };
   } catch {
     return undefined;
   }

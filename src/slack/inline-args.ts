@@ -1,12 +1,17 @@
 // `/mcp run <server> <tool> {JSON}`: the arguments typed inline are checked against the tool's inputSchema, by the
 // validator its arguments form checks a submission with (blocks/inline-args.ts), before the call starts. Arguments
 // that break it are answered privately, naming each failing argument, and the call is not made; arguments that
-// pass, and those of a tool whose schema the bot cannot check, go to the server as typed, as before.
+// pass, and those of a tool whose schema the bot cannot check, go to the server as typed, as before. A number a
+// double would round (9007199254740993, 1e400) is refused whatever the schema, named by its JSON Pointer.
 import {
   checkInlineArguments,
   commandText,
   escapeMrkdwn,
+  escapeMrkdwnWithin,
   inlineArgumentsRefusal,
+  withNumberProblems,
+  type InexactNumber,
+  type InlineArgumentsCheck,
   type Locale,
 } from '../../blocks/index.js';
 import { SignInError, type ToolSummary } from '../mcp/index.js';
@@ -17,6 +22,8 @@ export interface InlineRun {
   server: string;
   tool: string;
   args: Record<string, unknown>;
+  /** Numbers of `args` that JSON.parse rounded (command.ts): refused, whatever the schema or the listing says. */
+  inexactNumbers?: readonly InexactNumber[];
 }
 
 /**
@@ -46,27 +53,32 @@ export function inlineRefusal(
   run: InlineRun,
   ctx: { deps: CommandDeps; locale: Locale },
 ): string | undefined {
-  if (listed === 'unlisted') return undefined;
   const { deps, locale } = ctx;
   const t = commandText(locale);
   const [tool, server] = [codeName(run.tool), codeName(run.server)];
   if (listed instanceof SignInError) return t.toolsUnavailable(server, escapeMrkdwn(listed.message));
   // A server's pattern that runs out of time against an argument is logged, as in the form.
-  const check = deps.patterns.within({ server: run.server }, () =>
-    checkInlineArguments(listed.inputSchema, run.args, locale),
-  );
-  switch (check.verdict) {
-    case 'pass':
-    case 'unchecked':
-      return undefined;
-    case 'malformed':
-      return t.toolSchemaMalformed(tool, server, escapeMrkdwn(check.problem.message));
-    case 'invalid': {
-      const formCommand = codeName(`/mcp run ${run.server} ${run.tool}`);
-      return inlineArgumentsRefusal({ tool, server, problems: check.problems, formCommand, locale });
-    }
+  const check: InlineArgumentsCheck =
+    listed === 'unlisted'
+      ? { verdict: 'unchecked' }
+      : deps.patterns.within({ server: run.server }, () =>
+          checkInlineArguments(listed.inputSchema, run.args, locale),
+        );
+  if (check.verdict === 'malformed') {
+    return t.toolSchemaMalformed(tool, server, escapeMrkdwn(check.problem.message));
   }
+  const numbers = run.inexactNumbers ?? [];
+  const problems = withNumberProblems(numbers, check.verdict === 'invalid' ? check.problems : [], locale);
+  if (problems.length === 0) return undefined;
+  const formCommand = codeName(`/mcp run ${run.server} ${run.tool}`);
+  // Only numbers refused: the schema took the arguments, and the first line says so.
+  const numbersOnly = problems.length === numbers.length;
+  return inlineArgumentsRefusal({ tool, server, problems, formCommand, numbersOnly, locale });
 }
 
+/** Characters of a tool's or server's name shown, escaped: a server may list a tool under a name of any length. */
+const NAME_SHOWN_MAX = 200;
+
 /** A name as mrkdwn code: escaped, its backticks (which would end the code) made quotes. */
-const codeName = (name: string): string => `\`${escapeMrkdwn(name).replace(/`/g, "'")}\``;
+const codeName = (name: string): string =>
+  `\`${escapeMrkdwnWithin(name, NAME_SHOWN_MAX).replace(/`/g, "'")}\``;

@@ -35,6 +35,26 @@ describe('parseMcpCommand', () => {
     expect(args('{“a”: “x}')).toEqual({ kind: 'invalid', problem: 'bad_json' });
   });
 
+  it('notes the numbers of its JSON arguments a double would round, by JSON Pointer, curly quotes included', () => {
+    expect(parseMcpCommand('run gh t {“id”: 9007199254740993, “n”: [1.50, 1e400]}')).toEqual({
+      kind: 'run',
+      server: 'gh',
+      tool: 't',
+      args: { id: 9007199254740992, n: [1.5, Infinity] },
+      inexactNumbers: [
+        { path: '/id', text: '9007199254740993', kind: 'integerRange' },
+        { path: '/n/1', text: '1e400', kind: 'tooLarge' },
+      ],
+    });
+    // Numbers whose double is the very number: nothing noted.
+    expect(parseMcpCommand('run gh t {"a": [1.50, 1e3, -0, 0.30000000000000004]}')).toEqual({
+      kind: 'run',
+      server: 'gh',
+      tool: 't',
+      args: { a: [1.5, 1000, -0, 0.30000000000000004] },
+    });
+  });
+
   it('names what is wrong', () => {
     expect(parseMcpCommand('run gh')).toEqual({ kind: 'invalid', problem: 'run_needs_tool' });
     expect(parseMcpCommand('run gh t {x')).toEqual({ kind: 'invalid', problem: 'bad_json' });

@@ -175,6 +175,39 @@ describe('/mcp run with inline arguments the tool’s inputSchema refuses', () =
     expect(callsOf(NOT_SIGNED_IN), 'the run would only ask the person to sign in again').toEqual([]);
   });
 
+  it('refuses numbers a double would round, naming each by its JSON Pointer, and sends exact ones as typed', async () => {
+    const user = 'U0INLINENUMBERS';
+    const text = await answerTo(
+      user,
+      'run fixture create {"name": "ab", "target": {"ids": [1, 9007199254740993]}}',
+    );
+    expect(text).toContain(
+      '`create` on `fixture` was not run: its arguments hold numbers that cannot be sent exactly as typed. Nothing was sent to `fixture`.',
+    );
+    expect(text).toContain(
+      '• `/target/ids/1`: Too large to send exactly: enter a whole number from -9007199254740991 to 9007199254740991',
+    );
+    // Whatever the schema says: one the bot cannot check, and one whose bound only the rounded number broke.
+    const opaque = await answerTo(
+      user,
+      'run fixture opaque {"a": {"big": 1e400, "fine": 0.1000000000000000001}}',
+    );
+    expect(opaque).toContain('• `/a/big`: Too large to send: use a number from -1.7976931348623157e308 to');
+    expect(opaque).toContain('• `/a/fine`: Too precise to send exactly: use at most 15 significant digits');
+    const zh = await answerTo(CHINESE_READER, 'run fixture legacy {"ratio": 1e-400}');
+    expect(zh).toContain('• `/ratio`：数值过于接近 0，无法精确发送');
+    expect(zh, 'the number’s problem, not the bound the rounded 0 broke').not.toContain('必须大于 0');
+    expect([...callsOf(user), ...callsOf(CHINESE_READER)]).toEqual([]);
+    await ran(
+      user,
+      'run fixture opaque {"a": [1.50, 1e3, -0, 0.30000000000000004, 9007199254740992]}',
+      'opaque',
+    );
+    expect(callsOf(user).map((call) => call.args)).toEqual([
+      { a: [1.5, 1000, -0, 0.30000000000000004, 2 ** 53] },
+    ]);
+  });
+
   it('sends arguments that pass as typed, no default added, and those of a schema it cannot check as before', async () => {
     // Refused first, so the check is on (before it, this command ran the tool with a string count).
     const refused = await answerTo('U0INLINEPASS', 'run fixture create {"name": "ab", "count": "3"}');

@@ -11,7 +11,7 @@ import {
 } from '../../../../blocks/index.js';
 import type { RefusedTool, ToolSummary } from '../../../mcp/index.js';
 import type { Origin } from '../../../relay/types.js';
-import { inlineRefusal, listedTool } from '../../inline-args.js';
+import { inlineRefusal, listedTool, type InlineRun } from '../../inline-args.js';
 import { parseMcpCommand, unescapeCommandText, type CommandProblem, type McpCommand } from '../../command.js';
 import { retriedRespond } from '../../retried.js';
 import { openRunForm } from '../../run-form.js';
@@ -66,7 +66,7 @@ export async function mcpCommand(
  * not), then run if this is its first delivery and its arguments passed.
  */
 async function runTool(
-  run: { server: string; tool: string; args: Record<string, unknown> },
+  run: InlineRun,
   ctx: { command: SlashCommand; origin: Origin; reply: Reply },
   deps: CommandDeps,
 ): Promise<void> {
