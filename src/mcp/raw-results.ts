@@ -17,6 +17,14 @@ import {
   type JSONRPCRequest,
   type JSONRPCResponse,
 } from '@modelcontextprotocol/client';
+import type { Schedule } from '../clock.js';
+
+/** How long a raw request may wait for its answer, and on whose timers (the hub's injected clock). */
+export interface RawRequestTiming {
+  schedule: Schedule;
+  /** In ms; the SDK's own default per-request timeout (60 s) when absent. */
+  timeoutMs?: number;
+}
 
 interface PendingRaw {
   resolve: (result: unknown) => void;
@@ -39,13 +47,11 @@ export class RawResultClient extends Client {
    * Sends `method` and resolves with its result as it came (unchecked); rejects with the server's JSON-RPC
    * error (ProtocolError), the transport's failure, SdkError ConnectionClosed when the connection ends first, or
    * SdkError RequestTimeout after `timeoutMs` (the SDK's default per-request timeout, 60 s), which also tells the
-   * server the request is cancelled.
+   * server the request is cancelled. The wait runs on `schedule` (the hub's clock, whose timers keep no process
+   * alive), not on a timer of its own.
    */
-  requestRaw(
-    method: string,
-    params: Record<string, unknown>,
-    timeoutMs = DEFAULT_REQUEST_TIMEOUT_MSEC,
-  ): Promise<unknown> {
+  requestRaw(method: string, params: Record<string, unknown>, timing: RawRequestTiming): Promise<unknown> {
+    const { schedule, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MSEC } = timing;
     const transport = this.transport;
     if (transport === undefined)
       return Promise.reject(new SdkError(SdkErrorCode.NotConnected, 'Not connected'));
@@ -54,14 +60,13 @@ export class RawResultClient extends Client {
     const meta = envelope === undefined ? {} : { _meta: { ...envelope } };
     const request: JSONRPCRequest = { jsonrpc: '2.0', id, method, params: { ...params, ...meta } };
     return new Promise<unknown>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const done = schedule(() => {
         this.settle(id)?.reject(
           new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs }),
         );
         const cancelled = { requestId: id, reason: 'timed out' };
         this.notification({ method: 'notifications/cancelled', params: cancelled }).catch(() => undefined);
       }, timeoutMs);
-      const done = (): void => clearTimeout(timer);
       this.raw.set(id, {
         resolve: (result) => (done(), resolve(result)),
         reject: (error) => (done(), reject(error)),

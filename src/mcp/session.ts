@@ -222,7 +222,8 @@ export class McpSession {
   async listTools(): Promise<ToolListing> {
     this.assertOpen();
     try {
-      return await listedTools(this.client, this.opts.spec.name, this.opts.logger);
+      const { spec, clock, logger } = this.opts;
+      return await listedTools(this.client, spec.name, clock.schedule, logger);
     } catch (error) {
       throw this.failure(error, undefined, 'tools/list');
     }

@@ -6,9 +6,11 @@
 // 2026-07-28 the SDK's codec refuses the page before any lenient schema could read it) and judged by the same
 // era codec, the page without its tools first (so a result that is not even a page fails as before), then each
 // tool on its own: the well-formed ones are listed, the others known as refused, by name (a nameless one by its
-// position, `#3`), never called (link.ts).
+// position, `#3`), never called (link.ts); so is a name listed twice, once malformed, in either order. A listing
+// that asks for input (2026-07-28 allows it of tools/call, prompts/get and resources/read only) breaks the schema.
 import { SdkError, SdkErrorCode, specTypeSchemas, type Tool } from '@modelcontextprotocol/client';
 import { isRecord } from './elicitation.js';
+import type { Schedule } from '../clock.js';
 import type { RawResultClient } from './raw-results.js';
 import { isInvalidResult, toSummary } from './results.js';
 import type { McpLogger, ToolSummary } from './types.js';
@@ -54,17 +56,26 @@ interface Page {
 /** Pages walked at most: the SDK's own default `listMaxPages`, so a server whose cursors never end is given up. */
 const MAX_PAGES = 64;
 
-/** The server's listing; the tools left out are logged, by name (a server's author may need to hear of them). */
+/**
+ * The server's listing; the tools left out are logged, by name (a server's author may need to hear of them).
+ * `schedule`: the hub's clock, which bounds each page read raw.
+ */
 export async function listedTools(
   client: RawResultClient,
   server: string,
+  schedule: Schedule,
   logger?: McpLogger,
 ): Promise<ToolListing> {
-  const { tools, refused } = await listToolDefinitions(client);
-  if (refused.length > 0) {
-    const names = refused.map((tool) => tool.name);
-    logger?.warn({ server, refused: names }, 'tools/list: tools left out, their definitions are malformed');
-  }
+  const { tools: listed, refused } = await listToolDefinitions(client, schedule);
+  const names = new Set(refused.map((tool) => tool.name));
+  if (names.size > 0)
+    logger?.warn(
+      { server, refused: [...names] },
+      'tools/list: tools left out, their definitions are malformed',
+    );
+  // A name also listed with a malformed definition is refused whichever came first: the bot cannot tell which
+  // definition the server runs under that name, so it cannot know what the tool takes.
+  const tools = listed.filter((tool) => !names.has(tool.name));
   const definitions = new Map<string, Tool>();
   // The first of a name, as the run and the run form find it among the listed tools.
   for (const tool of tools) if (!definitions.has(tool.name)) definitions.set(tool.name, tool);
@@ -72,17 +83,22 @@ export async function listedTools(
 }
 
 /** Every page's tools; fails (as the SDK does) when a page is not a listing, its tools aside. */
-async function listToolDefinitions(client: RawResultClient): Promise<ToolDefinitions> {
+async function listToolDefinitions(client: RawResultClient, schedule: Schedule): Promise<ToolDefinitions> {
   try {
     const { tools } = await client.listTools();
     return { tools, refused: [] };
   } catch (error) {
+    // A result that is not complete (2026-07-28: only tools/call, prompts/get and resources/read may ask for
+    // input) breaks the MCP schema for a listing, as readPage says of a raw page; the SDK words it as a refusal
+    // of its own settings (auto-fulfilment not enabled), which would tell the person nothing.
+    if (error instanceof SdkError && error.code === SdkErrorCode.UnsupportedResultType)
+      throw invalidPage('it is not a complete result');
     if (!isInvalidResult(error)) throw error;
-    return listLeniently(client);
+    return listLeniently(client, schedule);
   }
 }
 
-async function listLeniently(client: RawResultClient): Promise<ToolDefinitions> {
+async function listLeniently(client: RawResultClient, schedule: Schedule): Promise<ToolDefinitions> {
   const codec = client.eraCodec();
   const listing: ToolDefinitions = { tools: [], refused: [] };
   let cursor: string | undefined;
@@ -91,7 +107,7 @@ async function listLeniently(client: RawResultClient): Promise<ToolDefinitions> 
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const read = readPage(
       codec,
-      await client.requestRaw('tools/list', cursor === undefined ? {} : { cursor }),
+      await client.requestRaw('tools/list', cursor === undefined ? {} : { cursor }, { schedule }),
     );
     // A server that answers the same cursor with the same page again has ended (the SDK's own walk stops there).
     if (previous !== undefined && read.nextCursor === cursor && sameItems(read.tools, previous))

@@ -10,6 +10,7 @@
 // after the people did the work. A server that no longer accepts the state then says so (round_expired).
 import type { Client, RequestOptions, Tool } from '@modelcontextprotocol/client';
 import { TOOL_TIMEOUT_MARGIN_MS, type CallRun } from './call.js';
+import { OutputChecks, uncheckedDefinition } from './output-check.js';
 import type { Clock } from '../clock.js';
 import type { DurableCall } from './continuation.js';
 import type { RelayClient } from './elicitation.js';
@@ -53,6 +54,9 @@ export interface ToolRunnerOptions {
 }
 
 export class ToolRunner {
+  /** This session's compiled outputSchemas: a 2025 call's structuredContent is checked against its tool's. */
+  private readonly outputs = new OutputChecks();
+
   constructor(private readonly opts: ToolRunnerOptions) {}
 
   /**
@@ -106,10 +110,15 @@ export class ToolRunner {
     const { client } = this.opts;
     const params = { name: call.tool, arguments: call.args };
     if (client.getProtocolEra() !== 'modern') {
-      // Given the listed definition, the SDK checks structuredContent against its outputSchema as it would from
-      // its own tools/list cache, which only the connection that listed holds (a lenient listing fills none).
-      const checked = definition === undefined ? {} : { toolDefinition: definition };
-      return toToolResult(await client.callTool(params, { ...this.requestOptions(run), ...checked }));
+      // The listed definition's outputSchema is checked here (output-check.ts), on whichever session runs the call
+      // (the SDK's own tools/list cache is the listing connection's only, and a lenient listing fills none).
+      // Handed the definition without it, the SDK checks nothing and reads no cache of its own.
+      const check =
+        definition === undefined ? undefined : this.outputs.checkFor(definition, this.opts.spec.name);
+      const unchecked = definition === undefined ? {} : { toolDefinition: uncheckedDefinition(definition) };
+      const result = await client.callTool(params, { ...this.requestOptions(run), ...unchecked });
+      check?.(result);
+      return toToolResult(result);
     }
     const legs = new RoundLegs(client, this.opts, run.signal);
     try {

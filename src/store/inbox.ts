@@ -13,8 +13,9 @@
 // from the master's clock, and after a failover to a replica that missed the last writes and whose clock is
 // behind, new entries get ids below the ones read before: a cursor would skip them for good (an answer never
 // handed to its waiting call). An acknowledgement that failed leaves its entries in the stream: the loop then
-// reads after them (it does not spin on them), and when it reads from the start again they are deleted with the
-// next batch, not handed over a second time (this process remembers them; a restart hands them over again).
+// reads after them (it does not spin on them), and when it reads from the start again (after a batch acknowledged,
+// or a quiet read) they are deleted with the next batch, not handed over a second time (this process remembers
+// them; a restart hands them over again).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RedisClient } from '../redis/index.js';
 import type { StoreScripts } from './scripts.js';
@@ -117,7 +118,13 @@ export class Inbox {
     const lastAcked = (await this.acking) ?? true;
     this.acking = undefined;
     const entries = ((await this.guard(read)) ?? []).flatMap(([, batch]) => batch);
-    if (entries.length === 0) return;
+    if (entries.length === 0) {
+      // A quiet read (INBOX_BLOCK_MS with nothing new): entries whose deletion failed are read again from the start
+      // and deleted with the next acknowledgement, not left until later ends carry them (at most one try per quiet
+      // read, so Redis refusing the acknowledgements is not spun on).
+      if (this.unacked.size > 0) this.lastId = '0';
+      return;
+    }
     const taken = this.handOverAll(entries, await this.records(entries));
     this.acked = taken;
     this.acking = this.ack(

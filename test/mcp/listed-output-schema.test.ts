@@ -51,8 +51,11 @@ async function outcome(hub: McpHub): Promise<unknown> {
   );
 }
 
-/** The SDK's refusal of a result without the structuredContent an outputSchema wants (-32600), as the hub words it. */
-const UNSTRUCTURED = { code: 'tool_failed', error: 'tool measured on measured failed (JSON-RPC -32600)' };
+/** The refusal of a result without the structuredContent an outputSchema wants, as the hub words it. */
+const UNSTRUCTURED = {
+  code: 'tool_failed',
+  error: 'tool measured on measured returned no structuredContent, which its outputSchema requires',
+};
 
 describe("a 2025 tool's outputSchema", () => {
   it('checks a call after a lenient listing as a call after a normal listing is checked', async () => {
