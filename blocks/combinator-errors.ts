@@ -4,6 +4,7 @@
 // `$defs`) has them under its target's path, `#/$defs/Cat/required`, so they are found here by following the
 // forms' local `$ref`s. Pure: ajv's errors and the schema they came from in, the errors to show out.
 import type { ErrorObject } from 'ajv';
+import { pointerName } from './json-pointer.js';
 
 /**
  * Schema nodes walked to find the `$ref`s of all the failed combinators' forms, in all: a hostile schema may be
@@ -69,7 +70,7 @@ function at(schema: unknown, fragment: string): unknown {
   let node = schema;
   for (const token of tokens) {
     if (typeof node !== 'object' || node === null) return undefined;
-    const key = token.replace(/~1/g, '/').replace(/~0/g, '~');
+    const key = pointerName(token);
     node = Object.getOwnPropertyDescriptor(node, key)?.value;
   }
   return node;

@@ -11,6 +11,7 @@ import { toolArgumentErrors, toolSchemaProblem } from './run-form.js';
 import { MESSAGE_TEXT_ADVISED_MAX, OPTION_TEXT_MAX } from './slack-limits.js';
 import type { SchemaError } from './spec.js';
 import { escapeMrkdwnWithin } from './text.js';
+import { pointerToken } from './json-pointer.js';
 
 /** Failing arguments listed in the answer; the rest are counted ("…and 3 more"). */
 export const ARGUMENT_PROBLEMS_SHOWN = 10;
@@ -119,8 +120,8 @@ function pathOf(error: ErrorObject): string {
   const params = error.params as { missingProperty?: unknown; additionalProperty?: unknown };
   const name = error.keyword === 'additionalProperties' ? params.additionalProperty : params.missingProperty;
   if (typeof name !== 'string') return error.instancePath;
-  // RFC 6901 §3: `~` and `/` in a name are written `~0` and `~1` (ajv's instancePath already is).
-  return `${error.instancePath}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  // ajv's instancePath is already a JSON Pointer; the name is made its last token.
+  return `${error.instancePath}/${pointerToken(name)}`;
 }
 
 function messageFor(error: ErrorObject, texts: { ui: UiText; t: InlineArgsText }): string {

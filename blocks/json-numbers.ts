@@ -5,6 +5,7 @@
 // named by its JSON Pointer (RFC 6901) and compared with its double by carriesExactly, as the form's number
 // fields are. Pure.
 import { carriesExactly } from './decimals.js';
+import { pointerToken } from './json-pointer.js';
 
 /**
  * Why a number cannot be sent as typed. `integerRange`: a whole number a double skips (past ±2^53).
@@ -83,9 +84,7 @@ function step(c: string, stack: Frame[]): void {
 
 /** The JSON Pointer of the value being read: each key with `~` and `/` written `~0` and `~1` (RFC 6901 §3). */
 function pointerOf(stack: readonly Frame[]): string {
-  return stack
-    .map((frame) => `/${frame.inObject ? frame.key.replace(/~/g, '~0').replace(/\//g, '~1') : frame.index}`)
-    .join('');
+  return stack.map((frame) => `/${frame.inObject ? pointerToken(frame.key) : frame.index}`).join('');
 }
 
 /** Why `text` (a JSON number) is not sent as typed; undefined when its double is the very number. */

@@ -7,6 +7,7 @@ import draft07 from 'ajv/dist/refs/json-schema-draft-07.json' with { type: 'json
 import type { ErrorObject, SchemaObject } from 'ajv';
 import { SchemaError } from './spec.js';
 import { truncate } from './text.js';
+import { pointerName } from './json-pointer.js';
 
 const [oneType, typeList] = draft07.properties.type.anyOf;
 
@@ -39,7 +40,7 @@ const KEYWORD_PATH_MAX = 200;
  * path alone (`"additionalProperties" must be object,boolean`).
  */
 export function metaSchemaProblem(error: ErrorObject): SchemaError {
-  return problemAt(error.instancePath.split('/').slice(1).map(unescapePointer), problemText(error));
+  return problemAt(error.instancePath.split('/').slice(1).map(pointerName), problemText(error));
 }
 
 /**
@@ -66,11 +67,6 @@ function problemText(error: ErrorObject): string {
     return `must be one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}`;
   }
   return error.message ?? `breaks "${error.keyword}"`;
-}
-
-/** A JSON Pointer segment as written (RFC 6901: `~1` is `/`, `~0` is `~`). */
-function unescapePointer(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /** Keywords whose values are instances, not schemas: left as written. */
