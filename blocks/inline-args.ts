@@ -11,6 +11,7 @@ import { toolArgumentErrors, toolSchemaProblem } from './run-form.js';
 import { MESSAGE_TEXT_ADVISED_MAX, OPTION_TEXT_MAX } from './slack-limits.js';
 import type { SchemaError } from './spec.js';
 import { escapeMrkdwnWithin } from './text.js';
+import { keywordMessage } from './validate.js';
 import { pointerToken } from './json-pointer.js';
 
 /** Failing arguments listed in the answer; the rest are counted ("…and 3 more"). */
@@ -126,32 +127,17 @@ function pathOf(error: ErrorObject): string {
 
 function messageFor(error: ErrorObject, texts: { ui: UiText; t: InlineArgsText }): string {
   const { ui, t } = texts;
-  const params = error.params as { limit?: number; multipleOf?: number; property?: string };
-  const n = params.limit ?? 0;
   switch (error.keyword) {
-    case 'required':
-      return ui.errors.required;
-    case 'minLength':
-    case 'maxLength':
-    case 'minimum':
-    case 'maximum':
-    case 'exclusiveMinimum':
-    case 'exclusiveMaximum':
-      return ui.errors[error.keyword](n);
     case 'minItems':
     case 'maxItems':
-      return t[error.keyword](n);
-    case 'multipleOf':
-      return ui.errors.multipleOf(params.multipleOf ?? 0);
-    case 'pattern':
-      return ui.errors.pattern;
+      return t[error.keyword]((error.params as { limit?: number }).limit ?? 0);
     case 'format':
       return formatMessage(error, texts);
     case 'enum':
     case 'const':
       return allowedMessage(error, ui);
     default:
-      return structureMessage(error, t);
+      return keywordMessage(error, ui) ?? structureMessage(error, t);
   }
 }
 

@@ -74,14 +74,13 @@ function blockIdOf(error: ErrorObject): string | undefined {
   return error.instancePath.split('/')[1];
 }
 
-function messageFor(error: ErrorObject, field: FieldSpec, ui: UiText): string {
+/**
+ * The person's words for an error of a keyword whose message needs only its own params (required, a bound,
+ * multipleOf, pattern), as the form shows it; undefined for the other keywords, which each caller words itself.
+ */
+export function keywordMessage(error: ErrorObject, ui: UiText): string | undefined {
   const t = ui.errors;
-  const { limit, format, multipleOf } = error.params as {
-    limit?: number;
-    format?: string;
-    multipleOf?: number;
-  };
-  const n = limit ?? 0;
+  const { limit, multipleOf } = error.params as { limit?: number; multipleOf?: number };
   switch (error.keyword) {
     case 'required':
       return t.required;
@@ -91,22 +90,32 @@ function messageFor(error: ErrorObject, field: FieldSpec, ui: UiText): string {
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-    case 'minItems':
-    case 'maxItems':
-      return t[error.keyword](n);
+      return t[error.keyword](limit ?? 0);
     case 'multipleOf':
       return t.multipleOf(multipleOf ?? 0);
-    case 'format':
-      return formatMessage(format, t);
     case 'pattern':
       return t.pattern;
+    default:
+      return undefined;
+  }
+}
+
+function messageFor(error: ErrorObject, field: FieldSpec, ui: UiText): string {
+  const t = ui.errors;
+  const { limit, format } = error.params as { limit?: number; format?: string };
+  switch (error.keyword) {
+    case 'minItems':
+    case 'maxItems':
+      return t[error.keyword](limit ?? 0);
+    case 'format':
+      return formatMessage(format, t);
     case 'enum':
     case 'const':
       return allowedMessage(error, field, ui);
     case 'type':
       return field.kind === 'integer' ? t.integer : t.invalid;
     default:
-      return t.invalid;
+      return keywordMessage(error, ui) ?? t.invalid;
   }
 }
 
