@@ -58,6 +58,17 @@ export function escapeMrkdwnWithin(text: string, max: number): string {
   return escaped.length <= max ? escaped : truncateTokens(escaped, max);
 }
 
+/** UTF-16 units of a tool's or server's name shown, escaped: a server may list a tool under a name of any length. */
+export const CODE_NAME_MAX = 200;
+
+/**
+ * A name as mrkdwn code, backticks included: escaped (escapeMrkdwnWithin, so the cut counts what Slack receives),
+ * its own backticks made quotes, since one would end the code span and let the rest read as mrkdwn.
+ */
+export function codeName(name: string, max = CODE_NAME_MAX): string {
+  return `\`${escapeMrkdwnWithin(name, max).replace(/`/g, "'")}\``;
+}
+
 /**
  * Escapes `text` for mrkdwn and splits it into chunks of at most `max` UTF-16 units, never inside an
  * entity or a surrogate pair. A chunk prefers to end after the last newline or space in its second half.

@@ -6,7 +6,7 @@ import { serverName } from './card.js';
 import type { Locale } from './i18n.js';
 import { commandText } from './i18n-commands.js';
 import { CONTEXT_TEXT_MAX } from './slack-limits.js';
-import { escapeMrkdwn, mrkdwn, section, truncate } from './text.js';
+import { codeName, escapeMrkdwn, mrkdwn, section, truncate } from './text.js';
 
 /** A tool as listed (the MCP side's ToolSummary, without what the list does not show). */
 export interface ListedTool {
@@ -63,19 +63,14 @@ function refusedNote(refused: readonly string[], locale?: Locale): KnownBlock[] 
     const rest = refused.length - names.length;
     return commandText(locale).refusedTools(rest > 0 ? `${names.join(', ')} (+${rest})` : names.join(', '));
   };
-  // Escaped, a name cut at NAME_MAX may be five times as long (`&` is `&amp;`): names go in while they fit.
+  // Ten names of up to CODE_NAME_MAX escaped may pass the context's limit: names go in while they fit.
   const names: string[] = [];
   for (const name of refused.slice(0, REFUSED_SHOWN_MAX)) {
-    const shown = `\`${codeName(name)}\``;
+    const shown = codeName(name);
     if (note([...names, shown]).length > CONTEXT_TEXT_MAX) break;
     names.push(shown);
   }
   return [{ type: 'context', elements: [mrkdwn(note(names))] }];
-}
-
-/** A tool's name for inside backticks: escaped, cut at NAME_MAX, its own backticks made quotes. */
-function codeName(name: string): string {
-  return escapeMrkdwn(truncate(name, NAME_MAX)).replace(/`/g, "'");
 }
 
 function toolLine(tool: ListedTool, locale?: Locale): string {
@@ -86,5 +81,5 @@ function toolLine(tool: ListedTool, locale?: Locale): string {
   const description = tool.description?.trim()
     ? `\n${escapeMrkdwn(truncate(tool.description.trim(), DESCRIPTION_MAX))}`
     : '';
-  return `${title}\`${name}\` _(${args})_${description}`;
+  return `${title}${name} _(${args})_${description}`;
 }

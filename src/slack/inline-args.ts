@@ -5,9 +5,9 @@
 // double would round (9007199254740993, 1e400) is refused whatever the schema, named by its JSON Pointer.
 import {
   checkInlineArguments,
+  codeName,
   commandText,
   escapeMrkdwn,
-  escapeMrkdwnWithin,
   inlineArgumentsRefusal,
   withNumberProblems,
   type InexactNumber,
@@ -75,10 +75,3 @@ export function inlineRefusal(
   const numbersOnly = problems.length === numbers.length;
   return inlineArgumentsRefusal({ tool, server, problems, formCommand, numbersOnly, locale });
 }
-
-/** Characters of a tool's or server's name shown, escaped: a server may list a tool under a name of any length. */
-const NAME_SHOWN_MAX = 200;
-
-/** A name as mrkdwn code: escaped, its backticks (which would end the code) made quotes. */
-const codeName = (name: string): string =>
-  `\`${escapeMrkdwnWithin(name, NAME_SHOWN_MAX).replace(/`/g, "'")}\``;

@@ -220,3 +220,36 @@ describe('/mcp run with inline arguments the tool’s inputSchema refuses', () =
     ]);
   });
 });
+
+describe('/mcp run’s “Running…” note for a tool the server did not list', () => {
+  let standin: SlackStandin;
+  let part: RunningSlackPart;
+
+  beforeAll(async () => {
+    standin = await startSlackStandin({ botToken: BOT_TOKEN });
+    part = await startSlackPart({ standin, botToken: BOT_TOKEN, tools: recordingTools([]) });
+  });
+  afterAll(async () => {
+    await part.close();
+    await standin.close();
+  });
+
+  it('shows the typed tool name as code cut to 200 characters, a backtick in it made a quote', async () => {
+    // Before, the name went in whole: 5,000 characters of it, and its backtick ended the code span early.
+    const tool = `a\`*b*${'x'.repeat(5_000)}`;
+    const request = part.driver.slashCommandRequest({
+      userId: 'U0RUNNOTE',
+      command: '/mcp',
+      text: `run fixture ${tool} {}`,
+    });
+    expect((await part.driver.send(request)).status).toBe(200);
+    const reply = await standin.waitForCall(
+      'response_url',
+      (call) => String(call.args.text).startsWith('Running'),
+      WAIT_MS,
+    );
+    const text = String(reply.args.text);
+    expect(text).toMatch(/^Running `a'\*b\*x+…` on `fixture`…$/);
+    expect(text.length).toBeLessThan(250);
+  });
+});

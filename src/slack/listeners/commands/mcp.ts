@@ -3,6 +3,7 @@
 // `run` without arguments opens the arguments form (run-form.ts).
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs, SlashCommand } from '@slack/bolt';
 import {
+  codeName,
   commandText,
   escapeMrkdwn,
   signInText,
@@ -134,8 +135,8 @@ function immediateReply(parsed: McpCommand, deps: CommandDeps, locale: Locale): 
 }
 
 const codeNames = (call: { tool: string; server: string }): [string, string] => [
-  `\`${escapeMrkdwn(call.tool)}\``,
-  `\`${escapeMrkdwn(call.server)}\``,
+  codeName(call.tool),
+  codeName(call.server),
 ];
 
 async function listTools(
@@ -151,7 +152,7 @@ async function listTools(
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     const t = commandText(ctx.locale);
-    return ctx.reply(t.toolsUnavailable(`\`${escapeMrkdwn(server)}\``, escapeMrkdwn(reason)));
+    return ctx.reply(t.toolsUnavailable(codeName(server), escapeMrkdwn(reason)));
   }
   const names = refused.map((tool) => tool.name);
   const message = toolsMessage({ server, tools, refused: names, locale: ctx.locale });
