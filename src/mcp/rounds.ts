@@ -117,7 +117,7 @@ async function send(
  * The definition callTool mirrors `Mcp-Param-*` headers from: the listed `inputSchema` only. Given one,
  * the SDK neither reads its own tools/list cache nor checks the result against an `outputSchema` (an
  * `input_required` round carries no structuredContent, so that check would refuse every round of a tool
- * with one); a call of the 2025 revisions, which has no rounds, is still checked (session.ts).
+ * with one); the call's final result is checked against it by the hub instead (tool-run.ts, output-check.ts).
  * Without a listed schema the call goes without headers.
  */
 function headersOnly(name: string, inputSchema: unknown): Tool {

@@ -223,7 +223,7 @@ export class McpSession {
     this.assertOpen();
     try {
       const { spec, clock, logger } = this.opts;
-      return await listedTools(this.client, spec.name, clock.schedule, logger);
+      return await listedTools(this.client, spec.name, clock.schedule, this.tools.outputs, logger);
     } catch (error) {
       throw this.failure(error, undefined, 'tools/list');
     }

@@ -8,10 +8,13 @@
 // tool on its own: the well-formed ones are listed, the others known as refused, by name (a nameless one by its
 // position, `#3`), never called (link.ts); so is a name listed twice, once malformed, in either order. A listing
 // that asks for input (2026-07-28 allows it of tools/call, prompts/get and resources/read only) breaks the schema.
+// On either era a tool whose outputSchema the validator that checks its results (output-check.ts) cannot compile
+// is refused too, under `outputSchema`: its results could not be checked, so it is never run.
 import { SdkError, SdkErrorCode, specTypeSchemas, type Tool } from '@modelcontextprotocol/client';
 import { isRecord } from './elicitation.js';
 import type { Schedule } from '../clock.js';
 import type { RawResultClient } from './raw-results.js';
+import type { OutputChecks } from './output-check.js';
 import { isInvalidResult, toSummary } from './results.js';
 import type { McpLogger, ToolSummary } from './types.js';
 
@@ -20,9 +23,10 @@ export interface ToolListing {
   tools: ToolSummary[];
   refused: RefusedTool[];
   /**
-   * Each listed tool's definition, by name. A call of the 2025 revisions hands it to the SDK (callTool's
-   * `toolDefinition`), which then checks the result's structuredContent against its outputSchema on whichever
-   * session runs the call (the SDK's own cache is the listing connection's only, and a lenient listing fills none).
+   * Each listed tool's definition, by name: a call's result's structuredContent is checked against its
+   * outputSchema on whichever session runs the call (output-check.ts), and a 2025 call hands it to the SDK
+   * (callTool's `toolDefinition`; the SDK's own cache is the listing connection's only, a lenient listing
+   * fills none).
    */
   definitions?: ReadonlyMap<string, Tool>;
 }
@@ -58,15 +62,16 @@ const MAX_PAGES = 64;
 
 /**
  * The server's listing; the tools left out are logged, by name (a server's author may need to hear of them).
- * `schedule`: the hub's clock, which bounds each page read raw.
+ * `schedule`: the hub's clock, which bounds each page read raw; `outputs`: the session's compiled outputSchemas.
  */
 export async function listedTools(
   client: RawResultClient,
   server: string,
   schedule: Schedule,
+  outputs: OutputChecks,
   logger?: McpLogger,
 ): Promise<ToolListing> {
-  const { tools: listed, refused } = await listToolDefinitions(client, schedule);
+  const { tools: listed, refused } = withOutputSchemas(await listToolDefinitions(client, schedule), outputs);
   const names = new Set(refused.map((tool) => tool.name));
   if (names.size > 0)
     logger?.warn(
@@ -80,6 +85,23 @@ export async function listedTools(
   // The first of a name, as the run and the run form find it among the listed tools.
   for (const tool of tools) if (!definitions.has(tool.name)) definitions.set(tool.name, tool);
   return { tools: tools.map(toSummary), refused, definitions };
+}
+
+/** The tools whose outputSchema `outputs` cannot compile, moved after the refused ones (path `outputSchema`). */
+function withOutputSchemas(listing: ToolDefinitions, outputs: OutputChecks): ToolDefinitions {
+  const tools: Tool[] = [];
+  const refused = [...listing.refused];
+  for (const tool of listing.tools) {
+    const problem = outputs.problemOf(tool);
+    if (problem === undefined) tools.push(tool);
+    else
+      refused.push({
+        name: tool.name,
+        problem: { path: ['outputSchema'], message: problem },
+        inputSchema: tool.inputSchema,
+      });
+  }
+  return { tools, refused };
 }
 
 /** Every page's tools; fails (as the SDK does) when a page is not a listing, its tools aside. */

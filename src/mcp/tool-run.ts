@@ -54,14 +54,17 @@ export interface ToolRunnerOptions {
 }
 
 export class ToolRunner {
-  /** This session's compiled outputSchemas: a 2025 call's structuredContent is checked against its tool's. */
-  private readonly outputs = new OutputChecks();
+  /**
+   * This session's compiled outputSchemas: a call's structuredContent is checked against its tool's; the session's
+   * listing refuses a tool whose outputSchema they cannot compile (tool-listing.ts), so each compiles once.
+   */
+  readonly outputs = new OutputChecks();
 
   constructor(private readonly opts: ToolRunnerOptions) {}
 
   /**
    * Runs `call` as `run` (its timers and signal); rejects with what the SDK threw. `definition`: the tool as
-   * listed, whose outputSchema the SDK checks a plain 2025 call's result against.
+   * listed, whose outputSchema a plain call's (final) result is checked against.
    */
   async run(
     call: ToolCall,
@@ -109,12 +112,13 @@ export class ToolRunner {
   ): Promise<ToolResult> {
     const { client } = this.opts;
     const params = { name: call.tool, arguments: call.args };
+    // The listed definition's outputSchema is checked here (output-check.ts), on whichever session runs the call
+    // (the SDK's own tools/list cache is the listing connection's only, and a lenient listing fills none), on
+    // either era; one that cannot be compiled refuses the tool before anything is sent.
+    const check =
+      definition === undefined ? undefined : this.outputs.checkFor(definition, this.opts.spec.name);
     if (client.getProtocolEra() !== 'modern') {
-      // The listed definition's outputSchema is checked here (output-check.ts), on whichever session runs the call
-      // (the SDK's own tools/list cache is the listing connection's only, and a lenient listing fills none).
       // Handed the definition without it, the SDK checks nothing and reads no cache of its own.
-      const check =
-        definition === undefined ? undefined : this.outputs.checkFor(definition, this.opts.spec.name);
       const unchecked = definition === undefined ? {} : { toolDefinition: uncheckedDefinition(definition) };
       const result = await client.callTool(params, { ...this.requestOptions(run), ...unchecked });
       check?.(result);
@@ -122,7 +126,11 @@ export class ToolRunner {
     }
     const legs = new RoundLegs(client, this.opts, run.signal);
     try {
-      return toToolResult(await callWithRounds(legs, params, this.roundsOptions(call, run, tool)));
+      // Only the final result: an input_required round's carries no structuredContent (rounds.ts). A resumed
+      // round's call (a survivor's take-over, ToolCall.resume) ends here too, so its result is checked alike.
+      const result = await callWithRounds(legs, params, this.roundsOptions(call, run, tool));
+      check?.(result);
+      return toToolResult(result);
     } finally {
       legs.done();
     }
