@@ -12,6 +12,7 @@ import { poolOf, SessionPool } from './pool.js';
 import type { McpSession } from './session.js';
 import { Health } from './status.js';
 import type { ToolListing } from './tool-listing.js';
+import { refusesTool, usableTool } from './tool-refusal.js';
 import type { Turn } from './transport.js';
 import { MAX_STEP_UPS, needsSignIn, withSignIn, type McpAuth } from './auth/sign-in.js';
 import {
@@ -23,7 +24,6 @@ import {
   type ServerStatus,
   type ToolCall,
   type ToolResult,
-  type ToolSummary,
 } from './types.js';
 import type { Origin } from '../relay/types.js';
 
@@ -137,6 +137,25 @@ export class ServerLink {
     // A taken-over round was asked by a 2026 server: a 2025 verdict may be stale, and the round would be dropped
     // on a 2025 session as one whose retry cannot be sent (tool-run.ts), so its session probes the era afresh.
     if (call.resume !== undefined && this.era.doubt('legacy')) await this.poolFor(call.origin).closeIdle();
+    try {
+      return await this.callOnSession(call);
+    } catch (error) {
+      await this.refusedResume(call, error);
+      throw error;
+    }
+  }
+
+  /**
+   * A taken-over round whose tool is refused (tool-refusal.ts) ends for good, as a resumed call the server failed
+   * does (rounds.ts): its round goes. Kept, its claim would lapse and the take-over sweep would resume it again,
+   * and the person read the refusal again, every lease until the round's deadline and grace.
+   */
+  private async refusedResume(call: ToolCall, error: unknown): Promise<void> {
+    if (call.resume !== undefined && refusesTool(error)) await this.opts.rounds?.finished(call.resume.id);
+  }
+
+  /** Runs `call` on a session of its person's pool. */
+  private async callOnSession(call: ToolCall): Promise<ToolResult> {
     // One retry, on a new session, when the server refused the request before running it (neverRan).
     for (let attempt = 0; ; attempt += 1) {
       const pool = this.poolFor(call.origin);
@@ -281,19 +300,3 @@ export class ServerLink {
 
 /** A listing that failed: the call goes to the server as named (the server answers for a tool it lacks). */
 const UNLISTED: ToolListing = { tools: [], refused: [] };
-
-/**
- * The listed tool `name`; undefined when it is not listed. A tool the MCP schema refused is not called: its
- * definition is malformed, so the bot cannot know what it takes (nothing is sent to the server).
- */
-function usableTool(listing: ToolListing, name: string, server: string): ToolSummary | undefined {
-  const tool = listing.tools.find((t) => t.name === name);
-  const refused = tool === undefined ? listing.refused.find((t) => t.name === name) : undefined;
-  if (refused === undefined) return tool;
-  const where = refused.problem.path.join('.');
-  throw new McpClientError(
-    'malformed_tool',
-    server,
-    `${name} on ${server} was not run: its definition is malformed (${where}: ${refused.problem.message})`,
-  );
-}

@@ -6,8 +6,10 @@
 // its own, in words: a schema that cannot be compiled refuses the tool before anything is sent (malformed_tool,
 // as a definition the MCP schema refuses), a result that breaks it fails the call saying what does not match.
 // On 2026-07-28 the SDK checks nothing (rounds.ts hands it the inputSchema only), so a call's final result, after
-// its input rounds, is checked here alike. The session's listing finds a schema that cannot be compiled first
-// (tool-listing.ts), through the same OutputChecks, so each definition is compiled once per session.
+// its input rounds, is checked here alike; so is a 2025-11-25 task's, which comes by `tasks/result`, a request
+// the SDK reads as any other, checking no outputSchema (tool-run.ts runTask). The session's listing finds a schema
+// that cannot be compiled first (tool-listing.ts), through the same OutputChecks, so each definition is compiled
+// once per session.
 // The validator is the one the SDK uses by default on Node, one per session, so its compiled schemas go with it.
 import type { Tool } from '@modelcontextprotocol/client';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';

@@ -10,7 +10,7 @@
 // after the people did the work. A server that no longer accepts the state then says so (round_expired).
 import type { Client, RequestOptions, Tool } from '@modelcontextprotocol/client';
 import { TOOL_TIMEOUT_MARGIN_MS, type CallRun } from './call.js';
-import { OutputChecks, uncheckedDefinition } from './output-check.js';
+import { OutputChecks, uncheckedDefinition, type OutputCheck } from './output-check.js';
 import type { Clock } from '../clock.js';
 import type { DurableCall } from './continuation.js';
 import type { RelayClient } from './elicitation.js';
@@ -64,7 +64,7 @@ export class ToolRunner {
 
   /**
    * Runs `call` as `run` (its timers and signal); rejects with what the SDK threw. `definition`: the tool as
-   * listed, whose outputSchema a plain call's (final) result is checked against.
+   * listed, whose outputSchema the call's final result is checked against, plain or as a task.
    */
   async run(
     call: ToolCall,
@@ -75,8 +75,13 @@ export class ToolRunner {
     if (call.resume !== undefined && this.opts.client.getProtocolEra() !== 'modern') {
       return this.cannotResume(call, call.resume);
     }
-    if (this.asTask(tool)) return await this.runTask(call, run);
-    return await this.runPlain(call, run, tool, definition);
+    // The listed definition's outputSchema is checked here (output-check.ts), on whichever session runs the call
+    // (the SDK's own tools/list cache is the listing connection's only, and a lenient listing fills none), on
+    // either era and either way of running it; one that cannot be compiled refuses the tool before anything is sent.
+    const check =
+      definition === undefined ? undefined : this.outputs.checkFor(definition, this.opts.spec.name);
+    if (this.asTask(tool)) return await this.runTask(call, run, check);
+    return await this.runPlain(call, run, tool, definition, check);
   }
 
   /**
@@ -109,14 +114,10 @@ export class ToolRunner {
     run: CallRun,
     tool: ToolSummary | undefined,
     definition: Tool | undefined,
+    check: OutputCheck | undefined,
   ): Promise<ToolResult> {
     const { client } = this.opts;
     const params = { name: call.tool, arguments: call.args };
-    // The listed definition's outputSchema is checked here (output-check.ts), on whichever session runs the call
-    // (the SDK's own tools/list cache is the listing connection's only, and a lenient listing fills none), on
-    // either era; one that cannot be compiled refuses the tool before anything is sent.
-    const check =
-      definition === undefined ? undefined : this.outputs.checkFor(definition, this.opts.spec.name);
     if (client.getProtocolEra() !== 'modern') {
       // Handed the definition without it, the SDK checks nothing and reads no cache of its own.
       const unchecked = definition === undefined ? {} : { toolDefinition: uncheckedDefinition(definition) };
@@ -169,8 +170,12 @@ export class ToolRunner {
     };
   }
 
-  /** Task-augmented (revision 2025-11-25, see tasks.ts); the task is cancelled when the call is abandoned. */
-  private async runTask(call: ToolCall, run: CallRun): Promise<ToolResult> {
+  /**
+   * Task-augmented (revision 2025-11-25, see tasks.ts); the task is cancelled when the call is abandoned. Its
+   * result comes by `tasks/result`, which the SDK reads as any request's result, checking no outputSchema: it is
+   * checked here, as a plain call's is.
+   */
+  private async runTask(call: ToolCall, run: CallRun, check: OutputCheck | undefined): Promise<ToolResult> {
     const params = { name: call.tool, arguments: call.args };
     const onAbort = (): void => this.cancelTask(run.taskId);
     run.signal.addEventListener('abort', onAbort, { once: true });
@@ -180,6 +185,7 @@ export class ToolRunner {
         created: (taskId) => (run.taskId = taskId),
         status: (message) => run.taskStatus(message),
       });
+      check?.(result);
       return toToolResult(result);
     } finally {
       run.signal.removeEventListener('abort', onAbort);
