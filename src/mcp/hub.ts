@@ -130,6 +130,10 @@ export class McpHub {
 
   /** Runs a tool for `call.origin`; the elicitations it causes carry that origin and end with the call. */
   async callTool(call: ToolCall): Promise<ToolResult> {
+    // A taken-over round of a server this deployment no longer configures can never be sent: it ends with that
+    // failure, once, its round gone, rather than being taken over again and failed again every lease.
+    if (call.resume !== undefined && !this.links.has(call.server))
+      await this.rounds?.finished(call.resume.id);
     return this.link(call.server).callTool(call);
   }
 

@@ -4,6 +4,7 @@
 // round stayed claimed in the store: once its lease lapsed the take-over sweep claimed it again and the person read
 // the refusal once more, every lease, until the round's deadline plus its hour of grace. Now the refusal ends the
 // call as any other failure of a resumed call does: the round goes, and the person reads the refusal once.
+// So does a round of a server the survivor's configuration no longer names (removed from the deployment).
 // Real parts: the Redis round store, the take-over sweep (on a hand-fired clock), and a 2026-07-28 SDK 2.x server
 // over Streamable HTTP in process.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -62,10 +63,10 @@ async function redisStore(): Promise<WatchedStore> {
 }
 
 /** The round r1 (gone: it holds no lease) asked of `measured`, answered since: complete, nobody claimed it. */
-async function answeredRound(store: RedisRoundStore): Promise<string> {
+async function answeredRound(store: RedisRoundStore, server = 'modern'): Promise<string> {
   const request = { method: 'elicitation/create', params: { message: 'OK?', requestedSchema: CONFIRM } };
   const { id } = await store.open({
-    server: 'modern',
+    server,
     tool: 'measured',
     args: {},
     origin,
@@ -149,4 +150,50 @@ describe('a durable round whose survivor refuses its tool at listing', () => {
       expect(resumed).toHaveLength(1);
     },
   );
+});
+
+describe('a durable round of a server this deployment no longer configures', () => {
+  it('ends the call once saying no such server is configured: the round goes, no sweep resumes it again', async () => {
+    const handler = malformedTools2026({ listed: [], calls: [] }, { tools: [], ...cache });
+    const store = await redisStore();
+    const id = await answeredRound(store, 'removed');
+    const rounds = roundKeeper({
+      store,
+      claimant: 'r2',
+      clock: systemClock,
+      logger: { warn: () => undefined },
+    });
+    const tools = mcpToolRunner(scriptedHub(handler, () => ({ action: 'cancel' }), rounds).hub);
+    const resumed: Promise<ToolResult>[] = [];
+    let onResume = (_run: Promise<ToolResult>): void => undefined;
+    const firstRun = new Promise<ToolResult>((resolve) => (onResume = resolve));
+    const clock = handClock(Date.now());
+    const first = store.swept();
+    stops.push(
+      startTakeOver({
+        store,
+        claimant: 'r2',
+        clock,
+        everyMs: ROUND_LEASE_MS + 1,
+        resume: (call) => {
+          const run = tools.callTool(call);
+          resumed.push(run);
+          onResume(run);
+          return run;
+        },
+        logger: { warn: () => undefined },
+      }),
+    );
+
+    clock.fire();
+    expect((await first).map((round) => round.id)).toEqual([id]);
+    expect(await firstRun).toEqual({ isError: true, text: 'no MCP server named "removed"' });
+    expect(await store.get(id), 'the call ended: its round goes').toBeUndefined();
+
+    // Before, the round stayed claimed: past its lease the sweep took it again and the person read it again.
+    const second = store.swept();
+    clock.fire();
+    expect(await second).toEqual([]);
+    expect(resumed).toHaveLength(1);
+  });
 });
