@@ -11,25 +11,35 @@ export const SCHEMAS_KEPT = 200;
 export class CompiledSchemas {
   private ajv: Ajv;
   private readonly byText = new Map<string, ValidateFunction>();
+  /**
+   * What compiling each schema text that failed threw, thrown again: a schema that cannot compile may take ajv
+   * seconds to refuse (thousands of chained $defs took ~1.3 s), and `/mcp run` asks of one schema more than once.
+   */
+  private readonly failedByText = new Map<string, unknown>();
 
   /** `newAjv` makes an instance with its options and formats: once now, then each time it starts over. */
   constructor(private readonly newAjv: () => Ajv) {
     this.ajv = newAjv();
   }
 
-  /** The validator of `schema`, compiled once per text; throws as ajv.compile does (then nothing is kept). */
+  /**
+   * The validator of `schema`, compiled once per text; throws as ajv.compile does, and throws the same again for
+   * that text without compiling (ajv then keeps nothing of it).
+   */
   validatorFor(schema: object): ValidateFunction {
     const text = JSON.stringify(schema);
     const kept = this.byText.get(text);
     if (kept !== undefined) return kept;
+    if (this.failedByText.has(text)) throw this.failedByText.get(text);
     // A bound, not an LRU: ajv cannot forget one schema, so the whole instance goes (a miss only compiles).
-    if (this.byText.size >= SCHEMAS_KEPT) this.startOver();
+    if (this.byText.size + this.failedByText.size >= SCHEMAS_KEPT) this.startOver();
     let validate: ValidateFunction;
     try {
       validate = this.ajv.compile(schema);
     } catch (error) {
       // ajv cached the schema before its compile failed: an instance that gave up on it keeps nothing.
       this.ajv.removeSchema(schema);
+      this.failedByText.set(text, error);
       throw error;
     }
     this.byText.set(text, validate);
@@ -46,6 +56,7 @@ export class CompiledSchemas {
 
   private startOver(): void {
     this.byText.clear();
+    this.failedByText.clear();
     this.ajv = this.newAjv();
   }
 }

@@ -2,8 +2,9 @@
 // good. Each test holds only a WeakRef to a schema it checked with, collects garbage, and asserts that nothing
 // else kept it: before, ajv's own cache (keyed by schema object) and its code scope kept every schema it ever
 // compiled, ~6 KB each, so a run form's JSON arguments grew the heap by that per submission.
-import { describe, expect, it } from 'vitest';
-import { SCHEMAS_KEPT } from '../../blocks/compiled-schemas.js';
+import { Ajv } from 'ajv';
+import { describe, expect, it, vi } from 'vitest';
+import { CompiledSchemas, SCHEMAS_KEPT } from '../../blocks/compiled-schemas.js';
 import { parseFormSchema } from '../../blocks/index.js';
 import { RUN_JSON_BLOCK, readRunArguments } from '../../blocks/run-form.js';
 import { validationErrors } from '../../blocks/validate.js';
@@ -82,3 +83,35 @@ describe('compiled schemas are not kept for the replica life', () => {
     expect(await collected(first)).toBe(true);
   });
 });
+
+describe('a schema ajv cannot compile', () => {
+  it('is compiled once: the same failure is thrown again for its text without compiling', () => {
+    const ajv = new Ajv({ strict: false });
+    const compiles = vi.spyOn(ajv, 'compile');
+    const schemas = new CompiledSchemas(() => ajv);
+    // Before, each check compiled it again: `/mcp run` checks one tool's schema twice per command, and a schema
+    // of thousands of chained $defs took ajv ~1.3 s to refuse each time.
+    const unresolvable = () => ({
+      type: 'object',
+      properties: { a: { $ref: 'https://example.com/a.json' } },
+    });
+    const first = catchError(() => schemas.validatorFor(unresolvable()));
+    const second = catchError(() => schemas.validatorFor(unresolvable()));
+    expect(first).toBeInstanceOf(Error);
+    expect(second).toBe(first);
+    expect(compiles).toHaveBeenCalledTimes(1);
+    // A schema that compiles is still compiled, once.
+    const fine = schemas.validatorFor({ type: 'string' });
+    expect(schemas.validatorFor({ type: 'string' })).toBe(fine);
+    expect(compiles).toHaveBeenCalledTimes(2);
+  });
+});
+
+function catchError(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}
