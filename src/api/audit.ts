@@ -7,6 +7,7 @@ import { DEFAULT_API_CLIENT } from '../config/api.js';
 import type { ApiClient } from './auth.js';
 import { ApiError } from './errors.js';
 import { sendJson } from './http.js';
+import { validator } from './validate.js';
 
 export interface AuditReader {
   list(query: AuditQuery): Promise<AuditPage>;
@@ -30,7 +31,21 @@ export async function listAudit(
   }
 }
 
+/** The parameters GET /audit reads, as the OpenAPI document lists them. */
+const AUDIT_PARAMETERS = ['since', 'until', 'server', 'user', 'client', 'cursor', 'limit'] as const;
+
+/**
+ * Refuses a parameter GET /audit does not read, as GET …/{id} refuses one besides `wait`: ignored, a misspelt
+ * `sinse` would list every event from the first, and a misspelt `server` every server's.
+ */
+const knownParameters = validator<Record<string, string>>({
+  type: 'object',
+  additionalProperties: false,
+  properties: Object.fromEntries(AUDIT_PARAMETERS.map((name) => [name, { type: 'string' }])),
+});
+
 function auditQuery(params: URLSearchParams): AuditQuery {
+  knownParameters(Object.fromEntries(params));
   const query: AuditQuery = {};
   const since = time(params, 'since');
   const until = time(params, 'until');

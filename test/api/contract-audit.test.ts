@@ -301,4 +301,21 @@ describe('the automations contract, read from outside', () => {
     const leapDay = await api('GET', '/audit?since=2024-02-29T23:59:59Z');
     expect(leapDay.status).toBe(200);
   });
+
+  it('refuses a parameter it does not read, naming it and the ones it reads, instead of listing without it', async () => {
+    // Before, `sinse` was ignored: the answer listed every event from the first, as if no `since` was sent.
+    const refused = documented('GET', '/audit', await api('GET', '/audit?sinse=2026-01-01T00:00:00Z'));
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      {
+        error: {
+          code: 'invalid_request',
+          message:
+            "/sinse: unknown field; the known fields are 'since', 'until', 'server', 'user', 'client', 'cursor', 'limit'",
+        },
+      },
+    ]);
+    const known = await api('GET', '/audit?since=2026-01-01T00:00:00Z&limit=1&server=fixture&user=U1');
+    expect(known.status).toBe(200);
+  });
 });
