@@ -17,8 +17,7 @@ const OWN_PROCESS = [
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude,
+    // include and exclude are each project's own: a project that extends this config appends to its arrays.
     globalSetup: ['test/setup/redis.ts', 'test/setup/compile.ts'],
     // 40 s: above the system harness's 30 s wait for a first card (test/system/harness.ts), so a slow spawn
     // under CI's load fails with the wait's own message rather than a bare timeout.
@@ -32,6 +31,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'shared',
+          include: ['test/**/*.test.ts'],
           exclude: [...exclude, ...OWN_PROCESS],
           // A worker runs its test files one after another in one module graph instead of a fresh one per file:
           // the suite's import time (SDKs, Bolt, ajv, BullMQ loaded again for each of 430 files) fell from ~610 s
