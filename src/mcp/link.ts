@@ -7,6 +7,7 @@ import type { LeavingRounds } from './leaving-rounds.js';
 import { ControlLink } from './control.js';
 import { EraVerdict, refusesLegacyClient } from './era.js';
 import { Openings } from './openings.js';
+import { OutputChecks } from './output-check.js';
 import { gateSink } from './pending-gate.js';
 import { poolOf, SessionPool } from './pool.js';
 import type { McpSession } from './session.js';
@@ -77,6 +78,8 @@ export class ServerLink {
       link: opts,
       sink: this.sink,
       era: this.era,
+      // One per server, so each of its outputSchemas compiles once for all its sessions (output-check.ts).
+      outputs: new OutputChecks(),
       // Dropped, not refetched here: the next listing fetches the new list.
       onToolsChanged: () => (this.tools = undefined),
     });

@@ -9,6 +9,7 @@
 import type { EraVerdict } from './era.js';
 import { openAborted } from './handshake.js';
 import type { LinkOptions } from './link.js';
+import type { OutputChecks } from './output-check.js';
 import { McpSession } from './session.js';
 import { SessionStarts } from './starts.js';
 import { primaryTransport, transportPlan, type TransportPlan } from './transport.js';
@@ -22,6 +23,8 @@ export interface OpeningDeps {
   link: Omit<LinkOptions, 'sink'>;
   sink: ElicitationSink;
   era: EraVerdict;
+  /** The server's compiled outputSchemas, shared by its sessions. */
+  outputs: OutputChecks;
   /** A session heard `notifications/tools/list_changed`. */
   onToolsChanged: () => void;
 }
@@ -114,6 +117,7 @@ export class Openings {
       sink: this.deps.sink,
       clientInfo: link.clientInfo,
       clock: link.clock,
+      outputs: this.deps.outputs,
       onClosed,
       signal,
       onToolsChanged: this.deps.onToolsChanged,

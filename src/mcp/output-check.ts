@@ -7,16 +7,29 @@
 // as a definition the MCP schema refuses), a result that breaks it fails the call saying what does not match.
 // On 2026-07-28 the SDK checks nothing (rounds.ts hands it the inputSchema only), so a call's final result, after
 // its input rounds, is checked here alike; so is a 2025-11-25 task's, which comes by `tasks/result`, a request
-// the SDK reads as any other, checking no outputSchema (tool-run.ts runTask). The session's listing finds a schema
-// that cannot be compiled first (tool-listing.ts), through the same OutputChecks, so each definition is compiled
-// once per session.
-// The validator is the one the SDK uses by default on Node, one per session, so its compiled schemas go with it.
+// the SDK reads as any other, checking no outputSchema (tool-run.ts runTask). The server's listing finds a schema
+// that cannot be compiled first (tool-listing.ts), through the same OutputChecks.
+// One OutputChecks per server, shared by its sessions, compiling each schema text once: compiling may hold the
+// event loop for seconds (20,000 properties took ~7 s), and a listing after notifications/tools/list_changed, or a
+// call on another person's session, brings the same schema as a new object. Each text is compiled in a validator
+// of its own (the one the SDK uses by default on Node): ajv answers a schema with a top-level `$id` it compiled
+// before by that `$id`, so in a shared one a tool whose schema shares another's `$id`, or a schema changed under
+// its `$id`, was checked against the other schema; and ajv keeps all it compiled for the instance's life, so only
+// dropping the instance frees a schema (blocks/compiled-schemas.ts).
+import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/client';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { McpClientError } from './types.js';
 
 /** Most characters of a compiler's or validator's words kept in the error a person reads. */
 const REASON_CHARS = 200;
+
+/**
+ * Schema texts kept compiled per server (a small schema's validator with its own ajv ~26 KB, measured); past it
+ * the least recently used goes, compiled again when next met. A server listing more tools with one than this
+ * has them all compiled again at each listing.
+ */
+export const OUTPUT_SCHEMAS_KEPT = 200;
 
 /** Throws McpClientError when a call's result breaks the tool's outputSchema. */
 export type OutputCheck = (result: Record<string, unknown>) => void;
@@ -25,9 +38,8 @@ export type OutputCheck = (result: Record<string, unknown>) => void;
 type Compiled = { validate: ReturnType<AjvJsonSchemaValidator['getValidator']> } | { problem: string };
 
 export class OutputChecks {
-  private readonly validators = new AjvJsonSchemaValidator();
-  /** Each listed definition's outputSchema compiled once (a failure too), for as long as the definition lives. */
-  private readonly compiled = new WeakMap<Tool, Compiled>();
+  /** Each outputSchema compiled (a failure too), by its text's digest; the most recently used last. */
+  private readonly compiled = new Map<string, Compiled>();
 
   /** Why `definition`'s outputSchema cannot compile, in the compiler's words; undefined if it can or has none. */
   problemOf(definition: Tool): string | undefined {
@@ -71,16 +83,28 @@ export class OutputChecks {
   private compile(definition: Tool): Compiled | undefined {
     const { outputSchema } = definition;
     if (outputSchema === undefined) return undefined;
-    let compiled = this.compiled.get(definition);
-    if (compiled === undefined) {
-      try {
-        compiled = { validate: this.validators.getValidator(outputSchema) };
-      } catch (error) {
-        compiled = { problem: reason(error) };
-      }
-      this.compiled.set(definition, compiled);
-    }
+    // A digest, not the text: a large schema's text kept as the key would double what it holds.
+    const key = createHash('sha256').update(JSON.stringify(outputSchema)).digest('base64');
+    const compiled = this.compiled.get(key) ?? compiledAlone(outputSchema);
+    this.keep(key, compiled);
     return compiled;
+  }
+
+  /** Keeps `compiled` as the most recently used, dropping the least recently used past the bound. */
+  private keep(key: string, compiled: Compiled): void {
+    this.compiled.delete(key);
+    const oldest = this.compiled.keys().next();
+    if (this.compiled.size >= OUTPUT_SCHEMAS_KEPT && oldest.done !== true) this.compiled.delete(oldest.value);
+    this.compiled.set(key, compiled);
+  }
+}
+
+/** `schema` compiled in a validator of its own; one that fails leaves nothing behind but its words. */
+function compiledAlone(schema: NonNullable<Tool['outputSchema']>): Compiled {
+  try {
+    return { validate: new AjvJsonSchemaValidator().getValidator(schema) };
+  } catch (error) {
+    return { problem: reason(error) };
   }
 }
 

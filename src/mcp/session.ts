@@ -8,6 +8,7 @@ import { RelayClient } from './elicitation.js';
 import { Handshake, openFailure, sdkProbeTimeoutMs, type SignInPauses } from './handshake.js';
 import { SessionQuestions } from './questions.js';
 import { callError, isInvalidResult, urlRequiredResult } from './results.js';
+import type { OutputChecks } from './output-check.js';
 import { listedTools, type ToolListing } from './tool-listing.js';
 import { ToolRunner, type Successor } from './tool-run.js';
 import { refusesStreamableHttp } from './transport.js';
@@ -44,6 +45,8 @@ export interface SessionOptions {
   /** Tried with a fresh client when `transport` is Streamable HTTP and the server refuses it (400/404/405). */
   fallback?: () => McpTransport;
   clock: Clock;
+  /** The server's compiled outputSchemas (one per server, output-check.ts): its listing's and its calls'. */
+  outputs: OutputChecks;
   /**
    * Called once when an opened session ends, whichever side ended it; `dropped` is true when the
    * connection ended on its own rather than by close(). Not called when open() rejects.
@@ -91,6 +94,7 @@ export class McpSession {
       client,
       spec: opts.spec,
       clock: opts.clock,
+      outputs: opts.outputs,
       questions: this.questions,
       isClosed: () => this.closed,
       successor: (signal) => this.successor(signal),
@@ -223,7 +227,7 @@ export class McpSession {
     this.assertOpen();
     try {
       const { spec, clock, logger } = this.opts;
-      return await listedTools(this.client, spec.name, clock.schedule, this.tools.outputs, logger);
+      return await listedTools(this.client, spec.name, clock.schedule, this.opts.outputs, logger);
     } catch (error) {
       throw this.failure(error, undefined, 'tools/list');
     }

@@ -62,7 +62,7 @@ const MAX_PAGES = 64;
 
 /**
  * The server's listing; the tools left out are logged, by name (a server's author may need to hear of them).
- * `schedule`: the hub's clock, which bounds each page read raw; `outputs`: the session's compiled outputSchemas.
+ * `schedule`: the hub's clock, which bounds each page read raw; `outputs`: the server's compiled outputSchemas.
  */
 export async function listedTools(
   client: RawResultClient,

@@ -10,7 +10,7 @@
 // after the people did the work. A server that no longer accepts the state then says so (round_expired).
 import type { Client, RequestOptions, Tool } from '@modelcontextprotocol/client';
 import { TOOL_TIMEOUT_MARGIN_MS, type CallRun } from './call.js';
-import { OutputChecks, uncheckedDefinition, type OutputCheck } from './output-check.js';
+import { uncheckedDefinition, type OutputCheck, type OutputChecks } from './output-check.js';
 import type { Clock } from '../clock.js';
 import type { DurableCall } from './continuation.js';
 import type { RelayClient } from './elicitation.js';
@@ -42,6 +42,11 @@ export interface ToolRunnerOptions {
   client: RelayClient;
   spec: McpServerSpec;
   clock: Clock;
+  /**
+   * The server's compiled outputSchemas: a call's structuredContent is checked against its tool's; the server's
+   * listing refuses a tool whose outputSchema they cannot compile (tool-listing.ts).
+   */
+  outputs: OutputChecks;
   /** Asks the people a 2026 round's input requests are for. */
   questions: Pick<SessionQuestions, 'answerInput' | 'answerInputs'>;
   /** Where durable calls keep their 2026 rounds (McpHubOptions.rounds). */
@@ -54,12 +59,6 @@ export interface ToolRunnerOptions {
 }
 
 export class ToolRunner {
-  /**
-   * This session's compiled outputSchemas: a call's structuredContent is checked against its tool's; the session's
-   * listing refuses a tool whose outputSchema they cannot compile (tool-listing.ts), so each compiles once.
-   */
-  readonly outputs = new OutputChecks();
-
   constructor(private readonly opts: ToolRunnerOptions) {}
 
   /**
@@ -79,7 +78,7 @@ export class ToolRunner {
     // (the SDK's own tools/list cache is the listing connection's only, and a lenient listing fills none), on
     // either era and either way of running it; one that cannot be compiled refuses the tool before anything is sent.
     const check =
-      definition === undefined ? undefined : this.outputs.checkFor(definition, this.opts.spec.name);
+      definition === undefined ? undefined : this.opts.outputs.checkFor(definition, this.opts.spec.name);
     if (this.asTask(tool)) return await this.runTask(call, run, check);
     return await this.runPlain(call, run, tool, definition, check);
   }
