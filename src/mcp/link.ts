@@ -79,7 +79,7 @@ export class ServerLink {
       sink: this.sink,
       era: this.era,
       // One per server, so each of its outputSchemas compiles once for all its sessions (output-check.ts).
-      outputs: new OutputChecks(),
+      outputs: new OutputChecks(spec.name, opts.logger),
       // Dropped, not refetched here: the next listing fetches the new list.
       onToolsChanged: () => (this.tools = undefined),
     });

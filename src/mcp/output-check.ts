@@ -15,11 +15,13 @@
 // of its own (the one the SDK uses by default on Node): ajv answers a schema with a top-level `$id` it compiled
 // before by that `$id`, so in a shared one a tool whose schema shares another's `$id`, or a schema changed under
 // its `$id`, was checked against the other schema; and ajv keeps all it compiled for the instance's life, so only
-// dropping the instance frees a schema (blocks/compiled-schemas.ts).
+// dropping the instance frees a schema (blocks/compiled-schemas.ts). The validators are built in
+// schema-validators.ts, which sends what ajv says while compiling (an unknown `format`) to the bot's logger.
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/client';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
-import { McpClientError } from './types.js';
+import type { Logger } from 'ajv';
+import { SchemaNotes, schemaValidator } from './schema-validators.js';
+import { McpClientError, type McpLogger } from './types.js';
 
 /** Most characters of a compiler's or validator's words kept in the error a person reads. */
 const REASON_CHARS = 200;
@@ -35,11 +37,17 @@ export const OUTPUT_SCHEMAS_KEPT = 200;
 export type OutputCheck = (result: Record<string, unknown>) => void;
 
 /** A definition's outputSchema compiled: its validator, or why it cannot be compiled. */
-type Compiled = { validate: ReturnType<AjvJsonSchemaValidator['getValidator']> } | { problem: string };
+type Compiled = { validate: ReturnType<typeof schemaValidator> } | { problem: string };
 
 export class OutputChecks {
   /** Each outputSchema compiled (a failure too), by its text's digest; the most recently used last. */
   private readonly compiled = new Map<string, Compiled>();
+  /** What ajv says while compiling this server's schemas, logged once each (the SDK Client's compiles too). */
+  readonly notes: SchemaNotes;
+
+  constructor(server: string, logger?: McpLogger) {
+    this.notes = new SchemaNotes(server, logger);
+  }
 
   /** Why `definition`'s outputSchema cannot compile, in the compiler's words; undefined if it can or has none. */
   problemOf(definition: Tool): string | undefined {
@@ -85,7 +93,8 @@ export class OutputChecks {
     if (outputSchema === undefined) return undefined;
     // A digest, not the text: a large schema's text kept as the key would double what it holds.
     const key = createHash('sha256').update(JSON.stringify(outputSchema)).digest('base64');
-    const compiled = this.compiled.get(key) ?? compiledAlone(outputSchema);
+    const compiled =
+      this.compiled.get(key) ?? compiledAlone(outputSchema, this.notes.loggerFor(definition.name));
     this.keep(key, compiled);
     return compiled;
   }
@@ -100,9 +109,9 @@ export class OutputChecks {
 }
 
 /** `schema` compiled in a validator of its own; one that fails leaves nothing behind but its words. */
-function compiledAlone(schema: NonNullable<Tool['outputSchema']>): Compiled {
+function compiledAlone(schema: NonNullable<Tool['outputSchema']>, logger: Logger): Compiled {
   try {
-    return { validate: new AjvJsonSchemaValidator().getValidator(schema) };
+    return { validate: schemaValidator(schema, logger) };
   } catch (error) {
     return { problem: reason(error) };
   }

@@ -129,6 +129,7 @@ export class McpSession {
       versionNegotiation: { mode: 'auto', probe: { timeoutMs: sdkProbeTimeoutMs(opts.spec) } },
       // The hub runs a 2026 server's input rounds itself (rounds.ts).
       inputRequired: { autoFulfill: false },
+      jsonSchemaValidator: opts.outputs.notes.clientValidator(),
     });
     const session = new McpSession(client, opts);
     session.questions.register(client);

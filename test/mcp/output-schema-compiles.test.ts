@@ -91,7 +91,7 @@ describe("a server's outputSchemas compiled", () => {
 
   it('at most OUTPUT_SCHEMAS_KEPT at once: past them the least recently used is compiled again', () => {
     const compiles = vi.spyOn(AjvJsonSchemaValidator.prototype, 'getValidator');
-    const outputs = new OutputChecks();
+    const outputs = new OutputChecks('outputs');
     const definition = (i: number) => ({
       name: `t${i}`,
       inputSchema: { type: 'object' as const },
