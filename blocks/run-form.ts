@@ -154,7 +154,10 @@ const compiled = new CompiledSchemas(() => {
   // multipleOf on the decimals JSON writes, as the form's answers are checked (decimals.ts).
   // ownProperties: otherwise an argument named "constructor" or "toString" is read from Object.prototype, and
   // arguments that leave it out are refused for its type.
+  // logger false: ajv would console.warn a format it ignores, naming it (the server's text, any length), on every
+  // compile; blocks/ writes nothing, and an ignored format is the server's to check.
   const ajv = new Ajv({
+    logger: false,
     allErrors: true,
     ownProperties: true,
     strict: false,
