@@ -1,17 +1,24 @@
-// A server's tools as the bot lists them. The SDK's own listing first: it walks the pages, fills the client's
-// response cache and leaves out the tools whose x-mcp-header it refuses. It checks every tool by the era's
-// schema, so one malformed tool (on 2025 revisions a `properties` that is no object, a `required` that is no
-// array; on any, a tool without a `name`, an `inputSchema.type` that is not "object") fails the whole list and
-// every tool of the server. When it refuses the result, the pages are asked for again raw (raw-results.ts: on
-// 2026-07-28 the SDK's codec refuses the page before any lenient schema could read it) and judged by the same
-// era codec, the page without its tools first (so a result that is not even a page fails as before), then each
-// tool on its own: the well-formed ones are listed, the others known as refused, by name (a nameless one by its
-// position, `#3`), never called (link.ts); so is a name listed twice, once malformed, in either order. A listing
-// that asks for input (2026-07-28 allows it of tools/call, prompts/get and resources/read only) breaks the schema.
+// A server's tools as the bot lists them. The SDK's own listing first: it walks the pages and fills the client's
+// response cache. It checks every tool by the era's schema, so one malformed tool (on 2025 revisions a
+// `properties` that is no object, a `required` that is no array; on any, a tool without a `name`, an
+// `inputSchema.type` that is not "object") fails the whole list and every tool of the server. When it refuses the
+// result, the pages are asked for again raw (raw-results.ts: on 2026-07-28 the SDK's codec refuses the page before
+// any lenient schema could read it) and judged by the same era codec, the page without its tools first (so a
+// result that is not even a page fails as before), then each tool on its own: the well-formed ones are listed,
+// the others known as refused, by name (a nameless one by its position, `#3`), never called (link.ts); so is a
+// name listed twice, once malformed, in either order. A listing that asks for input (2026-07-28 allows it of
+// tools/call, prompts/get and resources/read only) breaks the schema.
+// On a 2026-07-28 session over HTTP the SDK's listing also drops, saying nothing, each tool whose `x-mcp-header`
+// declarations it refuses (their arguments cannot be mirrored into `Mcp-Param-*` headers): there the bot walks
+// the pages itself with the SDK's own request (each page read by the era's codec as the SDK's listing reads it,
+// the same pages asked for) and refuses those tools by name, under the declaring property, by the SDK's rules
+// (header-declarations.ts); the lenient listing refuses them alike. The response cache that walk leaves unfilled
+// is read by callTool only for a call given no definition, and every 2026 call is given one (rounds.ts).
 // On either era a tool whose outputSchema the validator that checks its results (output-check.ts) cannot compile
 // is refused too, under `outputSchema`: its results could not be checked, so it is never run.
 import { SdkError, SdkErrorCode, specTypeSchemas, type Tool } from '@modelcontextprotocol/client';
 import { isRecord } from './elicitation.js';
+import { headerProblem, mirrorsParamHeaders } from './header-declarations.js';
 import type { Schedule } from '../clock.js';
 import type { RawResultClient } from './raw-results.js';
 import type { OutputChecks } from './output-check.js';
@@ -50,11 +57,15 @@ interface ToolDefinitions {
 /** The negotiated era's wire codec (the SDK's), which judges a raw page and each of its tools. */
 type EraCodec = ReturnType<RawResultClient['eraCodec']>;
 
+/** A page's tools and the cursor to the next one. */
+interface PageOf<T> {
+  tools: T[];
+  nextCursor?: string | undefined;
+}
+
 /** A page as the era's codec read it without its tools (`rest`), and its tools, unread. */
-interface Page {
+interface Page extends PageOf<unknown> {
   rest: Record<string, unknown>;
-  tools: unknown[];
-  nextCursor: string | undefined;
 }
 
 /** Pages walked at most: the SDK's own default `listMaxPages`, so a server whose cursors never end is given up. */
@@ -107,6 +118,7 @@ function withOutputSchemas(listing: ToolDefinitions, outputs: OutputChecks): Too
 /** Every page's tools; fails (as the SDK does) when a page is not a listing, its tools aside. */
 async function listToolDefinitions(client: RawResultClient, schedule: Schedule): Promise<ToolDefinitions> {
   try {
+    if (mirrorsParamHeaders(client)) return await listMirroring(client);
     const { tools } = await client.listTools();
     return { tools, refused: [] };
   } catch (error) {
@@ -120,29 +132,70 @@ async function listToolDefinitions(client: RawResultClient, schedule: Schedule):
   }
 }
 
+/**
+ * The SDK's listing as Client.listTools walks it (none when the server declares no tools), each tool judged by
+ * its `x-mcp-header` declarations where the SDK's listing would have dropped it.
+ */
+async function listMirroring(client: RawResultClient): Promise<ToolDefinitions> {
+  const listing: ToolDefinitions = { tools: [], refused: [] };
+  if (client.getServerCapabilities()?.tools === undefined) return listing;
+  await walkPages(
+    (cursor) =>
+      client.request(
+        cursor === undefined ? { method: 'tools/list' } : { method: 'tools/list', params: { cursor } },
+      ),
+    (page) => page.tools.forEach((tool) => admit(tool, listing, true)),
+  );
+  return listing;
+}
+
 async function listLeniently(client: RawResultClient, schedule: Schedule): Promise<ToolDefinitions> {
   const codec = client.eraCodec();
+  const mirrors = mirrorsParamHeaders(client);
   const listing: ToolDefinitions = { tools: [], refused: [] };
+  let position = 0;
+  await walkPages(
+    async (cursor) =>
+      readPage(
+        codec,
+        await client.requestRaw('tools/list', cursor === undefined ? {} : { cursor }, { schedule }),
+      ),
+    (page) => {
+      for (const entry of page.tools) sort(entry, (position += 1), page, codec, { listing, mirrors });
+    },
+  );
+  return listing;
+}
+
+/**
+ * Gives each page to `take`, from the first, as the SDK's own walk does: a server that answers the same cursor
+ * with the same page again has ended; one whose cursors never end is given up after MAX_PAGES.
+ */
+async function walkPages<P extends PageOf<unknown>>(
+  read: (cursor: string | undefined) => Promise<P>,
+  take: (page: P) => void,
+): Promise<void> {
   let cursor: string | undefined;
   let previous: unknown[] | undefined;
-  let position = 0;
   for (let page = 0; page < MAX_PAGES; page += 1) {
-    const read = readPage(
-      codec,
-      await client.requestRaw('tools/list', cursor === undefined ? {} : { cursor }, { schedule }),
-    );
-    // A server that answers the same cursor with the same page again has ended (the SDK's own walk stops there).
-    if (previous !== undefined && read.nextCursor === cursor && sameItems(read.tools, previous))
-      return listing;
-    for (const entry of read.tools) sort(entry, (position += 1), read, codec, listing);
-    if (read.nextCursor === undefined) return listing;
-    cursor = read.nextCursor;
-    previous = read.tools;
+    const next = await read(cursor);
+    if (previous !== undefined && next.nextCursor === cursor && sameItems(next.tools, previous)) return;
+    take(next);
+    if (next.nextCursor === undefined) return;
+    cursor = next.nextCursor;
+    previous = next.tools;
   }
   throw new SdkError(
     SdkErrorCode.ListPaginationExceeded,
     `tools/list: exceeded ${MAX_PAGES} pages; server pagination did not terminate`,
   );
+}
+
+/** A tool the era's codec took: listed, unless `mirrors` and its `x-mcp-header` declarations are invalid. */
+function admit(tool: Tool, listing: ToolDefinitions, mirrors: boolean): void {
+  const problem = mirrors ? headerProblem(tool.inputSchema) : undefined;
+  if (problem === undefined) listing.tools.push(tool);
+  else listing.refused.push({ name: tool.name, problem, inputSchema: tool.inputSchema });
 }
 
 /**
@@ -169,13 +222,22 @@ function sameItems(page: unknown[], previous: unknown[]): boolean {
   return JSON.stringify(page) === JSON.stringify(previous);
 }
 
-/** One entry of a page, the `position`-th of the listing: a tool, or a refused one. */
-function sort(entry: unknown, position: number, page: Page, codec: EraCodec, listing: ToolDefinitions): void {
+/**
+ * One entry of a page, the `position`-th of the listing: a tool, or a refused one. `mirrors`: the SDK's listing
+ * on this session judges `x-mcp-header` declarations.
+ */
+function sort(
+  entry: unknown,
+  position: number,
+  page: Page,
+  codec: EraCodec,
+  { listing, mirrors }: { listing: ToolDefinitions; mirrors: boolean },
+): void {
   // The era's own rules for a tool, as the SDK applies them to a listing of this one tool.
   const checked = codec.validateResult('tools/list', { ...page.rest, tools: [entry] });
   const tool = checked.ok ? checked.value.tools[0] : undefined;
   if (tool !== undefined) {
-    listing.tools.push(tool);
+    admit(tool, listing, mirrors);
     return;
   }
   const fields = new Map<string, unknown>(isRecord(entry) ? Object.entries(entry) : []);
