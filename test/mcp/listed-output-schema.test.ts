@@ -5,11 +5,9 @@
 // (callTool's toolDefinition), so every call is checked as one on the listing connection was. A real SDK server
 // whose calls return no structuredContent, on an in-memory transport, and the real McpHub.
 import { afterEach, describe, expect, it } from 'vitest';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpHub } from '../../src/mcp/hub.js';
+import type { McpHub } from '../../src/mcp/hub.js';
 import { McpClientError } from '../../src/mcp/types.js';
-import { malformedToolsServer } from '../fixtures/malformed-tools.js';
-import { inMemorySpec, recordingSink } from './support.js';
+import { malformedToolsHub } from './malformed-hub.js';
 
 const origin = { userId: 'U1' };
 const hubs: McpHub[] = [];
@@ -25,20 +23,7 @@ const MEASURED = {
 };
 const BAD_TYPE = { name: 'bad_type', inputSchema: { type: 'string' } };
 
-function makeHub(tools: Record<string, unknown>[]) {
-  const record = { listed: [] as (string | undefined)[], calls: [] as string[] };
-  const hub = new McpHub({
-    servers: [inMemorySpec('measured')],
-    sink: recordingSink(() => ({ action: 'cancel' })),
-    connect: async () => {
-      const [client, side] = InMemoryTransport.createLinkedPair();
-      await malformedToolsServer(record, { tools }).connect(side);
-      return client;
-    },
-  });
-  hubs.push(hub);
-  return { hub, record };
-}
+const makeHub = (tools: Record<string, unknown>[]) => malformedToolsHub('measured', tools, hubs);
 
 const call = { server: 'measured', tool: 'measured', args: {}, origin };
 

@@ -7,12 +7,11 @@
 // (2026-07-28).
 import { afterEach, describe, expect, it } from 'vitest';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpHub } from '../../src/mcp/hub.js';
 import { McpClientError, type McpServerSpec } from '../../src/mcp/types.js';
 import { malformedTools2026 } from '../fixtures/malformed-tools-2026.js';
-import { malformedToolsServer } from '../fixtures/malformed-tools.js';
-import { inMemorySpec, recordingSink } from './support.js';
+import { malformedToolsHub } from './malformed-hub.js';
+import { recordingSink } from './support.js';
 
 const origin = { userId: 'U1' };
 const URL_2026 = 'http://output-schemas-2026.test/mcp';
@@ -43,21 +42,9 @@ type Era = '2025' | '2026-07-28';
 
 /** A hub whose server 'listing' lists `tools` in the era's result, recording each tools/list and tools/call. */
 function makeHub(era: Era, tools: Record<string, unknown>[]) {
+  if (era === '2025') return malformedToolsHub('listing', tools, hubs);
   const record = { listed: [] as (string | undefined)[], calls: [] as string[] };
   const sink = recordingSink(() => ({ action: 'cancel' }));
-  if (era === '2025') {
-    const hub = new McpHub({
-      servers: [inMemorySpec('listing')],
-      sink,
-      connect: async () => {
-        const [client, side] = InMemoryTransport.createLinkedPair();
-        await malformedToolsServer(record, { tools }).connect(side);
-        return client;
-      },
-    });
-    hubs.push(hub);
-    return { hub, record };
-  }
   const handler = malformedTools2026(record, { tools, ttlMs: 0, cacheScope: 'private' });
   const fetch = (url: string | URL, init?: RequestInit) => handler.fetch(new Request(url, init));
   const spec: McpServerSpec = {
