@@ -38,7 +38,7 @@ export { localeOf, uiText, UI_TEXT, type Locale, type UiText } from './i18n.js';
 export * from './submission.js';
 export { validationErrors } from './validate.js';
 export { PATTERN_TEST_MS, withPatternTimeouts } from './patterns.js';
-export { SlackLimitError, codeName, escapeMrkdwn, escapeMrkdwnWithin } from './text.js';
+export { SlackLimitError, codeName, escapeMrkdwn, escapeMrkdwnWithin, truncate } from './text.js';
 export {
   homeView,
   HOME_PENDING_MAX,

@@ -20,7 +20,9 @@
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { Logger } from 'ajv';
+import { truncate } from '../../blocks/index.js';
 import { SchemaNotes, schemaValidator } from './schema-validators.js';
+import { malformedTool } from './tool-refusal.js';
 import { McpClientError, type McpLogger } from './types.js';
 
 /** Most characters of a compiler's or validator's words kept in the error a person reads. */
@@ -63,10 +65,8 @@ export class OutputChecks {
     const { name } = definition;
     const compiled = this.compile(definition);
     if (compiled === undefined) return undefined;
-    if ('problem' in compiled) {
-      const problem = `its definition is malformed (outputSchema: ${compiled.problem})`;
-      throw new McpClientError('malformed_tool', server, `${name} on ${server} was not run: ${problem}`);
-    }
+    if ('problem' in compiled)
+      throw malformedTool(server, { name, problem: { path: ['outputSchema'], message: compiled.problem } });
     const { validate } = compiled;
     const fail = (what: string) =>
       new McpClientError('tool_failed', server, `tool ${name} on ${server} ${what}`);
@@ -129,6 +129,5 @@ function reason(error: unknown): string {
 }
 
 function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > REASON_CHARS ? `${line.slice(0, REASON_CHARS - 1)}…` : line;
+  return truncate(text.replace(/\s+/g, ' ').trim(), REASON_CHARS);
 }

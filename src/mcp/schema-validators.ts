@@ -11,6 +11,7 @@ import { Ajv, type Logger } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { truncate } from '../../blocks/index.js';
 import type { McpLogger } from './types.js';
 
 /** The SDK's default engines' options (ajvProvider's createDefaultAjvInstance, SDK 2.4.0). */
@@ -101,7 +102,7 @@ export class SchemaNotes {
    * each distinct one once. Its words are logged, never read: what ajv says may change with its version.
    */
   private note(words: string, tool: string | undefined): void {
-    const note = cut(words, NOTE_CHARS);
+    const note = truncate(words, NOTE_CHARS);
     if (this.logged.has(note) || this.logged.size > NOTES_LOGGED) return;
     this.logged.add(note);
     if (this.logged.size > NOTES_LOGGED) {
@@ -111,15 +112,10 @@ export class SchemaNotes {
       );
       return;
     }
-    const about = { server: this.server, ...(tool === undefined ? {} : { tool: cut(tool, NAME_CHARS) }) };
+    const about = {
+      server: this.server,
+      ...(tool === undefined ? {} : { tool: truncate(tool, NAME_CHARS) }),
+    };
     this.logger?.warn({ ...about, note }, "JSON Schema compiler note on a server's schema");
   }
-}
-
-/** `text` in at most `max` characters, a cut marked with an ellipsis (and no surrogate pair split). */
-function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const kept = text.slice(0, max - 1);
-  const last = kept.charCodeAt(kept.length - 1);
-  return `${last >= 0xd800 && last <= 0xdbff ? kept.slice(0, -1) : kept}…`;
 }

@@ -2,7 +2,7 @@
 // or its outputSchema cannot be compiled: tool-listing.ts), or whose outputSchema the session running the call
 // cannot compile (output-check.ts). Nothing is sent to the server, and while the listing stands, running the tool
 // again is refused alike.
-import type { ToolListing } from './tool-listing.js';
+import type { RefusedTool, ToolListing } from './tool-listing.js';
 import { McpClientError, type ToolSummary } from './types.js';
 
 /**
@@ -13,11 +13,19 @@ export function usableTool(listing: ToolListing, name: string, server: string): 
   const tool = listing.tools.find((t) => t.name === name);
   const refused = tool === undefined ? listing.refused.find((t) => t.name === name) : undefined;
   if (refused === undefined) return tool;
-  const where = refused.problem.path.join('.');
-  throw new McpClientError(
+  throw malformedTool(server, refused);
+}
+
+/** The refusal of a tool whose definition is malformed, naming where (keys below the tool) and what is wrong. */
+export function malformedTool(
+  server: string,
+  { name, problem }: Pick<RefusedTool, 'name' | 'problem'>,
+): McpClientError {
+  const where = problem.path.join('.');
+  return new McpClientError(
     'malformed_tool',
     server,
-    `${name} on ${server} was not run: its definition is malformed (${where}: ${refused.problem.message})`,
+    `${name} on ${server} was not run: its definition is malformed (${where}: ${problem.message})`,
   );
 }
 
