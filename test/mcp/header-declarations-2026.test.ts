@@ -9,10 +9,10 @@
 // SDK McpServer over Streamable HTTP in process, and the real McpHub.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { McpHub } from '../../src/mcp/hub.js';
-import { McpClientError, type McpServerSpec } from '../../src/mcp/types.js';
+import type { McpHub } from '../../src/mcp/hub.js';
+import { McpClientError } from '../../src/mcp/types.js';
 import { headerTools2026, type HeaderToolsRecord, type ListedTool } from '../fixtures/header-tools-2026.js';
-import { recordingSink } from './support.js';
+import { handlerHub } from './malformed-hub.js';
 
 const origin = { userId: 'U1' };
 const URL_2026 = 'http://header-tools-2026.test/mcp';
@@ -47,20 +47,7 @@ const BAD_TYPE = { name: 'bad_type', inputSchema: { type: 'string' } };
 
 function makeHub(tools: ListedTool[]) {
   const record: HeaderToolsRecord = { listed: 0, runs: [] };
-  const handler = headerTools2026(record, tools);
-  const fetch = (url: string | URL, init?: RequestInit) => handler.fetch(new Request(url, init));
-  const spec: McpServerSpec = {
-    name: 'headers',
-    transport: { kind: 'http', url: URL_2026, headers: {} },
-    elicitationTimeoutMs: 60_000,
-  };
-  const hub = new McpHub({
-    servers: [spec],
-    sink: recordingSink(() => ({ action: 'cancel' })),
-    connect: () => new StreamableHTTPClientTransport(new URL(URL_2026), { fetch }),
-  });
-  hubs.push(hub);
-  return { hub, record };
+  return { hub: handlerHub('headers', URL_2026, headerTools2026(record, tools), hubs), record };
 }
 
 /** How a call ended: its text, or its error's code and message. */

@@ -6,12 +6,10 @@
 // servers: the 1.x low-level Server in memory (2025) and the 2.x low-level Server over Streamable HTTP in process
 // (2026-07-28).
 import { afterEach, describe, expect, it } from 'vitest';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { McpHub } from '../../src/mcp/hub.js';
-import { McpClientError, type McpServerSpec } from '../../src/mcp/types.js';
+import type { McpHub } from '../../src/mcp/hub.js';
+import { McpClientError } from '../../src/mcp/types.js';
 import { malformedTools2026 } from '../fixtures/malformed-tools-2026.js';
-import { malformedToolsHub } from './malformed-hub.js';
-import { recordingSink } from './support.js';
+import { handlerHub, malformedToolsHub } from './malformed-hub.js';
 
 const origin = { userId: 'U1' };
 const URL_2026 = 'http://output-schemas-2026.test/mcp';
@@ -44,21 +42,8 @@ type Era = '2025' | '2026-07-28';
 function makeHub(era: Era, tools: Record<string, unknown>[]) {
   if (era === '2025') return malformedToolsHub('listing', tools, hubs);
   const record = { listed: [] as (string | undefined)[], calls: [] as string[] };
-  const sink = recordingSink(() => ({ action: 'cancel' }));
   const handler = malformedTools2026(record, { tools, ttlMs: 0, cacheScope: 'private' });
-  const fetch = (url: string | URL, init?: RequestInit) => handler.fetch(new Request(url, init));
-  const spec: McpServerSpec = {
-    name: 'listing',
-    transport: { kind: 'http', url: URL_2026, headers: {} },
-    elicitationTimeoutMs: 60_000,
-  };
-  const hub = new McpHub({
-    servers: [spec],
-    sink,
-    connect: () => new StreamableHTTPClientTransport(new URL(URL_2026), { fetch }),
-  });
-  hubs.push(hub);
-  return { hub, record };
+  return { hub: handlerHub('listing', URL_2026, handler, hubs), record };
 }
 
 const cases: [Era, string, Record<string, unknown>[], number][] = [
