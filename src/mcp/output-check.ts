@@ -44,6 +44,8 @@ type Compiled = { validate: ReturnType<typeof schemaValidator> } | { problem: st
 export class OutputChecks {
   /** Each outputSchema compiled (a failure too), by its text's digest; the most recently used last. */
   private readonly compiled = new Map<string, Compiled>();
+  /** Each listed definition's digest: a listing's definitions serve every call until the next listing. */
+  private readonly digests = new WeakMap<Tool, string>();
   /** What ajv says while compiling this server's schemas, logged once each (the SDK Client's compiles too). */
   readonly notes: SchemaNotes;
 
@@ -91,8 +93,13 @@ export class OutputChecks {
   private compile(definition: Tool): Compiled | undefined {
     const { outputSchema } = definition;
     if (outputSchema === undefined) return undefined;
-    // A digest, not the text: a large schema's text kept as the key would double what it holds.
-    const key = createHash('sha256').update(JSON.stringify(outputSchema)).digest('base64');
+    // A digest, not the text: a large schema's text kept as the key would double what it holds. Worked out once
+    // per definition, not per call (a wide schema's text is hundreds of KB).
+    let key = this.digests.get(definition);
+    if (key === undefined) {
+      key = createHash('sha256').update(JSON.stringify(outputSchema)).digest('base64');
+      this.digests.set(definition, key);
+    }
     const compiled =
       this.compiled.get(key) ?? compiledAlone(outputSchema, this.notes.loggerFor(definition.name));
     this.keep(key, compiled);
