@@ -15,6 +15,7 @@ import {
   parseFormSchema,
   SchemaError,
   SECTION_TEXT_MAX,
+  truncate,
   type FieldSpec,
 } from '../../blocks/index.js';
 import { RelayError } from '../relay/errors.js';
@@ -49,14 +50,6 @@ const PROPERTY_HINT = 'fields must be a flat string, number, integer, boolean or
  * and update, with the event loop held from every other person), so the question keeps this much (27,000).
  */
 const SHOWN_MESSAGE_MAX = MESSAGE_SECTIONS_MAX * SECTION_TEXT_MAX;
-
-/** `message` cut to SHOWN_MESSAGE_MAX characters, the cut marked with an ellipsis (and no surrogate pair split). */
-function shownPart(message: string): string {
-  if (message.length <= SHOWN_MESSAGE_MAX) return message;
-  const kept = message.slice(0, SHOWN_MESSAGE_MAX);
-  const last = kept.charCodeAt(kept.length - 1);
-  return `${last >= 0xd800 && last <= 0xdbff ? kept.slice(0, -1) : kept}…`;
-}
 
 /** One line naming the offending property, instead of the SDK's multi-kilobyte union dump. */
 function describeIssue(issue: Issue | undefined): string {
@@ -104,7 +97,7 @@ export function parseElicitation(params: unknown, linkId?: string): IncomingElic
     const { message, url } = parsed.data;
     return {
       mode: 'url',
-      message: shownPart(message),
+      message: truncate(message, SHOWN_MESSAGE_MAX),
       url,
       elicitationId: modern ? (linkId ?? `mrtr:${randomUUID()}`) : parsed.data.elicitationId,
     };
@@ -112,7 +105,11 @@ export function parseElicitation(params: unknown, linkId?: string): IncomingElic
   // A missing `mode` is form mode (revision 2025-06-18 has no `mode` at all).
   const checked = checkFormParams(raw);
   if (!checked.ok) throw new RpcRefusal(ProtocolErrorCode.InvalidParams, describeIssue(checked.issue));
-  return { mode: 'form', message: shownPart(checked.message), requestedSchema: raw['requestedSchema'] };
+  return {
+    mode: 'form',
+    message: truncate(checked.message, SHOWN_MESSAGE_MAX),
+    requestedSchema: raw['requestedSchema'],
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 // One server's health for `/mcp servers` and `/readyz` (semantics on ServerStatus in types.ts). Data only: the
 // Slack side words it in each person's language.
+import { truncate } from '../../blocks/index.js';
 import { McpClientError, type ServerStatus } from './types.js';
 
 const MAX_ERROR_CHARS = 300;
@@ -16,7 +17,7 @@ export function describeError(error: unknown): string {
     current = current instanceof Error ? current.cause : undefined;
   }
   const line = parts.join(': ').replace(/\s+/g, ' ');
-  return line.length > MAX_ERROR_CHARS ? `${line.slice(0, MAX_ERROR_CHARS - 1)}…` : line;
+  return truncate(line, MAX_ERROR_CHARS);
 }
 
 /** A session of `server` that closed without being asked to (the server or the network dropped it). */

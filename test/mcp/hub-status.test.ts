@@ -253,4 +253,10 @@ describe('describeError', () => {
     expect(describeError(error)).toBe('outer: inner line');
     expect(describeError(new Error('x'.repeat(400)))).toHaveLength(300);
   });
+
+  it('cuts a long line between characters, never inside an emoji', () => {
+    // The cut falls where the 299th unit is the first half of 😀: the line keeps whole characters only.
+    const line = describeError(new Error(`${'x'.repeat(298)}😀${'y'.repeat(50)}`));
+    expect(line).toBe(`${'x'.repeat(298)}…`);
+  });
 });
