@@ -19,10 +19,11 @@ import {
 import { BACKSTOP_GRACE_MS } from '../relay/grace.js';
 import type { Content, Draft, EndReason, Outcome, Question, QuestionState } from '../relay/types.js';
 
-/** Who acts, as an interaction payload says: the user, the workspace, and the app it was sent to. */
+/** Who acts, as an interaction payload says: the user, the workspace, the org it was sent for, and the app. */
 export interface Actor {
   user: { id: string };
-  team?: { id: string } | null;
+  team?: { id: string; enterprise_id?: string } | null;
+  enterprise?: { id: string } | null;
   api_app_id?: string;
 }
 
@@ -97,13 +98,26 @@ export function refusalBeforeMembership(
   now?: number,
 ): Refusal | undefined {
   if (!question) return { ended: 'missing' };
-  const { teamId, appId } = question.origin;
-  if ((teamId && actor.team?.id !== teamId) || (appId && actor.api_app_id !== appId)) {
+  const { appId } = question.origin;
+  if (!fromQuestionsPlace(question.origin, actor) || (appId && actor.api_app_id !== appId)) {
     return { otherWorkspace: true };
   }
   if (question.state !== 'pending') return { ended: question.state };
   if (now !== undefined && now >= question.deadline + BACKSTOP_GRACE_MS) return { ended: 'cancelled' };
   return undefined;
+}
+
+/**
+ * Whether the actor acts from where the question was asked: its workspace or, for a question an org-wide
+ * installation serves (`origin.enterpriseId`), any workspace of that org. Slack sends an org-installed app's
+ * view_submission and view_closed with `team: null` and the org in `enterprise` (its view payload reference:
+ * "Null if the app is org-installed"); one installation serves the whole org, whose people keep one user id in
+ * every workspace of it, so who may answer is left to the question's answerers.
+ */
+function fromQuestionsPlace(origin: Question['origin'], actor: Actor): boolean {
+  if (!origin.teamId || actor.team?.id === origin.teamId) return true;
+  const org = actor.team?.enterprise_id ?? actor.enterprise?.id;
+  return origin.enterpriseId !== undefined && org === origin.enterpriseId;
 }
 
 export function decide(situation: Situation): Decision {
