@@ -75,6 +75,7 @@ export class SlackDriver {
     this.acting = {
       standin: opts.standin,
       actor: (userId) => this.actor(userId),
+      viewActor: (userId) => this.viewActor(userId),
       send: (out) => this.send(out),
     };
   }
@@ -104,6 +105,12 @@ export class SlackDriver {
       enterprise: org === undefined ? null : { id: org, name: org },
       is_enterprise_install: org !== undefined,
     };
+  }
+
+  /** Who acts in a view_submission or view_closed: as actor(), with no team for an org-wide installation. */
+  private viewActor(userId: string): Obj {
+    const actor = this.actor(userId);
+    return this.opts.enterpriseId === undefined ? actor : { ...actor, team: null };
   }
 
   /** A slash command as Slack posts it (plain form fields). */

@@ -15,6 +15,11 @@ export interface Acting {
   standin: SlackStandin;
   /** The team, user, api_app_id and token fields of a payload from `userId`. */
   actor(userId: string): Obj;
+  /**
+   * The same for view_submission and view_closed, whose `team` Slack sends as null for an org-installed app
+   * (its view payload reference: "Null if the app is org-installed"); the org is then in `enterprise`.
+   */
+  viewActor(userId: string): Obj;
   send(out: Outgoing): Promise<Delivery>;
 }
 
@@ -81,7 +86,7 @@ export async function submitView(d: Acting, input: SubmitInput): Promise<Deliver
   const delivery = await d.send({
     payload: {
       type: 'view_submission',
-      ...d.actor(input.userId),
+      ...d.viewActor(input.userId),
       trigger_id: d.standin.issueTriggerId(input.userId),
       view: { ...view, state: { values } },
       response_urls: [],
@@ -139,7 +144,7 @@ export async function closeView(d: Acting, input: CloseInput): Promise<Delivery>
   const delivery = await d.send({
     payload: {
       type: 'view_closed',
-      ...d.actor(input.userId),
+      ...d.viewActor(input.userId),
       view,
       is_cleared: input.clearStack === true && stack.length > 1,
     },

@@ -98,6 +98,43 @@ describe('an org-wide install (Enterprise Grid)', () => {
     expect(await pendingIds()).toHaveLength(1);
   });
 
+  it("takes a form's answer that Slack sends with no workspace (an org-wide install's view_submission)", async () => {
+    const message = await runQuestion(0, TWO, BEN);
+    const channel = grid.standin.dmChannelOf(BEN);
+    const card = grid.standin
+      .messagesIn(channel)
+      .find((m) => JSON.stringify(m.blocks ?? '').includes(message));
+    const driver = grid.driverFor(1, TWO);
+    const opened = grid.standin.openViews(BEN).length;
+    const click = await driver.clickButton({
+      userId: BEN,
+      channel,
+      ts: card?.ts ?? '',
+      actionId: 'elicit_respond',
+    });
+    expect(click.status).toBe(200);
+    await grid.standin.waitForCall('views.open', () => grid.standin.openViews(BEN).length > opened, 15_000);
+    const form = grid.standin.openViews(BEN).at(-1);
+    const block = (form?.view.blocks as { type: string; block_id: string }[]).find((b) => b.type === 'input');
+
+    // The stand-in sends it as Slack does for an org-installed app: `team: null`, the org in `enterprise`.
+    const submit = await driver.submitView({
+      userId: BEN,
+      viewId: form?.id ?? '',
+      values: { [block?.block_id ?? '']: 'Ben Grid' },
+    });
+    expect(submit).toMatchObject({ status: 200, body: '' });
+    const update = await grid.standin.waitForCall(
+      'chat.update',
+      (c) => c.ok && c.args.ts === card?.ts,
+      15_000,
+    );
+    expect(update.teamId).toBe(ORG);
+    expect(JSON.stringify(update.args.blocks)).toContain('Ben Grid');
+    // His first question (asked in the test before) is still pending.
+    expect(await pendingIds()).toHaveLength(1);
+  });
+
   it('ends the pending questions of every workspace of the org when the org uninstalls the app', async () => {
     await runQuestion(1, ONE, ADA);
     const pending = await pendingIds();
