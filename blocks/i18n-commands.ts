@@ -78,6 +78,8 @@ export interface CommandText {
   retrying: ToolOn;
   linksDoneRetrying: ToolOn;
   retryTaken: string;
+  /** Said privately to someone who clicks Retry or Start again on another person's run (a thread's). */
+  retryNotYours: (owner: string) => string;
   retryTooLong: string;
   /** Shown instead of Retry when an automation's call waits for the links (API calls). */
   retriesItself: string;
@@ -172,6 +174,8 @@ const en: CommandText = {
   retrying: (tool, server) => `Retrying ${tool} on ${server}…`,
   linksDoneRetrying: (tool, server) => `The server says every link is done; retrying ${tool} on ${server}…`,
   retryTaken: 'This call is already being retried.',
+  retryNotYours: (owner) =>
+    `Only ${owner} can run this call again from here. To run the tool yourself, use \`/mcp run\`.`,
   retryTooLong: 'The arguments are too long to retry from a button; run the command again when you are done.',
   retriesItself:
     'An automation is waiting for this call: it goes on by itself once the server says every link is done.',
@@ -261,6 +265,7 @@ const zh: CommandText = {
   retrying: (tool, server) => `正在重试 ${server} 上的 ${tool}……`,
   linksDoneRetrying: (tool, server) => `服务器表示所有链接都已完成；正在重试 ${server} 上的 ${tool}……`,
   retryTaken: '该调用已经在重试了。',
+  retryNotYours: (owner) => `只有 ${owner} 能在这里重新运行此调用。如需自己运行该工具，请使用 \`/mcp run\`。`,
   retryTooLong: '参数太长，无法通过按钮重试；完成后请重新运行该命令。',
   retriesItself: '有自动化流程在等待此调用：服务器确认所有链接都已完成后，它会自动继续。',
   roundExpired: '服务器等待回答的时间过长，已不再接受这些回答。请重新开始，再回答一次。',

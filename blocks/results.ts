@@ -98,6 +98,11 @@ export interface RetryTarget {
   server: string;
   tool: string;
   args: Record<string, unknown>;
+  /**
+   * The person whose run it is: only they may rerun it, as the message may sit in a channel's thread. Absent in
+   * the buttons of releases before it was kept (anyone who could click them reran them).
+   */
+  owner?: string;
 }
 
 /** A -32042 answer: the links to open (each with its message and host) and a Retry button. */
@@ -106,6 +111,7 @@ export function urlRequiredMessage(input: {
   tool: string;
   links: { url: string; message: string }[];
   args: Record<string, unknown>;
+  owner?: string;
   locale?: Locale;
   /**
    * An automation's call (the API's): no Retry button, whose rerun would not reach the automation; the call
@@ -128,7 +134,8 @@ export function urlRequiredMessage(input: {
  * arguments do not fit a button's value, a line saying so (`tooLong`) instead.
  */
 function rerunBlock(target: RetryTarget, label: string, tooLong: string): KnownBlock {
-  const value = JSON.stringify({ s: target.server, t: target.tool, a: target.args });
+  const owner = target.owner === undefined ? {} : { u: target.owner };
+  const value = JSON.stringify({ s: target.server, t: target.tool, a: target.args, ...owner });
   if (value.length > BUTTON_VALUE_MAX) return context(tooLong);
   const rerun: Button = {
     type: 'button',
@@ -169,11 +176,12 @@ function linkBlocks(link: { url: string; message: string }, index: number, openL
 /** The Retry button's call, or undefined when the value is not one. */
 export function retryTargetOf(value: string | undefined): RetryTarget | undefined {
   try {
-    const data = JSON.parse(value ?? '') as { s?: unknown; t?: unknown; a?: unknown };
+    const data = JSON.parse(value ?? '') as { s?: unknown; t?: unknown; a?: unknown; u?: unknown };
     const args = data.a;
     if (typeof data.s !== 'string' || typeof data.t !== 'string') return undefined;
     if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
-    return { server: data.s, tool: data.t, args: args as Record<string, unknown> };
+    const owner = typeof data.u === 'string' ? { owner: data.u } : {};
+    return { server: data.s, tool: data.t, args: args as Record<string, unknown>, ...owner };
   } catch {
     return undefined;
   }

@@ -175,7 +175,10 @@ export class ToolResults {
   private async show(place: RunPlace, args: Record<string, unknown>, result: ToolResult): Promise<void> {
     const common = { server: place.server, tool: place.tool, locale: place.locale };
     // A call whose round expired can only start again: its message carries the button that does.
-    const restart = result.restartable ? { restart: { server: place.server, tool: place.tool, args } } : {};
+    const owner = place.origin.userId;
+    const restart = result.restartable
+      ? { restart: { server: place.server, tool: place.tool, args, owner } }
+      : {};
     const outcome = {
       ...common,
       isError: result.isError,
@@ -211,7 +214,10 @@ export class ToolResults {
     const links = required.map(({ url, message }) => ({ url, message }));
     const retriesItself = place.origin.callId !== undefined;
     // Watched from before the post: the server may say a link is done while the post waits out a 429.
-    const posted = this.post(place, urlRequiredMessage({ ...common, links, args, retriesItself }));
+    const posted = this.post(
+      place,
+      urlRequiredMessage({ ...common, links, args, owner: place.origin.userId, retriesItself }),
+    );
     const call = { server: place.server, tool: place.tool, args, origin: place.origin };
     const ids = required.map((link) => link.elicitationId);
     const final = this.retryOnceAllDone(place, call, ids, posted, result);

@@ -100,11 +100,21 @@ describe('structuredSummary', () => {
   });
 });
 
+describe('retryTargetOf', () => {
+  it('reads the run’s owner from the button, and a button of an older release as owned by nobody', () => {
+    const value = (extra: object) => JSON.stringify({ s: 'gh', t: 'sync', a: { repo: 'a/b' }, ...extra });
+    const call = { server: 'gh', tool: 'sync', args: { repo: 'a/b' } };
+    expect(retryTargetOf(value({ u: 'U0ADA' }))).toEqual({ ...call, owner: 'U0ADA' });
+    expect(retryTargetOf(value({}))).toEqual(call);
+    expect(retryTargetOf(value({ u: 7 }))).toEqual(call);
+  });
+});
+
 describe('resultMessage of a call whose round expired', () => {
   const failed = { server: 'gh', tool: 'deploy', isError: true, text: 'gh no longer accepts the answers' };
 
   it('says why and carries a Start again button that reruns the same call', () => {
-    const restart = { server: 'gh', tool: 'deploy', args: { env: 'prod' } };
+    const restart = { server: 'gh', tool: 'deploy', args: { env: 'prod' }, owner: 'U0ADA' };
     const message = resultMessage({ ...failed, restart });
     const button = message.blocks.at(-1) as { elements: { text: { text: string }; value: string }[] };
     expect(button.elements[0]?.text.text).toBe('Start again');

@@ -108,6 +108,43 @@ describe('asking in the thread where the command ran', () => {
     expect(posted.args.thread_ts).toBe(thread?.ts);
   });
 
+  it('reruns a run from its thread only for the person who ran it; a colleague’s Retry is answered privately', async () => {
+    const args = JSON.stringify({ url: 'https://auth.example.com/team-sign-in' });
+    await h.driver.slashCommand({
+      userId: 'U1',
+      command: '/mcp',
+      text: `run fixture require_url_once ${args}`,
+      channelId: 'C0TEAM',
+    });
+    const links = await h.standin.waitForCall(
+      'chat.postMessage',
+      (c) => c.ok && c.args.channel === 'C0TEAM' && JSON.stringify(c.args.blocks).includes('mcp_retry'),
+      15_000,
+    );
+    const posted = h.standin.messagesIn('C0TEAM').find((m) => JSON.stringify(m.blocks).includes('mcp_retry'));
+    const card = { channel: 'C0TEAM', ts: posted?.ts ?? '' };
+
+    await h.driver.clickButton({ userId: 'U2', ...card, actionId: 'mcp_retry' });
+    const refused = await h.standin.waitForCall(
+      'response_url',
+      (c) => c.args.response_type === 'ephemeral' && String(c.args.text).includes('can run this call again'),
+    );
+    expect(refused.args).toMatchObject({ replace_original: false });
+    expect(String(refused.args.text)).toContain('<@U1>');
+    expect(JSON.stringify(h.standin.message(card.channel, card.ts)?.blocks)).toContain('mcp_retry');
+
+    await h.driver.clickButton({ userId: 'U1', ...card, actionId: 'mcp_retry' });
+    const done = await h.standin.waitForCall(
+      'chat.postMessage',
+      (c) =>
+        c.ok &&
+        c.args.channel === 'C0TEAM' &&
+        String(c.args.text).includes('require_url_once on fixture finished'),
+      15_000,
+    );
+    expect(done.args.thread_ts).toBe(links.args.thread_ts);
+  });
+
   it('asks in the DM itself, with no thread, when the command ran in the person’s DM with the bot', async () => {
     const dm = h.standin.dmChannelOf('U1');
     const card = await ask(h, 'U1', dm, dm, 'Right here');

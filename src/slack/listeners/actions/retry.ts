@@ -8,8 +8,8 @@ import type { CommandDeps } from '../deps.js';
 import type { ButtonArgs } from './question-buttons.js';
 
 /**
- * Reruns the call, for the person who clicks (once they opened the links, or to start an expired call
- * again). The automatic retry (once the server says every link is done) may have claimed it first, on any
+ * Reruns the call, for the person whose run it was when they click (once they opened the links, or to start
+ * an expired call again); anyone else's click is answered privately. The automatic retry (once the server says every link is done) may have claimed it first, on any
  * replica; the claim also makes a double click one rerun.
  */
 export async function retryCall(
@@ -20,6 +20,13 @@ export async function retryCall(
   const target = retryTargetOf(action.value);
   const [channel, ts] = [body.channel?.id, body.message?.ts];
   if (!target || !channel || !ts) return;
+  // In a channel's thread anyone may click: the call is rerun only for the person whose run it is.
+  if (target.owner !== undefined && target.owner !== body.user.id) {
+    const locale = await deps.locales.of(body.user.id, body.team?.id);
+    const text = commandText(locale).retryNotYours(`<@${target.owner}>`);
+    await retriedRespond(respond, { response_type: 'ephemeral', replace_original: false, text });
+    return;
+  }
   const origin = originOfInteraction(body);
   // The person's session (closed if they were away longer than its idle time) opens during the claim and reply.
   deps.results.warm(target.server, origin);
