@@ -2,6 +2,7 @@
 // Lengths are measured in UTF-16 units (what JavaScript and Slack's API count) but cuts only ever
 // fall between code points, so a surrogate pair (emoji, rare CJK) is never split.
 import type { ContextBlock, MrkdwnElement, PlainTextElement, SectionBlock } from '@slack/types';
+import { graphemeCut } from './graphemes.js';
 
 const ELLIPSIS = '…';
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -36,15 +37,23 @@ export class SlackLimitError extends Error {
   readonly code = 'slack_limit';
 }
 
-/** `text` cut to at most `max` UTF-16 units, ending in "…" when anything was cut. */
+/**
+ * `text` cut to at most `max` UTF-16 units, ending in "…" when anything was cut, never inside a character as
+ * drawn (graphemes.ts): an emoji sequence or flag that does not fit is left out whole.
+ */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
-  let out = '';
-  for (const cp of text) {
-    if (out.length + cp.length > max - ELLIPSIS.length) break;
-    out += cp;
-  }
-  return out + ELLIPSIS;
+  // The code points that may fit and the one after them (its first unit is at most at max - 1; two more end it).
+  return cutTokens(Array.from(text.slice(0, max + 2)), max);
+}
+
+/** `tokens` (code points or escaped entities) joined and cut so that they plus "…" fit in `max` units. */
+function cutTokens(tokens: readonly string[], max: number): string {
+  let end = 0;
+  let size = 0;
+  while (end < tokens.length && size + (tokens[end] ?? '').length <= max - ELLIPSIS.length)
+    size += (tokens[end++] ?? '').length;
+  return tokens.slice(0, graphemeCut(tokens, end)).join('') + ELLIPSIS;
 }
 
 /** Neutralises server text (see neutralise) and escapes the three characters Slack mrkdwn treats as control, so mentions and links stay literal. */
@@ -55,7 +64,7 @@ export function escapeMrkdwn(text: string): string {
 /** `text` escaped for mrkdwn (escapeMrkdwn) and cut to at most `max` UTF-16 units, never inside an entity. */
 export function escapeMrkdwnWithin(text: string, max: number): string {
   const escaped = escapeMrkdwn(text);
-  return escaped.length <= max ? escaped : truncateTokens(escaped, max);
+  return escaped.length <= max ? escaped : truncateEscaped(escaped, max);
 }
 
 /** UTF-16 units of a tool's or server's name shown, escaped: a server may list a tool under a name of any length. */
@@ -71,7 +80,7 @@ export function codeName(name: string, max = CODE_NAME_MAX): string {
 
 /**
  * Escapes `text` for mrkdwn and splits it into chunks of at most `max` UTF-16 units, never inside an
- * entity or a surrogate pair. A chunk prefers to end after the last newline or space in its second half.
+ * entity, a surrogate pair or a character as drawn (graphemes.ts). A chunk prefers to end after the last newline or space in its second half.
  * At most `maxChunks` chunks are returned; the last one ends in "…" when text was left out.
  */
 export function mrkdwnChunks(text: string, max: number, maxChunks: number): string[] {
@@ -83,13 +92,16 @@ export function mrkdwnChunks(text: string, max: number, maxChunks: number): stri
     let size = 0;
     while (end < tokens.length && size + (tokens[end] ?? '').length <= max)
       size += (tokens[end++] ?? '').length;
-    end = Math.max(preferBreak(tokens, start, end), start + 1);
+    // Not inside an emoji sequence or a flag either, unless one character is longer than a chunk.
+    end = preferBreak(tokens, start, end);
+    const whole = graphemeCut(tokens, end, start);
+    end = Math.max(whole > start ? whole : end, start + 1);
     chunks.push(tokens.slice(start, end).join(''));
     start = end;
   }
   if (start < tokens.length && chunks.length > 0) {
     const last = chunks.pop() ?? '';
-    chunks.push(truncateTokens(last, max));
+    chunks.push(truncateEscaped(last, max));
   }
   // Slack refuses blank text objects, so chunks with nothing visible are left out.
   return chunks.filter((chunk) => chunk.trim() !== '');
@@ -103,15 +115,9 @@ function preferBreak(tokens: string[], start: number, end: number): number {
   return end;
 }
 
-// Cuts an already-escaped chunk so that it plus "…" fits, without splitting an entity.
-function truncateTokens(escaped: string, max: number): string {
-  const tokens = escaped.match(/&(?:amp|lt|gt);|[\s\S]/gu) ?? [];
-  let out = '';
-  for (const token of tokens) {
-    if (out.length + token.length > max - ELLIPSIS.length) break;
-    out += token;
-  }
-  return out + ELLIPSIS;
+/** Already-escaped mrkdwn cut so that it plus "…" fits in `max` UTF-16 units, never inside an entity. */
+export function truncateEscaped(escaped: string, max: number): string {
+  return cutTokens(escaped.match(/&(?:amp|lt|gt);|[\s\S]/gu) ?? [], max);
 }
 
 /** A plain_text object (no escaping needed: Slack never parses mentions in plain_text). */
