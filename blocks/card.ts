@@ -6,6 +6,7 @@ import { isPersonReason, type EndReason } from '../src/relay/types.js';
 import { endedLabel, uiText, type Locale, type UiText } from './i18n.js';
 import { DECLINE_ACTION, RESPOND_ACTION } from './ids.js';
 import { BUTTON_TEXT_MAX, BUTTON_VALUE_MAX, SECTION_TEXT_MAX } from './slack-limits.js';
+import { answerSections } from './summary.js';
 import { SlackLimitError, escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, section, truncate } from './text.js';
 
 export interface SlackMessage {
@@ -176,7 +177,7 @@ function secretWarning(labels: string[], locale?: Locale): ContextBlock[] {
 function answerBlocks(answer: string[] | 'hidden' | undefined, locale?: Locale): KnownBlock[] {
   if (answer === undefined || answer.length === 0) return [];
   if (answer === 'hidden') return [{ type: 'context', elements: [mrkdwn(uiText(locale).answerHidden)] }];
-  return [{ type: 'section', text: mrkdwn(truncate(answer.join('\n'), SECTION_TEXT_MAX)) }];
+  return answerSections(answer);
 }
 
 /** A button whose value is the question id (checked against Slack's value limit). */

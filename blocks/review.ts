@@ -1,15 +1,15 @@
 // The review step before sending (MCP's "review and modify"): a read-only summary of the answers pushed over
 // the form, with Send and Back. The answers never ride in the view: its private_metadata names the question
 // (and the language it is drawn in) only, and Send relays the person's own draft as the bot stored it (src/answering).
-import { SECTION_TEXT_MAX, VIEW_TITLE_MAX } from './slack-limits.js';
+import { VIEW_TITLE_MAX } from './slack-limits.js';
 import type { ModalView } from '@slack/types';
 import type { Content } from '../src/relay/types.js';
 import { uiText, type Locale } from './i18n.js';
 import { REVIEW_CALLBACK } from './ids.js';
 import { viewMetadata } from './modal.js';
 import type { FormSpec } from './spec.js';
-import { answerLines } from './summary.js';
-import { escapeMrkdwn, mrkdwn, plain, truncate } from './text.js';
+import { answerLines, answerSections } from './summary.js';
+import { escapeMrkdwn, mrkdwn, plain, section, truncate } from './text.js';
 
 /** A yes/no field with such a name or title makes a form one that approves something (review: auto). */
 const APPROVING = /confirm|approv|authori[sz]|确认|批准|授权/i;
@@ -36,7 +36,7 @@ export function reviewModal(
     blocks: [
       { type: 'context', elements: [mrkdwn(t.from(`*${escapeMrkdwn(truncate(input.server, 200))}*`))] },
       { type: 'section', text: mrkdwn(t.reviewIntro) },
-      { type: 'section', text: mrkdwn(truncate(lines.join('\n') || t.noAnswers, SECTION_TEXT_MAX)) },
+      ...(lines.length > 0 ? answerSections(lines) : [section(t.noAnswers)]),
     ],
     private_metadata,
     notify_on_close: true,
