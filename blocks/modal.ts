@@ -5,6 +5,7 @@ import {
   INPUT_HINT_MAX,
   PRIVATE_METADATA_MAX,
   SECTION_TEXT_MAX,
+  VIEW_BYTES_MAX,
   VIEW_TITLE_MAX,
 } from './slack-limits.js';
 import type {
@@ -14,6 +15,7 @@ import type {
   KnownBlock,
   ModalView,
   PlainTextElement,
+  SectionBlock,
 } from '@slack/types';
 import type { Content } from '../src/relay/types.js';
 import { fieldElement } from './elements.js';
@@ -72,30 +74,47 @@ export function formModal(spec: FormSpec, input: FormModalInput): FormModalView 
   }
   const from = mrkdwn(t.from(`*${escapeMrkdwn(truncate(input.server, 200))}*`));
   const header = pages > 1 ? [from, mrkdwn(t.page(page + 1, pages))] : [from];
-  const blocks: KnownBlock[] = [{ type: 'context', elements: header }, ...secretWarning(spec, input.locale)];
+  const head: KnownBlock[] = [{ type: 'context', elements: header }, ...secretWarning(spec, input.locale)];
   const draw = (f: FieldSpec): KnownBlock[] => [
     inputBlock(f, input.locale),
     ...fieldError(input.errors?.[f.blockId]),
   ];
-  if (spec.sections === undefined) {
-    blocks.push(...mrkdwnChunks(input.message, SECTION_TEXT_MAX, MESSAGE_SECTIONS_MAX).map(section));
-    blocks.push(...fields.flatMap(draw));
-  } else {
-    // Each section carries its request's message; the question's own message is the card's.
-    blocks.push(...sectionedFields({ ...spec, sections: spec.sections }, page, fields, draw));
-  }
-  if (page > 0) blocks.push(backButton(input.questionId, t.back));
-  return {
+  // Each section carries its request's message; the question's own message is the card's.
+  const body =
+    spec.sections === undefined
+      ? fields.flatMap(draw)
+      : sectionedFields({ ...spec, sections: spec.sections }, page, fields, draw);
+  const view: FormModalView = {
     type: 'modal',
     callback_id: FORM_CALLBACK,
     title: plain(input.server.trim() || t.titleFallback, VIEW_TITLE_MAX),
     submit: plain(page + 1 < pages ? t.next : t.submit, VIEW_TITLE_MAX),
     close: plain(t.cancel, VIEW_TITLE_MAX),
-    blocks,
+    blocks: [...head, ...body, ...(page > 0 ? [backButton(input.questionId, t.back)] : [])],
     private_metadata,
     notify_on_close: true,
   };
+  if (spec.sections !== undefined) return view;
+  const message = messageSections(input.message, jsonBytes(view));
+  return { ...view, blocks: [...head, ...message, ...view.blocks.slice(head.length)] };
 }
+
+/**
+ * The message's sections beside a view of `restBytes` (UTF-8 JSON): at most MESSAGE_SECTIONS_MAX, fewer when
+ * they would take the view past Slack's 250 kB. FIELDS_BYTES_MAX leaves the message room for 9 full sections, but
+ * not beside an error under each field: a page at that size shown again with errors quoting the server's
+ * `const` ("Must be one of: &&&…", escaped fivefold) came to 250.7 kB, and Slack refused it. The last section
+ * shown ends in "…".
+ */
+function messageSections(message: string, restBytes: number): SectionBlock[] {
+  for (let count = MESSAGE_SECTIONS_MAX; ; count -= 1) {
+    const sections = mrkdwnChunks(message, SECTION_TEXT_MAX, count).map(section);
+    // jsonBytes counts the array's brackets, which pay for the commas joining it to the view's blocks.
+    if (count === 1 || restBytes + jsonBytes(sections) <= VIEW_BYTES_MAX) return sections;
+  }
+}
+
+const jsonBytes = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).length;
 
 /**
  * A form's or review's private_metadata: the question id and, when the view was drawn in a known language, that
