@@ -35,7 +35,7 @@ export function parseField(raw: unknown, common: Common, index: number): ParsedF
   const base = labelled(raw, common, index);
   switch (raw.type) {
     case 'string':
-      return 'oneOf' in raw || 'enum' in raw ? singleSelect(raw, base) : text(raw, base);
+      return isSelect(raw) ? singleSelect(raw, base) : text(raw, base);
     case 'number':
     case 'integer':
       return numeric(raw, base, raw.type);
@@ -122,6 +122,18 @@ function boolean(raw: Raw, base: Labelled): ParsedField {
 /** Whether a default meets the field's constraints (constraints.ts); compiled only when it has some. */
 function meetsRules(rules: Raw, schema: object, value: unknown): boolean {
   return Object.keys(rules).length === 0 || meetsSchema(schema, value);
+}
+
+/**
+ * Whether a text property is a single-select: an `enum` (with or without enumNames), a titled `oneOf`, or an
+ * `anyOf` of consts, as schema generators write a union of literals (Pydantic, zod). Read as text, such a field
+ * took anything typed, which the server then refused. An `anyOf` of other forms (formats, patterns) lists no
+ * choices: the field stays text, that keyword left to the server, as any other it does not know.
+ */
+function isSelect(raw: Raw): boolean {
+  if ('oneOf' in raw || 'enum' in raw) return true;
+  const forms = raw.anyOf;
+  return Array.isArray(forms) && forms.length > 0 && forms.every((f) => isRecord(f) && 'const' in f);
 }
 
 function singleSelect(raw: Raw, base: Labelled): ParsedField {
