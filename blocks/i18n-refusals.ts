@@ -6,6 +6,9 @@ import type { Locale } from './i18n.js';
 export interface RefusalText {
   answered: string;
   declined: string;
+  /** The same, naming who answered or declined it (a mention), for everyone else who tries. */
+  answeredBy: (who: string) => string;
+  declinedBy: (who: string) => string;
   expired: string;
   /** The replica that held the asking call stopped for good: the answer could reach nobody. */
   holderLost: string;
@@ -36,6 +39,8 @@ export const REFUSAL_TEXT: Record<Locale, RefusalText> = {
   en: {
     answered: 'This question has already been answered.',
     declined: 'This question has already been declined.',
+    answeredBy: (who) => `This question has already been answered by ${who}.`,
+    declinedBy: (who) => `This question has already been declined by ${who}.`,
     expired: 'This question has expired or was withdrawn; there is nothing left to answer.',
     holderLost:
       'Your answer could not be delivered: the app lost the connection that was waiting for it, so this question has ended. Ask for the task again if it is still needed.',
@@ -59,6 +64,8 @@ export const REFUSAL_TEXT: Record<Locale, RefusalText> = {
   'zh-CN': {
     answered: '此问题已有人回答。',
     declined: '此问题已被拒绝。',
+    answeredBy: (who) => `此问题已由 ${who} 回答。`,
+    declinedBy: (who) => `此问题已被 ${who} 拒绝。`,
     expired: '此问题已过期或已被撤回，无需再回答。',
     holderLost: '您的回答无法送达：应用与等待该回答的连接已断开，此问题已结束。如仍需要，请重新发起该任务。',
     stillOpen: '此问题仍在等待回答。',

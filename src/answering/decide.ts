@@ -29,8 +29,11 @@ export interface Actor {
 
 /** Why someone's click or submit changed nothing. */
 export type Refusal =
-  /** `reason`: why it ended, when known (a question whose holder died says so). */
-  | { ended: QuestionState | 'missing'; reason?: EndReason }
+  /**
+   * `reason`: why it ended, when known (a question whose holder died says so); `by`: who ended it, when a person
+   * did (the Slack user id), so the others who try are told who answered.
+   */
+  | { ended: QuestionState | 'missing'; reason?: EndReason; by?: string }
   | { notFor: Pick<Question, 'userId' | 'answerers'> }
   | { otherWorkspace: true };
 
@@ -102,7 +105,7 @@ export function refusalBeforeMembership(
   if (!fromQuestionsPlace(question.origin, actor) || (appId && actor.api_app_id !== appId)) {
     return { otherWorkspace: true };
   }
-  if (question.state !== 'pending') return { ended: question.state };
+  if (question.state !== 'pending') return endedAs(question);
   if (now !== undefined && now >= question.deadline + BACKSTOP_GRACE_MS) return { ended: 'cancelled' };
   return undefined;
 }
@@ -118,6 +121,11 @@ function fromQuestionsPlace(origin: Question['origin'], actor: Actor): boolean {
   if (!origin.teamId || actor.team?.id === origin.teamId) return true;
   const org = actor.team?.enterprise_id ?? actor.enterprise?.id;
   return origin.enterpriseId !== undefined && org === origin.enterpriseId;
+}
+
+/** The refusal of an act on `question`, which has ended: its state, and who ended it when someone did. */
+export function endedAs(question: Pick<Question, 'state' | 'endedBy'>): Refusal {
+  return question.endedBy ? { ended: question.state, by: question.endedBy } : { ended: question.state };
 }
 
 export function decide(situation: Situation): Decision {

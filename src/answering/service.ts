@@ -206,6 +206,6 @@ class OnceReply {
 /** Why an act that ended nothing of its own changed nothing: the state the question is in, and why it ended. */
 function endedRefusal(result: FinishResult): Refusal {
   const state = result.won ? result.question.state : result.state;
-  const reason = result.question?.reason;
-  return reason === undefined ? { ended: state } : { ended: state, reason };
+  const { reason, endedBy } = result.question ?? {};
+  return { ended: state, ...(reason === undefined ? {} : { reason }), ...(endedBy ? { by: endedBy } : {}) };
 }

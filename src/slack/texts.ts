@@ -2,6 +2,7 @@
 import { uiText, type Locale } from '../../blocks/index.js';
 import type { Refusal } from '../answering/decide.js';
 import type { Question } from '../relay/types.js';
+import { isUserId } from './user-id.js';
 
 /** Groups and people named in "this question is for …" before the list is cut. */
 const NAMED_MAX = 10;
@@ -10,11 +11,13 @@ export function refusalText(refusal: Refusal, locale?: Locale): string {
   const t = uiText(locale).refusals;
   if ('otherWorkspace' in refusal) return t.otherWorkspace;
   if ('notFor' in refusal) return t.notFor(answerersText(refusal.notFor, locale));
+  // Named only as a person: an id that is not a Slack user's (none today) is left unsaid.
+  const by = refusal.by !== undefined && isUserId(refusal.by) ? `<@${refusal.by}>` : undefined;
   switch (refusal.ended) {
     case 'accepted':
-      return t.answered;
+      return by ? t.answeredBy(by) : t.answered;
     case 'declined':
-      return t.declined;
+      return by ? t.declinedBy(by) : t.declined;
     case 'cancelled':
       return refusal.reason === 'holder_lost' ? t.holderLost : t.expired;
     case 'missing':
@@ -34,13 +37,16 @@ export function answerersText(question: Pick<Question, 'userId' | 'answerers'>, 
   return t.list([...shown, ...(channel ? [t.peopleIn(`<#${channel}>`)] : [])]);
 }
 
-/** A modal that replaces the form when the question ended before the submit arrived. */
+/**
+ * A modal that replaces the form when the question ended before the submit arrived. Its text is the bot's own
+ * (mrkdwn, so the person who answered shows by name), never a server's.
+ */
 export function finishedView(text: string, locale?: Locale) {
   const t = uiText(locale).refusals;
   return {
     type: 'modal' as const,
     title: { type: 'plain_text' as const, text: t.title },
     close: { type: 'plain_text' as const, text: t.close },
-    blocks: [{ type: 'section' as const, text: { type: 'plain_text' as const, text } }],
+    blocks: [{ type: 'section' as const, text: { type: 'mrkdwn' as const, text } }],
   };
 }

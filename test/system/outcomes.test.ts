@@ -94,7 +94,7 @@ describe('outcomes on the card', () => {
     await h.standin.waitForCall('response_url', (c) => c.ok && sentTo(c));
     const tries = h.standin.calls.filter((c) => c.method === 'response_url' && sentTo(c));
     expect(tries.map((c) => c.error ?? 'ok')).toEqual(['internal_error', 'ok']);
-    expect(tries[1]?.args.text).toBe('This question has already been declined.');
+    expect(tries[1]?.args.text).toBe('This question has already been declined by <@U4>.');
   });
 
   it('says who closed the form', async () => {

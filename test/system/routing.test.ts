@@ -214,9 +214,14 @@ describe('an approvals channel with listed approvers and a user group', () => {
     const winners = [a, b].filter((d) => d.body === '');
     expect(winners).toHaveLength(1);
     const loser = a.body === '' ? b : a;
-    expect(loser.body).toContain('already been answered');
     const result = (await h.toolResult('U1')) as { content: { reason: string } };
     const winner = result.content.reason === 'a' ? 'UAPP1' : 'UOPS1';
+    // The form becomes a note naming the approver who won, by name (mrkdwn, where Slack shows a mention).
+    const note = (JSON.parse(loser.body) as { view: { blocks: { text: object }[] } }).view.blocks[0]?.text;
+    expect(note).toEqual({
+      type: 'mrkdwn',
+      text: `This question has already been answered by <@${winner}>.`,
+    });
     const ended = await h.standin.waitForCall('chat.update', (c) => c.ok && c.args.ts === card.ts);
     expect(JSON.stringify(ended.args.blocks)).toContain(`Answered by <@${winner}>`);
   });
