@@ -18,6 +18,8 @@ const REMEMBER_PAST_DEADLINE_MS = 60_000;
 
 export interface OpenModalsDeps {
   records: ModalRecords;
+  /** The question as stored now: a form that opened while its question ended is replaced once it is recorded. */
+  questions: { get(id: string): Promise<Question | undefined> };
   clients: SlackClients;
   locales: Locales;
   logger: { warn(obj: object, msg: string): void };
@@ -30,7 +32,11 @@ export class OpenModals implements QuestionObserver {
 
   constructor(private readonly deps: OpenModalsDeps) {}
 
-  /** A form for `question` opened as view `viewId` for `userId`. */
+  /**
+   * A form for `question` opened as view `viewId` for `userId`. The question may have ended while the form was
+   * opening, its end's replacement already run and finding no form: read after the form is remembered, such a
+   * question has its forms replaced now (once: each remembered form is taken by one replacement).
+   */
   async opened(question: Question, viewId: string, userId: string): Promise<void> {
     const left = question.deadline - (this.deps.clock ?? systemClock).now();
     await this.deps.records.rememberModal(
@@ -38,6 +44,8 @@ export class OpenModals implements QuestionObserver {
       { viewId, userId },
       Math.max(left, 0) + REMEMBER_PAST_DEADLINE_MS,
     );
+    const now = await this.deps.questions.get(question.id);
+    if (now !== undefined && now.state !== 'pending') this.ended(now, now.endedBy);
   }
 
   started(): void {

@@ -195,7 +195,13 @@ function observers(app: SlackApp, options: SlackOptions): { home: HomeTab; modal
     logger,
     slot: (teamId) => options.outbox.slotFor('views.publish', teamId),
   });
-  const modals = new OpenModals({ records: state, clients, locales: surface.locales, logger });
+  const modals = new OpenModals({
+    records: state,
+    questions: options.store,
+    clients,
+    locales: surface.locales,
+    logger,
+  });
   surface.observe(home);
   surface.observe(modals);
   return { home, modals };

@@ -203,6 +203,27 @@ describe('an approvals channel with listed approvers and a user group', () => {
     expect(JSON.stringify(ended.args.blocks)).toContain('Answered by <@UOPS2>');
   });
 
+  it('replaces a form that opened while another approver declined, instead of leaving it open to a refused submit', async () => {
+    const card = await ask(h, 'U1', h.standin.dmChannelOf('U1'), 'C0APPROVE', 'Opened too late?');
+    const opening = h.standin.holdNext('views.open');
+    await h.driver.clickButton({ userId: 'UOPS2', ...card, actionId: 'elicit_respond' });
+    await opening.arrived;
+    // Declined while the form is on its way: the end's replacement runs with no form remembered yet.
+    await h.driver.clickButton({ userId: 'UAPP1', ...card, actionId: 'elicit_decline' });
+    expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
+    await h.standin.waitForCall('chat.update', (c) => c.ok && c.args.ts === card.ts);
+    opening.release();
+
+    const replaced = await h.standin.waitForCall(
+      'views.update',
+      (c) => c.ok && JSON.stringify(c.args.view).includes('Nothing to answer'),
+      10_000,
+    );
+    const form = h.standin.openViews('UOPS2').at(-1);
+    expect(replaced.args.view_id).toBe(form?.id);
+    expect(JSON.stringify(form?.view.blocks)).not.toContain('input');
+  });
+
   it('lets the first of two racing approvers win; the second is told it was already answered', async () => {
     const card = await ask(h, 'U1', h.standin.dmChannelOf('U1'), 'C0APPROVE', 'Race?');
     const first = await openForm(h, 'UAPP1', card);
