@@ -6,19 +6,32 @@ import { ApiError } from './errors.js';
 /** Largest request body, in bytes: 1 MB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 /**
- * Bytes of an oversized body read (and dropped) before the 413 goes out, so the client gets the answer rather
- * than a reset while it is still sending; past this the connection is cut. 16 MB.
+ * Bytes of a body read and dropped after its refusal went out (a 413 or 415), for a client that keeps sending
+ * after it; past this the connection is cut. 16 MB.
  */
 const DISCARD_MAX_BYTES = 16 * MAX_BODY_BYTES;
 
-/** The body parsed as JSON; ApiError for a wrong content type (415), a body over 1 MB (413) or bad JSON (400). */
+/** The body's bytes as UTF-8, refusing any that are not (RFC 8259 §8.1); a leading BOM is dropped (§8.1: MAY). */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The body parsed as JSON; ApiError for a wrong content type (415), a body over 1 MB (413), bytes that are not
+ * UTF-8 or bad JSON (400). Bytes that are not UTF-8 are refused rather than read as U+FFFD: the card would show
+ * the person a message other than the one sent.
+ */
 export async function readJson(req: IncomingMessage): Promise<unknown> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json') {
-    req.resume();
+    discard(req, 0);
     throw new ApiError('unsupported_media_type', 'Send the body as application/json.');
   }
-  const text = await readText(req);
+  const bytes = await readBytes(req);
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch (cause) {
+    throw new ApiError('invalid_json', 'The body is not valid UTF-8, which JSON must be.', { cause });
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -26,20 +39,49 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-async function readText(req: IncomingMessage): Promise<string> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) {
-    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += bytes.length;
+/**
+ * The body's bytes. Past MAX_BODY_BYTES (as declared by Content-Length, or as read), it rejects at once with the
+ * 413, which goes out while the client still sends (curl and fetch stop sending and read it), and the rest is
+ * dropped: waiting for the whole body left a client sending over DISCARD_MAX_BYTES with a reset, not the 413.
+ */
+function readBytes(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const tooLarge = (read: number): void => {
+      discard(req, read);
+      reject(new ApiError('payload_too_large', `The body is over ${MAX_BODY_BYTES} bytes.`));
+    };
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return tooLarge(0);
+    let size = 0;
+    const chunks: Buffer[] = [];
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      stop();
+      tooLarge(size);
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (error: Error): void => {
+      stop();
+      reject(error);
+    };
+    const stop = (): void => void req.off('data', onData).off('end', onEnd).off('error', onError);
+    req.on('data', onData).on('end', onEnd).on('error', onError);
+  });
+}
+
+/** Reads and drops the rest of a body that will not be used; past DISCARD_MAX_BYTES in all, cuts the connection. */
+function discard(req: IncomingMessage, alreadyRead: number): void {
+  let size = alreadyRead;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
     if (size > DISCARD_MAX_BYTES) req.destroy();
-    if (size <= MAX_BODY_BYTES) chunks.push(bytes);
-  }
-  if (size > MAX_BODY_BYTES || declared > MAX_BODY_BYTES) {
-    throw new ApiError('payload_too_large', `The body is over ${MAX_BODY_BYTES} bytes.`);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  });
+  // An error of a body nobody reads (the client gone) is nothing to report.
+  req.on('error', () => undefined);
+  req.resume();
 }
 
 export function sendJson(
@@ -62,6 +104,8 @@ export function sendError(res: ServerResponse, error: ApiError): void {
   const headers: Record<string, string> = {};
   if (error.retryAfterSec !== undefined) headers['retry-after'] = String(error.retryAfterSec);
   if (error.code === 'unauthorized') headers['www-authenticate'] = 'Bearer';
+  // The rest of an oversized body is not read: the connection cannot carry another request after it.
+  if (error.code === 'payload_too_large') headers.connection = 'close';
   // RFC 9110 §15.5.6: a 405 names the methods the path does take.
   if (error.allow !== undefined) headers.allow = error.allow.join(', ');
   sendJson(res, error.status, { error: { code: error.code, message: error.message } }, headers);

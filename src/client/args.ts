@@ -216,7 +216,9 @@ function schemaOf(value: string | undefined, readFile: ParseSources['readFile'])
       `--schema must be a JSON object or a file holding one; cannot read ${JSON.stringify(value)} (${reason(cause)})`,
     );
   }
-  return jsonObject(text, '--schema', ` (from ${JSON.stringify(value)})`);
+  // Notepad and PowerShell (Out-File, Set-Content -Encoding utf8) start UTF-8 files with a byte order mark,
+  // which JSON.parse refuses; RFC 8259 §8.1 lets a parser ignore it.
+  return jsonObject(text.replace(/^\uFEFF/, ''), '--schema', ` (from ${JSON.stringify(value)})`);
 }
 
 function argumentsOf(value: string | undefined): Record<string, unknown> {
