@@ -21,7 +21,9 @@ import {
   type RequestOptions,
   type Tool,
 } from '@modelcontextprotocol/client';
+import { truncate } from '../../blocks/index.js';
 import { Continuation, type DurableCall, type Retry } from './continuation.js';
+import { parseElicitation, RpcRefusal } from './elicitation.js';
 import { McpClientError } from './types.js';
 import type { RoundRef } from '../relay/types.js';
 
@@ -78,7 +80,7 @@ export async function callWithRounds(
           `${params.name} on ${opts.server} still asked for input after ${rounds(opts.maxRounds)}, the most allowed`,
         );
       }
-      retry = await answerRound(result, round + 1, opts, kept);
+      retry = await answerRound(result, { round: round + 1, tool: params.name }, opts, kept);
     }
   } finally {
     await kept?.finished();
@@ -126,26 +128,32 @@ function headersOnly(name: string, inputSchema: unknown): Tool {
   return { name, inputSchema: listed ? (inputSchema as Tool['inputSchema']) : { type: 'object' } };
 }
 
-/** Gathers every answer of round `round` (recorded as they come when durable); resolves with the retry. */
+/** Which round of which tool: how a refused request is named to the person. */
+interface RoundOf {
+  round: number;
+  tool: string;
+}
+
+/** Gathers every answer of round `at.round` (recorded as they come when durable); resolves with the retry. */
 async function answerRound(
   result: { inputRequests?: Record<string, InputRequest>; requestState?: string },
-  round: number,
+  at: RoundOf,
   opts: RoundsOptions,
   kept: Continuation | undefined,
 ): Promise<Retry> {
+  const { round } = at;
   const entries = Object.entries(result.inputRequests ?? {});
+  // Before anything is recorded or anyone asked: a round with one request the bot cannot ask can never be
+  // answered whole, so asking its other requests would only post cards that the call's failure withdraws.
+  for (const [key, request] of entries) checkRequest(key, request, at, opts.server);
   // Recorded even when it asks nothing (retried at once, as the spec allows): the store's record stays the call's
   // current round, so a survivor sends this round's retry, never an earlier one the server already answered.
   await kept?.record(round, result.requestState, entries);
   const together = opts.answerTogether === undefined ? [] : entries.filter(([, request]) => isForm(request));
   const alone = together.length < 2 ? entries : entries.filter(([, request]) => !isForm(request));
-  const asked = alone.map(async ([key, request]): Promise<[string, ElicitResult][]> => {
-    const answer = await opts.answer(key, request, kept?.ref(round, [key]));
-    await kept?.answered(round, key, answer);
-    return [[key, answer]];
-  });
+  const asked = alone.map((entry) => answeredAlone(entry, at, opts, kept));
   if (together.length >= 2 && opts.answerTogether !== undefined) {
-    asked.push(answeredTogether(opts.answerTogether, together, round, kept));
+    asked.push(answeredTogether(opts.answerTogether, together, at, opts.server, kept));
   }
   const answers = new Map((await Promise.all(asked)).flat());
   kept?.assertClaimed(round);
@@ -160,6 +168,36 @@ async function answerRound(
   };
 }
 
+/** Throws, as notAsked words it, when request `key` is not one the bot can ask (its kind, its params). */
+function checkRequest(key: string, request: InputRequest, at: RoundOf, server: string): void {
+  try {
+    parseElicitation(onlyElicitation(server, request));
+  } catch (error) {
+    throw notAsked(error, [key], at, server);
+  }
+}
+
+/** The most of a request key a failure shows, in characters: keys are the server's and unbounded. */
+const KEY_SHOWN_MAX = 60;
+
+/**
+ * A request refused before or while being asked (invalid params, a question limit: RpcRefusal, which a 2025
+ * server gets as its request's JSON-RPC error) fails the call saying which request and why. A 2026 round has no
+ * error per request; passed on as it is, the refusal would read as a JSON-RPC error of the server's own
+ * ("failed (JSON-RPC -32602)"), which it never sent, and its reason would be lost.
+ */
+function notAsked(error: unknown, keys: string[], at: RoundOf, server: string): unknown {
+  if (!(error instanceof RpcRefusal)) return error;
+  const named = keys.map((key) => JSON.stringify(truncate(key, KEY_SHOWN_MAX)));
+  const which = `${named.length === 1 ? 'request' : 'requests'} ${named.join(', ')}`;
+  return new McpClientError(
+    'tool_failed',
+    server,
+    `${server} asked for input that could not be asked (${which} of round ${at.round} of ${at.tool}): ${error.message}`,
+    { cause: error },
+  );
+}
+
 /** A form-mode `elicitation/create` entry (a missing `mode` is form mode): one that can share a form. */
 function isForm(request: InputRequest): boolean {
   if (request.method !== 'elicitation/create') return false;
@@ -167,21 +205,33 @@ function isForm(request: InputRequest): boolean {
   return typeof params === 'object' && params !== null && (params as { mode?: unknown }).mode !== 'url';
 }
 
+/** One entry's answer, recorded (the last one of the round claims). */
+async function answeredAlone(
+  [key, request]: [string, InputRequest],
+  at: RoundOf,
+  opts: RoundsOptions,
+  kept: Continuation | undefined,
+): Promise<[string, ElicitResult][]> {
+  const answer = await opts.answer(key, request, kept?.ref(at.round, [key])).catch((error: unknown) => {
+    throw notAsked(error, [key], at, opts.server);
+  });
+  await kept?.answered(at.round, key, answer);
+  return [[key, answer]];
+}
+
 /** The form entries' one answer, recorded key by key (one answer records all its keys; the last one claims). */
 async function answeredTogether(
   answerTogether: AnswerInputs,
   entries: [string, InputRequest][],
-  round: number,
+  at: RoundOf,
+  server: string,
   kept: Continuation | undefined,
 ): Promise<[string, ElicitResult][]> {
-  const answers = await answerTogether(
-    entries,
-    kept?.ref(
-      round,
-      entries.map(([key]) => key),
-    ),
-  );
-  for (const [key, answer] of answers) await kept?.answered(round, key, answer);
+  const keys = entries.map(([key]) => key);
+  const answers = await answerTogether(entries, kept?.ref(at.round, keys)).catch((error: unknown) => {
+    throw notAsked(error, keys, at, server);
+  });
+  for (const [key, answer] of answers) await kept?.answered(at.round, key, answer);
   return answers;
 }
 
