@@ -11,6 +11,9 @@ import type { Question, RoundRef } from '../relay/types.js';
 import { toElicitResult } from './elicitation.js';
 import { combineForms } from './round-form.js';
 
+/** Half of a UTF-16 surrogate pair with no other half: text that UTF-8 has no bytes for. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
  * The answers a round keeps for one of its questions, by request key, as the call's own process would have sent
  * them: what any replica records when the question's end reaches it (src/rounds/recorder.ts). `requests` are the
@@ -82,6 +85,8 @@ export class Continuation {
    */
   async record(round: number, requestState: string | undefined, entries: [string, InputRequest][]) {
     const { rounds, call } = this.durable;
+    const unkept = entries.find(([key]) => LONE_SURROGATE.test(key));
+    if (unkept !== undefined) throw this.unkeptKey(round, unkept[0]);
     const requests = entries.map(([key, request]) => ({ key, request }));
     const next = {
       ...(requestState === undefined ? {} : { requestState }),
@@ -138,6 +143,21 @@ export class Continuation {
       {
         cause: parsed.error,
       },
+    );
+  }
+
+  /**
+   * A request key holding a lone UTF-16 surrogate (JSON allows "\udc80"): the round store keeps keys as UTF-8 text,
+   * which has no bytes for it, so the stored round could no longer be read (a survivor's take-over, the recorder of
+   * its answers) and its answers would go back under another key. Refused before anyone is asked.
+   */
+  private unkeptKey(round: number, key: string): McpClientError {
+    const { server, tool } = this.durable.call;
+    return new McpClientError(
+      'tool_failed',
+      server,
+      `${server} asked round ${round} of ${tool} under a request key ${JSON.stringify(key.slice(0, 60))} that is not ` +
+        'well-formed text (a lone UTF-16 surrogate), which the round store cannot keep',
     );
   }
 
