@@ -108,7 +108,7 @@ export class RedisRoundStore implements RoundStore {
     return toRecorded(recorded);
   }
 
-  async takeOver(claim: Claim): Promise<Round[]> {
+  async takeOver(claim: Claim, unreadable?: (id: string, error: unknown) => void): Promise<Round[]> {
     const { redis, keys } = this.opts;
     const ids = await redis.zrange(keys.openRounds, '0', '-1');
     const taken: Round[] = [];
@@ -123,10 +123,24 @@ export class RedisRoundStore implements RoundStore {
         id,
         keys.lease(''),
       );
-      const round = claimed === 1 ? await this.get(id) : undefined;
+      const round = claimed === 1 ? await this.readable(id, unreadable) : undefined;
       if (round !== undefined) taken.push(round);
     }
     return taken;
+  }
+
+  /** The round `id`, or undefined (told to `unreadable`) when its record cannot be read. */
+  private async readable(
+    id: string,
+    unreadable: ((id: string, error: unknown) => void) | undefined,
+  ): Promise<Round | undefined> {
+    try {
+      return await this.get(id);
+    } catch (error) {
+      if (!(error instanceof StoreError) || error.code !== 'bad_record') throw error;
+      unreadable?.(id, error);
+      return undefined;
+    }
   }
 
   async renew(id: string, claim: Claim): Promise<boolean> {

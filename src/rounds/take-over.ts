@@ -35,7 +35,10 @@ export function startTakeOver(opts: TakeOverOptions): () => Promise<void> {
   const { clock, logger } = opts;
   const sweep = async (): Promise<void> => {
     const claim = { claimant: opts.claimant, now: clock.now(), leaseMs: opts.leaseMs ?? ROUND_LEASE_MS };
-    for (const round of await opts.store.takeOver(claim)) {
+    // An unreadable round stays claimed until its lease lapses, then is tried again, until its record expires.
+    const unreadable = (id: string, err: unknown): void =>
+      logger.warn({ err, round: id }, 'round of a stopped replica cannot be read: not taken over');
+    for (const round of await opts.store.takeOver(claim, unreadable)) {
       void opts.resume(resumedCall(round)).catch((err: unknown) => {
         logger.warn({ err, round: round.id }, 'taken-over round not resumed');
       });

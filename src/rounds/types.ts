@@ -115,9 +115,11 @@ export interface RoundStore {
   ): Promise<AnswerRecorded>;
   /**
    * Claims every round whose claim lapsed, or whose answers are all in, nobody claimed it and its holder is
-   * gone (never a round `claim.claimant` holds: it is alive, sweeping); returns them.
+   * gone (never a round `claim.claimant` holds: it is alive, sweeping); returns them. A claimed round whose record
+   * cannot be read (StoreError 'bad_record': a part evicted, foreign JSON) is told to `unreadable` and left out,
+   * so it does not keep the sweep from the rounds after it.
    */
-  takeOver(claim: Claim): Promise<Round[]>;
+  takeOver(claim: Claim, unreadable?: (id: string, error: unknown) => void): Promise<Round[]>;
   /** Extends `claimant`'s lease; false when it no longer holds the claim. */
   renew(id: string, claim: Claim): Promise<boolean>;
   /**

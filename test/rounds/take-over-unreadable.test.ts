@@ -1,0 +1,62 @@
+// A take-over sweep over Redis claims each lapsed or complete round, then reads it. One round whose record could
+// not be read (a part of it evicted, a field another version wrote) threw out of the whole sweep, every round after
+// it left untaken, sweep after sweep, until that record expired (an hour past its deadline). Now it is logged and
+// left out, and the sweep resumes the others.
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { RedisConnections, endClient, keys, type RedisClient } from '../../src/redis/index.js';
+import { RedisRoundStore, startTakeOver, type ResumedCall } from '../../src/rounds/index.js';
+import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { recordingLogger } from '../store/helpers.js';
+import { deleteUnder } from '../support/redis-cleanup.js';
+import { handClock, round } from './support.js';
+
+const clients: RedisClient[] = [];
+const prefixes: string[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => endClient(client, true)));
+});
+afterAll(async () => {
+  await Promise.all(prefixes.map((prefix) => deleteUnder(prefix)));
+});
+
+async function redisStore() {
+  const prefix = uniquePrefix();
+  prefixes.push(prefix);
+  const connections = new RedisConnections({ url: redisUrl() }, recordingLogger());
+  const k = keys(prefix);
+  const redis = await connections.command(k.connectionName('rounds', 'sweep'));
+  clients.push(redis);
+  return { redis, k, store: new RedisRoundStore({ redis, keys: k }) };
+}
+
+describe('a take-over sweep over Redis with one unreadable round', () => {
+  it('resumes the rounds after it and logs the one it cannot read', async () => {
+    const { redis, k, store } = await redisStore();
+    // Both answered, unclaimed, their holder gone: each is the sweep's to claim. The broken one sorts first.
+    const broken = await store.open({ ...round, tool: 'broken', deadline: round.deadline - 1_000 });
+    const whole = await store.open({ ...round, tool: 'whole' });
+    for (const { id } of [broken, whole]) await store.answer(id, 1, 'a', { action: 'decline' }, undefined);
+    await redis.del(k.roundRequests(broken.id)); // e.g. evicted under maxmemory
+
+    const resumed: ResumedCall[] = [];
+    const warned: { msg: string; round?: string }[] = [];
+    const clock = handClock();
+    const stop = startTakeOver({
+      store,
+      claimant: 'r2',
+      clock,
+      everyMs: 1_000,
+      resume: (call) => Promise.resolve(void resumed.push(call)),
+      logger: { warn: (obj: { round?: string }, msg: string) => void warned.push({ msg, round: obj.round }) },
+    });
+    try {
+      await clock.advance(1_000);
+      await expect.poll(() => resumed.map((call) => call.tool)).toEqual(['whole']);
+      await expect
+        .poll(() => warned)
+        .toEqual([{ msg: 'round of a stopped replica cannot be read: not taken over', round: broken.id }]);
+    } finally {
+      await stop();
+    }
+  });
+});
