@@ -12,9 +12,21 @@ import {
   GetTaskResultSchema,
 } from '@modelcontextprotocol/core';
 import type { Clock } from '../clock.js';
+import { TOOL_TIMEOUT_MARGIN_MS } from './call.js';
 
 /** How long to wait between two `tasks/get` when the server names no `pollInterval`, in ms. */
 const DEFAULT_POLL_MS = 1000;
+/**
+ * The shortest wait between two `tasks/get`, in ms, whatever `pollInterval` says: a server sending 0 (or seconds,
+ * `pollInterval: 1`) would otherwise be polled in a tight loop, thousands of requests a second for the task's life.
+ */
+export const MIN_POLL_MS = 250;
+/**
+ * The longest, in ms: each `tasks/get` answer is the call's sign of life (call.ts), so a task polled less often
+ * than the call's silence limit (the server's elicitation timeout + TOOL_TIMEOUT_MARGIN_MS) would fail as timed
+ * out while it works; this is that margin, so a task is polled within every silence limit.
+ */
+export const MAX_POLL_MS = TOOL_TIMEOUT_MARGIN_MS;
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 export interface TaskHooks {
@@ -37,23 +49,24 @@ export async function runToolTask(
     CreateTaskResultSchema,
     options,
   );
+  // The task created is the call's: a `tasks/get` answer naming another id does not send the next requests there.
+  const { taskId } = created.task;
   let task = created.task;
-  hooks.created(task.taskId);
+  hooks.created(taskId);
   hooks.status(task.statusMessage);
   while (!TERMINAL.has(task.status) && task.status !== 'input_required') {
-    await pause(clock, task.pollInterval ?? DEFAULT_POLL_MS, options.signal);
-    task = await client.request(
-      { method: 'tasks/get', params: { taskId: task.taskId } },
-      GetTaskResultSchema,
-      options,
-    );
+    await pause(clock, pollWait(task.pollInterval), options.signal);
+    task = await client.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema, options);
     hooks.status(task.statusMessage);
   }
-  return client.request(
-    { method: 'tasks/result', params: { taskId: task.taskId } },
-    CallToolResultSchema,
-    options,
-  );
+  return client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultSchema, options);
+}
+
+/** The wait before the next `tasks/get`: the server's `pollInterval` (ms) within MIN_POLL_MS..MAX_POLL_MS. */
+function pollWait(pollInterval: number | undefined): number {
+  const asked = pollInterval ?? DEFAULT_POLL_MS;
+  // NaN cannot come through JSON; a negative or fractional value can, and is clamped like any other.
+  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, asked));
 }
 
 /** A task outlives the request that created it: when the call is abandoned, the server is told. */
