@@ -60,4 +60,23 @@ describe('a paged form', () => {
     expect(again).toHaveLength(20);
     expect(again[0]?.element?.initial_value).toBe('kept');
   });
+
+  it('shows that the question ended when Back is pressed on a form whose question was declined meanwhile', async () => {
+    const card = await h.ask('U3', LONG_FORM);
+    await h.driver.clickButton({ userId: 'U3', ...card, actionId: 'elicit_respond' });
+    await h.standin.waitForCall('views.open', (c) => c.ok && h.standin.openViews('U3').length > 0);
+    const viewId = h.standin.openViews('U3')[0]?.id ?? '';
+    const firstBlock = inputs(h, viewId)[0]?.block_id ?? '';
+    await h.driver.submitView({ userId: 'U3', viewId, values: { [firstBlock]: 'typed' } });
+    // Declined from the card (another device, say): the form on this screen stays open at its second page.
+    await h.driver.clickButton({ userId: 'U3', ...card, actionId: 'elicit_decline' });
+    expect(await h.toolResult('U3')).toEqual({ action: 'decline' });
+
+    const back = await h.driver.clickViewButton({ userId: 'U3', viewId, actionId: 'elicit_page_back' });
+    expect(back.status).toBe(200);
+    const ended = await h.standin.waitForCall('views.update', (c) => c.ok && c.args.view_id === viewId);
+    expect(ended.args.view).toMatchObject({
+      blocks: [{ text: { text: 'This question has already been declined by <@U3>.' } }],
+    });
+  });
 });
