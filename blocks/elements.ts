@@ -107,11 +107,24 @@ function numberElement(field: NumberField): NumberInput {
   };
   // Slack wants plain decimal strings: 1e-7 is written "0.0000001", so a default or an answer drawn again shows.
   const text = (n: number | undefined) => (n === undefined ? undefined : plainDecimal(n));
-  const [min, max, initial] = [text(field.minimum), text(field.maximum), text(field.default)];
+  const [low, high] = integerBounds(field);
+  const [min, max, initial] = [text(low), text(high), text(field.default)];
   if (min !== undefined) element.min_value = min;
   if (max !== undefined) element.max_value = max;
   if (initial !== undefined) element.initial_value = initial;
   return element;
+}
+
+/**
+ * The bounds Slack is given: an integer field's fractional bounds become the integers they allow (minimum 0.5 is
+ * 1), as Slack's number input takes no decimal bounds without decimals allowed; bounds that allow no integer at
+ * all are left to validation on submit, as out-of-range lengths are.
+ */
+function integerBounds(field: NumberField): [number | undefined, number | undefined] {
+  if (field.kind === 'number') return [field.minimum, field.maximum];
+  const min = field.minimum === undefined ? undefined : Math.ceil(field.minimum);
+  const max = field.maximum === undefined ? undefined : Math.floor(field.maximum);
+  return min !== undefined && max !== undefined && min > max ? [undefined, undefined] : [min, max];
 }
 
 function booleanElement(actionId: string, initial: boolean | undefined, t: UiText): RadioButtons {

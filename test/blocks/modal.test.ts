@@ -57,6 +57,18 @@ describe('formModal: the element for each kind', () => {
     expect(elementOf({ type: 'integer' })).toMatchObject({ is_decimal_allowed: false });
   });
 
+  it('gives an integer field the whole-number bounds its fractional ones allow, and none when none fits', () => {
+    expect(elementOf({ type: 'integer', minimum: 0.5, maximum: 9.9 })).toMatchObject({
+      is_decimal_allowed: false,
+      min_value: '1',
+      max_value: '9',
+    });
+    expect(elementOf({ type: 'integer', minimum: -2.5 })).toMatchObject({ min_value: '-2' });
+    const none = elementOf({ type: 'integer', minimum: 0.2, maximum: 0.8 });
+    expect(none).not.toHaveProperty('min_value');
+    expect(none).not.toHaveProperty('max_value');
+  });
+
   it('boolean → Yes/No radio buttons so both answers can be given', () => {
     const element = elementOf({ type: 'boolean' });
     expect(element?.type).toBe('radio_buttons');
