@@ -1,7 +1,8 @@
 // Posting a question's cards and showing its end on them. A question whose cards could not all be posted (Slack
 // refused one) ends at once ('delivery_failed') rather than time out unseen; a post refused while Redis is
 // unavailable is queued again by the surface meanwhile. One that ended before its cards were attached (a click
-// can beat attachCards by milliseconds) had a winner that saw no card, so its poster shows the end.
+// can beat attachCards by milliseconds) had a winner that saw no card, so its poster shows the end, and then
+// tells the store, which keeps an accepted answer's content for that drawing (store/scripts.ts INBOX_ACK_LUA).
 import { answerWithin, settleWithin } from '../settle.js';
 import { relayErrorCode } from './errors.js';
 import type { PostedCards, RelayClock, RelayLogger, RelayStore, Surface } from './ports.js';
@@ -10,7 +11,7 @@ import { againWhileUnavailable } from './while-unavailable.js';
 import type { Attached, CardRef, Question } from './types.js';
 
 export interface CardDeliveryOptions {
-  store: Pick<RelayStore, 'attachCards' | 'get'>;
+  store: Pick<RelayStore, 'attachCards' | 'get' | 'endShownOnCards'>;
   surface: Surface;
   urls: Pick<UrlQuestions, 'waitsForCall'>;
   logger: RelayLogger;
@@ -74,12 +75,24 @@ export class CardDelivery {
     // Pending, gone, or ended after an earlier try of the attach landed: its winner shows the end (once).
     if (state === 'pending' || state === 'missing' || state === 'ended_with_card') return;
     // It ended before the cards were attached, so its winner saw none: they are ours to update.
-    const finished = await this.options.store.get(question.id);
-    if (finished?.card) {
-      await this.showEnd(
-        finished,
-        (await this.options.urls.waitsForCall(finished)) ? 'ended_card_waits' : 'ended',
-      );
+    await this.showEndAttachedLate(question.id);
+  }
+
+  /**
+   * Draws the end of a question that ended before its cards were attached, from its record: an accepted
+   * answer's content is kept there for this (its holder may have it already), and goes once the end is drawn,
+   * or tried (no one draws it again). That drop is cleanup only: should it fail, the record's expiry takes it.
+   */
+  private async showEndAttachedLate(id: string): Promise<void> {
+    const { store, urls, logger } = this.options;
+    const finished = await store.get(id);
+    if (!finished?.card) return;
+    try {
+      await this.showEnd(finished, (await urls.waitsForCall(finished)) ? 'ended_card_waits' : 'ended');
+    } finally {
+      await store.endShownOnCards(id).catch((error: unknown) => {
+        logger.warn({ questionId: id, err: error }, 'could not drop an answer shown on its card; it expires');
+      });
     }
   }
 

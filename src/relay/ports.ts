@@ -34,6 +34,11 @@ export interface RelayStore {
   get(id: string): Promise<Question | undefined>;
   /** Records the posted cards; answers what it found (Attached), the same when tried again. */
   attachCards(id: string, cards: [CardRef, ...CardRef[]]): Promise<Attached>;
+  /**
+   * The attacher drew the end of a question that ended before its cards were attached: the answer's content,
+   * kept for that drawing, may go once its holder has it too. A question pending or gone is left alone.
+   */
+  endShownOnCards(id: string): Promise<void>;
   /** The one atomic transition; `endedBy` is the person whose act ended it, stored with the outcome. */
   finish(id: string, outcome: Outcome, reason: EndReason, endedBy?: string): Promise<FinishResult>;
   /** One person's draft of a pending question's form, when they have one. */

@@ -39,6 +39,10 @@ export class MemoryBackend {
   readonly windows = new Map<string, { endsAt: number; count: number }>();
   /** Questions whose cards were attached after they ended (their attacher, not the winner, updates them). */
   readonly cardAfterEnd = new Set<string>();
+  /** Accepted questions whose holder has the answer while their card's attacher has not drawn it yet. */
+  readonly dropAfterCard = new Set<string>();
+  /** Accepted questions whose card's attacher drew the end before their holder had the answer. */
+  readonly endShown = new Set<string>();
 
   constructor(readonly clock: Clock = systemClock) {}
 }
@@ -84,6 +88,15 @@ export class MemoryRelayStore implements RelayStore {
     question.card = { ...card };
     if (more.length > 0) question.moreCards = more.map((other) => ({ ...other }));
     return Promise.resolve(ended && !cardAfterEnd.has(id) ? 'ended_with_card' : question.state);
+  }
+
+  /** The attacher drew the end: the content kept for it goes, now or at the holder's delivery (CARD_END_SHOWN_LUA). */
+  endShownOnCards(id: string): Promise<void> {
+    const question = this.backend.questions.get(id);
+    if (question?.state !== 'accepted') return Promise.resolve();
+    if (this.backend.dropAfterCard.delete(id)) dropContent(question);
+    else this.backend.endShown.add(id);
+    return Promise.resolve();
   }
 
   /** One person's draft of the question's form, when they have one. */
@@ -151,6 +164,14 @@ export class MemoryRelayStore implements RelayStore {
     clock.schedule(() => this.flush(question.holder), 0);
   }
 
+  /** The holder has an accepted answer: its content goes unless the card's attacher has yet to draw it. */
+  private acknowledged(question: StoredQuestion): void {
+    const { cardAfterEnd, endShown, dropAfterCard } = this.backend;
+    const attacherDraws = !question.card || (cardAfterEnd.has(question.id) && !endShown.has(question.id));
+    if (attacherDraws) dropAfterCard.add(question.id);
+    else dropContent(question);
+  }
+
   private flush(holder: string): void {
     const deliver = this.backend.inboxes.get(holder);
     const ids = this.backend.undelivered.get(holder) ?? [];
@@ -160,14 +181,17 @@ export class MemoryRelayStore implements RelayStore {
       const question = this.backend.questions.get(id);
       if (!question) continue;
       const handed = structuredClone(question);
-      // Once in the holder's hands the content is no longer kept, as the Redis inbox drops it.
-      if (question.outcome?.action === 'accept' && !keepsContent(question)) {
-        question.outcome = { action: 'accept', content: {} };
-        question.contentDropped = true;
-      }
+      // Once in the holder's hands, and on the card, the content is no longer kept (as INBOX_ACK_LUA decides).
+      if (question.outcome?.action === 'accept' && !keepsContent(question)) this.acknowledged(question);
       deliver(handed);
     }
   }
+}
+
+/** What the record keeps of an accepted answer once its content is no longer needed. */
+function dropContent(question: StoredQuestion): void {
+  question.outcome = { action: 'accept', content: {} };
+  question.contentDropped = true;
 }
 
 /** The latest question of each 2026 URL request in one process (RedisRoundLinks' contract; nothing expires). */

@@ -5,13 +5,17 @@
 //   timeoutMs createdAt deadline endedAt            decimal integers (ms; epoch ms from Redis TIME); the store
 //                                                   writes no timeoutMs (it is deadline - createdAt, ~20 B saved)
 //   schemaRef                                       the shared requestedSchema's content hash (store/schemas.ts)
-//   requestedSchema outcome                         JSON; an accepted outcome whose holder has it loses its content
-//                                                   ({"action":"accept","contentDropped":true}, read back as content {}
-//                                                   with the question's contentDropped), unless keepsContent
+//   requestedSchema outcome                         JSON; an accepted outcome whose holder has it, and whose card
+//                                                   shows it, loses its content ({"action":"accept","contentDropped":
+//                                                   true}, read back as content {} with the question's
+//                                                   contentDropped), unless keepsContent
 //   cardChannel cardTs                              the Slack card, once posted (the first of several)
 //   moreCards                                       JSON [{channel, ts}]: the others, when there are several
 //   cardAfterEnd                                    '1' when the cards were attached after the end (not part of
 //                                                   Question: the attacher, not the winner, updates them)
+//   dropAfterCard endShown                          '1' each (not part of Question): an accepted answer's holder has
+//                                                   it, but the card's poster has not drawn its end yet; the poster
+//                                                   drew it before the holder had it (scripts.ts INBOX_ACK_LUA)
 //   reminders                                       count of reminder jobs (absent when none; not part of Question)
 //   url                                             JSON: URL mode's link
 //   draft:<userId>                                  JSON: that person's Draft of the form (not part of Question)
@@ -134,7 +138,7 @@ export type StoredQuestion = Question & { contentDropped?: true };
 
 /**
  * Whether an accepted answer's content stays in the record once its holder has it (the others' is dropped,
- * INBOX_ACK_LUA: needed only until then). A durable round's question is recorded in its round by whichever
+ * INBOX_ACK_LUA: needed only until then, and until the card shows it). A durable round's question is recorded in its round by whichever
  * replica reads its end; an API call's question (`origin.callId`) is read by the call's client, whose
  * GET /api/v1/questions/{id} answers exactly what the MCP server received: both are kept, as a detached
  * question's are, until the record expires.

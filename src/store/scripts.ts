@@ -70,8 +70,9 @@ return out
 // longer pending the finish ran first, saw no card, and the attacher must update the cards. That is marked
 // (cardAfterEnd) when the cards come after the end, so an attach tried again after its answer was lost tells
 // the two apart: ended with the cards already there means the finish saw them, and 'ended_with_card' is
-// returned (its winner updates the cards). ARGV[1], ARGV[2]: the first card's channel and ts; ARGV[3], when
-// given: the other cards' JSON.
+// returned (its winner updates the cards). The attacher then draws the end from the record, whose accepted
+// content the holder's acknowledgement keeps for it until CARD_END_SHOWN_LUA (see INBOX_ACK_LUA).
+// ARGV[1], ARGV[2]: the first card's channel and ts; ARGV[3], when given: the other cards' JSON.
 export const ATTACH_CARD_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local state = redis.call('HGET', KEYS[1], 'state')
@@ -128,18 +129,51 @@ if n > tonumber(ARGV[1]) then return {0, redis.call('PTTL', KEYS[1])} end
 return {1, 0}
 `;
 
-// The holder's acknowledgement of a batch of inbox entries it has handed over. An accepted answer's content is
-// needed only until the holder has handed it to the MCP server; after that the record keeps that it was
-// accepted, not what was answered. So this drops the content of the accepted ones and deletes the entries, in one step so an entry is never deleted with its content
-// still kept. KEYS[1] inbox stream, KEYS[2..] question keys of accepted ones whose content is not kept (record.ts
+// The holder's acknowledgement of a batch of inbox entries it has handed over, in one step so an entry is never
+// deleted with its content's fate undecided. An accepted answer's content is needed until the holder has handed
+// it to the MCP server AND the question's card shows the answer; after both the record keeps that it was
+// accepted, not what was answered. Who draws the card's end decides which of the two comes last:
+// - the finish saw the card (cardTs, no cardAfterEnd): its winner drew the end from the finish's own reply, so
+//   the content is dropped here (DROPPED_OUTCOME);
+// - the finish saw none (a click beat the card's attach by milliseconds): the card's poster draws the end from
+//   the record once its attach returns the ended state (relay/card-delivery.ts). Dropping here would leave it
+//   an answer of {} ("Answered by … ·" with no answer lines). Unless the poster said it drew it already
+//   (endShown, CARD_END_SHOWN_LUA), the record is marked (dropAfterCard) and the poster's CARD_END_SHOWN_LUA
+//   drops the content once it has drawn the card; a poster that dies first leaves it to the record's expiry
+//   (the retention), as does a poster of the previous release, which never calls that script.
+// A replica of the previous release acknowledges with its own script, which drops at once (the card may then
+// show no answer, as that release did); its records and this one's carry the same fields otherwise.
+// KEYS[1] inbox stream, KEYS[2..] question keys of accepted ones whose content is not kept (record.ts
 // keepsContent: a round's, an API call's); ARGV entry ids. Returns XDEL's count.
 export const INBOX_ACK_LUA = `
 for i = 2, #KEYS do
   if redis.call('HGET', KEYS[i], 'state') == 'accepted' then
-    redis.call('HSET', KEYS[i], 'outcome', '${DROPPED_OUTCOME}')
+    local posterDraws = redis.call('HEXISTS', KEYS[i], 'cardTs') == 0 or
+      (redis.call('HEXISTS', KEYS[i], 'cardAfterEnd') == 1 and redis.call('HEXISTS', KEYS[i], 'endShown') == 0)
+    if posterDraws then
+      redis.call('HSET', KEYS[i], 'dropAfterCard', '1')
+    else
+      redis.call('HSET', KEYS[i], 'outcome', '${DROPPED_OUTCOME}')
+    end
   end
 end
 return redis.call('XDEL', KEYS[1], unpack(ARGV))
+`;
+
+// The poster of a question's cards drew its end on them (they were attached after it ended, see INBOX_ACK_LUA):
+// an accepted answer its holder has already acknowledged (dropAfterCard) loses its content now; one not yet
+// acknowledged is marked (endShown) so that the acknowledgement drops it. A pending or missing question is left
+// alone (nothing is written to a record that expired). KEYS[1] question. Returns 1 when the content was dropped.
+export const CARD_END_SHOWN_LUA = `
+local state = redis.call('HGET', KEYS[1], 'state')
+if state ~= 'accepted' then return 0 end
+if redis.call('HEXISTS', KEYS[1], 'dropAfterCard') == 1 then
+  redis.call('HSET', KEYS[1], 'outcome', '${DROPPED_OUTCOME}')
+  redis.call('HDEL', KEYS[1], 'dropAfterCard')
+  return 1
+end
+redis.call('HSET', KEYS[1], 'endShown', '1')
+return 0
 `;
 
 export interface StoreScripts {
@@ -159,6 +193,8 @@ export interface StoreScripts {
   inboxAck(numberOfKeys: number, ...args: string[]): Promise<unknown>;
   /** ATTACH_CARD_LUA: (questionKey, channel, ts). */
   questionAttachCard(...args: string[]): Promise<unknown>;
+  /** CARD_END_SHOWN_LUA: (questionKey). */
+  questionEndShown(...args: string[]): Promise<unknown>;
   /** SAVE_DRAFT_LUA: (questionKey, draftField, draftJson). */
   questionSaveDraft(...args: string[]): Promise<unknown>;
   /** LEASE_LUA: (leaseKey, holdersKey, epochKey, ttlMs, holder, newEpoch). */
@@ -191,6 +227,7 @@ export function withScripts(redis: RedisClient): RedisClient & StoreScripts {
   redis.defineCommand('questionRead', { lua: READ_LUA });
   redis.defineCommand('inboxAck', { lua: INBOX_ACK_LUA });
   redis.defineCommand('questionAttachCard', { numberOfKeys: 1, lua: ATTACH_CARD_LUA });
+  redis.defineCommand('questionEndShown', { numberOfKeys: 1, lua: CARD_END_SHOWN_LUA });
   redis.defineCommand('questionSaveDraft', { numberOfKeys: 1, lua: SAVE_DRAFT_LUA });
   redis.defineCommand('holderLease', { numberOfKeys: 3, lua: LEASE_LUA });
   redis.defineCommand('holderForget', { numberOfKeys: 3, lua: FORGET_HOLDER_LUA });

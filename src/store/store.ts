@@ -115,6 +115,18 @@ export class QuestionStore {
     }
   }
 
+  /**
+   * The poster drew the question's end on cards attached after it ended: an accepted answer's content, kept for
+   * that card (INBOX_ACK_LUA), goes once its holder has it too (CARD_END_SHOWN_LUA).
+   */
+  async endShownOnCards(id: string): Promise<void> {
+    try {
+      await this.c.cmd.questionEndShown(this.c.keys.question(id));
+    } catch (err) {
+      throw commandError('endShownOnCards', err);
+    }
+  }
+
   /** One person's draft of the question's form, when they have one. */
   async draft(id: string, userId: string): Promise<Draft | undefined> {
     let raw: string | null;

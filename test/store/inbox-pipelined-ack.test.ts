@@ -43,6 +43,8 @@ describe("the holder's inbox", () => {
     const holder = await openStore(prefix, 'holder-a');
     const answerer = await openStore(prefix, 'holder-b');
     const first = await holder.create(newQuestion());
+    // Carded before the answer: its content goes at the acknowledgement (scripts.ts INBOX_ACK_LUA).
+    await holder.attachCards(first.id, [{ channel: 'D1', ts: '1.000' }]);
     await answerer.finish(first.id, { action: 'accept', content: { name: 'Ada' } }, 'answered');
     await vi.waitFor(() => expect(held).toHaveLength(1));
     // The acknowledgement is unanswered, and the next read is already out.

@@ -169,11 +169,13 @@ export function relayStoreContract(name: string, open: OpenStores): void {
       });
     });
 
-    it("delivers each outcome once to its holder's inbox only, then keeps no accepted content", async () => {
+    it("delivers each outcome once to its holder's inbox only, then keeps no accepted content of a question whose card its winner updated", async () => {
       const [a, b] = await open(['holder-a', 'holder-b']);
       const atA = collector<Question>();
       const atB = collector<Question>();
       const q = await a!.create(newQuestion());
+      // Attached before the answer: the finish's winner has the card and draws the answer from its own reply.
+      await a!.attachCards(q.id, [{ channel: 'D1', ts: '1.000' }]);
       const ofB = await b!.create(newQuestion());
       await b!.finish(q.id, { action: 'accept', content: { ok: true } }, 'answered');
       await a!.finish(q.id, { action: 'cancel' }, 'closed');
@@ -205,6 +207,7 @@ export function relayStoreContract(name: string, open: OpenStores): void {
       await atA.next(1);
       // A later delivery proves the first one was acknowledged (its content would be dropped by then).
       const later = await a!.create(newQuestion());
+      await a!.attachCards(later.id, [{ channel: 'D1', ts: '2.000' }]);
       await b!.finish(later.id, { action: 'accept', content: { ok: false } }, 'answered');
       await atA.next(2);
       const kept = await b!.get(q.id);
@@ -228,6 +231,76 @@ export function relayStoreContract(name: string, open: OpenStores): void {
       await b!.finish(later.id, { action: 'decline' }, 'declined');
       await atA.next(2);
       expect((await b!.get(q.id))?.outcome).toEqual({ action: 'accept', content: { name: 'Ada' } });
+    });
+
+    describe("an answer that beats its card's attach (its winner saw no card; the poster draws the end)", () => {
+      const card = { channel: 'D1', ts: '1.000' };
+      const answer: Outcome = { action: 'accept', content: { ok: true } };
+
+      /** Two replicas: holder-a holds `q`, holder-b answers it; `acked()` resolves once a's inbox acknowledged it. */
+      async function raced(open: OpenStores) {
+        const [a, b] = await open(['holder-a', 'holder-b']);
+        const atA = collector<Question>();
+        const q = await a!.create(newQuestion());
+        let handed = 0;
+        /** A later end handed over proves the batches before it were acknowledged (the ack goes with the next read). */
+        const acked = async () => {
+          await a!.startInbox((question) => atA.push(question));
+          const later = await a!.create(newQuestion());
+          await b!.finish(later.id, { action: 'decline' }, 'declined');
+          handed += 2;
+          await atA.next(handed);
+        };
+        return { a: a!, b: b!, q, acked };
+      }
+
+      it('keeps the answer for the ended card when the holder acknowledges it before the card is attached', async () => {
+        const { b, q, acked } = await raced(open);
+        await b.finish(q.id, answer, 'answered', 'U123');
+        await acked();
+        expect(await b.attachCards(q.id, [card])).toBe('accepted');
+        const drawn = await b.get(q.id);
+        expect(drawn?.outcome).toEqual(answer);
+        expect(drawn).not.toHaveProperty('contentDropped');
+        // Its card shows the end now: the answer's content is no longer kept.
+        await b.endShownOnCards(q.id);
+        expect(await b.get(q.id)).toMatchObject({
+          outcome: { action: 'accept', content: {} },
+          contentDropped: true,
+        });
+      });
+
+      it("keeps the answer for the ended card when the holder acknowledges it between the attach and the poster's read", async () => {
+        const { b, q, acked } = await raced(open);
+        await b.finish(q.id, answer, 'answered', 'U123');
+        expect(await b.attachCards(q.id, [card])).toBe('accepted');
+        await acked();
+        expect((await b.get(q.id))?.outcome).toEqual(answer);
+        await b.endShownOnCards(q.id);
+        expect(await b.get(q.id)).toMatchObject({ contentDropped: true });
+      });
+
+      it("drops the answer at the holder's acknowledgement when the poster showed the end before it", async () => {
+        const { b, q, acked } = await raced(open);
+        await b.finish(q.id, answer, 'answered', 'U123');
+        expect(await b.attachCards(q.id, [card])).toBe('accepted');
+        await b.endShownOnCards(q.id);
+        // The holder has not handed the answer over yet: it is still there for it.
+        expect((await b.get(q.id))?.outcome).toEqual(answer);
+        await acked();
+        expect(await b.get(q.id)).toMatchObject({ contentDropped: true });
+      });
+
+      it('keeps the answer of a question whose content is kept anyway, and ignores a question that is gone', async () => {
+        const [a, b] = await open(['holder-a', 'holder-b']);
+        const q = await a!.create(newQuestion({ origin: { userId: 'U123', callId: 'call_1' } }));
+        await b!.finish(q.id, answer, 'answered');
+        await b!.attachCards(q.id, [card]);
+        await b!.endShownOnCards(q.id);
+        expect((await b!.get(q.id))?.outcome).toEqual(answer);
+        await expect(b!.endShownOnCards('never-created')).resolves.toBeUndefined();
+        expect(await b!.get('never-created')).toBeUndefined();
+      });
     });
   });
 }
