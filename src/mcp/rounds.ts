@@ -24,6 +24,7 @@ import {
 import { truncate } from '../../blocks/index.js';
 import { Continuation, type DurableCall, type Retry } from './continuation.js';
 import { parseElicitation, RpcRefusal } from './elicitation.js';
+import { checkRoundBounds, KEY_SHOWN_MAX } from './round-bounds.js';
 import { McpClientError } from './types.js';
 import type { RoundRef } from '../relay/types.js';
 
@@ -142,9 +143,11 @@ async function answerRound(
   kept: Continuation | undefined,
 ): Promise<Retry> {
   const { round } = at;
+  // Before anything is recorded or anyone asked: a round over the client's bounds (a requestState too large to
+  // keep, too many requests, a key too long: round-bounds.ts), or with one request the bot cannot ask, can never
+  // be answered whole, so asking its other requests would only post cards that the call's failure withdraws.
+  checkRoundBounds(result, { server: opts.server, ...at });
   const entries = Object.entries(result.inputRequests ?? {});
-  // Before anything is recorded or anyone asked: a round with one request the bot cannot ask can never be
-  // answered whole, so asking its other requests would only post cards that the call's failure withdraws.
   for (const [key, request] of entries) checkRequest(key, request, at, opts.server);
   // Recorded even when it asks nothing (retried at once, as the spec allows): the store's record stays the call's
   // current round, so a survivor sends this round's retry, never an earlier one the server already answered.
@@ -176,9 +179,6 @@ function checkRequest(key: string, request: InputRequest, at: RoundOf, server: s
     throw notAsked(error, [key], at, server);
   }
 }
-
-/** The most of a request key a failure shows, in characters: keys are the server's and unbounded. */
-const KEY_SHOWN_MAX = 60;
 
 /**
  * A request refused before or while being asked (invalid params, a question limit: RpcRefusal, which a 2025
