@@ -43,7 +43,7 @@ export class MemoryRoundStore implements RoundStore {
     const stored = this.live(id);
     if (stored === undefined) return Promise.resolve('missing');
     if (this.requestOf(id, round, key) === undefined) return Promise.resolve('stale');
-    if (!(key in stored.answers)) stored.answers[key] = copy(answer);
+    if (!Object.hasOwn(stored.answers, key)) keep(stored.answers, key, copy(answer));
     if (stored.status !== 'waiting' || !allAnswered(stored)) return Promise.resolve('recorded');
     if (claim === undefined || this.holderAlive(stored, claim.claimant)) return Promise.resolve('recorded');
     claimFor(stored, claim);
@@ -136,7 +136,22 @@ export class MemoryRoundStore implements RoundStore {
   }
 }
 
-const allAnswered = (round: Round): boolean => round.requests.every((r) => r.key in round.answers);
+/**
+ * Own keys only: a request key is the server's string, and "constructor" or "__proto__" is `in` every object
+ * (the round would claim with those unanswered, and a survivor's retry would lack their answers).
+ */
+const allAnswered = (round: Round): boolean =>
+  round.requests.every((r) => Object.hasOwn(round.answers, r.key));
+
+/** Sets `key` as an own property, whatever its name: an assignment to "__proto__" would set the prototype. */
+function keep(answers: Record<string, unknown>, key: string, answer: unknown): void {
+  Object.defineProperty(answers, key, {
+    value: answer,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
 
 function claimable(round: Round, now: number): boolean {
   if (round.status === 'waiting') return allAnswered(round);
