@@ -15,6 +15,14 @@ import type { Origin } from '../relay/types.js';
 export const TOOL_TIMEOUT_MARGIN_MS = 30_000;
 /** The shortest time a question is given, even when the call's deadline is closer, in milliseconds. */
 export const MIN_QUESTION_MS = 1000;
+/**
+ * How long a task-augmented call with no deadline of its own (a person's `/mcp run`) may keep its task working,
+ * from the task's creation, in milliseconds (24 h). Each `tasks/get` answer is a sign of life, so a server whose
+ * task stays `working` (its `ttl` null, or renewed) kept the call, its session and its "working…" message alive
+ * forever, and the person has no way to cancel a run. Past this, status and progress no longer count: the call
+ * fails as timed out (and its task is cancelled) at the next of them, unless a question of it is open.
+ */
+export const TASK_WORKING_MAX_MS = 24 * 3_600_000;
 
 /**
  * Why the questions of a call were withdrawn, as the `reason` of their context signal (the relay's
@@ -55,6 +63,8 @@ export class CallRun {
   private cancelSilence: () => void = () => undefined;
   private cancelDeadline: () => void = () => undefined;
   private lastProgress = 0;
+  /** When the call's task first reported (its creation), epoch ms; task-augmented calls only. */
+  private taskSince: number | undefined;
 
   constructor(
     private readonly call: ToolCall,
@@ -86,6 +96,7 @@ export class CallRun {
 
   /** A progress notification: a sign of life, and news for the caller. */
   progress(update: ProgressUpdate): void {
+    if (this.taskOverdue()) return this.expire();
     this.lastProgress = update.progress;
     this.armSilence();
     this.call.onProgress?.({
@@ -97,6 +108,8 @@ export class CallRun {
 
   /** A task status: a sign of life; its message reaches the caller with the latest progress value. */
   taskStatus(message: string | undefined): void {
+    this.taskSince ??= this.clock.now();
+    if (this.taskOverdue()) return this.expire();
     this.armSilence();
     if (message !== undefined) this.call.onProgress?.({ progress: this.lastProgress, message });
   }
@@ -126,6 +139,15 @@ export class CallRun {
     this.cancelSilence();
     this.cancelDeadline();
     for (const withdraw of this.open) withdraw.abort('call_ended' satisfies WithdrawReason);
+  }
+
+  /**
+   * The call's task has worked TASK_WORKING_MAX_MS and the call has no deadline of its own (a caller's timeoutMs
+   * bounds it instead, however long) and no question open (a person answering is not the task stalling).
+   */
+  private taskOverdue(): boolean {
+    if (this.taskSince === undefined || this.deadline !== undefined || this.open.size > 0) return false;
+    return this.clock.now() - this.taskSince >= TASK_WORKING_MAX_MS;
   }
 
   private armSilence(): void {

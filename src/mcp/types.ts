@@ -170,7 +170,8 @@ export interface ToolCall {
   signal?: AbortSignal;
   /**
    * The longest the whole call may take, in milliseconds (an automation's deadline, say); questions it
-   * causes are never given longer than what is left. Default: no limit beyond the silence timeout (call.ts).
+   * causes are never given longer than what is left. Default: no limit beyond the silence timeout (call.ts)
+   * and, for a task-augmented call, TASK_WORKING_MAX_MS (24 h) of its task working.
    */
   timeoutMs?: number;
   /** Progress notifications of the call (and status messages of its task). */
