@@ -8,13 +8,16 @@ import { RelayError } from '../relay/errors.js';
 
 export const CLIENT_USAGE = `Usage:
   elicit-relay ask --message <text> --to <U…|C…|S…> [--schema <file or JSON>] [--timeout <duration>]
-                   [--url <base URL>] [--token <token>]
-  elicit-relay call --server <name> --tool <name> [--args <JSON>] --as <U…> [--url <base URL>] [--token <token>]
+                   [--team <T…>] [--url <base URL>] [--token <token>]
+  elicit-relay call --server <name> --tool <name> [--args <JSON>] --as <U…> [--team <T…>]
+                    [--url <base URL>] [--token <token>]
 
   --to        a person (U…), several people (U1,U2), a channel whose members may answer (C…) or a user group (S…)
   --schema    the form's requestedSchema; default {"type":"object","properties":{}} (an approve/decline question)
   --timeout   how long people have to answer, from 1s to 30d: e.g. 90s, 30m, 2h or whole milliseconds
               (default: the bot's)
+  --team      the Slack workspace (team id T…) of --to or --as: required when the bot is installed in several
+              workspaces, ignored when it serves one; default $ELICIT_RELAY_TEAM
   --url       the bot's base URL, default $ELICIT_RELAY_URL
   --token     the API token, default $ELICIT_RELAY_API_TOKEN
 
@@ -38,23 +41,30 @@ interface Connection {
   token: string;
 }
 
+/** The workspace of the people named (the API's `team`, or a call's `as.team`), when given. */
+interface Workspace {
+  team?: string;
+}
+
 export type ClientCommand =
-  | ({ command: 'ask'; message: string; to: Target; requestedSchema: unknown; timeout?: string } & Connection)
+  | ({ command: 'ask'; message: string; to: Target; requestedSchema: unknown; timeout?: string } & Workspace &
+      Connection)
   | ({
       command: 'call';
       server: string;
       tool: string;
       arguments: Record<string, unknown>;
       as: string;
-    } & Connection)
+    } & Workspace &
+      Connection)
   | { command: 'help' };
 
 /** The default form: no fields, so the card is a plain approve (Respond) or Decline. */
 export const APPROVE_SCHEMA = { type: 'object', properties: {} };
 
 const FLAGS = {
-  ask: ['message', 'to', 'schema', 'timeout', 'url', 'token'],
-  call: ['server', 'tool', 'args', 'as', 'url', 'token'],
+  ask: ['message', 'to', 'schema', 'timeout', 'team', 'url', 'token'],
+  call: ['server', 'tool', 'args', 'as', 'team', 'url', 'token'],
 } as const;
 
 export interface ParseSources {
@@ -70,6 +80,8 @@ export function parseClientArgs(argv: string[], sources: ParseSources): ClientCo
   if (rest.includes('--help') || rest.includes('-h')) return { command: 'help' };
   const flags = readFlags(rest, command);
   const connection = connectionOf(flags, sources.env);
+  const team = teamOf(flags.get('team'), sources.env.ELICIT_RELAY_TEAM);
+  const workspace = team === undefined ? {} : { team };
   if (command === 'ask') {
     const timeout = timeoutOf(flags.get('timeout'));
     return {
@@ -78,6 +90,7 @@ export function parseClientArgs(argv: string[], sources: ParseSources): ClientCo
       to: targetOf(required(flags, 'to')),
       requestedSchema: schemaOf(flags.get('schema'), sources.readFile),
       ...(timeout === undefined ? {} : { timeout }),
+      ...workspace,
       ...connection,
     };
   }
@@ -87,6 +100,7 @@ export function parseClientArgs(argv: string[], sources: ParseSources): ClientCo
     tool: required(flags, 'tool'),
     arguments: argumentsOf(flags.get('args')),
     as: userOf(required(flags, 'as'), '--as'),
+    ...workspace,
     ...connection,
   };
 }
@@ -166,11 +180,25 @@ function timeoutOf(value: string | undefined): string | undefined {
 }
 
 /** Slack ids as the API's schemas take them (src/api/schemas.ts), and its words for each. */
+const TEAM_ID = /^T[A-Z0-9]{1,20}$/;
 const USER_ID = /^[UW][A-Z0-9]{1,20}$/;
 const CHANNEL_ID = /^[CG][A-Z0-9]{1,20}$/;
 const USERGROUP_ID = /^S[A-Z0-9]{1,20}$/;
 const USER_WORDS = 'a user id like U… or W…';
 const TARGET_WORDS = `${USER_WORDS}, several joined by commas (U1,U2), a channel id like C… or G…, or a user group id like S…`;
+
+/**
+ * --team, else ELICIT_RELAY_TEAM (empty counts as unset: a CI variable defined for every job, blank in some); a
+ * refusal names whichever the value came from. Checked here, as the API would refuse it (400 `/team`), so a
+ * typo is a usage error before anything is asked.
+ */
+function teamOf(flag: string | undefined, variable: string | undefined): string | undefined {
+  if (flag !== undefined && flag.trim() === '') throw new ClientUsageError('--team must not be blank');
+  const value = flag ?? (variable === '' ? undefined : variable);
+  if (value === undefined || TEAM_ID.test(value)) return value;
+  const source = flag === undefined ? 'ELICIT_RELAY_TEAM' : '--team';
+  throw new ClientUsageError(`${source} must be a workspace (team) id like T…${got(value)}`);
+}
 
 function userOf(value: string, flag: string): string {
   if (!USER_ID.test(value)) throw new ClientUsageError(`${flag} must be ${USER_WORDS}${got(value)}`);

@@ -69,12 +69,13 @@ type Ask = Extract<ClientCommand, { command: 'ask' }>;
 type Call = Extract<ClientCommand, { command: 'call' }>;
 
 async function ask(command: Ask, io: ClientIO): Promise<number> {
-  const { message, to, requestedSchema, timeout } = command;
+  const { message, to, requestedSchema, timeout, team } = command;
   const { id, deadline } = await create(io, command, '/api/v1/questions', {
     message,
     to,
     requestedSchema,
     ...(timeout === undefined ? {} : { timeout }),
+    ...(team === undefined ? {} : { team }),
   });
   const status = showStatus(io.stderr, `waiting for an answer to question ${id}`, io.now);
   try {
@@ -95,7 +96,7 @@ async function call(command: Call, io: ClientIO): Promise<number> {
     server: command.server,
     tool: command.tool,
     arguments: command.arguments,
-    as: { user: command.as },
+    as: { user: command.as, ...(command.team === undefined ? {} : { team: command.team }) },
   };
   const { id } = await create(io, command, '/api/v1/calls', body);
   const waiting = `waiting for ${command.server} ${command.tool} (call ${id})`;

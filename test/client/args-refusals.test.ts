@@ -84,10 +84,16 @@ describe('elicit-relay ask and call: the other flags', () => {
     [['run'], 'the command must be ask or call, got "run"'],
     [
       ask('--colour', 'red'),
-      'unknown option "--colour": ask takes --message, --to, --schema, --timeout, --url, --token',
+      'unknown option "--colour": ask takes --message, --to, --schema, --timeout, --team, --url, --token',
     ],
-    [ask('extra'), 'unknown option "extra": ask takes --message, --to, --schema, --timeout, --url, --token'],
-    [call('--to', 'U1'), 'unknown option "--to": call takes --server, --tool, --args, --as, --url, --token'],
+    [
+      ask('extra'),
+      'unknown option "extra": ask takes --message, --to, --schema, --timeout, --team, --url, --token',
+    ],
+    [
+      call('--to', 'U1'),
+      'unknown option "--to": call takes --server, --tool, --args, --as, --team, --url, --token',
+    ],
     [
       ['ask', '--message', '--to', 'U1'],
       '--message needs a value, got the option "--to" (a value that starts with "--" is written --message=<value>)',

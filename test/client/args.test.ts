@@ -92,7 +92,7 @@ describe('elicit-relay ask arguments', () => {
       /^--timeout must be a duration string .*, got "soon"$/,
     );
     expect(usageError('ask', '--message', 'm', '--to', 'U1', '--colour', 'red')).toBe(
-      'unknown option "--colour": ask takes --message, --to, --schema, --timeout, --url, --token',
+      'unknown option "--colour": ask takes --message, --to, --schema, --timeout, --team, --url, --token',
     );
     expect(usageError('ask', '--message')).toBe('--message needs a value');
     expect(usageError('ask', '--message', 'a', '--message', 'b', '--to', 'U1')).toBe(
