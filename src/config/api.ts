@@ -8,6 +8,7 @@ import { KNOWN_KEYS, refuseUnknownKeys } from './known-keys.js';
 import { expand } from './expand.js';
 import { isRecord } from './mapping.js';
 import type { ApiClientConfig, ApiConfig } from './types.js';
+import { readHostEntry, webhookHostsError } from './webhook-hosts.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -214,21 +215,18 @@ function checkDistinctTokens(clients: ApiClientConfig[]): void {
   }
 }
 
-/** ELICIT_RELAY_WEBHOOK_HOSTS: comma-separated host names or host:port, lower-cased. */
+/**
+ * ELICIT_RELAY_WEBHOOK_HOSTS: comma-separated entries, lower-cased. Each is read as a callbackUrl's host is
+ * (webhook-hosts.ts, which src/webhooks/hosts.ts reads them with too): one no callbackUrl could name stops
+ * start-up, naming it and why.
+ */
 function readHosts(value: string | undefined): string[] {
   if (!value) return [];
-  const hosts = value
+  const entries = value
     .split(',')
-    .map((h) => h.trim().toLowerCase())
+    .map((h) => h.trim())
     .filter((h) => h !== '');
-  for (const host of hosts) {
-    if (!/^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host)) {
-      throw new ConfigError(
-        'ELICIT_RELAY_WEBHOOK_HOSTS',
-        `"${host}" is not a host name or host:port`,
-        'Write e.g. "hooks.example.com,127.0.0.1:8080".',
-      );
-    }
-  }
-  return hosts;
+  const bad = entries.find((entry) => 'why' in readHostEntry(entry));
+  if (bad !== undefined) throw webhookHostsError(bad);
+  return entries.map((entry) => entry.toLowerCase());
 }

@@ -3,55 +3,37 @@
 // each attempt, which is then the address connected to (so DNS cannot swap it between check and connect).
 // Pure: no I/O here; resolving is the deliverer's job.
 import { BlockList, isIP } from 'node:net';
-import { ConfigError } from '../config/error.js';
+import { hostOf, readHostEntry, webhookHostsError, type AllowedHost } from '../config/webhook-hosts.js';
 import type { WebhookRefusal } from './errors.js';
 
-/** One allowed host: a name or IP address, and the port when the entry names one (else any port). */
-export interface AllowedHost {
-  host: string;
-  port?: number;
-}
+export type { AllowedHost };
 
 export type AllowList = readonly AllowedHost[];
 
-/** Parses `host`, `host:port`, `v6`, `[v6]` and `[v6]:port` entries, comma-separated; `bad` names a bad entry. */
+/**
+ * Parses `host`, `host:port`, `v6`, `[v6]` and `[v6]:port` entries, comma-separated, as a callbackUrl's host is
+ * read (src/config/webhook-hosts.ts); `bad` names the first entry no callbackUrl could match.
+ */
 export function parseAllowList(value: string): { hosts: AllowList } | { bad: string } {
   const hosts: AllowedHost[] = [];
   for (const raw of value.split(',')) {
     const entry = raw.trim();
     if (entry === '') continue;
-    const parsed = parseEntry(entry);
-    if (!parsed) return { bad: entry };
+    const parsed = readHostEntry(entry);
+    if ('why' in parsed) return { bad: entry };
     hosts.push(parsed);
   }
   return { hosts };
 }
 
-/** The allow-list of ELICIT_RELAY_WEBHOOK_HOSTS entries (config.api.webhookHosts); a bad entry stops start-up. */
+/**
+ * The allow-list of ELICIT_RELAY_WEBHOOK_HOSTS entries (config.api.webhookHosts). A bad entry stops start-up
+ * (the config check refuses it first, in the same words; this also guards the sandbox's own receiver entry).
+ */
 export function allowListOf(hosts: readonly string[]): AllowList {
   const parsed = parseAllowList(hosts.join(','));
-  if ('bad' in parsed) {
-    throw new ConfigError(
-      'ELICIT_RELAY_WEBHOOK_HOSTS',
-      `"${parsed.bad}" is not a host name or host:port`,
-      'List host names or host:port pairs separated by commas, e.g. "ci.example.com,hooks.example.com:8443".',
-    );
-  }
-  return parsed.hosts;
-}
-
-/** A name (letters, digits, dots, hyphens), an IPv4 address or a bracketed IPv6 one, then an optional port. */
-const ENTRY = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/i;
-
-function parseEntry(entry: string): AllowedHost | undefined {
-  if (isIP(entry) === 6) return { host: normalHost(entry) };
-  const match = ENTRY.exec(entry);
-  const host = match?.[1];
-  if (host === undefined) return undefined;
-  if (host.startsWith('[') && isIP(normalHost(host)) !== 6) return undefined;
-  const port = match?.[2] === undefined ? undefined : Number(match[2]);
-  if (port !== undefined && (port < 1 || port > 65535)) return undefined;
-  return { host: normalHost(host), ...(port === undefined ? {} : { port }) };
+  if ('hosts' in parsed) return parsed.hosts;
+  throw webhookHostsError(parsed.bad);
 }
 
 /** Lower case, no IPv6 brackets, no trailing dot of a fully qualified name. */
@@ -90,7 +72,7 @@ export function checkCallbackUrl(value: string, allowed: AllowList): CallbackTar
       reason: `host ${url.host} is not allowed (no host is: set ELICIT_RELAY_WEBHOOK_HOSTS)`,
     };
   }
-  const host = normalHost(url.hostname);
+  const host = hostOf(url);
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   const entry = allowed.find((a) => a.host === host && (a.port === undefined || a.port === port));
   if (!entry) {
