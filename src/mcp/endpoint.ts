@@ -14,6 +14,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { readBody, refuseBody } from './endpoint-body.js';
 import { HostCalls, callIdOf, cancelledCalls, hostSession, namedCall } from './host-calls.js';
 import type { ToolResult } from './types.js';
 import { wholeResult } from './results.js';
@@ -101,9 +102,6 @@ const ANSWER_SCHEMA = {
   required: ['action'],
 };
 
-/** Largest request body, in bytes (the API's limit). */
-const MAX_BODY_BYTES = 1024 * 1024;
-
 /**
  * The request listener for POST /mcp; other methods get 405 (a stateless server keeps no streams). A host's
  * `notifications/cancelled` comes in a POST of its own (alone or batched), on any replica: when
@@ -141,8 +139,8 @@ async function serveOne(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const body = await readJson(req);
-  if (body === undefined) return void res.writeHead(413).end();
+  const body = await readBody(req);
+  if (!('parsed' in body)) return refuseBody(res, body);
   const session = hostSession(req, res, body.parsed);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   const server = endpointServer(ports, client, session, () => void transport.close());
@@ -172,23 +170,6 @@ function cancelCall({ ports, inFlight }: Endpoint, client: string, callId: strin
   ports.cancelElsewhere(client, callId).catch((err: unknown) => {
     ports.logger.warn({ err, callId }, 'MCP endpoint could not withdraw a cancelled call');
   });
-}
-
-/** The body as JSON (`parsed` undefined when it is not, for the transport to answer); undefined when too big. */
-async function readJson(req: IncomingMessage): Promise<{ parsed: unknown } | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(buffer);
-  }
-  try {
-    return { parsed: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
-  } catch {
-    return { parsed: undefined };
-  }
 }
 
 /** `cancel` closes this request's transport: what the host's cancel does to a call running here. */
