@@ -1,4 +1,5 @@
-// The process's outbound HTTP: one `fetch` for the Slack Web API client and the MCP transports.
+// The process's HTTP plumbing: one `fetch` for the Slack Web API client and the MCP transports, and the reading
+// of the JSON endpoints' inbound request bodies.
 export { BufferedResponse } from './buffered-response.js';
 export {
   createHttpFetch,
@@ -8,3 +9,4 @@ export {
   type Fetch,
   type HttpFetchOptions,
 } from './fetch.js';
+export { discardBody, MAX_BODY_BYTES, readBodyBytes, utf8Text } from './inbound-body.js';

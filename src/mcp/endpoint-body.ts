@@ -4,17 +4,7 @@
 // are not UTF-8 or not JSON. Bytes that are not UTF-8 are refused rather than read as U+FFFD: the person in
 // Slack would be shown a message other than the one sent.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-
-/** Largest request body, in bytes (the API's limit). */
-export const MAX_BODY_BYTES = 1024 * 1024;
-/**
- * Bytes of a body read and dropped after its 413 went out, for a host that keeps sending after it; past this
- * the connection is cut. 16 MB, as the API's.
- */
-const DISCARD_MAX_BYTES = 16 * MAX_BODY_BYTES;
-
-/** UTF-8 or nothing (RFC 8259 §8.1); a leading byte order mark is dropped (§8.1: MAY), as the SDK's reader does. */
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+import { MAX_BODY_BYTES, readBodyBytes, utf8Text } from '../http/index.js';
 
 /** A body the endpoint answers itself: the HTTP status and the JSON-RPC error. */
 export interface BodyRefusal {
@@ -30,16 +20,14 @@ const TRANSPORT_ERROR = -32000;
 
 /** The body parsed as JSON, or the refusal to answer with. */
 export async function readBody(req: IncomingMessage): Promise<{ parsed: unknown } | BodyRefusal> {
-  const bytes = await readBytes(req);
-  if (bytes === undefined) {
+  const bytes = await readBodyBytes(req);
+  if (bytes === 'too_large') {
     // The SDK's words (requestBodyTooLargeMessage), so a host sees what any SDK server would say.
     const message = `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`;
     return { status: 413, code: TRANSPORT_ERROR, message };
   }
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
+  const text = utf8Text(bytes);
+  if (text === undefined) {
     return { status: 400, code: PARSE_ERROR, message: 'Parse error: the body is not valid UTF-8' };
   }
   try {
@@ -61,49 +49,4 @@ export function refuseBody(res: ServerResponse, refusal: BodyRefusal): void {
     ...(refusal.status === 413 ? { connection: 'close' } : {}),
   });
   res.end(JSON.stringify({ jsonrpc: '2.0', error, id: null }));
-}
-
-/**
- * The body's bytes, or undefined once it is over MAX_BODY_BYTES (as declared by Content-Length, or as read): the
- * 413 then goes out while the host still sends, and the rest is dropped. Breaking off the read instead would
- * destroy the request, and the host would see its connection reset rather than the 413.
- */
-function readBytes(req: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const tooLarge = (read: number): void => {
-      discard(req, read);
-      resolve(undefined);
-    };
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return tooLarge(0);
-    let size = 0;
-    const chunks: Buffer[] = [];
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
-      stop();
-      tooLarge(size);
-    };
-    const onEnd = (): void => {
-      stop();
-      resolve(Buffer.concat(chunks));
-    };
-    const onError = (error: Error): void => {
-      stop();
-      reject(error);
-    };
-    const stop = (): void => void req.off('data', onData).off('end', onEnd).off('error', onError);
-    req.on('data', onData).on('end', onEnd).on('error', onError);
-  });
-}
-
-/** Reads and drops the rest of a body that will not be used; past DISCARD_MAX_BYTES in all, cuts the connection. */
-function discard(req: IncomingMessage, alreadyRead: number): void {
-  let size = alreadyRead;
-  req.on('data', (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > DISCARD_MAX_BYTES) req.destroy();
-  });
-  // An error of a body nobody reads (the host gone) is nothing to report.
-  req.on('error', () => undefined);
-  req.resume();
 }

@@ -2,13 +2,14 @@
 // UTF-8 are refused (the card would otherwise show U+FFFD in place of what was sent), a UTF-8 byte order mark as
 // Windows tools write it is read past (RFC 8259 §8.1 lets a parser ignore it), and a body over 1 MB gets its 413
 // however large it is, while the client still sends it, on a connection that then closes.
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRouter } from '../../src/api/router.js';
 import { redisUrl } from '../setup/context.js';
 import { question } from '../support/question.js';
+import { streamedPost } from '../support/streamed-post.js';
 import { routerDeps, TOKEN } from './support.js';
 
 const MB = 1024 * 1024;
@@ -43,37 +44,13 @@ describe('the body of POST /questions', () => {
     redis.disconnect();
   });
 
-  /** POSTs `chunks` one after another (chunked unless `length` is declared); resolves with the answer. */
-  const post = (chunks: Buffer[], headers: Record<string, string> = {}): Promise<Answer> =>
-    new Promise((resolve, reject) => {
-      const req = httpRequest(
-        {
-          host: '127.0.0.1',
-          port,
-          method: 'POST',
-          path: '/api/v1/questions',
-          headers: { authorization: `Bearer ${TOKEN}`, ...JSON_TYPE, ...headers },
-        },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => {
-            const parsed = JSON.parse(text) as Answer['body'];
-            resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: parsed });
-          });
-        },
-      );
-      // The server may answer and close while this side still sends: what matters is the answer it read.
-      req.on('error', reject);
-      const next = (at: number): void => {
-        const chunk = chunks[at];
-        if (chunk === undefined || req.destroyed) return void req.end();
-        if (req.write(chunk)) next(at + 1);
-        else req.once('drain', () => next(at + 1));
-      };
-      next(0);
-    });
+  /** POSTs `chunks` one after another (chunked unless `content-length` is declared); resolves with the answer. */
+  const post = async (chunks: Buffer[], headers: Record<string, string> = {}): Promise<Answer> => {
+    const url = new URL(`http://127.0.0.1:${port}/api/v1/questions`);
+    const all = { authorization: `Bearer ${TOKEN}`, ...JSON_TYPE, ...headers };
+    const { status, connection, text } = await streamedPost(url, chunks, all);
+    return { status, connection, body: JSON.parse(text) as Answer['body'] };
+  };
 
   it('refuses bytes that are not UTF-8 with 400 invalid_json, asking nothing', async () => {
     const before = asked.length;

@@ -2,10 +2,10 @@
 // id null): over 1 MB, 413 with -32000 and the SDK's words, however large, while the host still sends, on a
 // connection that then closes; bytes that are not UTF-8 or not JSON, 400 with -32700 (parse error), nothing
 // asked: a message is never shown in Slack with U+FFFD in place of what the host sent.
-import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HumanAnswer } from '../../src/mcp/endpoint.js';
 import { endpointPorts, endpointServers } from '../support/mcp-endpoint.js';
+import { streamedPost } from '../support/streamed-post.js';
 
 const TOKEN = 'tok-bodies';
 const MB = 1024 * 1024;
@@ -36,29 +36,15 @@ async function serve(): Promise<{ url: URL; asked: unknown[] }> {
 }
 
 /** POSTs `chunks` one after another (chunked unless `content-length` is given); resolves with the answer. */
-const post = (url: URL, chunks: Buffer[], headers: Record<string, string> = {}): Promise<Reply> =>
-  new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers: { ...HEADERS, ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => {
-        // A call's answer comes as an SSE stream; only a refusal is a JSON body.
-        const json = res.headers['content-type']?.startsWith('application/json') === true;
-        const body: unknown = json ? JSON.parse(text) : text;
-        resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body });
-      });
-    });
-    // The server may answer and close while this side still sends: what matters is the answer it read.
-    req.on('error', reject);
-    const next = (at: number): void => {
-      const chunk = chunks[at];
-      if (chunk === undefined || req.destroyed) return void req.end();
-      if (req.write(chunk)) next(at + 1);
-      else req.once('drain', () => next(at + 1));
-    };
-    next(0);
+async function post(url: URL, chunks: Buffer[], headers: Record<string, string> = {}): Promise<Reply> {
+  const { status, connection, contentType, text } = await streamedPost(url, chunks, {
+    ...HEADERS,
+    ...headers,
   });
+  // A call's answer comes as an SSE stream; only a refusal is a JSON body.
+  const body: unknown = contentType?.startsWith('application/json') === true ? JSON.parse(text) : text;
+  return { status, connection, body };
+}
 
 /** A tools/call of ask_human whose message is `message`'s bytes. */
 const askHumanBytes = (message: Buffer): Buffer =>
