@@ -3,37 +3,18 @@
 // answer to such a key goes back as an own property of inputResponses, on the call's own retry and on a survivor's
 // (the round store keeps it), so a server that reads its JSON as data gets it. (A server built on the TypeScript
 // SDK 2.4 still loses "__proto__" when it parses inputResponses; that is its own parse, read off the wire here.)
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
-import { RedisConnections, endClient, keys, type RedisClient } from '../../src/redis/index.js';
-import { MemoryRoundStore, RedisRoundStore } from '../../src/rounds/index.js';
+import { MemoryRoundStore } from '../../src/rounds/index.js';
 import { roundKeeper } from '../../src/rounds/keeper.js';
 import { resumedCall } from '../../src/rounds/take-over.js';
 import type { RoundStore } from '../../src/rounds/types.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
-import { recordingLogger } from '../store/helpers.js';
-import { deleteUnder } from '../support/redis-cleanup.js';
 import type { Asked } from './support.js';
 import { CONFIRM, inputRequired, origin, scriptedHandler, scriptedHub, text } from './mrtr-scripted.js';
+import { redisRoundStores } from '../support/redis-rounds.js';
 
-const clients: RedisClient[] = [];
-const prefixes: string[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => endClient(client, true)));
-});
-afterAll(async () => {
-  await Promise.all(prefixes.map((prefix) => deleteUnder(prefix)));
-});
-
-async function redisStore(): Promise<RoundStore> {
-  const prefix = uniquePrefix();
-  prefixes.push(prefix);
-  const connections = new RedisConnections({ url: redisUrl() }, recordingLogger());
-  const k = keys(prefix);
-  const redis = await connections.command(k.connectionName('rounds', 'proto'));
-  clients.push(redis);
-  return new RedisRoundStore({ redis, keys: k });
-}
+const redisStores = redisRoundStores('proto');
+const redisStore = async (): Promise<RoundStore> => (await redisStores()).store;
 
 /** `inputRequests` with these keys as own properties (an object literal's `__proto__:` would set the prototype). */
 function requestsKeyed(...names: string[]) {

@@ -3,43 +3,26 @@
 // retry). A hostile server sent megabytes of requestState per round into Redis, or hundreds of requests (a card
 // each). Over a bound (round-bounds.ts) the call now fails naming the size and the limit, before anything is
 // recorded or anyone asked; at the bound it goes on as before.
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { REQUEST_KEY_MAX, REQUEST_STATE_MAX_BYTES, ROUND_REQUESTS_MAX } from '../../src/mcp/round-bounds.js';
 import { McpClientError } from '../../src/mcp/types.js';
-import { RedisConnections, endClient, keys, type RedisClient } from '../../src/redis/index.js';
-import { RedisRoundStore } from '../../src/rounds/index.js';
 import { roundKeeper } from '../../src/rounds/keeper.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
-import { recordingLogger } from '../store/helpers.js';
-import { deleteUnder } from '../support/redis-cleanup.js';
 import { CONFIRM, inputRequired, origin, scriptedHandler, scriptedHub, text } from './mrtr-scripted.js';
+import { redisRoundStores } from '../support/redis-rounds.js';
 
-const clients: RedisClient[] = [];
-const prefixes: string[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => endClient(client, true)));
-});
-afterAll(async () => {
-  await Promise.all(prefixes.map((prefix) => deleteUnder(prefix)));
-});
+const redisStores = redisRoundStores('bounds');
 
 /** A Redis round store under its own prefix, and every key written under that prefix. */
 async function redisRounds() {
-  const prefix = uniquePrefix();
-  prefixes.push(prefix);
-  const connections = new RedisConnections({ url: redisUrl() }, recordingLogger());
-  const k = keys(prefix);
-  const redis = await connections.command(k.connectionName('rounds', 'bounds'));
-  clients.push(redis);
-  const store = new RedisRoundStore({ redis, keys: k });
+  const { store, written } = await redisStores();
   const rounds = roundKeeper({
     store,
     claimant: 'r1',
     clock: systemClock,
     logger: { warn: () => undefined },
   });
-  return { rounds, written: () => redis.keys(`${prefix}*`) };
+  return { rounds, written };
 }
 
 const ask = (message: string) => inputRequired.elicit({ message, requestedSchema: CONFIRM });

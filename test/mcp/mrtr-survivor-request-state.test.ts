@@ -2,38 +2,14 @@
 // parse, modify"), also when a survivor sends the retry from the Redis round store. A JSON string may hold any
 // UTF-16 code unit, lone surrogates included ("\udc80", as Python's json.dumps writes bytes decoded with
 // surrogateescape), which UTF-8 cannot carry: the round store keeps such a state losslessly.
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { RedisConnections, endClient, keys, type RedisClient } from '../../src/redis/index.js';
-import { RedisRoundStore } from '../../src/rounds/index.js';
+import { describe, expect, it } from 'vitest';
 import { roundKeeper } from '../../src/rounds/keeper.js';
 import { resumedCall } from '../../src/rounds/take-over.js';
 import { systemClock } from '../../src/clock.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
-import { recordingLogger } from '../store/helpers.js';
-import { deleteUnder } from '../support/redis-cleanup.js';
 import { CONFIRM, inputRequired, origin, scriptedHandler, scriptedHub, text } from './mrtr-scripted.js';
+import { redisRoundStores } from '../support/redis-rounds.js';
 
-const clients: RedisClient[] = [];
-const prefixes: string[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => endClient(client, true)));
-});
-afterAll(async () => {
-  await Promise.all(prefixes.map((prefix) => deleteUnder(prefix)));
-});
-
-async function redisStore() {
-  const prefix = uniquePrefix();
-  prefixes.push(prefix);
-  const connections = new RedisConnections({ url: redisUrl() }, recordingLogger());
-  const k = keys(prefix);
-  const redis = await connections.command(k.connectionName('rounds', 'survivor'));
-  clients.push(redis);
-  return {
-    store: new RedisRoundStore({ redis, keys: k }),
-    openRounds: () => redis.zrange(k.openRounds, '0', '-1'),
-  };
-}
+const redisStore = redisRoundStores('survivor');
 
 /** Each UTF-16 code unit in hex, so a difference shows which unit changed. */
 const units = (s: string | undefined): string =>

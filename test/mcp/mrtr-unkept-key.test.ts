@@ -2,38 +2,14 @@
 // UTF-16 surrogate (JSON allows "\udc80") came back as U+FFFD, so the stored round could not be read any more
 // (StoreError bad_record): the recorder of its answers failed on every end and a survivor's take-over sweep threw
 // on it, every later round of the sweep left untaken. Such a round is now refused before anyone is asked.
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/clock.js';
 import { McpClientError } from '../../src/mcp/types.js';
-import { RedisConnections, endClient, keys, type RedisClient } from '../../src/redis/index.js';
-import { RedisRoundStore } from '../../src/rounds/index.js';
 import { roundKeeper } from '../../src/rounds/keeper.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
-import { recordingLogger } from '../store/helpers.js';
-import { deleteUnder } from '../support/redis-cleanup.js';
 import { CONFIRM, inputRequired, origin, scriptedHandler, scriptedHub, text } from './mrtr-scripted.js';
+import { redisRoundStores } from '../support/redis-rounds.js';
 
-const clients: RedisClient[] = [];
-const prefixes: string[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => endClient(client, true)));
-});
-afterAll(async () => {
-  await Promise.all(prefixes.map((prefix) => deleteUnder(prefix)));
-});
-
-async function redisStore() {
-  const prefix = uniquePrefix();
-  prefixes.push(prefix);
-  const connections = new RedisConnections({ url: redisUrl() }, recordingLogger());
-  const k = keys(prefix);
-  const redis = await connections.command(k.connectionName('rounds', 'unkept'));
-  clients.push(redis);
-  return {
-    store: new RedisRoundStore({ redis, keys: k }),
-    openRounds: () => redis.zrange(k.openRounds, '0', '-1'),
-  };
-}
+const redisStore = redisRoundStores('unkept');
 
 describe('a durable 2026 round whose request key is not well-formed text', () => {
   it('is refused before anyone is asked, leaving no round in Redis that nobody can read', async () => {

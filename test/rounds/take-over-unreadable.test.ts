@@ -2,32 +2,12 @@
 // not be read (a part of it evicted, a field another version wrote) threw out of the whole sweep, every round after
 // it left untaken, sweep after sweep, until that record expired (an hour past its deadline). Now it is logged and
 // left out, and the sweep resumes the others.
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { RedisConnections, endClient, keys, type RedisClient } from '../../src/redis/index.js';
-import { RedisRoundStore, startTakeOver, type ResumedCall } from '../../src/rounds/index.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
-import { recordingLogger } from '../store/helpers.js';
-import { deleteUnder } from '../support/redis-cleanup.js';
+import { describe, expect, it } from 'vitest';
+import { startTakeOver, type ResumedCall } from '../../src/rounds/index.js';
 import { handClock, round } from './support.js';
+import { redisRoundStores } from '../support/redis-rounds.js';
 
-const clients: RedisClient[] = [];
-const prefixes: string[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => endClient(client, true)));
-});
-afterAll(async () => {
-  await Promise.all(prefixes.map((prefix) => deleteUnder(prefix)));
-});
-
-async function redisStore() {
-  const prefix = uniquePrefix();
-  prefixes.push(prefix);
-  const connections = new RedisConnections({ url: redisUrl() }, recordingLogger());
-  const k = keys(prefix);
-  const redis = await connections.command(k.connectionName('rounds', 'sweep'));
-  clients.push(redis);
-  return { redis, k, store: new RedisRoundStore({ redis, keys: k }) };
-}
+const redisStore = redisRoundStores('sweep');
 
 describe('a take-over sweep over Redis with one unreadable round', () => {
   it('resumes the rounds after it and logs the one it cannot read', async () => {
