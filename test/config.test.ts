@@ -81,7 +81,7 @@ describe('loadConfig', () => {
     [{}, { './elicit-relay.yml': 'mcpServers:\n  a: { command: x, url: "http://y" }' }, 'mcpServers.a'],
     [{}, { './elicit-relay.yml': 'mcpServers:\n  a: { command: x, args: "-y" }' }, 'mcpServers.a.args'],
     [{}, { './elicit-relay.yml': 'mcpServers:\n  a: { url: "ws://y" }' }, 'mcpServers.a.url'],
-    [{}, { './elicit-relay.yml': 'mcpServers:\n  a: { type: sse, url: "http://y" }' }, 'mcpServers.a.type'],
+    [{}, { './elicit-relay.yml': 'mcpServers:\n  a: { type: ws, url: "http://y" }' }, 'mcpServers.a.type'],
     [
       {},
       { './elicit-relay.yml': 'mcpServers:\n  a: { command: x, env: { T: "${NOPE}" } }' },

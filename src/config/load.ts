@@ -1,10 +1,10 @@
 // Reads and validates configuration once, at start-up. Every error names the key and says how to fix it,
 // so a wrong setting stops the bot before it serves anyone.
-import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './error.js';
 import { parseDuration } from './duration.js';
 import { checkGatewayTeams, readApi } from './api.js';
 import { readAudit } from './audit.js';
+import { readConfigFile } from './file.js';
 import { isRecord } from './mapping.js';
 import { readRedisSetting } from './redis.js';
 import { readSealInstallations, readSignIn, readTokenKeys } from './sign-in.js';
@@ -20,15 +20,15 @@ export interface ConfigSources {
 
 export function loadConfig({ env, readFile }: ConfigSources): AppConfig {
   const configPath = env.ELICIT_RELAY_CONFIG || './elicit-relay.yml';
-  const text = readFile(configPath);
-  if (text === undefined && env.ELICIT_RELAY_CONFIG) {
+  const read = readConfigFile('ELICIT_RELAY_CONFIG', configPath, readFile);
+  if (read === undefined && env.ELICIT_RELAY_CONFIG) {
     throw new ConfigError(
       'ELICIT_RELAY_CONFIG',
       `no file at ${configPath}`,
       'Point it at an existing YAML or JSON file.',
     );
   }
-  const file = text === undefined ? undefined : parseFile(configPath, text);
+  const file = read?.value;
   const servers = readServers(file, env);
   const port = readPort(env.PORT);
   const signIn = readSignIn(env, servers, port);
@@ -94,7 +94,8 @@ function readRetention(value: string | undefined): number {
 
 function readPort(value: string | undefined): number {
   if (value === undefined || value === '') return 3000;
-  const port = Number(value);
+  // Digits only: Number() also reads "0x10" (16) and "1e3" (1000), a port nobody meant.
+  const port = /^\s*\d{1,5}\s*$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new ConfigError(
       'PORT',
@@ -118,14 +119,4 @@ function readUrl(key: string, value: string, protocols: string[]): string {
     throw new ConfigError(key, `"${value}" uses ${url.protocol}`, `Use a ${protocols.join(' or ')}// URL.`);
   }
   return value;
-}
-
-function parseFile(path: string, text: string): unknown {
-  try {
-    return parseYaml(text);
-  } catch (cause) {
-    throw new ConfigError(path, 'is not valid YAML or JSON', `Fix the syntax error: ${String(cause)}`, {
-      cause,
-    });
-  }
 }

@@ -95,12 +95,26 @@ function readRedisUrl(value: string): string {
   try {
     url = new URL(value);
   } catch (cause) {
-    throw new ConfigError('REDIS_URL', `"${value}" is not a URL`, 'Use a redis: or rediss:// URL.', {
-      cause,
-    });
+    // The cause keeps the value; the message, printed at exit, shows it without its credentials.
+    throw new ConfigError(
+      'REDIS_URL',
+      `"${value.replace(/\/\/.*@/, '//***@')}" is not a URL`,
+      'Use a redis: or rediss:// URL, e.g. redis://host:6379.',
+      { cause },
+    );
   }
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    throw new ConfigError('REDIS_URL', `"${value}" uses ${url.protocol}`, 'Use a redis: or rediss:// URL.');
+    // "host:6379" parses with "host:" as its scheme.
+    const fix = value.includes('//') ? 'Use a redis: or rediss:// URL.' : `Write redis://${redact(url)}.`;
+    throw new ConfigError('REDIS_URL', `"${redact(url)}" uses ${url.protocol}`, fix);
+  }
+  // ioredis reads a URL with no host as localhost: `redis://${REDIS_HOST}:6379` with the variable unset.
+  if (url.hostname === '') {
+    throw new ConfigError(
+      'REDIS_URL',
+      `"${redact(url)}" names no host`,
+      'Write the host, e.g. redis://redis:6379, or unset REDIS_URL for redis://127.0.0.1:6379.',
+    );
   }
   const db = databaseOf(url);
   if (db !== undefined && !/^\d{1,9}$/.test(db)) {

@@ -1,17 +1,18 @@
 // The `mcpServers` section, in the shape Claude Desktop, Cursor and VS Code write it:
 //   mcpServers: { <name>: { command, args, env } | { url, headers } }
-// plus our optional per-server `startupTimeout`, `elicitation` (elicitation.ts) and `slack` (slack-policy.ts).
-// Unknown keys at the top level and in a server's entry (Claude Desktop has several) are ignored so that its file
-// works unchanged; inside our own sections they are refused (known-keys.ts).
+// (VS Code's `.vscode/mcp.json` calls it `servers`; either is read) plus our optional per-server `startupTimeout`,
+// `elicitation` (elicitation.ts) and `slack` (slack-policy.ts). Unknown keys at the top level and in a server's
+// entry (Claude Desktop has several) are ignored so that its file works unchanged; inside our own sections they are
+// refused (known-keys.ts). A top-level key that only misspells `mcpServers` is refused: ignored, it loaded no server.
 import { ConfigError } from './error.js';
 import { MIN_TIMEOUT_MS, readElicitation } from './elicitation.js';
 import { isRecord } from './mapping.js';
 import { readServerAuth } from './server-auth.js';
 import { readSlackPolicy } from './slack-policy.js';
-import type { ServerConfig, TransportConfig } from './types.js';
+import type { ServerConfig } from './types.js';
 import { parseDuration } from './duration.js';
-import { readHttpUrl } from './url.js';
 import { expand } from './expand.js';
+import { readTransport } from './transport.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -22,20 +23,56 @@ export function readServers(file: unknown, env: Env): ServerConfig[] {
   if (file === null || file === undefined) return [];
   if (!isRecord(file))
     throw new ConfigError('(config file)', 'is not a mapping', 'Write `mcpServers:` at the top level.');
-  const servers = file.mcpServers;
-  if (servers === undefined) return [];
+  const section = serversSection(file);
+  if (section === undefined) return [];
+  const servers = file[section];
   if (!isRecord(servers)) {
     throw new ConfigError(
-      'mcpServers',
+      section,
       'is not a mapping',
-      'Write one entry per server: `mcpServers: { name: { command: … } }`.',
+      `Write one entry per server: \`${section}: { name: { command: … } }\`.`,
     );
   }
-  return Object.entries(servers).map(([name, entry]) => readServer(name, entry, env));
+  return Object.entries(servers)
+    .filter(([name, entry]) => !isDisabled(`${section}.${name}`, entry))
+    .map(([name, entry]) => readServer(`${section}.${name}`, name, entry, env));
 }
 
-function readServer(name: string, entry: unknown, env: Env): ServerConfig {
-  const key = `mcpServers.${name}`;
+/** `mcpServers`, or VS Code's `servers`; undefined when the file has neither. */
+function serversSection(file: Record<string, unknown>): 'mcpServers' | 'servers' | undefined {
+  const misspelled = Object.keys(file).find(
+    (key) => key !== 'mcpServers' && /^mcp_?servers?$/.test(key.toLowerCase().replace(/[\s-]/g, '')),
+  );
+  if (misspelled !== undefined)
+    throw new ConfigError(
+      misspelled,
+      'is not `mcpServers`',
+      'Rename it to `mcpServers` (the key is case-sensitive).',
+    );
+  if (file.mcpServers !== undefined && file.servers !== undefined) {
+    throw new ConfigError(
+      'servers',
+      'is set beside `mcpServers`',
+      'Move its entries under `mcpServers` (VS Code calls the section `servers`; the bot reads either, not both).',
+    );
+  }
+  if (file.mcpServers !== undefined) return 'mcpServers';
+  return file.servers === undefined ? undefined : 'servers';
+}
+
+/** `disabled: true` (Cline, Windsurf, Roo Code) leaves the server out, as in those hosts. */
+function isDisabled(key: string, entry: unknown): boolean {
+  const disabled = isRecord(entry) ? entry.disabled : undefined;
+  if (disabled === undefined || typeof disabled === 'boolean') return disabled === true;
+  throw new ConfigError(
+    `${key}.disabled`,
+    `${JSON.stringify(disabled)} is not true or false`,
+    'Write `disabled: true` to leave the server out, or remove the key.',
+  );
+}
+
+/** `key`: the entry's path, `mcpServers.<name>` or `servers.<name>`. */
+function readServer(key: string, name: string, entry: unknown, env: Env): ServerConfig {
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) {
     throw new ConfigError(
       key,
@@ -71,49 +108,6 @@ function readGateway(key: string, gateway: unknown): boolean {
   );
 }
 
-/** Values of `type` that editors write for the transports we speak. */
-const TRANSPORT_TYPES = ['stdio', 'http', 'streamable-http', 'streamableHttp'];
-
-function readTransport(key: string, entry: Record<string, unknown>, env: Env): TransportConfig {
-  const type = entry.type;
-  if (type !== undefined && !(typeof type === 'string' && TRANSPORT_TYPES.includes(type))) {
-    throw new ConfigError(
-      `${key}.type`,
-      `${JSON.stringify(type)} is not supported`,
-      'Use "stdio" or "http" (Streamable HTTP).',
-    );
-  }
-  if (entry.command !== undefined && entry.url !== undefined) {
-    throw new ConfigError(
-      key,
-      'has both `command` and `url`',
-      'Keep `command` for a local process or `url` for a remote server.',
-    );
-  }
-  if (entry.url !== undefined) {
-    const url = readHttpUrl(
-      `${key}.url`,
-      expand(`${key}.url`, requireString(`${key}.url`, entry.url), env),
-      'Use the server’s Streamable HTTP endpoint, e.g. https://host/mcp.',
-    );
-    return { kind: 'http', url, headers: readStringMap(`${key}.headers`, entry.headers, env) };
-  }
-  if (entry.command === undefined)
-    throw new ConfigError(key, 'has neither `command` nor `url`', 'Add `command` (stdio) or `url` (HTTP).');
-  const args = entry.args ?? [];
-  if (!Array.isArray(args))
-    throw new ConfigError(`${key}.args`, 'is not a list', 'Write the arguments as a list of strings.');
-  const transport: TransportConfig = {
-    kind: 'stdio',
-    command: expand(`${key}.command`, requireString(`${key}.command`, entry.command), env),
-    args: args.map((arg, i) => expand(`${key}.args[${i}]`, requireString(`${key}.args[${i}]`, arg), env)),
-    env: readStringMap(`${key}.env`, entry.env, env),
-  };
-  if (entry.cwd !== undefined)
-    transport.cwd = expand(`${key}.cwd`, requireString(`${key}.cwd`, entry.cwd), env);
-  return transport;
-}
-
 /** `startupTimeout`: how long the server has to answer MCP's handshake once started (parsed as `timeout`). */
 function readStartupTimeout(key: string, timeout: unknown): number {
   const ms = parseDuration(timeout);
@@ -125,24 +119,4 @@ function readStartupTimeout(key: string, timeout: unknown): number {
     );
   }
   return ms;
-}
-
-function readStringMap(key: string, value: unknown, env: Env): Record<string, string> {
-  if (value === undefined || value === null) return {};
-  if (!isRecord(value)) throw new ConfigError(key, 'is not a mapping', 'Write it as `NAME: value` pairs.');
-  return Object.fromEntries(
-    Object.entries(value).map(([name, v]) => {
-      const k = `${key}.${name}`;
-      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') {
-        throw new ConfigError(k, 'is not a string', 'Quote the value.');
-      }
-      return [name, expand(k, String(v), env)];
-    }),
-  );
-}
-
-function requireString(key: string, value: unknown): string {
-  if (typeof value !== 'string' || value === '')
-    throw new ConfigError(key, 'is not a non-empty string', 'Quote the value.');
-  return value;
 }
