@@ -28,14 +28,17 @@ export const MAX_NESTING = 64;
 /** Said where the schemas take free-form JSON, so the OpenAPI document states the limit. */
 const NESTING_NOTE = `Objects and arrays nested at most ${MAX_NESTING} levels deep.`;
 
-/** A duration as in the config file: milliseconds, or a string such as "90s", "10m", "2h", "1d". */
+/**
+ * A duration as in the config file (src/config/duration.ts): milliseconds, or a string such as "90s", "10m",
+ * "2h", "1d", or several units largest first ("1h30m"; the order is checked when it is read).
+ */
 export const DURATION = {
   oneOf: [
-    { type: 'string', pattern: '^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h|d)?\\s*$' },
+    { type: 'string', pattern: '^\\s*(\\d+(\\.\\d+)?\\s*|(\\d+(\\.\\d+)?\\s*(ms|s|m|h|d)\\s*)+)$' },
     { type: 'integer', minimum: 0 },
   ],
   description:
-    'Milliseconds, or a duration string such as "90s", "10m", "2h", "1d". At least 1s, at most 30d.',
+    'Milliseconds, or a duration string such as "90s", "10m", "2h", "1d", "1h30m" (units largest first). At least 1s, at most 30d.',
 } as const;
 
 /**
@@ -51,7 +54,7 @@ export const PATTERN_WORDS: ReadonlyMap<string, string> = new Map([
 
 /** What `timeout` takes, as a refusal says it: either form (a oneOf), and the bounds the API checks after. */
 export const DURATION_WORDS =
-  'a duration string like "90s", "10m" or "2h", or a whole number of milliseconds (from 1s to 30d)';
+  'a duration string like "90s", "10m", "2h" or "1h30m", or a whole number of milliseconds (from 1s to 30d)';
 
 export const RECIPIENTS = {
   description:

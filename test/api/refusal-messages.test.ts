@@ -15,7 +15,7 @@ const SCHEMA = { type: 'object', properties: { ok: { type: 'boolean' } } };
 const ASK = { message: 'Ship it?', requestedSchema: SCHEMA, to: { user: 'U1' } };
 const CALL = { server: 'fixture', tool: 'echo', arguments: {}, as: { user: 'U1' } };
 const DURATION =
-  'must be a duration string like "90s", "10m" or "2h", or a whole number of milliseconds (from 1s to 30d)';
+  'must be a duration string like "90s", "10m", "2h" or "1h30m", or a whole number of milliseconds (from 1s to 30d)';
 const FIELDS = "'message', 'requestedSchema', 'to', 'team', 'timeout', 'callbackUrl', 'metadata'";
 const ASK_FIELDS = "'message', 'requestedSchema', 'to', 'team', 'timeout'";
 const KEYS = "'user', 'users', 'usergroup', 'channel'";

@@ -82,6 +82,15 @@ describe('the API schemas', () => {
     );
   });
 
+  it('take a duration of several units, largest first, as the config does', () => {
+    const base = { message: 'm', requestedSchema: SCHEMA, to: { user: 'U1' } };
+    expect(validCreate({ ...base, timeout: '1h30m' })).toMatchObject({ timeout: '1h30m' });
+    expect(validCreate({ ...base, timeout: '2m 30s' })).toMatchObject({ timeout: '2m 30s' });
+    expect(refusal(() => validCreate({ ...base, timeout: '1h30' }))).toBe(
+      `invalid_request /timeout: must be ${DURATION_WORDS}, got "1h30"`,
+    );
+  });
+
   it('say what a duration is when the timeout is not one', () => {
     const base = { message: 'm', requestedSchema: SCHEMA, to: { user: 'U1' } };
     expect(refusal(() => validCreate({ ...base, timeout: 'soon' }))).toBe(

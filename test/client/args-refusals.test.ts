@@ -6,7 +6,7 @@ import { ClientUsageError } from '../../src/client/args.js';
 import { EXIT, parseClientArgs, runClient, type ClientIO } from '../../src/client/index.js';
 
 const DURATION =
-  'a duration string like "90s", "10m" or "2h", or a whole number of milliseconds (from 1s to 30d)';
+  'a duration string like "90s", "10m", "2h" or "1h30m", or a whole number of milliseconds (from 1s to 30d)';
 const env = { ELICIT_RELAY_URL: 'https://relay.example.com', ELICIT_RELAY_API_TOKEN: 'tok' };
 const readFile = (path: string): string => {
   if (path === 'list.json') return '[1]';
