@@ -5,8 +5,8 @@ import type { SlackMessage } from './card.js';
 import { serverName } from './card.js';
 import type { Locale } from './i18n.js';
 import { commandText } from './i18n-commands.js';
-import { CONTEXT_TEXT_MAX } from './slack-limits.js';
-import { codeName, escapeMrkdwn, mrkdwn, section, truncate } from './text.js';
+import { CONTEXT_TEXT_MAX, SECTION_TEXT_MAX } from './slack-limits.js';
+import { codeName, escapeMrkdwn, escapeMrkdwnWithin, mrkdwn, section, truncate } from './text.js';
 
 /** A tool as listed (the MCP side's ToolSummary, without what the list does not show). */
 export interface ListedTool {
@@ -18,7 +18,10 @@ export interface ListedTool {
 
 /** Tool sections in one message: with the headline and the closing note, 47 of Slack's 50 blocks. */
 export const TOOLS_SHOWN_MAX = 45;
-/** Characters of a tool's description shown (the section holds at most 3000). */
+/**
+ * Characters of a tool's description shown, before escaping; escaped (`&` is 5 characters, `<` `>` 4) it is cut
+ * further to what the section's 3000 leave after the title and name.
+ */
 const DESCRIPTION_MAX = 600;
 const NAME_MAX = 200;
 /** Names of the tools left out shown (the rest counted), as many of them as a context's text holds. */
@@ -78,8 +81,11 @@ function toolLine(tool: ListedTool, locale?: Locale): string {
   const name = codeName(tool.name);
   const title = tool.title?.trim() ? `*${escapeMrkdwn(truncate(tool.title.trim(), NAME_MAX))}* ` : '';
   const args = takesArguments(tool.inputSchema) ? t.takesArguments : t.noArguments;
+  const head = `${title}${name} _(${args})_`;
+  // The title (at most NAME_MAX × 5 escaped) and the name (CODE_NAME_MAX) leave the description over 1700.
+  const room = SECTION_TEXT_MAX - head.length - 1;
   const description = tool.description?.trim()
-    ? `\n${escapeMrkdwn(truncate(tool.description.trim(), DESCRIPTION_MAX))}`
+    ? `\n${escapeMrkdwnWithin(truncate(tool.description.trim(), DESCRIPTION_MAX), room)}`
     : '';
-  return `${title}${name} _(${args})_${description}`;
+  return `${head}${description}`;
 }
