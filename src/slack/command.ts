@@ -1,5 +1,5 @@
 // Parses the text of `/mcp …`. Pure: text in, a command or a usage problem out (the listener words it
-// in the person's language).
+// in the person's language). The subcommand is read whatever its case or width (`RUN`, `ｒｕｎ`).
 import { inexactNumbers, type InexactNumber } from '../../blocks/index.js';
 
 export type CommandProblem =
@@ -28,7 +28,7 @@ export type McpCommand =
   | { kind: 'invalid'; problem: CommandProblem; verb?: string };
 
 export function parseMcpCommand(text: string): McpCommand {
-  const trimmed = text.trim();
+  const trimmed = withPlainVerb(text).trim();
   const [verb = '', server] = trimmed.split(/\s+/);
   if (verb === '' || verb === 'help') return { kind: 'help' };
   if (verb === 'servers') return { kind: 'servers' };
@@ -56,6 +56,26 @@ export function parseMcpCommand(text: string): McpCommand {
 }
 
 const invalid = (problem: CommandProblem): McpCommand => ({ kind: 'invalid', problem });
+
+/** The subcommands parseMcpCommand knows. */
+const VERBS: readonly string[] = ['help', 'servers', 'tools', 'run', 'connect', 'disconnect'];
+
+/** The leading blanks, the first word, and the rest (JS's `\s` covers U+3000, the ideographic space). */
+const FIRST_WORD = /^(\s*)(\S+)([\s\S]*)$/;
+
+/**
+ * `text` with its first word written as the subcommand it names once full-width forms are made plain (NFKC) and
+ * case is ignored: a phone capitalises the first word (`Run`), caps lock types `RUN`, a Chinese input method in
+ * full-width mode `ｒｕｎ`. The rest (server, tool, JSON arguments) stays as typed, since names and values are
+ * case-sensitive; any other first word is left as typed, so an unknown one is quoted as typed.
+ */
+function withPlainVerb(text: string): string {
+  const match = FIRST_WORD.exec(text);
+  if (!match) return text;
+  const [, blanks = '', word = '', rest = ''] = match;
+  const verb = word.normalize('NFKC').toLowerCase();
+  return VERBS.includes(verb) ? `${blanks}${verb}${rest}` : text;
+}
 
 /**
  * The command text as typed: Slack sends it with `&`, `<` and `>` escaped (`&amp;` `&lt;` `&gt;`, its

@@ -9,6 +9,22 @@ describe('parseMcpCommand', () => {
     expect(parseMcpCommand('tools')).toEqual({ kind: 'invalid', problem: 'tools_needs_server' });
   });
 
+  it('reads the subcommand whatever its case or width, the rest as typed', () => {
+    expect(parseMcpCommand('HELP')).toEqual({ kind: 'help' });
+    expect(parseMcpCommand('Tools GH')).toEqual({ kind: 'tools', server: 'GH' });
+    expect(parseMcpCommand('ｒｕｎ\u3000gh\u3000Echo {"Text":"A"}')).toEqual({
+      kind: 'run',
+      server: 'gh',
+      tool: 'Echo',
+      args: { Text: 'A' },
+    });
+    expect(parseMcpCommand('RUNS gh')).toEqual({
+      kind: 'invalid',
+      problem: 'unknown_subcommand',
+      verb: 'RUNS',
+    });
+  });
+
   it('reads run with JSON arguments, curly quotes included, and without any (the form)', () => {
     expect(parseMcpCommand('run gh create {“title”: “x”}')).toEqual({
       kind: 'run',
