@@ -37,7 +37,8 @@ export function parseMcpCommand(text: string): McpCommand {
     return server ? { kind: verb, server } : invalid('connect_needs_server');
   }
   if (verb !== 'run') return { kind: 'invalid', problem: 'unknown_subcommand', verb };
-  const match = /^run\s+(\S+)\s+(\S+)\s*([\s\S]*)$/.exec(trimmed);
+  // A tool's name has no `{` (MCP names are letters, digits and `_-./`): JSON typed against it starts the arguments.
+  const match = /^run\s+(\S+)\s+([^\s{]+)\s*([\s\S]*)$/.exec(trimmed);
   if (!match?.[1] || !match[2]) return invalid('run_needs_tool');
   const json = (match[3] ?? '').trim();
   if (json === '') return { kind: 'run', server: match[1], tool: match[2] };

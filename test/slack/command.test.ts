@@ -25,6 +25,15 @@ describe('parseMcpCommand', () => {
     });
   });
 
+  it('reads JSON typed against the tool name as its arguments', () => {
+    expect(parseMcpCommand('run gh create{"title":"x"}')).toEqual({
+      kind: 'run',
+      server: 'gh',
+      tool: 'create',
+      args: { title: 'x' },
+    });
+  });
+
   it('reads run with JSON arguments, curly quotes included, and without any (the form)', () => {
     expect(parseMcpCommand('run gh create {“title”: “x”}')).toEqual({
       kind: 'run',
