@@ -1,7 +1,10 @@
 // Structured logs (pino) with secrets and message bodies redacted wherever they might appear in a logged
-// object: JSON lines for log collectors, or readable lines (pino-pretty) for a person at a terminal.
+// object: JSON lines for log collectors, or readable lines (pino-pretty) for a person at a terminal. pino's
+// paths below redact known fields; each written line then goes through redactLine (log-redaction.ts), which
+// finds secrets by shape in any text and by field name at any depth.
 import { pino, type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
+import { CENSOR, redactLine } from './log-redaction.js';
 
 export type { Logger };
 
@@ -53,7 +56,13 @@ export function createLogger(
   destination?: DestinationStream,
   format: LogFormat = 'json',
 ): Logger {
-  const options = { name: 'elicit-relay', level, redact: { paths: REDACT, censor: '[redacted]' } };
+  const options = {
+    name: 'elicit-relay',
+    level,
+    redact: { paths: REDACT, censor: CENSOR },
+    // On the line as written, so the pretty format (which reads these lines) gets it redacted too.
+    hooks: { streamWrite: redactLine },
+  };
   if (format === 'pretty') return pino(options, readable(destination));
   return destination ? pino(options, destination) : pino(options);
 }
