@@ -25,6 +25,11 @@ export const READINESS_TIMEOUT_MS = 1_000;
  * to read it), and no longer holds post-ack work back.
  */
 export const FRESH_CONNECTION_MS = 1_000;
+/**
+ * Longest close() waits for the requests under way to be answered before it drops their connections, in ms:
+ * Slack's 3 s, after which Slack has given up on an ack anyway (a long-poll or MCP stream still open is cut).
+ */
+export const DRAIN_WITHIN_MS = 3_000;
 
 export interface Readiness {
   ok: boolean;
@@ -55,7 +60,10 @@ export interface HttpServerOptions {
   inFlight?: SlackRequestsInFlight;
   /** Judges X-Slack-Request-Timestamp; default the system clock. */
   clock?: Pick<Clock, 'now'>;
-  /** Times a fresh connection's count out (FRESH_CONNECTION_MS); default the system's timers. */
+  /**
+   * Times a fresh connection's count out (FRESH_CONNECTION_MS) and close()'s drain (DRAIN_WITHIN_MS); default
+   * the system's timers.
+   */
   schedule?: Schedule;
 }
 
@@ -160,17 +168,18 @@ function countFreshConnections(
 
 export async function startHttpServer(opts: HttpServerOptions): Promise<RunningHttpServer> {
   const server = createServer();
+  const schedule = opts.schedule ?? systemClock.schedule;
   // Only Slack's requests are counted: without `events` (Socket Mode) nothing here holds post-ack work.
   const requestRead =
-    opts.inFlight && opts.events
-      ? countFreshConnections(server, opts.inFlight, opts.schedule ?? systemClock.schedule)
-      : () => undefined;
+    opts.inFlight && opts.events ? countFreshConnections(server, opts.inFlight, schedule) : () => undefined;
+  const drain = new Drain(server, schedule);
+  server.on('request', drain.track);
   server.on('request', router(opts, requestRead));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
   });
-  return { port: (server.address() as AddressInfo).port, close: () => closeServer(server) };
+  return { port: (server.address() as AddressInfo).port, close: () => drain.close() };
 }
 
 /**
@@ -195,10 +204,15 @@ function router(opts: HttpServerOptions, requestRead: (socket: Socket) => void):
     const mount = opts.mounts?.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));
     requestRead(req.socket);
     if (mount) return void mount.handler(req, res);
-    if (method !== 'GET') return void res.writeHead(404).end();
+    // HEAD too for the probes (RFC 9110 9.1): checks made with HEAD (HAProxy's `option httpchk HEAD`, uptime
+    // monitors) got 404 and marked a healthy bot down.
+    if (method !== 'GET' && !(method === 'HEAD' && PROBES.has(path))) return void res.writeHead(404).end();
     answerGet(req, res, path, opts);
   };
 }
+
+/** The probes' paths: answered to GET and HEAD (Node leaves a HEAD response's body out). */
+const PROBES: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 
 /** The probes and the GET routes by exact path; 404 for any other. */
 function answerGet(
@@ -217,10 +231,46 @@ function answerGet(
   res.writeHead(404).end();
 }
 
-/** Closes the server, its open connections (keep-alive ones included) first so the close does not wait on them. */
-function closeServer(server: Server): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    server.closeAllConnections();
-    server.close((error) => (error ? reject(error) : resolve()));
-  });
+/**
+ * Closing without cutting a request under way: a Slack request being handled when the stop came (an answer
+ * submitted, a click) was cut with its connection, so Slack showed the person an error for an answer the bot
+ * may well have taken. close() stops listening and drops idle connections at once, lets each request under
+ * way be answered (with `Connection: close`, so a keep-alive connection ends after it instead of idling for
+ * keepAliveTimeout), and drops what is still open after DRAIN_WITHIN_MS.
+ */
+class Drain {
+  private readonly open = new Set<ServerResponse>();
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly server: Server,
+    private readonly schedule: Schedule,
+  ) {}
+
+  /** Counts a request as under way until its response is done ('close' also comes when its connection broke). */
+  readonly track = (_req: IncomingMessage, res: ServerResponse): void => {
+    if (this.closing) return Drain.last(res);
+    this.open.add(res);
+    res.once('close', () => this.open.delete(res));
+  };
+
+  close(): Promise<void> {
+    this.closing ??= new Promise<void>((resolve, reject) => {
+      const cut = this.schedule(() => this.server.closeAllConnections(), DRAIN_WITHIN_MS);
+      this.server.close((error) => {
+        cut();
+        if (error) reject(error);
+        else resolve();
+      });
+      this.server.closeIdleConnections();
+      for (const res of this.open) Drain.last(res);
+    });
+    return this.closing;
+  }
+
+  /** Ends `res`'s connection once it is answered: no further request is read from it. */
+  private static last(res: ServerResponse): void {
+    if (!res.headersSent) res.shouldKeepAlive = false;
+    else res.once('finish', () => res.socket?.end());
+  }
 }
