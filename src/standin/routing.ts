@@ -23,6 +23,8 @@ export interface FailOptions {
   retryAfterSec?: number;
   /** HTTP status; default 429 for `ratelimited`, else 200 (Slack's errors are HTTP 200). */
   status?: number;
+  /** Only the next call whose arguments this takes fails (default: the next call of the method). */
+  when?: (args: Obj) => boolean;
 }
 
 export interface HeldCall {
@@ -124,6 +126,13 @@ export class Routing {
     this.failures.set(method, queue);
   }
 
+  /** The first failure injected for `method` that applies to a call with `args`, taken from its queue. */
+  private takeFailure(method: string, args: Obj): Injected | undefined {
+    const queue = this.failures.get(method) ?? [];
+    const at = queue.findIndex((f) => f.opts.when?.(args) ?? true);
+    return at === -1 ? undefined : queue.splice(at, 1)[0];
+  }
+
   holdNext(method: string): HeldCall {
     let arrive = (): void => undefined;
     let release = (): void => undefined;
@@ -156,7 +165,7 @@ export class Routing {
     args: Obj,
     authorization: string | undefined,
   ): { answer: Answer; teamId?: string } {
-    const injected = this.failures.get(method)?.shift();
+    const injected = this.takeFailure(method, args);
     if (injected) return { answer: injectedAnswer(injected) };
     const bearer = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : undefined;
     const token = bearer ?? (typeof args.token === 'string' ? args.token : undefined);

@@ -72,7 +72,9 @@ describe('reminders', () => {
     const h = await startHarness({ timeout: '30s', slack: { reminders: ['10%'] } });
     try {
       const card = await h.ask('U1', SCHEMA);
-      h.standin.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 3 });
+      // The reminder's post, in the card's thread (the run's "working…" message may be posted meanwhile).
+      const when = (args: Record<string, unknown>) => args.thread_ts === card.ts;
+      h.standin.failNext('chat.postMessage', 'ratelimited', { retryAfterSec: 3, when });
       const inThread = (c: RecordedCall) => c.args.thread_ts === card.ts;
       await h.standin.waitForCall('chat.postMessage', (c) => !c.ok && inThread(c), 15_000);
       await h.driver.clickButton({ userId: 'U1', ...card, actionId: 'elicit_decline' });
