@@ -89,6 +89,18 @@ export interface CommandText {
   stillWorking: string;
   workDone: ToolOn;
   workFailed: ToolOn;
+  /** The Cancel button of a person's run's "working…" message. */
+  cancelRun: string;
+  /** The "working…" message once its person cancelled the run (`who` a mention); no result follows. */
+  workCancelled: (tool: string, server: string, who: string) => string;
+  /** Said privately to someone who clicks Cancel on another person's run (a thread's). */
+  cancelNotYours: (owner: string) => string;
+  /** Said privately when Cancel is clicked on a run that already ended. */
+  cancelEnded: string;
+  /** Said privately to a second click of Cancel: the first one is under way. */
+  cancelTaken: string;
+  /** Said privately when the click could not be recorded (Redis failed): nothing was cancelled. */
+  cancelUnrecorded: string;
 }
 
 const en: CommandText = {
@@ -186,6 +198,12 @@ const en: CommandText = {
   stillWorking: 'Working…',
   workDone: (tool, server) => `${tool} on ${server} is done; the result follows.`,
   workFailed: (tool, server) => `${tool} on ${server} stopped; the reason follows.`,
+  cancelRun: 'Cancel',
+  workCancelled: (tool, server, who) => `${tool} on ${server} was cancelled by ${who}.`,
+  cancelNotYours: (owner) => `Only ${owner} can cancel this run.`,
+  cancelEnded: 'This run has already ended; there is nothing to cancel.',
+  cancelTaken: 'This run is already being cancelled.',
+  cancelUnrecorded: 'The cancel could not be recorded, so the run goes on. Try again in a moment.',
 };
 
 const zh: CommandText = {
@@ -274,6 +292,12 @@ const zh: CommandText = {
   stillWorking: '运行中……',
   workDone: (tool, server) => `${server} 上的 ${tool} 已完成；结果如下。`,
   workFailed: (tool, server) => `${server} 上的 ${tool} 已停止；原因如下。`,
+  cancelRun: '取消',
+  workCancelled: (tool, server, who) => `${who} 已取消 ${server} 上的 ${tool}。`,
+  cancelNotYours: (owner) => `只有 ${owner} 能取消此运行。`,
+  cancelEnded: '此运行已经结束，无需取消。',
+  cancelTaken: '此运行已在取消中。',
+  cancelUnrecorded: '无法记录取消操作，运行仍在继续。请稍后再试。',
 };
 
 /** The table for `locale`; English when absent. */

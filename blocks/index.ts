@@ -72,7 +72,9 @@ export {
   URL_LINKS_MAX,
   type RetryTarget,
   type ToolOutcome,
+  type WorkEnd,
 } from './results.js';
+export { CANCEL_RUN_ACTION, runCancelTargetOf, type RunCancelTarget } from './run-cancel.js';
 export {
   runFormModal,
   runFormSpec,

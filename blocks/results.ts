@@ -5,9 +5,12 @@ import { BUTTON_TEXT_MAX, BUTTON_VALUE_MAX, SECTION_TEXT_MAX } from './slack-lim
 import type { Button, ContextBlock, KnownBlock } from '@slack/types';
 import { serverName, type SlackMessage } from './card.js';
 import type { Locale } from './i18n.js';
-import { commandText } from './i18n-commands.js';
+import { commandText, type CommandText } from './i18n-commands.js';
 import { SlackLimitError, escapeMrkdwn, mrkdwn, mrkdwnChunks, plain, section, truncate } from './text.js';
+import { cancelBlock, type RunCancelTarget } from './run-cancel.js';
 import { urlFacts } from './url-card.js';
+
+type ToolOn = (tool: string, server: string) => string;
 
 /** Output longer than this many characters, or than INLINE_LINES_MAX lines, goes out as a snippet file. */
 export const INLINE_CHARS_MAX = SECTION_TEXT_MAX;
@@ -203,22 +206,39 @@ export function retryingMessage(input: {
   return { text, blocks: [{ type: 'section', text: mrkdwn(text) }] };
 }
 
-/** The "working…" message of a call in progress; `done` once the call ended (the result follows it). */
+/** How a call's "working…" message ends: the result follows it, or (cancelled) none does. */
+export type WorkEnd = 'finished' | 'failed' | 'cancelled';
+
+/**
+ * The "working…" message of a call in progress, with a Cancel button when `cancel` names the run; `done` once
+ * the call ended (the result follows it, but for a run its person cancelled: the message says by whom).
+ */
 export function progressMessage(input: {
   server: string;
   tool: string;
   progress?: { progress: number; total?: number; message?: string };
-  done?: 'finished' | 'failed';
+  done?: WorkEnd;
+  cancel?: RunCancelTarget;
   locale?: Locale;
 }): SlackMessage {
   const t = commandText(input.locale);
   const [tool, server] = names(input);
-  const phrase = input.done === 'finished' ? t.workDone : input.done === 'failed' ? t.workFailed : t.working;
-  const icon = { finished: ':white_check_mark:', failed: ':warning:' }[input.done ?? 'finished'];
-  const headline = `${input.done ? icon : ':hourglass_flowing_sand:'} ${phrase(`*${tool}*`, `*${server}*`)}`;
+  const phrase = workPhrase(t, input.done, input.cancel?.owner);
+  const icon = { finished: ':white_check_mark:', failed: ':warning:', cancelled: ':no_entry_sign:' };
+  const headline = `${input.done ? icon[input.done] : ':hourglass_flowing_sand:'} ${phrase(`*${tool}*`, `*${server}*`)}`;
   const blocks: KnownBlock[] = [{ type: 'section', text: mrkdwn(headline) }];
   if (!input.done) blocks.push(context(progressLine(input.progress, t.stillWorking)));
+  if (!input.done && input.cancel !== undefined) blocks.push(cancelBlock(input.cancel, t.cancelRun));
   return { text: phrase(tool, server), blocks };
+}
+
+/** What the "working…" message says: working, done, stopped, or cancelled by the run's `owner`. */
+function workPhrase(t: CommandText, done: WorkEnd | undefined, owner: string | undefined): ToolOn {
+  if (done === 'cancelled' && owner !== undefined) {
+    return (tool, server) => t.workCancelled(tool, server, `<@${owner}>`);
+  }
+  if (done === 'finished') return t.workDone;
+  return done === undefined ? t.working : t.workFailed;
 }
 
 /** The channel message that starts a run's thread (`route: thread`); its questions and result go under it. */

@@ -30,9 +30,17 @@ export interface EndpointCalls {
   forgetGateway(call: GatewayEntry): Promise<void>;
   /** Marks the one gateway call running under this name cancelled; false when there is none (or several). */
   cancelGateway(client: string, callId: string): Promise<boolean>;
+  /**
+   * As cancelGateway, telling apart a call a cancel already marked (`already`) from none running (`none`: it
+   * ended, never ran, or shares its name), for a person who clicks twice (src/slack/run-cancels.ts).
+   */
+  markCancelled(client: string, callId: string): Promise<CancelMark>;
   /** Renews the entries of these calls for `ttlMs` and answers the tokens of those a cancel marked. */
   checkGateways(calls: readonly GatewayEntry[], ttlMs: number): Promise<string[]>;
 }
+
+/** What marking a running call cancelled did: marked it, found it marked already, or found none running. */
+export type CancelMark = 'marked' | 'already' | 'none';
 
 /** The mark of a name two running calls share (no question id is empty). */
 const AMBIGUOUS = '';
@@ -59,9 +67,11 @@ end
 return 0
 `;
 
-// KEYS[1] the call's entry: a running gateway call's becomes cancelled, keeping its time to live.
+// KEYS[1] the call's entry: a running gateway call's becomes cancelled, keeping its time to live (1); one marked
+// already answers 2, anything else 0.
 const CANCEL_LUA = `
 local value = redis.call('GET', KEYS[1])
+if value and string.sub(value, 1, ${CANCELLED.length}) == '${CANCELLED}' then return 2 end
 if not value or string.sub(value, 1, ${GATEWAY.length}) ~= '${GATEWAY}' then return 0 end
 redis.call('SET', KEYS[1], '${CANCELLED}' .. string.sub(value, ${GATEWAY.length + 1}), 'KEEPTTL')
 return 1
@@ -116,7 +126,12 @@ export class RedisEndpointCalls implements EndpointCalls {
   }
 
   async cancelGateway(client: string, callId: string): Promise<boolean> {
-    return (await this.redis.eval(CANCEL_LUA, 1, this.key(client, callId))) === 1;
+    return (await this.markCancelled(client, callId)) === 'marked';
+  }
+
+  async markCancelled(client: string, callId: string): Promise<CancelMark> {
+    const reply = await this.redis.eval(CANCEL_LUA, 1, this.key(client, callId));
+    return reply === 1 ? 'marked' : reply === 2 ? 'already' : 'none';
   }
 
   async checkGateways(calls: readonly GatewayEntry[], ttlMs: number): Promise<string[]> {

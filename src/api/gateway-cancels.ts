@@ -19,7 +19,22 @@ export interface GatewayCancelsDeps {
   calls: Pick<EndpointCalls, 'rememberGateway' | 'forgetGateway' | 'checkGateways'>;
   clock: Pick<Clock, 'schedule'>;
   logger: { warn(obj: object, msg: string): void };
+  /** What its warnings call the calls it runs; default the gateway's (a person's runs use it too, run-cancels.ts). */
+  said?: CancelsWarnings;
 }
+
+/** The warnings of a Redis failure, in the words of the calls' owner. */
+export interface CancelsWarnings {
+  notNoted: string;
+  notForgotten: string;
+  notChecked: string;
+}
+
+const GATEWAY_WARNINGS: CancelsWarnings = {
+  notNoted: 'MCP endpoint: a gateway call was not noted for cancels',
+  notForgotten: 'MCP endpoint: a finished gateway call was not forgotten',
+  notChecked: 'MCP endpoint: gateway calls not checked for cancels',
+};
 
 /** A gateway call by the host's name for it; `cancel` ends it as the host's own cancel on this replica does. */
 export interface CancellableCall {
@@ -32,14 +47,18 @@ export class GatewayCancels {
   /** Set while a check is scheduled or in flight. */
   private checking = false;
 
-  constructor(private readonly deps: GatewayCancelsDeps) {}
+  private readonly said: CancelsWarnings;
+
+  constructor(private readonly deps: GatewayCancelsDeps) {
+    this.said = deps.said ?? GATEWAY_WARNINGS;
+  }
 
   /** Runs `work`, findable by a cancel on any replica until it settles. */
   async run<T>(client: string, call: CancellableCall, work: () => Promise<T>): Promise<T> {
     const entry = { client, callId: call.callId, token: randomBytes(12).toString('base64url') };
     // Without its entry the call still runs; only a cancel landing on another replica misses it.
     await this.deps.calls.rememberGateway(entry, GATEWAY_ENTRY_TTL_MS).catch((err: unknown) => {
-      this.deps.logger.warn({ err, client }, 'MCP endpoint: a gateway call was not noted for cancels');
+      this.deps.logger.warn({ err, client }, this.said.notNoted);
     });
     this.running.set(entry.token, { entry, cancel: call.cancel });
     this.schedule();
@@ -49,7 +68,7 @@ export class GatewayCancels {
       this.running.delete(entry.token);
       // Awaited: a host's next call under the same id (one without a session) must not find this one.
       await this.deps.calls.forgetGateway(entry).catch((err: unknown) => {
-        this.deps.logger.warn({ err, client }, 'MCP endpoint: a finished gateway call was not forgotten');
+        this.deps.logger.warn({ err, client }, this.said.notForgotten);
       });
     }
   }
@@ -66,7 +85,7 @@ export class GatewayCancels {
       const cancelled = await this.deps.calls.checkGateways(entries, GATEWAY_ENTRY_TTL_MS);
       for (const token of cancelled) this.running.get(token)?.cancel();
     } catch (err) {
-      this.deps.logger.warn({ err }, 'MCP endpoint: gateway calls not checked for cancels');
+      this.deps.logger.warn({ err }, this.said.notChecked);
     } finally {
       this.checking = false;
       this.schedule();

@@ -28,6 +28,7 @@ import { retryingMessages } from './messages.js';
 import type { Outbox } from './outbox/index.js';
 import type { SlackState } from './state/index.js';
 import type { SlackSurface } from './surface.js';
+import { RunCancels } from './run-cancels.js';
 import { ToolResults, type ToolRun } from './tool-results.js';
 import { UrlCompletions } from './url-completions.js';
 import { SlackSignIn } from './sign-in.js';
@@ -243,6 +244,11 @@ function toolResults(
     completions: deps.completions,
     claimRetry: (channel, ts) => options.state.claimRetry(channel, ts),
     claimCommand: (triggerId) => options.state.claimCommand(triggerId),
+    cancels: new RunCancels({
+      marks: options.state.runCancelMarks,
+      clock: options.clock ?? systemClock,
+      logger: options.logger,
+    }),
     logger: options.logger,
   });
 }

@@ -4,25 +4,27 @@
 // shows a "working…" message that progress updates (progress-message.ts), then the result: inline text, a
 // snippet file for long output, a readable summary of structured content, the error and its reason, or the
 // links a -32042 answer asks them to open with a Retry button; once the server says every link is done,
-// the call is retried without waiting for the click. A call whose 2026 round expired gets a Start again
-// button, the same rerun.
+// the call is retried without waiting for the click (link-retries.ts). A call whose 2026 round expired gets a
+// Start again button, the same rerun. A person's run can be cancelled from its "working…" message
+// (run-cancels.ts).
 import {
   needsSnippet,
   resultMessage,
-  retryingMessage,
   runThreadMessage,
   threadUnavailableMessage,
-  urlRequiredMessage,
   type Locale,
   type SlackMessage,
 } from '../../blocks/index.js';
-import type { ResumedRound, ToolCall, ToolResult, UrlRequired } from '../mcp/index.js';
+import type { ResumedRound, ToolCall, ToolResult } from '../mcp/index.js';
 import type { Origin } from '../relay/types.js';
 import type { Locales } from './locales.js';
 import type { SlackClients } from './workspaces.js';
+import { askForLinks } from './link-retries.js';
 import { MessageError } from './messages.js';
 import { retried } from './retried.js';
 import { ProgressMessage, messagePlaceOf, type ProgressOptions, type RunPlace } from './progress-message.js';
+import type { CancelMark } from '../api/endpoint-calls.js';
+import type { CancellableRun, RunCancels } from './run-cancels.js';
 import type { UrlCompletions } from './url-completions.js';
 
 export interface ToolResultsOptions extends ProgressOptions {
@@ -48,6 +50,8 @@ export interface ToolResultsOptions extends ProgressOptions {
    * refused); also claims an arguments form's run (`view:<view id>`, claimFormRun).
    */
   claimCommand: (triggerId: string) => Promise<boolean>;
+  /** A person's runs cancelled from their "working…" message, on any replica; absent: no Cancel button. */
+  cancels?: RunCancels;
 }
 
 /** A tool run: who started it, where (origin), and with which arguments. */
@@ -81,26 +85,50 @@ export class ToolResults {
   async run(call: ToolRun, { warmed = false }: { warmed?: boolean } = {}): Promise<ToolResult> {
     if (!warmed) this.opts.warm?.(call.server, call.origin);
     const place = await this.placeOf(call);
-    const progress = new ProgressMessage(place, this.opts);
-    let result: ToolResult;
-    try {
-      const onProgress = progress.update.bind(progress);
-      // A run keeps its 2026 rounds in the round store, so a survivor can finish it: a person's run posts its
-      // result, an API call's run also ends the call's record on whichever replica resumes it.
-      result = await this.opts.callTool({ ...call, origin: place.origin, onProgress, durable: true });
-    } catch (error) {
-      // An unexpected failure still ends the "working…" message; the error goes on to be logged.
-      await progress.end(true);
-      throw error;
+    // A person's own run; an automation's (an API call) is the automation's to stop.
+    const cancellable =
+      call.origin.callId === undefined ? this.opts.cancels?.start(place.origin.userId) : undefined;
+    const progress = new ProgressMessage(place, this.opts, cancellable?.target);
+    const result = await this.callShowingProgress({ ...call, origin: place.origin }, progress, cancellable);
+    if (cancellable?.cancelled === true) {
+      // Whatever the server answered once cancelled (its result, or the abort as an error) is not shown.
+      await progress.cancelled();
+      return result;
     }
     await progress.end(result.isError);
     if (result.urlRequired) {
-      const { final } = await this.askForLinks(place, call.args, result, result.urlRequired);
+      const rerun = (again: ToolRun) => this.run(again);
+      const links = { ...this.opts, rerun };
+      const { final } = await askForLinks(links, place, call.args, result, result.urlRequired);
       // A person's run ends here (its retry posts its own result); an API call goes on with the retry's result.
       return call.origin.callId === undefined ? result : final;
     }
     await this.show(place, call.args, result);
     return result;
+  }
+
+  /** Calls the tool, its progress shown; a person's run with the signal its Cancel button aborts. */
+  private async callShowingProgress(
+    call: ToolRun,
+    progress: ProgressMessage,
+    cancellable: CancellableRun | undefined,
+  ): Promise<ToolResult> {
+    const onProgress = progress.update.bind(progress);
+    // A run keeps its 2026 rounds in the round store, so a survivor can finish it: a person's run posts its
+    // result, an API call's run also ends the call's record on whichever replica resumes it.
+    const toolCall = { ...call, onProgress, durable: true as const };
+    try {
+      if (cancellable === undefined) return await this.opts.callTool(toolCall);
+      return await cancellable.run((signal) => {
+        // Its message, with the Cancel button, goes up a while after the call starts, unless progress comes first.
+        progress.started();
+        return this.opts.callTool({ ...toolCall, signal });
+      });
+    } catch (error) {
+      // An unexpected failure still ends the "working…" message; the error goes on to be logged.
+      await progress.end(true);
+      throw error;
+    }
   }
 
   /**
@@ -111,6 +139,11 @@ export class ToolResults {
     this.opts.warm?.(server, origin);
     // A failed lookup is the run's to meet: it asks again.
     this.opts.dmOf(origin.userId, origin.teamId).catch(() => undefined);
+  }
+
+  /** A Cancel click on the run `runId`, on any replica (RunCancels.mark); `none` without cancels. */
+  async cancelRun(runId: string): Promise<CancelMark | 'unrecorded'> {
+    return (await this.opts.cancels?.mark(runId)) ?? 'none';
   }
 
   /** Claims the `/mcp run` with this `trigger_id` (see ToolResultsOptions.claimCommand). */
@@ -197,76 +230,6 @@ export class ToolResults {
       this.opts.logger.warn({ err: error, server: place.server, tool: place.tool }, 'snippet upload failed');
       await this.post(place, resultMessage({ ...outcome, shortened: true }));
     }
-  }
-
-  /**
-   * Posts a -32042 answer's links and watches them; `final` resolves with the retry's result once the server
-   * says every link is done, or with this answer when the watch lapses or the retry was claimed by a click.
-   * An API call's message has no Retry button: only the automatic retry reaches the automation.
-   */
-  private async askForLinks(
-    place: RunPlace,
-    args: Record<string, unknown>,
-    result: ToolResult,
-    required: UrlRequired[],
-  ): Promise<{ final: Promise<ToolResult> }> {
-    const common = { server: place.server, tool: place.tool, locale: place.locale };
-    const links = required.map(({ url, message }) => ({ url, message }));
-    const retriesItself = place.origin.callId !== undefined;
-    // Watched from before the post: the server may say a link is done while the post waits out a 429.
-    const posted = this.post(
-      place,
-      urlRequiredMessage({ ...common, links, args, owner: place.origin.userId, retriesItself }),
-    );
-    const call = { server: place.server, tool: place.tool, args, origin: place.origin };
-    const ids = required.map((link) => link.elicitationId);
-    const final = this.retryOnceAllDone(place, call, ids, posted, result);
-    // A person's run does not wait for it; the failure is logged in retryOnceAllDone.
-    final.catch(() => undefined);
-    await posted;
-    return { final };
-  }
-
-  /**
-   * Resolves with the retry's result once every link of `ids` is done (the links message `posted` then loses
-   * its buttons), or with `result` when the watch lapses, a click claimed the retry, or the message never
-   * got posted (the run failed then: there is nothing to retry from).
-   */
-  private async retryOnceAllDone(
-    place: RunPlace,
-    call: ToolRun,
-    ids: string[],
-    posted: Promise<string>,
-    result: ToolResult,
-  ): Promise<ToolResult> {
-    // Watched at once (before the first await), while the links message is still on its way to Slack.
-    const allDone = await new Promise<boolean>((resolve) =>
-      this.opts.completions.watch(
-        place.server,
-        ids,
-        () => resolve(true),
-        () => resolve(false),
-      ),
-    );
-    const ts = allDone ? await posted.catch(() => undefined) : undefined;
-    if (ts === undefined) return result;
-    try {
-      return (await this.retryOnceDone(place, call, ts)) ?? result;
-    } catch (error) {
-      this.opts.logger.warn({ err: error, server: place.server, tool: place.tool }, 'automatic retry failed');
-      throw error;
-    }
-  }
-
-  /**
-   * Every link of the -32042 answer at `ts` is done: unless the person's click already claimed it, the
-   * message loses its buttons and says so, and the call runs again in the same place.
-   */
-  private async retryOnceDone(place: RunPlace, call: ToolRun, ts: string): Promise<ToolResult | undefined> {
-    if (!(await this.opts.claimRetry(place.channel, ts))) return undefined;
-    const message = retryingMessage({ ...call, locale: place.locale, linksDone: true });
-    await this.opts.messages.update({ ...messagePlaceOf(place), ts }, message);
-    return this.run(call);
   }
 
   /** Posts in the run's DM or thread; resolves with the message's ts. */

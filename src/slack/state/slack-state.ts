@@ -15,6 +15,7 @@ import {
   type StoreLogger,
 } from '../../redis/index.js';
 import type { Sealer } from '../../mcp/auth/sealed.js';
+import { RedisEndpointCalls } from '../../api/endpoint-calls.js';
 import { EventDeliveries } from './deliveries.js';
 import { RedisInstallationStore } from './installations.js';
 import { InstallationRecords } from './sealed-installations.js';
@@ -49,6 +50,11 @@ export class SlackState implements SlackStatePorts {
   readonly deliveries: EventDeliveries;
   /** Each workspace's installation (OAuth distribution), Bolt's InstallationStore. */
   readonly installations: RedisInstallationStore;
+  /**
+   * The entries of the person's runs going on, and their Cancel marks (run-cancels.ts), among the POST /mcp
+   * calls' (`{q}:mcpcall:`, one hash slot: one script checks them all) under a client name of their own.
+   */
+  readonly runCancelMarks: RedisEndpointCalls;
   private readonly keys: Keys;
 
   private constructor(
@@ -58,6 +64,7 @@ export class SlackState implements SlackStatePorts {
     this.deliveries = new EventDeliveries(cmd, opts.prefix);
     this.installations = new RedisInstallationStore(cmd, opts.prefix, Date.now, installationRecords(opts));
     this.keys = keys(opts.prefix);
+    this.runCancelMarks = new RedisEndpointCalls(cmd, (client, id) => this.keys.endpointCall(client, id));
   }
 
   static async open(opts: SlackStateOptions): Promise<SlackState> {

@@ -1,5 +1,7 @@
-// Block actions: a card's buttons, a long form's Back, and a -32042 answer's Retry and link buttons.
+// Block actions: a card's buttons, a long form's Back, a -32042 answer's Retry and link buttons, and a run's
+// Cancel.
 import {
+  CANCEL_RUN_ACTION,
   CONNECT_ACTION,
   DECLINE_ACTION,
   DISCONNECT_ACTION,
@@ -16,6 +18,7 @@ import type { InteractionRoutes } from '../routes.js';
 import { disconnect } from './disconnect.js';
 import { pageBack } from './page-back.js';
 import { cancelUrl, consentToUrl, decline, openForm } from './question-buttons.js';
+import { cancelRun } from './cancel-run.js';
 import { ackLinkClick, retryCall } from './retry.js';
 
 export function register(routes: InteractionRoutes, deps: ListenerDeps): void {
@@ -26,6 +29,7 @@ export function register(routes: InteractionRoutes, deps: ListenerDeps): void {
   routes.action(URL_CANCEL_ACTION, async (args) => cancelUrl(args, deps));
   routes.action(PAGE_BACK_ACTION, async (args) => pageBack(args, deps));
   routes.action(RETRY_ACTION, async (args) => retryCall(args, deps));
+  routes.action(CANCEL_RUN_ACTION, async (args) => cancelRun(args, deps));
   routes.action(new RegExp(`^${LINK_ACTION_PREFIX}\\d+$`), ackLinkClick);
   routes.action(DISCONNECT_ACTION, async (args) => disconnect(args, deps));
   // The Connect button opens the authorization page in the browser; its click only needs an ack.
