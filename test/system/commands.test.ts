@@ -55,7 +55,7 @@ describe('/mcp commands', () => {
   };
 
   it('acks help, servers and malformed commands at once and answers them privately', async () => {
-    expect(await answerText('U1', 'help')).toContain('/mcp tools <server>');
+    expect(await answerText('U1', 'help')).toContain('/mcp tools &lt;server&gt;');
     expect(await answerText('U1', 'servers')).toMatch(/`fixture` (connected|idle)/);
     expect(await answerText('U1', 'run fixture ask {not json')).toContain('not valid JSON');
     expect(await answerText('U1', 'run nowhere ask {}')).toContain('no MCP server named `nowhere`');
