@@ -314,5 +314,19 @@ async function readiness(
   const serving = options.serving();
   const socketMode = socketModeOf?.();
   const ok = serving && redis === 'ok' && socketMode?.state !== 'refused';
-  return { ok, serving, redis, ...(socketMode ? { socketMode } : {}), servers: options.servers() };
+  const servers = options.servers().map(shownServer);
+  return { ok, serving, redis, ...(socketMode ? { socketMode } : {}), servers };
+}
+
+/**
+ * A server as /readyz shows it: its state and revision. Its last error (up to 300 characters of the server's or
+ * the network's words: internal hosts, error bodies) is for the logs and `/mcp servers`, not for an unauthenticated
+ * probe on the public port.
+ */
+function shownServer({
+  server,
+  state,
+  protocolVersion,
+}: ServerStatus): Pick<ServerStatus, 'server' | 'state' | 'protocolVersion'> {
+  return { server, state, ...(protocolVersion === undefined ? {} : { protocolVersion }) };
 }

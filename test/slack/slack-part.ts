@@ -8,7 +8,7 @@ import {
   type ConnectedSlack,
   type SignInWithSlackConfig,
 } from '../../src/config/index.js';
-import type { Connections } from '../../src/mcp/index.js';
+import type { Connections, ServerStatus } from '../../src/mcp/index.js';
 import type { ToolRunner } from '../../src/relay/sources/mcp.js';
 import { createSlack, Outbox, SlackState, type Slack } from '../../src/slack/index.js';
 import { SlackDriver, type SlackStandin } from '../../src/standin/index.js';
@@ -49,6 +49,8 @@ export async function startSlackPart(input: {
   clock?: Clock;
   logs?: CapturedLogs;
   signIn?: { connections: Connections; publicUrl: string; signInWithSlack?: SignInWithSlackConfig };
+  /** The MCP servers' states /readyz shows; default none. */
+  servers?: () => ServerStatus[];
 }): Promise<RunningSlackPart> {
   const { standin, botToken, tools, appToken, signIn } = input;
   const prefix = uniquePrefix();
@@ -76,7 +78,7 @@ export async function startSlackPart(input: {
     policyOf: () => DEFAULT_SLACK_POLICY,
     serving: () => true,
     started: () => true,
-    servers: () => [],
+    servers: input.servers ?? (() => []),
     ...(signIn ? { connections: signIn.connections, publicUrl: signIn.publicUrl } : {}),
   });
   const nothingEnds = () => Promise.reject(new Error('no question ends here'));
