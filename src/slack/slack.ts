@@ -16,12 +16,12 @@ import {
 import type { Answering } from '../answering/service.js';
 import type { ToolRunner } from '../relay/sources/mcp.js';
 import type { Question } from '../relay/types.js';
-import { probeRedis } from '../readiness.js';
 import type { PostAckWork } from './ack-gate.js';
 import { createSlackApp, type SlackApp, type SlackObserver } from './app.js';
 import type { Audience } from './audience.js';
 import { checkFormSchema, checkUrl, refuseSecretFields } from './checks.js';
-import type { Mount, Readiness } from './http-server.js';
+import type { Mount } from './http-server.js';
+import { readiness } from './readiness-body.js';
 import { HomeTab } from './home.js';
 import { OpenModals } from './open-modals.js';
 import { retryingMessages } from './messages.js';
@@ -300,33 +300,4 @@ function callbackRoute(options: SlackOptions, late: SignInLate): Record<string, 
     logger,
     ...(identity ? { identity } : {}),
   });
-}
-
-/**
- * Ready: serving (started, not draining), Redis answers and, in Socket Mode, Slack takes the app-level token
- * (`socketMode`: a reconnect under way is shown, not failed); each MCP server's state is shown, not required.
- */
-async function readiness(
-  options: Pick<SlackOptions, 'state' | 'serving' | 'servers'>,
-  socketModeOf: SlackApp['socketMode'],
-): Promise<Readiness> {
-  const redis = await probeRedis(() => options.state.answers());
-  const serving = options.serving();
-  const socketMode = socketModeOf?.();
-  const ok = serving && redis === 'ok' && socketMode?.state !== 'refused';
-  const servers = options.servers().map(shownServer);
-  return { ok, serving, redis, ...(socketMode ? { socketMode } : {}), servers };
-}
-
-/**
- * A server as /readyz shows it: its state and revision. Its last error (up to 300 characters of the server's or
- * the network's words: internal hosts, error bodies) is for the logs and `/mcp servers`, not for an unauthenticated
- * probe on the public port.
- */
-function shownServer({
-  server,
-  state,
-  protocolVersion,
-}: ServerStatus): Pick<ServerStatus, 'server' | 'state' | 'protocolVersion'> {
-  return { server, state, ...(protocolVersion === undefined ? {} : { protocolVersion }) };
 }

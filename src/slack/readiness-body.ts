@@ -1,0 +1,36 @@
+// What /readyz answers: whether this replica is ready (serving, Redis answering, in Socket Mode Slack taking the
+// app-level token) and, shown but not required, each MCP server's state.
+import type { ServerStatus } from '../mcp/index.js';
+import { probeRedis } from '../readiness.js';
+import type { SlackApp } from './app.js';
+import type { Readiness } from './http-server.js';
+import type { SlackOptions } from './slack.js';
+
+/**
+ * Ready: serving (started, not draining), Redis answers and, in Socket Mode, Slack takes the app-level token
+ * (`socketMode`: a reconnect under way is shown, not failed); each MCP server's state is shown, not required.
+ */
+export async function readiness(
+  options: Pick<SlackOptions, 'state' | 'serving' | 'servers'>,
+  socketModeOf: SlackApp['socketMode'],
+): Promise<Readiness> {
+  const redis = await probeRedis(() => options.state.answers());
+  const serving = options.serving();
+  const socketMode = socketModeOf?.();
+  const ok = serving && redis === 'ok' && socketMode?.state !== 'refused';
+  const servers = options.servers().map(shownServer);
+  return { ok, serving, redis, ...(socketMode ? { socketMode } : {}), servers };
+}
+
+/**
+ * A server as /readyz shows it: its state and revision. Its last error (up to 300 characters of the server's or
+ * the network's words: internal hosts, error bodies) is for the logs and `/mcp servers`, not for an unauthenticated
+ * probe on the public port.
+ */
+function shownServer({
+  server,
+  state,
+  protocolVersion,
+}: ServerStatus): Pick<ServerStatus, 'server' | 'state' | 'protocolVersion'> {
+  return { server, state, ...(protocolVersion === undefined ? {} : { protocolVersion }) };
+}
