@@ -23,7 +23,8 @@
 //   ${prefix}:{q}:mcpcall:<client>:<sha256 of call id>  string  what a running tools/call of POST /mcp is, for a
 //                                   host's cancel on another replica (src/api/endpoint-calls.ts): an ask_human's
 //                                   question id, `gateway:<token>` (`cancelled:<token>` once a cancel marked it),
-//                                   or empty when two calls share the name; expires with the call
+//                                   or empty when two calls share the name; expires with the call. Client
+//                                   `slack-run`: a person's /mcp run, for its Cancel button (src/slack/run-cancels.ts)
 //   ${prefix}:{q}:call:<id>         hash    one API call on a person's behalf (src/api/call-store.ts)
 //   ${prefix}:{q}:call:<id>:questions  list  ids of the questions the call caused, in order
 //   ${prefix}:{q}:calls:running     zset    ids of running calls, scored by creation (the holder sweep's list)
