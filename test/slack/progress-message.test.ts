@@ -4,33 +4,11 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import type { Clock } from '../../src/clock.js';
 import { ProgressMessage } from '../../src/slack/progress-message.js';
+import { ManualClock } from './manual-clock.js';
 import { standinWithMessages } from './standin-client.js';
 
 const TOKEN = 'xoxb-progress-test';
-
-/** Timers that fire only when the test says so. */
-class ManualClock implements Pick<Clock, 'now' | 'schedule'> {
-  time = 0;
-  readonly pending = new Map<number, { run: () => void; ms: number }>();
-  private id = 0;
-  now(): number {
-    return this.time;
-  }
-  schedule = (run: () => void, ms: number): (() => void) => {
-    const timer = ++this.id;
-    this.pending.set(timer, { run, ms });
-    return () => void this.pending.delete(timer);
-  };
-  /** Moves to `time` and fires every pending timer. */
-  fire(time = this.time): void {
-    this.time = time;
-    const due = [...this.pending.values()];
-    this.pending.clear();
-    for (const timer of due) timer.run();
-  }
-}
 
 describe('the working… message', () => {
   const slack = standinWithMessages({ botToken: TOKEN });
