@@ -194,3 +194,53 @@ describe('cancelling a person’s own run from its working message', () => {
     expect(tasks.record.results).toBe(0);
   });
 });
+
+describe('cancelling a run that goes on in a channel’s thread', () => {
+  let h: Harness;
+  let legacy: Awaited<ReturnType<typeof legacyDownstream>>;
+  beforeAll(async () => {
+    legacy = await legacyDownstream();
+    h = await startHarness({
+      servers: { legacy: { url: legacy.url, slack: { route: 'thread' } } },
+      workspace: { channels: { C0TEAM: ['U1', 'U2', 'U0STANDINBOT'] } },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await h.close();
+    await legacy.close();
+  });
+
+  it('refuses a colleague in the channel, who sees the button, and stops the run for the person who ran it', async () => {
+    const message = 'Deploy from the channel?';
+    await h.driver.slashCommand({
+      userId: 'U1',
+      command: '/mcp',
+      text: `run legacy ask ${JSON.stringify({ message })}`,
+      channelId: 'C0TEAM',
+    });
+    const working = await h.standin.waitForCall(
+      'chat.postMessage',
+      (c) => c.ok && c.args.channel === 'C0TEAM' && JSON.stringify(c.args.blocks ?? '').includes(CANCEL),
+      30_000,
+    );
+    expect(working.args.thread_ts).toBeDefined();
+    const posted = h.standin.messagesIn('C0TEAM').find((m) => JSON.stringify(m.blocks).includes(CANCEL));
+    const at = { channel: 'C0TEAM', ts: posted?.ts ?? '' };
+
+    await h.driver.clickButton({ userId: 'U2', ...at, actionId: CANCEL });
+    const refused = await h.standin.waitForCall(
+      'response_url',
+      (c) => JSON.stringify(c.args).includes('can cancel this run'),
+      15_000,
+    );
+    expect(refused.args).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+
+    await h.driver.clickButton({ userId: 'U1', ...at, actionId: CANCEL });
+    const said = await h.standin.waitForCall(
+      'chat.update',
+      (c) => c.args.ts === at.ts && String(c.args.text).includes('was cancelled by <@U1>'),
+      15_000,
+    );
+    expect(JSON.stringify(said.args.blocks)).not.toContain(CANCEL);
+  });
+});
