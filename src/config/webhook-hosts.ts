@@ -13,10 +13,16 @@ export interface AllowedHost {
   port?: number;
 }
 
-/** A host as compared: WHATWG's canonical hostname, without IPv6 brackets or a trailing dot. */
-export function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+/** A host as compared: lower case, without IPv6 brackets or a trailing dot. */
+export function normalHost(host: string): string {
+  return host
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
 }
+
+/** A URL's host as compared: WHATWG's canonical hostname, normalHost'd. */
+export const hostOf = (url: URL): string => normalHost(url.hostname);
 
 /** The start-up error for an entry (trimmed) that readHostEntry refuses: the entry, why, and the fix. */
 export function webhookHostsError(entry: string): ConfigError {

@@ -3,7 +3,13 @@
 // each attempt, which is then the address connected to (so DNS cannot swap it between check and connect).
 // Pure: no I/O here; resolving is the deliverer's job.
 import { BlockList, isIP } from 'node:net';
-import { hostOf, readHostEntry, webhookHostsError, type AllowedHost } from '../config/webhook-hosts.js';
+import {
+  hostOf,
+  normalHost,
+  readHostEntry,
+  webhookHostsError,
+  type AllowedHost,
+} from '../config/webhook-hosts.js';
 import type { WebhookRefusal } from './errors.js';
 
 export type { AllowedHost };
@@ -34,14 +40,6 @@ export function allowListOf(hosts: readonly string[]): AllowList {
   const parsed = parseAllowList(hosts.join(','));
   if ('hosts' in parsed) return parsed.hosts;
   throw webhookHostsError(parsed.bad);
-}
-
-/** Lower case, no IPv6 brackets, no trailing dot of a fully qualified name. */
-function normalHost(host: string): string {
-  return host
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/, '$1')
-    .replace(/\.$/, '');
 }
 
 /** The parts of a callback URL a delivery needs: where to connect and what to ask for. */
