@@ -13,10 +13,16 @@ export const DISCONNECT_ACTION = 'mcp_disconnect';
 /** The Connect button only opens a link; its click is acked and nothing else. */
 export const CONNECT_ACTION = 'mcp_connect';
 /**
- * Connections shown in the App Home (1 block each): with their divider and header, and the inbox at its fullest
- * (90 blocks, home.ts), the Home stays inside Slack's 100 blocks.
+ * Blocks for the connections in the App Home: one each, or, when there are more, one fewer and a line naming the
+ * rest. With their divider and header, and the inbox at its fullest (90 blocks, home.ts), the Home stays inside
+ * Slack's 100 blocks.
  */
 export const HOME_CONNECTIONS_MAX = 8;
+/**
+ * UTF-16 units of the server names on the line naming the connections not listed (a context text holds 3000;
+ * the words around them take under 200 in either language). Names past it are left out, the count stays whole.
+ */
+const MORE_NAMES_MAX = 2000;
 
 export type SignInReason = 'first' | 'expired' | 'revoked' | 'step_up';
 
@@ -47,6 +53,8 @@ export interface SignInText {
   connected: (server: string) => string;
   connectionsHeader: string;
   noConnections: string;
+  /** The Home's line for the connections past its list: how many, the names that fit, and how to forget one. */
+  moreConnections: (count: number, names: string) => string;
   expires: (when: string) => string;
   noExpiry: string;
   disconnect: string;
@@ -76,6 +84,8 @@ const en: SignInText = {
   connected: (s) => `:white_check_mark: Connected to ${s}. Calls waiting for it go on now.`,
   connectionsHeader: 'Your connections',
   noConnections: 'You are not connected to any server that needs sign-in.',
+  moreConnections: (n, names) =>
+    `…and ${n} more: ${names}. To forget one, use \`/mcp disconnect &lt;server&gt;\`.`,
   expires: (when) => `access renews ${when}`,
   noExpiry: 'no expiry given',
   disconnect: 'Disconnect',
@@ -103,6 +113,8 @@ const zhCN: SignInText = {
   connected: (s) => `:white_check_mark: 已连接到 ${s}。等待它的调用现在继续。`,
   connectionsHeader: '你的连接',
   noConnections: '你尚未连接任何需要登录的服务器。',
+  moreConnections: (n, names) =>
+    `……还有 ${n} 个连接：${names}。要断开其中一个，请使用 \`/mcp disconnect &lt;服务器&gt;\`。`,
   expires: (when) => `访问将于 ${when} 续期`,
   noExpiry: '未给出过期时间',
   disconnect: '断开连接',
@@ -163,11 +175,15 @@ export function signInDone(server: string, locale?: Locale): SlackMessage {
   return { text: signInText(locale).connected(serverName(server)), blocks: [section(text)] };
 }
 
-/** The App Home's section listing the person's connections, each with a Disconnect button. */
+/**
+ * The App Home's section listing the person's connections, each with a Disconnect button; past
+ * HOME_CONNECTIONS_MAX, the last row's place names the others, which `/mcp disconnect` forgets.
+ */
 export function connectionBlocks(connections: HomeConnection[], locale?: Locale): KnownBlock[] {
   const t = signInText(locale);
-  const shown = connections.slice(0, HOME_CONNECTIONS_MAX);
-  const rows = shown.map((c, i): KnownBlock => {
+  const listed = connections.length > HOME_CONNECTIONS_MAX ? HOME_CONNECTIONS_MAX - 1 : connections.length;
+  const rest = connections.slice(listed);
+  const rows = connections.slice(0, listed).map((c, i): KnownBlock => {
     const expiry = c.expiresAt === undefined ? t.noExpiry : t.expires(slackDate(c.expiresAt));
     return {
       type: 'section',
@@ -186,7 +202,22 @@ export function connectionBlocks(connections: HomeConnection[], locale?: Locale)
     { type: 'divider' },
     { type: 'header', text: plain(t.connectionsHeader, HEADER_TEXT_MAX) },
     ...(rows.length > 0 ? rows : [mrkdwnContext(t.noConnections)]),
+    ...(rest.length > 0 ? [mrkdwnContext(t.moreConnections(rest.length, namesWithin(rest)))] : []),
   ];
+}
+
+/** The connections' server names, bold, as many as MORE_NAMES_MAX holds, then "…" for the others. */
+function namesWithin(connections: HomeConnection[]): string {
+  const names: string[] = [];
+  let size = 0;
+  for (const { server } of connections) {
+    const name = `*${serverName(server)}*`;
+    // 2 for the ", " before it; 3 kept for ", …".
+    if (size + name.length + 2 > MORE_NAMES_MAX - 3) return [...names, '…'].join(', ');
+    names.push(name);
+    size += name.length + 2;
+  }
+  return names.join(', ');
 }
 
 /** Slack's date formatting in the reader's own time zone, with a UTC fallback. */

@@ -1,10 +1,12 @@
 // Forms people have open, by question. When a question ends while someone still has its form open (the
 // server withdrew it, it expired, the call that asked ended, another approver answered first), the form is
 // replaced by a view saying it is no longer needed, instead of waiting for a submit that could only be refused.
+// The person whose own act ended it keeps theirs only when that act was on the form (Slack closed it); a Decline
+// is a button on the card or the App Home, so their form is still open and is replaced like anyone's.
 import { uiText } from '../../blocks/index.js';
 import { systemClock } from '../clock.js';
 import type { RelayClock } from '../relay/ports.js';
-import type { Question } from '../relay/types.js';
+import type { EndReason, Question } from '../relay/types.js';
 import type { Locales } from './locales.js';
 import { slackErrorCode } from './outbox/index.js';
 import type { ModalRecords } from './state/index.js';
@@ -15,6 +17,12 @@ import type { SlackClients } from './workspaces.js';
 
 /** How long a form is remembered past its question's deadline, in ms (the timeout job may run a bit late). */
 const REMEMBER_PAST_DEADLINE_MS = 60_000;
+
+/**
+ * The ends whose person's act was on the form itself, which Slack closed: its submit or the review's Send
+ * ('answered'), its X ('closed'). A URL question's consent and cancel end with these too, but it has no form.
+ */
+const ENDED_FROM_THE_FORM: readonly EndReason[] = ['answered', 'closed'];
 
 export interface OpenModalsDeps {
   records: ModalRecords;
@@ -52,7 +60,10 @@ export class OpenModals implements QuestionObserver {
     // Nothing is open for a question that just started.
   }
 
-  /** Replaces the forms still open; `byUserId`'s own form was closed by Slack with their submit. */
+  /**
+   * Replaces the forms still open: `byUserId`'s own form too, unless their act on it ended the question (Slack
+   * closed it then); the reason is stored with the question, so every replica judges alike.
+   */
   ended(question: Question, byUserId?: string): void {
     const done = this.retire(question, byUserId).catch((err: unknown) => {
       this.deps.logger.warn({ err, questionId: question.id }, 'open forms of an ended question not replaced');
@@ -67,7 +78,8 @@ export class OpenModals implements QuestionObserver {
   }
 
   private async retire(question: Question, byUserId?: string): Promise<void> {
-    const open = (await this.deps.records.takeModals(question.id)).filter((m) => m.userId !== byUserId);
+    const closedFor = endedFromTheForm(question) ? byUserId : undefined;
+    const open = (await this.deps.records.takeModals(question.id)).filter((m) => m.userId !== closedFor);
     if (open.length === 0) return;
     const client = await this.deps.clients.for(question.origin.teamId);
     for (const modal of open) {
@@ -86,4 +98,9 @@ export class OpenModals implements QuestionObserver {
       }
     }
   }
+}
+
+/** Whether the question's end was its person's act on the form (ENDED_FROM_THE_FORM). */
+function endedFromTheForm(question: Question): boolean {
+  return question.reason !== undefined && ENDED_FROM_THE_FORM.includes(question.reason);
 }

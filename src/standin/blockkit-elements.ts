@@ -21,6 +21,7 @@ import {
   TEXT_INPUT_MAX,
 } from '../../blocks/slack-limits.js';
 import { type Checker, type Obj, isObj } from './blockkit-check.js';
+import { DECIMAL_STRING, WHOLE_STRING, compareDecimals } from './decimal-strings.js';
 
 type ElementCheck = (c: Checker, el: Obj, ptr: string) => void;
 
@@ -165,18 +166,23 @@ function pattern(c: Checker, el: Obj, ptr: string, key: string, re: RegExp, what
   if (v !== undefined && (typeof v !== 'string' || !re.test(v))) c.fail(`${ptr}/${key}`, `must be ${what}`);
 }
 
-/** number_input bounds and initial value are decimal strings ("12", "-0.5"); no exponent, no spaces. */
-const DECIMAL_STRING = /^-?\d+(\.\d+)?$/;
-
+/**
+ * number_input bounds and initial value are decimal strings ("12", "-0.5"; no exponent, no spaces), whole ones
+ * unless is_decimal_allowed is true, and min_value is not above max_value (compared as written).
+ */
 const numberInput: ElementCheck = (c, el, ptr) => {
   c.bool(el, 'is_decimal_allowed', ptr, true);
+  const numbers: Partial<Record<string, string>> = {};
   for (const key of ['initial_value', 'min_value', 'max_value']) {
     const value = c.str(el, key, ptr, TEXT_INPUT_MAX);
-    if (value !== undefined && !DECIMAL_STRING.test(value))
-      c.fail(`${ptr}/${key}`, 'must be a decimal number');
+    if (value === undefined) continue;
+    if (!DECIMAL_STRING.test(value)) c.fail(`${ptr}/${key}`, 'must be a decimal number');
+    else if (el.is_decimal_allowed !== true && !WHOLE_STRING.test(value))
+      c.fail(`${ptr}/${key}`, 'must be a whole number when is_decimal_allowed is false');
+    else numbers[key] = value;
   }
-  const [min, max] = [Number(el.min_value), Number(el.max_value)];
-  if (el.min_value !== undefined && el.max_value !== undefined && min > max) {
+  const { min_value: min, max_value: max } = numbers;
+  if (min !== undefined && max !== undefined && compareDecimals(min, max) > 0) {
     c.fail(`${ptr}/min_value`, 'must be less than or equal to max_value');
   }
 };

@@ -2,6 +2,7 @@
 // answers a test gives per block_id. Also refuses what Slack's client would refuse to submit.
 import { type Obj, isObj } from './blockkit-check.js';
 import { StandinError } from './calls.js';
+import { DECIMAL_STRING, WHOLE_STRING, compareDecimals } from './decimal-strings.js';
 
 /**
  * An answer for one input block: text inputs take the string; number_input a number or string;
@@ -75,15 +76,20 @@ const textValue: Shape = (el, a, blockId) => {
   return { value };
 };
 
+/**
+ * What a person can type into a number_input: a plain decimal ("-10", "5.5"), whole unless decimals are allowed,
+ * within its bounds compared as written (a float would let "0.30000000000000001" past a max_value of "0.3").
+ */
 const numberValue: Shape = (el, a, blockId) => {
   const value = one(a);
   if (value === null) return { value };
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n)) throw clientError(blockId, 'not a number');
-  if (el.is_decimal_allowed !== true && !Number.isInteger(n))
+  if (!DECIMAL_STRING.test(value)) throw clientError(blockId, 'not a number');
+  if (el.is_decimal_allowed !== true && !WHOLE_STRING.test(value))
     throw clientError(blockId, 'decimals not allowed');
-  if (el.min_value !== undefined && n < Number(el.min_value)) throw clientError(blockId, 'below min_value');
-  if (el.max_value !== undefined && n > Number(el.max_value)) throw clientError(blockId, 'above max_value');
+  const below = typeof el.min_value === 'string' && compareDecimals(value, el.min_value) < 0;
+  if (below) throw clientError(blockId, 'below min_value');
+  const above = typeof el.max_value === 'string' && compareDecimals(value, el.max_value) > 0;
+  if (above) throw clientError(blockId, 'above max_value');
   return { value };
 };
 

@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { serverName } from '../../blocks/card.js';
 import { homeView } from '../../blocks/home.js';
 import {
   CONNECT_ACTION,
@@ -94,7 +96,67 @@ describe("the App Home's connections", () => {
     expect(view.blocks.length).toBeLessThanOrEqual(100);
     expect(slackIssues(view)).toEqual([]);
     const disconnects = (view.blocks as Block[]).filter((b) => b.accessory?.action_id === DISCONNECT_ACTION);
-    expect(disconnects).toHaveLength(HOME_CONNECTIONS_MAX);
+    expect(disconnects).toHaveLength(HOME_CONNECTIONS_MAX - 1);
+    expect(JSON.stringify(view.blocks.at(-1))).toContain(
+      '…and 5 more: *s7*, *s8*, *s9*, *s10*, *s11*. To forget one, use `/mcp disconnect &lt;server&gt;`.',
+    );
+    expect(
+      JSON.stringify(homeView({ pending, recent, connections, locale: 'zh-CN' }).blocks.at(-1)),
+    ).toContain(
+      '……还有 5 个连接：*s7*, *s8*, *s9*, *s10*, *s11*。要断开其中一个，请使用 `/mcp disconnect &lt;服务器&gt;`。',
+    );
+  });
+
+  it('says, in either language, how many connections are not listed and names them, inside 100 blocks', () => {
+    const fullestInbox = {
+      pending: Array.from({ length: 30 }, (_, i) => ({
+        id: `q${i}`,
+        server: 's',
+        message: 'm',
+        deadline: 1,
+      })),
+      recent: Array.from({ length: 12 }, () => ({
+        server: 's',
+        message: 'm',
+        state: 'accepted' as const,
+        reason: 'answered' as const,
+        at: 1796200000000,
+        mode: 'form' as const,
+      })),
+    };
+    const servers = fc.uniqueArray(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 260 }), {
+      maxLength: 60,
+    });
+    fc.assert(
+      fc.property(servers, fc.constantFrom('en' as const, 'zh-CN' as const), (names, locale) => {
+        const connections = names.map((server) => ({ server, scopes: ['mcp'] }));
+        const view = homeView({ ...fullestInbox, connections, locale });
+        expect(view.blocks.length).toBeLessThanOrEqual(100);
+        expect(slackIssues(view)).toEqual([]);
+        const listed = (view.blocks as Block[]).filter((b) => b.accessory?.action_id === DISCONNECT_ACTION);
+        const [, , ...rows] = connectionBlocks(connections, locale) as Block[];
+        const unlisted = names.slice(listed.length);
+        expect(listed.map((b) => b.accessory?.value)).toEqual(names.slice(0, listed.length));
+        if (names.length === 0) {
+          expect(rows).toHaveLength(1);
+          return;
+        }
+        expect(rows).toHaveLength(listed.length + (unlisted.length > 0 ? 1 : 0));
+        if (unlisted.length === 0) return;
+        expect(listed).toHaveLength(HOME_CONNECTIONS_MAX - 1);
+        // The line is the template around the names: every unlisted one in order, or the first ones and "…".
+        const [before = '', after = ''] = SIGN_IN_TEXT[locale]
+          .moreConnections(unlisted.length, '\0')
+          .split('\0');
+        const text = (rows.at(-1)?.elements?.[0] as { text?: string } | undefined)?.text ?? '';
+        expect(text.startsWith(before) && text.endsWith(after)).toBe(true);
+        const shown = text.slice(before.length, text.length - after.length).split(', ');
+        const bold = unlisted.map((server) => `*${serverName(server)}*`);
+        if (shown.at(-1) === '…') expect(shown.slice(0, -1)).toEqual(bold.slice(0, shown.length - 1));
+        else expect(shown).toEqual(bold);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('has no connections section when no server needs sign-in', () => {

@@ -1,6 +1,7 @@
 // A form left open when its question ends elsewhere: another approver answered first, or the server
 // withdrew the question. The open form is replaced by a view saying why it is no longer needed, while the
-// person whose own submit ended the question is left alone (Slack closed their form).
+// person whose own submit ended the question is left alone (Slack closed their form); one who declined from the
+// card instead has theirs replaced too.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -113,8 +114,21 @@ describe('forms left open when their question ends elsewhere', () => {
       writeFileSync(cancelWhen, '');
       const update = await replaced(h, formOfA);
       expect(JSON.stringify(update.args.view)).toContain('Withdrawn by the server');
+      closeNotice(h, formOfA);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('replaces the decider’s own open form when they decline from the card instead', async () => {
+    const card = await askInChannel(h, 'Refund order 47?');
+    const formOfA = await openForm(h, 'UAPPA', card);
+    await h.driver.clickButton({ userId: 'UAPPA', ...card, actionId: 'elicit_decline' });
+    expect(await h.toolResult('U1')).toEqual({ action: 'decline' });
+
+    const update = await replaced(h, formOfA);
+    expect(JSON.stringify(update.args.view)).toContain('Declined');
+    expect(JSON.stringify(h.standin.view(formOfA)?.view)).not.toContain('"type":"input"');
+    closeNotice(h, formOfA);
   });
 });

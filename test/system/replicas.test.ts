@@ -2,6 +2,7 @@
 // holds the MCP session, and exactly one outcome wins whatever races.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedCall } from '../../src/standin/index.js';
+import { questionIdOnCard } from '../support/slack-text.js';
 import { startHarness, type Harness } from './harness.js';
 
 const SCHEMA = {
@@ -38,6 +39,29 @@ describe('three replicas behind one load balancer', () => {
     });
     expect(submit.body).toBe('');
     expect(await h.toolResult('U1')).toEqual({ action: 'accept', content: { reason: 'ship it' } });
+  });
+
+  it('replaces a person’s own open form when they decline from App Home on another replica', async () => {
+    const card = await h.ask('U3', SCHEMA);
+    const [, second, third] = h.drivers;
+    if (!second || !third) throw new Error('need three replicas');
+    const questionId = questionIdOnCard(h.standin.message(card.channel, card.ts)?.blocks);
+    expect((await third.openHome('U3')).status).toBe(200);
+    await h.standin.waitForCall(
+      'views.publish',
+      (c) => c.ok && c.args.user_id === 'U3' && JSON.stringify(c.args.view).includes(questionId),
+    );
+    await second.clickButton({ userId: 'U3', ...card, actionId: 'elicit_respond' });
+    await h.standin.waitForCall('views.open', (c) => c.ok && h.standin.openViews('U3').length > 0);
+    const [form] = h.standin.openViews('U3');
+    const formId = form?.id ?? '';
+
+    await third.clickHomeButton({ userId: 'U3', actionId: 'elicit_decline', value: questionId });
+    expect(await h.toolResult('U3')).toEqual({ action: 'decline' });
+    const update = await h.standin.waitForCall('views.update', (c) => c.ok && c.args.view_id === formId);
+    expect(JSON.stringify(update.args.view)).toContain('Declined');
+    expect(JSON.stringify(h.standin.view(formId)?.view)).not.toContain('"type":"input"');
+    h.standin.settleClose(formId);
   });
 
   it('lets exactly one of simultaneous Decline clicks on every replica win', async () => {
