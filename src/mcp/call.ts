@@ -5,7 +5,8 @@
 // the work. Instead the call has a *silence* watchdog: it fails with 'timeout' after `silenceMs` without
 // any sign of life from the server (progress, task status, a new elicitation), and it is paused while a
 // question the call caused is open. The caller may also give the call a hard `timeoutMs` (an automation's
-// deadline); the questions the call causes are never given longer than what is left of it.
+// deadline); the questions the call causes are never given longer than what is left of it. Without one, signs of
+// life stop counting once the call has worked WORKING_MAX_MS (a server sending progress forever).
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { ProgressUpdate, ToolCall } from './types.js';
@@ -16,13 +17,18 @@ export const TOOL_TIMEOUT_MARGIN_MS = 30_000;
 /** The shortest time a question is given, even when the call's deadline is closer, in milliseconds. */
 export const MIN_QUESTION_MS = 1000;
 /**
- * How long a task-augmented call with no deadline of its own (a person's `/mcp run`) may keep its task working,
- * from the task's creation, in milliseconds (24 h). Each `tasks/get` answer is a sign of life, so a server whose
- * task stays `working` (its `ttl` null, or renewed) kept the call, its session and its "working…" message alive
- * forever, and the person has no way to cancel a run. Past this, status and progress no longer count: the call
- * fails as timed out (and its task is cancelled) at the next of them, unless a question of it is open.
+ * How long a call with no deadline of its own (a person's `/mcp run`) may work, in milliseconds (24 h): the time
+ * it is out with no question of it open, from its start. Each progress notification and each `tasks/get` answer
+ * is a sign of life that re-arms the silence watchdog, so a server that keeps reporting progress (a plain call) or
+ * keeps its task `working` (its `ttl` null, or renewed) kept the call, its session and its "working…" message alive
+ * forever, and the person has no way to cancel a run. Past this, progress and status no longer count: the call
+ * fails as timed out, naming this limit (and a task is cancelled), at the next of them. 24 h is the working limit
+ * tasks had before plain calls got it, one bound for both ways of running the same long job; a caller's
+ * timeoutMs bounds its call instead, and time people spend answering the call's questions is not work.
+ * (Not the SDK's `maxTotalTimeout`: the hub sets no SDK timeout at all (tool-run.ts), since the SDK's clock is
+ * not the injected one and its total counts the time people answer a 2025 call's questions.)
  */
-export const TASK_WORKING_MAX_MS = 24 * 3_600_000;
+export const WORKING_MAX_MS = 24 * 3_600_000;
 
 /**
  * Why the questions of a call were withdrawn, as the `reason` of their context signal (the relay's
@@ -63,8 +69,12 @@ export class CallRun {
   private cancelSilence: () => void = () => undefined;
   private cancelDeadline: () => void = () => undefined;
   private lastProgress = 0;
-  /** When the call's task first reported (its creation), epoch ms; task-augmented calls only. */
-  private taskSince: number | undefined;
+  /** The ms the call worked (out with no question open) before `workingFrom`. */
+  private workedMs = 0;
+  /** When the call's current stretch with no question open began, epoch ms; undefined while one is open. */
+  private workingFrom: number | undefined;
+  /** Set once the call worked WORKING_MAX_MS: its timeout names that limit. */
+  private overworked = false;
 
   constructor(
     private readonly call: ToolCall,
@@ -77,6 +87,7 @@ export class CallRun {
       Object.keys(resumed?.answers ?? {}).map((key) => roundLinkId(resumed?.id ?? '', key)),
     );
     this.signal = call.signal ? AbortSignal.any([call.signal, this.expiry.signal]) : this.expiry.signal;
+    this.workingFrom = clock.now();
     if (call.timeoutMs !== undefined) {
       this.deadline = clock.now() + call.timeoutMs;
       this.cancelDeadline = clock.schedule(() => this.expire(), call.timeoutMs);
@@ -89,6 +100,12 @@ export class CallRun {
     return this.expiry.signal.aborted;
   }
 
+  /** Why a timed-out call timed out, when a limit other than silence or its own deadline ended it. */
+  get timeoutReason(): string | undefined {
+    if (!this.overworked) return undefined;
+    return `it worked ${WORKING_MAX_MS / 3_600_000} h without a result, the most a call without a deadline of its own may`;
+  }
+
   /** True when the caller's own signal aborted the call. */
   get abortedByCaller(): boolean {
     return this.call.signal?.aborted === true && !this.timedOut;
@@ -96,7 +113,7 @@ export class CallRun {
 
   /** A progress notification: a sign of life, and news for the caller. */
   progress(update: ProgressUpdate): void {
-    if (this.taskOverdue()) return this.expire();
+    if (this.overdue()) return this.expireOverworked();
     this.lastProgress = update.progress;
     this.armSilence();
     this.call.onProgress?.({
@@ -108,8 +125,7 @@ export class CallRun {
 
   /** A task status: a sign of life; its message reaches the caller with the latest progress value. */
   taskStatus(message: string | undefined): void {
-    this.taskSince ??= this.clock.now();
-    if (this.taskOverdue()) return this.expire();
+    if (this.overdue()) return this.expireOverworked();
     this.armSilence();
     if (message !== undefined) this.call.onProgress?.({ progress: this.lastProgress, message });
   }
@@ -125,10 +141,13 @@ export class CallRun {
    * `withdraw` aborts with 'call_ended' if the call ends first. Call the returned function when it ends.
    */
   questionOpened(withdraw: AbortController): () => void {
+    if (this.workingFrom !== undefined) this.workedMs += this.clock.now() - this.workingFrom;
+    this.workingFrom = undefined;
     this.open.add(withdraw);
     this.cancelSilence();
     return () => {
       this.open.delete(withdraw);
+      if (this.open.size === 0) this.workingFrom ??= this.clock.now();
       this.armSilence();
     };
   }
@@ -142,12 +161,17 @@ export class CallRun {
   }
 
   /**
-   * The call's task has worked TASK_WORKING_MAX_MS and the call has no deadline of its own (a caller's timeoutMs
-   * bounds it instead, however long) and no question open (a person answering is not the task stalling).
+   * The call has worked WORKING_MAX_MS and has no deadline of its own (a caller's timeoutMs bounds it instead,
+   * however long) and no question open (a person answering is not the server stalling).
    */
-  private taskOverdue(): boolean {
-    if (this.taskSince === undefined || this.deadline !== undefined || this.open.size > 0) return false;
-    return this.clock.now() - this.taskSince >= TASK_WORKING_MAX_MS;
+  private overdue(): boolean {
+    if (this.deadline !== undefined || this.workingFrom === undefined) return false;
+    return this.workedMs + this.clock.now() - this.workingFrom >= WORKING_MAX_MS;
+  }
+
+  private expireOverworked(): void {
+    if (!this.over && !this.timedOut) this.overworked = true;
+    this.expire();
   }
 
   private armSilence(): void {

@@ -4,12 +4,13 @@
 // claim is held; if this replica dies, the claim lapses and a survivor's take-over resumes the call from the
 // store (ToolCall.resume), sending the retry itself.
 import { ElicitResultSchema } from '@modelcontextprotocol/core';
-import type { ElicitResult, InputRequest } from '@modelcontextprotocol/client';
+import type { ElicitResult } from '@modelcontextprotocol/client';
 import { McpClientError, type DurableRound, type ResumedRound } from './types.js';
 import type { LeavingRounds } from './leaving-rounds.js';
 import type { Question, RoundRef } from '../relay/types.js';
 import { toElicitResult } from './elicitation.js';
 import { combineForms } from './round-form.js';
+import type { KeptRequest } from './round-bounds.js';
 
 /** Half of a UTF-16 surrogate pair with no other half: text that UTF-8 has no bytes for. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -80,10 +81,11 @@ export class Continuation {
   }
 
   /**
-   * Records round `round` (the first opens the continuation) before anyone is asked; one that asks nothing is
-   * recorded claimed by this replica (DurableRounds), whose retry goes at once.
+   * Records round `round` (the first opens the continuation) before anyone is asked, each request as kept
+   * (round-bounds.ts keptRequest); one that asks nothing is recorded claimed by this replica (DurableRounds),
+   * whose retry goes at once.
    */
-  async record(round: number, requestState: string | undefined, entries: [string, InputRequest][]) {
+  async record(round: number, requestState: string | undefined, entries: [string, KeptRequest][]) {
     const { rounds, call } = this.durable;
     const unkept = entries.find(([key]) => LONE_SURROGATE.test(key));
     if (unkept !== undefined) throw this.unkeptKey(round, unkept[0]);

@@ -107,7 +107,8 @@ export function urlRequiredResult(error: unknown): ToolResult | undefined {
 }
 
 /**
- * What a failed request means for the caller. Timers and the caller's abort win over the SDK's wording.
+ * What a failed request means for the caller. Timers (named when a limit other than silence or the call's deadline
+ * ended it) and the caller's abort win over the SDK's wording.
  * `sessionClosed`: the session saw its connection close before the failure came back. The SDK then fails a
  * request it had not sent yet with a plain Error (its request funnel's "Not connected"), which without this would
  * read as the tool failing.
@@ -116,7 +117,7 @@ export function callError(
   error: unknown,
   server: string,
   what: string,
-  run?: { timedOut: boolean; abortedByCaller: boolean },
+  run?: { timedOut: boolean; abortedByCaller: boolean; timeoutReason?: string | undefined },
   sessionClosed = false,
 ): McpClientError {
   const fail = (code: McpClientErrorCode, message: string, rpcCode?: number) =>
@@ -124,7 +125,10 @@ export function callError(
       cause: error,
       ...(rpcCode === undefined ? {} : { rpcCode }),
     });
-  if (run?.timedOut === true) return fail('timeout', `${what} on ${server} timed out`);
+  if (run?.timedOut === true) {
+    const why = run.timeoutReason === undefined ? '' : `: ${run.timeoutReason}`;
+    return fail('timeout', `${what} on ${server} timed out${why}`);
+  }
   if (run?.abortedByCaller === true) return fail('aborted', `${what} on ${server} was aborted`);
   // Already said in the hub's words (a round limit, a refused input request).
   if (error instanceof McpClientError) return error;

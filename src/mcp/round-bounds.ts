@@ -5,9 +5,13 @@
 // a bound fails its call before anything is recorded or anyone asked; nothing is truncated, since a cut state or
 // a key cut short would be answered as another round than the one the server sent (as MCPJam's hosted
 // continuations reject an oversized resume state rather than truncating it).
+//
+// What a round keeps of each request is not the request as sent (its params may carry megabytes the relay never
+// reads: `_meta`, unknown fields, a message longer than anyone is shown) but the request as the relay reads it
+// (keptRequest); those kept requests together are bounded too (ROUND_REQUESTS_MAX_BYTES).
 import type { InputRequest } from '@modelcontextprotocol/client';
 import { truncate } from '../../blocks/index.js';
-import { McpClientError } from './types.js';
+import { McpClientError, type IncomingElicitation } from './types.js';
 
 /**
  * The largest `requestState` kept, in UTF-8 bytes (512 KiB). The SDK's own codec mints a signed token of a few
@@ -25,6 +29,63 @@ export const ROUND_REQUESTS_MAX = 50;
 export const REQUEST_KEY_MAX = 256;
 /** The most of a request key a failure shows, in characters. */
 export const KEY_SHOWN_MAX = 60;
+/**
+ * The most a round's requests may take as kept (keptRequest), in UTF-8 bytes of their JSON (512 KiB): with the
+ * requestState's 512 KiB, a round holds at most 1 MiB, a thousand open rounds 1 GB of Redis. A real round's
+ * forms take a few kilobytes; each message is kept cut to what a person can be shown (27,000 characters, up to
+ * 81 kB in UTF-8), so fifty long messages alone could otherwise keep 4 MB.
+ */
+export const ROUND_REQUESTS_MAX_BYTES = 512 * 1024;
+
+/**
+ * An `inputRequests` entry as a round keeps it: the `elicitation/create` params the relay reads (a form's message
+ * and requestedSchema, a URL request's message, url and elicitationId if it had one), the message cut as the
+ * question shows it (`parsed`, the entry's parseElicitation). Still a request a replica of the previous release
+ * reads (its recorder parses `params` as sent), so a rolling upgrade may split a round's answers on either.
+ */
+export interface KeptRequest {
+  method: 'elicitation/create';
+  params: Record<string, unknown>;
+}
+
+export function keptRequest(request: { params?: unknown }, parsed: IncomingElicitation): KeptRequest {
+  const method = 'elicitation/create';
+  const { message } = parsed;
+  if (parsed.mode === 'form') {
+    return { method, params: { mode: 'form', message, requestedSchema: parsed.requestedSchema } };
+  }
+  // A 2026 URL request has no elicitationId; parseElicitation makes one up, which is not the server's to keep.
+  const sent: unknown = request.params;
+  const named = typeof sent === 'object' && sent !== null && 'elicitationId' in sent;
+  const id = named ? { elicitationId: parsed.elicitationId } : {};
+  return { method, params: { mode: 'url', message, url: parsed.url, ...id } };
+}
+
+/** Throws McpClientError 'tool_failed' when the kept requests take over ROUND_REQUESTS_MAX_BYTES. */
+export function checkKeptSize(kept: [string, KeptRequest][], at: RoundAt): void {
+  const sizes = kept.map(([key, request]) => ({ key, request, bytes: jsonBytes(request) }));
+  const total = sizes.reduce((sum, size) => sum + size.bytes, 0);
+  if (total <= ROUND_REQUESTS_MAX_BYTES) return;
+  const largest = sizes.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  const [field, fieldBytes] = largestField(largest.request.params);
+  const path = `inputRequests[${JSON.stringify(truncate(largest.key, KEY_SHOWN_MAX))}].params.${field}`;
+  const { server, tool, round } = at;
+  throw refused(
+    server,
+    `${server} asked round ${round} of ${tool} for requests that take ${total} bytes as this client keeps them, ` +
+      `over the limit of ${ROUND_REQUESTS_MAX_BYTES} bytes (${ROUND_REQUESTS_MAX_BYTES / 1024} KiB); ` +
+      `the largest part is ${path} (${fieldBytes} bytes)`,
+  );
+}
+
+/** The params' field whose JSON takes the most bytes, and how many. */
+function largestField(params: Record<string, unknown>): [string, number] {
+  const fields = Object.entries(params).map(([name, value]): [string, number] => [name, jsonBytes(value)]);
+  return fields.reduce((a, b) => (b[1] > a[1] ? b : a), ['params', 0]);
+}
+
+/** UTF-8 bytes of the value's JSON, as the round store writes it. */
+const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 
 /** Which round of which tool on which server: how a refused round is named to the person. */
 export interface RoundAt {

@@ -23,9 +23,16 @@ import {
 } from '@modelcontextprotocol/client';
 import { truncate } from '../../blocks/index.js';
 import { Continuation, type DurableCall, type Retry } from './continuation.js';
-import { parseElicitation, RpcRefusal } from './elicitation.js';
-import { checkRoundBounds, KEY_SHOWN_MAX } from './round-bounds.js';
-import { McpClientError } from './types.js';
+import { isRecord, parseElicitation, RpcRefusal } from './elicitation.js';
+import {
+  checkKeptSize,
+  checkRoundBounds,
+  KEY_SHOWN_MAX,
+  keptRequest,
+  type KeptRequest,
+} from './round-bounds.js';
+import { serverMessage } from './results.js';
+import { McpClientError, type IncomingElicitation } from './types.js';
 import type { RoundRef } from '../relay/types.js';
 
 /** How many times a call is sent again for input before it fails; the spec's suggested default. */
@@ -110,7 +117,7 @@ async function send(
   } catch (error) {
     // Neither settled nor finished: the call stays unanswered here and its round goes to a survivor.
     if (kept?.leftToSurvivor() === true) return new Promise<never>(() => undefined);
-    throw params.requestState === undefined ? error : expiredRound(error, params.name, opts.server, round);
+    throw round === 0 ? error : retryRefused(error, params.name, opts.server, round);
   } finally {
     release?.();
   }
@@ -148,10 +155,14 @@ async function answerRound(
   // be answered whole, so asking its other requests would only post cards that the call's failure withdraws.
   checkRoundBounds(result, { server: opts.server, ...at });
   const entries = Object.entries(result.inputRequests ?? {});
-  for (const [key, request] of entries) checkRequest(key, request, at, opts.server);
+  const keptRequests = entries.map(([key, request]): [string, KeptRequest] => [
+    key,
+    keptRequest(request, checkRequest(key, request, at, opts.server)),
+  ]);
+  checkKeptSize(keptRequests, { server: opts.server, ...at });
   // Recorded even when it asks nothing (retried at once, as the spec allows): the store's record stays the call's
   // current round, so a survivor sends this round's retry, never an earlier one the server already answered.
-  await kept?.record(round, result.requestState, entries);
+  await kept?.record(round, result.requestState, keptRequests);
   const together = opts.answerTogether === undefined ? [] : entries.filter(([, request]) => isForm(request));
   const alone = together.length < 2 ? entries : entries.filter(([, request]) => !isForm(request));
   const asked = alone.map((entry) => answeredAlone(entry, at, opts, kept));
@@ -171,10 +182,10 @@ async function answerRound(
   };
 }
 
-/** Throws, as notAsked words it, when request `key` is not one the bot can ask (its kind, its params). */
-function checkRequest(key: string, request: InputRequest, at: RoundOf, server: string): void {
+/** The request parsed; throws, as notAsked words it, when it is not one the bot can ask (its kind, its params). */
+function checkRequest(key: string, request: InputRequest, at: RoundOf, server: string): IncomingElicitation {
   try {
-    parseElicitation(onlyElicitation(server, request));
+    return parseElicitation(onlyElicitation(server, request));
   } catch (error) {
     throw notAsked(error, [key], at, server);
   }
@@ -238,19 +249,40 @@ async function answeredTogether(
 const rounds = (n: number): string => (n === 1 ? '1 round' : `${n} rounds`);
 
 /**
- * A retry refused with -32602 (invalid params) is the server refusing the `requestState` it minted: the
- * SDK's codec answers "Invalid or expired requestState" once its TTL (600 s by default) has passed, which
- * people answering in Slack easily outlast. It is said as 'round_expired', so the person can start again;
- * anything else is left as it was.
+ * The `data.reason` with which a server refuses a round's `requestState` (-32602): the SDKs' `requestState.verify`
+ * seam answers every state it cannot verify (tampered, or past its TTL, 600 s by default in the SDK's codec,
+ * which people answering in Slack easily outlast) with "Invalid or expired requestState" and this reason. The spec
+ * names no error for it; -32602 alone is any invalid params (an unknown or disabled tool, answers the server finds
+ * malformed), which starting again would not mend.
  */
-function expiredRound(error: unknown, tool: string, server: string, round: number): unknown {
+const STATE_REFUSED = 'invalid_request_state';
+/** The most of a server's error message a refused retry shows, in characters. */
+export const SERVER_WORDS_MAX = 500;
+
+/**
+ * A retry refused with -32602: its requestState (STATE_REFUSED) is said as 'round_expired', so the person can
+ * start again; any other invalid params as 'tool_failed' with the server's own words, cut and quoted as its.
+ * Anything else is left as it was.
+ */
+function retryRefused(error: unknown, tool: string, server: string, round: number): unknown {
   const invalidParams: number = ProtocolErrorCode.InvalidParams;
   if (!(error instanceof ProtocolError) || error.code !== invalidParams) return error;
+  const answers = `the answers to round ${round} of ${tool}`;
+  const options = { cause: error, rpcCode: error.code };
+  if (isRecord(error.data) && error.data['reason'] === STATE_REFUSED) {
+    return new McpClientError(
+      'round_expired',
+      server,
+      `${server} no longer accepts ${answers}: it says its request state is invalid or expired`,
+      options,
+    );
+  }
+  const words = JSON.stringify(truncate(serverMessage(error), SERVER_WORDS_MAX));
   return new McpClientError(
-    'round_expired',
+    'tool_failed',
     server,
-    `${server} no longer accepts the answers to round ${round} of ${tool}: it says its request state is invalid or expired`,
-    { cause: error, rpcCode: error.code },
+    `${server} refused ${answers} as invalid params (JSON-RPC -32602); in its words: ${words}`,
+    options,
   );
 }
 

@@ -171,7 +171,7 @@ export interface ToolCall {
   /**
    * The longest the whole call may take, in milliseconds (an automation's deadline, say); questions it
    * causes are never given longer than what is left. Default: no limit beyond the silence timeout (call.ts)
-   * and, for a task-augmented call, TASK_WORKING_MAX_MS (24 h) of its task working.
+   * and WORKING_MAX_MS (24 h) of the call working, plain or as a task (call.ts).
    */
   timeoutMs?: number;
   /** Progress notifications of the call (and status messages of its task). */
@@ -203,7 +203,10 @@ export interface DurableRound {
   args: Record<string, unknown>;
   origin: Origin;
   requestState?: string;
-  /** Each `inputRequests` entry by key, as the server sent it. */
+  /**
+   * Each `inputRequests` entry by key, as the round keeps it (round-bounds.ts keptRequest: what the relay reads
+   * of it; a round written by an earlier release kept the entry as the server sent it).
+   */
   requests: { key: string; request: unknown }[];
   /** 1 for the call's first `input_required` answer. */
   round: number;

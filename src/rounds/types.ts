@@ -24,10 +24,13 @@ import type { Origin } from '../relay/types.js';
  */
 export const ROUND_GRACE_MS = 3_600_000;
 
-/** One `inputRequests` entry of a round: its key, the entry as the server sent it, and its question. */
+/** One `inputRequests` entry of a round: its key, the entry as kept, and its question. */
 export interface RoundRequest {
   key: string;
-  /** The entry as the server sent it (JSON), e.g. an `elicitation/create` request. */
+  /**
+   * The entry as the MCP side keeps it (JSON), an `elicitation/create` request with only the params the relay
+   * reads (src/mcp/round-bounds.ts); a round an earlier release wrote holds the entry as the server sent it.
+   */
   request: unknown;
   /** The question asked for it, once asked. */
   questionId?: string;

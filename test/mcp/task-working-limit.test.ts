@@ -1,7 +1,8 @@
 // A 2025-11-25 task that stays `working` (its ttl null) kept a call without a deadline of its own (a person's
 // `/mcp run`, which nobody can cancel) alive forever: each `tasks/get` answer is a sign of life that re-arms the
-// silence watchdog. Such a call now fails as timed out once its task has worked 24 h (TASK_WORKING_MAX_MS), and the
-// task is cancelled on the server; a caller's own timeoutMs bounds the call instead, however long. Time here is
+// silence watchdog. Such a call now fails as timed out, naming the limit, once it has worked 24 h (WORKING_MAX_MS;
+// time a question of it is open is not work), and the task is cancelled on the server; a caller's own timeoutMs
+// bounds the call instead, however long. A plain call's progress is bounded alike (call-working-limit.test.ts). Time here is
 // virtual: it moves on only while the client waits to poll again, so a day of polls runs in a second or two.
 import { afterEach, describe, expect, it } from 'vitest';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -22,7 +23,7 @@ import { handClock, inMemorySpec, recordingSink } from './support.js';
 
 const START = 1_700_000_000_000;
 const HOUR_MS = 3_600_000;
-/** The working limit of a task of a call without a deadline (call.ts TASK_WORKING_MAX_MS). */
+/** The working limit of a call without a deadline (call.ts WORKING_MAX_MS). */
 const DAY_MS = 24 * HOUR_MS;
 const CREATED = new Date(START).toISOString();
 
@@ -126,7 +127,10 @@ describe('a 2025-11-25 task that stays working', () => {
     // It would complete after 30 h (one that never does would keep the old code waiting forever).
     const { ended, hours, record } = await runSlow(30 * HOUR_MS);
     expect(record.gets).toBeGreaterThanOrEqual(DAY_MS / MAX_POLL_MS - 1);
-    expect(ended).toEqual(['timeout', 'tool slow on tasks timed out']);
+    expect(ended).toEqual([
+      'timeout',
+      'tool slow on tasks timed out: it worked 24 h without a result, the most a call without a deadline of its own may',
+    ]);
     expect(hours).toBeGreaterThanOrEqual(24);
     expect(hours).toBeLessThan(24 + MAX_POLL_MS / HOUR_MS + 0.001);
     expect(record.cancelled).toEqual(['task-1']);
@@ -177,13 +181,21 @@ describe('the working limit of a call’s task, on the call itself', () => {
     expect(run.timedOut).toBe(true);
   });
 
-  it('never limits a call that runs no task', () => {
+  it('counts only the time it works: an hour before a day-long question and an hour after are not 24 h', () => {
     const time = handClock(START);
     const run = new CallRun(call, SILENCE_MS, time.clock);
-    for (let at = 0; at <= DAY_MS; at += MAX_POLL_MS) {
-      time.advance(MAX_POLL_MS);
-      run.progress({ progress: at });
-    }
+    const workAnHour = (): void => {
+      for (let at = 0; at < HOUR_MS; at += MAX_POLL_MS) {
+        run.taskStatus(undefined);
+        time.advance(MAX_POLL_MS);
+      }
+      run.taskStatus(undefined);
+    };
+    workAnHour();
+    const closed = run.questionOpened(new AbortController());
+    time.advance(DAY_MS);
+    closed();
+    workAnHour();
     expect(run.timedOut).toBe(false);
   });
 });
