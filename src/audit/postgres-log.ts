@@ -106,7 +106,11 @@ export class PostgresAuditLog implements AuditLog {
   /** Stores entries in order, once each: an entry whose stream id is already stored is skipped. */
   async store(rows: readonly AuditRow[]): Promise<void> {
     if (rows.length === 0) return;
-    const column = (pick: (row: AuditRow) => string | undefined) => rows.map((row) => pick(row) ?? null);
+    const column = (pick: (row: AuditRow) => string | undefined) =>
+      rows.map((row) => {
+        const value = pick(row);
+        return value === undefined ? null : holdable(value);
+      });
     const values = [
       column((e) => e.streamId),
       column((e) => e.event.at),
@@ -115,7 +119,7 @@ export class PostgresAuditLog implements AuditLog {
       column((e) => e.event.user),
       column((e) => e.event.answeredBy),
       column((e) => e.event.client),
-      column((e) => JSON.stringify(e.event)),
+      column((e) => JSON.stringify(e.event, holdableJson)),
     ];
     await this.writes.query(INSERT, values).catch((err: unknown) => {
       throw wrap('record audit events', err);
@@ -132,9 +136,10 @@ export class PostgresAuditLog implements AuditLog {
     };
     if (query.since !== undefined) add((n) => `at >= ${n}`, new Date(query.since));
     if (query.until !== undefined) add((n) => `at < ${n}`, new Date(query.until));
-    if (query.server !== undefined) add((n) => `server = ${n}`, query.server);
-    if (query.client !== undefined) add((n) => `client = ${n}`, query.client);
-    if (query.user !== undefined) add((n) => `(user_id = ${n} OR answered_by = ${n})`, query.user);
+    // Filters read as the columns were written: a NUL sent in one matches the U+FFFD stored for it.
+    if (query.server !== undefined) add((n) => `server = ${n}`, holdable(query.server));
+    if (query.client !== undefined) add((n) => `client = ${n}`, holdable(query.client));
+    if (query.user !== undefined) add((n) => `(user_id = ${n} OR answered_by = ${n})`, holdable(query.user));
     if (query.cursor !== undefined) {
       const [at, seq] = decodeCursor('p', query.cursor, isRowPosition).split('/');
       values.push(at, seq);
@@ -203,6 +208,26 @@ function openPool(connectionString: string, max: number): pg.Pool {
   // An idle client's error (the server restarted) would otherwise be thrown as an uncaught exception.
   pool.on('error', () => undefined);
   return pool;
+}
+
+/** Half of a UTF-16 surrogate pair without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * `text` as PostgreSQL can hold it, each NUL and lone surrogate as U+FFFD: a text column takes no 0x00 byte and
+ * jsonb no "\u0000" nor a lone "\ud800". Left in, one such character (an API client's tool name, an answer's
+ * field name) failed its whole batch's INSERT, and the feed, retrying its oldest pending entries first, failed
+ * on it for ever: no later event reached PostgreSQL. The Redis Stream keeps the event as it was.
+ */
+function holdable(text: string): string {
+  return text.replaceAll('\u0000', '\ufffd').replace(LONE_SURROGATE, '\ufffd');
+}
+
+/** JSON.stringify's replacer: each object's keys and each string value made holdable. */
+function holdableJson(_key: string, value: unknown): unknown {
+  if (typeof value === 'string') return holdable(value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [holdable(key), inner]));
 }
 
 /** Row sequence numbers are bigserial: at most 2^63 - 1. */

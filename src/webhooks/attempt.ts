@@ -47,9 +47,17 @@ export async function attempt(
   response.resume();
   const status = response.statusCode ?? 0;
   if (status < 200 || status > 299) {
-    throw new WebhookError('bad_status', `the receiver answered ${status}${redirectNote(response)}`);
+    const note = redirectNote(response);
+    const retryAfter = retryAfterOf(response);
+    throw new WebhookError('bad_status', `the receiver answered ${status}${note}`, { retryAfter });
   }
   return status;
+}
+
+/** Retry-After where it asks the client to wait (RFC 6585 429, RFC 9110 503); a 3xx's is about the redirect. */
+function retryAfterOf(response: IncomingMessage): string | undefined {
+  if (response.statusCode !== 429 && response.statusCode !== 503) return undefined;
+  return response.headers['retry-after'];
 }
 
 function redirectNote(response: IncomingMessage): string {

@@ -25,6 +25,17 @@ export type WebhookErrorCode =
 /** RelayError's constructor, typed by its `Code`, takes only a WebhookErrorCode and keeps `cause` natively. */
 export class WebhookError extends RelayError<WebhookErrorCode> {
   override name = 'WebhookError';
+  /** A 429's or 503's Retry-After as the receiver sent it (seconds, or an HTTP date): the least wait it asked. */
+  readonly retryAfter: string | undefined;
+
+  constructor(
+    code: WebhookErrorCode,
+    message: string,
+    options?: { cause?: unknown; retryAfter?: string | undefined },
+  ) {
+    super(code, message, options);
+    this.retryAfter = options?.retryAfter;
+  }
 }
 
 /** A creation-time refusal: the code and the reason the API puts in its 400. */

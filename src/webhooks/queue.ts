@@ -21,7 +21,7 @@ import { WebhookError } from './errors.js';
 import { attempt, isFinal, systemResolve, type Resolve } from './attempt.js';
 import type { AllowList } from './hosts.js';
 import { deliveryHeaders } from './signature.js';
-import { retryDelay, DEFAULT_RETRY, type RetrySettings } from './retry.js';
+import { askedDelay, retryDelay, DEFAULT_RETRY, type RetrySettings } from './retry.js';
 
 export type WebhookType = 'question.ended' | 'call.ended';
 
@@ -152,13 +152,13 @@ export class Webhooks {
   /** Runs this replica's worker. Once per Webhooks. */
   async start(): Promise<void> {
     if (this.worker) return;
-    const retry = this.opts.retry ?? DEFAULT_RETRY;
     const worker = new Worker<Data, Result>(WEBHOOK_QUEUE, (job, token) => this.process(job, token), {
       connection: this.base,
       prefix: keys(this.opts.prefix).bullPrefix,
       concurrency: CONCURRENCY,
       settings: {
-        backoffStrategy: (attemptsMade) => retryDelay(retry, attemptsMade, this.opts.clock.random()),
+        backoffStrategy: (attemptsMade, _type, err) =>
+          this.nextDelay(attemptsMade, err, this.opts.clock.random()),
       },
     });
     this.worker = worker;
@@ -236,8 +236,14 @@ export class Webhooks {
   private givesUp(job: Job<Data, Result>, error: WebhookError): boolean {
     if (isFinal(error)) return true;
     const retry = this.opts.retry ?? DEFAULT_RETRY;
-    const next = retryDelay(retry, job.attemptsMade + 1, 0);
+    const next = this.nextDelay(job.attemptsMade + 1, error, 0);
     return this.opts.clock.now() + next - job.timestamp > retry.giveUpAfterMs;
+  }
+
+  /** The wait before the next attempt after `failures` failed ones, `error` the last: at least its Retry-After. */
+  private nextDelay(failures: number, error: Error | undefined, random: number): number {
+    const asked = error instanceof WebhookError ? askedDelay(error.retryAfter, this.opts.clock.now()) : 0;
+    return retryDelay(this.opts.retry ?? DEFAULT_RETRY, failures, random, asked);
   }
 
   private async giveUp(job: Job<Data, Result>, error: WebhookError): Promise<void> {

@@ -1,5 +1,6 @@
 // When a failed delivery is tried again: exponential backoff from `baseMs`, capped at `maxDelayMs`, with up to
-// 10 % jitter so deliveries that failed together do not retry together, for at most `giveUpAfterMs`.
+// 10 % jitter so deliveries that failed together do not retry together, for at most `giveUpAfterMs`; never
+// sooner than a receiver's Retry-After asked (within the same cap).
 
 export interface RetrySettings {
   /** Wait after the first failed attempt, in ms; doubles after each. */
@@ -17,9 +18,24 @@ export const DEFAULT_RETRY: RetrySettings = {
   giveUpAfterMs: 86_400_000,
 };
 
-/** The wait after `failures` failed attempts (1 for the first), in ms; `random` in [0, 1) adds the jitter. */
-export function retryDelay(settings: RetrySettings, failures: number, random: number): number {
+/**
+ * The wait after `failures` failed attempts (1 for the first), in ms; `random` in [0, 1) adds the jitter. A wait
+ * the receiver asked for (`askedMs`, its Retry-After) is the least, capped like the backoff at `maxDelayMs`.
+ */
+export function retryDelay(settings: RetrySettings, failures: number, random: number, askedMs = 0): number {
   const exponential = settings.baseMs * 2 ** Math.max(0, failures - 1);
   const capped = Math.min(exponential, settings.maxDelayMs);
-  return Math.round(capped * (1 + random / 10));
+  return Math.max(Math.round(capped * (1 + random / 10)), Math.min(askedMs, settings.maxDelayMs));
+}
+
+/**
+ * The wait a Retry-After asks for, in ms: delay-seconds, or an HTTP date (RFC 9110 10.2.3) from `nowMs`, a past
+ * one 0; undefined when it is neither (ignored: the backoff alone decides).
+ */
+export function askedDelay(retryAfter: string | undefined, nowMs: number): number | undefined {
+  const value = retryAfter?.trim();
+  if (value === undefined || value === '') return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
