@@ -11,7 +11,7 @@ import { roundKeeper } from './rounds/index.js';
 import { Answering } from './answering/service.js';
 import { startApi, type ApiDeps, type RunningApi } from './api/index.js';
 import { auditedToolRuns } from './audit/index.js';
-import { systemClock } from './clock.js';
+import { systemClock, type Clock } from './clock.js';
 import { Relay, observeAll, type RelayObserver } from './relay/relay.js';
 import { Intake } from './relay/sources/intake.js';
 import { mcpToolRunner, startMcpServers, type ToolRunner } from './relay/sources/mcp.js';
@@ -45,6 +45,8 @@ export interface StartOptions {
    * started are stopped, and start() rejects with StartStoppedError (src/start-up.ts).
    */
   signal?: AbortSignal;
+  /** Times a stop's shutdown delay (ELICIT_RELAY_SHUTDOWN_DELAY); default the system clock. */
+  clock?: Pick<Clock, 'schedule'>;
 }
 
 /** Starts the bot; a part that fails to start leaves none running (the ones before it are stopped). */
@@ -54,7 +56,8 @@ export function start(
   options: StartOptions = {},
 ): Promise<RunningRelay> {
   const stoppable = { logger, ...(options.signal ? { signal: options.signal } : {}) };
-  return startStoppable(stoppable, (parts, startUp) => startParts(config, logger, { parts, startUp }));
+  const clock = options.clock ?? systemClock;
+  return startStoppable(stoppable, (parts, startUp) => startParts(config, logger, { parts, startUp, clock }));
 }
 
 /** Serving: taking new work (readiness); started: up, also while it stops (liveness). */
@@ -65,17 +68,18 @@ interface Liveness {
 
 /**
  * Stopping runs the pushes last first; why each position matters:
- * readiness off (/readyz 503: new work goes elsewhere) → question workers drained (no timeout, reminder or
- * sweep starts here) → waiting questions ended as call_ended (a durable round's stay pending for a survivor)
- * while Slack's requests are still served → Slack's HTTP server or Socket Mode closed → durable retries out
- * answered (at most 10 s; the rest left to a survivor) while the API's calls and connection still work → MCP
- * sessions closed (their calls ended) → the Slack side's background work settled → outbox, Slack state and question store
- * closed last (openState), since everything above uses them.
+ * readiness off (/readyz 503: new work goes elsewhere) → the shutdown delay, when set (everything still serves
+ * while load balancers and Kubernetes' endpoints catch up with the stop) → question workers drained (no
+ * timeout, reminder or sweep starts here) → waiting questions ended as call_ended (a durable round's stay
+ * pending for a survivor) while Slack's requests are still served → Slack's HTTP server or Socket Mode closed
+ * → durable retries out answered (at most 10 s; the rest left to a survivor) while the API's calls and
+ * connection still work → MCP sessions closed (their calls ended) → the Slack side's background work settled
+ * → outbox, Slack state and question store closed last (openState), since everything above uses them.
  */
 async function startParts(
   config: SlackAppConfig,
   logger: Logger,
-  { parts, startUp }: { parts: Lifecycle; startUp: StartUp },
+  { parts, startUp, clock }: { parts: Lifecycle; startUp: StartUp; clock: Pick<Clock, 'schedule'> },
 ): Promise<RunningRelay> {
   const holderId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const live: Liveness = { serving: false, started: false };
@@ -100,7 +104,7 @@ async function startParts(
   late.api = api;
   await startUp.step(() => startRounds(w, { hub, api, runTool }));
   await startUp.step(() => startWebhookDeliveries(w, api));
-  const { port } = await serve(w, { slack, relay, mounts: api.mounts, live, startUp });
+  const { port } = await serve(w, { slack, relay, mounts: api.mounts, live, startUp, clock });
   logger.info({ port, holderId, servers: hub.serverNames() }, 'elicit-relay is ready');
   return {
     port,
@@ -130,7 +134,7 @@ async function buildSlackSide(
     logger,
     policyOf: (server) => policies.of(server).slack,
     ...live,
-    routes: { '/metrics': metricsRoute(metrics) },
+    routes: { '/metrics': metricsRoute(metrics, logger) },
     observe: metrics,
     ...(signIns.connections ? { connections: signIns.connections } : {}),
     ...(config.signIn?.publicUrl ? { publicUrl: config.signIn.publicUrl } : {}),
@@ -242,7 +246,14 @@ function apiDeps(
 /** Slack's HTTP server or Socket Mode (with the API's mounts), the store's workers, then readiness on. */
 async function serve(
   w: Wiring,
-  sides: { slack: Slack; relay: Relay; mounts: readonly Mount[]; live: Liveness; startUp: StartUp },
+  sides: {
+    slack: Slack;
+    relay: Relay;
+    mounts: readonly Mount[];
+    live: Liveness;
+    startUp: StartUp;
+    clock: Pick<Clock, 'schedule'>;
+  },
 ): Promise<{ port: number }> {
   const { slack, relay, live, startUp } = sides;
   const { parts } = w;
@@ -255,6 +266,24 @@ async function serve(
   startUp.check();
   live.serving = true;
   live.started = true;
+  pushShutdownDelay(w, sides.clock);
   parts.push('readiness', () => void (live.serving = false));
   return { port };
+}
+
+/**
+ * ELICIT_RELAY_SHUTDOWN_DELAY: once readiness is off, the stop waits this long before any other part stops, so
+ * the requests that a load balancer or Kubernetes' endpoints still send meanwhile are served, not refused.
+ * Spent inside the stop's STOP_WITHIN_MS (the setting is at most 10 s of its 20 s).
+ */
+function pushShutdownDelay(w: Wiring, clock: Pick<Clock, 'schedule'>): void {
+  const delayMs = w.config.shutdownDelayMs;
+  if (delayMs === undefined) return;
+  w.parts.push('shutdown delay', () => {
+    w.logger.info(
+      { delayMs },
+      'not ready (/readyz 503); serving until the shutdown delay ends, then stopping',
+    );
+    return new Promise<void>((resolve) => void clock.schedule(resolve, delayMs));
+  });
 }

@@ -47,6 +47,7 @@ export function loadConfig({ env, readFile }: ConfigSources): AppConfig {
     ...(signIn ? { signIn } : {}),
     ...(tokenKeys ? { tokenKeys } : {}),
     ...(readSealInstallations(env, tokenKeys) ? { sealInstallations: true } : {}),
+    ...shutdownDelay(env.ELICIT_RELAY_SHUTDOWN_DELAY),
   };
 }
 
@@ -90,6 +91,26 @@ function readRetention(value: string | undefined): number {
     );
   }
   return Math.round(ms / 1000);
+}
+
+/**
+ * The longest ELICIT_RELAY_SHUTDOWN_DELAY, in ms: it is spent inside the stop's 20 s (STOP_WITHIN_MS, so the
+ * stop still ends inside Kubernetes' default 30 s grace), and this leaves the parts at least 10 s to stop.
+ */
+const MAX_SHUTDOWN_DELAY_MS = 10_000;
+
+/** ELICIT_RELAY_SHUTDOWN_DELAY: none when unset, empty or 0 (a stop goes on at once, as before the setting). */
+function shutdownDelay(value: string | undefined): { shutdownDelayMs?: number } {
+  if (value === undefined || value === '') return {};
+  const ms = parseDuration(value);
+  if (ms === undefined || ms > MAX_SHUTDOWN_DELAY_MS) {
+    throw new ConfigError(
+      'ELICIT_RELAY_SHUTDOWN_DELAY',
+      `"${value}" is not a duration from 0 to 10s`,
+      'Write a duration such as "5s" (0 for none); it is spent inside the stop\'s 20 s, so at most "10s".',
+    );
+  }
+  return ms === 0 ? {} : { shutdownDelayMs: ms };
 }
 
 function readPort(value: string | undefined): number {

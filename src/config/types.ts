@@ -228,6 +228,11 @@ export interface AppConfig {
   tokenKeys?: TokenKeys;
   /** ELICIT_RELAY_SEAL_INSTALLATIONS=true: Slack installations are written sealed with `tokenKeys`. */
   sealInstallations?: boolean;
+  /**
+   * ELICIT_RELAY_SHUTDOWN_DELAY: how long a stop keeps serving with /readyz at 503 before anything else stops,
+   * in ms (at most 10 s), so load balancers take the replica out first. Absent: no delay.
+   */
+  shutdownDelayMs?: number;
 }
 
 /** The configuration of a bot connected to Slack (every mode but the sandbox). */

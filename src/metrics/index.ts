@@ -1,5 +1,6 @@
 // Prometheus metrics: one Metrics object per process (its own Registry), served at GET /metrics on PORT.
 import type { RequestListener } from 'node:http';
+import type { Logger } from '../logger.js';
 import { probeRedis } from '../readiness.js';
 import type { McpState, Metrics, MetricSources, OutboxBacklog } from './metrics.js';
 
@@ -31,12 +32,24 @@ export function metricSources(parts: WatchedParts): MetricSources {
   };
 }
 
-/** GET /metrics: the exposition text, or 500 when collecting failed. */
-export function metricsRoute(metrics: Pick<Metrics, 'scrape'>): RequestListener {
+/**
+ * The body of /metrics' 500 when collecting failed: a fixed text, since the port is unauthenticated and the
+ * error's own text can carry a Redis host or a URL with its password (it goes to the log instead).
+ */
+export const METRICS_UNAVAILABLE = 'metrics unavailable\n';
+
+/** GET /metrics: the exposition text, or 500 METRICS_UNAVAILABLE when collecting failed (the error logged). */
+export function metricsRoute(
+  metrics: Pick<Metrics, 'scrape'>,
+  logger: Pick<Logger, 'error'>,
+): RequestListener {
   return (_req, res) => {
     metrics.scrape().then(
       ({ contentType, body }) => res.writeHead(200, { 'content-type': contentType }).end(body),
-      (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error)),
+      (error: unknown) => {
+        logger.error({ err: error }, '/metrics: collecting the metrics failed (answered 500)');
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(METRICS_UNAVAILABLE);
+      },
     );
   };
 }

@@ -104,6 +104,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         ...(host === undefined ? {} : { host }),
         live: options.isLive,
         ready: options.readiness,
+        logger: options.logger,
         ...(built.events ? { events: built.events } : {}),
         routes: { ...options.routes, ...distributed?.routes },
         mounts,

@@ -11,6 +11,7 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { systemClock, type Clock, type Schedule } from '../clock.js';
+import type { Logger } from '../logger.js';
 import type { SlackRequestsInFlight } from './ack-gate.js';
 import { bufferBody, RequestBodyError } from './request-body.js';
 
@@ -36,6 +37,13 @@ export interface Readiness {
   [detail: string]: unknown;
 }
 
+/**
+ * /readyz's 503 bodies when `ready()` gives no verdict. Fixed texts: the probe is unauthenticated on the public
+ * port, and an error's own text can carry a Redis host, a path or a URL with its password (it goes to the log).
+ */
+export const READINESS_TIMED_OUT: Readiness = { ok: false, error: 'readiness check timed out' };
+export const READINESS_FAILED: Readiness = { ok: false, error: 'readiness check failed' };
+
 export interface HttpServerOptions {
   port: number;
   /** The address to listen on; default every IPv4 interface, 0.0.0.0 (the sandbox's bot: loopback only). */
@@ -44,6 +52,8 @@ export interface HttpServerOptions {
   live: () => boolean;
   /** Readiness for /readyz: 200 with this body when `ok`, else 503 with it. */
   ready: () => Promise<Readiness>;
+  /** Told why `ready()` failed (/readyz then answers READINESS_FAILED); absent: not logged. */
+  logger?: Pick<Logger, 'error'>;
   /** Slack's requests with their body read into `rawBody` (HTTP mode: events-receiver.ts); absent in Socket Mode. */
   events?: RequestListener;
   /** More GET routes by exact path (the OAuth install and redirect pages). */
@@ -89,20 +99,24 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-/** Answers /readyz with `ready()`'s verdict, or 503 once READINESS_TIMEOUT_MS pass without one. */
-async function answerReadiness(res: ServerResponse, ready: () => Promise<Readiness>): Promise<void> {
+/**
+ * Answers /readyz with `ready()`'s verdict, READINESS_TIMED_OUT once READINESS_TIMEOUT_MS pass without one, or
+ * READINESS_FAILED when it fails (the error logged, not answered).
+ */
+async function answerReadiness(
+  res: ServerResponse,
+  { ready, logger }: Pick<HttpServerOptions, 'ready' | 'logger'>,
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<Readiness>((resolve) => {
-    timer = setTimeout(
-      () => resolve({ ok: false, error: 'readiness check timed out' }),
-      READINESS_TIMEOUT_MS,
-    );
+    timer = setTimeout(() => resolve(READINESS_TIMED_OUT), READINESS_TIMEOUT_MS);
   });
   try {
     const readiness = await Promise.race([ready(), late]);
     json(res, readiness.ok ? 200 : 503, readiness);
   } catch (error) {
-    json(res, 503, { ok: false, error: String(error) });
+    logger?.error({ err: error }, '/readyz: the readiness check failed (answered 503)');
+    json(res, 503, READINESS_FAILED);
   } finally {
     clearTimeout(timer);
   }
@@ -219,13 +233,13 @@ function answerGet(
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
-  opts: Pick<HttpServerOptions, 'live' | 'ready' | 'routes'>,
+  opts: Pick<HttpServerOptions, 'live' | 'ready' | 'logger' | 'routes'>,
 ): void {
   if (path === '/healthz') {
     const live = opts.live();
     return json(res, live ? 200 : 503, { ok: live });
   }
-  if (path === '/readyz') return void answerReadiness(res, opts.ready);
+  if (path === '/readyz') return void answerReadiness(res, opts);
   const page = opts.routes?.[path];
   if (page) return void page(req, res);
   res.writeHead(404).end();

@@ -28,12 +28,14 @@ describe('startHttpServer', () => {
   let ready = { ok: true };
   let readiness = (): Promise<{ ok: boolean }> => Promise.resolve(ready);
   const reached: string[] = [];
+  const logged: unknown[][] = [];
   beforeAll(async () => {
     server = await startHttpServer({
       port: 0,
       clock: { now: () => NOW_MS },
       live: () => true,
       ready: () => readiness(),
+      logger: { error: (...args: unknown[]) => void logged.push(args) },
       events: (req, res) => {
         reached.push(String(req.headers['x-slack-request-timestamp']));
         res.writeHead(200).end();
@@ -75,6 +77,19 @@ describe('startHttpServer', () => {
       503,
       { ok: false, error: 'readiness check timed out' },
     ]);
+    readiness = () => Promise.resolve(ready);
+  });
+
+  it("answers /readyz 503 with a fixed body when the check fails, and logs the error's text instead", async () => {
+    // An error as a failed connection reports it: the host, and a URL with its password.
+    const failure = new Error('connect ECONNREFUSED redis://:hunter2@10.1.2.3:6379');
+    readiness = () => Promise.reject(failure);
+    const failed = await fetch(`http://127.0.0.1:${server.port}/readyz`);
+    const text = await failed.text();
+    expect([failed.status, JSON.parse(text)]).toEqual([503, { ok: false, error: 'readiness check failed' }]);
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('10.1.2.3');
+    expect(logged).toEqual([[{ err: failure }, '/readyz: the readiness check failed (answered 503)']]);
     readiness = () => Promise.resolve(ready);
   });
 });
