@@ -14,13 +14,16 @@ export type ClientErrorCode =
 
 export class ClientError extends RelayError<ClientErrorCode> {
   override name = 'ClientError';
+  /** A refusal's `error.code` as the API sent it (src/api/errors.ts ApiErrorCode); absent when it sent none. */
+  readonly apiCode?: string;
   constructor(
     code: ClientErrorCode,
     message: string,
     readonly status?: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; apiCode?: string },
   ) {
-    super(code, message, options);
+    super(code, message, options?.cause === undefined ? undefined : { cause: options.cause });
+    if (options?.apiCode !== undefined) this.apiCode = options.apiCode;
   }
 }
 
@@ -211,15 +214,28 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 /** The API's `{"error":{"code","message"}}` as "<status> <code>: <message>". */
 function errorText(status: number, body: Record<string, unknown>): string {
   const error = body.error;
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'error';
   const message =
     typeof error === 'object' && error !== null && 'message' in error
       ? String(error.message)
       : `HTTP ${status}`;
-  return `${status} ${code}: ${message}`;
+  return `${status} ${errorCode(body) ?? 'error'}: ${message}`;
 }
 
-/** The API's refusal as a ClientError. */
+/** The API's error code in `{"error":{"code"}}`; undefined in any other body (a proxy's page). */
+function errorCode(body: Record<string, unknown>): string | undefined {
+  const error = body.error;
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
+}
+
+/** The API's refusal as a ClientError carrying the API's error code. */
 function refused(status: number, body: Record<string, unknown>): ClientError {
-  return new ClientError('refused', errorText(status, body), status);
+  const apiCode = errorCode(body);
+  return new ClientError(
+    'refused',
+    errorText(status, body),
+    status,
+    apiCode === undefined ? {} : { apiCode },
+  );
 }

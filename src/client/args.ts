@@ -22,8 +22,9 @@ export const CLIENT_USAGE = `Usage:
   --token     the API token, default $ELICIT_RELAY_API_TOKEN
 
 ask prints {"action", "content"?} and exits 0 accepted, 1 declined, 3 cancelled or timed out;
-call prints the tool's CallToolResult and exits 0 completed, 4 failed. Both exit 2 on a usage error,
-4 on any other error.`;
+call prints the tool's CallToolResult and exits 0 completed, 4 failed. Both exit 2 on a usage error (the bot's
+too: an invalid --to, --timeout, --schema or --server), 4 on any other error (a user group with no members, a
+token or target the bot refuses, the bot unreachable).`;
 
 /** A command line the client cannot run with. */
 export class ClientUsageError extends RelayError<'usage'> {

@@ -1,6 +1,7 @@
 // `elicit-relay ask|call`: asks through the API, waits past the 60 s long-poll limit by asking again, prints the
 // result on stdout and returns the exit code of PRODUCT's table.
 import { randomUUID } from 'node:crypto';
+import type { ApiErrorCode } from '../api/errors.js';
 import { ClientError, request, waitUntilEnded, type Endpoint, type Http, type OutageWatch } from './api.js';
 import {
   CLIENT_USAGE,
@@ -50,9 +51,28 @@ export async function runClient(argv: string[], io: ClientIO): Promise<number> {
   } catch (error) {
     if (!(error instanceof ClientError)) return unexpected(error, io);
     io.stderr.write(`elicit-relay: ${error.message}\n`);
-    // A request the API refused as invalid (400: e.g. a schema the form engine cannot show) is wrong use.
-    return error.status === 400 ? EXIT.usage : EXIT.error;
+    return refusalExit(error);
   }
+}
+
+/**
+ * The API's refusals of what the person typed, by the API's error code: a field it finds wrong (--to, --timeout,
+ * --server, --team missing for a bot in several workspaces), a --schema the form engine cannot show, a body over
+ * 1 MB (a --schema file that large). Every other refusal is a state of the deployment or the workspace, not of
+ * the command line (a user group with no members, a token or target this client may not use, a person not
+ * signed in, a question expired), or a fault of this client (a body that is not JSON), and exits 4.
+ */
+const USAGE_REFUSALS: ReadonlySet<string> = new Set([
+  'invalid_request',
+  'invalid_schema',
+  'payload_too_large',
+] satisfies ApiErrorCode[]);
+
+/** PRODUCT's "2 on a usage error, 4 on any other error" for a failed request. */
+function refusalExit(error: ClientError): number {
+  return error.code === 'refused' && error.apiCode !== undefined && USAGE_REFUSALS.has(error.apiCode)
+    ? EXIT.usage
+    : EXIT.error;
 }
 
 /**

@@ -1,9 +1,10 @@
 // The config file's text to a value: read (a path that cannot be read stops start-up naming it), refused when
 // saved as UTF-16, and parsed as YAML, JSON or JSONC. VS Code and Cursor write `.json` files with `//` and `/* */`
 // comments; YAML reads `{ // note "mcpServers": … }` as a key named "// note \"mcpServers\"", which loaded
-// no server at all, so the comments of a file that starts with `{` are blanked before it is parsed.
-import { parse as parseYaml } from 'yaml';
+// no server at all, so the comments of a file that starts with `{` are blanked before it is parsed. A server's
+// command line, environment and headers keep the text written (written-text.ts).
 import { ConfigError } from './error.js';
+import { parseKeepingText } from './written-text.js';
 
 type ReadFile = (path: string) => string | undefined;
 
@@ -41,9 +42,10 @@ function parseText(path: string, text: string): unknown {
   }
   const source = text.replace(/^\uFEFF/, '');
   try {
-    // merge: `<<: *base` as YAML 1.1 and Docker Compose files use it.
-    return parseYaml(/^\s*\{/.test(source) ? blankComments(source) : source, { merge: true });
+    return parseKeepingText(path, /^\s*\{/.test(source) ? blankComments(source) : source);
   } catch (cause) {
+    // A null where text is wanted, refused naming its key; anything else is yaml's syntax error.
+    if (cause instanceof ConfigError) throw cause;
     throw new ConfigError(path, 'is not valid YAML or JSON', `Fix the syntax error: ${String(cause)}`, {
       cause,
     });

@@ -1,5 +1,7 @@
 // Reads and validates configuration once, at start-up. Every error names the key and says how to fix it,
 // so a wrong setting stops the bot before it serves anyone.
+import { statSync } from 'node:fs';
+import type { IsFile } from './command-line.js';
 import { ConfigError } from './error.js';
 import { parseDuration } from './duration.js';
 import { checkGatewayTeams, readApi } from './api.js';
@@ -16,9 +18,11 @@ export interface ConfigSources {
   env: Record<string, string | undefined>;
   /** Returns the file's text, or undefined when it does not exist. */
   readFile: (path: string) => string | undefined;
+  /** Whether a file exists at the path (a stdio server's program); default: asked of the disk. */
+  isFile?: IsFile;
 }
 
-export function loadConfig({ env, readFile }: ConfigSources): AppConfig {
+export function loadConfig({ env, readFile, isFile = isFileOnDisk }: ConfigSources): AppConfig {
   const configPath = env.ELICIT_RELAY_CONFIG || './elicit-relay.yml';
   const read = readConfigFile('ELICIT_RELAY_CONFIG', configPath, readFile);
   if (read === undefined && env.ELICIT_RELAY_CONFIG) {
@@ -29,7 +33,7 @@ export function loadConfig({ env, readFile }: ConfigSources): AppConfig {
     );
   }
   const file = read?.value;
-  const servers = readServers(file, env);
+  const servers = readServers(file, { env, isFile });
   const port = readPort(env.PORT);
   const signIn = readSignIn(env, servers, port);
   const tokenKeys = readTokenKeys(env);
@@ -49,6 +53,15 @@ export function loadConfig({ env, readFile }: ConfigSources): AppConfig {
     ...(readSealInstallations(env, tokenKeys) ? { sealInstallations: true } : {}),
     ...shutdownDelay(env.ELICIT_RELAY_SHUTDOWN_DELAY),
   };
+}
+
+/** A path that cannot be looked at (EACCES on a folder in it) names no program the bot could start either. */
+function isFileOnDisk(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return false;
+  }
 }
 
 /** SLACK_API_URL, ending in "/"; default https://slack.com/api/ (the stand-in's URL in tests). */

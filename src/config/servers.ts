@@ -12,14 +12,12 @@ import { readSlackPolicy } from './slack-policy.js';
 import type { ServerConfig } from './types.js';
 import { parseDuration } from './duration.js';
 import { expand } from './expand.js';
-import { readTransport } from './transport.js';
-
-type Env = Record<string, string | undefined>;
+import { readTransport, type EntrySources } from './transport.js';
 
 /** `startupTimeout`'s ceiling: 10 min, past any package download; a server silent that long is down. */
 export const MAX_STARTUP_TIMEOUT_MS = 10 * 60_000;
 
-export function readServers(file: unknown, env: Env): ServerConfig[] {
+export function readServers(file: unknown, sources: EntrySources): ServerConfig[] {
   if (file === null || file === undefined) return [];
   if (!isRecord(file))
     throw new ConfigError('(config file)', 'is not a mapping', 'Write `mcpServers:` at the top level.');
@@ -35,7 +33,7 @@ export function readServers(file: unknown, env: Env): ServerConfig[] {
   }
   return Object.entries(servers)
     .filter(([name, entry]) => !isDisabled(`${section}.${name}`, entry))
-    .map(([name, entry]) => readServer(`${section}.${name}`, name, entry, env));
+    .map(([name, entry]) => readServer(`${section}.${name}`, name, entry, sources));
 }
 
 /** `mcpServers`, or VS Code's `servers`; undefined when the file has neither. */
@@ -72,7 +70,7 @@ function isDisabled(key: string, entry: unknown): boolean {
 }
 
 /** `key`: the entry's path, `mcpServers.<name>` or `servers.<name>`. */
-function readServer(key: string, name: string, entry: unknown, env: Env): ServerConfig {
+function readServer(key: string, name: string, entry: unknown, sources: EntrySources): ServerConfig {
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) {
     throw new ConfigError(
       key,
@@ -83,8 +81,8 @@ function readServer(key: string, name: string, entry: unknown, env: Env): Server
   if (!isRecord(entry))
     throw new ConfigError(key, 'is not a mapping', 'Give it `command` (stdio) or `url` (HTTP).');
   const slack = readSlackPolicy(key, entry.slack);
-  const transport = readTransport(key, entry, env);
-  const auth = readServerAuth(key, entry.auth, transport.kind, (k, v) => expand(k, v, env));
+  const transport = readTransport(key, entry, sources);
+  const auth = readServerAuth(key, entry.auth, transport.kind, (k, v) => expand(k, v, sources.env));
   return {
     name,
     transport,

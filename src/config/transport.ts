@@ -2,7 +2,9 @@
 // (stdio) or `url`/`headers` (HTTP), with `type` as VS Code, Cursor and Claude Code write it, and Windsurf's
 // `serverUrl` for `url`. `type: "sse"` (Claude Code, Cursor) is taken as "http": an http URL is tried as Streamable
 // HTTP and falls back to legacy SSE by itself (src/mcp/transport.ts), which is how an SSE-only server answers. What the bot would otherwise ignore and leave the
-// server broken (VS Code's `envFile`, a `type` that contradicts the entry, a header fetch refuses) stops start-up.
+// server broken (VS Code's `envFile`, a `type` that contradicts the entry, a header fetch refuses, a whole command
+// line in `command`: command-line.ts) stops start-up.
+import { checkProgram, type IsFile } from './command-line.js';
 import { ConfigError } from './error.js';
 import { expand } from './expand.js';
 import { isRecord } from './mapping.js';
@@ -10,6 +12,13 @@ import type { TransportConfig } from './types.js';
 import { readHttpUrl } from './url.js';
 
 type Env = Record<string, string | undefined>;
+type StdioTransport = Extract<TransportConfig, { kind: 'stdio' }>;
+
+/** What a server's entry is read with: `${VAR}`'s environment, and whether a program's file exists. */
+export interface EntrySources {
+  env: Env;
+  isFile: IsFile;
+}
 
 /** Values of `type` that hosts write, by the transport they mean. */
 const TRANSPORT_TYPES: Record<string, TransportConfig['kind']> = {
@@ -21,7 +30,11 @@ const TRANSPORT_TYPES: Record<string, TransportConfig['kind']> = {
   sse: 'http',
 };
 
-export function readTransport(key: string, entry: Record<string, unknown>, env: Env): TransportConfig {
+export function readTransport(
+  key: string,
+  entry: Record<string, unknown>,
+  { env, isFile }: EntrySources,
+): TransportConfig {
   const url = readUrlKey(key, entry);
   if (entry.command !== undefined && url !== undefined) {
     throw new ConfigError(
@@ -42,7 +55,15 @@ export function readTransport(key: string, entry: Record<string, unknown>, env: 
   }
   if (entry.command === undefined)
     throw new ConfigError(key, 'has neither `command` nor `url`', 'Add `command` (stdio) or `url` (HTTP).');
-  return readStdio(key, entry, env);
+  const stdio = readStdio(key, entry, env);
+  // The PATH the server is started with (src/mcp/transport.ts childEnv): its own `env.PATH`, else the bot's.
+  const path = stdio.env.PATH ?? env.PATH;
+  checkProgram(`${key}.command`, stdio.command, stdio.args, {
+    isFile,
+    ...(stdio.cwd === undefined ? {} : { cwd: stdio.cwd }),
+    ...(path === undefined ? {} : { path }),
+  });
+  return stdio;
 }
 
 /** `url`, or Windsurf's `serverUrl`; not both. */
@@ -77,7 +98,7 @@ function checkType(key: string, type: unknown, described: TransportConfig['kind'
   }
 }
 
-function readStdio(key: string, entry: Record<string, unknown>, env: Env): TransportConfig {
+function readStdio(key: string, entry: Record<string, unknown>, env: Env): StdioTransport {
   if (entry.envFile !== undefined) {
     throw new ConfigError(
       `${key}.envFile`,
@@ -88,7 +109,7 @@ function readStdio(key: string, entry: Record<string, unknown>, env: Env): Trans
   const args = entry.args ?? [];
   if (!Array.isArray(args))
     throw new ConfigError(`${key}.args`, 'is not a list', 'Write the arguments as a list of strings.');
-  const transport: TransportConfig = {
+  const transport: StdioTransport = {
     kind: 'stdio',
     command: expand(`${key}.command`, requireString(`${key}.command`, entry.command), env),
     args: args.map((arg, i) => expand(`${key}.args[${i}]`, requireString(`${key}.args[${i}]`, arg), env)),

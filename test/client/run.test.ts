@@ -2,6 +2,7 @@
 // exercised in test/system/client.test.ts): a retried POST keeps its Idempotency-Key, a pending question is
 // asked again past the 60 s long-poll, the result goes to stdout and the status line to stderr.
 import { describe, expect, it } from 'vitest';
+import { API_ERRORS, type ApiErrorCode } from '../../src/api/errors.js';
 import { EXIT, runClient, type ClientIO } from '../../src/client/index.js';
 
 /** `text` sends a body as is; `breaks` sends headers, then a body stream that fails as undici's does mid-read. */
@@ -100,6 +101,43 @@ describe('elicit-relay ask', () => {
     expect(unauthorized.err.join('')).toBe('elicit-relay: 401 unauthorized: wrong token\n');
     const invalid = io([{ status: 400, body: { error: { code: 'invalid_schema', message: 'no' } } }]);
     expect(await runClient(ASK, invalid.client)).toBe(EXIT.usage);
+  });
+
+  // Each code the API answers with, by what it says: the command line typed wrong (2), or anything else (4).
+  // Typed as every ApiErrorCode, so a code the API adds is classified here before this compiles.
+  const EXIT_OF_REFUSAL: Record<ApiErrorCode, number> = {
+    invalid_request: EXIT.usage,
+    invalid_schema: EXIT.usage,
+    payload_too_large: EXIT.usage,
+    no_answerers: EXIT.error,
+    answerers_unavailable: EXIT.error,
+    not_connected: EXIT.error,
+    unauthorized: EXIT.error,
+    forbidden: EXIT.error,
+    not_found: EXIT.error,
+    idempotency_conflict: EXIT.error,
+    method_not_allowed: EXIT.error,
+    unsupported_media_type: EXIT.error,
+    invalid_json: EXIT.error,
+    rate_limited: EXIT.error,
+    unavailable: EXIT.error,
+    internal: EXIT.error,
+  };
+  it.each(Object.entries(EXIT_OF_REFUSAL))(
+    'exits by the API error code: %s → %i, saying what was wrong',
+    async (code, exit) => {
+      const status = Object.entries(API_ERRORS).find(([name]) => name === code)?.[1].status ?? 0;
+      const refused = io([{ status, body: { error: { code, message: 'why' } } }]);
+      expect(await runClient(ASK, refused.client)).toBe(exit);
+      if (status < 500 && status !== 429)
+        expect(refused.err.join('')).toBe(`elicit-relay: ${status} ${code}: why\n`);
+    },
+  );
+
+  it("exits 4 for a 400 that is not the API's (a proxy's page, no error code)", async () => {
+    const proxy = io([{ status: 400, text: '<html>Bad Request</html>' }]);
+    expect(await runClient(ASK, proxy.client)).toBe(EXIT.error);
+    expect(proxy.err.join('')).toBe('elicit-relay: 400 error: HTTP 400\n');
   });
 
   it('exits 4 when the bot cannot be reached through every retry, and 2 on wrong use', async () => {
