@@ -80,7 +80,26 @@ export class SlackEventsReceiver implements Receiver {
     if (parsed.kind === 'malformed') return void res.writeHead(400).end();
     const { body } = parsed;
     if (body.type === 'url_verification') return HTTPModuleFunctions.buildUrlVerificationResponse(res, body);
+    if (body.type === 'app_rate_limited') return this.rateLimited(res, body);
     await this.dispatch(req, res, body);
+  }
+
+  /**
+   * Slack's notice that it holds back a workspace's events (over 30,000 an hour: an App Home storm), a body with
+   * no inner event, which Bolt finds no listener type in and never acks: it answered 404 after 3 s, a failed
+   * delivery of the kind that gets an app's event subscriptions disabled. Answered 200 here, with a warning.
+   */
+  private rateLimited(res: ServerResponse, body: Record<string, unknown>): void {
+    const team = typeof body.team_id === 'string' ? body.team_id : 'unknown';
+    // `minute_rate_limited`: epoch seconds, rounded to the minute the limit began.
+    const minute = new Date(
+      typeof body.minute_rate_limited === 'number' ? body.minute_rate_limited * 1000 : NaN,
+    );
+    const since = Number.isNaN(minute.getTime()) ? '' : ` since ${minute.toISOString()}`;
+    this.options.logger.warn(
+      `Slack is rate limiting this app's events from workspace ${team}${since} (app_rate_limited: over 30,000 events in an hour); events past the limit are not delivered`,
+    );
+    res.writeHead(200).end();
   }
 
   /** Bolt's HTTPReceiver's hand-over (processBeforeResponse false, its 3001 ms unhandled-request timer). */

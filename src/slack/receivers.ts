@@ -14,7 +14,7 @@ import type { Logger } from '../logger.js';
 import { AppTokenWatch, appTokenRefused } from './app-token-refusals.js';
 import { AppTokenStatus, type SocketModeReadiness } from './app-token-status.js';
 import { SlackEventsReceiver } from './events-receiver.js';
-import { classifySlackError, slackErrorCode } from './outbox/index.js';
+import { classifySlackError } from './outbox/index.js';
 import { SocketModeLink } from './socket-link.js';
 
 export interface BuiltReceiver {
@@ -55,13 +55,24 @@ export function buildReceiver(
     appToken: connection.appToken,
     logger: status.quiet(deps.boltLogger),
     autoReconnectEnabled: false,
-    // apps.connections.open goes to SLACK_API_URL like every other call; the library's WebClient retries a
-    // request that gets no answer on its own (its retryConfig), socket-link.ts whatever Slack answers.
+    // apps.connections.open goes to SLACK_API_URL like every other call, once per attempt: socket-link.ts makes
+    // each attempt, on the bot's clock and backoff. The library's default retried each one 100 times, 1.3×
+    // further apart each time, uncapped, and slept out a 429 on timers of its own.
     installerOptions: {
-      clientOptions: { slackApiUrl: clientOptions.slackApiUrl, fetch: watch.fetch },
+      clientOptions: {
+        slackApiUrl: clientOptions.slackApiUrl,
+        fetch: watch.fetch,
+        retryConfig: { retries: 0 },
+        rejectRateLimitedCalls: true,
+      },
     },
   });
-  const link = new SocketModeLink(receiver.client, { status, clock: deps.clock, passing });
+  const link = new SocketModeLink(receiver.client, {
+    status,
+    clock: deps.clock,
+    passing,
+    retryAfterMs: (error) => classifySlackError(error).retryAfterMs,
+  });
   return {
     receiver,
     // A failed start leaves nothing to stop: its attempts ended before a WebSocket was made, or closed theirs.
@@ -78,13 +89,13 @@ export function buildReceiver(
 }
 
 /**
- * A failure start-up tries again after: the WebSocket's own (it carries no Web API error), or a passing error
- * Slack answered (internal_error, service_unavailable…). A refused token, an answer that is not Slack's or
- * Slack not reached (the client already retried the request itself) ends start-up.
+ * A failure start-up tries again after: the WebSocket's own (it carries no Web API error), or a passing answer
+ * from Slack (internal_error, service_unavailable…, a 5xx, a 429 after its Retry-After). A refused token, an
+ * answer that is not Slack's or Slack not reached ends start-up, as the bot token's auth.test does (app.ts).
  */
 function passing(error: unknown): boolean {
   const { error: code, retry } = classifySlackError(error);
-  return code === 'unexpected_error' || (retry && slackErrorCode(error) !== undefined);
+  return code === 'unexpected_error' || (retry && code !== 'request_error');
 }
 
 /**

@@ -5,7 +5,9 @@
 // - start-up (`open`) tries until Slack says hello, again after a passing failure (the WebSocket, Slack's
 //   internal_error…), and rejects with a failure no retry mends (a refused token, Slack not reached);
 // - after a drop (Slack's `disconnect`, a lost socket) it tries again with backoff (1 s doubling to 5 min,
-//   jittered, on the injected clock) until a connection says hello, whatever fails meanwhile.
+//   jittered, on the injected clock) until a connection says hello, whatever fails meanwhile;
+// - either way an attempt Slack answered 429 waits at least its Retry-After (apps.connections.open is Tier 1).
+// Each attempt is one apps.connections.open (receivers.ts gives the library's WebClient no retries of its own).
 import type { Clock } from '../clock.js';
 import { backoffDelay, DEFAULT_BACKOFF } from '../mcp/backoff.js';
 import type { AppTokenStatus } from './app-token-status.js';
@@ -34,6 +36,8 @@ export class SocketModeLink {
       clock: Pick<Clock, 'schedule' | 'random'>;
       /** At start-up: whether a failure may pass (tried again) rather than end start-up. */
       passing: (error: unknown) => boolean;
+      /** The wait Slack asked for after a failure (a 429's Retry-After), ms; undefined when none. */
+      retryAfterMs: (error: unknown) => number | undefined;
     },
   ) {
     client.on('connected', () => {
@@ -58,7 +62,7 @@ export class SocketModeLink {
         break;
       } catch (error) {
         if (!this.deps.passing(error)) throw error;
-        const delay = this.nextDelay();
+        const delay = this.nextDelay(error);
         await new Promise<void>((resolve) => this.deps.clock.schedule(resolve, delay));
       }
     }
@@ -74,25 +78,29 @@ export class SocketModeLink {
     this.cancelRetry = undefined;
   }
 
-  private nextDelay(): number {
+  /** The backoff's next wait, or longer when `failure` carries Slack's Retry-After. */
+  private nextDelay(failure?: unknown): number {
     const delay = backoffDelay(this.failures, this.deps.clock.random(), DEFAULT_BACKOFF);
     this.failures += 1;
-    return delay;
+    const asked = failure === undefined ? undefined : this.deps.retryAfterMs(failure);
+    return Math.max(delay, asked ?? 0);
   }
 
-  private retryLater(): void {
+  private retryLater(failure?: unknown): void {
     this.cancelRetry = this.deps.clock.schedule(() => {
       this.cancelRetry = undefined;
       void this.reconnect();
-    }, this.nextDelay());
+    }, this.nextDelay(failure));
   }
 
   private async reconnect(): Promise<void> {
     this.attempting = true;
+    let failure: unknown;
     try {
       await this.client.start();
-    } catch {
+    } catch (error) {
       // Why is logged where it is known: a refusal by AppTokenStatus, anything else by the library.
+      failure = error;
     } finally {
       this.attempting = false;
     }
@@ -101,6 +109,6 @@ export class SocketModeLink {
       if (this.connected) await this.client.disconnect();
       return;
     }
-    if (!this.connected) this.retryLater();
+    if (!this.connected) this.retryLater(failure);
   }
 }

@@ -95,6 +95,24 @@ describe('the events receiver', () => {
     expect(reply.status).toBe(200);
     expect(await reply.json()).toEqual({ challenge: 'c-123' });
   });
+
+  // https://docs.slack.dev/reference/events/app_rate_limited/: a top-level type with no inner event, sent when a
+  // workspace passes 30,000 events an hour (an App Home storm); deliveries not answered 200 count towards Slack
+  // disabling the app's event subscriptions. Bolt finds no listener type in it and never acks it.
+  it("answers Slack's app_rate_limited notice 200 at once and says which workspace is limited", async () => {
+    const notice = {
+      token: 't',
+      type: 'app_rate_limited',
+      team_id: 'T0LIMIT',
+      minute_rate_limited: 1518467820,
+    };
+    const reply = await app.driver.send({ json: { ...notice, api_app_id: standin.identity.appId } });
+    expect(reply.status).toBe(200);
+    const line = await app.logs.waitFor((l) => /rate limiting/.test(String(l.msg)));
+    expect(line).toMatchObject({ level: 40 });
+    expect(String(line.msg)).toContain('T0LIMIT');
+    expect(String(line.msg)).toContain('2018-02-12T20:37:00.000Z');
+  });
 });
 
 function nowSec(): string {
