@@ -8,6 +8,7 @@ import { KNOWN_KEYS, refuseUnknownKeys } from './known-keys.js';
 import { expand } from './expand.js';
 import { isRecord } from './mapping.js';
 import type { ApiClientConfig, ApiConfig } from './types.js';
+import { notTextProblem } from './text-settings.js';
 import { readHostEntry, webhookHostsError } from './webhook-hosts.js';
 
 type Env = Record<string, string | undefined>;
@@ -79,7 +80,7 @@ function readClient(name: string, entry: unknown, env: Env): ApiClientConfig {
   if (typeof entry.token !== 'string' || entry.token === '') {
     throw new ConfigError(
       `${key}.token`,
-      'is missing',
+      notTextProblem(entry.token),
       'Write `token: ${SOME_VAR}` and set SOME_VAR in the environment.',
     );
   }

@@ -3,6 +3,7 @@
 //           clientSecret? (${VAR}), scopes?, metadataUrl?, tokenEndpointAuthMethod?, privateKeyFile?,
 //           signingAlgorithm?, assertionFile?, issuer?, idp? { issuer, tokenEndpoint?, clientId, clientSecret? } }
 import { ConfigError } from './error.js';
+import { notTextProblem } from './text-settings.js';
 import type { IdpConfig, ServerAuthConfig } from './types.js';
 import { readHttpUrl } from './url.js';
 
@@ -234,7 +235,7 @@ function optional<K extends string, V>(name: K, value: V | undefined): { [P in K
 function optionalText(key: string, value: unknown, expand: Expand): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || value === '')
-    throw new ConfigError(key, 'is not a non-empty string', 'Quote the value; write secrets as ${VAR}.');
+    throw new ConfigError(key, notTextProblem(value), 'Quote the value; write secrets as ${VAR}.');
   return expand(key, value);
 }
 

@@ -3,10 +3,12 @@
 // `yes`/`on` as true and `N:` as the key false); turned back into a string that is text nobody wrote. So a scalar
 // that YAML reads as anything but a string keeps its source text where the config wants text, and its value
 // everywhere else (`disabled: true`, `startupTimeout: 30000`). A null there (`~`, `null`, nothing) has no text to
-// keep: it is refused naming the file, the line and the key. Keys are names, so each keeps its source text.
+// keep: it is refused naming the file, the line and the key. Keys are names, so each keeps its source text. The
+// bot's own text settings (a server's `auth`, an API client's token: text-settings.ts) keep their source text too.
 import { LineCounter, parseDocument, visit, type Document } from 'yaml';
 import { ConfigError } from './error.js';
 import { isRecord } from './mapping.js';
+import { settingWantsText } from './text-settings.js';
 
 /** A scalar YAML read as a number, boolean, null or date, with the text it was written as. */
 class ReadAsValue {
@@ -57,7 +59,11 @@ function markReadAsValue(doc: Document, lineCounter: LineCounter): void {
  * `copies`: the copy of each list and mapping made so far, so an alias is copied once and a cycle ends.
  */
 function settle(file: string, value: unknown, path: Path, copies: Map<object, unknown>): unknown {
-  if (value instanceof ReadAsValue) return wantsText(path) ? sourceText(file, value, path) : value.value;
+  if (value instanceof ReadAsValue) {
+    if (wantsText(path)) return sourceText(file, value, path);
+    // A null there is left to the setting's reader, which names what is missing.
+    return settingWantsText(path) && value.value !== null ? value.source : value.value;
+  }
   if (typeof value !== 'object' || value === null) return value;
   const copied = copies.get(value);
   if (copied !== undefined) return copied;

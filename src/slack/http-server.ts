@@ -13,6 +13,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { systemClock, type Clock, type Schedule } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { SlackRequestsInFlight } from './ack-gate.js';
+import { ReadinessTimeouts } from './readiness-timeouts.js';
 import { bufferBody, RequestBodyError } from './request-body.js';
 
 export const EVENTS_PATH = '/slack/events';
@@ -52,8 +53,8 @@ export interface HttpServerOptions {
   live: () => boolean;
   /** Readiness for /readyz: 200 with this body when `ok`, else 503 with it. */
   ready: () => Promise<Readiness>;
-  /** Told why `ready()` failed (/readyz then answers READINESS_FAILED); absent: not logged. */
-  logger?: Pick<Logger, 'error'>;
+  /** Told why `ready()` failed (READINESS_FAILED) and, sparingly, that it timed out (readiness-timeouts.ts). */
+  logger?: Pick<Logger, 'error' | 'warn' | 'info'>;
   /** Slack's requests with their body read into `rawBody` (HTTP mode: events-receiver.ts); absent in Socket Mode. */
   events?: RequestListener;
   /** More GET routes by exact path (the OAuth install and redirect pages). */
@@ -68,11 +69,11 @@ export interface HttpServerOptions {
    * (ack-gate.ts).
    */
   inFlight?: SlackRequestsInFlight;
-  /** Judges X-Slack-Request-Timestamp; default the system clock. */
+  /** Judges X-Slack-Request-Timestamp and times /readyz's timeouts' log lines; default the system clock. */
   clock?: Pick<Clock, 'now'>;
   /**
-   * Times a fresh connection's count out (FRESH_CONNECTION_MS) and close()'s drain (DRAIN_WITHIN_MS); default
-   * the system's timers.
+   * Times /readyz's check out (READINESS_TIMEOUT_MS), a fresh connection's count (FRESH_CONNECTION_MS) and
+   * close()'s drain (DRAIN_WITHIN_MS); default the system's timers.
    */
   schedule?: Schedule;
 }
@@ -99,6 +100,12 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+/** What times /readyz's check out, and what logs its timeouts (none without a logger). */
+interface ReadinessTiming {
+  schedule: Schedule;
+  timeouts: ReadinessTimeouts | undefined;
+}
+
 /**
  * Answers /readyz with `ready()`'s verdict, READINESS_TIMED_OUT once READINESS_TIMEOUT_MS pass without one, or
  * READINESS_FAILED when it fails (the error logged, not answered).
@@ -106,19 +113,23 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 async function answerReadiness(
   res: ServerResponse,
   { ready, logger }: Pick<HttpServerOptions, 'ready' | 'logger'>,
+  { schedule, timeouts }: ReadinessTiming,
 ): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<Readiness>((resolve) => {
-    timer = setTimeout(() => resolve(READINESS_TIMED_OUT), READINESS_TIMEOUT_MS);
+  let cancelTimer: (() => void) | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    cancelTimer = schedule(() => resolve(undefined), READINESS_TIMEOUT_MS);
   });
   try {
     const readiness = await Promise.race([ready(), late]);
-    json(res, readiness.ok ? 200 : 503, readiness);
+    if (readiness === undefined) timeouts?.timedOut();
+    else timeouts?.answered();
+    json(res, readiness?.ok ? 200 : 503, readiness ?? READINESS_TIMED_OUT);
   } catch (error) {
+    timeouts?.answered();
     logger?.error({ err: error }, '/readyz: the readiness check failed (answered 503)');
     json(res, 503, READINESS_FAILED);
   } finally {
-    clearTimeout(timer);
+    cancelTimer?.();
   }
 }
 
@@ -202,6 +213,11 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
  */
 function router(opts: HttpServerOptions, requestRead: (socket: Socket) => void): RequestListener {
   const clock = opts.clock ?? systemClock;
+  const { logger } = opts;
+  const timing: ReadinessTiming = {
+    schedule: opts.schedule ?? systemClock.schedule,
+    timeouts: logger && new ReadinessTimeouts({ logger, clock, timeoutMs: READINESS_TIMEOUT_MS }),
+  };
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://bot').pathname;
     const method = req.method ?? 'GET';
@@ -221,7 +237,7 @@ function router(opts: HttpServerOptions, requestRead: (socket: Socket) => void):
     // HEAD too for the probes (RFC 9110 9.1): checks made with HEAD (HAProxy's `option httpchk HEAD`, uptime
     // monitors) got 404 and marked a healthy bot down.
     if (method !== 'GET' && !(method === 'HEAD' && PROBES.has(path))) return void res.writeHead(404).end();
-    answerGet(req, res, path, opts);
+    answerGet(req, res, path, opts, timing);
   };
 }
 
@@ -234,12 +250,13 @@ function answerGet(
   res: ServerResponse,
   path: string,
   opts: Pick<HttpServerOptions, 'live' | 'ready' | 'logger' | 'routes'>,
+  timing: ReadinessTiming,
 ): void {
   if (path === '/healthz') {
     const live = opts.live();
     return json(res, live ? 200 : 503, { ok: live });
   }
-  if (path === '/readyz') return void answerReadiness(res, opts);
+  if (path === '/readyz') return void answerReadiness(res, opts, timing);
   const page = opts.routes?.[path];
   if (page) return void page(req, res);
   res.writeHead(404).end();

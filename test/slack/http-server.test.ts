@@ -35,7 +35,12 @@ describe('startHttpServer', () => {
       clock: { now: () => NOW_MS },
       live: () => true,
       ready: () => readiness(),
-      logger: { error: (...args: unknown[]) => void logged.push(args) },
+      logger: {
+        error: (...args: unknown[]) => void logged.push(args),
+        // A timeout's lines: readyz-timeouts.test.ts.
+        warn: () => undefined,
+        info: () => undefined,
+      },
       events: (req, res) => {
         reached.push(String(req.headers['x-slack-request-timestamp']));
         res.writeHead(200).end();

@@ -1,0 +1,98 @@
+// /readyz's check that gives no verdict in time (READINESS_TIMED_OUT) was answered 503 and logged nothing, so an
+// operator saw a replica unready and no reason. It is logged once, then at most every 5 min while checks keep
+// timing out (each line counting the timeouts since the one before), and once when checks answer in time again;
+// a check that hangs now and then, answering in between, adds no line per probe either. Time is a stepped clock.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  READINESS_TIMEOUT_MS,
+  startHttpServer,
+  type Readiness,
+  type RunningHttpServer,
+} from '../../src/slack/http-server.js';
+import { TIMEOUT_LOG_EVERY_MS } from '../../src/slack/readiness-timeouts.js';
+import { steppedClock } from '../support/stepped-clock.js';
+
+/** How often a prober (Kubernetes' default periodSeconds) asks, in ms. */
+const PROBE_EVERY_MS = 10_000;
+
+describe('/readyz checks that time out', () => {
+  const clock = steppedClock();
+  const warned: unknown[][] = [];
+  const told: unknown[][] = [];
+  let server: RunningHttpServer;
+  let hanging = false;
+  /** Called with each check /readyz starts (its timer is scheduled by then). */
+  let asked: () => void = () => undefined;
+  beforeAll(async () => {
+    server = await startHttpServer({
+      port: 0,
+      clock,
+      schedule: clock.schedule,
+      live: () => true,
+      ready: () => {
+        asked();
+        return hanging ? new Promise<Readiness>(() => undefined) : Promise.resolve({ ok: true });
+      },
+      logger: {
+        error: () => undefined,
+        warn: (...args: unknown[]) => void warned.push(args),
+        info: (...args: unknown[]) => void told.push(args),
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  /** One probe, `PROBE_EVERY_MS` after the last; a hanging check is answered once the clock passes its time. */
+  async function probe(hangs: boolean): Promise<number> {
+    await clock.advance(PROBE_EVERY_MS);
+    hanging = hangs;
+    const started = new Promise<void>((resolve) => (asked = resolve));
+    const response = fetch(`http://127.0.0.1:${server.port}/readyz`);
+    await started;
+    if (hangs) await clock.advance(READINESS_TIMEOUT_MS);
+    const { status } = await response;
+    return status;
+  }
+
+  it('logs the first timeout, then one line per 5 min while checks time out, and one when they answer', async () => {
+    expect(await probe(true)).toBe(503);
+    expect(warned).toHaveLength(1);
+    expect(warned[0]?.[0]).toEqual({ timeoutMs: 1_000, timingOutForMs: 0, timeoutsSinceLastLine: 1 });
+    expect(String(warned[0]?.[1])).toContain('/readyz: the readiness check gave no verdict within 1000 ms');
+
+    // Every probe for the next 5 min times out: none adds a line.
+    const quiet = Math.floor(TIMEOUT_LOG_EVERY_MS / (PROBE_EVERY_MS + READINESS_TIMEOUT_MS));
+    for (let i = 0; i < quiet; i += 1) expect(await probe(true)).toBe(503);
+    expect(warned).toHaveLength(1);
+
+    // The next one, 5 min after the first line, is logged, counting those in between.
+    expect(await probe(true)).toBe(503);
+    expect(warned).toHaveLength(2);
+    expect(warned[1]?.[0]).toMatchObject({ timeoutsSinceLastLine: quiet + 1 });
+    expect(told).toEqual([]);
+
+    expect(await probe(false)).toBe(200);
+    expect(told).toHaveLength(1);
+    expect(told[0]?.[0]).toMatchObject({ timeouts: quiet + 2 });
+    expect(told[0]?.[1]).toBe('/readyz: the readiness check answers in time again');
+    expect(await probe(false)).toBe(200);
+    expect([warned.length, told.length]).toEqual([2, 1]);
+  });
+
+  it('adds no line per probe while a check hangs now and then, answering in between', async () => {
+    warned.length = 0;
+    told.length = 0;
+    // Well inside 5 min of the last line: every other probe hangs.
+    for (let i = 0; i < 5; i += 1) {
+      expect(await probe(true)).toBe(503);
+      expect(await probe(false)).toBe(200);
+    }
+    expect([warned, told]).toEqual([[], []]);
+    await clock.advance(TIMEOUT_LOG_EVERY_MS);
+    expect(await probe(true)).toBe(503);
+    expect(warned).toHaveLength(1);
+    expect(warned[0]?.[0]).toMatchObject({ timingOutForMs: 0, timeoutsSinceLastLine: 6 });
+  });
+});
