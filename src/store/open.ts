@@ -4,6 +4,7 @@ import {
   RedisConnections,
   type RedisClient,
   checkEvictionPolicy,
+  checkPermissions,
   commandError,
   defaultLogger,
   endClient,
@@ -39,6 +40,8 @@ export async function openStoreParts(opts: StoreOptions): Promise<StoreParts> {
   let queueConnection: RedisClient | undefined;
   try {
     await checkEvictionPolicy(cmd, logger, opts.requireNoeviction ?? false);
+    // An ACL user lacking a command the bot needs stops start-up naming it, not every question later.
+    await checkPermissions(cmd, opts, opts.prefix);
     // The timer queues get a connection of their own: BullMQ defines its ~64 scripts on the connection it is
     // given, and ioredis copies every script defined on a client into each pipeline it builds, so each pipeline
     // on the command connection (ending a question's other answerers' entries, transitions.ts) would pay for
