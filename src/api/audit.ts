@@ -1,4 +1,4 @@
-// GET /api/v1/audit: the audit trail, oldest first, a page at a time (src/audit). The `default` client
+// GET /api/v1/audit: the audit trail in stored order (oldest first but for events stored late), a page at a time (src/audit). The `default` client
 // (ELICIT_RELAY_API_TOKEN, every right) reads every event; a named client only the events that name it. The
 // name is safe to go by: the config file may not name a client `default` (src/config/api.ts refuses it).
 import type { ServerResponse } from 'node:http';

@@ -202,7 +202,8 @@ const query = (name: string, description: string, schema: object = { type: 'stri
 const AUDIT_PATH = {
   get: {
     operationId: 'listAudit',
-    summary: 'The audit trail, oldest first (a named client sees only its own events).',
+    summary:
+      'The audit trail in stored order: oldest first, but for events stored late (a named client sees only its own events).',
     parameters: [
       query('since', 'RFC 3339: events at or after it.', { type: 'string', format: 'date-time' }),
       query('until', 'RFC 3339: events before it.', { type: 'string', format: 'date-time' }),

@@ -244,7 +244,7 @@ export const CALL = {
   },
 } as const;
 
-/** GET /audit's answer: events oldest first (see src/audit/types.ts AuditEvent), and a cursor when there may be more. */
+/** GET /audit's answer: events in stored order (see src/audit/types.ts AuditEvent), and a cursor when there may be more. */
 export const AUDIT_PAGE = {
   type: 'object',
   additionalProperties: false,

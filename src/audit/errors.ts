@@ -18,9 +18,9 @@ export function encodeCursor(kind: 'r' | 'p', position: string): string {
 }
 
 /**
- * The position a cursor holds, checked by the log's own `valid` (a Redis stream id, a PostgreSQL row's time and
- * sequence): a position this log could not have given out would otherwise reach the query and fail there (an
- * XRANGE error reply, a failed ::timestamptz cast), answered as the bot's fault instead of the client's.
+ * The position a cursor holds, checked by the log's own `valid` (a Redis stream id, a PostgreSQL row's `seq`): a
+ * position this log could not have given out would otherwise reach the query and fail there (an XRANGE error
+ * reply, a failed ::bigint cast), answered as the bot's fault instead of the client's.
  */
 export function decodeCursor(kind: 'r' | 'p', cursor: string, valid: (position: string) => boolean): string {
   const text = Buffer.from(cursor, 'base64url').toString();

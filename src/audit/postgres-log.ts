@@ -3,6 +3,9 @@
 // start, idempotently, under an advisory lock so replicas starting together do not race on CREATE. Events come
 // from the Redis Stream (postgres-feed.ts): each row names its stream entry (`stream_id`, unique), so an entry
 // stored twice (retried after a failure, claimed from a replica that died) is one row.
+// Pages follow `seq`, the order rows were stored (visible), not `at`: a backlog stored after an outage, or a dead
+// replica's events claimed later, has an `at` earlier than rows a client already paged past, and by `at` it would
+// be skipped. Writers take turns (WRITE_TURN_LOCK), so a row is visible before any row with a higher `seq` is.
 import pg from 'pg';
 import { AuditError, decodeCursor, encodeCursor } from './errors.js';
 import {
@@ -16,6 +19,14 @@ import {
 
 /** Any constant: the advisory lock that serialises the schema set-up of replicas starting at once. */
 const SCHEMA_LOCK = 7_316_016;
+/**
+ * Any other constant: the advisory lock every INSERT holds from before it draws its first `seq` until it commits
+ * (a transaction lock is released after the commit is visible). Without it two writers (the pools of several
+ * replicas, a replica's batch and its retry pass) commit out of `seq` order: a reader that paged past the later
+ * one's rows would never be shown the earlier one's. This relies on the sequence's default CACHE 1 (each nextval
+ * drawn from the one sequence, in turn). Exported for tests that stand in for a writer mid-INSERT.
+ */
+export const WRITE_TURN_LOCK = 7_316_017;
 
 /**
  * Statements run in order at every start. `stream_id` is added to a table made before it existed (ADD COLUMN IF
@@ -41,11 +52,18 @@ const SCHEMA = [
   'CREATE INDEX IF NOT EXISTS audit_events_client ON audit_events (client, at, seq)',
 ];
 
-/** Rows in order, as one statement whatever their number: each column an array, stream_id conflicts skipped. */
-const INSERT = `INSERT INTO audit_events (stream_id, at, type, server, user_id, answered_by, client, event)
+/**
+ * Rows in order, as one statement whatever their number: each column an array, stream_id conflicts skipped. The
+ * write turn is taken in the statement itself, as an InitPlan gating the rows (a One-Time Filter, evaluated before
+ * the first row and so before the first nextval): one round trip, and no open transaction a client lost in a
+ * partition could leave holding the lock.
+ */
+const INSERT = `WITH turn AS (SELECT pg_advisory_xact_lock(${WRITE_TURN_LOCK}))
+  INSERT INTO audit_events (stream_id, at, type, server, user_id, answered_by, client, event)
   SELECT s, a, t, sv, u, ab, c, e::jsonb
   FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
     WITH ORDINALITY AS r(s, a, t, sv, u, ab, c, e, n)
+  WHERE EXISTS (SELECT FROM turn)
   ORDER BY n
   ON CONFLICT (stream_id) DO NOTHING`;
 
@@ -141,30 +159,25 @@ export class PostgresAuditLog implements AuditLog {
     if (query.client !== undefined) add((n) => `client = ${n}`, holdable(query.client));
     if (query.user !== undefined) add((n) => `(user_id = ${n} OR answered_by = ${n})`, holdable(query.user));
     if (query.cursor !== undefined) {
-      const [at, seq] = decodeCursor('p', query.cursor, isRowPosition).split('/');
-      values.push(at, seq);
-      where.push(`(at, seq) > ($${values.length - 1}::timestamptz, $${values.length}::bigint)`);
+      add((n) => `seq > ${n}::bigint`, decodeCursor('p', query.cursor, isRowSeq));
     }
     values.push(limit);
-    // Ordered by the table's columns, named as such: a bare `seq` in ORDER BY is the text output column, and
-    // '10' sorts before '9', so rows of one millisecond came out of the cursor's (numeric) order across pages.
-    const sql = `SELECT seq::text AS seq, at, event::text AS event FROM audit_events
+    // Ordered by the table's column, named as such: a bare `seq` in ORDER BY is the text output column, and
+    // '10' sorts before '9'.
+    const sql = `SELECT seq::text AS seq, event::text AS event FROM audit_events
                  ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-                 ORDER BY audit_events.at, audit_events.seq LIMIT $${values.length}`;
+                 ORDER BY audit_events.seq LIMIT $${values.length}`;
     const result = await this.reads
-      .query<{ seq: string; at: Date; event: string }>(sql, values)
+      .query<{ seq: string; event: string }>(sql, values)
       .catch((err: unknown) => {
         throw wrap('list audit events', err);
       });
     const events = result.rows.flatMap((row) => {
       const event = parseEvent(row.event);
-      return event ? [{ ...event, id: encodeCursor('p', `${row.at.toISOString()}/${row.seq}`) }] : [];
+      return event ? [{ ...event, id: encodeCursor('p', row.seq) }] : [];
     });
     const last = result.rows.at(-1);
-    const cursor =
-      last && result.rows.length === limit
-        ? encodeCursor('p', `${last.at.toISOString()}/${last.seq}`)
-        : undefined;
+    const cursor = last && result.rows.length === limit ? encodeCursor('p', last.seq) : undefined;
     return cursor === undefined ? { events } : { events, cursor };
   }
 
@@ -233,12 +246,12 @@ function holdableJson(_key: string, value: unknown): unknown {
 /** Row sequence numbers are bigserial: at most 2^63 - 1. */
 const BIGINT_MAX = 2n ** 63n - 1n;
 
-/** `<at as toISOString()>/<seq>`, as list() writes it: a time that reads back the same, and a bigint. */
-function isRowPosition(position: string): boolean {
-  const parts = /^([^/]+)\/(\d{1,19})$/.exec(position);
-  if (!parts?.[1] || !parts[2]) return false;
-  const at = new Date(parts[1]);
-  return !Number.isNaN(at.getTime()) && at.toISOString() === parts[1] && BigInt(parts[2]) <= BIGINT_MAX;
+/**
+ * A row's `seq`, as list() writes it: a bigint. A cursor of the `<at>/<seq>` form PostgreSQL gave out while it
+ * paged by time is refused with the rest: continued in `seq` order it would skip or repeat events unsaid.
+ */
+function isRowSeq(position: string): boolean {
+  return /^\d{1,19}$/.test(position) && BigInt(position) <= BIGINT_MAX;
 }
 
 function wrap(what: string, cause: unknown): AuditError {

@@ -50,14 +50,18 @@ export interface AuditQuery {
   /** Matches `user` or `answeredBy`. */
   user?: string;
   client?: string;
-  /** From a previous page's `cursor`: continue after it. */
+  /** From a previous page's `cursor`, or an event's `id`: continue after it, in stored order. */
   cursor?: string;
   /** At most this many events (default 100, at most 1000). */
   limit?: number;
 }
 
 export interface AuditPage {
-  /** Oldest first. */
+  /**
+   * In the order the log stored them (the Redis Stream's ids, PostgreSQL's `seq`), which is `at` order but for an
+   * event stored late (a backlog after a PostgreSQL outage): it comes after those stored before it, so a client
+   * following the cursor is still given it.
+   */
   events: AuditEvent[];
   /** Present when there may be more: pass it as `cursor` for the next page. */
   cursor?: string;

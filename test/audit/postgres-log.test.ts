@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { PostgresAuditLog, type AuditEvent } from '../../src/audit/index.js';
+import { PostgresAuditLog, type AuditEvent, type AuditPage } from '../../src/audit/index.js';
+import { WRITE_TURN_LOCK } from '../../src/audit/postgres-log.js';
 import { createTestDatabase } from '../support/postgres.js';
+import { until } from '../support/until.js';
 import { auditLogContract } from './audit-log.contract.js';
 
 let db: { url: string; drop: () => Promise<void> };
@@ -97,9 +99,100 @@ describe('the PostgreSQL audit log', () => {
     }
   });
 
+  it('gives a client that paged to the end a backlog the feed stores late, with earlier times, in its next page', async () => {
+    const log = await openLog();
+    const now = Date.now();
+    const created = (question: string, at: number): AuditEvent => ({
+      type: 'question.created',
+      at: new Date(at).toISOString(),
+      question,
+    });
+    await log.store([{ streamId: '3-0', event: created('on time', now) }]);
+    const tail = new Tail(log);
+    expect(await tail.next()).toEqual(['on time']);
+    // Entries pending on a replica while PostgreSQL was away, stored once it answers: recorded a minute earlier.
+    await log.store([
+      { streamId: '1-0', event: created('backlog 1', now - 60_000) },
+      { streamId: '2-0', event: created('backlog 2', now - 59_000) },
+    ]);
+    expect(await tail.next()).toEqual(['backlog 1', 'backlog 2']);
+    expect(await tail.next()).toEqual([]);
+  });
+
+  it('lists no row stored behind a writer still in its INSERT: the tail gets both once it commits', async () => {
+    const log = await openLog();
+    const created = (question: string): AuditEvent => ({
+      type: 'question.created',
+      at: new Date().toISOString(),
+      question,
+    });
+    await log.store([{ streamId: '1-0', event: created('first') }]);
+    const tail = new Tail(log);
+    expect(await tail.next()).toEqual(['first']);
+    // Another replica's INSERT, its row's seq drawn, not yet committed.
+    const other = new pg.Client({ connectionString: db.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_advisory_xact_lock($1)', [WRITE_TURN_LOCK]);
+      const second = created('second');
+      await other.query("INSERT INTO audit_events (stream_id, at, type, event) VALUES ('2-0', $1, $2, $3)", [
+        second.at,
+        second.type,
+        JSON.stringify(second),
+      ]);
+      let settled = false;
+      const third = log.store([{ streamId: '3-0', event: created('third') }]).finally(() => {
+        settled = true;
+      });
+      await until(
+        'the store waits its turn (or is done)',
+        5_000,
+        async () => settled || (await waitsForTurn(other)),
+      );
+      const whileOpen = await tail.next();
+      await other.query('COMMIT');
+      await third;
+      expect([...whileOpen, ...(await tail.next())]).toEqual(['second', 'third']);
+    } finally {
+      await other.end();
+    }
+  });
+
+  it('refuses a cursor of the (at, seq) form it gave out while it paged by time', async () => {
+    const log = await openLog();
+    await log.append({ type: 'question.created', at: new Date().toISOString(), question: 'q' });
+    const cursor = Buffer.from('p:2026-01-01T00:00:00.000Z/1').toString('base64url');
+    await expect(log.list({ cursor })).rejects.toMatchObject({ name: 'AuditError', code: 'bad_cursor' });
+  });
+
   it('refuses to start without a reachable database, with a typed error', async () => {
     await expect(PostgresAuditLog.open('postgres://postgres@127.0.0.1:1/none')).rejects.toMatchObject({
       code: 'postgres_error',
     });
   });
 });
+
+/** A client following the trail: each call lists from the last event it was given (its `id`). */
+class Tail {
+  private after: string | undefined;
+
+  constructor(private readonly log: PostgresAuditLog) {}
+
+  async next(): Promise<(string | undefined)[]> {
+    const page: AuditPage = await this.log.list(this.after === undefined ? {} : { cursor: this.after });
+    this.after = page.events.at(-1)?.id ?? this.after;
+    return page.events.map((e) => e.question);
+  }
+}
+
+/** Whether a session of `client`'s database waits for the audit's write turn. */
+async function waitsForTurn(client: pg.Client): Promise<boolean> {
+  const waiting = await client.query<{ n: string }>(
+    `SELECT count(*)::text AS n FROM pg_locks
+     WHERE locktype = 'advisory' AND NOT granted AND objid = $1
+       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    [WRITE_TURN_LOCK],
+  );
+  return waiting.rows[0]?.n !== '0';
+}

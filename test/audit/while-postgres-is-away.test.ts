@@ -18,20 +18,22 @@ afterEach(async () => {
   for (const close of opened.splice(0).reverse()) await close();
 });
 
-/** The run's own database, reached through a forwarder the test controls. */
-async function databaseBehindProxy(): Promise<{ url: string; proxy: TcpProxy }> {
+/** The run's own database, reached through a forwarder the test controls (`url`) and directly (`direct`). */
+async function databaseBehindProxy(): Promise<{ url: string; direct: string; proxy: TcpProxy }> {
   const db = await createTestDatabase();
   opened.push(() => db.drop());
   const proxy = await startProxy(db.url);
   opened.push(() => proxy.close());
   const url = new URL(db.url);
   url.port = new URL(proxy.url).port;
-  return { url: url.toString(), proxy };
+  return { url: url.toString(), direct: db.url, proxy };
 }
 
-/** The audit as the bot opens it with a database; `stream` reads its Redis Stream directly. */
-async function auditWithDatabase(databaseUrl: string) {
-  const prefix = uniquePrefix();
+/**
+ * The audit as the bot opens it with a database; `stream` reads its Redis Stream directly. Given a `prefix`, a
+ * further replica of a deployment already opened under it.
+ */
+async function auditWithDatabase(databaseUrl: string, prefix = uniquePrefix()) {
   opened.push(() => deleteUnder(prefix));
   const errors: object[] = [];
   const logger = { ...recordingLogger(), error: (obj: object) => void errors.push(obj) };
@@ -42,7 +44,7 @@ async function auditWithDatabase(databaseUrl: string) {
   opened.push(() => audit.close());
   const stream = await RedisAuditLog.open({ url: redisUrl(), prefix, logger, clock: systemClock });
   opened.push(() => stream.close());
-  return { audit, stream, errors };
+  return { audit, stream, errors, prefix };
 }
 
 const asked = question({ id: 'Q-during-outage', client: 'ci', createdAt: Date.now() });
@@ -63,6 +65,28 @@ describe('the audit trail kept in PostgreSQL', () => {
       return listed.length === 2;
     }).catch(() => undefined);
     expect((await audit.list({})).events.map((e) => e.question)).toEqual([asked.id, later.id]);
+  });
+
+  it('gives a client following the trail the event a replica stores late, once PostgreSQL answers it again', async () => {
+    const { url, direct, proxy } = await databaseBehindProxy();
+    const cutOff = await auditWithDatabase(url);
+    const healthy = await auditWithDatabase(direct, cutOff.prefix);
+    const first = question({ id: 'Q-first', client: 'ci', createdAt: Date.now() });
+    await healthy.audit.questionCreated(first);
+    await proxy.cut();
+    await cutOff.audit.questionCreated(asked);
+    await healthy.audit.questionCreated(later);
+    // The client pages to the end while `asked` is pending on the replica cut off; it stays at the last event.
+    const seen = (await healthy.audit.list({})).events;
+    expect(seen.map((e) => e.question)).toEqual([first.id, later.id]);
+    const lastId = seen.at(-1)?.id;
+    await proxy.restore();
+    await until('the replica cut off stores its pending event', 10_000, async () => {
+      const listed = await healthy.audit.list({});
+      return listed.events.some((e) => e.question === asked.id);
+    });
+    const next = await healthy.audit.list(lastId === undefined ? {} : { cursor: lastId });
+    expect(next.events.map((e) => e.question)).toEqual([asked.id]);
   });
 
   it('settles, within 10 s, an append and a list that PostgreSQL does not answer (a partition), the append reported', async () => {
