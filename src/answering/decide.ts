@@ -4,6 +4,7 @@
 //
 // Whatever path leads to accept (one page, pages, review), the content is the person's own draft, validated
 // against the whole requested schema just before the transition; a failure sends them to the page to fix.
+// The draft against the form's pages (the page on screen, what it holds, the page to fix): draft-pages.ts.
 import {
   approvesSomething,
   mergePageContent,
@@ -11,13 +12,12 @@ import {
   pageFields,
   parseFormSchema,
   readSubmission,
-  validationErrors,
-  type FieldSpec,
   type FormSpec,
   type Locale,
 } from '../../blocks/index.js';
 import { BACKSTOP_GRACE_MS } from '../relay/grace.js';
-import type { Content, Draft, EndReason, Outcome, Question, QuestionState } from '../relay/types.js';
+import type { Draft, EndReason, Outcome, Question, QuestionState } from '../relay/types.js';
+import { pageToFix, shownPage, typedOnPage, workingDraft } from './draft-pages.js';
 
 /** Who acts, as an interaction payload says: the user, the workspace, the org it was sent for, and the app. */
 export interface Actor {
@@ -161,7 +161,7 @@ function onForm(
   situation: Situation,
   act: Extract<Act, { kind: 'open' | 'submit' | 'back' | 'send' }>,
 ): Decision {
-  const draft = current(spec, situation.draft);
+  const draft = workingDraft(spec, situation.draft);
   switch (act.kind) {
     case 'open':
       // Respond again (after a close that onClose: keep left open, from the App Home, on another device) goes
@@ -220,52 +220,6 @@ function back(spec: FormSpec, draft: Draft, act: Extract<Act, { kind: 'back' }>)
 }
 
 /**
- * The page whose inputs the screen shows: the draft's page when it does, else another. It is not always the
- * draft's: a modal opened before a Respond elsewhere (another device, the App Home) still shows the page it
- * was on, and what the person typed there is theirs to keep (any page is theirs to reach with Back anyway).
- */
-function shownPage(spec: FormSpec, shownBlockIds: readonly string[], preferred: number): number | undefined {
-  const shown = new Set(shownBlockIds);
-  const whole = (page: number) => pageFields(spec, page).every((field) => shown.has(field.blockId));
-  if (whole(preferred)) return preferred;
-  for (let page = 0; page < pageCount(spec); page++) if (whole(page)) return page;
-  return undefined;
-}
-
-/**
- * What `fields` hold in `values`, each read on its own as its type with no schema rule applied (an empty
- * schema): a value that breaks a rule is still what the person typed. A field missing from `values`, or whose
- * input cannot be read as its type, keeps its `stored` answer; one left empty has none.
- */
-function typedOnPage(fields: readonly FieldSpec[], stored: Content, values: unknown): Content {
-  const state = typeof values === 'object' && values !== null ? values : {};
-  const entries = fields.flatMap((field): [string, Content[string]][] => {
-    const read = Object.hasOwn(state, field.blockId)
-      ? readSubmission({ fields: [field], required: [], schema: {} }, state)
-      : undefined;
-    const kept = Object.hasOwn(stored, field.name) ? stored[field.name] : undefined;
-    const answer = read?.ok ? read.content[field.name] : kept;
-    return answer === undefined ? [] : [[field.name, answer]];
-  });
-  // fromEntries keeps a property named "__proto__" an ordinary key.
-  return Object.fromEntries(entries);
-}
-
-/**
- * The draft to work from: the stored one on a page the form has, holding answers to the form's own fields
- * only (all the schema can judge field by field), else a fresh one.
- */
-function current(spec: FormSpec, draft: Draft | undefined): Draft {
-  if (!draft || draft.page >= pageCount(spec)) return { page: 0, answers: {}, reviewing: false };
-  const entries = spec.fields.flatMap((f): [string, Content[string]][] => {
-    const answer = Object.hasOwn(draft.answers, f.name) ? draft.answers[f.name] : undefined;
-    return answer === undefined ? [] : [[f.name, answer]];
-  });
-  // fromEntries keeps a property named "__proto__" an ordinary key.
-  return { ...draft, answers: Object.fromEntries(entries) };
-}
-
-/**
  * Where the draft's answers fail the whole schema: errors on the page `onScreen`, or the first page with an
  * error shown with its errors; undefined when the answers are valid.
  */
@@ -275,25 +229,11 @@ function fixFor(
   locale: Locale | undefined,
   onScreen?: number,
 ): Decision | undefined {
-  const errors = validationErrors(spec, draft.answers, locale);
-  const first = spec.fields.find((field) => field.blockId in errors);
-  if (!first) return undefined;
-  const page = pageOf(spec, first.blockId);
-  const pageErrors: FieldErrors = Object.fromEntries(
-    pageFields(spec, page).flatMap((f): [string, string][] => {
-      const message = errors[f.blockId];
-      return message === undefined ? [] : [[f.blockId, message]];
-    }),
-  );
-  if (page === onScreen) return { kind: 'errors', errors: pageErrors };
-  return { kind: 'page', draft: { page, answers: draft.answers, reviewing: false }, errors: pageErrors };
-}
-
-function pageOf(spec: FormSpec, blockId: string): number {
-  for (let page = 0; page < pageCount(spec); page++) {
-    if (pageFields(spec, page).some((f) => f.blockId === blockId)) return page;
-  }
-  return 0;
+  const fix = pageToFix(spec, draft.answers, locale);
+  if (!fix) return undefined;
+  const { page, errors } = fix;
+  if (page === onScreen) return { kind: 'errors', errors };
+  return { kind: 'page', draft: { page, answers: draft.answers, reviewing: false }, errors };
 }
 
 function wantsReview(spec: FormSpec, policy: AnswerPolicy): boolean {

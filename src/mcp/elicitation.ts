@@ -73,14 +73,33 @@ export function requireElicitationId(params: unknown): void {
   );
 }
 
+/** A form-mode request as the relay sees it. */
+export type FormElicitation = Extract<IncomingElicitation, { mode: 'form' }>;
+
+/**
+ * A request as parsed (parseRequest): a URL request's `elicitationId` is absent when the server named none, as a
+ * 2026-07-28 round's never does; the id such a request is asked under is the hub's (parseElicitation, or for a
+ * round's request questions.ts, once its round's continuation id is known).
+ */
+export type ParsedElicitation =
+  | FormElicitation
+  | (Omit<Extract<IncomingElicitation, { mode: 'url' }>, 'elicitationId'> & { elicitationId?: string });
+
 /**
  * Validates raw `elicitation/create` params exactly as the SDK would (same schemas, chosen by `mode`),
  * and keeps the raw `requestedSchema`: the SDK's parsed copy drops keywords it does not model
  * (`pattern`, `$schema`, unknown keys) that the relay's validator can still use.
- * Throws RpcRefusal -32602 with a short reason when the request is invalid. `linkId`: the id a 2026 URL
- * request (which has none) gets; absent, a random one.
+ * Throws RpcRefusal -32602 with a short reason when the request is invalid. A URL request that names no
+ * `elicitationId` gets "mrtr:" and a random UUID (see IncomingElicitation).
  */
-export function parseElicitation(params: unknown, linkId?: string): IncomingElicitation {
+export function parseElicitation(params: unknown): IncomingElicitation {
+  const parsed = parseRequest(params);
+  if (parsed.mode === 'form') return parsed;
+  return { ...parsed, elicitationId: parsed.elicitationId ?? `mrtr:${randomUUID()}` };
+}
+
+/** parseElicitation, leaving out the `elicitationId` a URL request did not name. */
+export function parseRequest(params: unknown): ParsedElicitation {
   if (typeof params !== 'object' || params === null) {
     throw new RpcRefusal(
       ProtocolErrorCode.InvalidParams,
@@ -95,12 +114,8 @@ export function parseElicitation(params: unknown, linkId?: string): IncomingElic
     if (!parsed.success)
       throw new RpcRefusal(ProtocolErrorCode.InvalidParams, describeIssue(parsed.error.issues[0]));
     const { message, url } = parsed.data;
-    return {
-      mode: 'url',
-      message: truncate(message, SHOWN_MESSAGE_MAX),
-      url,
-      elicitationId: modern ? (linkId ?? `mrtr:${randomUUID()}`) : parsed.data.elicitationId,
-    };
+    const named = modern ? {} : { elicitationId: parsed.data.elicitationId };
+    return { mode: 'url', message: truncate(message, SHOWN_MESSAGE_MAX), url, ...named };
   }
   // A missing `mode` is form mode (revision 2025-06-18 has no `mode` at all).
   const checked = checkFormParams(raw);

@@ -14,8 +14,9 @@ import type { McpSession } from './session.js';
 import { Health } from './status.js';
 import type { ToolListing } from './tool-listing.js';
 import { refusesTool, usableTool } from './tool-refusal.js';
+import { ToolsCache } from './tools-cache.js';
 import type { Turn } from './transport.js';
-import { MAX_STEP_UPS, needsSignIn, withSignIn, type McpAuth } from './auth/sign-in.js';
+import { MAX_STEP_UPS, needsSignIn, type McpAuth } from './auth/sign-in.js';
 import {
   McpClientError,
   type ElicitationSink,
@@ -55,7 +56,7 @@ export class ServerLink {
   /** The relay's sink behind this server's `maxPending` gate, shared by all its sessions. */
   private readonly sink: ElicitationSink;
   private readonly pools = new Map<string, SessionPool>();
-  private tools: Promise<ToolListing> | undefined;
+  private readonly tools: ToolsCache;
   private readonly control: ControlLink;
   /** The server's era as connections found it, so that further sessions skip the probe (era.ts). */
   private readonly era: EraVerdict;
@@ -69,6 +70,12 @@ export class ServerLink {
   ) {
     this.health = new Health(spec.name, opts.onStatus);
     this.sink = gateSink(opts.sink, spec.name, spec.maxPending);
+    this.tools = new ToolsCache({
+      server: spec.name,
+      personal: () => this.personal,
+      control: () => this.control.session(),
+      pool: (person) => this.poolFor(person),
+    });
     this.era = new EraVerdict(
       () => opts.clock.now(),
       () => this.closeIdle(),
@@ -80,8 +87,7 @@ export class ServerLink {
       era: this.era,
       // One per server, so each of its outputSchemas compiles once for all its sessions (output-check.ts).
       outputs: new OutputChecks(spec.name, opts.logger),
-      // Dropped, not refetched here: the next listing fetches the new list.
-      onToolsChanged: () => (this.tools = undefined),
+      onToolsChanged: () => this.tools.changed(),
     });
     this.control = new ControlLink({
       health: this.health,
@@ -109,25 +115,7 @@ export class ServerLink {
   /** The server's tools: from the cache, else listed over the control link (or `person`'s own session). */
   async listTools(person?: Origin): Promise<ToolListing> {
     this.assertOpen();
-    if (this.tools !== undefined) return this.tools;
-    if (!this.personal) {
-      return this.cacheTools(
-        this.control.session().then((control) => withSignIn(control, () => control.listTools())),
-      );
-    }
-    if (person === undefined)
-      throw new McpClientError(
-        'connect_failed',
-        this.spec.name,
-        `${this.spec.name} lists its tools to signed-in people only`,
-      );
-    const pool = this.poolFor(person);
-    const session = await pool.acquire();
-    try {
-      return await this.cacheTools(withSignIn(session, () => session.listTools()));
-    } finally {
-      pool.release(session);
-    }
+    return this.tools.list(person);
   }
 
   /** Each person signs in to this server: a session without a person cannot reach it. */
@@ -164,7 +152,7 @@ export class ServerLink {
       const pool = this.poolFor(call.origin);
       const session = await pool.acquire(call.signal);
       try {
-        const listing = await (this.tools ?? this.cacheTools(session.listTools())).catch(() => UNLISTED);
+        const listing = await this.tools.forCall(session);
         const tool = usableTool(listing, call.tool, this.spec.name);
         return await session.run(call, tool, listing.definitions?.get(call.tool));
       } catch (error) {
@@ -232,15 +220,6 @@ export class ServerLink {
     ]);
   }
 
-  private cacheTools(listing: Promise<ToolListing>): Promise<ToolListing> {
-    this.tools = listing;
-    // A failed listing must not stay cached: the next caller asks again.
-    listing.catch(() => {
-      if (this.tools === listing) this.tools = undefined;
-    });
-    return listing;
-  }
-
   private poolFor(origin: Origin): SessionPool {
     const { person, key } = poolOf(origin);
     const existing = this.pools.get(key);
@@ -300,6 +279,3 @@ export class ServerLink {
     if (this.closed) throw new McpClientError('closed', this.spec.name, 'the MCP hub is closed');
   }
 }
-
-/** A listing that failed: the call goes to the server as named (the server answers for a tool it lacks). */
-const UNLISTED: ToolListing = { tools: [], refused: [] };

@@ -10,7 +10,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/client';
 import { roundLinkId, type CallRun, type WithdrawReason } from './call.js';
-import { combineForms } from './round-form.js';
+import { combineParsedForms } from './round-form.js';
 import {
   parseElicitation,
   requireElicitationId,
@@ -18,6 +18,8 @@ import {
   RpcRefusal,
   toElicitResult,
   toRpcError,
+  type FormElicitation,
+  type ParsedElicitation,
   type RelayClient,
 } from './elicitation.js';
 import {
@@ -76,9 +78,9 @@ export class SessionQuestions {
     client.setRequestHandler('elicitation/create', RAW_ELICIT_PARAMS, async (params, ctx) => {
       requireElicitationId(params);
       this.refuseIdInUse(ctx.mcpReq.id);
-      return mode === 'decline'
-        ? this.decline(params)
-        : this.answer(params, ctx.mcpReq.id, ctx.mcpReq.signal, this.runFor(relatedTask(ctx)));
+      if (mode === 'decline') return this.decline(params);
+      const run = this.runFor(relatedTask(ctx));
+      return this.answer(parseElicitation(params), ctx.mcpReq.id, ctx.mcpReq.signal, run);
     });
     if (mode !== 'form') return;
     client.setNotificationHandler('notifications/elicitation/complete', ({ params }) =>
@@ -86,8 +88,16 @@ export class SessionQuestions {
     );
   }
 
-  /** One entry of a 2026 round, a question of `run` like a 2025 `elicitation/create` (policy included). */
-  async answerInput(params: unknown, key: string, run: CallRun, round?: RoundRef): Promise<ElicitResult> {
+  /**
+   * One entry of a 2026 round (parsed, and so valid, when the round came: rounds.ts), a question of `run` like a
+   * 2025 `elicitation/create` (policy included).
+   */
+  async answerInput(
+    request: ParsedElicitation,
+    key: string,
+    run: CallRun,
+    round?: RoundRef,
+  ): Promise<ElicitResult> {
     const mode = this.mode;
     if (mode === 'off') {
       const server = this.opts.spec.name;
@@ -97,24 +107,25 @@ export class SessionQuestions {
         `${server} asked a question, but its elicitation is off`,
       );
     }
-    return mode === 'decline' ? this.decline(params) : this.answer(params, key, run.signal, run, round);
+    if (mode === 'decline') return { action: 'decline' };
+    return this.answer(linked(request, key, run, round), key, run.signal, run, round);
   }
 
   /**
-   * Several form entries of one 2026 round (`[key, params]`), asked as one form with a section each when they
+   * Several form entries of one 2026 round (`[key, request]`), asked as one form with a section each when they
    * fit one (round-form.ts), else each alone; resolves with each key's answer.
    */
   async answerInputs(
-    entries: [string, unknown][],
+    entries: [string, FormElicitation][],
     run: CallRun,
     round?: RoundRef,
   ): Promise<[string, ElicitResult][]> {
-    const combined = this.mode === 'form' ? combineForms(entries) : undefined;
+    const combined = this.mode === 'form' ? combineParsedForms(entries) : undefined;
     if (combined === undefined) {
       return Promise.all(
-        entries.map(async ([key, params]) => {
+        entries.map(async ([key, request]) => {
           const single = round === undefined ? undefined : { ...round, keys: [key] };
-          return [key, await this.answerInput(params, key, run, single)] as const;
+          return [key, await this.answerInput(request, key, run, single)] as const;
         }),
       );
     }
@@ -174,21 +185,18 @@ export class SessionQuestions {
   }
 
   /**
-   * One question: a 2025 server's `elicitation/create` (`id` its JSON-RPC id, `connection` aborting when
-   * the connection ends), or one `inputRequests` entry of a 2026 round (`id` its key, see rounds.ts), whose
+   * One question, parsed: a 2025 server's `elicitation/create` (`id` its JSON-RPC id, `connection` aborting
+   * when the connection ends), or one `inputRequests` entry of a 2026 round (`id` its key, see rounds.ts), whose
    * `connection` is its call's signal: the round outlives a lost connection, its retry going on a fresh
    * session (tool-run.ts), so its question is not withdrawn with the connection.
    */
   private async answer(
-    params: unknown,
+    request: IncomingElicitation,
     id: RequestId,
     connection: AbortSignal,
     run: CallRun | undefined,
     round?: RoundRef,
   ) {
-    const linkId = run === undefined ? undefined : roundLinkId(round?.id ?? run.id, String(id));
-    const request = parseElicitation(params, linkId);
-    if (request.mode === 'url' && request.elicitationId === linkId) run?.links.add(linkId);
     // No call of ours caused it: the session's person (whoever called last) did not ask, so it is not theirs.
     const origin = run?.origin ?? this.opts.spec.unsolicitedTo;
     if (origin === undefined) {
@@ -249,6 +257,24 @@ export class SessionQuestions {
       ...(serverInfo === undefined ? {} : { serverInfo }),
     };
   }
+}
+
+/**
+ * A 2026 round's request as asked: a URL request that named no `elicitationId` gets the hub's, made from the
+ * round's continuation id (known now that the round is recorded) or else the call's own (call.ts roundLinkId),
+ * and the call keeps it, so that its end settles the request's card (callEnded).
+ */
+function linked(
+  request: ParsedElicitation,
+  key: string,
+  run: CallRun,
+  round?: RoundRef,
+): IncomingElicitation {
+  if (request.mode === 'form') return request;
+  if (request.elicitationId !== undefined) return { ...request, elicitationId: request.elicitationId };
+  const elicitationId = roundLinkId(round?.id ?? run.id, key);
+  run.links.add(elicitationId);
+  return { ...request, elicitationId };
 }
 
 /** The task a request says it belongs to (related-task metadata of revision 2025-11-25). */

@@ -11,7 +11,8 @@
 // (keptRequest); those kept requests together are bounded too (ROUND_REQUESTS_MAX_BYTES).
 import type { InputRequest } from '@modelcontextprotocol/client';
 import { truncate } from '../../blocks/index.js';
-import { McpClientError, type IncomingElicitation } from './types.js';
+import type { ParsedElicitation } from './elicitation.js';
+import { McpClientError } from './types.js';
 
 /**
  * The largest `requestState` kept, in UTF-8 bytes (512 KiB). The SDK's own codec mints a signed token of a few
@@ -40,7 +41,7 @@ export const ROUND_REQUESTS_MAX_BYTES = 512 * 1024;
 /**
  * An `inputRequests` entry as a round keeps it: the `elicitation/create` params the relay reads (a form's message
  * and requestedSchema, a URL request's message, url and elicitationId if it had one), the message cut as the
- * question shows it (`parsed`, the entry's parseElicitation). Still a request a replica of the previous release
+ * question shows it (`parsed`, the entry's parseRequest). Still a request a replica of the previous release
  * reads (its recorder parses `params` as sent), so a rolling upgrade may split a round's answers on either.
  */
 export interface KeptRequest {
@@ -48,16 +49,14 @@ export interface KeptRequest {
   params: Record<string, unknown>;
 }
 
-export function keptRequest(request: { params?: unknown }, parsed: IncomingElicitation): KeptRequest {
+export function keptRequest(parsed: ParsedElicitation): KeptRequest {
   const method = 'elicitation/create';
   const { message } = parsed;
   if (parsed.mode === 'form') {
     return { method, params: { mode: 'form', message, requestedSchema: parsed.requestedSchema } };
   }
-  // A 2026 URL request has no elicitationId; parseElicitation makes one up, which is not the server's to keep.
-  const sent: unknown = request.params;
-  const named = typeof sent === 'object' && sent !== null && 'elicitationId' in sent;
-  const id = named ? { elicitationId: parsed.elicitationId } : {};
+  // A 2026 URL request names no elicitationId; the one it is asked under is the hub's, not the server's to keep.
+  const id = parsed.elicitationId === undefined ? {} : { elicitationId: parsed.elicitationId };
   return { method, params: { mode: 'url', message, url: parsed.url, ...id } };
 }
 

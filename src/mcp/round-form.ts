@@ -4,11 +4,9 @@
 // renames each property `<n>.<name>` (n = the request's place in the round, from 1), so that field ids stay
 // unique when two requests ask for the same name and every answer splits back to its request's key.
 import type { ElicitResult } from '@modelcontextprotocol/client';
-import { isRecord, parseElicitation, toElicitResult } from './elicitation.js';
+import { isRecord, parseElicitation, toElicitResult, type FormElicitation as Form } from './elicitation.js';
 import type { IncomingElicitation } from './types.js';
 import { FORM_SECTIONS_KEYWORD, type Content } from '../relay/types.js';
-
-type Form = Extract<IncomingElicitation, { mode: 'form' }>;
 
 /**
  * Most requests asked as one form: blocks/ draws at most 20 sections (MAX_SECTIONS) and 100 fields
@@ -24,11 +22,15 @@ export interface CombinedForm {
 }
 
 /**
- * The round's form requests (`params` as the server sent them, each valid or -32602 as when asked alone) as one
- * form; undefined when they do not fit one (then each is asked alone).
+ * The round's form requests (`params` as the server sent them or a round kept them, each valid or -32602 as when
+ * asked alone) as one form; undefined when they do not fit one (then each is asked alone).
  */
 export function combineForms(entries: [string, unknown][]): CombinedForm | undefined {
-  const forms = entries.map(([key, params]): [string, Form] => [key, asForm(parseElicitation(params))]);
+  return combineParsedForms(entries.map(([key, params]) => [key, asForm(parseElicitation(params))]));
+}
+
+/** combineForms for requests parsed already (as a round's are when it comes, rounds.ts). */
+export function combineParsedForms(forms: [string, Form][]): CombinedForm | undefined {
   const parts = forms.map(([key, form], at) => ({ key, form, ...renamed(form.requestedSchema, at + 1) }));
   const fields = parts.reduce((sum, part) => sum + part.names.length, 0);
   if (parts.some((part) => part.properties === undefined)) return undefined;

@@ -23,16 +23,11 @@ import {
 } from '@modelcontextprotocol/client';
 import { truncate } from '../../blocks/index.js';
 import { Continuation, type DurableCall, type Retry } from './continuation.js';
-import { isRecord, parseElicitation, RpcRefusal } from './elicitation.js';
-import {
-  checkKeptSize,
-  checkRoundBounds,
-  KEY_SHOWN_MAX,
-  keptRequest,
-  type KeptRequest,
-} from './round-bounds.js';
+import { isRecord, type FormElicitation, type ParsedElicitation } from './elicitation.js';
+import { checkKeptSize, checkRoundBounds, keptRequest, type KeptRequest } from './round-bounds.js';
+import { isForm, notAsked, parseRoundRequests, type RoundOf } from './round-requests.js';
 import { serverMessage } from './results.js';
-import { McpClientError, type IncomingElicitation } from './types.js';
+import { McpClientError } from './types.js';
 import type { RoundRef } from '../relay/types.js';
 
 /** How many times a call is sent again for input before it fails; the spec's suggested default. */
@@ -46,12 +41,19 @@ export interface Legs {
   client(): Promise<Client>;
 }
 
-/** Answers one entry of a round; only `elicitation/create` is ever declared, so only it is answered. */
-export type AnswerInput = (key: string, request: InputRequest, round?: RoundRef) => Promise<ElicitResult>;
+/**
+ * Answers one entry of a round, as parsed when the round came (checkRequest: only `elicitation/create` is ever
+ * declared, so only it is answered); a URL request's id, when the server named none, is given as it is asked.
+ */
+export type AnswerInput = (
+  key: string,
+  request: ParsedElicitation,
+  round?: RoundRef,
+) => Promise<ElicitResult>;
 
 /** Answers a round's form entries (two or more) together, as one question; resolves with each key's answer. */
 export type AnswerInputs = (
-  entries: [string, InputRequest][],
+  entries: [string, FormElicitation][],
   round?: RoundRef,
 ) => Promise<[string, ElicitResult][]>;
 
@@ -136,12 +138,6 @@ function headersOnly(name: string, inputSchema: unknown): Tool {
   return { name, inputSchema: listed ? (inputSchema as Tool['inputSchema']) : { type: 'object' } };
 }
 
-/** Which round of which tool: how a refused request is named to the person. */
-interface RoundOf {
-  round: number;
-  tool: string;
-}
-
 /** Gathers every answer of round `at.round` (recorded as they come when durable); resolves with the retry. */
 async function answerRound(
   result: { inputRequests?: Record<string, InputRequest>; requestState?: string },
@@ -154,17 +150,15 @@ async function answerRound(
   // keep, too many requests, a key too long: round-bounds.ts), or with one request the bot cannot ask, can never
   // be answered whole, so asking its other requests would only post cards that the call's failure withdraws.
   checkRoundBounds(result, { server: opts.server, ...at });
-  const entries = Object.entries(result.inputRequests ?? {});
-  const keptRequests = entries.map(([key, request]): [string, KeptRequest] => [
-    key,
-    keptRequest(request, checkRequest(key, request, at, opts.server)),
-  ]);
+  // Each request parsed once, here: the round keeps it and asks it as parsed (round-requests.ts).
+  const entries = parseRoundRequests(result.inputRequests ?? {}, at, opts.server);
+  const keptRequests = entries.map(([key, parsed]): [string, KeptRequest] => [key, keptRequest(parsed)]);
   checkKeptSize(keptRequests, { server: opts.server, ...at });
   // Recorded even when it asks nothing (retried at once, as the spec allows): the store's record stays the call's
   // current round, so a survivor sends this round's retry, never an earlier one the server already answered.
   await kept?.record(round, result.requestState, keptRequests);
-  const together = opts.answerTogether === undefined ? [] : entries.filter(([, request]) => isForm(request));
-  const alone = together.length < 2 ? entries : entries.filter(([, request]) => !isForm(request));
+  const together = opts.answerTogether === undefined ? [] : entries.filter(isForm);
+  const alone = together.length < 2 ? entries : entries.filter((entry) => !isForm(entry));
   const asked = alone.map((entry) => answeredAlone(entry, at, opts, kept));
   if (together.length >= 2 && opts.answerTogether !== undefined) {
     asked.push(answeredTogether(opts.answerTogether, together, at, opts.server, kept));
@@ -182,43 +176,9 @@ async function answerRound(
   };
 }
 
-/** The request parsed; throws, as notAsked words it, when it is not one the bot can ask (its kind, its params). */
-function checkRequest(key: string, request: InputRequest, at: RoundOf, server: string): IncomingElicitation {
-  try {
-    return parseElicitation(onlyElicitation(server, request));
-  } catch (error) {
-    throw notAsked(error, [key], at, server);
-  }
-}
-
-/**
- * A request refused before or while being asked (invalid params, a question limit: RpcRefusal, which a 2025
- * server gets as its request's JSON-RPC error) fails the call saying which request and why. A 2026 round has no
- * error per request; passed on as it is, the refusal would read as a JSON-RPC error of the server's own
- * ("failed (JSON-RPC -32602)"), which it never sent, and its reason would be lost.
- */
-function notAsked(error: unknown, keys: string[], at: RoundOf, server: string): unknown {
-  if (!(error instanceof RpcRefusal)) return error;
-  const named = keys.map((key) => JSON.stringify(truncate(key, KEY_SHOWN_MAX)));
-  const which = `${named.length === 1 ? 'request' : 'requests'} ${named.join(', ')}`;
-  return new McpClientError(
-    'tool_failed',
-    server,
-    `${server} asked for input that could not be asked (${which} of round ${at.round} of ${at.tool}): ${error.message}`,
-    { cause: error },
-  );
-}
-
-/** A form-mode `elicitation/create` entry (a missing `mode` is form mode): one that can share a form. */
-function isForm(request: InputRequest): boolean {
-  if (request.method !== 'elicitation/create') return false;
-  const params: unknown = request.params;
-  return typeof params === 'object' && params !== null && (params as { mode?: unknown }).mode !== 'url';
-}
-
 /** One entry's answer, recorded (the last one of the round claims). */
 async function answeredAlone(
-  [key, request]: [string, InputRequest],
+  [key, request]: [string, ParsedElicitation],
   at: RoundOf,
   opts: RoundsOptions,
   kept: Continuation | undefined,
@@ -233,7 +193,7 @@ async function answeredAlone(
 /** The form entries' one answer, recorded key by key (one answer records all its keys; the last one claims). */
 async function answeredTogether(
   answerTogether: AnswerInputs,
-  entries: [string, InputRequest][],
+  entries: [string, FormElicitation][],
   at: RoundOf,
   server: string,
   kept: Continuation | undefined,
@@ -283,15 +243,5 @@ function retryRefused(error: unknown, tool: string, server: string, round: numbe
     server,
     `${server} refused ${answers} as invalid params (JSON-RPC -32602); in its words: ${words}`,
     options,
-  );
-}
-
-/** Refuses an entry that is not a question (sampling, roots): this client never declares those. */
-export function onlyElicitation(server: string, request: InputRequest): unknown {
-  if (request.method === 'elicitation/create') return request.params;
-  throw new McpClientError(
-    'tool_failed',
-    server,
-    `${server} asked for ${request.method}, which this client does not offer`,
   );
 }

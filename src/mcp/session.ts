@@ -6,6 +6,7 @@ import { CallRun, TOOL_TIMEOUT_MARGIN_MS } from './call.js';
 import type { Clock } from '../clock.js';
 import { RelayClient } from './elicitation.js';
 import { Handshake, openFailure, sdkProbeTimeoutMs, type SignInPauses } from './handshake.js';
+import { answersWithin, LivenessCheck } from './liveness.js';
 import { SessionQuestions } from './questions.js';
 import { callError, isInvalidResult, urlRequiredResult } from './results.js';
 import type { OutputChecks } from './output-check.js';
@@ -26,14 +27,6 @@ import {
   type ToolSummary,
 } from './types.js';
 import type { Origin } from '../relay/types.js';
-
-/**
- * After a transport error, how long the server has to answer a ping before the session is given up, in ms.
- * A Streamable HTTP stream that breaks without a resumable event id only raises an error in the SDK: the
- * request it carried would wait forever. A server that still answers keeps the session (its stream may be
- * resumed); one that does not is gone, and closing the session fails its call at once.
- */
-const LIVENESS_PING_MS = 5_000;
 
 export interface SessionOptions {
   spec: McpServerSpec;
@@ -70,7 +63,8 @@ export interface SessionOptions {
 export class McpSession {
   private current: CallRun | undefined;
   private closed = false;
-  private checkingLiveness = false;
+  /** After a transport error: a server that no longer answers has its connection closed (liveness.ts). */
+  private readonly liveness: LivenessCheck;
   private readonly questions: SessionQuestions;
   private readonly tools: ToolRunner;
   private end: () => void = () => undefined;
@@ -81,6 +75,7 @@ export class McpSession {
     private readonly client: RelayClient,
     private readonly opts: SessionOptions,
   ) {
+    this.liveness = new LivenessCheck(client, opts.spec.name, opts.logger);
     this.questions = new SessionQuestions({
       spec: opts.spec,
       person: opts.person,
@@ -145,7 +140,7 @@ export class McpSession {
     // A 401 (UnauthorizedError) is the request's own to handle by signing in, not a sign the server is gone:
     // a liveness ping would meet the same 401 and start a second sign-in behind the person's back.
     client.onerror = (error) => {
-      if (!needsSignIn(error)) session.checkLiveness();
+      if (!needsSignIn(error) && !session.closed) session.liveness.start();
     };
     return session;
   }
@@ -241,16 +236,10 @@ export class McpSession {
   async ping(timeoutMs: number): Promise<void> {
     this.assertOpen();
     try {
-      await this.answersWithin(timeoutMs);
+      await answersWithin(this.client, timeoutMs);
     } catch (error) {
       throw this.failure(error, undefined, 'ping');
     }
-  }
-
-  /** A ping, or for a 2026-07-28 server (which has no ping) a `server/discover`. */
-  private async answersWithin(timeoutMs: number): Promise<void> {
-    if (this.client.getProtocolEra() === 'modern') await this.client.discover({ timeout: timeoutMs });
-    else await this.client.ping({ timeout: timeoutMs });
   }
 
   async close(): Promise<void> {
@@ -277,18 +266,6 @@ export class McpSession {
   private closedError(): McpClientError {
     const server = this.opts.spec.name;
     return new McpClientError('connection_closed', server, `session to ${server} closed`);
-  }
-
-  private checkLiveness(): void {
-    if (this.closed || this.checkingLiveness) return;
-    this.checkingLiveness = true;
-    this.answersWithin(LIVENESS_PING_MS)
-      .catch(async (error: unknown) => {
-        this.opts.logger?.warn({ server: this.opts.spec.name, err: error }, 'MCP server stopped answering');
-        await this.client.close();
-      })
-      .catch(() => undefined)
-      .finally(() => (this.checkingLiveness = false));
   }
 
   private markClosed(dropped: boolean): void {

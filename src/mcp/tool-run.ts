@@ -17,13 +17,7 @@ import type { RelayClient } from './elicitation.js';
 import type { LeavingRounds } from './leaving-rounds.js';
 import type { SessionQuestions } from './questions.js';
 import { toToolResult } from './results.js';
-import {
-  callWithRounds,
-  DEFAULT_MAX_ROUNDS,
-  onlyElicitation,
-  type Legs,
-  type RoundsOptions,
-} from './rounds.js';
+import { callWithRounds, DEFAULT_MAX_ROUNDS, type Legs, type RoundsOptions } from './rounds.js';
 import { cancelToolTask, runToolTask } from './tasks.js';
 import {
   McpClientError,
@@ -138,20 +132,13 @@ export class ToolRunner {
 
   private roundsOptions(call: ToolCall, run: CallRun, tool: ToolSummary | undefined): RoundsOptions {
     const { questions } = this.opts;
-    const server = this.opts.spec.name;
     const durable = this.durable(call);
     return {
-      server,
+      server: this.opts.spec.name,
       maxRounds: this.opts.spec.maxRounds ?? DEFAULT_MAX_ROUNDS,
       request: this.requestOptions(run),
-      answer: (key, request, round) =>
-        questions.answerInput(onlyElicitation(server, request), key, run, round),
-      answerTogether: (entries, round) =>
-        questions.answerInputs(
-          entries.map(([key, request]) => [key, onlyElicitation(server, request)]),
-          run,
-          round,
-        ),
+      answer: (key, request, round) => questions.answerInput(request, key, run, round),
+      answerTogether: (entries, round) => questions.answerInputs(entries, run, round),
       ...(durable === undefined ? {} : { durable }),
       ...(tool === undefined ? {} : { inputSchema: tool.inputSchema }),
     };

@@ -116,7 +116,7 @@ describe('a round’s requests across a rolling upgrade', () => {
   ];
   const kept = sent.map(({ key, request }) => ({
     key,
-    request: keptRequest(request, parseElicitation(request.params)),
+    request: keptRequest(parseElicitation(request.params)),
   }));
   const question = {
     requestedSchema: {
