@@ -3,8 +3,7 @@
 // bot then receives nothing, so /readyz answers 503 naming the refusal (/healthz stays 200: the process and
 // its state are fine), one error line says so with the fix (the texts start-up uses) and again every
 // REFUSAL_LOG_EVERY_MS while refused, and an info line says when a reconnect succeeds again. The Socket Mode
-// library logs each failed attempt at error level itself; while refused those lines go to debug.
-import type { Logger as BoltLogger } from '@slack/bolt';
+// library's own lines for each attempt go to debug (socket-outage-log.ts, which tells the other failures).
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { refusalError, type AppTokenRefusalCode } from './app-token-refusals.js';
@@ -74,18 +73,5 @@ export class AppTokenStatus {
     const refusal = this.refusal;
     if (refusal) return { state: 'refused', refusal: refusal.code, error: refusal.error };
     return { state: this.connected ? 'connected' : 'reconnecting' };
-  }
-
-  /** `logger` for the Socket Mode library: its error lines go to debug while the token is refused (logged here). */
-  quiet(logger: BoltLogger): BoltLogger {
-    return {
-      debug: (...msg: unknown[]) => logger.debug(...msg),
-      info: (...msg: unknown[]) => logger.info(...msg),
-      warn: (...msg: unknown[]) => logger.warn(...msg),
-      error: (...msg: unknown[]) => (this.refusal ? logger.debug(...msg) : logger.error(...msg)),
-      setLevel: (level) => logger.setLevel(level),
-      getLevel: () => logger.getLevel(),
-      setName: (name) => logger.setName(name),
-    };
   }
 }

@@ -1,5 +1,5 @@
-// The bot's own HTTP server on PORT, the same in every mode: probes (/healthz, /readyz), the OAuth install
-// pages when the app is distributed, and in HTTP mode Slack's requests at POST /slack/events.
+// The bot's own HTTP server on PORT, the same in every mode: probes (/healthz, /readyz: answered in readyz.ts),
+// the OAuth install pages when the app is distributed, and in HTTP mode Slack's requests at POST /slack/events.
 // Slack's requests pass a timestamp check in BOTH directions before their signature is checked
 // (events-receiver.ts, which signs the timestamp header as sent): a timestamp from the future is refused too.
 import {
@@ -13,14 +13,15 @@ import type { AddressInfo, Socket } from 'node:net';
 import { systemClock, type Clock, type Schedule } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { SlackRequestsInFlight } from './ack-gate.js';
-import { ReadinessTimeouts } from './readiness-timeouts.js';
+import { ReadinessLog } from './readiness-log.js';
+import { answerReadiness, READINESS_TIMEOUT_MS, type Readiness, type ReadinessProbe } from './readyz.js';
 import { bufferBody, RequestBodyError } from './request-body.js';
+
+export { READINESS_FAILED, READINESS_TIMED_OUT, READINESS_TIMEOUT_MS, type Readiness } from './readyz.js';
 
 export const EVENTS_PATH = '/slack/events';
 /** Largest distance between X-Slack-Request-Timestamp and our clock, in seconds (Slack's sample code). */
 export const MAX_CLOCK_SKEW_SEC = 300;
-/** Longest /readyz waits for `ready()` before answering 503 itself, in ms (its Redis probe gives up at 500 ms). */
-export const READINESS_TIMEOUT_MS = 1_000;
 /**
  * Longest a connection just accepted counts as a request in flight while its first request is not read, in ms:
  * Slack writes its request with the connection, so one silent for longer is an idle client (or a loop too busy
@@ -33,18 +34,6 @@ export const FRESH_CONNECTION_MS = 1_000;
  */
 export const DRAIN_WITHIN_MS = 3_000;
 
-export interface Readiness {
-  ok: boolean;
-  [detail: string]: unknown;
-}
-
-/**
- * /readyz's 503 bodies when `ready()` gives no verdict. Fixed texts: the probe is unauthenticated on the public
- * port, and an error's own text can carry a Redis host, a path or a URL with its password (it goes to the log).
- */
-export const READINESS_TIMED_OUT: Readiness = { ok: false, error: 'readiness check timed out' };
-export const READINESS_FAILED: Readiness = { ok: false, error: 'readiness check failed' };
-
 export interface HttpServerOptions {
   port: number;
   /** The address to listen on; default every IPv4 interface, 0.0.0.0 (the sandbox's bot: loopback only). */
@@ -53,7 +42,7 @@ export interface HttpServerOptions {
   live: () => boolean;
   /** Readiness for /readyz: 200 with this body when `ok`, else 503 with it. */
   ready: () => Promise<Readiness>;
-  /** Told why `ready()` failed (READINESS_FAILED) and, sparingly, that it timed out (readiness-timeouts.ts). */
+  /** Told, sparingly, why `ready()` failed (READINESS_FAILED) and that it timed out (readiness-log.ts). */
   logger?: Pick<Logger, 'error' | 'warn' | 'info'>;
   /** Slack's requests with their body read into `rawBody` (HTTP mode: events-receiver.ts); absent in Socket Mode. */
   events?: RequestListener;
@@ -69,7 +58,7 @@ export interface HttpServerOptions {
    * (ack-gate.ts).
    */
   inFlight?: SlackRequestsInFlight;
-  /** Judges X-Slack-Request-Timestamp and times /readyz's timeouts' log lines; default the system clock. */
+  /** Judges X-Slack-Request-Timestamp and times /readyz's log lines; default the system clock. */
   clock?: Pick<Clock, 'now'>;
   /**
    * Times /readyz's check out (READINESS_TIMEOUT_MS), a fresh connection's count (FRESH_CONNECTION_MS) and
@@ -98,39 +87,6 @@ export function isFreshTimestamp(header: string | string[] | undefined, nowMs: n
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
-}
-
-/** What times /readyz's check out, and what logs its timeouts (none without a logger). */
-interface ReadinessTiming {
-  schedule: Schedule;
-  timeouts: ReadinessTimeouts | undefined;
-}
-
-/**
- * Answers /readyz with `ready()`'s verdict, READINESS_TIMED_OUT once READINESS_TIMEOUT_MS pass without one, or
- * READINESS_FAILED when it fails (the error logged, not answered).
- */
-async function answerReadiness(
-  res: ServerResponse,
-  { ready, logger }: Pick<HttpServerOptions, 'ready' | 'logger'>,
-  { schedule, timeouts }: ReadinessTiming,
-): Promise<void> {
-  let cancelTimer: (() => void) | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    cancelTimer = schedule(() => resolve(undefined), READINESS_TIMEOUT_MS);
-  });
-  try {
-    const readiness = await Promise.race([ready(), late]);
-    if (readiness === undefined) timeouts?.timedOut();
-    else timeouts?.answered();
-    json(res, readiness?.ok ? 200 : 503, readiness ?? READINESS_TIMED_OUT);
-  } catch (error) {
-    timeouts?.answered();
-    logger?.error({ err: error }, '/readyz: the readiness check failed (answered 503)');
-    json(res, 503, READINESS_FAILED);
-  } finally {
-    cancelTimer?.();
-  }
 }
 
 /** Hands Slack's request to the receiver once its body is read (events-receiver.ts parses it); 413 past the limit. */
@@ -214,9 +170,10 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
 function router(opts: HttpServerOptions, requestRead: (socket: Socket) => void): RequestListener {
   const clock = opts.clock ?? systemClock;
   const { logger } = opts;
-  const timing: ReadinessTiming = {
+  const probe: ReadinessProbe = {
+    ready: opts.ready,
     schedule: opts.schedule ?? systemClock.schedule,
-    timeouts: logger && new ReadinessTimeouts({ logger, clock, timeoutMs: READINESS_TIMEOUT_MS }),
+    log: logger && new ReadinessLog({ logger, clock, timeoutMs: READINESS_TIMEOUT_MS }),
   };
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://bot').pathname;
@@ -237,7 +194,7 @@ function router(opts: HttpServerOptions, requestRead: (socket: Socket) => void):
     // HEAD too for the probes (RFC 9110 9.1): checks made with HEAD (HAProxy's `option httpchk HEAD`, uptime
     // monitors) got 404 and marked a healthy bot down.
     if (method !== 'GET' && !(method === 'HEAD' && PROBES.has(path))) return void res.writeHead(404).end();
-    answerGet(req, res, path, opts, timing);
+    answerGet(req, res, path, opts, probe);
   };
 }
 
@@ -249,14 +206,14 @@ function answerGet(
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
-  opts: Pick<HttpServerOptions, 'live' | 'ready' | 'logger' | 'routes'>,
-  timing: ReadinessTiming,
+  opts: Pick<HttpServerOptions, 'live' | 'routes'>,
+  probe: ReadinessProbe,
 ): void {
   if (path === '/healthz') {
     const live = opts.live();
     return json(res, live ? 200 : 503, { ok: live });
   }
-  if (path === '/readyz') return void answerReadiness(res, opts, timing);
+  if (path === '/readyz') return void answerReadiness(res, probe);
   const page = opts.routes?.[path];
   if (page) return void page(req, res);
   res.writeHead(404).end();

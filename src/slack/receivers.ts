@@ -16,6 +16,7 @@ import { AppTokenStatus, type SocketModeReadiness } from './app-token-status.js'
 import { SlackEventsReceiver } from './events-receiver.js';
 import { classifySlackError } from './outbox/index.js';
 import { SocketModeLink } from './socket-link.js';
+import { SocketOutageLog } from './socket-outage-log.js';
 
 export interface BuiltReceiver {
   receiver: Receiver;
@@ -31,7 +32,7 @@ export interface BuiltReceiver {
 export interface ReceiverDeps {
   /** Bolt's and the Socket Mode library's logger. */
   boltLogger: BoltLogger;
-  /** Our own lines (a refused app-level token, its end). */
+  /** Our own lines (Socket Mode down, a refused app-level token, their ends). */
   logger: Logger;
   /** Times reconnects (backoff and its jitter) and how long a refusal lasted. */
   clock: Clock;
@@ -50,10 +51,11 @@ export function buildReceiver(
     return { receiver, events: receiver.requestListener };
   }
   const status = new AppTokenStatus(deps);
+  const outage = new SocketOutageLog(deps);
   const watch = new AppTokenWatch((code) => status.refused(code));
   const receiver = new SocketModeReceiver({
     appToken: connection.appToken,
-    logger: status.quiet(deps.boltLogger),
+    logger: outage.quiet(deps.boltLogger),
     autoReconnectEnabled: false,
     // apps.connections.open goes to SLACK_API_URL like every other call, once per attempt: socket-link.ts makes
     // each attempt, on the bot's clock and backoff. The library's default retried each one 100 times, 1.3×
@@ -69,6 +71,7 @@ export function buildReceiver(
   });
   const link = new SocketModeLink(receiver.client, {
     status,
+    outage,
     clock: deps.clock,
     passing,
     retryAfterMs: (error) => classifySlackError(error).retryAfterMs,

@@ -8,9 +8,12 @@
 //   jittered, on the injected clock) until a connection says hello, whatever fails meanwhile;
 // - either way an attempt Slack answered 429 waits at least its Retry-After (apps.connections.open is Tier 1).
 // Each attempt is one apps.connections.open (receivers.ts gives the library's WebClient no retries of its own).
+// While it is down the link tells the story (socket-outage-log.ts: the first failure, then at most a line every
+// 5 min, and the end), not the library's error lines at each attempt.
 import type { Clock } from '../clock.js';
 import { backoffDelay, DEFAULT_BACKOFF } from '../mcp/backoff.js';
 import type { AppTokenStatus } from './app-token-status.js';
+import type { SocketOutageLog } from './socket-outage-log.js';
 
 /** What is used of @slack/socket-mode's SocketModeClient (Bolt's SocketModeReceiver's `client`). */
 export interface SocketClient {
@@ -18,6 +21,8 @@ export interface SocketClient {
   start(): Promise<unknown>;
   disconnect(): Promise<void>;
   on(event: 'connected' | 'disconnected', listener: () => void): unknown;
+  /** The WebSocket's failure (SMWebsocketError); `start()` then rejects with nothing, after 'disconnected'. */
+  on(event: 'error', listener: (error: unknown) => void): unknown;
 }
 
 export class SocketModeLink {
@@ -28,11 +33,14 @@ export class SocketModeLink {
   /** Failed attempts since the last hello: the backoff's exponent. */
   private failures = 0;
   private cancelRetry: (() => void) | undefined;
+  /** The WebSocket's last failure during the attempt under way: why it failed when `start()` does not say. */
+  private socketError: unknown;
 
   constructor(
     private readonly client: SocketClient,
     private readonly deps: {
       status: AppTokenStatus;
+      outage: SocketOutageLog;
       clock: Pick<Clock, 'schedule' | 'random'>;
       /** At start-up: whether a failure may pass (tried again) rather than end start-up. */
       passing: (error: unknown) => boolean;
@@ -43,12 +51,17 @@ export class SocketModeLink {
     client.on('connected', () => {
       this.connected = true;
       this.failures = 0;
+      deps.outage.connected();
       if (this.phase === 'running') deps.status.hello();
+    });
+    client.on('error', (error) => {
+      this.socketError = error;
     });
     client.on('disconnected', () => {
       this.connected = false;
       if (this.phase !== 'running') return;
       deps.status.dropped();
+      deps.outage.down();
       // An attempt in flight fails on it and schedules the next one itself.
       if (!this.attempting && !this.cancelRetry) this.retryLater();
     });
@@ -56,13 +69,15 @@ export class SocketModeLink {
 
   /** Start-up: resolves once Slack said hello; rejects with the first failure `passing` does not forgive. */
   async open(): Promise<void> {
+    this.deps.outage.down();
     for (;;) {
       try {
-        await this.client.start();
+        await this.attempt();
         break;
       } catch (error) {
         if (!this.deps.passing(error)) throw error;
         const delay = this.nextDelay(error);
+        this.deps.outage.failed(this.failureOf(error), delay);
         await new Promise<void>((resolve) => this.deps.clock.schedule(resolve, delay));
       }
     }
@@ -86,21 +101,34 @@ export class SocketModeLink {
     return Math.max(delay, asked ?? 0);
   }
 
-  private retryLater(failure?: unknown): void {
+  /** One attempt, told by the outage log; `socketError` is this attempt's own. */
+  private attempt(): Promise<void> {
+    this.socketError = undefined;
+    return this.deps.outage.attempt(() => this.client.start());
+  }
+
+  /** What failed an attempt: `start()`'s rejection, or the WebSocket's failure when it rejected with nothing. */
+  private failureOf(error: unknown): unknown {
+    return error === undefined ? this.socketError : error;
+  }
+
+  /** Schedules the next attempt; `failed`: the last one failed with `failure`, told by the outage log. */
+  private retryLater(failed?: { failure: unknown }): void {
+    const delay = this.nextDelay(failed?.failure);
+    if (failed) this.deps.outage.failed(failed.failure, delay);
     this.cancelRetry = this.deps.clock.schedule(() => {
       this.cancelRetry = undefined;
       void this.reconnect();
-    }, this.nextDelay(failure));
+    }, delay);
   }
 
   private async reconnect(): Promise<void> {
     this.attempting = true;
-    let failure: unknown;
+    let failed: { failure: unknown } | undefined;
     try {
-      await this.client.start();
+      await this.attempt();
     } catch (error) {
-      // Why is logged where it is known: a refusal by AppTokenStatus, anything else by the library.
-      failure = error;
+      failed = { failure: this.failureOf(error) };
     } finally {
       this.attempting = false;
     }
@@ -109,6 +137,7 @@ export class SocketModeLink {
       if (this.connected) await this.client.disconnect();
       return;
     }
-    if (!this.connected) this.retryLater(failure);
+    // Connected, then dropped before this ran on: the drop starts the next outage, no attempt failed.
+    if (!this.connected) this.retryLater(failed);
   }
 }

@@ -37,7 +37,7 @@ describe('startHttpServer', () => {
       ready: () => readiness(),
       logger: {
         error: (...args: unknown[]) => void logged.push(args),
-        // A timeout's lines: readyz-timeouts.test.ts.
+        // A timeout's lines and those after a failure: readyz-timeouts.test.ts, readyz-failures.test.ts.
         warn: () => undefined,
         info: () => undefined,
       },
@@ -94,7 +94,12 @@ describe('startHttpServer', () => {
     expect([failed.status, JSON.parse(text)]).toEqual([503, { ok: false, error: 'readiness check failed' }]);
     expect(text).not.toContain('hunter2');
     expect(text).not.toContain('10.1.2.3');
-    expect(logged).toEqual([[{ err: failure }, '/readyz: the readiness check failed (answered 503)']]);
+    expect(logged).toEqual([
+      [
+        { err: failure, failingForMs: 0, failuresSinceLastLine: 1 },
+        '/readyz: the readiness check failed (answered 503); logged again at most every 5 min while checks fail',
+      ],
+    ]);
     readiness = () => Promise.resolve(ready);
   });
 });

@@ -9,7 +9,7 @@ import {
   type Readiness,
   type RunningHttpServer,
 } from '../../src/slack/http-server.js';
-import { TIMEOUT_LOG_EVERY_MS } from '../../src/slack/readiness-timeouts.js';
+import { LOG_AGAIN_AFTER_MS } from '../../src/slack/streak-lines.js';
 import { steppedClock } from '../support/stepped-clock.js';
 
 /** How often a prober (Kubernetes' default periodSeconds) asks, in ms. */
@@ -63,7 +63,7 @@ describe('/readyz checks that time out', () => {
     expect(String(warned[0]?.[1])).toContain('/readyz: the readiness check gave no verdict within 1000 ms');
 
     // Every probe for the next 5 min times out: none adds a line.
-    const quiet = Math.floor(TIMEOUT_LOG_EVERY_MS / (PROBE_EVERY_MS + READINESS_TIMEOUT_MS));
+    const quiet = Math.floor(LOG_AGAIN_AFTER_MS / (PROBE_EVERY_MS + READINESS_TIMEOUT_MS));
     for (let i = 0; i < quiet; i += 1) expect(await probe(true)).toBe(503);
     expect(warned).toHaveLength(1);
 
@@ -90,7 +90,7 @@ describe('/readyz checks that time out', () => {
       expect(await probe(false)).toBe(200);
     }
     expect([warned, told]).toEqual([[], []]);
-    await clock.advance(TIMEOUT_LOG_EVERY_MS);
+    await clock.advance(LOG_AGAIN_AFTER_MS);
     expect(await probe(true)).toBe(503);
     expect(warned).toHaveLength(1);
     expect(warned[0]?.[0]).toMatchObject({ timingOutForMs: 0, timeoutsSinceLastLine: 6 });

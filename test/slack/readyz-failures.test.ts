@@ -1,0 +1,98 @@
+// /readyz's check that fails (READINESS_FAILED) was logged at error level on every probe, every 10 s in
+// Kubernetes, for as long as it failed. It is logged once with the error, then at most every 5 min while checks
+// keep failing (each line counting the failures since the one before), and once when a check gives a verdict
+// again; a check that fails now and then, answering in between, adds no line per probe either. Time is a
+// stepped clock.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpServer, type Readiness, type RunningHttpServer } from '../../src/slack/http-server.js';
+import { LOG_AGAIN_AFTER_MS } from '../../src/slack/streak-lines.js';
+import { steppedClock } from '../support/stepped-clock.js';
+
+/** How often a prober (Kubernetes' default periodSeconds) asks, in ms. */
+const PROBE_EVERY_MS = 10_000;
+
+describe('/readyz checks that fail', () => {
+  const clock = steppedClock();
+  const errors: unknown[][] = [];
+  const told: unknown[][] = [];
+  let server: RunningHttpServer;
+  let failure: Error | undefined;
+  beforeAll(async () => {
+    server = await startHttpServer({
+      port: 0,
+      clock,
+      schedule: clock.schedule,
+      live: () => true,
+      ready: () => (failure ? Promise.reject(failure) : Promise.resolve<Readiness>({ ok: true })),
+      logger: {
+        error: (...args: unknown[]) => void errors.push(args),
+        warn: () => undefined,
+        info: (...args: unknown[]) => void told.push(args),
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  /** One probe, `PROBE_EVERY_MS` after the last, its check failing with `fails` (or answering when undefined). */
+  async function probe(fails: Error | undefined): Promise<number> {
+    await clock.advance(PROBE_EVERY_MS);
+    failure = fails;
+    const { status } = await fetch(`http://127.0.0.1:${server.port}/readyz`);
+    return status;
+  }
+
+  it('logs the first failure, then one line per 5 min while checks fail, and one when they answer', async () => {
+    const refused = new Error('connect ECONNREFUSED 10.1.2.3:6379');
+    expect(await probe(refused)).toBe(503);
+    expect(errors).toEqual([
+      [
+        { err: refused, failingForMs: 0, failuresSinceLastLine: 1 },
+        '/readyz: the readiness check failed (answered 503); logged again at most every 5 min while checks fail',
+      ],
+    ]);
+
+    // Every probe for the next 5 min fails: none adds a line.
+    const quiet = LOG_AGAIN_AFTER_MS / PROBE_EVERY_MS - 1;
+    for (let i = 0; i < quiet; i += 1) expect(await probe(refused)).toBe(503);
+    expect(errors).toHaveLength(1);
+
+    // The next one, 5 min after the first line, is logged with its own error, counting those in between.
+    const timedOut = new Error('Redis gave no PONG');
+    expect(await probe(timedOut)).toBe(503);
+    expect(errors).toHaveLength(2);
+    expect(errors[1]?.[0]).toEqual({
+      err: timedOut,
+      failingForMs: LOG_AGAIN_AFTER_MS,
+      failuresSinceLastLine: quiet + 1,
+    });
+    expect(told).toEqual([]);
+
+    expect(await probe(undefined)).toBe(200);
+    expect(told).toEqual([
+      [
+        { failedForMs: LOG_AGAIN_AFTER_MS + PROBE_EVERY_MS, failures: quiet + 2 },
+        '/readyz: the readiness check gives a verdict again',
+      ],
+    ]);
+    expect(await probe(undefined)).toBe(200);
+    expect([errors.length, told.length]).toEqual([2, 1]);
+  });
+
+  it('adds no line per probe while a check fails now and then, answering in between', async () => {
+    errors.length = 0;
+    told.length = 0;
+    const flaky = new Error('flaky');
+    // Well inside 5 min of the last line: every other probe fails.
+    for (let i = 0; i < 5; i += 1) {
+      expect(await probe(flaky)).toBe(503);
+      expect(await probe(undefined)).toBe(200);
+    }
+    expect([errors, told]).toEqual([[], []]);
+    await clock.advance(LOG_AGAIN_AFTER_MS);
+    expect(await probe(flaky)).toBe(503);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.[0]).toMatchObject({ failingForMs: 0, failuresSinceLastLine: 6 });
+  });
+});
