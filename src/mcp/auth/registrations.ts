@@ -5,11 +5,13 @@
 // registered, which ends the claim; the others re-read until it is there, or until the claim lapses (its holder
 // died or its registration failed) and one of them takes it over. Waiting is bounded (WAIT_AT_MOST_MS). Sealed
 // like every other OAuth record (sealed.ts); one no configured key opens reads as none (the vault drops it),
-// so the next sign-in registers anew.
+// so the next sign-in registers anew. So does a client whose secret expires (RFC 7591 `client_secret_expires_at`)
+// before a Connect link made now could come back (STATE_TTL_SEC): its code exchange would be refused invalid_client.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StoredOAuthClientInformation } from '@modelcontextprotocol/client';
 import type { RedisClient } from '../../redis/index.js';
 import type { Sealer } from './sealed.js';
+import { STATE_TTL_SEC } from './sign-in-states.js';
 import { SignInError } from './types.js';
 
 /** How long a claim to register lasts if its holder never saves (it died, or its registration failed), ms. */
@@ -38,9 +40,10 @@ const DELETE_IF_UNCHANGED = `if redis.call('GET', KEYS[1]) == ARGV[1] then retur
 /** One server's registered clients, by the issuer of the authorization server they are registered at. */
 export interface ClientRegistrations {
   /**
-   * The client registered at `issuer`; undefined when there is none and the caller is now the one to register
-   * (it then calls save, or its claim lapses after REGISTRATION_CLAIM_MS). Rejects SignInError
-   * discovery_failed, naming the server, after waiting WAIT_AT_MOST_MS for another's registration.
+   * The client registered at `issuer`; undefined when there is none (or its secret expires within a Connect
+   * link's life) and the caller is now the one to register (it then calls save, or its claim lapses after
+   * REGISTRATION_CLAIM_MS). Rejects SignInError discovery_failed, naming the server, after waiting
+   * WAIT_AT_MOST_MS for another's registration.
    */
   claim(issuer: string): Promise<StoredOAuthClientInformation | undefined>;
   /** The client registered at `issuer`, or undefined; never claims (a disconnect revokes with it). */
@@ -79,7 +82,7 @@ export class RedisClientRegistrations implements ClientRegistrations {
     const { now } = this.timers;
     const giveUpAt = now() + WAIT_AT_MOST_MS;
     for (;;) {
-      const found = await this.read(key);
+      const found = this.usable(await this.read(key));
       if (found !== undefined) return found;
       const at = now();
       const ends = String(at + REGISTRATION_CLAIM_MS);
@@ -102,9 +105,20 @@ export class RedisClientRegistrations implements ClientRegistrations {
    * register. Without this second read two sign-ins at once could both register (seen under load in CI).
    */
   private async afterClaim(key: string, ends: string): Promise<StoredOAuthClientInformation | undefined> {
-    const found = await this.read(key);
+    const found = this.usable(await this.read(key));
     if (found !== undefined) await this.redis.eval(DELETE_IF_UNCHANGED, 1, `${key}:registering`, ends);
     return found;
+  }
+
+  /**
+   * `client` unless its secret expires before a link made now could be exchanged (STATE_TTL_SEC from now): a
+   * registration to make again, which `save` then puts in its place. `client_secret_expires_at` is in seconds
+   * since the epoch, 0 (or absent) when the secret never expires.
+   */
+  private usable(client: StoredOAuthClientInformation | undefined): StoredOAuthClientInformation | undefined {
+    const expiresAtSec = client?.client_secret_expires_at;
+    if (expiresAtSec === undefined || expiresAtSec === 0) return client;
+    return expiresAtSec * 1000 > this.timers.now() + STATE_TTL_SEC * 1000 ? client : undefined;
   }
 
   find(issuer: string): Promise<StoredOAuthClientInformation | undefined> {

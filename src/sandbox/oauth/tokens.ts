@@ -77,7 +77,7 @@ export class Tokens {
 
   /** RFC 7009: only the client the token was issued to may revoke it; an unknown token is still 200. */
   revoke(req: IncomingMessage, params: URLSearchParams): object {
-    const client = authenticateClient(this.s.clients, req, params);
+    const client = authenticateClient(this.s.clients, req, params, this.s.now());
     const value = required(params, 'token');
     const owner = (this.accessTokens.get(value) ?? this.refreshTokens.get(value))?.clientId;
     const known = owner === client.clientId;
@@ -88,7 +88,7 @@ export class Tokens {
   }
 
   private grantTokens(req: IncomingMessage, params: URLSearchParams, grantType: string): object {
-    const client = authenticateClient(this.s.clients, req, params);
+    const client = authenticateClient(this.s.clients, req, params, this.s.now());
     if (grantType === 'authorization_code') {
       const { grant } = this.exchangeCode(client, params);
       this.requests.push({ grantType, subject: grant.subject });

@@ -1,7 +1,10 @@
 // `auth.metadataUrl` (src/mcp/auth/as-metadata.ts) on real Redis, against the OAuth fixture and protected MCP
 // servers whose protected resource metadata is absent or names an authorization server that is not there:
 // without the setting nobody can sign in; with it the bot takes the authorization server from the config,
-// the person signs in, and their call runs with a token issued for the configured MCP URL.
+// the person signs in, and their call runs with a token issued for the configured MCP URL. A metadata URL at a
+// well-known path whose document names another issuer is refused (RFC 8414 §3.3), as the SDK's own discovery does.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   McpHub,
@@ -97,6 +100,27 @@ describe('auth.metadataUrl', () => {
       expect(await whoami(grants, name, url)).toContain(`ann-${name}@example.com`);
     },
   );
+
+  it('refuses a well-known metadata URL whose document names another issuer', async () => {
+    // Another host serves the fixture's metadata (its issuer and endpoints) at its own well-known path.
+    const document = await (await fetch(AS_METADATA())).text();
+    const elsewhere = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(document);
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = elsewhere.address() as AddressInfo;
+      const metadataUrl = `http://127.0.0.1:${port}/.well-known/oauth-authorization-server`;
+      const { connections } = parts([{ name: 'absent', url: absent.url.href, metadataUrl }]);
+      await expect(connections.begin('absent', ANN)).rejects.toMatchObject({
+        code: 'discovery_failed',
+        cause: { code: 'discovery_failed', message: expect.stringContaining('names the issuer') as unknown },
+      });
+    } finally {
+      elsewhere.closeAllConnections();
+      await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
+    }
+  });
 
   it('fails with discovery_failed naming the setting when the metadata URL serves none', async () => {
     const { connections } = parts([
