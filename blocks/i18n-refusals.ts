@@ -13,9 +13,12 @@ export interface RefusalText {
   /** The replica that held the asking call stopped for good: the answer could reach nobody. */
   holderLost: string;
   stillOpen: string;
-  /** A submit the bot could not store (Redis down or slow): shown on the form, which keeps what was typed. */
+  /**
+   * A submit the bot could not store (Redis down, slow, or out of memory and refusing the write): shown on the
+   * form, which keeps what was typed.
+   */
   notSaved: string;
-  /** A click the bot could not record (Redis down or slow). */
+  /** A click the bot could not record (Redis down, slow, or out of memory and refusing the write). */
   notRecorded: string;
   /** A submit whose write went to Redis without its result coming back in time: it may have been saved. */
   maybeNotSaved: string;

@@ -6,9 +6,12 @@
 // and from then on this act writes nothing, so "not recorded" stays true and a retry ends the question once.
 // Once the act's write (draft or end) has gone to Redis it can no longer be called back: a reply due then says
 // the act may not have been recorded ('unconfirmed'), since Redis may still apply it (a finish slowed by a
-// restarting Redis did, after the person had been told "NOT saved": answer-outage under load).
+// restarting Redis did, after the person had been told "NOT saved": answer-outage under load). A write Redis
+// refused before running it (out of memory: StoreError 'redis_out_of_memory') is known not to be recorded, so
+// the person is told "not saved, try again" as before any write, not "may not have been saved".
 import type { Locale } from '../../blocks/index.js';
 import type { PatternSender, PatternTimeouts } from '../pattern-timeouts.js';
+import { relayErrorCode } from '../relay/errors.js';
 import type { Relay, RelayClock, RelayStore } from '../relay/relay.js';
 import type { Draft, FinishResult, Question } from '../relay/types.js';
 import {
@@ -31,11 +34,14 @@ export type Reply =
   | { kind: 'errors'; errors: FieldErrors }
   | { kind: 'review'; question: Question; draft: Draft }
   | { kind: 'finished'; question: Question }
-  /** Nothing was recorded (Redis did not answer in time, or failed): the person should try again. */
+  /** Nothing was recorded (Redis did not answer in time, failed, or refused the write for memory): try again. */
   | { kind: 'not_recorded' }
   /** The act's write went to Redis but its result did not come back in time (or failed): it may have been
    * recorded. Trying again either records it or finds it recorded. */
   | { kind: 'unconfirmed' };
+
+/** The store's code for a write Redis refused for memory before running it (src/redis StoreErrorCode). */
+const OUT_OF_MEMORY = 'redis_out_of_memory';
 
 /** Longest wait for a reply before the person is told nothing was recorded, in ms (Slack allows 3000). */
 export const REPLY_WITHIN_MS = 1_500;
@@ -85,7 +91,7 @@ export class Answering {
       await reply.delivery;
     } catch (error) {
       if (reply.sent) throw error;
-      await reply.send(reply.unknown());
+      await reply.send(reply.unknown(error));
       throw error;
     } finally {
       cancel();
@@ -190,9 +196,13 @@ class OnceReply {
 
   constructor(private readonly deliver: (reply: Reply) => Promise<void>) {}
 
-  /** The reply when the act's own result is not known: not recorded, or unconfirmed once a write was sent. */
-  unknown(): Reply {
-    return this.writing ? { kind: 'unconfirmed' } : { kind: 'not_recorded' };
+  /**
+   * The reply when the act's own result is not known: not recorded, or unconfirmed once a write was sent, unless
+   * its `failure` says Redis refused the write unrun (out of memory: Redis's OOM code, not a lost connection).
+   */
+  unknown(failure?: unknown): Reply {
+    const refusedUnrun = relayErrorCode(failure) === OUT_OF_MEMORY;
+    return this.writing && !refusedUnrun ? { kind: 'unconfirmed' } : { kind: 'not_recorded' };
   }
 
   async send(reply: Reply): Promise<void> {

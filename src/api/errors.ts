@@ -128,7 +128,12 @@ export class ApiError extends RelayError<ApiErrorCode> {
  * The store's failures that say "not now" rather than "never": Redis unreachable, Redis answering an error
  * (out of memory, a failover's read-only replica), this replica draining (another one takes the retry).
  */
-const UNAVAILABLE_CODES: readonly StoreErrorCode[] = ['redis_unavailable', 'redis_error', 'draining'];
+const UNAVAILABLE_CODES: readonly StoreErrorCode[] = [
+  'redis_unavailable',
+  'redis_error',
+  'redis_out_of_memory',
+  'draining',
+];
 
 /** 503 `unavailable` for a store failure a retry can get past, by its code; undefined for anything else. */
 export function unavailableFrom(error: unknown): ApiError | undefined {

@@ -1,7 +1,8 @@
 // Prometheus metrics: one Metrics object per process (its own Registry), served at GET /metrics on PORT.
 import type { RequestListener } from 'node:http';
 import type { Logger } from '../logger.js';
-import { probeRedis } from '../readiness.js';
+import { REDIS_PROBE_TIMEOUT_MS, probeRedis, type RedisProbes } from '../readiness.js';
+import { answerWithin } from '../settle.js';
 import type { McpState, Metrics, MetricSources, OutboxBacklog } from './metrics.js';
 
 export { Metrics, type McpState, type MetricSources, type OutboxBacklog } from './metrics.js';
@@ -11,8 +12,8 @@ export interface WatchedParts {
   relay: { readonly waiting: number };
   outbox: { backlog(): Promise<OutboxBacklog> };
   hub: { status(): McpState[] };
-  /** Anything that PINGs Redis (true on PONG): Slack's state, as /readyz does. */
-  state: { answers(): Promise<boolean> };
+  /** Anything that PINGs Redis (true on PONG) and reads its INFO memory: Slack's state, as /readyz does. */
+  state: RedisProbes;
   /**
    * True for a server each person signs in to (McpAuth.personal, the hub's own test): it keeps no control link,
    * so it has no connection of its own to report. Absent: every server keeps one.
@@ -29,6 +30,8 @@ export function metricSources(parts: WatchedParts): MetricSources {
     // someone opens a session: reported as 0, it would fire ElicitRelayMcpServerDown for a healthy server.
     servers: () => parts.hub.status().filter((s) => !personal(s.server)),
     redis: async () => (await probeRedis(() => parts.state.answers())) === 'ok',
+    // Bounded as the PING is, so a hung Redis still gets its scrape answered promptly (the gauges kept).
+    redisMemory: () => answerWithin(parts.state.memory(), REDIS_PROBE_TIMEOUT_MS, undefined),
   };
 }
 

@@ -6,6 +6,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Clock } from '../clock.js';
 import { REDIS_PROBE_TIMEOUT_MS } from '../readiness.js';
+import { outOfMemory, type RedisMemory } from '../redis/index.js';
 import { isPersonReason, type Question, type QuestionSource } from '../relay/types.js';
 import { answerWithin } from '../settle.js';
 
@@ -43,6 +44,8 @@ export interface MetricSources {
   servers(): McpState[];
   /** True when Redis answers a PING in time (the /readyz probe). */
   redis(): Promise<boolean>;
+  /** How full Redis is (INFO memory); undefined when unknown. Absent: the memory gauges have no series. */
+  redisMemory?(): Promise<RedisMemory | undefined>;
 }
 
 const sourceOf = (question: Pick<Question, 'source'>): QuestionSource => question.source ?? 'mcp';
@@ -197,6 +200,21 @@ export class Metrics {
       (r) => (r.redisUp ? 1 : 0),
     );
     this.readGauge(
+      'elicit_relay_redis_out_of_memory',
+      '1 when Redis is past its maxmemory and refuses every write (OOM) at scrape time, else 0.',
+      (r) => r.redisMemory && (outOfMemory(r.redisMemory) ? 1 : 0),
+    );
+    this.readGauge(
+      'elicit_relay_redis_memory_used_bytes',
+      'Bytes Redis counts against its maxmemory (used_memory less mem_not_counted_for_evict); on a Cluster, the master nearest its limit.',
+      (r) => r.redisMemory?.usedBytes,
+    );
+    this.readGauge(
+      'elicit_relay_redis_memory_max_bytes',
+      "Redis's maxmemory in bytes (0: no limit); on a Cluster, the master nearest its limit.",
+      (r) => r.redisMemory?.maxBytes,
+    );
+    this.readGauge(
       'elicit_relay_outbox_depth',
       'Slack outbox jobs (card posts and updates) waiting, delayed or running, across replicas.',
       (r) => r.backlog?.depth,
@@ -236,10 +254,15 @@ export class Metrics {
   private async read(): Promise<Reading | undefined> {
     const sources = this.sources;
     if (!sources) return undefined;
-    const [backlog, redisUp] = await Promise.all([this.backlog(sources), sources.redis().catch(() => false)]);
+    const [backlog, redisUp, redisMemory] = await Promise.all([
+      this.backlog(sources),
+      sources.redis().catch(() => false),
+      sources.redisMemory?.().catch(() => undefined),
+    ]);
     return {
       backlog,
       redisUp,
+      redisMemory,
       pending: sources.pending(),
       servers: sources.servers(),
       now: this.clock.now(),
@@ -266,6 +289,8 @@ interface Reading {
   /** Undefined when the outbox could not be read in time (Redis down or hung): the gauges keep their last value. */
   backlog: OutboxBacklog | undefined;
   redisUp: boolean;
+  /** Undefined when unknown (INFO failed or late, or not watched): the memory gauges keep their last value. */
+  redisMemory: RedisMemory | undefined;
   pending: number;
   servers: McpState[];
   now: number;

@@ -10,6 +10,7 @@ import { dropWhenSilent } from './silence.js';
 import {
   buildClient,
   describeSetting,
+  replyCode,
   type ConnectionOptions,
   type RedisClient,
   type RedisSetting,
@@ -161,7 +162,8 @@ async function connectOrFail(redis: RedisClient, setting: RedisSetting): Promise
 }
 
 /**
- * Wraps a failed command: error replies are 'redis_error'; the connection's own failures (closed, dropped when
+ * Wraps a failed command: error replies are 'redis_error', but Redis out of memory (its OOM code: the command was
+ * refused before it wrote anything) is 'redis_out_of_memory'; the connection's own failures (closed, dropped when
  * silent, retries exhausted, a socket or TLS error) are 'redis_unavailable', which callers answer with "retry
  * shortly". The project's own typed errors, and a fault of this process met on the way (a RangeError from a
  * stack overflow while serialising a value, a TypeError), are returned as they are: as "unavailable", a client
@@ -169,6 +171,9 @@ async function connectOrFail(redis: RedisClient, setting: RedisSetting): Promise
  */
 export function commandError(what: string, cause: unknown): Error {
   if (cause instanceof RelayError) return cause;
+  if (replyCode(cause) === 'OOM') {
+    return new StoreError('redis_out_of_memory', `Redis refused ${what}: out of memory`, { cause });
+  }
   if (cause instanceof ReplyError) return new StoreError('redis_error', `Redis refused ${what}`, { cause });
   if (isProgramFault(cause)) return cause;
   return new StoreError('redis_unavailable', `Redis unavailable during ${what}`, { cause });

@@ -6,8 +6,14 @@ export type StoreErrorCode =
   | 'redis_unavailable'
   /** Redis answered but refused the setting: credentials, TLS, a cluster with uncovered slots, a Sentinel master name. */
   | 'redis_refused'
-  /** Redis answered with an error reply (script error, wrong type, OOM...). */
+  /** Redis answered with an error reply (script error, wrong type, READONLY...) other than OOM. */
   | 'redis_error'
+  /**
+   * Redis refused a write at its `maxmemory` (the OOM reply, `noeviction`). The refused command wrote nothing: Redis
+   * refuses a command before running it, and a script at its first write, never after one. A retry once memory is
+   * freed (or maxmemory raised) can succeed.
+   */
+  | 'redis_out_of_memory'
   /** `maxmemory-policy` is not `noeviction` and the store was told to refuse that. */
   | 'not_noeviction'
   /** A stored question hash could not be read back as a Question. */

@@ -20,6 +20,7 @@ export {
 export { QueueWakes, WAKE_AFTER_MS, markerWake, type QueueWakesOptions } from './queue-wakes.js';
 export { describeSetting, replyCode, serving, type RedisClient, type RedisSetting } from './topology.js';
 export { HotScript } from './hot-script.js';
+export { memoryOf, outOfMemory, parseMemoryInfo, type RedisMemory } from './memory.js';
 export { checkPermissions } from './permissions.js';
 export { DEAD_CONSUMERS_PER_PASS, removeDeadConsumers, type DeadConsumers } from './dead-consumers.js';
 export { StoreError, redactUrl, type StoreErrorCode } from './errors.js';

@@ -22,6 +22,7 @@ import type { Audience } from './audience.js';
 import { checkFormSchema, checkUrl, refuseSecretFields } from './checks.js';
 import type { Mount } from './http-server.js';
 import { readiness } from './readiness-body.js';
+import { RedisMemoryLog } from './redis-memory-log.js';
 import { HomeTab } from './home.js';
 import { OpenModals } from './open-modals.js';
 import { retryingMessages } from './messages.js';
@@ -165,6 +166,7 @@ export function createSlack(options: SlackOptions): Slack {
 
 /** The Bolt app and our HTTP server, serving `routes` beside the probes. */
 function slackApp(options: SlackOptions, routes: Record<string, RequestListener>): SlackApp {
+  const memoryLog = new RedisMemoryLog({ logger: options.logger, clock: options.clock ?? systemClock });
   const app = createSlackApp({
     slack: options.config,
     logger: options.logger,
@@ -173,7 +175,7 @@ function slackApp(options: SlackOptions, routes: Record<string, RequestListener>
     isLive: options.started,
     isPending: async (id) => (await options.store.get(id))?.state === 'pending',
     // `app` exists by the time /readyz is asked: the HTTP server starts in app.start().
-    readiness: () => readiness(options, app.socketMode),
+    readiness: () => readiness(options, app.socketMode, memoryLog),
     policyOf: options.policyOf,
     routes,
     ...(options.clock ? { clock: options.clock } : {}),

@@ -2,6 +2,7 @@
 // question ended through Relay.end with the reply before the card, and a reply in time whatever the store does.
 import { describe, expect, it, vi } from 'vitest';
 import type { Reply } from '../../src/answering/service.js';
+import { StoreError } from '../../src/redis/index.js';
 import { BACKSTOP_GRACE_MS } from '../../src/relay/grace.js';
 import type { RelayStore } from '../../src/relay/relay.js';
 import type { Draft, EndReason, FinishResult, Outcome, Question } from '../../src/relay/types.js';
@@ -24,6 +25,8 @@ class MemoryParts implements Pick<RelayStore, 'get' | 'draft' | 'saveDraft'> {
   finishing: Promise<void> | undefined;
   /** When set, an end wins with this reason instead (the store turned it: its holder had died). */
   endsAs: EndReason | undefined;
+  /** When set, an end's finish fails with it once sent (Redis refused it, or the connection dropped). */
+  finishFails: Error | undefined;
 
   async get(): Promise<Question | undefined> {
     await this.hang;
@@ -53,6 +56,7 @@ function setUp() {
     ): Promise<FinishResult> => {
       ended.push(outcome);
       await store.finishing;
+      if (store.finishFails !== undefined) throw store.finishFails;
       const endedAs = { ...QUESTION, state: 'accepted' as const, outcome, reason: store.endsAs ?? reason };
       const result: FinishResult = { won: true, question: endedAs };
       await options.beforeCard?.(result);
@@ -123,6 +127,21 @@ describe('the answering service', () => {
       answering.act('Q1', ACTOR, { kind: 'submit', values, shownBlockIds: blockIds }, { reply }),
     ).rejects.toBe(cut);
     expect(replies).toEqual([{ kind: 'unconfirmed' }]);
+  });
+
+  it('replies "not recorded" when Redis refused the write for memory (its OOM code), "unconfirmed" when the connection dropped', async () => {
+    const { answering, replies, reply, store } = setUp();
+    const refused = new StoreError('redis_out_of_memory', 'Redis refused finish: out of memory');
+    store.finishFails = refused;
+    await expect(answering.act('Q1', ACTOR, { kind: 'decline' }, { reply })).rejects.toBe(refused);
+    const dropped = new StoreError('redis_unavailable', 'Redis unavailable during finish');
+    store.finishFails = dropped;
+    await expect(answering.act('Q1', ACTOR, { kind: 'decline' }, { reply })).rejects.toBe(dropped);
+    const draftRefused = new StoreError('redis_out_of_memory', 'Redis refused saveDraft: out of memory');
+    store.saveDraft = () => Promise.reject(draftRefused);
+    const submit = { kind: 'submit', values, shownBlockIds: Object.keys(values) } as const;
+    await expect(answering.act('Q1', ACTOR, submit, { reply })).rejects.toBe(draftRefused);
+    expect(replies).toEqual([{ kind: 'not_recorded' }, { kind: 'unconfirmed' }, { kind: 'not_recorded' }]);
   });
 
   it("asks for the person's draft beside the question, not once the question has come back", async () => {

@@ -1,8 +1,16 @@
 // /readyz's Redis probe (serving(), which Slack's state answers /readyz and redis_up with) follows the
 // topology: not serving while a Cluster reports cluster_state:fail (slots no node serves) or a Sentinel group
-// has no live master, serving again once the sentinels promoted the replica.
+// has no live master, serving again once the sentinels promoted the replica. Its memory read (INFO memory, for
+// /readyz's "oom") asks every Cluster master.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisConnections, endClient, serving, type RedisClient } from '../../src/redis/index.js';
+import {
+  RedisConnections,
+  endClient,
+  memoryOf,
+  outOfMemory,
+  serving,
+  type RedisClient,
+} from '../../src/redis/index.js';
 import { loadRedisConfig } from '../support/config.js';
 import { GRACE_MS } from './support/failover.js';
 import { startSentinelGroup, type SentinelTopology } from './support/sentinel-group.js';
@@ -28,6 +36,23 @@ describe('readiness on a failing-over topology', () => {
   afterAll(async () => {
     await Promise.all(clients.map((c) => endClient(c, false)));
     await Promise.all([cluster?.stop(), group?.stop()]);
+  });
+
+  it("reads a Cluster's memory from the master nearest its maxmemory, so one past it shows as out of memory", async () => {
+    const client = await probeOf(cluster.env);
+    clients.push(client);
+    expect(await memoryOf(client)).toMatchObject({ maxBytes: 0 });
+    const master = await cluster.masterOf(0);
+    const used = Number(/^used_memory:(\d+)\r?$/m.exec(await cli(master, 'INFO', 'memory'))?.[1]);
+    // A limit below what the master already uses (noeviction): it refuses writes to its slots from now on.
+    await cli(master, 'CONFIG', 'SET', 'maxmemory', String(Math.floor(used / 2)));
+    try {
+      const memory = await memoryOf(client);
+      expect(memory?.maxBytes).toBe(Math.floor(used / 2));
+      expect(memory && outOfMemory(memory)).toBe(true);
+    } finally {
+      await cli(master, 'CONFIG', 'SET', 'maxmemory', '0');
+    }
   });
 
   it('is not ready while a Cluster has slots no node serves', { timeout: 3 * GRACE_MS }, async () => {

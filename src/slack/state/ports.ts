@@ -1,6 +1,7 @@
 // What the Slack side needs to remember, as ports the Slack side owns: the listeners, the Home tab and the
 // open forms depend on these shapes, and SlackState (slack-state.ts) implements them in Redis.
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
+import type { RedisMemory } from '../../redis/index.js';
 import type { AnswerSummary } from '../../relay/types.js';
 
 /** One ended question as the person who was asked sees it later (the App Home lists these). */
@@ -126,5 +127,7 @@ export interface SlackStatePorts extends AnswerHistory, HomeHashes, ModalRecords
   readonly installations: InstallationStore & DepartedInstallations & RefreshedInstallations & WorkspaceOrgs;
   /** True when the storage answers now (a failure is the answer, not an error). */
   answers(): Promise<boolean>;
+  /** How full Redis is (INFO memory); undefined when it cannot tell (INFO refused, or failed). */
+  memory(): Promise<RedisMemory | undefined>;
   close(): Promise<void>;
 }

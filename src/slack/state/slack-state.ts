@@ -8,9 +8,11 @@ import {
   defaultLogger,
   endClient,
   keys,
+  memoryOf,
   serving,
   type Keys,
   type RedisClient,
+  type RedisMemory,
   type RedisSetting,
   type StoreLogger,
 } from '../../redis/index.js';
@@ -171,6 +173,11 @@ export class SlackState implements SlackStatePorts {
   /** True when Redis serves now: PONG, and on Cluster `cluster_state:ok` (a failure is the answer, not an error). */
   answers(): Promise<boolean> {
     return serving(this.cmd);
+  }
+
+  /** How full Redis is, for /readyz and the metrics; undefined when INFO fails (an ACL without it, Redis away). */
+  memory(): Promise<RedisMemory | undefined> {
+    return memoryOf(this.cmd).catch(() => undefined);
   }
 
   async close(): Promise<void> {

@@ -25,6 +25,8 @@ export interface PrivateRedis {
 export interface PrivateRedisOptions {
   /** appendonly yes with appendfsync everysec; default true. */
   aof?: boolean;
+  /** Redis's maxmemory (`32mb`); default none. */
+  maxmemory?: string;
 }
 
 export async function startPrivateRedis(options: PrivateRedisOptions = {}): Promise<PrivateRedis> {
@@ -47,6 +49,7 @@ export async function startPrivateRedis(options: PrivateRedisOptions = {}): Prom
     'everysec',
     '--maxmemory-policy',
     'noeviction',
+    ...(options.maxmemory === undefined ? [] : ['--maxmemory', options.maxmemory]),
   ];
   let child: ChildProcess | undefined;
   const launch = async (): Promise<void> => {
