@@ -54,6 +54,7 @@ export {
   type ServerFailureName,
   type ServerStateName,
 } from './i18n-commands.js';
+export { listingText, LISTING_TEXT, type ListingFailureName, type ListingText } from './i18n-listing.js';
 export { toolsMessage, takesArguments, TOOLS_SHOWN_MAX, type ListedTool } from './tools.js';
 export {
   needsSnippet,

@@ -26,6 +26,11 @@ export interface EndpointCalls {
   questionOf(client: string, callId: string): Promise<string | undefined>;
   /** Notes a gateway call running, for `ttlMs` unless `checkGateways` renews it. */
   rememberGateway(call: GatewayEntry, ttlMs: number): Promise<void>;
+  /**
+   * Notes a call another replica started under this name (it died; this one resumes the call), for `ttlMs`: its
+   * entry becomes this call's, a cancel mark on it kept, so the next check answers it cancelled.
+   */
+  adoptGateway(call: GatewayEntry, ttlMs: number): Promise<void>;
   /** The gateway call ended: its entry goes, cancelled or not. */
   forgetGateway(call: GatewayEntry): Promise<void>;
   /** Marks the one gateway call running under this name cancelled; false when there is none (or several). */
@@ -56,6 +61,15 @@ local left = redis.call('PTTL', KEYS[1])
 redis.call('SET', KEYS[1], '${AMBIGUOUS}', 'KEEPTTL')
 if left < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
+`;
+
+// KEYS[1] the call's entry; ARGV[1] the adopting call's token, ARGV[2] ttl ms. Whatever the entry held (the dead
+// replica's token, marked cancelled or not, or nothing once it lapsed) becomes the adopter's, its mark kept.
+const ADOPT_LUA = `
+local value = redis.call('GET', KEYS[1])
+local marked = value and string.sub(value, 1, ${CANCELLED.length}) == '${CANCELLED}'
+redis.call('SET', KEYS[1], (marked and '${CANCELLED}' or '${GATEWAY}') .. ARGV[1], 'PX', ARGV[2])
+return 1
 `;
 
 // KEYS[1] the call's entry; ARGV the values it may still hold to be deleted (the call's own).
@@ -118,6 +132,11 @@ export class RedisEndpointCalls implements EndpointCalls {
   async rememberGateway(call: GatewayEntry, ttlMs: number): Promise<void> {
     const key = this.key(call.client, call.callId);
     await this.redis.eval(REMEMBER_LUA, 1, key, `${GATEWAY}${call.token}`, millis(ttlMs));
+  }
+
+  async adoptGateway(call: GatewayEntry, ttlMs: number): Promise<void> {
+    const key = this.key(call.client, call.callId);
+    await this.redis.eval(ADOPT_LUA, 1, key, call.token, millis(ttlMs));
   }
 
   async forgetGateway(call: GatewayEntry): Promise<void> {

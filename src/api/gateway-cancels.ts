@@ -16,7 +16,7 @@ export const GATEWAY_CHECK_MS = 1_000;
 export const GATEWAY_ENTRY_TTL_MS = 30_000;
 
 export interface GatewayCancelsDeps {
-  calls: Pick<EndpointCalls, 'rememberGateway' | 'forgetGateway' | 'checkGateways'>;
+  calls: Pick<EndpointCalls, 'rememberGateway' | 'adoptGateway' | 'forgetGateway' | 'checkGateways'>;
   clock: Pick<Clock, 'schedule'>;
   logger: { warn(obj: object, msg: string): void };
   /** What its warnings call the calls it runs; default the gateway's (a person's runs use it too, run-cancels.ts). */
@@ -40,6 +40,11 @@ const GATEWAY_WARNINGS: CancelsWarnings = {
 export interface CancellableCall {
   callId: string;
   cancel: () => void;
+  /**
+   * The call was started under this name by a replica that died, and this one resumes it: its entry (a mark a
+   * cancel left on it included) becomes this call's rather than the name becoming ambiguous. Default false.
+   */
+  adopted?: boolean;
 }
 
 export class GatewayCancels {
@@ -56,8 +61,13 @@ export class GatewayCancels {
   /** Runs `work`, findable by a cancel on any replica until it settles. */
   async run<T>(client: string, call: CancellableCall, work: () => Promise<T>): Promise<T> {
     const entry = { client, callId: call.callId, token: randomBytes(12).toString('base64url') };
+    const { calls } = this.deps;
+    const noted =
+      call.adopted === true
+        ? calls.adoptGateway(entry, GATEWAY_ENTRY_TTL_MS)
+        : calls.rememberGateway(entry, GATEWAY_ENTRY_TTL_MS);
     // Without its entry the call still runs; only a cancel landing on another replica misses it.
-    await this.deps.calls.rememberGateway(entry, GATEWAY_ENTRY_TTL_MS).catch((err: unknown) => {
+    await noted.catch((err: unknown) => {
       this.deps.logger.warn({ err, client }, this.said.notNoted);
     });
     this.running.set(entry.token, { entry, cancel: call.cancel });

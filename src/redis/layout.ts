@@ -29,7 +29,8 @@
 //   ${prefix}:{q}:call:<id>:questions  list  ids of the questions the call caused, in order
 //   ${prefix}:{q}:calls:running     zset    ids of running calls, scored by creation (the holder sweep's list)
 //   ${prefix}:{q}:round:<id>        hash    a 2026 call's current input round (src/rounds/redis-store.ts)
-//   ${prefix}:{q}:round:<id>:requests  hash  request key → the inputRequests entry's JSON
+//   ${prefix}:{q}:round:<id>:requests  hash  request key → the inputRequests entry's JSON as the hub keeps it
+//                                            (only what it reads: src/mcp/round-bounds.ts keptRequest)
 //   ${prefix}:{q}:round:<id>:answers   hash  request key → the answer's JSON, first answer kept
 //   ${prefix}:{q}:rounds:open       zset    ids of rounds in progress, scored by deadline (the take-over list)
 //   ${prefix}:{q}:link:<server>:<id>  string  the latest question of a 2026 URL request (id `mrtr:…`), until its
@@ -47,6 +48,8 @@
 //   ${prefix}:slack:retry:<channel>:<ts>            string  "1" once the retry of a -32042 answer was claimed
 //   ${prefix}:slack:command:<trigger_id>            string  "1" once a slash command was claimed (replays refused);
 //   ${prefix}:slack:command:view:<view id>          string  likewise the run of a `/mcp run` arguments form
+//   ${prefix}:slack:run-message:<run id>            string  JSON {channel, ts} of a person's run's "working…"
+//                                                   message, for a survivor resuming the run (a day)
 //   ${prefix}:slack:installation:<kind>:<id>        string  JSON Installation (kind `team` or `enterprise`)
 //   ${prefix}:slack:installation:<kind>:<id>:refreshing  string  the replica refreshing its rotated bot token
 //                                                   (SET NX PX; src/slack/token-refresh.ts)
@@ -115,6 +118,8 @@ export interface Keys {
   event(eventId: string): string;
   retry(channel: string, ts: string): string;
   command(triggerId: string): string;
+  /** Where a person's run's "working…" message is, by the run's Cancel name (src/slack/state/run-messages.ts). */
+  runMessage(runId: string): string;
   installation(kind: 'team' | 'enterprise', id: string): string;
   /** The claim on an installation's bot token refresh (one replica at a time). */
   installationRefresh(kind: 'team' | 'enterprise', id: string): string;
@@ -164,6 +169,7 @@ export function keys(prefix: string): Keys {
     event: (eventId) => `${slack}:event:${eventId}`,
     retry: (channel, ts) => `${slack}:retry:${channel}:${ts}`,
     command: (triggerId) => `${slack}:command:${triggerId}`,
+    runMessage: (runId) => `${slack}:run-message:${runId}`,
     installation: (kind, id) => `${slack}:installation:${kind}:${id}`,
     installationRefresh: (kind, id) => `${slack}:installation:${kind}:${id}:refreshing`,
     workspaceOrg: (teamId) => `${slack}:workspace-org:${teamId}`,

@@ -86,6 +86,11 @@ export interface Origin {
   threadTs?: string;
   /** The API call (POST /api/v1/calls) this work runs for: its questions are listed on it. */
   callId?: string;
+  /**
+   * A person's run (its Cancel button's name, src/slack/run-cancels.ts): kept with the call's 2026 round, so a
+   * survivor that resumes the call runs it under the same name and that button still stops it.
+   */
+  runId?: string;
 }
 
 /** What an MCP server says about itself in `initialize` (`serverInfo`), shown on the card. */

@@ -109,6 +109,7 @@ export function originOf(id: string, json: string): Origin {
     ...text('channelId'),
     ...text('threadTs'),
     ...text('callId'),
+    ...text('runId'),
   };
 }
 

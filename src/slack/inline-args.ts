@@ -17,6 +17,7 @@ import {
 import { SignInError, type ToolSummary } from '../mcp/index.js';
 import type { Origin } from '../relay/types.js';
 import type { CommandDeps } from './listeners/deps.js';
+import { listingFailureText } from './listing-failures.js';
 
 export interface InlineRun {
   server: string;
@@ -56,7 +57,7 @@ export function inlineRefusal(
   const { deps, locale } = ctx;
   const t = commandText(locale);
   const [tool, server] = [codeName(run.tool), codeName(run.server)];
-  if (listed instanceof SignInError) return t.toolsUnavailable(server, escapeMrkdwn(listed.message));
+  if (listed instanceof SignInError) return t.toolsUnavailable(server, listingFailureText(listed, locale));
   // A server's pattern that runs out of time against an argument is logged, as in the form.
   const check: InlineArgumentsCheck =
     listed === 'unlisted'

@@ -1,7 +1,8 @@
 // The "working…" message of one tool call, in the run's DM or thread: posted at the first progress update,
 // updated at most once per interval with the latest one (chat.update is Tier 3), and marked done at the end. A
 // person's run has a Cancel button on it, so its message is also posted when the run lasts a little while without
-// progress (quick runs post only their result, as before): the button is there whatever the tool reports.
+// progress (quick runs post only their result, as before): the button is there whatever the tool reports. A run
+// resumed by a survivor (its replica died) goes on on the message it had, which is noted where it is once posted.
 import {
   progressMessage,
   type Locale,
@@ -53,6 +54,14 @@ export interface ProgressOptions {
  */
 export const CANCEL_SHOWN_AFTER_MS = 5000;
 
+/** A cancellable run's message kept across replicas (run-cancels.ts RunMessages). */
+export interface KeptMessage {
+  /** The message already up in the run's place: a resumed run's, posted by the replica that died. */
+  ts?: string;
+  /** Told the message's ts once posted, so a replica resuming the run updates that one. */
+  posted?: (ts: string) => void;
+}
+
 /**
  * The "working…" message of one call: posted at the first progress update, then updated with the latest
  * update at most once per interval (a trailing update carries the last one), and marked done at the end.
@@ -75,9 +84,11 @@ export class ProgressMessage {
     private readonly opts: ProgressOptions,
     /** A person's run: the message carries its Cancel button. */
     private readonly cancel?: RunCancelTarget,
+    private readonly kept: KeptMessage = {},
   ) {
     this.clock = opts.clock ?? systemClock;
     this.interval = opts.progressIntervalMs ?? 3000;
+    this.ts = kept.ts;
   }
 
   /**
@@ -151,6 +162,7 @@ export class ProgressMessage {
       return;
     }
     this.ts = await this.opts.messages.post(place, message);
+    this.kept.posted?.(this.ts);
   }
 
   /** The call's names, and its Cancel button's run (shown until it is done; a cancelled one names its owner). */

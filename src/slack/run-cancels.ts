@@ -5,6 +5,10 @@
 // running it, which then aborts the call's signal: the server is sent notifications/cancelled (a task,
 // tasks/cancel) and the call's open questions are withdrawn (`call_ended`). The mark waits in Redis rather than
 // passing by: a replica briefly off Redis still reads it once back, while its entry lives (30 s unrenewed).
+// A run whose replica dies while its 2026 round waits is resumed by a survivor (src/rounds/take-over.ts): the run's
+// name goes with the round (`Origin.runId`), and the survivor adopts the run's entry, a mark left on it included,
+// and its "working…" message (noted by the run's name, state/run-messages.ts), so the button the person has still
+// stops it.
 import { randomBytes } from 'node:crypto';
 import type { RunCancelTarget } from '../../blocks/index.js';
 import type { CancelMark, EndpointCalls } from '../api/endpoint-calls.js';
@@ -26,8 +30,26 @@ const RUN_WARNINGS: CancelsWarnings = {
 /** The abort reason a cancelled run's signal carries (the SDK sends it as notifications/cancelled's reason). */
 export const RUN_CANCELLED_REASON = 'cancelled by the person who ran it';
 
+/** Where a run's "working…" message is. */
+export interface RunMessageAt {
+  channel: string;
+  ts: string;
+}
+
+/** Where each run's "working…" message is, by the run's id, across replicas. */
+export interface RunMessages {
+  note(runId: string, at: RunMessageAt): Promise<void>;
+  /** Undefined when none was noted (the run's message was never posted), or the note expired. */
+  find(runId: string): Promise<RunMessageAt | undefined>;
+}
+
 export interface RunCancelsDeps {
-  marks: Pick<EndpointCalls, 'rememberGateway' | 'forgetGateway' | 'checkGateways' | 'markCancelled'>;
+  marks: Pick<
+    EndpointCalls,
+    'rememberGateway' | 'adoptGateway' | 'forgetGateway' | 'checkGateways' | 'markCancelled'
+  >;
+  /** Absent: a resumed run posts a message of its own (its Cancel button still stops it, as the first one's does). */
+  messages?: RunMessages;
   clock: Pick<Clock, 'schedule'>;
   logger: { warn(obj: object, msg: string): void };
 }
@@ -47,6 +69,31 @@ export class RunCancels {
   /** A run of `owner` that their Cancel click, on any replica, can abort until it settles. */
   start(owner: string): CancellableRun {
     return new CancellableRun({ run: randomBytes(16).toString('base64url'), owner }, this.running);
+  }
+
+  /**
+   * The run `runId` of `owner` that a replica which died started, resumed here: a Cancel click on its message, and
+   * a mark a click left while no replica ran it, abort it here.
+   */
+  adopt(runId: string, owner: string): CancellableRun {
+    return new CancellableRun({ run: runId, owner }, this.running, true);
+  }
+
+  /** Notes where run `runId`'s message is, for a replica that may resume it; a failure is logged. */
+  noteMessage(runId: string, at: RunMessageAt): void {
+    this.deps.messages?.note(runId, at).catch((err: unknown) => {
+      this.deps.logger.warn({ err }, 'the working message of a run was not noted for a replica resuming it');
+    });
+  }
+
+  /** Where run `runId`'s message is, if noted; undefined (logged) when Redis failed. */
+  async messageOf(runId: string): Promise<RunMessageAt | undefined> {
+    try {
+      return await this.deps.messages?.find(runId);
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'the working message of a resumed run was not found: another is posted');
+      return undefined;
+    }
   }
 
   /**
@@ -73,6 +120,8 @@ export class CancellableRun {
   constructor(
     readonly target: RunCancelTarget,
     private readonly running: GatewayCancels,
+    /** Resumed from a replica that died (RunCancels.adopt). */
+    private readonly adopted = false,
   ) {}
 
   get signal(): AbortSignal {
@@ -89,7 +138,8 @@ export class CancellableRun {
     const cancel = (): void => {
       if (!this.settled) this.aborter.abort(RUN_CANCELLED_REASON);
     };
-    return this.running.run(RUN_CANCELS_CLIENT, { callId: this.target.run, cancel }, async () => {
+    const named = { callId: this.target.run, cancel, adopted: this.adopted };
+    return this.running.run(RUN_CANCELS_CLIENT, named, async () => {
       try {
         return await call(this.aborter.signal);
       } finally {

@@ -17,6 +17,7 @@ import type { RefusedTool, ToolSummary } from '../mcp/index.js';
 import { RelayError } from '../relay/errors.js';
 import type { Origin } from '../relay/types.js';
 import type { CommandDeps } from './listeners/deps.js';
+import { listingFailureText } from './listing-failures.js';
 import { LOCALE_BEFORE_REPLY_MS } from './locales.js';
 import { refusedToolText } from './refused-tools.js';
 import { retried, retriedWithinTrigger } from './retried.js';
@@ -81,7 +82,7 @@ export async function findTool(
     if (found === undefined)
       refused = (await deps.tools.refusedTools(server, origin)).find((candidate) => candidate.name === tool);
   } catch (error) {
-    return t.toolsUnavailable(names[1], error instanceof Error ? error.message : String(error));
+    return t.toolsUnavailable(names[1], listingFailureText(error, locale));
   }
   if (refused !== undefined) return refusedToolText(refused, { server, tool }, locale);
   return found === undefined ? t.noSuchTool(...names) : wellFormed(found, { server, tool }, locale);

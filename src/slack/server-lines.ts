@@ -18,7 +18,7 @@ const STATE_ICON: Record<ServerStatus['state'], string> = {
 };
 
 /** How each of the bot's own error codes reads to a person; a failure's causes follow it. */
-const FAILURE_OF: Record<McpClientErrorCode, ServerFailureName> = {
+export const FAILURE_OF: Record<McpClientErrorCode, ServerFailureName> = {
   connect_failed: 'connect',
   handshake_timeout: 'timeout',
   connection_closed: 'lost',

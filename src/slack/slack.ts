@@ -248,6 +248,7 @@ function toolResults(
     claimCommand: (triggerId) => options.state.claimCommand(triggerId),
     cancels: new RunCancels({
       marks: options.state.runCancelMarks,
+      messages: options.state.runMessages,
       clock: options.clock ?? systemClock,
       logger: options.logger,
     }),

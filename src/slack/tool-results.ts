@@ -6,7 +6,7 @@
 // links a -32042 answer asks them to open with a Retry button; once the server says every link is done,
 // the call is retried without waiting for the click (link-retries.ts). A call whose 2026 round expired gets a
 // Start again button, the same rerun. A person's run can be cancelled from its "working…" message
-// (run-cancels.ts).
+// (run-cancels.ts), after a survivor resumed it too: it runs under the name, and on the message, it had.
 import {
   needsSnippet,
   resultMessage,
@@ -22,7 +22,13 @@ import type { SlackClients } from './workspaces.js';
 import { askForLinks } from './link-retries.js';
 import { MessageError } from './messages.js';
 import { retried } from './retried.js';
-import { ProgressMessage, messagePlaceOf, type ProgressOptions, type RunPlace } from './progress-message.js';
+import {
+  ProgressMessage,
+  messagePlaceOf,
+  type KeptMessage,
+  type ProgressOptions,
+  type RunPlace,
+} from './progress-message.js';
 import type { CancelMark } from '../api/endpoint-calls.js';
 import type { CancellableRun, RunCancels } from './run-cancels.js';
 import type { UrlCompletions } from './url-completions.js';
@@ -85,11 +91,12 @@ export class ToolResults {
   async run(call: ToolRun, { warmed = false }: { warmed?: boolean } = {}): Promise<ToolResult> {
     if (!warmed) this.opts.warm?.(call.server, call.origin);
     const place = await this.placeOf(call);
-    // A person's own run; an automation's (an API call) is the automation's to stop.
-    const cancellable =
-      call.origin.callId === undefined ? this.opts.cancels?.start(place.origin.userId) : undefined;
-    const progress = new ProgressMessage(place, this.opts, cancellable?.target);
-    const result = await this.callShowingProgress({ ...call, origin: place.origin }, progress, cancellable);
+    const { cancellable, kept } = (await this.cancellableRun(call, place)) ?? {};
+    const progress = new ProgressMessage(place, this.opts, cancellable?.target, kept);
+    // The run's name goes with the call's 2026 rounds, for a survivor that resumes it.
+    const runId = cancellable === undefined ? {} : { runId: cancellable.target.run };
+    const origin = { ...place.origin, ...runId };
+    const result = await this.callShowingProgress({ ...call, origin }, progress, cancellable);
     if (cancellable?.cancelled === true) {
       // Whatever the server answered once cancelled (its result, or the abort as an error) is not shown.
       await progress.cancelled();
@@ -105,6 +112,27 @@ export class ToolResults {
     }
     await this.show(place, call.args, result);
     return result;
+  }
+
+  /**
+   * A person's own run (an automation's, an API call, is the automation's to stop), and the message it keeps: a
+   * run resumed from a replica that died goes on under its name, on its message when it is in the run's place.
+   */
+  private async cancellableRun(
+    call: ToolRun,
+    place: RunPlace,
+  ): Promise<{ cancellable: CancellableRun; kept: KeptMessage } | undefined> {
+    const { cancels } = this.opts;
+    if (cancels === undefined || call.origin.callId !== undefined) return undefined;
+    const owner = place.origin.userId;
+    const left = call.resume === undefined ? undefined : call.origin.runId;
+    const cancellable = left === undefined ? cancels.start(owner) : cancels.adopt(left, owner);
+    const posted = (ts: string): void =>
+      cancels.noteMessage(cancellable.target.run, { channel: place.channel, ts });
+    const at = left === undefined ? undefined : await cancels.messageOf(left);
+    // A message elsewhere (the thread refused the bot since, so the run is in the DM) is left as it is.
+    const ts = at?.channel === place.channel ? { ts: at.ts } : {};
+    return { cancellable, kept: { posted, ...ts } };
   }
 
   /** Calls the tool, its progress shown; a person's run with the signal its Cancel button aborts. */

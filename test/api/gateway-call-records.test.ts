@@ -37,6 +37,7 @@ function replicaACancels() {
   let check = deferred();
   const calls = {
     rememberGateway: (call: GatewayEntry, ttlMs: number) => replicaA.rememberGateway(call, ttlMs),
+    adoptGateway: (call: GatewayEntry, ttlMs: number) => replicaA.adoptGateway(call, ttlMs),
     forgetGateway: (call: GatewayEntry) => replicaA.forgetGateway(call),
     checkGateways: async (running: readonly GatewayEntry[], ttlMs: number) => {
       const cancelled = await replicaA.checkGateways(running, ttlMs);

@@ -84,6 +84,7 @@ describe('a Cancel click on another replica than the run’s', () => {
     let offline = true;
     const flaky: RunCancelsDeps['marks'] = {
       rememberGateway: (call, ttl) => marks.rememberGateway(call, ttl),
+      adoptGateway: (call, ttl) => marks.adoptGateway(call, ttl),
       forgetGateway: (call) => marks.forgetGateway(call),
       markCancelled: (client, id) => marks.markCancelled(client, id),
       checkGateways: (calls, ttl) =>
@@ -110,6 +111,7 @@ describe('a Cancel click on another replica than the run’s', () => {
     const forgotten = new Promise<void>((resolve) => (forget = resolve));
     const slow: RunCancelsDeps['marks'] = {
       rememberGateway: (call, ttl) => marks.rememberGateway(call, ttl),
+      adoptGateway: (call, ttl) => marks.adoptGateway(call, ttl),
       forgetGateway: async (call) => {
         await forgotten;
         await marks.forgetGateway(call);
@@ -136,6 +138,7 @@ describe('a Cancel click on another replica than the run’s', () => {
     const cancels = new RunCancels({
       marks: {
         rememberGateway: () => Promise.resolve(),
+        adoptGateway: () => Promise.resolve(),
         forgetGateway: () => Promise.resolve(),
         checkGateways: () => Promise.resolve([]),
         markCancelled: () => Promise.reject(new Error('Redis unreachable')),
@@ -145,5 +148,43 @@ describe('a Cancel click on another replica than the run’s', () => {
     });
     expect(await cancels.mark('some-run')).toBe('unrecorded');
     expect(warned).toEqual(['a Cancel click was not recorded']);
+  });
+});
+
+describe('a run a survivor resumes after the replica running it died', () => {
+  /** A run started on a replica that dies: its entry stays in Redis, unrenewed, until it lapses. */
+  function leftByDeadReplica() {
+    const dead = replicas();
+    const run = dead.here.start('U7');
+    void run.run(() => new Promise<never>(() => undefined));
+    return { run, dead };
+  }
+
+  it('is stopped by a click on its button, the dead replica’s entry taken over rather than made ambiguous', async () => {
+    const { run: left, dead } = leftByDeadReplica();
+    await dead.clock.scheduled();
+    const { clock, here, elsewhere } = replicas();
+    const resumed = here.adopt(left.target.run, 'U7');
+    expect(resumed.target).toEqual(left.target);
+    const done = resumed.run(untilAborted(resumed.signal));
+    await clock.scheduled();
+    expect(await elsewhere.mark(left.target.run)).toBe('marked');
+    clock.fire();
+    expect(await done).toBe('stopped');
+    expect(resumed.cancelled).toBe(true);
+    expect(await elsewhere.mark(left.target.run)).toBe('none');
+  });
+
+  it('honours a click made while no replica ran it, at its first check', async () => {
+    const { run: left, dead } = leftByDeadReplica();
+    await dead.clock.scheduled();
+    const { clock, here, elsewhere } = replicas();
+    expect(await elsewhere.mark(left.target.run)).toBe('marked');
+    const resumed = here.adopt(left.target.run, 'U7');
+    const done = resumed.run(untilAborted(resumed.signal));
+    await clock.scheduled();
+    clock.fire();
+    expect(await done).toBe('stopped');
+    expect(resumed.signal.reason).toBe(RUN_CANCELLED_REASON);
   });
 });

@@ -171,7 +171,9 @@ describe('/mcp run with inline arguments the tool’s inputSchema refuses', () =
 
   it('says so, and does not run the tool, when the listing waited for a sign-in that did not happen', async () => {
     const text = await answerTo(NOT_SIGNED_IN, 'run fixture create {"name": "ok"}');
-    expect(text).toBe('Could not list the tools of `fixture`: no sign-in to fixture within 600 s');
+    expect(text).toBe(
+      'Could not list the tools of `fixture`: signing in to the server did not complete (`sign_in_timeout`)',
+    );
     expect(callsOf(NOT_SIGNED_IN), 'the run would only ask the person to sign in again').toEqual([]);
   });
 

@@ -23,6 +23,7 @@ import { RedisInstallationStore } from './installations.js';
 import { InstallationRecords } from './sealed-installations.js';
 import { HISTORY_MAX, recentAnswers, recordAnswer } from './history.js';
 import { readHomeHash, recordHomeHash } from './home-hashes.js';
+import { RedisRunMessages } from './run-messages.js';
 import type { AnswerRecord, HashCondition, HomeOwner, OpenModal, SlackStatePorts } from './ports.js';
 
 /**
@@ -57,6 +58,8 @@ export class SlackState implements SlackStatePorts {
    * calls' (`{q}:mcpcall:`, one hash slot: one script checks them all) under a client name of their own.
    */
   readonly runCancelMarks: RedisEndpointCalls;
+  /** Where the person's runs' "working…" messages are, for a replica resuming one (run-messages.ts). */
+  readonly runMessages: RedisRunMessages;
   private readonly keys: Keys;
 
   private constructor(
@@ -67,6 +70,7 @@ export class SlackState implements SlackStatePorts {
     this.installations = new RedisInstallationStore(cmd, opts.prefix, Date.now, installationRecords(opts));
     this.keys = keys(opts.prefix);
     this.runCancelMarks = new RedisEndpointCalls(cmd, (client, id) => this.keys.endpointCall(client, id));
+    this.runMessages = new RedisRunMessages(cmd, (runId) => this.keys.runMessage(runId));
   }
 
   static async open(opts: SlackStateOptions): Promise<SlackState> {

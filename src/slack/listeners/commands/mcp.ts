@@ -13,6 +13,7 @@ import {
 import type { RefusedTool, ToolSummary } from '../../../mcp/index.js';
 import type { Origin } from '../../../relay/types.js';
 import { inlineRefusal, listedTool, type InlineRun } from '../../inline-args.js';
+import { listingFailureText } from '../../listing-failures.js';
 import { parseMcpCommand, unescapeCommandText, type CommandProblem, type McpCommand } from '../../command.js';
 import { retriedRespond } from '../../retried.js';
 import { openRunForm } from '../../run-form.js';
@@ -150,9 +151,8 @@ async function listTools(
     tools = await ctx.deps.tools.listTools(server, ctx.origin);
     refused = await ctx.deps.tools.refusedTools(server, ctx.origin);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
     const t = commandText(ctx.locale);
-    return ctx.reply(t.toolsUnavailable(codeName(server), escapeMrkdwn(reason)));
+    return ctx.reply(t.toolsUnavailable(codeName(server), listingFailureText(error, ctx.locale)));
   }
   const names = refused.map((tool) => tool.name);
   const message = toolsMessage({ server, tools, refused: names, locale: ctx.locale });
