@@ -4,8 +4,8 @@
 // Connect link's start page (whose link it is, where it leads; the state left in place); complete() consumes
 // the `state` once, exchanges the code through the SDK, seals the tokens into the vault and announces the
 // sign-in to every replica, where the person's waiting calls go on (a sign-in refused at the authorization
-// server's page is announced too: those calls end at once). disconnect() also revokes the grant at the
-// authorization server when it offers revocation (RFC 7009).
+// server's page, or whose code could not be exchanged, is announced too: those calls end at once).
+// disconnect() also revokes the grant at the authorization server when it offers revocation (RFC 7009).
 import { auth } from '@modelcontextprotocol/client';
 import { scopesOf, type PersonGrants } from './grants.js';
 import type { McpLogger } from '../types.js';
@@ -81,8 +81,15 @@ export class VaultConnections implements Connections {
       await this.deps.wakes.announce(waitedAs, person, 'denied');
       throw new SignInError('denied', server, `the sign-in to ${server} was refused (${params.error})`);
     }
-    if (binding.idp !== undefined) await this.completeIdp(binding, params);
-    else await this.exchange(binding, params);
+    try {
+      if (binding.idp !== undefined) await this.completeIdp(binding, params);
+      else await this.exchange(binding, params);
+    } catch (error) {
+      // The state is consumed, so no later callback of this link wakes the calls waiting for it: they end now
+      // too. A lost announcement leaves them to their bounded wait; the page still says why the sign-in failed.
+      await this.deps.wakes.announce(waitedAs, person, 'failed').catch(() => undefined);
+      throw error;
+    }
     await this.deps.vault.completedState(params.state);
     await this.deps.wakes.announce(waitedAs, person);
     return { server, person };

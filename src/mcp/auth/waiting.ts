@@ -1,5 +1,6 @@
 // A call waiting for its person's sign-in (person-auth.ts, enterprise-session.ts): bounded, cancellable, ended at
-// once when the person refused at the sign-in page, and the error a call gets when nobody can be asked to sign in.
+// once when the person refused at the sign-in page or its callback failed, and the error a call gets when nobody can
+// be asked to sign in.
 import { SignInError } from './types.js';
 import type { SignInOutcome } from './wakes.js';
 
@@ -7,8 +8,8 @@ import type { SignInOutcome } from './wakes.js';
 export const DEFAULT_SIGN_IN_WAIT_MS = 10 * 60_000;
 
 /**
- * Resolves when `done` says the person signed in; rejects denied when it says they refused, sign_in_timeout
- * after `waitMs` (ms), or with the reason `signal` aborts with.
+ * Resolves when `done` says the person signed in; rejects denied when it says they refused, token_exchange_failed
+ * when its callback failed, sign_in_timeout after `waitMs` (ms), or with the reason `signal` aborts with.
  */
 export function boundedWait(
   done: Promise<SignInOutcome>,
@@ -45,7 +46,7 @@ export function boundedWait(
     done.then((outcome) => {
       finish();
       if (outcome === 'signed_in') resolve();
-      else reject(denied(server));
+      else reject(outcome === 'denied' ? denied(server) : callbackFailed(server));
     }, reject);
   });
 }
@@ -55,6 +56,16 @@ function denied(server: string): SignInError {
     'denied',
     server,
     `access to ${server} was not granted at its sign-in page; run /mcp connect ${server} in Slack to try again`,
+  );
+}
+
+/** The callback could not exchange the code (refused, or the registration forgotten): its link is spent. */
+function callbackFailed(server: string): SignInError {
+  return new SignInError(
+    'token_exchange_failed',
+    server,
+    `the sign-in to ${server} did not complete: its code could not be exchanged for tokens; run /mcp connect ` +
+      `${server} in Slack for a new link, then call again`,
   );
 }
 
