@@ -105,7 +105,8 @@ describe('auth: per server', () => {
 
   it.each([
     ['{ mode: sometimes }', 'mcpServers.tracker.auth.mode'],
-    ['{ clientSecret: 12 }', 'mcpServers.tracker.auth.clientSecret'],
+    // A number written there is the text written (text-settings.test.ts); a list is no text.
+    ['{ clientSecret: [12] }', 'mcpServers.tracker.auth.clientSecret'],
     ['{ scopes: "" }', 'mcpServers.tracker.auth.scopes'],
     ['{ scopes: ["has space"] }', 'mcpServers.tracker.auth.scopes'],
     ['{ metadataUrl: "ftp://x" }', 'mcpServers.tracker.auth.metadataUrl'],

@@ -3,48 +3,54 @@
 import { describe, expect, it } from 'vitest';
 import { AuditError, type AuditEvent, type AuditLog, type AuditQuery } from '../../src/audit/index.js';
 
-const base = Date.now() - 60_000;
-const at = (s: number): string => new Date(base + s * 1000).toISOString();
-
-const EVENTS: AuditEvent[] = [
-  { type: 'question.created', at: at(0), question: 'q1', server: 'deploy', user: 'U1', createdAt: at(0) },
-  { type: 'question.created', at: at(1), question: 'q2', client: 'ci', createdAt: at(1) },
-  {
-    type: 'question.ended',
-    at: at(2),
-    question: 'q1',
-    server: 'deploy',
-    user: 'U1',
-    action: 'accept',
-    reason: 'answered',
-    answeredBy: 'U2',
-    createdAt: at(0),
-    endedAt: at(2),
-  },
-  {
-    type: 'call.created',
-    at: at(3),
-    call: 'c1',
-    server: 'deploy',
-    tool: 'ship',
-    client: 'ci',
-    user: 'U3',
-    createdAt: at(3),
-  },
-  {
-    type: 'webhook.gave_up',
-    at: at(4),
-    question: 'q2',
-    client: 'ci',
-    webhook: {
-      deliveryId: 'dlv_1',
-      url: 'https://ci.example.com/h',
-      attempts: 30,
-      code: 'bad_status',
-      reason: '500',
+/**
+ * Five events a second apart from `base` (a minute ago). Made when a contract suite is declared, not when this
+ * module loads: with test files sharing a worker's modules, a module-level time was minutes old by the time a
+ * later file ran, and the Redis log reads its stream only its 5-minute clock slack around `since`/`until`.
+ */
+function eventsAround(base: number): { at: (s: number) => string; EVENTS: AuditEvent[] } {
+  const at = (s: number): string => new Date(base + s * 1000).toISOString();
+  const EVENTS: AuditEvent[] = [
+    { type: 'question.created', at: at(0), question: 'q1', server: 'deploy', user: 'U1', createdAt: at(0) },
+    { type: 'question.created', at: at(1), question: 'q2', client: 'ci', createdAt: at(1) },
+    {
+      type: 'question.ended',
+      at: at(2),
+      question: 'q1',
+      server: 'deploy',
+      user: 'U1',
+      action: 'accept',
+      reason: 'answered',
+      answeredBy: 'U2',
+      createdAt: at(0),
+      endedAt: at(2),
     },
-  },
-];
+    {
+      type: 'call.created',
+      at: at(3),
+      call: 'c1',
+      server: 'deploy',
+      tool: 'ship',
+      client: 'ci',
+      user: 'U3',
+      createdAt: at(3),
+    },
+    {
+      type: 'webhook.gave_up',
+      at: at(4),
+      question: 'q2',
+      client: 'ci',
+      webhook: {
+        deliveryId: 'dlv_1',
+        url: 'https://ci.example.com/h',
+        attempts: 30,
+        code: 'bad_status',
+        reason: '500',
+      },
+    },
+  ];
+  return { at, EVENTS };
+}
 
 const withoutId = ({ id: _id, ...event }: AuditEvent): AuditEvent => event;
 
@@ -62,6 +68,7 @@ async function all(log: AuditLog, query: AuditQuery): Promise<AuditEvent[]> {
 
 export function auditLogContract(name: string, open: () => Promise<AuditLog>): void {
   describe(`${name} (AuditLog contract)`, () => {
+    const { at, EVENTS } = eventsAround(Date.now() - 60_000);
     async function filled(): Promise<AuditLog> {
       const log = await open();
       for (const event of EVENTS) await log.append(event);

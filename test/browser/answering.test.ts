@@ -18,7 +18,12 @@ const SLOW_SERVER = {
 
 /** The tool's result message that follows `card`, parsed as the JSON the example servers report. */
 async function resultAfter(card: Locator, headline: string): Promise<unknown> {
-  const result = card.locator('xpath=following-sibling::*[@role="article"]').filter({ hasText: headline });
+  // A run that lasts a few seconds (a person filling its form) also has a working message, whose end can read as
+  // the result's headline does ("basics 已完成；结果如下"): the result is the message with sections after it.
+  const result = card
+    .locator('xpath=following-sibling::*[@role="article"]')
+    .filter({ hasText: headline })
+    .filter({ has: card.page().locator('.block.section ~ .block.section') });
   await result.first().waitFor();
   // The sections after the headline hold the tool's text (split at Slack's section limit).
   const sections = await result.first().locator('.block.section').allInnerTexts();

@@ -68,9 +68,12 @@ describe('a paged form', () => {
     const viewId = h.standin.openViews('U3')[0]?.id ?? '';
     const firstBlock = inputs(h, viewId)[0]?.block_id ?? '';
     await h.driver.submitView({ userId: 'U3', viewId, values: { [firstBlock]: 'typed' } });
-    // Declined from the card (another device, say): the form on this screen stays open at its second page.
+    // Declined from the card (another device, say): the form on this screen is replaced by the ended view, but
+    // Back is pressed on its second page before that replacement arrives.
+    const replacement = h.standin.holdNext('views.update');
     await h.driver.clickButton({ userId: 'U3', ...card, actionId: 'elicit_decline' });
     expect(await h.toolResult('U3')).toEqual({ action: 'decline' });
+    await replacement.arrived;
 
     const back = await h.driver.clickViewButton({ userId: 'U3', viewId, actionId: 'elicit_page_back' });
     expect(back.status).toBe(200);
@@ -78,5 +81,6 @@ describe('a paged form', () => {
     expect(ended.args.view).toMatchObject({
       blocks: [{ text: { text: 'This question has already been declined by <@U3>.' } }],
     });
+    replacement.release();
   });
 });
