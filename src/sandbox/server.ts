@@ -212,9 +212,20 @@ function fail(deps: PageDeps, res: ServerResponse, error: unknown): void {
   send(res, 500, { error: 'internal_error', message: String(error) });
 }
 
+/**
+ * Answers a request that comes before the page is served (servePage): the sandbox listens on its port before the
+ * bot starts, and a request a server has no listener for is never answered, so a probe or a reload during those
+ * seconds of start-up hung for good. Told to try again in a second instead.
+ */
+function stillStarting(_req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('retry-after', '1');
+  res.setHeader('connection', 'close');
+  send(res, 503, { error: 'starting', message: 'elicit-relay is starting; try again in a moment' });
+}
+
 /** Listens on host:port (0 = a free port) before the bot starts, so the bot can allow the receiver's port. */
 export async function listenPage(host: string, port: number): Promise<{ server: Server; port: number }> {
-  const server = createServer();
+  const server = createServer(stillStarting);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -222,9 +233,10 @@ export async function listenPage(host: string, port: number): Promise<{ server: 
   return { server, port: (server.address() as AddressInfo).port };
 }
 
-/** Serves the page on a listening server (nothing answers until this runs; its address is not out yet). */
+/** Serves the page on a listening server (until this runs, every request is answered 503 starting). */
 export function servePage(deps: PageDeps, server: Server): void {
   const assets = readAssets(pageDir());
+  server.off('request', stillStarting);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     handle(deps, assets, req, res).catch((error: unknown) => fail(deps, res, error));
   });
