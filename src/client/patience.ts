@@ -2,6 +2,7 @@
 // (429 rate_limited, 503 unavailable) is asked again after at least its Retry-After; one that does not answer,
 // after a doubling pause. Creating gives up at once on a bot that never answers (a wrong URL is reported in
 // seconds); waiting on a question that exists rides out an outage until the question's own deadline and more.
+import { retryAfterMs as retryAfterHeaderMs } from '../http/retry-after.js';
 
 /**
  * Longest Retry-After honoured, in ms. The bot's own is at most a minute (its rate limit counts a minute; a 503
@@ -71,16 +72,8 @@ export function pauseMs(patience: Patience, failures: number, retryAfterMs: numb
   return Math.max(backoff, retryAfterMs ?? 0);
 }
 
-/**
- * A Retry-After header in ms from `now`, capped at RETRY_AFTER_CAP_MS: delay-seconds, or an HTTP-date (IMF
- * fixdate, which ends in "GMT"; a date already past is 0). Undefined when absent or neither.
- */
+/** A Retry-After header's wait in ms from `now` (src/http retryAfterMs), capped at RETRY_AFTER_CAP_MS. */
 export function retryAfterMs(header: string | null, now: number): number | undefined {
-  const value = header?.trim() ?? '';
-  let ms: number;
-  if (/^\d+$/.test(value)) ms = Number(value) * 1_000;
-  else if (value.endsWith('GMT')) ms = Date.parse(value) - now;
-  else return undefined;
-  if (Number.isNaN(ms)) return undefined;
-  return Math.min(Math.max(ms, 0), RETRY_AFTER_CAP_MS);
+  const ms = retryAfterHeaderMs(header, now);
+  return ms === undefined ? undefined : Math.min(ms, RETRY_AFTER_CAP_MS);
 }

@@ -21,7 +21,8 @@ import { WebhookError } from './errors.js';
 import { attempt, isFinal, systemResolve, type Resolve } from './attempt.js';
 import type { AllowList } from './hosts.js';
 import { deliveryHeaders } from './signature.js';
-import { askedDelay, retryDelay, DEFAULT_RETRY, type RetrySettings } from './retry.js';
+import { retryAfterMs } from '../http/retry-after.js';
+import { retryDelay, DEFAULT_RETRY, type RetrySettings } from './retry.js';
 
 export type WebhookType = 'question.ended' | 'call.ended';
 
@@ -242,7 +243,7 @@ export class Webhooks {
 
   /** The wait before the next attempt after `failures` failed ones, `error` the last: at least its Retry-After. */
   private nextDelay(failures: number, error: Error | undefined, random: number): number {
-    const asked = error instanceof WebhookError ? askedDelay(error.retryAfter, this.opts.clock.now()) : 0;
+    const asked = error instanceof WebhookError ? retryAfterMs(error.retryAfter, this.opts.clock.now()) : 0;
     return retryDelay(this.opts.retry ?? DEFAULT_RETRY, failures, random, asked);
   }
 

@@ -27,15 +27,3 @@ export function retryDelay(settings: RetrySettings, failures: number, random: nu
   const capped = Math.min(exponential, settings.maxDelayMs);
   return Math.max(Math.round(capped * (1 + random / 10)), Math.min(askedMs, settings.maxDelayMs));
 }
-
-/**
- * The wait a Retry-After asks for, in ms: delay-seconds, or an HTTP date (RFC 9110 10.2.3) from `nowMs`, a past
- * one 0; undefined when it is neither (ignored: the backoff alone decides).
- */
-export function askedDelay(retryAfter: string | undefined, nowMs: number): number | undefined {
-  const value = retryAfter?.trim();
-  if (value === undefined || value === '') return undefined;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const date = /[a-z]/i.test(value) ? Date.parse(value) : NaN;
-  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
-}
