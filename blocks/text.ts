@@ -13,12 +13,12 @@ const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F]/g;
 // removed rather than shown: Slack has no way to show them visibly, and none carries meaning a person reads.
 // ZWNJ/ZWJ (U+200C/U+200D) stay: emoji sequences (👩‍💻) and Persian or Indic spelling need them.
 const INVISIBLE = /[\u202A-\u202E\u2066-\u2069\u200B\u200E\u200F\u2060\uFEFF]/g;
-/** A surrogate half without its partner: not text, and Slack would refuse or mangle it. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** `text` without bidi controls and invisible zero-width characters, lone surrogates as U+FFFD. */
+/**
+ * `text` without bidi controls and invisible zero-width characters, lone surrogates (a surrogate half without its
+ * partner: not text, and Slack would refuse or mangle it) as U+FFFD.
+ */
 export function neutralise(text: string): string {
-  return text.replace(LONE_SURROGATE, '\uFFFD').replace(INVISIBLE, '');
+  return text.toWellFormed().replace(INVISIBLE, '');
 }
 
 /** Whether `text` shows anything once neutralised: Slack refuses a plain_text that neutralising leaves blank. */

@@ -223,9 +223,6 @@ function openPool(connectionString: string, max: number): pg.Pool {
   return pool;
 }
 
-/** Half of a UTF-16 surrogate pair without its other half. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
 /**
  * `text` as PostgreSQL can hold it, each NUL and lone surrogate as U+FFFD: a text column takes no 0x00 byte and
  * jsonb no "\u0000" nor a lone "\ud800". Left in, one such character (an API client's tool name, an answer's
@@ -233,7 +230,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * on it for ever: no later event reached PostgreSQL. The Redis Stream keeps the event as it was.
  */
 function holdable(text: string): string {
-  return text.replaceAll('\u0000', '\ufffd').replace(LONE_SURROGATE, '\ufffd');
+  return text.replaceAll('\u0000', '\ufffd').toWellFormed();
 }
 
 /** JSON.stringify's replacer: each object's keys and each string value made holdable. */

@@ -12,9 +12,6 @@ import { toElicitResult } from './elicitation.js';
 import { combineForms } from './round-form.js';
 import type { KeptRequest } from './round-bounds.js';
 
-/** Half of a UTF-16 surrogate pair with no other half: text that UTF-8 has no bytes for. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /**
  * The answers a round keeps for one of its questions, by request key, as the call's own process would have sent
  * them: what any replica records when the question's end reaches it (src/rounds/recorder.ts). `requests` are the
@@ -87,7 +84,7 @@ export class Continuation {
    */
   async record(round: number, requestState: string | undefined, entries: [string, KeptRequest][]) {
     const { rounds, call } = this.durable;
-    const unkept = entries.find(([key]) => LONE_SURROGATE.test(key));
+    const unkept = entries.find(([key]) => !key.isWellFormed());
     if (unkept !== undefined) throw this.unkeptKey(round, unkept[0]);
     const requests = entries.map(([key, request]) => ({ key, request }));
     const next = {

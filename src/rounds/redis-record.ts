@@ -37,9 +37,6 @@ export function parseRound(
   };
 }
 
-/** A JSON string may hold a lone surrogate (half of a UTF-16 pair, e.g. "\udc80"), which UTF-8 cannot carry. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /**
  * A round's `requestState` as hash fields, to come back byte for byte (the spec's "echo back the exact value").
  * ioredis writes a string as UTF-8, which has no bytes for a lone surrogate (it would come back as U+FFFD): such
@@ -52,9 +49,9 @@ export function requestStateFields(state: string | undefined): {
   requestStateJson?: string;
 } {
   if (state === undefined) return {};
-  return LONE_SURROGATE.test(state)
-    ? { requestState: state, requestStateJson: JSON.stringify(state) }
-    : { requestState: state };
+  return state.isWellFormed()
+    ? { requestState: state }
+    : { requestState: state, requestStateJson: JSON.stringify(state) };
 }
 
 /**

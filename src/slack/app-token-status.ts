@@ -1,15 +1,14 @@
 // Whether Slack takes the app-level token (SLACK_APP_TOKEN) while the bot runs in Socket Mode. A token revoked,
 // expired or of a disabled app is refused at the next reconnect (Slack's `disconnect`, a dropped socket): the
 // bot then receives nothing, so /readyz answers 503 naming the refusal (/healthz stays 200: the process and
-// its state are fine), one error line says so with the fix (the texts start-up uses) and again every
-// REFUSAL_LOG_EVERY_MS while refused, and an info line says when a reconnect succeeds again. The Socket Mode
-// library's own lines for each attempt go to debug (socket-outage-log.ts, which tells the other failures).
+// its state are fine), one error line says so with the fix (the texts start-up uses), again at most every 5 min
+// while refused with the count and at once for a different refusal, and an info line says when a reconnect
+// succeeds again (streak-lines.ts). The Socket Mode library's own lines for each attempt go to debug
+// (socket-outage-log.ts, which tells the other failures).
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { refusalError, type AppTokenRefusalCode } from './app-token-refusals.js';
-
-/** How often a refusal that lasts is logged again, in ms: 5 min (a reconnect is tried at most 5 min apart). */
-const REFUSAL_LOG_EVERY_MS = 300_000;
+import { StreakLines } from './streak-lines.js';
 
 /** Socket Mode's part of /readyz: only `refused` makes the bot unready (a reconnect in progress does not). */
 export type SocketModeReadiness =
@@ -19,17 +18,17 @@ interface Refusal {
   code: AppTokenRefusalCode;
   /** The ConfigError's message: SLACK_APP_TOKEN, the code and the fix. */
   error: string;
-  /** When Slack first refused the token, and when it was last logged (epoch ms, the injected clock). */
-  since: number;
-  loggedAt: number;
 }
 
 export class AppTokenStatus {
   private running = false;
   private connected = false;
   private refusal: Refusal | undefined;
+  private readonly lines: StreakLines;
 
-  constructor(private readonly deps: { logger: Logger; clock: Pick<Clock, 'now'> }) {}
+  constructor(private readonly deps: { logger: Logger; clock: Pick<Clock, 'now'> }) {
+    this.lines = new StreakLines(deps.clock);
+  }
 
   /** Start-up is over: from now on a refusal is reported here (before, it ends start-up instead). */
   started(): void {
@@ -40,15 +39,19 @@ export class AppTokenStatus {
   /** Slack refused the app-level token (AppTokenWatch, as the answer arrives). */
   refused(code: AppTokenRefusalCode): void {
     if (!this.running) return;
-    const now = this.deps.clock.now();
-    const last = this.refusal;
-    const fresh = last?.code !== code || now - last.loggedAt >= REFUSAL_LOG_EVERY_MS;
-    if (!fresh) return;
-    const error = refusalError(code).message;
-    this.refusal = { code, error, since: last?.since ?? now, loggedAt: now };
+    const refusal = this.refusal?.code === code ? this.refusal : { code, error: refusalError(code).message };
+    this.refusal = refusal;
+    const line = this.lines.occurred(code);
+    if (!line) return;
     this.deps.logger.error(
-      { key: 'SLACK_APP_TOKEN', refusal: code, refusedForMs: now - (last?.since ?? now) },
-      `Socket Mode cannot reconnect: ${error}`,
+      {
+        key: 'SLACK_APP_TOKEN',
+        refusal: code,
+        refusedForMs: line.forMs,
+        refusals: line.count,
+        refusalsSinceLastLine: line.sinceLastLine,
+      },
+      `Socket Mode cannot reconnect: ${refusal.error}`,
     );
   }
 
@@ -56,10 +59,11 @@ export class AppTokenStatus {
   hello(): void {
     this.connected = true;
     const last = this.refusal;
-    if (!last) return;
     this.refusal = undefined;
+    const end = this.lines.ended();
+    if (!end) return;
     this.deps.logger.info(
-      { key: 'SLACK_APP_TOKEN', refusal: last.code, refusedForMs: this.deps.clock.now() - last.since },
+      { key: 'SLACK_APP_TOKEN', refusal: last?.code, refusedForMs: end.forMs, refusals: end.count },
       'Socket Mode reconnected: Slack takes SLACK_APP_TOKEN again',
     );
   }

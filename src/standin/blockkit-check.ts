@@ -18,9 +18,6 @@ export const formatIssue = (issue: BlockKitIssue): string =>
 
 const length = (s: string): number => [...s].length;
 
-/** A surrogate half without its partner: Slack cannot store or show such a string. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 export interface TextRule {
   /** Maximum characters of `text`. */
   max: number;
@@ -55,7 +52,8 @@ export class Checker {
       return undefined;
     }
     if (length(value) > max) this.fail(`${pointer}/${key}`, `must be less than ${max + 1} characters`);
-    if (LONE_SURROGATE.test(value))
+    // A surrogate half without its partner: Slack cannot store or show such a string.
+    if (!value.isWellFormed())
       this.fail(`${pointer}/${key}`, 'must be valid UTF-16 (a split surrogate pair)');
     return value;
   }

@@ -89,7 +89,7 @@ export function createdFields(q: Question): Record<string, string> {
 export function fieldsJson(fields: Record<string, string>): string {
   const json = JSON.stringify(fields);
   if (!LONE_SURROGATE_ESCAPE.test(json)) return json;
-  const wellFormed = Object.entries(fields).map(([k, v]) => [k, Buffer.from(v).toString()]);
+  const wellFormed = Object.entries(fields).map(([k, v]) => [k, v.toWellFormed()]);
   return JSON.stringify(Object.fromEntries(wellFormed));
 }
 

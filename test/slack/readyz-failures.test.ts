@@ -1,8 +1,8 @@
 // /readyz's check that fails (READINESS_FAILED) was logged at error level on every probe, every 10 s in
 // Kubernetes, for as long as it failed. It is logged once with the error, then at most every 5 min while checks
 // keep failing (each line counting the failures since the one before), and once when a check gives a verdict
-// again; a check that fails now and then, answering in between, adds no line per probe either. Time is a
-// stepped clock.
+// again; a check that fails now and then, answering in between, adds no line per probe either (only its first
+// few failures right after a logged end, src/slack/streak-lines.ts). Time is a stepped clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type Readiness, type RunningHttpServer } from '../../src/slack/http-server.js';
 import { LOG_AGAIN_AFTER_MS } from '../../src/slack/streak-lines.js';
@@ -80,19 +80,29 @@ describe('/readyz checks that fail', () => {
     expect([errors.length, told.length]).toEqual([2, 1]);
   });
 
-  it('adds no line per probe while a check fails now and then, answering in between', async () => {
+  it('tells a failure right after the end was logged, at most 3 such returns in 5 min, then counts the rest', async () => {
     errors.length = 0;
     told.length = 0;
     const flaky = new Error('flaky');
-    // Well inside 5 min of the last line: every other probe fails.
+    // Well inside 5 min of the line saying checks give a verdict again: every other probe fails.
     for (let i = 0; i < 5; i += 1) {
       expect(await probe(flaky)).toBe(503);
       expect(await probe(undefined)).toBe(200);
     }
-    expect([errors, told]).toEqual([[], []]);
+    // The first three returns are told, each with its end; the next two, faster than that, are not (nor theirs).
+    expect(errors.map(([fields]) => fields)).toEqual([
+      { err: flaky, failingForMs: 0, failuresSinceLastLine: 1 },
+      { err: flaky, failingForMs: 0, failuresSinceLastLine: 1 },
+      { err: flaky, failingForMs: 0, failuresSinceLastLine: 1 },
+    ]);
+    expect(told.map(([fields]) => fields)).toEqual([
+      { failedForMs: PROBE_EVERY_MS, failures: 1 },
+      { failedForMs: PROBE_EVERY_MS, failures: 1 },
+      { failedForMs: PROBE_EVERY_MS, failures: 1 },
+    ]);
     await clock.advance(LOG_AGAIN_AFTER_MS);
     expect(await probe(flaky)).toBe(503);
-    expect(errors).toHaveLength(1);
-    expect(errors[0]?.[0]).toMatchObject({ failingForMs: 0, failuresSinceLastLine: 6 });
+    expect(errors).toHaveLength(4);
+    expect(errors[3]?.[0]).toMatchObject({ failingForMs: 0, failuresSinceLastLine: 3 });
   });
 });

@@ -1,7 +1,8 @@
 // /readyz's check that gives no verdict in time (READINESS_TIMED_OUT) was answered 503 and logged nothing, so an
 // operator saw a replica unready and no reason. It is logged once, then at most every 5 min while checks keep
 // timing out (each line counting the timeouts since the one before), and once when checks answer in time again;
-// a check that hangs now and then, answering in between, adds no line per probe either. Time is a stepped clock.
+// a check that hangs now and then, answering in between, adds no line per probe either (only its first few
+// timeouts right after a logged end, src/slack/streak-lines.ts). Time is a stepped clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   READINESS_TIMEOUT_MS,
@@ -81,18 +82,28 @@ describe('/readyz checks that time out', () => {
     expect([warned.length, told.length]).toEqual([2, 1]);
   });
 
-  it('adds no line per probe while a check hangs now and then, answering in between', async () => {
+  it('tells a timeout right after the end was logged, at most 3 such returns in 5 min, then counts the rest', async () => {
     warned.length = 0;
     told.length = 0;
-    // Well inside 5 min of the last line: every other probe hangs.
+    // Well inside 5 min of the line saying checks answer in time again: every other probe hangs.
     for (let i = 0; i < 5; i += 1) {
       expect(await probe(true)).toBe(503);
       expect(await probe(false)).toBe(200);
     }
-    expect([warned, told]).toEqual([[], []]);
+    // The first three returns are told, each with its end; the next two, faster than that, are not (nor theirs).
+    expect(warned.map(([fields]) => fields)).toEqual([
+      { timeoutMs: 1_000, timingOutForMs: 0, timeoutsSinceLastLine: 1 },
+      { timeoutMs: 1_000, timingOutForMs: 0, timeoutsSinceLastLine: 1 },
+      { timeoutMs: 1_000, timingOutForMs: 0, timeoutsSinceLastLine: 1 },
+    ]);
+    expect(told.map(([fields]) => fields)).toEqual([
+      { timedOutForMs: PROBE_EVERY_MS, timeouts: 1 },
+      { timedOutForMs: PROBE_EVERY_MS, timeouts: 1 },
+      { timedOutForMs: PROBE_EVERY_MS, timeouts: 1 },
+    ]);
     await clock.advance(LOG_AGAIN_AFTER_MS);
     expect(await probe(true)).toBe(503);
-    expect(warned).toHaveLength(1);
-    expect(warned[0]?.[0]).toMatchObject({ timingOutForMs: 0, timeoutsSinceLastLine: 6 });
+    expect(warned).toHaveLength(4);
+    expect(warned[3]?.[0]).toMatchObject({ timingOutForMs: 0, timeoutsSinceLastLine: 3 });
   });
 });

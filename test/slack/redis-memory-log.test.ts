@@ -50,12 +50,13 @@ describe('RedisMemoryLog', () => {
     expect(lines).toHaveLength(3);
   });
 
-  it('leaves unlogged a stretch that came within 5 min of the last warn line, and its end', () => {
+  it('tells at once of a stretch right after a logged end, and of its end', () => {
     const { lines, at } = setUp();
     at(1_000, OOM);
     at(2_000, OK);
     at(3_000, OOM);
     at(4_000, OK);
-    expect(lines.map((l) => l.level)).toEqual(['warn', 'info']);
+    expect(lines.map((l) => l.level)).toEqual(['warn', 'info', 'warn', 'info']);
+    expect(lines[3]).toEqual({ level: 'info', obj: { outOfMemoryForMs: 1_000, checks: 1 } });
   });
 });

@@ -2,10 +2,10 @@
 // cancelled in Redis (run-cancels.ts), and the replica running it aborts the call within a second and says so in
 // the message. Only the person whose run it is may cancel it; anyone else, a click on a run that ended, a
 // second click and a click Redis could not record are each answered privately.
-import { commandText, runCancelTargetOf, type CommandText } from '../../../../blocks/index.js';
-import { retriedRespond } from '../../retried.js';
+import { runCancelTargetOf } from '../../../../blocks/index.js';
 import type { CommandDeps } from '../deps.js';
 import type { ButtonArgs } from './question-buttons.js';
+import { isOwnersClick, notePrivately } from './run-owner.js';
 
 export async function cancelRun(
   { ack, body, action, respond }: ButtonArgs,
@@ -14,16 +14,11 @@ export async function cancelRun(
   await ack();
   const target = runCancelTargetOf(action.value);
   if (target === undefined) return;
-  const note = async (say: (t: CommandText) => string): Promise<void> => {
-    const locale = await deps.locales.of(body.user.id, body.team?.id);
-    const text = say(commandText(locale));
-    await retriedRespond(respond, { response_type: 'ephemeral', replace_original: false, text });
-  };
-  // In a channel's thread anyone may click: only the person whose run it is stops it.
-  if (target.owner !== body.user.id) return note((t) => t.cancelNotYours(`<@${target.owner}>`));
+  const click = { body, respond };
+  if (!(await isOwnersClick(click, deps, target.owner, (t) => t.cancelNotYours))) return;
   const mark = await deps.results.cancelRun(target.run);
   // Marked: the replica running it updates the message once it has stopped the call.
   if (mark === 'marked') return;
   const said = { already: 'cancelTaken', none: 'cancelEnded', unrecorded: 'cancelUnrecorded' } as const;
-  await note((t) => t[said[mark]]);
+  await notePrivately(click, deps, (t) => t[said[mark]]);
 }

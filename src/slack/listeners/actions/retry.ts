@@ -1,11 +1,12 @@
 // A -32042 answer's buttons: Retry reruns the call; a link button only needs its click acked. A call whose
 // 2026 round expired has a Start again button: the same action, the same rerun.
 import type { AllMiddlewareArgs, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { commandText, retryingMessage, retryTargetOf } from '../../../../blocks/index.js';
+import { retryingMessage, retryTargetOf } from '../../../../blocks/index.js';
 import { retriedRespond } from '../../retried.js';
 import { originOfInteraction } from '../../run-form.js';
 import type { CommandDeps } from '../deps.js';
 import type { ButtonArgs } from './question-buttons.js';
+import { isOwnersClick, notePrivately } from './run-owner.js';
 
 /**
  * Reruns the call, for the person whose run it was when they click (once they opened the links, or to start
@@ -20,24 +21,14 @@ export async function retryCall(
   const target = retryTargetOf(action.value);
   const [channel, ts] = [body.channel?.id, body.message?.ts];
   if (!target || !channel || !ts) return;
-  // In a channel's thread anyone may click: the call is rerun only for the person whose run it is.
-  if (target.owner !== undefined && target.owner !== body.user.id) {
-    const locale = await deps.locales.of(body.user.id, body.team?.id);
-    const text = commandText(locale).retryNotYours(`<@${target.owner}>`);
-    await retriedRespond(respond, { response_type: 'ephemeral', replace_original: false, text });
-    return;
-  }
+  const click = { body, respond };
+  if (!(await isOwnersClick(click, deps, target.owner, (t) => t.retryNotYours))) return;
   const origin = originOfInteraction(body);
   // The person's session (closed if they were away longer than its idle time) opens during the claim and reply.
   deps.results.warm(target.server, origin);
   const locale = await deps.locales.of(body.user.id, body.team?.id);
   if (!(await deps.results.claimRetry(channel, ts))) {
-    const taken = {
-      response_type: 'ephemeral',
-      replace_original: false,
-      text: commandText(locale).retryTaken,
-    } as const;
-    await retriedRespond(respond, taken);
+    await notePrivately(click, deps, (t) => t.retryTaken);
     return;
   }
   // Replacing the message removes its buttons, so one click is one retry.
