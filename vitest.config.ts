@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { SlowTiersFirst } from './test/setup/sequencer.js';
 
 /** test/node22 drives @modelcontextprotocol/conformance 0.2.0-alpha.12, whose CLI needs Node 22 or newer. */
 const nodeMajor = Number(process.versions.node.split('.')[0]);
@@ -26,6 +27,8 @@ export default defineConfig({
     // Most test files wait on Redis, child processes and the browser rather than the CPU: three workers on
     // this project's 2-core CI machines take the full run from about 7 minutes (the default, cores − 1) to 4.
     maxWorkers: 3,
+    // A fresh clone has no record of which files are slow: start the slow tiers first (test/setup/sequencer.ts).
+    sequence: { sequencer: SlowTiersFirst },
     projects: [
       {
         extends: true,
