@@ -39,6 +39,11 @@ export interface TrackerOptions {
    * `absent` answers 404; `wrong` names an authorization server that is not there.
    */
   resourceMetadata?: 'served' | 'absent' | 'wrong';
+  /**
+   * The status of its `insufficient_scope` challenge: 403 (default, as RFC 6750 §3.1 says), or 401, as some
+   * servers answer it (the MCP spec's scope challenge handling covers both).
+   */
+  scopeChallenge?: 401 | 403;
 }
 
 export interface Tracker {
@@ -126,7 +131,7 @@ export async function startTracker(options: TrackerOptions): Promise<Tracker> {
     const extra = extraScopeFor(body);
     if (extra !== undefined && !grant.scopes.includes(extra)) {
       const scopes = [...new Set([...grant.scopes, extra])].join(' ');
-      return challenge(res, metadataUrl, 403, 'insufficient_scope', scopes);
+      return challenge(res, metadataUrl, options.scopeChallenge ?? 403, 'insufficient_scope', scopes);
     }
     req.auth = {
       token: '',

@@ -75,5 +75,5 @@ export { VaultConnections, type VaultConnectionsDeps } from './auth/connections.
 export { PersonGrants, type PersonSignInServer } from './auth/grants.js';
 export { DEFAULT_SIGN_IN_WAIT_MS, PersonAuth, type PersonAuthDeps } from './auth/person-auth.js';
 export { Sealer } from './auth/sealed.js';
-export { TokenVault } from './auth/vault.js';
+export { STATE_TTL_SEC, TokenVault } from './auth/vault.js';
 export { SignInWakes } from './auth/wakes.js';

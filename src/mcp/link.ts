@@ -16,7 +16,7 @@ import type { ToolListing } from './tool-listing.js';
 import { refusesTool, usableTool } from './tool-refusal.js';
 import { ToolsCache } from './tools-cache.js';
 import type { Turn } from './transport.js';
-import { MAX_STEP_UPS, needsSignIn, type McpAuth } from './auth/sign-in.js';
+import { MAX_STEP_UPS, needsSignIn, stillRefused, type McpAuth } from './auth/sign-in.js';
 import {
   McpClientError,
   type ElicitationSink,
@@ -148,6 +148,7 @@ export class ServerLink {
   /** Runs `call` on a session of its person's pool. */
   private async callOnSession(call: ToolCall): Promise<ToolResult> {
     // One retry, on a new session, when the server refused the request before running it (neverRan).
+    let signIns = 0;
     for (let attempt = 0; ; attempt += 1) {
       const pool = this.poolFor(call.origin);
       const session = await pool.acquire(call.signal);
@@ -156,8 +157,10 @@ export class ServerLink {
         const tool = usableTool(listing, call.tool, this.spec.name);
         return await session.run(call, tool, listing.definitions?.get(call.tool));
       } catch (error) {
-        // A step-up (403 insufficient_scope) or a revoked grant: the request never ran; once signed in, again.
-        if (session.auth !== undefined && needsSignIn(error) && attempt < MAX_STEP_UPS) {
+        // A step-up (insufficient_scope) or a revoked grant: the request never ran; once signed in, again.
+        if (session.auth !== undefined && needsSignIn(error)) {
+          if (signIns >= MAX_STEP_UPS) throw stillRefused(this.spec.name, error);
+          signIns += 1;
           await session.auth.signedIn(call.signal);
           continue;
         }

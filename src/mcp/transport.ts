@@ -18,6 +18,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { httpFetch } from '../http/index.js';
 import { rediscoverOnRefusedToken } from './auth/rediscover.js';
+import { scopeChallengeAsForbidden } from './auth/scope-challenge.js';
 import { SignInPauses } from './handshake.js';
 import { McpClientError, type McpLogger, type McpServerSpec, type McpTransport } from './types.js';
 
@@ -145,7 +146,9 @@ function httpOptions(
   { authProvider, turn, signIns }: HttpSignIn,
 ) {
   const requestInit = { headers };
-  const exchange = authProvider ? rediscoverOnRefusedToken(endpoint, authProvider, httpFetch) : httpFetch;
+  const exchange = authProvider
+    ? rediscoverOnRefusedToken(endpoint, authProvider, scopeChallengeAsForbidden(endpoint, httpFetch))
+    : httpFetch;
   const turning = turn ? takingTurns(exchange, turn) : exchange;
   const fetch = signIns ? reportingSignIns(turning, endpoint, signIns) : turning;
   return { requestInit, ...(authProvider && { authProvider }), fetch };

@@ -50,6 +50,13 @@
 //   ${prefix}:slack:command:view:<view id>          string  likewise the run of a `/mcp run` arguments form
 //   ${prefix}:slack:run-message:<run id>            string  JSON {channel, ts} of a person's run's "working…"
 //                                                   message, for a survivor resuming the run (a day)
+//   ${prefix}:slack:sign-in-prompt:<teamId>:<userId>:<server>  hash  ts → channel of the person's Connect
+//                                                   messages for the server, while their links live (10 min), so
+//                                                   the replica its callback lands on updates them
+//                                                   (src/slack/state/sign-in-prompts.ts)
+//   ${prefix}:slack:sign-in-claim:<teamId>:<userId>:<server>  string  the scopes of the Connect message
+//                                                   posted in the last minute (SET NX PX): the person's other calls
+//                                                   post none of their own
 //   ${prefix}:slack:installation:<kind>:<id>        string  JSON Installation (kind `team` or `enterprise`)
 //   ${prefix}:slack:installation:<kind>:<id>:refreshing  string  the replica refreshing its rotated bot token
 //                                                   (SET NX PX; src/slack/token-refresh.ts)
@@ -120,6 +127,8 @@ export interface Keys {
   command(triggerId: string): string;
   /** Where a person's run's "working…" message is, by the run's Cancel name (src/slack/state/run-messages.ts). */
   runMessage(runId: string): string;
+  /** Where a person's Connect messages for `server` are, and the claim on the latest (state/sign-in-prompts.ts). */
+  signInPrompts(teamId: string, userId: string, server: string): { places: string; claim: string };
   installation(kind: 'team' | 'enterprise', id: string): string;
   /** The claim on an installation's bot token refresh (one replica at a time). */
   installationRefresh(kind: 'team' | 'enterprise', id: string): string;
@@ -170,6 +179,10 @@ export function keys(prefix: string): Keys {
     retry: (channel, ts) => `${slack}:retry:${channel}:${ts}`,
     command: (triggerId) => `${slack}:command:${triggerId}`,
     runMessage: (runId) => `${slack}:run-message:${runId}`,
+    signInPrompts: (teamId, userId, server) => {
+      const places = `${slack}:sign-in-prompt:${teamId}:${userId}:${server}`;
+      return { places, claim: `${slack}:sign-in-claim:${teamId}:${userId}:${server}` };
+    },
     installation: (kind, id) => `${slack}:installation:${kind}:${id}`,
     installationRefresh: (kind, id) => `${slack}:installation:${kind}:${id}:refreshing`,
     workspaceOrg: (teamId) => `${slack}:workspace-org:${teamId}`,

@@ -135,7 +135,7 @@ export function createSlack(options: SlackOptions): Slack {
   const { surface } = app;
   const { home, modals } = observers(app, options);
   const completions = new UrlCompletions();
-  const signIn = lateSignIn(app, options.connections, late);
+  const signIn = lateSignIn(app, options, late);
   return {
     surface,
     ...(signIn ? { signIn: signIn.prompter } : {}),
@@ -266,7 +266,7 @@ interface SignInLate {
 /** Gives the sign-in pages the app's parts; with `connections`, the Connect DM as the sign-in prompter. */
 function lateSignIn(
   app: SlackApp,
-  connections: Connections | undefined,
+  { connections, state }: Pick<SlackOptions, 'connections' | 'state'>,
   late: SignInLate,
 ): { connections: Connections; prompter: SlackSignIn } | undefined {
   const { surface, clients } = app;
@@ -275,6 +275,7 @@ function lateSignIn(
   if (!connections) return undefined;
   late.signIn = new SlackSignIn({
     messages: retryingMessages(clients),
+    places: state.signInPrompts,
     locales: surface.locales,
     dmOf: surface.dmOf.bind(surface),
   });

@@ -4,6 +4,7 @@
 // signedIn() and opens again (or sends the call again), at most MAX_SIGN_INS times.
 import { auth, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { Origin } from '../../relay/types.js';
+import { SignInError } from './types.js';
 
 /**
  * Sign-ins one connect waits for before it fails: a first sign-in, then one more when the server still
@@ -46,6 +47,21 @@ export function needsSignIn(error: unknown): boolean {
     current = current.cause;
   }
   return false;
+}
+
+/**
+ * A call the server refused again after its person signed in MAX_STEP_UPS times for it: the grant still lacks
+ * what the server asks (the person granted less at the consent page, or the server wants a scope the authorization
+ * server will not give). The SDK has sent the person one more Connect message, which nobody waits for.
+ */
+export function stillRefused(server: string, cause: unknown): SignInError {
+  return new SignInError(
+    'step_up_limit',
+    server,
+    `${server} still refuses this call after a new sign-in: it needs access that was not granted. Approve ` +
+      `everything its latest Connect message asks for, then call again`,
+    { cause },
+  );
 }
 
 /**

@@ -24,6 +24,7 @@ import { InstallationRecords } from './sealed-installations.js';
 import { HISTORY_MAX, recentAnswers, recordAnswer } from './history.js';
 import { readHomeHash, recordHomeHash } from './home-hashes.js';
 import { RedisRunMessages } from './run-messages.js';
+import { RedisSignInPrompts } from './sign-in-prompts.js';
 import type { AnswerRecord, HashCondition, HomeOwner, OpenModal, SlackStatePorts } from './ports.js';
 
 /**
@@ -60,6 +61,8 @@ export class SlackState implements SlackStatePorts {
   readonly runCancelMarks: RedisEndpointCalls;
   /** Where the person's runs' "working…" messages are, for a replica resuming one (run-messages.ts). */
   readonly runMessages: RedisRunMessages;
+  /** Where each person's Connect messages are, for the replica their sign-in's callback lands on. */
+  readonly signInPrompts: RedisSignInPrompts;
   private readonly keys: Keys;
 
   private constructor(
@@ -71,6 +74,9 @@ export class SlackState implements SlackStatePorts {
     this.keys = keys(opts.prefix);
     this.runCancelMarks = new RedisEndpointCalls(cmd, (client, id) => this.keys.endpointCall(client, id));
     this.runMessages = new RedisRunMessages(cmd, (runId) => this.keys.runMessage(runId));
+    this.signInPrompts = new RedisSignInPrompts(cmd, (server, person) =>
+      this.keys.signInPrompts(person.teamId, person.userId, server),
+    );
   }
 
   static async open(opts: SlackStateOptions): Promise<SlackState> {

@@ -39,9 +39,12 @@ export interface AuthFixture {
   close(): Promise<void>;
 }
 
-export async function startAuthFixture(): Promise<AuthFixture> {
+/** `tracker`: how the protected server answers (its scope challenge's status, its metadata). */
+export async function startAuthFixture(
+  tracker: Parameters<typeof startProtectedServer>[1] = {},
+): Promise<AuthFixture> {
   const oauth = await startOAuthServer();
-  const server = await startProtectedServer(oauth);
+  const server = await startProtectedServer(oauth, tracker);
   const prefix = uniquePrefix();
   const started: WakesOnRedis[] = [];
   const replica = async (): Promise<AuthReplica> => {
