@@ -57,6 +57,11 @@ const SPECS = {
     description: "More new questions and calls a minute than the client's ratePerMinute; see Retry-After.",
     headers: ['Retry-After'],
   },
+  missing_scope: {
+    status: 403,
+    description:
+      "The bot's Slack installation lacks a scope this request needs (the message names it, e.g. usergroups:read to list a user group): asked again, it gets the same answer until the app is reinstalled with it.",
+  },
   answerers_unavailable: { status: 502, description: "Slack could not list the user group's members." },
   unavailable: {
     status: 503,
@@ -94,6 +99,7 @@ export const OPERATION_ERRORS = {
     ...ONCE,
     'invalid_schema',
     'no_answerers',
+    'missing_scope',
     'answerers_unavailable',
   ],
   getQuestion: [...ANY, 'invalid_request', 'not_found'],
@@ -144,6 +150,17 @@ export function unavailableFrom(error: unknown): ApiError | undefined {
   return unavailable;
 }
 
+/** The relay's refusals an API caller is told as they are, under the same code. */
+const ANSWERED_RELAY_CODES = [
+  'invalid_schema',
+  'no_answerers',
+  'missing_scope',
+  'answerers_unavailable',
+] as const satisfies readonly ApiErrorCode[];
+
+const answeredAsIs = (code: unknown): code is (typeof ANSWERED_RELAY_CODES)[number] =>
+  ANSWERED_RELAY_CODES.some((answered) => answered === code);
+
 /** The relay's refusals an API caller can act on, as API errors; anything else is rethrown. */
 export function fromRelayError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
@@ -156,8 +173,7 @@ export function fromRelayError(error: unknown): ApiError {
   if (unavailable) return unavailable;
   if (error instanceof RelayError) {
     const code: unknown = error.code;
-    if (code === 'invalid_schema' || code === 'no_answerers' || code === 'answerers_unavailable')
-      return new ApiError(code, error.message, { cause: error });
+    if (answeredAsIs(code)) return new ApiError(code, error.message, { cause: error });
   }
   throw error;
 }

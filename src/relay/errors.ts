@@ -16,6 +16,8 @@ export type RelayErrorCode =
   | 'slack_post_failed'
   /** chat.update of the card answered ok: false, or an update job had no message ts. */
   | 'slack_update_failed'
+  /** Slack refused a call for a scope the bot token lacks (a reinstall dropped it): the message names it. */
+  | 'missing_scope'
   /** Slack answered ok without a field the call needs (message ts, view id, DM channel). */
   | 'slack_bad_response'
   /** A distributed (OAuth) app got a Web API call without the workspace's team id. */

@@ -82,7 +82,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const { app, built, distributed } = boltApp(options);
   const clients = distributed?.clients ?? singleWorkspace(app.client);
   const audience = new Audience(clients, options.policyOf);
-  const locales = new Locales(clients);
+  const locales = new Locales(clients, systemClock, options.logger);
   const surface = new SlackSurface(clients, locales, options.outbox, audience, systemClock, options.logger);
   // HTTP mode counts Slack's requests in flight; in Socket Mode nothing does, so post-ack work never waits.
   const gate = new AckGate(options.clock ?? systemClock);

@@ -9,6 +9,7 @@ import { peopleNamed, type Answerers, type Origin, type Place, type Question } f
 import { systemClock } from '../clock.js';
 import type { RelayClock } from '../relay/ports.js';
 import { ChannelMembers } from './channel-members.js';
+import { missingScopeOf, reinstallWith } from './missing-scope.js';
 import { retried } from './retried.js';
 import { SharedLookup } from './shared-lookup.js';
 import type { SlackClients } from './workspaces.js';
@@ -31,7 +32,8 @@ export class Audience {
 
   /**
    * Who may answer a question of `server` that `origin` started; undefined when only the requester may (the
-   * default). Throws RelayError('answerers_unavailable') when Slack cannot list a configured user group.
+   * default). Throws RelayError('answerers_unavailable') when Slack cannot list a configured user group, or
+   * RelayError('missing_scope') when the bot token lacks usergroups:read.
    */
   async answerersFor(server: string, origin: Origin): Promise<Answerers | undefined> {
     const policy = this.policyOf(server);
@@ -93,6 +95,9 @@ export class Audience {
         return (await retried(list, this.clock)).users ?? [];
       } catch (cause) {
         const why = `cannot list the members of user group ${usergroup}`;
+        const scope = missingScopeOf(cause);
+        // Not Slack's passing fault: no retry of the request helps until the app is reinstalled with the scope.
+        if (scope) throw new RelayError('missing_scope', `${why}: ${reinstallWith(scope)}`, { cause });
         throw new RelayError('answerers_unavailable', why, { cause });
       }
     });

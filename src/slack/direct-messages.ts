@@ -6,6 +6,7 @@
 import type { Clock } from '../clock.js';
 import { RelayError } from '../relay/errors.js';
 import type { OnePlace } from './card-readers.js';
+import { missingScopeOf, reinstallWith } from './missing-scope.js';
 import { retried } from './retried.js';
 import { SharedLookup } from './shared-lookup.js';
 import type { SlackClients } from './workspaces.js';
@@ -49,7 +50,15 @@ export class DirectMessages {
     return this.opening.get(key, async () => {
       const client = await this.clients.for(teamId);
       // A first DM under a burst may meet conversations.open's Tier 3 limit: the card waits, it is not lost.
-      const opened = await retried(() => client.conversations.open({ users }), this.clock);
+      const opened = await retried(() => client.conversations.open({ users }), this.clock).catch(
+        (error: unknown) => {
+          const scope = missingScopeOf(error);
+          if (!scope) throw error;
+          throw new RelayError('missing_scope', `cannot open a DM: ${reinstallWith(scope)}`, {
+            cause: error,
+          });
+        },
+      );
       const id = opened.channel?.id;
       if (!id) throw new RelayError('slack_bad_response', 'conversations.open returned no channel');
       if (group) this.keepGroup(key, id);

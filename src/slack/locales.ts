@@ -1,10 +1,12 @@
 // Each person's UI language, from their Slack locale (users.info with include_locale), cached per user.
+import type { webApi } from '@slack/bolt';
 import { systemClock, type Clock } from '../clock.js';
 import { localeOf, type Locale } from '../../blocks/index.js';
 import { answerWithin } from '../settle.js';
 import { retried } from './retried.js';
 import { SharedLookup } from './shared-lookup.js';
 import { isUserId } from './user-id.js';
+import { missingScopeOf, reinstallWith } from './missing-scope.js';
 import type { SlackClients } from './workspaces.js';
 
 /** How long a looked-up locale is trusted, in ms. Default 1 hour. */
@@ -16,15 +18,28 @@ const LOCALE_TTL_MS = 3_600_000;
  */
 export const LOCALE_BEFORE_REPLY_MS = 500;
 
+/** Where a workspace whose token lacks users:read is reported (once per LOCALE_TTL_MS). */
+export interface LocalesLogger {
+  warn(fields: object, message: string): void;
+}
+
 export class Locales {
   private readonly cache = new Map<string, { locale: Locale; until: number }>();
   /** The lookups out: a person's questions that come together wait for one users.info. */
   private readonly looking = new SharedLookup<Locale>();
+  /**
+   * Workspaces' clients (one per workspace, whichever team id a caller names it by) whose token Slack refused
+   * users.info for a missing scope, until when (epoch ms, LOCALE_TTL_MS on): everyone there reads the default
+   * language meanwhile, without a users.info each.
+   */
+  private readonly unscoped = new WeakMap<webApi.WebClient, number>();
 
   constructor(
     private readonly clients: SlackClients,
     /** When a cached locale lapses, and the waits before asking again after a 429. Default the system clock. */
     private readonly clock: Pick<Clock, 'now' | 'schedule'> = systemClock,
+    /** Told of a workspace whose token lacks users:read. Default silent. */
+    private readonly logger: LocalesLogger = { warn: () => undefined },
   ) {}
 
   /**
@@ -51,10 +66,30 @@ export class Locales {
     if (cached && cached.until > this.clock.now()) return cached.locale;
     return this.looking.get(key, async () => {
       const client = await this.clients.for(teamId);
-      const info = await retried(() => client.users.info({ user: userId, include_locale: true }), this.clock);
-      const locale = localeOf(info.user?.locale);
-      this.cache.set(key, { locale, until: this.clock.now() + LOCALE_TTL_MS });
+      if ((this.unscoped.get(client) ?? 0) > this.clock.now()) return localeOf(undefined);
+      const info = await retried(
+        () => client.users.info({ user: userId, include_locale: true }),
+        this.clock,
+      ).catch((error: unknown) => this.unreadable(error, client, teamId));
+      const locale = localeOf(info?.user?.locale);
+      if (info) this.cache.set(key, { locale, until: this.clock.now() + LOCALE_TTL_MS });
       return locale;
     });
+  }
+
+  /**
+   * A users.info refused for a missing scope (users:read, dropped by a reinstall): the default language, for
+   * everyone in the workspace for LOCALE_TTL_MS, said once (a card must not fail over its language). Any other
+   * failure is thrown as before.
+   */
+  private unreadable(error: unknown, client: webApi.WebClient, teamId: string | undefined): undefined {
+    const scope = missingScopeOf(error);
+    if (!scope) throw error;
+    // Lookups already out for others in the workspace said it too: once is enough.
+    if ((this.unscoped.get(client) ?? 0) > this.clock.now()) return undefined;
+    this.unscoped.set(client, this.clock.now() + LOCALE_TTL_MS);
+    const fields = { ...(teamId ? { teamId } : {}), needed: scope.needed };
+    this.logger.warn(fields, `people's languages unknown, the default used: ${reinstallWith(scope)}`);
+    return undefined;
   }
 }

@@ -9,7 +9,7 @@ import { RelayError } from '../relay/errors.js';
 import { againWhileUnavailable } from '../relay/while-unavailable.js';
 import type { CardChange, PostedCards, Posting, Surface } from '../relay/relay.js';
 import { cardsOf, type CardRef, type Question } from '../relay/types.js';
-import type { Outbox, OutboxJob, OutboxResult } from './outbox/index.js';
+import { conversationGone, type Outbox, type OutboxJob, type OutboxResult } from './outbox/index.js';
 import { ANSWERER_DMS_MAX, answererDms, placeOfQuestion, type Audience } from './audience.js';
 import { cardKey, cardPost, cardUpdate, reminderPost } from './card-jobs.js';
 import { CardContent } from './card-content.js';
@@ -149,7 +149,13 @@ export class SlackSurface implements Surface {
     posting: Posting,
   ): Promise<CardRef> {
     const posted = await this.sendCard(question, cardPost(question, card, to), posting);
-    if (!posted.ok) throw new RelayError('slack_post_failed', `chat.postMessage failed: ${posted.error}`);
+    if (!posted.ok) {
+      const fix = conversationGone(posted.error)
+        ? ' (archived, or the bot is not in it: invite the app)'
+        : '';
+      const why = `chat.postMessage to ${to.channel} failed: ${posted.error}${fix}`;
+      throw new RelayError('slack_post_failed', why);
+    }
     if (!posted.ts) throw new RelayError('slack_bad_response', 'chat.postMessage returned no ts');
     return { channel: posted.channel ?? to.channel, ts: posted.ts };
   }
@@ -196,6 +202,9 @@ export class SlackSurface implements Surface {
         const update = cardUpdate(question, posted, card, cardKey(kind, question.id, index));
         // Handed off, an update paced to a later slot is left queued (undefined): another replica makes it.
         const updated = await (handOff ? this.outbox.sendOrLeave(update) : this.sendWhenRedisBack(update));
+        if (updated?.ok === false && conversationGone(updated.error)) {
+          return this.cardGone(question, posted, 'end', updated.error);
+        }
         if (updated?.ok === false) {
           throw new RelayError('slack_update_failed', `chat.update failed: ${updated.error}`);
         }
@@ -213,6 +222,18 @@ export class SlackSurface implements Surface {
   private sendWhenRedisBack(update: OutboxJob): Promise<OutboxResult> {
     const until = this.clock.now() + UPDATE_AGAIN_WITHIN_MS;
     return againWhileUnavailable(() => this.outbox.send(update), { clock: this.clock, until });
+  }
+
+  /**
+   * A card's conversation takes no more posts or updates (archived, deleted, the bot removed from it): said in
+   * one line, not thrown, as no retry gets past it. The question goes on where else it is seen (App Home, its
+   * other cards) until its answer or its deadline: its end is stored and relayed either way.
+   */
+  private cardGone(question: Question, card: CardRef, what: 'reminder' | 'end', error: string): void {
+    this.logger.warn(
+      { questionId: question.id, channel: card.channel, what, error },
+      "a card's conversation is archived or the bot is not in it: its reminders and end are not shown there",
+    );
   }
 
   /** `at` (epoch ms) tells one reminder of a question from another. */
@@ -237,6 +258,8 @@ export class SlackSurface implements Surface {
         const message = reminderMessage({ server, ...mentions, deadline, locale });
         const to = { card, index, at: remindKey, threadTs: threadOf(card) };
         const sent = await this.outbox.send(reminderPost(question, to, message));
+        if (!sent.ok && conversationGone(sent.error))
+          return this.cardGone(question, card, 'reminder', sent.error);
         if (!sent.ok) throw new RelayError('slack_post_failed', `reminder failed: ${sent.error}`);
       }),
     );

@@ -2,7 +2,7 @@
 import { MESSAGE_TEXT_MAX } from '../../blocks/slack-limits.js';
 import { type Obj, formatIssue } from './blockkit-check.js';
 import { type BlockKitIssue, validateMessageBlocks } from './blockkit.js';
-import { missingScope } from './scopes.js';
+import { missingScope, postsToPublicChannels } from './scopes.js';
 import { type PostedMessage, type Store, withGeneratedIds } from './store.js';
 
 export type ApiBody = Obj & { ok: boolean; error?: string };
@@ -56,14 +56,16 @@ function knownChannel(store: Store, channel: string | undefined): string | undef
 }
 
 /**
- * A listed channel whose members leave out the bot refuses its posts as Slack does: `not_in_channel` in a
- * public channel (this app does not request chat:write.public), `channel_not_found` in a private group.
- * Unlisted channels take them.
+ * An archived conversation refuses posts (`is_archived`); a listed channel whose members leave out the bot
+ * refuses them as Slack does: `not_in_channel` in a public channel unless the token has chat:write.public,
+ * `channel_not_found` in a private group. Unlisted channels take them.
  */
 function membershipError(store: Store, channel: string): ApiBody | undefined {
+  if (store.archived.has(channel)) return fail('is_archived');
   const members = store.channelMembers[channel];
   if (!members || members.includes(store.identity.botUserId)) return undefined;
-  return fail(channel.startsWith('G') ? 'channel_not_found' : 'not_in_channel');
+  if (channel.startsWith('G')) return fail('channel_not_found');
+  return postsToPublicChannels(store) ? undefined : fail('not_in_channel');
 }
 
 const textOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -90,6 +92,8 @@ const postMessage: Handler = (args, store) => {
 const update: Handler = (args, store) => {
   const m = store.message(nonEmpty(args.channel) ?? '', nonEmpty(args.ts) ?? '');
   if (!m) return fail('message_not_found');
+  // docs.slack.dev chat.update: "The message cannot be edited within a frozen, archived or deleted channel."
+  if (store.archived.has(m.channel)) return fail('is_inactive');
   const bad = checkContent(args, false);
   if (bad) return bad;
   if (typeof args.text === 'string') m.text = args.text;
@@ -127,6 +131,8 @@ const conversationsOpen: Handler = (args, store) => {
 };
 
 const usersInfo: Handler = (args, store) => {
+  const refused = missingScope(store, 'users.info');
+  if (refused) return refused;
   const id = nonEmpty(args.user);
   if (!id || !/^[UW][A-Z0-9]+$/.test(id)) return fail('user_not_found');
   const u = store.user(id);

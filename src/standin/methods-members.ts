@@ -8,6 +8,8 @@ const MEMBERS_LIMIT_DEFAULT = 100;
 const MEMBERS_LIMIT_MAX = 1000;
 
 const usergroupUsers: Handler = (args, store) => {
+  const refused = missingScope(store, 'usergroups.users.list');
+  if (refused) return refused;
   const id = nonEmpty(args.usergroup);
   if (!id) return fail('missing_argument');
   const users = store.usergroups[id];

@@ -118,6 +118,8 @@ export interface SlackStandin {
   settleClose(viewId: string): void;
   /** Options the app suggested for an external select of an open view (the person may pick them). */
   keepSuggestions(viewId: string, actionId: string, options: Record<string, unknown>[]): void;
+  /** Archives a conversation: posts to it answer `is_archived`, updates of its messages `is_inactive`. */
+  archive(channel: string): void;
   /** The next call of `method` (or the next post to any response_url, `'response_url'`) is refused with `error`. */
   failNext(method: string, error: string, opts?: FailOptions): void;
   /**
@@ -253,6 +255,9 @@ class Standin implements SlackStandin {
   keepSuggestions(viewId: string, actionId: string, options: Obj[]): void {
     const stored = this.store.views.get(viewId);
     if (stored) stored.suggestions = { ...stored.suggestions, [actionId]: options };
+  }
+  archive(channel: string): void {
+    this.store.archived.add(this.store.resolveChannel(channel));
   }
   failNext(method: string, error: string, opts?: FailOptions): void {
     this.routing.failNext(method, error, opts);

@@ -96,6 +96,8 @@ export class Store {
   /** The stand-in's own origin (`http://127.0.0.1:PORT`), for the URLs it hands out; set once listening. */
   origin = '';
   readonly triggers = new Map<string, Trigger>();
+  /** Archived conversations (standin.archive): posts answer `is_archived`, updates `is_inactive`. */
+  readonly archived = new Set<string>();
   private readonly dms = new Map<string, string>();
   private readonly mpims = new Map<string, string>();
   private seq = 0;

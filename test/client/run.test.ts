@@ -111,6 +111,7 @@ describe('elicit-relay ask', () => {
     payload_too_large: EXIT.usage,
     no_answerers: EXIT.error,
     answerers_unavailable: EXIT.error,
+    missing_scope: EXIT.error,
     not_connected: EXIT.error,
     unauthorized: EXIT.error,
     forbidden: EXIT.error,

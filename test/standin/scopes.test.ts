@@ -65,3 +65,42 @@ describe('Slack stand-in: the bot token’s scopes by conversation type', () => 
     expect((await members(standin.dmChannelOf('U1'))).ok).toBe(true);
   });
 });
+
+describe('Slack stand-in: scopes by method, posting where the bot is not, archived channels', () => {
+  it('refuses users.info without users:read and usergroups.users.list without usergroups:read', async () => {
+    const provided = SCOPES.join(',');
+    expect((await callApi(standin, 'users.info', { user: 'U1' })).body).toEqual({
+      ok: false,
+      error: 'missing_scope',
+      needed: 'users:read',
+      provided,
+    });
+    expect((await callApi(standin, 'usergroups.users.list', { usergroup: 'S1' })).body).toEqual({
+      ok: false,
+      error: 'missing_scope',
+      needed: 'usergroups:read',
+      provided,
+    });
+  });
+
+  it('posts in a public channel the bot is not in only with chat:write.public (not_in_channel without)', async () => {
+    const post = async () =>
+      (await callApi(standin, 'chat.postMessage', { channel: 'C0APPROVE', text: 'hi' })).body;
+    expect(await post()).toMatchObject({ ok: false, error: 'not_in_channel' });
+    await standin.close();
+    standin = await startSlackStandin({
+      botToken: BOT_TOKEN,
+      scopes: [...SCOPES, 'chat:write', 'chat:write.public'],
+      channels: { C0APPROVE: ['U1', 'U2'] },
+    });
+    expect(await post()).toMatchObject({ ok: true, channel: 'C0APPROVE' });
+  });
+
+  it('answers a post to an archived channel is_archived and an update of its message is_inactive', async () => {
+    const posted = (await callApi(standin, 'chat.postMessage', { channel: 'G0PRIVATE', text: 'hi' })).body;
+    standin.archive('G0PRIVATE');
+    const again = await callApi(standin, 'chat.postMessage', { channel: 'G0PRIVATE', text: 'hi' });
+    const update = await callApi(standin, 'chat.update', { channel: 'G0PRIVATE', ts: posted.ts, text: 'x' });
+    expect([again.body.error, update.body.error]).toEqual(['is_archived', 'is_inactive']);
+  });
+});

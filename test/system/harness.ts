@@ -55,8 +55,8 @@ export interface HarnessOptions {
   policy?: Record<string, unknown>;
   /** The fixture server's `slack` policy (route, answerers, showAnswers, review, onClose, reminders). */
   slack?: Record<string, unknown>;
-  /** User groups and channel members the stand-in knows. */
-  workspace?: Pick<StandinOptions, 'usergroups' | 'channels' | 'users'>;
+  /** User groups, channel members and the bot token's scopes the stand-in knows. */
+  workspace?: Pick<StandinOptions, 'usergroups' | 'channels' | 'users' | 'scopes'>;
   /** More servers running the same fixture, by name, each with its own elicitation timeout. */
   moreFixtures?: Record<string, { timeout: string }>;
   /** More `mcpServers` entries as written in the config file (e.g. `{ url }` of an outside peer). */

@@ -15,4 +15,4 @@ export {
   type OutboxOptions,
   type OutboxResult,
 } from './types.js';
-export { classifySlackError, slackErrorCode, slackHandler } from './slack-calls.js';
+export { classifySlackError, conversationGone, slackErrorCode, slackHandler } from './slack-calls.js';

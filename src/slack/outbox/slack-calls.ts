@@ -14,6 +14,23 @@ const TRANSIENT_PLATFORM_ERRORS = new Set([
   'request_timeout',
 ]);
 
+/**
+ * Slack's refusals of a post or update for the conversation itself, which no retry gets past (docs.slack.dev
+ * chat.postMessage, chat.update): archived (`is_archived` for a post, `is_inactive` for an update), deleted or
+ * never visible to the bot (`channel_not_found`), or a public channel the bot is not in (`not_in_channel`).
+ */
+const CONVERSATION_GONE_ERRORS: ReadonlySet<string> = new Set([
+  'is_archived',
+  'is_inactive',
+  'channel_not_found',
+  'not_in_channel',
+]);
+
+/** Whether an outbox call's error (Slack's code) says its conversation takes no more posts or updates. */
+export function conversationGone(error: string): boolean {
+  return CONVERSATION_GONE_ERRORS.has(error);
+}
+
 /** The Web API call errors, by their `code`: the WebClient's own discriminant. */
 const CALL_ERROR_CODES: ReadonlySet<unknown> = new Set<webApi.ErrorCode>([
   webApi.ErrorCode.RateLimitedError,
