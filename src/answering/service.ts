@@ -7,8 +7,9 @@
 // Once the act's write (draft or end) has gone to Redis it can no longer be called back: a reply due then says
 // the act may not have been recorded ('unconfirmed'), since Redis may still apply it (a finish slowed by a
 // restarting Redis did, after the person had been told "NOT saved": answer-outage under load). A write Redis
-// refused before running it (out of memory: StoreError 'redis_out_of_memory') is known not to be recorded, so
-// the person is told "not saved, try again" as before any write, not "may not have been saved".
+// refused before running it (out of memory: StoreError 'redis_out_of_memory'; a replica's READONLY after a
+// failover, CLUSTERDOWN, TRYAGAIN...: 'redis_try_again') is known not to be recorded, so the person is told "not
+// saved, try again" as before any write, not "may not have been saved".
 import type { Locale } from '../../blocks/index.js';
 import type { PatternSender, PatternTimeouts } from '../pattern-timeouts.js';
 import { relayErrorCode } from '../relay/errors.js';
@@ -34,14 +35,17 @@ export type Reply =
   | { kind: 'errors'; errors: FieldErrors }
   | { kind: 'review'; question: Question; draft: Draft }
   | { kind: 'finished'; question: Question }
-  /** Nothing was recorded (Redis did not answer in time, failed, or refused the write for memory): try again. */
+  /** Nothing was recorded (Redis did not answer in time, failed, or refused the write unrun): try again. */
   | { kind: 'not_recorded' }
   /** The act's write went to Redis but its result did not come back in time (or failed): it may have been
    * recorded. Trying again either records it or finds it recorded. */
   | { kind: 'unconfirmed' };
 
-/** The store's code for a write Redis refused for memory before running it (src/redis StoreErrorCode). */
-const OUT_OF_MEMORY = 'redis_out_of_memory';
+/**
+ * The store's codes for a write Redis refused before running it (src/redis StoreErrorCode): for memory, or for a
+ * passing state of its topology (READONLY, CLUSTERDOWN, TRYAGAIN...).
+ */
+const REFUSED_UNRUN: ReadonlySet<string | undefined> = new Set(['redis_out_of_memory', 'redis_try_again']);
 
 /** Longest wait for a reply before the person is told nothing was recorded, in ms (Slack allows 3000). */
 export const REPLY_WITHIN_MS = 1_500;
@@ -198,10 +202,10 @@ class OnceReply {
 
   /**
    * The reply when the act's own result is not known: not recorded, or unconfirmed once a write was sent, unless
-   * its `failure` says Redis refused the write unrun (out of memory: Redis's OOM code, not a lost connection).
+   * its `failure` says Redis refused the write unrun (REFUSED_UNRUN, by Redis's reply code; not a lost connection).
    */
   unknown(failure?: unknown): Reply {
-    const refusedUnrun = relayErrorCode(failure) === OUT_OF_MEMORY;
+    const refusedUnrun = REFUSED_UNRUN.has(relayErrorCode(failure));
     return this.writing && !refusedUnrun ? { kind: 'unconfirmed' } : { kind: 'not_recorded' };
   }
 

@@ -132,12 +132,14 @@ export class ApiError extends RelayError<ApiErrorCode> {
 
 /**
  * The store's failures that say "not now" rather than "never": Redis unreachable, Redis answering an error
- * (out of memory, a failover's read-only replica), this replica draining (another one takes the retry).
+ * (out of memory; a failover's read-only replica, a Cluster down or resharding), this replica draining (another
+ * one takes the retry).
  */
 const UNAVAILABLE_CODES: readonly StoreErrorCode[] = [
   'redis_unavailable',
   'redis_error',
   'redis_out_of_memory',
+  'redis_try_again',
   'draining',
 ];
 

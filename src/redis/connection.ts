@@ -161,18 +161,34 @@ async function connectOrFail(redis: RedisClient, setting: RedisSetting): Promise
   }
 }
 
+/** Reply codes of a command Redis refused unrun for a passing state (StoreErrorCode 'redis_try_again'). */
+const PASSING_REFUSALS: ReadonlySet<string> = new Set([
+  'READONLY',
+  'CLUSTERDOWN',
+  'TRYAGAIN',
+  'MASTERDOWN',
+  'LOADING',
+]);
+
 /**
  * Wraps a failed command: error replies are 'redis_error', but Redis out of memory (its OOM code: the command was
- * refused before it wrote anything) is 'redis_out_of_memory'; the connection's own failures (closed, dropped when
- * silent, retries exhausted, a socket or TLS error) are 'redis_unavailable', which callers answer with "retry
- * shortly". The project's own typed errors, and a fault of this process met on the way (a RangeError from a
+ * refused before it wrote anything) is 'redis_out_of_memory', and a refusal unrun for a passing state (READONLY,
+ * CLUSTERDOWN, TRYAGAIN...: PASSING_REFUSALS) 'redis_try_again', by the reply's code (replyCode: also inside the
+ * ERR Redis 6 wraps a script's error in); the connection's own failures (closed, dropped when silent, retries
+ * exhausted, a socket or TLS error; a Cluster client's "Too many Cluster redirections" after its own CLUSTERDOWN
+ * and TRYAGAIN retries, where an earlier try may have run) are 'redis_unavailable', which callers answer with
+ * "retry shortly". The project's own typed errors, and a fault of this process met on the way (a RangeError from a
  * stack overflow while serialising a value, a TypeError), are returned as they are: as "unavailable", a client
  * would retry for ever a request that can never succeed, and the bug would be hidden.
  */
 export function commandError(what: string, cause: unknown): Error {
   if (cause instanceof RelayError) return cause;
-  if (replyCode(cause) === 'OOM') {
+  const code = replyCode(cause);
+  if (code === 'OOM') {
     return new StoreError('redis_out_of_memory', `Redis refused ${what}: out of memory`, { cause });
+  }
+  if (PASSING_REFUSALS.has(code)) {
+    return new StoreError('redis_try_again', `Redis refused ${what} for now (${code})`, { cause });
   }
   if (cause instanceof ReplyError) return new StoreError('redis_error', `Redis refused ${what}`, { cause });
   if (isProgramFault(cause)) return cause;

@@ -6,8 +6,16 @@ export type StoreErrorCode =
   | 'redis_unavailable'
   /** Redis answered but refused the setting: credentials, TLS, a cluster with uncovered slots, a Sentinel master name. */
   | 'redis_refused'
-  /** Redis answered with an error reply (script error, wrong type, READONLY...) other than OOM. */
+  /** Redis answered with an error reply (script error, wrong type...) other than the refusals below. */
   | 'redis_error'
+  /**
+   * Redis refused the command for a passing state of its topology, before running it (a script at its first
+   * write, never after one), so nothing was written and the same command can succeed in a moment: READONLY (a
+   * replica, as an old master is after a failover), CLUSTERDOWN (a master down before its replica took over, a
+   * slot unserved), TRYAGAIN (a multi-key command while its slot migrates), MASTERDOWN (a replica cut off from
+   * its master), LOADING (Redis loading its data at start).
+   */
+  | 'redis_try_again'
   /**
    * Redis refused a write at its `maxmemory` (the OOM reply, `noeviction`). The refused command wrote nothing: Redis
    * refuses a command before running it, and a script at its first write, never after one. A retry once memory is

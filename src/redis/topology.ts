@@ -22,9 +22,23 @@ function readOnlyReply(err: Error): boolean {
   return replyCode(err) === 'READONLY';
 }
 
-/** Redis's error code: the first word of an error reply (WRONGPASS, NOAUTH, READONLY...); '' for other errors. */
+/**
+ * Redis 6 (and 5) wraps the error a script's `redis.call` raised (OOM, READONLY, NOPERM...) in an ERR reply:
+ * `ERR Error running script (call to f_<sha1>): @user_script:<line>: @user_script: <line>: -<CODE> <text>`, from
+ * src/scripting.c of 6.2: evalGenericCommand's "Error running script (call to %s): %s", the error handler's
+ * `source:line: ` and luaPushError's `%s: %d: %s` around the error reply, which keeps its leading '-'. Redis 7
+ * replies with the command's own code first (`OOM ... script: <sha1>, on @user_script:<line>.`).
+ */
+const REDIS6_SCRIPT_ERROR =
+  /^ERR Error running script \(call to f_[0-9a-f]{40}\): (?:@user_script:\d+: )?(?:@user_script: \d+: )?-([A-Z]+) /;
+
+/**
+ * Redis's error code: the first word of an error reply (WRONGPASS, NOAUTH, READONLY...), or of the error a script
+ * met, which Redis 6 wraps (REDIS6_SCRIPT_ERROR); '' for other errors.
+ */
 export function replyCode(err: unknown): string {
-  return err instanceof ReplyError && err instanceof Error ? (err.message.split(' ', 1)[0] ?? '') : '';
+  if (!(err instanceof ReplyError && err instanceof Error)) return '';
+  return REDIS6_SCRIPT_ERROR.exec(err.message)?.[1] ?? err.message.split(' ', 1)[0] ?? '';
 }
 
 function access(setting: RedisSetting): Pick<RedisOptions, 'username' | 'password' | 'tls'> {
