@@ -3,44 +3,23 @@
 // keep failing (each line counting the failures since the one before), and once when a check gives a verdict
 // again; a check that fails now and then, answering in between, adds no line per probe either (only its first
 // few failures right after a logged end, src/slack/streak-lines.ts). Time is a stepped clock.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type Readiness, type RunningHttpServer } from '../../src/slack/http-server.js';
+import { describe, expect, it } from 'vitest';
+import type { Readiness } from '../../src/slack/http-server.js';
 import { LOG_AGAIN_AFTER_MS } from '../../src/slack/streak-lines.js';
-import { steppedClock } from '../support/stepped-clock.js';
-
-/** How often a prober (Kubernetes' default periodSeconds) asks, in ms. */
-const PROBE_EVERY_MS = 10_000;
+import { PROBE_EVERY_MS, readyzProbes } from './readyz-probes.js';
 
 describe('/readyz checks that fail', () => {
-  const clock = steppedClock();
-  const errors: unknown[][] = [];
-  const told: unknown[][] = [];
-  let server: RunningHttpServer;
   let failure: Error | undefined;
-  beforeAll(async () => {
-    server = await startHttpServer({
-      port: 0,
-      clock,
-      schedule: clock.schedule,
-      live: () => true,
-      ready: () => (failure ? Promise.reject(failure) : Promise.resolve<Readiness>({ ok: true })),
-      logger: {
-        error: (...args: unknown[]) => void errors.push(args),
-        warn: () => undefined,
-        info: (...args: unknown[]) => void told.push(args),
-      },
-    });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const readyz = readyzProbes(() =>
+    failure ? Promise.reject(failure) : Promise.resolve<Readiness>({ ok: true }),
+  );
+  const { clock, lines } = readyz;
+  const { error: errors, info: told } = lines;
 
   /** One probe, `PROBE_EVERY_MS` after the last, its check failing with `fails` (or answering when undefined). */
   async function probe(fails: Error | undefined): Promise<number> {
-    await clock.advance(PROBE_EVERY_MS);
     failure = fails;
-    const { status } = await fetch(`http://127.0.0.1:${server.port}/readyz`);
-    return status;
+    return readyz.probe();
   }
 
   it('logs the first failure, then one line per 5 min while checks fail, and one when they answer', async () => {

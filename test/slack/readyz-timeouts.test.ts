@@ -3,58 +3,23 @@
 // timing out (each line counting the timeouts since the one before), and once when checks answer in time again;
 // a check that hangs now and then, answering in between, adds no line per probe either (only its first few
 // timeouts right after a logged end, src/slack/streak-lines.ts). Time is a stepped clock.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  READINESS_TIMEOUT_MS,
-  startHttpServer,
-  type Readiness,
-  type RunningHttpServer,
-} from '../../src/slack/http-server.js';
+import { describe, expect, it } from 'vitest';
+import { READINESS_TIMEOUT_MS, type Readiness } from '../../src/slack/http-server.js';
 import { LOG_AGAIN_AFTER_MS } from '../../src/slack/streak-lines.js';
-import { steppedClock } from '../support/stepped-clock.js';
-
-/** How often a prober (Kubernetes' default periodSeconds) asks, in ms. */
-const PROBE_EVERY_MS = 10_000;
+import { PROBE_EVERY_MS, readyzProbes } from './readyz-probes.js';
 
 describe('/readyz checks that time out', () => {
-  const clock = steppedClock();
-  const warned: unknown[][] = [];
-  const told: unknown[][] = [];
-  let server: RunningHttpServer;
   let hanging = false;
-  /** Called with each check /readyz starts (its timer is scheduled by then). */
-  let asked: () => void = () => undefined;
-  beforeAll(async () => {
-    server = await startHttpServer({
-      port: 0,
-      clock,
-      schedule: clock.schedule,
-      live: () => true,
-      ready: () => {
-        asked();
-        return hanging ? new Promise<Readiness>(() => undefined) : Promise.resolve({ ok: true });
-      },
-      logger: {
-        error: () => undefined,
-        warn: (...args: unknown[]) => void warned.push(args),
-        info: (...args: unknown[]) => void told.push(args),
-      },
-    });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const readyz = readyzProbes(() =>
+    hanging ? new Promise<Readiness>(() => undefined) : Promise.resolve({ ok: true }),
+  );
+  const { clock, lines } = readyz;
+  const { warn: warned, info: told } = lines;
 
   /** One probe, `PROBE_EVERY_MS` after the last; a hanging check is answered once the clock passes its time. */
   async function probe(hangs: boolean): Promise<number> {
-    await clock.advance(PROBE_EVERY_MS);
     hanging = hangs;
-    const started = new Promise<void>((resolve) => (asked = resolve));
-    const response = fetch(`http://127.0.0.1:${server.port}/readyz`);
-    await started;
-    if (hangs) await clock.advance(READINESS_TIMEOUT_MS);
-    const { status } = await response;
-    return status;
+    return readyz.probe(hangs ? () => clock.advance(READINESS_TIMEOUT_MS) : undefined);
   }
 
   it('logs the first timeout, then one line per 5 min while checks time out, and one when they answer', async () => {

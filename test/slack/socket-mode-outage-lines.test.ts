@@ -4,32 +4,16 @@
 // wait, then at most one line per 5 min with the count, and one info line once connected again saying how long
 // it was down; the library's lines for the attempts go to debug. The Slack part runs in-process as the bot
 // composes it, against the stand-in, its reconnects run one by one on a stepped clock.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
-import { steppedClock, type SteppedClock } from '../support/stepped-clock.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../support/until.js';
-import { captureLogs, printLogsOnFailure, type CapturedLogs } from './log-capture.js';
-import { startSlackPart, type RunningSlackPart } from './slack-part.js';
+import type { CapturedLogs } from './log-capture.js';
+import { socketModeSetting, startThroughRetry } from './socket-mode-support.js';
 
 const BOT_TOKEN = 'xoxb-socket-outage-lines';
 const APP_TOKEN = 'xapp-1-socket-outage-lines';
 /** Pino's level numbers. */
 const WARN = 40;
 const INFO = 30;
-
-/** A stepped clock that also keeps each delay it was given (ms, in order). */
-function delaysClock(): SteppedClock & { delays: number[] } {
-  const clock = steppedClock();
-  const delays: number[] = [];
-  return {
-    ...clock,
-    delays,
-    schedule: (fn, ms) => {
-      delays.push(ms);
-      return clock.schedule(fn, ms);
-    },
-  };
-}
 
 type Line = Record<string, unknown>;
 
@@ -45,39 +29,27 @@ function linesSince(logs: CapturedLogs, from: number): { link: Line[]; library: 
 }
 
 describe('Socket Mode while apps.connections.open fails for half an hour', { timeout: 60_000 }, () => {
-  const logs = captureLogs();
-  printLogsOnFailure(logs);
-  const clock = delaysClock();
-  let standin: SlackStandin;
-  let bot: Pick<RunningSlackPart, 'close'>;
+  const setting = socketModeSetting({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
+  const { logs, clock } = setting;
   beforeAll(async () => {
-    standin = await startSlackStandin({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
-    bot = await startSlackPart({
-      standin,
-      botToken: BOT_TOKEN,
-      appToken: APP_TOKEN,
-      tools: {} as never,
-      logs,
-      // Jitter fixed at its top: each retry waits its backoff's ceiling.
-      clock: { ...clock, random: () => 0.999_999 },
-    });
-  });
-  afterAll(async () => {
-    await bot.close();
-    await standin.close();
+    await setting.start();
   });
 
-  const opens = (): number => standin.calls.filter((c) => c.method === 'apps.connections.open').length;
+  const opens = (): number => setting.opens().length;
 
   /** Runs the reconnect timer set last, waiting out its delay; resolves once that attempt was answered and handled. */
   async function nextAttempt(): Promise<void> {
     await until('a reconnect is set', 10_000, () => Promise.resolve(clock.pending() > 0));
-    const before = { opens: opens(), delays: clock.delays.length, hellos: standin.socketMode.connections };
+    const before = {
+      opens: opens(),
+      delays: clock.delays.length,
+      hellos: setting.standin.socketMode.connections,
+    };
     await clock.advance(clock.delays.at(-1) ?? 0);
     await until('the attempt is handled', 10_000, () =>
       Promise.resolve(
         opens() > before.opens &&
-          (clock.delays.length > before.delays || standin.socketMode.connections > before.hellos),
+          (clock.delays.length > before.delays || setting.standin.socketMode.connections > before.hellos),
       ),
     );
   }
@@ -86,9 +58,9 @@ describe('Socket Mode while apps.connections.open fails for half an hour', { tim
     const from = logs.lines.length;
     // 12 failures: attempts 1, 3, 7 … 255, 511 s after the drop, then 300 s apart (811 … 1411 s); the 13th connects.
     for (let i = 0; i < 12; i += 1) {
-      standin.failNext('apps.connections.open', 'service_unavailable', { status: 503 });
+      setting.standin.failNext('apps.connections.open', 'service_unavailable', { status: 503 });
     }
-    standin.socketMode.disconnect('refresh_requested');
+    setting.standin.socketMode.disconnect('refresh_requested');
     for (let i = 0; i < 13; i += 1) await nextAttempt();
     await logs.waitFor((l) => /^Socket Mode connected/.test(String(l.msg)));
 
@@ -118,15 +90,15 @@ describe('Socket Mode while apps.connections.open fails for half an hour', { tim
 
   it('writes nothing for a routine reconnect, nor for a refused token (an error line of its own tells that)', async () => {
     const from = logs.lines.length;
-    standin.socketMode.disconnect('refresh_requested');
+    setting.standin.socketMode.disconnect('refresh_requested');
     await nextAttempt();
     expect(linesSince(logs, from)).toEqual({ link: [], library: [] });
 
-    standin.socketMode.refuseAppToken('token_revoked');
-    standin.socketMode.disconnect('link_disabled');
+    setting.standin.socketMode.refuseAppToken('token_revoked');
+    setting.standin.socketMode.disconnect('link_disabled');
     await nextAttempt();
     await nextAttempt();
-    standin.socketMode.refuseAppToken(undefined);
+    setting.standin.socketMode.refuseAppToken(undefined);
     await nextAttempt();
     await logs.waitFor((l) => /Slack takes SLACK_APP_TOKEN again/.test(String(l.msg)));
     const { link, library } = linesSince(logs, from);
@@ -137,32 +109,12 @@ describe('Socket Mode while apps.connections.open fails for half an hour', { tim
 });
 
 describe('Socket Mode start-up while apps.connections.open fails', { timeout: 30_000 }, () => {
-  const logs = captureLogs();
-  printLogsOnFailure(logs);
-  const clock = delaysClock();
-  let standin: SlackStandin;
-  let bot: Pick<RunningSlackPart, 'close'> | undefined;
-  beforeAll(async () => {
-    standin = await startSlackStandin({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
-  });
-  afterAll(async () => {
-    await bot?.close();
-    await standin.close();
-  });
+  const setting = socketModeSetting({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
+  const { logs } = setting;
 
   it('warns once with why, and says how long it took once connected', async () => {
-    standin.failNext('apps.connections.open', 'internal_error');
-    const started = startSlackPart({
-      standin,
-      botToken: BOT_TOKEN,
-      appToken: APP_TOKEN,
-      tools: {} as never,
-      logs,
-      clock: { ...clock, random: () => 0.999_999 },
-    });
-    await until('a retry is set', 20_000, () => Promise.resolve(clock.pending() > 0));
-    await clock.advance(1_000);
-    bot = await started;
+    setting.standin.failNext('apps.connections.open', 'internal_error');
+    await startThroughRetry(setting, 1_000);
     await logs.waitFor((l) => /^Socket Mode connected/.test(String(l.msg)));
     const { link, library } = linesSince(logs, 0);
     expect(library).toEqual([]);

@@ -4,69 +4,33 @@
 // 503s the next try was over 20 min away) and slept out a 429's Retry-After there: each attempt's wait must be
 // the bot's backoff, on its clock, and at least the Retry-After Slack asks for
 // (https://docs.slack.dev/apis/web-api/rate-limits). The Slack part runs in-process as the bot composes it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
-import { steppedClock, type SteppedClock } from '../support/stepped-clock.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../support/until.js';
-import { captureLogs, printLogsOnFailure } from './log-capture.js';
-import { startSlackPart, type RunningSlackPart } from './slack-part.js';
+import { socketModeSetting, startThroughRetry } from './socket-mode-support.js';
 
 const BOT_TOKEN = 'xoxb-socket-reconnect-waits';
 const APP_TOKEN = 'xapp-1-socket-reconnect-waits';
 
-/** A stepped clock that also keeps each delay it was given (ms, in order). */
-function delaysClock(): SteppedClock & { delays: number[] } {
-  const clock = steppedClock();
-  const delays: number[] = [];
-  return {
-    ...clock,
-    delays,
-    schedule: (fn, ms) => {
-      delays.push(ms);
-      return clock.schedule(fn, ms);
-    },
-  };
-}
-
 describe('Socket Mode reconnects while apps.connections.open fails', { timeout: 30_000 }, () => {
-  const logs = captureLogs();
-  printLogsOnFailure(logs);
-  const clock = delaysClock();
-  let standin: SlackStandin;
-  let bot: Pick<RunningSlackPart, 'close'>;
+  const setting = socketModeSetting({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
+  const { clock, opens } = setting;
   beforeAll(async () => {
-    standin = await startSlackStandin({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
-    // Jitter fixed at its top: each retry waits its backoff's ceiling.
-    bot = await startSlackPart({
-      standin,
-      botToken: BOT_TOKEN,
-      appToken: APP_TOKEN,
-      tools: {} as never,
-      logs,
-      clock: { ...clock, random: () => 0.999_999 },
-    });
+    await setting.start();
   });
-  afterAll(async () => {
-    await bot.close();
-    await standin.close();
-  });
-
-  const opens = (): boolean[] =>
-    standin.calls.filter((c) => c.method === 'apps.connections.open').map((c) => c.ok);
 
   /** Slack asks for a reconnect; runs the bot's timers until `connections` said hello in all. */
   async function reconnectUntil(connections: number): Promise<void> {
-    standin.socketMode.disconnect('refresh_requested');
+    setting.standin.socketMode.disconnect('refresh_requested');
     await until('the bot reconnects', 20_000, async () => {
       if (clock.pending() > 0) await clock.advance(300_000);
-      return standin.socketMode.connections >= connections;
+      return setting.standin.socketMode.connections >= connections;
     });
   }
 
   it('waits 1 s, then 2 s, then 4 s on its own clock while Slack answers 503, and connects', async () => {
     const from = { delays: clock.delays.length, opens: opens().length };
-    standin.failNext('apps.connections.open', 'service_unavailable', { status: 503 });
-    standin.failNext('apps.connections.open', 'service_unavailable', { status: 503 });
+    setting.standin.failNext('apps.connections.open', 'service_unavailable', { status: 503 });
+    setting.standin.failNext('apps.connections.open', 'service_unavailable', { status: 503 });
     await reconnectUntil(2);
     expect(opens().slice(from.opens)).toEqual([false, false, true]);
     expect(clock.delays.slice(from.delays)).toEqual([1_000, 2_000, 4_000]);
@@ -74,7 +38,7 @@ describe('Socket Mode reconnects while apps.connections.open fails', { timeout: 
 
   it("waits at least a 429's Retry-After on its own clock before asking again", async () => {
     const from = { delays: clock.delays.length, opens: opens().length };
-    standin.failNext('apps.connections.open', 'ratelimited', { retryAfterSec: 3 });
+    setting.standin.failNext('apps.connections.open', 'ratelimited', { retryAfterSec: 3 });
     await reconnectUntil(3);
     expect(opens().slice(from.opens)).toEqual([false, true]);
     // The first retry's backoff would be 2 s: Slack asked for 3.
@@ -83,33 +47,12 @@ describe('Socket Mode reconnects while apps.connections.open fails', { timeout: 
 });
 
 describe('Socket Mode start-up while apps.connections.open is limited', { timeout: 30_000 }, () => {
-  const logs = captureLogs();
-  printLogsOnFailure(logs);
-  const clock = delaysClock();
-  let standin: SlackStandin;
-  let bot: Pick<RunningSlackPart, 'close'> | undefined;
-  beforeAll(async () => {
-    standin = await startSlackStandin({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
-  });
-  afterAll(async () => {
-    await bot?.close();
-    await standin.close();
-  });
+  const setting = socketModeSetting({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
 
   it("starts after a 429, asking again once its Retry-After passed on the bot's clock", async () => {
-    standin.failNext('apps.connections.open', 'ratelimited', { retryAfterSec: 5 });
-    const started = startSlackPart({
-      standin,
-      botToken: BOT_TOKEN,
-      appToken: APP_TOKEN,
-      tools: {} as never,
-      logs,
-      clock: { ...clock, random: () => 0.999_999 },
-    });
-    await until('a retry is set', 20_000, () => Promise.resolve(clock.pending() > 0));
-    await clock.advance(5_000);
-    bot = await started;
-    expect(clock.delays).toEqual([5_000]);
-    expect(standin.socketMode.connections).toBe(1);
+    setting.standin.failNext('apps.connections.open', 'ratelimited', { retryAfterSec: 5 });
+    await startThroughRetry(setting, 5_000);
+    expect(setting.clock.delays).toEqual([5_000]);
+    expect(setting.standin.socketMode.connections).toBe(1);
   });
 });

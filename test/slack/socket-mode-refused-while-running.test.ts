@@ -5,12 +5,10 @@
 // again at most every 5 min rather than at each retry (the library logged each one at error level), and must
 // be ready again, with an info line, once a reconnect succeeds. The Slack part runs in-process as the bot
 // composes it (createSlack), against the stand-in, with its reconnects timed by a stepped clock.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSlackStandin, type AppTokenRefusal, type SlackStandin } from '../../src/standin/index.js';
-import { steppedClock, type SteppedClock } from '../support/stepped-clock.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AppTokenRefusal } from '../../src/standin/index.js';
 import { until } from '../support/until.js';
-import { captureLogs, printLogsOnFailure, type CapturedLogs } from './log-capture.js';
-import { startSlackPart, type RunningSlackPart } from './slack-part.js';
+import { socketModeSetting, type SocketModeSetting } from './socket-mode-support.js';
 
 const BOT_TOKEN = 'xoxb-socket-refused';
 const APP_TOKEN = 'xapp-1-socket-refused';
@@ -20,38 +18,9 @@ const ceiling = (n: number): number => 1000 * 2 ** n;
 const ERROR = 50;
 const INFO = 30;
 
-type Bot = Pick<RunningSlackPart, 'slack' | 'port' | 'close'>;
-
-/** A stepped clock that also keeps each delay it was given (ms, in order). */
-function delaysClock(): SteppedClock & { delays: number[] } {
-  const clock = steppedClock();
-  const delays: number[] = [];
-  return {
-    ...clock,
-    delays,
-    schedule: (fn, ms) => {
-      delays.push(ms);
-      return clock.schedule(fn, ms);
-    },
-  };
-}
-
-/** The Slack part in Socket Mode against `standin`, started (connected) on `clock`. */
-async function startBot(standin: SlackStandin, logs: CapturedLogs, clock: SteppedClock): Promise<Bot> {
-  return startSlackPart({
-    standin,
-    botToken: BOT_TOKEN,
-    appToken: APP_TOKEN,
-    tools: {} as never,
-    logs,
-    // Jitter fixed at its top: each retry waits its backoff's ceiling.
-    clock: { ...clock, random: () => 0.999_999 },
-  });
-}
-
-/** Runs `clock`'s timer (due within `ms`) once one is set, until apps.connections.open was asked once more. */
-async function retry(standin: SlackStandin, clock: SteppedClock, ms: number): Promise<void> {
-  const opened = (): number => standin.calls.filter((c) => c.method === 'apps.connections.open').length;
+/** Runs the setting's timer (due within `ms`) once one is set, until apps.connections.open was asked once more. */
+async function retry({ clock, opens }: SocketModeSetting, ms: number): Promise<void> {
+  const opened = (): number => opens().length;
   const before = opened();
   await until('apps.connections.open is asked again', 15_000, async () => {
     if (opened() > before) return true;
@@ -61,34 +30,26 @@ async function retry(standin: SlackStandin, clock: SteppedClock, ms: number): Pr
 }
 
 describe('Socket Mode, the app-level token refused while the bot runs', { timeout: 30_000 }, () => {
-  const logs = captureLogs();
-  printLogsOnFailure(logs);
-  const clock = delaysClock();
-  let standin: SlackStandin;
-  let bot: Bot;
+  const setting = socketModeSetting({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
+  const { logs, clock } = setting;
   beforeAll(async () => {
-    standin = await startSlackStandin({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
-    bot = await startBot(standin, logs, clock);
-  });
-  afterAll(async () => {
-    await bot.close();
-    await standin.close();
+    await setting.start();
   });
 
   const get = async (path: string): Promise<{ status: number; body: Record<string, unknown> }> => {
-    const response = await fetch(`http://127.0.0.1:${bot.port}${path}`);
+    const response = await fetch(`http://127.0.0.1:${setting.bot.port}${path}`);
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
-  const retryWithin = (ms: number): Promise<void> => retry(standin, clock, ms);
+  const retryWithin = (ms: number): Promise<void> => retry(setting, ms);
   /** Slack refuses the token, then asks the bot to reconnect; resolves once the first reconnect was refused. */
   const refuseAndDisconnect = async (refusal: AppTokenRefusal): Promise<void> => {
-    standin.socketMode.refuseAppToken(refusal);
-    standin.socketMode.disconnect('link_disabled');
+    setting.standin.socketMode.refuseAppToken(refusal);
+    setting.standin.socketMode.disconnect('link_disabled');
     await retryWithin(ceiling(0));
   };
   /** Slack takes the token again; resolves once a reconnect said hello and the bot logged it. */
   const takeBackAndReconnect = async (n: number): Promise<void> => {
-    standin.socketMode.refuseAppToken(undefined);
+    setting.standin.socketMode.refuseAppToken(undefined);
     const from = logs.lines.length;
     await retryWithin(ceiling(n));
     const reconnected = (): Record<string, unknown>[] =>
@@ -168,30 +129,16 @@ describe('Socket Mode, the app-level token refused while the bot runs', { timeou
 });
 
 describe('Socket Mode start-up after a passing failure', { timeout: 30_000 }, () => {
-  const logs = captureLogs();
-  printLogsOnFailure(logs);
-  const clock = delaysClock();
-  let standin: SlackStandin;
-  let bot: Bot | undefined;
-  beforeAll(async () => {
-    standin = await startSlackStandin({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
-  });
-  afterAll(async () => {
-    await bot?.close();
-    await standin.close();
-  });
+  const setting = socketModeSetting({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
 
   // @slack/socket-mode retried it itself before; its own reconnection is off now (socket-link.ts).
   it('tries apps.connections.open again after internal_error, and starts', async () => {
-    standin.failNext('apps.connections.open', 'internal_error');
-    const started = startBot(standin, logs, clock);
-    await standin.waitForCall('apps.connections.open', (c) => c.error === 'internal_error');
-    await retry(standin, clock, ceiling(0));
-    bot = await started;
-    expect(standin.calls.filter((c) => c.method === 'apps.connections.open').map((c) => c.ok)).toEqual([
-      false,
-      true,
-    ]);
-    expect(standin.socketMode.connections).toBe(1);
+    setting.standin.failNext('apps.connections.open', 'internal_error');
+    const started = setting.start();
+    await setting.standin.waitForCall('apps.connections.open', (c) => c.error === 'internal_error');
+    await retry(setting, ceiling(0));
+    await started;
+    expect(setting.opens()).toEqual([false, true]);
+    expect(setting.standin.socketMode.connections).toBe(1);
   });
 });

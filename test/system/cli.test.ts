@@ -1,29 +1,17 @@
 // The real entry point as a child process: refuses wrong settings with a message naming them, serves
 // /healthz once ready, and stops cleanly on SIGTERM.
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
+import { describe, expect, it } from 'vitest';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { freePort, runCli, waitUntilReady } from './child.js';
 import { fixtureCommand } from '../setup/compiled.js';
 import { BOT_TOKEN, SIGNING_SECRET } from './harness.js';
+import { botEnv, processSetting } from './process-setting.js';
 
 const slackEnv = { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_SIGNING_SECRET: SIGNING_SECRET };
 
 describe('elicit-relay start-up', () => {
-  let standin: SlackStandin;
-  let dir: string;
-  beforeAll(async () => {
-    standin = await startSlackStandin({ botToken: BOT_TOKEN });
-    dir = mkdtempSync(join(tmpdir(), 'elicit-relay-cli-'));
-  });
-  afterAll(async () => {
-    await standin.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const setting = processSetting('cli');
 
   it('refuses an invalid setting, naming the key and the fix', async () => {
     const { code, stderr } = await runCli({ ...slackEnv, PORT: 'eighty' }).done;
@@ -32,8 +20,10 @@ describe('elicit-relay start-up', () => {
   });
 
   it('refuses an invalid config file, naming the server key', async () => {
-    const file = join(dir, 'bad.yml');
-    writeFileSync(file, 'mcpServers:\n  files:\n    command: node\n    elicitation: { timeout: soon }\n');
+    const file = setting.writeFile(
+      'bad.yml',
+      'mcpServers:\n  files:\n    command: node\n    elicitation: { timeout: soon }\n',
+    );
     const { code, stderr } = await runCli({ ...slackEnv, ELICIT_RELAY_CONFIG: file }).done;
     expect(code).toBe(2);
     expect(stderr).toContain('mcpServers.files.elicitation.timeout');
@@ -42,7 +32,7 @@ describe('elicit-relay start-up', () => {
   it('says clearly when Redis is unreachable at start-up', async () => {
     const { code, stderr } = await runCli({
       ...slackEnv,
-      SLACK_API_URL: standin.apiUrl,
+      SLACK_API_URL: setting.standin.apiUrl,
       REDIS_URL: 'redis://127.0.0.1:1',
     }).done;
     expect(code).toBe(1);
@@ -50,22 +40,9 @@ describe('elicit-relay start-up', () => {
   });
 
   it('serves /healthz once ready and exits 0 on SIGTERM', async () => {
-    const file = join(dir, 'ok.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        mcpServers: { fixture: fixtureCommand() },
-      }),
-    );
+    const file = setting.serversFile('ok.json', { fixture: fixtureCommand() });
     const port = await freePort();
-    const run = runCli({
-      ...slackEnv,
-      SLACK_API_URL: standin.apiUrl,
-      REDIS_URL: redisUrl(),
-      REDIS_PREFIX: uniquePrefix(),
-      PORT: String(port),
-      ELICIT_RELAY_CONFIG: file,
-    });
+    const run = runCli(botEnv(setting.standin, { PORT: String(port), ELICIT_RELAY_CONFIG: file }));
     await waitUntilReady(run);
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     run.child.kill('SIGTERM');

@@ -2,28 +2,18 @@
 // readable lines with `pretty`, one JSON object per line with `json` or unset, a wrong value refused by name.
 // The bots run compiled (a third of tsx's start-up): two started through tsx in one test took over its 40 s
 // bound on a loaded machine.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { SlackStandin } from '../../src/standin/index.js';
 import { runCli, waitUntilReady } from './child.js';
-import { BOT_TOKEN, SIGNING_SECRET } from './harness.js';
+import { botEnv, processSetting } from './process-setting.js';
 
 /** The bot's stdout from start to ready, with LOG_FORMAT as given (absent when undefined). */
 async function startupLines(standin: SlackStandin, config: string, format?: string): Promise<string[]> {
   const run = runCli(
-    {
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: standin.apiUrl,
-      REDIS_URL: redisUrl(),
-      REDIS_PREFIX: uniquePrefix(),
-      PORT: '0',
+    botEnv(standin, {
       ELICIT_RELAY_CONFIG: config,
       ...(format === undefined ? {} : { LOG_FORMAT: format }),
-    },
+    }),
     [],
     'compiled',
   );
@@ -34,22 +24,14 @@ async function startupLines(standin: SlackStandin, config: string, format?: stri
 }
 
 describe('LOG_FORMAT', () => {
-  let standin: SlackStandin;
-  let dir: string;
+  const setting = processSetting('logs');
   let config: string;
-  beforeAll(async () => {
-    standin = await startSlackStandin({ botToken: BOT_TOKEN });
-    dir = mkdtempSync(join(tmpdir(), 'elicit-relay-logs-'));
-    config = join(dir, 'none.json');
-    writeFileSync(config, JSON.stringify({ mcpServers: {} }));
-  });
-  afterAll(async () => {
-    await standin.close();
-    rmSync(dir, { recursive: true, force: true });
+  beforeAll(() => {
+    config = setting.serversFile('none.json', {});
   });
 
   it('pretty: readable lines with time, level and message, fields indented below, no JSON', async () => {
-    const lines = await startupLines(standin, config, 'pretty');
+    const lines = await startupLines(setting.standin, config, 'pretty');
     const ready = lines.find((line) => line.includes('elicit-relay is ready'));
     expect(ready).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: elicit-relay is ready$/);
     expect(lines.some((line) => /^\s+port: \d+$/.test(line))).toBe(true);
@@ -58,7 +40,7 @@ describe('LOG_FORMAT', () => {
 
   it('json, and unset when stdout is not a terminal: one JSON object per line', async () => {
     for (const format of ['json', undefined]) {
-      const lines = await startupLines(standin, config, format);
+      const lines = await startupLines(setting.standin, config, format);
       const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(records.find((r) => r.msg === 'elicit-relay is ready')).toMatchObject({ level: 30 });
     }

@@ -1,15 +1,11 @@
 // Signed requests whose body is not the object Slack sends (issue 15 item 1): each is refused at once with 400
 // and the process stays up. Before the fix a `null` payload killed the bot inside Bolt's HTTP receiver.
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { freePort, runCli, waitUntilReady, type CliRun } from './child.js';
 import { fixtureCommand } from '../setup/compiled.js';
-import { BOT_TOKEN, SIGNING_SECRET } from './harness.js';
+import { SIGNING_SECRET } from './harness.js';
+import { botEnv, processSetting } from './process-setting.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
@@ -40,37 +36,19 @@ function signedPost(port: number, contentType: string, body: string): Promise<Re
 }
 
 describe('signed requests with a body Slack never sends', () => {
-  let standin: SlackStandin;
-  let dir: string;
+  const setting = processSetting('bodies');
   let run: CliRun;
   let port: number;
   beforeAll(async () => {
-    standin = await startSlackStandin({ botToken: BOT_TOKEN });
-    dir = mkdtempSync(join(tmpdir(), 'elicit-relay-bodies-'));
-    const file = join(dir, 'ok.json');
-    const fixture = fixtureCommand();
-    writeFileSync(file, JSON.stringify({ mcpServers: { fixture } }));
+    const file = setting.serversFile('ok.json', { fixture: fixtureCommand() });
     port = await freePort();
-    run = runCli(
-      {
-        SLACK_BOT_TOKEN: BOT_TOKEN,
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: standin.apiUrl,
-        REDIS_URL: redisUrl(),
-        REDIS_PREFIX: uniquePrefix(),
-        PORT: String(port),
-        ELICIT_RELAY_CONFIG: file,
-      },
-      [],
-      'compiled',
-    );
+    run = runCli(botEnv(setting.standin, { PORT: String(port), ELICIT_RELAY_CONFIG: file }), [], 'compiled');
     await waitUntilReady(run);
   });
+  // Registered after the setting's: run first (hooks stack), the bot stopped before the stand-in closes.
   afterAll(async () => {
     run.child.kill('SIGTERM');
     await run.done;
-    await standin.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it.each(MALFORMED)(

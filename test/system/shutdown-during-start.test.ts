@@ -1,30 +1,16 @@
 // A stop signal while the bot is still starting (Ctrl-C on `npm start` while Slack's auth.test, a slow Redis or
 // a slow MCP server keeps it waiting): the start-up ends at once, quietly. Its stdio MCP servers, spawned
 // already and signalled with the bot's process group, exit with it; that is the stop, not their failure.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
+import { describe, expect, it } from 'vitest';
 import { fixtureCommand } from '../setup/compiled.js';
-import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { waitForStdout } from './child.js';
-import { BOT_TOKEN, SIGNING_SECRET } from './harness.js';
 import { groupOf, killGroup, logged, records, runBotInOwnGroup } from './own-group.js';
+import { botEnv, processSetting } from './process-setting.js';
 
 const SERVERS = ['forms', 'files'];
 
 describe('a stop signal during start-up', () => {
-  let standin: SlackStandin;
-  let dir: string;
-  beforeAll(async () => {
-    standin = await startSlackStandin({ botToken: BOT_TOKEN });
-    dir = mkdtempSync(join(tmpdir(), 'elicit-relay-start-stop-'));
-  });
-  afterAll(async () => {
-    await standin.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const setting = processSetting('start-stop');
 
   // Ctrl-C on `npm start` signals the whole process group, the stdio servers with the bot; an orchestrator's
   // SIGTERM reaches the bot alone, which then closes its servers itself.
@@ -34,24 +20,12 @@ describe('a stop signal during start-up', () => {
   ] as const)(
     'ends the start-up Slack holds on $signal to the $to: stops what started, warns of no server',
     async ({ signal, to }) => {
-      const config = join(dir, 'servers.json');
-      writeFileSync(
-        config,
-        JSON.stringify({ mcpServers: Object.fromEntries(SERVERS.map((n) => [n, fixtureCommand()])) }),
-      );
+      const mcpServers = Object.fromEntries(SERVERS.map((n) => [n, fixtureCommand()]));
+      const config = setting.serversFile('servers.json', mcpServers);
       // Slack never answers the bot token's check: the start-up waits there, its MCP servers up already.
-      const authTest = standin.holdNext('auth.test');
+      const authTest = setting.standin.holdNext('auth.test');
       const run = runBotInOwnGroup(
-        {
-          SLACK_BOT_TOKEN: BOT_TOKEN,
-          SLACK_SIGNING_SECRET: SIGNING_SECRET,
-          SLACK_API_URL: standin.apiUrl,
-          REDIS_URL: redisUrl(),
-          REDIS_PREFIX: uniquePrefix(),
-          PORT: '0',
-          ELICIT_RELAY_CONFIG: config,
-          LOG_FORMAT: 'json',
-        },
+        botEnv(setting.standin, { ELICIT_RELAY_CONFIG: config, LOG_FORMAT: 'json' }),
         'compiled',
       );
       const group = await groupOf(run);

@@ -1,47 +1,24 @@
 // A bot stopped by a signal to its whole process group (Ctrl-C on `npm start`, `kill -TERM -- -<pgid>`): its
 // stdio MCP servers get the signal too and exit at once, before the bot's stop reaches the MCP hub. Those
 // exits are the shutdown, not failures: the bot logs no "MCP server unavailable" for them.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sandboxServers } from '../../src/sandbox/index.js';
-import { startSlackStandin, type SlackStandin } from '../../src/standin/index.js';
 import { fixtureCommand } from '../setup/compiled.js';
 import { redisUrl, uniquePrefix } from '../setup/context.js';
 import { waitForStdout, waitUntilReady, type CliRun } from './child.js';
-import { BOT_TOKEN, SIGNING_SECRET } from './harness.js';
 import { groupOf, killGroup, logged, runBotInOwnGroup } from './own-group.js';
+import { botEnv, processSetting } from './process-setting.js';
 
 const SERVERS = ['forms', 'files'];
 
 describe('a signal to the bot and its stdio MCP servers together', () => {
-  let standin: SlackStandin;
-  let dir: string;
-  beforeAll(async () => {
-    standin = await startSlackStandin({ botToken: BOT_TOKEN });
-    dir = mkdtempSync(join(tmpdir(), 'elicit-relay-shutdown-'));
-  });
-  afterAll(async () => {
-    await standin.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const setting = processSetting('shutdown');
 
   it('stops without warning that the servers, exiting with it, are unavailable', async () => {
-    const config = join(dir, 'servers.json');
     const mcpServers = Object.fromEntries(SERVERS.map((name) => [name, fixtureCommand()]));
-    writeFileSync(config, JSON.stringify({ mcpServers }));
+    const config = setting.serversFile('servers.json', mcpServers);
     const run = runBotInOwnGroup(
-      {
-        SLACK_BOT_TOKEN: BOT_TOKEN,
-        SLACK_SIGNING_SECRET: SIGNING_SECRET,
-        SLACK_API_URL: standin.apiUrl,
-        REDIS_URL: redisUrl(),
-        REDIS_PREFIX: uniquePrefix(),
-        PORT: '0',
-        ELICIT_RELAY_CONFIG: config,
-        LOG_FORMAT: 'json',
-      },
+      botEnv(setting.standin, { ELICIT_RELAY_CONFIG: config, LOG_FORMAT: 'json' }),
       'compiled',
     );
     await stopsQuietly(run, SERVERS, 'SIGTERM');

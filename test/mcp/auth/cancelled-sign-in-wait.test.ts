@@ -4,8 +4,9 @@
 // sandbox's authorization server, the protected tracker fixture and real Redis (the shared auth fixture, its
 // own key prefix, deleted afterwards).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpHub, PersonAuth, type SignInNeeded } from '../../../src/mcp/index.js';
+import type { McpHub, SignInNeeded } from '../../../src/mcp/index.js';
 import { deferred, type Deferred } from '../../support/deferred.js';
+import { trackerHub } from './sign-in-wait.js';
 import { SERVER, startAuthFixture, type AuthFixture, type AuthReplica } from './support.js';
 
 const ANN = { teamId: 'T1', userId: 'UANN' };
@@ -38,19 +39,8 @@ function prompts(): { sent: Deferred<SignInNeeded>[]; prompt(need: SignInNeeded)
 
 /** A hub on `replica` with one session per person, so a second call of Ann's waits for the first's place. */
 function hubOn(replica: AuthReplica, prompter: ReturnType<typeof prompts>): McpHub {
-  const hub = new McpHub({
-    servers: [
-      {
-        name: SERVER,
-        transport: { kind: 'http', url: fixture.server.url.href, headers: {} },
-        elicitationTimeoutMs: 60_000,
-      },
-    ],
-    sink: { ask: () => Promise.resolve({ action: 'decline' }) },
-    maxSessionsPerPerson: 1,
-    // The bot's wait (10 minutes): a cancelled call must not wait it out.
-    auth: new PersonAuth({ grants: replica.grants, wakes: replica.wakes, prompter }),
-  });
+  // The bot's wait (10 minutes): a cancelled call must not wait it out.
+  const hub = trackerHub(fixture, replica, { prompter, maxSessionsPerPerson: 1 });
   hubs.push(hub);
   return hub;
 }

@@ -3,86 +3,34 @@
 // it can no longer be used rather than that the sign-in completed. Against the sandbox's authorization server,
 // the protected tracker fixture and real Redis (the shared auth fixture, its own key prefix, deleted
 // afterwards), and the bot's real callback route.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALLBACK_PATH, McpHub, PersonAuth, type SignInNeeded } from '../../../src/mcp/index.js';
 import { START_PATH } from '../../../src/slack/sign-in-links.js';
-import { signInCallback } from '../../../src/slack/sign-in-callback.js';
-import { signInStart } from '../../../src/slack/sign-in-start.js';
 import { SignInBrowser } from '../../support/sign-in-browser.js';
+import { startSignInPages, waitingHub, type SignInPages } from './sign-in-wait.js';
 import { SERVER, startAuthFixture, type AuthFixture, type AuthReplica } from './support.js';
 
 let fixture: AuthFixture;
 let replica: AuthReplica;
-let http: Server;
-let base: string;
+let pages: SignInPages;
 
 beforeAll(async () => {
   fixture = await startAuthFixture();
   replica = await fixture.replica();
-  const logger = { warn: () => {}, error: () => {} };
-  const { connections } = replica;
-  const start = signInStart({ connections, ownerOf: () => Promise.resolve({}), logger });
-  const callback = signInCallback({ connections, connected: () => Promise.resolve(), logger });
-  http = createServer((req, res) => (req.url?.startsWith(START_PATH) === true ? start : callback)(req, res));
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  pages = await startSignInPages(replica);
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => http.close(() => resolve()));
+  await pages.close();
   await fixture.close();
 });
 
 /** The person's browser: it opens the Connect link (the bot's start page) and clicks Continue. */
 const browser = new SignInBrowser();
 
-/** The browser landing on the bot's callback with the query the authorization server redirected with. */
-async function land(redirect: URL): Promise<{ status: number; code: string | null; text: string }> {
-  const response = await fetch(`${base}${CALLBACK_PATH}${redirect.search}`);
-  const html = await response.text();
-  const code = /data-code="([^"]*)"/.exec(html)?.[1] ?? null;
-  const text = /<p id="outcome"[^>]*>([^<]*)<\/p>/.exec(html)?.[1] ?? '';
-  return { status: response.status, code, text };
-}
-
-function hubWith(prompts: SignInNeeded[], waitMs: number): McpHub {
-  return new McpHub({
-    servers: [
-      {
-        name: SERVER,
-        transport: { kind: 'http', url: fixture.server.url.href, headers: {} },
-        elicitationTimeoutMs: 60_000,
-      },
-    ],
-    sink: { ask: () => Promise.resolve({ action: 'decline' }) },
-    auth: new PersonAuth({
-      grants: replica.grants,
-      wakes: replica.wakes,
-      prompter: {
-        prompt: (need) => {
-          prompts.push(need);
-          return Promise.resolve();
-        },
-      },
-      waitMs,
-    }),
-  });
-}
-
-async function promptOf(prompts: SignInNeeded[]): Promise<SignInNeeded> {
-  for (let i = 0; i < 200 && prompts.length === 0; i += 1) await new Promise((r) => setTimeout(r, 25));
-  const need = prompts[0];
-  if (need === undefined) throw new Error('the person was never sent a Connect message');
-  return need;
-}
-
 describe('a sign-in the person refuses at the consent page', () => {
   it('ends the call that was waiting for it, at once and saying so, instead of leaving it "Running…" for the whole wait', async () => {
-    const prompts: SignInNeeded[] = [];
     // The wait a call gets for a sign-in (10 minutes in the bot; 20 s here).
-    const hub = hubWith(prompts, 20_000);
+    const { hub, firstPrompt } = waitingHub(fixture, replica, 20_000);
     try {
       const call = hub
         .callTool({ server: SERVER, tool: 'whoami', args: {}, origin: { teamId: 'T1', userId: 'UDENY' } })
@@ -90,10 +38,10 @@ describe('a sign-in the person refuses at the consent page', () => {
           () => 'ran',
           (error: unknown) => (error as { code?: string }).code ?? String(error),
         );
-      const need = await promptOf(prompts);
-      const page = await browser.openFor(base, need.authorizationUrl);
+      const need = await firstPrompt();
+      const page = await browser.openFor(pages.base, need.authorizationUrl);
       const refused = await fixture.oauth.decide(page, 'deny@example.com', 'deny');
-      expect((await land(refused)).code).toBe('denied');
+      expect((await pages.land(refused)).code).toBe('denied');
       const within3s = await Promise.race([
         call,
         new Promise((r) => setTimeout(() => r('still waiting'), 3_000)),
@@ -114,18 +62,18 @@ describe('a sign-in the person refuses at the consent page', () => {
     // The Connect message's link (here from /mcp connect; a waiting call's DM links the same way).
     const need = await replica.connections.begin(SERVER, person);
     const refused = await fixture.oauth.decide(
-      await browser.openFor(base, need.authorizationUrl),
+      await browser.openFor(pages.base, need.authorizationUrl),
       'again@example.com',
       'deny',
     );
-    expect((await land(refused)).code).toBe('denied');
+    expect((await pages.land(refused)).code).toBe('denied');
     // Refused by mistake: the person goes back to Slack, where the Connect button is still there, and approves.
     const again = await fetch(
-      `${base}${START_PATH}?state=${need.authorizationUrl.searchParams.get('state')}`,
+      `${pages.base}${START_PATH}?state=${need.authorizationUrl.searchParams.get('state')}`,
     );
     expect(again.status, 'the spent link is refused at its start page already').toBe(400);
     const approved = await fixture.oauth.decide(need.authorizationUrl, 'again@example.com', 'allow');
-    const page = await land(approved);
+    const page = await pages.land(approved);
     expect(await replica.connections.list(person)).toEqual([]);
     expect(
       page.text,
