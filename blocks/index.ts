@@ -110,6 +110,8 @@ export {
 export {
   signInPrompt,
   signInDone,
+  signInExpired,
+  signInRefused,
   signInText,
   connectionBlocks,
   SIGN_IN_TEXT,
@@ -118,5 +120,6 @@ export {
   HOME_CONNECTIONS_MAX,
   type HomeConnection,
   type SignInPromptInput,
+  type SignInRefusal,
   type SignInText,
 } from './sign-in.js';

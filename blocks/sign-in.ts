@@ -25,6 +25,8 @@ export const HOME_CONNECTIONS_MAX = 8;
 const MORE_NAMES_MAX = 2000;
 
 export type SignInReason = 'first' | 'expired' | 'revoked' | 'step_up';
+/** Why a Connect message's sign-in connected nothing: the person refused, or the sign-in failed after that. */
+export type SignInRefusal = 'denied' | 'failed';
 
 export interface SignInPromptInput {
   server: string;
@@ -51,6 +53,10 @@ export interface SignInText {
   idp: (idp: string) => string;
   connect: string;
   connected: (server: string) => string;
+  /** A Connect message whose link's 10 minutes ran out: `server` as shown, `command` the `/mcp connect` for it. */
+  linkExpired: (server: string, command: string) => string;
+  /** A Connect message whose sign-in was refused at the sign-in page, or whose code the server refused. */
+  refused: Record<SignInRefusal, (server: string, command: string) => string>;
   connectionsHeader: string;
   noConnections: string;
   /** The Home's line for the connections past its list: how many, the names that fit, and how to forget one. */
@@ -82,6 +88,14 @@ const en: SignInText = {
   idp: (idp) => `You sign in to your company's identity provider, ${idp}, once for every server it manages.`,
   connect: 'Connect',
   connected: (s) => `:white_check_mark: Connected to ${s}. Calls waiting for it go on now.`,
+  linkExpired: (s, c) =>
+    `:hourglass: This link to connect ${s} expired (a link lasts 10 minutes). Run your command again, or ${c}, for a new one.`,
+  refused: {
+    denied: (s, c) =>
+      `:no_entry_sign: Access to ${s} was not granted at its sign-in page, so nothing was connected. To try again, run your command again or ${c}.`,
+    failed: (s, c) =>
+      `:warning: Signing in to ${s} did not complete: its sign-in service refused it, so nothing was connected. To try again, run your command again or ${c}.`,
+  },
   connectionsHeader: 'Your connections',
   noConnections: 'You are not connected to any server that needs sign-in.',
   moreConnections: (n, names) =>
@@ -111,6 +125,14 @@ const zhCN: SignInText = {
   idp: (idp) => `你只需登录一次公司的身份提供方 ${idp}，即可使用它管理的所有服务器。`,
   connect: '连接',
   connected: (s) => `:white_check_mark: 已连接到 ${s}。等待它的调用现在继续。`,
+  linkExpired: (s, c) =>
+    `:hourglass: 此用于连接 ${s} 的链接已过期（链接有效期为 10 分钟）。请重新运行你的命令，或运行 ${c}，获取新链接。`,
+  refused: {
+    denied: (s, c) =>
+      `:no_entry_sign: 登录页面未授予对 ${s} 的访问权限，因此未连接任何内容。要重试，请重新运行你的命令或运行 ${c}。`,
+    failed: (s, c) =>
+      `:warning: 登录 ${s} 未完成：它的登录服务拒绝了此次登录，因此未连接任何内容。要重试，请重新运行你的命令或运行 ${c}。`,
+  },
   connectionsHeader: '你的连接',
   noConnections: '你尚未连接任何需要登录的服务器。',
   moreConnections: (n, names) =>
@@ -173,6 +195,31 @@ export function signInPrompt(input: SignInPromptInput, locale?: Locale): SlackMe
 export function signInDone(server: string, locale?: Locale): SlackMessage {
   const text = signInText(locale).connected(`*${serverName(server)}*`);
   return { text: signInText(locale).connected(serverName(server)), blocks: [section(text)] };
+}
+
+/** A Connect message whose link expired: no button left, and how to get a new link. */
+export function signInExpired(server: string, locale?: Locale): SlackMessage {
+  return buttonless(server, locale, (t) => t.linkExpired);
+}
+
+/** A Connect message whose sign-in connected nothing (`why`): no button left, and how to try again. */
+export function signInRefused(server: string, why: SignInRefusal, locale?: Locale): SlackMessage {
+  return buttonless(server, locale, (t) => t.refused[why]);
+}
+
+/** A Connect message turned into one section of `wording`, with the `/mcp connect` that gives a new link. */
+function buttonless(
+  server: string,
+  locale: Locale | undefined,
+  wording: (t: SignInText) => (server: string, command: string) => string,
+): SlackMessage {
+  const say = wording(signInText(locale));
+  // A code span keeps the name as typed; a backtick in it would end the span early.
+  const command = `\`/mcp connect ${serverName(server).replace(/`/g, "'")}\``;
+  return {
+    text: say(serverName(server), command),
+    blocks: [section(say(`*${serverName(server)}*`, command))],
+  };
 }
 
 /**

@@ -129,6 +129,8 @@ export interface Keys {
   runMessage(runId: string): string;
   /** Where a person's Connect messages for `server` are, and the claim on the latest (state/sign-in-prompts.ts). */
   signInPrompts(teamId: string, userId: string, server: string): { places: string; claim: string };
+  /** Every noted Connect message by its link's expiry, for the sweep that marks it expired. */
+  readonly signInExpiries: string;
   installation(kind: 'team' | 'enterprise', id: string): string;
   /** The claim on an installation's bot token refresh (one replica at a time). */
   installationRefresh(kind: 'team' | 'enterprise', id: string): string;
@@ -183,6 +185,7 @@ export function keys(prefix: string): Keys {
       const places = `${slack}:sign-in-prompt:${teamId}:${userId}:${server}`;
       return { places, claim: `${slack}:sign-in-claim:${teamId}:${userId}:${server}` };
     },
+    signInExpiries: `${slack}:sign-in-expiries`,
     installation: (kind, id) => `${slack}:installation:${kind}:${id}`,
     installationRefresh: (kind, id) => `${slack}:installation:${kind}:${id}:refreshing`,
     workspaceOrg: (teamId) => `${slack}:workspace-org:${teamId}`,

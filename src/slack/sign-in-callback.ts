@@ -3,6 +3,7 @@
 // and wakes the waiting call) and shows a small page: connected, or refused with the reason. The page is in
 // Chinese when the browser prefers it. Nothing of the query but the server's name is echoed back.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { SignInRefusal } from '../../blocks/index.js';
 import {
   SignInError,
   type CallbackParams,
@@ -15,6 +16,11 @@ export interface SignInCallbackDeps {
   connections: Pick<Connections, 'complete'>;
   /** Tells the person in Slack (their Connect message becomes "Connected"). */
   connected(server: string, person: Person): Promise<void>;
+  /**
+   * Tells the person in Slack that the link of `state` was refused (its Connect message says so); absent where
+   * nobody is told (a page alone).
+   */
+  refused?(server: string, person: Person, state: string, why: SignInRefusal): Promise<void>;
   logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -117,7 +123,18 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: SignInCal
       return page(res, 500, TITLE[locale].refused, refused.other);
     }
     refuse(res, locale, error, deps.logger);
+    await tellRefused(deps, error, params.state);
   }
+}
+
+/** A refusal that spent the person's link (SignInError.person): their Connect message for it says so. */
+async function tellRefused(deps: SignInCallbackDeps, error: SignInError, state: string): Promise<void> {
+  const { person, server, code } = error;
+  if (person === undefined || deps.refused === undefined) return;
+  const why: SignInRefusal = code === 'denied' ? 'denied' : 'failed';
+  await deps.refused(server, person, state, why).catch((err: unknown) => {
+    deps.logger.error({ err, server }, 'could not tell the person in Slack that the sign-in was refused');
+  });
 }
 
 /** The page of a sign-in refused with `error` (the callback, or the start page of a link no longer usable). */

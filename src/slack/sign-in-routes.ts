@@ -21,6 +21,7 @@ export interface SignInRoutesDeps {
   connections: Pick<Connections, 'start' | 'complete'>;
   ownerOf: OwnerLookup;
   connected: SignInCallbackDeps['connected'];
+  refused?: SignInCallbackDeps['refused'];
   logger: SignInCallbackDeps['logger'];
   /** Sign in with Slack before the authorization server; absent without the app's client credentials. */
   identity?: IdentityCheck;
@@ -28,8 +29,8 @@ export interface SignInRoutesDeps {
 
 /** The sign-in pages by path. */
 export function signInRoutes(deps: SignInRoutesDeps): Record<string, RequestListener> {
-  const { connections, ownerOf, connected, logger, identity } = deps;
-  const callback = signInCallback({ connections, connected, logger });
+  const { connections, ownerOf, connected, refused, logger, identity } = deps;
+  const callback = signInCallback({ connections, connected, logger, ...(refused ? { refused } : {}) });
   const start = signInStart({ connections, ownerOf, logger, ...(identity ? { identity } : {}) });
   if (identity === undefined) return { [START_PATH]: start, [CALLBACK_PATH]: callback };
   const pages = { connections, identity, logger };

@@ -33,6 +33,7 @@ import { RunCancels } from './run-cancels.js';
 import { ToolResults, type ToolRun } from './tool-results.js';
 import { UrlCompletions } from './url-completions.js';
 import { SlackSignIn } from './sign-in.js';
+import { SignInExpiries } from './sign-in-expiries.js';
 import { homeTeamOf, slackOwners, type OwnerLookup } from './sign-in-owner.js';
 import { announceIdentityCheck, identityCheckOf, signInRoutes } from './sign-in-routes.js';
 import { Uninstalls, type EndQuestion, type WorkspaceQuestions } from './uninstalls.js';
@@ -63,7 +64,7 @@ export interface SlackOptions {
   servers: () => ServerStatus[];
   /** More GET routes of the bot's HTTP server by exact path (GET /metrics). */
   routes?: Record<string, RequestListener>;
-  /** Times Socket Mode's reconnects and post-ack waits; default the system clock. */
+  /** Times Socket Mode's reconnects, post-ack waits and Connect links' expiry; default the system clock. */
   clock?: Clock;
   /** Metrics hooks: each Web API call and each answered Slack request. */
   observe?: SlackObserver;
@@ -115,7 +116,10 @@ export interface Slack {
    * resolves with the bound port.
    */
   start(port: number, mounts?: readonly Mount[], host?: string): Promise<{ port: number }>;
-  /** Stops taking Slack's requests (closes the HTTP server, disconnects Socket Mode). */
+  /**
+   * Stops taking Slack's requests (closes the HTTP server, disconnects Socket Mode) and sweeping expired Connect
+   * links, once the sweep under way finished.
+   */
   stop(): Promise<void>;
   /** Waits for the work question events started (Home refreshes, retired forms) and stops URL watches. */
   settle(): Promise<void>;
@@ -152,8 +156,15 @@ export function createSlack(options: SlackOptions): Slack {
       app.listen({ ...deps, ...(signIn ? { signIn } : {}) });
       return { runTool: (run) => results.run(run) };
     },
-    start: (port, mounts, host) => app.start(port, mounts, host),
-    stop: () => app.stop(),
+    start: async (port, mounts, host) => {
+      const started = await app.start(port, mounts, host);
+      signIn?.expiries.start();
+      return started;
+    },
+    stop: async () => {
+      await signIn?.expiries.stop();
+      await app.stop();
+    },
     // Runs once the HTTP server and the MCP sessions are closed, so no new work starts; Redis and the outbox
     // close after it, so the Home refreshes and form updates still in flight can finish.
     settle: async () => {
@@ -266,9 +277,9 @@ interface SignInLate {
 /** Gives the sign-in pages the app's parts; with `connections`, the Connect DM as the sign-in prompter. */
 function lateSignIn(
   app: SlackApp,
-  { connections, state }: Pick<SlackOptions, 'connections' | 'state'>,
+  { connections, state, clock = systemClock, logger }: SlackOptions,
   late: SignInLate,
-): { connections: Connections; prompter: SlackSignIn } | undefined {
+): { connections: Connections; prompter: SlackSignIn; expiries: SignInExpiries } | undefined {
   const { surface, clients } = app;
   late.ownerOf = slackOwners(clients, systemClock);
   late.homeTeam = homeTeamOf(clients);
@@ -278,8 +289,10 @@ function lateSignIn(
     places: state.signInPrompts,
     locales: surface.locales,
     dmOf: surface.dmOf.bind(surface),
+    clock,
   });
-  return { connections, prompter: late.signIn };
+  const expiries = new SignInExpiries({ signIn: late.signIn, clock, logger });
+  return { connections, prompter: late.signIn, expiries };
 }
 
 /**
@@ -292,6 +305,8 @@ function callbackRoute(options: SlackOptions, late: SignInLate): Record<string, 
   if (!connections) return {};
   const connected = async (server: string, person: Person): Promise<void> =>
     late.signIn?.connected(server, person);
+  const refused = async (...told: Parameters<SlackSignIn['refused']>): Promise<void> =>
+    late.signIn?.refused(...told);
   const homeTeam = (): Promise<string> =>
     late.homeTeam?.() ?? Promise.reject(new Error('Slack is not started'));
   const identity = identityCheckOf(options.config, httpFetch, systemClock, homeTeam);
@@ -301,6 +316,7 @@ function callbackRoute(options: SlackOptions, late: SignInLate): Record<string, 
     // The app's Slack clients exist once the routes are mounted; a request comes only after that.
     ownerOf: (person) => late.ownerOf?.(person) ?? Promise.resolve({}),
     connected,
+    refused,
     logger,
     ...(identity ? { identity } : {}),
   });

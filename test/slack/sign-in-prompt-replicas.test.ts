@@ -27,8 +27,10 @@ let dm: string;
 function replica(): SlackSignIn {
   const redis = new Redis(redisUrl());
   connections.push(redis);
-  const places = new RedisSignInPrompts(redis, (server, person) =>
-    keys(prefix).signInPrompts(person.teamId, person.userId, server),
+  const places = new RedisSignInPrompts(
+    redis,
+    (server, person) => keys(prefix).signInPrompts(person.teamId, person.userId, server),
+    keys(prefix).signInExpiries,
   );
   return new SlackSignIn({
     messages: slack.messages,

@@ -79,7 +79,9 @@ export class VaultConnections implements Connections {
     if (params.error !== undefined) {
       // The calls waiting for this sign-in (on any replica) end now rather than when their wait runs out.
       await this.deps.wakes.announce(waitedAs, person, 'denied');
-      throw new SignInError('denied', server, `the sign-in to ${server} was refused (${params.error})`);
+      throw new SignInError('denied', server, `the sign-in to ${server} was refused (${params.error})`, {
+        person,
+      });
     }
     try {
       if (binding.idp !== undefined) await this.completeIdp(binding, params);
@@ -88,7 +90,7 @@ export class VaultConnections implements Connections {
       // The state is consumed, so no later callback of this link wakes the calls waiting for it: they end now
       // too. A lost announcement leaves them to their bounded wait; the page still says why the sign-in failed.
       await this.deps.wakes.announce(waitedAs, person, 'failed').catch(() => undefined);
-      throw error;
+      throw spentBy(error, person);
     }
     await this.deps.vault.completedState(params.state);
     await this.deps.wakes.announce(waitedAs, person);
@@ -216,4 +218,10 @@ export class VaultConnections implements Connections {
     if (record.tokens !== undefined) await revokeGrant(server, record, logger);
     return removed;
   }
+}
+
+/** A sign-in error of a consumed link, naming whose link it spent (SignInError.person); other errors as they are. */
+function spentBy(error: unknown, person: Person): unknown {
+  if (!(error instanceof SignInError)) return error;
+  return new SignInError(error.code, error.server, error.message, { cause: error.cause, person });
 }

@@ -125,12 +125,18 @@ export type SignInErrorCode =
 /** A sign-in that could not go on; `code` says why, `server` which server. Never carries a token. */
 export class SignInError extends Error {
   override name = 'SignInError';
+  /**
+   * Whose Connect link it spent: set when the callback refused a link it had consumed (denied, its code refused),
+   * so the Slack side updates that person's Connect message; absent when no link was spent.
+   */
+  readonly person: Person | undefined;
   constructor(
     readonly code: SignInErrorCode,
     readonly server: string,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; person?: Person },
   ) {
     super(message, options);
+    this.person = options?.person;
   }
 }

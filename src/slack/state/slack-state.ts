@@ -74,8 +74,10 @@ export class SlackState implements SlackStatePorts {
     this.keys = keys(opts.prefix);
     this.runCancelMarks = new RedisEndpointCalls(cmd, (client, id) => this.keys.endpointCall(client, id));
     this.runMessages = new RedisRunMessages(cmd, (runId) => this.keys.runMessage(runId));
-    this.signInPrompts = new RedisSignInPrompts(cmd, (server, person) =>
-      this.keys.signInPrompts(person.teamId, person.userId, server),
+    this.signInPrompts = new RedisSignInPrompts(
+      cmd,
+      (server, person) => this.keys.signInPrompts(person.teamId, person.userId, server),
+      this.keys.signInExpiries,
     );
   }
 
