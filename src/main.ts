@@ -174,6 +174,7 @@ function startHub(
   const { slack, relay, intake } = sides;
   const { logger, metrics, holderId, opened } = w;
   const { completions } = slack;
+  const leaseMs = w.timings.lease.ttlMs;
   const auth = sides.signIns.hubAuth(slack.signIn);
   const hub = startMcpServers(w.config.servers, {
     ...(auth === undefined ? {} : { auth }),
@@ -184,7 +185,7 @@ function startHub(
     onStatus: metrics.mcpStatus,
     // A session's handshake and calls take the event loop only once Slack's requests have their acks.
     turn: () => slack.postAck.afterAcks(),
-    rounds: roundKeeper({ store: w.roundStore, claimant: holderId, clock: systemClock, logger }),
+    rounds: roundKeeper({ store: w.roundStore, claimant: holderId, clock: systemClock, logger, leaseMs }),
   });
   const personal = (server: string): boolean => auth?.personal?.(server) ?? false;
   metrics.watch(metricSources({ relay, outbox: opened.outbox, hub, state: opened.state, personal }));
@@ -261,7 +262,7 @@ async function serve(
   parts.push('Slack requests', () => slack.stop());
   parts.push('waiting questions', () => relay.endAllWaiting('call_ended'));
   const redeliverAfterMs = w.config.api.redeliverAfterMs;
-  const work = { relay, logger: w.logger, redeliverAfterMs };
+  const work = { relay, logger: w.logger, redeliverAfterMs, orphanSweepEveryMs: w.timings.sweepEveryMs };
   await startUp.step(() => startQuestionWork(w.opened.store, work, parts));
   startUp.check();
   live.serving = true;

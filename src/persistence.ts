@@ -8,7 +8,7 @@ import { startDeliverySweep } from './relay/delivery-sweep.js';
 import type { Relay } from './relay/relay.js';
 import type { Question } from './relay/types.js';
 import { Outbox, SlackState } from './slack/index.js';
-import { QuestionStore } from './store/index.js';
+import { QuestionStore, replicaTimings } from './store/index.js';
 import { RedisConnections, endClient, keys } from './redis/index.js';
 import { RedisRoundStore } from './rounds/index.js';
 import { Sealer } from './mcp/index.js';
@@ -29,7 +29,7 @@ export async function openState(
   const store = await QuestionStore.open({ ...redis, ...who, ...retention });
   parts.push('question store', () => store.close());
   // The lease comes first: a holder is only ever swept once it has one, so no question predates it.
-  await store.startLease();
+  await store.startLease(replicaTimings(config.replicaLeaseMs).lease);
   const sealing = installationSealing(config, who.logger);
   const state = await SlackState.open({ ...redis, ...who, ...retention, ...sealing });
   parts.push('Slack state', () => state.close());
@@ -70,13 +70,13 @@ export async function openRounds(
 
 /**
  * The store's workers: the inbox (outcomes of this replica's questions), timeouts, reminders, the sweep of
- * questions whose holder died (the survivor that ends one updates its card), and the sweep of questions whose
- * card no live replica will attach (relay/delivery-sweep.ts; `redeliverAfterMs` its grace). drain() stops the
- * store's.
+ * questions whose holder died every `orphanSweepEveryMs` (the survivor that ends one updates its card), and the
+ * sweep of questions whose card no live replica will attach (relay/delivery-sweep.ts; `redeliverAfterMs` its
+ * grace). drain() stops the store's.
  */
 export async function startQuestionWork(
   store: QuestionStore,
-  deps: { relay: Relay; logger: Logger; redeliverAfterMs?: number | undefined },
+  deps: { relay: Relay; logger: Logger; redeliverAfterMs?: number | undefined; orphanSweepEveryMs: number },
   parts: Lifecycle,
 ): Promise<void> {
   const { relay, logger, redeliverAfterMs } = deps;
@@ -87,7 +87,8 @@ export async function startQuestionWork(
     await relay.end(id, { action: 'cancel' }, 'timed_out');
   });
   await store.startReminders((id, at) => relay.remind(id, at));
-  store.startOrphanSweep((id, outcome, reason) => relay.end(id, outcome, reason));
+  const everyMs = deps.orphanSweepEveryMs;
+  store.startOrphanSweep((id, outcome, reason) => relay.end(id, outcome, reason), { everyMs });
   const sweep = {
     undelivered: (graceMs: number) => store.undelivered(graceMs),
     redeliver: (question: Question) => relay.redeliver(question),

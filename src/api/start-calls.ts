@@ -6,7 +6,7 @@ import type { Lifecycle } from '../lifecycle.js';
 import type { Keys, RedisClient } from '../redis/index.js';
 import type { ResumedRound } from '../mcp/index.js';
 import type { Question } from '../relay/types.js';
-import { ENDED_MAX_LEN } from '../store/index.js';
+import { ENDED_MAX_LEN, replicaTimings } from '../store/index.js';
 import { CallRunner, type ApiToolRun, type CallRunnerDeps } from './call-runner.js';
 import { CallStore } from './call-store.js';
 import { callView, type CallsDeps } from './calls.js';
@@ -43,7 +43,9 @@ export function startCalls(
     now: () => deps.clock.now(),
   });
   const runner = new CallRunner({ ...deps, store });
-  parts.push('calls of stopped replicas sweep', runner.startSweep());
+  // As often as the question store's orphan sweep: a running call's holder is judged by the same lease.
+  const { sweepEveryMs } = replicaTimings(config.replicaLeaseMs);
+  parts.push('calls of stopped replicas sweep', runner.startSweep(sweepEveryMs));
   parts.push('running calls', () => runner.stop());
   return {
     routes: callRoutes(config, { ...deps, ...shared, runner, store }),

@@ -9,6 +9,7 @@ import { readAudit } from './audit.js';
 import { readConfigFile } from './file.js';
 import { isRecord } from './mapping.js';
 import { readRedisSetting } from './redis.js';
+import { readReplicaLease } from './replica-lease.js';
 import { readSealInstallations, readSignIn, readTokenKeys } from './sign-in.js';
 import { readServers } from './servers.js';
 import { readSlack, servesSeveralWorkspaces } from './slack-env.js';
@@ -52,6 +53,7 @@ export function loadConfig({ env, readFile, isFile = isFileOnDisk }: ConfigSourc
     ...(tokenKeys ? { tokenKeys } : {}),
     ...(readSealInstallations(env, tokenKeys) ? { sealInstallations: true } : {}),
     ...shutdownDelay(env.ELICIT_RELAY_SHUTDOWN_DELAY),
+    ...readReplicaLease(env.ELICIT_RELAY_REPLICA_LEASE),
   };
 }
 

@@ -233,6 +233,11 @@ export interface AppConfig {
    * in ms (at most 10 s), so load balancers take the replica out first. Absent: no delay.
    */
   shutdownDelayMs?: number;
+  /**
+   * ELICIT_RELAY_REPLICA_LEASE: how long a replica's lease holds without renewal, in ms (3 s to 120 s), before
+   * the others take over its questions, durable rounds and API calls. Absent: the default, 15 s.
+   */
+  replicaLeaseMs?: number;
 }
 
 /** The configuration of a bot connected to Slack (every mode but the sandbox). */

@@ -14,7 +14,9 @@ export {
   LEASE_RENEW_EVERY_MS,
   LEASE_TTL_MS,
   SWEEP_EVERY_MS,
+  replicaTimings,
   type LeaseOptions,
+  type ReplicaTimings,
   type SweepOptions,
 } from './lease.js';
 export { ENDED_MAX_LEN } from './transitions.js';

@@ -34,6 +34,23 @@ export interface SweepOptions {
   everyMs?: number;
 }
 
+/** The periods that follow from a replica lease (ELICIT_RELAY_REPLICA_LEASE), for every part that judges one. */
+export interface ReplicaTimings {
+  /** The lease's lifetime and its renewal, every third of it (5 s of the default 15 s). */
+  lease: Required<LeaseOptions>;
+  /**
+   * Between sweeps for lapsed leases (orphaned questions, durable rounds, API calls), in ms: a third of the
+   * lease, at most SWEEP_EVERY_MS, so a dead replica's work moves within the lease plus one such period.
+   */
+  sweepEveryMs: number;
+}
+
+/** The timings of a lease of `ttlMs`; the default one's are today's constants (15 s, renewed and swept every 5 s). */
+export function replicaTimings(ttlMs: number = LEASE_TTL_MS): ReplicaTimings {
+  const third = Math.round(ttlMs / 3);
+  return { lease: { ttlMs, renewEveryMs: third }, sweepEveryMs: Math.min(third, SWEEP_EVERY_MS) };
+}
+
 export interface LivenessDeps {
   cmd: RedisClient & StoreScripts;
   keys: Keys;

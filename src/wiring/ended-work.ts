@@ -25,11 +25,16 @@ export async function startRounds(
   // call's record ends here too.
   const resume = (call: ResumedCall): Promise<unknown> =>
     call.origin.callId === undefined ? runTool(call) : api.resumeCall(call);
-  const takeOver = { store: w.roundStore, claimant: holderId, clock: systemClock, logger, resume };
+  // Claims held for the replica lease, and lapsed ones looked for as often as the orphan sweep looks.
+  const { lease, sweepEveryMs } = w.timings;
+  const claims = { store: w.roundStore, claimant: holderId, clock: systemClock, leaseMs: lease.ttlMs };
+  const takeOver = { ...claims, everyMs: sweepEveryMs, logger, resume };
   parts.push('rounds take-over', startTakeOver(takeOver));
   // Each round question's end is recorded in its round by one replica, so a round outlives its holder.
   const recordRounds = {
-    ...takeOver,
+    ...claims,
+    logger,
+    resume,
     question: (id: string) => opened.store.get(id),
     answersOf: roundAnswersOf,
   };

@@ -8,6 +8,7 @@ import { Metrics } from '../metrics/index.js';
 import { openRounds, openState, type OpenedState } from '../persistence.js';
 import { ServerPolicies } from '../policies.js';
 import type { RedisRoundStore } from '../rounds/index.js';
+import { replicaTimings, type ReplicaTimings } from '../store/index.js';
 
 /** What each step of the wiring is given: this replica's settings, log, lifecycle and id, and the store side. */
 export interface Wiring {
@@ -20,6 +21,8 @@ export interface Wiring {
   audit: Audit;
   metrics: Metrics;
   policies: ServerPolicies;
+  /** The lease this replica takes and judges others' by (ELICIT_RELAY_REPLICA_LEASE), and its sweeps' period. */
+  timings: ReplicaTimings;
 }
 
 /** The store side: Redis state, the durable rounds' store, the audit trail; then metrics and policies. */
@@ -34,5 +37,6 @@ export async function openStoreSide(
   const audit = await startAudit(config, { logger, clock: systemClock, consumer: holderId }, parts);
   const metrics = new Metrics(systemClock);
   const policies = new ServerPolicies(config.servers);
-  return { config, logger, parts, holderId, opened, roundStore, audit, metrics, policies };
+  const timings = replicaTimings(config.replicaLeaseMs);
+  return { config, logger, parts, holderId, opened, roundStore, audit, metrics, policies, timings };
 }

@@ -1,10 +1,10 @@
 // Fault: the replica running an API call is killed (SIGKILL) while the call waits on its person's answer. A
-// surviving replica sees the lease lapse and ends the call failed, saying why; a long-poll on it wakes then.
+// surviving replica sees the lease (KILLED_LEASE_MS) lapse and ends the call failed, saying why; a long-poll on it wakes then.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEASE_TTL_MS, SWEEP_EVERY_MS } from '../../src/store/index.js';
+import { SWEEP_EVERY_MS } from '../../src/store/index.js';
 import { apiOf, cardWith, type Api } from './api-support.js';
 import type { CliRun } from './child.js';
-import { CHILD_START_MS, childReplica } from './child-replicas.js';
+import { CHILD_START_MS, KILLED_LEASE_MS, childReplica } from './child-replicas.js';
 import { startHarness, type Harness } from './harness.js';
 
 const TOKEN = 'api-token-killed-0123456789';
@@ -27,7 +27,7 @@ describe('a replica killed while it runs an API call', () => {
 
   it(
     'leaves the call failed by a survivor, with an error saying its replica stopped',
-    { timeout: LEASE_TTL_MS + SWEEP_EVERY_MS + 30_000 },
+    { timeout: KILLED_LEASE_MS + SWEEP_EVERY_MS + 30_000 },
     async () => {
       if (!replica) throw new Error('the replica to kill did not start');
       const { run: doomed, port } = replica;

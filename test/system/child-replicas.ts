@@ -10,9 +10,17 @@ import { freePort, runCli, waitUntilReady, type CliRun } from './child.js';
 import { BOT_TOKEN, SIGNING_SECRET, type Harness } from './harness.js';
 
 /**
+ * The replica lease (ELICIT_RELAY_REPLICA_LEASE) of the replicas tests kill, in ms: their work moves to a survivor
+ * within it instead of the default 15 s. Renewed every third of it, 5 s outlasts a stall of over 3 s of the child
+ * on a loaded 2-core CI. The survivors, in the test's own process, keep the default: a stall of that process
+ * never has them taken for dead, and they sweep every 5 s as before.
+ */
+export const KILLED_LEASE_MS = 5_000;
+
+/**
  * One more replica of a harness's deployment as a child process (same Redis prefix, same Slack stand-in, the
- * fixture server, and `servers`: more `mcpServers` entries), on its own port; resolves once it is ready. Kill it
- * through `run.child`.
+ * fixture server, and `servers`: more `mcpServers` entries), on its own port, with the lease KILLED_LEASE_MS
+ * unless `env` sets another; resolves once it is ready. Kill it through `run.child`.
  */
 export async function childReplica(
   of: Pick<Harness, 'prefix' | 'standin'>,
@@ -33,6 +41,7 @@ export async function childReplica(
       REDIS_PREFIX: of.prefix,
       PORT: String(port),
       ELICIT_RELAY_CONFIG: config,
+      ELICIT_RELAY_REPLICA_LEASE: `${KILLED_LEASE_MS}ms`,
       ...env,
     },
     [],

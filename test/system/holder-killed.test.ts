@@ -1,12 +1,15 @@
 // Fault: the replica holding the MCP session is killed (SIGKILL) while a question is pending. A surviving
-// replica sees its lease lapse, ends the question exactly once as holder_lost and updates the card.
+// replica sees its lease (KILLED_LEASE_MS, its ELICIT_RELAY_REPLICA_LEASE) lapse, ends the question exactly once
+// as holder_lost and updates the card.
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../src/redis/index.js';
 import { SlackDriver } from '../../src/standin/index.js';
-import { LEASE_TTL_MS, QuestionStore, SWEEP_EVERY_MS } from '../../src/store/index.js';
+import { QuestionStore, SWEEP_EVERY_MS } from '../../src/store/index.js';
 import { redisUrl } from '../setup/context.js';
 import { questionIdOnCard } from '../support/slack-text.js';
 import type { CliRun } from './child.js';
-import { CHILD_START_MS, childReplica } from './child-replicas.js';
+import { CHILD_START_MS, KILLED_LEASE_MS, childReplica } from './child-replicas.js';
 import { SIGNING_SECRET, startHarness, type Harness } from './harness.js';
 
 describe('a holder replica killed mid-question', () => {
@@ -25,7 +28,7 @@ describe('a holder replica killed mid-question', () => {
 
   it(
     'is swept by a survivor: holder_lost, card updated, within the lease bound',
-    { timeout: LEASE_TTL_MS + SWEEP_EVERY_MS + 20_000 },
+    { timeout: KILLED_LEASE_MS + SWEEP_EVERY_MS + 20_000 },
     async () => {
       if (!replica) throw new Error('the replica to kill did not start');
       const { run: doomed, port } = replica;
@@ -58,13 +61,21 @@ describe('a holder replica killed mid-question', () => {
       // Kill it once the card is recorded with the question (Slack answered the post and the holder stored
       // the ts); nothing announces that step, so look for it.
       while (!(await store.get(questionId))?.card) await new Promise((resolve) => setTimeout(resolve, 20));
+      // The replica holds its lease for its setting, not the default: what the sweep's bound below stands on.
+      const holder = (await store.get(questionId))?.holder ?? '';
+      const redis = new Redis(redisUrl());
+      const leaseLeft = await redis
+        .pttl(keys(survivor.prefix).lease(holder))
+        .finally(() => redis.disconnect());
+      expect(leaseLeft).toBeGreaterThan(0);
+      expect(leaseLeft).toBeLessThanOrEqual(KILLED_LEASE_MS);
       doomed.child.kill('SIGKILL');
       await doomed.done;
 
       const updated = await survivor.standin.waitForCall(
         'chat.update',
         (c) => c.args.ts === card?.ts,
-        LEASE_TTL_MS + SWEEP_EVERY_MS + 10_000,
+        KILLED_LEASE_MS + SWEEP_EVERY_MS + 10_000,
       );
       expect(JSON.stringify(updated.args.blocks)).toContain('connection to the server was lost');
       try {

@@ -7,11 +7,10 @@ import { EventEmitter, once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEASE_TTL_MS } from '../../src/store/index.js';
 import { TAKE_OVER_EVERY_MS } from '../../src/rounds/index.js';
 import { apiOf, auditEventWith, type Api } from './api-support.js';
 import type { CliRun } from './child.js';
-import { childReplica } from './child-replicas.js';
+import { KILLED_LEASE_MS, childReplica } from './child-replicas.js';
 import { inputLabelled, openForm } from './harness.js';
 import { cardInDm, logsOnFailure, startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
 
@@ -128,13 +127,13 @@ describe('an API call whose replica dies during a 2026 round', () => {
 
   it(
     'is resumed by the survivor where its round’s answer is given after a SIGKILL: one retry, and the call completes there',
-    { timeout: LEASE_TTL_MS + TAKE_OVER_EVERY_MS + 90_000 },
+    { timeout: KILLED_LEASE_MS + TAKE_OVER_EVERY_MS + 90_000 },
     () => resumedOnSurvivor('U1', 'SIGKILL'),
   );
 
   it(
     'is left to a survivor by a replica stopped with SIGTERM: its round question stays pending, and the call completes on the survivor',
-    { timeout: LEASE_TTL_MS + TAKE_OVER_EVERY_MS + 90_000 },
+    { timeout: KILLED_LEASE_MS + TAKE_OVER_EVERY_MS + 90_000 },
     () => resumedOnSurvivor('U2', 'SIGTERM'),
   );
 });

@@ -5,13 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { keys } from '../../src/redis/index.js';
-import { ROUND_LEASE_MS, TAKE_OVER_EVERY_MS } from '../../src/rounds/index.js';
+import { TAKE_OVER_EVERY_MS } from '../../src/rounds/index.js';
 import type { SlackDriver } from '../../src/standin/index.js';
 import { redisUrl } from '../setup/context.js';
 import { holdRetries } from '../support/hold-retries.js';
 import { resultText } from '../support/slack-text.js';
 import type { CliRun } from './child.js';
-import { doomedReplica } from './child-replicas.js';
+import { KILLED_LEASE_MS, doomedReplica } from './child-replicas.js';
 import { cardInDm, logsOnFailure, startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
 
 describe('durable 2026 rounds across replicas', () => {
@@ -56,6 +56,13 @@ describe('durable 2026 rounds across replicas', () => {
       return id === undefined ? null : await redis.hget(keys(h.prefix).round(id), 'holder');
     });
 
+  /** The one open round's holder, claimant and the end of the claim's lease (epoch ms). */
+  const claimOf = (): Promise<Record<string, string>> =>
+    withRedis(async (redis) => {
+      const [id] = await redis.zrange(keys(h.prefix).openRounds, '0', '-1');
+      return id === undefined ? {} : await redis.hgetall(keys(h.prefix).round(id));
+    });
+
   /** Resolves once `holder`'s lease has lapsed (it stopped renewing): the store then counts it dead. */
   const leaseLapsed = (holder: string): Promise<void> =>
     withRedis(async (redis) => {
@@ -70,7 +77,7 @@ describe('durable 2026 rounds across replicas', () => {
     await h.standin.waitForCall(
       'chat.postMessage',
       (c) => c.args.channel === channel && resultText(c.args.blocks).includes('counted:'),
-      ROUND_LEASE_MS + TAKE_OVER_EVERY_MS + 30_000,
+      KILLED_LEASE_MS + TAKE_OVER_EVERY_MS + 30_000,
     );
   }
 
@@ -116,7 +123,7 @@ describe('durable 2026 rounds across replicas', () => {
 
   it(
     'lets a survivor send the retry, once, of a round whose replica was killed after recording its answers',
-    { timeout: ROUND_LEASE_MS + TAKE_OVER_EVERY_MS + 60_000 },
+    { timeout: KILLED_LEASE_MS + TAKE_OVER_EVERY_MS + 60_000 },
     async () => {
       const hold = await holdRetries(h.peer.url);
       const { doomed, driver } = await doomedReplica(h, { modern: { url: hold.url } });
@@ -129,6 +136,10 @@ describe('durable 2026 rounds across replicas', () => {
         const second = await declineOf('U2', 'Second?', h.drivers[1]!);
         await Promise.all([first(), second()]);
         await hold.held;
+        // Its claim on the retry holds for the replica's lease setting, not the default: what the bound stands on.
+        const { holder, claimant, leaseUntil } = await claimOf();
+        expect(claimant).toBe(holder);
+        expect(Number(leaseUntil) - Date.now()).toBeLessThanOrEqual(KILLED_LEASE_MS);
         await kill(doomed);
 
         await retriedOnce('U2');
@@ -140,7 +151,7 @@ describe('durable 2026 rounds across replicas', () => {
 
   it(
     'records the answers of a round whose replica was killed before any answer, and a survivor retries once',
-    { timeout: ROUND_LEASE_MS + TAKE_OVER_EVERY_MS + 60_000 },
+    { timeout: KILLED_LEASE_MS + TAKE_OVER_EVERY_MS + 60_000 },
     async () => {
       // Both cards are out, asked by the doomed replica; it dies before anyone answers.
       const { doomed, first, second } = await askedByDoomed('U3', h.drivers[0]!);
@@ -153,7 +164,7 @@ describe('durable 2026 rounds across replicas', () => {
 
   it(
     'sends the retry once when the answers completing a dead replica’s round land on two replicas at once',
-    { timeout: ROUND_LEASE_MS + TAKE_OVER_EVERY_MS + 60_000 },
+    { timeout: KILLED_LEASE_MS + TAKE_OVER_EVERY_MS + 60_000 },
     async () => {
       const { doomed, first, second } = await askedByDoomed('U4', h.drivers[1]!);
       const holder = await roundHolder();

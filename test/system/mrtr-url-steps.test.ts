@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Redis } from 'ioredis';
 import { keys } from '../../src/redis/index.js';
-import { ROUND_LEASE_MS, TAKE_OVER_EVERY_MS } from '../../src/rounds/index.js';
+import { TAKE_OVER_EVERY_MS } from '../../src/rounds/index.js';
 import type { RecordedCall } from '../../src/standin/index.js';
 import { resultText } from '../support/slack-text.js';
 import { redisUrl } from '../setup/context.js';
-import { doomedReplica } from './child-replicas.js';
+import { KILLED_LEASE_MS, doomedReplica } from './child-replicas.js';
 import { postedInDm, startMrtrHarness, type MrtrHarness } from './mrtr-harness.js';
 
 describe('a 2026 URL request asked again keeps one card with Retry and Cancel', () => {
@@ -110,7 +110,7 @@ describe('a 2026 URL request asked again keeps one card with Retry and Cancel', 
 
   it(
     'updates the same message when the replica that asked the link died and a survivor asks it again',
-    { timeout: ROUND_LEASE_MS + TAKE_OVER_EVERY_MS + 60_000 },
+    { timeout: KILLED_LEASE_MS + TAKE_OVER_EVERY_MS + 60_000 },
     async () => {
       const { doomed, driver } = await doomedReplica(h, { modern: { url: h.peer.url } });
       await driver.slashCommand({ userId: 'U3', command: '/mcp', text: 'run modern url_steps {}' });
@@ -128,7 +128,7 @@ describe('a 2026 URL request asked again keeps one card with Retry and Cancel', 
       await doomed.done;
       // Opened through the survivor: it records the answer, takes the round over and asks the link again.
       await h.driver.clickButton({ userId: 'U3', ...card, actionId: 'elicit_url_open' });
-      const takeOverMs = ROUND_LEASE_MS + TAKE_OVER_EVERY_MS + 30_000;
+      const takeOverMs = KILLED_LEASE_MS + TAKE_OVER_EVERY_MS + 30_000;
       await updateOf(card, (blocks) => blocks.includes('elicit_url_retry'), takeOverMs);
       expect(linkCardsIn(channel)).toHaveLength(1);
       await h.driver.clickButton({ userId: 'U3', ...card, actionId: 'elicit_url_retry' });

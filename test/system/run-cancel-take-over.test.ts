@@ -7,12 +7,12 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANCEL_RUN_ACTION, runCancelTargetOf } from '../../blocks/index.js';
 import { keys } from '../../src/redis/index.js';
-import { ROUND_LEASE_MS, TAKE_OVER_EVERY_MS } from '../../src/rounds/index.js';
+import { TAKE_OVER_EVERY_MS } from '../../src/rounds/index.js';
 import { redisUrl } from '../setup/context.js';
 import { holdRetries, type RetryHold } from '../support/hold-retries.js';
 import { resultText } from '../support/slack-text.js';
 import { startMrtrFixture, type HttpPeer } from '../mcp/peers.js';
-import { doomedReplica } from './child-replicas.js';
+import { KILLED_LEASE_MS, doomedReplica } from './child-replicas.js';
 import { startHarness, type Harness } from './harness.js';
 import { cardInDm, logsOnFailure } from './mrtr-harness.js';
 
@@ -74,7 +74,7 @@ describe('cancelling a run a survivor took over', () => {
 
   it(
     'stops the resumed call from the dead replica’s working message, and says so on that message',
-    { timeout: ROUND_LEASE_MS + TAKE_OVER_EVERY_MS + 90_000 },
+    { timeout: KILLED_LEASE_MS + TAKE_OVER_EVERY_MS + 90_000 },
     async () => {
       const userId = 'U1';
       const channel = h.standin.dmChannelOf(userId);

@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlackDriver } from '../../../src/standin/index.js';
 import type { RedisConfig } from '../../../src/config/index.js';
-import { LEASE_TTL_MS, QuestionStore, SWEEP_EVERY_MS } from '../../../src/store/index.js';
+import { QuestionStore, SWEEP_EVERY_MS } from '../../../src/store/index.js';
 import { fixtureCommand } from '../../setup/compiled.js';
 import { loadRedisConfig } from '../../support/config.js';
 import { questionIdOnCard } from '../../support/slack-text.js';
 import { freePort, runCli, waitUntilReady, type CliRun } from '../../system/child.js';
 import { BOT_TOKEN, SIGNING_SECRET, openForm, startHarness, type Harness } from '../../system/harness.js';
-import { CHILD_START_MS } from '../../system/child-replicas.js';
+import { CHILD_START_MS, KILLED_LEASE_MS } from '../../system/child-replicas.js';
 
 export const SCHEMA = {
   type: 'object',
@@ -23,8 +23,11 @@ export const SCHEMA = {
 /** Longest wait for the doomed replica's card: a new MCP session's start-up, slow on a busy machine. */
 const CARD_WAIT_MS = 30_000;
 
-/** Longest the holder-killed flow may take once its replica is up: the card, the lease lapsing, a sweep. */
-export const HOLDER_KILLED_MS = LEASE_TTL_MS + SWEEP_EVERY_MS + CARD_WAIT_MS + 20_000;
+/**
+ * Longest the holder-killed flow may take once its replica is up: the card, its lease (KILLED_LEASE_MS) lapsing,
+ * a survivor's sweep.
+ */
+export const HOLDER_KILLED_MS = KILLED_LEASE_MS + SWEEP_EVERY_MS + CARD_WAIT_MS + 20_000;
 
 /** The RedisSetting the bot reads from `redisEnv`, with `prefix`. */
 export function redisSetting(redisEnv: Record<string, string>, prefix: string): RedisConfig {
@@ -71,7 +74,10 @@ export async function timeout(h: Harness, userId: string): Promise<void> {
   expect(JSON.stringify(update.args.blocks)).toMatch(/expired|timed out|No answer/i);
 }
 
-/** A replica of `h`'s deployment on the topology, as a child process, once it logged that it is ready. */
+/**
+ * A replica of `h`'s deployment on the topology, as a child process with the lease KILLED_LEASE_MS, once it logged
+ * that it is ready.
+ */
 async function startDoomed(h: Harness, redisEnv: Record<string, string>): Promise<Doomed> {
   const dir = mkdtempSync(join(tmpdir(), 'elicit-relay-topology-'));
   const config = join(dir, 'config.json');
@@ -85,6 +91,7 @@ async function startDoomed(h: Harness, redisEnv: Record<string, string>): Promis
       REDIS_PREFIX: h.prefix,
       PORT: String(port),
       ELICIT_RELAY_CONFIG: config,
+      ELICIT_RELAY_REPLICA_LEASE: `${KILLED_LEASE_MS}ms`,
       ...redisEnv,
     },
     [],
