@@ -122,6 +122,13 @@ export class RedisConnections {
       enableOfflineQueue: true,
       maxRetriesPerRequest: null,
       ...(silenceMs === undefined ? {} : { socketTimeout: silenceMs }),
+      // BullMQ reconnects a worker's blocking connection by awaiting connect() (after its watchdog drops a read
+      // that Redis kept refusing). On a Cluster whose cluster_state is fail, ioredis's ready check fails, it
+      // reconnects on its own and never settles that promise (ioredis Cluster.connect drops its close listener
+      // once the slots are read): the worker waits on it for good and takes no job again. Without the check the
+      // promise settles once the slots are read; commands refused meanwhile (CLUSTERDOWN) fail after ioredis's
+      // retries and BullMQ tries again.
+      clusterReadyCheck: false,
       // Used only once Redis answered at start-up, so an outage is always waited out, backing off up to 2 s.
       retryStrategy: (attempt) => Math.min(attempt * 100, RECONNECT_MAX_DELAY_MS),
     });

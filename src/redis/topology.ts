@@ -12,7 +12,13 @@ export type { RedisNode, RedisSetting } from '../config/index.js';
 export type RedisClient = Redis | Cluster;
 
 /** The per-connection options the factory chooses (timeouts, retries, offline queue, name). */
-export type ConnectionOptions = Omit<RedisOptions, 'sentinels' | 'name' | 'tls' | 'username' | 'password'>;
+export type ConnectionOptions = Omit<RedisOptions, 'sentinels' | 'name' | 'tls' | 'username' | 'password'> & {
+  /**
+   * Cluster only: whether connecting waits for CLUSTER INFO to answer cluster_state:ok (ioredis's
+   * `enableReadyCheck`, default true). Ignored for a single Redis and Sentinel, whose per-node ready check stays.
+   */
+  clusterReadyCheck?: boolean;
+};
 
 /**
  * After a failover the old master may come back as a replica; a write sent there gets READONLY. Redis's error
@@ -74,10 +80,11 @@ export function urlTarget(
 
 /** An unconnected client (lazyConnect) of the setting's topology with the given per-connection options. */
 export function buildClient(setting: RedisSetting, options: ConnectionOptions): RedisClient {
-  const { retryStrategy, enableOfflineQueue, ...perNode } = options;
+  const { retryStrategy, enableOfflineQueue, clusterReadyCheck, ...perNode } = options;
   if (setting.topology === 'cluster') {
     const clusterOptions: ClusterOptions = {
       lazyConnect: true,
+      ...(clusterReadyCheck === undefined ? {} : { enableReadyCheck: clusterReadyCheck }),
       ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
       redisOptions: { ...perNode, ...access(setting) },
       // Same back-off as a single Redis between attempts to reach any node (retryStrategy gets attempt counts).

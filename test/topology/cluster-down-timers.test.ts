@@ -1,0 +1,122 @@
+// A Redis Cluster refusing every command for a few seconds (cluster_state:fail: one slot unserved,
+// `cluster-require-full-coverage yes`) while a replica's timeout worker waits for a question due in a second.
+// Its blocking read is refused (CLUSTERDOWN) past BullMQ's watchdog, which drops the blocking connection and
+// reconnects it while the cluster is still down: ioredis's Cluster connect() then failed its ready check (CLUSTER
+// INFO answering cluster_state:fail), reconnected on its own and never settled the promise BullMQ awaits, so the
+// worker took no job again, silently. Both the `{q}` slot (the questions' keys) and the `{bull}` slot (the
+// queue's own keys) going down take the whole cluster down; either way the due question times out once the
+// cluster is served again, and so does one asked after, each with one outcome.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QuestionStore } from '../../src/store/index.js';
+import { collector, newQuestion, recordingLogger } from '../store/helpers.js';
+import { until } from '../support/until.js';
+import { redisSetting } from './support/flows.js';
+import { cli, type Server } from './support/servers.js';
+import { startTwoMasters } from './support/two-masters.js';
+
+/** Longest a step may take on a loaded CI machine, ms: the worker's wait (≤ 2 s here) and ioredis's retries. */
+const STEP_WITHIN_MS = 15_000;
+
+let dir = '';
+let nodes: [Server, Server];
+const stores: QuestionStore[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'cluster-down-timers-'));
+  nodes = await startTwoMasters(dir);
+}, 40_000);
+
+afterAll(async () => {
+  for (const s of stores) await s.close();
+  await Promise.all(nodes.map((n) => n.kill()));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Client {
+  id: number;
+  name: string;
+  cmd: string;
+}
+
+/** Every client connected to the two nodes, as CLIENT LIST tells them. */
+async function clients(): Promise<Client[]> {
+  const lists = await Promise.all(nodes.map((n) => cli(n.port, 'CLIENT', 'LIST')));
+  return lists
+    .flatMap((list) => list.split('\n'))
+    .map((line) => ({
+      id: Number(/\bid=(\d+)/.exec(line)?.[1] ?? 0),
+      name: /\bname=(\S*)/.exec(line)?.[1] ?? '',
+      cmd: /\bcmd=(\S*)/.exec(line)?.[1] ?? '',
+    }));
+}
+
+/** The slot of `key`, the node serving it and the other. */
+async function slotOf(key: string): Promise<{ slot: string; owner: Server; other: Server }> {
+  const [a, b] = nodes;
+  const slot = Number(await cli(a.port, 'CLUSTER', 'KEYSLOT', key));
+  return slot <= 8191
+    ? { slot: String(slot), owner: a, other: b }
+    : { slot: String(slot), owner: b, other: a };
+}
+
+describe('a Cluster down across a timeout worker’s blocking read', () => {
+  it.each(['{q}', '{bull}'])(
+    'times questions out once the %s slot is served again',
+    async (key) => {
+      const prefix = `down-timers-${key.slice(1, -1)}`;
+      const { slot, owner, other } = await slotOf(key);
+      const env = { REDIS_CLUSTER_NODES: `127.0.0.1:${owner.port},127.0.0.1:${other.port}` };
+      const store = await QuestionStore.open({
+        ...redisSetting(env, prefix),
+        holderId: 'h1',
+        logger: recordingLogger(),
+      });
+      stores.push(store);
+      const timedOut = collector<{ id: string; won: boolean }>();
+      await store.startTimeouts(async (id) => {
+        const result = await store.finish(id, { action: 'cancel' }, 'timed_out');
+        timedOut.push({ id, won: result.won });
+      });
+      const due = await store.create(newQuestion({ timeoutMs: 1_000 }));
+      // BullMQ names the worker's blocking connection `<prefix>:{bull}:<queue>:w:<worker name>`.
+      const blocking = (c: Client): boolean => c.name.startsWith(`${prefix}:`) && c.name.includes(':w:');
+      const old = new Set((await clients()).filter(blocking).map((c) => c.id));
+      const before = Math.max(...old);
+
+      await cli(owner.port, 'CLUSTER', 'DELSLOTS', slot);
+      try {
+        // Held until BullMQ dropped the worker's blocking connection (every node's) and made it again during the
+        // outage, and the new one was used: by ioredis's ready check (CLUSTER INFO) or the next blocking read.
+        await until('the blocking connection was made again while down', STEP_WITHIN_MS, async () => {
+          const now = (await clients()).filter(blocking);
+          const made = now.some((c) => c.id > before && (c.cmd === 'cluster|info' || c.cmd === 'bzpopmin'));
+          return made && !now.some((c) => old.has(c.id));
+        });
+        expect(timedOut.values).toEqual([]);
+      } finally {
+        await cli(owner.port, 'CLUSTER', 'ADDSLOTS', slot);
+        await until('the cluster is ok again', STEP_WITHIN_MS, async () => {
+          const infos = await Promise.all(nodes.map((n) => cli(n.port, 'CLUSTER', 'INFO')));
+          return infos.every((i) => /cluster_state:ok/.test(i));
+        });
+      }
+
+      await until('the due question timed out', STEP_WITHIN_MS, () =>
+        Promise.resolve(timedOut.values.length === 1),
+      );
+      const after = await store.create(newQuestion({ timeoutMs: 1_000 }));
+      await until('the question asked after timed out', STEP_WITHIN_MS, () =>
+        Promise.resolve(timedOut.values.length === 2),
+      );
+      expect(timedOut.values).toEqual([
+        { id: due.id, won: true },
+        { id: after.id, won: true },
+      ]);
+      expect((await store.get(due.id))?.state).toBe('cancelled');
+    },
+    60_000,
+  );
+});
