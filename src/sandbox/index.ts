@@ -163,8 +163,11 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   const stops = [closePage];
   // The app's client credentials, made per run as the signing secret is: Sign in with Slack at the stand-in.
   const app = { clientId: 'A0STANDINAPP.1', clientSecret: randomBytes(16).toString('hex') };
+  // Every channel has both people in it, so a question an automation asks a channel (README's C0123APPROVALS)
+  // can be answered from its card, by either of them.
+  const people = { users: { ...SANDBOX_PEOPLE }, unlistedChannelMembers: Object.keys(SANDBOX_PEOPLE) };
   const standin = await orUndo(stops, () =>
-    startSlackStandin({ botToken: BOT_TOKEN, users: { ...SANDBOX_PEOPLE }, oauth: app }),
+    startSlackStandin({ botToken: BOT_TOKEN, ...people, oauth: app }),
   );
   stops.push(() => standin.close());
   const signIn = await orUndo(stops, startSandboxSignIn);

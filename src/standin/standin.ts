@@ -63,6 +63,8 @@ export interface StandinOptions {
    * bot user refuses its posts (`not_in_channel`), as Slack does; unlisted channels take them.
    */
   channels?: Record<string, string[]>;
+  /** Members (the bot aside) of every unlisted channel; default none: conversations.members does not find it. */
+  unlistedChannelMembers?: readonly string[];
   /**
    * Enforce Slack's documented rate limits (blocks/slack-rate-limits.ts): past them a call gets HTTP 429
    * `ratelimited` with Retry-After. Off by default, so tests that do not study pacing are not slowed by it.
@@ -293,10 +295,9 @@ export async function startSlackStandin(opts: StandinOptions): Promise<SlackStan
     botToken: opts.botToken,
     ...(opts.scopes ? { scopes: opts.scopes } : {}),
   };
-  const standin = new Standin(
-    new Store(identity, opts.clock ?? Date.now, opts.users, opts.usergroups, opts.channels),
-    opts,
-  );
+  const { users, usergroups, channels, unlistedChannelMembers: unlisted } = opts;
+  const store = new Store(identity, opts.clock ?? Date.now, users, usergroups, channels, unlisted);
+  const standin = new Standin(store, opts);
   const { server, origin } = await listen(opts.port ?? 0, standin.routing.route);
   standin.attach(server, origin, opts.appToken);
   return standin;

@@ -113,6 +113,8 @@ export class Store {
     readonly usergroups: Record<string, string[]> = {},
     /** Members of each channel (C…/G… id), as conversations.members answers; other channels are not found. */
     readonly channelMembers: Record<string, string[]> = {},
+    /** Members (the bot aside) of a C…/G… channel not in channelMembers; without them it is not found. */
+    private readonly unlistedMembers?: readonly string[],
   ) {}
 
   /** Who the current call's workspace and bot are (auth.test, message and view objects answer as them). */
@@ -171,14 +173,16 @@ export class Store {
 
   /**
    * The members of a DM or multi-person DM the stand-in handed out (its people and the bot), of a listed
-   * channel, or undefined for a conversation it does not know.
+   * channel, of an unlisted channel when unlistedMembers is set (they and the bot), or undefined for a
+   * conversation it does not know.
    */
   membersOf(id: string): string[] | undefined {
     const listed = this.channelMembers[id];
     if (listed) return listed;
     const dm = [...this.dms].find(([, channel]) => channel === id);
     const mpim = [...this.mpims].find(([, channel]) => channel === id);
-    const people = dm ? [dm[0]] : mpim?.[0].split(',');
+    const unlisted = /^[CG]/.test(id) ? this.unlistedMembers : undefined;
+    const people = dm ? [dm[0]] : (mpim?.[0].split(',') ?? unlisted);
     return people && [...people, this.identity.botUserId];
   }
 
