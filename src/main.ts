@@ -188,7 +188,8 @@ function startHub(
     rounds: roundKeeper({ store: w.roundStore, claimant: holderId, clock: systemClock, logger, leaseMs }),
   });
   const personal = (server: string): boolean => auth?.personal?.(server) ?? false;
-  metrics.watch(metricSources({ relay, outbox: opened.outbox, hub, state: opened.state, personal }));
+  const { outbox, state, store } = opened;
+  metrics.watch(metricSources({ relay, outbox, hub, state, personal, timeouts: store }));
   w.parts.push('MCP sessions', () => hub.close());
   // A stop during start-up: its servers may be exiting on the same signal (Ctrl-C reaches the process group).
   sides.startUp.onStop(() => hub.closing());

@@ -19,6 +19,8 @@ export interface WatchedParts {
    * so it has no connection of its own to report. Absent: every server keeps one.
    */
   personal?: (server: string) => boolean;
+  /** The question store: how late its most overdue question is (ms, Redis TIME). Absent: that gauge stays 0. */
+  timeouts?: { overdueMs(): Promise<number> };
 }
 
 export function metricSources(parts: WatchedParts): MetricSources {
@@ -32,6 +34,8 @@ export function metricSources(parts: WatchedParts): MetricSources {
     redis: async () => (await probeRedis(() => parts.state.answers())) === 'ok',
     // Bounded as the PING is, so a hung Redis still gets its scrape answered promptly (the gauges kept).
     redisMemory: () => answerWithin(parts.state.memory(), REDIS_PROBE_TIMEOUT_MS, undefined),
+    // Bounded and shared across scrapes by Metrics (a hung Redis leaves the gauge at its last value).
+    ...(parts.timeouts ? { overdueMs: parts.timeouts.overdueMs.bind(parts.timeouts) } : {}),
   };
 }
 

@@ -1,14 +1,14 @@
 // Every Prometheus series the bot exports, on one Registry instance (no global registry), served at GET /metrics.
 // The parts never import prom-client: the relay gets a RelayObserver, the MCP hub an onStatus hook, the Slack
-// side a counting fetch and an ack hook; levels (pending, outbox backlog, MCP state, Redis) are read at scrape
-// time through the Sources given to watch(). Labels carry servers, methods, outcomes and reasons, never user
-// or question ids.
+// side a counting fetch and an ack hook; levels (pending, outbox backlog, MCP state, Redis, overdue timeouts) are
+// read at scrape time through the Sources given to watch(). Labels carry servers, methods, outcomes and reasons,
+// never user or question ids.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Clock } from '../clock.js';
 import { REDIS_PROBE_TIMEOUT_MS } from '../readiness.js';
 import { outOfMemory, type RedisMemory } from '../redis/index.js';
 import { isPersonReason, type Question, type QuestionSource } from '../relay/types.js';
-import { answerWithin } from '../settle.js';
+import { SharedRead } from './shared-read.js';
 
 /** Time to answer, in seconds: from seconds (a quick click) to a day (the longest timeouts people set). */
 const ANSWER_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 3600, 24 * 3600];
@@ -17,11 +17,12 @@ const LATENESS_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
 /** Slack ack latency, in seconds: Slack gives up after 3 s. */
 const ACK_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5];
 /**
- * How long a scrape waits for the outbox's levels, in ms: as long as the Redis probe waits for its PONG, so that
- * a hung Redis (SIGSTOP, a stuck failover) still gets its scrape answered in ~0.5 s, with elicit_relay_redis_up 0,
- * well inside Prometheus' scrape timeout (10 s by default); the outbox gauges then keep their last value.
+ * How long a scrape waits for the outbox's levels and the timeouts' lateness, in ms: as long as the Redis probe
+ * waits for its PONG, so that a hung Redis (SIGSTOP, a stuck failover) still gets its scrape answered in ~0.5 s,
+ * with elicit_relay_redis_up 0, well inside Prometheus' scrape timeout (10 s by default); those gauges then keep
+ * their last value.
  */
-const OUTBOX_READ_MS = REDIS_PROBE_TIMEOUT_MS;
+const REDIS_READ_MS = REDIS_PROBE_TIMEOUT_MS;
 
 /** One MCP server's connection as the hub reports it (src/mcp ServerStatus, structurally). */
 export interface McpState {
@@ -46,6 +47,11 @@ export interface MetricSources {
   redis(): Promise<boolean>;
   /** How full Redis is (INFO memory); undefined when unknown. Absent: the memory gauges have no series. */
   redisMemory?(): Promise<RedisMemory | undefined>;
+  /**
+   * How far past its deadline the most overdue pending question is, ms (0 when none), on Redis TIME, across
+   * replicas. Absent: elicit_relay_timeouts_overdue_seconds stays 0.
+   */
+  overdueMs?(): Promise<number>;
 }
 
 const sourceOf = (question: Pick<Question, 'source'>): QuestionSource => question.source ?? 'mcp';
@@ -55,8 +61,8 @@ export class Metrics {
   private sources: MetricSources | undefined;
   private readonly lastState = new Map<string, string>();
   private reading: Promise<Reading | undefined> = Promise.resolve(undefined);
-  /** The outbox read in flight: one at a time, however many scrapes wait on it (see backlog()). */
-  private outboxRead: Promise<OutboxBacklog | undefined> | undefined;
+  private readonly outboxRead = new SharedRead<OutboxBacklog>(REDIS_READ_MS);
+  private readonly overdueRead = new SharedRead<number>(REDIS_READ_MS);
 
   private readonly created = new Counter({
     name: 'elicit_relay_questions_created_total',
@@ -224,6 +230,11 @@ export class Metrics {
       'Age in seconds of the oldest job in the Slack outbox (0 when empty).',
       (r) => r.backlog && Math.max(0, r.now - (r.backlog.oldestAt ?? r.now)) / 1000,
     );
+    this.readGauge(
+      'elicit_relay_timeouts_overdue_seconds',
+      'Seconds past its deadline (Redis TIME) of the most overdue pending question, 0 when none; the same on every replica. Over a minute or two: no timeout worker is taking its job.',
+      (r) => (r.overdueMs === undefined ? undefined : r.overdueMs / 1000),
+    );
     const connected: Gauge<'server'> = new Gauge({
       name: 'elicit_relay_mcp_server_connected',
       help: 'Each MCP server with a control link: 1 while it is connected, 0 otherwise (no series for a server each person signs in to).',
@@ -254,34 +265,22 @@ export class Metrics {
   private async read(): Promise<Reading | undefined> {
     const sources = this.sources;
     if (!sources) return undefined;
-    const [backlog, redisUp, redisMemory] = await Promise.all([
-      this.backlog(sources),
+    const overdueMs = sources.overdueMs?.bind(sources);
+    const [backlog, redisUp, redisMemory, overdue] = await Promise.all([
+      this.outboxRead.answer(() => sources.outbox()),
       sources.redis().catch(() => false),
       sources.redisMemory?.().catch(() => undefined),
+      overdueMs && this.overdueRead.answer(overdueMs),
     ]);
     return {
       backlog,
       redisUp,
       redisMemory,
+      overdueMs: overdue,
       pending: sources.pending(),
       servers: sources.servers(),
       now: this.clock.now(),
     };
-  }
-
-  /**
-   * The outbox's levels, or undefined when they fail or do not come within OUTBOX_READ_MS. A read still
-   * waiting on a hung Redis is shared by the next scrapes rather than started again, so that each scrape does
-   * not pile more commands up behind it.
-   */
-  private backlog(sources: MetricSources): Promise<OutboxBacklog | undefined> {
-    this.outboxRead ??= sources
-      .outbox()
-      .catch(() => undefined)
-      .finally(() => {
-        this.outboxRead = undefined;
-      });
-    return answerWithin(this.outboxRead, OUTBOX_READ_MS, undefined);
   }
 }
 
@@ -291,6 +290,8 @@ interface Reading {
   redisUp: boolean;
   /** Undefined when unknown (INFO failed or late, or not watched): the memory gauges keep their last value. */
   redisMemory: RedisMemory | undefined;
+  /** Undefined when unknown (failed or late, or not watched): the overdue gauge keeps its last value. */
+  overdueMs: number | undefined;
   pending: number;
   servers: McpState[];
   now: number;

@@ -8,7 +8,7 @@
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { refusalError, type AppTokenRefusalCode } from './app-token-refusals.js';
-import { StreakLines } from './streak-lines.js';
+import { StreakLines } from '../streak-lines.js';
 
 /** Socket Mode's part of /readyz: only `refused` makes the bot unready (a reconnect in progress does not). */
 export type SocketModeReadiness =

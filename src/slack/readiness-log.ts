@@ -6,7 +6,7 @@
 // app-token-status.ts does for a refused app-level token.
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
-import { StreakLines } from './streak-lines.js';
+import { StreakLines } from '../streak-lines.js';
 
 export class ReadinessLog {
   private readonly timeouts: StreakLines;

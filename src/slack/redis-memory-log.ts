@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { RedisCheck } from '../readiness.js';
 import type { RedisMemory } from '../redis/index.js';
-import { StreakLines } from './streak-lines.js';
+import { StreakLines } from '../streak-lines.js';
 
 export class RedisMemoryLog {
   private readonly lines: StreakLines;

@@ -6,7 +6,7 @@
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { SlackSignIn } from './sign-in.js';
-import { StreakLines } from './streak-lines.js';
+import { StreakLines } from '../streak-lines.js';
 
 /**
  * Time between sweeps, ms (15 s): a message reads "expired" at most this long after its link died (a click in

@@ -10,7 +10,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { appTokenRefused } from './app-token-refusals.js';
 import { classifySlackError } from './outbox/index.js';
-import { StreakLines } from './streak-lines.js';
+import { StreakLines } from '../streak-lines.js';
 
 export class SocketOutageLog {
   private readonly failures: StreakLines;

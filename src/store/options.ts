@@ -14,7 +14,8 @@ export type StoreOptions = RedisSetting & {
   /**
    * Lock and stalled-check interval of the timer workers, ms. A timer job held by a crashed worker runs again on
    * a live one within lockDurationMs + stalledIntervalMs (defaults 10000 + 5000). Also how often and how late a
-   * deadline slot that lost its job is given a new one (store/slot-rescue.ts).
+   * deadline slot that lost its job is given a new one (store/slot-rescue.ts), and when a timeout worker that
+   * takes no job is restarted (store/timeout-watch.ts).
    */
   timers?: TimerSettings;
   /**

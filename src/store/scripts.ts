@@ -1,5 +1,6 @@
 import { HotScript, type RedisClient } from '../redis/index.js';
 import { FINISH_LUA, RECORD_JSON_LUA } from './finish-script.js';
+import { DUE_OLDEST_LUA } from './overdue.js';
 import {
   SLOT_DROP_LUA,
   SLOT_NEXT_LUA,
@@ -187,6 +188,8 @@ export interface StoreScripts {
   slotRelease(...args: string[]): Promise<unknown>;
   /** SLOT_WAKE_LUA: (markerKey, gen). */
   slotWake(...args: string[]): Promise<unknown>;
+  /** DUE_OLDEST_LUA: (dueKey). */
+  dueOldest(dueKey: string): Promise<unknown>;
   /** READ_LUA: (numberOfKeys, ...questionKeys, schemaPrefix). */
   questionRead(numberOfKeys: number, ...args: string[]): Promise<unknown>;
   /** INBOX_ACK_LUA: (numberOfKeys, inboxKey, ...acceptedQuestionKeys, ...entryIds). */
@@ -224,6 +227,7 @@ export function withScripts(redis: RedisClient): RedisClient & StoreScripts {
   redis.defineCommand('slotDrop', { numberOfKeys: 2, lua: SLOT_DROP_LUA });
   redis.defineCommand('slotRelease', { numberOfKeys: 1, lua: SLOT_RELEASE_LUA });
   redis.defineCommand('slotWake', { numberOfKeys: 1, lua: SLOT_WAKE_LUA });
+  redis.defineCommand('dueOldest', { numberOfKeys: 1, lua: DUE_OLDEST_LUA });
   redis.defineCommand('questionRead', { lua: READ_LUA });
   redis.defineCommand('inboxAck', { lua: INBOX_ACK_LUA });
   redis.defineCommand('questionAttachCard', { numberOfKeys: 1, lua: ATTACH_CARD_LUA });

@@ -15,6 +15,7 @@ import {
   type WorkspaceScope,
 } from '../relay/types.js';
 import { StoreError, commandError, endClient } from '../redis/index.js';
+import { systemClock } from '../clock.js';
 import { RateLimitedError } from './errors.js';
 import { Inbox } from './inbox.js';
 import { settleWithin } from '../settle.js';
@@ -32,6 +33,7 @@ import { type StoreParts, openStoreParts } from './open.js';
 import { CLOSE_GRACE_MS } from './timers.js';
 import { TimerWork } from './timer-work.js';
 import { finishQuestion, redisNow, writeQuestion } from './transitions.js';
+import { overdueMs, readOldestDue } from './overdue.js';
 import { pendingIn } from './workspace-questions.js';
 
 export {
@@ -53,7 +55,7 @@ export class QuestionStore {
   private closed = false;
 
   private constructor(private readonly c: StoreParts) {
-    this.timers = new TimerWork({ ...c, settings: c.opts.timers });
+    this.timers = new TimerWork({ ...c, settings: c.opts.timers, clock: c.opts.clock ?? systemClock });
     this.liveness = new Liveness({ cmd: c.cmd, keys: c.keys, logger: c.logger, holderId: c.opts.holderId });
   }
 
@@ -181,6 +183,15 @@ export class QuestionStore {
       ...(endedBy ? { endedBy } : {}),
     };
     return this.track(finishQuestion(this.c, id, outcome, finisher));
+  }
+
+  /** How far past its deadline (Redis TIME) the most overdue pending question is, ms; 0 when none. One command. */
+  async overdueMs(): Promise<number> {
+    try {
+      return overdueMs(await readOldestDue(this.c.cmd, this.c.keys));
+    } catch (err) {
+      throw commandError('overdueMs', err);
+    }
   }
 
   /**

@@ -1,6 +1,8 @@
 // The store's timer side: the two BullMQ queues (timeouts, one job per deadline slot, store/slots.ts; reminders),
-// their workers, and the rescue of slots that lost their job (store/slot-rescue.ts).
+// their workers, the rescue of slots that lost their job (store/slot-rescue.ts) and the restart of a timeout
+// worker that takes no job (store/timeout-watch.ts).
 import { Queue } from 'bullmq';
+import type { Clock } from '../clock.js';
 import {
   REMINDER_QUEUE,
   TIMEOUT_QUEUE,
@@ -14,6 +16,7 @@ import type { StoreScripts } from './scripts.js';
 import type { SlotDrops } from './slot-drops.js';
 import { SlotRescue } from './slot-rescue.js';
 import { slotHandler, type SlotJobs } from './slots.js';
+import { TimeoutWatch } from './timeout-watch.js';
 import { Timers, type TimerSettings } from './timers.js';
 
 /** Approximate cap on the timer queues' BullMQ event streams (entries). */
@@ -49,19 +52,28 @@ export interface TimerWorkDeps {
   reminders: Queue;
   retentionSec: number;
   settings?: TimerSettings;
+  /** The store's clock: when a worker last took a job, and the watch's looks. */
+  clock: Pick<Clock, 'now' | 'schedule'>;
 }
 
 export class TimerWork {
   /** Questions this replica's timeout worker has handed to onDue right now (see Finisher.timeoutJobHere). */
   readonly runningHere = new Set<string>();
-  private readonly timers: Timers;
+  /** The workers; `timers.worker(TIMEOUT_QUEUE)` is the timeout queue's while it runs (the watch replaces it). */
+  readonly timers: Timers;
   private readonly rescue: SlotRescue;
+  private readonly watch: TimeoutWatch;
 
   constructor(private readonly deps: TimerWorkDeps) {
-    const { connections, keys, holderId, logger, cmd, slots, settings } = deps;
-    this.timers = new Timers(connections, keys, holderId, logger, settings);
+    const { connections, keys, holderId, logger, cmd, slots, settings, clock } = deps;
+    this.timers = new Timers(connections, keys, holderId, logger, clock, settings);
     const markerTtlMs = deps.retentionSec * 1000;
     this.rescue = new SlotRescue({ cmd, keys, slots, logger, markerTtlMs }, settings);
+    const worker = {
+      idleMs: () => this.timers.idleMs(TIMEOUT_QUEUE),
+      restart: () => this.timers.restart(TIMEOUT_QUEUE),
+    };
+    this.watch = new TimeoutWatch({ cmd, keys, queue: slots.queue, worker, clock, logger }, settings);
   }
 
   async startTimeouts(onDue: (questionId: string) => Promise<void>): Promise<void> {
@@ -70,6 +82,7 @@ export class TimerWork {
     const handler = slotHandler({ cmd, keys, runningHere: this.runningHere, onDue, wakes, logger });
     await this.timers.start(TIMEOUT_QUEUE, handler);
     this.rescue.start();
+    this.watch.start();
   }
 
   async startReminders(onReminder: (questionId: string, at: number) => Promise<void>): Promise<void> {
@@ -77,11 +90,12 @@ export class TimerWork {
   }
 
   /**
-   * Stops the rescue and the workers (see Timers.close), runs the deferred slot drops at once and lets the slot
+   * Stops the rescue, the watch and the workers (see Timers.close), runs the deferred slot drops at once and lets the slot
    * job removals complete, so a stopped store leaves no job of an empty slot behind.
    */
   async stop(graceful: boolean): Promise<void> {
     await this.rescue.stop();
+    await this.watch.stop();
     await this.timers.close(graceful);
     await this.deps.drops.flush();
     await this.deps.slots.settle();

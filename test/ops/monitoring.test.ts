@@ -73,7 +73,7 @@ describe('docker compose --profile monitoring', () => {
     expect([...uids]).toEqual(sources.map((s) => s.uid));
   });
 
-  it('has alert rules for expiring questions, rate limiting, the outbox, a down MCP server and Redis', () => {
+  it('has alert rules for expiring questions, stalled timeouts, rate limiting, the outbox, a down MCP server and Redis', () => {
     const rules = alertRules();
     for (const rule of rules) {
       expect(rule.labels?.severity, rule.alert).toMatch(/^(warning|critical)$/);
@@ -82,6 +82,7 @@ describe('docker compose --profile monitoring', () => {
     const reads = (series: string): string[] =>
       rules.filter((r) => r.expr.includes(series)).map((r) => r.alert);
     expect(reads('reason="timed_out"')).toEqual(['ElicitRelayQuestionsExpiring']);
+    expect(reads('elicit_relay_timeouts_overdue_seconds')).toEqual(['ElicitRelayTimeoutsStalled']);
     expect(reads('error="ratelimited"')).toEqual(['ElicitRelaySlackRateLimited']);
     expect(reads('elicit_relay_outbox_')).toEqual(['ElicitRelayOutboxBacklog']);
     expect(reads('elicit_relay_mcp_server_connected')).toEqual(['ElicitRelayMcpServerDown']);

@@ -2,10 +2,10 @@
 // Kubernetes, for as long as it failed. It is logged once with the error, then at most every 5 min while checks
 // keep failing (each line counting the failures since the one before), and once when a check gives a verdict
 // again; a check that fails now and then, answering in between, adds no line per probe either (only its first
-// few failures right after a logged end, src/slack/streak-lines.ts). Time is a stepped clock.
+// few failures right after a logged end, src/streak-lines.ts). Time is a stepped clock.
 import { describe, expect, it } from 'vitest';
 import type { Readiness } from '../../src/slack/http-server.js';
-import { LOG_AGAIN_AFTER_MS } from '../../src/slack/streak-lines.js';
+import { LOG_AGAIN_AFTER_MS } from '../../src/streak-lines.js';
 import { PROBE_EVERY_MS, readyzProbes } from './readyz-probes.js';
 
 describe('/readyz checks that fail', () => {

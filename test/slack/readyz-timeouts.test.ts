@@ -2,10 +2,10 @@
 // operator saw a replica unready and no reason. It is logged once, then at most every 5 min while checks keep
 // timing out (each line counting the timeouts since the one before), and once when checks answer in time again;
 // a check that hangs now and then, answering in between, adds no line per probe either (only its first few
-// timeouts right after a logged end, src/slack/streak-lines.ts). Time is a stepped clock.
+// timeouts right after a logged end, src/streak-lines.ts). Time is a stepped clock.
 import { describe, expect, it } from 'vitest';
 import { READINESS_TIMEOUT_MS, type Readiness } from '../../src/slack/http-server.js';
-import { LOG_AGAIN_AFTER_MS } from '../../src/slack/streak-lines.js';
+import { LOG_AGAIN_AFTER_MS } from '../../src/streak-lines.js';
 import { PROBE_EVERY_MS, readyzProbes } from './readyz-probes.js';
 
 describe('/readyz checks that time out', () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { RedisCheck } from '../../src/readiness.js';
 import type { RedisMemory } from '../../src/redis/index.js';
 import { RedisMemoryLog } from '../../src/slack/redis-memory-log.js';
-import { LOG_AGAIN_AFTER_MS } from '../../src/slack/streak-lines.js';
+import { LOG_AGAIN_AFTER_MS } from '../../src/streak-lines.js';
 
 const MIB = 1024 * 1024;
 const FULL: RedisMemory = { usedBytes: 33 * MIB, maxBytes: 32 * MIB };

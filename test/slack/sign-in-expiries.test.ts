@@ -3,7 +3,7 @@
 // with the count, and one when a sweep works again.
 import { describe, expect, it } from 'vitest';
 import { EXPIRY_SWEEP_MS, SignInExpiries } from '../../src/slack/sign-in-expiries.js';
-import { LOG_AGAIN_AFTER_MS } from '../../src/slack/streak-lines.js';
+import { LOG_AGAIN_AFTER_MS } from '../../src/streak-lines.js';
 import { steppedClock } from '../support/stepped-clock.js';
 
 describe('the sweep of expired Connect messages', () => {

@@ -2,7 +2,7 @@
 // a streak's end ("answering again") is told at once when the trouble is back, a trouble that flaps stays within
 // the bound the file states, and the last line always says whether the trouble is on.
 import { describe, expect, it } from 'vitest';
-import { LOG_AGAIN_AFTER_MS, RETURNS_TOLD_MAX, StreakLines } from '../../src/slack/streak-lines.js';
+import { LOG_AGAIN_AFTER_MS, RETURNS_TOLD_MAX, StreakLines } from '../src/streak-lines.js';
 
 function setUp() {
   let now = 0;

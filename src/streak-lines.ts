@@ -13,7 +13,7 @@
 // and RETURNS_TOLD_MAX returns, each with its end: 8 lines, ~96 an hour, plus one per change of kind. The
 // callers write the lines (readiness-log.ts, socket-outage-log.ts, redis-memory-log.ts, app-token-status.ts);
 // this only counts.
-import type { Clock } from '../clock.js';
+import type { Clock } from './clock.js';
 
 /** How long after a line the trouble is logged again at the earliest, in ms: 5 min. */
 export const LOG_AGAIN_AFTER_MS = 300_000;
