@@ -68,40 +68,32 @@ describe('a server flooding elicitations, with maxPending 2 in its config', () =
   });
 });
 
-describe('a server flooding elicitations, with the default limits', () => {
+// One flood of 21 serves both checks: 20 cards wait for their paced posts (~20 s), the 21st is refused.
+describe('a server flooding 21 elicitations with the default limits, 20 cards waiting for their paced posts', () => {
   let h: Harness;
+  let answers: FloodAnswer[];
+  const warnings: string[] = [];
   beforeAll(async () => {
     h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
-
-  it('gets -32600 naming maxPending 20 and its config key for the 21st open question', async () => {
-    expectRefusals(await floodAndDecline(h, 21, 20), 20, 1, 'maxPending 20');
-  }, 120_000);
-});
-
-describe('a server flooding 20 elicitations, each card waiting for its paced post', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
-
-  it('emits no MaxListenersExceededWarning while 20 cards wait for their paced posts', async () => {
-    const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(warning.name);
     process.on('warning', onWarning);
     try {
-      await floodAndDecline(h, 20, 20);
+      answers = await floodAndDecline(h, 21, 20);
       // process.emitWarning delivers on the next tick.
       await new Promise((resolve) => setImmediate(resolve));
     } finally {
       process.off('warning', onWarning);
     }
-    expect(warnings).not.toContain('MaxListenersExceededWarning');
   }, 120_000);
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('gets -32600 naming maxPending 20 and its config key for the 21st open question', () => {
+    expectRefusals(answers, 20, 1, 'maxPending 20');
+  });
+
+  it('emits no MaxListenersExceededWarning while 20 cards wait for their paced posts', () => {
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
 });
