@@ -25,6 +25,15 @@ export interface RefusalText {
   /** A click whose write went to Redis without its result coming back in time: it may have been recorded. */
   maybeNotRecorded: string;
   otherWorkspace: string;
+  /**
+   * An act on a question for anyone in `channel` (a mention) that the bot cannot check, now or later: Slack no
+   * longer lists the channel's members (deleted, archived, or the bot removed); `then`: one of the next two.
+   */
+  channelUnchecked: (channel: string, then: string) => string;
+  /** Who can still answer it: the people it names (`who`, a list), each from their App Home. */
+  onlyNamedCanAnswer: (who: string) => string;
+  /** It names nobody: nobody can answer it any more. */
+  nobodyCanAnswer: string;
   /** "This question is for <who>; only they can answer it." */
   notFor: (who: string) => string;
   membersOf: (group: string) => string;
@@ -55,6 +64,11 @@ export const REFUSAL_TEXT: Record<Locale, RefusalText> = {
     maybeNotRecorded:
       'That may not have been recorded (a temporary problem on our side). Please try again in a moment: it counts once, or you are told it already did.',
     otherWorkspace: 'This question was asked in another workspace or app; it cannot be answered from here.',
+    channelUnchecked: (channel, then) =>
+      `That was NOT recorded, and trying again will not help: this app can no longer check who is in ${channel} (the channel was archived or deleted, or the app was removed from it). ${then}`,
+    onlyNamedCanAnswer: (who) => `Only ${who} can still answer it, from the app's Home tab.`,
+    nobodyCanAnswer:
+      'Nobody can answer it any more; it stays open until its time runs out or it is withdrawn. Ask whoever needs the answer to ask again somewhere this app can reach.',
     notFor: (who) => `This question is for ${who}; only they can answer it.`,
     membersOf: (group) => `members of ${group}`,
     peopleIn: (channel) => `people in ${channel}`,
@@ -79,6 +93,11 @@ export const REFUSAL_TEXT: Record<Locale, RefusalText> = {
     maybeNotRecorded:
       '此操作可能未能记录（我们这边出现临时问题）。请稍后重试：操作只会记录一次，若已记录会告知您。',
     otherWorkspace: '此问题来自另一个工作区或应用，无法在此回答。',
+    channelUnchecked: (channel, then) =>
+      `此操作未能记录，重试也无济于事：本应用已无法查看 ${channel} 的成员（该频道已归档或删除，或本应用已被移出该频道）。${then}`,
+    onlyNamedCanAnswer: (who) => `现在只有 ${who} 还能在本应用的“主页”标签中回答。`,
+    nobodyCanAnswer:
+      '现在已无人能回答此问题；它会保持待回答状态，直到超时或被撤回。请让需要答案的人在本应用能访问的地方重新提问。',
     notFor: (who) => `此问题只能由 ${who} 回答。`,
     membersOf: (group) => `${group} 的成员`,
     peopleIn: (channel) => `${channel} 中的成员`,

@@ -47,6 +47,8 @@ export interface StartOptions {
   signal?: AbortSignal;
   /** Times a stop's shutdown delay (ELICIT_RELAY_SHUTDOWN_DELAY); default the system clock. */
   clock?: Pick<Clock, 'schedule'>;
+  /** The port people open when it is not the bot's (the sandbox's page): the ready line's `port`, beside `botPort`. */
+  pagePort?: number;
 }
 
 /** Starts the bot; a part that fails to start leaves none running (the ones before it are stopped). */
@@ -57,7 +59,10 @@ export function start(
 ): Promise<RunningRelay> {
   const stoppable = { logger, ...(options.signal ? { signal: options.signal } : {}) };
   const clock = options.clock ?? systemClock;
-  return startStoppable(stoppable, (parts, startUp) => startParts(config, logger, { parts, startUp, clock }));
+  const { pagePort } = options;
+  return startStoppable(stoppable, (parts, startUp) =>
+    startParts(config, logger, { parts, startUp, clock }, pagePort),
+  );
 }
 
 /** Serving: taking new work (readiness); started: up, also while it stops (liveness). */
@@ -80,6 +85,7 @@ async function startParts(
   config: SlackAppConfig,
   logger: Logger,
   { parts, startUp, clock }: { parts: Lifecycle; startUp: StartUp; clock: Pick<Clock, 'schedule'> },
+  pagePort?: number,
 ): Promise<RunningRelay> {
   const holderId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const live: Liveness = { serving: false, started: false };
@@ -105,7 +111,8 @@ async function startParts(
   await startUp.step(() => startRounds(w, { hub, api, runTool }));
   await startUp.step(() => startWebhookDeliveries(w, api));
   const { port } = await serve(w, { slack, relay, mounts: api.mounts, live, startUp, clock });
-  logger.info({ port, holderId, servers: hub.serverNames() }, 'elicit-relay is ready');
+  const ports = pagePort === undefined ? { port } : { port: pagePort, botPort: port };
+  logger.info({ ...ports, holderId, servers: hub.serverNames() }, 'elicit-relay is ready');
   return {
     port,
     holderId,

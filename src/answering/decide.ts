@@ -16,7 +16,7 @@ import {
   type Locale,
 } from '../../blocks/index.js';
 import { BACKSTOP_GRACE_MS } from '../relay/grace.js';
-import type { Draft, EndReason, Outcome, Question, QuestionState } from '../relay/types.js';
+import type { Answerers, Draft, EndReason, Outcome, Question, QuestionState } from '../relay/types.js';
 import { pageToFix, shownPage, typedOnPage, workingDraft } from './draft-pages.js';
 
 /** Who acts, as an interaction payload says: the user, the workspace, the org it was sent for, and the app. */
@@ -35,6 +35,12 @@ export type Refusal =
    */
   | { ended: QuestionState | 'missing'; reason?: EndReason; by?: string }
   | { notFor: Pick<Question, 'userId' | 'answerers'> }
+  /**
+   * The question is for anyone in a channel whose members Slack no longer lists (deleted, archived, or left by
+   * the bot), and the actor is none of the people it names: whether they may answer cannot be checked, now or
+   * later, so trying again does not help; only the people it names can still answer.
+   */
+  | { channelUnchecked: { channel: string; answerers: Answerers } }
   | { otherWorkspace: true };
 
 /**
@@ -62,8 +68,11 @@ export interface Situation {
   /** The question as stored; undefined when there is none (expired, never existed). */
   question: Question | undefined;
   actor: Actor;
-  /** Whether the actor is among the question's answerers (only consulted once refusalBeforeMembership passed). */
-  mayAnswer: boolean;
+  /**
+   * Whether the actor is among the question's answerers (only consulted once refusalBeforeMembership passed);
+   * 'unchecked': they are not named and the question's channel's members can no longer be listed.
+   */
+  mayAnswer: boolean | 'unchecked';
   /** The actor's draft of the form, as stored. */
   draft: Draft | undefined;
   act: Act;
@@ -133,6 +142,7 @@ export function decide(situation: Situation): Decision {
   const refusal = refusalBeforeMembership(question, actor, situation.now);
   if (refusal) return { kind: 'refuse', refusal };
   if (!question) return { kind: 'refuse', refusal: { ended: 'missing' } };
+  if (situation.mayAnswer === 'unchecked') return { kind: 'refuse', refusal: uncheckedRefusal(question) };
   if (!situation.mayAnswer) return { kind: 'refuse', refusal: { notFor: question } };
   switch (act.kind) {
     case 'decline':
@@ -154,6 +164,13 @@ export function decide(situation: Situation): Decision {
         ? { kind: 'ignore' }
         : onForm(parseFormSchema(question.requestedSchema), situation, act);
   }
+}
+
+/** The refusal of an actor whose membership of the question's channel cannot be checked (it has one). */
+export function uncheckedRefusal(question: Question): Refusal {
+  const { answerers } = question;
+  if (answerers?.channel === undefined) return { notFor: question };
+  return { channelUnchecked: { channel: answerers.channel, answerers } };
 }
 
 function onForm(

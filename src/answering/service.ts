@@ -18,6 +18,7 @@ import type { Draft, FinishResult, Question } from '../relay/types.js';
 import {
   decide,
   refusalBeforeMembership,
+  uncheckedRefusal,
   type Act,
   type Actor,
   type AnswerPolicy,
@@ -78,7 +79,8 @@ export class Answering {
     const question = await this.options.store.get(id);
     const refusal = refusalBeforeMembership(question, actor, this.options.clock.now());
     if (refusal || !question) return { refusal: refusal ?? { ended: 'missing' } };
-    const may = await this.options.mayAnswer(question, actor.user.id);
+    const may = await this.checkAnswerer(question, actor);
+    if (may === 'unchecked') return { refusal: uncheckedRefusal(question) };
     return may ? { question } : { refusal: { notFor: question } };
   }
 
@@ -162,7 +164,7 @@ export class Answering {
     act: Act,
     localeLookup: Locale | Promise<Locale> | undefined,
   ): Promise<Situation> {
-    const { store, mayAnswer, policyOf } = this.options;
+    const { store, policyOf } = this.options;
     // The draft is read beside the question, not after it: one Redis round trip before the ack instead of two
     // (a URL question, or an act refused before membership, reads it for nothing).
     const [question, locale, stored] = await Promise.all([
@@ -178,10 +180,23 @@ export class Answering {
       const policy = { review: 'never', onClose: 'cancel' } as const;
       return { question, actor, act, mayAnswer: false, draft: undefined, policy, now, ...withLocale };
     }
-    const may = await mayAnswer(question, actor.user.id);
+    const may = await this.checkAnswerer(question, actor);
     const draft = question.url ? undefined : stored;
     const policy = policyOf(question.server);
     return { question, actor, act, mayAnswer: may, draft, policy, now, ...withLocale };
+  }
+
+  /**
+   * Whether the actor may answer; 'unchecked' when the question's channel can no longer be listed (Slack
+   * refuses it for good: RelayError 'channel_unlistable'), which no retry changes. A passing failure rejects.
+   */
+  private async checkAnswerer(question: Question, actor: Actor): Promise<Situation['mayAnswer']> {
+    try {
+      return await this.options.mayAnswer(question, actor.user.id);
+    } catch (error) {
+      if (relayErrorCode(error) === 'channel_unlistable') return 'unchecked';
+      throw error;
+    }
   }
 }
 

@@ -99,11 +99,14 @@ export function handledThenAcked(
 /**
  * After a claim pass: the group's consumers of dead replicas, with nothing left pending, removed
  * (redis/dead-consumers.ts). A failure is only reported: the next claim pass tries again, and reading goes on.
+ * Once `stopped` (the loop's stop, which closes the connection under the pass) there is no next pass and the
+ * failure is the stop's own doing: nothing is said.
  */
 export async function removeDeadOf(
   redis: RedisClient,
   of: DeadConsumers,
   logger: StoreLogger,
+  stopped: AbortSignal,
 ): Promise<void> {
   try {
     const removed = await removeDeadConsumers(redis, of);
@@ -111,6 +114,7 @@ export async function removeDeadOf(
       logger.info({ group: of.group, removed }, 'ended stream group: consumers of dead replicas removed');
     }
   } catch (err) {
+    if (stopped.aborted) return;
     logger.warn({ err, group: of.group }, 'ended stream group: removing dead consumers failed; next pass');
   }
 }

@@ -190,7 +190,7 @@ export class EndedEvents {
       const minIdleMs = this.claimIdleMs;
       const claimed = await redis.xautoclaim(key, group, consumer, minIdleMs, '0-0', 'COUNT', BATCH);
       await handle((claimed as [string, Entries])[1]);
-      await removeDeadOf(redis, { key, group, self: consumer, minIdleMs, lease }, logger);
+      await removeDeadOf(redis, { key, group, self: consumer, minIdleMs, lease }, logger, signal);
     }
     const reply = await redis.xreadgroup(
       'GROUP',

@@ -46,7 +46,11 @@ const SPECS = {
     status: 400,
     description: 'The form engine cannot show requestedSchema (the same check MCP elicitations get).',
   },
-  no_answerers: { status: 400, description: 'The named user group has no members.' },
+  no_answerers: {
+    status: 400,
+    description:
+      'The named user group has no members, or Slack knows no such group (the message names /to/usergroup).',
+  },
   not_connected: {
     status: 409,
     description:

@@ -264,6 +264,11 @@ export const AUDIT_PAGE = {
           server: { type: 'string' },
           tool: { type: 'string' },
           user: { type: 'string' },
+          channel: {
+            type: 'string',
+            description:
+              'The channel a question was asked of (anyone in it may answer); it then names no user.',
+          },
           client: { type: 'string' },
           action: { enum: ['accept', 'decline', 'cancel'] },
           reason: { enum: END_REASONS },

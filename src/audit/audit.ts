@@ -24,11 +24,18 @@ export interface AuditOptions {
   sourceOf?: (question: Question) => AuditSource;
 }
 
-/** An API question names its client (and the person asked); an MCP one its server and who ran the tool. */
-const sourceOfQuestion = (question: Question): AuditSource =>
-  question.client === undefined
-    ? { kind: 'mcp', server: question.server, user: question.origin.userId }
-    : { kind: 'api', client: question.client, user: question.userId };
+/**
+ * An API question names its client and the person asked (the first, when several are), or the channel asked
+ * (whose members may answer: no one person); an MCP one its server and who ran the tool.
+ */
+function sourceOfQuestion(question: Question): AuditSource {
+  if (question.client === undefined)
+    return { kind: 'mcp', server: question.server, user: question.origin.userId };
+  // A channel question's `userId` is its channel (relay/sources/intake.ts askedWhere): not a person.
+  const channel = question.answerers?.channel;
+  if (channel !== undefined) return { kind: 'api', client: question.client, channel };
+  return { kind: 'api', client: question.client, user: question.userId };
+}
 
 export class Audit {
   /** Writes in flight, so settle() (shutdown, tests) can wait for them. */

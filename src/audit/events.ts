@@ -4,9 +4,17 @@ import type { AuditContentMode, AuditEvent, AuditSource } from './types.js';
 
 const rfc3339 = (ms: number): string => new Date(ms).toISOString();
 
-/** The filterable who of an event: server and tool and person for MCP, the client (and person) for the API. */
-function sourceFields(source: AuditSource): Pick<AuditEvent, 'server' | 'tool' | 'user' | 'client'> {
-  if (source.kind === 'api') return { client: source.client, ...(source.user ? { user: source.user } : {}) };
+/**
+ * The who of an event: server and tool and person for MCP, the client and the person (or channel) asked for the
+ * API. All but `channel` are what list() filters on.
+ */
+function sourceFields(
+  source: AuditSource,
+): Pick<AuditEvent, 'server' | 'tool' | 'user' | 'channel' | 'client'> {
+  if (source.kind === 'api') {
+    const { client, user, channel } = source;
+    return { client, ...(user ? { user } : {}), ...(channel ? { channel } : {}) };
+  }
   return { server: source.server, user: source.user, ...(source.tool ? { tool: source.tool } : {}) };
 }
 

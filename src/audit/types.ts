@@ -10,7 +10,7 @@ export type AuditContentMode = 'none' | 'fields' | 'full';
 /** Who asked: an MCP server's tool run by a person, or an API client. */
 export type AuditSource =
   | { kind: 'mcp'; server: string; tool?: string; user: string }
-  | { kind: 'api'; client: string; user?: string };
+  | { kind: 'api'; client: string; user?: string; channel?: string };
 
 /** One event as stored and listed. `server`, `user` and `client` are what list() filters on. */
 export interface AuditEvent {
@@ -25,6 +25,8 @@ export interface AuditEvent {
   tool?: string;
   /** The person who ran the tool, or on whose behalf an API call runs, or who was asked. */
   user?: string;
+  /** The channel an API question was asked of (anyone in it may answer); such an event names no `user`. */
+  channel?: string;
   client?: string;
   action?: Outcome['action'];
   reason?: EndReason;

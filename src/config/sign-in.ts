@@ -12,6 +12,9 @@ type Env = Record<string, string | undefined>;
  * which serves a bot on the same machine as the browser; anyone else's browser needs the public one set.
  */
 export function readSignIn(env: Env, servers: ServerConfig[], port: number): SignInConfig | undefined {
+  // Checked whenever it is set, whatever uses it (the sandbox, or a bot whose servers sign nobody in, does not):
+  // a wrong setting stops start-up (README's settings) rather than being ignored until a server needs it.
+  const given = readGivenPublicUrl(env.ELICIT_RELAY_PUBLIC_URL);
   const signing = servers.filter((server) => server.auth !== undefined);
   if (signing.length === 0) return undefined;
   const needer = `mcpServers.${signing[0]?.name ?? ''}.auth`;
@@ -20,8 +23,7 @@ export function readSignIn(env: Env, servers: ServerConfig[], port: number): Sig
   const interactive = signing.some(
     (server) => server.auth?.mode === 'oauth' || server.auth?.mode === 'enterpriseManaged',
   );
-  const given = env.ELICIT_RELAY_PUBLIC_URL;
-  const publicUrl = interactive ? readPublicUrl(given, port, needer) : given?.replace(/\/+$/, '');
+  const publicUrl = interactive ? readPublicUrl(given, port, needer) : given;
   return {
     tokenKey,
     ...(previous ? { previousTokenKey: readKey('ELICIT_RELAY_TOKEN_KEY_PREVIOUS', previous, needer) } : {}),
@@ -64,15 +66,21 @@ export function readSealInstallations(env: Env, keys: TokenKeys | undefined): bo
   return true;
 }
 
-/** The bot's public base URL without a trailing "/"; the callback is <it>/oauth/mcp/callback. */
-function readPublicUrl(value: string | undefined, port: number, needer: string): string {
-  const fix = `${needer} signs people in: set it to the bot's public base URL (the callback is <it>/oauth/mcp/callback).`;
-  if (value === undefined || value === '') {
-    // PORT 0 is a port picked at start: no browser could be sent back to it.
-    if (port === 0) throw new ConfigError('ELICIT_RELAY_PUBLIC_URL', 'is not set and PORT is 0', fix);
-    return `http://localhost:${port}`;
-  }
+/** ELICIT_RELAY_PUBLIC_URL as set, checked, without a trailing "/"; undefined when unset or empty. */
+function readGivenPublicUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const fix =
+    "Set it to the bot's public base URL, such as https://relay.example.com (MCP sign-in's callback is <it>/oauth/mcp/callback), or unset it.";
   return readHttpUrl('ELICIT_RELAY_PUBLIC_URL', value, fix).replace(/\/+$/, '');
+}
+
+/** The bot's public base URL (`given`, already checked) or its default; the callback is <it>/oauth/mcp/callback. */
+function readPublicUrl(given: string | undefined, port: number, needer: string): string {
+  if (given !== undefined) return given;
+  const fix = `${needer} signs people in: set it to the bot's public base URL (the callback is <it>/oauth/mcp/callback).`;
+  // PORT 0 is a port picked at start: no browser could be sent back to it.
+  if (port === 0) throw new ConfigError('ELICIT_RELAY_PUBLIC_URL', 'is not set and PORT is 0', fix);
+  return `http://localhost:${port}`;
 }
 
 function readKey(name: string, value: string | undefined, needer: string): Buffer {

@@ -10,8 +10,13 @@ export type RelayErrorCode =
   | 'rate_limited'
   /** Slack could not list a configured user group, so who may answer is unknown. */
   | 'answerers_unavailable'
-  /** An asker named nobody who could answer (an empty user group). */
+  /** An asker named nobody who could answer (an empty user group, or one Slack knows no such group as). */
   | 'no_answerers'
+  /**
+   * Slack refuses for good to list a channel's members (deleted, archived, or a private channel the bot is no
+   * longer in): who may answer a question asked of anyone in it can no longer be checked.
+   */
+  | 'channel_unlistable'
   /** chat.postMessage (the card or a reminder) answered ok: false. */
   | 'slack_post_failed'
   /** chat.update of the card answered ok: false, or an update job had no message ts. */

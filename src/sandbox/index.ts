@@ -176,7 +176,8 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   // AES-256-GCM, 32 bytes, made for this run: the sandbox never needs ELICIT_RELAY_TOKEN_KEY.
   const where = { apiUrl: standin.apiUrl, publicUrl: baseUrl, tokenKey: randomBytes(32), app };
   const config = botConfig(opts, where, signingSecret, servers, api.config);
-  const bot = await orUndo(stops, () => start(config, opts.logger));
+  // The ready line names the page's port, the one the person opens, beside the bot's own.
+  const bot = await orUndo(stops, () => start(config, opts.logger, { pagePort: page.port }));
   stops.push(() => bot.stop());
   const deps = pageDeps(opts, { standin, bot, signingSecret, servers, api, baseUrl, receiverHost });
   await orUndo(stops, () => Promise.resolve(servePage(deps, page.server)));

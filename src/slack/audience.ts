@@ -3,13 +3,14 @@
 // channel" is checked when someone acts, against the replica's list of the channel's members (channel-members.ts:
 // conversations.members, paged when the question is asked so that its clicks find the list ready).
 import { DEFAULT_SLACK_POLICY, type SlackPolicy } from '../config/index.js';
-import { RelayError } from '../relay/errors.js';
+import { RelayError, relayErrorCode } from '../relay/errors.js';
 import type { Recipients } from '../relay/sources/intake.js';
 import { peopleNamed, type Answerers, type Origin, type Place, type Question } from '../relay/types.js';
 import { systemClock } from '../clock.js';
 import type { RelayClock } from '../relay/ports.js';
 import { ChannelMembers } from './channel-members.js';
 import { missingScopeOf, reinstallWith } from './missing-scope.js';
+import { slackErrorCode } from './outbox/slack-calls.js';
 import { retried } from './retried.js';
 import { SharedLookup } from './shared-lookup.js';
 import type { SlackClients } from './workspaces.js';
@@ -32,8 +33,9 @@ export class Audience {
 
   /**
    * Who may answer a question of `server` that `origin` started; undefined when only the requester may (the
-   * default). Throws RelayError('answerers_unavailable') when Slack cannot list a configured user group, or
-   * RelayError('missing_scope') when the bot token lacks usergroups:read.
+   * default). Throws RelayError('answerers_unavailable') when Slack cannot list a configured user group now,
+   * RelayError('no_answerers') when Slack knows no such group, or RelayError('missing_scope') when the bot token
+   * lacks usergroups:read.
    */
   async answerersFor(server: string, origin: Origin): Promise<Answerers | undefined> {
     const policy = this.policyOf(server);
@@ -53,7 +55,10 @@ export class Audience {
     };
   }
 
-  /** The answerers an API client names in `to`: user groups resolved to their members now. */
+  /**
+   * The answerers an API client names in `to`: user groups resolved to their members now. Throws as
+   * answerersFor does; a group Slack does not know, RelayError('no_answerers') naming `/to/usergroup`.
+   */
   async answerersTo(to: Recipients, teamId?: string): Promise<Answerers> {
     if ('user' in to) return { users: [to.user] };
     if ('users' in to) return { users: [...new Set(to.users)] };
@@ -61,7 +66,8 @@ export class Audience {
       void this.warm(to.channel, teamId);
       return { users: [], channel: to.channel };
     }
-    return { users: [], groups: [{ id: to.usergroup, members: await this.membersOf(to.usergroup, teamId) }] };
+    const members = await this.membersOf(to.usergroup, teamId).catch(naming('/to/usergroup'));
+    return { users: [], groups: [{ id: to.usergroup, members }] };
   }
 
   /** Whether `userId` may answer `question` (its answerers, or its requester alone when it has none). */
@@ -98,10 +104,24 @@ export class Audience {
         const scope = missingScopeOf(cause);
         // Not Slack's passing fault: no retry of the request helps until the app is reinstalled with the scope.
         if (scope) throw new RelayError('missing_scope', `${why}: ${reinstallWith(scope)}`, { cause });
+        // No such group in the workspace (a typo, a deleted group): nobody to ask, however often asked again.
+        if (slackErrorCode(cause) === 'no_such_subteam') {
+          throw new RelayError('no_answerers', `no such user group ${usergroup} (Slack: no_such_subteam)`, {
+            cause,
+          });
+        }
         throw new RelayError('answerers_unavailable', why, { cause });
       }
     });
   }
+}
+
+/** A lookup's RelayError('no_answerers') with its message led by the request field at fault (`/to/usergroup`). */
+function naming(field: string): (error: unknown) => never {
+  return (error) => {
+    if (relayErrorCode(error) !== 'no_answerers' || !(error instanceof Error)) throw error;
+    throw new RelayError('no_answerers', `${field}: ${error.message}`, { cause: error });
+  };
 }
 
 /**

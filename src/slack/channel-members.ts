@@ -9,13 +9,16 @@
 // A click is answered from a list under the TTL (60 s) old; a click of someone not in it pages again once (they
 // may have just joined) unless the list is under 10 s old (a non-member's clicks cost no paging each); a click
 // of someone in an older list waits up to 1 s for the new paging to confirm, and is allowed from the old list
-// (at most 1 h old) when Slack is slower than that (a very large channel); a paging that fails refuses. A
+// (at most 1 h old) when Slack is slower than that (a very large channel); a paging that fails refuses (one Slack
+// refuses for good, the channel deleted, archived or left, as RelayError 'channel_unlistable'). A
 // waiting click is answered as soon as its person's page arrives, not at the paging's end. So someone who left
 // a channel may still answer within the TTL, or (a channel too large to page in 1 s) until the new paging ends;
 // member_joined_channel and member_left_channel events could keep the lists exact.
 import { systemClock } from '../clock.js';
 import type { RelayClock } from '../relay/ports.js';
+import { RelayError } from '../relay/errors.js';
 import { answerWithin } from '../settle.js';
+import { conversationGone, slackErrorCode } from './outbox/slack-calls.js';
 import { retried } from './retried.js';
 import type { SlackClients } from './workspaces.js';
 
@@ -149,7 +152,7 @@ export class ChannelMembers {
     for (let page = 0; page < MEMBERS_PAGES_MAX; page++) {
       const args = { channel, limit: MEMBERS_PAGE, ...(cursor ? { cursor } : {}) };
       const call = () => client.conversations.members(args);
-      const listed = await retried(call, this.clock, MEMBERS_RETRY_WITHIN_MS);
+      const listed = await retried(call, this.clock, MEMBERS_RETRY_WITHIN_MS).catch(unlistable(channel));
       into.add(listed.members ?? []);
       cursor = listed.response_metadata?.next_cursor;
       if (!cursor) return;
@@ -207,6 +210,25 @@ class Paging {
       for (const resolve of waiting) resolve(true);
     }
   }
+}
+
+/**
+ * A paging's failure as it goes on to the clicks: Slack's refusals for the conversation itself (deleted or never
+ * visible to the bot `channel_not_found`, archived, left: slack-calls.ts conversationGone), which no retry gets
+ * past, as RelayError('channel_unlistable'); a passing one (429, 5xx, network) as it was.
+ */
+function unlistable(channel: string): (cause: unknown) => never {
+  return (cause) => {
+    const code = slackErrorCode(cause);
+    if (code === undefined || !conversationGone(code)) throw cause;
+    throw new RelayError(
+      'channel_unlistable',
+      `cannot list the members of ${channel}: Slack answers ${code}`,
+      {
+        cause,
+      },
+    );
+  };
 }
 
 function keyOf(channel: string, teamId: string | undefined): string {

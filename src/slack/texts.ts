@@ -1,7 +1,7 @@
 // What people see when an interaction cannot proceed, in their language. Plain data; no Slack calls.
 import { uiText, type Locale } from '../../blocks/index.js';
 import type { Refusal } from '../answering/decide.js';
-import type { Question } from '../relay/types.js';
+import { peopleNamed, type Answerers, type Question } from '../relay/types.js';
 import { isUserId } from './user-id.js';
 
 /** Groups and people named in "this question is for …" before the list is cut. */
@@ -11,6 +11,7 @@ export function refusalText(refusal: Refusal, locale?: Locale): string {
   const t = uiText(locale).refusals;
   if ('otherWorkspace' in refusal) return t.otherWorkspace;
   if ('notFor' in refusal) return t.notFor(answerersText(refusal.notFor, locale));
+  if ('channelUnchecked' in refusal) return uncheckedText(refusal.channelUnchecked, locale);
   // Named only as a person: an id that is not a Slack user's (none today) is left unsaid.
   const by = refusal.by !== undefined && isUserId(refusal.by) ? `<@${refusal.by}>` : undefined;
   switch (refusal.ended) {
@@ -25,6 +26,25 @@ export function refusalText(refusal: Refusal, locale?: Locale): string {
     case 'pending':
       return t.stillOpen;
   }
+}
+
+/**
+ * Why an act on a question for anyone in `channel` was not recorded, though no retry would record it: the
+ * channel's members can no longer be listed. Only the people the question names, who find it in their App Home
+ * (src/relay/types.ts namedAnswerers), can still answer it; when it names nobody, nobody can.
+ */
+function uncheckedText({ channel, answerers }: { channel: string; answerers: Answerers }, locale?: Locale) {
+  const t = uiText(locale).refusals;
+  const named: Answerers = {
+    users: answerers.users,
+    ...(answerers.groups ? { groups: answerers.groups } : {}),
+  };
+  const who =
+    peopleNamed(named).length > 0 ? answerersText({ userId: '', answerers: named }, locale) : undefined;
+  return t.channelUnchecked(
+    `<#${channel}>`,
+    who === undefined ? t.nobodyCanAnswer : t.onlyNamedCanAnswer(who),
+  );
 }
 
 /** "<@U1>, members of <!subteam^S1> or people in <#C1>": who may answer a question. */

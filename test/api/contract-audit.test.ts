@@ -277,6 +277,22 @@ describe('the automations contract, read from outside', () => {
     expect(future.body.events).toEqual([]);
   });
 
+  it('records a question asked of a channel with its `channel`, not the channel id as the person asked', async () => {
+    const since = new Date().toISOString();
+    const id = String((await ask({ message: 'Audit a channel?', to: { channel: 'C0AUDITED' } })).body.id);
+    await api('DELETE', `/questions/${id}`);
+    const page = documented('GET', '/audit', await api('GET', `/audit?since=${since}`));
+    const events = (page.body.events as Record<string, unknown>[]).filter((e) => e.question === id);
+    const who = events.map(({ type, user, channel, client }) => ({ type, user, channel, client }));
+    const asked = { user: undefined, channel: 'C0AUDITED', client: 'default' };
+    expect(who).toEqual([
+      { type: 'question.created', ...asked },
+      { type: 'question.ended', ...asked },
+    ]);
+    const asPerson = await api('GET', `/audit?since=${since}&user=C0AUDITED`);
+    expect(asPerson.body.events).toEqual([]);
+  });
+
   it('reads `since` written with an offset as RFC 3339 allows, its "+" left unescaped in the query as many clients leave it', async () => {
     // Python's datetime.isoformat() writes "+00:00"; put into a URL as is, a query parser reads its "+" as a space.
     const since = new Date(Date.now() - 60_000).toISOString().replace('Z', '+00:00');

@@ -112,4 +112,36 @@ describe('the consumers crashed replicas leave in an ended stream group', () => 
     const others = (await consumers(redis, key)).filter((name) => name !== 'replica-b');
     expect(others).toEqual(['replica-c']);
   });
+
+  it('say nothing of a removal pass the replica’s own stop cuts short (its connection closed under it)', async () => {
+    const { prefix, key, redis } = await setUp();
+    await redis.xgroup('CREATECONSUMER', key, GROUP, 'replica-crashed');
+    const store = await openStore(prefix, 'replica-b');
+    await store.startLease();
+    const logger = recordingLogger();
+    const connections = new RedisConnections({ url: redisUrl() }, logger);
+    // Settles once the stop that the pass met is over.
+    let stopDuringPass: (stop: Promise<void>) => void = () => undefined;
+    const stopped = new Promise<void>((resolve) => (stopDuringPass = resolve));
+    let stopping = false;
+    const events: EndedEvents = new EndedEvents({
+      connect: (role) => connections.blocking(keys(prefix).connectionName(role, 'replica-b')),
+      key,
+      consumer: 'replica-b',
+      // Read between the pass's XINFO and its MGET of the leases: the stop starts there, as a start-up that
+      // fails (or a SIGTERM) stops the parts while a claim pass is out.
+      lease: (holder) => {
+        if (!stopping) stopDuringPass(events.stop());
+        stopping = true;
+        return keys(prefix).lease(holder);
+      },
+      claimIdleMs: 0,
+      logger,
+    });
+    await events.consume(GROUP, () => Promise.resolve());
+    await stopped;
+
+    expect(logger.logged.filter((line) => line.level === 'warn').map((line) => line.msg)).toEqual([]);
+    expect(await consumers(redis, key)).toContain('replica-crashed');
+  });
 });

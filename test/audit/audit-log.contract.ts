@@ -12,7 +12,15 @@ function eventsAround(base: number): { at: (s: number) => string; EVENTS: AuditE
   const at = (s: number): string => new Date(base + s * 1000).toISOString();
   const EVENTS: AuditEvent[] = [
     { type: 'question.created', at: at(0), question: 'q1', server: 'deploy', user: 'U1', createdAt: at(0) },
-    { type: 'question.created', at: at(1), question: 'q2', client: 'ci', createdAt: at(1) },
+    // Asked of a channel: no person, the channel kept as stored (it is no filter).
+    {
+      type: 'question.created',
+      at: at(1),
+      question: 'q2',
+      client: 'ci',
+      channel: 'C0DESK',
+      createdAt: at(1),
+    },
     {
       type: 'question.ended',
       at: at(2),

@@ -42,6 +42,16 @@ describe('config values start-up accepts although the bot cannot use them', () =
   });
 
   it.each([
+    ['the sandbox (no Slack credentials)', {}],
+    ['a bot whose servers sign nobody in', { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'secret' }],
+  ])('refuses an ELICIT_RELAY_PUBLIC_URL that is no URL in %s too, naming it', (_, slack) => {
+    const env = { ...slack, ELICIT_RELAY_PUBLIC_URL: 'notaurl' };
+    const error = configErrorOf(() => load('mcpServers:\n  local:\n    command: node\n', env));
+    expect(error.key).toBe('ELICIT_RELAY_PUBLIC_URL');
+    expect(error.message).toContain('"notaurl" is not a URL');
+  });
+
+  it.each([
     ['{ mode: oauth, metadataUrl: "https://auth example.com/.well-known/x" }', 'auth.metadataUrl'],
     [
       '{ mode: enterpriseManaged, clientId: a, idp: { issuer: "https://idp example.com", clientId: b } }',

@@ -66,7 +66,8 @@ describe('who may answer', () => {
     });
     const unknown = audience({ answerers: { ...answerers, usergroups: ['S0GONE'] } });
     await expect(unknown.answerersFor('s', { userId: 'U1' })).rejects.toMatchObject({
-      code: 'answerers_unavailable',
+      code: 'no_answerers',
+      message: 'no such user group S0GONE (Slack: no_such_subteam)',
     });
   });
 

@@ -206,7 +206,8 @@ describe('anyone in a channel', () => {
     clock.at = 61_000;
     fast.failNext('conversations.members', 'channel_not_found');
     await expect(audience.mayAnswer(toChannel('C0GONE'), LAST)).rejects.toMatchObject({
-      data: { error: 'channel_not_found' },
+      code: 'channel_unlistable',
+      cause: { data: { error: 'channel_not_found' } },
     });
   });
 

@@ -133,3 +133,22 @@ describe('a DM card when conversations.open is refused for im:write', () => {
     expect(logs.lines.filter((l) => l.questionId === id && l.level === 50)).toHaveLength(1);
   });
 });
+
+describe('a user group Slack does not know (usergroups.users.list answers no_such_subteam)', () => {
+  const logs = captureLogs('warn');
+  printLogsOnFailure(logs);
+  let h: Harness;
+  let api: Api;
+  beforeAll(async () => ({ h, api } = await rig([], logs)));
+  afterAll(() => h.close());
+
+  it('is refused with 400 no_answerers naming /to/usergroup, not a 502 clients retry for ever', async () => {
+    const refused = await ask(api, { usergroup: 'S0NOSUCH' }, 'Anyone?');
+
+    expect({ status: refused.status, code: codeOf(refused) }).toEqual({ status: 400, code: 'no_answerers' });
+    expect((refused.body.error as { message?: unknown }).message).toBe(
+      '/to/usergroup: no such user group S0NOSUCH (Slack: no_such_subteam)',
+    );
+    expect((await ask(api, { usergroup: 'S0ONCALL' }, 'On call?')).status).toBe(201);
+  });
+});
