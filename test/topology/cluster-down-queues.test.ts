@@ -1,7 +1,8 @@
 // The BullMQ workers other than the timeouts' (cluster-down-timers.test.ts) across a short CLUSTERDOWN: the
 // outbox's, the reminders' and the webhooks'. Each has work coming due while the cluster is down (a card post
 // paced to a slot, a reminder, a delivery's retry), so its worker blocks briefly, its blocking read is refused
-// past BullMQ's watchdog and the connection is made again while still down (held so, CLIENT LIST). Once the
+// past BullMQ's watchdog and the connection is made again while still down (held so, CLIENT LIST; at most 8 s,
+// as a loaded machine can let ioredis give the read up first). Once the
 // cluster is served again, that work is done once, and so is work queued during and after the outage.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -102,7 +103,7 @@ describe('a Cluster down across a queue worker’s blocking read', () => {
         during = againWhileUnavailable(() => outbox.send(card(other, 'during', 'card-during')), again);
       };
       const name = blockingName(keys(prefix).bullPrefix, OUTBOX_QUEUE);
-      await downUntilBlockingReplaced(nodes, '{bull}', name, sendDuring);
+      await downUntilBlockingReplaced(nodes, '{bull}', name, { whileDown: sendDuring });
 
       expect(await within('the paced card was posted', paced)).toMatchObject({ ok: true, channel: dm });
       expect(await within('the card queued while down was posted', during)).toMatchObject({ ok: true });

@@ -14,11 +14,9 @@ import { QuestionStore } from '../../src/store/index.js';
 import { collector, newQuestion, recordingLogger } from '../store/helpers.js';
 import { until } from '../support/until.js';
 import { redisSetting } from './support/flows.js';
-import { cli, type Server } from './support/servers.js';
+import { STEP_WITHIN_MS, downUntilBlockingReplaced, slotOf } from './support/cluster-outage.js';
+import type { Server } from './support/servers.js';
 import { startTwoMasters } from './support/two-masters.js';
-
-/** Longest a step may take on a loaded CI machine, ms: the worker's wait (≤ 2 s here) and ioredis's retries. */
-const STEP_WITHIN_MS = 15_000;
 
 let dir = '';
 let nodes: [Server, Server];
@@ -35,42 +33,13 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-interface Client {
-  /** `<node port>/<client id>`: each node numbers its clients on its own, so ids of two nodes do not compare. */
-  id: string;
-  name: string;
-  cmd: string;
-}
-
-/** Every client connected to the two nodes, as CLIENT LIST tells them. */
-async function clients(): Promise<Client[]> {
-  const lists = await Promise.all(
-    nodes.map(async (n) => ({ port: n.port, list: await cli(n.port, 'CLIENT', 'LIST') })),
-  );
-  return lists
-    .flatMap(({ port, list }) => list.split('\n').map((line) => ({ port, line })))
-    .map(({ port, line }) => ({
-      id: `${port}/${/\bid=(\d+)/.exec(line)?.[1] ?? ''}`,
-      name: /\bname=(\S*)/.exec(line)?.[1] ?? '',
-      cmd: /\bcmd=(\S*)/.exec(line)?.[1] ?? '',
-    }));
-}
-
-/** The slot of `key`, the node serving it and the other. */
-async function slotOf(key: string): Promise<{ slot: string; owner: Server; other: Server }> {
-  const [a, b] = nodes;
-  const slot = Number(await cli(a.port, 'CLUSTER', 'KEYSLOT', key));
-  return slot <= 8191
-    ? { slot: String(slot), owner: a, other: b }
-    : { slot: String(slot), owner: b, other: a };
-}
-
 describe('a Cluster down across a timeout worker’s blocking read', () => {
   it.each(['{q}', '{bull}'])(
     'times questions out once the %s slot is served again',
     async (key) => {
       const prefix = `down-timers-${key.slice(1, -1)}`;
-      const { slot, owner, other } = await slotOf(key);
+      const { owner } = await slotOf(nodes, key);
+      const other = owner === nodes[0] ? nodes[1] : nodes[0];
       const env = { REDIS_CLUSTER_NODES: `127.0.0.1:${owner.port},127.0.0.1:${other.port}` };
       const store = await QuestionStore.open({
         ...redisSetting(env, prefix),
@@ -84,27 +53,15 @@ describe('a Cluster down across a timeout worker’s blocking read', () => {
         timedOut.push({ id, won: result.won });
       });
       const due = await store.create(newQuestion({ timeoutMs: 1_000 }));
-      // BullMQ names the worker's blocking connection `<prefix>:{bull}:<queue>:w:<worker name>`.
-      const blocking = (c: Client): boolean => c.name.startsWith(`${prefix}:`) && c.name.includes(':w:');
-      const old = new Set((await clients()).filter(blocking).map((c) => c.id));
-
-      await cli(owner.port, 'CLUSTER', 'DELSLOTS', slot);
-      try {
-        // Held until BullMQ dropped the worker's blocking connection (every node's) and made it again during the
-        // outage, and the new one was used: by ioredis's ready check (CLUSTER INFO) or the next blocking read.
-        await until('the blocking connection was made again while down', STEP_WITHIN_MS, async () => {
-          const now = (await clients()).filter(blocking);
-          const made = now.some((c) => !old.has(c.id) && (c.cmd === 'cluster|info' || c.cmd === 'bzpopmin'));
-          return made && !now.some((c) => old.has(c.id));
-        });
-        expect(timedOut.values).toEqual([]);
-      } finally {
-        await cli(owner.port, 'CLUSTER', 'ADDSLOTS', slot);
-        await until('the cluster is ok again', STEP_WITHIN_MS, async () => {
-          const infos = await Promise.all(nodes.map((n) => cli(n.port, 'CLUSTER', 'INFO')));
-          return infos.every((i) => /cluster_state:ok/.test(i));
-        });
-      }
+      // BullMQ names the worker's blocking connection `<prefix>:{bull}:<queue>:w:<worker name>`. The outage is held
+      // until BullMQ dropped it (every node's) and made it again during the outage, and the new one was used (by
+      // ioredis's ready check, CLUSTER INFO, or the next blocking read), or at most 8 s on a loaded machine.
+      const blocking = (name: string): boolean => name.startsWith(`${prefix}:`) && name.includes(':w:');
+      let duringOutage: unknown[] = [];
+      await downUntilBlockingReplaced(nodes, key, blocking, {
+        beforeServed: () => (duringOutage = [...timedOut.values]),
+      });
+      expect(duringOutage).toEqual([]);
 
       await until('the due question timed out', STEP_WITHIN_MS, () =>
         Promise.resolve(timedOut.values.length === 1),
