@@ -5,14 +5,7 @@ import type { RequestListener } from 'node:http';
 import type { ConnectedSlack, SlackPolicy } from '../config/index.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
-import { httpFetch } from '../http/index.js';
-import {
-  type Connections,
-  type Person,
-  type ServerStatus,
-  type SignInPrompter,
-  type ToolResult,
-} from '../mcp/index.js';
+import { type Connections, type ServerStatus, type SignInPrompter, type ToolResult } from '../mcp/index.js';
 import type { Answering } from '../answering/service.js';
 import type { ToolRunner } from '../relay/sources/mcp.js';
 import type { Question } from '../relay/types.js';
@@ -26,16 +19,13 @@ import { RedisMemoryLog } from './redis-memory-log.js';
 import { HomeTab } from './home.js';
 import { OpenModals } from './open-modals.js';
 import { retryingMessages } from './messages.js';
+import { callbackRoute, lateSignIn, type SignInLate } from './sign-in-wiring.js';
 import type { Outbox } from './outbox/index.js';
 import type { SlackState } from './state/index.js';
 import type { SlackSurface } from './surface.js';
 import { RunCancels } from './run-cancels.js';
 import { ToolResults, type ToolRun } from './tool-results.js';
 import { UrlCompletions } from './url-completions.js';
-import { SlackSignIn } from './sign-in.js';
-import { SignInExpiries } from './sign-in-expiries.js';
-import { homeTeamOf, slackOwners, type OwnerLookup } from './sign-in-owner.js';
-import { announceIdentityCheck, identityCheckOf, signInRoutes } from './sign-in-routes.js';
 import { Uninstalls, type EndQuestion, type WorkspaceQuestions } from './uninstalls.js';
 import { PatternTimeouts } from '../pattern-timeouts.js';
 
@@ -264,60 +254,5 @@ function toolResults(
       logger: options.logger,
     }),
     logger: options.logger,
-  });
-}
-
-/** What the sign-in pages use of the app, which exists only after their routes are built. */
-interface SignInLate {
-  signIn?: SlackSignIn;
-  ownerOf?: OwnerLookup;
-  homeTeam?: () => Promise<string>;
-}
-
-/** Gives the sign-in pages the app's parts; with `connections`, the Connect DM as the sign-in prompter. */
-function lateSignIn(
-  app: SlackApp,
-  { connections, state, clock = systemClock, logger }: SlackOptions,
-  late: SignInLate,
-): { connections: Connections; prompter: SlackSignIn; expiries: SignInExpiries } | undefined {
-  const { surface, clients } = app;
-  late.ownerOf = slackOwners(clients, systemClock);
-  late.homeTeam = homeTeamOf(clients);
-  if (!connections) return undefined;
-  late.signIn = new SlackSignIn({
-    messages: retryingMessages(clients),
-    places: state.signInPrompts,
-    locales: surface.locales,
-    dmOf: surface.dmOf.bind(surface),
-    clock,
-  });
-  const expiries = new SignInExpiries({ signIn: late.signIn, clock, logger });
-  return { connections, prompter: late.signIn, expiries };
-}
-
-/**
- * The sign-in pages when some server needs sign-in (sign-in-routes.ts): the Connect link's start page (names whose
- * link it is; with the app's client credentials, Sign in with Slack checks it is them), then the authorization
- * server, and the callback that completes it and tells the person in Slack.
- */
-function callbackRoute(options: SlackOptions, late: SignInLate): Record<string, RequestListener> {
-  const { connections, logger } = options;
-  if (!connections) return {};
-  const connected = async (server: string, person: Person): Promise<void> =>
-    late.signIn?.connected(server, person);
-  const refused = async (...told: Parameters<SlackSignIn['refused']>): Promise<void> =>
-    late.signIn?.refused(...told);
-  const homeTeam = (): Promise<string> =>
-    late.homeTeam?.() ?? Promise.reject(new Error('Slack is not started'));
-  const identity = identityCheckOf(options.config, httpFetch, systemClock, homeTeam);
-  announceIdentityCheck(logger, { on: identity !== undefined, publicUrl: options.publicUrl ?? '' });
-  return signInRoutes({
-    connections,
-    // The app's Slack clients exist once the routes are mounted; a request comes only after that.
-    ownerOf: (person) => late.ownerOf?.(person) ?? Promise.resolve({}),
-    connected,
-    refused,
-    logger,
-    ...(identity ? { identity } : {}),
   });
 }
