@@ -9,7 +9,7 @@ import { peopleNamed, type Answerers, type Origin, type Place, type Question } f
 import { systemClock } from '../clock.js';
 import type { RelayClock } from '../relay/ports.js';
 import { ChannelMembers } from './channel-members.js';
-import { missingScopeOf, reinstallWith } from './missing-scope.js';
+import { missingScopeError } from './missing-scope.js';
 import { slackErrorCode } from './outbox/slack-calls.js';
 import { retried } from './retried.js';
 import { SharedLookup } from './shared-lookup.js';
@@ -101,9 +101,9 @@ export class Audience {
         return (await retried(list, this.clock)).users ?? [];
       } catch (cause) {
         const why = `cannot list the members of user group ${usergroup}`;
-        const scope = missingScopeOf(cause);
         // Not Slack's passing fault: no retry of the request helps until the app is reinstalled with the scope.
-        if (scope) throw new RelayError('missing_scope', `${why}: ${reinstallWith(scope)}`, { cause });
+        const unscoped = missingScopeError(why, cause);
+        if (unscoped) throw unscoped;
         // No such group in the workspace (a typo, a deleted group): nobody to ask, however often asked again.
         if (slackErrorCode(cause) === 'no_such_subteam') {
           throw new RelayError('no_answerers', `no such user group ${usergroup} (Slack: no_such_subteam)`, {

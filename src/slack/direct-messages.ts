@@ -6,7 +6,7 @@
 import type { Clock } from '../clock.js';
 import { RelayError } from '../relay/errors.js';
 import type { OnePlace } from './card-readers.js';
-import { missingScopeOf, reinstallWith } from './missing-scope.js';
+import { missingScopeError } from './missing-scope.js';
 import { retried } from './retried.js';
 import { SharedLookup } from './shared-lookup.js';
 import type { SlackClients } from './workspaces.js';
@@ -52,11 +52,7 @@ export class DirectMessages {
       // A first DM under a burst may meet conversations.open's Tier 3 limit: the card waits, it is not lost.
       const opened = await retried(() => client.conversations.open({ users }), this.clock).catch(
         (error: unknown) => {
-          const scope = missingScopeOf(error);
-          if (!scope) throw error;
-          throw new RelayError('missing_scope', `cannot open a DM: ${reinstallWith(scope)}`, {
-            cause: error,
-          });
+          throw missingScopeError('cannot open a DM', error) ?? error;
         },
       );
       const id = opened.channel?.id;

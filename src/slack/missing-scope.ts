@@ -2,6 +2,7 @@
 // workspace installed the app with fewer scopes than manifest.yml asks for (a reinstall that dropped some). No
 // retry gets past it; the fix is a reinstall with that scope, which each caller's log line or refusal names.
 import { webApi } from '@slack/bolt';
+import { RelayError } from '../relay/errors.js';
 import { isWebApiCallError } from './outbox/slack-calls.js';
 
 export interface MissingScope {
@@ -28,4 +29,13 @@ export function reinstallWith(scope: MissingScope): string {
     `the bot token lacks the ${scope.needed} scope (it has: ${scope.provided || 'none'}); ` +
     `reinstall the app in the workspace with ${scope.needed} (manifest.yml lists it)`
   );
+}
+
+/**
+ * `cause` as RelayError('missing_scope') saying `why` the call was made and the fix, when Slack refused it for a
+ * scope the token lacks (no retry helps until the app is reinstalled with it); undefined for any other failure.
+ */
+export function missingScopeError(why: string, cause: unknown): RelayError | undefined {
+  const scope = missingScopeOf(cause);
+  return scope && new RelayError('missing_scope', `${why}: ${reinstallWith(scope)}`, { cause });
 }

@@ -4,15 +4,13 @@
 // people the question names, from their App Home), instead of "NOT recorded (a temporary problem on our side),
 // try again". A passing refusal (a 429 longer than the click's reply bound) keeps "try again".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Answering, type Reply } from '../../src/answering/service.js';
-import { systemClock } from '../../src/clock.js';
-import { createLogger } from '../../src/logger.js';
-import { PatternTimeouts } from '../../src/pattern-timeouts.js';
-import type { Answerers, EndReason, FinishResult, Question } from '../../src/relay/types.js';
+import type { Reply } from '../../src/answering/service.js';
+import type { Answerers, Question } from '../../src/relay/types.js';
 import { clickNote, hasNote } from '../../src/slack/answer-replies.js';
 import { Audience } from '../../src/slack/audience.js';
 import { singleWorkspace } from '../../src/slack/workspaces.js';
 import { type SlackStandin, startSlackStandin } from '../../src/standin/index.js';
+import { answeringOver } from '../support/answering.js';
 import { question } from '../support/question.js';
 import { standinClient } from './standin-client.js';
 
@@ -35,28 +33,7 @@ const toChannel = (channel: string, named: Omit<Answerers, 'channel'> = { users:
 /** The one reply to `userId`'s decline of `stored`, decided with a fresh audience (no list kept). */
 async function declineOf(stored: Question, userId: string): Promise<Reply> {
   const audience = new Audience(singleWorkspace(standinClient(standin, TOKEN)));
-  const end = async (
-    _id: string,
-    _outcome: unknown,
-    reason: EndReason,
-    options: { beforeCard?: (r: FinishResult) => Promise<void> } = {},
-  ): Promise<FinishResult> => {
-    const result: FinishResult = { won: true, question: { ...stored, state: 'declined', reason } };
-    await options.beforeCard?.(result);
-    return result;
-  };
-  const answering = new Answering({
-    store: {
-      get: () => Promise.resolve(stored),
-      draft: () => Promise.resolve(undefined),
-      saveDraft: () => Promise.resolve(true),
-    },
-    relay: { end },
-    mayAnswer: (q, user) => audience.mayAnswer(q, user),
-    policyOf: () => ({ review: 'never', onClose: 'cancel' }),
-    patterns: new PatternTimeouts(createLogger('silent')),
-    clock: systemClock,
-  });
+  const answering = answeringOver(stored, audience);
   const replies: Reply[] = [];
   const reply = (r: Reply) => Promise.resolve(void replies.push(r));
   await answering

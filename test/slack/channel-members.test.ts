@@ -3,16 +3,14 @@
 // together page once, a non-member is refused without paging per click, and joining or leaving counts once
 // Slack is asked again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Answering, REPLY_WITHIN_MS, type Reply } from '../../src/answering/service.js';
-import { systemClock } from '../../src/clock.js';
+import { REPLY_WITHIN_MS, type Reply } from '../../src/answering/service.js';
 import { DEFAULT_SLACK_POLICY } from '../../src/config/index.js';
-import { createLogger } from '../../src/logger.js';
-import { PatternTimeouts } from '../../src/pattern-timeouts.js';
 import type { RelayClock } from '../../src/relay/ports.js';
-import type { EndReason, FinishResult, Question } from '../../src/relay/types.js';
+import type { Question } from '../../src/relay/types.js';
 import { Audience } from '../../src/slack/audience.js';
 import { singleWorkspace } from '../../src/slack/workspaces.js';
 import { type SlackStandin, startSlackStandin } from '../../src/standin/index.js';
+import { answeringOver } from '../support/answering.js';
 import { question } from '../support/question.js';
 import { standinClient } from './standin-client.js';
 
@@ -79,32 +77,6 @@ function handClock(): RelayClock & { at: number; fire(): void } {
   };
 }
 
-/** The answering service over one stored question, deciding with `audience` and a real 1.5 s reply bound. */
-function answeringFor(stored: Question, audience: Audience): Answering {
-  const end = async (
-    _id: string,
-    _outcome: unknown,
-    reason: EndReason,
-    options: { beforeCard?: (r: FinishResult) => Promise<void> } = {},
-  ): Promise<FinishResult> => {
-    const result: FinishResult = { won: true, question: { ...stored, state: 'declined', reason } };
-    await options.beforeCard?.(result);
-    return result;
-  };
-  return new Answering({
-    store: {
-      get: () => Promise.resolve(stored),
-      draft: () => Promise.resolve(undefined),
-      saveDraft: () => Promise.resolve(true),
-    },
-    relay: { end },
-    mayAnswer: (q, userId) => audience.mayAnswer(q, userId),
-    policyOf: () => ({ review: 'never', onClose: 'cancel' }),
-    patterns: new PatternTimeouts(createLogger('silent')),
-    clock: systemClock,
-  });
-}
-
 describe('anyone in a channel', () => {
   it('records the decline of a member listed last of 12,000 within the reply bound, the channel listed when asked', async () => {
     const audience = audienceOn(slow);
@@ -113,7 +85,7 @@ describe('anyone in a channel', () => {
     const from = slow.calls.length;
     const replies: Reply[] = [];
     const started = Date.now();
-    await answeringFor(toChannel('C0BIG'), audience).act(
+    await answeringOver(toChannel('C0BIG'), audience).act(
       'Q-C0BIG',
       { user: { id: BIG[BIG.length - 1] ?? '' } },
       { kind: 'decline' },

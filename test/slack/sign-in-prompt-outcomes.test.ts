@@ -32,11 +32,7 @@ let now = 0;
 function replica(messages: Messages = slack.messages): SlackSignIn {
   const redis = new Redis(redisUrl());
   connections.push(redis);
-  const places = new RedisSignInPrompts(
-    redis,
-    (server, person) => keys(prefix).signInPrompts(person.teamId, person.userId, server),
-    keys(prefix).signInExpiries,
-  );
+  const places = new RedisSignInPrompts(redis, keys(prefix));
   const locales = new Locales(slack.clients);
   return new SlackSignIn({
     messages,

@@ -27,11 +27,7 @@ let dm: string;
 function replica(): SlackSignIn {
   const redis = new Redis(redisUrl());
   connections.push(redis);
-  const places = new RedisSignInPrompts(
-    redis,
-    (server, person) => keys(prefix).signInPrompts(person.teamId, person.userId, server),
-    keys(prefix).signInExpiries,
-  );
+  const places = new RedisSignInPrompts(redis, keys(prefix));
   return new SlackSignIn({
     messages: slack.messages,
     locales: new Locales(slack.clients),

@@ -7,7 +7,7 @@
 // Each outcome takes a message by deleting its field, so only the one that deleted it updates it. One sorted set
 // for the deployment holds every noted message by its link's expiry, for the sweep.
 import { STATE_TTL_SEC, type Person } from '../../mcp/index.js';
-import type { RedisClient } from '../../redis/index.js';
+import type { Keys, RedisClient } from '../../redis/index.js';
 import type { ExpiredPrompt, PostedPrompt, PromptPlace, PromptPlaces } from '../sign-in-places.js';
 
 /**
@@ -22,12 +22,6 @@ export const PROMPT_CLAIM_MS = 60_000;
  */
 export const PLACES_KEPT_SEC = STATE_TTL_SEC + 86_400;
 
-/** The keys of one person's Connect messages for one server: where they are, and the claim on the latest. */
-export interface PromptKeys {
-  places: string;
-  claim: string;
-}
-
 /** An entry of the expiry set: whose message, and its link. */
 interface ExpiryEntry {
   teamId: string;
@@ -40,12 +34,20 @@ const MESSAGE = 'm:';
 const POSTING = 'p:';
 
 export class RedisSignInPrompts implements PromptPlaces {
+  /** The deployment's one sorted set of noted messages by their link's expiry (epoch ms). */
+  private readonly expiries: string;
+
   constructor(
     private readonly redis: RedisClient,
-    private readonly keysOf: (server: string, person: Person) => PromptKeys,
-    /** The deployment's one sorted set of noted messages by their link's expiry (epoch ms). */
-    private readonly expiries: string,
-  ) {}
+    private readonly keys: Pick<Keys, 'signInPrompts' | 'signInExpiries'>,
+  ) {
+    this.expiries = keys.signInExpiries;
+  }
+
+  /** The keys of one person's Connect messages for one server: where they are, and the claim on the latest. */
+  private keysOf(server: string, person: Person): { places: string; claim: string } {
+    return this.keys.signInPrompts(person.teamId, person.userId, server);
+  }
 
   async claim(server: string, person: Person, scopes: readonly string[]): Promise<boolean> {
     const key = this.keysOf(server, person).claim;

@@ -74,11 +74,7 @@ export class SlackState implements SlackStatePorts {
     this.keys = keys(opts.prefix);
     this.runCancelMarks = new RedisEndpointCalls(cmd, (client, id) => this.keys.endpointCall(client, id));
     this.runMessages = new RedisRunMessages(cmd, (runId) => this.keys.runMessage(runId));
-    this.signInPrompts = new RedisSignInPrompts(
-      cmd,
-      (server, person) => this.keys.signInPrompts(person.teamId, person.userId, server),
-      this.keys.signInExpiries,
-    );
+    this.signInPrompts = new RedisSignInPrompts(cmd, this.keys);
   }
 
   static async open(opts: SlackStateOptions): Promise<SlackState> {
